@@ -1,0 +1,37 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "mapbook",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "mapbook", targets: ["mapbook"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries, each with a tiny shim header for what Swift cannot call directly.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCurses", pkgConfig: "ncursesw",
+                       providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+
+        .target(name: "MapbookCore"),
+        .target(name: "HTTP", dependencies: ["MapbookCore", "CCurl"]),
+        .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP"]),
+        .target(name: "LoopbackHTTP"),
+        .executableTarget(name: "mapbook", dependencies: [
+            "MapbookCore", "HTTP", "ArcGISPortal",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
+        .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "LoopbackHTTP"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "CLITests", dependencies: ["mapbook", "LoopbackHTTP"]),
+    ]
+)

@@ -1,0 +1,67 @@
+import CCurl
+import Foundation
+
+/// Runs every transfer of the process on one libcurl multi handle, on one thread: connections are
+/// reused across requests, and no thread is parked per transfer. Other threads hand work over through
+/// a locked queue and wake the loop with `curl_multi_wakeup`.
+final class CurlEngine: @unchecked Sendable {
+    static let shared = CurlEngine()
+
+    private let multi: UnsafeMutableRawPointer
+    private let lock = NSLock()
+    private var toStart: [CurlTransfer] = []
+    private var toCancel: [CurlTransfer] = []
+    /// Running transfers by easy-handle address; touched only on the engine thread.
+    private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+    private init() {
+        CurlGlobal.initialize()
+        multi = curl_multi_init()
+        mb_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 8)
+        let thread = Thread { [unowned self] in self.loop() }
+        thread.name = "mapbook.http"
+        thread.start()
+    }
+
+    func start(_ transfer: CurlTransfer) {
+        lock.withLock { toStart.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    func cancel(_ transfer: CurlTransfer) {
+        transfer.cancel()
+        lock.withLock { toCancel.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
+    private func loop() {
+        while true {
+            let (starting, cancelling) = lock.withLock { () -> ([CurlTransfer], [CurlTransfer]) in
+                defer { toStart = []; toCancel = [] }
+                return (toStart, toCancel)
+            }
+            for transfer in starting {
+                if transfer.cancelled { transfer.complete(.failure(.cancelled)); continue }
+                running[transfer.easy] = transfer
+                curl_multi_add_handle(multi, transfer.easy)
+            }
+            for transfer in cancelling where running.removeValue(forKey: transfer.easy) != nil {
+                curl_multi_remove_handle(multi, transfer.easy)
+                transfer.complete(.failure(.cancelled))
+            }
+
+            var stillRunning: Int32 = 0
+            curl_multi_perform(multi, &stillRunning)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                let code = mb_msg_result(message)
+                curl_multi_remove_handle(multi, easy)
+                running.removeValue(forKey: easy)?.finish(code)
+            }
+            // Idle costs nothing: with no transfers, sleep until woken.
+            let timeout: Int32 = running.isEmpty ? 60_000 : 1_000
+            curl_multi_poll(multi, nil, 0, timeout, nil)
+        }
+    }
+}

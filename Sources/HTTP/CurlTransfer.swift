@@ -1,0 +1,341 @@
+import CCurl
+import Foundation
+import MapbookCore
+
+/// One request on a libcurl easy handle. Created on the caller's task, then owned by the engine
+/// thread until it finishes; only `cancel()` crosses threads, through a lock.
+final class CurlTransfer: @unchecked Sendable {
+    enum Sink {
+        /// Keep the body in memory, up to `limit` bytes.
+        case memory(limit: Int)
+        /// Write the body into an open file starting at `offset` (a resumed download).
+        case file(descriptor: Int32, path: String, offset: Int64)
+    }
+
+    struct Outcome: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        /// The body for memory sinks; for file sinks, the start of an error body (non-2xx).
+        var body: Data
+        var effectiveURL: URL
+        /// For file sinks: where the body was written from (0 after a restart) and how far it went.
+        var fileStart: Int64
+        var fileEnd: Int64
+    }
+
+    let easy: UnsafeMutableRawPointer
+    let host: String
+    private let url: URL
+    private var sink: Sink
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private let onProgress: (@Sendable (TransferProgress) -> Void)?
+
+    // Response state, touched only on the engine thread.
+    private var status = 0
+    private var headers = HTTPHeaders()
+    private var body = Data()
+    private var sinkPrepared = false
+    private var fileStart: Int64 = 0
+    private var filePosition: Int64 = 0
+    private var expectedTotal: Int64?
+    private var failure: HTTPError?
+    private var lastProgressReport: UInt64 = 0
+    /// When a body byte last arrived (or the transfer started): the stall watchdog's reference.
+    private var lastActivity = DispatchTime.now().uptimeNanoseconds
+    private let stallTimeout: UInt64
+
+    private let lock = NSLock()
+    private var isCancelled = false
+    private var continuation: CheckedContinuation<Result<Outcome, HTTPError>, Never>?
+
+    /// Error bodies of failed downloads are kept only this far, for diagnostics.
+    private static let errorBodyLimit = 64 << 10
+
+    init(request: HTTPRequest, configuration: HTTPConfiguration, sink: Sink,
+         rangeStart: Int64?, onProgress: (@Sendable (TransferProgress) -> Void)?) throws(HTTPError) {
+        CurlGlobal.initialize()
+        guard let easy = curl_easy_init() else { throw .transport(code: -1, message: "libcurl could not start") }
+        self.easy = easy
+        self.url = request.url
+        self.host = request.url.host ?? request.url.absoluteString
+        self.sink = sink
+        self.onProgress = onProgress
+        self.stallTimeout = UInt64(max(configuration.stallTimeout.milliseconds, 1)) * 1_000_000
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        if case .file(_, _, let offset) = sink { fileStart = offset; filePosition = offset }
+        configure(request: request, configuration: configuration, rangeStart: rangeStart)
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    private func configure(request: HTTPRequest, configuration: HTTPConfiguration, rangeStart: Int64?) {
+        setString(CURLOPT_URL, request.url.absoluteString)
+        setString(CURLOPT_USERAGENT, configuration.userAgent)
+        // Only the web's protocols, also after redirects: a hostile redirect cannot reach file:// or others.
+        setString(CURLOPT_PROTOCOLS_STR, "http,https")
+        setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        mb_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        mb_easy_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        mb_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds)
+        mb_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        mb_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
+        mb_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
+        mb_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
+        mb_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        if case .memory = sink {
+            // Offer gzip/deflate for API responses; downloads stay identity so byte ranges mean file bytes.
+            setString(CURLOPT_ACCEPT_ENCODING, "")
+        }
+        if let rangeStart, rangeStart > 0 { setString(CURLOPT_RANGE, "\(rangeStart)-") }
+        switch request.method {
+        case "HEAD": mb_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
+        case "POST":
+            let body = request.body ?? Data()
+            mb_easy_setopt_long(easy, CURLOPT_POSTFIELDSIZE, body.count)
+            _ = body.withUnsafeBytes { raw in
+                mb_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress))
+            }
+        default: break
+        }
+        for (name, value) in request.headers {
+            headerList = curl_slist_append(headerList, "\(name): \(value)")
+        }
+        if headerList != nil { mb_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
+
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        mb_easy_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, curlWriteBody)
+        mb_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
+        mb_easy_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, curlWriteHeader)
+        mb_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me)
+        mb_easy_setopt_xferinfo_function(easy, curlTransferInfo)
+        mb_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, me)
+        mb_easy_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
+    }
+
+    private func setString(_ option: CURLoption, _ value: String) {
+        _ = value.withCString { mb_easy_setopt_string(easy, option, $0) }
+    }
+
+    // MARK: Cross-thread control
+
+    func install(_ continuation: CheckedContinuation<Result<Outcome, HTTPError>, Never>) {
+        lock.withLock { self.continuation = continuation }
+    }
+
+    func cancel() { lock.withLock { isCancelled = true } }
+
+    var cancelled: Bool { lock.withLock { isCancelled } }
+
+    /// Resumes the waiting task exactly once.
+    func complete(_ result: Result<Outcome, HTTPError>) {
+        let waiting = lock.withLock { () -> CheckedContinuation<Result<Outcome, HTTPError>, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: result)
+    }
+
+    // MARK: Engine-thread callbacks
+
+    fileprivate func receiveHeader(_ line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("HTTP/") {
+            // A new response (after a redirect or a 100 Continue) starts over.
+            status = Int(trimmed.split(separator: " ").dropFirst().first ?? "") ?? 0
+            headers = HTTPHeaders()
+        } else if let colon = trimmed.firstIndex(of: ":") {
+            headers[String(trimmed[..<colon])] = trimmed[trimmed.index(after: colon)...]
+                .trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// Returns the bytes consumed; anything less makes libcurl stop with a write error.
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = DispatchTime.now().uptimeNanoseconds
+        if !sinkPrepared { prepareSink() }
+        if failure != nil { return 0 }
+        switch sink {
+        case .memory(let limit):
+            guard body.count + bytes.count <= limit else {
+                failure = .responseTooLarge(limit: limit)
+                return 0
+            }
+            body.append(contentsOf: bytes)
+        case .file(let fd, let path, _):
+            if !(200..<300).contains(status) {
+                // An error page is not file content: keep its start for the error, never write it.
+                body.append(contentsOf: bytes.prefix(max(0, Self.errorBodyLimit - body.count)))
+                return bytes.count
+            }
+            var done = 0
+            while done < bytes.count {
+                let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(filePosition))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno == ENOSPC || errno == EDQUOT ? .diskFull(path: path) : .diskWrite(path: path, errno: errno)
+                    return 0
+                }
+                done += n
+                filePosition += Int64(n)
+            }
+            reportProgress(force: false)
+        }
+        return bytes.count
+    }
+
+    /// Decides, once the final response's headers are in, where its body goes.
+    private func prepareSink() {
+        sinkPrepared = true
+        guard case .file(let fd, let path, let requestedOffset) = sink else { return }
+        let length = headers["content-length"].flatMap { Int64($0) }
+        switch status {
+        case 206:
+            guard let range = ContentRange(headers["content-range"]), range.start == requestedOffset else {
+                failure = .unexpectedRange(host)
+                return
+            }
+            expectedTotal = range.total
+        case 200..<300:
+            if requestedOffset > 0 {
+                // The server ignored Range (or If-Range said the file changed): start the file over.
+                if ftruncate(fd, 0) != 0 { failure = .diskWrite(path: path, errno: errno); return }
+                sink = .file(descriptor: fd, path: path, offset: 0)
+                fileStart = 0
+                filePosition = 0
+            }
+            expectedTotal = length
+        default:
+            break
+        }
+    }
+
+    /// Progress from the bytes really written; at most every 100 ms unless forced.
+    private func reportProgress(force: Bool) {
+        guard let onProgress else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard force || now - lastProgressReport >= 100_000_000 else { return }
+        lastProgressReport = now
+        onProgress(TransferProgress(bytes: filePosition, expectedTotal: expectedTotal))
+    }
+
+    /// Non-zero aborts the transfer: how cancellation, and the stall watchdog, reach libcurl. libcurl
+    /// calls this about once a second even when no data moves. (curl's own low-speed limit averages
+    /// over a window of several seconds; "no byte for N seconds" is sharper and easier to explain.)
+    fileprivate func shouldAbort() -> Bool {
+        if cancelled { return true }
+        if DispatchTime.now().uptimeNanoseconds - lastActivity > stallTimeout {
+            failure = failure ?? .stalled(host)
+            return true
+        }
+        return false
+    }
+
+    /// The ETag (else Last-Modified) of the response whose body was being written, for resuming after
+    /// a failure. Read only after the transfer completed.
+    var bodyValidator: String? {
+        guard (200..<300).contains(status) else { return nil }
+        return headers["etag"] ?? headers["last-modified"]
+    }
+
+    /// Turns libcurl's result into the outcome the caller waits for.
+    func finish(_ code: CURLcode) {
+        if !sinkPrepared { prepareSink() }
+        complete(result(for: code))
+    }
+
+    private func result(for code: CURLcode) -> Result<Outcome, HTTPError> {
+        if code == CURLE_OK, let failure { return .failure(failure) }
+        guard code == CURLE_OK else { return .failure(failure ?? error(for: code)) }
+        reportProgress(force: true)
+        var effective: UnsafeMutablePointer<CChar>?
+        mb_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
+        let effectiveURL = effective.flatMap { URL(string: String(cString: $0)) } ?? url
+        return .success(Outcome(status: status, headers: headers, body: body, effectiveURL: effectiveURL,
+                                fileStart: fileStart, fileEnd: filePosition))
+    }
+
+    private func error(for code: CURLcode) -> HTTPError {
+        let message = String(cString: errorBuffer)
+        switch code {
+        case CURLE_ABORTED_BY_CALLBACK: return .cancelled
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .cannotResolveHost(host)
+        case CURLE_COULDNT_CONNECT: return .cannotConnect(host)
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut(host)
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2_STREAM:
+            return .connectionLost(host)
+        case CURLE_TOO_MANY_REDIRECTS: return .tooManyRedirects(host)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CIPHER:
+            return .tls(host: host, detail: message.isEmpty ? "handshake failed" : message)
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .invalidURL(url.absoluteString)
+        default:
+            let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+            return .transport(code: Int(code.rawValue), message: text)
+        }
+    }
+}
+
+/// `Content-Range: bytes 100-199/1000` (total may be `*`).
+struct ContentRange {
+    var start: Int64
+    var end: Int64
+    var total: Int64?
+
+    init?(_ value: String?) {
+        guard let value, value.hasPrefix("bytes ") else { return nil }
+        let spec = value.dropFirst(6)
+        let parts = spec.split(separator: "/", maxSplits: 1)
+        let bounds = parts.first?.split(separator: "-") ?? []
+        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), end >= start else { return nil }
+        self.start = start
+        self.end = end
+        total = parts.count == 2 ? Int64(parts[1]) : nil
+    }
+
+    /// The size a 416 answer reports: `bytes */1000`.
+    static func unsatisfiedTotal(_ value: String?) -> Int64? {
+        guard let value, value.hasPrefix("bytes */") else { return nil }
+        return Int64(value.dropFirst(8))
+    }
+}
+
+// libcurl's C callbacks: global functions that find their transfer through the user pointer.
+
+private func curlWriteBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+                           _ user: UnsafeMutableRawPointer?) -> Int {
+    guard let user, let data else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private func curlWriteHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+                             _ user: UnsafeMutableRawPointer?) -> Int {
+    guard let user, let data else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue()
+    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+    transfer.receiveHeader(String(decoding: bytes, as: UTF8.self))
+    return size * count
+}
+
+private func curlTransferInfo(_ user: UnsafeMutableRawPointer?, _ dltotal: curl_off_t, _ dlnow: curl_off_t,
+                              _ ultotal: curl_off_t, _ ulnow: curl_off_t) -> Int32 {
+    guard let user else { return 0 }
+    return Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue().shouldAbort() ? 1 : 0
+}
+
+enum CurlGlobal {
+    private static let once: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    static func initialize() { _ = once }
+}
+
+extension Duration {
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import MapbookCore
+
+/// Asynchronous HTTP over libcurl: requests into memory, and streaming downloads into files with
+/// resume, progress and retries. Safe to share; every transfer runs on the shared engine thread.
+public final class HTTPClient: Sendable {
+    public static let version = "0.1.0"
+
+    public let configuration: HTTPConfiguration
+
+    public init(configuration: HTTPConfiguration = HTTPConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Sends `request` and returns the response body in memory. Transient failures are retried by the
+    /// configured policy; an HTTP status of 400 or more is thrown as `HTTPError.status`.
+    public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        try await withRetries(host: request.url.host ?? "") { () throws(HTTPError) in
+            let transfer = try CurlTransfer(request: request, configuration: configuration,
+                                            sink: .memory(limit: configuration.maxBodyBytes),
+                                            rangeStart: nil, onProgress: nil)
+            let outcome = try await Self.run(transfer).get()
+            try Self.checkStatus(outcome, host: transfer.host)
+            return HTTPResponse(status: outcome.status, headers: outcome.headers, body: outcome.body,
+                                url: outcome.effectiveURL)
+        }
+    }
+
+    /// Streams `request`'s body into the file at `path`, continuing from `resume` when given (with
+    /// `Range` and `If-Range`). A server that ignores the range gets the file restarted from zero.
+    /// Transient failures resume from the bytes already written. The file is fsync'd before returning.
+    public func download(_ request: HTTPRequest, to path: String, resumingFrom resume: ResumePoint? = nil,
+                         progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(HTTPError) -> DownloadResult {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Self.fileError(path: path, errno: errno) }
+        defer { close(fd) }
+
+        var point = resume ?? ResumePoint(offset: 0, validator: nil)
+        var restarted = false
+        let host = request.url.host ?? ""
+        let result: DownloadResult = try await withRetries(host: host) { () throws(HTTPError) in
+            // Continue from what is really on disk, never past it.
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw Self.fileError(path: path, errno: errno) }
+            let isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
+            point.offset = isRegularFile ? min(max(point.offset, 0), Int64(info.st_size)) : 0
+            if isRegularFile, ftruncate(fd, off_t(point.offset)) != 0 { throw Self.fileError(path: path, errno: errno) }
+
+            var attempt = request
+            if point.offset > 0, let validator = point.validator { attempt.headers.append(("If-Range", validator)) }
+            let transfer = try CurlTransfer(request: attempt, configuration: configuration,
+                                            sink: .file(descriptor: fd, path: path, offset: point.offset),
+                                            rangeStart: point.offset, onProgress: progress)
+            let outcome: CurlTransfer.Outcome
+            switch await Self.run(transfer) {
+            case .success(let finished): outcome = finished
+            case .failure(let error):
+                // Keep what arrived: the next attempt asks only for the rest, of the same version.
+                point.offset = Int64(lseek(fd, 0, SEEK_END))
+                point.validator = transfer.bodyValidator ?? point.validator
+                throw error
+            }
+            if outcome.status == 416, ContentRange.unsatisfiedTotal(outcome.headers["content-range"]) == point.offset {
+                // Asked for the rest of a file that is already whole.
+                return DownloadResult(size: point.offset, etag: outcome.headers["etag"],
+                                      lastModified: outcome.headers["last-modified"],
+                                      restartedFromZero: restarted, resumedFrom: point.offset)
+            }
+            try Self.checkStatus(outcome, host: host)
+            if outcome.fileStart == 0, point.offset > 0 { restarted = true }
+            point.validator = outcome.headers["etag"] ?? outcome.headers["last-modified"] ?? point.validator
+            return DownloadResult(size: outcome.fileEnd, etag: outcome.headers["etag"],
+                                  lastModified: outcome.headers["last-modified"],
+                                  restartedFromZero: restarted, resumedFrom: outcome.fileStart)
+        }
+        guard fsync(fd) == 0 else { throw Self.fileError(path: path, errno: errno) }
+        return result
+    }
+
+    // MARK: -
+
+    private static func run(_ transfer: CurlTransfer) async -> Result<CurlTransfer.Outcome, HTTPError> {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfer.install(continuation)
+                CurlEngine.shared.start(transfer)
+            }
+        } onCancel: {
+            CurlEngine.shared.cancel(transfer)
+        }
+    }
+
+    private static func checkStatus(_ outcome: CurlTransfer.Outcome, host: String) throws(HTTPError) {
+        guard outcome.status < 400 else {
+            throw .status(outcome.status, host: host,
+                          retryAfter: RetryPolicy.parseRetryAfter(outcome.headers["retry-after"]))
+        }
+    }
+
+    private static func fileError(path: String, errno code: Int32) -> HTTPError {
+        code == ENOSPC || code == EDQUOT ? .diskFull(path: path) : .diskWrite(path: path, errno: code)
+    }
+
+    /// Runs `attempt` until it succeeds, fails for good, or the retry policy gives up.
+    private func withRetries<T>(host: String, _ attempt: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var retry = 0
+        while true {
+            if Task.isCancelled { throw .cancelled }
+            do {
+                return try await attempt()
+            } catch {
+                retry += 1
+                guard let wait = configuration.retry.delay(beforeRetry: retry, after: error,
+                                                           elapsed: clock.now - started) else { throw error }
+                do { try await Task.sleep(for: wait) } catch { throw .cancelled }
+            }
+        }
+    }
+}

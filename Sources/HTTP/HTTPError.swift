@@ -1,0 +1,103 @@
+import Foundation
+import MapbookCore
+
+/// Why a request failed, in terms a caller can act on: retry, report offline, or stop.
+public enum HTTPError: Error, Sendable, Equatable {
+    /// The host name did not resolve: usually no network at all.
+    case cannotResolveHost(String)
+    /// Nothing answered on the host's port, or the network is unreachable.
+    case cannotConnect(String)
+    /// Connecting, or the whole request, took too long.
+    case timedOut(String)
+    /// Data stopped flowing mid-transfer (low-speed abort).
+    case stalled(String)
+    /// The connection closed before the response was complete.
+    case connectionLost(String)
+    /// The server answered with an HTTP error status.
+    case status(Int, host: String, retryAfter: Duration?)
+    /// TLS failed: certificate not trusted, handshake error.
+    case tls(host: String, detail: String)
+    case tooManyRedirects(String)
+    /// An in-memory response exceeded the configured cap.
+    case responseTooLarge(limit: Int)
+    /// The server answered a range request with a range other than the one asked for.
+    case unexpectedRange(String)
+    case diskFull(path: String)
+    case diskWrite(path: String, errno: Int32)
+    case invalidURL(String)
+    case cancelled
+    /// Anything else libcurl reports, with its code and message.
+    case transport(code: Int, message: String)
+
+    /// Failures worth trying again, as curl's `--retry` judges them: timeouts, stalls, dropped
+    /// connections, and 408, 429, 500, 502, 503, 504.
+    public var isTransient: Bool {
+        switch self {
+        case .timedOut, .stalled, .connectionLost: return true
+        case .status(let code, _, _): return [408, 429, 500, 502, 503, 504].contains(code)
+        default: return false
+        }
+    }
+
+    /// True when the failure says the portal cannot be reached at all (as opposed to answering badly).
+    public var isUnreachable: Bool {
+        switch self {
+        case .cannotResolveHost, .cannotConnect, .timedOut: return true
+        default: return false
+        }
+    }
+}
+
+extension HTTPError: UserFacingError {
+    public var userMessage: String {
+        switch self {
+        case .cannotResolveHost(let host):
+            return "Cannot reach \(host): the name does not resolve. Check the internet connection."
+        case .cannotConnect(let host):
+            return "Cannot reach \(host): the connection was refused or the network is unreachable."
+        case .timedOut(let host):
+            return "\(host) did not answer in time. Check the connection and try again."
+        case .stalled(let host):
+            return "The transfer from \(host) stalled. Try again; a download resumes where it stopped."
+        case .connectionLost(let host):
+            return "The connection to \(host) was lost mid-transfer. Try again; a download resumes where it stopped."
+        case .status(let code, let host, _):
+            return "\(host) answered HTTP \(code) (\(HTTPError.reason(code)))."
+        case .tls(let host, let detail):
+            return "A secure connection to \(host) could not be made (\(detail))."
+        case .tooManyRedirects(let host):
+            return "\(host) redirected too many times."
+        case .responseTooLarge(let limit):
+            return "The server's answer was larger than \(Format.bytes(Int64(limit))) and was refused."
+        case .unexpectedRange(let host):
+            return "\(host) sent a different part of the file than was asked for. Try again."
+        case .diskFull(let path):
+            return "The disk is full: \(path) could not be written. Free some space and try again."
+        case .diskWrite(let path, let code):
+            return "\(path) could not be written (\(String(cString: strerror(code))))."
+        case .invalidURL(let url):
+            return "\(url) is not a URL mapbook can use."
+        case .cancelled:
+            return "Cancelled."
+        case .transport(_, let message):
+            return "The request failed: \(message)."
+        }
+    }
+
+    static func reason(_ code: Int) -> String {
+        switch code {
+        case 400: "bad request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not found"
+        case 408: "request timeout"
+        case 416: "range not satisfiable"
+        case 429: "too many requests"
+        case 500: "internal server error"
+        case 502: "bad gateway"
+        case 503: "service unavailable"
+        case 504: "gateway timeout"
+        default: code >= 500 ? "server error" : "client error"
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Header fields, looked up case-insensitively; repeated fields keep their last value.
+public struct HTTPHeaders: Sendable, Equatable {
+    private var fields: [String: String] = [:]
+
+    public init(_ pairs: [(String, String)] = []) {
+        for (name, value) in pairs { self[name] = value }
+    }
+
+    public subscript(name: String) -> String? {
+        get { fields[name.lowercased()] }
+        set { fields[name.lowercased()] = newValue }
+    }
+
+    public var isEmpty: Bool { fields.isEmpty }
+}
+
+public struct HTTPRequest: Sendable {
+    public var url: URL
+    /// `GET`, `HEAD` or `POST`.
+    public var method: String
+    /// Extra request headers. Credentials belong here (never in the URL), so they never reach logs.
+    public var headers: [(String, String)]
+    /// Form-encoded POST body.
+    public var body: Data?
+
+    public init(url: URL, method: String = "GET", headers: [(String, String)] = [], body: Data? = nil) {
+        self.url = url; self.method = method; self.headers = headers; self.body = body
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: Data
+    /// Where the request ended up after redirects.
+    public var url: URL
+}
+
+/// How far a transfer has come. For resumed downloads, `bytes` counts the bytes already on disk.
+public struct TransferProgress: Sendable, Equatable {
+    public var bytes: Int64
+    /// The whole file's size when the server said; nil for unknown.
+    public var expectedTotal: Int64?
+
+    public init(bytes: Int64, expectedTotal: Int64?) { self.bytes = bytes; self.expectedTotal = expectedTotal }
+}
+
+/// Where to pick up an interrupted download.
+public struct ResumePoint: Sendable, Equatable {
+    /// Bytes already in the file; the request asks for the rest.
+    public var offset: Int64
+    /// The ETag (or else Last-Modified) of the response that wrote those bytes. Sent as `If-Range`, so
+    /// a file that changed on the server is sent whole rather than spliced.
+    public var validator: String?
+
+    public init(offset: Int64, validator: String?) { self.offset = offset; self.validator = validator }
+}
+
+/// What a finished download wrote.
+public struct DownloadResult: Sendable, Equatable {
+    /// Size of the file on disk.
+    public var size: Int64
+    public var etag: String?
+    public var lastModified: String?
+    /// True when a resume was asked for but the server sent the whole file, so it was written anew.
+    public var restartedFromZero: Bool
+    /// The offset the final, successful response continued from.
+    public var resumedFrom: Int64
+
+    /// The validator to keep for a later resume: the ETag, else Last-Modified.
+    public var validator: String? { etag ?? lastModified }
+}
+
+public struct HTTPConfiguration: Sendable {
+    public var userAgent: String
+    /// Time allowed to connect (DNS, TCP, TLS).
+    public var connectTimeout: Duration
+    /// A transfer that receives no byte for this long (waiting for the answer included) is abandoned
+    /// as stalled, so a dead link ends instead of hanging.
+    public var stallTimeout: Duration
+    /// In-memory responses larger than this are refused (downloads to files have no cap).
+    public var maxBodyBytes: Int
+    public var maxRedirects: Int
+    public var retry: RetryPolicy
+
+    public init(userAgent: String = "mapbook/\(HTTPClient.version)", connectTimeout: Duration = .seconds(15),
+                stallTimeout: Duration = .seconds(30), maxBodyBytes: Int = 64 << 20,
+                maxRedirects: Int = 10, retry: RetryPolicy = .standard) {
+        self.userAgent = userAgent; self.connectTimeout = connectTimeout; self.stallTimeout = stallTimeout
+        self.maxBodyBytes = maxBodyBytes; self.maxRedirects = maxRedirects
+        self.retry = retry
+    }
+}

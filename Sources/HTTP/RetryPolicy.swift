@@ -1,0 +1,51 @@
+import Foundation
+
+/// When and how long to wait before trying a failed request again: curl's `--retry` semantics
+/// (transient failures only), exponential backoff with jitter, `Retry-After` honoured, and a cap on
+/// the total time spent.
+public struct RetryPolicy: Sendable {
+    /// Attempts after the first one.
+    public var maxRetries: Int
+    public var initialDelay: Duration
+    public var maxDelay: Duration
+    /// No retry starts once this much time has passed since the first attempt.
+    public var totalTimeLimit: Duration
+
+    public init(maxRetries: Int, initialDelay: Duration, maxDelay: Duration, totalTimeLimit: Duration) {
+        self.maxRetries = maxRetries; self.initialDelay = initialDelay; self.maxDelay = maxDelay
+        self.totalTimeLimit = totalTimeLimit
+    }
+
+    public static let standard = RetryPolicy(maxRetries: 4, initialDelay: .milliseconds(500),
+                                             maxDelay: .seconds(30), totalTimeLimit: .seconds(120))
+    public static let none = RetryPolicy(maxRetries: 0, initialDelay: .zero, maxDelay: .zero, totalTimeLimit: .zero)
+
+    /// The pause before retry number `retry` (1-based) after `error`, or nil to give up.
+    /// `jitter` in 0...1 scales the backoff between half and all of it (injectable for tests).
+    public func delay(beforeRetry retry: Int, after error: HTTPError, elapsed: Duration,
+                      jitter: Double = Double.random(in: 0...1)) -> Duration? {
+        guard error.isTransient, retry <= maxRetries else { return nil }
+        let wait: Duration
+        if case .status(_, _, let retryAfter?) = error {
+            wait = retryAfter
+        } else {
+            let exponent = Double(1 << min(retry - 1, 30))
+            let backoff = min(initialDelay * exponent, maxDelay)
+            wait = backoff * (0.5 + 0.5 * min(max(jitter, 0), 1))
+        }
+        guard elapsed + wait <= totalTimeLimit else { return nil }
+        return wait
+    }
+
+    /// Parses `Retry-After`: delay-seconds or an HTTP date.
+    public static func parseRetryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return seconds >= 0 ? .seconds(seconds) : nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return .milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000)))
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+
+/// A small HTTP/1.1 server on 127.0.0.1, in process: one thread accepts, one thread serves each
+/// connection (keep-alive). It answers through a handler and can deliver responses badly on purpose
+/// (see `LoopbackResponse.Delivery`). Made for tests and the sample portal, not for the open internet.
+public final class LoopbackServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
+
+    public let port: UInt16
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    private let listener: Int32
+    private let handler: Handler
+    private let lock = NSLock()
+    private var stopped = false
+    private var connections: Set<Int32> = []
+    private var log: [LoopbackRequest] = []
+
+    /// Binds 127.0.0.1:`port` (0 picks a free port) and starts serving.
+    public init(port: UInt16 = 0, handler: @escaping Handler) throws {
+        self.handler = handler
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw LoopbackServerError.socket(errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            let code = errno
+            close(fd)
+            throw LoopbackServerError.bind(port: port, errno: code)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.port = UInt16(bigEndian: address.sin_port)
+        self.listener = fd
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "loopback.accept"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Every request received so far, in order.
+    public var requests: [LoopbackRequest] { lock.withLock { log } }
+
+    /// Stops accepting and closes every open connection.
+    public func stop() {
+        let open: Set<Int32> = lock.withLock {
+            guard !stopped else { return [] }
+            stopped = true
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+            return connections
+        }
+        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func acceptLoop() {
+        while !isStopped {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let admitted = lock.withLock { () -> Bool in
+                guard !stopped else { return false }
+                connections.insert(fd)
+                return true
+            }
+            guard admitted else { close(fd); return }
+            let thread = Thread { [self] in
+                serve(fd)
+                lock.withLock { _ = connections.remove(fd) }
+                close(fd)
+            }
+            thread.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        var reader = SocketReader(fd: fd)
+        while !isStopped, let request = reader.readRequest() {
+            lock.withLock { log.append(request) }
+            let response = handler(request)
+            guard respond(response, to: request, on: fd) else { return }
+            if request.headers["connection"]?.lowercased() == "close" { return }
+        }
+    }
+
+    /// Writes `response`; false when the connection must close afterwards.
+    private func respond(_ response: LoopbackResponse, to request: LoopbackRequest, on fd: Int32) -> Bool {
+        let delivery = response.delivery
+        if delivery.hangUp { return false }
+        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(delivery.declaredLength ?? response.body.count)\r\n\r\n"
+        guard sendAll(fd, Data(head.utf8)) else { return false }
+        if request.method == "HEAD" { return true }
+
+        var body = response.body
+        var cut = false
+        if let limit = delivery.closeAfterBodyBytes, limit < body.count { body = body.prefix(limit); cut = true }
+        var stall = false
+        if let limit = delivery.stallAfterBodyBytes, limit < body.count { body = body.prefix(limit); stall = true }
+        guard send(body, on: fd, bytesPerSecond: delivery.bytesPerSecond) else { return false }
+        if stall { pause(for: delivery.stallDuration); return false }
+        if cut { return false }
+        // A declared length longer than the body leaves the client waiting: close to end it.
+        return (delivery.declaredLength ?? body.count) == body.count
+    }
+
+    private func send(_ body: Data, on fd: Int32, bytesPerSecond: Int?) -> Bool {
+        guard let rate = bytesPerSecond, rate > 0 else { return sendAll(fd, body) }
+        let slice = max(1, rate / 20)  // 20 slices a second
+        var offset = 0
+        let started = ContinuousClock.now
+        while offset < body.count {
+            if isStopped { return false }
+            let end = min(offset + slice, body.count)
+            guard sendAll(fd, body[offset..<end]) else { return false }
+            offset = end
+            let due = started + .seconds(Double(offset) / Double(rate))
+            let wait = due - ContinuousClock.now
+            if wait > .zero { Thread.sleep(forTimeInterval: wait.timeInterval) }
+        }
+        return true
+    }
+
+    private func pause(for duration: Duration) {
+        let deadline = ContinuousClock.now + duration
+        while !isStopped, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    }
+
+    private func sendAll(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                let n = Glibc.send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                if n < 0 { if errno == EINTR { continue }; return false }
+                sent += n
+            }
+            return true
+        }
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 416: "Range Not Satisfiable"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}
+
+public enum LoopbackServerError: Error, CustomStringConvertible {
+    case socket(Int32)
+    case bind(port: UInt16, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .socket(let code): "Cannot open a socket: \(String(cString: strerror(code)))."
+        case .bind(let port, let code): "Cannot listen on 127.0.0.1:\(port): \(String(cString: strerror(code)))."
+        }
+    }
+}
+
+/// Reads requests off a socket: head up to the blank line, then `Content-Length` bytes of body.
+struct SocketReader {
+    let fd: Int32
+    private var buffer = Data()
+    private static let maxHead = 64 << 10
+    private static let maxBody = 16 << 20
+
+    init(fd: Int32) { self.fd = fd }
+
+    mutating func readRequest() -> LoopbackRequest? {
+        let separator = Data("\r\n\r\n".utf8)
+        var headEnd: Range<Data.Index>?
+        while true {
+            headEnd = buffer.range(of: separator)
+            if headEnd != nil { break }
+            guard buffer.count < Self.maxHead, fill() else { return nil }
+        }
+        let head = String(decoding: buffer[buffer.startIndex..<headEnd!.lowerBound], as: UTF8.self)
+        buffer = Data(buffer[headEnd!.upperBound...])
+        var lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = min(Int(headers["content-length"] ?? "0") ?? 0, Self.maxBody)
+        while buffer.count < length { guard fill() else { return nil } }
+        let body = Data(buffer.prefix(length))
+        buffer = Data(buffer.dropFirst(length))
+
+        let target = String(requestLine[1])
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+        var query: [String: String] = [:]
+        if parts.count == 2 {
+            for pair in parts[1].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let decode = { (s: Substring) in s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s) }
+                query[decode(kv[0])] = kv.count == 2 ? decode(kv[1]) : ""
+            }
+        }
+        return LoopbackRequest(method: String(requestLine[0]), target: target, path: path, query: query,
+                               headers: headers, body: body)
+    }
+
+    private mutating func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        let n = recv(fd, &chunk, chunk.count, 0)
+        guard n > 0 else { return false }
+        buffer.append(contentsOf: chunk[0..<n])
+        return true
+    }
+}
+
+private extension Duration {
+    var timeInterval: TimeInterval { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Human-readable numbers in the forms mapbook prints everywhere (lists, details, CLI).
+public enum Format {
+    /// Binary units, one decimal from KiB up: `512 B`, `42.1 MiB`.
+    public static func bytes(_ count: Int64) -> String {
+        if count < 1024 { return "\(max(count, 0)) B" }
+        let units = ["KiB", "MiB", "GiB", "TiB", "PiB"]
+        var value = Double(count) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
+        // Round first so 1023.96 KiB becomes 1.0 MiB rather than "1024.0 KiB".
+        if (value * 10).rounded() / 10 >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
+        return String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// A transfer rate: `3.1 MiB/s`.
+    public static func rate(bytesPerSecond: Double) -> String {
+        guard bytesPerSecond.isFinite, bytesPerSecond >= 0 else { return "–" }
+        return bytes(Int64(bytesPerSecond)) + "/s"
+    }
+
+    /// A duration as `m:ss`, or `h:mm:ss` from an hour up.
+    public static func duration(seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "–:––" }
+        let total = Int(seconds.rounded())
+        let h = total / 3600, m = (total % 3600) / 60, s = total % 60
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+    }
+
+    /// A calendar date in UTC, `2024-03-05`: stable across machines, for listings.
+    public static func date(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
+    /// RFC 3339 / ISO 8601 in UTC with seconds, for JSON output.
+    public static func timestamp(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: date)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A rectangle in WGS84 longitude/latitude degrees, as item `extent`s carry them.
+public struct GeoExtent: Sendable, Equatable, Codable {
+    public var xmin: Double, ymin: Double, xmax: Double, ymax: Double
+
+    public init(xmin: Double, ymin: Double, xmax: Double, ymax: Double) {
+        self.xmin = xmin; self.ymin = ymin; self.xmax = xmax; self.ymax = ymax
+    }
+
+    public var width: Double { xmax - xmin }
+    public var height: Double { ymax - ymin }
+    public var center: (longitude: Double, latitude: Double) { ((xmin + xmax) / 2, (ymin + ymax) / 2) }
+
+    public func union(_ other: GeoExtent) -> GeoExtent {
+        GeoExtent(xmin: min(xmin, other.xmin), ymin: min(ymin, other.ymin),
+                  xmax: max(xmax, other.xmax), ymax: max(ymax, other.ymax))
+    }
+
+    public func intersects(_ other: GeoExtent) -> Bool {
+        xmin <= other.xmax && other.xmin <= xmax && ymin <= other.ymax && other.ymin <= ymax
+    }
+}
+
+/// A spatial reference by well-known id. Web Mercator shows up as 102100 or 3857.
+public struct SpatialReference: Sendable, Equatable, Codable {
+    public var wkid: Int?
+    public var latestWkid: Int?
+
+    public init(wkid: Int?, latestWkid: Int? = nil) { self.wkid = wkid; self.latestWkid = latestWkid }
+
+    public static let wgs84 = SpatialReference(wkid: 4326)
+    public static let webMercator = SpatialReference(wkid: 102100, latestWkid: 3857)
+
+    public var isWebMercator: Bool { [102100, 102113, 3857, 900913].contains(latestWkid ?? wkid ?? 0) }
+    public var isWGS84: Bool { (latestWkid ?? wkid) == 4326 }
+}
+
+/// An envelope in a named spatial reference (web map viewpoints and bookmarks).
+public struct Envelope: Sendable, Equatable, Codable {
+    public var xmin: Double, ymin: Double, xmax: Double, ymax: Double
+    public var spatialReference: SpatialReference
+
+    public init(xmin: Double, ymin: Double, xmax: Double, ymax: Double, spatialReference: SpatialReference) {
+        self.xmin = xmin; self.ymin = ymin; self.xmax = xmax; self.ymax = ymax
+        self.spatialReference = spatialReference
+    }
+
+    /// The envelope in longitude/latitude, when its spatial reference is one we can convert.
+    public var geographic: GeoExtent? {
+        if spatialReference.isWGS84 { return GeoExtent(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax) }
+        guard spatialReference.isWebMercator else { return nil }
+        let sw = WebMercator.geographic(x: xmin, y: ymin), ne = WebMercator.geographic(x: xmax, y: ymax)
+        return GeoExtent(xmin: sw.longitude, ymin: sw.latitude, xmax: ne.longitude, ymax: ne.latitude)
+    }
+}
+
+/// Spherical Web Mercator (EPSG:3857) and the ArcGIS tiling scheme built on it.
+public enum WebMercator {
+    public static let earthRadius = 6_378_137.0
+    /// Half the width of the world in metres: the tiling origin is (-originShift, +originShift).
+    public static let originShift = Double.pi * earthRadius
+    /// Web Mercator is undefined at the poles; latitudes are clamped to the square world.
+    public static let maxLatitude = 85.0511287798066
+
+    public static func projected(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
+        let lat = min(max(latitude, -maxLatitude), maxLatitude)
+        let x = longitude * .pi / 180 * earthRadius
+        let y = log(tan(.pi / 4 + lat * .pi / 360)) * earthRadius
+        return (x, y)
+    }
+
+    public static func geographic(x: Double, y: Double) -> (longitude: Double, latitude: Double) {
+        let lon = x / earthRadius * 180 / .pi
+        let lat = (2 * atan(exp(y / earthRadius)) - .pi / 2) * 180 / .pi
+        return (lon, lat)
+    }
+
+    /// Metres per pixel at `zoom` for tiles of `tileSize` pixels (256 raster, 512 vector).
+    public static func resolution(zoom: Double, tileSize: Double = 256) -> Double {
+        2 * originShift / tileSize / pow(2, zoom)
+    }
+
+    /// The tile (column, row) containing a projected point at an integer zoom, rows counted from the top.
+    public static func tile(containingX x: Double, y: Double, zoom: Int) -> (column: Int, row: Int) {
+        let n = Double(1 << zoom)
+        let span = 2 * originShift
+        let col = Int(((x + originShift) / span * n).rounded(.down))
+        let row = Int(((originShift - y) / span * n).rounded(.down))
+        let last = (1 << zoom) - 1
+        return (min(max(col, 0), last), min(max(row, 0), last))
+    }
+}

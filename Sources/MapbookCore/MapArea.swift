@@ -1,0 +1,90 @@
+import Foundation
+
+/// Whether the portal has finished preparing a map area's packages. Only `complete` areas download.
+public enum PackagingStatus: Sendable, Equatable, Codable {
+    case complete
+    case processing
+    case failed
+    /// A value we do not know; treated as not downloadable.
+    case other(String)
+    /// The item carried no status at all.
+    case unknown
+
+    public init(portalValue: String?) {
+        switch portalValue?.lowercased() {
+        case nil: self = .unknown
+        case "complete", "completed": self = .complete
+        case "processing", "packaging", "pending": self = .processing
+        case "failed", "error": self = .failed
+        case let value?: self = .other(value)
+        }
+    }
+
+    public var isDownloadable: Bool { self == .complete }
+
+    /// A short lowercase word for listings and JSON.
+    public var name: String {
+        switch self {
+        case .complete: "complete"
+        case .processing: "processing"
+        case .failed: "failed"
+        case .other(let value): value
+        case .unknown: "unknown"
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        self.init(portalValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(name)
+    }
+}
+
+/// The kinds of package a map area is made of (Area2Package related items).
+public enum PackageKind: Sendable, Equatable {
+    case vectorTilePackage
+    case tilePackage
+    case sqliteGeodatabase
+    case mobileMapPackage
+    case other(String)
+
+    public init(itemType: String) {
+        switch itemType {
+        case "Vector Tile Package": self = .vectorTilePackage
+        case "Tile Package", "Compact Tile Package": self = .tilePackage
+        case "SQLite Geodatabase": self = .sqliteGeodatabase
+        case "Mobile Map Package": self = .mobileMapPackage
+        default: self = .other(itemType)
+        }
+    }
+}
+
+/// One downloadable file of a map area.
+public struct AreaPackage: Sendable, Equatable {
+    public var item: PortalItem
+    public var kind: PackageKind { PackageKind(itemType: item.type) }
+    /// Bytes, as the portal reports them; nil when it did not say.
+    public var size: Int64? { item.size }
+
+    public init(item: PortalItem) { self.item = item }
+}
+
+/// A preplanned map area: its item, packaging status and packages.
+public struct MapArea: Sendable, Equatable {
+    public var item: PortalItem
+    public var status: PackagingStatus
+    public var packages: [AreaPackage]
+
+    public init(item: PortalItem, status: PackagingStatus, packages: [AreaPackage]) {
+        self.item = item; self.status = status; self.packages = packages
+    }
+
+    /// Download size: the sum of the package sizes (what the phone apps show before a download).
+    public var size: Int64 { packages.reduce(0) { $0 + max($1.size ?? 0, 0) } }
+
+    /// The area's geometry in longitude/latitude (its item extent).
+    public var extent: GeoExtent? { item.extent }
+}

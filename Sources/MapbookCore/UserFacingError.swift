@@ -1,0 +1,15 @@
+/// An error that can say, in one sentence, what went wrong and what the user can do about it.
+/// Every error type that reaches a screen or the CLI conforms.
+public protocol UserFacingError: Error {
+    var userMessage: String { get }
+}
+
+extension Error {
+    /// The one sentence to show for any error; errors that are not `UserFacingError` are bugs, named
+    /// by type so a report says where to look.
+    public var userSentence: String {
+        if let known = self as? any UserFacingError { return known.userMessage }
+        if self is CancellationError { return "Cancelled." }
+        return "Something unexpected went wrong (\(String(describing: type(of: self))))."
+    }
+}
