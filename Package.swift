@@ -30,8 +30,11 @@ let package = Package(
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
-        .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "LoopbackHTTP"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "CLITests", dependencies: ["mapbook", "LoopbackHTTP"]),
+        .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "PortalFixtures"]),
+        .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
+        // Test support: a stand-in for ArcGIS Online's REST API serving recorded-shape JSON.
+        .target(name: "PortalFixtures", dependencies: ["LoopbackHTTP"], path: "Tests/PortalFixtures",
+                resources: [.copy("Fixtures")]),
     ]
 )

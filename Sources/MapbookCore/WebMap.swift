@@ -32,15 +32,21 @@ public struct Bookmark: Sendable, Equatable {
     public init(name: String, extent: Envelope) { self.name = name; self.extent = extent }
 }
 
-/// What the web map says about taking it offline (`applicationProperties.offline`).
+/// What the web map's author set for taking it offline (`applicationProperties.offline`). Whether
+/// offline use is enabled at all is the item's `Offline` type keyword, not part of this object.
 public struct OfflineSettings: Sendable, Equatable {
-    /// Whether the map's author enabled offline use; nil when the map does not say.
-    public var mapAreasEnabled: Bool?
-    /// The basemap to use offline instead of the online one, when the author named one.
+    /// A local basemap file to use instead of downloading one (`offlinebasemap.referenceBasemapName`).
     public var referenceBasemapName: String?
+    /// `editableLayers.download`: `features`, `featuresAndAttachments`, `schemaOnly`, …
+    public var editableLayersDownload: String?
+    /// `readonlyLayers.downloadAttachments`.
+    public var downloadReadOnlyAttachments: Bool?
 
-    public init(mapAreasEnabled: Bool? = nil, referenceBasemapName: String? = nil) {
-        self.mapAreasEnabled = mapAreasEnabled; self.referenceBasemapName = referenceBasemapName
+    public init(referenceBasemapName: String? = nil, editableLayersDownload: String? = nil,
+                downloadReadOnlyAttachments: Bool? = nil) {
+        self.referenceBasemapName = referenceBasemapName
+        self.editableLayersDownload = editableLayersDownload
+        self.downloadReadOnlyAttachments = downloadReadOnlyAttachments
     }
 }
 

@@ -1,0 +1,195 @@
+import Foundation
+import HTTP
+import MapbookCore
+
+/// The ArcGIS portal REST API (`{portal}/sharing/rest`), as ArcGIS Online and ArcGIS Enterprise
+/// serve it. Every JSON answer is checked for an error body, since ArcGIS reports errors with
+/// HTTP 200 and `{"error":{…}}`.
+public struct PortalClient: Sendable {
+    public static let arcGISOnline = URL(string: "https://www.arcgis.com")!
+
+    /// The portal's root, e.g. `https://www.arcgis.com` or `https://host/portal`.
+    public let portalURL: URL
+    /// `{portal}/sharing/rest`.
+    public let restURL: URL
+    public var host: String { portalURL.host ?? portalURL.absoluteString }
+
+    private let http: HTTPClient
+    private let token: String?
+
+    /// Area2Package look-ups run this many at a time.
+    private static let parallelLookups = 4
+
+    /// `portal` may be given with or without `/sharing/rest`. The token, when given, travels in the
+    /// `X-Esri-Authorization` header, never in a URL, so it cannot leak into logs or error messages.
+    public init(portal: URL, token: String? = nil, http: HTTPClient = HTTPClient()) {
+        var root = portal.absoluteString
+        while root.hasSuffix("/") { root.removeLast() }
+        if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
+        portalURL = URL(string: root) ?? portal
+        restURL = URL(string: root + "/sharing/rest") ?? portal
+        self.http = http
+        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    // MARK: Items
+
+    /// `content/items/{id}?f=json`.
+    public func item(_ id: ItemID) async throws -> PortalItem {
+        let json = try await getJSON(["content", "items", id.rawValue], query: [], about: id)
+        guard let item = PortalDecoding.item(json) else {
+            throw PortalError(.malformedResponse, host: host, serverMessage: "item without an id", itemID: id)
+        }
+        return item
+    }
+
+    /// The raw JSON of an item's data (`content/items/{id}/data?f=json`), as kept by the offline library.
+    public func itemDataJSON(_ id: ItemID) async throws -> JSONValue {
+        try await getJSON(["content", "items", id.rawValue, "data"], query: [], about: id)
+    }
+
+    /// A web map's definition: basemap, layers, viewpoint, bookmarks, offline settings.
+    public func webMap(_ id: ItemID) async throws -> WebMap {
+        PortalDecoding.webMap(try await itemDataJSON(id))
+    }
+
+    /// `content/items/{id}/relatedItems?relationshipType=…&direction=…&f=json`.
+    public func relatedItems(of id: ItemID, relationship: String, direction: RelationshipDirection = .forward)
+        async throws -> [PortalItem] {
+        let json = try await getJSON(["content", "items", id.rawValue, "relatedItems"],
+                                     query: [("relationshipType", relationship), ("direction", direction.rawValue)],
+                                     about: id)
+        guard case .array(let items)? = json["relatedItems"] else {
+            throw PortalError(.malformedResponse, host: host, serverMessage: "no relatedItems list", itemID: id)
+        }
+        return items.compactMap(PortalDecoding.item)
+    }
+
+    /// A web map's preplanned map areas (Map2Area), each with its packages (Area2Package), in the
+    /// portal's order. Items that are not of type `Map Area` are skipped.
+    public func mapAreas(of webMap: ItemID) async throws -> [MapArea] {
+        let areas = try await relatedItems(of: webMap, relationship: "Map2Area")
+            .filter { $0.type.isEmpty || $0.type == "Map Area" }
+        var packages = [[PortalItem]](repeating: [], count: areas.count)
+        try await withThrowingTaskGroup(of: (Int, [PortalItem]).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < areas.count else { return }
+                let index = next, id = areas[index].id
+                next += 1
+                group.addTask { (index, try await relatedItems(of: id, relationship: "Area2Package")) }
+            }
+            for _ in 0..<Self.parallelLookups { startNext() }
+            while let (index, found) = try await group.next() {
+                packages[index] = found
+                startNext()
+            }
+        }
+        return zip(areas, packages).map { PortalDecoding.mapArea($0, packages: $1) }
+    }
+
+    /// The item's thumbnail image bytes (`content/items/{id}/info/{thumbnail}`); nil if it has none.
+    public func thumbnail(of item: PortalItem) async throws -> Data? {
+        guard let name = item.thumbnail else { return nil }
+        let path = ["content", "items", item.id.rawValue, "info"] + name.split(separator: "/").map(String.init)
+        guard !path.contains(where: { $0 == ".." || $0 == "." }) else {
+            throw PortalError(.malformedResponse, host: host, serverMessage: "thumbnail name leaves the item", itemID: item.id)
+        }
+        let response = try await send(request(path, query: []), about: item.id)
+        try checkErrorBody(response, about: item.id)
+        return response.body
+    }
+
+    /// `search?q=…`: one page of items, `num` at most 100 (the API's limit), `start` 1-based.
+    public func search(_ query: String, start: Int = 1, num: Int = 20, sortField: String? = nil) async throws -> SearchPage {
+        var parameters = [("q", query), ("start", String(max(start, 1))), ("num", String(min(max(num, 1), 100)))]
+        if let sortField { parameters.append(("sortField", sortField)) }
+        let json = try await getJSON(["search"], query: parameters, about: nil)
+        let next = json["nextStart"]?.int64.map(Int.init) ?? -1
+        return SearchPage(total: json["total"]?.int64.map(Int.init) ?? 0,
+                          results: json["results"]?.array.compactMap(PortalDecoding.item) ?? [],
+                          nextStart: next > 0 ? next : nil)
+    }
+
+    /// Where a package item's file is: `content/items/{id}/data` with no `f=json`, so the bytes come.
+    public func packageRequest(_ id: ItemID) -> HTTPRequest {
+        request(["content", "items", id.rawValue, "data"], query: [], json: false)
+    }
+
+    // MARK: -
+
+    /// Builds `{rest}/{path}?{query}&f=json` with every part percent-encoded.
+    func request(_ path: [String], query: [(String, String)], json: Bool = true) -> HTTPRequest {
+        var url = restURL
+        for component in path { url.appendPathComponent(component, isDirectory: false) }
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        let items = query.map { URLQueryItem(name: $0.0, value: $0.1) } + (json ? [URLQueryItem(name: "f", value: "json")] : [])
+        components.percentEncodedQueryItems = items.isEmpty ? nil : items.map {
+            URLQueryItem(name: Self.formEncode($0.name), value: $0.value.map(Self.formEncode))
+        }
+        var headers: [(String, String)] = []
+        if let token { headers.append(("X-Esri-Authorization", "Bearer \(token)")) }
+        return HTTPRequest(url: components.url!, headers: headers)
+    }
+
+    private static let formSafe = CharacterSet(charactersIn:
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private static func formEncode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: formSafe) ?? text
+    }
+
+    private func getJSON(_ path: [String], query: [(String, String)], about id: ItemID?) async throws -> JSONValue {
+        let response = try await send(request(path, query: query), about: id)
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: response.body)
+        } catch {
+            let start = String(decoding: response.body.prefix(40), as: UTF8.self)
+            throw PortalError(.malformedResponse, host: host, serverMessage: "not JSON: \(start)", itemID: id)
+        }
+        if let error = arcGISError(json, about: id) { throw error }
+        return json
+    }
+
+    private func send(_ request: HTTPRequest, about id: ItemID?) async throws -> HTTPResponse {
+        do {
+            return try await http.send(request)
+        } catch {
+            throw translate(error, about: id)
+        }
+    }
+
+    /// Thumbnails are bytes, but an error still comes as a JSON error body.
+    private func checkErrorBody(_ response: HTTPResponse, about id: ItemID) throws {
+        guard response.body.first == UInt8(ascii: "{"), let json = try? JSONValue(parsing: response.body) else { return }
+        if let error = arcGISError(json, about: id) { throw error }
+    }
+
+    private func arcGISError(_ json: JSONValue, about id: ItemID?) -> PortalError? {
+        guard let error = json["error"], error.object != nil else { return nil }
+        let code = error["code"]?.int64.map(Int.init) ?? 0
+        var message = error["message"]?.string ?? ""
+        let details = error["details"]?.stringArray ?? []
+        if !details.isEmpty { message += (message.isEmpty ? "" : " ") + details.joined(separator: " ") }
+        return PortalError(PortalError.kind(forArcGISCode: code, message: message), host: host,
+                           serverMessage: message, itemID: id)
+    }
+
+    /// HTTP statuses that mean the same as ArcGIS codes become the same typed errors.
+    private func translate(_ error: HTTPError, about id: ItemID?) -> any Error {
+        guard case .status(let code, _, _) = error, [401, 403, 404, 498, 499].contains(code) else { return error }
+        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: host, itemID: id)
+    }
+}
+
+public enum RelationshipDirection: String, Sendable {
+    case forward, reverse
+}
+
+public struct SearchPage: Sendable, Equatable {
+    public var total: Int
+    public var results: [PortalItem]
+    /// The `start` of the next page; nil on the last page.
+    public var nextStart: Int?
+}

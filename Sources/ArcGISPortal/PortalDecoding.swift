@@ -1,0 +1,111 @@
+import Foundation
+import MapbookCore
+
+/// Turns REST JSON into mapbook's value types, forgiving where real portals vary: missing fields,
+/// `null`s, `[]` extents, numbers as strings, unknown layer types, extra fields.
+enum PortalDecoding {
+    /// An item; nil when it has no usable id (nothing else is required).
+    static func item(_ json: JSONValue) -> PortalItem? {
+        guard let id = json["id"]?.string.flatMap(ItemID.init) else { return nil }
+        let properties = json["properties"].flatMap { $0.object == nil ? nil : $0 }
+        return PortalItem(
+            id: id,
+            title: json["title"]?.string ?? json["name"]?.string ?? id.rawValue,
+            type: json["type"]?.string ?? "",
+            typeKeywords: json["typeKeywords"]?.stringArray ?? [],
+            owner: json["owner"]?.string,
+            snippet: json["snippet"]?.string,
+            description: json["description"]?.string,
+            thumbnail: json["thumbnail"]?.string,
+            extent: cornerExtent(json["extent"]) ?? properties.flatMap(areaExtent),
+            created: json["created"]?.epochMillisecondsDate,
+            modified: json["modified"]?.epochMillisecondsDate,
+            size: json["size"]?.int64.flatMap { $0 >= 0 ? $0 : nil },
+            access: json["access"]?.string,
+            url: json["url"]?.string,
+            tags: json["tags"]?.stringArray ?? [],
+            properties: properties)
+    }
+
+    /// A map area: its item, `properties.status`, and its packages.
+    static func mapArea(_ item: PortalItem, packages: [PortalItem]) -> MapArea {
+        MapArea(item: item, status: PackagingStatus(portalValue: item.properties?["status"]?.string),
+                packages: packages.map(AreaPackage.init))
+    }
+
+    /// `[[xmin, ymin], [xmax, ymax]]` in degrees; nil for `[]`, `null` or anything out of range.
+    static func cornerExtent(_ json: JSONValue?) -> GeoExtent? {
+        guard let json, let x0 = json[0]?[0]?.double, let y0 = json[0]?[1]?.double,
+              let x1 = json[1]?[0]?.double, let y1 = json[1]?[1]?.double else { return nil }
+        let extent = GeoExtent(xmin: min(x0, x1), ymin: min(y0, y1), xmax: max(x0, x1), ymax: max(y0, y1))
+        guard extent.xmin >= -180, extent.xmax <= 180, extent.ymin >= -90, extent.ymax <= 90 else { return nil }
+        return extent
+    }
+
+    /// A map area item without an item extent may describe itself in `properties.extent` (an envelope)
+    /// or `properties.area` (a polygon, or an envelope).
+    static func areaExtent(_ properties: JSONValue) -> GeoExtent? {
+        if let envelope = envelope(properties["extent"], default: .wgs84)?.geographic { return envelope }
+        guard let area = properties["area"] else { return nil }
+        if let envelope = envelope(area, default: .wgs84)?.geographic { return envelope }
+        let sr = spatialReference(area["spatialReference"]) ?? .wgs84
+        let points = area["rings"]?.array.flatMap(\.array).compactMap { p -> (Double, Double)? in
+            guard let x = p[0]?.double, let y = p[1]?.double else { return nil }
+            return (x, y)
+        } ?? []
+        guard let first = points.first else { return nil }
+        var box = (first.0, first.1, first.0, first.1)
+        for (x, y) in points { box = (min(box.0, x), min(box.1, y), max(box.2, x), max(box.3, y)) }
+        return Envelope(xmin: box.0, ymin: box.1, xmax: box.2, ymax: box.3, spatialReference: sr).geographic
+    }
+
+    static func spatialReference(_ json: JSONValue?) -> SpatialReference? {
+        guard let json else { return nil }
+        let wkid = json["wkid"]?.int64.map(Int.init), latest = json["latestWkid"]?.int64.map(Int.init)
+        return wkid == nil && latest == nil ? nil : SpatialReference(wkid: wkid, latestWkid: latest)
+    }
+
+    /// `{xmin, ymin, xmax, ymax, spatialReference}`; the map's spatial reference when it has none.
+    static func envelope(_ json: JSONValue?, default sr: SpatialReference) -> Envelope? {
+        guard let json, let xmin = json["xmin"]?.double, let ymin = json["ymin"]?.double,
+              let xmax = json["xmax"]?.double, let ymax = json["ymax"]?.double else { return nil }
+        return Envelope(xmin: min(xmin, xmax), ymin: min(ymin, ymax), xmax: max(xmin, xmax), ymax: max(ymin, ymax),
+                        spatialReference: spatialReference(json["spatialReference"]) ?? sr)
+    }
+
+    static func webMap(_ json: JSONValue) -> WebMap {
+        let sr = spatialReference(json["spatialReference"])
+        let offline = json["applicationProperties"]?["offline"]
+        return WebMap(
+            version: json["version"]?.string,
+            basemapTitle: json["baseMap"]?["title"]?.string,
+            basemapLayers: json["baseMap"]?["baseMapLayers"]?.array.compactMap(layer) ?? [],
+            operationalLayers: json["operationalLayers"]?.array.compactMap(layer) ?? [],
+            spatialReference: sr,
+            initialExtent: envelope(json["initialState"]?["viewpoint"]?["targetGeometry"], default: sr ?? .webMercator),
+            bookmarks: json["bookmarks"]?.array.compactMap { mark in
+                guard let extent = envelope(mark["extent"], default: sr ?? .webMercator) else { return nil }
+                return Bookmark(name: mark["name"]?.string ?? "Bookmark", extent: extent)
+            } ?? [],
+            offline: offline.map { offline in
+                OfflineSettings(referenceBasemapName: offline["offlinebasemap"]?["referenceBasemapName"]?.string,
+                                editableLayersDownload: offline["editableLayers"]?["download"]?.string,
+                                downloadReadOnlyAttachments: offline["readonlyLayers"]?["downloadAttachments"]?.bool)
+            })
+    }
+
+    /// A layer of any type; nil only for entries that are not objects at all.
+    static func layer(_ json: JSONValue) -> WebMapLayer? {
+        guard json.object != nil else { return nil }
+        return WebMapLayer(
+            id: json["id"]?.string,
+            title: json["title"]?.string,
+            layerType: json["layerType"]?.string ?? "Unknown",
+            url: json["url"]?.string,
+            styleURL: json["styleUrl"]?.string,
+            itemID: json["itemId"]?.string.flatMap(ItemID.init),
+            visible: json["visibility"]?.bool ?? true,
+            opacity: json["opacity"]?.double.map { min(max($0, 0), 1) } ?? 1,
+            layers: json["layers"]?.array.compactMap(layer) ?? [])
+    }
+}
