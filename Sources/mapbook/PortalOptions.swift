@@ -1,0 +1,39 @@
+import ArcGISPortal
+import ArgumentParser
+import Foundation
+import HTTP
+import MapbookCore
+
+/// The options every command shares: which portal, which web map, and how to print.
+struct PortalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The portal to use.", valueName: "URL"))
+    var portal: String = PortalClient.arcGISOnline.absoluteString
+
+    @Option(name: .long, help: ArgumentHelp("The web map's item id.", valueName: "ID"))
+    var webmap: String = ItemID.exploreMaine.rawValue
+
+    @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard portalURL != nil else {
+            throw ValidationError("--portal must be an http or https URL, such as https://www.arcgis.com.")
+        }
+        guard ItemID(webmap) != nil else {
+            throw ValidationError("--webmap must be an item id: 32 hexadecimal characters.")
+        }
+    }
+
+    var portalURL: URL? {
+        guard let url = URL(string: portal), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host != nil else { return nil }
+        return url
+    }
+
+    var webMapID: ItemID { ItemID(webmap)! }
+
+    /// The client for `--portal`, signed in with `MAPBOOK_TOKEN` when it is set.
+    func client() -> PortalClient {
+        PortalClient(portal: portalURL!, token: ProcessInfo.processInfo.environment["MAPBOOK_TOKEN"])
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Runs the built `mapbook` executable and collects what it printed.
+struct CLIResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum CLI {
+    /// The executable sits beside the test bundle in the build folder.
+    static var executable: URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
+        var folder = testBinary.deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("mapbook")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
+            folder.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/mapbook")
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "MAPBOOK_TOKEN")
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Drain both pipes before waiting, so a full pipe cannot block the child.
+        let errorOutput = PipeDrain(err.fileHandleForReading)
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus,
+                         stdout: String(decoding: output, as: UTF8.self),
+                         stderr: String(decoding: errorOutput.wait(), as: UTF8.self))
+    }
+}
+
+/// Reads a pipe to its end on another thread.
+final class PipeDrain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import LoopbackHTTP
+import PortalFixtures
+import Testing
+
+@Suite("mapbook areas / info against a loopback ArcGIS")
+struct CLITests {
+    let server: LoopbackServer
+    var portal: String { server.baseURL.absoluteString }
+
+    init() throws { server = try FakeArcGIS.start() }
+
+    @Test func areasListsEveryAreaAligned() throws {
+        let result = try CLI.run(["areas", "--portal", portal, "--webmap", FakeArcGIS.webMapID])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "Explore Maine (\(FakeArcGIS.webMapID)) on 127.0.0.1 — 6 map areas")
+        let header = try #require(lines.first { $0.contains("TITLE") })
+        #expect(header.hasPrefix("  TITLE"))
+        let portland = try #require(lines.first { $0.contains("Greater Portland") })
+        #expect(portland.contains("complete"))
+        #expect(portland.contains("42.1 MiB"))
+        #expect(portland.hasSuffix(FakeArcGIS.portlandID))
+        let bangor = try #require(lines.first { $0.contains("Bangor") })
+        #expect(bangor.contains("34.0 MiB"))
+        #expect(lines.first { $0.contains("Baxter State Park") }?.contains("processing") == true)
+        // Columns line up: every id starts in the same column.
+        let idColumns = Set(lines.filter { $0.contains("2023-") || $0.contains("–") }.compactMap { line in
+            line.range(of: #"[0-9a-f]{32}$"#, options: .regularExpression).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+        })
+        #expect(idColumns.count == 1)
+    }
+
+    @Test func areasJSONIsStable() throws {
+        let result = try CLI.run(["areas", "--portal", portal, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["portal"] as? String == portal)
+        #expect((json["webMap"] as? [String: Any])?["title"] as? String == "Explore Maine")
+        let areas = try #require(json["mapAreas"] as? [[String: Any]])
+        #expect(areas.count == 6)
+        let bangor = try #require(areas.first { $0["id"] as? String == FakeArcGIS.bangorID })
+        #expect(Set(bangor.keys) == ["id", "title", "snippet", "status", "downloadable", "size", "packageCount",
+                                     "created", "modified", "extent", "packages"])
+        #expect(bangor["size"] as? Int == 35_651_584)
+        #expect(bangor["packageCount"] as? Int == 2)
+        #expect(bangor["downloadable"] as? Bool == true)
+        #expect(bangor["modified"] as? String == "2023-11-14T22:13:21Z")
+        let packages = try #require(bangor["packages"] as? [[String: Any]])
+        #expect(packages.map { $0["type"] as? String } == ["Vector Tile Package", "Tile Package"])
+        let caribou = try #require(areas.first { $0["title"] as? String == "Caribou" })
+        #expect(caribou["status"] as? String == "failed")
+        #expect(caribou["snippet"] is NSNull)
+    }
+
+    @Test func infoShowsOneItemWithPlainTextDescription() throws {
+        let result = try CLI.run(["info", FakeArcGIS.webMapID, "--portal", portal])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Title     Explore Maine"))
+        #expect(result.stdout.contains("Type      Web Map"))
+        #expect(result.stdout.contains("Created   2018-03-20"))
+        #expect(result.stdout.contains("Download an area & take it offline."))
+        #expect(!result.stdout.contains("<p>"))
+        #expect(!result.stdout.contains("alert"), "script content is dropped")
+    }
+
+    @Test func infoJSON() throws {
+        let result = try CLI.run(["info", FakeArcGIS.portlandID, "--portal", portal, "--json"])
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["type"] as? String == "Map Area")
+        #expect(json["size"] is NSNull, "size -1 is unknown")
+        #expect((json["extent"] as? [String: Double])?["xmin"] == -70.45)
+    }
+
+    @Test func unknownItemIsOneSentenceAndExit1() throws {
+        let result = try CLI.run(["info", "0000000000000000000000000000dead", "--portal", portal])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "mapbook: The item 0000000000000000000000000000dead does not exist on 127.0.0.1, or it is not shared with you.\n")
+    }
+
+    @Test func errorsAreJSONWithJSONFlag() throws {
+        let result = try CLI.run(["info", FakeArcGIS.protectedID, "--portal", portal, "--json"])
+        #expect(result.status == 1)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [String: String]])
+        #expect(json["error"]?["kind"] == "tokenRequired")
+        #expect(json["error"]?["message"]?.contains("MAPBOOK_TOKEN") == true)
+    }
+
+    @Test func tokenComesFromTheEnvironmentAndIsNeverPrinted() throws {
+        let ok = try CLI.run(["info", FakeArcGIS.protectedID, "--portal", portal],
+                             environment: ["MAPBOOK_TOKEN": FakeArcGIS.validToken])
+        #expect(ok.status == 0)
+        let bad = try CLI.run(["info", FakeArcGIS.protectedID, "--portal", portal, "--json"],
+                              environment: ["MAPBOOK_TOKEN": "leaky-secret"])
+        #expect(bad.status == 1)
+        #expect(!(bad.stdout + bad.stderr).contains("leaky-secret"))
+        #expect(bad.stdout.contains("invalidToken"))
+    }
+
+    @Test func unreachablePortalNamesTheHostAndExits3() throws {
+        let gone = try LoopbackServer { _ in .text("", status: 200) }
+        let url = gone.baseURL.absoluteString
+        gone.stop()
+        let result = try CLI.run(["areas", "--portal", url])
+        #expect(result.status == 3)
+        #expect(result.stderr.hasPrefix("mapbook: Cannot reach 127.0.0.1"))
+        #expect(result.stderr.split(separator: "\n").count == 1, "one sentence, no stack trace")
+    }
+
+    @Test func aMapAreaIsNotAWebMap() throws {
+        let result = try CLI.run(["areas", "--portal", portal, "--webmap", FakeArcGIS.portlandID])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("is a Map Area, not a Web Map"))
+    }
+
+    @Test func badArgumentsAreUsageErrors() throws {
+        let result = try CLI.run(["areas", "--webmap", "not-an-id"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("32 hexadecimal characters"))
+    }
+}
