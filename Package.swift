@@ -28,6 +28,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // Benchmark driver for scripts/bench-download: the HTTP client alone, no UI.
+        .executableTarget(name: "mapbook-bench", dependencies: ["HTTP"]),
+
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
         .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "PortalFixtures"]),
