@@ -3,6 +3,7 @@ import Foundation
 /// A small HTTP/1.1 server on 127.0.0.1, in process: one thread accepts, one thread serves each
 /// connection (keep-alive). It answers through a handler and can deliver responses badly on purpose
 /// (see `LoopbackResponse.Delivery`). Made for tests and the sample portal, not for the open internet.
+/// It serves until `stop()`: its threads keep it alive, so dropping the last reference does not stop it.
 public final class LoopbackServer: @unchecked Sendable {
     public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
 
@@ -45,8 +46,6 @@ public final class LoopbackServer: @unchecked Sendable {
         thread.name = "loopback.accept"
         thread.start()
     }
-
-    deinit { stop() }
 
     /// Every request received so far, in order.
     public var requests: [LoopbackRequest] { lock.withLock { log } }

@@ -26,14 +26,14 @@ struct InfoCommand: AsyncParsableCommand {
         } catch {
             throw Output.fail(error, json: options.json)
         }
-        let fields = ItemJSON(item)
         if options.json {
-            try Output.json(fields)
+            try Output.json(JSONValue.item(item))
             return
         }
-        var rows: [(String, String)] = [("Title", fields.title), ("Type", fields.type), ("ID", fields.id)]
-        if let owner = fields.owner { rows.append(("Owner", owner)) }
-        if let snippet = fields.snippet { rows.append(("Snippet", snippet)) }
+        var rows: [(String, String)] = [("Title", Output.cell(item.title, width: 200)),
+                                        ("Type", Output.cell(item.type)), ("ID", item.id.rawValue)]
+        if let owner = item.owner { rows.append(("Owner", Output.cell(owner))) }
+        if let snippet = item.snippet { rows.append(("Snippet", Output.cell(snippet, width: 400))) }
         if let created = item.created { rows.append(("Created", Format.date(created))) }
         if let modified = item.modified { rows.append(("Modified", Format.date(modified))) }
         if let size = item.size { rows.append(("Size", Format.bytes(size))) }
@@ -42,14 +42,15 @@ struct InfoCommand: AsyncParsableCommand {
                                           extent.xmin, extent.ymin, extent.xmax, extent.ymax)))
         }
         if let status = item.properties?["status"]?.string { rows.append(("Status", Output.cell(status, width: 32))) }
-        if let access = fields.access { rows.append(("Access", access)) }
-        if !fields.typeKeywords.isEmpty { rows.append(("Keywords", fields.typeKeywords.joined(separator: ", "))) }
-        if !fields.tags.isEmpty { rows.append(("Tags", fields.tags.joined(separator: ", "))) }
+        if let access = item.access { rows.append(("Access", Output.cell(access))) }
+        if !item.typeKeywords.isEmpty { rows.append(("Keywords", Output.cell(item.typeKeywords.joined(separator: ", "), width: 400))) }
+        if !item.tags.isEmpty { rows.append(("Tags", Output.cell(item.tags.joined(separator: ", "), width: 400))) }
         let width = rows.map(\.0.count).max() ?? 0
         for (name, value) in rows {
             Output.line(name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value)
         }
-        if let description = fields.description, !description.isEmpty {
+        let description = TerminalText.sanitizedParagraphs(HTMLText.plainText(item.description ?? ""))
+        if !description.isEmpty {
             Output.line()
             Output.line(description)
         }

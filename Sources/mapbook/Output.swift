@@ -71,56 +71,40 @@ enum Output {
     }
 }
 
-/// Item fields as JSON: sanitized strings, ISO 8601 dates, plain-text descriptions.
-struct ItemJSON: Encodable {
-    var id: String
-    var title: String
-    var type: String
-    var typeKeywords: [String]
-    var owner: String?
-    var snippet: String?
-    var description: String?
-    var thumbnail: String?
-    var extent: GeoExtent?
-    var created: String?
-    var modified: String?
-    var size: Int64?
-    var access: String?
-    var url: String?
-    var tags: [String]
-
-    init(_ item: PortalItem) {
-        id = item.id.rawValue
-        title = Output.cell(item.title, width: 512)
-        type = Output.cell(item.type, width: 128)
-        typeKeywords = item.typeKeywords.map { Output.cell($0, width: 128) }
-        owner = item.owner.map { Output.cell($0, width: 128) }
-        snippet = item.snippet.map { Output.cell($0, width: 2048) }
-        description = item.description.map { TerminalText.sanitizedParagraphs(HTMLText.plainText($0)) }
-        thumbnail = item.thumbnail.map { Output.cell($0, width: 512) }
-        extent = item.extent
-        created = item.created.map(Format.timestamp)
-        modified = item.modified.map(Format.timestamp)
-        size = item.size
-        access = item.access.map { Output.cell($0, width: 64) }
-        url = item.url.map { Output.cell($0, width: 2048) }
-        tags = item.tags.map { Output.cell($0, width: 128) }
+/// JSON building blocks for command output: absent values become `null`, so every key is always
+/// present; strings from the portal are sanitized.
+extension JSONValue {
+    static func text(_ value: String?, width: Int = 512) -> JSONValue {
+        value.map { .string(Output.cell($0, width: width)) } ?? .null
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, title, type, typeKeywords, owner, snippet, description, thumbnail, extent, created, modified
-        case size, access, url, tags
+    static func date(_ value: Date?) -> JSONValue { value.map { .string(Format.timestamp($0)) } ?? .null }
+
+    static func count(_ value: Int64?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
+
+    static func extent(_ value: GeoExtent?) -> JSONValue {
+        guard let e = value else { return .null }
+        return .object(["xmin": .number(e.xmin), "ymin": .number(e.ymin), "xmax": .number(e.xmax), "ymax": .number(e.ymax)])
     }
 
-    // Absent values are written as null so every key is always present.
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(title, forKey: .title); try c.encode(type, forKey: .type)
-        try c.encode(typeKeywords, forKey: .typeKeywords); try c.encode(owner, forKey: .owner)
-        try c.encode(snippet, forKey: .snippet); try c.encode(description, forKey: .description)
-        try c.encode(thumbnail, forKey: .thumbnail); try c.encode(extent, forKey: .extent)
-        try c.encode(created, forKey: .created); try c.encode(modified, forKey: .modified)
-        try c.encode(size, forKey: .size); try c.encode(access, forKey: .access); try c.encode(url, forKey: .url)
-        try c.encode(tags, forKey: .tags)
+    /// An item's fields, as `mapbook info --json` prints them (see docs/cli.md).
+    static func item(_ item: PortalItem) -> JSONValue {
+        .object([
+            "id": .string(item.id.rawValue),
+            "title": .text(item.title),
+            "type": .text(item.type, width: 128),
+            "typeKeywords": .array(item.typeKeywords.map { .text($0, width: 128) }),
+            "owner": .text(item.owner, width: 128),
+            "snippet": .text(item.snippet, width: 2048),
+            "description": item.description.map { .string(TerminalText.sanitizedParagraphs(HTMLText.plainText($0))) } ?? .null,
+            "thumbnail": .text(item.thumbnail),
+            "extent": .extent(item.extent),
+            "created": .date(item.created),
+            "modified": .date(item.modified),
+            "size": .count(item.size),
+            "access": .text(item.access, width: 64),
+            "url": .text(item.url, width: 2048),
+            "tags": .array(item.tags.map { .text($0, width: 128) }),
+        ])
     }
 }
