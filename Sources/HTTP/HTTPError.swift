@@ -29,11 +29,12 @@ public enum HTTPError: Error, Sendable, Equatable {
     /// Anything else libcurl reports, with its code and message.
     case transport(code: Int, message: String)
 
-    /// Failures worth trying again, as curl's `--retry` judges them: timeouts, stalls, dropped
-    /// connections, and 408, 429, 500, 502, 503, 504.
+    /// Failures worth trying again: timeouts, stalls, refused or dropped connections, and HTTP 408,
+    /// 429, 500, 502, 503, 504 (curl's `--retry` with `--retry-connrefused`). A name that does not
+    /// resolve is not retried: it almost always means no network, and that should show at once.
     public var isTransient: Bool {
         switch self {
-        case .timedOut, .stalled, .connectionLost: return true
+        case .timedOut, .stalled, .connectionLost, .cannotConnect: return true
         case .status(let code, _, _): return [408, 429, 500, 502, 503, 504].contains(code)
         default: return false
         }

@@ -100,13 +100,12 @@ struct CLITests {
     }
 
     @Test func unreachablePortalNamesTheHostAndExits3() throws {
-        let gone = try LoopbackServer { _ in .text("", status: 200) }
-        let url = gone.baseURL.absoluteString
-        gone.stop()
-        let result = try CLI.run(["areas", "--portal", url])
+        let result = try CLI.run(["areas", "--portal", "https://portal.mapbook.invalid"])
         #expect(result.status == 3)
-        #expect(result.stderr.hasPrefix("mapbook: Cannot reach 127.0.0.1"))
-        #expect(result.stderr.split(separator: "\n").count == 1, "one sentence, no stack trace")
+        #expect(result.stderr == "mapbook: Cannot reach portal.mapbook.invalid: the name does not resolve. Check the internet connection.\n")
+        let json = try CLI.run(["areas", "--portal", "https://portal.mapbook.invalid", "--json"])
+        #expect(json.status == 3)
+        #expect(json.stdout.contains(#""kind" : "unreachable""#))
     }
 
     @Test func aMapAreaIsNotAWebMap() throws {

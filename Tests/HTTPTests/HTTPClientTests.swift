@@ -27,6 +27,16 @@ struct HTTPRequestTests {
         #expect(server.requests.first?.headers["x-esri-authorization"] == "Bearer abc")
     }
 
+    @Test func gzipBodiesAreOfferedAndDecoded() async throws {
+        let compressed = Data(base64Encoded: "H4sIAAAAAAACA6tWykjNyclXslJKr8osUKqtHuWP8kf5cD4ApV/cUCADAAA=")!
+        let server = try LoopbackServer { request in
+            guard request.headers["accept-encoding"]?.contains("gzip") == true else { return .text("no gzip offered", status: 400) }
+            return LoopbackResponse(status: 200, headers: [("Content-Encoding", "gzip")], body: compressed)
+        }
+        let response = try await testClient().send(HTTPRequest(url: server.baseURL))
+        #expect(String(decoding: response.body, as: UTF8.self) == String(repeating: #"{"hello":"gzip"}"#, count: 50))
+    }
+
     @Test func clientErrorIsThrownWithoutRetry() async throws {
         let server = try LoopbackServer { _ in .text("missing", status: 404) }
         await #expect(throws: HTTPError.status(404, host: "127.0.0.1", retryAfter: nil)) {

@@ -17,6 +17,8 @@ import Testing
     @Test func onlyTransientFailuresAreRetried() {
         #expect(policy.delay(beforeRetry: 1, after: .status(404, host: "h", retryAfter: nil), elapsed: .zero) == nil)
         #expect(policy.delay(beforeRetry: 1, after: .cannotResolveHost("h"), elapsed: .zero) == nil)
+        #expect(policy.delay(beforeRetry: 1, after: .cannotConnect("h"), elapsed: .zero) != nil)
+        #expect(policy.delay(beforeRetry: 1, after: .cancelled, elapsed: .zero) == nil)
         #expect(policy.delay(beforeRetry: 1, after: .diskFull(path: "p"), elapsed: .zero) == nil)
         for code in [408, 429, 500, 502, 503, 504] {
             #expect(policy.delay(beforeRetry: 1, after: .status(code, host: "h", retryAfter: nil), elapsed: .zero) != nil)
