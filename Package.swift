@@ -23,6 +23,7 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["MapbookCore", "CCurl"]),
         .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP"]),
         .target(name: "LoopbackHTTP"),
+        .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib"]),
         .executableTarget(name: "mapbook", dependencies: [
             "MapbookCore", "HTTP", "ArcGISPortal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -35,6 +36,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
         .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "PortalFixtures"]),
         .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures"]),
+        .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
         // Test support: a stand-in for ArcGIS Online's REST API serving recorded-shape JSON.
         .target(name: "PortalFixtures", dependencies: ["LoopbackHTTP"], path: "Tests/PortalFixtures",
