@@ -29,8 +29,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        // Benchmark driver for scripts/bench-download: the HTTP client alone, no UI.
-        .executableTarget(name: "mapbook-bench", dependencies: ["HTTP"]),
+        // Benchmark driver for the scripts in scripts/: one module at a time, no UI.
+        .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
