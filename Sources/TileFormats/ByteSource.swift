@@ -1,0 +1,80 @@
+import Foundation
+
+/// Random access to bytes that stay on disk: tiles are read in place by offset, never by loading a
+/// whole bundle or package into memory.
+public protocol ByteSource: Sendable {
+    var size: Int64 { get }
+    /// Exactly `count` bytes at `offset`; throws when they are not all there.
+    func read(at offset: Int64, count: Int) throws(TileFormatError) -> Data
+}
+
+/// A file read with `pread`, safe to share between threads.
+public final class FileByteSource: ByteSource {
+    public let path: String
+    public let size: Int64
+    private let descriptor: Int32
+
+    public init(path: String) throws(TileFormatError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw .cannotOpen(path: path, reason: "not a regular file")
+        }
+        self.path = path
+        self.descriptor = fd
+        self.size = Int64(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    public func read(at offset: Int64, count: Int) throws(TileFormatError) -> Data {
+        guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else {
+            throw .truncated("\(path): \(count) bytes at \(offset) lie past its end (\(size) bytes)")
+        }
+        var data = Data(count: count)
+        let got = data.withUnsafeMutableBytes { raw -> Int in
+            var done = 0
+            while done < count {
+                let n = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                done += n
+            }
+            return done
+        }
+        guard got == count else { throw .truncated("\(path): short read at \(offset)") }
+        return data
+    }
+}
+
+/// A window onto part of another source, e.g. a stored entry inside a zip package.
+public struct ByteSourceSlice: ByteSource {
+    public let base: any ByteSource
+    public let start: Int64
+    public let size: Int64
+
+    public init(_ base: any ByteSource, start: Int64, size: Int64) throws(TileFormatError) {
+        guard start >= 0, size >= 0, start <= base.size, size <= base.size - start else {
+            throw .truncated("a part of \(size) bytes at \(start) lies past the end of its file")
+        }
+        self.base = base; self.start = start; self.size = size
+    }
+
+    public func read(at offset: Int64, count: Int) throws(TileFormatError) -> Data {
+        guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else {
+            throw .truncated("\(count) bytes at \(offset) lie past the end of a \(size)-byte part")
+        }
+        return try base.read(at: start + offset, count: count)
+    }
+}
+
+/// Why a tile or package could not be read.
+public enum TileFormatError: Error, Sendable, Equatable {
+    case cannotOpen(path: String, reason: String)
+    case truncated(String)
+    case malformed(String)
+    /// A tile's recorded size is beyond any real tile: refused rather than allocated.
+    case tileTooLarge(Int64)
+}

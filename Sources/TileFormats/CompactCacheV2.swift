@@ -1,0 +1,49 @@
+import Foundation
+
+/// A Compact Cache V2 bundle (`.bundle` in `.tpkx` and `.vtpk`, and in loose V2 caches): a 64-byte
+/// header, then 128×128 index records of 8 bytes, row-major; each holds the tile's offset (low 40
+/// bits) and size (high 24 bits), size 0 meaning no tile. The header's record counts are not trusted
+/// (real files carry odd values): the index alone says where tiles are.
+public struct CompactCacheV2Bundle: Sendable {
+    public static let tilesPerSide = 128
+    static let headerSize = 64
+    static let indexSize = 8 * tilesPerSide * tilesPerSide
+    /// No real tile is this large; a record claiming more is corrupt.
+    public static let maxTileSize: Int64 = 8 << 20
+
+    private let source: any ByteSource
+    /// The index, read once (128 KiB).
+    private let index: [UInt64]
+
+    public init(source: any ByteSource) throws(TileFormatError) {
+        guard source.size >= Int64(Self.headerSize + Self.indexSize) else {
+            throw .truncated("a V2 bundle of \(source.size) bytes is shorter than its index")
+        }
+        let raw = try source.read(at: Int64(Self.headerSize), count: Self.indexSize)
+        index = raw.withUnsafeBytes { bytes in
+            (0..<(Self.tilesPerSide * Self.tilesPerSide)).map {
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self))
+            }
+        }
+        self.source = source
+    }
+
+    /// The tile at `row`, `column` (absolute or within the bundle: taken modulo 128); nil if absent.
+    public func tile(row: Int, column: Int) throws(TileFormatError) -> Data? {
+        let record = index[Self.tilesPerSide * (row & 127) + (column & 127)]
+        let offset = Int64(record & 0xFF_FFFF_FFFF), size = Int64(record >> 40)
+        guard size > 0 else { return nil }
+        guard size <= Self.maxTileSize else { throw .tileTooLarge(size) }
+        return try source.read(at: offset, count: Int(size))
+    }
+
+    /// Rows and columns (within the bundle) that hold a tile.
+    public var presentTiles: [(row: Int, column: Int)] {
+        index.indices.filter { index[$0] >> 40 > 0 }.map { ($0 / Self.tilesPerSide, $0 % Self.tilesPerSide) }
+    }
+
+    /// `R{rrrr}C{cccc}.bundle`: the hexadecimal row and column of the bundle's top-left tile.
+    public static func fileName(row: Int, column: Int) -> String {
+        String(format: "R%04xC%04x.bundle", row & ~127, column & ~127)
+    }
+}
