@@ -65,7 +65,7 @@ extension HTTPError: UserFacingError {
         case .status(let code, let host, _):
             return "\(host) answered HTTP \(code) (\(HTTPError.reason(code)))."
         case .tls(let host, let detail):
-            return "A secure connection to \(host) could not be made (\(detail))."
+            return "A secure connection to \(host) could not be made (\(TerminalText.sanitizedLine(detail, maxLength: 200)))."
         case .tooManyRedirects(let host):
             return "\(host) redirected too many times."
         case .responseTooLarge(let limit):
@@ -81,7 +81,7 @@ extension HTTPError: UserFacingError {
         case .cancelled:
             return "Cancelled."
         case .transport(_, let message):
-            return "The request failed: \(message)."
+            return "The request failed: \(TerminalText.sanitizedLine(message, maxLength: 200))."
         }
     }
 

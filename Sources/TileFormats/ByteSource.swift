@@ -30,9 +30,7 @@ public final class FileByteSource: ByteSource {
     deinit { close(descriptor) }
 
     public func read(at offset: Int64, count: Int) throws(TileFormatError) -> Data {
-        guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else {
-            throw .truncated("\(path): \(count) bytes at \(offset) lie past its end (\(size) bytes)")
-        }
+        try checkRange(offset: offset, count: count, within: size, of: path)
         var data = Data(count: count)
         let got = data.withUnsafeMutableBytes { raw -> Int in
             var done = 0
@@ -56,17 +54,20 @@ public struct ByteSourceSlice: ByteSource {
     public let size: Int64
 
     public init(_ base: any ByteSource, start: Int64, size: Int64) throws(TileFormatError) {
-        guard start >= 0, size >= 0, start <= base.size, size <= base.size - start else {
-            throw .truncated("a part of \(size) bytes at \(start) lies past the end of its file")
-        }
+        try checkRange(offset: start, count: size, within: base.size, of: "a package")
         self.base = base; self.start = start; self.size = size
     }
 
     public func read(at offset: Int64, count: Int) throws(TileFormatError) -> Data {
-        guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else {
-            throw .truncated("\(count) bytes at \(offset) lie past the end of a \(size)-byte part")
-        }
+        try checkRange(offset: offset, count: count, within: size, of: "a \(size)-byte part")
         return try base.read(at: start + offset, count: count)
+    }
+}
+
+/// Every read is checked before anything is allocated, so a corrupt offset or size costs nothing.
+private func checkRange(offset: Int64, count: some BinaryInteger, within size: Int64, of what: String) throws(TileFormatError) {
+    guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else {
+        throw .truncated("\(what): \(count) bytes at \(offset) lie past its end (\(size) bytes)")
     }
 }
 
