@@ -12,8 +12,6 @@ public struct HTTPHeaders: Sendable, Equatable {
         get { fields[name.lowercased()] }
         set { fields[name.lowercased()] = newValue }
     }
-
-    public var isEmpty: Bool { fields.isEmpty }
 }
 
 public struct HTTPRequest: Sendable {

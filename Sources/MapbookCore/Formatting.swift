@@ -14,20 +14,6 @@ public enum Format {
         return String(format: "%.1f %@", value, units[unit])
     }
 
-    /// A transfer rate: `3.1 MiB/s`.
-    public static func rate(bytesPerSecond: Double) -> String {
-        guard bytesPerSecond.isFinite, bytesPerSecond >= 0 else { return "–" }
-        return bytes(Int64(bytesPerSecond)) + "/s"
-    }
-
-    /// A duration as `m:ss`, or `h:mm:ss` from an hour up.
-    public static func duration(seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "–:––" }
-        let total = Int(seconds.rounded())
-        let h = total / 3600, m = (total % 3600) / 60, s = total % 60
-        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
-    }
-
     /// A calendar date in UTC, `2024-03-05`: stable across machines, for listings.
     public static func date(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -7,19 +7,6 @@ public struct GeoExtent: Sendable, Equatable, Codable {
     public init(xmin: Double, ymin: Double, xmax: Double, ymax: Double) {
         self.xmin = xmin; self.ymin = ymin; self.xmax = xmax; self.ymax = ymax
     }
-
-    public var width: Double { xmax - xmin }
-    public var height: Double { ymax - ymin }
-    public var center: (longitude: Double, latitude: Double) { ((xmin + xmax) / 2, (ymin + ymax) / 2) }
-
-    public func union(_ other: GeoExtent) -> GeoExtent {
-        GeoExtent(xmin: min(xmin, other.xmin), ymin: min(ymin, other.ymin),
-                  xmax: max(xmax, other.xmax), ymax: max(ymax, other.ymax))
-    }
-
-    public func intersects(_ other: GeoExtent) -> Bool {
-        xmin <= other.xmax && other.xmin <= xmax && ymin <= other.ymax && other.ymin <= ymax
-    }
 }
 
 /// A spatial reference by well-known id. Web Mercator shows up as 102100 or 3857.

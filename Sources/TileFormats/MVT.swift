@@ -4,8 +4,6 @@ public struct MVTTile: Sendable, Equatable {
     public var layers: [MVTLayer]
 
     public init(layers: [MVTLayer]) { self.layers = layers }
-
-    public func layer(named name: String) -> MVTLayer? { layers.first { $0.name == name } }
 }
 
 public struct MVTLayer: Sendable, Equatable {
@@ -43,22 +41,6 @@ public enum MVTValue: Sendable, Hashable {
     case uint(UInt64)
     case sint(Int64)
     case bool(Bool)
-
-    /// The value as a number, when it is one.
-    public var number: Double? {
-        switch self {
-        case .float(let v): Double(v)
-        case .double(let v): v
-        case .int(let v), .sint(let v): Double(v)
-        case .uint(let v): Double(v)
-        case .bool, .string: nil
-        }
-    }
-
-    public var string: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
 }
 
 public enum MVTGeometryType: UInt32, Sendable {
@@ -106,12 +88,6 @@ public struct MVTGeometry: Sendable, Equatable {
     }
 
     public static let empty = MVTGeometry()
-
-    /// The parts as slices of `points`.
-    public var parts: [ArraySlice<MVTPoint>] {
-        var start = 0
-        return partEnds.map { end in defer { start = end }; return points[start..<end] }
-    }
 }
 
 /// Why a tile could not be read.

@@ -11,14 +11,6 @@ import Testing
         #expect(Format.bytes(count) == text)
     }
 
-    @Test func ratesAndDurations() {
-        #expect(Format.rate(bytesPerSecond: 3.1 * 1_048_576) == "3.1 MiB/s")
-        #expect(Format.rate(bytesPerSecond: .nan) == "–")
-        #expect(Format.duration(seconds: 12) == "0:12")
-        #expect(Format.duration(seconds: 3725) == "1:02:05")
-        #expect(Format.duration(seconds: .infinity) == "–:––")
-    }
-
     @Test func datesAreUTC() {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(Format.date(date) == "2023-11-14")
