@@ -45,10 +45,10 @@ enum PortalDecoding {
     /// A map area item without an item extent may describe itself in `properties.extent` (an envelope)
     /// or `properties.area` (a polygon, or an envelope).
     static func areaExtent(_ properties: JSONValue) -> GeoExtent? {
-        if let envelope = envelope(properties["extent"], default: .wgs84)?.geographic { return envelope }
+        if let envelope = Envelope(json: properties["extent"], default: .wgs84)?.geographic { return envelope }
         guard let area = properties["area"] else { return nil }
-        if let envelope = envelope(area, default: .wgs84)?.geographic { return envelope }
-        let sr = spatialReference(area["spatialReference"]) ?? .wgs84
+        if let envelope = Envelope(json: area, default: .wgs84)?.geographic { return envelope }
+        let sr = SpatialReference(json: area["spatialReference"]) ?? .wgs84
         let points = area["rings"]?.array.flatMap(\.array).compactMap { p -> (Double, Double)? in
             guard let x = p[0]?.double, let y = p[1]?.double else { return nil }
             return (x, y)
@@ -59,22 +59,8 @@ enum PortalDecoding {
         return Envelope(xmin: box.0, ymin: box.1, xmax: box.2, ymax: box.3, spatialReference: sr).geographic
     }
 
-    static func spatialReference(_ json: JSONValue?) -> SpatialReference? {
-        guard let json else { return nil }
-        let wkid = json["wkid"]?.int64.map(Int.init), latest = json["latestWkid"]?.int64.map(Int.init)
-        return wkid == nil && latest == nil ? nil : SpatialReference(wkid: wkid, latestWkid: latest)
-    }
-
-    /// `{xmin, ymin, xmax, ymax, spatialReference}`; the map's spatial reference when it has none.
-    static func envelope(_ json: JSONValue?, default sr: SpatialReference) -> Envelope? {
-        guard let json, let xmin = json["xmin"]?.double, let ymin = json["ymin"]?.double,
-              let xmax = json["xmax"]?.double, let ymax = json["ymax"]?.double else { return nil }
-        return Envelope(xmin: min(xmin, xmax), ymin: min(ymin, ymax), xmax: max(xmin, xmax), ymax: max(ymin, ymax),
-                        spatialReference: spatialReference(json["spatialReference"]) ?? sr)
-    }
-
     static func webMap(_ json: JSONValue) -> WebMap {
-        let sr = spatialReference(json["spatialReference"])
+        let sr = SpatialReference(json: json["spatialReference"])
         let offline = json["applicationProperties"]?["offline"]
         return WebMap(
             version: json["version"]?.string,
@@ -82,9 +68,9 @@ enum PortalDecoding {
             basemapLayers: json["baseMap"]?["baseMapLayers"]?.array.compactMap(layer) ?? [],
             operationalLayers: json["operationalLayers"]?.array.compactMap(layer) ?? [],
             spatialReference: sr,
-            initialExtent: envelope(json["initialState"]?["viewpoint"]?["targetGeometry"], default: sr ?? .webMercator),
+            initialExtent: Envelope(json: json["initialState"]?["viewpoint"]?["targetGeometry"], default: sr ?? .webMercator),
             bookmarks: json["bookmarks"]?.array.compactMap { mark in
-                guard let extent = envelope(mark["extent"], default: sr ?? .webMercator) else { return nil }
+                guard let extent = Envelope(json: mark["extent"], default: sr ?? .webMercator) else { return nil }
                 return Bookmark(name: mark["name"]?.string ?? "Bookmark", extent: extent)
             } ?? [],
             offline: offline.map { offline in

@@ -78,3 +78,23 @@ public enum WebMercator {
         return (min(max(col, 0), last), min(max(row, 0), last))
     }
 }
+
+extension SpatialReference {
+    /// `{wkid, latestWkid}` as ArcGIS JSON carries it; nil when neither id is there.
+    public init?(json: JSONValue?) {
+        guard let json else { return nil }
+        let wkid = json["wkid"]?.int64.map(Int.init), latest = json["latestWkid"]?.int64.map(Int.init)
+        guard wkid != nil || latest != nil else { return nil }
+        self.init(wkid: wkid, latestWkid: latest)
+    }
+}
+
+extension Envelope {
+    /// `{xmin, ymin, xmax, ymax, spatialReference}`, corners put in order; `sr` when it names none.
+    public init?(json: JSONValue?, default sr: SpatialReference) {
+        guard let json, let xmin = json["xmin"]?.double, let ymin = json["ymin"]?.double,
+              let xmax = json["xmax"]?.double, let ymax = json["ymax"]?.double else { return nil }
+        self.init(xmin: min(xmin, xmax), ymin: min(ymin, ymax), xmax: max(xmin, xmax), ymax: max(ymin, ymax),
+                  spatialReference: SpatialReference(json: json["spatialReference"]) ?? sr)
+    }
+}

@@ -70,12 +70,3 @@ private func checkRange(offset: Int64, count: some BinaryInteger, within size: I
         throw .truncated("\(what): \(count) bytes at \(offset) lie past its end (\(size) bytes)")
     }
 }
-
-/// Why a tile or package could not be read.
-public enum TileFormatError: Error, Sendable, Equatable {
-    case cannotOpen(path: String, reason: String)
-    case truncated(String)
-    case malformed(String)
-    /// A tile's recorded size is beyond any real tile: refused rather than allocated.
-    case tileTooLarge(Int64)
-}

@@ -38,7 +38,7 @@ public struct CompactCacheV2Bundle: Sendable {
     }
 
     /// Rows and columns (within the bundle) that hold a tile.
-    public var presentTiles: [(row: Int, column: Int)] {
+    public func presentTiles() -> [(row: Int, column: Int)] {
         index.indices.filter { index[$0] >> 40 > 0 }.map { ($0 / Self.tilesPerSide, $0 % Self.tilesPerSide) }
     }
 

@@ -89,10 +89,3 @@ public struct MVTGeometry: Sendable, Equatable {
 
     public static let empty = MVTGeometry()
 }
-
-/// Why a tile could not be read.
-public enum MVTError: Error, Sendable, Equatable {
-    case truncated
-    case malformed(String)
-    case invalidGeometry(String)
-}

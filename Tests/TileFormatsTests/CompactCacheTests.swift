@@ -10,7 +10,7 @@ import Testing
             let bundlePath = SharedData.url("raster/compactcache-v2-esri-sample/_alllayers/L0\(level)/R0000C0000.bundle").path
             let bundle = try CompactCacheV2Bundle(source: FileByteSource(path: bundlePath))
             let side = 1 << level
-            #expect(bundle.presentTiles.count == side * side)
+            #expect(bundle.presentTiles().count == side * side)
             for row in 0..<side {
                 for column in 0..<side {
                     let loose = try Data(contentsOf: SharedData.url("raster/jpeg-tiles-esri-sample/L0\(level)/\(row)/\(column).jpg"))

@@ -1,0 +1,79 @@
+import CZlib
+import Foundation
+
+/// gzip and raw deflate through zlib. Inflating is always bounded: a tile or zip entry that would
+/// expand past `limit` is refused, whatever its header claims, so a bomb costs at most `limit` bytes.
+public enum Deflate {
+    public enum Container: Sendable {
+        /// RFC 1952 (vector tiles in packages and services).
+        case gzip
+        /// RFC 1951 with no header (zip entries).
+        case raw
+
+        fileprivate var windowBits: Int32 { self == .gzip ? 15 + 16 : -15 }
+    }
+
+    public static func isGzip(_ data: Data) -> Bool {
+        data.count >= 2 && data[data.startIndex] == 0x1F && data[data.startIndex + 1] == 0x8B
+    }
+
+    /// The inflated bytes; throws `.malformed` for a corrupt stream and `.tileTooLarge` past `limit`.
+    public static func inflate(_ data: Data, container: Container = .gzip, limit: Int) throws(TileFormatError) -> Data {
+        var stream = z_stream()
+        guard mb_inflate_init2(&stream, container.windowBits) == Z_OK else { throw .malformed("zlib could not start") }
+        defer { inflateEnd(&stream) }
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var status: Int32 = Z_OK
+        let input = Data(data) // contiguous, zero-based
+        let failure: TileFormatError? = input.withUnsafeBytes { inBytes in
+            stream.next_in = UnsafeMutablePointer(mutating: inBytes.bindMemory(to: UInt8.self).baseAddress)
+            stream.avail_in = uInt(inBytes.count)
+            repeat {
+                status = chunk.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                }
+                let produced = chunk.count - Int(stream.avail_out)
+                guard output.count + produced <= limit else { return .tileTooLarge(Int64(output.count + produced)) }
+                output.append(contentsOf: chunk[0..<produced])
+                if status == Z_BUF_ERROR && stream.avail_in == 0 { return .truncated("the compressed data ends early") }
+            } while status == Z_OK
+            return status == Z_STREAM_END ? nil : .malformed("the compressed data is corrupt")
+        }
+        if let failure { throw failure }
+        return output
+    }
+
+    /// Compresses `data`. The gzip header carries no time or name, so equal input gives equal output.
+    public static func deflate(_ data: Data, container: Container = .gzip, level: Int32 = 6) -> Data {
+        var stream = z_stream()
+        precondition(mb_deflate_init2(&stream, level, container.windowBits) == Z_OK, "zlib deflateInit2 failed")
+        defer { deflateEnd(&stream) }
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        let input = Data(data)
+        input.withUnsafeBytes { inBytes in
+            stream.next_in = UnsafeMutablePointer(mutating: inBytes.bindMemory(to: UInt8.self).baseAddress)
+            stream.avail_in = uInt(inBytes.count)
+            var status: Int32
+            repeat {
+                status = chunk.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    return CZlib.deflate(&stream, Z_FINISH)
+                }
+                output.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
+            } while status == Z_OK
+        }
+        return output
+    }
+
+    /// CRC-32 as zip uses it.
+    public static func crc32(_ data: Data) -> UInt32 {
+        data.withUnsafeBytes { bytes in
+            UInt32(CZlib.crc32(0, bytes.bindMemory(to: UInt8.self).baseAddress, uInt(bytes.count)))
+        }
+    }
+}

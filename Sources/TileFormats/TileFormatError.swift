@@ -1,0 +1,45 @@
+import MapbookCore
+
+/// Why a tile or package could not be read.
+public enum TileFormatError: Error, Sendable, Equatable {
+    case cannotOpen(path: String, reason: String)
+    case truncated(String)
+    case malformed(String)
+    /// A tile's recorded size is beyond any real tile: refused rather than allocated.
+    case tileTooLarge(Int64)
+}
+
+extension TileFormatError: CustomStringConvertible, UserFacingError {
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): return "cannot open \(path): \(reason)"
+        case .truncated(let detail): return "truncated: \(detail)"
+        case .malformed(let detail): return detail
+        case .tileTooLarge(let size): return "a tile or entry claims \(size) bytes, more than any real one"
+        }
+    }
+
+    public var userMessage: String {
+        switch self {
+        case .cannotOpen(let path, let reason): return "Cannot open \(path): \(reason)."
+        default: return "The package is damaged or not a tile package (\(description))."
+        }
+    }
+}
+
+/// Why a vector tile could not be decoded.
+public enum MVTError: Error, Sendable, Equatable {
+    case truncated
+    case malformed(String)
+    case invalidGeometry(String)
+}
+
+extension MVTError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .truncated: return "the tile ends in the middle of a field"
+        case .malformed(let detail): return detail
+        case .invalidGeometry(let detail): return "invalid geometry: \(detail)"
+        }
+    }
+}

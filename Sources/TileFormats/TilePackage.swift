@@ -1,0 +1,285 @@
+import Foundation
+import MapbookCore
+
+/// A tile package on disk — `.vtpk`, `.tpkx` or `.tpk` — read in place. The kind is recognised from
+/// the archive's contents, not its file name: `p12/root.json` (vector), `root.json` (tpkx), or a
+/// `conf.xml` beside an `_alllayers` folder (tpk, whose root folder name varies).
+public final class TilePackage: TileSource, @unchecked Sendable {
+    public let path: String
+    public let info: TileSetInfo
+    public let archive: ZipArchive
+    private let storage: Storage
+    /// Bundles by lowercased path relative to the tile root (`l04/r0000c0000.bundle`).
+    private let bundleEntries: [String: ZipEntry]
+    private let styleEntry: ZipEntry?
+    private let openBundles = BundleCache()
+
+    enum Storage { case compactV1, compactV2 }
+
+    public convenience init(path: String) throws(TileFormatError) {
+        try self.init(source: FileByteSource(path: path), path: path)
+    }
+
+    public init(source: any ByteSource, path: String) throws(TileFormatError) {
+        self.path = path
+        archive = try ZipArchive(source: source)
+        let fallbackName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let metadata: PackageMetadata
+        if archive.entry(named: "p12/root.json") != nil {
+            metadata = try Self.vectorMetadata(archive, fallbackName: fallbackName)
+        } else if archive.entry(named: "root.json") != nil {
+            metadata = try Self.tpkxMetadata(archive, fallbackName: fallbackName)
+        } else if let conf = Self.findTPKConfiguration(archive) {
+            metadata = try Self.tpkMetadata(archive, conf: conf, fallbackName: fallbackName)
+        } else {
+            throw .malformed("not a tile package: it has no p12/root.json, root.json or conf.xml")
+        }
+        info = metadata.info
+        storage = metadata.storage
+        styleEntry = metadata.styleEntry
+        var bundles: [String: ZipEntry] = [:]
+        let root = metadata.tileRoot.lowercased()
+        for entry in archive.entries {
+            let name = entry.name.lowercased()
+            guard name.hasPrefix(root), name.hasSuffix(".bundle") || name.hasSuffix(".bundlx") else { continue }
+            bundles[String(name.dropFirst(root.count))] = entry
+        }
+        bundleEntries = bundles
+    }
+
+    // MARK: Tiles
+
+    /// The level that holds web zoom `z`; for packages not aligned to the web grid, the level whose id is `z`.
+    public func level(forZoom z: Int) -> TileLevel? {
+        info.levels.first { $0.zoom == z } ?? info.levels.first { $0.zoom == nil && $0.level == z }
+    }
+
+    public func tile(z: Int, x: Int, y: Int) throws(TileFormatError) -> Data? {
+        guard let level = level(forZoom: z), x >= 0, y >= 0 else { return nil }
+        if level.zoom != nil, x >= 1 << z || y >= 1 << z { return nil }
+        return try tile(level: level.level, row: y, column: x)
+    }
+
+    /// A tile by the package's own level id, row and column.
+    public func tile(level: Int, row: Int, column: Int) throws(TileFormatError) -> Data? {
+        guard let bundle = try bundle(level: level, row: row, column: column) else { return nil }
+        return try bundle.tile(row: row, column: column)
+    }
+
+    /// Every tile present at a level (absolute rows and columns), read from the bundle indexes.
+    public func tilePositions(level: Int) throws(TileFormatError) -> [(row: Int, column: Int)] {
+        var positions: [(row: Int, column: Int)] = []
+        let prefix = String(format: "l%02d/", level)
+        for name in bundleEntries.keys.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".bundle") {
+            guard let origin = Self.bundleOrigin(String(name.dropFirst(prefix.count))),
+                  let bundle = try bundle(level: level, row: origin.row, column: origin.column) else { continue }
+            for p in try bundle.presentTiles() {
+                positions.append((origin.row + p.row, origin.column + p.column))
+            }
+        }
+        return positions
+    }
+
+    /// The package's Mapbox GL style (`.vtpk` only), parsed.
+    public func style() throws(TileFormatError) -> VectorStyle? {
+        guard let styleEntry else { return nil }
+        return try VectorStyle(data: archive.contents(of: styleEntry))
+    }
+
+    private func bundle(level: Int, row: Int, column: Int) throws(TileFormatError) -> (any TileBundle)? {
+        let base = String(format: "l%02d/r%04xc%04x", level, row & ~127, column & ~127)
+        if let cached = openBundles[base] { return cached }
+        guard let data = bundleEntries[base + ".bundle"] else { return nil }
+        let opened: any TileBundle
+        switch storage {
+        case .compactV2:
+            opened = try CompactCacheV2Bundle(source: archive.source(of: data))
+        case .compactV1:
+            guard let index = bundleEntries[base + ".bundlx"] else { throw .malformed("\(data.name) has no .bundlx index beside it") }
+            opened = try CompactCacheV1Bundle(index: archive.source(of: index), data: archive.source(of: data))
+        }
+        openBundles[base] = opened
+        return opened
+    }
+
+    /// `R{rrrr}C{cccc}.bundle` → the row and column of the bundle's first tile.
+    private static func bundleOrigin(_ fileName: String) -> (row: Int, column: Int)? {
+        let stem = fileName.lowercased().replacingOccurrences(of: ".bundle", with: "")
+        guard stem.hasPrefix("r"), let c = stem.firstIndex(of: "c"),
+              let row = Int(stem[stem.index(after: stem.startIndex)..<c], radix: 16),
+              let column = Int(stem[stem.index(after: c)...], radix: 16) else { return nil }
+        return (row, column)
+    }
+
+    // MARK: Metadata
+
+    private struct PackageMetadata {
+        var info: TileSetInfo
+        var storage: Storage
+        var tileRoot: String
+        var styleEntry: ZipEntry?
+    }
+
+    private static func json(_ archive: ZipArchive, _ name: String) throws(TileFormatError) -> JSONValue {
+        guard let data = try archive.contents(of: name) else { throw .malformed("\(name) is missing") }
+        do { return try JSONValue(parsing: data) } catch { throw .malformed("\(name) is not valid JSON") }
+    }
+
+    /// LODs as root.json's `tileInfo` lists them.
+    private static func levels(_ tileInfo: JSONValue?, tileSize: Int, sr: SpatialReference?) -> [TileLevel] {
+        let origin = tileInfo?["origin"].flatMap { o in o["x"]?.double.flatMap { x in o["y"]?.double.map { (x, $0) } } }
+        return (tileInfo?["lods"]?.array ?? []).compactMap { lod in
+            guard let level = lod["level"]?.int64, let resolution = lod["resolution"]?.double else { return nil }
+            return TileLevel(level: Int(level),
+                             zoom: TileLevel.webZoom(resolution: resolution, tileSize: tileSize, origin: origin, spatialReference: sr),
+                             resolution: resolution, scale: lod["scale"]?.double ?? 0)
+        }
+    }
+
+    private static func vectorMetadata(_ archive: ZipArchive, fallbackName: String) throws(TileFormatError) -> PackageMetadata {
+        let root = try json(archive, "p12/root.json")
+        let tileInfo = root["tileInfo"]
+        let sr = SpatialReference(json: tileInfo?["spatialReference"])
+        let tileSize = Int(tileInfo?["rows"]?.int64 ?? 512)
+        var levels = levels(tileInfo, tileSize: tileSize, sr: sr)
+        // A vector tile service lists LODs past its data; the package holds tiles up to maxLOD.
+        if let maxLOD = root["maxLOD"]?.int64 { levels = levels.filter { $0.level <= maxLOD } }
+        let styleName = "p12/" + (root["defaultStyles"]?.string ?? "resources/styles") + "/root.json"
+        let info = TileSetInfo(kind: .vectorTilePackage, name: itemInfoTitle(archive) ?? root["name"]?.string ?? fallbackName,
+                               tileFormat: "pbf", tileSize: tileSize, levels: levels,
+                               fullExtent: Envelope(json: root["fullExtent"], default: sr ?? .webMercator),
+                               spatialReference: sr)
+        return PackageMetadata(info: info, storage: .compactV2, tileRoot: "p12/tile/",
+                               styleEntry: archive.entry(named: styleName) ?? archive.entry(named: "p12/resources/styles/root.json"))
+    }
+
+    private static func tpkxMetadata(_ archive: ZipArchive, fallbackName: String) throws(TileFormatError) -> PackageMetadata {
+        let root = try json(archive, "root.json")
+        let tileInfo = root["tileInfo"]
+        let sr = SpatialReference(json: tileInfo?["spatialReference"]) ?? SpatialReference(json: root["spatialReference"])
+        let tileSize = Int(tileInfo?["rows"]?.int64 ?? 256)
+        var levels = levels(tileInfo, tileSize: tileSize, sr: sr)
+        if let minLOD = root["minLOD"]?.int64, let maxLOD = root["maxLOD"]?.int64 {
+            levels = levels.filter { (minLOD...max(minLOD, maxLOD)).contains(Int64($0.level)) }
+        }
+        var tileRoot = root["tileBundlesPath"]?.string ?? "./tile"
+        if tileRoot.hasPrefix("./") { tileRoot.removeFirst(2) }
+        if !tileRoot.hasSuffix("/") { tileRoot += "/" }
+        let title = (try? archive.contents(of: "iteminfo.json")).flatMap { $0 }.flatMap { try? JSONValue(parsing: $0) }?["title"]?.string
+        let info = TileSetInfo(kind: .tilePackage, name: title ?? root["name"]?.string ?? fallbackName,
+                               tileFormat: (root["tileImageInfo"]?["format"]?.string ?? "unknown").lowercased(),
+                               tileSize: tileSize, levels: levels,
+                               fullExtent: Envelope(json: root["fullExtent"], default: sr ?? .webMercator),
+                               spatialReference: sr)
+        let format = root["storageInfo"]?["storageFormat"]?.string ?? ""
+        return PackageMetadata(info: info, storage: format.hasSuffix("Compact") ? .compactV1 : .compactV2,
+                               tileRoot: tileRoot, styleEntry: nil)
+    }
+
+    /// The `conf.xml` of a `.tpk`: the one beside an `_alllayers` folder, preferring `v101/`.
+    private static func findTPKConfiguration(_ archive: ZipArchive) -> ZipEntry? {
+        let candidates = archive.entries.filter { entry in
+            guard entry.name.lowercased().hasSuffix("/conf.xml") else { return false }
+            let folder = entry.name.dropLast("conf.xml".count).lowercased() + "_alllayers/"
+            return archive.entries.contains { $0.name.lowercased().hasPrefix(folder) }
+        }
+        return candidates.first { $0.name.lowercased().hasPrefix("v101/") } ?? candidates.first
+    }
+
+    private static func tpkMetadata(_ archive: ZipArchive, conf: ZipEntry, fallbackName: String) throws(TileFormatError) -> PackageMetadata {
+        let xml = String(decoding: try archive.contents(of: conf), as: UTF8.self)
+        let folder = String(conf.name.dropLast("conf.xml".count))
+        let wkid = XMLText.elements("WKID", in: xml).first.flatMap { Int($0) }
+        let latest = XMLText.elements("LatestWKID", in: xml).first.flatMap { Int($0) }
+        let sr = wkid == nil && latest == nil ? nil : SpatialReference(wkid: wkid, latestWkid: latest)
+        let tileSize = XMLText.elements("TileCols", in: xml).first.flatMap { Int($0) } ?? 256
+        let originXML = XMLText.elements("TileOrigin", in: xml).first ?? ""
+        let origin = XMLText.elements("X", in: originXML).first.flatMap(Double.init)
+            .flatMap { x in XMLText.elements("Y", in: originXML).first.flatMap(Double.init).map { (x, $0) } }
+        let levels = XMLText.elements("LODInfo", in: xml).compactMap { lod -> TileLevel? in
+            guard let id = XMLText.elements("LevelID", in: lod).first.flatMap({ Int($0) }),
+                  let resolution = XMLText.elements("Resolution", in: lod).first.flatMap(Double.init) else { return nil }
+            return TileLevel(level: id,
+                             zoom: TileLevel.webZoom(resolution: resolution, tileSize: tileSize, origin: origin, spatialReference: sr),
+                             resolution: resolution,
+                             scale: XMLText.elements("Scale", in: lod).first.flatMap(Double.init) ?? 0)
+        }
+        // conf.cdi, beside conf.xml, holds the cache's full extent.
+        var extent: Envelope?
+        if let cdi = try archive.contents(of: folder + "conf.cdi") {
+            let text = String(decoding: cdi, as: UTF8.self)
+            let corners = ["XMin", "YMin", "XMax", "YMax"].compactMap { XMLText.elements($0, in: text).first.flatMap(Double.init) }
+            if corners.count == 4 {
+                extent = Envelope(xmin: corners[0], ymin: corners[1], xmax: corners[2], ymax: corners[3],
+                                  spatialReference: sr ?? .webMercator)
+            }
+        }
+        let storageFormat = XMLText.elements("StorageFormat", in: xml).first ?? ""
+        let title = (try archive.contents(of: "esriinfo/iteminfo.xml")).flatMap {
+            XMLText.elements("title", in: String(decoding: $0, as: UTF8.self)).first
+        }
+        let info = TileSetInfo(kind: .compactV1TilePackage, name: title ?? fallbackName,
+                               tileFormat: (XMLText.elements("CacheTileFormat", in: xml).first ?? "unknown").lowercased(),
+                               tileSize: tileSize, levels: levels, fullExtent: extent, spatialReference: sr)
+        return PackageMetadata(info: info, storage: storageFormat.hasSuffix("CompactV2") ? .compactV2 : .compactV1,
+                               tileRoot: folder + "_alllayers/", styleEntry: nil)
+    }
+
+    private static func itemInfoTitle(_ archive: ZipArchive) -> String? {
+        guard let data = try? archive.contents(of: "esriinfo/iteminfo.xml") else { return nil }
+        return XMLText.elements("title", in: String(decoding: data, as: UTF8.self)).first
+    }
+}
+
+/// The two bundle formats behind one face.
+protocol TileBundle: Sendable {
+    func tile(row: Int, column: Int) throws(TileFormatError) -> Data?
+    func presentTiles() throws(TileFormatError) -> [(row: Int, column: Int)]
+}
+
+extension CompactCacheV1Bundle: TileBundle {}
+extension CompactCacheV2Bundle: TileBundle {}
+
+/// Open bundles (each holds its 128 KiB index), shared between threads and bounded: past the limit
+/// the cache starts over rather than grow with the package.
+private final class BundleCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bundles: [String: any TileBundle] = [:]
+    private let limit = 64
+
+    subscript(key: String) -> (any TileBundle)? {
+        get { lock.withLock { bundles[key] } }
+        set {
+            lock.withLock {
+                if bundles.count >= limit { bundles.removeAll(keepingCapacity: true) }
+                bundles[key] = newValue
+            }
+        }
+    }
+}
+
+/// Just enough XML for Esri's cache descriptions: the text of every `<name …>text</name>`, unescaped.
+enum XMLText {
+    static func elements(_ name: String, in xml: String) -> [String] {
+        var results: [String] = []
+        var rest = xml[...]
+        while let open = rest.range(of: "<" + name) {
+            guard open.upperBound < rest.endIndex, let tagEnd = rest[open.upperBound...].firstIndex(of: ">") else { break }
+            let next = rest[open.upperBound]
+            // `<X` must not match `<XMin`: the name ends at a space, `>` or `/`.
+            guard next == ">" || next == " " || next == "/" else { rest = rest[open.upperBound...]; continue }
+            let contentStart = rest.index(after: tagEnd)
+            guard let close = rest[contentStart...].range(of: "</" + name + ">") else { break }
+            results.append(unescape(String(rest[contentStart..<close.lowerBound])).trimmingCharacters(in: .whitespacesAndNewlines))
+            rest = rest[close.upperBound...]
+        }
+        return results
+    }
+
+    private static func unescape(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import MapbookCore
+
+/// One level of detail of a tile set. `level` is the package's own id (the `Lnn` folder); `zoom` is
+/// the web zoom it corresponds to (2^zoom tiles across the world), nil when the tiling scheme is not
+/// web-aligned.
+public struct TileLevel: Sendable, Equatable {
+    public var level: Int
+    public var zoom: Int?
+    public var resolution: Double
+    public var scale: Double
+
+    public init(level: Int, zoom: Int?, resolution: Double, scale: Double) {
+        self.level = level; self.zoom = zoom; self.resolution = resolution; self.scale = scale
+    }
+
+    /// The web zoom of a level whose tiles start at the Web Mercator origin, when its resolution
+    /// divides the world into a power of two of tiles.
+    static func webZoom(resolution: Double, tileSize: Int, origin: (x: Double, y: Double)?,
+                        spatialReference: SpatialReference?) -> Int? {
+        guard let origin, spatialReference?.isWebMercator ?? false, resolution > 0, tileSize > 0,
+              abs(origin.x + WebMercator.originShift) < 1, abs(origin.y - WebMercator.originShift) < 1 else { return nil }
+        let zoom = log2(2 * WebMercator.originShift / (Double(tileSize) * resolution))
+        let rounded = zoom.rounded()
+        guard abs(zoom - rounded) < 0.01, (0...30).contains(rounded) else { return nil }
+        return Int(rounded)
+    }
+}
+
+/// What a tile set holds, as its metadata declares it.
+public struct TileSetInfo: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case vectorTilePackage = "vtpk", tilePackage = "tpkx", compactV1TilePackage = "tpk"
+    }
+
+    public var kind: Kind
+    public var name: String
+    /// The declared tile format, lowercased: `pbf`, `png`, `png8`, `jpeg`, `mixed`, …
+    public var tileFormat: String
+    public var tileSize: Int
+    public var levels: [TileLevel]
+    public var fullExtent: Envelope?
+    public var spatialReference: SpatialReference?
+
+    public var isVector: Bool { kind == .vectorTilePackage }
+}
+
+/// Anything that hands out tiles by web zoom, column and row: packages on disk now, services later.
+public protocol TileSource: Sendable {
+    var info: TileSetInfo { get }
+    /// The tile's bytes as stored (for vector tiles usually gzip'd MVT); nil where there is no tile.
+    func tile(z: Int, x: Int, y: Int) throws(TileFormatError) -> Data?
+}
+
+extension TileSource {
+    /// A vector tile decoded, gunzipped first when it is compressed.
+    public func vectorTile(z: Int, x: Int, y: Int) throws(TileFormatError) -> MVTTile? {
+        guard let stored = try tile(z: z, x: x, y: y) else { return nil }
+        return try TileContent.decodeVectorTile(stored)
+    }
+}
+
+/// What a tile's bytes turn out to be, judged from their content rather than the package's claim.
+public enum TileContent: Sendable, Equatable {
+    case png, jpeg, vector
+    case undecodable(String)
+
+    /// Largest vector tile we inflate; real ones are well under 1 MiB.
+    public static let maxVectorTileSize = 16 << 20
+
+    public static func decodeVectorTile(_ stored: Data) throws(TileFormatError) -> MVTTile {
+        let raw = Deflate.isGzip(stored) ? try Deflate.inflate(stored, limit: maxVectorTileSize) : stored
+        do {
+            return try MVTTile(decoding: raw)
+        } catch {
+            throw .malformed("the vector tile does not decode: \(error.description)")
+        }
+    }
+
+    /// Checks a tile: vector tiles are decoded in full; images must carry a PNG or JPEG signature
+    /// (and a PNG its header chunk) — pixels are decoded by the renderer, not here.
+    public static func classify(_ data: Data, vector: Bool) -> TileContent {
+        if vector {
+            do {
+                _ = try decodeVectorTile(data)
+                return .vector
+            } catch {
+                return .undecodable(error.description)
+            }
+        }
+        let bytes = [UInt8](data.prefix(16))
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            return bytes.count == 16 && bytes[12...15].elementsEqual(Array("IHDR".utf8))
+                ? .png : .undecodable("a PNG without its header chunk")
+        }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        return .undecodable("neither a PNG nor a JPEG signature")
+    }
+}

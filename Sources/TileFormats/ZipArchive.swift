@@ -1,0 +1,205 @@
+import Foundation
+
+/// One file inside a zip archive, as its central directory describes it.
+public struct ZipEntry: Sendable, Equatable {
+    public enum Method: Sendable, Equatable {
+        case stored, deflated, other(UInt16)
+    }
+
+    public var name: String
+    public var method: Method
+    public var compressedSize: Int64
+    public var size: Int64
+    public var crc32: UInt32
+    public var isEncrypted: Bool
+    var localHeaderOffset: Int64
+
+    public var isDirectory: Bool { name.hasSuffix("/") }
+}
+
+/// Reads a zip archive in place (tile packages are zips of stored entries): the central directory is
+/// parsed once, stored entries are handed out as byte windows onto the file, and only small entries
+/// are ever read whole. Zip64 is supported, since packages pass 4 GiB. Hostile archives — entry names
+/// that climb out (`../`, absolute paths), ranges past the end, inflated sizes past a limit — throw.
+public final class ZipArchive: Sendable {
+    public let source: any ByteSource
+    public let entries: [ZipEntry]
+    private let entryIndex: [String: Int]
+
+    /// Refuse central directories larger than this: real packages hold hundreds of entries, not millions.
+    static let maxCentralDirectorySize = 64 << 20
+
+    public init(source: any ByteSource) throws(TileFormatError) {
+        self.source = source
+        let directory = try Self.locateCentralDirectory(in: source)
+        var entries: [ZipEntry] = []
+        var entryIndex: [String: Int] = [:]
+        var reader = LittleEndianReader(data: try source.read(at: directory.offset, count: Int(directory.size)))
+        for _ in 0..<directory.count {
+            let entry = try Self.readEntry(&reader)
+            guard Self.isSafe(entry.name) else { throw .malformed("the package holds an unsafe entry name \"\(entry.name)\"") }
+            if entryIndex[entry.name] == nil { entryIndex[entry.name] = entries.count }
+            entries.append(entry)
+        }
+        self.entries = entries
+        self.entryIndex = entryIndex
+    }
+
+    public func entry(named name: String) -> ZipEntry? { entryIndex[name].map { entries[$0] } }
+
+    /// A stored entry's bytes, read in place.
+    public func source(of entry: ZipEntry) throws(TileFormatError) -> ByteSourceSlice {
+        guard !entry.isEncrypted else { throw .malformed("\(entry.name) is encrypted") }
+        guard entry.method == .stored, entry.compressedSize == entry.size else {
+            throw .malformed("\(entry.name) is compressed; package tiles must be stored")
+        }
+        return try ByteSourceSlice(source, start: try dataOffset(of: entry), size: entry.size)
+    }
+
+    /// A whole entry, stored or deflated, refused past `limit` bytes and checked against its CRC.
+    public func contents(of entry: ZipEntry, limit: Int = 64 << 20) throws(TileFormatError) -> Data {
+        guard !entry.isEncrypted else { throw .malformed("\(entry.name) is encrypted") }
+        let data: Data
+        switch entry.method {
+        case .stored:
+            guard entry.size <= Int64(limit) else { throw .tileTooLarge(entry.size) }
+            data = try source(of: entry).read(at: 0, count: Int(entry.size))
+        case .deflated:
+            // The declared size is only a claim: inflate stops at the limit whatever it says.
+            guard entry.compressedSize <= Int64(limit), entry.size <= Int64(limit) else { throw .tileTooLarge(entry.size) }
+            let compressed = try ByteSourceSlice(source, start: try dataOffset(of: entry), size: entry.compressedSize)
+                .read(at: 0, count: Int(entry.compressedSize))
+            data = try Deflate.inflate(compressed, container: .raw, limit: limit)
+            guard Int64(data.count) == entry.size else { throw .malformed("\(entry.name) inflates to a different size than recorded") }
+        case .other(let method):
+            throw .malformed("\(entry.name) uses unsupported compression method \(method)")
+        }
+        guard Deflate.crc32(data) == entry.crc32 else { throw .malformed("\(entry.name) fails its CRC check") }
+        return data
+    }
+
+    public func contents(of name: String, limit: Int = 64 << 20) throws(TileFormatError) -> Data? {
+        guard let entry = entry(named: name) else { return nil }
+        return try contents(of: entry, limit: limit)
+    }
+
+    /// Entry data follows its local header, whose name and extra lengths may differ from the central
+    /// directory's copy.
+    private func dataOffset(of entry: ZipEntry) throws(TileFormatError) -> Int64 {
+        var header = LittleEndianReader(data: try source.read(at: entry.localHeaderOffset, count: 30))
+        guard try header.u32() == 0x0403_4B50 else { throw .malformed("\(entry.name) has no local header") }
+        try header.skip(22)
+        let nameLength = Int64(try header.u16()), extraLength = Int64(try header.u16())
+        return entry.localHeaderOffset + 30 + nameLength + extraLength
+    }
+
+    private struct CentralDirectory { var offset: Int64; var size: Int64; var count: Int }
+
+    private static func locateCentralDirectory(in source: any ByteSource) throws(TileFormatError) -> CentralDirectory {
+        // The end record (22 bytes + a comment of up to 64 KiB) is found by scanning back from the end.
+        let tailSize = Int(min(source.size, 22 + 0xFFFF))
+        guard tailSize >= 22 else { throw .truncated("a zip of \(source.size) bytes is too short to be one") }
+        let tailStart = source.size - Int64(tailSize)
+        let tail = try source.read(at: tailStart, count: tailSize)
+        let signature: [UInt8] = [0x50, 0x4B, 0x05, 0x06]
+        var position = tailSize - 22
+        while position >= 0, !tail[position..<(position + 4)].elementsEqual(signature) { position -= 1 }
+        guard position >= 0 else { throw .malformed("not a zip archive (no end of central directory)") }
+
+        var end = LittleEndianReader(data: tail.subdata(in: position..<tailSize))
+        try end.skip(10)
+        var count = Int64(try end.u16())
+        var size = Int64(try end.u32()), offset = Int64(try end.u32())
+        let endOffset = tailStart + Int64(position)
+        if count == 0xFFFF || size == 0xFFFF_FFFF || offset == 0xFFFF_FFFF {
+            // Zip64: a locator just before the end record points at the 64-bit end record.
+            guard endOffset >= 20 else { throw .malformed("a zip64 archive lacks its locator") }
+            var locator = LittleEndianReader(data: try source.read(at: endOffset - 20, count: 20))
+            guard try locator.u32() == 0x0706_4B50 else { throw .malformed("a zip64 archive lacks its locator") }
+            try locator.skip(4)
+            let recordOffset = Int64(bitPattern: try locator.u64())
+            var record = LittleEndianReader(data: try source.read(at: recordOffset, count: 56))
+            guard try record.u32() == 0x0606_4B50 else { throw .malformed("the zip64 end record is missing") }
+            try record.skip(28)
+            count = Int64(bitPattern: try record.u64())
+            size = Int64(bitPattern: try record.u64())
+            offset = Int64(bitPattern: try record.u64())
+        }
+        guard size <= maxCentralDirectorySize, count >= 0, count <= size / 46 else {
+            throw .malformed("the zip's central directory claims \(count) entries in \(size) bytes")
+        }
+        return CentralDirectory(offset: offset, size: size, count: Int(count))
+    }
+
+    private static func readEntry(_ reader: inout LittleEndianReader) throws(TileFormatError) -> ZipEntry {
+        guard try reader.u32() == 0x0201_4B50 else { throw .malformed("the zip's central directory is corrupt") }
+        try reader.skip(4)
+        let flags = try reader.u16(), method = try reader.u16()
+        try reader.skip(4)
+        let crc = try reader.u32()
+        var compressedSize = Int64(try reader.u32()), size = Int64(try reader.u32())
+        let nameLength = Int(try reader.u16()), extraLength = Int(try reader.u16()), commentLength = Int(try reader.u16())
+        try reader.skip(8)
+        var localHeaderOffset = Int64(try reader.u32())
+        let nameBytes = try reader.bytes(nameLength)
+        var extra = LittleEndianReader(data: try reader.bytes(extraLength))
+        try reader.skip(commentLength)
+
+        // Zip64 extra field: the 64-bit values of exactly those fields that hold 0xFFFFFFFF, in order.
+        while extra.remaining >= 4 {
+            let id = try extra.u16(), length = Int(try extra.u16())
+            var field = LittleEndianReader(data: try extra.bytes(length))
+            guard id == 0x0001 else { continue }
+            if size == 0xFFFF_FFFF { size = Int64(bitPattern: try field.u64()) }
+            if compressedSize == 0xFFFF_FFFF { compressedSize = Int64(bitPattern: try field.u64()) }
+            if localHeaderOffset == 0xFFFF_FFFF { localHeaderOffset = Int64(bitPattern: try field.u64()) }
+        }
+        guard size >= 0, compressedSize >= 0, localHeaderOffset >= 0 else {
+            throw .malformed("a zip entry has a negative size or offset")
+        }
+        let methodKind: ZipEntry.Method = method == 0 ? .stored : method == 8 ? .deflated : .other(method)
+        return ZipEntry(name: String(decoding: nameBytes, as: UTF8.self), method: methodKind,
+                        compressedSize: compressedSize, size: size, crc32: crc,
+                        isEncrypted: flags & 1 != 0, localHeaderOffset: localHeaderOffset)
+    }
+
+    /// A name is safe when, extracted, it would stay inside the destination.
+    static func isSafe(_ name: String) -> Bool {
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.contains("\\"), !name.contains("\0") else { return false }
+        if name.count >= 2, name.dropFirst().first == ":" { return false } // a drive letter
+        return !name.split(separator: "/", omittingEmptySubsequences: false).contains("..")
+    }
+}
+
+/// Sequential little-endian reads from a small buffer, each checked against what is left.
+struct LittleEndianReader {
+    private let data: Data
+    private var position: Int
+
+    init(data: Data) {
+        self.data = Data(data)
+        position = 0
+    }
+
+    var remaining: Int { data.count - position }
+
+    mutating func bytes(_ count: Int) throws(TileFormatError) -> Data {
+        guard count >= 0, count <= remaining else { throw .truncated("a record ends early") }
+        defer { position += count }
+        return data.subdata(in: position..<(position + count))
+    }
+
+    mutating func skip(_ count: Int) throws(TileFormatError) { _ = try bytes(count) }
+
+    mutating func u16() throws(TileFormatError) -> UInt16 { UInt16(try integer(2)) }
+    mutating func u32() throws(TileFormatError) -> UInt32 { UInt32(try integer(4)) }
+    mutating func u64() throws(TileFormatError) -> UInt64 { try integer(8) }
+
+    private mutating func integer(_ width: Int) throws(TileFormatError) -> UInt64 {
+        guard width <= remaining else { throw .truncated("a record ends early") }
+        var value: UInt64 = 0
+        for i in 0..<width { value |= UInt64(data[position + i]) << (8 * i) }
+        position += width
+        return value
+    }
+}
