@@ -47,3 +47,39 @@ public struct CompactCacheV2Bundle: Sendable {
         String(format: "R%04xC%04x.bundle", row & ~127, column & ~127)
     }
 }
+
+extension CompactCacheV2Bundle {
+    /// A bundle holding `tiles` (rows and columns within the bundle, 0…127), laid out as Esri writes
+    /// them: the 64-byte header, the index, then each tile after its 4-byte length, in index order.
+    public static func encode(tiles: [(row: Int, column: Int, data: Data)]) -> Data {
+        let sorted = tiles.sorted { ($0.row, $0.column) < ($1.row, $1.column) }
+        var index = [UInt64](repeating: 0, count: tilesPerSide * tilesPerSide)
+        var body = Data()
+        var offset = UInt64(headerSize + indexSize)
+        for tile in sorted {
+            precondition((0..<tilesPerSide).contains(tile.row) && (0..<tilesPerSide).contains(tile.column))
+            let size = UInt64(tile.data.count)
+            body.append(littleEndian: UInt32(size))
+            offset += 4
+            index[tilesPerSide * tile.row + tile.column] = size << 40 | offset
+            body.append(tile.data)
+            offset += size
+        }
+        var out = Data(capacity: Int(offset))
+        let maxRecord = UInt32(sorted.map(\.data.count).max() ?? 0)
+        for field in [3, UInt32(tilesPerSide * tilesPerSide), maxRecord, 5] as [UInt32] { out.append(littleEndian: field) }
+        for field in [0, offset, 40] as [UInt64] { out.append(littleEndian: field) }        // slack, file size, user header offset
+        for field in [UInt32(20 + indexSize), 3, 16, UInt32(tilesPerSide * tilesPerSide), 5, UInt32(indexSize)] as [UInt32] {
+            out.append(littleEndian: field)
+        }
+        for record in index { out.append(littleEndian: record) }
+        out.append(body)
+        return out
+    }
+}
+
+extension Data {
+    mutating func append<T: FixedWidthInteger>(littleEndian value: T) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// A longitude/latitude position in degrees.
+public struct GeoPoint: Sendable, Equatable, Hashable {
+    public var longitude: Double
+    public var latitude: Double
+
+    public init(longitude: Double, latitude: Double) { self.longitude = longitude; self.latitude = latitude }
+}
+
+/// Geometry in longitude/latitude: the shapes of GeoJSON, multi-part always.
+public enum GeoGeometry: Sendable, Equatable {
+    case points([GeoPoint])
+    case lines([[GeoPoint]])
+    /// Polygons, each a list of rings: the first its outer boundary, the rest holes.
+    case polygons([[[GeoPoint]]])
+
+    public var extent: GeoExtent? {
+        let all: [GeoPoint]
+        switch self {
+        case .points(let p): all = p
+        case .lines(let l): all = l.flatMap { $0 }
+        case .polygons(let p): all = p.flatMap { $0.flatMap { $0 } }
+        }
+        guard let first = all.first else { return nil }
+        return all.dropFirst().reduce(GeoExtent(xmin: first.longitude, ymin: first.latitude,
+                                                xmax: first.longitude, ymax: first.latitude)) { e, p in
+            GeoExtent(xmin: min(e.xmin, p.longitude), ymin: min(e.ymin, p.latitude),
+                      xmax: max(e.xmax, p.longitude), ymax: max(e.ymax, p.latitude))
+        }
+    }
+}
+
+/// A feature: geometry and properties (kept in key order, so whatever is built from it is stable).
+public struct GeoFeature: Sendable, Equatable {
+    public var id: UInt64?
+    public var geometry: GeoGeometry
+    public var properties: [(key: String, value: JSONValue)]
+
+    public init(id: UInt64? = nil, geometry: GeoGeometry, properties: [(key: String, value: JSONValue)] = []) {
+        self.id = id; self.geometry = geometry; self.properties = properties
+    }
+
+    public static func == (a: GeoFeature, b: GeoFeature) -> Bool {
+        a.id == b.id && a.geometry == b.geometry && a.properties.elementsEqual(b.properties) { $0 == $1 }
+    }
+
+    public func property(_ key: String) -> JSONValue? { properties.first { $0.key == key }?.value }
+}
+
+/// Reads GeoJSON (RFC 7946) feature collections: Point, LineString, Polygon and their Multi forms.
+/// Features whose geometry is missing, empty or of another type are left out.
+public enum GeoJSON {
+    public struct InvalidDocument: Error, Sendable {}
+
+    public static func features(from data: Data) throws -> [GeoFeature] {
+        let json = try JSONValue(parsing: data)
+        guard json["type"]?.string == "FeatureCollection" else { throw InvalidDocument() }
+        return (json["features"]?.array ?? []).compactMap { feature in
+            guard let geometry = geometry(feature["geometry"]) else { return nil }
+            let properties = (feature["properties"]?.object ?? [:]).sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+            let id = feature["id"]?.int64.flatMap { $0 >= 0 ? UInt64($0) : nil }
+            return GeoFeature(id: id, geometry: geometry, properties: properties)
+        }
+    }
+
+    static func geometry(_ json: JSONValue?) -> GeoGeometry? {
+        guard let json, let type = json["type"]?.string, let coordinates = json["coordinates"] else { return nil }
+        func point(_ v: JSONValue) -> GeoPoint? {
+            guard let lon = v[0]?.double, let lat = v[1]?.double else { return nil }
+            return GeoPoint(longitude: lon, latitude: lat)
+        }
+        func line(_ v: JSONValue) -> [GeoPoint] { v.array.compactMap(point) }
+        func polygon(_ v: JSONValue) -> [[GeoPoint]] { v.array.map(line).filter { $0.count >= 3 } }
+        let result: GeoGeometry
+        switch type {
+        case "Point": result = .points(point(coordinates).map { [$0] } ?? [])
+        case "MultiPoint": result = .points(line(coordinates))
+        case "LineString": result = .lines([line(coordinates)].filter { $0.count >= 2 })
+        case "MultiLineString": result = .lines(coordinates.array.map(line).filter { $0.count >= 2 })
+        case "Polygon": result = .polygons([polygon(coordinates)].filter { !$0.isEmpty })
+        case "MultiPolygon": result = .polygons(coordinates.array.map(polygon).filter { !$0.isEmpty })
+        default: return nil
+        }
+        return result.extent == nil ? nil : result
+    }
+}
