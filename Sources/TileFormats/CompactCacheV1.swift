@@ -17,11 +17,15 @@ public struct CompactCacheV1Bundle: Sendable {
         }
         let raw = try index.read(at: Int64(Self.indexHeaderSize), count: Self.indexSize)
         offsets = raw.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            (0..<(Self.indexSize / 5)).map { slot in
+            var offsets = [Int64](repeating: 0, count: Self.indexSize / 5)
+            var slot = 0
+            while slot < offsets.count {
                 var value: Int64 = 0
                 for byte in 0..<5 { value |= Int64(bytes[slot * 5 + byte]) << (8 * byte) }
-                return value
+                offsets[slot] = value
+                slot += 1
             }
+            return offsets
         }
         self.data = data
     }

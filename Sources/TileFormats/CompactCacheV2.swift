@@ -20,10 +20,13 @@ public struct CompactCacheV2Bundle: Sendable {
             throw .truncated("a V2 bundle of \(source.size) bytes is shorter than its index")
         }
         let raw = try source.read(at: Int64(Self.headerSize), count: Self.indexSize)
-        index = raw.withUnsafeBytes { bytes in
-            (0..<(Self.tilesPerSide * Self.tilesPerSide)).map {
-                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self))
+        // Copied in one go: this runs for every bundle opened.
+        index = [UInt64](unsafeUninitializedCapacity: Self.tilesPerSide * Self.tilesPerSide) { buffer, count in
+            raw.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
             }
+            count = buffer.count
+            if UInt64(littleEndian: 1) != 1 { for i in 0..<count { buffer[i] = UInt64(littleEndian: buffer[i]) } }
         }
         self.source = source
     }
@@ -39,7 +42,13 @@ public struct CompactCacheV2Bundle: Sendable {
 
     /// Rows and columns (within the bundle) that hold a tile.
     public func presentTiles() -> [(row: Int, column: Int)] {
-        index.indices.filter { index[$0] >> 40 > 0 }.map { ($0 / Self.tilesPerSide, $0 % Self.tilesPerSide) }
+        var present: [(row: Int, column: Int)] = []
+        var slot = 0
+        while slot < index.count {
+            if index[slot] >> 40 > 0 { present.append((slot / Self.tilesPerSide, slot % Self.tilesPerSide)) }
+            slot += 1
+        }
+        return present
     }
 
     /// `R{rrrr}C{cccc}.bundle`: the hexadecimal row and column of the bundle's top-left tile.

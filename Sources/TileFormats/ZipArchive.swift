@@ -101,10 +101,12 @@ public final class ZipArchive: Sendable {
         guard tailSize >= 22 else { throw .truncated("a zip of \(source.size) bytes is too short to be one") }
         let tailStart = source.size - Int64(tailSize)
         let tail = try source.read(at: tailStart, count: tailSize)
-        let signature: [UInt8] = [0x50, 0x4B, 0x05, 0x06]
-        var position = tailSize - 22
-        while position >= 0, !tail[position..<(position + 4)].elementsEqual(signature) { position -= 1 }
-        guard position >= 0 else { throw .malformed("not a zip archive (no end of central directory)") }
+        let found = tail.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
+            (0...(tailSize - 22)).reversed().first {
+                bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 0x05 && bytes[$0 + 3] == 0x06
+            }
+        }
+        guard let position = found else { throw .malformed("not a zip archive (no end of central directory)") }
 
         var end = LittleEndianReader(data: tail.subdata(in: position..<tailSize))
         try end.skip(10)
