@@ -8,13 +8,10 @@ public final class TilePackage: TileSource, @unchecked Sendable {
     public let path: String
     public let info: TileSetInfo
     public let archive: ZipArchive
-    private let storage: Storage
     /// Bundles by lowercased path relative to the tile root (`l04/r0000c0000.bundle`).
     private let bundleEntries: [String: ZipEntry]
     private let styleEntry: ZipEntry?
     private let openBundles = BundleCache()
-
-    enum Storage { case compactV1, compactV2 }
 
     public convenience init(path: String) throws(TileFormatError) {
         try self.init(source: FileByteSource(path: path), path: path)
@@ -35,7 +32,6 @@ public final class TilePackage: TileSource, @unchecked Sendable {
             throw .malformed("not a tile package: it has no p12/root.json, root.json or conf.xml")
         }
         info = metadata.info
-        storage = metadata.storage
         styleEntry = metadata.styleEntry
         var bundles: [String: ZipEntry] = [:]
         let root = metadata.tileRoot.lowercased()
@@ -80,6 +76,33 @@ public final class TilePackage: TileSource, @unchecked Sendable {
         return positions
     }
 
+    /// A tile that is present but whose bytes cannot be drawn.
+    public struct DamagedTile: Sendable, Equatable {
+        public var level: Int, row: Int, column: Int
+        public var reason: String
+    }
+
+    /// Reads every tile and judges its content (`TileContent.classify`): how many were checked, and
+    /// which are damaged. A bundle that cannot be read at all throws.
+    public func verifyTiles() throws(TileFormatError) -> (checked: Int, damaged: [DamagedTile]) {
+        var checked = 0
+        var damaged: [DamagedTile] = []
+        for level in info.levels {
+            for p in try tilePositions(level: level.level) {
+                checked += 1
+                do {
+                    guard let data = try tile(level: level.level, row: p.row, column: p.column) else { continue }
+                    if case .undecodable(let reason) = TileContent.classify(data, vector: info.isVector) {
+                        damaged.append(DamagedTile(level: level.level, row: p.row, column: p.column, reason: reason))
+                    }
+                } catch {
+                    damaged.append(DamagedTile(level: level.level, row: p.row, column: p.column, reason: error.description))
+                }
+            }
+        }
+        return (checked, damaged)
+    }
+
     /// The package's Mapbox GL style (`.vtpk` only), parsed.
     public func style() throws(TileFormatError) -> VectorStyle? {
         guard let styleEntry else { return nil }
@@ -91,7 +114,7 @@ public final class TilePackage: TileSource, @unchecked Sendable {
         if let cached = openBundles[base] { return cached }
         guard let data = bundleEntries[base + ".bundle"] else { return nil }
         let opened: any TileBundle
-        switch storage {
+        switch info.bundleFormat {
         case .compactV2:
             opened = try CompactCacheV2Bundle(source: archive.source(of: data))
         case .compactV1:
@@ -115,7 +138,6 @@ public final class TilePackage: TileSource, @unchecked Sendable {
 
     private struct PackageMetadata {
         var info: TileSetInfo
-        var storage: Storage
         var tileRoot: String
         var styleEntry: ZipEntry?
     }
@@ -145,11 +167,11 @@ public final class TilePackage: TileSource, @unchecked Sendable {
         // A vector tile service lists LODs past its data; the package holds tiles up to maxLOD.
         if let maxLOD = root["maxLOD"]?.int64 { levels = levels.filter { $0.level <= maxLOD } }
         let styleName = "p12/" + (root["defaultStyles"]?.string ?? "resources/styles") + "/root.json"
-        let info = TileSetInfo(kind: .vectorTilePackage, name: itemInfoTitle(archive) ?? root["name"]?.string ?? fallbackName,
+        let info = TileSetInfo(kind: .vectorTilePackage, bundleFormat: .compactV2, name: itemInfoTitle(archive) ?? root["name"]?.string ?? fallbackName,
                                tileFormat: "pbf", tileSize: tileSize, levels: levels,
                                fullExtent: Envelope(json: root["fullExtent"], default: sr ?? .webMercator),
                                spatialReference: sr)
-        return PackageMetadata(info: info, storage: .compactV2, tileRoot: "p12/tile/",
+        return PackageMetadata(info: info, tileRoot: "p12/tile/",
                                styleEntry: archive.entry(named: styleName) ?? archive.entry(named: "p12/resources/styles/root.json"))
     }
 
@@ -166,14 +188,13 @@ public final class TilePackage: TileSource, @unchecked Sendable {
         if tileRoot.hasPrefix("./") { tileRoot.removeFirst(2) }
         if !tileRoot.hasSuffix("/") { tileRoot += "/" }
         let title = (try? archive.contents(of: "iteminfo.json")).flatMap { $0 }.flatMap { try? JSONValue(parsing: $0) }?["title"]?.string
-        let info = TileSetInfo(kind: .tilePackage, name: title ?? root["name"]?.string ?? fallbackName,
+        let format = root["storageInfo"]?["storageFormat"]?.string ?? ""
+        let info = TileSetInfo(kind: .tilePackage, bundleFormat: format.hasSuffix("Compact") ? .compactV1 : .compactV2, name: title ?? root["name"]?.string ?? fallbackName,
                                tileFormat: (root["tileImageInfo"]?["format"]?.string ?? "unknown").lowercased(),
                                tileSize: tileSize, levels: levels,
                                fullExtent: Envelope(json: root["fullExtent"], default: sr ?? .webMercator),
                                spatialReference: sr)
-        let format = root["storageInfo"]?["storageFormat"]?.string ?? ""
-        return PackageMetadata(info: info, storage: format.hasSuffix("Compact") ? .compactV1 : .compactV2,
-                               tileRoot: tileRoot, styleEntry: nil)
+        return PackageMetadata(info: info, tileRoot: tileRoot, styleEntry: nil)
     }
 
     /// The `conf.xml` of a `.tpk`: the one beside an `_alllayers` folder, preferring `v101/`.
@@ -218,11 +239,11 @@ public final class TilePackage: TileSource, @unchecked Sendable {
         let title = (try archive.contents(of: "esriinfo/iteminfo.xml")).flatMap {
             XMLText.elements("title", in: String(decoding: $0, as: UTF8.self)).first
         }
-        let info = TileSetInfo(kind: .compactV1TilePackage, name: title ?? fallbackName,
+        let info = TileSetInfo(kind: .compactV1TilePackage,
+                               bundleFormat: storageFormat.hasSuffix("CompactV2") ? .compactV2 : .compactV1, name: title ?? fallbackName,
                                tileFormat: (XMLText.elements("CacheTileFormat", in: xml).first ?? "unknown").lowercased(),
                                tileSize: tileSize, levels: levels, fullExtent: extent, spatialReference: sr)
-        return PackageMetadata(info: info, storage: storageFormat.hasSuffix("CompactV2") ? .compactV2 : .compactV1,
-                               tileRoot: folder + "_alllayers/", styleEntry: nil)
+        return PackageMetadata(info: info, tileRoot: folder + "_alllayers/", styleEntry: nil)
     }
 
     private static func itemInfoTitle(_ archive: ZipArchive) -> String? {

@@ -33,7 +33,13 @@ public struct TileSetInfo: Sendable, Equatable {
         case vectorTilePackage = "vtpk", tilePackage = "tpkx", compactV1TilePackage = "tpk"
     }
 
+    /// How bundles store tiles: V1 (`.bundle` + `.bundlx`) or V2 (index inside the bundle).
+    public enum BundleFormat: String, Sendable {
+        case compactV1, compactV2
+    }
+
     public var kind: Kind
+    public var bundleFormat: BundleFormat
     public var name: String
     /// The declared tile format, lowercased: `pbf`, `png`, `png8`, `jpeg`, `mixed`, …
     public var tileFormat: String

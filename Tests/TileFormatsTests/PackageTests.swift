@@ -5,31 +5,19 @@ import Testing
 
 @Suite(.enabled(if: SharedData.available, SharedData.skipMessage))
 struct RealPackageTests {
-    /// Every tile of every level, with what its bytes turn out to be.
-    static func census(_ package: TilePackage) throws -> [(level: Int, row: Int, column: Int, content: TileContent)] {
-        var result: [(Int, Int, Int, TileContent)] = []
-        for level in package.info.levels {
-            for p in try package.tilePositions(level: level.level) {
-                let data = try #require(try package.tile(level: level.level, row: p.row, column: p.column))
-                result.append((level.level, p.row, p.column, TileContent.classify(data, vector: package.info.isVector)))
-            }
-        }
-        return result
-    }
-
     @Test func usaTPKXHasAll144TilesAndTwoDamagedOnes() throws {
         let package = try TilePackage(path: SharedData.url("raster/tpkx/Usa.tpkx").path)
         #expect(package.info.kind == .tilePackage)
+        #expect(package.info.bundleFormat == .compactV2)
         #expect(package.info.tileFormat == "png")
         #expect(package.info.tileSize == 256)
         #expect(package.info.levels.map(\.level) == Array(0...5))
         #expect(package.info.levels.map(\.zoom) == Array(0...5))
         #expect(package.info.name == "Usa")
-        let tiles = try Self.census(package)
-        #expect(tiles.count == 144)
-        let damaged = tiles.filter { if case .undecodable = $0.content { return true } else { return false } }
+        let (checked, damaged) = try package.verifyTiles()
+        #expect(checked == 144)
         #expect(damaged.count == 2, "\(damaged)")
-        #expect(damaged.allSatisfy { $0.content == .undecodable("neither a PNG nor a JPEG signature") })
+        #expect(damaged.allSatisfy { $0.reason == "neither a PNG nor a JPEG signature" })
         for name in ["z4_x4_y5", "z5_x9_y11", "z5_x10_y11", "z5_x9_y10"] {
             let parts = name.split(separator: "_").map { Int($0.dropFirst())! }
             let loose = try Data(contentsOf: SharedData.url("raster/png-tiles-maine/Usa.tpkx_\(name).png"))
@@ -47,9 +35,10 @@ struct RealPackageTests {
         #expect(package.info.levels.map(\.zoom) == Array(0...4))
         let extent = try #require(package.info.fullExtent?.geographic)
         #expect(extent.xmin < -66.9 && extent.xmax > -67.0 && extent.ymax > 47)
-        let tiles = try Self.census(package)
-        #expect(tiles.count == 24)
-        #expect(tiles.allSatisfy { $0.content == .png })
+        let (checked, damaged) = try package.verifyTiles()
+        #expect(checked == 24)
+        #expect(damaged.isEmpty)
+        #expect(package.info.bundleFormat == .compactV1)
         let maine = try Data(contentsOf: SharedData.url("raster/png-tiles-maine/states_filled.tpk_z4_x4_y5.png"))
         #expect(try package.tile(level: 4, row: 5, column: 4) == maine)
         #expect(try package.tile(z: 4, x: 4, y: 5) == maine)
@@ -60,9 +49,9 @@ struct RealPackageTests {
         #expect(package.info.kind == .vectorTilePackage)
         #expect(package.info.tileSize == 512)
         #expect(package.info.levels.first?.zoom == 0)
-        let tiles = try Self.census(package)
-        #expect(!tiles.isEmpty)
-        #expect(tiles.allSatisfy { $0.content == .vector })
+        let (checked, damaged) = try package.verifyTiles()
+        #expect(checked == 34)
+        #expect(damaged.isEmpty, "every tile gunzips and decodes")
         let stored = try #require(try package.tile(z: 0, x: 0, y: 0))
         #expect(Deflate.isGzip(stored))
         let decoded = try #require(try package.vectorTile(z: 0, x: 0, y: 0))
