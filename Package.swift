@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "LoopbackHTTP"),
         .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib"]),
         .executableTarget(name: "mapbook", dependencies: [
-            "MapbookCore", "HTTP", "ArcGISPortal",
+            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -35,10 +35,12 @@ let package = Package(
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
         .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "PortalFixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures"]),
-        .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats"]),
+        .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData"]),
+        .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
         // Test support: a stand-in for ArcGIS Online's REST API serving recorded-shape JSON.
+        // Test support: where ../shared/data is, and the message for tests skipped without it.
+        .target(name: "SharedTestData", path: "Tests/SharedTestData"),
         .target(name: "PortalFixtures", dependencies: ["LoopbackHTTP"], path: "Tests/PortalFixtures",
                 resources: [.copy("Fixtures")]),
     ]

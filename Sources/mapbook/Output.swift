@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTP
 import MapbookCore
+import TileFormats
 
 /// Printing: aligned tables for people, stable JSON for scripts, and one sentence for any failure.
 enum Output {
@@ -10,10 +11,25 @@ enum Output {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        write(data + Data("\n".utf8))
     }
 
-    static func line(_ text: String = "") { print(text) }
+    static func line(_ text: String = "") { write(Data((text + "\n").utf8)) }
+
+    /// Everything for standard output goes through here, unbuffered and in order. When the reader
+    /// has gone (`mapbook … | head`), stop quietly with the status a SIGPIPE death would give.
+    static func write(_ data: Data, to descriptor: Int32 = STDOUT_FILENO) {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var done = 0
+            while done < bytes.count {
+                let n = Foundation.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0, errno == EINTR { continue }
+                if n < 0, errno == EPIPE { exit(128 + SIGPIPE) }
+                if n <= 0 { return }
+                done += n
+            }
+        }
+    }
 
     /// Columns padded to their widest cell; the last column is not padded.
     static func table(_ header: [String], _ rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
@@ -34,7 +50,7 @@ enum Output {
         if json {
             try? Output.json(["error": ["kind": kind(of: error), "message": sentence]])
         } else {
-            FileHandle.standardError.write(Data("mapbook: \(sentence)\n".utf8))
+            write(Data("mapbook: \(sentence)\n".utf8), to: STDERR_FILENO)
         }
         return (error as? HTTPError)?.isUnreachable == true ? ExitCode(3) : ExitCode.failure
     }
@@ -60,6 +76,17 @@ enum Output {
             case .rejected: return "rejected"
             case .malformedResponse: return "malformedResponse"
             case .wrongItemType: return "wrongItemType"
+            }
+        }
+        if let package = error as? TileFormatError {
+            if case .cannotOpen = package { return "cannotOpen" }
+            return "badPackage"
+        }
+        if let command = error as? PackageCommandError {
+            switch command {
+            case .noTile: return "noTile"
+            case .notVector: return "notVector"
+            case .terminal: return "usage"
             }
         }
         return "internal"

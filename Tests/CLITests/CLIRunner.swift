@@ -3,8 +3,10 @@ import Foundation
 /// Runs the built `mapbook` executable and collects what it printed.
 struct CLIResult {
     var status: Int32
-    var stdout: String
+    var output: Data
     var stderr: String
+
+    var stdout: String { String(decoding: output, as: UTF8.self) }
 }
 
 enum CLI {
@@ -41,7 +43,7 @@ enum CLI {
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return CLIResult(status: process.terminationStatus,
-                         stdout: String(decoding: output, as: UTF8.self),
+                         output: output,
                          stderr: String(decoding: errorOutput.wait(), as: UTF8.self))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SharedTestData
 import Testing
 @testable import TileFormats
 

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import SharedTestData
 import Testing
 @testable import TileFormats
 

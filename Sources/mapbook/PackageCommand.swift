@@ -1,0 +1,261 @@
+import ArgumentParser
+import Foundation
+import MapbookCore
+import TileFormats
+
+/// `mapbook package …`: look inside tile packages (.vtpk, .tpkx, .tpk) without a portal.
+struct PackageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "package",
+        abstract: "Inspect tile packages (.vtpk, .tpkx, .tpk) and extract tiles.",
+        subcommands: [Inspect.self, Tile.self])
+
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a package's type, tile format, levels, tile counts per level, extent and size.",
+            discussion: "With --check, every tile is read and judged; any damaged tile makes the exit status 1.")
+
+        @Argument(help: ArgumentHelp("The package file.", valueName: "FILE")) var file: String
+        @Flag(help: "Read every tile and report those that cannot be decoded.") var check = false
+        @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+
+        func run() throws {
+            let report: JSONValue
+            var damagedCount = 0
+            do {
+                let package = try TilePackage(path: file)
+                let verification = check ? try package.verifyTiles() : nil
+                damagedCount = verification?.damaged.count ?? 0
+                report = try PackageCommand.inspection(of: package, fileSize: package.archive.source.size,
+                                                       verification: verification)
+            } catch {
+                throw Output.fail(error, json: json)
+            }
+            if json {
+                try Output.json(report)
+            } else {
+                PackageCommand.printInspection(report)
+            }
+            if damagedCount > 0 { throw ExitCode.failure }
+        }
+    }
+
+    struct Tile: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write one tile's bytes to standard output, or decode a vector tile.",
+            discussion: """
+                Z X Y are the web zoom, column and row, whatever level ids the package uses inside. \
+                Raw bytes are not written to a terminal; redirect them to a file.
+                """)
+
+        @Argument(help: ArgumentHelp("The package file.", valueName: "FILE")) var file: String
+        @Argument(help: "Zoom.") var z: Int
+        @Argument(help: "Column.") var x: Int
+        @Argument(help: "Row.") var y: Int
+        @Flag(help: "Decode a vector tile: its layers and features.") var decode = false
+        @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+
+        func run() throws {
+            let data: Data
+            let package: TilePackage
+            do {
+                package = try TilePackage(path: file)
+                guard let tile = try package.tile(z: z, x: x, y: y) else {
+                    throw PackageCommandError.noTile("\(z)/\(x)/\(y)", file: file)
+                }
+                data = tile
+                if decode {
+                    guard package.info.isVector else { throw PackageCommandError.notVector }
+                    let decoded = try TileContent.decodeVectorTile(data)
+                    if json {
+                        try Output.json(PackageCommand.decodedTile(decoded, key: TileKey(z: z, x: x, y: y)))
+                    } else {
+                        PackageCommand.printDecoded(decoded, key: TileKey(z: z, x: x, y: y))
+                    }
+                    return
+                }
+            } catch {
+                throw Output.fail(error, json: json)
+            }
+            if json {
+                let content: String
+                switch TileContent.classify(data, vector: package.info.isVector) {
+                case .png: content = "png"
+                case .jpeg: content = "jpeg"
+                case .vector: content = Deflate.isGzip(data) ? "gzip-mvt" : "mvt"
+                case .undecodable: content = "undecodable"
+                }
+                try Output.json(JSONValue.object([
+                    "z": .number(Double(z)), "x": .number(Double(x)), "y": .number(Double(y)),
+                    "level": package.level(forZoom: z).map { .number(Double($0.level)) } ?? .null,
+                    "size": .number(Double(data.count)), "content": .string(content),
+                ]))
+                return
+            }
+            guard isatty(STDOUT_FILENO) == 0 else {
+                throw Output.fail(PackageCommandError.terminal, json: false)
+            }
+            Output.write(data)
+        }
+    }
+
+    // MARK: Reports
+
+    /// The JSON of `mapbook package inspect --json` (see docs/cli.md).
+    static func inspection(of package: TilePackage, fileSize: Int64,
+                           verification: (checked: Int, damaged: [TilePackage.DamagedTile])?) throws -> JSONValue {
+        let info = package.info
+        var total = 0
+        var levels: [JSONValue] = []
+        for level in info.levels {
+            let count = try package.tilePositions(level: level.level).count
+            total += count
+            levels.append(.object([
+                "level": .number(Double(level.level)),
+                "zoom": level.zoom.map { .number(Double($0)) } ?? .null,
+                "resolution": .number(level.resolution),
+                "scale": .number(level.scale),
+                "tiles": .number(Double(count)),
+            ]))
+        }
+        let style = try package.style()
+        return .object([
+            "file": .text(package.path, width: 4096),
+            "size": .number(Double(fileSize)),
+            "type": .string(info.kind.rawValue),
+            "name": .text(info.name),
+            "bundleFormat": .string(info.bundleFormat.rawValue),
+            "tileFormat": .text(info.tileFormat, width: 32),
+            "tileSize": .number(Double(info.tileSize)),
+            "spatialReference": info.spatialReference.map { sr in
+                .object(["wkid": sr.wkid.map { .number(Double($0)) } ?? .null,
+                         "latestWkid": sr.latestWkid.map { .number(Double($0)) } ?? .null])
+            } ?? .null,
+            "extent": .extent(info.fullExtent?.geographic),
+            "levels": .array(levels),
+            "tileCount": .number(Double(total)),
+            "styleLayers": style.map { .number(Double($0.layers.count)) } ?? .null,
+            "check": verification.map { result in
+                .object([
+                    "checked": .number(Double(result.checked)),
+                    "damaged": .array(result.damaged.map { tile in
+                        .object(["level": .number(Double(tile.level)), "row": .number(Double(tile.row)),
+                                 "column": .number(Double(tile.column)), "reason": .text(tile.reason)])
+                    }),
+                ])
+            } ?? .null,
+        ])
+    }
+
+    static func printInspection(_ report: JSONValue) {
+        let kinds = ["vtpk": "Vector Tile Package (.vtpk)", "tpkx": "Tile Package (.tpkx)", "tpk": "Tile Package (.tpk)"]
+        let s = { (key: String) in report[key]?.string ?? "–" }
+        let size = report["size"]?.int64 ?? 0
+        Output.line("\(s("name")) — \(kinds[s("type")] ?? s("type"))")
+        var rows = [("File", "\(s("file")), \(Format.bytes(size))"),
+                    ("Tiles", "\(s("tileFormat")), \(s("tileSize"))×\(s("tileSize")) px, \(s("bundleFormat")) bundles")]
+        if let e = report["extent"], let xmin = e["xmin"]?.double, let ymin = e["ymin"]?.double,
+           let xmax = e["xmax"]?.double, let ymax = e["ymax"]?.double {
+            rows.append(("Extent", String(format: "%.4f, %.4f — %.4f, %.4f (lon, lat)", xmin, ymin, xmax, ymax)))
+        }
+        if let layers = report["styleLayers"]?.int64 { rows.append(("Style", "\(layers) layers")) }
+        for (name, value) in rows { Output.line(name.padding(toLength: 7, withPad: " ", startingAt: 0) + value) }
+        Output.line()
+        let levelRows = (report["levels"]?.array ?? []).map { level in
+            [level["level"]?.string ?? "", level["zoom"]?.string ?? "–",
+             String(format: "%.4f", level["resolution"]?.double ?? 0),
+             "1:" + String(format: "%.0f", level["scale"]?.double ?? 0), level["tiles"]?.string ?? "0"]
+        }
+        let totals = ["total", "", "", "", s("tileCount")]
+        for line in Output.table(["LEVEL", "ZOOM", "RESOLUTION (m/px)", "SCALE", "TILES"], levelRows + [totals],
+                                 rightAligned: [2, 3, 4]) {
+            Output.line("  " + line)
+        }
+        if let check = report["check"], check != .null {
+            let damaged = check["damaged"]?.array ?? []
+            Output.line()
+            Output.line("Checked \(check["checked"]?.string ?? "0") tiles: "
+                        + (damaged.isEmpty ? "all decodable." : "\(damaged.count) damaged."))
+            for tile in damaged {
+                Output.line("  level \(tile["level"]?.string ?? "") row \(tile["row"]?.string ?? "") "
+                            + "column \(tile["column"]?.string ?? ""): \(tile["reason"]?.string ?? "")")
+            }
+        }
+    }
+
+    /// A decoded vector tile as JSON: layers, and features with their properties and geometry in
+    /// tile coordinates (parts as lists of [x, y]).
+    static func decodedTile(_ tile: MVTTile, key: TileKey) -> JSONValue {
+        .object([
+            "z": .number(Double(key.z)), "x": .number(Double(key.x)), "y": .number(Double(key.y)),
+            "layers": .array(tile.layers.map { layer in
+                .object([
+                    "name": .text(layer.name),
+                    "version": .number(Double(layer.version)),
+                    "extent": .number(Double(layer.extent)),
+                    "features": .array(layer.features.map { feature in
+                        var parts: [JSONValue] = []
+                        var start = 0
+                        for end in feature.geometry.partEnds {
+                            parts.append(.array(feature.geometry.points[start..<end].map {
+                                .array([.number(Double($0.x)), .number(Double($0.y))])
+                            }))
+                            start = end
+                        }
+                        return .object([
+                            "id": feature.id.map { .number(Double($0)) } ?? .null,
+                            "type": .string(["unknown", "point", "line", "polygon"][Int(feature.type.rawValue)]),
+                            "properties": .object(layer.properties(of: feature).reduce(into: [:]) { result, property in
+                                result[Output.cell(property.key, width: 256)] = json(property.value)
+                            }),
+                            "geometry": .array(parts),
+                            "geometryError": feature.geometryError.map { .text($0.description) } ?? .null,
+                        ])
+                    }),
+                ])
+            }),
+        ])
+    }
+
+    static func json(_ value: MVTValue) -> JSONValue {
+        switch value {
+        case .string(let s): return .text(s, width: 4096)
+        case .float(let f): return .number(Double(f))
+        case .double(let d): return d.isFinite ? .number(d) : .null
+        case .int(let i), .sint(let i): return .number(Double(i))
+        case .uint(let u): return .number(Double(u))
+        case .bool(let b): return .bool(b)
+        }
+    }
+
+    static func printDecoded(_ tile: MVTTile, key: TileKey) {
+        Output.line("Tile \(key): \(tile.layers.count) layer\(tile.layers.count == 1 ? "" : "s")")
+        Output.line()
+        let rows = tile.layers.map { layer in
+            let types = Dictionary(grouping: layer.features, by: \.type)
+            let summary = [(MVTGeometryType.point, "points"), (.lineString, "lines"), (.polygon, "polygons")]
+                .compactMap { type, name in types[type].map { "\($0.count) \(name)" } }.joined(separator: ", ")
+            let broken = layer.features.filter { $0.geometryError != nil }.count
+            return [Output.cell(layer.name, width: 32), String(layer.features.count),
+                    summary + (broken > 0 ? ", \(broken) with bad geometry" : ""),
+                    Output.cell(layer.keys.joined(separator: ", "), width: 60)]
+        }
+        for line in Output.table(["LAYER", "FEATURES", "GEOMETRY", "KEYS"], rows, rightAligned: [1]) {
+            Output.line("  " + line)
+        }
+    }
+}
+
+enum PackageCommandError: Error, UserFacingError {
+    case noTile(String, file: String)
+    case notVector
+    case terminal
+
+    var userMessage: String {
+        switch self {
+        case .noTile(let key, let file): return "There is no tile \(key) in \(file)."
+        case .notVector: return "This package holds images, not vector tiles: leave out --decode to get the image bytes."
+        case .terminal: return "Standard output is a terminal: redirect the tile to a file, or use --decode or --json."
+        }
+    }
+}
