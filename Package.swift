@@ -24,13 +24,17 @@ let package = Package(
         .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP"]),
         .target(name: "LoopbackHTTP"),
         .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib"]),
+        // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
+        .target(name: "MapbookAssets", dependencies: ["MapbookCore"], path: "assets",
+                exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift"], resources: [.copy("maine")]),
+        .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets"]),
         .executableTarget(name: "mapbook", dependencies: [
-            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats",
+            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Benchmark driver for the scripts in scripts/: one module at a time, no UI.
-        .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats"]),
+        .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats", "SamplePortal"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),

@@ -10,16 +10,24 @@ public final class LoopbackServer: @unchecked Sendable {
     public let port: UInt16
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private let listener: Int32
+    private var listener: Int32
     private let handler: Handler
     private let lock = NSLock()
     private var stopped = false
+    private var suspended = false
     private var connections: Set<Int32> = []
     private var log: [LoopbackRequest] = []
 
     /// Binds 127.0.0.1:`port` (0 picks a free port) and starts serving.
     public init(port: UInt16 = 0, handler: @escaping Handler) throws {
         self.handler = handler
+        let (fd, bound) = try Self.listen(on: port)
+        self.port = bound
+        self.listener = fd
+        startAccepting(fd)
+    }
+
+    private static func listen(on port: UInt16) throws -> (Int32, UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoopbackServerError.socket(errno) }
         var yes: Int32 = 1
@@ -31,7 +39,7 @@ public final class LoopbackServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
+        guard bound == 0, Glibc.listen(fd, 64) == 0 else {
             let code = errno
             close(fd)
             throw LoopbackServerError.bind(port: port, errno: code)
@@ -40,12 +48,39 @@ public final class LoopbackServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        self.port = UInt16(bigEndian: address.sin_port)
-        self.listener = fd
-        let thread = Thread { [self] in acceptLoop() }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    private func startAccepting(_ fd: Int32) {
+        let thread = Thread { [self] in acceptLoop(fd) }
         thread.name = "loopback.accept"
         thread.start()
     }
+
+    /// An outage: closes the listening socket and every open connection, so clients are refused
+    /// (ECONNREFUSED) until `resume()` listens on the same port again.
+    public func suspend() {
+        let open: Set<Int32> = lock.withLock {
+            guard !stopped, !suspended else { return [] }
+            suspended = true
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+            return connections
+        }
+        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    public func resume() throws {
+        try lock.withLock {
+            guard !stopped, suspended else { return }
+            let (fd, _) = try Self.listen(on: port)
+            listener = fd
+            suspended = false
+            startAccepting(fd)
+        }
+    }
+
+    public var isSuspended: Bool { lock.withLock { suspended } }
 
     /// Every request received so far, in order.
     public var requests: [LoopbackRequest] { lock.withLock { log } }
@@ -55,8 +90,10 @@ public final class LoopbackServer: @unchecked Sendable {
         let open: Set<Int32> = lock.withLock {
             guard !stopped else { return [] }
             stopped = true
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
+            if !suspended {
+                shutdown(listener, Int32(SHUT_RDWR))
+                close(listener)
+            }
             return connections
         }
         for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
@@ -64,7 +101,7 @@ public final class LoopbackServer: @unchecked Sendable {
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
-    private func acceptLoop() {
+    private func acceptLoop(_ listener: Int32) {
         while !isStopped {
             let fd = accept(listener, nil, nil)
             if fd < 0 {
@@ -72,11 +109,11 @@ public final class LoopbackServer: @unchecked Sendable {
                 return
             }
             let admitted = lock.withLock { () -> Bool in
-                guard !stopped else { return false }
+                guard !stopped, !suspended else { return false }
                 connections.insert(fd)
                 return true
             }
-            guard admitted else { close(fd); return }
+            guard admitted else { close(fd); continue }
             let thread = Thread { [self] in
                 serve(fd)
                 lock.withLock { _ = connections.remove(fd) }

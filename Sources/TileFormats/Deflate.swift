@@ -7,10 +7,18 @@ public enum Deflate {
     public enum Container: Sendable {
         /// RFC 1952 (vector tiles in packages and services).
         case gzip
+        /// RFC 1950 (PNG image data).
+        case zlib
         /// RFC 1951 with no header (zip entries).
         case raw
 
-        fileprivate var windowBits: Int32 { self == .gzip ? 15 + 16 : -15 }
+        fileprivate var windowBits: Int32 {
+            switch self {
+            case .gzip: return 15 + 16
+            case .zlib: return 15
+            case .raw: return -15
+            }
+        }
     }
 
     public static func isGzip(_ data: Data) -> Bool {

@@ -40,13 +40,14 @@ public struct VectorTilePackageWriter: Sendable {
         try zip.finish()
     }
 
-    static func encode(_ json: JSONValue) throws -> Data {
+    public static func encode(_ json: JSONValue) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(json)
     }
 
-    func rootJSON(maxZoom: Int) -> JSONValue {
+    /// `p12/root.json`, which is also what a VectorTileServer answers to `?f=json`.
+    public func rootJSON(maxZoom: Int) -> JSONValue {
         let sw = WebMercator.projected(longitude: extent.xmin, latitude: extent.ymin)
         let ne = WebMercator.projected(longitude: extent.xmax, latitude: extent.ymax)
         let webMercator: JSONValue = .object(["wkid": .number(102100), "latestWkid": .number(3857)])

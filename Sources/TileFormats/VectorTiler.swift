@@ -26,6 +26,9 @@ public struct VectorTiler: Sendable {
         }
     }
 
+    /// Tiles are made only where they meet this extent (all of the world when nil).
+    public var bounds: GeoExtent?
+
     public var extent: Int32 = 4096
     /// How far past its edges a tile keeps geometry, in tile units, so strokes join across tiles.
     public var buffer: Double = 64
@@ -36,11 +39,15 @@ public struct VectorTiler: Sendable {
 
     public func tiles(for layers: [Layer]) -> [TileKey: MVTTile] {
         var builders: [TileKey: [MVTLayerBuilder]] = [:]
+        let window = bounds.map { b in
+            (ProjectedFeature.project(GeoPoint(longitude: b.xmin, latitude: b.ymax)),
+             ProjectedFeature.project(GeoPoint(longitude: b.xmax, latitude: b.ymin)))
+        }
         for (layerIndex, layer) in layers.enumerated() {
             let projected = layer.features.map(ProjectedFeature.init)
             for zoom in layer.zooms {
                 for feature in projected {
-                    for (key, type, geometry) in cut(feature, zoom: zoom) {
+                    for (key, type, geometry) in cut(feature, zoom: zoom, window: window) {
                         // Mutated in place: copying a tile's builders per feature would be quadratic.
                         builders[key, default: layers.map { MVTLayerBuilder(name: $0.name, extent: Int(extent)) }][layerIndex]
                             .add(id: feature.source.id, type: type, geometry: geometry,
@@ -69,40 +76,61 @@ public struct VectorTiler: Sendable {
         var type: MVTGeometryType
         /// Polygons: parts grouped per polygon (outer ring first). Lines and points: one group each.
         var groups: [[[Vertex]]]
-        var minX = 1.0, minY = 1.0, maxX = 0.0, maxY = 0.0
+        /// Each group's bounds, so a tile skips the islands of a multipolygon that lie elsewhere.
+        var groupBounds: [Box]
+        var bounds: Box
 
         init(_ feature: GeoFeature) {
             source = feature
             properties = feature.properties.compactMap(VectorTiler.mvtProperty)
-            func project(_ p: GeoPoint) -> Vertex {
-                let m = WebMercator.projected(longitude: p.longitude, latitude: p.latitude)
-                let span = 2 * WebMercator.originShift
-                return Vertex(x: (m.x + WebMercator.originShift) / span, y: (WebMercator.originShift - m.y) / span)
-            }
             switch feature.geometry {
-            case .points(let points): type = .point; groups = [[points.map(project)]]
-            case .lines(let lines): type = .lineString; groups = lines.map { [$0.map(project)] }
-            case .polygons(let polygons): type = .polygon; groups = polygons.map { $0.map { $0.map(project) } }
+            case .points(let points): type = .point; groups = [[points.map(Self.project)]]
+            case .lines(let lines): type = .lineString; groups = lines.map { [$0.map(Self.project)] }
+            case .polygons(let polygons): type = .polygon; groups = polygons.map { $0.map { $0.map(Self.project) } }
             }
-            for v in groups.joined().joined() {
+            groupBounds = groups.map { Box($0.joined()) }
+            bounds = Box(groups.joined().joined())
+        }
+
+        static func project(_ p: GeoPoint) -> Vertex {
+            let m = WebMercator.projected(longitude: p.longitude, latitude: p.latitude)
+            let span = 2 * WebMercator.originShift
+            return Vertex(x: (m.x + WebMercator.originShift) / span, y: (WebMercator.originShift - m.y) / span)
+        }
+    }
+
+    /// An axis-aligned box in normalised Web Mercator; empty (min > max) when made from no vertices.
+    struct Box {
+        var minX = 1.0, minY = 1.0, maxX = 0.0, maxY = 0.0
+
+        init<S: Sequence>(_ vertices: S) where S.Element == Vertex {
+            for v in vertices {
                 minX = min(minX, v.x); maxX = max(maxX, v.x); minY = min(minY, v.y); maxY = max(maxY, v.y)
             }
+        }
+
+        var isEmpty: Bool { minX > maxX }
+
+        func intersects(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
+            !isEmpty && self.minX <= maxX && self.maxX >= minX && self.minY <= maxY && self.maxY >= minY
         }
     }
 
     struct Vertex: Equatable { var x: Double, y: Double }
 
-    /// The feature's geometry in every tile it touches at `zoom`.
-    func cut(_ feature: ProjectedFeature, zoom: Int) -> [(TileKey, MVTGeometryType, MVTGeometry)] {
-        guard feature.minX <= feature.maxX else { return [] }
+    /// The feature's geometry in every tile it touches at `zoom` (within `window`, when given).
+    func cut(_ feature: ProjectedFeature, zoom: Int, window: (Vertex, Vertex)? = nil) -> [(TileKey, MVTGeometryType, MVTGeometry)] {
+        guard !feature.bounds.isEmpty else { return [] }
         let n = 1 << zoom
         let scale = Double(n) * Double(extent)
         let margin = feature.type == .point ? 0 : buffer / Double(extent)
-        func tileRange(_ lo: Double, _ hi: Double) -> ClosedRange<Int> {
-            let first = max(0, Int(((lo * Double(n)) - margin).rounded(.down)))
-            let last = min(n - 1, Int(((hi * Double(n)) + margin).rounded(.down)))
-            return first...max(first, last)
+        func tileRange(_ lo: Double, _ hi: Double, _ windowLo: Double?, _ windowHi: Double?) -> ClosedRange<Int>? {
+            let first = max(0, Int(((max(lo, windowLo ?? lo) * Double(n)) - margin).rounded(.down)))
+            let last = min(n - 1, Int(((min(hi, windowHi ?? hi) * Double(n)) + margin).rounded(.down)))
+            return first <= last ? first...last : nil
         }
+        guard let rows = tileRange(feature.bounds.minY, feature.bounds.maxY, window?.0.y, window?.1.y),
+              let columns = tileRange(feature.bounds.minX, feature.bounds.maxX, window?.0.x, window?.1.x) else { return [] }
         // Simplify once per zoom, in that zoom's tile units.
         let groups = feature.groups.map { parts in
             parts.map { part in
@@ -111,10 +139,17 @@ public struct VectorTiler: Sendable {
             }
         }
         var result: [(TileKey, MVTGeometryType, MVTGeometry)] = []
-        for y in tileRange(feature.minY, feature.maxY) {
-            for x in tileRange(feature.minX, feature.maxX) {
+        for y in rows {
+            for x in columns {
                 let origin = Vertex(x: Double(x) * Double(extent), y: Double(y) * Double(extent))
-                let geometry = clip(groups, type: feature.type, origin: origin)
+                // Only the groups whose bounds meet this tile and its buffer.
+                let lo = (Double(x) - margin) / Double(n), hi = (Double(x + 1) + margin) / Double(n)
+                let top = (Double(y) - margin) / Double(n), bottom = (Double(y + 1) + margin) / Double(n)
+                let near = groups.indices.filter {
+                    feature.groupBounds[$0].intersects(minX: lo, minY: top, maxX: hi, maxY: bottom)
+                }
+                guard !near.isEmpty else { continue }
+                let geometry = clip(near.map { groups[$0] }, type: feature.type, origin: origin)
                 if !geometry.partEnds.isEmpty { result.append((TileKey(z: zoom, x: x, y: y), feature.type, geometry)) }
             }
         }

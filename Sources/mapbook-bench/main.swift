@@ -1,8 +1,10 @@
 // Measures pieces of mapbook on their own, for the scripts in scripts/:
 //   mapbook-bench download URL FILE   bytes, seconds, MiB/s and peak resident memory
 //   mapbook-bench mvt-decode FILE…    per tile: bytes and median decode time over repeated runs
+//   mapbook-bench sample-build DIR    builds the sample portal's packages into DIR: seconds and sizes
 import Foundation
 import HTTP
+import SamplePortal
 import TileFormats
 
 func peakResidentKiB() -> Int {
@@ -50,6 +52,21 @@ func decodeMVT(_ paths: [String], runs: Int = 200) {
     print(String(format: "total_median_us=%.1f", total))
 }
 
+/// Builds the sample portal's content from scratch (no cache) and reports what it took.
+func buildSample(into directory: String) {
+    let started = ContinuousClock.now
+    do {
+        let content = try SampleContent.build(cacheDirectory: URL(fileURLWithPath: directory), useCache: false)
+        let elapsed = seconds(ContinuousClock.now - started)
+        for package in content.packages.values.sorted(by: { $0.name < $1.name }) {
+            print(String(format: "%@ bytes=%d tiles=%d", package.name, package.data.count, package.tileCount))
+        }
+        print(String(format: "basemap_tiles=%d seconds=%.3f", content.basemap.tiles.count, elapsed))
+    } catch {
+        fail("\(error)", status: 1)
+    }
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
@@ -57,6 +74,8 @@ case "download" where arguments.count == 4:
     await download(url, to: arguments[3])
 case "mvt-decode" where arguments.count > 2:
     decodeMVT(Array(arguments.dropFirst(2)))
+case "sample-build" where arguments.count == 3:
+    buildSample(into: arguments[2])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE…", status: 64)
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR", status: 64)
 }

@@ -15,7 +15,7 @@ struct Mapbook: AsyncParsableCommand {
             could not be reached, 64 for a usage error.
             """,
         version: HTTPClient.version,
-        subcommands: [AreasCommand.self, InfoCommand.self, PackageCommand.self])
+        subcommands: [AreasCommand.self, InfoCommand.self, PackageCommand.self, SamplePortalCommand.self, DemoCommand.self])
 
     static func main() async {
         // A peer closing a socket must end that transfer, not the process.

@@ -1,0 +1,67 @@
+import Foundation
+import MapbookCore
+import TileFormats
+
+/// Everything the sample portal serves that takes work to make: the basemap tiles, each area's
+/// vector tile package, and thumbnails. Built deterministically; packages are cached on disk by a
+/// content version, so a second start is quick.
+public final class SampleContent: Sendable {
+    public struct Package: Sendable {
+        public var id: String
+        public var name: String
+        public var data: Data
+        public var tileCount: Int
+        /// A strong validator for Range/If-Range: changes whenever the bytes do.
+        public var etag: String { "\"\(String(Deflate.crc32(data), radix: 16))-\(data.count)\"" }
+    }
+
+    /// Bump when anything that shapes the packages changes, so stale caches are not served.
+    static let contentVersion = "v1"
+
+    public let basemap: SampleBasemap
+    public let packages: [String: Package]
+    public let thumbnails: [String: Data]
+
+    init(basemap: SampleBasemap, packages: [String: Package], thumbnails: [String: Data]) {
+        self.basemap = basemap; self.packages = packages; self.thumbnails = thumbnails
+    }
+
+    /// The default cache: `$XDG_CACHE_HOME/mapbook/sample-portal` (or `~/.cache/…`).
+    public static var defaultCacheDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        return base.appendingPathComponent("mapbook/sample-portal")
+    }
+
+    public static func build(cacheDirectory: URL = defaultCacheDirectory, useCache: Bool = true) throws -> SampleContent {
+        let basemap = try SampleBasemap()
+        let folder = cacheDirectory.appendingPathComponent(contentVersion)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var packages: [String: Package] = [:]
+        var thumbnails: [String: Data] = [:]
+        for area in SampleCatalog.areas {
+            let path = folder.appendingPathComponent(area.packageName).path
+            var data = useCache ? FileManager.default.contents(atPath: path) : nil
+            if data == nil || (try? TilePackage(path: path)) == nil {
+                let tiles = basemap.packageTiles(for: area.extent)
+                let writer = VectorTilePackageWriter(name: area.packageName, title: "\(area.title) basemap",
+                                                     snippet: area.snippet, extent: area.extent, style: SampleBasemap.style)
+                // Written beside, then renamed: a crash never leaves a half package in the cache.
+                let partial = path + ".part"
+                try writer.write(tiles: tiles, to: partial)
+                guard rename(partial, path) == 0 else {
+                    throw TileFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+                }
+                data = FileManager.default.contents(atPath: path)
+            }
+            guard let data else { throw TileFormatError.cannotOpen(path: path, reason: "it vanished after writing") }
+            let package = try TilePackage(path: path)
+            let count = try package.info.levels.reduce(0) { $0 + (try package.tilePositions(level: $1.level).count) }
+            packages[area.packageID] = Package(id: area.packageID, name: area.packageName, data: data, tileCount: count)
+            thumbnails[area.id] = Thumbnail.render(highlighting: area.extent)
+        }
+        thumbnails[SampleCatalog.webMapID] = Thumbnail.render(highlighting: nil)
+        return SampleContent(basemap: basemap, packages: packages, thumbnails: thumbnails)
+    }
+}

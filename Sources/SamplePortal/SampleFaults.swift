@@ -1,0 +1,100 @@
+import Foundation
+
+/// Faults the sample portal injects, so tests and demos can see how mapbook copes. Set at start
+/// (`mapbook sample-portal --faults "bandwidth=200k,latency=100"`) or at run time
+/// (`GET /admin/faults?status=503&count=2`). Transfer faults apply to package downloads; `latency`
+/// and `status` to every request but the admin endpoint.
+public struct SampleFaults: Sendable, Equatable {
+    /// Added before every answer.
+    public var latencyMilliseconds = 0
+    /// Caps package and tile bodies.
+    public var bytesPerSecond: Int?
+    /// Closes a package download after this many body bytes.
+    public var dropAfterBytes: Int?
+    /// Answers with this status (500 or 503, with `Retry-After` when set)…
+    public var errorStatus: Int?
+    public var retryAfterSeconds: Int?
+    /// …for this many requests, then recovers (0: until changed).
+    public var errorCount = 0
+    /// Stops sending a package after this many bytes and holds the connection for `stallSeconds`.
+    public var stallAfterBytes: Int?
+    public var stallSeconds = 30
+    /// Answers `Range` requests with 200 and the whole file.
+    public var ignoreRange = false
+    /// Declares a `Content-Length` longer than the body.
+    public var wrongLength = false
+    /// Flips bytes in package bodies (the ETag stays: a bad proxy, not an update).
+    public var corrupt = false
+    /// Map areas reported as `processing` or `failed` instead of `complete`, by area id.
+    public var areaStatus: [String: String] = [:]
+    /// Packages updated on the portal since first published (`update=AREA`): how many times, by
+    /// package id. Each update moves `modified` a day on and changes the bytes.
+    public var updates: [String: Int] = [:]
+
+    public init() {}
+
+    public struct InvalidSetting: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The settings syntax: `key=value` pairs separated by commas (flags, and `reset`, take no value).
+    public mutating func apply(_ text: String) throws {
+        let pairs = text.split(separator: ",").map { pair -> (String, String) in
+            let kv = pair.split(separator: "=", maxSplits: 1)
+            return (kv[0].trimmingCharacters(in: .whitespaces), kv.count == 2 ? kv[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+        try apply(pairs)
+    }
+
+    public mutating func apply(_ settings: [(String, String)]) throws {
+        for (key, value) in settings {
+            func number() throws -> Int {
+                guard let n = Self.size(value), n >= 0 else { throw InvalidSetting(description: "\(key) needs a number, not \"\(value)\"") }
+                return n
+            }
+            func flag() -> Bool { value.isEmpty || ["1", "true", "on", "yes"].contains(value.lowercased()) }
+            /// An area by its id, its package's id, or its title.
+            func area() throws -> SampleArea {
+                guard let area = SampleCatalog.areas.first(where: {
+                    $0.id == value || $0.packageID == value || $0.title.lowercased() == value.lowercased()
+                }) else { throw InvalidSetting(description: "\(key): no map area \"\(value)\"") }
+                return area
+            }
+            switch key {
+            case "latency": latencyMilliseconds = try number()
+            case "bandwidth": bytesPerSecond = try number().nonZero
+            case "drop": dropAfterBytes = try number()
+            case "status":
+                let status = try number()
+                guard (400...599).contains(status) else { throw InvalidSetting(description: "status must be 400–599") }
+                errorStatus = status
+            case "retryAfter": retryAfterSeconds = try number()
+            case "count": errorCount = try number()
+            case "stall": stallAfterBytes = try number()
+            case "stallSeconds": stallSeconds = try number()
+            case "ignoreRange": ignoreRange = flag()
+            case "wrongLength": wrongLength = flag()
+            case "corrupt": corrupt = flag()
+            case "processing", "failed": areaStatus[try area().id] = key
+            case "complete": areaStatus[try area().id] = nil
+            case "update": updates[try area().packageID, default: 0] += 1
+            case "reset": self = SampleFaults()
+            case "outage": break // handled by the portal, which owns the listener
+            default: throw InvalidSetting(description: "unknown fault \"\(key)\"")
+            }
+        }
+    }
+
+    /// `200000`, `200k`, `2M`.
+    static func size(_ text: String) -> Int? {
+        let lower = text.lowercased()
+        if let last = lower.last, let unit = ["k": 1024, "m": 1 << 20][String(last)] {
+            return Int(lower.dropLast()).map { $0 * unit }
+        }
+        return Int(lower)
+    }
+}
+
+private extension Int {
+    var nonZero: Int? { self == 0 ? nil : self }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import LoopbackHTTP
+import MapbookCore
+import TileFormats
+
+/// A local stand-in for ArcGIS Online serving Explore Maine on 127.0.0.1: the same REST paths,
+/// parameters, JSON shapes and error bodies as www.arcgis.com, package downloads with ranges, a
+/// VectorTileServer for the basemap, and faults to inject (`SampleFaults`).
+public final class SamplePortal: Sendable {
+    public let content: SampleContent
+    private let server: LoopbackServer
+    private let router: SampleRouter
+
+    /// Starts serving on `port` (0 picks a free one). `log` receives one line per request.
+    public init(content: SampleContent, port: UInt16 = 0, faults: SampleFaults = SampleFaults(),
+                log: (@Sendable (String) -> Void)? = nil) throws {
+        self.content = content
+        let router = SampleRouter(content: content, faults: faults, log: log)
+        server = try LoopbackServer(port: port, handler: router.respond)
+        router.attach(server)
+        self.router = router
+    }
+
+    /// `http://127.0.0.1:PORT`: pass it as `--portal`.
+    public var baseURL: URL { server.baseURL }
+    public var port: UInt16 { server.port }
+    public var faults: SampleFaults { router.faults }
+    /// Every request received, in order (tests read the `Range` headers here).
+    public var requests: [LoopbackRequest] { server.requests }
+
+    public func updateFaults(_ change: (inout SampleFaults) throws -> Void) rethrows { try router.updateFaults(change) }
+
+    /// An outage refuses every connection until it ends (`false`), as a dead network would.
+    public func setOutage(_ on: Bool) throws {
+        if on { server.suspend() } else { try server.resume() }
+    }
+
+    public var isInOutage: Bool { server.isSuspended }
+
+    public func stop() { server.stop() }
+}
+
+/// Answers requests; holds the fault settings, which change at run time.
+final class SampleRouter: @unchecked Sendable {
+    let content: SampleContent
+    private let log: (@Sendable (String) -> Void)?
+    private let lock = NSLock()
+    private var currentFaults: SampleFaults
+    private weak var server: LoopbackServer?
+    private var servedStatusFaults = 0
+
+    init(content: SampleContent, faults: SampleFaults, log: (@Sendable (String) -> Void)?) {
+        self.content = content; currentFaults = faults; self.log = log
+    }
+
+    func attach(_ server: LoopbackServer) { lock.withLock { self.server = server } }
+
+    var faults: SampleFaults { lock.withLock { currentFaults } }
+
+    func updateFaults(_ change: (inout SampleFaults) throws -> Void) rethrows {
+        try lock.withLock {
+            try change(&currentFaults)
+            servedStatusFaults = 0
+        }
+    }
+
+    var baseURL: String { lock.withLock { server?.baseURL.absoluteString } ?? "http://127.0.0.1" }
+
+    @Sendable func respond(_ request: LoopbackRequest) -> LoopbackResponse {
+        let response = route(request)
+        if let log {
+            let range = request.headers["range"].map { " Range: \($0)" } ?? ""
+            log("\(request.method) \(Self.redacted(request.target))\(range) → \(response.status) \(response.body.count) bytes")
+        }
+        return response
+    }
+
+    /// Tokens never reach the log, even when a client puts one in a URL.
+    static func redacted(_ target: String) -> String {
+        target.replacingOccurrences(of: #"([?&]token=)[^&]*"#, with: "$1…", options: .regularExpression)
+    }
+
+    private func route(_ request: LoopbackRequest) -> LoopbackResponse {
+        if request.path == "/admin/faults" { return admin(request) }
+        let faults = self.faults
+        if faults.latencyMilliseconds > 0 { Thread.sleep(forTimeInterval: Double(faults.latencyMilliseconds) / 1000) }
+        if let status = faults.errorStatus, takeStatusFault(limit: faults.errorCount) {
+            var headers = [("Content-Type", "text/html")]
+            if let after = faults.retryAfterSeconds { headers.append(("Retry-After", String(after))) }
+            return LoopbackResponse(status: status, headers: headers, body: Data("<html><body>Service unavailable</body></html>".utf8))
+        }
+        if request.path.hasPrefix("/sharing/rest/") {
+            return SampleREST(content: content, faults: faults, baseURL: baseURL).respond(request)
+        }
+        if request.path.hasPrefix(SampleCatalog.basemapServicePath) {
+            return SampleTileService(content: content, faults: faults, baseURL: baseURL).respond(request)
+        }
+        return .text("Not Found", status: 404)
+    }
+
+    /// Whether this request gets the status fault: always with no count, else the first `limit`.
+    private func takeStatusFault(limit: Int) -> Bool {
+        lock.withLock {
+            guard limit == 0 || servedStatusFaults < limit else { return false }
+            servedStatusFaults += 1
+            return true
+        }
+    }
+
+    /// `GET /admin/faults?key=value&…`: changes faults (same keys as `--faults`) and shows them.
+    /// `outage=SECONDS` refuses every connection for that long, then recovers.
+    private func admin(_ request: LoopbackRequest) -> LoopbackResponse {
+        let settings = request.query.filter { $0.key != "f" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        do {
+            try updateFaults { try $0.apply(settings) }
+        } catch {
+            return .json(#"{"error":{"code":400,"message":"\#(error)"}}"#, status: 400)
+        }
+        if let seconds = settings.first(where: { $0.0 == "outage" }).flatMap({ Double($0.1) }), seconds > 0,
+           let server = lock.withLock({ self.server }) {
+            // Answer first, then drop off the network.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { server.suspend() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05 + seconds) { try? server.resume() }
+        }
+        return .json(data: (try? VectorTilePackageWriter.encode(faults.json)) ?? Data())
+    }
+}
+
+extension SampleFaults {
+    var json: JSONValue {
+        func number(_ n: Int?) -> JSONValue { n.map { .number(Double($0)) } ?? .null }
+        return .object([
+            "latency": .number(Double(latencyMilliseconds)), "bandwidth": number(bytesPerSecond),
+            "drop": number(dropAfterBytes), "status": number(errorStatus), "retryAfter": number(retryAfterSeconds),
+            "count": .number(Double(errorCount)), "stall": number(stallAfterBytes), "stallSeconds": .number(Double(stallSeconds)),
+            "ignoreRange": .bool(ignoreRange), "wrongLength": .bool(wrongLength), "corrupt": .bool(corrupt),
+            "areaStatus": .object(areaStatus.mapValues { .string($0) }),
+            "updates": .object(updates.mapValues { .number(Double($0)) }),
+        ])
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import LoopbackHTTP
+import MapbookCore
+import TileFormats
+
+/// `/sharing/rest/…` as ArcGIS Online answers it: items, item data, thumbnails, related items,
+/// search. Strict where the real API is: JSON only with `f=json` or `f=pjson` (an HTML page
+/// otherwise), related items only with `relationshipType` and `direction`, errors as HTTP 200 with
+/// an `{"error":…}` body.
+struct SampleREST {
+    let content: SampleContent
+    let faults: SampleFaults
+    let baseURL: String
+
+    func respond(_ request: LoopbackRequest) -> LoopbackResponse {
+        let parts = request.path.dropFirst("/sharing/rest/".count).split(separator: "/").map(String.init)
+        let format = request.query["f"]
+        let wantsJSON = format == "json" || format == "pjson"
+        func json(_ value: JSONValue) -> LoopbackResponse { Self.json(value, pretty: format == "pjson") }
+
+        if parts == ["search"] { return wantsJSON ? json(search(request.query)) : Self.html }
+        guard parts.count >= 3, parts[0] == "content", parts[1] == "items" else { return .text("Not Found", status: 404) }
+        let id = parts[2]
+        if id == SampleCatalog.protectedID {
+            switch request.headers["x-esri-authorization"] {
+            case nil: return json(Self.error(499, "Token Required"))
+            case "Bearer \(SampleCatalog.validToken)"?: break
+            default: return json(Self.error(498, "Invalid token."))
+            }
+        }
+        guard let item = item(id) else {
+            // Package bytes are asked for without f=json; the error still comes as JSON.
+            return wantsJSON || parts.count > 3 ? json(Self.notFound) : Self.html
+        }
+        switch Array(parts.dropFirst(3)) {
+        case []:
+            return wantsJSON ? json(item) : Self.html
+        case ["data"]:
+            if let area = SampleCatalog.area(packageID: id) { return packageData(area, request) }
+            guard wantsJSON else { return Self.html }
+            if id == SampleCatalog.webMapID || id == SampleCatalog.protectedID { return json(webMapData()) }
+            if let area = SampleCatalog.area(id: id) { return json(.object(["packages": .array([.string(area.packageID)])])) }
+            return json(Self.notFound)
+        case ["relatedItems"]:
+            guard wantsJSON else { return Self.html }
+            guard request.query["direction"] == "forward" || request.query["direction"] == "reverse" else {
+                return json(Self.error(400, "Invalid or missing input parameters.", details: ["direction"]))
+            }
+            let forward = request.query["direction"] == "forward"
+            let related: [JSONValue]
+            switch (request.query["relationshipType"], forward) {
+            case ("Map2Area"?, true): related = id == SampleCatalog.webMapID ? SampleCatalog.areas.map(areaItem) : []
+            case ("Map2Area"?, false): related = SampleCatalog.area(id: id) != nil ? [webMapItem()] : []
+            case ("Area2Package"?, true): related = SampleCatalog.area(id: id).map { [packageItem($0)] } ?? []
+            case ("Area2Package"?, false): related = SampleCatalog.area(packageID: id).map { [areaItem($0)] } ?? []
+            default: return json(Self.error(400, "Invalid or missing input parameters.", details: ["relationshipType"]))
+            }
+            return json(.object(["total": .number(Double(related.count)), "relatedItems": .array(related)]))
+        case let rest where rest.first == "info" && rest.count > 1:
+            guard item["thumbnail"]?.string == rest.dropFirst().joined(separator: "/"),
+                  let png = content.thumbnails[id == SampleCatalog.protectedID ? SampleCatalog.webMapID : id] else {
+                return json(Self.notFound)
+            }
+            return LoopbackResponse(status: 200, headers: [("Content-Type", "image/png")], body: png)
+        default:
+            return json(Self.notFound)
+        }
+    }
+
+    // MARK: Items
+
+    func item(_ id: String) -> JSONValue? {
+        if id == SampleCatalog.webMapID { return webMapItem() }
+        if id == SampleCatalog.protectedID {
+            var item = webMapItem(id: id, title: "Explore Maine (staff)")
+            item["access"] = .string("org")
+            return .object(item)
+        }
+        if let area = SampleCatalog.area(id: id) { return areaItem(area) }
+        if let area = SampleCatalog.area(packageID: id) { return packageItem(area) }
+        return nil
+    }
+
+    private func webMapItem() -> JSONValue { .object(webMapItem(id: SampleCatalog.webMapID, title: SampleCatalog.webMapTitle)) }
+
+    private func webMapItem(id: String, title: String) -> [String: JSONValue] {
+        Self.itemFields(id: id, title: title, type: "Web Map",
+                        typeKeywords: ["ArcGIS Online", "Explorer Web Map", "Map", "Offline", "Online Map", "Web Map"],
+                        snippet: SampleCatalog.webMapSnippet,
+                        description: "<p>Maine's parks, coast and towns. Download an area and take it <b>offline</b>.</p>",
+                        extent: SampleCatalog.extent, thumbnail: "thumbnail/thumbnail.png",
+                        modified: SampleCatalog.modified, size: 4_218)
+    }
+
+    private func areaItem(_ area: SampleArea) -> JSONValue {
+        var fields = Self.itemFields(id: area.id, title: area.title, type: "Map Area", typeKeywords: ["Map", "Map Area"],
+                                     snippet: area.snippet, description: nil, extent: area.extent,
+                                     thumbnail: "thumbnail/ago_downloaded.png", modified: SampleCatalog.modified, size: -1)
+        fields["properties"] = .object(["status": .string(faults.areaStatus[area.id] ?? "complete")])
+        return .object(fields)
+    }
+
+    private func packageItem(_ area: SampleArea) -> JSONValue {
+        let updates = faults.updates[area.packageID] ?? 0
+        var fields = Self.itemFields(id: area.packageID, title: "\(area.title) basemap", type: "Vector Tile Package",
+                                     typeKeywords: ["Vector Tile Package", "vtpk", "Map Area Package"],
+                                     snippet: nil, description: nil, extent: area.extent, thumbnail: nil,
+                                     modified: SampleCatalog.modified + 200_000 + Int64(updates) * 86_400_000,
+                                     size: Int64(packageBytes(area).count))
+        fields["name"] = .string(area.packageName)
+        return .object(fields)
+    }
+
+    /// The fields every ArcGIS item has, dates in epoch milliseconds, extent as two corners.
+    static func itemFields(id: String, title: String, type: String, typeKeywords: [String], snippet: String?,
+                           description: String?, extent: GeoExtent, thumbnail: String?, modified: Int64,
+                           size: Int64) -> [String: JSONValue] {
+        [
+            "id": .string(id), "owner": .string(SampleCatalog.owner), "orgId": .string("mApBoOkSaMpLe0001"),
+            "created": .number(Double(SampleCatalog.created)), "modified": .number(Double(modified)),
+            "title": .string(title), "type": .string(type), "typeKeywords": .array(typeKeywords.map { .string($0) }),
+            "snippet": snippet.map { .string($0) } ?? .null, "description": description.map { .string($0) } ?? .null,
+            "tags": .array([.string("Maine"), .string("offline")]),
+            "thumbnail": thumbnail.map { .string($0) } ?? .null,
+            "extent": .array([.array([.number(extent.xmin), .number(extent.ymin)]),
+                              .array([.number(extent.xmax), .number(extent.ymax)])]),
+            "spatialReference": .string("102100"), "accessInformation": .string(attribution),
+            "licenseInfo": .null, "culture": .string("en-us"), "properties": .null, "url": .null,
+            "access": .string("public"), "size": .number(Double(size)), "numViews": .number(52_311),
+        ]
+    }
+
+    static let attribution = "Census Bureau, Natural Earth, GeoNames"
+
+    // MARK: Data
+
+    func webMapData() -> JSONValue {
+        let webMercator: JSONValue = .object(["wkid": .number(102100), "latestWkid": .number(3857)])
+        func envelope(_ e: GeoExtent) -> JSONValue {
+            let sw = WebMercator.projected(longitude: e.xmin, latitude: e.ymin)
+            let ne = WebMercator.projected(longitude: e.xmax, latitude: e.ymax)
+            return .object(["xmin": .number(sw.x), "ymin": .number(sw.y), "xmax": .number(ne.x), "ymax": .number(ne.y),
+                            "spatialReference": webMercator])
+        }
+        let service = baseURL + SampleCatalog.basemapServicePath
+        return .object([
+            "version": .string("2.31"),
+            "authoringApp": .string("mapbook sample portal"),
+            "spatialReference": webMercator,
+            "operationalLayers": .array([]),
+            "baseMap": .object([
+                "title": .string("Explore Maine Basemap"),
+                "baseMapLayers": .array([.object([
+                    "id": .string("explore-maine-basemap"), "layerType": .string("VectorTileLayer"),
+                    "title": .string("Explore Maine Basemap"), "styleUrl": .string(service + "/resources/styles/root.json"),
+                    "visibility": .bool(true), "opacity": .number(1),
+                ])]),
+            ]),
+            "initialState": .object(["viewpoint": .object(["targetGeometry": envelope(SampleCatalog.extent)])]),
+            "bookmarks": .array(SampleCatalog.bookmarks.map { .object(["name": .string($0.name), "extent": envelope($0.extent)]) }),
+            "applicationProperties": .object(["offline": .object([
+                "offlinebasemap": .object(["referenceBasemapName": .string("Explore Maine Basemap")]),
+                "editableLayers": .object(["download": .string("none")]),
+                "readonlyLayers": .object(["downloadAttachments": .bool(false)]),
+            ])]),
+        ])
+    }
+
+    /// The package as it is now: each update appends a zip comment, so the bytes and size change
+    /// and the file stays a valid package.
+    func packageBytes(_ area: SampleArea) -> Data {
+        guard let package = content.packages[area.packageID] else { return Data() }
+        let updates = faults.updates[area.packageID] ?? 0
+        guard updates > 0, package.data.count >= 22 else { return package.data }
+        let comment = Data("mapbook sample portal: update \(updates)".utf8)
+        var data = package.data
+        data.replaceSubrange((data.count - 2)..<data.count, with: [UInt8(comment.count & 0xFF), UInt8(comment.count >> 8)])
+        data.append(comment)
+        return data
+    }
+
+    private func packageData(_ area: SampleArea, _ request: LoopbackRequest) -> LoopbackResponse {
+        var data = packageBytes(area)
+        let etag = "\"\(String(Deflate.crc32(data), radix: 16))-\(data.count)\""
+        let updates = faults.updates[area.packageID] ?? 0
+        let modified = Date(timeIntervalSince1970: Double(SampleCatalog.modified + 200_000) / 1000 + Double(updates) * 86_400)
+        if faults.corrupt {
+            for i in stride(from: 1000, to: data.count, by: 4096) { data[i] ^= 0x5A }
+        }
+        var ranged = request
+        if faults.ignoreRange { ranged.headers["range"] = nil }
+        var response = LoopbackResponse.file(data, for: ranged, etag: etag, lastModified: modified)
+        response.headers.append(("Content-Disposition", "attachment; filename=\"\(area.packageName)\""))
+        response.delivery.bytesPerSecond = faults.bytesPerSecond
+        response.delivery.closeAfterBodyBytes = faults.dropAfterBytes
+        response.delivery.stallAfterBodyBytes = faults.stallAfterBytes
+        response.delivery.stallDuration = .seconds(faults.stallSeconds)
+        if faults.wrongLength { response.delivery.declaredLength = response.body.count + 1000 }
+        return response
+    }
+
+    // MARK: Search
+
+    /// `q` terms: `field:value` (title, type, owner, id, tags) or bare words matched against title,
+    /// snippet and tags; `AND` is implied and ignored. Paged by `start` (1-based) and `num`.
+    func search(_ query: [String: String]) -> JSONValue {
+        let q = query["q"] ?? ""
+        let start = max(1, Int(query["start"] ?? "") ?? 1), num = min(100, max(1, Int(query["num"] ?? "") ?? 10))
+        let ids = [SampleCatalog.webMapID] + SampleCatalog.areas.flatMap { [$0.id, $0.packageID] }
+        let terms = Self.terms(q)
+        let matches = ids.compactMap(item).filter { item in
+            terms.allSatisfy { field, value in
+                let haystacks: [String]
+                switch field {
+                case nil: haystacks = [item["title"]?.string, item["snippet"]?.string].compactMap { $0 } + (item["tags"]?.stringArray ?? [])
+                case "tags"?: haystacks = item["tags"]?.stringArray ?? []
+                case let field?: haystacks = [item[field]?.string].compactMap { $0 }
+                }
+                return haystacks.contains { $0.localizedCaseInsensitiveContains(value) }
+            }
+        }
+        let page = Array(matches.dropFirst(start - 1).prefix(num))
+        let next = start - 1 + page.count < matches.count ? start + page.count : -1
+        return .object(["query": .string(q), "total": .number(Double(matches.count)), "start": .number(Double(start)),
+                        "num": .number(Double(num)), "nextStart": .number(Double(next)), "results": .array(page)])
+    }
+
+    static func terms(_ q: String) -> [(field: String?, value: String)] {
+        var terms: [(String?, String)] = []
+        var rest = Substring(q)
+        while !rest.isEmpty {
+            rest = rest.drop { $0 == " " }
+            guard !rest.isEmpty else { break }
+            var field: String?
+            if let colon = rest.firstIndex(of: ":"), !rest[..<colon].contains(" "), !rest[..<colon].contains("\"") {
+                field = String(rest[..<colon])
+                rest = rest[rest.index(after: colon)...]
+            }
+            var value: Substring
+            if rest.first == "\"" {
+                let body = rest.dropFirst()
+                let close = body.firstIndex(of: "\"") ?? body.endIndex
+                value = body[..<close]
+                rest = close < body.endIndex ? body[body.index(after: close)...] : ""
+            } else {
+                let end = rest.firstIndex(of: " ") ?? rest.endIndex
+                value = rest[..<end]
+                rest = rest[end...]
+            }
+            if field == nil, ["AND", "and"].contains(value) { continue }
+            if !value.isEmpty { terms.append((field, String(value))) }
+        }
+        return terms
+    }
+
+    // MARK: Shapes
+
+    static func error(_ code: Int, _ message: String, details: [String] = []) -> JSONValue {
+        .object(["error": .object(["code": .number(Double(code)), "message": .string(message),
+                                   "details": .array(details.map { .string($0) })])])
+    }
+
+    static let notFound: JSONValue = .object(["error": .object([
+        "code": .number(400), "messageCode": .string("CONT_0001"),
+        "message": .string("Item does not exist or is inaccessible."), "details": .array([]),
+    ])])
+
+    static func json(_ value: JSONValue, pretty: Bool = false) -> LoopbackResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return .json(data: (try? encoder.encode(value)) ?? Data("{}".utf8))
+    }
+
+    /// Without `f=json` the real API answers with an HTML page.
+    static let html = LoopbackResponse(status: 200, headers: [("Content-Type", "text/html")],
+                                       body: Data("<html><body>ArcGIS REST</body></html>".utf8))
+}

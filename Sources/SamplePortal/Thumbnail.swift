@@ -1,0 +1,131 @@
+import Foundation
+import MapbookAssets
+import MapbookCore
+import TileFormats
+
+/// Item thumbnails (200×133, as ArcGIS makes them) drawn from the bundled geography: water, the
+/// neighbours, Maine, and the area outlined in red.
+enum Thumbnail {
+    static let width = 200, height = 133
+
+    private static let land: [[[GeoPoint]]] = polygons(.region)
+    private static let maine: [[[GeoPoint]]] = polygons(.state)
+
+    private static func polygons(_ layer: MapbookAssets.Layer) -> [[[GeoPoint]]] {
+        ((try? MapbookAssets.features(layer)) ?? []).flatMap { feature -> [[[GeoPoint]]] in
+            if case .polygons(let p) = feature.geometry { return p }
+            return []
+        }
+    }
+
+    /// The web map's extent when `area` is nil; otherwise the area with room around it.
+    static func render(highlighting area: GeoExtent?) -> Data {
+        let focus = area.map { grown($0, by: 1.0) } ?? SampleCatalog.extent
+        var canvas = Canvas(width: width, height: height, view: focus)
+        canvas.fill(color: (169, 203, 224))
+        for polygon in land { canvas.fill(polygon, color: (232, 228, 216)) }
+        for polygon in maine { canvas.fill(polygon, color: (214, 228, 196)) }
+        if let area { canvas.outline(area, color: (200, 30, 30)) }
+        return PNG.encode(width: width, height: height, rgba: canvas.pixels)
+    }
+
+    /// `extent` widened by `factor` of its size on each side, then to the thumbnail's aspect.
+    static func grown(_ e: GeoExtent, by factor: Double) -> GeoExtent {
+        let dx = (e.xmax - e.xmin) * factor, dy = (e.ymax - e.ymin) * factor
+        return GeoExtent(xmin: e.xmin - dx, ymin: e.ymin - dy, xmax: e.xmax + dx, ymax: e.ymax + dy)
+    }
+
+    /// An RGBA raster over a Web Mercator view, fitted to keep the aspect ratio.
+    struct Canvas {
+        let width: Int, height: Int
+        var pixels: [UInt8]
+        private let originX: Double, originY: Double, scale: Double
+
+        init(width: Int, height: Int, view: GeoExtent) {
+            self.width = width; self.height = height
+            pixels = [UInt8](repeating: 255, count: width * height * 4)
+            let sw = WebMercator.projected(longitude: view.xmin, latitude: view.ymin)
+            let ne = WebMercator.projected(longitude: view.xmax, latitude: view.ymax)
+            scale = min(Double(width) / (ne.x - sw.x), Double(height) / (ne.y - sw.y))
+            originX = (sw.x + ne.x) / 2 - Double(width) / 2 / scale
+            originY = (sw.y + ne.y) / 2 + Double(height) / 2 / scale
+        }
+
+        func pixel(_ p: GeoPoint) -> (x: Double, y: Double) {
+            let m = WebMercator.projected(longitude: p.longitude, latitude: p.latitude)
+            return ((m.x - originX) * scale, (originY - m.y) * scale)
+        }
+
+        mutating func set(_ x: Int, _ y: Int, _ color: (UInt8, UInt8, UInt8)) {
+            guard x >= 0, y >= 0, x < width, y < height else { return }
+            let i = (y * width + x) * 4
+            pixels[i] = color.0; pixels[i + 1] = color.1; pixels[i + 2] = color.2; pixels[i + 3] = 255
+        }
+
+        mutating func fill(color: (UInt8, UInt8, UInt8)) {
+            for y in 0..<height { for x in 0..<width { set(x, y, color) } }
+        }
+
+        /// Even–odd scanline fill of a polygon's rings, sampled at pixel centres.
+        mutating func fill(_ rings: [[GeoPoint]], color: (UInt8, UInt8, UInt8)) {
+            let edges = rings.flatMap { ring -> [((x: Double, y: Double), (x: Double, y: Double))] in
+                let points = ring.map(pixel)
+                return zip(points, points.dropFirst() + points.prefix(1)).map { ($0, $1) }
+            }
+            guard let top = edges.map({ min($0.0.y, $0.1.y) }).min(), let bottom = edges.map({ max($0.0.y, $0.1.y) }).max(),
+                  bottom >= 0, top < Double(height) else { return }
+            for row in max(0, Int(top))...min(height - 1, Int(bottom)) {
+                let y = Double(row) + 0.5
+                var crossings: [Double] = []
+                for (a, b) in edges where (a.y <= y) != (b.y <= y) {
+                    crossings.append(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x))
+                }
+                crossings.sort()
+                var i = 0
+                while i + 1 < crossings.count {
+                    let from = max(0, Int((crossings[i] - 0.5).rounded(.up))), to = min(width - 1, Int((crossings[i + 1] - 0.5).rounded(.down)))
+                    if from <= to { for x in from...to { set(x, row, color) } }
+                    i += 2
+                }
+            }
+        }
+
+        /// A two-pixel rectangle outline around `extent`.
+        mutating func outline(_ extent: GeoExtent, color: (UInt8, UInt8, UInt8)) {
+            let a = pixel(GeoPoint(longitude: extent.xmin, latitude: extent.ymax))
+            let b = pixel(GeoPoint(longitude: extent.xmax, latitude: extent.ymin))
+            let x0 = Int(a.x), x1 = Int(b.x), y0 = Int(a.y), y1 = Int(b.y)
+            for x in x0...max(x0, x1) { for t in 0..<2 { set(x, y0 + t, color); set(x, y1 - t, color) } }
+            for y in y0...max(y0, y1) { for t in 0..<2 { set(x0 + t, y, color); set(x1 - t, y, color) } }
+        }
+    }
+}
+
+/// The smallest PNG writer: 8-bit RGBA, no filtering, one IDAT chunk.
+enum PNG {
+    static func encode(width: Int, height: Int, rgba: [UInt8]) -> Data {
+        var raw = Data(capacity: (width * 4 + 1) * height)
+        for row in 0..<height {
+            raw.append(0) // filter: none
+            raw.append(contentsOf: rgba[(row * width * 4)..<((row + 1) * width * 4)])
+        }
+        var header = Data()
+        header.appendBigEndian(UInt32(width))
+        header.appendBigEndian(UInt32(height))
+        header.append(contentsOf: [8, 6, 0, 0, 0]) // 8 bits, RGBA, deflate, no filter method, no interlace
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        for (type, body) in [("IHDR", header), ("IDAT", Deflate.deflate(raw, container: .zlib, level: 9)), ("IEND", Data())] {
+            png.appendBigEndian(UInt32(body.count))
+            let chunk = Data(type.utf8) + body
+            png.append(chunk)
+            png.appendBigEndian(Deflate.crc32(chunk))
+        }
+        return png
+    }
+}
+
+extension Data {
+    fileprivate mutating func appendBigEndian(_ value: UInt32) {
+        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import SamplePortal
+
+/// `mapbook sample-portal`: the local stand-in for ArcGIS Online, standalone.
+struct SamplePortalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample-portal",
+        abstract: "Serve the sample portal (Explore Maine, offline) on 127.0.0.1 until interrupted.",
+        discussion: """
+            Prints its URL, then one line per request (with its Range header). Faults can be set at \
+            start with --faults and changed while it runs with GET /admin/faults?key=value&…: \
+            latency=MS, bandwidth=BYTES (per second; 200k, 2M), drop=BYTES, status=500|503, \
+            retryAfter=SECONDS, count=N, stall=BYTES, stallSeconds=S, ignoreRange, wrongLength, \
+            corrupt, processing=AREA, failed=AREA, complete=AREA, update=AREA, reset, and (admin \
+            only) outage=SECONDS. AREA is a map area's title or id. See docs/sample-portal.md.
+            """)
+
+    @Option(help: "The port to listen on (0 picks a free one).") var port: UInt16 = 0
+    @Option(help: ArgumentHelp("Faults to inject, as key=value pairs separated by commas.", valueName: "FAULTS"))
+    var faults: String = ""
+
+    func run() async throws {
+        var settings = SampleFaults()
+        do { try settings.apply(faults) } catch { throw ValidationError("--faults: \(error)") }
+        let portal: SamplePortal
+        do {
+            portal = try SamplePortal(content: SampleContent.build(), port: port, faults: settings) { Output.line($0) }
+        } catch {
+            throw Output.fail(error, json: false)
+        }
+        Output.line("Sample portal serving Explore Maine at \(portal.baseURL.absoluteString)")
+        Output.line("Try: mapbook areas --portal \(portal.baseURL.absoluteString)")
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+}
+
+/// `mapbook demo`: mapbook against the sample portal, started in-process; no internet needed.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run mapbook against a built-in sample portal serving Explore Maine (no internet needed).")
+
+    @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+
+    func run() async throws {
+        let portal: SamplePortal
+        do {
+            portal = try SamplePortal(content: SampleContent.build())
+        } catch {
+            throw Output.fail(error, json: json)
+        }
+        defer { portal.stop() }
+        var areas = try AreasCommand.parse(["--portal", portal.baseURL.absoluteString] + (json ? ["--json"] : []))
+        try await areas.run()
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import MapbookCore
+
+/// The geography that ships with mapbook (see ATTRIBUTION.md beside this file): Maine's outline and
+/// counties, its neighbouring states and provinces, and its places.
+public enum MapbookAssets {
+    public enum Layer: String, CaseIterable, Sendable {
+        case state, counties, region, places
+    }
+
+    /// One line crediting every source, for attribution lines on screen and in packages.
+    public static let attribution = "U.S. Census Bureau; Natural Earth; © GeoNames (CC BY 4.0)"
+
+    /// The layer's features, in a fixed order.
+    public static func features(_ layer: Layer) throws -> [GeoFeature] {
+        guard let url = Bundle.module.url(forResource: layer.rawValue, withExtension: "geojson", subdirectory: "maine") else {
+            throw CocoaError(.fileNoSuchFile)
+        }
+        return try GeoJSON.features(from: Data(contentsOf: url))
+    }
+}
