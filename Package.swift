@@ -38,14 +38,15 @@ let package = Package(
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
-        .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "PortalFixtures"]),
+        .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "PortalFixtures"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "SamplePortalTests", dependencies: ["SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats"]),
         .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
-        // Test support: a stand-in for ArcGIS Online's REST API serving recorded-shape JSON.
         // Test support: where ../shared/data is, and the message for tests skipped without it.
         .target(name: "SharedTestData", path: "Tests/SharedTestData"),
-        .target(name: "PortalFixtures", dependencies: ["LoopbackHTTP"], path: "Tests/PortalFixtures",
-                resources: [.copy("Fixtures")]),
+        // Test support: the sample portal, its content built once per test process.
+        .target(name: "PortalFixtures", dependencies: ["SamplePortal"], path: "Tests/PortalFixtures"),
     ]
 )

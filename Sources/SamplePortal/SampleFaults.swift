@@ -19,6 +19,8 @@ public struct SampleFaults: Sendable, Equatable {
     /// Stops sending a package after this many bytes and holds the connection for `stallSeconds`.
     public var stallAfterBytes: Int?
     public var stallSeconds = 30
+    /// How many package downloads `drop` and `stall` spoil before the link heals (0: all of them).
+    public var disruptedDownloads = 0
     /// Answers `Range` requests with 200 and the whole file.
     public var ignoreRange = false
     /// Declares a `Content-Length` longer than the body.
@@ -72,6 +74,7 @@ public struct SampleFaults: Sendable, Equatable {
             case "count": errorCount = try number()
             case "stall": stallAfterBytes = try number()
             case "stallSeconds": stallSeconds = try number()
+            case "times": disruptedDownloads = try number()
             case "ignoreRange": ignoreRange = flag()
             case "wrongLength": wrongLength = flag()
             case "corrupt": corrupt = flag()

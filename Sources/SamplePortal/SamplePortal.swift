@@ -48,6 +48,7 @@ final class SampleRouter: @unchecked Sendable {
     private var currentFaults: SampleFaults
     private weak var server: LoopbackServer?
     private var servedStatusFaults = 0
+    private var disruptedDownloads = 0
 
     init(content: SampleContent, faults: SampleFaults, log: (@Sendable (String) -> Void)?) {
         self.content = content; currentFaults = faults; self.log = log
@@ -61,6 +62,7 @@ final class SampleRouter: @unchecked Sendable {
         try lock.withLock {
             try change(&currentFaults)
             servedStatusFaults = 0
+            disruptedDownloads = 0
         }
     }
 
@@ -82,7 +84,11 @@ final class SampleRouter: @unchecked Sendable {
 
     private func route(_ request: LoopbackRequest) -> LoopbackResponse {
         if request.path == "/admin/faults" { return admin(request) }
-        let faults = self.faults
+        var faults = self.faults
+        if Self.isPackageDownload(request), !takeDisruption(limit: faults.disruptedDownloads) {
+            faults.dropAfterBytes = nil
+            faults.stallAfterBytes = nil
+        }
         if faults.latencyMilliseconds > 0 { Thread.sleep(forTimeInterval: Double(faults.latencyMilliseconds) / 1000) }
         if let status = faults.errorStatus, takeStatusFault(limit: faults.errorCount) {
             var headers = [("Content-Type", "text/html")]
@@ -105,6 +111,20 @@ final class SampleRouter: @unchecked Sendable {
             servedStatusFaults += 1
             return true
         }
+    }
+
+    /// Whether this package download gets `drop` and `stall`: always with no limit, else the first `limit`.
+    private func takeDisruption(limit: Int) -> Bool {
+        lock.withLock {
+            guard limit == 0 || disruptedDownloads < limit else { return false }
+            disruptedDownloads += 1
+            return true
+        }
+    }
+
+    static func isPackageDownload(_ request: LoopbackRequest) -> Bool {
+        let parts = request.path.split(separator: "/")
+        return parts.count == 6 && parts.last == "data" && SampleCatalog.area(packageID: String(parts[4])) != nil
     }
 
     /// `GET /admin/faults?key=value&…`: changes faults (same keys as `--faults`) and shows them.
@@ -133,6 +153,7 @@ extension SampleFaults {
             "latency": .number(Double(latencyMilliseconds)), "bandwidth": number(bytesPerSecond),
             "drop": number(dropAfterBytes), "status": number(errorStatus), "retryAfter": number(retryAfterSeconds),
             "count": .number(Double(errorCount)), "stall": number(stallAfterBytes), "stallSeconds": .number(Double(stallSeconds)),
+            "times": .number(Double(disruptedDownloads)),
             "ignoreRange": .bool(ignoreRange), "wrongLength": .bool(wrongLength), "corrupt": .bool(corrupt),
             "areaStatus": .object(areaStatus.mapValues { .string($0) }),
             "updates": .object(updates.mapValues { .number(Double($0)) }),

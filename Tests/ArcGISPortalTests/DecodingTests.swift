@@ -1,12 +1,15 @@
 import Foundation
 import MapbookCore
-import PortalFixtures
 import Testing
 @testable import ArcGISPortal
 
 @Suite("Decoding REST JSON, tolerant of real-world variation")
 struct DecodingTests {
-    func json(_ name: String) throws -> JSONValue { try JSONValue(parsing: FakeArcGIS.fixture(name)) }
+    /// Recorded-shape answers with the variations real portals send (Fixtures/).
+    func json(_ name: String) throws -> JSONValue {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"))
+        return try JSONValue(parsing: Data(contentsOf: url))
+    }
 
     @Test func webMapItem() throws {
         let item = try #require(PortalDecoding.item(try json("item-webmap")))
@@ -67,7 +70,7 @@ struct DecodingTests {
 
     @Test func packagesAndSize() throws {
         let packages = try json("related-area2package-bangor")["relatedItems"]!.array.compactMap(PortalDecoding.item)
-        let area = MapArea(item: PortalItem(id: ItemID(FakeArcGIS.bangorID)!, title: "Bangor", type: "Map Area"),
+        let area = MapArea(item: PortalItem(id: ItemID("e26115e1fb1343c39fbd2970fd9d3792")!, title: "Bangor", type: "Map Area"),
                            status: .complete, packages: packages.map(AreaPackage.init))
         #expect(area.packages.map(\.kind) == [.vectorTilePackage, .tilePackage])
         #expect(area.size == 30_408_704 + 5_242_880)

@@ -3,17 +3,18 @@ import HTTP
 import LoopbackHTTP
 import MapbookCore
 import PortalFixtures
+import SamplePortal
 import Testing
 @testable import ArcGISPortal
 
-@Suite("Portal client against a loopback ArcGIS")
+@Suite("Portal client against the sample portal")
 struct PortalClientTests {
-    let server: LoopbackServer
+    let server: SamplePortal
     let client: PortalClient
     let quickHTTP = HTTPClient(configuration: HTTPConfiguration(retry: .none))
 
     init() throws {
-        server = try FakeArcGIS.start()
+        server = try SampleFixture.start()
         client = PortalClient(portal: server.baseURL, http: quickHTTP)
     }
 
@@ -27,37 +28,62 @@ struct PortalClientTests {
     }
 
     @Test func requestURLsFollowTheRESTAPIExactly() {
-        let request = client.request(["content", "items", FakeArcGIS.webMapID, "relatedItems"],
+        let request = client.request(["content", "items", SampleFixture.webMapID, "relatedItems"],
                                      query: [("relationshipType", "Map2Area"), ("direction", "forward")])
         #expect(request.url.absoluteString == server.baseURL.absoluteString
-                + "/sharing/rest/content/items/\(FakeArcGIS.webMapID)/relatedItems?relationshipType=Map2Area&direction=forward&f=json")
+                + "/sharing/rest/content/items/\(SampleFixture.webMapID)/relatedItems?relationshipType=Map2Area&direction=forward&f=json")
         let search = client.request(["search"], query: [("q", "title:\"Explore Maine\" & more")])
         #expect(search.url.query == "q=title%3A%22Explore%20Maine%22%20%26%20more&f=json")
-        #expect(client.packageRequest(ItemID(FakeArcGIS.portlandID)!).url.query == nil, "package bytes: no f=json")
+        #expect(client.packageRequest(ItemID(SampleFixture.portlandID)!).url.query == nil, "package bytes: no f=json")
     }
 
     @Test func loadsTheWebMapItemAndDefinition() async throws {
         let item = try await client.item(.exploreMaine)
         #expect(item.title == "Explore Maine")
         let map = try await client.webMap(.exploreMaine)
-        #expect(map.bookmarks.count == 2)
+        #expect(map.bookmarks.map(\.name) == ["All of Maine", "Acadia", "Boston", "Baxter State Park", "Greater Portland",
+                                               "Caribou", "Bangor"])
+        #expect(map.basemapLayers.first?.layerType == "VectorTileLayer")
+        #expect(map.initialExtent?.geographic.map { abs($0.xmin - -71.3) < 1e-6 && abs($0.ymax - 47.5) < 1e-6 } == true)
         #expect(server.requests.map(\.target) == [
-            "/sharing/rest/content/items/\(FakeArcGIS.webMapID)?f=json",
-            "/sharing/rest/content/items/\(FakeArcGIS.webMapID)/data?f=json",
+            "/sharing/rest/content/items/\(SampleFixture.webMapID)?f=json",
+            "/sharing/rest/content/items/\(SampleFixture.webMapID)/data?f=json",
         ])
     }
 
     @Test func listsMapAreasWithPackagesInPortalOrder() async throws {
         let areas = try await client.mapAreas(of: .exploreMaine)
-        #expect(areas.map(\.item.title) == ["Greater Portland", "Bangor", "Acadia", "Baxter State Park", "Caribou", "Boston"])
-        #expect(areas[0].packages.map(\.item.title) == ["Greater Portland basemap"])
-        #expect(areas[0].size == 44_150_784)
-        #expect(areas[1].size == 35_651_584)
-        #expect(areas[2].packages.isEmpty)
-        #expect(areas[3].status == .processing)
+        #expect(areas.map(\.item.title) == ["Acadia", "Boston", "Baxter State Park", "Greater Portland", "Caribou", "Bangor"])
+        let portland = try #require(areas.first { $0.item.id.rawValue == SampleFixture.portlandID })
+        #expect(portland.packages.map(\.item.title) == ["Greater Portland basemap"])
+        #expect(portland.packages.map(\.item.type) == ["Vector Tile Package"])
+        #expect(portland.size == Int64(SampleFixture.content.packages[SampleFixture.portland.packageID]!.data.count))
+        #expect(areas.allSatisfy { $0.status == .complete && $0.size > 100_000 })
         let packageQueries = server.requests.filter { $0.query["relationshipType"] == "Area2Package" }
         #expect(packageQueries.count == 6)
         #expect(packageQueries.allSatisfy { $0.query["direction"] == "forward" && $0.query["f"] == "json" })
+    }
+
+    /// Real portals vary: an area may have several packages, or none yet.
+    @Test func areasWithSeveralPackagesOrNone() async throws {
+        let item = #"{"id":"%@","title":"%@","type":"%@","owner":"o","size":%d,"properties":{"status":"complete"}}"#
+        let varied = try LoopbackServer { request in
+            switch (request.path.split(separator: "/").dropLast().last.map(String.init), request.query["relationshipType"]) {
+            case (SampleFixture.webMapID?, "Map2Area"?):
+                let areas = [String(format: item, String(repeating: "a", count: 32), "Two", "Map Area", -1),
+                             String(format: item, String(repeating: "b", count: 32), "None", "Map Area", -1)]
+                return .json(#"{"total":2,"relatedItems":[\#(areas.joined(separator: ","))]}"#)
+            case (String(repeating: "a", count: 32)?, "Area2Package"?):
+                let packages = [String(format: item, String(repeating: "c", count: 32), "Basemap", "Vector Tile Package", 1000),
+                                String(format: item, String(repeating: "d", count: 32), "Hillshade", "Tile Package", 500)]
+                return .json(#"{"total":2,"relatedItems":[\#(packages.joined(separator: ","))]}"#)
+            default:
+                return .json(#"{"total":0,"relatedItems":[]}"#)
+            }
+        }
+        let areas = try await PortalClient(portal: varied.baseURL, http: quickHTTP).mapAreas(of: .exploreMaine)
+        #expect(areas.map(\.packages.count) == [2, 0])
+        #expect(areas[0].size == 1500)
     }
 
     @Test func unknownItemIsNotFoundFromAnHTTP200ErrorBody() async throws {
@@ -69,7 +95,7 @@ struct PortalClientTests {
     }
 
     @Test func protectedItemNeedsAValidToken() async throws {
-        let id = ItemID(FakeArcGIS.protectedID)!
+        let id = ItemID(SampleCatalog.protectedID)!
         await #expect(throws: PortalError(.tokenRequired, host: "127.0.0.1", serverMessage: "Token Required", itemID: id)) {
             try await client.item(id)
         }
@@ -77,15 +103,15 @@ struct PortalClientTests {
         await #expect(throws: PortalError(.invalidToken, host: "127.0.0.1", serverMessage: "Invalid token.", itemID: id)) {
             try await wrong.item(id)
         }
-        let right = PortalClient(portal: server.baseURL, token: FakeArcGIS.validToken, http: quickHTTP)
-        #expect(try await right.item(id).title == "Explore Maine")
+        let right = PortalClient(portal: server.baseURL, token: SampleCatalog.validToken, http: quickHTTP)
+        #expect(try await right.item(id).title == "Explore Maine (staff)")
         #expect(server.requests.allSatisfy { !$0.target.contains("token") }, "tokens never travel in URLs")
     }
 
     @Test func thumbnailBytes() async throws {
         let item = try await client.item(.exploreMaine)
-        #expect(try await client.thumbnail(of: item) == FakeArcGIS.thumbnailPNG)
-        #expect(server.requests.last?.path == "/sharing/rest/content/items/\(FakeArcGIS.webMapID)/info/thumbnail/thumbnail.png")
+        #expect(try await client.thumbnail(of: item) == SampleFixture.content.thumbnails[SampleFixture.webMapID])
+        #expect(server.requests.last?.path == "/sharing/rest/content/items/\(SampleFixture.webMapID)/info/thumbnail/thumbnail.png")
     }
 
     @Test func thumbnailNameCannotEscapeTheItem() async throws {
@@ -95,11 +121,14 @@ struct PortalClientTests {
     }
 
     @Test func searchPages() async throws {
-        let page = try await client.search("title:Maine", num: 2)
-        #expect(page.total == 3)
-        #expect(page.results.map(\.title) == ["Explore Maine", "Greater Portland"])
-        #expect(page.nextStart == 3)
-        #expect(server.requests.last?.query == ["q": "title:Maine", "start": "1", "num": "2", "f": "json"])
+        let page = try await client.search("title:Portland", num: 1)
+        #expect(page.total == 2)
+        #expect(page.results.map(\.title) == ["Greater Portland"])
+        #expect(page.nextStart == 2)
+        #expect(server.requests.last?.query == ["q": "title:Portland", "start": "1", "num": "1", "f": "json"])
+        let next = try await client.search("title:Portland", start: 2, num: 1)
+        #expect(next.results.map(\.title) == ["Greater Portland basemap"])
+        #expect(next.nextStart == nil)
     }
 
     @Test func nonJSONAnswerIsMalformed() async throws {
@@ -129,7 +158,9 @@ struct PortalClientTests {
     }
 
     @Test func serverErrorBodyIsSanitised() async throws {
-        let failing = try LoopbackServer { _ in .json(data: FakeArcGIS.fixture("error-server")) }
+        let failing = try LoopbackServer { _ in
+            .json(#"{"error":{"code":500,"message":"Unable to complete \u001b[31moperation.\n Internal failure","details":[]}}"#)
+        }
         let client = PortalClient(portal: failing.baseURL, http: quickHTTP)
         do {
             _ = try await client.item(.exploreMaine)

@@ -1,31 +1,37 @@
 import Foundation
-import LoopbackHTTP
+import MapbookCore
 import PortalFixtures
+import SamplePortal
 import Testing
 
-@Suite("mapbook areas / info against a loopback ArcGIS")
+@Suite("mapbook areas / info against the sample portal")
 struct CLITests {
-    let server: LoopbackServer
+    let server: SamplePortal
     var portal: String { server.baseURL.absoluteString }
 
-    init() throws { server = try FakeArcGIS.start() }
+    init() throws {
+        var faults = SampleFaults()
+        try faults.apply("processing=Baxter State Park,failed=Caribou")
+        server = try SampleFixture.start(faults: faults)
+    }
+
+    func packageSize(_ area: SampleArea) -> Int { SampleFixture.content.packages[area.packageID]!.data.count }
 
     @Test func areasListsEveryAreaAligned() throws {
-        let result = try CLI.run(["areas", "--portal", portal, "--webmap", FakeArcGIS.webMapID])
+        let result = try CLI.run(["areas", "--portal", portal, "--webmap", SampleFixture.webMapID])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "Explore Maine (\(FakeArcGIS.webMapID)) on 127.0.0.1 — 6 map areas")
+        #expect(lines[0] == "Explore Maine (\(SampleFixture.webMapID)) on 127.0.0.1 — 6 map areas")
         let header = try #require(lines.first { $0.contains("TITLE") })
         #expect(header.hasPrefix("  TITLE"))
         let portland = try #require(lines.first { $0.contains("Greater Portland") })
         #expect(portland.contains("complete"))
-        #expect(portland.contains("42.1 MiB"))
-        #expect(portland.hasSuffix(FakeArcGIS.portlandID))
-        let bangor = try #require(lines.first { $0.contains("Bangor") })
-        #expect(bangor.contains("34.0 MiB"))
+        #expect(portland.contains(Format.bytes(Int64(packageSize(SampleFixture.portland)))))
+        #expect(portland.hasSuffix(SampleFixture.portlandID))
         #expect(lines.first { $0.contains("Baxter State Park") }?.contains("processing") == true)
+        #expect(lines.first { $0.contains("Caribou") }?.contains("failed") == true)
         // Columns line up: every id starts in the same column.
-        let idColumns = Set(lines.filter { $0.contains("2023-") || $0.contains("–") }.compactMap { line in
+        let idColumns = Set(lines.dropFirst(2).compactMap { line in
             line.range(of: #"[0-9a-f]{32}$"#, options: .regularExpression).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
         })
         #expect(idColumns.count == 1)
@@ -39,33 +45,32 @@ struct CLITests {
         #expect((json["webMap"] as? [String: Any])?["title"] as? String == "Explore Maine")
         let areas = try #require(json["mapAreas"] as? [[String: Any]])
         #expect(areas.count == 6)
-        let bangor = try #require(areas.first { $0["id"] as? String == FakeArcGIS.bangorID })
+        let bangor = try #require(areas.first { $0["id"] as? String == SampleFixture.bangorID })
         #expect(Set(bangor.keys) == ["id", "title", "snippet", "status", "downloadable", "size", "packageCount",
                                      "created", "modified", "extent", "packages"])
-        #expect(bangor["size"] as? Int == 35_651_584)
-        #expect(bangor["packageCount"] as? Int == 2)
+        #expect(bangor["size"] as? Int == packageSize(SampleFixture.bangor))
+        #expect(bangor["packageCount"] as? Int == 1)
         #expect(bangor["downloadable"] as? Bool == true)
-        #expect(bangor["modified"] as? String == "2023-11-14T22:13:21Z")
+        #expect(bangor["modified"] as? String == "2023-11-14T22:13:20Z")
         let packages = try #require(bangor["packages"] as? [[String: Any]])
-        #expect(packages.map { $0["type"] as? String } == ["Vector Tile Package", "Tile Package"])
+        #expect(packages.map { $0["type"] as? String } == ["Vector Tile Package"])
         let caribou = try #require(areas.first { $0["title"] as? String == "Caribou" })
         #expect(caribou["status"] as? String == "failed")
-        #expect(caribou["snippet"] is NSNull)
+        #expect(caribou["downloadable"] as? Bool == false)
     }
 
     @Test func infoShowsOneItemWithPlainTextDescription() throws {
-        let result = try CLI.run(["info", FakeArcGIS.webMapID, "--portal", portal])
+        let result = try CLI.run(["info", SampleFixture.webMapID, "--portal", portal])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Title     Explore Maine"))
         #expect(result.stdout.contains("Type      Web Map"))
         #expect(result.stdout.contains("Created   2018-03-20"))
-        #expect(result.stdout.contains("Download an area & take it offline."))
-        #expect(!result.stdout.contains("<p>"))
-        #expect(!result.stdout.contains("alert"), "script content is dropped")
+        #expect(result.stdout.contains("Download an area and take it offline."))
+        #expect(!result.stdout.contains("<p>") && !result.stdout.contains("<b>"))
     }
 
     @Test func infoJSON() throws {
-        let result = try CLI.run(["info", FakeArcGIS.portlandID, "--portal", portal, "--json"])
+        let result = try CLI.run(["info", SampleFixture.portlandID, "--portal", portal, "--json"])
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["type"] as? String == "Map Area")
@@ -81,7 +86,7 @@ struct CLITests {
     }
 
     @Test func errorsAreJSONWithJSONFlag() throws {
-        let result = try CLI.run(["info", FakeArcGIS.protectedID, "--portal", portal, "--json"])
+        let result = try CLI.run(["info", SampleCatalog.protectedID, "--portal", portal, "--json"])
         #expect(result.status == 1)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [String: String]])
         #expect(json["error"]?["kind"] == "tokenRequired")
@@ -89,10 +94,10 @@ struct CLITests {
     }
 
     @Test func tokenComesFromTheEnvironmentAndIsNeverPrinted() throws {
-        let ok = try CLI.run(["info", FakeArcGIS.protectedID, "--portal", portal],
-                             environment: ["MAPBOOK_TOKEN": FakeArcGIS.validToken])
+        let ok = try CLI.run(["info", SampleCatalog.protectedID, "--portal", portal],
+                             environment: ["MAPBOOK_TOKEN": SampleCatalog.validToken])
         #expect(ok.status == 0)
-        let bad = try CLI.run(["info", FakeArcGIS.protectedID, "--portal", portal, "--json"],
+        let bad = try CLI.run(["info", SampleCatalog.protectedID, "--portal", portal, "--json"],
                               environment: ["MAPBOOK_TOKEN": "leaky-secret"])
         #expect(bad.status == 1)
         #expect(!(bad.stdout + bad.stderr).contains("leaky-secret"))
@@ -109,7 +114,7 @@ struct CLITests {
     }
 
     @Test func aMapAreaIsNotAWebMap() throws {
-        let result = try CLI.run(["areas", "--portal", portal, "--webmap", FakeArcGIS.portlandID])
+        let result = try CLI.run(["areas", "--portal", portal, "--webmap", SampleFixture.portlandID])
         #expect(result.status == 1)
         #expect(result.stderr.contains("is a Map Area, not a Web Map"))
     }

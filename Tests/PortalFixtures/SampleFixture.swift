@@ -1,0 +1,27 @@
+import Foundation
+import SamplePortal
+
+/// The sample portal for tests: its content is built afresh once per test process (in a temporary
+/// folder, never the user's cache, and never from a cache a previous build left), and each test
+/// starts its own server on a free port.
+public enum SampleFixture {
+    public static let webMapID = SampleCatalog.webMapID
+    public static let portlandID = "5dbbd50464b546a1ae4e39236f5fafa0"
+    public static let bangorID = "e26115e1fb1343c39fbd2970fd9d3792"
+
+    public static let content: SampleContent = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-tests-sample-portal")
+        do {
+            return try SampleContent.build(cacheDirectory: folder, useCache: false)
+        } catch {
+            fatalError("the sample portal's content cannot be built: \(error)")
+        }
+    }()
+
+    public static func start(faults: SampleFaults = SampleFaults()) throws -> SamplePortal {
+        try SamplePortal(content: content, faults: faults)
+    }
+
+    public static var portland: SampleArea { SampleCatalog.area(id: portlandID)! }
+    public static var bangor: SampleArea { SampleCatalog.area(id: bangorID)! }
+}
