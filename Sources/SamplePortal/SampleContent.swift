@@ -36,8 +36,12 @@ public final class SampleContent: Sendable {
 
     public static func build(cacheDirectory: URL = defaultCacheDirectory, useCache: Bool = true) throws -> SampleContent {
         let basemap = try SampleBasemap()
-        let folder = cacheDirectory.appendingPathComponent(contentVersion)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var folder = cacheDirectory.appendingPathComponent(contentVersion)
+        // A cache that cannot be written (a read-only home) costs only speed: build in a temporary folder.
+        if (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) == nil {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-sample-portal-\(getuid())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
         var packages: [String: Package] = [:]
         var thumbnails: [String: Data] = [:]
         for area in SampleCatalog.areas {
