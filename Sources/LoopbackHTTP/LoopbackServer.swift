@@ -15,23 +15,37 @@ public final class LoopbackServer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var suspended = false
+    /// Which listening socket is current; an accept thread of an older one stops.
+    private var generation = 0
     private var connections: Set<Int32> = []
     private var log: [LoopbackRequest] = []
 
     /// Binds 127.0.0.1:`port` (0 picks a free port) and starts serving.
     public init(port: UInt16 = 0, handler: @escaping Handler) throws {
         self.handler = handler
-        let (fd, bound) = try Self.listen(on: port)
+        var (fd, bound) = try Self.listen(on: port)
+        // A free port that a suspended or stopped server keeps: take another (holding this one meanwhile).
+        var declined: [Int32] = []
+        while port == 0, Self.reserved.withLock({ $0.contains(bound) }), declined.count < 16 {
+            declined.append(fd)
+            (fd, bound) = try Self.listen(on: 0)
+        }
+        declined.forEach { close($0) }
         self.port = bound
         self.listener = fd
-        startAccepting(fd)
+        startAccepting(fd, generation: 0)
     }
 
     private static func listen(on port: UInt16) throws -> (Int32, UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoopbackServerError.socket(errno) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        // Only for a chosen port (a server restarted on its old port). With port 0 the kernel may
+        // hand two SO_REUSEADDR sockets that are bound but not yet listening the same port, and two
+        // servers would then share one port's connections.
+        if port != 0 {
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -51,34 +65,49 @@ public final class LoopbackServer: @unchecked Sendable {
         return (fd, UInt16(bigEndian: address.sin_port))
     }
 
-    private func startAccepting(_ fd: Int32) {
-        let thread = Thread { [self] in acceptLoop(fd) }
+    private func startAccepting(_ fd: Int32, generation: Int) {
+        let thread = Thread { [self] in acceptLoop(fd, generation: generation) }
         thread.name = "loopback.accept"
         thread.start()
     }
 
     /// An outage: closes the listening socket and every open connection, so clients are refused
-    /// (ECONNREFUSED) until `resume()` listens on the same port again.
+    /// (ECONNREFUSED) until `resume()` listens on the same port again. Meanwhile the port is
+    /// reserved: no other server in this process is given it, so none receives this one's clients.
     public func suspend() {
-        let open: Set<Int32> = lock.withLock {
-            guard !stopped, !suspended else { return [] }
+        lock.withLock {
+            guard !stopped, !suspended else { return }
             suspended = true
+            generation += 1
+            Self.reserved.withLock { _ = $0.insert(port) }
+            // Woken by this, the accept thread closes the socket itself (see `acceptLoop`).
             shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-            return connections
+            shutDownConnections()
         }
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     public func resume() throws {
         try lock.withLock {
             guard !stopped, suspended else { return }
-            let (fd, _) = try Self.listen(on: port)
+            // The old socket is closed by its accept thread as it wakes: give it a moment.
+            var attempt = 0
+            var fd: Int32 = -1
+            while fd < 0 {
+                do { (fd, _) = try Self.listen(on: port) } catch {
+                    attempt += 1
+                    if attempt == 40 { throw error }
+                    Thread.sleep(forTimeInterval: 0.025)
+                }
+            }
             listener = fd
             suspended = false
-            startAccepting(fd)
+            Self.reserved.withLock { _ = $0.remove(port) }
+            startAccepting(fd, generation: generation)
         }
     }
+
+    /// Ports of suspended and stopped servers, kept from servers that ask for any free port.
+    private static let reserved = LockedSet()
 
     public var isSuspended: Bool { lock.withLock { suspended } }
 
@@ -87,37 +116,48 @@ public final class LoopbackServer: @unchecked Sendable {
 
     /// Stops accepting and closes every open connection.
     public func stop() {
-        let open: Set<Int32> = lock.withLock {
-            guard !stopped else { return [] }
+        lock.withLock {
+            guard !stopped else { return }
             stopped = true
-            if !suspended {
-                shutdown(listener, Int32(SHUT_RDWR))
-                close(listener)
-            }
-            return connections
+            // Never given out again in this process: a client may still hold pooled connections to
+            // this port, and must not reach another server through it.
+            Self.reserved.withLock { _ = $0.insert(port) }
+            if !suspended { shutdown(listener, Int32(SHUT_RDWR)) }
+            shutDownConnections()
         }
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// Under the lock: a connection's thread closes its socket under the same lock, so a number
+    /// here is still that connection's, not a reused descriptor of some other socket.
+    private func shutDownConnections() {
+        for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
-    private func acceptLoop(_ listener: Int32) {
-        while !isStopped {
+    /// Accepts until its socket is shut down (stop, or an outage), then closes that socket itself:
+    /// closed any earlier, its descriptor number could be reused by another server's socket, and
+    /// this thread would take that server's connections.
+    private func acceptLoop(_ listener: Int32, generation: Int) {
+        defer { close(listener) }
+        while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 {
                 if errno == EINTR { continue }
                 return
             }
             let admitted = lock.withLock { () -> Bool in
-                guard !stopped, !suspended else { return false }
+                guard !stopped, !suspended, generation == self.generation else { return false }
                 connections.insert(fd)
                 return true
             }
-            guard admitted else { close(fd); continue }
+            guard admitted else { close(fd); return }
             let thread = Thread { [self] in
                 serve(fd)
-                lock.withLock { _ = connections.remove(fd) }
-                close(fd)
+                lock.withLock {
+                    connections.remove(fd)
+                    close(fd)
+                }
             }
             thread.start()
         }
@@ -205,6 +245,13 @@ public final class LoopbackServer: @unchecked Sendable {
         default: "Status"
         }
     }
+}
+
+/// A set of ports behind a lock, shared by every server in the process.
+final class LockedSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ports: Set<UInt16> = []
+    func withLock<T>(_ body: (inout Set<UInt16>) -> T) -> T { lock.withLock { body(&ports) } }
 }
 
 public enum LoopbackServerError: Error, CustomStringConvertible {

@@ -155,7 +155,11 @@ struct DownloadTests {
         let path = temporaryPath()
         let client = testClient()
         let task = Task { try await client.download(HTTPRequest(url: server.baseURL), to: path) }
-        try await Task.sleep(for: .milliseconds(500))
+        // Cancel once some bytes are on disk (polled, so a slow machine does not fail the test).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         task.cancel()
         await #expect(throws: HTTPError.cancelled) { try await task.value }
         let kept = try Data(contentsOf: URL(fileURLWithPath: path))
