@@ -71,8 +71,10 @@ final class SampleRouter: @unchecked Sendable {
     @Sendable func respond(_ request: LoopbackRequest) -> LoopbackResponse {
         let response = route(request)
         if let log {
+            // What a client sent is untrusted: no escape sequence reaches the terminal through the log.
             let range = request.headers["range"].map { " Range: \($0)" } ?? ""
-            log("\(request.method) \(Self.redacted(request.target))\(range) → \(response.status) \(response.body.count) bytes")
+            let line = "\(request.method) \(Self.redacted(request.target))\(range)"
+            log("\(TerminalText.sanitizedLine(line, maxLength: 2048)) → \(response.status) \(response.body.count) bytes")
         }
         return response
     }

@@ -177,3 +177,38 @@ import TileFormats
         #expect(SampleRouter.redacted("/x?f=json&token=abc&q=1") == "/x?f=json&token=…&q=1")
     }
 }
+
+/// Lines collected from the portal's request log.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+@Suite struct SampleLogTests {
+    /// A raw request line with an escape sequence in it: the log line carries no control character.
+    @Test func requestLogIsSanitized() throws {
+        let lines = LogLines()
+        let portal = try SamplePortal(content: SampleFixture.content) { lines.add($0) }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = portal.port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        let request = "GET /sharing/rest/search?q=\u{1B}[2J\u{1B}]0;owned\u{7}&f=json&token=secret HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+        // The log line is written before the answer is sent: its first bytes are enough to wait for.
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        #expect(recv(fd, &buffer, buffer.count, 0) > 0)
+        let line = try #require(lines.all.first)
+        #expect(line.hasPrefix("GET /sharing/rest/search?q="))
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(!line.contains("secret"), "tokens are redacted")
+    }
+}
