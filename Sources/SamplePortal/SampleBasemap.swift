@@ -26,6 +26,9 @@ public struct SampleBasemap: Sendable {
         tiles = tiler.tiles(for: Self.layers(geography, zooms: Self.basemapZooms))
     }
 
+    /// One layer of the geography the basemap is cut from (`region`, `state`, `counties`, `places`).
+    func features(of layer: String) -> [GeoFeature] { geography.first { $0.name == layer }?.features ?? [] }
+
     private static func layers(_ geography: [(name: String, features: [GeoFeature], minZoom: Int)],
                                zooms: ClosedRange<Int>) -> [VectorTiler.Layer] {
         geography.compactMap { layer in

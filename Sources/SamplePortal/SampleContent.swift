@@ -11,9 +11,10 @@ public final class SampleContent: Sendable {
         public var name: String
         public var data: Data
         public var tileCount: Int
-        /// A strong validator for Range/If-Range: changes whenever the bytes do.
-        public var etag: String { "\"\(String(Deflate.crc32(data), radix: 16))-\(data.count)\"" }
     }
+
+    /// A strong validator for Range/If-Range: changes whenever the bytes do.
+    static func etag(of data: Data) -> String { "\"\(String(Deflate.crc32(data), radix: 16))-\(data.count)\"" }
 
     /// Bump when anything that shapes the packages changes, so stale caches are not served.
     static let contentVersion = "v1"
@@ -46,8 +47,9 @@ public final class SampleContent: Sendable {
         var thumbnails: [String: Data] = [:]
         for area in SampleCatalog.areas {
             let path = folder.appendingPathComponent(area.packageName).path
-            var data = useCache ? FileManager.default.contents(atPath: path) : nil
-            if data == nil || (try? TilePackage(path: path)) == nil {
+            // A cached package is used when it opens; otherwise it is written again.
+            var package = useCache ? try? TilePackage(path: path) : nil
+            if package == nil {
                 let tiles = basemap.packageTiles(for: area.extent)
                 let writer = VectorTilePackageWriter(name: area.packageName, title: "\(area.title) basemap",
                                                      snippet: area.snippet, extent: area.extent, style: SampleBasemap.style)
@@ -57,15 +59,16 @@ public final class SampleContent: Sendable {
                 guard rename(partial, path) == 0 else {
                     throw TileFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
                 }
-                data = FileManager.default.contents(atPath: path)
+                package = try TilePackage(path: path)
             }
-            guard let data else { throw TileFormatError.cannotOpen(path: path, reason: "it vanished after writing") }
-            let package = try TilePackage(path: path)
+            guard let package, let data = FileManager.default.contents(atPath: path) else {
+                throw TileFormatError.cannotOpen(path: path, reason: "it vanished after writing")
+            }
             let count = try package.info.levels.reduce(0) { $0 + (try package.tilePositions(level: $1.level).count) }
             packages[area.packageID] = Package(id: area.packageID, name: area.packageName, data: data, tileCount: count)
-            thumbnails[area.id] = Thumbnail.render(highlighting: area.extent)
+            thumbnails[area.id] = Thumbnail.render(highlighting: area.extent, geography: basemap)
         }
-        thumbnails[SampleCatalog.webMapID] = Thumbnail.render(highlighting: nil)
+        thumbnails[SampleCatalog.webMapID] = Thumbnail.render(highlighting: nil, geography: basemap)
         return SampleContent(basemap: basemap, packages: packages, thumbnails: thumbnails)
     }
 }

@@ -144,7 +144,7 @@ final class SampleRouter: @unchecked Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { server.suspend() }
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.05 + seconds) { try? server.resume() }
         }
-        return .json(data: (try? VectorTilePackageWriter.encode(faults.json)) ?? Data())
+        return SampleREST.json(faults.json)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import MapbookAssets
 import MapbookCore
 import TileFormats
 
@@ -124,13 +125,11 @@ struct SampleREST {
             "thumbnail": thumbnail.map { .string($0) } ?? .null,
             "extent": .array([.array([.number(extent.xmin), .number(extent.ymin)]),
                               .array([.number(extent.xmax), .number(extent.ymax)])]),
-            "spatialReference": .string("102100"), "accessInformation": .string(attribution),
+            "spatialReference": .string("102100"), "accessInformation": .string(MapbookAssets.attribution),
             "licenseInfo": .null, "culture": .string("en-us"), "properties": .null, "url": .null,
             "access": .string("public"), "size": .number(Double(size)), "numViews": .number(52_311),
         ]
     }
-
-    static let attribution = "Census Bureau, Natural Earth, GeoNames"
 
     // MARK: Data
 
@@ -181,7 +180,7 @@ struct SampleREST {
 
     private func packageData(_ area: SampleArea, _ request: LoopbackRequest) -> LoopbackResponse {
         var data = packageBytes(area)
-        let etag = "\"\(String(Deflate.crc32(data), radix: 16))-\(data.count)\""
+        let etag = SampleContent.etag(of: data)
         let updates = faults.updates[area.packageID] ?? 0
         let modified = Date(timeIntervalSince1970: Double(SampleCatalog.modified + 200_000) / 1000 + Double(updates) * 86_400)
         if faults.corrupt {

@@ -1,5 +1,4 @@
 import Foundation
-import MapbookAssets
 import MapbookCore
 import TileFormats
 
@@ -8,18 +7,17 @@ import TileFormats
 enum Thumbnail {
     static let width = 200, height = 133
 
-    private static let land: [[[GeoPoint]]] = polygons(.region)
-    private static let maine: [[[GeoPoint]]] = polygons(.state)
-
-    private static func polygons(_ layer: MapbookAssets.Layer) -> [[[GeoPoint]]] {
-        ((try? MapbookAssets.features(layer)) ?? []).flatMap { feature -> [[[GeoPoint]]] in
+    private static func polygons(_ features: [GeoFeature]) -> [[[GeoPoint]]] {
+        features.flatMap { feature -> [[[GeoPoint]]] in
             if case .polygons(let p) = feature.geometry { return p }
             return []
         }
     }
 
-    /// The web map's extent when `area` is nil; otherwise the area with room around it.
-    static func render(highlighting area: GeoExtent?) -> Data {
+    /// The web map's extent when `area` is nil; otherwise the area with room around it. Land and
+    /// Maine come from the basemap's own geography.
+    static func render(highlighting area: GeoExtent?, geography: SampleBasemap) -> Data {
+        let land = polygons(geography.features(of: "region")), maine = polygons(geography.features(of: "state"))
         let focus = area.map { grown($0, by: 1.0) } ?? SampleCatalog.extent
         var canvas = Canvas(width: width, height: height, view: focus)
         canvas.fill(color: (169, 203, 224))
