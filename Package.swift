@@ -18,19 +18,24 @@ let package = Package(
                        providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CStb", pkgConfig: "stb",
+                       providers: [.apt(["libstb-dev"])]),
 
         .target(name: "MapbookCore"),
         .target(name: "HTTP", dependencies: ["MapbookCore", "CCurl"]),
         .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP"]),
         .target(name: "LoopbackHTTP"),
-        .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib"]),
+        .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib", "CStb"]),
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift"], resources: [.copy("maine")]),
+        .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats"]),
+        .target(name: "AppModel", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "MapRender"]),
+        .target(name: "TerminalUI", dependencies: ["AppModel", "MapRender", "MapbookCore", "CCurses"]),
         .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets"]),
         .executableTarget(name: "mapbook", dependencies: [
-            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalUI",
+            "MapbookAssets", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Benchmark driver for the scripts in scripts/: one module at a time, no UI.

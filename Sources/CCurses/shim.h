@@ -8,6 +8,9 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
 #include <locale.h>
+#include <langinfo.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 
 /* Attribute macros do not import into Swift. */
@@ -19,5 +22,24 @@ static const attr_t MB_A_UNDERLINE = A_UNDERLINE;
 static const mmask_t MB_ALL_MOUSE_EVENTS = ALL_MOUSE_EVENTS;
 static const mmask_t MB_REPORT_MOUSE_POSITION = REPORT_MOUSE_POSITION;
 static inline attr_t mb_color_pair(short n) { return COLOR_PAIR(n); }
+/* Mouse buttons (macros built from NCURSES_MOUSE_MASK). */
+static const mmask_t MB_BUTTON1_PRESSED = BUTTON1_PRESSED;
+static const mmask_t MB_BUTTON4_PRESSED = BUTTON4_PRESSED;
+static const mmask_t MB_BUTTON5_PRESSED = BUTTON5_PRESSED;
+
+/* The terminal's size from the kernel (ioctl is variadic). Returns 0 on success. */
+static inline int mb_terminal_size(int fd, int *rows, int *columns) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row;
+    *columns = ws.ws_col;
+    return 0;
+}
+
+/* Whether the current LC_CTYPE encodes UTF-8 (braille and box drawing need it). */
+static inline int mb_locale_is_utf8(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
 
 #endif

@@ -14,6 +14,11 @@ public enum Format {
         return String(format: "%.1f %@", value, units[unit])
     }
 
+    /// `-70.6210, 43.5480 — -70.0500, 43.9300 (lon, lat)`.
+    public static func extent(_ extent: GeoExtent) -> String {
+        String(format: "%.4f, %.4f — %.4f, %.4f (lon, lat)", extent.xmin, extent.ymin, extent.xmax, extent.ymax)
+    }
+
     /// A calendar date in UTC, `2024-03-05`: stable across machines, for listings.
     public static func date(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -7,6 +7,19 @@ public struct GeoExtent: Sendable, Equatable, Codable {
     public init(xmin: Double, ymin: Double, xmax: Double, ymax: Double) {
         self.xmin = xmin; self.ymin = ymin; self.xmax = xmax; self.ymax = ymax
     }
+
+    /// The smallest extent holding both.
+    public func union(_ other: GeoExtent) -> GeoExtent {
+        GeoExtent(xmin: min(xmin, other.xmin), ymin: min(ymin, other.ymin),
+                  xmax: max(xmax, other.xmax), ymax: max(ymax, other.ymax))
+    }
+}
+
+extension Sequence<GeoExtent> {
+    /// The smallest extent holding them all; nil when there are none.
+    public var union: GeoExtent? {
+        reduce(nil) { total, next in total?.union(next) ?? next }
+    }
 }
 
 /// A spatial reference by well-known id. Web Mercator shows up as 102100 or 3857.

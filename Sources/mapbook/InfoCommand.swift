@@ -38,8 +38,7 @@ struct InfoCommand: AsyncParsableCommand {
         if let modified = item.modified { rows.append(("Modified", Format.date(modified))) }
         if let size = item.size { rows.append(("Size", Format.bytes(size))) }
         if let extent = item.extent {
-            rows.append(("Extent", String(format: "%.4f, %.4f — %.4f, %.4f (lon, lat)",
-                                          extent.xmin, extent.ymin, extent.xmax, extent.ymax)))
+            rows.append(("Extent", Format.extent(extent)))
         }
         if let status = item.properties?["status"]?.string { rows.append(("Status", Output.cell(status, width: 32))) }
         if let access = item.access { rows.append(("Access", Output.cell(access))) }

@@ -15,7 +15,9 @@ struct Mapbook: AsyncParsableCommand {
             could not be reached, 64 for a usage error.
             """,
         version: HTTPClient.version,
-        subcommands: [AreasCommand.self, InfoCommand.self, PackageCommand.self, SamplePortalCommand.self, DemoCommand.self])
+        subcommands: [BrowseCommand.self, AreasCommand.self, InfoCommand.self, PackageCommand.self, SamplePortalCommand.self,
+                      DemoCommand.self],
+        defaultSubcommand: BrowseCommand.self)
 
     static func main() async {
         // A peer closing a socket must end that transfer, not the process.

@@ -4,16 +4,13 @@ import Foundation
 import HTTP
 import MapbookCore
 
-/// The options every command shares: which portal, which web map, and how to print.
-struct PortalOptions: ParsableArguments {
+/// Which portal and which web map: shared by the browser and the subcommands.
+struct PortalSelection: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The portal to use.", valueName: "URL"))
     var portal: String = PortalClient.arcGISOnline.absoluteString
 
     @Option(name: .long, help: ArgumentHelp("The web map's item id.", valueName: "ID"))
     var webmap: String = ItemID.exploreMaine.rawValue
-
-    @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.")
-    var json = false
 
     func validate() throws {
         guard portalURL != nil else {
@@ -36,4 +33,16 @@ struct PortalOptions: ParsableArguments {
     func client() -> PortalClient {
         PortalClient(portal: portalURL!, token: ProcessInfo.processInfo.environment["MAPBOOK_TOKEN"])
     }
+}
+
+/// The options the listing commands share: the portal and web map, and how to print.
+struct PortalOptions: ParsableArguments {
+    @OptionGroup var selection: PortalSelection
+
+    @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.")
+    var json = false
+
+    var portalURL: URL? { selection.portalURL }
+    var webMapID: ItemID { selection.webMapID }
+    func client() -> PortalClient { selection.client() }
 }

@@ -1,5 +1,7 @@
+import ArcGISPortal
 import ArgumentParser
 import Foundation
+import MapbookCore
 import SamplePortal
 
 /// `mapbook sample-portal`: the local stand-in for ArcGIS Online, standalone.
@@ -39,11 +41,26 @@ struct SamplePortalCommand: AsyncParsableCommand {
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run mapbook against a built-in sample portal serving Explore Maine (no internet needed).")
+        abstract: "Open the browser on a built-in sample portal serving Explore Maine (no internet needed).",
+        discussion: "When standard input or output is not a terminal, or with --json, it lists the areas instead.")
 
-    @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+    @Flag(help: "List the areas as JSON (described in docs/cli.md) instead of opening the browser.") var json = false
+    @OptionGroup var display: DisplayOptions
 
     func run() async throws {
+        if json || isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
+            try await listAreas()
+            return
+        }
+        let starter = SamplePortalStarter()
+        defer { starter.stop() }
+        try await Browser.run(host: "sample portal", webMap: ItemID(SampleCatalog.webMapID)!,
+                              startingPhase: .starting("Starting the sample portal…"), display: display) {
+            PortalClient(portal: try starter.start().baseURL)
+        }
+    }
+
+    private func listAreas() async throws {
         let portal: SamplePortal
         do {
             portal = try SamplePortal(content: SampleContent.build())
@@ -51,7 +68,25 @@ struct DemoCommand: AsyncParsableCommand {
             throw Output.fail(error, json: json)
         }
         defer { portal.stop() }
-        var areas = try AreasCommand.parse(["--portal", portal.baseURL.absoluteString] + (json ? ["--json"] : []))
+        let areas = try AreasCommand.parse(["--portal", portal.baseURL.absoluteString] + (json ? ["--json"] : []))
         try await areas.run()
     }
+}
+
+/// Starts the sample portal once, on first use, off the UI thread (building its content takes a
+/// moment), and stops it at the end.
+private final class SamplePortalStarter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var portal: SamplePortal?
+
+    func start() throws -> SamplePortal {
+        try lock.withLock {
+            if let portal { return portal }
+            let started = try SamplePortal(content: SampleContent.build())
+            portal = started
+            return started
+        }
+    }
+
+    func stop() { lock.withLock { portal?.stop() } }
 }

@@ -1,0 +1,42 @@
+import MapbookCore
+
+/// Network strings are made safe for the terminal as they enter the model, so nothing drawn later
+/// can carry an escape sequence or a control character, or run for pages.
+enum DisplayText {
+    static func item(_ item: PortalItem) -> PortalItem {
+        var clean = item
+        clean.title = TerminalText.sanitizedLine(item.title, maxLength: 256)
+        clean.type = TerminalText.sanitizedLine(item.type, maxLength: 64)
+        clean.owner = item.owner.map { TerminalText.sanitizedLine($0, maxLength: 128) }
+        clean.snippet = item.snippet.map { TerminalText.sanitizedLine($0, maxLength: 512) }
+        clean.description = item.description.map { TerminalText.sanitizedParagraphs(HTMLText.plainText($0), maxLength: 8192) }
+        clean.access = item.access.map { TerminalText.sanitizedLine($0, maxLength: 32) }
+        clean.tags = item.tags.prefix(64).map { TerminalText.sanitizedLine($0, maxLength: 64) }
+        return clean
+    }
+
+    static func area(_ area: MapArea) -> MapArea {
+        var clean = area
+        clean.item = item(area.item)
+        clean.packages = area.packages.map { AreaPackage(item: item($0.item)) }
+        if case .other(let value) = area.status { clean.status = .other(TerminalText.sanitizedLine(value, maxLength: 32)) }
+        return clean
+    }
+
+    static func webMap(_ map: WebMap) -> WebMap {
+        var clean = map
+        clean.basemapTitle = map.basemapTitle.map { TerminalText.sanitizedLine($0, maxLength: 128) }
+        clean.basemapLayers = map.basemapLayers.map(layer)
+        clean.operationalLayers = map.operationalLayers.map(layer)
+        clean.bookmarks = map.bookmarks.prefix(256).map { Bookmark(name: TerminalText.sanitizedLine($0.name, maxLength: 128), extent: $0.extent) }
+        return clean
+    }
+
+    private static func layer(_ layer: WebMapLayer) -> WebMapLayer {
+        var clean = layer
+        clean.title = layer.title.map { TerminalText.sanitizedLine($0, maxLength: 128) }
+        clean.layerType = TerminalText.sanitizedLine(layer.layerType, maxLength: 64)
+        clean.layers = layer.layers.map(Self.layer)
+        return clean
+    }
+}

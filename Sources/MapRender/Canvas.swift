@@ -1,0 +1,153 @@
+/// Which characters drawings may use. `unicode` draws outlines in braille (2×4 dots a cell) and
+/// fills in half blocks (1×2 a cell); `ascii` is for fonts without braille.
+public enum GlyphSet: Sendable, Equatable {
+    case unicode
+    case ascii
+}
+
+/// A raster for maps: braille dots for lines and half-cell pixels for filled areas, in one grid of
+/// `columns × rows` cells. Coordinates are in dots: x in `0..<columns*2`, y in `0..<rows*4`.
+public struct MapCanvas: Sendable {
+    public let columns: Int
+    public let rows: Int
+    private var dots: [UInt8]
+    private var dotColors: [PaletteIndex?]
+    private var emphasis: [Bool]
+    /// Half-cell pixels: `columns × rows*2`.
+    private var fills: [PaletteIndex?]
+
+    public init(columns: Int, rows: Int) {
+        self.columns = max(columns, 0); self.rows = max(rows, 0)
+        dots = Array(repeating: 0, count: self.columns * self.rows)
+        dotColors = Array(repeating: nil, count: self.columns * self.rows)
+        emphasis = Array(repeating: false, count: self.columns * self.rows)
+        fills = Array(repeating: nil, count: self.columns * self.rows * 2)
+    }
+
+    public var dotWidth: Int { columns * 2 }
+    public var dotHeight: Int { rows * 4 }
+
+    /// Braille bit of the dot at (column, row) inside a cell.
+    private static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
+
+    public mutating func setDot(x: Int, y: Int, color: PaletteIndex?, emphasized: Bool = false) {
+        guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
+        let cell = (y / 4) * columns + x / 2
+        dots[cell] |= Self.dotBits[x & 1][y & 3]
+        dotColors[cell] = color
+        if emphasized { emphasis[cell] = true }
+    }
+
+    /// A straight line between two points in dot coordinates (Bresenham), clipped to the canvas.
+    public mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double),
+                              color: PaletteIndex?, emphasized: Bool = false) {
+        // Lines wholly outside on one side cost nothing; huge coordinates are clamped before
+        // converting to Int so a far-away vertex cannot overflow.
+        let w = Double(dotWidth), h = Double(dotHeight)
+        if (a.x < 0 && b.x < 0) || (a.y < 0 && b.y < 0) || (a.x >= w && b.x >= w) || (a.y >= h && b.y >= h) { return }
+        guard let (p, q) = Self.clip(a, b, width: w, height: h) else { return }
+        var x0 = Int(p.x.rounded(.down)), y0 = Int(p.y.rounded(.down))
+        let x1 = Int(q.x.rounded(.down)), y1 = Int(q.y.rounded(.down))
+        let dx = abs(x1 - x0), dy = -abs(y1 - y0)
+        let sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1
+        var error = dx + dy
+        while true {
+            setDot(x: x0, y: y0, color: color, emphasized: emphasized)
+            if x0 == x1 && y0 == y1 { break }
+            let e2 = 2 * error
+            if e2 >= dy { error += dy; x0 += sx }
+            if e2 <= dx { error += dx; y0 += sy }
+        }
+    }
+
+    /// Liang–Barsky clipping of a segment to `[-1, width] × [-1, height]`.
+    private static func clip(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), width: Double, height: Double)
+        -> ((x: Double, y: Double), (x: Double, y: Double))? {
+        var t0 = 0.0, t1 = 1.0
+        let dx = b.x - a.x, dy = b.y - a.y
+        for (p, q) in [(-dx, a.x + 1), (dx, width - a.x), (-dy, a.y + 1), (dy, height - a.y)] {
+            if p == 0 { if q < 0 { return nil }; continue }
+            let r = q / p
+            if p < 0 { if r > t1 { return nil }; t0 = max(t0, r) } else { if r < t0 { return nil }; t1 = min(t1, r) }
+        }
+        return ((a.x + t0 * dx, a.y + t0 * dy), (a.x + t1 * dx, a.y + t1 * dy))
+    }
+
+    /// Fills polygons given as rings in dot coordinates with the even-odd rule, at half-cell
+    /// resolution (each fill pixel is 2×2 dots).
+    public mutating func fill(rings: [[(x: Double, y: Double)]], color: PaletteIndex) {
+        var edges: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+        for ring in rings where ring.count > 2 {
+            for i in ring.indices {
+                let p = ring[i], q = ring[(i + 1) % ring.count]
+                if p.y != q.y { edges.append((p.x / 2, p.y / 2, q.x / 2, q.y / 2)) }
+            }
+        }
+        guard !edges.isEmpty else { return }
+        let pixelRows = rows * 2
+        var crossings: [Double] = []
+        for row in 0..<pixelRows {
+            let y = Double(row) + 0.5
+            crossings.removeAll(keepingCapacity: true)
+            for e in edges where (e.y0 <= y) != (e.y1 <= y) {
+                crossings.append(e.x0 + (y - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0))
+            }
+            crossings.sort()
+            var i = 0
+            while i + 1 < crossings.count {
+                let start = max(Int((crossings[i] - 0.5).rounded(.up)), 0)
+                let end = min(Int((crossings[i + 1] - 0.5).rounded(.down)), columns - 1)
+                if start <= end { for x in start...end { fills[row * columns + x] = color } }
+                i += 2
+            }
+        }
+    }
+
+    /// Fills an axis-aligned rectangle given in dot coordinates.
+    public mutating func fill(from a: (x: Double, y: Double), to b: (x: Double, y: Double), color: PaletteIndex) {
+        fill(rings: [[a, (b.x, a.y), b, (a.x, b.y)]], color: color)
+    }
+
+    /// Puts the canvas into `frame` at `origin`. With `colors` off, fills are left out (they would
+    /// be blank) and emphasised dots are drawn bold.
+    public func draw(into frame: inout Frame, at origin: (x: Int, y: Int), glyphs: GlyphSet, colors: Bool) {
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let cell = row * columns + column
+                let top = colors ? fills[2 * row * columns + column] : nil
+                let bottom = colors ? fills[(2 * row + 1) * columns + column] : nil
+                var drawn: Cell
+                if dots[cell] != 0 {
+                    let character = glyphs == .unicode ? Character(Unicode.Scalar(0x2800 + UInt32(dots[cell]))!) : Self.asciiGlyph(dots[cell])
+                    drawn = Cell(character, style: CellStyle(foreground: colors ? dotColors[cell] : nil,
+                                                             background: top ?? bottom, bold: emphasis[cell]))
+                } else if top == bottom || glyphs == .ascii || bottom == nil {
+                    drawn = Cell(" ", style: CellStyle(background: top ?? bottom))
+                } else if top == nil {
+                    drawn = Cell("▄", style: CellStyle(foreground: bottom))
+                } else {
+                    drawn = Cell("▀", style: CellStyle(foreground: top, background: bottom))
+                }
+                frame[origin.x + column, origin.y + row] = drawn
+            }
+        }
+    }
+
+    /// A character that looks like the dot pattern, for fonts without braille: a line's direction
+    /// from where its dots sit in the cell's two columns.
+    static func asciiGlyph(_ mask: UInt8) -> Character {
+        var rowsByColumn: [[Int]] = [[], []]
+        for column in 0..<2 {
+            for row in 0..<4 where mask & dotBits[column][row] != 0 { rowsByColumn[column].append(row) }
+        }
+        let all = rowsByColumn[0] + rowsByColumn[1]
+        if all.count == 1 { return all[0] >= 2 ? "." : "'" }
+        if rowsByColumn[0].isEmpty || rowsByColumn[1].isEmpty { return all.max()! - all.min()! >= 2 ? "|" : ":" }
+        if all.max()! - all.min()! <= 1 { return all.min()! >= 2 ? "_" : "-" }
+        let left = Double(rowsByColumn[0].reduce(0, +)) / Double(rowsByColumn[0].count)
+        let right = Double(rowsByColumn[1].reduce(0, +)) / Double(rowsByColumn[1].count)
+        if left + 1 <= right { return "\\" }
+        if right + 1 <= left { return "/" }
+        return "+"
+    }
+}

@@ -1,0 +1,122 @@
+/// A colour of the xterm 256-colour palette. The backend maps it down on terminals with fewer colours.
+public typealias PaletteIndex = UInt8
+
+/// How a cell is drawn: colours (nil = the terminal's default) and attributes.
+public struct CellStyle: Hashable, Sendable {
+    public var foreground: PaletteIndex?
+    public var background: PaletteIndex?
+    public var bold: Bool
+    public var dim: Bool
+    public var reverse: Bool
+    public var underline: Bool
+
+    public init(foreground: PaletteIndex? = nil, background: PaletteIndex? = nil, bold: Bool = false,
+                dim: Bool = false, reverse: Bool = false, underline: Bool = false) {
+        self.foreground = foreground; self.background = background
+        self.bold = bold; self.dim = dim; self.reverse = reverse; self.underline = underline
+    }
+
+    public static let plain = CellStyle()
+}
+
+/// One terminal cell. A character two columns wide occupies its cell and marks the next one as its
+/// continuation, which the backend skips.
+public struct Cell: Hashable, Sendable {
+    public var character: Character
+    public var style: CellStyle
+    public var isContinuation: Bool
+
+    public init(_ character: Character = " ", style: CellStyle = .plain, isContinuation: Bool = false) {
+        self.character = character; self.style = style; self.isContinuation = isContinuation
+    }
+
+    public static let blank = Cell()
+}
+
+/// A rectangle of cells; x grows to the right, y downwards.
+public struct Rect: Hashable, Sendable {
+    public var x: Int, y: Int, width: Int, height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = max(width, 0); self.height = max(height, 0)
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width == 0 || height == 0 }
+
+    public func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
+
+    public func inset(dx: Int, dy: Int) -> Rect { Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy) }
+}
+
+/// The screen as a grid of cells: what `render` produces and the backend puts on the terminal.
+/// Drawing is clipped to the frame, so no caller can write outside it whatever the sizes.
+public struct Frame: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        self.width = max(width, 0); self.height = max(height, 0)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set {
+            guard x >= 0, x < width, y >= 0, y < height else { return }
+            cells[y * width + x] = newValue
+        }
+    }
+
+    /// Writes `text` from (x, y), never past `limit` (a column, exclusive) or the frame's edge.
+    /// Returns the column after the last character written. A wide character that does not fit is
+    /// left out rather than cut in half.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, limit: Int? = nil) -> Int {
+        guard y >= 0, y < height else { return x }
+        let end = min(limit ?? width, width)
+        var column = x
+        for character in text {
+            let w = DisplayWidth.of(character)
+            if w == 0 { continue }
+            if column + w > end { break }
+            if column >= 0 {
+                cells[y * width + column] = Cell(character, style: style)
+                if w == 2, column + 1 < width { cells[y * width + column + 1] = Cell(" ", style: style, isContinuation: true) }
+            }
+            column += w
+        }
+        return column
+    }
+
+    /// Sets every cell of `rect` (clipped) to `cell`.
+    public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
+        for y in max(rect.y, 0)..<min(rect.maxY, height) where max(rect.x, 0) < min(rect.maxX, width) {
+            for x in max(rect.x, 0)..<min(rect.maxX, width) { cells[y * width + x] = cell }
+        }
+    }
+
+    /// Changes the style of the cells of `rect` (clipped), keeping their characters.
+    public mutating func restyle(_ rect: Rect, _ change: (inout CellStyle) -> Void) {
+        for y in max(rect.y, 0)..<min(rect.maxY, height) where max(rect.x, 0) < min(rect.maxX, width) {
+            for x in max(rect.x, 0)..<min(rect.maxX, width) { change(&cells[y * width + x].style) }
+        }
+    }
+
+    /// The characters, one line per row, trailing blanks removed: what snapshot tests compare.
+    public var text: String {
+        (0..<height).map { row(at: $0) }.joined(separator: "\n")
+    }
+
+    /// One row's characters, trailing blanks removed.
+    public func row(at y: Int) -> String {
+        var line = ""
+        for x in 0..<width where !cells[y * width + x].isContinuation { line.append(cells[y * width + x].character) }
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+}

@@ -1,0 +1,40 @@
+import MapbookCore
+
+/// A point in Web Mercator metres.
+public struct MercatorPoint: Sendable, Equatable {
+    public var x: Double, y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public init(_ point: GeoPoint) {
+        let p = WebMercator.projected(longitude: point.longitude, latitude: point.latitude)
+        x = p.x; y = p.y
+    }
+}
+
+/// Places Web Mercator coordinates on a canvas's dot grid. Braille dots are about square on a
+/// terminal whose cells are twice as tall as wide, so one scale serves both axes.
+public struct MapProjection: Sendable, Equatable {
+    /// Dots per metre.
+    public let scale: Double
+    /// The Mercator coordinates of the canvas's top-left corner.
+    public let left: Double, top: Double
+
+    /// The largest scale at which `extent` fits in the dot grid, with `margin` dots free at each
+    /// side, centred.
+    public init(fitting extent: GeoExtent, dotWidth: Int, dotHeight: Int, margin: Double = 2) {
+        let sw = WebMercator.projected(longitude: extent.xmin, latitude: extent.ymin)
+        let ne = WebMercator.projected(longitude: extent.xmax, latitude: extent.ymax)
+        let spanX = max(ne.x - sw.x, 1), spanY = max(ne.y - sw.y, 1)
+        let usableX = max(Double(dotWidth) - 2 * margin, 1), usableY = max(Double(dotHeight) - 2 * margin, 1)
+        scale = min(usableX / spanX, usableY / spanY)
+        left = (sw.x + ne.x) / 2 - Double(dotWidth) / 2 / scale
+        top = (sw.y + ne.y) / 2 + Double(dotHeight) / 2 / scale
+    }
+
+    public func dot(_ p: MercatorPoint) -> (x: Double, y: Double) {
+        ((p.x - left) * scale, (top - p.y) * scale)
+    }
+
+    public func dot(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
+        dot(MercatorPoint(GeoPoint(longitude: longitude, latitude: latitude)))
+    }
+}

@@ -1,0 +1,62 @@
+/// The xterm 256-colour palette: 16 system colours, a 6×6×6 colour cube and 24 greys.
+public enum XtermPalette {
+    private static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
+
+    /// The RGB value of a palette index (system colours as xterm's defaults).
+    public static func rgb(_ index: PaletteIndex) -> (r: Int, g: Int, b: Int) {
+        let i = Int(index)
+        switch i {
+        case 0..<16:
+            let system: [(Int, Int, Int)] = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
+                                             (0, 205, 205), (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0),
+                                             (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
+            return system[i]
+        case 16..<232:
+            let c = i - 16
+            return (cubeLevels[c / 36], cubeLevels[(c / 6) % 6], cubeLevels[c % 6])
+        default:
+            let level = 8 + (i - 232) * 10
+            return (level, level, level)
+        }
+    }
+
+    /// The nearest cube colour or grey to an RGB value.
+    public static func nearest(r: Int, g: Int, b: Int) -> PaletteIndex {
+        func cubeStep(_ v: Int) -> Int { v < 48 ? 0 : v < 115 ? 1 : (v - 35) / 40 }
+        let cr = cubeStep(r), cg = cubeStep(g), cb = cubeStep(b)
+        let cube = 16 + 36 * cr + 6 * cg + cb
+        let grey = min(max((r + g + b) / 3 - 3, 0) / 10, 23)
+        let greyIndex = 232 + grey
+        return distance(PaletteIndex(cube), r, g, b) <= distance(PaletteIndex(greyIndex), r, g, b)
+            ? PaletteIndex(cube) : PaletteIndex(greyIndex)
+    }
+
+    /// The nearest of the first `count` (8 or 16) system colours, for terminals without 256.
+    public static func nearestSystem(_ index: PaletteIndex, count: Int) -> PaletteIndex {
+        if Int(index) < count { return index }
+        let c = rgb(index)
+        return (0..<PaletteIndex(min(count, 16))).min { distance($0, c.r, c.g, c.b) < distance($1, c.r, c.g, c.b) }!
+    }
+
+    private static func distance(_ index: PaletteIndex, _ r: Int, _ g: Int, _ b: Int) -> Int {
+        let c = rgb(index)
+        return (c.r - r) * (c.r - r) + (c.g - g) * (c.g - g) + (c.b - b) * (c.b - b)
+    }
+}
+
+/// The colours of the overview map.
+public struct MapTheme: Sendable, Equatable {
+    public var water: PaletteIndex = 17
+    public var neighbourLand: PaletteIndex = 236
+    public var neighbourBorder: PaletteIndex = 242
+    public var land: PaletteIndex = 22
+    public var countyBorder: PaletteIndex = 28
+    public var coast: PaletteIndex = 114
+    public var webMapExtent: PaletteIndex = 67
+    public var area: PaletteIndex = 117
+    public var selectedArea: PaletteIndex = 220
+    public var selectedFill: PaletteIndex = 58
+    public var labelText: PaletteIndex = 16
+
+    public init() {}
+}

@@ -1,0 +1,182 @@
+@preconcurrency import CCurses
+import AppModel
+import Foundation
+import MapRender
+import MapbookCore
+
+/// What the terminal sends, decoded.
+enum InputEvent: Equatable {
+    case key(Key)
+    /// A left click at a cell; the wheel, one notch (negative up, positive down).
+    case click(x: Int, y: Int)
+    case wheel(rows: Int)
+    case interrupt
+    /// ncurses saw the size change (KEY_RESIZE).
+    case resize
+    /// The terminal has gone: read failed or hung up.
+    case hangUp
+}
+
+/// Why the terminal could not be opened.
+public struct TerminalUnavailable: UserFacingError {
+    public let userMessage: String
+}
+
+/// The only code that talks to ncurses. It draws frames, sending only the cells that changed since
+/// the last one, and turns key and mouse input into events. Runs on the UI actor's one thread.
+@UIActor
+final class CursesBackend {
+    private let screen: OpaquePointer
+    private var previous: Frame?
+    /// Colour pairs handed out so far, by (foreground, background); -1 is the terminal default.
+    private var pairs: [Int32: Int16] = [:]
+    let colorCount: Int
+    private(set) var width: Int
+    private(set) var height: Int
+
+    /// Opens the terminal on the given streams (the process's own by default). `terminalType` nil
+    /// means `$TERM`.
+    init(output: UnsafeMutablePointer<FILE>, input: UnsafeMutablePointer<FILE>, terminalType: String? = nil) throws {
+        let opened: OpaquePointer? = terminalType.map { type in type.withCString { newterm($0, output, input) } }
+            ?? newterm(nil, output, input)
+        guard let opened else {
+            throw TerminalUnavailable(userMessage: "Cannot use this terminal (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset")); try TERM=xterm-256color.")
+        }
+        screen = opened
+        set_term(screen)
+        cbreak()
+        noecho()
+        nonl()
+        keypad(stdscr, true)
+        nodelay(stdscr, true)
+        curs_set(0)
+        set_escdelay(25)
+        if has_colors() {
+            start_color()
+            use_default_colors()
+            colorCount = Int(COLORS)
+        } else {
+            colorCount = 0
+        }
+        mousemask(MB_BUTTON1_PRESSED | MB_BUTTON4_PRESSED | MB_BUTTON5_PRESSED, nil)
+        mouseinterval(0)
+        width = Int(getmaxx(stdscr)); height = Int(getmaxy(stdscr))
+    }
+
+    /// Restores the terminal.
+    func close() {
+        endwin()
+        delscreen(screen)
+    }
+
+    /// Takes a new size (after SIGWINCH) and repaints everything at the next draw, since the
+    /// terminal may have reflowed what it showed.
+    func resize(width newWidth: Int, height newHeight: Int) {
+        resizeterm(Int32(newHeight), Int32(newWidth))
+        width = Int(getmaxx(stdscr)); height = Int(getmaxy(stdscr))
+        previous = nil
+        clearok(curscr, true)
+    }
+
+    /// Puts `frame` on the terminal, touching only the cells that differ from the last frame.
+    func draw(_ frame: Frame) {
+        let sameSize = previous.map { $0.width == frame.width && $0.height == frame.height } ?? false
+        var cchar = cchar_t()
+        for y in 0..<min(frame.height, height) {
+            for x in 0..<min(frame.width, width) {
+                let cell = frame[x, y]
+                if cell.isContinuation { continue }
+                if sameSize, previous![x, y] == cell { continue }
+                var text = Array(cell.character.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) })
+                text.append(0)
+                setcchar(&cchar, text, attributes(cell.style), pair(for: cell.style), nil)
+                mvwadd_wch(stdscr, Int32(y), Int32(x), &cchar)
+            }
+        }
+        previous = frame
+        wnoutrefresh(stdscr)
+        doupdate()
+    }
+
+    private func attributes(_ style: CellStyle) -> attr_t {
+        var a = MB_A_NORMAL
+        if style.bold { a |= MB_A_BOLD }
+        if style.dim { a |= MB_A_DIM }
+        if style.reverse { a |= MB_A_REVERSE }
+        if style.underline { a |= MB_A_UNDERLINE }
+        return a
+    }
+
+    /// The colour pair for a style's colours, mapped down to what the terminal has; pair 0 (the
+    /// defaults) when there are no colours or no pairs left.
+    private func pair(for style: CellStyle) -> Int16 {
+        guard colorCount > 0, style.foreground != nil || style.background != nil else { return 0 }
+        let fg = style.foreground.map(terminalColor) ?? -1, bg = style.background.map(terminalColor) ?? -1
+        let key = (fg + 1) << 16 | (bg + 1)
+        if let known = pairs[key] { return known }
+        let next = Int16(clamping: pairs.count + 1)
+        guard Int32(next) < COLOR_PAIRS, next < Int16.max else { return 0 }
+        init_pair(next, Int16(fg), Int16(bg))
+        pairs[key] = next
+        return next
+    }
+
+    private func terminalColor(_ index: PaletteIndex) -> Int32 {
+        colorCount >= 256 ? Int32(index) : Int32(XtermPalette.nearestSystem(index, count: colorCount >= 16 ? 16 : 8))
+    }
+
+    /// Everything waiting on the input, decoded. Called when the input is readable; reading nothing
+    /// then means the terminal is gone.
+    func readEvents() -> [InputEvent] {
+        var events: [InputEvent] = []
+        var character: wint_t = 0
+        while true {
+            let result = wget_wch(stdscr, &character)
+            if result == ERR { break }
+            if result == KEY_CODE_YES {
+                if let event = functionKey(Int32(character)) { events.append(event) }
+            } else if let event = plainKey(UInt32(character)) {
+                events.append(event)
+            }
+        }
+        return events.isEmpty ? [.hangUp] : events
+    }
+
+    private func plainKey(_ value: UInt32) -> InputEvent? {
+        switch value {
+        case 3: return .interrupt
+        case 10, 13: return .key(.enter)
+        case 27: return .key(.escape)
+        case 9: return .key(.tab)
+        case 8, 127: return .key(.backspace)
+        case 0..<32: return nil
+        default: return Unicode.Scalar(value).map { .key(.character(Character($0))) }
+        }
+    }
+
+    private func functionKey(_ code: Int32) -> InputEvent? {
+        switch code {
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case KEY_BTAB: return .key(.backTab)
+        case KEY_RESIZE: return .resize
+        case KEY_MOUSE:
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            let x = Int(event.x), y = Int(event.y)
+            if event.bstate & MB_BUTTON4_PRESSED != 0 { return .wheel(rows: -1) }
+            if event.bstate & MB_BUTTON5_PRESSED != 0 { return .wheel(rows: 1) }
+            if event.bstate & MB_BUTTON1_PRESSED != 0 { return .click(x: x, y: y) }
+            return nil
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import AppModel
+import MapRender
+import MapbookCore
+
+/// The main screen: overview map beside (or above) the list of the web map and its areas.
+enum MainScreen {
+    static func draw(_ state: AppState, into frame: inout Frame, options: RenderOptions) {
+        let layout = MainLayout(width: frame.width, height: frame.height)
+        let theme = options.theme, glyphs = Glyphs(options.glyphs)
+        let title = state.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? "Loading…"
+        Renderer.drawHeader([title], right: state.portalHost, into: &frame, options: options)
+
+        drawOverview(state, in: layout.overview, into: &frame, options: options)
+        if layout.isStacked {
+            frame.put(String(repeating: glyphs.horizontal, count: layout.separator.width), x: 0, y: layout.separator.y,
+                      style: theme.separator)
+        } else {
+            for y in layout.separator.y..<layout.separator.maxY {
+                frame.put(glyphs.vertical, x: layout.separator.x, y: y, style: theme.separator)
+            }
+        }
+        drawList(state, layout: layout, into: &frame, options: options)
+
+        let rows = state.rows
+        let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear" : KeyMap.hints.joined(separator: "  ")
+        let position = rows.isEmpty ? "" : "\(state.selection + 1)/\(rows.count)"
+        Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
+    }
+
+    // MARK: Overview
+
+    private static func drawOverview(_ state: AppState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+        var shown: [OverviewArea] = []
+        var selected: Int?
+        for (index, area) in state.areas.enumerated() {
+            guard let extent = area.extent else { continue }
+            if index == state.selectedAreaIndex { selected = shown.count }
+            shown.append(OverviewArea(title: area.item.title, extent: extent))
+        }
+        let map = OverviewMap(geography: options.geography,
+                              webMapExtent: state.webMapItem?.extent ?? state.webMap?.initialExtent?.geographic,
+                              areas: shown, selected: selected)
+        map.draw(into: &frame, rect: rect, theme: options.theme.map, glyphs: options.glyphs, colors: options.theme.colors)
+        if state.focus == .overview {
+            let caption = DisplayWidth.truncated(" Map: arrows pick an area · Tab list ", to: rect.width)
+            frame.put(caption, x: rect.x, y: rect.y, style: options.theme.selectedFocused.overlaid(by: CellStyle(bold: true)), limit: rect.maxX)
+        }
+    }
+
+    // MARK: List
+
+    private static func drawList(_ state: AppState, layout: MainLayout, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme, list = layout.list
+        let rows = state.rows
+
+        // Caption: the filter being typed, or what the list holds.
+        let caption: [Span]
+        if state.isEditingFilter || !state.filterText.isEmpty {
+            let cursor = state.isEditingFilter ? (options.glyphs == .unicode ? "▏" : "_") : ""
+            caption = [Span(" / ", theme.heading), Span(state.filterText + cursor, theme.title),
+                       Span("  \(max(rows.count, 0)) of \(state.areas.count + 1)", theme.dim)]
+        } else if state.phase == .loaded {
+            let total = state.areas.reduce(Int64(0)) { $0 + $1.size }
+            let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
+            caption = [Span(" \(count)", theme.heading), Span(total > 0 ? " · \(Format.bytes(total)) in all" : "", theme.dim)]
+        } else {
+            caption = []
+        }
+        frame.put(caption, x: list.x, y: list.y, limit: list.maxX)
+
+        switch state.phase {
+        case .starting(let what):
+            drawCard([Span(what, theme.title)], in: layout.entries, into: &frame, options: options)
+            return
+        case .loading:
+            drawCard([Span("Loading the web map…", theme.title), Span(state.portalHost, theme.dim)],
+                     in: layout.entries, into: &frame, options: options)
+            return
+        case .unreachable(let host):
+            drawCard([Span("No internet connection", theme.error), Span("Cannot reach \(host).", .plain),
+                      Span("Press r to try again.", theme.dim)], in: layout.entries, into: &frame, options: options)
+            return
+        case .failed(let sentence):
+            drawCard([Span("The portal answered with an error", theme.error), Span(sentence, .plain),
+                      Span("Press r to try again.", theme.dim)], in: layout.entries, into: &frame, options: options)
+            return
+        case .loaded:
+            break
+        }
+
+        let entries = layout.entries
+        if rows.isEmpty {
+            drawCard([Span("Nothing matches “\(state.filterText)”.", theme.title), Span("Esc clears the filter.", theme.dim)],
+                     in: entries, into: &frame, options: options)
+            return
+        }
+        let capacity = layout.listCapacity
+        let top = min(state.listTop, max(rows.count - 1, 0))
+        for (slot, index) in (top..<min(top + capacity, rows.count)).enumerated() {
+            let rect = Rect(x: entries.x, y: entries.y + slot * MainLayout.entryHeight, width: entries.width,
+                            height: min(MainLayout.entryHeight - 1, entries.maxY - (entries.y + slot * MainLayout.entryHeight)))
+            drawEntry(rows[index], state: state, selected: index == state.selection, in: rect, into: &frame, options: options)
+        }
+        if state.hasNoAreas {
+            let y = entries.y + MainLayout.entryHeight
+            if y < entries.maxY { frame.put(" This web map has no map areas.", x: entries.x, y: y, style: theme.dim, limit: entries.maxX) }
+        }
+    }
+
+    /// Lines centred in `rect`, each wrapped to its width.
+    private static func drawCard(_ lines: [Span], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+        let width = max(rect.width - 4, 1)
+        let wrapped = lines.flatMap { span in DisplayWidth.wrapped(span.text, width: width).map { Span($0, span.style) } }
+        let top = rect.y + max((rect.height - wrapped.count) / 2, 0)
+        for (offset, line) in wrapped.enumerated() where top + offset < rect.maxY {
+            frame.putCentred(line.text, in: rect, y: top + offset, style: line.style)
+        }
+    }
+
+    private static func drawEntry(_ row: ListRow, state: AppState, selected: Bool, in rect: Rect,
+                                  into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme, glyphs = Glyphs(options.glyphs)
+        guard let item = state.item(of: row), rect.height > 0 else { return }
+        let base: CellStyle = selected ? (state.focus == .list ? theme.selectedFocused : theme.selectedUnfocused) : .plain
+        if selected {
+            frame.fill(rect, with: Cell(" ", style: base))
+            for y in rect.y..<rect.maxY { frame.put(glyphs.marker, x: rect.x, y: y, style: base.overlaid(by: theme.marker)) }
+        }
+        let thumbnailWidth = rect.width >= 48 ? 9 : 6
+        let thumbnail = Rect(x: rect.x + 1, y: rect.y, width: thumbnailWidth, height: rect.height)
+        if let image = state.thumbnails[item.id] {
+            ImageArt.draw(image, into: &frame, rect: thumbnail, glyphs: options.glyphs, colors: theme.colors)
+        } else {
+            let placeholder = options.glyphs == .unicode ? "░" : "."
+            frame.fill(thumbnail, with: Cell(theme.colors ? " " : Character(placeholder),
+                                             style: theme.colors ? CellStyle(background: 238) : theme.dim))
+        }
+
+        let x = thumbnail.maxX + 1, limit = rect.maxX - 1
+        let title = state.title(of: row)
+        frame.put(highlighted(title, matches: state.filterMatches(in: row), width: limit - x, theme: theme), x: x, y: rect.y, limit: limit,
+                  base: base.overlaid(by: theme.title))
+        if rect.height > 1 {
+            frame.put(DisplayWidth.truncated(item.snippet ?? "", to: limit - x), x: x, y: rect.y + 1,
+                      style: base.overlaid(by: theme.dim), limit: limit)
+        }
+        if rect.height > 2 {
+            frame.put(statusLine(row, state: state, theme: theme), x: x, y: rect.y + 2, limit: limit, base: base)
+        }
+    }
+
+    /// The title with the characters the filter matched picked out; cut with "…" to fit.
+    private static func highlighted(_ title: String, matches: [Int], width: Int, theme: UITheme) -> [Span] {
+        let shown = DisplayWidth.truncated(title, to: width)
+        guard !matches.isEmpty else { return [Span(shown)] }
+        let matched = Set(matches)
+        return shown.enumerated().map { Span(String($0.element), matched.contains($0.offset) ? theme.match : .plain) }
+    }
+
+    /// `Ready · 42.1 MiB`, `Packaging`, `Packaging failed — r to reload`, or the web map's summary.
+    static func statusLine(_ row: ListRow, state: AppState, theme: UITheme) -> [Span] {
+        switch row {
+        case .webMap:
+            let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
+            let type = state.webMapItem?.type.isEmpty == false ? state.webMapItem!.type : "Web Map"
+            return [Span("\(type) · \(count)", theme.dim)]
+        case .area(let index):
+            guard state.areas.indices.contains(index) else { return [] }
+            let area = state.areas[index]
+            switch area.status {
+            case .complete:
+                return [Span("Ready", theme.good), Span(area.packages.isEmpty ? " · no packages" : " · \(Format.bytes(area.size))", theme.dim)]
+            case .processing:
+                return [Span("Packaging", theme.warning), Span(" · the portal is preparing it", theme.dim)]
+            case .failed:
+                return [Span("Packaging failed", theme.error), Span(" — r to reload", theme.dim)]
+            case .other(let value):
+                return [Span("Unavailable", theme.warning), Span(" · status “\(value)”", theme.dim)]
+            case .unknown:
+                return [Span("Unavailable", theme.warning), Span(" · no packaging status", theme.dim)]
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import MapRender
+
+/// The styles of the screens' parts: in 256 colours, or with attributes only (`NO_COLOR`, or a
+/// terminal without colour), where selection is shown in reverse video.
+public struct UITheme: Sendable {
+    public var colors: Bool
+    public var map: MapTheme
+
+    public var header: CellStyle
+    public var headerDim: CellStyle
+    public var statusBar: CellStyle
+    public var online: CellStyle
+    public var offline: CellStyle
+    public var title: CellStyle
+    public var dim: CellStyle
+    public var selectedFocused: CellStyle
+    public var selectedUnfocused: CellStyle
+    public var marker: CellStyle
+    public var match: CellStyle
+    public var good: CellStyle
+    public var warning: CellStyle
+    public var error: CellStyle
+    public var separator: CellStyle
+    public var heading: CellStyle
+    public var label: CellStyle
+    public var card: CellStyle
+
+    public static let color = UITheme(
+        colors: true, map: MapTheme(),
+        header: CellStyle(foreground: 231, background: 24, bold: true),
+        headerDim: CellStyle(foreground: 152, background: 24),
+        statusBar: CellStyle(foreground: 252, background: 236),
+        online: CellStyle(foreground: 114, background: 236, bold: true),
+        offline: CellStyle(foreground: 210, background: 236, bold: true),
+        title: CellStyle(bold: true),
+        dim: CellStyle(foreground: 246),
+        selectedFocused: CellStyle(background: 24),
+        selectedUnfocused: CellStyle(background: 237),
+        marker: CellStyle(foreground: 220, bold: true),
+        match: CellStyle(foreground: 220, bold: true, underline: true),
+        good: CellStyle(foreground: 114),
+        warning: CellStyle(foreground: 179),
+        error: CellStyle(foreground: 203, bold: true),
+        separator: CellStyle(foreground: 240),
+        heading: CellStyle(foreground: 117, bold: true),
+        label: CellStyle(foreground: 246),
+        card: CellStyle(foreground: 252, background: 235))
+
+    public static let monochrome = UITheme(
+        colors: false, map: MapTheme(),
+        header: CellStyle(bold: true, reverse: true),
+        headerDim: CellStyle(reverse: true),
+        statusBar: CellStyle(reverse: true),
+        online: CellStyle(bold: true, reverse: true),
+        offline: CellStyle(bold: true, reverse: true),
+        title: CellStyle(bold: true),
+        dim: CellStyle(dim: true),
+        selectedFocused: CellStyle(reverse: true),
+        selectedUnfocused: CellStyle(underline: true),
+        marker: CellStyle(bold: true),
+        match: CellStyle(bold: true, underline: true),
+        good: CellStyle(),
+        warning: CellStyle(bold: true),
+        error: CellStyle(bold: true),
+        separator: CellStyle(),
+        heading: CellStyle(bold: true, underline: true),
+        label: CellStyle(dim: true),
+        card: CellStyle())
+}
+
+/// How the screens are drawn: characters, colours and the geography under the overview.
+public struct RenderOptions: Sendable {
+    public var glyphs: GlyphSet
+    public var theme: UITheme
+    public var geography: OverviewGeography
+
+    public init(glyphs: GlyphSet = .unicode, theme: UITheme = .color, geography: OverviewGeography = .empty) {
+        self.glyphs = glyphs; self.theme = theme; self.geography = geography
+    }
+}

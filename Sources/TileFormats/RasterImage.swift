@@ -1,0 +1,47 @@
+import CStb
+import Foundation
+
+/// Decoded pixels of a PNG or JPEG (raster tiles, item thumbnails): 8-bit RGBA, row by row.
+public struct RasterImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 4` bytes: red, green, blue, alpha.
+    public let rgba: [UInt8]
+
+    /// Larger images are refused before any pixel is decoded: thumbnails and tiles are far smaller,
+    /// and a hostile header must not make us allocate gigabytes.
+    public static let maxPixels = 4096 * 4096
+
+    public init(width: Int, height: Int, rgba: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && rgba.count == width * height * 4)
+        self.width = width; self.height = height; self.rgba = rgba
+    }
+
+    /// Decodes PNG or JPEG bytes.
+    public init(decoding data: Data) throws(TileFormatError) {
+        guard data.count >= 8, data.count <= Int(Int32.max) else {
+            throw .malformed("the image is \(data.count) bytes, too small or too large to decode")
+        }
+        let pixels: (width: Int, height: Int, rgba: [UInt8])? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let length = Int32(bytes.count)
+            var w: Int32 = 0, h: Int32 = 0, channels: Int32 = 0
+            guard stbi_info_from_memory(base, length, &w, &h, &channels) == 1, w > 0, h > 0,
+                  Int(w) * Int(h) <= Self.maxPixels else { return nil }
+            guard let decoded = stbi_load_from_memory(base, length, &w, &h, &channels, 4) else { return nil }
+            defer { stbi_image_free(decoded) }
+            let count = Int(w) * Int(h) * 4
+            return (Int(w), Int(h), Array(UnsafeBufferPointer(start: decoded, count: count)))
+        }
+        guard let pixels else {
+            throw .malformed("the image is not a PNG or JPEG that can be decoded, or is larger than \(Self.maxPixels) pixels")
+        }
+        self.init(width: pixels.width, height: pixels.height, rgba: pixels.rgba)
+    }
+
+    /// The pixel at (x, y) as (r, g, b, a).
+    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let i = (y * width + x) * 4
+        return (rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3])
+    }
+}

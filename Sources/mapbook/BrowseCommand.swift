@@ -1,0 +1,51 @@
+import AppModel
+import ArcGISPortal
+import ArgumentParser
+import Foundation
+import MapRender
+import MapbookAssets
+import MapbookCore
+import TerminalUI
+
+/// `mapbook` with no subcommand: the full-screen browser.
+struct BrowseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "Open the full-screen browser on the web map (the default command).",
+        discussion: "Keys are listed on the ? help screen. NO_COLOR=1 turns colours off.")
+
+    @OptionGroup var selection: PortalSelection
+    @OptionGroup var display: DisplayOptions
+
+    func run() async throws {
+        let client = selection.client()
+        try await Browser.run(host: client.host, webMap: selection.webMapID, startingPhase: .loading,
+                              display: display) { client }
+    }
+}
+
+/// How the browser draws.
+struct DisplayOptions: ParsableArguments {
+    @Flag(help: "Draw with ASCII only, for fonts without braille or box-drawing characters.")
+    var ascii = false
+}
+
+/// Opens the browser on a model that connects with `connect`.
+enum Browser {
+    static func run(host: String, webMap: ItemID, startingPhase: LoadPhase, display: DisplayOptions,
+                    connect: @escaping AppModel.Connect) async throws {
+        let settings = TerminalApp.Settings(ascii: display.ascii, geography: maine)
+        let model = await AppModel(state: AppState(portalHost: host, webMapID: webMap, phase: startingPhase), connect: connect)
+        do {
+            try await TerminalApp.run(model, settings: settings)
+        } catch {
+            throw Output.fail(error, json: false)
+        }
+    }
+
+    /// The bundled outline of Maine and its neighbours, drawn under the overview.
+    static var maine: OverviewGeography {
+        func features(_ layer: MapbookAssets.Layer) -> [GeoFeature] { (try? MapbookAssets.features(layer)) ?? [] }
+        return OverviewGeography(land: features(.state), subdivisions: features(.counties), neighbours: features(.region))
+    }
+}
