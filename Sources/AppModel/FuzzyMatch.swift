@@ -10,7 +10,7 @@ public enum FuzzyMatch {
         var score = 0, next = 0, previous = -2
         for (offset, character) in haystack.enumerated() where next < needle.count && character == needle[next] {
             let wordStart = offset == 0 || !haystack[offset - 1].isLetter && !haystack[offset - 1].isNumber
-            score += 1 + (wordStart ? 8 : 0) + (offset == previous + 1 ? 5 : 0)
+            score += 1 + (wordStart ? 6 : 0) + (offset == previous + 1 ? 8 : 0)
             positions.append(offset)
             previous = offset
             next += 1

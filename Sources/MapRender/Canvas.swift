@@ -43,6 +43,7 @@ public struct MapCanvas: Sendable {
                               color: PaletteIndex?, emphasized: Bool = false) {
         // Lines wholly outside on one side cost nothing; huge coordinates are clamped before
         // converting to Int so a far-away vertex cannot overflow.
+        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
         let w = Double(dotWidth), h = Double(dotHeight)
         if (a.x < 0 && b.x < 0) || (a.y < 0 && b.y < 0) || (a.x >= w && b.x >= w) || (a.y >= h && b.y >= h) { return }
         guard let (p, q) = Self.clip(a, b, width: w, height: h) else { return }
@@ -77,7 +78,7 @@ public struct MapCanvas: Sendable {
     /// resolution (each fill pixel is 2×2 dots).
     public mutating func fill(rings: [[(x: Double, y: Double)]], color: PaletteIndex) {
         var edges: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
-        for ring in rings where ring.count > 2 {
+        for ring in rings where ring.count > 2 && ring.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
             for i in ring.indices {
                 let p = ring[i], q = ring[(i + 1) % ring.count]
                 if p.y != q.y { edges.append((p.x / 2, p.y / 2, q.x / 2, q.y / 2)) }

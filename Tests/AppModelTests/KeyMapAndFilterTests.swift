@@ -1,0 +1,49 @@
+import AppModel
+import Testing
+
+@Suite struct FuzzyMatchTests {
+    @Test func matchesInOrderIgnoringCase() {
+        #expect(FuzzyMatch.match("gp", in: "Greater Portland")?.positions == [0, 8])
+        #expect(FuzzyMatch.match("PORT", in: "Greater Portland") != nil)
+        #expect(FuzzyMatch.match("pg", in: "Greater Portland") == nil)
+        #expect(FuzzyMatch.match("", in: "anything")?.positions == [])
+        #expect(FuzzyMatch.match("x", in: "") == nil)
+    }
+
+    @Test func wordStartsAndRunsScoreHigher() {
+        let wordStarts = FuzzyMatch.match("bsp", in: "Baxter State Park")!.score
+        let scattered = FuzzyMatch.match("bsp", in: "Absorbs parks")!.score
+        #expect(wordStarts > scattered)
+        let run = FuzzyMatch.match("bang", in: "Bangor")!.score
+        let spread = FuzzyMatch.match("bang", in: "Boston and Greater")!.score
+        #expect(run > spread)
+    }
+}
+
+@Suite struct KeyMapTests {
+    @Test func everyKeyboardIntentHasAKeyAndNoKeyMeansTwoThings() {
+        let keyboardIntents: [Intent] = [.moveUp, .moveDown, .moveLeft, .moveRight, .pageUp, .pageDown, .top, .bottom,
+                                         .open, .back, .quit, .startFilter, .refresh, .switchFocus, .toggleHelp]
+        for intent in keyboardIntents {
+            #expect(KeyMap.bindings.contains { $0.intent == intent && !$0.keys.isEmpty }, "no key for \(intent)")
+        }
+        let keys = KeyMap.bindings.filter { $0.context != .filter }.flatMap(\.keys)
+        #expect(Set(keys).count == keys.count, "a key is bound twice")
+    }
+
+    @Test func theDocumentedKeysDoWhatTheIssueSays() {
+        #expect(KeyMap.intent(for: .character("j")) == .moveDown)
+        #expect(KeyMap.intent(for: .character("k")) == .moveUp)
+        #expect(KeyMap.intent(for: .pageDown) == .pageDown)
+        #expect(KeyMap.intent(for: .character("g")) == .top)
+        #expect(KeyMap.intent(for: .character("G")) == .bottom)
+        #expect(KeyMap.intent(for: .enter) == .open)
+        #expect(KeyMap.intent(for: .escape) == .back)
+        #expect(KeyMap.intent(for: .character("q")) == .quit)
+        #expect(KeyMap.intent(for: .character("/")) == .startFilter)
+        #expect(KeyMap.intent(for: .character("r")) == .refresh)
+        #expect(KeyMap.intent(for: .tab) == .switchFocus)
+        #expect(KeyMap.intent(for: .character("?")) == .toggleHelp)
+        #expect(KeyMap.intent(for: .character("z")) == nil)
+    }
+}

@@ -1,0 +1,75 @@
+import MapRender
+import Testing
+
+@Suite struct FrameTests {
+    @Test func textIsClippedToTheFrameAndTheLimit() {
+        var frame = Frame(width: 10, height: 2)
+        let end = frame.put("Hello, world", x: 3, y: 0)
+        #expect(end == 10)
+        #expect(frame.row(at: 0) == "   Hello,")
+        frame.put("abcdef", x: -2, y: 1, limit: 3)
+        #expect(frame.row(at: 1) == "cde")  // "ab" fall off the left; the limit keeps columns 0...2
+        frame.put("xyz", x: 0, y: 5)  // below the frame: ignored
+        frame.put("xyz", x: 0, y: -1)
+        #expect(frame.text.split(separator: "\n").count == 2)
+    }
+
+    @Test func wideCharactersTakeTwoCellsAndAreNeverCutInHalf() {
+        var frame = Frame(width: 5, height: 1)
+        let end = frame.put("地图x", x: 0, y: 0)
+        #expect(end == 5)
+        #expect(frame[1, 0].isContinuation)
+        #expect(frame.row(at: 0) == "地图x")
+        var narrow = Frame(width: 3, height: 1)
+        narrow.put("地图", x: 0, y: 0)
+        #expect(narrow.row(at: 0) == "地")
+        #expect(!narrow[2, 0].isContinuation)
+    }
+
+    @Test func controlCharactersAreNeverPlacedInCells() {
+        var frame = Frame(width: 20, height: 1)
+        frame.put("a\u{1B}[2Jb\u{07}c\u{9B}d", x: 0, y: 0)
+        #expect(!frame.cells.contains { $0.character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } })
+        #expect(frame.row(at: 0) == "a[2Jbcd")
+    }
+
+    @Test func fillAndRestyleStayInside() {
+        var frame = Frame(width: 4, height: 3)
+        frame.fill(Rect(x: -1, y: 1, width: 10, height: 10), with: Cell("#"))
+        #expect(frame.text == "\n####\n####")
+        frame.restyle(Rect(x: 1, y: 1, width: 1, height: 1)) { $0.bold = true }
+        #expect(frame[1, 1].style.bold && !frame[0, 1].style.bold)
+    }
+
+    @Test func zeroSizedFramesAreFine() {
+        var frame = Frame(width: 0, height: 0)
+        frame.put("x", x: 0, y: 0)
+        frame.fill(Rect(x: 0, y: 0, width: 5, height: 5))
+        #expect(frame.text == "")
+    }
+}
+
+@Suite struct DisplayWidthTests {
+    @Test func widths() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("東京") == 4)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("⠿") == 1)
+        #expect(DisplayWidth.of("🗺️") == 2)
+        #expect(DisplayWidth.of("\u{1B}") == 0)
+    }
+
+    @Test func truncationEndsWithAnEllipsisAndFits() {
+        #expect(DisplayWidth.truncated("Greater Portland", to: 8) == "Greater…")
+        #expect(DisplayWidth.truncated("short", to: 8) == "short")
+        #expect(DisplayWidth.truncated("東京東京", to: 4) == "東…")
+        #expect(DisplayWidth.truncated("abc", to: 0) == "")
+    }
+
+    @Test func wrappingKeepsWordsAndSplitsLongOnes() {
+        #expect(DisplayWidth.wrapped("the quick brown fox", width: 9) == ["the quick", "brown fox"])
+        #expect(DisplayWidth.wrapped("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+        #expect(DisplayWidth.wrapped("a\n\nb", width: 4) == ["a", "", "b"])
+        #expect(DisplayWidth.wrapped("anything", width: 0) == [])
+    }
+}
