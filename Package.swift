@@ -49,6 +49,9 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "MapbookCore", "MapbookAssets",
+                                                            "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses"],
+                    exclude: ["Snapshots"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapbookCore", "TileFormats"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
         // Test support: where ../shared/data is, and the message for tests skipped without it.

@@ -12,7 +12,6 @@ public struct MapCanvas: Sendable {
     public let rows: Int
     private var dots: [UInt8]
     private var dotColors: [PaletteIndex?]
-    private var emphasis: [Bool]
     /// Half-cell pixels: `columns × rows*2`.
     private var fills: [PaletteIndex?]
 
@@ -20,7 +19,6 @@ public struct MapCanvas: Sendable {
         self.columns = max(columns, 0); self.rows = max(rows, 0)
         dots = Array(repeating: 0, count: self.columns * self.rows)
         dotColors = Array(repeating: nil, count: self.columns * self.rows)
-        emphasis = Array(repeating: false, count: self.columns * self.rows)
         fills = Array(repeating: nil, count: self.columns * self.rows * 2)
     }
 
@@ -30,17 +28,15 @@ public struct MapCanvas: Sendable {
     /// Braille bit of the dot at (column, row) inside a cell.
     private static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
 
-    public mutating func setDot(x: Int, y: Int, color: PaletteIndex?, emphasized: Bool = false) {
+    public mutating func setDot(x: Int, y: Int, color: PaletteIndex?) {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
         let cell = (y / 4) * columns + x / 2
         dots[cell] |= Self.dotBits[x & 1][y & 3]
         dotColors[cell] = color
-        if emphasized { emphasis[cell] = true }
     }
 
     /// A straight line between two points in dot coordinates (Bresenham), clipped to the canvas.
-    public mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double),
-                              color: PaletteIndex?, emphasized: Bool = false) {
+    public mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double), color: PaletteIndex?) {
         // Lines wholly outside on one side cost nothing; huge coordinates are clamped before
         // converting to Int so a far-away vertex cannot overflow.
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
@@ -53,7 +49,7 @@ public struct MapCanvas: Sendable {
         let sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1
         var error = dx + dy
         while true {
-            setDot(x: x0, y: y0, color: color, emphasized: emphasized)
+            setDot(x: x0, y: y0, color: color)
             if x0 == x1 && y0 == y1 { break }
             let e2 = 2 * error
             if e2 >= dy { error += dy; x0 += sx }
@@ -110,7 +106,7 @@ public struct MapCanvas: Sendable {
     }
 
     /// Puts the canvas into `frame` at `origin`. With `colors` off, fills are left out (they would
-    /// be blank) and emphasised dots are drawn bold.
+    /// be blank).
     public func draw(into frame: inout Frame, at origin: (x: Int, y: Int), glyphs: GlyphSet, colors: Bool) {
         for row in 0..<rows {
             for column in 0..<columns {
@@ -121,7 +117,7 @@ public struct MapCanvas: Sendable {
                 if dots[cell] != 0 {
                     let character = glyphs == .unicode ? Character(Unicode.Scalar(0x2800 + UInt32(dots[cell]))!) : Self.asciiGlyph(dots[cell])
                     drawn = Cell(character, style: CellStyle(foreground: colors ? dotColors[cell] : nil,
-                                                             background: top ?? bottom, bold: emphasis[cell]))
+                                                             background: top ?? bottom))
                 } else if top == bottom || glyphs == .ascii || bottom == nil {
                     drawn = Cell(" ", style: CellStyle(background: top ?? bottom))
                 } else if top == nil {

@@ -36,8 +36,8 @@ public struct OverviewArea: Sendable, Equatable {
     public init(title: String, extent: GeoExtent) { self.title = title; self.extent = extent }
 }
 
-/// The overview pane's map: the geography, the web map's extent, every area's extent outlined and
-/// the selected one filled, emphasised and labelled. The view fits the web map and all its areas,
+/// The overview pane's map: the geography, the web map's extent, every area's extent outlined, and
+/// the selected one marked at its centre and named in a caption bar above the map. The view fits the web map and all its areas,
 /// so the selection is always in view.
 public struct OverviewMap: Sendable {
     public var geography: OverviewGeography
@@ -55,7 +55,25 @@ public struct OverviewMap: Sendable {
         return parts.union ?? geography.landExtent
     }
 
-    public func draw(into frame: inout Frame, rect: Rect, theme: MapTheme = MapTheme(), glyphs: GlyphSet, colors: Bool) {
+    /// Draws a caption bar in `rect`'s top row (the selected area's name, else `title`) and the map
+    /// below it.
+    public func draw(into frame: inout Frame, rect: Rect, title: String, theme: MapTheme = MapTheme(), glyphs: GlyphSet, colors: Bool) {
+        guard !rect.isEmpty else { return }
+        let marker = glyphs == .unicode ? "◆" : "@"
+        let bar = colors ? CellStyle(foreground: 252, background: theme.captionBar) : CellStyle(reverse: true)
+        frame.fill(Rect(x: rect.x, y: rect.y, width: rect.width, height: 1), with: Cell(" ", style: bar))
+        if let selected, areas.indices.contains(selected) {
+            let x = frame.put(" \(marker)", x: rect.x, y: rect.y, style: colors ? CellStyle(foreground: theme.selectedArea, background: theme.captionBar) : bar, limit: rect.maxX)
+            frame.put(DisplayWidth.truncated(" \(areas[selected].title)", to: rect.maxX - x), x: x, y: rect.y,
+                      style: CellStyle(foreground: bar.foreground, background: bar.background, bold: true, reverse: bar.reverse), limit: rect.maxX)
+        } else {
+            frame.put(DisplayWidth.truncated(" \(title)", to: rect.width), x: rect.x, y: rect.y, style: bar, limit: rect.maxX)
+        }
+        drawMap(into: &frame, rect: Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1),
+                theme: theme, marker: Character(marker), colors: colors, glyphs: glyphs)
+    }
+
+    private func drawMap(into frame: inout Frame, rect: Rect, theme: MapTheme, marker: Character, colors: Bool, glyphs: GlyphSet) {
         guard !rect.isEmpty else { return }
         var canvas = MapCanvas(columns: rect.width, rows: rect.height)
         guard let view = viewExtent else {
@@ -78,38 +96,30 @@ public struct OverviewMap: Sendable {
             let right = max(b.x, a.x + 1), bottom = max(b.y, a.y + 1)
             return [a, (right, a.y), (right, bottom), (a.x, bottom), a]
         }
-        func outline(box corners: [(x: Double, y: Double)], color: PaletteIndex, emphasized: Bool = false) {
-            for i in 1..<corners.count { canvas.line(from: corners[i - 1], to: corners[i], color: color, emphasized: emphasized) }
+        func outline(box corners: [(x: Double, y: Double)], color: PaletteIndex) {
+            for i in 1..<corners.count { canvas.line(from: corners[i - 1], to: corners[i], color: color) }
         }
 
         canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: theme.water)
         canvas.fill(rings: rings(geography.neighbours), color: theme.neighbourLand)
         canvas.fill(rings: rings(geography.land), color: theme.land)
-        let selectedBox = selected.flatMap { areas.indices.contains($0) ? box(areas[$0].extent) : nil }
-        if let selectedBox { canvas.fill(rings: [Array(selectedBox.dropLast())], color: theme.selectedFill) }
         outline(geography.neighbours, color: theme.neighbourBorder)
         outline(geography.subdivisions, color: theme.countyBorder)
         outline(geography.land, color: theme.coast)
         if let webMapExtent { outline(box: box(webMapExtent), color: theme.webMapExtent) }
-        for (index, area) in areas.enumerated() where index != selected { outline(box: box(area.extent), color: theme.area) }
-        if let selectedBox { outline(box: selectedBox, color: theme.selectedArea, emphasized: true) }
+        for area in areas { outline(box: box(area.extent), color: theme.area) }
         canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: glyphs, colors: colors)
 
-        if let selected, let selectedBox {
-            label(areas[selected].title, box: selectedBox, in: rect, frame: &frame,
-                  style: colors ? CellStyle(foreground: theme.labelText, background: theme.selectedArea, bold: true)
-                                : CellStyle(bold: true, reverse: true))
-        }
-    }
-
-    /// The title just above the box (below it when there is no room), centred on it, inside `rect`.
-    private func label(_ title: String, box: [(x: Double, y: Double)], in rect: Rect, frame: inout Frame, style: CellStyle) {
-        let text = DisplayWidth.truncated(" \(title) ", to: rect.width)
-        let width = DisplayWidth.of(text)
-        let top = Int(box[0].y / 4), bottom = Int(box[2].y / 4)
-        let row = top - 1 >= 0 ? top - 1 : min(bottom + 1, rect.height - 1)
-        let centre = Int((box[0].x + box[1].x) / 4)
-        let column = min(max(centre - width / 2, 0), max(rect.width - width, 0))
-        frame.put(text, x: rect.x + column, y: rect.y + row, style: style, limit: rect.maxX)
+        // The selection is a marker at the area's centre (and its name in the caption bar), not a
+        // recoloured outline or a label over the map: moving it then repaints a few cells, which
+        // keeps a one-row move in the list cheap on a slow link.
+        guard let selected, areas.indices.contains(selected) else { return }
+        let corners = box(areas[selected].extent)
+        let middle = (x: (corners[0].x + corners[2].x) / 4, y: (corners[0].y + corners[2].y) / 8)
+        guard middle.x.isFinite, middle.y.isFinite, abs(middle.x) < 1e6, abs(middle.y) < 1e6 else { return }
+        let centre = (x: rect.x + Int(middle.x), y: rect.y + Int(middle.y))
+        guard rect.contains(x: centre.x, y: centre.y) else { return }
+        frame[centre.x, centre.y] = Cell(marker, style: CellStyle(foreground: colors ? theme.selectedArea : nil,
+                                                                 background: frame[centre.x, centre.y].style.background, bold: true))
     }
 }

@@ -55,8 +55,7 @@ public struct MapTheme: Sendable, Equatable {
     public var webMapExtent: PaletteIndex = 67
     public var area: PaletteIndex = 117
     public var selectedArea: PaletteIndex = 220
-    public var selectedFill: PaletteIndex = 58
-    public var labelText: PaletteIndex = 16
+    public var captionBar: PaletteIndex = 237
 
     public init() {}
 }

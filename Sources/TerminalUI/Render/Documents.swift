@@ -25,9 +25,18 @@ struct DocumentBuilder {
         lines.append([Span(DisplayWidth.truncated(text, to: width), theme.heading)])
     }
 
-    /// `Label           value`, the value wrapped under itself.
+    /// Narrower than this, a value goes under its label instead of beside it.
+    static let minimumValueWidth = 32
+
+    /// `Label           value`, the value wrapped under itself; on narrow screens the label on a
+    /// line of its own and the value indented below it.
     mutating func field(_ label: String, _ value: String, style: CellStyle = .plain) {
-        let labelColumns = min(Self.labelWidth, width / 3)
+        if width - Self.labelWidth - 2 < Self.minimumValueWidth {
+            if !label.isEmpty { lines.append([Span(DisplayWidth.truncated(label, to: width), theme.label)]) }
+            paragraph(value, style: style, indent: 2)
+            return
+        }
+        let labelColumns = Self.labelWidth
         let wrapped = DisplayWidth.wrapped(value, width: max(width - labelColumns - 2, 1))
         for (offset, line) in (wrapped.isEmpty ? [""] : wrapped).enumerated() {
             let shownLabel = offset == 0 ? DisplayWidth.truncated(label, to: labelColumns) : ""

@@ -22,7 +22,9 @@ enum MainScreen {
         drawList(state, layout: layout, into: &frame, options: options)
 
         let rows = state.rows
-        let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear" : KeyMap.hints.joined(separator: "  ")
+        let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
+            : state.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
+            : KeyMap.hints.joined(separator: "  ")
         let position = rows.isEmpty ? "" : "\(state.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }
@@ -40,11 +42,8 @@ enum MainScreen {
         let map = OverviewMap(geography: options.geography,
                               webMapExtent: state.webMapItem?.extent ?? state.webMap?.initialExtent?.geographic,
                               areas: shown, selected: selected)
-        map.draw(into: &frame, rect: rect, theme: options.theme.map, glyphs: options.glyphs, colors: options.theme.colors)
-        if state.focus == .overview {
-            let caption = DisplayWidth.truncated(" Map: arrows pick an area · Tab list ", to: rect.width)
-            frame.put(caption, x: rect.x, y: rect.y, style: options.theme.selectedFocused.overlaid(by: CellStyle(bold: true)), limit: rect.maxX)
-        }
+        map.draw(into: &frame, rect: rect, title: state.webMapItem?.title ?? "", theme: options.theme.map, glyphs: options.glyphs,
+                 colors: options.theme.colors)
     }
 
     // MARK: List
@@ -121,10 +120,11 @@ enum MainScreen {
                                   into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme, glyphs = Glyphs(options.glyphs)
         guard let item = state.item(of: row), rect.height > 0 else { return }
-        let base: CellStyle = selected ? (state.focus == .list ? theme.selectedFocused : theme.selectedUnfocused) : .plain
+        // The selection is a marker bar (bright while the list has focus): few cells change when it
+        // moves, so a move costs the terminal few bytes. Without colour the title is reversed too.
         if selected {
-            frame.fill(rect, with: Cell(" ", style: base))
-            for y in rect.y..<rect.maxY { frame.put(glyphs.marker, x: rect.x, y: y, style: base.overlaid(by: theme.marker)) }
+            let marker = state.focus == .list ? theme.marker : theme.dim
+            for y in rect.y..<rect.maxY { frame.put(glyphs.marker, x: rect.x, y: y, style: marker) }
         }
         let thumbnailWidth = rect.width >= 48 ? 9 : 6
         let thumbnail = Rect(x: rect.x + 1, y: rect.y, width: thumbnailWidth, height: rect.height)
@@ -139,13 +139,13 @@ enum MainScreen {
         let x = thumbnail.maxX + 1, limit = rect.maxX - 1
         let title = state.title(of: row)
         frame.put(highlighted(title, matches: state.filterMatches(in: row), width: limit - x, theme: theme), x: x, y: rect.y, limit: limit,
-                  base: base.overlaid(by: theme.title))
+                  base: selected ? theme.title.overlaid(by: theme.selectedTitle) : theme.title)
         if rect.height > 1 {
             frame.put(DisplayWidth.truncated(item.snippet ?? "", to: limit - x), x: x, y: rect.y + 1,
-                      style: base.overlaid(by: theme.dim), limit: limit)
+                      style: theme.dim, limit: limit)
         }
         if rect.height > 2 {
-            frame.put(statusLine(row, state: state, theme: theme), x: x, y: rect.y + 2, limit: limit, base: base)
+            frame.put(statusLine(row, state: state, theme: theme), x: x, y: rect.y + 2, limit: limit)
         }
     }
 

@@ -13,8 +13,8 @@ public struct UITheme: Sendable {
     public var offline: CellStyle
     public var title: CellStyle
     public var dim: CellStyle
-    public var selectedFocused: CellStyle
-    public var selectedUnfocused: CellStyle
+    /// Added to the selected row's title.
+    public var selectedTitle: CellStyle
     public var marker: CellStyle
     public var match: CellStyle
     public var good: CellStyle
@@ -34,8 +34,7 @@ public struct UITheme: Sendable {
         offline: CellStyle(foreground: 210, background: 236, bold: true),
         title: CellStyle(bold: true),
         dim: CellStyle(foreground: 246),
-        selectedFocused: CellStyle(background: 24),
-        selectedUnfocused: CellStyle(background: 237),
+        selectedTitle: CellStyle(),
         marker: CellStyle(foreground: 220, bold: true),
         match: CellStyle(foreground: 220, bold: true, underline: true),
         good: CellStyle(foreground: 114),
@@ -55,8 +54,7 @@ public struct UITheme: Sendable {
         offline: CellStyle(bold: true, reverse: true),
         title: CellStyle(bold: true),
         dim: CellStyle(dim: true),
-        selectedFocused: CellStyle(reverse: true),
-        selectedUnfocused: CellStyle(underline: true),
+        selectedTitle: CellStyle(reverse: true),
         marker: CellStyle(bold: true),
         match: CellStyle(bold: true, underline: true),
         good: CellStyle(),

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+/// `mapbook demo` in a real terminal (tmux): keys in, screen text out. Each step waits for the
+/// screen to show what it expects and settle, with a deadline, rather than sleeping.
+@Suite(.serialized) struct EndToEndTests {
+    static var tmuxAvailable: Bool { Tmux.which("tmux") != nil }
+
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func demoBrowseFilterDetailsHelpResizeQuit() throws {
+        let tmux = try Tmux(width: 100, height: 32)
+        defer { tmux.close() }
+        try tmux.start("mapbook demo")
+
+        // The first full screen: six areas listed.
+        var screen = try tmux.waitFor("6 map areas", timeout: 90)
+        screen = try tmux.waitForSettled()
+        for title in ["Explore Maine", "Acadia", "Boston", "Baxter State Park", "Greater Portland", "Caribou", "Bangor"] {
+            #expect(screen.contains(title), "\(title) is listed")
+        }
+        #expect(screen.contains("● online") && screen.contains("1/7"))
+
+        // Move four rows down: Greater Portland, named over the map.
+        tmux.send("j", "j", "Down", "j")
+        screen = try tmux.waitFor("5/7")
+        #expect(screen.contains("◆ Greater Portland"))
+
+        // Filter as you type.
+        tmux.send("/", "b", "a", "n", "g")
+        screen = try tmux.waitFor("1 of 7")
+        #expect(screen.contains("/ bang") && screen.contains("Bangor") && !screen.contains("Acadia"))
+        tmux.send("Escape")
+        screen = try tmux.waitFor("6 map areas")
+        #expect(screen.contains("Acadia") && screen.contains("1/7"))
+
+        // Details of Greater Portland, and back.
+        tmux.send("j", "j", "j", "j", "Enter")
+        screen = try tmux.waitFor("5dbbd50464b546a1ae4e39236f5fafa0")
+        #expect(screen.contains("Details") && screen.contains("Packages") && screen.contains("Bookmarks"))
+        tmux.send("Escape")
+        screen = try tmux.waitFor("6 map areas")
+
+        // Help, generated from the key map.
+        tmux.send("?")
+        screen = try tmux.waitFor("Show or hide this help")
+        #expect(screen.contains("Keys") && screen.contains("Filter the list as you type"))
+        tmux.send("Escape")
+        screen = try tmux.waitFor("6 map areas")
+        #expect(!screen.contains("Show or hide this help"))
+
+        // Narrow: the panes stack. Tiny: the too-small card. Back: the split again.
+        tmux.resize(width: 60, height: 30)
+        screen = try tmux.waitFor(String(repeating: "─", count: 60))
+        #expect(screen.contains("6 map areas"))
+        tmux.resize(width: 30, height: 8)
+        screen = try tmux.waitFor("Terminal too small")
+        tmux.resize(width: 100, height: 32)
+        screen = try tmux.waitFor("6 map areas")
+        #expect(screen.contains("│"))
+
+        // Quit: the terminal is restored and the exit status is 0.
+        tmux.send("q")
+        screen = try tmux.waitFor("[exit 0]")
+    }
+}
+
+/// A private tmux server, driven by short `tmux` commands started with `posix_spawn` (with a clean
+/// signal mask, since the test runner blocks signals a terminal app needs, and with no inherited
+/// descriptors, which would keep the runner's pipes open).
+final class Tmux {
+    struct Timeout: Error, CustomStringConvertible {
+        let waitingFor: String
+        let screen: String
+        var description: String { "timed out waiting for \(waitingFor); the screen was:\n\(screen)" }
+    }
+
+    private let session = "e2e"
+    private let width: Int, height: Int
+    private let scratch: URL
+    private let binDirectory: URL
+
+    init(width: Int, height: Int) throws {
+        self.width = width; self.height = height
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-e2e-\(getpid())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        // The test bundle sits beside the built executables.
+        binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        guard FileManager.default.isExecutableFile(atPath: binDirectory.appendingPathComponent("mapbook").path) else {
+            throw Timeout(waitingFor: "the mapbook executable beside the tests", screen: binDirectory.path)
+        }
+    }
+
+    func start(_ command: String) throws {
+        let cache = scratch.appendingPathComponent("cache").path
+        let line = "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' PATH='\(binDirectory.path)':\"$PATH\" "
+            + "\(command); echo \"[exit $?]\"; sleep 600"
+        _ = run(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", line])
+    }
+
+    func send(_ keys: String...) {
+        for key in keys { _ = run(["send-keys", "-t", session, key]) }
+    }
+
+    func resize(width: Int, height: Int) {
+        _ = run(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    func capture() -> String { run(["capture-pane", "-p", "-t", session]).output }
+
+    /// Polls the screen until it contains `text`, then until it stops changing.
+    @discardableResult
+    func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = capture()
+        while !screen.contains(text) {
+            guard Date() < deadline else { throw Timeout(waitingFor: "“\(text)”", screen: screen) }
+            usleep(50_000)
+            screen = capture()
+        }
+        return try waitForSettled(deadline: deadline)
+    }
+
+    /// Polls until two captures 150 ms apart are the same.
+    @discardableResult
+    func waitForSettled(deadline: Date = Date().addingTimeInterval(15)) throws -> String {
+        var previous = capture()
+        while true {
+            usleep(150_000)
+            let screen = capture()
+            if screen == previous { return screen }
+            guard Date() < deadline else { throw Timeout(waitingFor: "the screen to settle", screen: screen) }
+            previous = screen
+        }
+    }
+
+    func close() {
+        _ = run(["kill-server"])
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `tmux -S SOCKET ARGS` (a socket in the scratch folder), returning its exit status and output.
+    private func run(_ arguments: [String]) -> (status: Int32, output: String) {
+        let outputPath = scratch.appendingPathComponent("tmux-output").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let inherited = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+        for fd in inherited where fd > 2 && fcntl(fd, F_GETFD) >= 0 { posix_spawn_file_actions_addclose(&actions, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ["tmux", "-S", scratch.appendingPathComponent("tmux.socket").path] + arguments
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, "tmux", &actions, &attributes, &cArguments, environ) == 0 else { return (-1, "") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+    }
+}

@@ -1,0 +1,60 @@
+import AppModel
+import ArcGISPortal
+import Foundation
+import LoopbackHTTP
+import MapRender
+import MapbookCore
+import Testing
+@testable import TerminalUI
+
+/// A portal whose strings carry escape sequences and control bytes: what reaches the screen must be
+/// inert text.
+@Suite struct HostileTextTests {
+    static let webMap = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+    static let area = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+    static func respond(_ request: LoopbackRequest) -> LoopbackResponse {
+        let path = request.path
+        if path.hasSuffix("/\(webMap)") {
+            return .json(#"{"id":"\#(webMap)","type":"Web Map","title":"Evil\u001b[2J\u0007 Map\u009b31m","owner":"x\u001b]0;pwned\u0007y","snippet":"one\ntwo\r\u001b[1;1Hthree","description":"<p>Hi\u001b[?1049h</p>"}"#)
+        }
+        if path.hasSuffix("/\(webMap)/data") {
+            return .json(#"{"baseMap":{"title":"Base\u001b[31m","baseMapLayers":[]},"operationalLayers":[],"bookmarks":[{"name":"\u001bPdcs\u001b\\Mark","extent":{"xmin":0,"ymin":0,"xmax":1,"ymax":1,"spatialReference":{"wkid":4326}}}]}"#)
+        }
+        if path.hasSuffix("/relatedItems"), request.query["relationshipType"] == "Map2Area" {
+            return .json(#"{"total":1,"relatedItems":[{"id":"\#(area)","type":"Map Area","title":"Area\u001b[H\u001b[2J\u0000!","snippet":"\u0008\u0008\u0008gone","properties":{"status":"\u001b[5mweird"},"extent":[[-70,43],[-69,44]]}]}"#)
+        }
+        if path.hasSuffix("/relatedItems") { return .json(#"{"total":0,"relatedItems":[]}"#) }
+        return .json(#"{"error":{"code":400,"message":"not here"}}"#)
+    }
+
+    @Test @UIActor func escapeSequencesAndControlBytesRenderInert() async throws {
+        let server = try LoopbackServer(handler: Self.respond)
+        defer { server.stop() }
+        let url = server.baseURL
+        let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(Self.webMap)!)) { PortalClient(portal: url) }
+        model.reload()
+        await model.waitForLoad()
+        #expect(model.state.phase == .loaded)
+        #expect(model.state.webMapItem?.title == "Evil Map")
+        #expect(model.state.areas.first?.item.title == "Area !")
+
+        var state = model.state
+        var frames = [SnapshotState.render(state, width: 120, height: 40)]
+        state.selection = 1
+        frames.append(SnapshotState.render(state, width: 120, height: 40))
+        state.screen = .details
+        frames.append(SnapshotState.render(state, width: 120, height: 40))
+        state.selection = 0
+        frames.append(SnapshotState.render(state, width: 120, height: 40))
+        for frame in frames {
+            let scalars = frame.cells.flatMap { $0.character.unicodeScalars }
+            #expect(!scalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+            #expect(!frame.text.contains("[2J") && !frame.text.contains("pwned") && !frame.text.contains("1049"))
+        }
+        #expect(frames[0].text.contains("Evil Map"))
+        #expect(frames[1].text.contains("Unavailable · status “weird”"))
+        #expect(frames[3].text.contains("xy"))
+        #expect(frames[3].text.contains("Mark"))
+    }
+}

@@ -1,0 +1,121 @@
+import AppModel
+import Foundation
+import MapRender
+import MapbookCore
+import Testing
+@testable import TerminalUI
+
+@Suite struct SnapshotTests {
+    static let sizes: [(width: Int, height: Int)] = [(80, 24), (120, 40), (200, 50), (50, 30)]
+
+    @Test(arguments: sizes.map { [$0.width, $0.height] })
+    @UIActor func mainScreen(size: [Int]) async {
+        let state = await SnapshotState.loaded()
+        let frame = SnapshotState.render(state, width: size[0], height: size[1])
+        expectSnapshot(frame, "main-\(size[0])x\(size[1])")
+        #expect(frame.text.contains("Greater Portland"))
+        #expect(frame.text.contains("6 map areas"))
+    }
+
+    @Test(arguments: sizes.map { [$0.width, $0.height] })
+    @UIActor func details(size: [Int]) async {
+        var state = await SnapshotState.loaded()
+        state.screen = .details
+        let frame = SnapshotState.render(state, width: size[0], height: size[1])
+        expectSnapshot(frame, "details-\(size[0])x\(size[1])")
+        #expect(frame.text.contains("5dbbd50464b546a1ae4e39236f5fafa0"))
+    }
+
+    @Test(arguments: sizes.map { [$0.width, $0.height] })
+    @UIActor func help(size: [Int]) async {
+        var state = await SnapshotState.loaded()
+        state.showingHelp = true
+        let frame = SnapshotState.render(state, width: size[0], height: size[1])
+        expectSnapshot(frame, "help-\(size[0])x\(size[1])")
+        #expect(frame.text.contains("Keys"))
+    }
+
+    @Test @UIActor func asciiAndMonochrome() async {
+        let state = await SnapshotState.loaded()
+        var options = SnapshotState.options
+        options.glyphs = .ascii
+        options.theme = .monochrome
+        let frame = SnapshotState.render(state, width: 80, height: 24, options: options)
+        expectSnapshot(frame, "main-80x24-ascii")
+        // No braille, box drawing, block elements or geometric shapes: what fonts without braille lack.
+        #expect(frame.cells.allSatisfy { $0.character.unicodeScalars.allSatisfy { !(0x2500...0x25FF).contains($0.value) && !(0x2800...0x28FF).contains($0.value) } })
+        #expect(frame.cells.allSatisfy { $0.style.foreground == nil && $0.style.background == nil })
+        // Without colour the selection shows in reverse video.
+        let list = MainLayout(width: 80, height: 24).list
+        let row = (0..<24).first { frame.row(at: $0).contains("Greater Portland") && frame[list.x, $0].character == ">" }
+        #expect(row != nil && frame[list.x + 20, row!].style.reverse)
+    }
+
+    @Test @UIActor func loadingOfflineErrorEmptyAndNoMatchStates() async {
+        let loaded = await SnapshotState.loaded()
+        var states: [(String, AppState)] = []
+        states.append(("loading", AppState(portalHost: "www.arcgis.com", webMapID: .exploreMaine, phase: .loading)))
+        var offline = AppState(portalHost: "www.arcgis.com", webMapID: .exploreMaine, phase: .unreachable(host: "www.arcgis.com"))
+        offline.network = .offline
+        states.append(("offline", offline))
+        var failed = AppState(portalHost: "www.arcgis.com", webMapID: .exploreMaine,
+                              phase: .failed("www.arcgis.com says the item was not found (ArcGIS error 400)."))
+        failed.network = .online
+        states.append(("error", failed))
+        var empty = loaded
+        empty.areas = []
+        empty.selection = 0
+        states.append(("no-areas", empty))
+        var noMatch = loaded
+        noMatch.filterText = "zzz"
+        noMatch.selection = 0
+        states.append(("no-match", noMatch))
+        for (name, state) in states {
+            expectSnapshot(SnapshotState.render(state, width: 80, height: 24), "state-\(name)")
+        }
+        let offlineText = SnapshotState.render(offline, width: 80, height: 24).text
+        #expect(offlineText.contains("No internet connection") && !offlineText.contains("no map areas"))
+        #expect(SnapshotState.render(empty, width: 80, height: 24).text.contains("This web map has no map areas."))
+    }
+
+    @Test @UIActor func everySizeDownToOneByOneRendersWithoutCrashing() async {
+        var state = await SnapshotState.loaded()
+        // Sizes around every threshold of the layout: too small, stacked, split.
+        let widths = [1, 2, 5, 19, 20, 21, 39, 40, 41, 49, 79, 80, 81, 133]
+        let heights = [1, 2, 3, 7, 8, 9, 10, 11, 12, 25]
+        for (screen, help) in [(Screen.main, false), (.details, false), (.main, true)] {
+            state.screen = screen
+            state.showingHelp = help
+            for width in widths {
+                for height in heights {
+                    let frame = SnapshotState.render(state, width: width, height: height)
+                    #expect(frame.width == width && frame.height == height)
+                }
+            }
+        }
+        let small = SnapshotState.render(state, width: 20, height: 8)
+        #expect(small.text.contains("Terminal too small"))
+        expectSnapshot(small, "too-small-20x8")
+    }
+
+    @Test @UIActor func theSelectedRowIsMarkedAndTheOverviewNamesAndMarksIt() async {
+        let state = await SnapshotState.loaded()
+        let frame = SnapshotState.render(state, width: 120, height: 40)
+        let layout = MainLayout(width: 120, height: 40)
+        let markedRows = (layout.list.y..<layout.list.maxY).filter { frame[layout.list.x, $0].character == "▌" }
+        #expect(markedRows.count == 3)
+        #expect(frame.row(at: markedRows[0]).contains("Greater Portland"))
+        #expect(frame[layout.list.x, markedRows[0]].style == UITheme.color.marker)
+        #expect(frame.row(at: layout.overview.y).hasPrefix(" ◆ Greater Portland"))
+        let mapMarkers = (layout.overview.y + 1..<layout.overview.maxY).flatMap { y in
+            (layout.overview.x..<layout.overview.maxX).filter { frame[$0, y].character == "◆" }
+        }
+        #expect(mapMarkers.count == 1)
+        // With the web map selected the caption names the map, and no area is marked.
+        var webMap = state
+        webMap.selection = 0
+        let mapFrame = SnapshotState.render(webMap, width: 120, height: 40)
+        #expect(mapFrame.row(at: layout.overview.y).hasPrefix(" Explore Maine"))
+        #expect(!mapFrame.cells.contains { $0.character == "◆" })
+    }
+}
