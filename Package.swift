@@ -31,15 +31,16 @@ let package = Package(
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift"], resources: [.copy("maine")]),
         .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats"]),
         .target(name: "AppModel", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "MapRender"]),
-        .target(name: "TerminalUI", dependencies: ["AppModel", "MapRender", "MapbookCore", "CCurses"]),
+        .target(name: "TerminalUI", dependencies: ["AppModel", "MapRender", "MapbookCore", "MapbookAssets", "CCurses"]),
         .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets"]),
         .executableTarget(name: "mapbook", dependencies: [
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalUI",
-            "MapbookAssets", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Benchmark driver for the scripts in scripts/: one module at a time, no UI.
-        .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats", "SamplePortal"]),
+        .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
+                                                               "MapRender", "MapbookCore", "TerminalUI"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
@@ -49,7 +50,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "MapbookCore", "MapbookAssets",
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "MapbookCore",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapbookCore", "TileFormats"]),

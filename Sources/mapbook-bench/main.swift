@@ -2,9 +2,15 @@
 //   mapbook-bench download URL FILE   bytes, seconds, MiB/s and peak resident memory
 //   mapbook-bench mvt-decode FILE…    per tile: bytes and median decode time over repeated runs
 //   mapbook-bench sample-build DIR    builds the sample portal's packages into DIR: seconds and sizes
+//   mapbook-bench frame WxH           main screen: compose and key-to-frame times, bytes per frame
+import AppModel
+import ArcGISPortal
 import Foundation
 import HTTP
+import MapRender
+import MapbookCore
 import SamplePortal
+import TerminalUI
 import TileFormats
 
 func peakResidentKiB() -> Int {
@@ -67,6 +73,59 @@ func buildSample(into directory: String) {
     }
 }
 
+/// The main screen with Explore Maine loaded from an in-process sample portal: median and p95 time
+/// to compose a frame (layout metrics and render, as each redraw does), time from a key press to
+/// its frame, and the bytes ncurses writes for the first frame, a one-row move and an unchanged frame.
+@UIActor
+func benchFrames(width: Int, height: Int, runs: Int = 300) async {
+    let state: AppState
+    do {
+        let portal = try SamplePortal(content: SampleContent.build())
+        defer { portal.stop() }
+        let url = portal.baseURL
+        let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine)) { PortalClient(portal: url) }
+        model.reload()
+        await model.waitForLoad()
+        state = model.state
+    } catch {
+        fail("\(error)", status: 1)
+    }
+    let options = RenderOptions(glyphs: .unicode, theme: .color, geography: .bundledMaine())
+    let model = AppModel(state: state) { throw CancellationError() }
+    model.dispatch(.selectRow(3))
+    func frame() -> Frame {
+        model.layoutChanged(Renderer.metrics(model.state, width: width, height: height, options: options))
+        return Renderer.render(model.state, width: width, height: height, options: options)
+    }
+    func summary(_ times: [Double]) -> String {
+        let sorted = times.sorted()
+        return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
+    }
+    var compose: [Double] = [], keyToFrame: [Double] = []
+    for run in 0..<runs {
+        var start = ContinuousClock.now
+        _ = frame()
+        compose.append(seconds(ContinuousClock.now - start))
+        start = ContinuousClock.now
+        model.handle(run % 2 == 0 ? .down : .up)
+        _ = frame()
+        keyToFrame.append(seconds(ContinuousClock.now - start))
+    }
+    print("compose_\(width)x\(height) \(summary(compose))")
+    print("key_to_frame_\(width)x\(height) \(summary(keyToFrame))")
+    do {
+        let terminal = try OffscreenTerminal(width: width, height: height)
+        defer { terminal.close() }
+        let first = terminal.draw(frame())
+        model.handle(.down)
+        let move = terminal.draw(frame())
+        let idle = terminal.draw(frame())
+        print("bytes_first_frame=\(first) bytes_one_row_move=\(move) bytes_unchanged=\(idle)")
+    } catch {
+        fail("\(error)", status: 1)
+    }
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
@@ -76,6 +135,10 @@ case "mvt-decode" where arguments.count > 2:
     decodeMVT(Array(arguments.dropFirst(2)))
 case "sample-build" where arguments.count == 3:
     buildSample(into: arguments[2])
+case "frame" where arguments.count == 3:
+    let size = arguments[2].split(separator: "x").compactMap { Int($0) }
+    guard size.count == 2, size.allSatisfy({ $0 > 0 && $0 < 1000 }) else { fail("size must be WxH, like 200x50", status: 64) }
+    await benchFrames(width: size[0], height: size[1])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR", status: 64)
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH", status: 64)
 }

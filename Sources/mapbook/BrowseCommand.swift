@@ -3,7 +3,6 @@ import ArcGISPortal
 import ArgumentParser
 import Foundation
 import MapRender
-import MapbookAssets
 import MapbookCore
 import TerminalUI
 
@@ -34,18 +33,12 @@ struct DisplayOptions: ParsableArguments {
 enum Browser {
     static func run(host: String, webMap: ItemID, startingPhase: LoadPhase, display: DisplayOptions,
                     connect: @escaping AppModel.Connect) async throws {
-        let settings = TerminalApp.Settings(ascii: display.ascii, geography: maine)
+        let settings = TerminalApp.Settings(ascii: display.ascii, geography: .bundledMaine())
         let model = await AppModel(state: AppState(portalHost: host, webMapID: webMap, phase: startingPhase), connect: connect)
         do {
             try await TerminalApp.run(model, settings: settings)
         } catch {
             throw Output.fail(error, json: false)
         }
-    }
-
-    /// The bundled outline of Maine and its neighbours, drawn under the overview.
-    static var maine: OverviewGeography {
-        func features(_ layer: MapbookAssets.Layer) -> [GeoFeature] { (try? MapbookAssets.features(layer)) ?? [] }
-        return OverviewGeography(land: features(.state), subdivisions: features(.counties), neighbours: features(.region))
     }
 }

@@ -2,7 +2,6 @@ import AppModel
 import ArcGISPortal
 import Foundation
 import MapRender
-import MapbookAssets
 import MapbookCore
 import PortalFixtures
 import Testing
@@ -32,10 +31,7 @@ enum SnapshotState {
     }
 
     static let options = RenderOptions(glyphs: .unicode, theme: .color, geography: geography)
-    static let geography: OverviewGeography = {
-        func features(_ layer: MapbookAssets.Layer) -> [GeoFeature] { try! MapbookAssets.features(layer) }
-        return OverviewGeography(land: features(.state), subdivisions: features(.counties), neighbours: features(.region))
-    }()
+    static let geography = OverviewGeography.bundledMaine()
 
     /// Renders the way the app does: metrics first (the model keeps the selection in view), then the frame.
     @UIActor static func render(_ state: AppState, width: Int, height: Int, options: RenderOptions = options) -> Frame {
