@@ -81,12 +81,14 @@ public final class AppModel {
 
     private func fail(_ error: any Error) {
         let unreachable = (error as? HTTPError)?.isUnreachable == true
+        // Error sentences can quote the server's own message.
+        let sentence = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
         state.network = unreachable ? .offline : .online
         if state.webMapItem != nil {
             // What was loaded stays on screen; the status bar says why it is not fresh.
-            state.message = unreachable ? "No internet connection: showing what was loaded before." : error.userSentence
+            state.message = unreachable ? "No internet connection: showing what was loaded before." : sentence
         } else {
-            state.phase = unreachable ? .unreachable(host: state.portalHost) : .failed(error.userSentence)
+            state.phase = unreachable ? .unreachable(host: state.portalHost) : .failed(sentence)
             state.message = nil
         }
     }

@@ -12,9 +12,13 @@ import Testing
 @Suite struct HostileTextTests {
     static let webMap = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
     static let area = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+    static let failing = "cccccccccccccccccccccccccccccccc"
 
     static func respond(_ request: LoopbackRequest) -> LoopbackResponse {
         let path = request.path
+        if path.contains(failing) {
+            return .json(#"{"error":{"code":500,"message":"boom\u001b[2J\u001b]0;title\u0007 now","details":["\u009b6n"]}}"#)
+        }
         if path.hasSuffix("/\(webMap)") {
             return .json(#"{"id":"\#(webMap)","type":"Web Map","title":"Evil\u001b[2J\u0007 Map\u009b31m","owner":"x\u001b]0;pwned\u0007y","snippet":"one\ntwo\r\u001b[1;1Hthree","description":"<p>Hi\u001b[?1049h</p>"}"#)
         }
@@ -56,5 +60,23 @@ import Testing
         #expect(frames[1].text.contains("Unavailable · status “weird”"))
         #expect(frames[3].text.contains("xy"))
         #expect(frames[3].text.contains("Mark"))
+    }
+
+    @Test @UIActor func anErrorMessageFromTheServerIsSanitizedToo() async throws {
+        let server = try LoopbackServer(handler: Self.respond)
+        defer { server.stop() }
+        let url = server.baseURL
+        let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(Self.failing)!)) { PortalClient(portal: url) }
+        model.reload()
+        await model.waitForLoad()
+        guard case .failed(let sentence) = model.state.phase else {
+            Issue.record("expected a failure, got \(model.state.phase)")
+            return
+        }
+        #expect(sentence.contains("boom now"))
+        #expect(!sentence.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(!sentence.contains("[2J") && !sentence.contains("title") && !sentence.contains("6n"))
+        let frame = SnapshotState.render(model.state, width: 100, height: 30)
+        #expect(frame.text.contains("The portal answered with an error"))
     }
 }

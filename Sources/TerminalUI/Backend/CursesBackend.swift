@@ -125,8 +125,12 @@ final class CursesBackend {
         colorCount >= 256 ? Int32(index) : Int32(XtermPalette.nearestSystem(index, count: colorCount >= 16 ? 16 : 8))
     }
 
-    /// Everything waiting on the input, decoded. Called when the input is readable; reading nothing
-    /// then means the terminal is gone.
+    /// Reads in a row that found input ready but decoded nothing.
+    private var emptyReads = 0
+
+    /// Everything waiting on the input, decoded. Called when the input is readable. Reading nothing
+    /// is normal once (half an escape sequence); the input hanging up, or nothing again and again
+    /// (which would spin), means the terminal is gone.
     func readEvents() -> [InputEvent] {
         var events: [InputEvent] = []
         var character: wint_t = 0
@@ -139,7 +143,14 @@ final class CursesBackend {
                 events.append(event)
             }
         }
-        return events.isEmpty ? [.hangUp] : events
+        guard events.isEmpty else {
+            emptyReads = 0
+            return events
+        }
+        emptyReads += 1
+        var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        let hungUp = poll(&input, 1, 0) > 0 && input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+        return hungUp || emptyReads >= 3 ? [.hangUp] : []
     }
 
     private func plainKey(_ value: UInt32) -> InputEvent? {
