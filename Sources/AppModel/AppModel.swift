@@ -37,7 +37,7 @@ public final class AppModel {
         loadTask = Task { await load() }
     }
 
-    /// Waits for the current load to finish (tests).
+    /// Waits for the current load to finish (tests, benchmarks).
     public func waitForLoad() async { await loadTask?.value }
 
     private func load() async {
@@ -48,14 +48,11 @@ public final class AppModel {
             self.client = client
             state.portalHost = client.host
             if state.webMapItem == nil { state.phase = .loading }
-            async let item = client.item(id)
+            async let item = client.webMapItem(id)
             async let webMap = client.webMap(id)
             async let areas = client.mapAreas(of: id)
             let loaded = try await (item, webMap, areas)
             guard !Task.isCancelled else { return }
-            guard loaded.0.type.isEmpty || loaded.0.type == "Web Map" else {
-                throw PortalError(.wrongItemType(expected: "Web Map", actual: loaded.0.type), host: client.host, itemID: id)
-            }
             apply(item: loaded.0, webMap: loaded.1, areas: loaded.2)
             await loadThumbnails(of: [loaded.0] + loaded.2.map(\.item), from: client)
         } catch {
@@ -285,7 +282,4 @@ public final class AppModel {
         state.documentScroll = min(state.documentScroll, metrics.documentMaxScroll)
         keepSelectionInView()
     }
-
-    /// Replaces the state wholesale (tests and previews).
-    public func setState(_ newState: AppState) { state = newState }
 }

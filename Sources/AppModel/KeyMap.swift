@@ -23,7 +23,6 @@ public enum Intent: Hashable, Sendable {
 public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case everywhere = "Everywhere"
     case list = "List and map"
-    case details = "Details"
     case filter = "While typing a filter"
 }
 

@@ -43,6 +43,15 @@ public struct PortalClient: Sendable {
         return item
     }
 
+    /// An item that must be a web map: anything else is a `wrongItemType` error.
+    public func webMapItem(_ id: ItemID) async throws -> PortalItem {
+        let found = try await item(id)
+        guard found.type == "Web Map" else {
+            throw PortalError(.wrongItemType(expected: "Web Map", actual: found.type), host: host, itemID: id)
+        }
+        return found
+    }
+
     /// The raw JSON of an item's data (`content/items/{id}/data?f=json`), as kept by the offline library.
     public func itemDataJSON(_ id: ItemID) async throws -> JSONValue {
         try await getJSON(["content", "items", id.rawValue, "data"], query: [], about: id)

@@ -46,8 +46,6 @@ public struct Rect: Hashable, Sendable {
     public var isEmpty: Bool { width == 0 || height == 0 }
 
     public func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
-
-    public func inset(dx: Int, dy: Int) -> Rect { Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy) }
 }
 
 /// The screen as a grid of cells: what `render` produces and the backend puts on the terminal.
@@ -97,13 +95,6 @@ public struct Frame: Equatable, Sendable {
     public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
         for y in max(rect.y, 0)..<min(rect.maxY, height) where max(rect.x, 0) < min(rect.maxX, width) {
             for x in max(rect.x, 0)..<min(rect.maxX, width) { cells[y * width + x] = cell }
-        }
-    }
-
-    /// Changes the style of the cells of `rect` (clipped), keeping their characters.
-    public mutating func restyle(_ rect: Rect, _ change: (inout CellStyle) -> Void) {
-        for y in max(rect.y, 0)..<min(rect.maxY, height) where max(rect.x, 0) < min(rect.maxX, width) {
-            for x in max(rect.x, 0)..<min(rect.maxX, width) { change(&cells[y * width + x].style) }
         }
     }
 

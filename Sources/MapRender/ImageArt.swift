@@ -3,11 +3,11 @@ import TileFormats
 /// Pictures (thumbnails) drawn in cells: two pixels a cell with half blocks in colour, or a ramp of
 /// shading characters without colour.
 public enum ImageArt {
-    /// Draws `image` scaled to fill `rect` (box-filtered; transparent pixels over `backdrop`).
-    public static func draw(_ image: RasterImage, into frame: inout Frame, rect: Rect, glyphs: GlyphSet, colors: Bool,
-                            backdrop: (r: Int, g: Int, b: Int) = (0, 0, 0)) {
+    /// Draws `image` scaled to fill `rect` (box-filtered; transparent pixels over black).
+    public static func draw(_ image: RasterImage, into frame: inout Frame, rect: Rect, glyphs: GlyphSet, colors: Bool) {
         guard !rect.isEmpty, image.width > 0, image.height > 0 else { return }
-        let pixels = resampled(image, width: rect.width, height: rect.height * 2, backdrop: backdrop)
+        let pixels = resampled(image, width: rect.width, height: rect.height * 2)
+        let ramp = glyphs == .unicode ? unicodeRamp : asciiRamp
         for row in 0..<rect.height {
             for column in 0..<rect.width {
                 let top = pixels[2 * row * rect.width + column], bottom = pixels[(2 * row + 1) * rect.width + column]
@@ -19,7 +19,6 @@ public enum ImageArt {
                                               : Cell(" ", style: CellStyle(background: fg))
                 } else {
                     let luminance = (luma(top) + luma(bottom)) / 2
-                    let ramp: [Character] = glyphs == .unicode ? [" ", "░", "▒", "▓", "█"] : [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
                     cell = Cell(ramp[min(luminance * ramp.count / 256, ramp.count - 1)])
                 }
                 frame[rect.x + column, rect.y + row] = cell
@@ -27,10 +26,13 @@ public enum ImageArt {
         }
     }
 
+    private static let unicodeRamp: [Character] = [" ", "░", "▒", "▓", "█"]
+    private static let asciiRamp: [Character] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
+
     private static func luma(_ p: (r: Int, g: Int, b: Int)) -> Int { (299 * p.r + 587 * p.g + 114 * p.b) / 1000 }
 
-    /// The image averaged into `width × height` boxes.
-    static func resampled(_ image: RasterImage, width: Int, height: Int, backdrop: (r: Int, g: Int, b: Int)) -> [(r: Int, g: Int, b: Int)] {
+    /// The image averaged into `width × height` boxes, transparency composed over black.
+    static func resampled(_ image: RasterImage, width: Int, height: Int) -> [(r: Int, g: Int, b: Int)] {
         var result: [(r: Int, g: Int, b: Int)] = []
         result.reserveCapacity(width * height)
         for y in 0..<height {
@@ -42,9 +44,9 @@ public enum ImageArt {
                     for sx in x0..<min(x1, image.width) {
                         let p = image.pixel(x: sx, y: sy)
                         let a = Int(p.a)
-                        r += (Int(p.r) * a + backdrop.r * (255 - a)) / 255
-                        g += (Int(p.g) * a + backdrop.g * (255 - a)) / 255
-                        b += (Int(p.b) * a + backdrop.b * (255 - a)) / 255
+                        r += Int(p.r) * a / 255
+                        g += Int(p.g) * a / 255
+                        b += Int(p.b) * a / 255
                     }
                 }
                 let n = max((min(y1, image.height) - y0) * (min(x1, image.width) - x0), 1)
@@ -61,7 +63,7 @@ extension ImageArt {
         guard image.width > maxWidth || image.height > maxHeight else { return image }
         let scale = min(Double(maxWidth) / Double(image.width), Double(maxHeight) / Double(image.height))
         let width = max(Int(Double(image.width) * scale), 1), height = max(Int(Double(image.height) * scale), 1)
-        let pixels = resampled(image, width: width, height: height, backdrop: (0, 0, 0))
+        let pixels = resampled(image, width: width, height: height)
         return RasterImage(width: width, height: height,
                            rgba: pixels.flatMap { [UInt8($0.r), UInt8($0.g), UInt8($0.b), 255] })
     }

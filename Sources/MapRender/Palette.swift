@@ -1,16 +1,17 @@
 /// The xterm 256-colour palette: 16 system colours, a 6×6×6 colour cube and 24 greys.
 public enum XtermPalette {
     private static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
+    /// xterm's defaults for the 16 system colours.
+    private static let systemColours: [(r: Int, g: Int, b: Int)] = [
+        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+        (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
 
     /// The RGB value of a palette index (system colours as xterm's defaults).
     public static func rgb(_ index: PaletteIndex) -> (r: Int, g: Int, b: Int) {
         let i = Int(index)
         switch i {
         case 0..<16:
-            let system: [(Int, Int, Int)] = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
-                                             (0, 205, 205), (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0),
-                                             (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
-            return system[i]
+            return systemColours[i]
         case 16..<232:
             let c = i - 16
             return (cubeLevels[c / 36], cubeLevels[(c / 6) % 6], cubeLevels[c % 6])

@@ -72,7 +72,7 @@ public final class TerminalApp {
     /// Lays out, renders and flushes; re-arms observation so the next state change redraws.
     private func redraw() {
         redrawPending = false
-        guard finished != nil || !model.state.isQuitting else { return }
+        guard !model.state.isQuitting else { return }
         let width = backend.width, height = backend.height
         model.layoutChanged(Renderer.metrics(model.state, width: width, height: height, options: options))
         let state = withObservationTracking { model.state } onChange: { [weak self] in

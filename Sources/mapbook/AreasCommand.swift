@@ -16,13 +16,9 @@ struct AreasCommand: AsyncParsableCommand {
         let webMapItem: PortalItem
         let areas: [MapArea]
         do {
-            async let item = client.item(options.webMapID)
+            async let item = client.webMapItem(options.webMapID)
             async let list = client.mapAreas(of: options.webMapID)
             webMapItem = try await item
-            guard webMapItem.type == "Web Map" else {
-                throw PortalError(.wrongItemType(expected: "Web Map", actual: webMapItem.type),
-                                  host: client.host, itemID: webMapItem.id)
-            }
             areas = try await list
         } catch {
             throw Output.fail(error, json: options.json)

@@ -33,12 +33,10 @@ import Testing
         #expect(frame.row(at: 0) == "a[2Jbcd")
     }
 
-    @Test func fillAndRestyleStayInside() {
+    @Test func fillStaysInside() {
         var frame = Frame(width: 4, height: 3)
         frame.fill(Rect(x: -1, y: 1, width: 10, height: 10), with: Cell("#"))
         #expect(frame.text == "\n####\n####")
-        frame.restyle(Rect(x: 1, y: 1, width: 1, height: 1)) { $0.bold = true }
-        #expect(frame[1, 1].style.bold && !frame[0, 1].style.bold)
     }
 
     @Test func zeroSizedFramesAreFine() {

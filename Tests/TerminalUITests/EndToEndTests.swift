@@ -74,6 +74,11 @@ final class Tmux {
         var description: String { "timed out waiting for \(waitingFor); the screen was:\n\(screen)" }
     }
 
+    struct MissingExecutable: Error, CustomStringConvertible {
+        let directory: String
+        var description: String { "no mapbook executable beside the tests in \(directory)" }
+    }
+
     private let session = "e2e"
     private let width: Int, height: Int
     private let scratch: URL
@@ -86,7 +91,7 @@ final class Tmux {
         // The test bundle sits beside the built executables.
         binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         guard FileManager.default.isExecutableFile(atPath: binDirectory.appendingPathComponent("mapbook").path) else {
-            throw Timeout(waitingFor: "the mapbook executable beside the tests", screen: binDirectory.path)
+            throw MissingExecutable(directory: binDirectory.path)
         }
     }
 

@@ -32,13 +32,19 @@ import Testing
         return .json(#"{"error":{"code":400,"message":"not here"}}"#)
     }
 
-    @Test @UIActor func escapeSequencesAndControlBytesRenderInert() async throws {
+    /// The model after loading `webMap` from this hostile portal.
+    @UIActor private func load(_ webMap: String) async throws -> AppModel {
         let server = try LoopbackServer(handler: Self.respond)
         defer { server.stop() }
         let url = server.baseURL
-        let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(Self.webMap)!)) { PortalClient(portal: url) }
+        let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(webMap)!)) { PortalClient(portal: url) }
         model.reload()
         await model.waitForLoad()
+        return model
+    }
+
+    @Test @UIActor func escapeSequencesAndControlBytesRenderInert() async throws {
+        let model = try await load(Self.webMap)
         #expect(model.state.phase == .loaded)
         #expect(model.state.webMapItem?.title == "Evil Map")
         #expect(model.state.areas.first?.item.title == "Area !")
@@ -63,12 +69,7 @@ import Testing
     }
 
     @Test @UIActor func anErrorMessageFromTheServerIsSanitizedToo() async throws {
-        let server = try LoopbackServer(handler: Self.respond)
-        defer { server.stop() }
-        let url = server.baseURL
-        let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(Self.failing)!)) { PortalClient(portal: url) }
-        model.reload()
-        await model.waitForLoad()
+        let model = try await load(Self.failing)
         guard case .failed(let sentence) = model.state.phase else {
             Issue.record("expected a failure, got \(model.state.phase)")
             return
