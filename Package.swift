@@ -29,12 +29,13 @@ let package = Package(
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift"], resources: [.copy("maine")]),
+        .target(name: "OfflineLibrary", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
         .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats"]),
-        .target(name: "AppModel", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "MapRender"]),
+        .target(name: "AppModel", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "MapRender", "OfflineLibrary"]),
         .target(name: "TerminalUI", dependencies: ["AppModel", "MapRender", "MapbookCore", "MapbookAssets", "CCurses"]),
         .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets"]),
         .executableTarget(name: "mapbook", dependencies: [
-            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalUI",
+            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalUI", "OfflineLibrary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -53,6 +54,8 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "MapbookCore",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses"],
                     exclude: ["Snapshots"]),
+        .testTarget(name: "OfflineLibraryTests", dependencies: ["OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore",
+                                                                "PortalFixtures", "SamplePortal", "TileFormats"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapbookCore", "TileFormats"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
         // Test support: where ../shared/data is, and the message for tests skipped without it.

@@ -220,7 +220,7 @@ final class CurlTransfer: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         guard force || now - lastProgressReport >= 100_000_000 else { return }
         lastProgressReport = now
-        onProgress(TransferProgress(bytes: filePosition, expectedTotal: expectedTotal))
+        onProgress(TransferProgress(bytes: filePosition, expectedTotal: expectedTotal, validator: bodyValidator))
     }
 
     /// Non-zero aborts the transfer: how cancellation, and the stall watchdog, reach libcurl. libcurl
@@ -236,7 +236,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// The ETag (else Last-Modified) of the response whose body was being written, for resuming after
-    /// a failure. Read only after the transfer completed.
+    /// a failure, and saved with progress for a resume after a crash. Engine thread only.
     var bodyValidator: String? {
         guard (200..<300).contains(status) else { return nil }
         return headers["etag"] ?? headers["last-modified"]

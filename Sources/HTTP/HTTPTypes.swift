@@ -41,8 +41,13 @@ public struct TransferProgress: Sendable, Equatable {
     public var bytes: Int64
     /// The whole file's size when the server said; nil for unknown.
     public var expectedTotal: Int64?
+    /// The ETag (else Last-Modified) of the response being written: what a resume after a crash
+    /// must send as `If-Range`, so it is saved with the progress.
+    public var validator: String?
 
-    public init(bytes: Int64, expectedTotal: Int64?) { self.bytes = bytes; self.expectedTotal = expectedTotal }
+    public init(bytes: Int64, expectedTotal: Int64?, validator: String? = nil) {
+        self.bytes = bytes; self.expectedTotal = expectedTotal; self.validator = validator
+    }
 }
 
 /// Where to pick up an interrupted download.

@@ -79,9 +79,10 @@ public enum Deflate {
     }
 
     /// CRC-32 as zip uses it.
-    public static func crc32(_ data: Data) -> UInt32 {
-        data.withUnsafeBytes { bytes in
-            UInt32(CZlib.crc32(0, bytes.bindMemory(to: UInt8.self).baseAddress, uInt(bytes.count)))
+    /// The CRC-32 of `data`, continuing from `previous` when checking in pieces.
+    public static func crc32(_ data: Data, continuing previous: UInt32 = 0) -> UInt32 {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            UInt32(CZlib.crc32(uLong(previous), bytes.bindMemory(to: UInt8.self).baseAddress, uInt(bytes.count)))
         }
     }
 }

@@ -1,0 +1,150 @@
+import ArcGISPortal
+import Foundation
+import HTTP
+import MapbookCore
+
+/// What happened to an area's download. Events arrive in order per area.
+public enum DownloadEvent: Sendable, Equatable {
+    case queued(ItemID)
+    /// Bytes began to move; `resumedFrom` > 0 when an earlier download's bytes were kept.
+    case started(ItemID, resumedFrom: Int64)
+    case progress(ItemID, DownloadProgress)
+    /// Verified and recorded: the area is on this device.
+    case finished(ItemID, DownloadRecord)
+    case failed(ItemID, DownloadFailure)
+    /// Stopped by the user; its partial files are gone.
+    case cancelled(ItemID)
+    /// Stopped to be continued later (quitting, offline); its partial files and control file stay.
+    case paused(ItemID)
+}
+
+/// Why a download failed, as one sentence, and whether it was the network or the disk.
+public struct DownloadFailure: Sendable, Equatable {
+    public var sentence: String
+    /// The portal could not be reached: worth trying again when the network is back.
+    public var isUnreachable: Bool
+    public var isDiskFull: Bool
+
+    init(_ error: any Error) {
+        sentence = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
+        isUnreachable = (error as? HTTPError)?.isUnreachable == true
+        isDiskFull = (error as? LibraryError)?.isDiskFull == true || {
+            if case .diskFull? = error as? HTTPError { return true }
+            return false
+        }()
+    }
+}
+
+/// Downloads map areas into the offline library, a few at a time, in the order asked. Each event is
+/// published on `events` (one consumer). Cancelling removes an area's partial files; pausing keeps
+/// them, so the next enqueue resumes where the bytes stopped.
+public actor DownloadQueue {
+    public nonisolated let events: AsyncStream<DownloadEvent>
+    private let sink: AsyncStream<DownloadEvent>.Continuation
+    private let library: OfflineLibrary
+    private let client: PortalClient
+    private let http: HTTPClient
+    private let maxConcurrent: Int
+
+    private enum Stop { case cancel, pause }
+    private var waiting: [MapArea] = []
+    private var running: [ItemID: Task<Void, Never>] = [:]
+    private var stopping: [ItemID: Stop] = [:]
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    public init(library: OfflineLibrary, client: PortalClient, http: HTTPClient = HTTPClient(), maxConcurrent: Int = 2) {
+        (events, sink) = AsyncStream.makeStream(of: DownloadEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        self.library = library; self.client = client; self.http = http
+        self.maxConcurrent = max(maxConcurrent, 1)
+    }
+
+    /// Queues the area (again) unless it is already queued or downloading. A downloaded area is
+    /// downloaded anew beside the old files, which stay until the new ones have passed (an update).
+    public func enqueue(_ area: MapArea) {
+        let id = area.item.id
+        guard running[id] == nil, !waiting.contains(where: { $0.item.id == id }) else { return }
+        waiting.append(area)
+        sink.yield(.queued(id))
+        startMore()
+    }
+
+    /// Stops the area's download and deletes its partial files.
+    public func cancel(_ id: ItemID) {
+        if let index = waiting.firstIndex(where: { $0.item.id == id }) {
+            waiting.remove(at: index)
+            library.removePartialDownload(id)
+            sink.yield(.cancelled(id))
+            notifyIfIdle()
+        } else if let task = running[id] {
+            stopping[id] = .cancel
+            task.cancel()
+        }
+    }
+
+    /// Stops everything, keeping partial files and saving control files, and returns once stopped.
+    public func pauseAll() async {
+        for area in waiting { sink.yield(.paused(area.item.id)) }
+        waiting.removeAll()
+        let tasks = running
+        for (id, task) in tasks {
+            stopping[id] = .pause
+            task.cancel()
+        }
+        for task in tasks.values { await task.value }
+    }
+
+    public var isIdle: Bool { running.isEmpty && waiting.isEmpty }
+
+    /// Areas queued or downloading.
+    public var activeAreas: Set<ItemID> { Set(running.keys).union(waiting.map(\.item.id)) }
+
+    /// Returns when nothing is queued or downloading.
+    public func waitUntilIdle() async {
+        if isIdle { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    /// Ends the event stream (after the last download stopped).
+    public func finish() { sink.finish() }
+
+    private func startMore() {
+        while running.count < maxConcurrent, !waiting.isEmpty {
+            let area = waiting.removeFirst()
+            running[area.item.id] = Task { await self.download(area) }
+        }
+        notifyIfIdle()
+    }
+
+    private func download(_ area: MapArea) async {
+        let id = area.item.id
+        let sink = self.sink
+        let job = AreaDownload(area: area, library: library, client: client, http: http)
+        let event: DownloadEvent
+        do {
+            let record = try await job.run(started: { sink.yield(.started(id, resumedFrom: $0)) },
+                                           report: { sink.yield(.progress(id, $0)) })
+            event = .finished(id, record)
+        } catch {
+            switch stopping[id] {
+            case .cancel?:
+                library.removePartialDownload(id)
+                event = .cancelled(id)
+            case .pause?:
+                event = .paused(id)
+            case nil:
+                event = .failed(id, DownloadFailure(error))
+            }
+        }
+        stopping[id] = nil
+        running[id] = nil
+        sink.yield(event)
+        startMore()
+    }
+
+    private func notifyIfIdle() {
+        guard isIdle else { return }
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+}

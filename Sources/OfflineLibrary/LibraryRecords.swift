@@ -1,0 +1,87 @@
+import ArcGISPortal
+import Foundation
+import MapbookCore
+
+/// What the library knows of the web map: its item, its data, and its areas with their packages,
+/// as the portal last listed them. Enough to show the list and details with no network.
+public struct LibraryCatalog: Sendable {
+    public var webMapItem: PortalItem
+    public var webMapData: JSONValue
+    public var areas: [MapArea]
+    public var syncedAt: Date?
+
+    public init(webMapItem: PortalItem, webMapData: JSONValue, areas: [MapArea], syncedAt: Date?) {
+        self.webMapItem = webMapItem; self.webMapData = webMapData; self.areas = areas; self.syncedAt = syncedAt
+    }
+
+    public var webMap: WebMap { WebMap(arcGISJSON: webMapData) }
+}
+
+/// A map area that is on this device: written last, and only once every package arrived whole and
+/// passed its checks. Its presence is what "downloaded" means.
+public struct DownloadRecord: Sendable, Equatable, Codable {
+    public struct Package: Sendable, Equatable, Codable {
+        public var id: ItemID
+        public var title: String
+        public var type: String
+        /// The file's name in the area's `packages` folder.
+        public var fileName: String
+        public var size: Int64
+        /// The package item's `modified`, epoch milliseconds, as the portal gave it.
+        public var modified: Int64?
+        /// How the file was checked when it arrived: "zip CRC-32" or "size".
+        public var verifiedBy: String
+    }
+
+    public var areaID: ItemID
+    /// The area item and its package items as the portal gave them when downloaded (ArcGIS JSON), so
+    /// the area stays listed even if the portal drops it later.
+    public var areaItem: JSONValue
+    public var packageItems: [JSONValue]
+    public var packages: [Package]
+    public var downloadedAt: Date
+
+    public var area: MapArea? {
+        guard let item = PortalItem(arcGISJSON: areaItem) else { return nil }
+        return MapArea(areaItem: item, packageItems: packageItems.compactMap(PortalItem.init(arcGISJSON:)))
+    }
+
+    public var size: Int64 { packages.reduce(0) { $0 + $1.size } }
+
+    /// Whether the portal's current packages differ from the ones on disk (by id, modified and size).
+    public func needsUpdate(comparedWith current: MapArea) -> Bool {
+        guard !current.packages.isEmpty else { return false }
+        let stored = Set(packages.map { "\($0.id)|\($0.modified ?? 0)|\($0.size)" })
+        let listed = Set(current.packages.map { package in
+            "\(package.item.id)|\(package.item.modified.map(DownloadRecord.millis) ?? 0)|\(package.size ?? -1)"
+        })
+        return stored != listed
+    }
+
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+}
+
+/// Beside each `.part` file: what it is a download of and how to resume it. Saved every few seconds
+/// and when mapbook is stopped, and read at the next start.
+public struct PartialDownload: Sendable, Equatable, Codable {
+    public var url: String
+    public var packageID: ItemID
+    /// The package item's `modified` and size when the download began: a changed package starts over.
+    public var packageModified: Int64?
+    public var expectedSize: Int64?
+    /// ETag, else Last-Modified, of the response being written; sent as `If-Range` on resume.
+    public var validator: String?
+    /// Bytes written when this was saved (the file itself is the truth; this is for people).
+    public var bytesDone: Int64
+    public var savedAt: Date
+}
+
+/// The on-disk form of the catalog's area list.
+struct StoredAreas: Codable {
+    struct Area: Codable {
+        var item: JSONValue
+        var packages: [JSONValue]
+    }
+    var syncedAt: Date?
+    var areas: [Area]
+}

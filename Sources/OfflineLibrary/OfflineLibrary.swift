@@ -1,0 +1,171 @@
+import ArcGISPortal
+import Foundation
+import MapbookCore
+
+/// The offline library of one web map on one portal, on disk:
+///
+///     <root>/portals/<portal>/webmaps/<web map id>/
+///         item.json  data.json  areas.json  thumbnail
+///         areas/<area id>/thumbnail
+///                        manifest.json               (present = downloaded and verified)
+///                        packages/<package id>.vtpk  (finished packages)
+///                        partial/<package id>.part   (a download under way, and its .json control file)
+///
+/// Metadata is written atomically. Nothing here holds state in memory: two mapbook processes see
+/// the same library.
+public struct OfflineLibrary: Sendable {
+    public let root: String
+    public let portalKey: String
+    public let webMapID: ItemID
+
+    public init(root: String, portal: URL, webMap: ItemID) {
+        self.init(root: root, portalKey: LibraryLocation.portalKey(for: portal), webMap: webMap)
+    }
+
+    public init(root: String, portalKey: String, webMap: ItemID) {
+        self.root = root; self.portalKey = portalKey; self.webMapID = webMap
+    }
+
+    public var directory: String { "\(root)/portals/\(portalKey)/webmaps/\(webMapID.rawValue)" }
+
+    public func areaDirectory(_ area: ItemID) -> String { "\(directory)/areas/\(area.rawValue)" }
+    func manifestPath(_ area: ItemID) -> String { areaDirectory(area) + "/manifest.json" }
+    public func packagesDirectory(_ area: ItemID) -> String { areaDirectory(area) + "/packages" }
+    func partialDirectory(_ area: ItemID) -> String { areaDirectory(area) + "/partial" }
+    func partPath(_ area: ItemID, _ package: ItemID) -> String { partialDirectory(area) + "/\(package.rawValue).part" }
+    func controlPath(_ area: ItemID, _ package: ItemID) -> String { partialDirectory(area) + "/\(package.rawValue).json" }
+
+    /// A package's file name: its id, with the extension its type implies (never a name from the network).
+    static func fileName(for package: AreaPackage) -> String {
+        let ext: String
+        switch package.kind {
+        case .vectorTilePackage: ext = "vtpk"
+        case .tilePackage: ext = package.item.typeKeywords.contains("tpkx") ? "tpkx" : "tpk"
+        case .sqliteGeodatabase: ext = "geodatabase"
+        case .mobileMapPackage: ext = "mmpk"
+        case .other: ext = "bin"
+        }
+        return "\(package.item.id.rawValue).\(ext)"
+    }
+
+    // MARK: Catalog
+
+    /// Keeps what the portal said about the web map and its areas, for browsing offline.
+    public func saveCatalog(_ catalog: LibraryCatalog) throws(LibraryError) {
+        try AtomicFile.writeJSON(catalog.webMapItem.arcGISJSON, to: directory + "/item.json")
+        try AtomicFile.writeJSON(catalog.webMapData, to: directory + "/data.json")
+        let stored = StoredAreas(syncedAt: catalog.syncedAt, areas: catalog.areas.map {
+            StoredAreas.Area(item: $0.item.arcGISJSON, packages: $0.packages.map(\.item.arcGISJSON))
+        })
+        try AtomicFile.writeJSON(stored, to: directory + "/areas.json")
+    }
+
+    /// The stored catalog, with downloaded areas the portal no longer lists added at the end; nil
+    /// when the web map was never saved.
+    public func loadCatalog() throws(LibraryError) -> LibraryCatalog? {
+        guard let itemJSON = try AtomicFile.readJSON(JSONValue.self, from: directory + "/item.json") else { return nil }
+        guard let item = PortalItem(arcGISJSON: itemJSON) else {
+            throw .corrupt(path: directory + "/item.json", detail: "no item id")
+        }
+        let data = try AtomicFile.readJSON(JSONValue.self, from: directory + "/data.json") ?? .object([:])
+        let stored = try AtomicFile.readJSON(StoredAreas.self, from: directory + "/areas.json")
+        var areas = stored?.areas.compactMap { area -> MapArea? in
+            guard let item = PortalItem(arcGISJSON: area.item) else { return nil }
+            return MapArea(areaItem: item, packageItems: area.packages.compactMap(PortalItem.init(arcGISJSON:)))
+        } ?? []
+        let listed = Set(areas.map(\.item.id))
+        for record in downloadRecords().values.sorted(by: { $0.downloadedAt < $1.downloadedAt })
+        where !listed.contains(record.areaID) {
+            if let area = record.area { areas.append(area) }
+        }
+        return LibraryCatalog(webMapItem: item, webMapData: data, areas: areas, syncedAt: stored?.syncedAt)
+    }
+
+    public func saveThumbnail(_ data: Data, for item: ItemID) throws(LibraryError) {
+        try AtomicFile.write(data, to: thumbnailPath(item))
+    }
+
+    public func thumbnail(for item: ItemID) -> Data? { FileManager.default.contents(atPath: thumbnailPath(item)) }
+
+    private func thumbnailPath(_ item: ItemID) -> String {
+        item == webMapID ? directory + "/thumbnail" : areaDirectory(item) + "/thumbnail"
+    }
+
+    // MARK: Downloads
+
+    /// The area's record if it is downloaded; nil if not (or if its record cannot be read).
+    public func downloadRecord(_ area: ItemID) -> DownloadRecord? {
+        (try? AtomicFile.readJSON(DownloadRecord.self, from: manifestPath(area))) ?? nil
+    }
+
+    /// Every downloaded area, by id.
+    public func downloadRecords() -> [ItemID: DownloadRecord] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/areas")) ?? []
+        var records: [ItemID: DownloadRecord] = [:]
+        for name in names {
+            guard let id = ItemID(name), let record = downloadRecord(id) else { continue }
+            records[id] = record
+        }
+        return records
+    }
+
+    /// Where a downloaded package's file is.
+    public func packagePath(_ area: ItemID, _ package: DownloadRecord.Package) -> String {
+        packagesDirectory(area) + "/" + package.fileName
+    }
+
+    /// Areas with a download under way or interrupted (a `.part` file), by id, with bytes on disk.
+    public func partialDownloads() -> [ItemID: Int64] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/areas")) ?? []
+        var partial: [ItemID: Int64] = [:]
+        for name in names {
+            guard let id = ItemID(name),
+                  let parts = try? FileManager.default.contentsOfDirectory(atPath: partialDirectory(id)) else { continue }
+            let bytes = parts.filter { $0.hasSuffix(".part") }
+                .compactMap { AtomicFile.size(of: partialDirectory(id) + "/" + $0) }.reduce(0, +)
+            if parts.contains(where: { $0.hasSuffix(".part") }) { partial[id] = bytes }
+        }
+        return partial
+    }
+
+    /// Deletes the area's packages, its record and any partial download, record first: an area is
+    /// never shown downloaded with its files half gone. Its catalog entry and thumbnail stay.
+    public func removeDownload(_ area: ItemID) throws(LibraryError) {
+        if unlink(manifestPath(area)) != 0, errno != ENOENT { throw .write(path: manifestPath(area), errno: errno) }
+        AtomicFile.syncDirectory(areaDirectory(area))
+        for folder in [packagesDirectory(area), partialDirectory(area)] {
+            do {
+                if FileManager.default.fileExists(atPath: folder) { try FileManager.default.removeItem(atPath: folder) }
+            } catch {
+                throw .write(path: folder, errno: EIO)
+            }
+        }
+    }
+
+    /// After an area's record is written: files of packages it no longer has, and what is left of
+    /// its partial downloads, go.
+    func discardStaleFiles(of record: DownloadRecord) {
+        let keep = Set(record.packages.map(\.fileName))
+        let present = (try? FileManager.default.contentsOfDirectory(atPath: packagesDirectory(record.areaID))) ?? []
+        for name in present where !keep.contains(name) { unlink(packagesDirectory(record.areaID) + "/" + name) }
+        try? FileManager.default.removeItem(atPath: partialDirectory(record.areaID))
+    }
+
+    /// Deletes an area's partial downloads (a cancelled download).
+    public func removePartialDownload(_ area: ItemID) {
+        try? FileManager.default.removeItem(atPath: partialDirectory(area))
+    }
+
+    /// Re-checks every file of a downloaded area: present, the recorded size, and its checksums.
+    public func verify(_ record: DownloadRecord) -> [LibraryError] {
+        record.packages.compactMap { package -> LibraryError? in
+            do throws(LibraryError) {
+                try PackageVerifier.verify(path: packagePath(record.areaID, package), name: package.title,
+                                           expectedSize: package.size, mustBeZip: PackageVerifier.mustBeZip(package.fileName))
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import ArcGISPortal
+import Foundation
+import HTTP
+import MapbookCore
+@testable import OfflineLibrary
+import PortalFixtures
+import Testing
+
+/// Downloads into the library, clean and against every fault the sample portal injects. The rule
+/// under test throughout: an area is recorded as downloaded only when its files verified.
+@Suite struct DownloadQueueTests {
+    /// The record is there, the file is the portal's bytes, and nothing partial is left.
+    func expectDownloaded(_ fixture: LibraryFixture, _ events: [DownloadEvent]) throws {
+        let record = try #require(events.record, "finished: \(events.failure?.sentence ?? "no event")")
+        #expect(fixture.library.downloadRecord(fixture.portlandID) == record)
+        let file = fixture.library.packagePath(fixture.portlandID, record.packages[0])
+        #expect(FileManager.default.contents(atPath: file) == fixture.original)
+        #expect(record.packages[0].verifiedBy == "zip CRC-32")
+        #expect(fixture.library.partialDownloads().isEmpty)
+        #expect(fixture.library.verify(record).isEmpty)
+    }
+
+    /// Failed: one sentence, no record, nothing in place of a package.
+    func expectNotDownloaded(_ fixture: LibraryFixture, _ events: [DownloadEvent]) throws -> DownloadFailure {
+        let failure = try #require(events.failure)
+        #expect(events.record == nil)
+        #expect(fixture.library.downloadRecord(fixture.portlandID) == nil)
+        let packages = (try? FileManager.default.contentsOfDirectory(atPath: fixture.library.packagesDirectory(fixture.portlandID))) ?? []
+        #expect(packages.isEmpty)
+        #expect(!failure.sentence.isEmpty && !failure.sentence.contains("\n"))
+        return failure
+    }
+
+    @Test func aCleanDownloadIsVerifiedAndRecorded() async throws {
+        let fixture = try LibraryFixture(faults: "bandwidth=1M")
+        defer { fixture.cleanUp() }
+        let events = try await fixture.downloadPortland(with: fixture.queue())
+        try expectDownloaded(fixture, events)
+        #expect(events.first == .queued(fixture.portlandID))
+        #expect(events.contains(.started(fixture.portlandID, resumedFrom: 0)))
+        let progress = events.progress
+        #expect(progress.count >= 3)
+        #expect(progress.map(\.bytes) == progress.map(\.bytes).sorted(), "progress never goes back")
+        #expect(progress.last?.total == Int64(fixture.original.count))
+        #expect(progress.contains { ($0.bytesPerSecond ?? 0) > 0 })
+    }
+
+    @Test func serviceUnavailableWithRetryAfterIsWaitedOut() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let area = try await fixture.area(SampleFixture.portlandID)
+        try fixture.portal.updateFaults { try $0.apply("status=503,retryAfter=1,count=2") }
+        let queue = fixture.queue()
+        await queue.enqueue(area)
+        try expectDownloaded(fixture, await LibraryFixture.events(of: queue, until: fixture.portlandID))
+    }
+
+    @Test func aDroppedConnectionResumesWithRange() async throws {
+        let fixture = try LibraryFixture(faults: "drop=400000,times=1")
+        defer { fixture.cleanUp() }
+        try expectDownloaded(fixture, try await fixture.downloadPortland(with: fixture.queue()))
+        #expect(fixture.packageRanges.contains("bytes=400000-"))
+    }
+
+    @Test func aStallIsAbandonedAndResumed() async throws {
+        let fixture = try LibraryFixture(faults: "stall=300000,stallSeconds=10,times=1")
+        defer { fixture.cleanUp() }
+        try expectDownloaded(fixture, try await fixture.downloadPortland(with: fixture.queue()))
+        #expect(fixture.packageRanges.contains("bytes=300000-"))
+    }
+
+    @Test func aServerThatIgnoresRangeRestartsCleanly() async throws {
+        let fixture = try LibraryFixture(faults: "ignoreRange,drop=400000,times=1")
+        defer { fixture.cleanUp() }
+        try expectDownloaded(fixture, try await fixture.downloadPortland(with: fixture.queue()))
+        #expect(fixture.packageRanges.contains("bytes=400000-"), "it asked for the rest, got the whole file, and kept it whole")
+    }
+
+    @Test func aWrongContentLengthIsNeverTakenForTheFile() async throws {
+        let fixture = try LibraryFixture(faults: "wrongLength")
+        defer { fixture.cleanUp() }
+        let events = try await fixture.downloadPortland(with: fixture.queue())
+        // The body is whole, the header lied: the resume asks past the end, learns the true size, and
+        // the file passes its checks. What matters is that nothing unverified is ever recorded.
+        if events.record != nil { try expectDownloaded(fixture, events) } else { _ = try expectNotDownloaded(fixture, events) }
+    }
+
+    @Test func corruptBytesFailTheChecksumAndAreNotKept() async throws {
+        let fixture = try LibraryFixture(faults: "corrupt")
+        defer { fixture.cleanUp() }
+        let failure = try expectNotDownloaded(fixture, try await fixture.downloadPortland(with: fixture.queue()))
+        #expect(failure.sentence.contains("arrived damaged"))
+        #expect(failure.sentence.contains("CRC"))
+        #expect(fixture.library.partialDownloads().isEmpty, "damaged bytes are not kept to resume from")
+        // Retry once the link is good: a clean download.
+        try fixture.portal.updateFaults { $0 = .init() }
+        try expectDownloaded(fixture, try await fixture.downloadPortland(with: fixture.queue()))
+    }
+
+    @Test func aLinkThatKeepsDroppingFailsThenRetryResumes() async throws {
+        let fixture = try LibraryFixture(faults: "drop=250000")
+        defer { fixture.cleanUp() }
+        let failure = try expectNotDownloaded(fixture, try await fixture.downloadPortland(with: fixture.queue(retry: .none)))
+        #expect(failure.sentence.contains("lost mid-transfer"))
+        #expect(fixture.library.partialDownloads()[fixture.portlandID] == 250_000, "the bytes that arrived are kept")
+        try fixture.portal.updateFaults { $0 = .init() }
+        let events = try await fixture.downloadPortland(with: fixture.queue())
+        try expectDownloaded(fixture, events)
+        #expect(events.contains(.started(fixture.portlandID, resumedFrom: 250_000)))
+        #expect(fixture.packageRanges.last == "bytes=250000-")
+    }
+
+    @Test func anUnreachablePortalSaysSo() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let area = try await fixture.area(SampleFixture.portlandID)
+        try fixture.portal.setOutage(true)
+        let queue = fixture.queue(retry: .none)
+        await queue.enqueue(area)
+        let failure = try expectNotDownloaded(fixture, await LibraryFixture.events(of: queue, until: fixture.portlandID))
+        #expect(failure.isUnreachable)
+    }
+
+    @Test func cancelRemovesThePartialFiles() async throws {
+        let fixture = try LibraryFixture(faults: "bandwidth=200k")
+        defer { fixture.cleanUp() }
+        let queue = fixture.queue()
+        await queue.enqueue(try await fixture.area(SampleFixture.portlandID))
+        for await event in queue.events {
+            if case .progress(_, let p) = event, p.bytes > 100_000 { break }
+        }
+        await queue.cancel(fixture.portlandID)
+        let events = await LibraryFixture.events(of: queue, until: fixture.portlandID)
+        #expect(events.last == .cancelled(fixture.portlandID))
+        #expect(fixture.library.downloadRecord(fixture.portlandID) == nil)
+        #expect(fixture.library.partialDownloads().isEmpty)
+    }
+
+    @Test func pauseKeepsTheBytesAndAControlFileToResumeFrom() async throws {
+        let fixture = try LibraryFixture(faults: "bandwidth=300k")
+        defer { fixture.cleanUp() }
+        let queue = fixture.queue()
+        let area = try await fixture.area(SampleFixture.portlandID)
+        await queue.enqueue(area)
+        for await event in queue.events {
+            if case .progress(_, let p) = event, p.bytes > 200_000 { break }
+        }
+        await queue.pauseAll()
+        let kept = try #require(fixture.library.partialDownloads()[fixture.portlandID])
+        let control = try #require(try AtomicFile.readJSON(PartialDownload.self,
+                                                           from: fixture.library.controlPath(fixture.portlandID, area.packages[0].item.id)))
+        #expect(control.validator != nil)
+        #expect(control.bytesDone <= kept)
+        #expect(fixture.library.downloadRecord(fixture.portlandID) == nil)
+
+        try fixture.portal.updateFaults { $0 = .init() }
+        let again = try await fixture.downloadPortland(with: fixture.queue())
+        try expectDownloaded(fixture, again)
+        #expect(again.contains(.started(fixture.portlandID, resumedFrom: kept)))
+        #expect(fixture.packageRanges.last == "bytes=\(kept)-")
+    }
+
+    @Test func aPackageChangedOnThePortalIsNotSplicedOntoOldBytes() async throws {
+        let fixture = try LibraryFixture(faults: "drop=300000")
+        defer { fixture.cleanUp() }
+        _ = try await fixture.downloadPortland(with: fixture.queue(retry: .none))
+        #expect(fixture.library.partialDownloads()[fixture.portlandID] == 300_000)
+        // The package is republished: a new `modified` and new bytes. The old bytes must not be reused.
+        try fixture.portal.updateFaults { $0 = .init(); try $0.apply("update=Greater Portland") }
+        let events = try await fixture.downloadPortland(with: fixture.queue())
+        let record = try #require(events.record)
+        #expect(events.contains(.started(fixture.portlandID, resumedFrom: 0)))
+        let file = fixture.library.packagePath(fixture.portlandID, record.packages[0])
+        #expect(FileManager.default.contents(atPath: file) != fixture.original)
+        #expect(fixture.library.verify(record).isEmpty)
+    }
+
+    @Test func anUpdateReplacesTheFilesOnlyOnceTheNewOnesVerified() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let first = try #require(try await fixture.downloadPortland(with: fixture.queue()).record)
+        try fixture.portal.updateFaults { try $0.apply("update=Greater Portland,corrupt") }
+        _ = try await fixture.downloadPortland(with: fixture.queue())
+        // The damaged update was refused; the old download is still whole and still recorded.
+        #expect(fixture.library.downloadRecord(fixture.portlandID) == first)
+        #expect(fixture.library.verify(first).isEmpty)
+        try fixture.portal.updateFaults { $0.corrupt = false }
+        let updated = try #require(try await fixture.downloadPortland(with: fixture.queue()).record)
+        #expect(updated.packages[0].modified != first.packages[0].modified)
+        #expect(fixture.library.verify(updated).isEmpty)
+    }
+
+    @Test func removeTakesPackagesRecordAndPartialsButKeepsTheCatalog() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let record = try #require(try await fixture.downloadPortland(with: fixture.queue()).record)
+        try fixture.library.removeDownload(fixture.portlandID)
+        #expect(fixture.library.downloadRecord(fixture.portlandID) == nil)
+        #expect(!FileManager.default.fileExists(atPath: fixture.library.packagePath(fixture.portlandID, record.packages[0])))
+        #expect(!fixture.library.verify(record).isEmpty)
+    }
+
+    @Test func verifyFindsAFileDamagedOnDisk() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let record = try #require(try await fixture.downloadPortland(with: fixture.queue()).record)
+        let path = fixture.library.packagePath(fixture.portlandID, record.packages[0])
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: 5000)
+        handle.write(Data([0xFF, 0x00, 0xFF]))
+        try handle.close()
+        let problems = fixture.library.verify(record)
+        #expect(problems.count == 1)
+        #expect(problems.first?.userSentence.contains("CRC") == true)
+    }
+
+    @Test func aFullDiskIsAClearErrorAndNothingIsMarkedComplete() async throws {
+        let mountPoint = LibraryFixture.temporaryFolder()
+        defer { umountTmpfs(mountPoint) }
+        guard mountTmpfs(mountPoint, size: "1m") else {
+            print("skipped: a full disk is simulated with a 1 MiB tmpfs, which needs root (mount -t tmpfs)")
+            return
+        }
+        let fixture = try LibraryFixture(root: mountPoint)
+        defer { fixture.portal.stop() }
+        let failure = try expectNotDownloaded(fixture, try await fixture.downloadPortland(with: fixture.queue()))
+        #expect(failure.isDiskFull)
+        #expect(failure.sentence.contains("disk is full"))
+    }
+}
+
+private func mountTmpfs(_ path: String, size: String) -> Bool {
+    guard getuid() == 0 else { return false }
+    return run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]) == 0
+}
+
+private func umountTmpfs(_ path: String) {
+    _ = run("/bin/umount", [path])
+    try? FileManager.default.removeItem(atPath: path)
+}
+
+private func run(_ tool: String, _ arguments: [String]) -> Int32 {
+    guard FileManager.default.isExecutableFile(atPath: tool) else { return -1 }
+    var pid = pid_t()
+    let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    guard posix_spawn(&pid, tool, nil, nil, argv, environ) == 0 else { return -1 }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    return (status >> 8) & 0xFF
+}

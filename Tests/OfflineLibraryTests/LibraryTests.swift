@@ -1,0 +1,91 @@
+import ArcGISPortal
+import Foundation
+import MapbookCore
+@testable import OfflineLibrary
+import PortalFixtures
+import Testing
+
+@Suite struct LibraryLocationTests {
+    @Test func dataDirectoryFollowsTheFlagThenTheEnvironmentThenXDG() {
+        #expect(LibraryLocation.root(dataDir: "/a", environment: ["MAPBOOK_DATA_DIR": "/b"]) == "/a")
+        #expect(LibraryLocation.root(dataDir: nil, environment: ["MAPBOOK_DATA_DIR": "/b", "XDG_DATA_HOME": "/c"]) == "/b")
+        #expect(LibraryLocation.root(dataDir: nil, environment: ["XDG_DATA_HOME": "/c"]) == "/c/mapbook")
+        #expect(LibraryLocation.root(dataDir: nil, environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/mapbook")
+    }
+
+    @Test func portalFoldersAreSafeNames() {
+        #expect(LibraryLocation.portalKey(for: URL(string: "https://www.arcgis.com")!) == "www.arcgis.com")
+        #expect(LibraryLocation.portalKey(for: URL(string: "http://127.0.0.1:8080/sharing/rest")!) == "127.0.0.1_8080")
+        #expect(LibraryLocation.portalKey(for: URL(string: "https://gis.example.org/portal")!) == "gis.example.org_portal")
+        #expect(LibraryLocation.portalKey(for: URL(string: "https://x.org/a/../..%2Fetc")!).allSatisfy { $0 != "/" })
+    }
+}
+
+@Suite struct CatalogTests {
+    @Test func catalogRoundTripsThroughDisk() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let id = ItemID(SampleFixture.webMapID)!
+        let catalog = LibraryCatalog(webMapItem: try await fixture.client.webMapItem(id),
+                                     webMapData: try await fixture.client.itemDataJSON(id),
+                                     areas: try await fixture.client.mapAreas(of: id), syncedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        try fixture.library.saveCatalog(catalog)
+        let loaded = try #require(try fixture.library.loadCatalog())
+        #expect(loaded.webMapItem == catalog.webMapItem)
+        #expect(loaded.areas == catalog.areas)
+        #expect(loaded.webMap == catalog.webMap)
+        #expect(loaded.webMap.bookmarks.count == 7)
+        #expect(loaded.syncedAt == catalog.syncedAt)
+        // No temporary files are left behind by the atomic writes.
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.library.directory)
+        #expect(names.allSatisfy { !$0.contains(".tmp-") })
+    }
+
+    @Test func aLibraryThatWasNeverSavedHasNoCatalog() throws {
+        let library = OfflineLibrary(root: LibraryFixture.temporaryFolder(), portalKey: "nowhere", webMap: .exploreMaine)
+        #expect(try library.loadCatalog() == nil)
+    }
+
+    @Test func aDamagedCatalogIsAClearError() throws {
+        let library = OfflineLibrary(root: LibraryFixture.temporaryFolder(), portalKey: "damaged", webMap: .exploreMaine)
+        try FileManager.default.createDirectory(atPath: library.directory, withIntermediateDirectories: true)
+        try Data("{\"id\": tru".utf8).write(to: URL(fileURLWithPath: library.directory + "/item.json"))
+        #expect(throws: LibraryError.self) { try library.loadCatalog() }
+        do { _ = try library.loadCatalog() } catch { #expect(error.userSentence.contains("item.json is damaged")) }
+    }
+
+    @Test func updateCheckComparesIdModifiedAndSize() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let events = try await fixture.downloadPortland(with: fixture.queue())
+        let record = try #require(events.record)
+        #expect(!record.needsUpdate(comparedWith: try await fixture.area(SampleFixture.portlandID)))
+        try fixture.portal.updateFaults { try $0.apply("update=Greater Portland") }
+        #expect(record.needsUpdate(comparedWith: try await fixture.area(SampleFixture.portlandID)))
+    }
+}
+
+@Suite struct ProgressMeterTests {
+    @Test func rateIsAveragedOverTheWindow() {
+        let meter = ProgressMeter(total: 10_000, window: 5)
+        _ = meter.update(bytes: 0, validator: nil, now: 0)
+        _ = meter.update(bytes: 1_000, validator: "\"v\"", now: 1)
+        let p = meter.update(bytes: 2_000, validator: nil, now: 2)
+        #expect(p.bytesPerSecond == 1_000)
+        #expect(p.secondsRemaining == 8)
+        #expect(p.fraction == 0.2)
+        #expect(meter.current.validator == "\"v\"")
+        // Samples older than the window stop counting: a fast start does not flatter a slow link.
+        _ = meter.update(bytes: 9_000, validator: nil, now: 3)
+        _ = meter.update(bytes: 9_100, validator: nil, now: 9)
+        let later = meter.update(bytes: 9_200, validator: nil, now: 10)
+        #expect(later.bytesPerSecond == 100)
+    }
+
+    @Test func finishedPackagesCountTowardTheArea() {
+        let meter = ProgressMeter(total: 300)
+        _ = meter.update(bytes: 100, validator: nil, now: 0)
+        meter.finishPackage(size: 100)
+        #expect(meter.update(bytes: 50, validator: nil, now: 1).bytes == 150)
+    }
+}
