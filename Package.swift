@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TerminalUI", dependencies: ["AppModel", "MapRender", "MapbookCore", "MapbookAssets", "CCurses"]),
         .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets"]),
         .executableTarget(name: "mapbook", dependencies: [
-            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalUI", "OfflineLibrary",
+            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalUI", "OfflineLibrary", "CCurses",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

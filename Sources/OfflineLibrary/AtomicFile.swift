@@ -32,6 +32,7 @@ enum AtomicFile {
     static func writeJSON<T: Encodable>(_ value: T, to path: String) throws(LibraryError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
         let data: Data
         do { data = try encoder.encode(value) } catch { throw .corrupt(path: path, detail: "\(error)") }
         try write(data, to: path)
@@ -40,7 +41,9 @@ enum AtomicFile {
     /// nil when the file does not exist; throws when it exists but cannot be read as `T`.
     static func readJSON<T: Decodable>(_ type: T.Type, from path: String) throws(LibraryError) -> T? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        do { return try decoder.decode(T.self, from: data) } catch {
             throw .corrupt(path: path, detail: "not the JSON mapbook wrote")
         }
     }

@@ -15,7 +15,8 @@ struct Mapbook: AsyncParsableCommand {
             could not be reached, 64 for a usage error.
             """,
         version: HTTPClient.version,
-        subcommands: [BrowseCommand.self, AreasCommand.self, InfoCommand.self, PackageCommand.self, SamplePortalCommand.self,
+        subcommands: [BrowseCommand.self, AreasCommand.self, InfoCommand.self, DownloadCommand.self, LibraryCommand.self,
+                      RemoveCommand.self, VerifyCommand.self, PackageCommand.self, SamplePortalCommand.self,
                       DemoCommand.self],
         defaultSubcommand: BrowseCommand.self)
 

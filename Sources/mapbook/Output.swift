@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTP
 import MapbookCore
+import OfflineLibrary
 import TileFormats
 
 /// Printing: aligned tables for people, stable JSON for scripts, and one sentence for any failure.
@@ -81,6 +82,14 @@ enum Output {
         if let package = error as? TileFormatError {
             if case .cannotOpen = package { return "cannotOpen" }
             return "badPackage"
+        }
+        if let library = error as? LibraryError {
+            switch library {
+            case .noSuchArea: return "noSuchArea"
+            case .ambiguousArea: return "ambiguousArea"
+            case .write where library.isDiskFull: return "diskFull"
+            default: return "library"
+            }
         }
         if let command = error as? PackageCommandError {
             switch command {

@@ -1,0 +1,55 @@
+import Foundation
+import MapbookCore
+
+/// A download's progress as text, the same in the list, the details and the command line:
+/// `▕████▍    ▏ 47%  3.1/6.6 MiB  1.2 MiB/s  0:03`.
+public enum ProgressText {
+    private static let eighths: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉"]
+
+    /// A bar `width` cells wide (the end caps included), in eighths of a cell; `[###-   ]` in ASCII.
+    public static func bar(fraction: Double?, width: Int, ascii: Bool) -> String {
+        let inner = max(width - 2, 1)
+        let part = min(max(fraction ?? 0, 0), 1) * Double(inner)
+        var full = Int(part)
+        var body = ""
+        if ascii {
+            body = String(repeating: "#", count: full)
+            if full < inner, part - Double(full) >= 0.5 { body += "-"; full += 1 }
+            return "[" + body + String(repeating: " ", count: inner - full) + "]"
+        }
+        body = String(repeating: "█", count: full)
+        let eighth = Int((part - Double(full)) * 8)
+        if full < inner, eighth > 0 { body.append(eighths[eighth - 1]); full += 1 }
+        return "▕" + body + String(repeating: " ", count: inner - full) + "▏"
+    }
+
+    /// `47%  3.1/6.6 MiB  1.2 MiB/s  0:03`; parts that are not known yet are left out.
+    public static func figures(bytes: Int64, total: Int64?, bytesPerSecond: Double?) -> String {
+        var parts: [String] = []
+        if let total, total > 0 {
+            parts.append("\(Int((Double(bytes) / Double(total) * 100).rounded(.down)))%")
+            parts.append(amounts(bytes, of: total))
+        } else {
+            parts.append(Format.bytes(bytes))
+        }
+        if let rate = bytesPerSecond, rate > 0 {
+            parts.append(Format.bytes(Int64(rate)) + "/s")
+            if let total, total > bytes { parts.append(duration(Double(total - bytes) / rate)) }
+        }
+        return parts.joined(separator: "  ")
+    }
+
+    /// `3.1/6.6 MiB` when both are in the same unit, else `512 KiB/6.6 MiB`.
+    static func amounts(_ bytes: Int64, of total: Int64) -> String {
+        let done = Format.bytes(bytes), whole = Format.bytes(total)
+        let unit = whole.split(separator: " ").last, doneUnit = done.split(separator: " ").last
+        guard unit == doneUnit, let number = done.split(separator: " ").first else { return "\(done)/\(whole)" }
+        return "\(number)/\(whole)"
+    }
+
+    /// `0:03`, `12:40`, `1:02:03`.
+    public static func duration(_ seconds: Double) -> String {
+        let s = Int(min(max(seconds, 0), 359_999).rounded(.up))
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+}

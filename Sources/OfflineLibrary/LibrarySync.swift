@@ -1,0 +1,30 @@
+import ArcGISPortal
+import Foundation
+import MapbookCore
+
+extension OfflineLibrary {
+    /// Fetches the web map, its data and its areas from the portal and keeps them, so the list and
+    /// details work offline afterwards. Returns what it kept.
+    public func sync(from client: PortalClient) async throws -> LibraryCatalog {
+        async let item = client.webMapItem(webMapID)
+        async let data = client.itemDataJSON(webMapID)
+        async let areas = client.mapAreas(of: webMapID)
+        let catalog = LibraryCatalog(webMapItem: try await item, webMapData: try await data, areas: try await areas, syncedAt: Date())
+        try saveCatalog(catalog)
+        return catalog
+    }
+
+    /// Fetches and keeps the thumbnails not already kept; returns every thumbnail now on disk. A
+    /// thumbnail that cannot be fetched is skipped: it is not worth failing anything over.
+    public func syncThumbnails(of items: [PortalItem], from client: PortalClient) async -> [ItemID: Data] {
+        var found: [ItemID: Data] = [:]
+        for item in items where item.thumbnail != nil {
+            if Task.isCancelled { break }
+            if let kept = thumbnail(for: item.id) { found[item.id] = kept; continue }
+            guard let data = try? await client.thumbnail(of: item) else { continue }
+            try? saveThumbnail(data, for: item.id)
+            found[item.id] = data
+        }
+        return found
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import MapbookCore
+import OfflineLibrary
+
+/// `mapbook library`: what is on this device, with no network needed.
+struct LibraryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library",
+        abstract: "List the web map's areas kept in the offline library: downloaded, partly downloaded, or not.",
+        discussion: "Reads only the library on disk; works without a network.")
+
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+
+    func run() throws {
+        let library = options.library
+        let catalog: LibraryCatalog?
+        do { catalog = try library.loadCatalog() } catch { throw Output.fail(error, json: json) }
+        let records = library.downloadRecords(), partial = library.partialDownloads()
+        let areas = catalog?.areas ?? []
+        if json {
+            try Output.json(Self.report(library: library, catalog: catalog, records: records, partial: partial))
+            return
+        }
+        guard let catalog else {
+            Output.line("Nothing is kept for this web map in \(library.root) yet. Try: mapbook download --all")
+            return
+        }
+        let downloaded = areas.filter { records[$0.item.id] != nil }
+        Output.line("\(Output.cell(catalog.webMapItem.title, width: 80)) (\(catalog.webMapItem.id)) — \(downloaded.count) of "
+                    + "\(areas.count) map area\(areas.count == 1 ? "" : "s") downloaded, "
+                    + "\(Format.bytes(downloaded.reduce(0) { $0 + (records[$1.item.id]?.size ?? 0) })) in \(library.directory)")
+        if let synced = catalog.syncedAt { Output.line("Last synced with the portal \(Format.timestamp(synced)).") }
+        guard !areas.isEmpty else { return }
+        Output.line()
+        let rows = areas.map { area -> [String] in
+            let id = area.item.id
+            let state = Self.state(of: id, records: records, partial: partial)
+            let size = records[id].map { Format.bytes($0.size) } ?? partial[id].map { "\(Format.bytes($0)) so far" } ?? Format.bytes(area.size)
+            return [Output.cell(area.item.title, width: 32), state, size, records[id].map { Format.date($0.downloadedAt) } ?? "–", id.rawValue]
+        }
+        for line in Output.table(["TITLE", "STATE", "SIZE", "DOWNLOADED", "ID"], rows, rightAligned: [2]) {
+            Output.line("  " + line)
+        }
+    }
+
+    static func state(of id: ItemID, records: [ItemID: DownloadRecord], partial: [ItemID: Int64]) -> String {
+        records[id] != nil ? "downloaded" : partial[id] != nil ? "partial" : "not downloaded"
+    }
+
+    /// The JSON of `mapbook library --json` (see docs/cli.md).
+    static func report(library: OfflineLibrary, catalog: LibraryCatalog?, records: [ItemID: DownloadRecord],
+                       partial: [ItemID: Int64]) -> JSONValue {
+        .object([
+            "library": .string(library.directory),
+            "webMap": catalog.map { .object(["id": .string($0.webMapItem.id.rawValue), "title": .text($0.webMapItem.title)]) } ?? .null,
+            "syncedAt": .date(catalog?.syncedAt),
+            "mapAreas": .array((catalog?.areas ?? []).map { area in
+                let id = area.item.id, record = records[id]
+                return .object([
+                    "id": .string(id.rawValue),
+                    "title": .text(area.item.title),
+                    "state": .string(state(of: id, records: records, partial: partial).replacingOccurrences(of: "not downloaded", with: "notDownloaded")),
+                    "size": .count(record?.size ?? area.size),
+                    "partialBytes": .count(partial[id]),
+                    "downloadedAt": .date(record?.downloadedAt),
+                    "packages": .array((record?.packages ?? []).map { package in
+                        .object(["id": .string(package.id.rawValue), "title": .text(package.title),
+                                 "path": .string(library.packagePath(id, package)), "size": .count(package.size),
+                                 "verifiedBy": .string(package.verifiedBy)])
+                    }),
+                ])
+            }),
+        ])
+    }
+}

@@ -1,0 +1,42 @@
+import ArcGISPortal
+import ArgumentParser
+import Foundation
+import MapbookCore
+import OfflineLibrary
+
+/// The portal, the web map and where the offline library is: shared by the library commands.
+struct LibraryOptions: ParsableArguments {
+    @OptionGroup var selection: PortalSelection
+
+    @Option(name: .customLong("data-dir"),
+            help: ArgumentHelp("The offline library's folder (default: MAPBOOK_DATA_DIR, else $XDG_DATA_HOME/mapbook).",
+                               valueName: "DIR"))
+    var dataDir: String?
+
+    var library: OfflineLibrary {
+        OfflineLibrary(root: LibraryLocation.root(dataDir: dataDir), portal: selection.portalURL!, webMap: selection.webMapID)
+    }
+}
+
+/// Finds the areas a user named, by item id or by title (exact, ignoring case, else the one title
+/// that starts with it).
+enum AreaNames {
+    static func resolve(_ names: [String], in areas: [MapArea]) throws(LibraryError) -> [MapArea] {
+        var found: [MapArea] = []
+        for name in names {
+            let area = try resolve(name, in: areas)
+            if !found.contains(where: { $0.item.id == area.item.id }) { found.append(area) }
+        }
+        return found
+    }
+
+    static func resolve(_ name: String, in areas: [MapArea]) throws(LibraryError) -> MapArea {
+        if let id = ItemID(name), let area = areas.first(where: { $0.item.id == id }) { return area }
+        let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+        if let exact = areas.first(where: { $0.item.title.lowercased() == wanted }) { return exact }
+        let prefixed = areas.filter { $0.item.title.lowercased().hasPrefix(wanted) }
+        if prefixed.count == 1 { return prefixed[0] }
+        if prefixed.count > 1 { throw .ambiguousArea(name, matches: prefixed.map { Output.cell($0.item.title) }) }
+        throw .noSuchArea(name)
+    }
+}

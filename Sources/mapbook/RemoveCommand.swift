@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import MapbookCore
+import OfflineLibrary
+
+/// `mapbook remove`: deletes areas' downloads, partial ones included.
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove downloaded map areas (and any partial download) from the offline library.",
+        discussion: "AREA is an item id or a title. The area stays listed, as not downloaded. Works without a network.")
+
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: ArgumentHelp("Map areas to remove.", valueName: "AREA")) var areas: [String]
+
+    func run() throws {
+        let library = options.library
+        do {
+            let known = try library.loadCatalog()?.areas ?? library.downloadRecords().values.compactMap(\.area)
+            let partial = library.partialDownloads()
+            for area in try AreaNames.resolve(areas, in: known) {
+                let id = area.item.id, title = Output.cell(area.item.title)
+                let record = library.downloadRecord(id)
+                guard record != nil || partial[id] != nil else {
+                    Output.line("\(title) is not downloaded; nothing to remove.")
+                    continue
+                }
+                try library.removeDownload(id)
+                let freed = (record?.size ?? 0) + (partial[id] ?? 0)
+                Output.line("Removed \(title) (\(Format.bytes(freed)) freed).")
+            }
+        } catch {
+            throw Output.fail(error, json: false)
+        }
+    }
+}
