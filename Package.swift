@@ -22,6 +22,8 @@ let package = Package(
                        providers: [.apt(["libstb-dev"])]),
 
         .target(name: "MapbookCore"),
+        // netlink's route events, whose socket address struct Swift does not import.
+        .target(name: "CNetlink"),
         .target(name: "HTTP", dependencies: ["MapbookCore", "CCurl"]),
         .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP"]),
         .target(name: "LoopbackHTTP"),
@@ -31,8 +33,9 @@ let package = Package(
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift"], resources: [.copy("maine")]),
         .target(name: "OfflineLibrary", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
         .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats"]),
-        .target(name: "AppModel", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "MapRender", "OfflineLibrary"]),
-        .target(name: "TerminalUI", dependencies: ["AppModel", "MapRender", "MapbookCore", "MapbookAssets", "CCurses"]),
+        .target(name: "AppModel", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "MapRender", "OfflineLibrary",
+                                              "CNetlink"]),
+        .target(name: "TerminalUI", dependencies: ["AppModel", "MapRender", "MapbookCore", "MapbookAssets", "OfflineLibrary", "CCurses"]),
         .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets"]),
         .executableTarget(name: "mapbook", dependencies: [
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalUI", "OfflineLibrary", "CCurses",
@@ -41,7 +44,7 @@ let package = Package(
 
         // Benchmark driver for the scripts in scripts/: one module at a time, no UI.
         .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
-                                                               "MapRender", "MapbookCore", "TerminalUI"]),
+                                                               "MapRender", "MapbookCore", "TerminalUI", "OfflineLibrary"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
@@ -52,7 +55,8 @@ let package = Package(
         .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "MapbookCore",
-                                                            "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses"],
+                                                            "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
+                                                            "SamplePortal"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "OfflineLibraryTests", dependencies: ["OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats"]),
@@ -61,6 +65,6 @@ let package = Package(
         // Test support: where ../shared/data is, and the message for tests skipped without it.
         .target(name: "SharedTestData", path: "Tests/SharedTestData"),
         // Test support: the sample portal, its content built once per test process.
-        .target(name: "PortalFixtures", dependencies: ["SamplePortal"], path: "Tests/PortalFixtures"),
+        .target(name: "PortalFixtures", dependencies: ["SamplePortal", "OfflineLibrary", "MapbookCore"], path: "Tests/PortalFixtures"),
     ]
 )

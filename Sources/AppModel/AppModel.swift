@@ -4,6 +4,7 @@ import HTTP
 import MapRender
 import MapbookCore
 import Observation
+import OfflineLibrary
 import TileFormats
 
 /// The one place that changes what the screen shows. Key presses, mouse events and finished network
@@ -17,44 +18,107 @@ public final class AppModel {
     public typealias Connect = @Sendable () async throws -> PortalClient
 
     @ObservationIgnored private let connect: Connect
+    @ObservationIgnored private let library: OfflineLibrary
+    @ObservationIgnored private let http: HTTPClient
+    @ObservationIgnored private let networkTimings: NetworkMonitor.Timings
     @ObservationIgnored private var client: PortalClient?
     @ObservationIgnored private var loadTask: Task<Void, Never>?
+    @ObservationIgnored private var queue: DownloadQueue?
+    @ObservationIgnored private var monitor: NetworkMonitor?
+    @ObservationIgnored private var listeners: [Task<Void, Never>] = []
+    @ObservationIgnored private var pendingProgress: [ItemID: DownloadProgress] = [:]
+    @ObservationIgnored private var progressFlush: Task<Void, Never>?
+    @ObservationIgnored private var libraryRead = false
     /// Shown until connected: `.loading`, or what connecting involves.
     @ObservationIgnored private let connectingPhase: LoadPhase
 
-    public init(state: AppState, connect: @escaping Connect) {
+    /// Progress reaches the screen at most this often (downloads report more often than that).
+    static let progressInterval: Duration = .milliseconds(100)
+
+    public init(state: AppState, library: OfflineLibrary, http: HTTPClient = HTTPClient(),
+                networkTimings: NetworkMonitor.Timings = .standard, connect: @escaping Connect) {
         self.state = state
+        self.library = library
+        self.http = http
+        self.networkTimings = networkTimings
         self.connect = connect
         connectingPhase = state.phase
     }
 
     // MARK: Loading
 
-    /// Loads (or reloads) the web map, its areas and their thumbnails.
+    /// Loads (or reloads) the web map, its areas and their thumbnails. The first time, what the
+    /// library kept is shown at once, before the portal answers (or when it cannot).
     public func reload() {
         loadTask?.cancel()
-        if state.webMapItem == nil { state.phase = client == nil ? connectingPhase : .loading } else { state.message = "Reloading…" }
+        if !libraryRead {
+            libraryRead = true
+            showLibrary()
+        }
+        if state.webMapItem == nil {
+            state.phase = client == nil ? connectingPhase : .loading
+        } else {
+            state.message = state.network == .offline ? "Checking the portal…" : "Reloading…"
+        }
         loadTask = Task { await load() }
     }
 
     /// Waits for the current load to finish (tests, benchmarks).
     public func waitForLoad() async { await loadTask?.value }
 
+    /// Stops downloads, keeping what arrived so the next start resumes, and the network monitor.
+    public func shutdown() async {
+        await queue?.pauseAll()
+        await monitor?.stop()
+        for listener in listeners { listener.cancel() }
+    }
+
+    private func showLibrary() {
+        state.downloads = library.downloadRecords()
+        let catalog: LibraryCatalog?
+        do {
+            catalog = try library.loadCatalog()
+        } catch {
+            state.message = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
+            return
+        }
+        guard let catalog else { return }
+        apply(item: catalog.webMapItem, webMap: catalog.webMap, areas: catalog.areas)
+        state.lastSynced = catalog.syncedAt
+        let items = [catalog.webMapItem] + catalog.areas.map(\.item)
+        let kept = items.compactMap { item in library.thumbnail(for: item.id).map { (item.id, $0) } }
+        Task { await showThumbnails(kept) }
+    }
+
     private func load() async {
         let id = state.webMapID
         do {
             let client: PortalClient
             if let connected = self.client { client = connected } else { client = try await connect() }
-            self.client = client
+            if self.client == nil {
+                self.client = client
+                startServices(client)
+            }
             state.portalHost = client.host
             if state.webMapItem == nil { state.phase = .loading }
             async let item = client.webMapItem(id)
-            async let webMap = client.webMap(id)
+            async let data = client.itemDataJSON(id)
             async let areas = client.mapAreas(of: id)
-            let loaded = try await (item, webMap, areas)
+            let catalog = LibraryCatalog(webMapItem: try await item, webMapData: try await data,
+                                         areas: try await areas, syncedAt: Date())
             guard !Task.isCancelled else { return }
-            apply(item: loaded.0, webMap: loaded.1, areas: loaded.2)
-            await loadThumbnails(of: [loaded.0] + loaded.2.map(\.item), from: client)
+            apply(item: catalog.webMapItem, webMap: catalog.webMap, areas: library.addingDownloadedAreas(to: catalog.areas))
+            state.network = .online
+            state.lastSynced = catalog.syncedAt
+            state.downloads = library.downloadRecords()
+            await monitor?.report(reachable: true)
+            do {
+                try library.saveCatalog(catalog)
+            } catch {
+                state.message = "The list could not be kept for offline use: " + TerminalText.sanitizedLine(error.userSentence, maxLength: 300)
+            }
+            let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
+            await showThumbnails(thumbnails.filter { state.thumbnails[$0.key] == nil }.map { ($0.key, $0.value) })
         } catch {
             guard !Task.isCancelled, !(error is CancellationError) else { return }
             fail(error)
@@ -67,8 +131,6 @@ public final class AppModel {
         state.webMap = DisplayText.webMap(webMap)
         state.areas = areas.map(DisplayText.area)
         state.phase = .loaded
-        state.network = .online
-        state.lastSynced = Date()
         state.message = nil
         // Keep the selection on the same row when it is still there.
         let rows = state.rows
@@ -80,36 +142,249 @@ public final class AppModel {
         let unreachable = (error as? HTTPError)?.isUnreachable == true
         // Error sentences can quote the server's own message.
         let sentence = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
-        state.network = unreachable ? .offline : .online
+        if let monitor { Task { await monitor.report(reachable: !unreachable) } }
+        // A portal that answered with an error is reachable.
+        setNetwork(unreachable ? .offline : .online)
         if state.webMapItem != nil {
             // What was loaded stays on screen; the status bar says why it is not fresh.
-            state.message = unreachable ? "No internet connection: showing what was loaded before." : sentence
+            state.message = unreachable ? Self.offlineMessage : sentence
         } else {
             state.phase = unreachable ? .unreachable(host: state.portalHost) : .failed(sentence)
             state.message = nil
         }
     }
 
-    private func loadThumbnails(of items: [PortalItem], from client: PortalClient) async {
-        for item in items where item.thumbnail != nil && state.thumbnails[item.id] == nil {
-            guard !Task.isCancelled else { return }
-            // A missing or broken thumbnail leaves its placeholder; it is not worth a message.
-            guard let data = try? await client.thumbnail(of: item),
-                  let image = await Self.decodeThumbnail(data) else { continue }
-            state.thumbnails[item.id] = image
+    static let offlineMessage = "Offline — showing downloaded areas"
+
+    /// Decoded off the UI thread and shrunk, so drawing them each frame costs little. A broken
+    /// thumbnail keeps its placeholder; it is not worth a message.
+    private func showThumbnails(_ images: [(ItemID, Data)]) async {
+        for (id, data) in images {
+            guard let image = await Self.decodeThumbnail(data) else { continue }
+            state.thumbnails[id] = image
         }
     }
 
-    /// Decoded off the UI thread and shrunk, so drawing it each frame costs little.
     nonisolated private static func decodeThumbnail(_ data: Data) async -> RasterImage? {
         guard let image = try? RasterImage(decoding: data) else { return nil }
         return ImageArt.shrunk(image, toFit: 64, 48)
+    }
+
+    // MARK: Downloads and the network
+
+    /// Once connected: the download queue and the network monitor, each feeding the model.
+    private func startServices(_ client: PortalClient) {
+        let queue = DownloadQueue(library: library, client: client, http: http)
+        let monitor = NetworkMonitor(timings: networkTimings, watchRoutes: !client.isLoopback) { await client.isReachable() }
+        self.queue = queue
+        self.monitor = monitor
+        listeners.append(Task { [weak self] in
+            for await event in queue.events { self?.downloadEvent(event) }
+        })
+        listeners.append(Task { [weak self] in
+            for await status in monitor.statuses { self?.networkChanged(status) }
+        })
+    }
+
+    private func downloadEvent(_ event: DownloadEvent) {
+        switch event {
+        case .queued(let id):
+            if state.transfers[id] == nil { state.transfers[id] = .queued }
+        case .started:
+            break
+        case .progress(let id, let progress):
+            pendingProgress[id] = progress
+            if progressFlush == nil {
+                progressFlush = Task { [weak self] in
+                    try? await Task.sleep(for: Self.progressInterval)
+                    self?.flushProgress()
+                }
+            }
+        case .finished(let id, let record):
+            pendingProgress[id] = nil
+            state.transfers[id] = nil
+            state.downloads[id] = record
+            state.message = "\(title(of: id)) downloaded · \(Format.bytes(record.size)), verified"
+        case .failed(let id, let failure):
+            pendingProgress[id] = nil
+            if failure.isUnreachable {
+                state.transfers[id] = .waitingForNetwork
+                if let monitor { Task { await monitor.report(reachable: false) } }
+            } else {
+                state.transfers[id] = .failed(failure.sentence)
+                state.message = "\(title(of: id)): \(failure.sentence)"
+            }
+        case .cancelled(let id):
+            pendingProgress[id] = nil
+            state.transfers[id] = nil
+            state.message = "Cancelled the download of \(title(of: id))."
+        case .paused(let id):
+            pendingProgress[id] = nil
+            if state.transfers[id] != .waitingForNetwork { state.transfers[id] = nil }
+        }
+    }
+
+    private func flushProgress() {
+        progressFlush = nil
+        for (id, progress) in pendingProgress {
+            switch state.transfers[id] {
+            case .queued?, .running?: state.transfers[id] = .running(progress)
+            default: break
+            }
+        }
+        pendingProgress = [:]
+    }
+
+    private func networkChanged(_ status: NetworkState) {
+        let was = state.network
+        setNetwork(status)
+        if status == .offline, was != .offline {
+            if state.webMapItem != nil { state.message = Self.offlineMessage }
+            // Downloads wait for the network, keeping their bytes.
+            for (id, transfer) in state.transfers where transfer == .queued || { if case .running = transfer { true } else { false } }() {
+                state.transfers[id] = .waitingForNetwork
+            }
+            if let queue { Task { await queue.pauseAll() } }
+        } else if status == .online, was == .offline {
+            state.message = "Back online"
+            reload()
+            for (id, transfer) in state.transfers where transfer == .waitingForNetwork {
+                if let area = state.areas.first(where: { $0.item.id == id }) { startDownload(area) }
+            }
+        }
+    }
+
+    private func setNetwork(_ status: NetworkState) {
+        guard status != state.network else { return }
+        let previous = state.selectedRow
+        state.network = status
+        // Going offline hides rows; keep the same row selected when it is still shown.
+        let rows = state.rows
+        state.selection = previous.flatMap { rows.firstIndex(of: $0) } ?? min(state.selection, max(rows.count - 1, 0))
+        keepSelectionInView()
+    }
+
+    private func title(of id: ItemID) -> String {
+        state.areas.first { $0.item.id == id }.map { $0.item.title.isEmpty ? "Untitled" : $0.item.title } ?? id.rawValue
+    }
+
+    private var selectedArea: MapArea? { state.selectedAreaIndex.map { state.areas[$0] } }
+
+    private func startDownload(_ area: MapArea) {
+        guard let queue else {
+            state.message = "Not connected to the portal yet."
+            return
+        }
+        state.transfers[area.item.id] = .queued
+        Task { await queue.enqueue(area) }
+    }
+
+    /// `d`: the selected area, unless it is on this device and current already.
+    private func download() {
+        guard let index = state.selectedAreaIndex else { state.message = "Select a map area to download."; return }
+        let area = state.areas[index]
+        switch state.status(ofArea: index) {
+        case .ready, .failed, .waitingForNetwork:
+            guard state.network != .offline else { state.message = "Offline: downloads start when the network is back."; return }
+            startDownload(area)
+        case .downloaded(_, _, let updateAvailable):
+            if updateAvailable { update() } else { state.message = "\(title(of: area.item.id)) is downloaded and up to date." }
+        case .queued, .downloading:
+            break
+        case .packaging, .packagingFailed, .unavailable:
+            state.message = "\(title(of: area.item.id)) cannot be downloaded: the portal has not packaged it."
+        }
+    }
+
+    /// `D`: every area that can be downloaded and is not here (or has an update).
+    private func downloadAll() {
+        guard state.network != .offline else { state.message = "Offline: downloads start when the network is back."; return }
+        var count = 0
+        for index in state.areas.indices {
+            switch state.status(ofArea: index) {
+            case .ready, .failed, .waitingForNetwork, .downloaded(_, _, true):
+                startDownload(state.areas[index])
+                count += 1
+            default: break
+            }
+        }
+        state.message = count == 0 ? "Every area is downloaded and up to date." : "Downloading \(count) map area\(count == 1 ? "" : "s")…"
+    }
+
+    /// `u`: downloads the new packages beside the old ones, swapped in once verified.
+    private func update() {
+        guard let index = state.selectedAreaIndex, case .downloaded(_, _, let available) = state.status(ofArea: index) else {
+            state.message = "Only a downloaded area can be updated."
+            return
+        }
+        guard available else { state.message = "No update available: the packages are the portal's latest."; return }
+        guard state.network != .offline else { state.message = "Offline: updates start when the network is back."; return }
+        startDownload(state.areas[index])
+    }
+
+    /// `c`: stops the selected area's download and deletes its partial files.
+    private func cancelDownload() {
+        guard let area = selectedArea, let transfer = state.transfers[area.item.id] else {
+            state.message = "No download to cancel."
+            return
+        }
+        switch transfer {
+        case .queued, .running:
+            if let queue { Task { await queue.cancel(area.item.id) } }
+        case .failed, .waitingForNetwork:
+            library.removePartialDownload(area.item.id)
+            state.transfers[area.item.id] = nil
+            state.message = "Cancelled the download of \(title(of: area.item.id))."
+        }
+    }
+
+    /// `x`: asks first; removing deletes the packages and any partial download.
+    private func askToRemove() {
+        guard let area = selectedArea else { return }
+        let id = area.item.id
+        let partial = library.partialDownloads()[id]
+        guard let size = state.downloads[id]?.size ?? partial else {
+            state.message = "\(title(of: id)) is not on this device."
+            return
+        }
+        state.confirmation = Confirmation(question: "Remove \(title(of: id)) from this device?",
+                                          detail: "\(Format.bytes(size)) will be deleted. It can be downloaded again.",
+                                          action: .remove(id))
+    }
+
+    private func confirm() {
+        guard let confirmation = state.confirmation else { return }
+        state.confirmation = nil
+        switch confirmation.action {
+        case .remove(let id):
+            if let queue, state.transfers[id] != nil { Task { await queue.cancel(id) } }
+            do {
+                try library.removeDownload(id)
+                state.downloads[id] = nil
+                state.transfers[id] = nil
+                state.message = "Removed \(title(of: id)) from this device."
+            } catch {
+                state.message = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
+            }
+            setNetwork(state.network)
+            let rows = state.rows
+            state.selection = min(state.selection, max(rows.count - 1, 0))
+            keepSelectionInView()
+        }
     }
 
     // MARK: Input
 
     /// A key press: typed into the filter while it is being edited, else looked up in the key map.
     public func handle(_ key: Key) {
+        if state.confirmation != nil {
+            switch key {
+            case .character("y"), .character("Y"), .enter: confirm()
+            case .character("n"), .character("N"), .escape, .character("q"): state.confirmation = nil
+            default: break
+            }
+            return
+        }
         if state.isEditingFilter {
             switch key {
             case .character(let character):
@@ -141,7 +416,18 @@ public final class AppModel {
         case .toggleHelp:
             state.showingHelp.toggle()
             state.documentScroll = 0
-        case .refresh: reload()
+        case .refresh:
+            // On a failed download, r retries it; anywhere else it reloads.
+            if let area = selectedArea, case .failed? = state.transfers[area.item.id] {
+                startDownload(area)
+            } else {
+                reload()
+            }
+        case .download: download()
+        case .downloadAll: downloadAll()
+        case .cancelDownload: cancelDownload()
+        case .remove: askToRemove()
+        case .update: update()
         case .back: back()
         default:
             if state.screen == .details { handleInDetails(intent) } else { handleInMain(intent) }

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import OfflineLibrary
 import TileFormats
 
 /// How far loading the web map has come.
@@ -58,6 +59,12 @@ public struct AppState: Sendable {
     public var phase: LoadPhase
     public var network: NetworkState = .unknown
     public var lastSynced: Date?
+    /// Areas on this device (verified downloads), by area id.
+    public var downloads: [ItemID: DownloadRecord] = [:]
+    /// Downloads asked for in this session and not finished, by area id.
+    public var transfers: [ItemID: Transfer] = [:]
+    /// A destructive action waiting for y/n.
+    public var confirmation: Confirmation?
 
     public var screen: Screen = .main
     public var showingHelp = false
@@ -82,7 +89,9 @@ public struct AppState: Sendable {
     /// The list as shown: everything, or what matches the filter, best match first.
     public var rows: [ListRow] {
         guard webMapItem != nil else { return [] }
-        let all = [ListRow.webMap] + areas.indices.map(ListRow.area)
+        // Offline, only what is on this device can be opened.
+        let shown = network == .offline ? areas.indices.filter(isDownloaded) : Array(areas.indices)
+        let all = [ListRow.webMap] + shown.map(ListRow.area)
         let query = filterText.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { return all }
         return all.enumerated()

@@ -13,6 +13,7 @@ public enum Intent: Hashable, Sendable {
     case pageUp, pageDown, top, bottom
     case open, back, quit
     case startFilter, refresh, switchFocus, toggleHelp
+    case download, downloadAll, cancelDownload, remove, update
     /// A list row picked with the mouse (index into the visible rows).
     case selectRow(Int)
     /// Mouse wheel: rows to move the selection by.
@@ -24,6 +25,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case everywhere = "Everywhere"
     case list = "List and map"
     case filter = "While typing a filter"
+    case confirm = "When asked to confirm"
 }
 
 /// One line of the key map: the keys, what they do, and how help and the status bar show them.
@@ -59,8 +61,19 @@ public enum KeyMap {
                    context: .list, hint: nil),
         KeyBinding(keys: [.character("/")], intent: .startFilter, label: "/", summary: "Filter the list as you type (fuzzy)",
                    context: .list, hint: "/ filter"),
-        KeyBinding(keys: [.character("r")], intent: .refresh, label: "r", summary: "Reload the web map and its areas",
-                   context: .everywhere, hint: "r reload"),
+        KeyBinding(keys: [.character("d")], intent: .download, label: "d", summary: "Download the selected area",
+                   context: .everywhere, hint: "d download"),
+        KeyBinding(keys: [.character("D")], intent: .downloadAll, label: "D", summary: "Download every area not on this device",
+                   context: .everywhere, hint: nil),
+        KeyBinding(keys: [.character("c")], intent: .cancelDownload, label: "c", summary: "Cancel the selected area's download",
+                   context: .everywhere, hint: nil),
+        KeyBinding(keys: [.character("u")], intent: .update, label: "u", summary: "Update a downloaded area the portal has changed",
+                   context: .everywhere, hint: nil),
+        KeyBinding(keys: [.character("x")], intent: .remove, label: "x", summary: "Remove the selected area from this device (asks first)",
+                   context: .everywhere, hint: nil),
+        KeyBinding(keys: [.character("r")], intent: .refresh, label: "r",
+                   summary: "Retry a failed download; elsewhere reload the web map and its areas",
+                   context: .everywhere, hint: nil),
         KeyBinding(keys: [.escape], intent: .back, label: "Esc", summary: "Back; clear the filter; close help",
                    context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("?")], intent: .toggleHelp, label: "?", summary: "Show or hide this help",
@@ -71,11 +84,13 @@ public enum KeyMap {
         KeyBinding(keys: [.enter], intent: nil, label: "Enter", summary: "Keep the filter and go back to the list",
                    context: .filter, hint: nil),
         KeyBinding(keys: [.escape], intent: nil, label: "Esc", summary: "Clear the filter", context: .filter, hint: nil),
+        KeyBinding(keys: [.character("y"), .enter], intent: nil, label: "y Enter", summary: "Yes, go ahead", context: .confirm, hint: nil),
+        KeyBinding(keys: [.character("n"), .escape], intent: nil, label: "n Esc", summary: "No, leave it", context: .confirm, hint: nil),
     ]
 
     /// The intent a key asks for outside filter typing.
     public static func intent(for key: Key) -> Intent? {
-        bindings.first { $0.context != .filter && $0.keys.contains(key) }?.intent
+        bindings.first { $0.intent != nil && $0.keys.contains(key) }?.intent
     }
 
     /// Status bar hints, in table order.

@@ -120,6 +120,26 @@ public struct PortalClient: Sendable {
                           nextStart: next > 0 ? next : nil)
     }
 
+    /// Whether the portal answers at all: `GET {rest}?f=json` (the REST root, a few bytes), any HTTP
+    /// answer counting. Quick to give up and never retried: the network monitor asks again.
+    public func isReachable() async -> Bool {
+        var request = request([], query: [])
+        request.headers = []
+        do {
+            _ = try await Self.probeClient.send(request)
+            return true
+        } catch {
+            if case .status = error { return true }
+            return false
+        }
+    }
+
+    private static let probeClient = HTTPClient(configuration: HTTPConfiguration(
+        connectTimeout: .seconds(3), stallTimeout: .seconds(5), maxBodyBytes: 64 << 10, retry: .none))
+
+    /// Whether the portal is on this machine (the sample portal): no route is needed to reach it.
+    public var isLoopback: Bool { ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased()) }
+
     /// Where a package item's file is: `content/items/{id}/data` with no `f=json`, so the bytes come.
     public func packageRequest(_ id: ItemID) -> HTTPRequest {
         request(["content", "items", id.rawValue, "data"], query: [], json: false)

@@ -39,13 +39,11 @@ public final class LoopbackServer: @unchecked Sendable {
     private static func listen(on port: UInt16) throws -> (Int32, UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoopbackServerError.socket(errno) }
-        // Only for a chosen port (a server restarted on its old port). With port 0 the kernel may
-        // hand two SO_REUSEADDR sockets that are bound but not yet listening the same port, and two
-        // servers would then share one port's connections.
-        if port != 0 {
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        }
+        // Before bind only for a chosen port (a server restarted on its old port). With port 0 the
+        // kernel may hand two SO_REUSEADDR sockets that are bound but not yet listening the same
+        // port, and two servers would then share one port's connections.
+        var yes: Int32 = 1
+        if port != 0 { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -58,6 +56,9 @@ public final class LoopbackServer: @unchecked Sendable {
             close(fd)
             throw LoopbackServerError.bind(port: port, errno: code)
         }
+        // Set once listening, so accepted connections inherit it: after an outage their TIME_WAIT
+        // remains must not keep the server from listening on its port again.
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }

@@ -82,7 +82,9 @@ struct AreaDownload: Sendable {
                                   modified: file.package.item.modified.map(DownloadRecord.millis), verifiedBy: file.verifiedBy))
         }
         let record = DownloadRecord(areaID: id, areaItem: area.item.arcGISJSON, packageItems: area.packages.map(\.item.arcGISJSON),
-                                    packages: packages, downloadedAt: Date())
+                                    packages: packages,
+                                    // Whole seconds: the record reads back equal to what was written.
+                                    downloadedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         try AtomicFile.writeJSON(record, to: library.manifestPath(id))
         library.discardStaleFiles(of: record)
         return record

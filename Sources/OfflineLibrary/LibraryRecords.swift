@@ -31,6 +31,11 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
         public var modified: Int64?
         /// How the file was checked when it arrived: "zip CRC-32" or "size".
         public var verifiedBy: String
+
+        public init(id: ItemID, title: String, type: String, fileName: String, size: Int64, modified: Int64?, verifiedBy: String) {
+            self.id = id; self.title = title; self.type = type; self.fileName = fileName
+            self.size = size; self.modified = modified; self.verifiedBy = verifiedBy
+        }
     }
 
     public var areaID: ItemID
@@ -40,6 +45,11 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
     public var packageItems: [JSONValue]
     public var packages: [Package]
     public var downloadedAt: Date
+
+    public init(areaID: ItemID, areaItem: JSONValue, packageItems: [JSONValue], packages: [Package], downloadedAt: Date) {
+        self.areaID = areaID; self.areaItem = areaItem; self.packageItems = packageItems
+        self.packages = packages; self.downloadedAt = downloadedAt
+    }
 
     public var area: MapArea? {
         guard let item = PortalItem(arcGISJSON: areaItem) else { return nil }

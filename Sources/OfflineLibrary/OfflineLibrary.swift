@@ -69,16 +69,20 @@ public struct OfflineLibrary: Sendable {
         }
         let data = try AtomicFile.readJSON(JSONValue.self, from: directory + "/data.json") ?? .object([:])
         let stored = try AtomicFile.readJSON(StoredAreas.self, from: directory + "/areas.json")
-        var areas = stored?.areas.compactMap { area -> MapArea? in
+        let areas = stored?.areas.compactMap { area -> MapArea? in
             guard let item = PortalItem(arcGISJSON: area.item) else { return nil }
             return MapArea(areaItem: item, packageItems: area.packages.compactMap(PortalItem.init(arcGISJSON:)))
         } ?? []
+        return LibraryCatalog(webMapItem: item, webMapData: data, areas: addingDownloadedAreas(to: areas), syncedAt: stored?.syncedAt)
+    }
+
+    /// `areas`, followed by downloaded areas they do not include (the portal dropped them, or they
+    /// were downloaded before): what is on this device always stays listed.
+    public func addingDownloadedAreas(to areas: [MapArea]) -> [MapArea] {
         let listed = Set(areas.map(\.item.id))
-        for record in downloadRecords().values.sorted(by: { $0.downloadedAt < $1.downloadedAt })
-        where !listed.contains(record.areaID) {
-            if let area = record.area { areas.append(area) }
-        }
-        return LibraryCatalog(webMapItem: item, webMapData: data, areas: areas, syncedAt: stored?.syncedAt)
+        let extra = downloadRecords().values.sorted { $0.downloadedAt < $1.downloadedAt }
+            .filter { !listed.contains($0.areaID) }.compactMap(\.area)
+        return areas + extra
     }
 
     public func saveThumbnail(_ data: Data, for item: ItemID) throws(LibraryError) {

@@ -97,6 +97,10 @@ final class SampleRouter: @unchecked Sendable {
             if let after = faults.retryAfterSeconds { headers.append(("Retry-After", String(after))) }
             return LoopbackResponse(status: status, headers: headers, body: Data("<html><body>Service unavailable</body></html>".utf8))
         }
+        if request.path == "/sharing/rest" || request.path == "/sharing/rest/" {
+            // The REST root, as ArcGIS Online answers it: the API version.
+            return SampleREST.json(.object(["currentVersion": .string("2025.1")]))
+        }
         if request.path.hasPrefix("/sharing/rest/") {
             return SampleREST(content: content, faults: faults, baseURL: baseURL).respond(request)
         }

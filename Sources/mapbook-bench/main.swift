@@ -9,6 +9,7 @@ import Foundation
 import HTTP
 import MapRender
 import MapbookCore
+import OfflineLibrary
 import SamplePortal
 import TerminalUI
 import TileFormats
@@ -76,6 +77,9 @@ func buildSample(into directory: String) {
 /// The main screen with Explore Maine loaded from an in-process sample portal: median and p95 time
 /// to compose a frame (layout metrics and render, as each redraw does), time from a key press to
 /// its frame, and the bytes ncurses writes for the first frame, a one-row move and an unchanged frame.
+/// A library in a fresh temporary folder, so a benchmark never reads or writes the user's.
+let scratchLibrary = OfflineLibrary(root: NSTemporaryDirectory() + "mapbook-bench-\(getpid())", portalKey: "bench", webMap: .exploreMaine)
+
 @UIActor
 func benchFrames(width: Int, height: Int, runs: Int = 300) async {
     let state: AppState
@@ -83,7 +87,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
         let portal = try SamplePortal(content: SampleContent.build())
         defer { portal.stop() }
         let url = portal.baseURL
-        let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine)) { PortalClient(portal: url) }
+        let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine), library: scratchLibrary) { PortalClient(portal: url) }
         model.reload()
         await model.waitForLoad()
         state = model.state
@@ -91,7 +95,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
         fail("\(error)", status: 1)
     }
     let options = RenderOptions(glyphs: .unicode, theme: .color, geography: .bundledMaine())
-    let model = AppModel(state: state) { throw CancellationError() }
+    let model = AppModel(state: state, library: scratchLibrary) { throw CancellationError() }
     model.dispatch(.selectRow(3))
     func frame() -> Frame {
         model.layoutChanged(Renderer.metrics(model.state, width: width, height: height, options: options))

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import MapRender
 import MapbookCore
+import OfflineLibrary
 import TerminalUI
 
 /// `mapbook` with no subcommand: the full-screen browser.
@@ -13,13 +14,13 @@ struct BrowseCommand: AsyncParsableCommand {
         abstract: "Open the full-screen browser on the web map (the default command).",
         discussion: "Keys are listed on the ? help screen. NO_COLOR=1 turns colours off.")
 
-    @OptionGroup var selection: PortalSelection
+    @OptionGroup var options: LibraryOptions
     @OptionGroup var display: DisplayOptions
 
     func run() async throws {
-        let client = selection.client()
-        try await Browser.run(host: client.host, webMap: selection.webMapID, startingPhase: .loading,
-                              display: display) { client }
+        let client = options.selection.client()
+        try await Browser.run(host: client.host, webMap: options.selection.webMapID, library: options.library,
+                              startingPhase: .loading, display: display) { client }
     }
 }
 
@@ -31,13 +32,17 @@ struct DisplayOptions: ParsableArguments {
 
 /// Opens the browser on a model that connects with `connect`.
 enum Browser {
-    static func run(host: String, webMap: ItemID, startingPhase: LoadPhase, display: DisplayOptions,
-                    connect: @escaping AppModel.Connect) async throws {
+    static func run(host: String, webMap: ItemID, library: OfflineLibrary, startingPhase: LoadPhase,
+                    display: DisplayOptions, connect: @escaping AppModel.Connect) async throws {
         let settings = TerminalApp.Settings(ascii: display.ascii, geography: .bundledMaine())
-        let model = await AppModel(state: AppState(portalHost: host, webMapID: webMap, phase: startingPhase), connect: connect)
+        let model = await AppModel(state: AppState(portalHost: host, webMapID: webMap, phase: startingPhase),
+                                   library: library, connect: connect)
         do {
             try await TerminalApp.run(model, settings: settings)
+            // Downloads under way stop with their bytes and control files saved, to resume next time.
+            await model.shutdown()
         } catch {
+            await model.shutdown()
             throw Output.fail(error, json: false)
         }
     }

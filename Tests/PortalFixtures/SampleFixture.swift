@@ -1,4 +1,6 @@
 import Foundation
+import MapbookCore
+import OfflineLibrary
 import SamplePortal
 
 /// The sample portal for tests: its content is built afresh once per test process (in a temporary
@@ -20,6 +22,12 @@ public enum SampleFixture {
 
     public static func start(faults: SampleFaults = SampleFaults()) throws -> SamplePortal {
         try SamplePortal(content: content, faults: faults)
+    }
+
+    /// An empty offline library in a fresh temporary folder.
+    public static func scratchLibrary() -> OfflineLibrary {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-test-library-\(UUID())").path
+        return OfflineLibrary(root: root, portalKey: "tests", webMap: .exploreMaine)
     }
 
     public static var portland: SampleArea { SampleCatalog.area(id: portlandID)! }

@@ -1,10 +1,66 @@
 import Foundation
+import PortalFixtures
+import SamplePortal
 import Testing
 
 /// `mapbook demo` in a real terminal (tmux): keys in, screen text out. Each step waits for the
 /// screen to show what it expects and settle, with a deadline, rather than sleeping.
 @Suite(.serialized) struct EndToEndTests {
     static var tmuxAvailable: Bool { Tmux.which("tmux") != nil }
+
+    /// Against a sample portal with its bandwidth capped: `d` → the bar advances → Downloaded; an
+    /// outage → offline within 3 s with only the downloaded area listed and its details open; the
+    /// portal back → online and the whole list again.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func downloadThenLoseTheNetworkThenGetItBack() throws {
+        var faults = SampleFaults()
+        faults.bytesPerSecond = 400_000
+        let portal = try SampleFixture.start(faults: faults)
+        defer { portal.stop() }
+        let tmux = try Tmux(width: 120, height: 40)
+        defer { tmux.close() }
+        try tmux.start("mapbook --portal \(portal.baseURL.absoluteString)")
+        _ = try tmux.waitFor("6 map areas", timeout: 30)
+        _ = try tmux.waitFor("● online")
+
+        tmux.send("j", "j", "j", "j")
+        _ = try tmux.waitFor("5/7")
+        tmux.send("d")
+        let first = try tmux.waitFor("Downloading ▕")
+        usleep(1_500_000)
+        let later = try tmux.waitFor("Downloading ▕")
+        #expect(Self.percent(in: later) > Self.percent(in: first), "the bar advances")
+        var screen = try tmux.waitFor("Downloaded · 2.1 MiB", timeout: 30)
+        #expect(screen.contains("Greater Portland downloaded · 2.1 MiB, verified"))
+
+        // The portal goes away: offline within 3 s, only what is on this device listed.
+        try portal.setOutage(true)
+        let lost = Date()
+        screen = try tmux.waitFor("○ offline", timeout: 5)
+        let noticed = Date().timeIntervalSince(lost)
+        #expect(noticed <= 3, "offline noticed after \(noticed) s")
+        screen = try tmux.waitFor("Offline — showing downloaded areas")
+        #expect(screen.contains("Greater Portland") && !screen.contains("Acadia") && !screen.contains("Bangor"))
+        tmux.send("Enter")
+        screen = try tmux.waitFor("On this device")
+        #expect(screen.contains("Size on disk      2.1 MiB"))
+        tmux.send("Escape")
+        _ = try tmux.waitFor("○ offline")
+
+        // It comes back: online, and the list reloads.
+        try portal.setOutage(false)
+        _ = try tmux.waitFor("● online", timeout: 20)
+        screen = try tmux.waitFor("Acadia")
+        #expect(screen.contains("Bangor") && screen.contains("Downloaded · 2.1 MiB"))
+        tmux.send("q")
+        _ = try tmux.waitFor("[exit 0]")
+    }
+
+    /// The first "NN%" on the screen.
+    static func percent(in screen: String) -> Int {
+        guard let range = screen.range(of: #"\d+%"#, options: .regularExpression) else { return -1 }
+        return Int(screen[range].dropLast()) ?? -1
+    }
 
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
     func demoBrowseFilterDetailsHelpResizeQuit() throws {
@@ -14,6 +70,7 @@ import Testing
 
         // The first full screen: six areas listed.
         var screen = try tmux.waitFor("6 map areas", timeout: 90)
+        _ = try tmux.waitFor("● online")
         screen = try tmux.waitForSettled()
         for title in ["Explore Maine", "Acadia", "Boston", "Baxter State Park", "Greater Portland", "Caribou", "Bangor"] {
             #expect(screen.contains(title), "\(title) is listed")
@@ -96,8 +153,9 @@ final class Tmux {
     }
 
     func start(_ command: String) throws {
-        let cache = scratch.appendingPathComponent("cache").path
-        let line = "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' PATH='\(binDirectory.path)':\"$PATH\" "
+        let cache = scratch.appendingPathComponent("cache").path, library = scratch.appendingPathComponent("library").path
+        let line = "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' MAPBOOK_DATA_DIR='\(library)' "
+            + "PATH='\(binDirectory.path)':\"$PATH\" "
             + "\(command); echo \"[exit $?]\"; sleep 600"
         _ = run(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", line])
     }

@@ -4,6 +4,7 @@ import Foundation
 import LoopbackHTTP
 import MapRender
 import MapbookCore
+import PortalFixtures
 import Testing
 @testable import TerminalUI
 
@@ -37,7 +38,7 @@ import Testing
         let server = try LoopbackServer(handler: Self.respond)
         defer { server.stop() }
         let url = server.baseURL
-        let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(webMap)!)) { PortalClient(portal: url) }
+        let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(webMap)!), library: SampleFixture.scratchLibrary()) { PortalClient(portal: url) }
         model.reload()
         await model.waitForLoad()
         return model

@@ -18,7 +18,7 @@ enum SnapshotState {
                 let portal = try! SampleFixture.start()
                 defer { portal.stop() }
                 let url = portal.baseURL
-                let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(SampleFixture.webMapID)!)) { PortalClient(portal: url) }
+                let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(SampleFixture.webMapID)!), library: SampleFixture.scratchLibrary()) { PortalClient(portal: url) }
                 model.reload()
                 await model.waitForLoad()
                 var state = model.state
@@ -35,7 +35,7 @@ enum SnapshotState {
 
     /// Renders the way the app does: metrics first (the model keeps the selection in view), then the frame.
     @UIActor static func render(_ state: AppState, width: Int, height: Int, options: RenderOptions = options) -> Frame {
-        let model = AppModel(state: state) { throw CancellationError() }
+        let model = AppModel(state: state, library: SampleFixture.scratchLibrary()) { throw CancellationError() }
         model.layoutChanged(Renderer.metrics(state, width: width, height: height, options: options))
         return Renderer.render(model.state, width: width, height: height, options: options)
     }

@@ -1,6 +1,7 @@
 import AppModel
 import MapRender
 import MapbookCore
+import OfflineLibrary
 
 /// Builds a scrollable document: lines of spans, wrapped to a width.
 struct DocumentBuilder {
@@ -86,9 +87,7 @@ enum DetailsDocument {
             }
             doc.field("Download size", Format.bytes(area.size))
             doc.heading("On this device")
-            doc.field("Size on disk", "Not downloaded")
-            doc.field("Downloaded", "—")
-            doc.field("Update", "Checked after a download")
+            onThisDevice(index, state: state, into: &doc, theme: theme)
         }
 
         doc.heading("Map")
@@ -104,6 +103,29 @@ enum DetailsDocument {
             doc.paragraph("The web map's definition has not been loaded.", style: theme.dim)
         }
         return doc.lines
+    }
+
+    private static func onThisDevice(_ index: Int, state: AppState, into doc: inout DocumentBuilder, theme: UITheme) {
+        let id = state.areas[index].item.id
+        switch state.status(ofArea: index) {
+        case .downloading(let progress, _):
+            doc.field("Downloading", ProgressText.bar(fraction: progress.fraction, width: 22, ascii: false) + " "
+                      + ProgressText.figures(bytes: progress.bytes, total: progress.total, bytesPerSecond: progress.bytesPerSecond))
+        case .queued: doc.field("Download", "Queued")
+        case .waitingForNetwork: doc.field("Download", "Waiting for the network; it resumes where it stopped.")
+        case .failed(let sentence): doc.field("Download failed", sentence + " Press r to retry.", style: theme.error)
+        default: break
+        }
+        guard let record = state.downloads[id] else {
+            doc.field("Size on disk", "Not downloaded")
+            return
+        }
+        doc.field("Size on disk", Format.bytes(record.size))
+        doc.field("Downloaded", Format.timestamp(record.downloadedAt))
+        doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
+        let update = record.needsUpdate(comparedWith: state.areas[index])
+        doc.field("Update", update ? "Available: the portal has newer packages (u to update)"
+                  : state.network == .offline ? "Up to date as of the last sync" : "Up to date")
     }
 
     private static func layerLine(_ layer: WebMapLayer) -> String {
@@ -154,21 +176,43 @@ enum DocumentScreen {
     }
 
     static func drawHelp(_ state: AppState, into frame: inout Frame, options: RenderOptions) {
-        let glyphs = Glyphs(options.glyphs), theme = options.theme
+        let theme = options.theme
         let (card, body, lines) = helpGeometry(width: frame.width, height: frame.height, options: options)
-        frame.fill(card, with: Cell(" ", style: theme.card))
-        let horizontal = String(repeating: glyphs.horizontal, count: max(card.width - 2, 0))
-        frame.put(glyphs.boxTop.left + horizontal + glyphs.boxTop.right, x: card.x, y: card.y, style: theme.card)
-        frame.put(glyphs.boxBottom.left + horizontal + glyphs.boxBottom.right, x: card.x, y: card.maxY - 1, style: theme.card)
-        for y in card.y + 1..<card.maxY - 1 {
-            frame.put(glyphs.vertical, x: card.x, y: y, style: theme.card)
-            frame.put(glyphs.vertical, x: card.maxX - 1, y: y, style: theme.card)
-        }
-        frame.put(" Keys ", x: card.x + 2, y: card.y, style: theme.card.overlaid(by: CellStyle(bold: true)))
+        drawCard(card, title: "Keys", into: &frame, options: options)
         let scroll = drawLines(lines, scroll: state.documentScroll, in: body, into: &frame, base: theme.card)
         let more = lines.count > body.height ? " \(scroll + 1)–\(min(scroll + body.height, lines.count)) of \(lines.count) · ↑↓ " : ""
         let closing = " Esc close "
         frame.put(more + closing, x: card.maxX - 2 - DisplayWidth.of(more + closing), y: card.maxY - 1, style: theme.card)
+    }
+
+    /// A question over the screen: what will happen, and the keys that answer.
+    static func drawConfirmation(_ confirmation: Confirmation, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        let width = min(frame.width - 4, 60), textWidth = width - 4
+        let question = DisplayWidth.wrapped(confirmation.question, width: textWidth)
+        let detail = DisplayWidth.wrapped(confirmation.detail, width: textWidth)
+        let height = min(question.count + detail.count + 5, frame.height - 2)
+        let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - height) / 2, 1), width: width, height: height)
+        drawCard(card, title: "Confirm", into: &frame, options: options)
+        let lines = question.map { Span($0, theme.card.overlaid(by: theme.title)) } + detail.map { Span($0, theme.card) }
+            + [Span(""), Span("y yes, remove · n no, keep it", theme.card.overlaid(by: CellStyle(bold: true)))]
+        for (offset, line) in lines.enumerated() where card.y + 1 + offset < card.maxY - 1 {
+            frame.put(line.text, x: card.x + 2, y: card.y + 1 + offset, style: line.style, limit: card.maxX - 2)
+        }
+    }
+
+    /// A bordered card, blank inside, with its title on the top border.
+    private static func drawCard(_ card: Rect, title: String, into frame: inout Frame, options: RenderOptions) {
+        let glyphs = Glyphs(options.glyphs), theme = options.theme
+        frame.fill(card, with: Cell(" ", style: theme.card))
+        let horizontal = String(repeating: glyphs.horizontal, count: max(card.width - 2, 0))
+        frame.put(glyphs.boxTop.left + horizontal + glyphs.boxTop.right, x: card.x, y: card.y, style: theme.card)
+        frame.put(glyphs.boxBottom.left + horizontal + glyphs.boxBottom.right, x: card.x, y: card.maxY - 1, style: theme.card)
+        for y in card.y + 1..<max(card.maxY - 1, card.y + 1) {
+            frame.put(glyphs.vertical, x: card.x, y: y, style: theme.card)
+            frame.put(glyphs.vertical, x: card.maxX - 1, y: y, style: theme.card)
+        }
+        frame.put(" \(title) ", x: card.x + 2, y: card.y, style: theme.card.overlaid(by: CellStyle(bold: true)))
     }
 
     /// Draws the lines from `scroll` (clamped) into `rect`; returns the scroll used.

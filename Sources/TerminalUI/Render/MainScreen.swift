@@ -100,9 +100,11 @@ enum MainScreen {
                             height: min(MainLayout.entryHeight - 1, entries.maxY - (entries.y + slot * MainLayout.entryHeight)))
             drawEntry(rows[index], state: state, selected: index == state.selection, in: rect, into: &frame, options: options)
         }
-        if state.hasNoAreas {
-            let y = entries.y + MainLayout.entryHeight
-            if y < entries.maxY { frame.put(" This web map has no map areas.", x: entries.x, y: y, style: theme.dim, limit: entries.maxX) }
+        let y = entries.y + MainLayout.entryHeight
+        if y < entries.maxY, rows.count == 1, state.filterText.isEmpty {
+            let note = state.hasNoAreas ? " This web map has no map areas."
+                : state.network == .offline ? " No map areas are on this device yet; they download when online." : ""
+            frame.put(note, x: entries.x, y: y, style: theme.dim, limit: entries.maxX)
         }
     }
 
@@ -145,7 +147,7 @@ enum MainScreen {
                       style: theme.dim, limit: limit)
         }
         if rect.height > 2 {
-            frame.put(statusLine(row, state: state, theme: theme), x: x, y: rect.y + 2, limit: limit)
+            frame.put(statusLine(row, state: state, theme: theme, glyphs: options.glyphs), x: x, y: rect.y + 2, limit: limit)
         }
     }
 
@@ -157,27 +159,41 @@ enum MainScreen {
         return shown.enumerated().map { Span(String($0.element), matched.contains($0.offset) ? theme.match : .plain) }
     }
 
-    /// `Ready · 42.1 MiB`, `Packaging`, `Packaging failed — r to reload`, or the web map's summary.
-    static func statusLine(_ row: ListRow, state: AppState, theme: UITheme) -> [Span] {
+    /// `Ready · 42.1 MiB`, `Downloading ▕████▍    ▏ 47% …`, `Downloaded · 42.1 MiB`, `Failed — r to
+    /// retry`, `Update available`, `Packaging`, or the web map's summary.
+    static func statusLine(_ row: ListRow, state: AppState, theme: UITheme, glyphs: GlyphSet = .unicode) -> [Span] {
         switch row {
         case .webMap:
             let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
             let type = state.webMapItem?.type.isEmpty == false ? state.webMapItem!.type : "Web Map"
-            return [Span("\(type) · \(count)", theme.dim)]
+            let here = state.downloads.count
+            return [Span("\(type) · \(count)", theme.dim), Span(here > 0 ? " · \(here) on this device" : "", theme.good)]
         case .area(let index):
             guard state.areas.indices.contains(index) else { return [] }
             let area = state.areas[index]
-            switch area.status {
-            case .complete:
-                return [Span("Ready", theme.good), Span(area.packages.isEmpty ? " · no packages" : " · \(Format.bytes(area.size))", theme.dim)]
-            case .processing:
-                return [Span("Packaging", theme.warning), Span(" · the portal is preparing it", theme.dim)]
+            switch state.status(ofArea: index) {
+            case .ready(let size):
+                return [Span("Ready", theme.good), Span(area.packages.isEmpty ? " · no packages" : " · \(Format.bytes(size))", theme.dim)]
+            case .queued:
+                return [Span("Queued", theme.warning), Span(" · c to cancel", theme.dim)]
+            case .downloading(let progress, let isUpdate):
+                return [Span(isUpdate ? "Updating " : "Downloading ", theme.warning),
+                        Span(ProgressText.bar(fraction: progress.fraction, width: 12, ascii: glyphs == .ascii), theme.good),
+                        Span(" " + ProgressText.figures(bytes: progress.bytes, total: progress.total,
+                                                        bytesPerSecond: progress.bytesPerSecond), theme.dim)]
+            case .waitingForNetwork:
+                return [Span("Waiting for the network", theme.warning), Span(" · resumes when online", theme.dim)]
             case .failed:
+                return [Span("Failed", theme.error), Span(" — r to retry · Enter for why", theme.dim)]
+            case .downloaded(let size, _, let updateAvailable):
+                if updateAvailable { return [Span("Update available", theme.warning), Span(" · u to update", theme.dim)] }
+                return [Span("Downloaded", theme.good), Span(" · \(Format.bytes(size))", theme.dim)]
+            case .packaging:
+                return [Span("Packaging", theme.warning), Span(" · the portal is preparing it", theme.dim)]
+            case .packagingFailed:
                 return [Span("Packaging failed", theme.error), Span(" — r to reload", theme.dim)]
-            case .other(let value):
+            case .unavailable(let value):
                 return [Span("Unavailable", theme.warning), Span(" · status “\(value)”", theme.dim)]
-            case .unknown:
-                return [Span("Unavailable", theme.warning), Span(" · no packaging status", theme.dim)]
             }
         }
     }

@@ -17,6 +17,7 @@ public enum Renderer {
         case .details: DocumentScreen.drawDetails(state, into: &frame, options: options)
         }
         if state.showingHelp { DocumentScreen.drawHelp(state, into: &frame, options: options) }
+        if let confirmation = state.confirmation { DocumentScreen.drawConfirmation(confirmation, into: &frame, options: options) }
         return frame
     }
 

@@ -1,0 +1,68 @@
+import Foundation
+import MapbookCore
+import OfflineLibrary
+
+/// A download the model is tracking: asked for, under way, or stopped without finishing.
+public enum Transfer: Equatable, Sendable {
+    case queued
+    case running(DownloadProgress)
+    /// One sentence; `r` retries, resuming from the bytes kept.
+    case failed(String)
+    /// Stopped because the network went; resumes when it is back.
+    case waitingForNetwork
+}
+
+/// A question the user must answer before something is destroyed.
+public struct Confirmation: Equatable, Sendable {
+    public enum Action: Equatable, Sendable { case remove(ItemID) }
+    public var question: String
+    public var detail: String
+    public var action: Action
+
+    public init(question: String, detail: String, action: Action) {
+        self.question = question; self.detail = detail; self.action = action
+    }
+}
+
+/// What one area's row says, derived from the portal's status, the library and any transfer.
+public enum AreaStatus: Equatable, Sendable {
+    case packaging
+    case packagingFailed
+    case unavailable(String)
+    /// Downloadable, not on this device; the download size.
+    case ready(Int64)
+    case queued
+    case downloading(DownloadProgress, isUpdate: Bool)
+    case waitingForNetwork
+    case failed(String)
+    case downloaded(size: Int64, at: Date, updateAvailable: Bool)
+}
+
+extension AppState {
+    public func status(ofArea index: Int) -> AreaStatus {
+        guard areas.indices.contains(index) else { return .unavailable("unknown") }
+        let area = areas[index], id = area.item.id
+        let record = downloads[id]
+        switch transfers[id] {
+        case .queued?: return .queued
+        case .running(let progress)?: return .downloading(progress, isUpdate: record != nil)
+        case .waitingForNetwork?: return .waitingForNetwork
+        case .failed(let sentence)?: return .failed(sentence)
+        case nil: break
+        }
+        if let record {
+            return .downloaded(size: record.size, at: record.downloadedAt, updateAvailable: record.needsUpdate(comparedWith: area))
+        }
+        switch area.status {
+        case .complete: return .ready(area.size)
+        case .processing: return .packaging
+        case .failed: return .packagingFailed
+        case .other(let value): return .unavailable(value)
+        case .unknown: return .unavailable("no packaging status")
+        }
+    }
+
+    public func isDownloaded(_ index: Int) -> Bool {
+        areas.indices.contains(index) && downloads[areas[index].item.id] != nil
+    }
+}

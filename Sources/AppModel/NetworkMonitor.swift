@@ -1,0 +1,142 @@
+import Foundation
+
+/// Publishes whether the portal can be reached: `.online` or `.offline`, debounced so one lost
+/// packet does not flip the screen. Three sources feed it:
+/// - the kernel's routes (netlink): no default route means offline at once;
+/// - a light probe of the portal, every `onlineInterval` while online and with backoff while offline;
+/// - the outcome of every real request (`report`), which triggers a probe at once.
+public actor NetworkMonitor {
+    public struct Timings: Sendable {
+        /// Between probes while online: how long an outage can go unnoticed when nothing else is asked.
+        public var onlineInterval: Duration
+        /// First and longest wait between probes while offline.
+        public var offlineFirst: Duration
+        public var offlineLongest: Duration
+        /// A change is published only when a second look this much later agrees.
+        public var debounce: Duration
+
+        public init(onlineInterval: Duration, offlineFirst: Duration, offlineLongest: Duration, debounce: Duration) {
+            self.onlineInterval = onlineInterval; self.offlineFirst = offlineFirst
+            self.offlineLongest = offlineLongest; self.debounce = debounce
+        }
+
+        public static let standard = Timings(onlineInterval: .seconds(2), offlineFirst: .seconds(1),
+                                             offlineLongest: .seconds(15), debounce: .milliseconds(800))
+    }
+
+    /// Network states as they change (the first one as soon as it is known). One consumer.
+    public nonisolated let statuses: AsyncStream<NetworkState>
+    private let publish: AsyncStream<NetworkState>.Continuation
+    private let probe: @Sendable () async -> Bool
+    private let timings: Timings
+    private var published: NetworkState = .unknown
+    private var loop: Task<Void, Never>?
+    private var routes: RouteWatcher?
+    private var hasDefaultRoute = true
+    private var wake: (id: Int, continuation: CheckedContinuation<Void, Never>)?
+    private var wakeCount = 0
+    private var nudged = false
+
+    /// `probe` answers whether the portal answers at all. `watchRoutes` is false for a portal on
+    /// this machine (loopback needs no route).
+    public init(timings: Timings = .standard, watchRoutes: Bool, probe: @escaping @Sendable () async -> Bool) {
+        (statuses, publish) = AsyncStream.makeStream(of: NetworkState.self, bufferingPolicy: .bufferingNewest(8))
+        self.timings = timings
+        self.probe = probe
+        if watchRoutes { hasDefaultRoute = RouteTable.hasDefaultRoute() }
+        let watch = watchRoutes
+        Task { await self.start(watchRoutes: watch) }
+    }
+
+    private func start(watchRoutes: Bool) {
+        if watchRoutes {
+            routes = RouteWatcher { [weak self] present in
+                guard let self else { return }
+                Task { await self.routesChanged(present) }
+            }
+        }
+        loop = Task { await run() }
+    }
+
+    /// A real request finished: reachable or not. Anything that disagrees with what is published
+    /// gets a probe at once.
+    public func report(reachable: Bool) {
+        if (reachable && published != .online) || (!reachable && published != .offline) { nudge() }
+    }
+
+    public func stop() {
+        loop?.cancel()
+        routes?.stop()
+        nudge()
+        publish.finish()
+    }
+
+    private func routesChanged(_ present: Bool) {
+        hasDefaultRoute = present
+        if !present { set(.offline) }
+        nudge()
+    }
+
+    private func run() async {
+        var offlineWait = timings.offlineFirst
+        while !Task.isCancelled {
+            let seen = await look()
+            if seen != published, published != .unknown {
+                // Look again before saying so.
+                await nap(timings.debounce)
+                if Task.isCancelled { return }
+                if await look() == seen { set(seen) }
+            } else {
+                set(seen)
+            }
+            if published == .offline {
+                await nap(offlineWait)
+                offlineWait = min(offlineWait * 2, timings.offlineLongest)
+            } else {
+                offlineWait = timings.offlineFirst
+                await nap(timings.onlineInterval)
+            }
+        }
+    }
+
+    private func look() async -> NetworkState {
+        guard hasDefaultRoute else { return .offline }
+        return await probe() ? .online : .offline
+    }
+
+    private func set(_ state: NetworkState) {
+        guard state != published else { return }
+        published = state
+        publish.yield(state)
+    }
+
+    // MARK: Sleeping that a nudge can cut short
+
+    private func nap(_ duration: Duration) async {
+        if nudged { nudged = false; return }
+        wakeCount += 1
+        let id = wakeCount
+        await withCheckedContinuation { continuation in
+            wake = (id, continuation)
+            Task { [weak self] in
+                try? await Task.sleep(for: duration)
+                await self?.endNap(id)
+            }
+        }
+    }
+
+    private func endNap(_ id: Int) {
+        guard let current = wake, current.id == id else { return }
+        wake = nil
+        current.continuation.resume()
+    }
+
+    private func nudge() {
+        if let current = wake {
+            wake = nil
+            current.continuation.resume()
+        } else {
+            nudged = true
+        }
+    }
+}

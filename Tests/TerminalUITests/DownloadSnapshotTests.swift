@@ -1,0 +1,80 @@
+import AppModel
+import Foundation
+import MapRender
+import MapbookCore
+import OfflineLibrary
+import Testing
+@testable import TerminalUI
+
+/// Download states on screen: progress bars, downloaded and failed rows, offline, the remove question.
+@Suite struct DownloadSnapshotTests {
+    /// Explore Maine with Greater Portland downloaded (index 3), Bangor downloading and Acadia failed.
+    @UIActor static func state() async -> AppState {
+        var state = await SnapshotState.loaded()
+        let portland = state.areas[3], bangor = state.areas[5], acadia = state.areas[0]
+        state.downloads[portland.item.id] = DownloadRecord(
+            areaID: portland.item.id, areaItem: .null, packageItems: [],
+            packages: [.init(id: portland.packages[0].item.id, title: "Greater Portland basemap", type: "Vector Tile Package",
+                             fileName: "p.vtpk", size: portland.size,
+                             modified: portland.packages[0].item.modified.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) },
+                             verifiedBy: "zip CRC-32")],
+            downloadedAt: Date(timeIntervalSince1970: 1_763_700_000))
+        state.transfers[bangor.item.id] = .running(DownloadProgress(bytes: 987_654, total: bangor.size, bytesPerSecond: 1_250_000))
+        state.transfers[acadia.item.id] = .failed("www.example.com answered HTTP 503 (service unavailable).")
+        return state
+    }
+
+    @Test @UIActor func rowsShowProgressDownloadedAndFailed() async {
+        let frame = SnapshotState.render(await Self.state(), width: 120, height: 40)
+        expectSnapshot(frame, "downloads-120x40")
+        let text = frame.text
+        #expect(text.contains("Downloading ▕"))
+        #expect(text.contains("% "))
+        #expect(text.contains("MiB/s"))
+        #expect(text.contains("Downloaded · 2.1 MiB"))
+        #expect(text.contains("Failed — r to retry"))
+    }
+
+    @Test @UIActor func detailsShowWhatIsOnThisDevice() async {
+        var state = await Self.state()
+        state.screen = .details
+        state.selection = 4
+        let text = SnapshotState.render(state, width: 100, height: 60).text
+        #expect(text.contains("Size on disk      2.1 MiB"))
+        #expect(text.contains("Verified          zip CRC-32"))
+        #expect(text.contains("Update            Up to date"))
+    }
+
+    @Test @UIActor func offlineListsOnlyWhatIsOnThisDevice() async {
+        var state = await Self.state()
+        state.network = .offline
+        state.message = "Offline — showing downloaded areas"
+        state.selection = 0
+        let frame = SnapshotState.render(state, width: 120, height: 40)
+        expectSnapshot(frame, "downloads-offline-120x40")
+        let text = frame.text
+        #expect(text.contains("Greater Portland"))
+        #expect(!text.contains("Bangor") && !text.contains("Acadia"))
+        #expect(text.contains("○ offline │ Offline — showing downloaded areas"))
+    }
+
+    @Test @UIActor func removeAsksFirst() async {
+        var state = await Self.state()
+        state.confirmation = Confirmation(question: "Remove Greater Portland from this device?",
+                                          detail: "2.1 MiB will be deleted. It can be downloaded again.",
+                                          action: .remove(state.areas[3].item.id))
+        let frame = SnapshotState.render(state, width: 80, height: 24)
+        expectSnapshot(frame, "downloads-confirm-80x24")
+        #expect(frame.text.contains("y yes, remove · n no, keep it"))
+    }
+
+    @Test func progressTextMatchesTheDesign() {
+        #expect(ProgressText.bar(fraction: 0.49, width: 11, ascii: false) == "▕████▍    ▏")
+        #expect(ProgressText.bar(fraction: 1, width: 6, ascii: false) == "▕████▏")
+        #expect(ProgressText.bar(fraction: 0.5, width: 6, ascii: true) == "[##  ]")
+        #expect(ProgressText.figures(bytes: 3_250_586, total: 6_920_601, bytesPerSecond: 1_258_291)
+                == "46%  3.1/6.6 MiB  1.2 MiB/s  0:03")
+        #expect(ProgressText.figures(bytes: 500, total: nil, bytesPerSecond: nil) == "500 B")
+        #expect(ProgressText.duration(3_725) == "1:02:05")
+    }
+}
