@@ -227,10 +227,7 @@ public final class AppModel {
     private func flushProgress() {
         progressFlush = nil
         for (id, progress) in pendingProgress {
-            switch state.transfers[id] {
-            case .queued?, .running?: state.transfers[id] = .running(progress)
-            default: break
-            }
+            if state.transfers[id]?.isActive == true { state.transfers[id] = .running(progress) }
         }
         pendingProgress = [:]
     }
@@ -241,7 +238,7 @@ public final class AppModel {
         if status == .offline, was != .offline {
             if state.webMapItem != nil { state.message = Self.offlineMessage }
             // Downloads wait for the network, keeping their bytes.
-            for (id, transfer) in state.transfers where transfer == .queued || { if case .running = transfer { true } else { false } }() {
+            for (id, transfer) in state.transfers where transfer.isActive {
                 state.transfers[id] = .waitingForNetwork
             }
             if let queue { Task { await queue.pauseAll() } }

@@ -10,6 +10,14 @@ public enum Transfer: Equatable, Sendable {
     case failed(String)
     /// Stopped because the network went; resumes when it is back.
     case waitingForNetwork
+
+    /// Queued or moving bytes.
+    public var isActive: Bool {
+        switch self {
+        case .queued, .running: true
+        case .failed, .waitingForNetwork: false
+        }
+    }
 }
 
 /// A question the user must answer before something is destroyed.

@@ -4,17 +4,23 @@ import Foundation
 import MapbookCore
 import OfflineLibrary
 
-/// The portal, the web map and where the offline library is: shared by the library commands.
-struct LibraryOptions: ParsableArguments {
-    @OptionGroup var selection: PortalSelection
-
+/// `--data-dir`: where the offline library is.
+struct DataDirectoryOption: ParsableArguments {
     @Option(name: .customLong("data-dir"),
             help: ArgumentHelp("The offline library's folder (default: MAPBOOK_DATA_DIR, else $XDG_DATA_HOME/mapbook).",
                                valueName: "DIR"))
     var dataDir: String?
 
+    var root: String { LibraryLocation.root(dataDir: dataDir) }
+}
+
+/// The portal, the web map and where the offline library is: shared by the library commands.
+struct LibraryOptions: ParsableArguments {
+    @OptionGroup var selection: PortalSelection
+    @OptionGroup var dataDirectory: DataDirectoryOption
+
     var library: OfflineLibrary {
-        OfflineLibrary(root: LibraryLocation.root(dataDir: dataDir), portal: selection.portalURL!, webMap: selection.webMapID)
+        OfflineLibrary(root: dataDirectory.root, portal: selection.portalURL!, webMap: selection.webMapID)
     }
 }
 

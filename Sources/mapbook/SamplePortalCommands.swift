@@ -46,10 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: "When standard input or output is not a terminal, or with --json, it lists the areas instead.")
 
     @Flag(help: "List the areas as JSON (described in docs/cli.md) instead of opening the browser.") var json = false
-    @Option(name: .customLong("data-dir"),
-            help: ArgumentHelp("The offline library's folder (default: MAPBOOK_DATA_DIR, else $XDG_DATA_HOME/mapbook).",
-                               valueName: "DIR"))
-    var dataDir: String?
+    @OptionGroup var dataDirectory: DataDirectoryOption
     @OptionGroup var display: DisplayOptions
 
     func run() async throws {
@@ -61,7 +58,7 @@ struct DemoCommand: AsyncParsableCommand {
         defer { starter.stop() }
         // The sample portal listens on a new port each time; its library is kept under one name.
         let webMap = ItemID(SampleCatalog.webMapID)!
-        let library = OfflineLibrary(root: LibraryLocation.root(dataDir: dataDir), portalKey: "sample-portal", webMap: webMap)
+        let library = OfflineLibrary(root: dataDirectory.root, portalKey: "sample-portal", webMap: webMap)
         try await Browser.run(host: "sample portal", webMap: webMap, library: library,
                               startingPhase: .starting("Starting the sample portal…"), display: display) {
             PortalClient(portal: try starter.start().baseURL)
