@@ -77,7 +77,7 @@ public final class AppModel {
         state.downloads = library.downloadRecords()
         let catalog: LibraryCatalog?
         do {
-            catalog = try library.loadCatalog()
+            catalog = try library.loadCatalog(records: state.downloads)
         } catch {
             state.message = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
             return
@@ -107,10 +107,10 @@ public final class AppModel {
             let catalog = LibraryCatalog(webMapItem: try await item, webMapData: try await data,
                                          areas: try await areas, syncedAt: Date())
             guard !Task.isCancelled else { return }
-            apply(item: catalog.webMapItem, webMap: catalog.webMap, areas: library.addingDownloadedAreas(to: catalog.areas))
+            state.downloads = library.downloadRecords()
+            apply(item: catalog.webMapItem, webMap: catalog.webMap, areas: OfflineLibrary.adding(state.downloads, to: catalog.areas))
             state.network = .online
             state.lastSynced = catalog.syncedAt
-            state.downloads = library.downloadRecords()
             await monitor?.report(reachable: true)
             do {
                 try library.saveCatalog(catalog)
@@ -132,7 +132,12 @@ public final class AppModel {
         state.areas = areas.map(DisplayText.area)
         state.phase = .loaded
         state.message = nil
-        // Keep the selection on the same row when it is still there.
+        reselect(previous)
+    }
+
+    /// After the rows changed: the same row stays selected when it is still shown, else the
+    /// selection stays in range; either way it stays in view.
+    private func reselect(_ previous: ListRow?) {
         let rows = state.rows
         state.selection = previous.flatMap { rows.firstIndex(of: $0) } ?? min(state.selection, max(rows.count - 1, 0))
         keepSelectionInView()
@@ -255,10 +260,8 @@ public final class AppModel {
         guard status != state.network else { return }
         let previous = state.selectedRow
         state.network = status
-        // Going offline hides rows; keep the same row selected when it is still shown.
-        let rows = state.rows
-        state.selection = previous.flatMap { rows.firstIndex(of: $0) } ?? min(state.selection, max(rows.count - 1, 0))
-        keepSelectionInView()
+        // Going offline hides rows.
+        reselect(previous)
     }
 
     private func title(of id: ItemID) -> String {
@@ -339,8 +342,7 @@ public final class AppModel {
     private func askToRemove() {
         guard let area = selectedArea else { return }
         let id = area.item.id
-        let partial = library.partialDownloads()[id]
-        guard let size = state.downloads[id]?.size ?? partial else {
+        guard let size = state.downloads[id]?.size ?? library.partialDownloadSize(id) else {
             state.message = "\(title(of: id)) is not on this device."
             return
         }
@@ -354,6 +356,7 @@ public final class AppModel {
         state.confirmation = nil
         switch confirmation.action {
         case .remove(let id):
+            let previous = state.selectedRow
             if let queue, state.transfers[id] != nil { Task { await queue.cancel(id) } }
             do {
                 try library.removeDownload(id)
@@ -363,10 +366,8 @@ public final class AppModel {
             } catch {
                 state.message = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
             }
-            setNetwork(state.network)
-            let rows = state.rows
-            state.selection = min(state.selection, max(rows.count - 1, 0))
-            keepSelectionInView()
+            // Offline, the removed area leaves the list.
+            reselect(previous)
         }
     }
 

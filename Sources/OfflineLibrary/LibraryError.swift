@@ -32,15 +32,20 @@ extension LibraryError: UserFacingError {
         case .corrupt(let path, let detail):
             return "\(path) is damaged (\(detail)); remove the area and download it again."
         case .notDownloadable(let title, let status):
-            return "\(title) cannot be downloaded: the portal says its packages are \(status)."
+            return "\(Self.safe(title)) cannot be downloaded: the portal says its packages are \(Self.safe(status))."
         case .sizeMismatch(let package, let expected, let actual):
-            return "\(package) arrived with \(Format.bytes(actual)), not the \(Format.bytes(expected)) the portal lists; nothing was kept. Try again."
+            return "\(Self.safe(package)) arrived with \(Format.bytes(actual)), not the \(Format.bytes(expected)) the portal lists; nothing was kept. Try again."
         case .damaged(let package, let detail):
-            return "\(package) arrived damaged (\(detail)); nothing was kept. Try again."
+            // The detail can quote names from inside the package.
+            return "\(Self.safe(package)) arrived damaged (\(Self.safe(detail))); nothing was kept. Try again."
         case .noSuchArea(let name):
-            return "No map area is called \"\(TerminalText.sanitizedLine(name, maxLength: 80))\"."
+            return "No map area is called \"\(Self.safe(name))\"."
         case .ambiguousArea(let name, let matches):
-            return "\"\(TerminalText.sanitizedLine(name, maxLength: 80))\" could mean \(matches.prefix(5).joined(separator: ", ")); use the item id."
+            return "\"\(Self.safe(name))\" could mean \(matches.prefix(5).map(Self.safe).joined(separator: ", ")); use the item id."
         }
     }
+
+    /// Names in these sentences come from the portal or from inside a package: made safe here, so
+    /// every place that shows the sentence can trust it.
+    private static func safe(_ text: String) -> String { TerminalText.sanitizedLine(text, maxLength: 120) }
 }

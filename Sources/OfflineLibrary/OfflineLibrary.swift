@@ -60,9 +60,9 @@ public struct OfflineLibrary: Sendable {
         try AtomicFile.writeJSON(stored, to: directory + "/areas.json")
     }
 
-    /// The stored catalog, with downloaded areas the portal no longer lists added at the end; nil
-    /// when the web map was never saved.
-    public func loadCatalog() throws(LibraryError) -> LibraryCatalog? {
+    /// The stored catalog, with the downloaded areas in `records` that it does not list added at the
+    /// end; nil when the web map was never saved.
+    public func loadCatalog(records: [ItemID: DownloadRecord]) throws(LibraryError) -> LibraryCatalog? {
         guard let itemJSON = try AtomicFile.readJSON(JSONValue.self, from: directory + "/item.json") else { return nil }
         guard let item = PortalItem(arcGISJSON: itemJSON) else {
             throw .corrupt(path: directory + "/item.json", detail: "no item id")
@@ -73,14 +73,14 @@ public struct OfflineLibrary: Sendable {
             guard let item = PortalItem(arcGISJSON: area.item) else { return nil }
             return MapArea(areaItem: item, packageItems: area.packages.compactMap(PortalItem.init(arcGISJSON:)))
         } ?? []
-        return LibraryCatalog(webMapItem: item, webMapData: data, areas: addingDownloadedAreas(to: areas), syncedAt: stored?.syncedAt)
+        return LibraryCatalog(webMapItem: item, webMapData: data, areas: Self.adding(records, to: areas), syncedAt: stored?.syncedAt)
     }
 
-    /// `areas`, followed by downloaded areas they do not include (the portal dropped them, or they
-    /// were downloaded before): what is on this device always stays listed.
-    public func addingDownloadedAreas(to areas: [MapArea]) -> [MapArea] {
+    /// `areas`, followed by the downloaded areas they do not include (the portal dropped them, or
+    /// they were downloaded before): what is on this device always stays listed.
+    public static func adding(_ records: [ItemID: DownloadRecord], to areas: [MapArea]) -> [MapArea] {
         let listed = Set(areas.map(\.item.id))
-        let extra = downloadRecords().values.sorted { $0.downloadedAt < $1.downloadedAt }
+        let extra = records.values.sorted { $0.downloadedAt < $1.downloadedAt }
             .filter { !listed.contains($0.areaID) }.compactMap(\.area)
         return areas + extra
     }
@@ -122,14 +122,16 @@ public struct OfflineLibrary: Sendable {
     public func partialDownloads() -> [ItemID: Int64] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/areas")) ?? []
         var partial: [ItemID: Int64] = [:]
-        for name in names {
-            guard let id = ItemID(name),
-                  let parts = try? FileManager.default.contentsOfDirectory(atPath: partialDirectory(id)) else { continue }
-            let bytes = parts.filter { $0.hasSuffix(".part") }
-                .compactMap { AtomicFile.size(of: partialDirectory(id) + "/" + $0) }.reduce(0, +)
-            if parts.contains(where: { $0.hasSuffix(".part") }) { partial[id] = bytes }
-        }
+        for id in names.compactMap(ItemID.init) { partial[id] = partialDownloadSize(id) }
         return partial
+    }
+
+    /// Bytes of the area's `.part` files; nil when it has none.
+    public func partialDownloadSize(_ area: ItemID) -> Int64? {
+        let parts = ((try? FileManager.default.contentsOfDirectory(atPath: partialDirectory(area))) ?? [])
+            .filter { $0.hasSuffix(".part") }
+        guard !parts.isEmpty else { return nil }
+        return parts.compactMap { AtomicFile.size(of: partialDirectory(area) + "/" + $0) }.reduce(0, +)
     }
 
     /// Deletes the area's packages, its record and any partial download, record first: an area is

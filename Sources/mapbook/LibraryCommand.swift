@@ -15,9 +15,9 @@ struct LibraryCommand: ParsableCommand {
 
     func run() throws {
         let library = options.library
-        let catalog: LibraryCatalog?
-        do { catalog = try library.loadCatalog() } catch { throw Output.fail(error, json: json) }
         let records = library.downloadRecords(), partial = library.partialDownloads()
+        let catalog: LibraryCatalog?
+        do { catalog = try library.loadCatalog(records: records) } catch { throw Output.fail(error, json: json) }
         let areas = catalog?.areas ?? []
         if json {
             try Output.json(Self.report(library: library, catalog: catalog, records: records, partial: partial))

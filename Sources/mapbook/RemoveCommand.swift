@@ -16,7 +16,8 @@ struct RemoveCommand: ParsableCommand {
     func run() throws {
         let library = options.library
         do {
-            let known = try library.loadCatalog()?.areas ?? library.downloadRecords().values.compactMap(\.area)
+            let records = library.downloadRecords()
+            let known = try library.loadCatalog(records: records)?.areas ?? records.values.compactMap(\.area)
             let partial = library.partialDownloads()
             for area in try AreaNames.resolve(areas, in: known) {
                 let id = area.item.id, title = Output.cell(area.item.title)

@@ -30,7 +30,7 @@ import Testing
                                      webMapData: try await fixture.client.itemDataJSON(id),
                                      areas: try await fixture.client.mapAreas(of: id), syncedAt: Date(timeIntervalSince1970: 1_700_000_000))
         try fixture.library.saveCatalog(catalog)
-        let loaded = try #require(try fixture.library.loadCatalog())
+        let loaded = try #require(try fixture.library.loadCatalog(records: [:]))
         #expect(loaded.webMapItem == catalog.webMapItem)
         #expect(loaded.areas == catalog.areas)
         #expect(loaded.webMap == catalog.webMap)
@@ -43,15 +43,15 @@ import Testing
 
     @Test func aLibraryThatWasNeverSavedHasNoCatalog() throws {
         let library = OfflineLibrary(root: LibraryFixture.temporaryFolder(), portalKey: "nowhere", webMap: .exploreMaine)
-        #expect(try library.loadCatalog() == nil)
+        #expect(try library.loadCatalog(records: [:]) == nil)
     }
 
     @Test func aDamagedCatalogIsAClearError() throws {
         let library = OfflineLibrary(root: LibraryFixture.temporaryFolder(), portalKey: "damaged", webMap: .exploreMaine)
         try FileManager.default.createDirectory(atPath: library.directory, withIntermediateDirectories: true)
         try Data("{\"id\": tru".utf8).write(to: URL(fileURLWithPath: library.directory + "/item.json"))
-        #expect(throws: LibraryError.self) { try library.loadCatalog() }
-        do { _ = try library.loadCatalog() } catch { #expect(error.userSentence.contains("item.json is damaged")) }
+        #expect(throws: LibraryError.self) { try library.loadCatalog(records: [:]) }
+        do { _ = try library.loadCatalog(records: [:]) } catch { #expect(error.userSentence.contains("item.json is damaged")) }
     }
 
     @Test func updateCheckComparesIdModifiedAndSize() async throws {
@@ -87,5 +87,13 @@ import Testing
         _ = meter.update(bytes: 100, validator: nil, now: 0)
         meter.finishPackage(size: 100)
         #expect(meter.update(bytes: 50, validator: nil, now: 1).bytes == 150)
+    }
+}
+
+@Suite struct LibraryErrorTests {
+    @Test func namesFromThePortalOrAPackageCannotReachTheTerminalRaw() {
+        let sentence = LibraryError.damaged(package: "Evil\u{1B}[2J map", detail: "p12/\u{1B}]0;owned\u{07}x fails its CRC check").userSentence
+        #expect(!sentence.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(sentence.contains("Evil") && sentence.contains("fails its CRC check"))
     }
 }
