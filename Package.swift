@@ -33,18 +33,20 @@ let package = Package(
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift"], resources: [.copy("maine")]),
         .target(name: "OfflineLibrary", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
         .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats"]),
+        .target(name: "MapSources", dependencies: ["MapbookCore", "HTTP", "TileFormats", "MapRender"]),
         .target(name: "AppModel", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "MapRender", "OfflineLibrary",
-                                              "CNetlink"]),
+                                              "MapSources", "CNetlink"]),
         .target(name: "TerminalUI", dependencies: ["AppModel", "MapRender", "MapbookCore", "MapbookAssets", "OfflineLibrary", "CCurses"]),
         .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets"]),
         .executableTarget(name: "mapbook", dependencies: [
-            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalUI", "OfflineLibrary", "CCurses",
+            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalUI", "OfflineLibrary", "MapSources", "CCurses",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Benchmark driver for the scripts in scripts/: one module at a time, no UI.
         .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
-                                                               "MapRender", "MapbookCore", "TerminalUI", "OfflineLibrary"]),
+                                                               "MapRender", "MapbookCore", "TerminalUI", "OfflineLibrary",
+                                                               "MapSources"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
@@ -60,7 +62,9 @@ let package = Package(
                     exclude: ["Snapshots"]),
         .testTarget(name: "OfflineLibraryTests", dependencies: ["OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapbookCore", "TileFormats"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
+                                                           "PortalFixtures", "HTTP"],
+                    exclude: ["Snapshots"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
         // Test support: where ../shared/data is, and the message for tests skipped without it.
         .target(name: "SharedTestData", path: "Tests/SharedTestData"),

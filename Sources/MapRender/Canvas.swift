@@ -14,6 +14,8 @@ public struct MapCanvas: Sendable {
     private var dotColors: [PaletteIndex?]
     /// Half-cell pixels: `columns × rows*2`.
     private var fills: [PaletteIndex?]
+    /// Draw lines into the half-cell pixels instead of braille dots (solid colour, half the detail).
+    public var linesAsPixels = false
 
     public init(columns: Int, rows: Int) {
         self.columns = max(columns, 0); self.rows = max(rows, 0)
@@ -30,6 +32,10 @@ public struct MapCanvas: Sendable {
 
     public mutating func setDot(x: Int, y: Int, color: PaletteIndex?) {
         guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
+        if linesAsPixels {
+            if let color { fills[(y / 2) * columns + x / 2] = color }
+            return
+        }
         let cell = (y / 4) * columns + x / 2
         dots[cell] |= Self.dotBits[x & 1][y & 3]
         dotColors[cell] = color
@@ -70,24 +76,38 @@ public struct MapCanvas: Sendable {
         return ((a.x + t0 * dx, a.y + t0 * dy), (a.x + t1 * dx, a.y + t1 * dy))
     }
 
+    /// One half-cell pixel (x in `0..<columns`, y in `0..<rows*2`).
+    public mutating func setPixel(x: Int, y: Int, color: PaletteIndex) {
+        guard x >= 0, y >= 0, x < columns, y < rows * 2 else { return }
+        fills[y * columns + x] = color
+    }
+
     /// Fills polygons given as rings in dot coordinates with the even-odd rule, at half-cell
-    /// resolution (each fill pixel is 2×2 dots).
+    /// resolution (each fill pixel is 2×2 dots). Only the pixel rows the rings span are scanned.
     public mutating func fill(rings: [[(x: Double, y: Double)]], color: PaletteIndex) {
         var edges: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+        var low = Double.infinity, high = -Double.infinity
         for ring in rings where ring.count > 2 && ring.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
             for i in ring.indices {
                 let p = ring[i], q = ring[(i + 1) % ring.count]
-                if p.y != q.y { edges.append((p.x / 2, p.y / 2, q.x / 2, q.y / 2)) }
+                if p.y != q.y {
+                    edges.append((p.x / 2, p.y / 2, q.x / 2, q.y / 2))
+                    low = min(low, p.y / 2, q.y / 2); high = max(high, p.y / 2, q.y / 2)
+                }
             }
         }
-        guard !edges.isEmpty else { return }
         let pixelRows = rows * 2
+        guard !edges.isEmpty, high >= 0, low < Double(pixelRows) else { return }
+        let firstRow = max(Int(max(low, 0)), 0), lastRow = min(Int(min(high, Double(pixelRows))), pixelRows - 1)
+        guard firstRow <= lastRow else { return }
         var crossings: [Double] = []
-        for row in 0..<pixelRows {
+        let limit = Double(columns + 1)
+        for row in firstRow...lastRow {
             let y = Double(row) + 0.5
             crossings.removeAll(keepingCapacity: true)
             for e in edges where (e.y0 <= y) != (e.y1 <= y) {
-                crossings.append(e.x0 + (y - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0))
+                // Clamped, so far-away vertices cannot overflow the conversion to Int.
+                crossings.append(min(max(e.x0 + (y - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0), -1), limit))
             }
             crossings.sort()
             var i = 0
@@ -106,18 +126,23 @@ public struct MapCanvas: Sendable {
     }
 
     /// Puts the canvas into `frame` at `origin`. With `colors` off, fills are left out (they would
-    /// be blank).
-    public func draw(into frame: inout Frame, at origin: (x: Int, y: Int), glyphs: GlyphSet, colors: Bool) {
+    /// be blank), or with `shadeWithoutColor` drawn as characters of a density ramp, darker
+    /// colours denser, so a monochrome map still shows land, water and imagery.
+    public func draw(into frame: inout Frame, at origin: (x: Int, y: Int), glyphs: GlyphSet, colors: Bool,
+                     shadeWithoutColor: Bool = false) {
         for row in 0..<rows {
             for column in 0..<columns {
                 let cell = row * columns + column
-                let top = colors ? fills[2 * row * columns + column] : nil
-                let bottom = colors ? fills[(2 * row + 1) * columns + column] : nil
+                let topFill = fills[2 * row * columns + column], bottomFill = fills[(2 * row + 1) * columns + column]
+                let top = colors ? topFill : nil
+                let bottom = colors ? bottomFill : nil
                 var drawn: Cell
                 if dots[cell] != 0 {
                     let character = glyphs == .unicode ? Character(Unicode.Scalar(0x2800 + UInt32(dots[cell]))!) : Self.asciiGlyph(dots[cell])
                     drawn = Cell(character, style: CellStyle(foreground: colors ? dotColors[cell] : nil,
                                                              background: top ?? bottom))
+                } else if !colors {
+                    drawn = Cell(shadeWithoutColor ? Self.shade(topFill, bottomFill) : " ")
                 } else if top == bottom || glyphs == .ascii || bottom == nil {
                     drawn = Cell(" ", style: CellStyle(background: top ?? bottom))
                 } else if top == nil {
@@ -128,6 +153,19 @@ public struct MapCanvas: Sendable {
                 frame[origin.x + column, origin.y + row] = drawn
             }
         }
+    }
+
+    private static let ramp: [Character] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
+
+    /// The ramp character for the mean lightness of a cell's two pixels (blank where unfilled).
+    static func shade(_ top: PaletteIndex?, _ bottom: PaletteIndex?) -> Character {
+        let pixels = [top, bottom].compactMap { $0 }
+        guard !pixels.isEmpty else { return " " }
+        let lightness = pixels.map { index -> Double in
+            let c = XtermPalette.rgb(index)
+            return (0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b)) / 255
+        }.reduce(0, +) / Double(pixels.count)
+        return ramp[min(Int((1 - lightness) * Double(ramp.count)), ramp.count - 1)]
     }
 
     /// A character that looks like the dot pattern, for fonts without braille: a line's direction

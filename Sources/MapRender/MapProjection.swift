@@ -30,6 +30,13 @@ public struct MapProjection: Sendable, Equatable {
         top = (sw.y + ne.y) / 2 + Double(dotHeight) / 2 / scale
     }
 
+    /// `resolution` metres per dot with `center` in the middle of a `dotWidth × dotHeight` grid.
+    public init(center: MercatorPoint, resolution: Double, dotWidth: Int, dotHeight: Int) {
+        scale = 1 / resolution
+        left = center.x - Double(dotWidth) / 2 * resolution
+        top = center.y + Double(dotHeight) / 2 * resolution
+    }
+
     public func dot(_ p: MercatorPoint) -> (x: Double, y: Double) {
         ((p.x - left) * scale, (top - p.y) * scale)
     }

@@ -10,6 +10,8 @@ public struct VectorStyle: Sendable, Equatable {
     public var layers: [StyleLayer]
     /// Layers without an id or a type, which the style spec requires: left out, and counted.
     public var skippedLayerCount: Int
+    /// The first credit line among the style's sources, as written (may hold HTML).
+    public var attribution: String?
 
     public init(data: Data) throws(TileFormatError) {
         let json: JSONValue
@@ -21,6 +23,7 @@ public struct VectorStyle: Sendable, Equatable {
         name = json["name"]?.string
         self.layers = items.compactMap(StyleLayer.init(json:))
         skippedLayerCount = items.count - self.layers.count
+        attribution = json["sources"]?.object?.keys.sorted().lazy.compactMap { json["sources"]?[$0]?["attribution"]?.string }.first
     }
 }
 

@@ -1,0 +1,326 @@
+import Foundation
+import MapbookCore
+import TileFormats
+
+/// Everything one map drawing needs. A value: `MapComposer.draw` is a pure function of it.
+public struct MapScene: Sendable {
+    public var viewport: MapViewport
+    public var mode: MapMode
+    public var style: MapStyle
+    /// Tiles at whatever levels were at hand; each is placed by its own key.
+    public var tiles: [MapTile]
+    /// The tile size in pixels of the source (512 for vector services): style zooms follow it.
+    public var tileSize: Int
+    /// Source layers switched off in the layer list.
+    public var hiddenLayers: Set<String>
+    /// Shown at the bottom right, already sanitized.
+    public var attribution: String?
+    public var colors: Bool
+
+    public init(viewport: MapViewport, mode: MapMode = .braille, style: MapStyle = .plain, tiles: [MapTile],
+                tileSize: Int = 512, hiddenLayers: Set<String> = [], attribution: String? = nil, colors: Bool = true) {
+        self.viewport = viewport; self.mode = mode; self.style = style; self.tiles = tiles; self.tileSize = tileSize
+        self.hiddenLayers = hiddenLayers; self.attribution = attribution; self.colors = colors
+    }
+
+    /// The zoom the style's `minzoom`/`maxzoom` and zoom functions see.
+    public var styleZoom: Double { viewport.zoom - log2(Double(max(tileSize, 1)) / 256) }
+}
+
+/// What a drawing left out, for the status bar.
+public struct MapDrawReport: Sendable, Equatable {
+    public var featuresDrawn = 0
+    /// Features whose geometry could not be decoded.
+    public var damagedFeatures = 0
+    public var labelsPlaced = 0
+
+    public init() {}
+}
+
+/// Draws a map scene into a frame: raster tiles as half-block pixels, then the style's layers in
+/// order (background, fills, lines, circles), then labels placed without overlapping, then the
+/// attribution line.
+public enum MapComposer {
+    @discardableResult
+    public static func draw(_ scene: MapScene, into frame: inout Frame, rect: Rect) -> MapDrawReport {
+        var report = MapDrawReport()
+        guard !rect.isEmpty else { return report }
+        let projection = scene.viewport.projection(columns: rect.width, rows: rect.height)
+        var canvas = MapCanvas(columns: rect.width, rows: rect.height)
+        canvas.linesAsPixels = scene.mode == .blocks
+        let zoom = scene.styleZoom
+
+        var base = StyleColor(r: 242, g: 239, b: 233)
+        drawRasters(scene.tiles, projection: projection, into: &canvas, hidden: scene.hiddenLayers.contains(rasterLayerName))
+
+        var labels: [LabelCandidate] = []
+        let vectorTiles = scene.tiles.compactMap { tile -> (MapTile, [String: PreparedLayer])? in
+            if case .vector(let layers) = tile.content { return (tile, layers) }
+            return nil
+        }
+        report.damagedFeatures = vectorTiles.reduce(0) { $0 + $1.0.damagedFeatures }
+        if !vectorTiles.isEmpty {
+            for (order, layer) in scene.style.layers.enumerated() where layer.isVisible {
+                if let minZoom = layer.minZoom, zoom < minZoom { continue }
+                if let maxZoom = layer.maxZoom, zoom >= maxZoom { continue }
+                if let source = layer.sourceLayer, scene.hiddenLayers.contains(source) { continue }
+                let painter = LayerPainter(layer: layer, zoom: zoom, base: base)
+                if layer.type == .background {
+                    if let color = painter.color("background-color", opacity: "background-opacity") {
+                        base = color
+                        canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: color.paletteIndex)
+                    }
+                    continue
+                }
+                guard [.fill, .line, .circle, .symbol, .fillExtrusion].contains(layer.type) else { continue }
+                for (tile, layers) in vectorTiles {
+                    let sources = layer.sourceLayer.map { layers[$0].map { [$0] } ?? [] } ?? Array(layers.values)
+                    for source in sources {
+                        report.featuresDrawn += paint(source, of: tile.key, with: painter, order: order, projection: projection,
+                                                      canvas: &canvas, labels: &labels)
+                    }
+                }
+            }
+        }
+        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: scene.mode == .ascii ? .ascii : .unicode, colors: scene.colors,
+                    shadeWithoutColor: true)
+        report.labelsPlaced = place(labels, into: &frame, rect: rect, colors: scene.colors)
+        drawAttribution(scene.attribution, into: &frame, rect: rect, colors: scene.colors)
+        return report
+    }
+
+    /// The layer list's name for raster tiles.
+    public static let rasterLayerName = "Tiles"
+
+    // MARK: Raster tiles
+
+    /// Each half-cell pixel takes the colour of the tile pixel under its centre.
+    private static func drawRasters(_ tiles: [MapTile], projection: MapProjection, into canvas: inout MapCanvas, hidden: Bool) {
+        var byKey: [TileKey: RasterImage] = [:]
+        var zooms = Set<Int>()
+        for tile in tiles {
+            if case .raster(let image) = tile.content { byKey[tile.key] = image; zooms.insert(tile.key.z) }
+        }
+        guard !byKey.isEmpty, !hidden else { return }
+        var colorCache: [Int: PaletteIndex] = [:]
+        for py in 0..<(canvas.rows * 2) {
+            let my = projection.top - (Double(py) * 2 + 1) / projection.scale
+            for px in 0..<canvas.columns {
+                let mx = projection.left + (Double(px) * 2 + 1) / projection.scale
+                // The deepest level that has a tile here wins.
+                for z in zooms.sorted(by: >) {
+                    let n = Double(1 << z), span = 2 * WebMercator.originShift / n
+                    let fx = (mx + WebMercator.originShift) / span, fy = (WebMercator.originShift - my) / span
+                    guard fx >= 0, fy >= 0, fx < n, fy < n,
+                          let image = byKey[TileKey(z: z, x: Int(fx), y: Int(fy))] else { continue }
+                    let ix = min(Int((fx - fx.rounded(.down)) * Double(image.width)), image.width - 1)
+                    let iy = min(Int((fy - fy.rounded(.down)) * Double(image.height)), image.height - 1)
+                    let p = image.pixel(x: ix, y: iy)
+                    if p.a >= 128 {
+                        let packed = Int(p.r) << 16 | Int(p.g) << 8 | Int(p.b)
+                        let index = colorCache[packed] ?? XtermPalette.nearest(r: Int(p.r), g: Int(p.g), b: Int(p.b))
+                        colorCache[packed] = index
+                        canvas.setPixel(x: px, y: py, color: index)
+                    }
+                    break
+                }
+            }
+        }
+    }
+
+    // MARK: Vector layers
+
+    private static func paint(_ source: PreparedLayer, of key: TileKey, with painter: LayerPainter, order: Int,
+                              projection: MapProjection, canvas: inout MapCanvas, labels: inout [LabelCandidate]) -> Int {
+        let layer = source.layer
+        let span = 2 * WebMercator.originShift / Double(1 << min(max(key.z, 0), 30))
+        let extent = Double(max(layer.extent, 1))
+        let k = span * projection.scale / extent
+        let ox = (-WebMercator.originShift + Double(key.x) * span - projection.left) * projection.scale
+        let oy = (projection.top - (WebMercator.originShift - Double(key.y) * span)) * projection.scale
+        // A tile wholly off the canvas (with its buffer) draws nothing.
+        let tileDots = span * projection.scale
+        if ox > Double(canvas.dotWidth) + tileDots || oy > Double(canvas.dotHeight) + tileDots
+            || ox + 2 * tileDots < 0 || oy + 2 * tileDots < 0 { return 0 }
+        func dot(_ p: MVTPoint) -> (x: Double, y: Double) { (ox + Double(p.x) * k, oy + Double(p.y) * k) }
+
+        var drawn = 0
+        let style = painter.layer
+        for feature in layer.features where feature.geometryError == nil {
+            let context = FeatureContext(zoom: painter.zoom, type: feature.type, id: feature.id) { source.value($0, of: feature) }
+            guard StyleExpression.passes(style.filter, context) else { continue }
+            let geometry = feature.geometry
+            var start = 0
+            func parts(_ body: (ArraySlice<MVTPoint>) -> Void) {
+                start = 0
+                for end in geometry.partEnds where end <= geometry.points.count && end >= start {
+                    body(geometry.points[start..<end])
+                    start = end
+                }
+            }
+            switch style.type {
+            case .fill, .fillExtrusion:
+                guard feature.type == .polygon else { continue }
+                let fillKey = style.type == .fill ? "fill-color" : "fill-extrusion-color"
+                let opacityKey = style.type == .fill ? "fill-opacity" : "fill-extrusion-opacity"
+                if let color = painter.color(fillKey, opacity: opacityKey, context) {
+                    var rings: [[(x: Double, y: Double)]] = []
+                    parts { rings.append($0.map(dot)) }
+                    canvas.fill(rings: rings, color: color.paletteIndex)
+                }
+                if let outline = painter.color("fill-outline-color", opacity: opacityKey, context) {
+                    parts { ring in polyline(ring.map(dot), closed: true, color: outline.paletteIndex, canvas: &canvas) }
+                }
+            case .line:
+                guard feature.type == .lineString || feature.type == .polygon,
+                      let color = painter.color("line-color", opacity: "line-opacity", context) else { continue }
+                parts { line in polyline(line.map(dot), closed: feature.type == .polygon, color: color.paletteIndex, canvas: &canvas) }
+            case .circle:
+                guard feature.type == .point, let color = painter.color("circle-color", opacity: "circle-opacity", context) else { continue }
+                for p in geometry.points {
+                    let d = dot(p)
+                    guard d.x.isFinite, d.y.isFinite, abs(d.x) < 1e7, abs(d.y) < 1e7 else { continue }
+                    canvas.setDot(x: Int(d.x.rounded(.down)), y: Int(d.y.rounded(.down)), color: color.paletteIndex)
+                }
+            case .symbol:
+                guard let text = painter.label(context), let anchor = labelAnchor(geometry, type: feature.type) else { continue }
+                let d = dot(anchor)
+                guard d.x >= 0, d.y >= 0, d.x < Double(canvas.dotWidth), d.y < Double(canvas.dotHeight) else { continue }
+                let color = painter.color("text-color", opacity: "text-opacity", context) ?? StyleColor(r: 0, g: 0, b: 0)
+                labels.append(LabelCandidate(text: text, column: Int(d.x / 2), row: Int(d.y / 4), order: order,
+                                             color: color.paletteIndex, isPoint: feature.type == .point))
+            default:
+                continue
+            }
+            drawn += 1
+        }
+        return drawn
+    }
+
+    private static func polyline(_ points: [(x: Double, y: Double)], closed: Bool, color: PaletteIndex, canvas: inout MapCanvas) {
+        guard points.count > 1 else { return }
+        for i in 1..<points.count { canvas.line(from: points[i - 1], to: points[i], color: color) }
+        if closed { canvas.line(from: points[points.count - 1], to: points[0], color: color) }
+    }
+
+    /// Where a label goes: the point; the middle vertex of a line; the middle of a polygon's box.
+    private static func labelAnchor(_ geometry: MVTGeometry, type: MVTGeometryType) -> MVTPoint? {
+        let points = geometry.points
+        guard !points.isEmpty else { return nil }
+        switch type {
+        case .point: return points[0]
+        case .lineString:
+            let end = geometry.partEnds.first.map { min($0, points.count) } ?? points.count
+            return points[end / 2]
+        default:
+            let end = geometry.partEnds.first.map { min($0, points.count) } ?? points.count
+            let ring = points[0..<max(end, 1)]
+            let xs = ring.map { Int64($0.x) }, ys = ring.map { Int64($0.y) }
+            return MVTPoint(x: Int32(clamping: (xs.min()! + xs.max()!) / 2), y: Int32(clamping: (ys.min()! + ys.max()!) / 2))
+        }
+    }
+
+    // MARK: Labels
+
+    struct LabelCandidate {
+        var text: String
+        var column: Int, row: Int
+        var order: Int
+        var color: PaletteIndex
+        var isPoint: Bool
+    }
+
+    /// Places labels, later style layers first (as Mapbox GL gives them priority), each only where
+    /// its cells and a one-cell margin are free and no label of the same text sits within a few
+    /// rows. The occupancy grid is the spatial index: one lookup per cell.
+    private static func place(_ candidates: [LabelCandidate], into frame: inout Frame, rect: Rect, colors: Bool) -> Int {
+        var occupied = [Bool](repeating: false, count: rect.width * rect.height)
+        var placedTexts: [String: [(Int, Int)]] = [:]
+        var count = 0
+        let ordered = candidates.enumerated().sorted { a, b in
+            a.element.order != b.element.order ? a.element.order > b.element.order : a.offset < b.offset
+        }.map(\.element)
+        for label in ordered {
+            let width = DisplayWidth.of(label.text)
+            guard width > 0, width + 2 <= rect.width else { continue }
+            // Points take the text to their right of a marker; lines and areas centre it.
+            let x = label.isPoint ? label.column + 1 : label.column - width / 2
+            let y = label.row
+            guard x >= 0, x + width <= rect.width, y >= 0, y < rect.height - 1 else { continue }
+            let near = placedTexts[label.text, default: []].contains { abs($0.0 - x) < 24 && abs($0.1 - y) < 6 }
+            guard !near else { continue }
+            var free = true
+            for cx in max(x - 1, 0)..<min(x + width + 1, rect.width) where occupied[y * rect.width + cx] {
+                free = false
+                break
+            }
+            guard free else { continue }
+            for cx in max(x - 1, 0)..<min(x + width + 1, rect.width) {
+                occupied[y * rect.width + cx] = true
+            }
+            let background = frame[rect.x + x, rect.y + y].style.background
+            frame.put(label.text, x: rect.x + x, y: rect.y + y,
+                      style: CellStyle(foreground: colors ? label.color : nil, background: background, bold: label.isPoint),
+                      limit: rect.maxX)
+            placedTexts[label.text, default: []].append((x, y))
+            count += 1
+        }
+        return count
+    }
+
+    private static func drawAttribution(_ text: String?, into frame: inout Frame, rect: Rect, colors: Bool) {
+        guard let text, !text.isEmpty, rect.height > 2 else { return }
+        let shown = DisplayWidth.truncated(text, to: max(rect.width - 2, 0))
+        let width = DisplayWidth.of(shown)
+        let y = rect.maxY - 1
+        frame.put(shown, x: rect.maxX - width, y: y,
+                  style: CellStyle(foreground: colors ? 240 : nil, background: colors ? 255 : nil, dim: !colors), limit: rect.maxX)
+    }
+}
+
+/// One style layer's paint and layout, evaluated at a zoom; values that depend only on the zoom
+/// are worked out once per drawing, the rest per feature.
+struct LayerPainter {
+    let layer: StyleLayer
+    let zoom: Double
+    /// The colour under translucent paint (the style's background).
+    let base: StyleColor
+    private let zoomContext: FeatureContext
+
+    init(layer: StyleLayer, zoom: Double, base: StyleColor) {
+        self.layer = layer; self.zoom = zoom; self.base = base
+        zoomContext = .zoom(zoom)
+    }
+
+    /// A colour property blended by its opacity over the base; nil when absent or nearly invisible.
+    func color(_ key: String, opacity opacityKey: String, _ context: FeatureContext? = nil) -> StyleColor? {
+        guard let value = layer.paint[key] else { return nil }
+        let evaluated = StyleExpression.evaluate(value, context ?? zoomContext)
+        guard let text = evaluated.string, let color = StyleColor(parsing: text) else { return nil }
+        let opacity = layer.paint[opacityKey].flatMap { StyleExpression.evaluate($0, context ?? zoomContext).double } ?? 1
+        guard color.a * opacity >= 0.15 else { return nil }
+        return color.over(base, opacity: opacity)
+    }
+
+    /// The label text: `text-field` with `{property}` tokens filled in, sanitized (packages are not
+    /// trusted) and shortened.
+    func label(_ context: FeatureContext) -> String? {
+        guard let field = layer.layout["text-field"] else { return nil }
+        let evaluated = StyleExpression.evaluate(field, context)
+        var text = StyleExpression.text(evaluated)
+        if text.contains("{") {
+            var result = ""
+            var rest = Substring(text)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                result += rest[..<open]
+                let name = String(rest[rest.index(after: open)..<close])
+                result += context.property(name).map { StyleExpression.text(StyleExpression.json($0)) } ?? ""
+                rest = rest[rest.index(after: close)...]
+            }
+            text = result + rest
+        }
+        if layer.layout["text-transform"]?.string == "uppercase" { text = text.uppercased() }
+        let clean = TerminalText.sanitizedLine(text, maxLength: 32)
+        return clean.trimmingCharacters(in: .whitespaces).isEmpty ? nil : clean
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import MapbookCore
+import TileFormats
+
+/// A decoded tile ready to draw: vector layers indexed by name (and each layer's keys by name, so a
+/// style's property lookups do not build a dictionary per feature), or raster pixels.
+public struct MapTile: Sendable {
+    public enum Content: Sendable {
+        case vector([String: PreparedLayer])
+        case raster(RasterImage)
+    }
+
+    public let key: TileKey
+    public let content: Content
+    /// Features whose geometry did not decode: left out of the drawing and reported.
+    public let damagedFeatures: Int
+
+    public init(key: TileKey, vector tile: MVTTile) {
+        self.key = key
+        var layers: [String: PreparedLayer] = [:]
+        for layer in tile.layers where layers[layer.name] == nil { layers[layer.name] = PreparedLayer(layer) }
+        content = .vector(layers)
+        damagedFeatures = tile.layers.reduce(0) { $0 + $1.features.count { $0.geometryError != nil } }
+    }
+
+    public init(key: TileKey, raster image: RasterImage) {
+        self.key = key
+        content = .raster(image)
+        damagedFeatures = 0
+    }
+
+    /// Decodes stored tile bytes: vector tiles (gzip'd or not) or PNG/JPEG images.
+    public init(key: TileKey, bytes: Data, vector: Bool) throws(TileFormatError) {
+        if vector {
+            self.init(key: key, vector: try TileContent.decodeVectorTile(bytes))
+        } else {
+            self.init(key: key, raster: try RasterImage(decoding: bytes))
+        }
+    }
+
+    /// Names of the vector layers, for a style-less package's layer list.
+    public var layerNames: [String] {
+        if case .vector(let layers) = content { return layers.keys.sorted() }
+        return []
+    }
+}
+
+public struct PreparedLayer: Sendable {
+    public let layer: MVTLayer
+    let keyIndex: [String: UInt32]
+
+    init(_ layer: MVTLayer) {
+        self.layer = layer
+        var index: [String: UInt32] = [:]
+        for (i, key) in layer.keys.enumerated() where index[key] == nil { index[key] = UInt32(i) }
+        keyIndex = index
+    }
+
+    func value(_ name: String, of feature: MVTFeature) -> MVTValue? {
+        guard let key = keyIndex[name] else { return nil }
+        var i = 0
+        let tags = feature.tags
+        while i + 1 < tags.count {
+            if tags[i] == key {
+                let v = Int(tags[i + 1])
+                return v < layer.values.count ? layer.values[v] : nil
+            }
+            i += 2
+        }
+        return nil
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import MapRender
+import MapbookCore
+import TileFormats
+
+/// A `.vtpk`, `.tpkx` or `.tpk` on disk, read in place: a downloaded area's package or a
+/// side-loaded file.
+public struct PackageMapSource: MapSource {
+    public let package: TilePackage
+    public let name: String
+    public let zooms: ClosedRange<Int>
+    public let extent: GeoExtent?
+    public let style: MapStyle
+    public let attribution: String?
+    /// Why the package's own style is not used, when it has one that does not parse.
+    public let styleProblem: String?
+
+    public var isVector: Bool { package.info.isVector }
+    public var tileSize: Int { package.info.tileSize }
+
+    public init(path: String) throws {
+        let package: TilePackage
+        do {
+            package = try TilePackage(path: path)
+        } catch {
+            throw MapSourceError("\(TerminalText.sanitizedLine(URL(fileURLWithPath: path).lastPathComponent, maxLength: 120)) cannot be opened: \(error.description).")
+        }
+        try self.init(package: package)
+    }
+
+    public init(package: TilePackage) throws {
+        self.package = package
+        let fileName = TerminalText.sanitizedLine(URL(fileURLWithPath: package.path).lastPathComponent, maxLength: 120)
+        name = fileName
+        let webZooms = package.info.levels.compactMap(\.zoom)
+        guard let low = webZooms.min(), let high = webZooms.max() else {
+            throw MapSourceError("\(fileName) is not tiled on the Web Mercator grid, so it cannot be drawn.")
+        }
+        zooms = low...high
+        extent = package.info.fullExtent?.geographic
+        var style = MapStyle.plain
+        var problem: String?
+        var credit: String?
+        if package.info.isVector {
+            do {
+                if let packaged = try package.style() {
+                    style = MapStyle(packaged)
+                    credit = packaged.attribution
+                }
+            } catch {
+                problem = "The package's style does not read (\(error.description)); drawing with a plain style."
+            }
+        } else {
+            credit = Self.rasterCredit(package)
+        }
+        self.style = style
+        styleProblem = problem
+        attribution = Attribution.clean(credit)
+    }
+
+    public func tile(_ key: TileKey) async throws -> MapTile? {
+        guard let bytes = try package.tile(z: key.z, x: key.x, y: key.y) else { return nil }
+        return try MapTile(key: key, bytes: bytes, vector: isVector)
+    }
+
+    /// A `.tpkx` credits its data in `iteminfo.json` (`accessInformation`).
+    private static func rasterCredit(_ package: TilePackage) -> String? {
+        guard let entry = package.archive.entry(named: "iteminfo.json"),
+              let data = try? package.archive.contents(of: entry),
+              let json = try? JSONValue(parsing: data) else { return nil }
+        return json["accessInformation"]?.string
+    }
+}

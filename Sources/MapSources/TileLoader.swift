@@ -1,0 +1,135 @@
+import Foundation
+import HTTP
+import MapRender
+import MapbookCore
+import TileFormats
+
+/// The tiles for one view, and what could not be had.
+public struct LoadedTiles: Sendable {
+    public var tiles: [MapTile]
+    /// One sentence per kind of trouble (damaged tiles, no network), for the status bar.
+    public var problems: [String]
+}
+
+/// Loads the tiles a viewport needs from a source, a few at a time, through a bounded memory cache
+/// of decoded tiles. Where the source has no tile at the view's level, the nearest coarser tile
+/// stands in (an area package holds its deep levels only over the area). After each view it
+/// fetches the ring around it, so a pan finds its tiles ready.
+public actor TileLoader {
+    public let source: any MapSource
+    private enum Entry { case tile(MapTile), none }
+    private var cache: [TileKey: Entry] = [:]
+    private var recent: [TileKey] = []
+    private let capacity: Int
+    private var prefetch: Task<Void, Never>?
+
+    public init(source: any MapSource, capacity: Int = 384) {
+        self.source = source
+        self.capacity = capacity
+    }
+
+    public func tiles(for viewport: MapViewport, columns: Int, rows: Int) async -> LoadedTiles {
+        prefetch?.cancel()
+        let zoom = viewport.tileZoom(tileSize: source.tileSize, available: source.zooms)
+        let keys = viewport.tiles(atZoom: zoom, columns: columns, rows: rows)
+        var failures: [String] = []
+        var offline = false
+        var found: [TileKey: MapTile] = [:]
+        var missing: [TileKey] = []
+        for (key, outcome) in await load(keys) {
+            switch outcome {
+            case .success(let tile?): found[key] = tile
+            case .success(nil): missing.append(key)
+            case .failure(let error):
+                if (error as? HTTPError)?.isUnreachable == true { offline = true } else { failures.append(Self.reason(error)) }
+                missing.append(key)
+            }
+        }
+        // Coarser tiles under the holes, drawn first so the finer ones lie on top; where there is
+        // none, the next level's four tiles (a package whose coarse levels are damaged).
+        var fallbacks: [MapTile] = []
+        var covered = Set<TileKey>()
+        for key in missing {
+            var parent = key
+            var filled = false
+            while parent.z > source.zooms.lowerBound, !filled {
+                parent = TileKey(z: parent.z - 1, x: parent.x / 2, y: parent.y / 2)
+                if covered.contains(parent) { filled = true; break }
+                if case .success(let tile?)? = await load([parent]).first?.1 {
+                    covered.insert(parent)
+                    fallbacks.append(tile)
+                    filled = true
+                }
+            }
+            if !filled, key.z < source.zooms.upperBound {
+                let children = (0..<4).map { TileKey(z: key.z + 1, x: key.x * 2 + $0 % 2, y: key.y * 2 + $0 / 2) }
+                for (_, outcome) in await load(children) {
+                    if case .success(let tile?) = outcome { fallbacks.append(tile) }
+                }
+            }
+        }
+        var problems: [String] = []
+        if !failures.isEmpty {
+            problems.append("\(failures.count) tile\(failures.count == 1 ? "" : "s") could not be drawn: \(failures[0])")
+        }
+        if offline { problems.append("Offline: only tiles seen before can be drawn.") }
+        let ordered = fallbacks.sorted { $0.key.z < $1.key.z } + keys.compactMap { found[$0] }
+        let ring = viewport.tiles(atZoom: zoom, columns: columns * 2, rows: rows * 2).filter { cache[$0] == nil }
+        if !ring.isEmpty, !offline {
+            prefetch = Task { [weak self] in _ = await self?.load(ring) }
+        }
+        return LoadedTiles(tiles: ordered, problems: problems)
+    }
+
+    /// Tiles from the cache or the source, six at a time, in the order asked.
+    private func load(_ keys: [TileKey]) async -> [(TileKey, Result<MapTile?, any Error>)] {
+        var results: [TileKey: Result<MapTile?, any Error>] = [:]
+        var wanted: [TileKey] = []
+        for key in keys {
+            switch cache[key] {
+            case .tile(let tile)?: results[key] = .success(tile); touch(key)
+            case .none?: results[key] = .success(nil)
+            case nil: wanted.append(key)
+            }
+        }
+        let source = self.source
+        var next = 0
+        await withTaskGroup(of: (TileKey, Result<MapTile?, any Error>).self) { group in
+            func start() {
+                guard next < wanted.count, !Task.isCancelled else { return }
+                let key = wanted[next]
+                next += 1
+                group.addTask {
+                    do { return (key, .success(try await source.tile(key))) } catch { return (key, .failure(error)) }
+                }
+            }
+            for _ in 0..<6 { start() }
+            while let (key, result) = await group.next() {
+                results[key] = result
+                if case .success(let tile) = result { remember(key, tile.map(Entry.tile) ?? .none) }
+                start()
+            }
+        }
+        return keys.compactMap { key in results[key].map { (key, $0) } }
+    }
+
+    private func remember(_ key: TileKey, _ entry: Entry) {
+        cache[key] = entry
+        touch(key)
+        if cache.count > capacity {
+            let evicted = recent.prefix(cache.count - capacity)
+            for old in evicted { cache[old] = nil }
+            recent.removeFirst(evicted.count)
+        }
+    }
+
+    private func touch(_ key: TileKey) {
+        if let index = recent.lastIndex(of: key) { recent.remove(at: index) }
+        recent.append(key)
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let format = error as? TileFormatError { return format.description }
+        return error.userSentence
+    }
+}
