@@ -4,6 +4,7 @@ import HTTP
 import MapRender
 import MapbookCore
 import Observation
+import MapSources
 import OfflineLibrary
 import TileFormats
 
@@ -12,14 +13,14 @@ import TileFormats
 @UIActor
 @Observable
 public final class AppModel {
-    public private(set) var state: AppState
+    public internal(set) var state: AppState
 
     /// Gives the portal client; may take time (starting the sample portal) or fail.
     public typealias Connect = @Sendable () async throws -> PortalClient
 
     @ObservationIgnored private let connect: Connect
-    @ObservationIgnored private let library: OfflineLibrary
-    @ObservationIgnored private let http: HTTPClient
+    @ObservationIgnored let library: OfflineLibrary
+    @ObservationIgnored let http: HTTPClient
     @ObservationIgnored private let networkTimings: NetworkMonitor.Timings
     @ObservationIgnored private var client: PortalClient?
     @ObservationIgnored private var loadTask: Task<Void, Never>?
@@ -31,6 +32,14 @@ public final class AppModel {
     @ObservationIgnored private var libraryRead = false
     /// Shown until connected: `.loading`, or what connecting involves.
     @ObservationIgnored private let connectingPhase: LoadPhase
+    /// The open map's tiles, and its drawing in progress (see `AppModel+Map`).
+    @ObservationIgnored var mapLoader: TileLoader?
+    @ObservationIgnored var mapOpening: Task<Void, Never>?
+    @ObservationIgnored var mapDrawing: Task<Void, Never>?
+    /// A view change arrived while drawing: draw again, with the latest view, when done.
+    @ObservationIgnored var mapRedrawWanted = false
+    /// Where online basemap tiles are kept; nil for no disk cache.
+    @ObservationIgnored let tileCacheDirectory: String?
 
     /// Progress reaches the screen at most this often (downloads report more often than that).
     static let progressInterval: Duration = .milliseconds(100)
@@ -43,13 +52,19 @@ public final class AppModel {
         self.networkTimings = networkTimings
         self.connect = connect
         connectingPhase = state.phase
+        tileCacheDirectory = library.tileCacheDirectory
     }
+
+    /// Reads the library (and the network) only when a portal is being browsed: not for
+    /// `mapbook open`, whose map is the whole app.
+    private var browsesPortal: Bool { state.map?.isStandalone != true }
 
     // MARK: Loading
 
     /// Loads (or reloads) the web map, its areas and their thumbnails. The first time, what the
     /// library kept is shown at once, before the portal answers (or when it cannot).
     public func reload() {
+        guard browsesPortal else { return }
         loadTask?.cancel()
         if !libraryRead {
             libraryRead = true
@@ -68,6 +83,8 @@ public final class AppModel {
 
     /// Stops downloads, keeping what arrived so the next start resumes, and the network monitor.
     public func shutdown() async {
+        mapOpening?.cancel()
+        mapDrawing?.cancel()
         await queue?.pauseAll()
         await monitor?.stop()
         for listener in listeners { listener.cancel() }
@@ -264,11 +281,11 @@ public final class AppModel {
         reselect(previous)
     }
 
-    private func title(of id: ItemID) -> String {
+    func title(of id: ItemID) -> String {
         state.areas.first { $0.item.id == id }.map { $0.item.title.isEmpty ? "Untitled" : $0.item.title } ?? id.rawValue
     }
 
-    private var selectedArea: MapArea? { state.selectedAreaIndex.map { state.areas[$0] } }
+    var selectedArea: MapArea? { state.selectedAreaIndex.map { state.areas[$0] } }
 
     private func startDownload(_ area: MapArea) {
         guard let queue else {
@@ -404,11 +421,12 @@ public final class AppModel {
                 break
             }
         }
-        if let intent = KeyMap.intent(for: key) { dispatch(intent) }
+        if let intent = KeyMap.intent(for: key, in: state.screen == .map && !state.showingHelp ? .map : .list) { dispatch(intent) }
     }
 
     public func dispatch(_ intent: Intent) {
         if state.showingHelp, handleInHelp(intent) { return }
+        if state.screen == .map, handleInMap(intent) { return }
         switch intent {
         case .quit: state.isQuitting = true
         case .toggleHelp:
@@ -448,7 +466,7 @@ public final class AppModel {
     }
 
     private func handleInDetails(_ intent: Intent) {
-        scrollDocument(intent)
+        if intent == .openMap { openMap() } else { scrollDocument(intent) }
     }
 
     private func scrollDocument(_ intent: Intent) {
@@ -483,7 +501,9 @@ public final class AppModel {
         case .bottom: select(count - 1)
         case .selectRow(let row): state.focus = .list; select(row)
         case .scroll(let rows): select(state.selection + rows)
-        case .open:
+        case .open where state.selectedRow == .webMap, .openMap:
+            openMap()
+        case .open, .showDetails:
             guard state.selectedRow != nil else { return }
             state.screen = .details
             state.documentScroll = 0
@@ -562,7 +582,10 @@ public final class AppModel {
     /// The UI reports what fits after laying out; the list stays scrolled so the selection shows.
     public func layoutChanged(_ metrics: LayoutMetrics) {
         guard metrics != state.layout else { return }
+        let mapResized = (metrics.mapColumns, metrics.mapRows, metrics.mapColors, metrics.mapUnicode)
+            != (state.layout.mapColumns, state.layout.mapRows, state.layout.mapColors, state.layout.mapUnicode)
         state.layout = metrics
+        if mapResized { mapLayoutChanged() }
         state.documentScroll = min(state.documentScroll, metrics.documentMaxScroll)
         keepSelectionInView()
     }

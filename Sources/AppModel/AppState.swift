@@ -20,7 +20,7 @@ public enum NetworkState: Equatable, Sendable {
 }
 
 public enum Screen: Equatable, Sendable {
-    case main, details
+    case main, details, map
 }
 
 public enum Focus: Equatable, Sendable {
@@ -41,9 +41,16 @@ public struct LayoutMetrics: Equatable, Sendable {
     /// Lines of the details or help document that fit on screen, and how far it can scroll.
     public var documentPage: Int
     public var documentMaxScroll: Int
+    /// The map view's drawing area in cells, and what the terminal can show there.
+    public var mapColumns: Int
+    public var mapRows: Int
+    public var mapColors: Bool
+    public var mapUnicode: Bool
 
-    public init(listCapacity: Int = 1, documentPage: Int = 1, documentMaxScroll: Int = 0) {
+    public init(listCapacity: Int = 1, documentPage: Int = 1, documentMaxScroll: Int = 0, mapColumns: Int = 0, mapRows: Int = 0,
+                mapColors: Bool = true, mapUnicode: Bool = true) {
         self.listCapacity = listCapacity; self.documentPage = documentPage; self.documentMaxScroll = documentMaxScroll
+        self.mapColumns = mapColumns; self.mapRows = mapRows; self.mapColors = mapColors; self.mapUnicode = mapUnicode
     }
 }
 
@@ -65,6 +72,8 @@ public struct AppState: Sendable {
     public var transfers: [ItemID: Transfer] = [:]
     /// A destructive action waiting for y/n.
     public var confirmation: Confirmation?
+    /// The map view, while it is open.
+    public var map: MapViewState?
 
     public var screen: Screen = .main
     public var showingHelp = false

@@ -14,6 +14,15 @@ public enum Intent: Hashable, Sendable {
     case open, back, quit
     case startFilter, refresh, switchFocus, toggleHelp
     case download, downloadAll, cancelDownload, remove, update
+    /// `m`: the selected row's map; `i`: its details.
+    case openMap, showDetails
+    case zoomIn, zoomOut, home, showBookmarks, showLayers, cycleMapMode
+    /// Space in the layer list: show or hide the layer.
+    case toggle
+    /// Mouse drag on the map: cells moved (right and down positive).
+    case pan(columns: Int, rows: Int)
+    /// Mouse wheel on the map: levels (in positive), toward a cell of the map.
+    case zoomAt(steps: Int, column: Int, row: Int)
     /// A list row picked with the mouse (index into the visible rows).
     case selectRow(Int)
     /// Mouse wheel: rows to move the selection by.
@@ -26,6 +35,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case list = "List and map"
     case filter = "While typing a filter"
     case confirm = "When asked to confirm"
+    case map = "Map view"
 }
 
 /// One line of the key map: the keys, what they do, and how help and the status bar show them.
@@ -56,7 +66,11 @@ public enum KeyMap {
                    summary: "Map focused: nearest area to the left (← → ↑ ↓ alike)", context: .list, hint: nil),
         KeyBinding(keys: [.right, .character("l")], intent: .moveRight, label: "→ l", summary: "Map focused: nearest area to the right",
                    context: .list, hint: nil),
-        KeyBinding(keys: [.enter], intent: .open, label: "Enter", summary: "Open the selected row's details", context: .list, hint: "Enter details"),
+        KeyBinding(keys: [.enter], intent: .open, label: "Enter", summary: "An area's details; the web map's map",
+                   context: .list, hint: "Enter open"),
+        KeyBinding(keys: [.character("m")], intent: .openMap, label: "m",
+                   summary: "The selected row's map, full screen (offline from a downloaded area)", context: .list, hint: "m map"),
+        KeyBinding(keys: [.character("i")], intent: .showDetails, label: "i", summary: "The selected row's details", context: .list, hint: nil),
         KeyBinding(keys: [.tab, .backTab], intent: .switchFocus, label: "Tab", summary: "Switch focus between list and map",
                    context: .list, hint: nil),
         KeyBinding(keys: [.character("/")], intent: .startFilter, label: "/", summary: "Filter the list as you type (fuzzy)",
@@ -79,6 +93,20 @@ public enum KeyMap {
         KeyBinding(keys: [.character("?")], intent: .toggleHelp, label: "?", summary: "Show or hide this help",
                    context: .everywhere, hint: "? help"),
         KeyBinding(keys: [.character("q")], intent: .quit, label: "q", summary: "Quit", context: .everywhere, hint: "q quit"),
+        KeyBinding(keys: [.up, .down, .left, .right, .character("h"), .character("j"), .character("k"), .character("l")],
+                   intent: nil, label: "←↑↓→ hjkl", summary: "Pan a quarter of the view (or drag with the mouse)", context: .map, hint: "←↑↓→ pan"),
+        KeyBinding(keys: [.character("+"), .character("=")], intent: .zoomIn, label: "+ =", summary: "Zoom in (or the wheel, toward the pointer)",
+                   context: .map, hint: "+- zoom"),
+        KeyBinding(keys: [.character("-"), .character("_")], intent: .zoomOut, label: "-", summary: "Zoom out", context: .map, hint: nil),
+        KeyBinding(keys: [.character("0")], intent: .home, label: "0", summary: "Back to the whole map or area", context: .map, hint: "0 home"),
+        KeyBinding(keys: [.character("b")], intent: .showBookmarks, label: "b", summary: "Bookmarks: go to a saved place",
+                   context: .map, hint: "b bookmarks"),
+        KeyBinding(keys: [.character("L")], intent: .showLayers, label: "L",
+                   summary: "Layers: Space shows or hides one (l pans, as in hjkl)", context: .map, hint: "L layers"),
+        KeyBinding(keys: [.character(" ")], intent: .toggle, label: "Space", summary: "In the layer list: show or hide the layer",
+                   context: .map, hint: nil),
+        KeyBinding(keys: [.character("c")], intent: .cycleMapMode, label: "c", summary: "Drawing: braille, blocks, ASCII",
+                   context: .map, hint: "c mode"),
         KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters narrow the list", context: .filter, hint: nil),
         KeyBinding(keys: [.backspace], intent: nil, label: "Backspace", summary: "Delete the last character", context: .filter, hint: nil),
         KeyBinding(keys: [.enter], intent: nil, label: "Enter", summary: "Keep the filter and go back to the list",
@@ -88,11 +116,30 @@ public enum KeyMap {
         KeyBinding(keys: [.character("n"), .escape], intent: nil, label: "n Esc", summary: "No, leave it", context: .confirm, hint: nil),
     ]
 
-    /// The intent a key asks for outside filter typing.
-    public static func intent(for key: Key) -> Intent? {
-        bindings.first { $0.intent != nil && $0.keys.contains(key) }?.intent
+    /// The intent a key asks for outside filter typing: the map view's own keys first there, then
+    /// the keys that work everywhere (and, outside the map, the list's).
+    public static func intent(for key: Key, in context: KeyContext = .list) -> Intent? {
+        if context == .map {
+            switch key {
+            case .up, .character("k"): return .moveUp
+            case .down, .character("j"): return .moveDown
+            case .left, .character("h"): return .moveLeft
+            case .right, .character("l"): return .moveRight
+            default: break
+            }
+        }
+        let contexts: [KeyContext] = context == .map ? [.map, .everywhere] : [.everywhere, .list]
+        for context in contexts {
+            if let binding = bindings.first(where: { $0.context == context && $0.intent != nil && $0.keys.contains(key) }) {
+                return binding.intent
+            }
+        }
+        return nil
     }
 
-    /// Status bar hints, in table order.
-    public static var hints: [String] { bindings.compactMap(\.hint) }
+    /// Status bar hints of a context, in table order.
+    public static func hints(in context: KeyContext = .list) -> [String] {
+        let contexts: [KeyContext] = context == .map ? [.map] : [.everywhere, .list]
+        return bindings.filter { contexts.contains($0.context) }.compactMap(\.hint)
+    }
 }

@@ -26,6 +26,7 @@ static inline attr_t mb_color_pair(short n) { return COLOR_PAIR(n); }
 static const mmask_t MB_BUTTON1_PRESSED = BUTTON1_PRESSED;
 static const mmask_t MB_BUTTON4_PRESSED = BUTTON4_PRESSED;
 static const mmask_t MB_BUTTON5_PRESSED = BUTTON5_PRESSED;
+static const mmask_t MB_BUTTON1_RELEASED = BUTTON1_RELEASED;
 
 /* The terminal's size from the kernel (ioctl is variadic). Returns 0 on success. */
 static inline int mb_terminal_size(int fd, int *rows, int *columns) {

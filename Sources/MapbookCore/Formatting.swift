@@ -15,6 +15,17 @@ public enum Format {
     }
 
     /// `-70.6210, 43.5480 — -70.0500, 43.9300 (lon, lat)`.
+    /// `288895` → `288,895`.
+    public static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var out = ""
+        for (i, digit) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return (number < 0 ? "-" : "") + out
+    }
+
     public static func extent(_ extent: GeoExtent) -> String {
         String(format: "%.4f, %.4f — %.4f, %.4f (lon, lat)", extent.xmin, extent.ymin, extent.xmax, extent.ymax)
     }

@@ -4,6 +4,7 @@ import MapbookCore
 
 /// The offline library of one web map on one portal, on disk:
 ///
+///     <root>/portals/<portal>/tile-cache/<service>/{z}/{x}/{y}.pbf   (online basemap tiles, bounded)
 ///     <root>/portals/<portal>/webmaps/<web map id>/
 ///         item.json  data.json  areas.json  thumbnail
 ///         areas/<area id>/thumbnail
@@ -27,6 +28,9 @@ public struct OfflineLibrary: Sendable {
     }
 
     public var directory: String { "\(root)/portals/\(portalKey)/webmaps/\(webMapID.rawValue)" }
+
+    /// Online basemap tiles seen before (a bounded cache, not part of any download).
+    public var tileCacheDirectory: String { "\(root)/portals/\(portalKey)/tile-cache" }
 
     public func areaDirectory(_ area: ItemID) -> String { "\(directory)/areas/\(area.rawValue)" }
     func manifestPath(_ area: ItemID) -> String { areaDirectory(area) + "/manifest.json" }

@@ -26,6 +26,8 @@ public final class TerminalApp {
     private let options: RenderOptions
     private let signalFD: Int32
     private var redrawPending = false
+    /// Where a drag on the map last was, while the button is held.
+    private var dragPoint: (x: Int, y: Int)?
     private var finished: CheckedContinuation<Void, Never>?
 
     private init(model: AppModel, backend: CursesBackend, options: RenderOptions, signalFD: Int32) {
@@ -95,7 +97,9 @@ public final class TerminalApp {
             switch event {
             case .key(let key): model.handle(key)
             case .click(let x, let y): click(x: x, y: y)
-            case .wheel(let rows): model.dispatch(.scroll(rows))
+            case .drag(let x, let y): drag(x: x, y: y)
+            case .release: dragPoint = nil
+            case .wheel(let rows, let x, let y): wheel(rows: rows, x: x, y: y)
             case .resize: resizeToTerminal()
             case .interrupt, .hangUp: model.dispatch(.quit)
             }
@@ -117,7 +121,28 @@ public final class TerminalApp {
         redraw()
     }
 
+    /// On the map, the wheel zooms toward the pointer; elsewhere it scrolls.
+    private func wheel(rows: Int, x: Int, y: Int) {
+        let rect = MapScreen.mapRect(width: backend.width, height: backend.height)
+        if model.state.screen == .map, rect.contains(x: x, y: y) {
+            model.dispatch(.zoomAt(steps: -rows, column: x - rect.x, row: y - rect.y))
+        } else {
+            model.dispatch(.scroll(rows))
+        }
+    }
+
+    /// Dragging the map moves it with the pointer.
+    private func drag(x: Int, y: Int) {
+        guard model.state.screen == .map, let last = dragPoint else { return }
+        dragPoint = (x, y)
+        if x != last.x || y != last.y { model.dispatch(.pan(columns: x - last.x, rows: y - last.y)) }
+    }
+
     private func click(x: Int, y: Int) {
+        if model.state.screen == .map {
+            dragPoint = (x, y)
+            return
+        }
         let state = model.state
         guard state.screen == .main, !state.showingHelp,
               !MainLayout.isTooSmall(width: backend.width, height: backend.height) else { return }

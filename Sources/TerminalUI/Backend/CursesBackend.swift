@@ -7,9 +7,12 @@ import MapbookCore
 /// What the terminal sends, decoded.
 enum InputEvent: Equatable {
     case key(Key)
-    /// A left click at a cell; the wheel, one notch (negative up, positive down).
+    /// A left click at a cell; the pointer moved with the button held; the button let go; the
+    /// wheel, one notch (negative up, positive down) with the pointer at a cell.
     case click(x: Int, y: Int)
-    case wheel(rows: Int)
+    case drag(x: Int, y: Int)
+    case release(x: Int, y: Int)
+    case wheel(rows: Int, x: Int, y: Int)
     case interrupt
     /// ncurses saw the size change (KEY_RESIZE).
     case resize
@@ -58,7 +61,9 @@ final class CursesBackend {
         } else {
             colorCount = 0
         }
-        mousemask(MB_BUTTON1_PRESSED | MB_BUTTON4_PRESSED | MB_BUTTON5_PRESSED, nil)
+        // Motion reports make a drag possible on the map; they arrive only while a button is held
+        // in most terminals, and the loop drops the rest cheaply.
+        mousemask(MB_BUTTON1_PRESSED | MB_BUTTON1_RELEASED | MB_BUTTON4_PRESSED | MB_BUTTON5_PRESSED | MB_REPORT_MOUSE_POSITION, nil)
         mouseinterval(0)
         width = Int(getmaxx(stdscr)); height = Int(getmaxy(stdscr))
     }
@@ -183,9 +188,11 @@ final class CursesBackend {
             var event = MEVENT()
             guard getmouse(&event) == OK else { return nil }
             let x = Int(event.x), y = Int(event.y)
-            if event.bstate & MB_BUTTON4_PRESSED != 0 { return .wheel(rows: -1) }
-            if event.bstate & MB_BUTTON5_PRESSED != 0 { return .wheel(rows: 1) }
+            if event.bstate & MB_BUTTON4_PRESSED != 0 { return .wheel(rows: -1, x: x, y: y) }
+            if event.bstate & MB_BUTTON5_PRESSED != 0 { return .wheel(rows: 1, x: x, y: y) }
             if event.bstate & MB_BUTTON1_PRESSED != 0 { return .click(x: x, y: y) }
+            if event.bstate & MB_BUTTON1_RELEASED != 0 { return .release(x: x, y: y) }
+            if event.bstate & MB_REPORT_MOUSE_POSITION != 0 { return .drag(x: x, y: y) }
             return nil
         default: return nil
         }

@@ -202,7 +202,7 @@ enum DocumentScreen {
     }
 
     /// A bordered card, blank inside, with its title on the top border.
-    private static func drawCard(_ card: Rect, title: String, into frame: inout Frame, options: RenderOptions) {
+    static func drawCard(_ card: Rect, title: String, into frame: inout Frame, options: RenderOptions) {
         let glyphs = Glyphs(options.glyphs), theme = options.theme
         frame.fill(card, with: Cell(" ", style: theme.card))
         let horizontal = String(repeating: glyphs.horizontal, count: max(card.width - 2, 0))

@@ -24,7 +24,7 @@ enum MainScreen {
         let rows = state.rows
         let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
             : state.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
-            : KeyMap.hints.joined(separator: "  ")
+            : KeyMap.hints().joined(separator: "  ")
         let position = rows.isEmpty ? "" : "\(state.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }

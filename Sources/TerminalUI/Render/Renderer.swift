@@ -15,6 +15,7 @@ public enum Renderer {
         switch state.screen {
         case .main: MainScreen.draw(state, into: &frame, options: options)
         case .details: DocumentScreen.drawDetails(state, into: &frame, options: options)
+        case .map: MapScreen.draw(state, into: &frame, options: options)
         }
         if state.showingHelp { DocumentScreen.drawHelp(state, into: &frame, options: options) }
         if let confirmation = state.confirmation { DocumentScreen.drawConfirmation(confirmation, into: &frame, options: options) }
@@ -24,7 +25,9 @@ public enum Renderer {
     /// What fits at this size, for the model to page and scroll by.
     public static func metrics(_ state: AppState, width: Int, height: Int, options: RenderOptions) -> LayoutMetrics {
         let layout = MainLayout(width: width, height: height)
-        var metrics = LayoutMetrics(listCapacity: layout.listCapacity)
+        let map = MapScreen.mapRect(width: width, height: height)
+        var metrics = LayoutMetrics(listCapacity: layout.listCapacity, mapColumns: map.width, mapRows: map.height,
+                                    mapColors: options.theme.colors, mapUnicode: options.glyphs == .unicode)
         if state.showingHelp {
             let help = DocumentScreen.helpGeometry(width: width, height: height, options: options)
             metrics.documentPage = help.body.height
@@ -61,7 +64,8 @@ public enum Renderer {
     }
 
     /// The bottom line: network state, then a message or key hints, and a position on the right.
-    static func drawStatusBar(_ state: AppState, hints: String, position: String, into frame: inout Frame, options: RenderOptions) {
+    static func drawStatusBar(_ state: AppState, hints: String, position: String, showsNetwork: Bool = true, into frame: inout Frame,
+                              options: RenderOptions) {
         let theme = options.theme, glyphs = Glyphs(options.glyphs)
         let y = frame.height - 1
         frame.fill(Rect(x: 0, y: y, width: frame.width, height: 1), with: Cell(" ", style: theme.statusBar))
@@ -74,8 +78,11 @@ public enum Renderer {
             network = ("\(glyphs.offline) offline\(synced)", theme.offline)
         }
         let positionStart = frame.width - DisplayWidth.of(position) - 1
-        var x = frame.put(" " + network.0, x: 0, y: y, style: network.1, limit: positionStart)
-        x = frame.put(" \(glyphs.vertical) ", x: x, y: y, style: theme.statusBar, limit: positionStart)
+        var x = 1
+        if showsNetwork {
+            x = frame.put(" " + network.0, x: 0, y: y, style: network.1, limit: positionStart)
+            x = frame.put(" \(glyphs.vertical) ", x: x, y: y, style: theme.statusBar, limit: positionStart)
+        }
         frame.put(DisplayWidth.truncated(state.message ?? hints, to: positionStart - x - 1), x: x, y: y,
                   style: theme.statusBar, limit: positionStart)
         frame.put(position, x: positionStart, y: y, style: theme.statusBar)

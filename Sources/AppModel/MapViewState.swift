@@ -1,0 +1,50 @@
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+
+/// A list over the map: the web map's bookmarks, or the layers with their visibility.
+public enum MapPanel: Equatable, Sendable {
+    case bookmarks, layers
+}
+
+/// The map view: what it shows, how, and the last picture drawn. The picture may be for an older
+/// viewport while a newer one is being drawn: a stale frame stays until the new one is ready.
+public struct MapViewState: Sendable {
+    public var title: String
+    /// Where the tiles come from, for the header: a file name or the basemap service's name.
+    public var sourceName: String
+    public var isOnlineSource: Bool
+    public var viewport: MapViewport
+    /// What `0` goes back to; fitted once the map's size is known.
+    public var homeExtent: GeoExtent?
+    public var mode: MapMode = .braille
+    public var image: MapImage?
+    public var isDrawing = false
+    public var panel: MapPanel?
+    public var panelSelection = 0
+    public var bookmarks: [Bookmark]
+    public var layers: [String] = []
+    public var hiddenLayers: Set<String> = []
+    /// What the last drawing could not draw, for the footer.
+    public var problems: [String] = []
+    /// Set while the source is being opened, or when it could not be.
+    public var status: String?
+    /// `mapbook open FILE`: leaving the map quits.
+    public var isStandalone = false
+
+    public init(title: String, sourceName: String, isOnlineSource: Bool, viewport: MapViewport, homeExtent: GeoExtent?,
+                bookmarks: [Bookmark]) {
+        self.title = title; self.sourceName = sourceName; self.isOnlineSource = isOnlineSource
+        self.viewport = viewport; self.homeExtent = homeExtent; self.bookmarks = bookmarks
+    }
+
+    /// Rows of the open panel.
+    public var panelRows: [String] {
+        switch panel {
+        case .bookmarks?: bookmarks.map(\.name)
+        case .layers?: layers
+        case nil: []
+        }
+    }
+}

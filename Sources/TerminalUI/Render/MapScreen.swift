@@ -1,0 +1,70 @@
+import AppModel
+import Foundation
+import MapRender
+import MapbookCore
+
+/// The map view, full screen: a header, the last drawn picture of the map, a list of bookmarks or
+/// layers over it when open, and a footer with the centre, zoom, scale and drawing mode.
+enum MapScreen {
+    /// Where the map goes: everything between the header and the footer.
+    static func mapRect(width: Int, height: Int) -> Rect {
+        Rect(x: 0, y: 1, width: width, height: max(height - 2, 0))
+    }
+
+    static func draw(_ state: AppState, into frame: inout Frame, options: RenderOptions) {
+        guard let map = state.map else { return }
+        let theme = options.theme
+        let right = map.isStandalone ? "file on this device" : map.sourceName
+        Renderer.drawHeader([map.title, "Map"], right: right, into: &frame, options: options)
+        let rect = mapRect(width: frame.width, height: frame.height)
+        if let image = map.image {
+            // A picture drawn for another size is shown as far as it fits until the new one is ready.
+            for y in 0..<min(image.frame.height, rect.height) {
+                for x in 0..<min(image.frame.width, rect.width) { frame[rect.x + x, rect.y + y] = image.frame[x, y] }
+            }
+        }
+        if let status = map.status {
+            for (offset, line) in DisplayWidth.wrapped(status, width: max(rect.width - 4, 1)).prefix(3).enumerated() {
+                frame.putCentred(line, in: rect, y: rect.y + rect.height / 2 + offset, style: offset == 0 ? theme.title : theme.dim)
+            }
+        }
+        if map.panel != nil { drawPanel(map, in: rect, into: &frame, options: options) }
+        let hints = map.panel == nil ? KeyMap.hints(in: .map).joined(separator: "  ") + "  Esc back"
+            : map.panel == .layers ? "↑↓ choose · Space show/hide · Esc close" : "↑↓ choose · Enter go · Esc close"
+        Renderer.drawStatusBar(state, hints: state.message ?? map.problems.first ?? hints, position: position(map, options: options),
+                               showsNetwork: !map.isStandalone, into: &frame, options: options)
+    }
+
+    /// `44.3512°N 68.2210°W  z11.0  1:288,895  braille`, and `…` while a newer view is drawing.
+    static func position(_ map: MapViewState, options: RenderOptions) -> String {
+        let point = WebMercator.geographic(x: map.viewport.center.x, y: map.viewport.center.y)
+        let lat = String(format: "%.4f°%@", abs(point.latitude), point.latitude >= 0 ? "N" : "S")
+        let lon = String(format: "%.4f°%@", abs(point.longitude), point.longitude >= 0 ? "E" : "W")
+        let mode = options.glyphs == .unicode ? map.mode.rawValue : "ascii"
+        let busy = map.isDrawing ? (options.glyphs == .unicode ? " …" : " ...") : ""
+        return "\(lat) \(lon)  z\(String(format: "%.1f", map.viewport.zoom))  1:\(Format.grouped(Int(map.viewport.scale.rounded())))  \(mode)\(busy)"
+    }
+
+    private static func drawPanel(_ map: MapViewState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        let rows = map.panelRows
+        let width = min(max((rows.map(DisplayWidth.of).max() ?? 0) + 10, 28), max(rect.width - 4, 10))
+        let height = min(rows.count + 2, max(rect.height - 2, 3))
+        let card = Rect(x: rect.maxX - width - 2, y: rect.y + 1, width: width, height: height)
+        DocumentScreen.drawCard(card, title: map.panel == .bookmarks ? "Bookmarks" : "Layers", into: &frame, options: options)
+        let visible = height - 2
+        let top = min(max(map.panelSelection - visible + 1, 0), max(rows.count - visible, 0))
+        for (offset, name) in rows.enumerated().dropFirst(top).prefix(visible) {
+            let y = card.y + 1 + offset - top
+            var text = name
+            if map.panel == .layers {
+                let shown = !map.hiddenLayers.contains(name)
+                text = (shown ? "[x] " : "[ ] ") + name
+            }
+            let selected = offset == map.panelSelection
+            let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
+            if selected { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }
+            frame.put(DisplayWidth.truncated(text, to: card.width - 4), x: card.x + 2, y: y, style: style, limit: card.maxX - 2)
+        }
+    }
+}

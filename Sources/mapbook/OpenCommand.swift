@@ -1,0 +1,41 @@
+import AppModel
+import ArgumentParser
+import Foundation
+import MapSources
+import MapbookCore
+import OfflineLibrary
+import TerminalUI
+
+/// `mapbook open FILE`: a side-loaded package (or tile folder) in the full-screen map view.
+struct OpenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open a .vtpk, .tpkx or .tpk file (or a folder of {z}/{x}/{y}.pbf tiles) in the full-screen map view.",
+        discussion: "No portal and no network are involved. Keys are listed on the ? help screen; Esc or q quits.")
+
+    @Argument(help: ArgumentHelp("The package or folder.", valueName: "FILE")) var file: String
+    @OptionGroup var display: DisplayOptions
+
+    func run() async throws {
+        let source: any MapSource
+        do {
+            source = try MapSources.open(path: file)
+        } catch {
+            throw Output.fail(error, json: false)
+        }
+        let settings = TerminalApp.Settings(ascii: display.ascii)
+        // The model's portal parts stay idle: a standalone map never loads a web map.
+        let model = await AppModel(state: AppState(portalHost: "", webMapID: ItemID.exploreMaine, phase: .loaded),
+                                   library: OfflineLibrary(root: LibraryLocation.root(dataDir: nil), portalKey: "none",
+                                                           webMap: ItemID.exploreMaine),
+                                   connect: { throw MapSourceError("No portal is used by mapbook open.") })
+        await model.openStandaloneMap(title: URL(fileURLWithPath: file).lastPathComponent, source: source)
+        do {
+            try await TerminalApp.run(model, settings: settings)
+            await model.shutdown()
+        } catch {
+            await model.shutdown()
+            throw Output.fail(error, json: false)
+        }
+    }
+}
