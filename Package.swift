@@ -58,16 +58,18 @@ let package = Package(
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "MapbookCore",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
-                                                            "SamplePortal"],
+                                                            "SamplePortal", "SnapshotSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "OfflineLibraryTests", dependencies: ["OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
-                                                           "PortalFixtures", "HTTP"],
+                                                           "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
         // Test support: where ../shared/data is, and the message for tests skipped without it.
         .target(name: "SharedTestData", path: "Tests/SharedTestData"),
+        // Test support: text snapshots compared with files, recorded with MAPBOOK_RECORD_SNAPSHOTS=1.
+        .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
         // Test support: the sample portal, its content built once per test process.
         .target(name: "PortalFixtures", dependencies: ["SamplePortal", "OfflineLibrary", "MapbookCore"], path: "Tests/PortalFixtures"),
     ]

@@ -16,6 +16,9 @@ public struct MapCanvas: Sendable {
     private var fills: [PaletteIndex?]
     /// Draw lines into the half-cell pixels instead of braille dots (solid colour, half the detail).
     public var linesAsPixels = false
+    /// Lines and fills stay inside this box of dot coordinates when set: a vector tile's own square,
+    /// so geometry a tile carries past its edge (its buffer, and the cut edges there) is not drawn.
+    public var clipBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
 
     public init(columns: Int, rows: Int) {
         self.columns = max(columns, 0); self.rows = max(rows, 0)
@@ -46,9 +49,10 @@ public struct MapCanvas: Sendable {
         // Lines wholly outside on one side cost nothing; huge coordinates are clamped before
         // converting to Int so a far-away vertex cannot overflow.
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
-        let w = Double(dotWidth), h = Double(dotHeight)
-        if (a.x < 0 && b.x < 0) || (a.y < 0 && b.y < 0) || (a.x >= w && b.x >= w) || (a.y >= h && b.y >= h) { return }
-        guard let (p, q) = Self.clip(a, b, width: w, height: h) else { return }
+        let box = drawingBox
+        if (a.x < box.minX && b.x < box.minX) || (a.y < box.minY && b.y < box.minY)
+            || (a.x >= box.maxX && b.x >= box.maxX) || (a.y >= box.maxY && b.y >= box.maxY) { return }
+        guard let (p, q) = Self.clip(a, b, to: box) else { return }
         var x0 = Int(p.x.rounded(.down)), y0 = Int(p.y.rounded(.down))
         let x1 = Int(q.x.rounded(.down)), y1 = Int(q.y.rounded(.down))
         let dx = abs(x1 - x0), dy = -abs(y1 - y0)
@@ -63,12 +67,23 @@ public struct MapCanvas: Sendable {
         }
     }
 
-    /// Liang–Barsky clipping of a segment to `[-1, width] × [-1, height]`.
-    private static func clip(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), width: Double, height: Double)
+    /// Where lines may go: the canvas (with a dot to spare), within `clipBox`.
+    private var drawingBox: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        var box = (minX: -1.0, minY: -1.0, maxX: Double(dotWidth), maxY: Double(dotHeight))
+        if let clipBox {
+            box = (max(box.minX, clipBox.minX), max(box.minY, clipBox.minY), min(box.maxX, clipBox.maxX), min(box.maxY, clipBox.maxY))
+        }
+        return box
+    }
+
+    /// Liang–Barsky clipping of a segment to a box.
+    private static func clip(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double),
+                             to box: (minX: Double, minY: Double, maxX: Double, maxY: Double))
         -> ((x: Double, y: Double), (x: Double, y: Double))? {
+        guard box.minX <= box.maxX, box.minY <= box.maxY else { return nil }
         var t0 = 0.0, t1 = 1.0
         let dx = b.x - a.x, dy = b.y - a.y
-        for (p, q) in [(-dx, a.x + 1), (dx, width - a.x), (-dy, a.y + 1), (dy, height - a.y)] {
+        for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
             if p == 0 { if q < 0 { return nil }; continue }
             let r = q / p
             if p < 0 { if r > t1 { return nil }; t0 = max(t0, r) } else { if r < t0 { return nil }; t1 = min(t1, r) }
@@ -96,9 +111,16 @@ public struct MapCanvas: Sendable {
                 }
             }
         }
-        let pixelRows = rows * 2
-        guard !edges.isEmpty, high >= 0, low < Double(pixelRows) else { return }
-        let firstRow = max(Int(max(low, 0)), 0), lastRow = min(Int(min(high, Double(pixelRows))), pixelRows - 1)
+        var pixelBox = (firstColumn: 0, firstRow: 0, lastColumn: columns - 1, lastRow: rows * 2 - 1)
+        if let clipBox {
+            // A pixel is inside when its centre (2p + 1 in dots) is.
+            func first(_ v: Double) -> Int { Int(max(min(((v - 1) / 2).rounded(.up), 1e6), -1e6)) }
+            pixelBox = (max(pixelBox.firstColumn, first(clipBox.minX)), max(pixelBox.firstRow, first(clipBox.minY)),
+                        min(pixelBox.lastColumn, first(clipBox.maxX) - 1), min(pixelBox.lastRow, first(clipBox.maxY) - 1))
+        }
+        guard !edges.isEmpty, high >= Double(pixelBox.firstRow), low <= Double(pixelBox.lastRow + 1),
+              pixelBox.firstColumn <= pixelBox.lastColumn else { return }
+        let firstRow = max(Int(max(low, 0)), pixelBox.firstRow), lastRow = min(Int(min(high, Double(rows * 2))), pixelBox.lastRow)
         guard firstRow <= lastRow else { return }
         var crossings: [Double] = []
         let limit = Double(columns + 1)
@@ -112,8 +134,8 @@ public struct MapCanvas: Sendable {
             crossings.sort()
             var i = 0
             while i + 1 < crossings.count {
-                let start = max(Int((crossings[i] - 0.5).rounded(.up)), 0)
-                let end = min(Int((crossings[i + 1] - 0.5).rounded(.down)), columns - 1)
+                let start = max(Int((crossings[i] - 0.5).rounded(.up)), pixelBox.firstColumn)
+                let end = min(Int((crossings[i + 1] - 0.5).rounded(.down)), pixelBox.lastColumn)
                 if start <= end { for x in start...end { fills[row * columns + x] = color } }
                 i += 2
             }

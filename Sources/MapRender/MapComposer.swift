@@ -143,6 +143,8 @@ public enum MapComposer {
         if ox > Double(canvas.dotWidth) + tileDots || oy > Double(canvas.dotHeight) + tileDots
             || ox + 2 * tileDots < 0 || oy + 2 * tileDots < 0 { return 0 }
         func dot(_ p: MVTPoint) -> (x: Double, y: Double) { (ox + Double(p.x) * k, oy + Double(p.y) * k) }
+        canvas.clipBox = (ox, oy, ox + tileDots, oy + tileDots)
+        defer { canvas.clipBox = nil }
 
         var drawn = 0
         let style = painter.layer
