@@ -205,6 +205,7 @@ extension AppModel {
             return
         }
         state.map?.isDrawing = true
+        mapDrawCount += 1
         mapDrawing = Task { [weak self] in
             // `render` is not isolated to the UI actor: tiles load and the frame composes elsewhere.
             let image = await loader.render(request)

@@ -38,6 +38,8 @@ public final class AppModel {
     @ObservationIgnored var mapDrawing: Task<Void, Never>?
     /// A view change arrived while drawing: draw again, with the latest view, when done.
     @ObservationIgnored var mapRedrawWanted = false
+    /// Map drawings started so far (tests and benchmarks check that bursts coalesce).
+    @ObservationIgnored public internal(set) var mapDrawCount = 0
     /// Where online basemap tiles are kept; nil for no disk cache.
     @ObservationIgnored let tileCacheDirectory: String?
 

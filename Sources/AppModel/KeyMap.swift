@@ -67,7 +67,7 @@ public enum KeyMap {
         KeyBinding(keys: [.right, .character("l")], intent: .moveRight, label: "→ l", summary: "Map focused: nearest area to the right",
                    context: .list, hint: nil),
         KeyBinding(keys: [.enter], intent: .open, label: "Enter", summary: "An area's details; the web map's map",
-                   context: .list, hint: "Enter open"),
+                   context: .list, hint: nil),
         KeyBinding(keys: [.character("m")], intent: .openMap, label: "m",
                    summary: "The selected row's map, full screen (offline from a downloaded area)", context: .list, hint: "m map"),
         KeyBinding(keys: [.character("i")], intent: .showDetails, label: "i", summary: "The selected row's details", context: .list, hint: nil),

@@ -1,0 +1,48 @@
+import AppModel
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+import PortalFixtures
+import Testing
+@testable import TerminalUI
+
+/// The map screen as the app draws it: header, picture, a panel, the footer.
+@Suite @UIActor struct MapScreenSnapshotTests {
+    static let packagePath: String = {
+        let package = SampleFixture.content.packages.values.first { $0.name.contains("Acadia") }!
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-screen-\(UUID()).vtpk").path
+        FileManager.default.createFile(atPath: path, contents: package.data)
+        return path
+    }()
+
+    func model(width: Int, height: Int, options: RenderOptions) async throws -> AppModel {
+        let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded),
+                             library: SampleFixture.scratchLibrary()) { throw CancellationError() }
+        model.openStandaloneMap(title: "Acadia basemap.vtpk", source: try PackageMapSource(path: Self.packagePath))
+        model.layoutChanged(Renderer.metrics(model.state, width: width, height: height, options: options))
+        await model.waitForMap()
+        return model
+    }
+
+    @Test func mapWithFooter() async throws {
+        let model = try await model(width: 120, height: 40, options: SnapshotState.options)
+        let frame = Renderer.render(model.state, width: 120, height: 40, options: SnapshotState.options)
+        #expect(frame.row(at: 0).contains("Acadia basemap.vtpk › Map"))
+        #expect(frame.row(at: 39).contains("z9.4") && frame.row(at: 39).contains("braille"))
+        expectSnapshot(frame, "map-120x40")
+    }
+
+    @Test func layerListInASCII() async throws {
+        let options = RenderOptions(glyphs: .ascii, theme: .monochrome, geography: .empty)
+        let model = try await model(width: 80, height: 24, options: options)
+        model.handle(.character("L"))
+        model.handle(.down)
+        model.handle(.character(" "))
+        await model.waitForMap()
+        let frame = Renderer.render(model.state, width: 80, height: 24, options: options)
+        #expect(frame.text.contains("[ ] state") && frame.text.contains("[x] places"))
+        #expect(frame.row(at: 23).contains("ascii"))
+        expectSnapshot(frame, "map-layers-ascii-80x24")
+    }
+}
