@@ -127,7 +127,13 @@ extension AppModel {
             state.message = "Drawing in \(map.mode.next.rawValue)"
             requestMapDraw()
         case .back:
-            if map.isStandalone { state.isQuitting = true } else { closeMap(); state.screen = .main }
+            if map.isStandalone {
+                state.isQuitting = true
+            } else {
+                closeMap()
+                state.screen = .main
+                state.message = state.network == .offline ? Self.offlineMessage : nil
+            }
         case .quit, .toggleHelp, .download, .downloadAll, .cancelDownload, .remove, .update, .refresh:
             return false
         default:

@@ -178,7 +178,7 @@ public final class AppModel {
         }
     }
 
-    static let offlineMessage = "Offline — showing downloaded areas"
+    nonisolated static let offlineMessage = "Offline — showing downloaded areas"
 
     /// Decoded off the UI thread and shrunk, so drawing them each frame costs little. A broken
     /// thumbnail keeps its placeholder; it is not worth a message.

@@ -103,6 +103,8 @@ public enum KeyMap {
                    context: .map, hint: "b bookmarks"),
         KeyBinding(keys: [.character("L")], intent: .showLayers, label: "L",
                    summary: "Layers: Space shows or hides one (l pans, as in hjkl)", context: .map, hint: "L layers"),
+        KeyBinding(keys: [.enter], intent: .open, label: "Enter", summary: "In a list: go to the bookmark, or show/hide the layer",
+                   context: .map, hint: nil),
         KeyBinding(keys: [.character(" ")], intent: .toggle, label: "Space", summary: "In the layer list: show or hide the layer",
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("c")], intent: .cycleMapMode, label: "c", summary: "Drawing: braille, blocks, ASCII",

@@ -149,7 +149,7 @@ public enum MapComposer {
         var drawn = 0
         let style = painter.layer
         for feature in layer.features where feature.geometryError == nil {
-            let context = FeatureContext(zoom: painter.zoom, type: feature.type, id: feature.id) { source.value($0, of: feature) }
+            let context = FeatureContext(zoom: painter.zoom, feature: feature, in: source)
             guard StyleExpression.passes(style.filter, context) else { continue }
             let geometry = feature.geometry
             var start = 0
@@ -288,18 +288,58 @@ struct LayerPainter {
     /// The colour under translucent paint (the style's background).
     let base: StyleColor
     private let zoomContext: FeatureContext
+    /// Paint values that do not depend on the feature, worked out once for the drawing (and their
+    /// colours parsed once): most styles colour a layer the same for every feature.
+    private let fixedPaint: [String: JSONValue]
+    private let fixedColors: [String: StyleColor]
 
     init(layer: StyleLayer, zoom: Double, base: StyleColor) {
         self.layer = layer; self.zoom = zoom; self.base = base
-        zoomContext = .zoom(zoom)
+        let zoomContext = FeatureContext.zoom(zoom)
+        self.zoomContext = zoomContext
+        var paint: [String: JSONValue] = [:]
+        var colors: [String: StyleColor] = [:]
+        for (key, value) in layer.paint.object ?? [:] where !Self.dependsOnFeature(value) {
+            let evaluated = StyleExpression.evaluate(value, zoomContext)
+            paint[key] = evaluated
+            if let text = evaluated.string, let color = StyleColor(parsing: text) { colors[key] = color }
+        }
+        fixedPaint = paint
+        fixedColors = colors
+    }
+
+    /// Whether a value reads the feature (its properties, type or id).
+    static func dependsOnFeature(_ value: JSONValue) -> Bool {
+        switch value {
+        case .array(let items):
+            if case .string(let op)? = items.first, ["get", "has", "!has", "in", "!in", "geometry-type", "id", "properties"].contains(op) {
+                return true
+            }
+            return items.contains(where: dependsOnFeature)
+        case .object(let members):
+            return members["property"] != nil || members.values.contains(where: dependsOnFeature)
+        default:
+            return false
+        }
     }
 
     /// A colour property blended by its opacity over the base; nil when absent or nearly invisible.
     func color(_ key: String, opacity opacityKey: String, _ context: FeatureContext? = nil) -> StyleColor? {
-        guard let value = layer.paint[key] else { return nil }
-        let evaluated = StyleExpression.evaluate(value, context ?? zoomContext)
-        guard let text = evaluated.string, let color = StyleColor(parsing: text) else { return nil }
-        let opacity = layer.paint[opacityKey].flatMap { StyleExpression.evaluate($0, context ?? zoomContext).double } ?? 1
+        let color: StyleColor
+        if let fixed = fixedColors[key] {
+            color = fixed
+        } else {
+            guard fixedPaint[key] == nil, let value = layer.paint[key],
+                  let text = StyleExpression.evaluate(value, context ?? zoomContext).string,
+                  let parsed = StyleColor(parsing: text) else { return nil }
+            color = parsed
+        }
+        let opacity: Double
+        if let fixed = fixedPaint[opacityKey] {
+            opacity = fixed.double ?? 1
+        } else {
+            opacity = layer.paint[opacityKey].flatMap { StyleExpression.evaluate($0, context ?? zoomContext).double } ?? 1
+        }
         guard color.a * opacity >= 0.15 else { return nil }
         return color.over(base, opacity: opacity)
     }

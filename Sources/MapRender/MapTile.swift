@@ -45,7 +45,7 @@ public struct MapTile: Sendable {
     }
 }
 
-public struct PreparedLayer: Sendable {
+public final class PreparedLayer: Sendable {
     public let layer: MVTLayer
     let keyIndex: [String: UInt32]
 
@@ -56,10 +56,9 @@ public struct PreparedLayer: Sendable {
         keyIndex = index
     }
 
-    func value(_ name: String, of feature: MVTFeature) -> MVTValue? {
+    func value(_ name: String, tags: [UInt32]) -> MVTValue? {
         guard let key = keyIndex[name] else { return nil }
         var i = 0
-        let tags = feature.tags
         while i + 1 < tags.count {
             if tags[i] == key {
                 let v = Int(tags[i + 1])

@@ -7,11 +7,26 @@ public struct FeatureContext {
     public var zoom: Double
     public var type: MVTGeometryType
     public var id: UInt64?
-    /// Looks a property up by name; nil when the feature does not have it.
-    public var property: (String) -> MVTValue?
+    /// Where properties come from: a tile layer's tags (no allocation per feature, which matters
+    /// when hundreds of style layers filter thousands of features), or a lookup function.
+    private let layer: PreparedLayer?
+    private let tags: [UInt32]
+    private let lookup: ((String) -> MVTValue?)?
 
-    public init(zoom: Double, type: MVTGeometryType = .unknown, id: UInt64? = nil, property: @escaping (String) -> MVTValue? = { _ in nil }) {
-        self.zoom = zoom; self.type = type; self.id = id; self.property = property
+    public init(zoom: Double, type: MVTGeometryType = .unknown, id: UInt64? = nil, property: ((String) -> MVTValue?)? = nil) {
+        self.zoom = zoom; self.type = type; self.id = id
+        layer = nil; tags = []; lookup = property
+    }
+
+    init(zoom: Double, feature: MVTFeature, in layer: PreparedLayer) {
+        self.zoom = zoom; type = feature.type; id = feature.id
+        self.layer = layer; tags = feature.tags; lookup = nil
+    }
+
+    /// A property by name; nil when the feature does not have it.
+    public func property(_ name: String) -> MVTValue? {
+        if let layer { return layer.value(name, tags: tags) }
+        return lookup?(name)
     }
 
     /// The context for values that depend on the zoom alone.
@@ -33,7 +48,7 @@ public enum StyleExpression {
         switch value {
         case .array(let items):
             guard case .string(let op)? = items.first else { return value }
-            return call(op, Array(items.dropFirst()), context)
+            return call(op, items.dropFirst(), context)
         case .object(let members):
             if let stops = members["stops"] { return function(members, stops: stops, context) }
             return value
@@ -52,14 +67,14 @@ public enum StyleExpression {
 
     // MARK: Operators
 
-    private static func call(_ op: String, _ args: [JSONValue], _ context: FeatureContext) -> JSONValue {
+    private static func call(_ op: String, _ args: ArraySlice<JSONValue>, _ context: FeatureContext) -> JSONValue {
         // Legacy filters name a property by a bare string in the first argument.
         let legacy = args.first.map { if case .string = $0 { true } else { false } } ?? false
         switch op {
         case "==", "!=", "<", "<=", ">", ">=":
             guard args.count >= 2 else { return .null }
-            let left = legacy ? legacyProperty(args[0], context) : evaluate(args[0], context)
-            let right = evaluate(args[1], context)
+            let left = legacy ? legacyProperty(args[offset: 0], context) : evaluate(args[offset: 0], context)
+            let right = evaluate(args[offset: 1], context)
             return .bool(compare(op, left, right))
         case "in" where legacy, "!in":
             guard let key = args.first else { return .null }
@@ -68,7 +83,7 @@ public enum StyleExpression {
             return .bool(op == "in" ? found : !found)
         case "in":
             guard args.count == 2 else { return .null }
-            let needle = evaluate(args[0], context), haystack = evaluate(args[1], context)
+            let needle = evaluate(args[offset: 0], context), haystack = evaluate(args[offset: 1], context)
             switch haystack {
             case .array(let items): return .bool(items.contains { equal(needle, $0) })
             case .string(let text): return .bool(needle.string.map(text.contains) ?? false)
@@ -96,10 +111,10 @@ public enum StyleExpression {
         case "case":
             var i = 0
             while i + 1 < args.count {
-                if truthy(evaluate(args[i], context)) { return evaluate(args[i + 1], context) }
+                if truthy(evaluate(args[offset: i], context)) { return evaluate(args[offset: i + 1], context) }
                 i += 2
             }
-            return args.count % 2 == 1 ? evaluate(args[args.count - 1], context) : .null
+            return args.count % 2 == 1 ? evaluate(args[offset: args.count - 1], context) : .null
         case "coalesce":
             for arg in args {
                 let value = evaluate(arg, context)
@@ -151,37 +166,37 @@ public enum StyleExpression {
         }
     }
 
-    private static func match(_ args: [JSONValue], _ context: FeatureContext) -> JSONValue {
+    private static func match(_ args: ArraySlice<JSONValue>, _ context: FeatureContext) -> JSONValue {
         guard args.count >= 2 else { return .null }
-        let input = evaluate(args[0], context)
+        let input = evaluate(args[offset: 0], context)
         var i = 1
         while i + 1 < args.count {
-            let labels = args[i].isArray ? args[i].array : [args[i]]
-            if labels.contains(where: { equal(input, $0) }) { return evaluate(args[i + 1], context) }
+            let labels = args[offset: i].isArray ? args[offset: i].array : [args[offset: i]]
+            if labels.contains(where: { equal(input, $0) }) { return evaluate(args[offset: i + 1], context) }
             i += 2
         }
-        return i < args.count ? evaluate(args[i], context) : .null
+        return i < args.count ? evaluate(args[offset: i], context) : .null
     }
 
-    private static func step(_ args: [JSONValue], _ context: FeatureContext) -> JSONValue {
-        guard args.count >= 2, let input = evaluate(args[0], context).double else { return .null }
-        var result = args[1]
+    private static func step(_ args: ArraySlice<JSONValue>, _ context: FeatureContext) -> JSONValue {
+        guard args.count >= 2, let input = evaluate(args[offset: 0], context).double else { return .null }
+        var result = args[offset: 1]
         var i = 2
-        while i + 1 < args.count, let stop = args[i].double, input >= stop {
-            result = args[i + 1]
+        while i + 1 < args.count, let stop = args[offset: i].double, input >= stop {
+            result = args[offset: i + 1]
             i += 2
         }
         return evaluate(result, context)
     }
 
-    private static func interpolate(_ args: [JSONValue], _ context: FeatureContext) -> JSONValue {
-        guard args.count >= 4, let input = evaluate(args[1], context).double else { return .null }
+    private static func interpolate(_ args: ArraySlice<JSONValue>, _ context: FeatureContext) -> JSONValue {
+        guard args.count >= 4, let input = evaluate(args[offset: 1], context).double else { return .null }
         var base = 1.0
-        if args[0].array.first?.string == "exponential" { base = args[0].array.dropFirst().first?.double ?? 1 }
+        if args[offset: 0].array.first?.string == "exponential" { base = args[offset: 0].array.dropFirst().first?.double ?? 1 }
         var stops: [(Double, JSONValue)] = []
         var i = 2
         while i + 1 < args.count {
-            if let at = args[i].double { stops.append((at, evaluate(args[i + 1], context))) }
+            if let at = args[offset: i].double { stops.append((at, evaluate(args[offset: i + 1], context))) }
             i += 2
         }
         return interpolateStops(stops, at: input, base: base)
@@ -288,6 +303,11 @@ public enum StyleExpression {
         case .unknown: "Unknown"
         }
     }
+}
+
+extension ArraySlice {
+    /// Elements by position from the slice's start (a slice keeps its base's indices).
+    subscript(offset i: Int) -> Element { self[startIndex + i] }
 }
 
 extension JSONValue {

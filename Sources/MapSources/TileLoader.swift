@@ -18,6 +18,9 @@ public struct LoadedTiles: Sendable {
 public actor TileLoader {
     public let source: any MapSource
     private enum Entry { case tile(MapTile), none }
+    /// What reading one tile gave. (A flat enum: `Result<MapTile?, Error>` in a dictionary lost
+    /// entries in optimized builds.)
+    private enum Outcome { case tile(MapTile), none, failed(any Error) }
     private var cache: [TileKey: Entry] = [:]
     private var recent: [TileKey] = []
     private let capacity: Int
@@ -38,9 +41,9 @@ public actor TileLoader {
         var missing: [TileKey] = []
         for (key, outcome) in await load(keys) {
             switch outcome {
-            case .success(let tile?): found[key] = tile
-            case .success(nil): missing.append(key)
-            case .failure(let error):
+            case .tile(let tile): found[key] = tile
+            case .none: missing.append(key)
+            case .failed(let error):
                 if (error as? HTTPError)?.isUnreachable == true { offline = true } else { failures.append(Self.reason(error)) }
                 missing.append(key)
             }
@@ -55,7 +58,7 @@ public actor TileLoader {
             while parent.z > source.zooms.lowerBound, !filled {
                 parent = TileKey(z: parent.z - 1, x: parent.x / 2, y: parent.y / 2)
                 if covered.contains(parent) { filled = true; break }
-                if case .success(let tile?)? = await load([parent]).first?.1 {
+                if case .tile(let tile)? = await load([parent]).first?.1 {
                     covered.insert(parent)
                     fallbacks.append(tile)
                     filled = true
@@ -64,7 +67,7 @@ public actor TileLoader {
             if !filled, key.z < source.zooms.upperBound {
                 let children = (0..<4).map { TileKey(z: key.z + 1, x: key.x * 2 + $0 % 2, y: key.y * 2 + $0 / 2) }
                 for (_, outcome) in await load(children) {
-                    if case .success(let tile?) = outcome { fallbacks.append(tile) }
+                    if case .tile(let tile) = outcome { fallbacks.append(tile) }
                 }
             }
         }
@@ -82,32 +85,46 @@ public actor TileLoader {
     }
 
     /// Tiles from the cache or the source, six at a time, in the order asked.
-    private func load(_ keys: [TileKey]) async -> [(TileKey, Result<MapTile?, any Error>)] {
-        var results: [TileKey: Result<MapTile?, any Error>] = [:]
+    private func load(_ keys: [TileKey]) async -> [(TileKey, Outcome)] {
+        var results: [TileKey: Outcome] = [:]
         var wanted: [TileKey] = []
         for key in keys {
             switch cache[key] {
-            case .tile(let tile)?: results[key] = .success(tile); touch(key)
-            case .none?: results[key] = .success(nil)
+            case .tile(let tile)?: results[key] = .tile(tile); touch(key)
+            case .none?: results[key] = Outcome.none
             case nil: wanted.append(key)
             }
         }
         let source = self.source
-        var next = 0
-        await withTaskGroup(of: (TileKey, Result<MapTile?, any Error>).self) { group in
-            func start() {
-                guard next < wanted.count, !Task.isCancelled else { return }
-                let key = wanted[next]
-                next += 1
-                group.addTask {
-                    do { return (key, .success(try await source.tile(key))) } catch { return (key, .failure(error)) }
+        let fetched = await withTaskGroup(of: (TileKey, Outcome).self,
+                                          returning: [(TileKey, Outcome)].self) { group in
+            var pending = wanted[...]
+            var done: [(TileKey, Outcome)] = []
+            var running = 0
+            while true {
+                while running < 6, !Task.isCancelled, let key = pending.popFirst() {
+                    running += 1
+                    group.addTask {
+                        do {
+                            guard let tile = try await source.tile(key) else { return (key, Outcome.none) }
+                            return (key, .tile(tile))
+                        } catch {
+                            return (key, .failed(error))
+                        }
+                    }
                 }
+                guard let result = await group.next() else { break }
+                running -= 1
+                done.append(result)
             }
-            for _ in 0..<6 { start() }
-            while let (key, result) = await group.next() {
-                results[key] = result
-                if case .success(let tile) = result { remember(key, tile.map(Entry.tile) ?? .none) }
-                start()
+            return done
+        }
+        for (key, result) in fetched {
+            results[key] = result
+            switch result {
+            case .tile(let tile): remember(key, .tile(tile))
+            case .none: remember(key, Entry.none)
+            case .failed: break
             }
         }
         return keys.compactMap { key in results[key].map { (key, $0) } }

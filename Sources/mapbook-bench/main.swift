@@ -3,11 +3,13 @@
 //   mapbook-bench mvt-decode FILE…    per tile: bytes and median decode time over repeated runs
 //   mapbook-bench sample-build DIR    builds the sample portal's packages into DIR: seconds and sizes
 //   mapbook-bench frame WxH           main screen: compose and key-to-frame times, bytes per frame
+//   mapbook-bench map PATH WxH [Z]    map view: compose from decoded tiles, key to frame on a pan, cold load
 import AppModel
 import ArcGISPortal
 import Foundation
 import HTTP
 import MapRender
+import MapSources
 import MapbookCore
 import OfflineLibrary
 import SamplePortal
@@ -130,6 +132,76 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
     }
 }
 
+/// The map view over a package or tile folder (`sample` = the sample portal's Acadia package):
+/// median and p95 of composing a frame from tiles already decoded, of a pan key to its new picture
+/// (through the model, as the app does it), and of a cold load (fresh loader: read, gunzip, decode,
+/// draw).
+@UIActor
+func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
+    var file = path
+    if path == "sample" {
+        guard let content = try? SampleContent.build(),
+              let acadia = content.packages.values.first(where: { $0.name.contains("Acadia") }) else { fail("no sample content", status: 1) }
+        file = NSTemporaryDirectory() + "mapbook-bench-acadia-\(getpid()).vtpk"
+        FileManager.default.createFile(atPath: file, contents: acadia.data)
+    }
+    let source: any MapSource
+    do { source = try MapSources.open(path: file) } catch { fail(error.userSentence, status: 1) }
+    let options = RenderOptions(glyphs: .unicode, theme: .color)
+    let mapRect = Renderer.metrics(AppState(portalHost: "", webMapID: .exploreMaine), width: width, height: height, options: options)
+    let columns = mapRect.mapColumns, rows = mapRect.mapRows
+    var viewport = MapViewport(fitting: source.extent ?? GeoExtent(xmin: -180, ymin: -80, xmax: 180, ymax: 80), columns: columns, rows: rows)
+    if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
+    func summary(_ times: [Double]) -> String {
+        let sorted = times.sorted()
+        return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
+    }
+
+    let loaded = await TileLoader(source: source).tiles(for: viewport, columns: columns, rows: rows)
+    let scene = MapScene(viewport: viewport, style: source.style, tiles: loaded.tiles, tileSize: source.tileSize,
+                         attribution: source.attribution)
+    var compose: [Double] = []
+    var report = MapDrawReport()
+    for _ in 0..<200 {
+        var frame = Frame(width: columns, height: rows)
+        let start = ContinuousClock.now
+        report = MapComposer.draw(scene, into: &frame, rect: frame.bounds)
+        compose.append(seconds(ContinuousClock.now - start))
+    }
+    print("tiles=\(loaded.tiles.count) features=\(report.featuresDrawn) labels=\(report.labelsPlaced) zoom=\(String(format: "%.1f", viewport.zoom))")
+    print("compose_\(columns)x\(rows) \(summary(compose))")
+
+    var cold: [Double] = []
+    for _ in 0..<20 {
+        let start = ContinuousClock.now
+        _ = await TileLoader(source: source).render(MapRequest(viewport: viewport, columns: columns, rows: rows))
+        cold.append(seconds(ContinuousClock.now - start))
+    }
+    print("cold_load_and_draw \(summary(cold))")
+
+    let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded), library: scratchLibrary) {
+        throw CancellationError()
+    }
+    model.openStandaloneMap(title: "bench", source: source)
+    model.layoutChanged(Renderer.metrics(model.state, width: width, height: height, options: options))
+    await model.waitForMap()
+    // Zoomed (in whole levels, as the keys do) to about the zoom measured above.
+    if let zoom, let home = model.state.map?.viewport.zoom {
+        model.dispatch(.zoomAt(steps: Int((zoom - home).rounded()), column: columns / 2, row: rows / 2))
+        await model.waitForMap()
+    }
+    var keyToFrame: [Double] = []
+    for run in 0..<100 {
+        let start = ContinuousClock.now
+        model.handle(run % 20 < 10 ? .right : .left)
+        await model.waitForMap()
+        _ = Renderer.render(model.state, width: width, height: height, options: options)
+        keyToFrame.append(seconds(ContinuousClock.now - start))
+    }
+    let shownZoom = model.state.map.map { String(format: "%.1f", $0.viewport.zoom) } ?? "?"
+    print("key_to_frame_pan_\(width)x\(height) \(summary(keyToFrame)) zoom=\(shownZoom) draws=\(model.mapDrawCount)")
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
@@ -143,6 +215,10 @@ case "frame" where arguments.count == 3:
     let size = arguments[2].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 0 && $0 < 1000 }) else { fail("size must be WxH, like 200x50", status: 64) }
     await benchFrames(width: size[0], height: size[1])
+case "map" where arguments.count == 4 || arguments.count == 5:
+    let size = arguments[3].split(separator: "x").compactMap { Int($0) }
+    guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
+    await benchMap(path: arguments[2], width: size[0], height: size[1], zoom: arguments.count == 5 ? Double(arguments[4]) : nil)
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH", status: 64)
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM]", status: 64)
 }

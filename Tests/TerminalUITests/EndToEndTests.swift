@@ -56,6 +56,73 @@ import Testing
         _ = try tmux.waitFor("[exit 0]")
     }
 
+    /// A downloaded area's map, offline: open it, pan, zoom, a bookmark, the layer list, back, quit.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func anAreasMapOfflinePanZoomBookmarksLayers() throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try Tmux(width: 120, height: 40)
+        defer { tmux.close() }
+        try tmux.start("mapbook --portal \(portal.baseURL.absoluteString)")
+        _ = try tmux.waitFor("6 map areas", timeout: 30)
+        _ = try tmux.waitFor("● online")
+        tmux.send("j")
+        _ = try tmux.waitFor("2/7")
+        tmux.send("d")
+        _ = try tmux.waitFor("Acadia downloaded", timeout: 30)
+        try portal.setOutage(true)
+        _ = try tmux.waitFor("○ offline", timeout: 10)
+
+        tmux.send("m")
+        var screen = try tmux.waitFor("Acadia › Map")
+        screen = try tmux.waitFor("braille")
+        #expect(screen.contains("Acadia · on this device"))
+        #expect(screen.contains("Bar Harbor") || screen.contains("Census"), "the package is drawn")
+        let home = Self.footer(screen)
+
+        tmux.send("Right", "Right", "l")
+        screen = try tmux.waitForSettled()
+        let panned = Self.footer(screen)
+        #expect(panned != home, "the centre moved east")
+        #expect(Self.zoom(in: panned) == Self.zoom(in: home))
+
+        tmux.send("+")
+        let zoom = Self.zoom(in: panned) ?? 0
+        screen = try tmux.waitFor(String(format: "z%.1f", zoom + 1))
+
+        tmux.send("b")
+        screen = try tmux.waitFor("Bookmarks")
+        #expect(screen.contains("All of Maine"))
+        tmux.send("Enter")
+        screen = try tmux.waitFor("Bookmark: All of Maine")
+        #expect(!screen.contains("─ Bookmarks"))
+
+        tmux.send("L")
+        screen = try tmux.waitFor("[x] places")
+        tmux.send("Space")
+        screen = try tmux.waitFor("[ ] region")
+        tmux.send("Escape")
+        screen = try tmux.waitForSettled()
+        #expect(!screen.contains("[ ] region"))
+
+        tmux.send("Escape")
+        screen = try tmux.waitFor("Offline — showing downloaded areas")
+        #expect(screen.contains("Acadia") && screen.contains("2/2"))
+        tmux.send("q")
+        _ = try tmux.waitFor("[exit 0]")
+    }
+
+    /// The map footer's position: centre, zoom, scale.
+    static func footer(_ screen: String) -> String {
+        let last = screen.split(separator: "\n").last { $0.contains("°") } ?? ""
+        return String(last[(last.range(of: "°")?.lowerBound ?? last.startIndex)...])
+    }
+
+    static func zoom(in footer: String) -> Double? {
+        guard let range = footer.range(of: #"z\d+\.\d"#, options: .regularExpression) else { return nil }
+        return Double(footer[range].dropFirst())
+    }
+
     /// The first "NN%" on the screen.
     static func percent(in screen: String) -> Int {
         guard let range = screen.range(of: #"\d+%"#, options: .regularExpression) else { return -1 }
