@@ -37,9 +37,14 @@ enum Browser {
         let settings = TerminalApp.Settings(ascii: display.ascii, geography: .bundledMaine())
         let model = await AppModel(state: AppState(portalHost: host, webMapID: webMap, phase: startingPhase),
                                    library: library, connect: connect)
+        try await present(model, settings: settings)
+    }
+
+    /// Runs the full-screen app on `model` until the user quits, then shuts the model down: downloads
+    /// under way stop with their bytes and control files saved, to resume next time.
+    static func present(_ model: AppModel, settings: TerminalApp.Settings) async throws {
         do {
             try await TerminalApp.run(model, settings: settings)
-            // Downloads under way stop with their bytes and control files saved, to resume next time.
             await model.shutdown()
         } catch {
             await model.shutdown()

@@ -30,12 +30,6 @@ struct OpenCommand: AsyncParsableCommand {
                                                            webMap: ItemID.exploreMaine),
                                    connect: { throw MapSourceError("No portal is used by mapbook open.") })
         await model.openStandaloneMap(title: URL(fileURLWithPath: file).lastPathComponent, source: source)
-        do {
-            try await TerminalApp.run(model, settings: settings)
-            await model.shutdown()
-        } catch {
-            await model.shutdown()
-            throw Output.fail(error, json: false)
-        }
+        try await Browser.present(model, settings: settings)
     }
 }

@@ -8,18 +8,11 @@ import Testing
 
 /// The map view's model: opening, keys, coalescing, the panels, leaving.
 @Suite @UIActor struct MapViewModelTests {
-    static let packagePath: String = {
-        let package = SampleFixture.content.packages.values.first { $0.name.contains("Acadia") }!
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-model-\(UUID()).vtpk").path
-        FileManager.default.createFile(atPath: path, contents: package.data)
-        return path
-    }()
-
     func openedModel() async throws -> AppModel {
         let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded),
                              library: SampleFixture.scratchLibrary()) { throw CancellationError() }
         model.layoutChanged(LayoutMetrics(mapColumns: 100, mapRows: 30))
-        model.openStandaloneMap(title: "Acadia", source: try PackageMapSource(path: Self.packagePath))
+        model.openStandaloneMap(title: "Acadia", source: try PackageMapSource(path: SampleFixture.acadiaPackagePath))
         await model.waitForMap()
         return model
     }

@@ -20,17 +20,10 @@ import Testing
         return await TileLoader(source: source).render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode, colors: false))
     }
 
-    /// The Acadia package as the sample portal serves it, written to a temporary file.
-    static let samplePackage: String = {
-        let area = SampleFixture.content.packages.values.first { $0.name.contains("Acadia") }!
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-snapshot-\(UUID()).vtpk").path
-        FileManager.default.createFile(atPath: path, contents: area.data)
-        return path
-    }()
 
     @Test(arguments: MapMode.allCases)
     func sampleArea(mode: MapMode) async throws {
-        let image = await Self.picture(try PackageMapSource(path: Self.samplePackage), center: (-68.25, 44.37), zoom: 10.5, mode: mode)
+        let image = await Self.picture(try PackageMapSource(path: SampleFixture.acadiaPackagePath), center: (-68.25, 44.37), zoom: 10.5, mode: mode)
         #expect(image.problems.isEmpty)
         #expect(image.report.featuresDrawn > 0)
         #expect(image.frame.text.contains("Bar Harbor"), "town names from the package's style")

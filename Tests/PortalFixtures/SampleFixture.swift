@@ -30,6 +30,14 @@ public enum SampleFixture {
         return OfflineLibrary(root: root, portalKey: "tests", webMap: .exploreMaine)
     }
 
+    /// The Acadia area's vector tile package, as the sample portal serves it, in a temporary file.
+    public static let acadiaPackagePath: String = {
+        let package = content.packages.values.first { $0.name.contains("Acadia") }!
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-tests-acadia-\(UUID()).vtpk").path
+        FileManager.default.createFile(atPath: path, contents: package.data)
+        return path
+    }()
+
     public static var portland: SampleArea { SampleCatalog.area(id: portlandID)! }
     public static var bangor: SampleArea { SampleCatalog.area(id: bangorID)! }
 }

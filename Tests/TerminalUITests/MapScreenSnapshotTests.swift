@@ -9,17 +9,10 @@ import Testing
 
 /// The map screen as the app draws it: header, picture, a panel, the footer.
 @Suite @UIActor struct MapScreenSnapshotTests {
-    static let packagePath: String = {
-        let package = SampleFixture.content.packages.values.first { $0.name.contains("Acadia") }!
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-screen-\(UUID()).vtpk").path
-        FileManager.default.createFile(atPath: path, contents: package.data)
-        return path
-    }()
-
     func model(width: Int, height: Int, options: RenderOptions) async throws -> AppModel {
         let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded),
                              library: SampleFixture.scratchLibrary()) { throw CancellationError() }
-        model.openStandaloneMap(title: "Acadia basemap.vtpk", source: try PackageMapSource(path: Self.packagePath))
+        model.openStandaloneMap(title: "Acadia basemap.vtpk", source: try PackageMapSource(path: SampleFixture.acadiaPackagePath))
         model.layoutChanged(Renderer.metrics(model.state, width: width, height: height, options: options))
         await model.waitForMap()
         return model
