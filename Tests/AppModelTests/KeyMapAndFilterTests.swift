@@ -24,13 +24,22 @@ import Testing
     @Test func everyKeyboardIntentHasAKeyAndNoKeyMeansTwoThings() {
         let keyboardIntents: [Intent] = [.moveUp, .moveDown, .moveLeft, .moveRight, .pageUp, .pageDown, .top, .bottom,
                                          .open, .back, .quit, .startFilter, .refresh, .switchFocus, .toggleHelp,
-                                         .download, .downloadAll, .cancelDownload, .remove, .update]
+                                         .download, .downloadAll, .cancelDownload, .remove, .update, .openMap, .showDetails,
+                                         .zoomIn, .zoomOut, .home, .showBookmarks, .showLayers, .cycleMapMode, .toggle]
         for intent in keyboardIntents {
             #expect(KeyMap.bindings.contains { $0.intent == intent && !$0.keys.isEmpty }, "no key for \(intent)")
         }
-        // Typing a filter and answering a question have keys of their own.
-        let keys = KeyMap.bindings.filter { $0.context != .filter && $0.context != .confirm }.flatMap(\.keys)
-        #expect(Set(keys).count == keys.count, "a key is bound twice")
+        // Typing a filter and answering a question have keys of their own; the map view's keys are
+        // looked up before the ones that work everywhere (so `c` there cycles the drawing mode).
+        let listKeys = KeyMap.bindings.filter { $0.context == .everywhere || $0.context == .list }.flatMap(\.keys)
+        #expect(Set(listKeys).count == listKeys.count, "a key is bound twice outside the map")
+        let mapKeys = KeyMap.bindings.filter { $0.context == .map }.flatMap(\.keys)
+        #expect(Set(mapKeys).count == mapKeys.count, "a key is bound twice in the map")
+        #expect(KeyMap.intent(for: .character("c")) == .cancelDownload)
+        #expect(KeyMap.intent(for: .character("c"), in: .map) == .cycleMapMode)
+        #expect(KeyMap.intent(for: .character("l"), in: .map) == .moveRight)
+        #expect(KeyMap.intent(for: .character("L"), in: .map) == .showLayers)
+        #expect(KeyMap.intent(for: .character("q"), in: .map) == .quit)
     }
 
     @Test func theDocumentedKeysDoWhatTheIssueSays() {
