@@ -19,7 +19,7 @@ extension AppModel {
             let title = area.item.title.isEmpty ? "Untitled" : area.item.title
             if let record = state.downloads[area.item.id], let path = library.mapPackagePaths(record).first {
                 let name = "\(title) · on this device"
-                openMap(title: title, sourceName: name, online: false, home: area.item.extent, bookmarks: bookmarks) {
+                openMap(title: title, sourceName: name, home: area.item.extent, bookmarks: bookmarks) {
                     try PackageMapSource(path: path)
                 }
             } else if state.network == .offline {
@@ -43,19 +43,19 @@ extension AppModel {
             return
         }
         let http = self.http, cache = tileCacheDirectory
-        openMap(title: title, sourceName: "\(layer.title ?? "basemap") · online", online: true, home: home, bookmarks: bookmarks) {
+        openMap(title: title, sourceName: "\(layer.title ?? "basemap") · online", home: home, bookmarks: bookmarks) {
             try await TileServiceSource.connect(styleURL: layer.styleURL, serviceURL: layer.url, title: layer.title, http: http,
                                                 cacheDirectory: cache)
         }
     }
 
     /// Opens the map screen at once (with the last frame area blank) and the source behind it.
-    func openMap(title: String, sourceName: String, online: Bool, home: GeoExtent?, bookmarks: [Bookmark], standalone: Bool = false,
+    func openMap(title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark], standalone: Bool = false,
                  source open: @escaping @Sendable () async throws -> any MapSource) {
         closeMap()
         let columns = max(state.layout.mapColumns, 40), rows = max(state.layout.mapRows, 10)
         let world = GeoExtent(xmin: -180, ymin: -80, xmax: 180, ymax: 80)
-        var map = MapViewState(title: TerminalText.sanitizedLine(title, maxLength: 120), sourceName: sourceName, isOnlineSource: online,
+        var map = MapViewState(title: TerminalText.sanitizedLine(title, maxLength: 120), sourceName: sourceName,
                                viewport: MapViewport(fitting: home ?? world, columns: columns, rows: rows),
                                homeExtent: home, bookmarks: bookmarks)
         map.status = "Opening the map…"
@@ -78,8 +78,9 @@ extension AppModel {
         guard state.map != nil else { return }
         mapLoader = TileLoader(source: source)
         state.map?.status = nil
-        state.map?.layers = source.layerNames
-        if let problem = (source as? PackageMapSource)?.styleProblem { state.map?.problems = [problem] }
+        // Layer names and problems come from inside packages: sanitized like network strings.
+        state.map?.layers = source.layerNames.map { TerminalText.sanitizedLine($0, maxLength: 80) }
+        if let problem = (source as? PackageMapSource)?.styleProblem { state.map?.problems = [TerminalText.sanitizedLine(problem)] }
         if state.map?.homeExtent == nil { state.map?.homeExtent = source.extent }
         // Opened before the terminal's size was known: fit the home view to it now.
         goHome()
@@ -167,7 +168,7 @@ extension AppModel {
         case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers:
             return false
         default:
-            return intent != .quit && intent != .toggleHelp ? true : false
+            return intent != .quit && intent != .toggleHelp
         }
         return true
     }
@@ -199,8 +200,13 @@ extension AppModel {
 
     var currentMapRequest: MapRequest? {
         guard let map = state.map, state.layout.mapColumns > 0, state.layout.mapRows > 0 else { return nil }
+        // The list shows sanitized names; the renderer matches the package's own.
+        let sourceNames = mapLoader?.source.layerNames ?? []
+        let hidden = Set(map.hiddenLayers.compactMap { shown in
+            map.layers.firstIndex(of: shown).flatMap { sourceNames.indices.contains($0) ? sourceNames[$0] : nil }
+        })
         return MapRequest(viewport: map.viewport, columns: state.layout.mapColumns, rows: state.layout.mapRows,
-                          mode: state.layout.mapUnicode ? map.mode : .ascii, hiddenLayers: map.hiddenLayers,
+                          mode: state.layout.mapUnicode ? map.mode : .ascii, hiddenLayers: hidden,
                           colors: state.layout.mapColors)
     }
 
@@ -223,7 +229,7 @@ extension AppModel {
         mapDrawing = nil
         guard state.map != nil, loader === mapLoader else { return }
         state.map?.image = image
-        state.map?.problems = image.problems
+        state.map?.problems = image.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }
         if mapRedrawWanted || image.request != currentMapRequest {
             mapRedrawWanted = false
             requestMapDraw()
@@ -242,6 +248,6 @@ extension AppModel {
 extension AppModel {
     /// `mapbook open FILE`: the map is the whole app; Esc or q quits.
     public func openStandaloneMap(title: String, source: any MapSource) {
-        openMap(title: title, sourceName: source.name, online: false, home: source.extent, bookmarks: [], standalone: true) { source }
+        openMap(title: title, sourceName: source.name, home: source.extent, bookmarks: [], standalone: true) { source }
     }
 }

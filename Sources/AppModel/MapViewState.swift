@@ -12,9 +12,8 @@ public enum MapPanel: Equatable, Sendable {
 /// viewport while a newer one is being drawn: a stale frame stays until the new one is ready.
 public struct MapViewState: Sendable {
     public var title: String
-    /// Where the tiles come from, for the header: a file name or the basemap service's name.
+    /// Where the tiles come from, for the header: a file name, or the basemap's name and "online".
     public var sourceName: String
-    public var isOnlineSource: Bool
     public var viewport: MapViewport
     /// What `0` goes back to; fitted once the map's size is known.
     public var homeExtent: GeoExtent?
@@ -24,6 +23,7 @@ public struct MapViewState: Sendable {
     public var panel: MapPanel?
     public var panelSelection = 0
     public var bookmarks: [Bookmark]
+    /// The source's layers, sanitized for the list, and those switched off (by the same names).
     public var layers: [String] = []
     public var hiddenLayers: Set<String> = []
     /// What the last drawing could not draw, for the footer.
@@ -33,9 +33,8 @@ public struct MapViewState: Sendable {
     /// `mapbook open FILE`: leaving the map quits.
     public var isStandalone = false
 
-    public init(title: String, sourceName: String, isOnlineSource: Bool, viewport: MapViewport, homeExtent: GeoExtent?,
-                bookmarks: [Bookmark]) {
-        self.title = title; self.sourceName = sourceName; self.isOnlineSource = isOnlineSource
+    public init(title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
+        self.title = title; self.sourceName = sourceName
         self.viewport = viewport; self.homeExtent = homeExtent; self.bookmarks = bookmarks
     }
 

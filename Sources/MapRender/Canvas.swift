@@ -177,9 +177,8 @@ public struct MapCanvas: Sendable {
         }
     }
 
-    private static let ramp: [Character] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
-
-    /// The ramp character for the mean lightness of a cell's two pixels (blank where unfilled).
+    /// The ramp character for the mean brightness of a cell's two pixels, darker denser (maps are
+    /// light on paper); blank where unfilled.
     static func shade(_ top: PaletteIndex?, _ bottom: PaletteIndex?) -> Character {
         let pixels = [top, bottom].compactMap { $0 }
         guard !pixels.isEmpty else { return " " }
@@ -187,6 +186,7 @@ public struct MapCanvas: Sendable {
             let c = XtermPalette.rgb(index)
             return (0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b)) / 255
         }.reduce(0, +) / Double(pixels.count)
+        let ramp = ImageArt.asciiRamp
         return ramp[min(Int((1 - lightness) * Double(ramp.count)), ramp.count - 1)]
     }
 

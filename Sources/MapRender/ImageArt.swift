@@ -27,7 +27,8 @@ public enum ImageArt {
     }
 
     private static let unicodeRamp: [Character] = [" ", "░", "▒", "▓", "█"]
-    private static let asciiRamp: [Character] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
+    /// Characters from empty to dense, for drawing without colour (thumbnails, map fills).
+    static let asciiRamp: [Character] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
 
     private static func luma(_ p: (r: Int, g: Int, b: Int)) -> Int { (299 * p.r + 587 * p.g + 114 * p.b) / 1000 }
 

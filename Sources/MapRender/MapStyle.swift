@@ -43,7 +43,7 @@ public struct MapStyle: Sendable {
 
 /// The default style, as style JSON so it goes through the same evaluator as any package's.
 enum PlainStyle {
-    enum Role: Int, CaseIterable { case water, land, building, waterway, road, boundary, other, points, skip }
+    enum Role: CaseIterable { case water, land, building, waterway, road, boundary, other, points, skip }
 
     static func role(of name: String) -> Role {
         let n = name.lowercased()

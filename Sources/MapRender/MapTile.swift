@@ -37,12 +37,6 @@ public struct MapTile: Sendable {
             self.init(key: key, raster: try RasterImage(decoding: bytes))
         }
     }
-
-    /// Names of the vector layers, for a style-less package's layer list.
-    public var layerNames: [String] {
-        if case .vector(let layers) = content { return layers.keys.sorted() }
-        return []
-    }
 }
 
 public final class PreparedLayer: Sendable {

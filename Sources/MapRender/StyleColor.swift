@@ -69,9 +69,6 @@ public struct StyleColor: Sendable, Equatable {
 
     public var paletteIndex: PaletteIndex { XtermPalette.nearest(r: Int(r.rounded()), g: Int(g.rounded()), b: Int(b.rounded())) }
 
-    /// Perceived lightness, 0…1.
-    public var luminance: Double { (0.299 * r + 0.587 * g + 0.114 * b) / 255 }
-
     var cssString: String { "rgba(\(r),\(g),\(b),\(a))" }
 
     private static func clamp(_ v: Double, _ limit: Double) -> Double { v.isFinite ? min(max(v, 0), limit) : 0 }

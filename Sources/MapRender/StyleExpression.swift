@@ -57,7 +57,7 @@ public enum StyleExpression {
         }
     }
 
-    /// `true`, non-zero numbers and non-empty strings count as true (legacy filters return bools).
+    /// Only `true` passes a filter: anything else, null included, is false.
     static func truthy(_ value: JSONValue) -> Bool {
         switch value {
         case .bool(let b): b

@@ -16,7 +16,7 @@ public struct LoadedTiles: Sendable {
 /// stands in (an area package holds its deep levels only over the area). After each view it
 /// fetches the ring around it, so a pan finds its tiles ready.
 public actor TileLoader {
-    public let source: any MapSource
+    public nonisolated let source: any MapSource
     private enum Entry { case tile(MapTile), none }
     /// What reading one tile gave. (A flat enum: `Result<MapTile?, Error>` in a dictionary lost
     /// entries in optimized builds.)

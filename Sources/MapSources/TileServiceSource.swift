@@ -66,15 +66,22 @@ public struct TileServiceSource: MapSource {
     public func tile(_ key: TileKey) async throws -> MapTile? {
         if let cached = cache?.read(key) { return try MapTile(key: key, bytes: cached, vector: true) }
         let url = serviceURL.appendingPathComponent("tile/\(key.z)/\(key.y)/\(key.x).pbf")
-        let bytes: Data
-        do {
-            bytes = try await http.send(HTTPRequest(url: url)).body
-        } catch let error as HTTPError {
+        let response: HTTPResponse
+        do throws(HTTPError) {
+            response = try await http.send(HTTPRequest(url: url))
+        } catch {
             // A service answers 404 (or an ArcGIS error body) where it has no tile.
             if case .status(404, _, _) = error { return nil }
             throw error
         }
-        if bytes.first == UInt8(ascii: "{") { return nil }
+        let bytes = response.body
+        // ArcGIS answers some requests with HTTP 200 and an error body: 404 means no tile here;
+        // anything else (a token required, a server error) is a failure to report.
+        if bytes.first == UInt8(ascii: "{"), let error = (try? JSONValue(parsing: bytes))?["error"] {
+            if error["code"]?.int64 == 404 { return nil }
+            throw MapSourceError("The basemap's tile service refused a tile: "
+                                 + TerminalText.sanitizedLine(error["message"]?.string ?? "no reason given", maxLength: 200) + ".")
+        }
         let tile = try MapTile(key: key, bytes: bytes, vector: true)
         cache?.write(key, bytes)
         return tile

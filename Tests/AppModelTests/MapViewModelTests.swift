@@ -4,6 +4,7 @@ import MapRender
 import MapSources
 import MapbookCore
 import PortalFixtures
+import TileFormats
 import Testing
 
 /// The map view's model: opening, keys, coalescing, the panels, leaving.
@@ -78,5 +79,28 @@ import Testing
         model.dispatch(.pan(columns: 5, rows: 0))
         model.handle(.escape)
         #expect(model.state.isQuitting, "leaving a file's map quits mapbook open")
+    }
+
+    @Test func layerNamesFromAPackageAreSanitizedAndStillHideTheirLayer() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-hostile-names-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("3/2"), withIntermediateDirectories: true)
+        let hostile = "roads\u{1B}]0;pwned\u{07}\u{1B}[31m"
+        var builder = MVTLayerBuilder(name: hostile)
+        builder.add(type: .lineString, geometry: MVTGeometry(points: [MVTPoint(x: 0, y: 0), MVTPoint(x: 4096, y: 4096)], partEnds: [2]),
+                    properties: [])
+        try Deflate.deflate(MVTTile(layers: [builder.layer]).encoded()).write(to: root.appendingPathComponent("3/2/3.pbf"))
+
+        let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded),
+                             library: SampleFixture.scratchLibrary()) { throw CancellationError() }
+        model.layoutChanged(LayoutMetrics(mapColumns: 60, mapRows: 20))
+        model.openStandaloneMap(title: "hostile", source: try TileFolderSource(path: root.path))
+        await model.waitForMap()
+        let shown = try #require(model.state.map?.layers.first)
+        #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "no control characters reach the list")
+        model.handle(.character("L"))
+        model.handle(.character(" "))
+        await model.waitForMap()
+        #expect(model.state.map?.image?.request.hiddenLayers == [hostile], "the renderer hides the package's own layer")
     }
 }

@@ -17,11 +17,8 @@ import Testing
         faults.bytesPerSecond = 400_000
         let portal = try SampleFixture.start(faults: faults)
         defer { portal.stop() }
-        let tmux = try Tmux(width: 120, height: 40)
+        let tmux = try Self.browse(portal)
         defer { tmux.close() }
-        try tmux.start("mapbook --portal \(portal.baseURL.absoluteString)")
-        _ = try tmux.waitFor("6 map areas", timeout: 30)
-        _ = try tmux.waitFor("● online")
 
         tmux.send("j", "j", "j", "j")
         _ = try tmux.waitFor("5/7")
@@ -61,11 +58,8 @@ import Testing
     func anAreasMapOfflinePanZoomBookmarksLayers() throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
-        let tmux = try Tmux(width: 120, height: 40)
+        let tmux = try Self.browse(portal)
         defer { tmux.close() }
-        try tmux.start("mapbook --portal \(portal.baseURL.absoluteString)")
-        _ = try tmux.waitFor("6 map areas", timeout: 30)
-        _ = try tmux.waitFor("● online")
         tmux.send("j")
         _ = try tmux.waitFor("2/7")
         tmux.send("d")
@@ -121,6 +115,20 @@ import Testing
     static func zoom(in footer: String) -> Double? {
         guard let range = footer.range(of: #"z\d+\.\d"#, options: .regularExpression) else { return nil }
         return Double(footer[range].dropFirst())
+    }
+
+    /// mapbook on `portal` in a 120×40 tmux, once the list has loaded online.
+    static func browse(_ portal: SamplePortal) throws -> Tmux {
+        let tmux = try Tmux(width: 120, height: 40)
+        do {
+            try tmux.start("mapbook --portal \(portal.baseURL.absoluteString)")
+            _ = try tmux.waitFor("6 map areas", timeout: 30)
+            _ = try tmux.waitFor("● online")
+        } catch {
+            tmux.close()
+            throw error
+        }
+        return tmux
     }
 
     /// The first "NN%" on the screen.
