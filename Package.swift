@@ -24,10 +24,11 @@ let package = Package(
         .target(name: "MapbookCore"),
         // netlink's route events, whose socket address struct Swift does not import.
         .target(name: "CNetlink"),
+        .target(name: "CChecksum"),
         .target(name: "HTTP", dependencies: ["MapbookCore", "CCurl"]),
         .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP"]),
         .target(name: "LoopbackHTTP"),
-        .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib", "CStb"]),
+        .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib", "CStb", "CChecksum"]),
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift"], resources: [.copy("maine")]),

@@ -30,6 +30,7 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let onProgress: (@Sendable (TransferProgress) -> Void)?
+    private let onWritten: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)?
 
     // Response state, touched only on the engine thread.
     private var status = 0
@@ -37,7 +38,15 @@ final class CurlTransfer: @unchecked Sendable {
     private var body = Data()
     private var sinkPrepared = false
     private var fileStart: Int64 = 0
+    /// How far the file is written; the body bytes past it wait in `tail`.
     private var filePosition: Int64 = 0
+    /// The body bytes short of the next block boundary in the file, held back. libcurl hands the body
+    /// over in 16 KiB pieces, and once one falls short every write would end mid-block, which makes
+    /// the file system zero the rest of that block first: a fifth of a download's time.
+    private var tail: UnsafeMutableRawBufferPointer?
+    private var tailCount = 0
+    private static let blockSize = 4096
+    private var writeback: DownloadWriteback?
     private var expectedTotal: Int64?
     private var failure: HTTPError?
     private var lastProgressReport: UInt64 = 0
@@ -53,7 +62,8 @@ final class CurlTransfer: @unchecked Sendable {
     private static let errorBodyLimit = 64 << 10
 
     init(request: HTTPRequest, configuration: HTTPConfiguration, sink: Sink,
-         rangeStart: Int64?, onProgress: (@Sendable (TransferProgress) -> Void)?) throws(HTTPError) {
+         rangeStart: Int64?, onProgress: (@Sendable (TransferProgress) -> Void)?,
+         onWritten: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)? = nil) throws(HTTPError) {
         CurlGlobal.initialize()
         guard let easy = curl_easy_init() else { throw .transport(code: -1, message: "libcurl could not start") }
         self.easy = easy
@@ -61,6 +71,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.host = request.url.host ?? request.url.absoluteString
         self.sink = sink
         self.onProgress = onProgress
+        self.onWritten = onWritten
         self.stallTimeout = UInt64(max(configuration.stallTimeout.milliseconds, 1)) * 1_000_000
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         if case .file(_, _, let offset) = sink { fileStart = offset; filePosition = offset }
@@ -68,6 +79,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
+        tail?.deallocate()
         curl_easy_cleanup(easy)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
@@ -87,9 +99,14 @@ final class CurlTransfer: @unchecked Sendable {
         mb_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
         mb_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
         mb_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        if case .memory = sink {
+        switch sink {
+        case .memory:
             // Offer gzip/deflate for API responses; downloads stay identity so byte ranges mean file bytes.
             setString(CURLOPT_ACCEPT_ENCODING, "")
+        case .file:
+            // Downloads read the socket in 512 KiB (libcurl's default is 16 KiB): far fewer wake-ups
+            // and system calls; the transfer thread is what limits a fast download.
+            mb_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 512 << 10)
         }
         if let rangeStart, rangeStart > 0 { setString(CURLOPT_RANGE, "\(rangeStart)-") }
         switch request.method {
@@ -172,20 +189,53 @@ final class CurlTransfer: @unchecked Sendable {
                 body.append(contentsOf: bytes.prefix(max(0, Self.errorBodyLimit - body.count)))
                 return bytes.count
             }
-            var done = 0
-            while done < bytes.count {
-                let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(filePosition))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno == ENOSPC || errno == EDQUOT ? .diskFull(path: path) : .diskWrite(path: path, errno: errno)
-                    return 0
-                }
-                done += n
-                filePosition += Int64(n)
+            let tail = self.tail ?? .allocate(byteCount: Self.blockSize, alignment: Self.blockSize)
+            self.tail = tail
+            // Write what reaches the last block boundary this piece gets to; hold back the rest.
+            let end = filePosition + Int64(tailCount + bytes.count)
+            let blockEnd = end - end % Int64(Self.blockSize)
+            var rest = bytes[...]
+            if blockEnd > filePosition {
+                let now = Int(blockEnd - filePosition) - tailCount
+                guard write([UnsafeRawBufferPointer(rebasing: tail[..<tailCount]), UnsafeRawBufferPointer(rebasing: bytes[..<now])],
+                            fd: fd, path: path) else { return 0 }
+                tailCount = 0
+                rest = bytes[now...]
             }
-            reportProgress(force: false)
+            UnsafeMutableRawBufferPointer(rebasing: tail[tailCount..<(tailCount + rest.count)])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: rest))
+            tailCount += rest.count
         }
         return bytes.count
+    }
+
+    /// Writes `pieces` one after another at `filePosition` and moves it on; false, with `failure`
+    /// set, when the disk refuses.
+    private func write(_ pieces: [UnsafeRawBufferPointer], fd: Int32, path: String) -> Bool {
+        var left = pieces.filter { !$0.isEmpty }, offset = filePosition
+        while !left.isEmpty {
+            var vectors = left.map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count) }
+            var written = pwritev(fd, &vectors, Int32(vectors.count), off_t(offset))
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = errno == ENOSPC || errno == EDQUOT ? .diskFull(path: path) : .diskWrite(path: path, errno: errno)
+                return false
+            }
+            offset += Int64(written)
+            while written > 0, let first = left.first {
+                if written >= first.count {
+                    written -= first.count
+                    left.removeFirst()
+                } else {
+                    left[0] = UnsafeRawBufferPointer(rebasing: first[written...])
+                    written = 0
+                }
+            }
+        }
+        filePosition = offset
+        writeback?.written(upTo: filePosition)
+        reportProgress(force: false)
+        return true
     }
 
     /// Decides, once the final response's headers are in, where its body goes.
@@ -210,8 +260,9 @@ final class CurlTransfer: @unchecked Sendable {
             }
             expectedTotal = length
         default:
-            break
+            return
         }
+        writeback = DownloadWriteback(fd: fd, from: filePosition, observer: onWritten)
     }
 
     /// Progress from the bytes really written; at most every 100 ms unless forced.
@@ -245,6 +296,14 @@ final class CurlTransfer: @unchecked Sendable {
     /// Turns libcurl's result into the outcome the caller waits for.
     func finish(_ code: CURLcode) {
         if !sinkPrepared { prepareSink() }
+        // The held-back bytes are kept however the transfer ended (unless the disk is what failed):
+        // a retry resumes after them.
+        let diskFailed = switch failure { case .diskFull?, .diskWrite?: true; default: false }
+        if case .file(let fd, let path, _) = sink, !diskFailed, let tail, tailCount > 0,
+           write([UnsafeRawBufferPointer(rebasing: tail[..<tailCount])], fd: fd, path: path) {
+            tailCount = 0
+        }
+        writeback?.finish(at: filePosition)
         complete(result(for: code))
     }
 

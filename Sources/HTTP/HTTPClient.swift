@@ -29,9 +29,14 @@ public final class HTTPClient: Sendable {
     /// Streams `request`'s body into the file at `path`, continuing from `resume` when given (with
     /// `Range` and `If-Range`). A server that ignores the range gets the file restarted from zero.
     /// Transient failures resume from the bytes already written. The file is fsync'd before returning.
+    /// `written` sees the body once it is in the file, in order, piece by piece with each piece's
+    /// offset there (0 again after a restart), on a background queue: for checks that would
+    /// otherwise read the whole file again at the end.
     public func download(_ request: HTTPRequest, to path: String, resumingFrom resume: ResumePoint? = nil,
+                         written: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)? = nil,
                          progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(HTTPError) -> DownloadResult {
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        // Read as well as write: what was written is read back for `written`.
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Self.fileError(path: path, errno: errno) }
         defer { close(fd) }
 
@@ -50,7 +55,7 @@ public final class HTTPClient: Sendable {
             if point.offset > 0, let validator = point.validator { attempt.headers.append(("If-Range", validator)) }
             let transfer = try CurlTransfer(request: attempt, configuration: configuration,
                                             sink: .file(descriptor: fd, path: path, offset: point.offset),
-                                            rangeStart: point.offset, onProgress: progress)
+                                            rangeStart: point.offset, onProgress: progress, onWritten: written)
             let outcome: CurlTransfer.Outcome
             switch await Self.run(transfer) {
             case .success(let finished): outcome = finished

@@ -44,9 +44,11 @@ struct AreaDownload: Sendable {
                     save(control, from: meter, to: controlPath)
                 }
             }
+            let checksums = StreamingChecksums(resumingFrom: part, count: resume?.offset ?? 0)
             let result: DownloadResult
             do {
-                result = try await http.download(client.packageRequest(package.item.id), to: part, resumingFrom: resume) { progress in
+                result = try await http.download(client.packageRequest(package.item.id), to: part, resumingFrom: resume,
+                                                 written: checksums.consume) { progress in
                     report(meter.update(bytes: progress.bytes, validator: progress.validator))
                 }
                 saver.cancel()
@@ -59,7 +61,8 @@ struct AreaDownload: Sendable {
             let verifiedBy: String
             do {
                 verifiedBy = try PackageVerifier.verify(path: part, name: package.item.title, expectedSize: package.size,
-                                                        mustBeZip: PackageVerifier.mustBeZip(OfflineLibrary.fileName(for: package)))
+                                                        mustBeZip: PackageVerifier.mustBeZip(OfflineLibrary.fileName(for: package)),
+                                                        streamed: checksums.result)
             } catch {
                 // Bad bytes cannot be resumed: the next try starts clean.
                 unlink(part)

@@ -6,8 +6,10 @@ import TileFormats
 /// whole-file checksum, so the package's own checksums are the ones known.
 enum PackageVerifier {
     /// Returns how the file was checked; throws when it fails.
+    /// `streamed` holds CRCs computed while the file downloaded; entries it covers are not read again.
     @discardableResult
-    static func verify(path: String, name: String, expectedSize: Int64?, mustBeZip: Bool) throws(LibraryError) -> String {
+    static func verify(path: String, name: String, expectedSize: Int64?, mustBeZip: Bool,
+                       streamed: ZipStreamChecksums? = nil) throws(LibraryError) -> String {
         guard let size = AtomicFile.size(of: path) else { throw .damaged(package: name, detail: "the file is missing") }
         if let expectedSize, expectedSize > 0, size != expectedSize {
             throw .sizeMismatch(package: name, expected: expectedSize, actual: size)
@@ -20,7 +22,7 @@ enum PackageVerifier {
             return "size"
         }
         do {
-            try ZipArchive(source: source).verifyChecksums()
+            try ZipArchive(source: source).verifyChecksums(streamed: streamed)
         } catch {
             throw .damaged(package: name, detail: error.description)
         }
@@ -31,4 +33,28 @@ enum PackageVerifier {
     static func mustBeZip(_ fileName: String) -> Bool {
         ["vtpk", "tpkx", "tpk", "mmpk"].contains((fileName as NSString).pathExtension)
     }
+}
+
+/// A package's zip CRC-32s computed while it downloads: fed from the transfer thread, read once the
+/// download is over.
+final class StreamingChecksums: @unchecked Sendable {
+    private let lock = NSLock()
+    private var checksums = ZipStreamChecksums()
+
+    /// Starts with the `count` bytes already in the file at `path` (a resumed download): those are
+    /// read once now, the rest are seen as they arrive.
+    init(resumingFrom path: String, count: Int64) {
+        guard count > 0, let source = try? FileByteSource(path: path) else { return }
+        var offset: Int64 = 0
+        while offset < count, let piece = try? source.read(at: offset, count: Int(min(4 << 20, count - offset))), !piece.isEmpty {
+            piece.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in checksums.consume(bytes, at: offset) }
+            offset += Int64(piece.count)
+        }
+    }
+
+    func consume(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
+        lock.withLock { checksums.consume(bytes, at: offset) }
+    }
+
+    var result: ZipStreamChecksums { lock.withLock { checksums } }
 }

@@ -4,6 +4,7 @@ import MapbookCore
 @testable import OfflineLibrary
 import PortalFixtures
 import Testing
+import TileFormats
 
 @Suite struct LibraryLocationTests {
     @Test func dataDirectoryFollowsTheFlagThenTheEnvironmentThenXDG() {
@@ -95,5 +96,27 @@ import Testing
         let sentence = LibraryError.damaged(package: "Evil\u{1B}[2J map", detail: "p12/\u{1B}]0;owned\u{07}x fails its CRC check").userSentence
         #expect(!sentence.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
         #expect(sentence.contains("Evil") && sentence.contains("fails its CRC check"))
+    }
+}
+
+@Suite struct PackageVerifierTests {
+    /// A resumed download: the bytes already on disk are read once at the start, the rest checked as
+    /// they arrive, and together they cover the whole package.
+    @Test func aResumedDownloadsChecksumsCoverTheWholePackage() throws {
+        let path = LibraryFixture.temporaryFolder() + "/p.vtpk"
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let tiles = Data((0..<500_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let writer = try ZipWriter(path: path)
+        try writer.add("root.json", Data("{}".utf8))
+        try writer.add("p12/tile/L00/R0000C0000.bundle", tiles)
+        try writer.finish()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let checksums = StreamingChecksums(resumingFrom: path, count: 200_000)
+        bytes[200_000...].withUnsafeBytes { (rest: UnsafeRawBufferPointer) in checksums.consume(rest, at: 200_000) }
+        #expect(checksums.result.entries.count == 2)
+        #expect(try ZipArchive(source: FileByteSource(path: path)).verifyChecksums(streamed: checksums.result) == 0)
+        #expect(try PackageVerifier.verify(path: path, name: "p", expectedSize: Int64(bytes.count), mustBeZip: true,
+                                           streamed: checksums.result) == "zip CRC-32")
     }
 }
