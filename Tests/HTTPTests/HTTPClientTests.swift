@@ -147,7 +147,9 @@ struct HTTPRequestTests {
         let cancelledAt = ContinuousClock.now
         task.cancel()
         await #expect(throws: HTTPError.cancelled) { try await task.value }
-        #expect(ContinuousClock.now - cancelledAt < .seconds(3))
+        // The whole body would take 50 s; cancelled, it ends within about a second (the progress
+        // callback's period). The bound is loose so a loaded machine cannot make it fail.
+        #expect(ContinuousClock.now - cancelledAt < .seconds(20))
         server.stop()
     }
 }
