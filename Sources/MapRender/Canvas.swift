@@ -98,36 +98,45 @@ public struct MapCanvas: Sendable {
     }
 
     /// Fills polygons given as rings in dot coordinates with the even-odd rule, at half-cell
-    /// resolution (each fill pixel is 2×2 dots). Only the pixel rows the rings span are scanned.
+    /// resolution (each fill pixel is 2×2 dots): a pixel is inside when its centre is. Each edge is
+    /// reduced to the pixel rows whose centres it crosses (most edges of detailed polygons cross
+    /// none), and each row looks only at the edges that cross it.
     public mutating func fill(rings: [[(x: Double, y: Double)]], color: PaletteIndex) {
-        var edges: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
-        var low = Double.infinity, high = -Double.infinity
-        for ring in rings where ring.count > 2 && ring.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
-            for i in ring.indices {
-                let p = ring[i], q = ring[(i + 1) % ring.count]
-                if p.y != q.y {
-                    edges.append((p.x / 2, p.y / 2, q.x / 2, q.y / 2))
-                    low = min(low, p.y / 2, q.y / 2); high = max(high, p.y / 2, q.y / 2)
-                }
-            }
-        }
         var pixelBox = (firstColumn: 0, firstRow: 0, lastColumn: columns - 1, lastRow: rows * 2 - 1)
         if let clipBox {
-            // A pixel is inside when its centre (2p + 1 in dots) is.
             func first(_ v: Double) -> Int { Int(max(min(((v - 1) / 2).rounded(.up), 1e6), -1e6)) }
             pixelBox = (max(pixelBox.firstColumn, first(clipBox.minX)), max(pixelBox.firstRow, first(clipBox.minY)),
                         min(pixelBox.lastColumn, first(clipBox.maxX) - 1), min(pixelBox.lastRow, first(clipBox.maxY) - 1))
         }
-        guard !edges.isEmpty, high >= Double(pixelBox.firstRow), low <= Double(pixelBox.lastRow + 1),
-              pixelBox.firstColumn <= pixelBox.lastColumn else { return }
-        let firstRow = max(Int(max(low, 0)), pixelBox.firstRow), lastRow = min(Int(min(high, Double(rows * 2))), pixelBox.lastRow)
-        guard firstRow <= lastRow else { return }
+        guard pixelBox.firstColumn <= pixelBox.lastColumn, pixelBox.firstRow <= pixelBox.lastRow else { return }
+        var edges: [FillEdge] = []
+        for ring in rings where ring.count > 2 && ring.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
+            for i in ring.indices {
+                let p = ring[i], q = ring[(i + 1) % ring.count]
+                let edge = FillEdge(x0: p.x / 2, y0: p.y / 2, x1: q.x / 2, y1: q.y / 2,
+                                    visibleRows: pixelBox.firstRow...pixelBox.lastRow)
+                if edge.firstRow <= edge.lastRow { edges.append(edge) }
+            }
+        }
+        guard !edges.isEmpty else { return }
+        edges.sort { $0.firstRow < $1.firstRow }
+        var active: [Int] = [], next = 0
         var crossings: [Double] = []
         let limit = Double(columns + 1)
-        for row in firstRow...lastRow {
+        for row in edges[0].firstRow...pixelBox.lastRow {
+            while next < edges.count, edges[next].firstRow <= row {
+                active.append(next)
+                next += 1
+            }
+            active.removeAll { edges[$0].lastRow < row }
+            if active.isEmpty {
+                if next == edges.count { break }
+                continue
+            }
             let y = Double(row) + 0.5
             crossings.removeAll(keepingCapacity: true)
-            for e in edges where (e.y0 <= y) != (e.y1 <= y) {
+            for index in active {
+                let e = edges[index]
                 // Clamped, so far-away vertices cannot overflow the conversion to Int.
                 crossings.append(min(max(e.x0 + (y - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0), -1), limit))
             }
@@ -206,5 +215,21 @@ public struct MapCanvas: Sendable {
         if left + 1 <= right { return "\\" }
         if right + 1 <= left { return "/" }
         return "+"
+    }
+}
+
+/// One polygon edge in fill-pixel coordinates, with the rows whose centres (`row + 0.5`) it
+/// crosses: those with `top <= row + 0.5 < bottom`, within the visible rows (empty when none).
+private struct FillEdge {
+    var x0, y0, x1, y1: Double
+    var firstRow, lastRow: Int
+
+    init(x0: Double, y0: Double, x1: Double, y1: Double, visibleRows: ClosedRange<Int>) {
+        self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
+        let top = min(y0, y1), bottom = max(y0, y1)
+        // Clamped before converting, so far-away vertices cannot overflow.
+        func row(_ v: Double) -> Int { Int(max(min((v - 0.5).rounded(.up), 1e9), -1e9)) }
+        firstRow = max(row(top), visibleRows.lowerBound)
+        lastRow = min(row(bottom) - 1, visibleRows.upperBound)
     }
 }

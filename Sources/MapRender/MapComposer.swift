@@ -76,8 +76,8 @@ public enum MapComposer {
                 for (tile, layers) in vectorTiles {
                     let sources = layer.sourceLayer.map { layers[$0].map { [$0] } ?? [] } ?? Array(layers.values)
                     for source in sources {
-                        report.featuresDrawn += paint(source, of: tile.key, with: painter, order: order, projection: projection,
-                                                      canvas: &canvas, labels: &labels)
+                        report.featuresDrawn += paint(source, of: tile.key, with: painter, filter: scene.style.filters[order],
+                                                      order: order, projection: projection, canvas: &canvas, labels: &labels)
                     }
                 }
             }
@@ -130,8 +130,8 @@ public enum MapComposer {
 
     // MARK: Vector layers
 
-    private static func paint(_ source: PreparedLayer, of key: TileKey, with painter: LayerPainter, order: Int,
-                              projection: MapProjection, canvas: inout MapCanvas, labels: inout [LabelCandidate]) -> Int {
+    private static func paint(_ source: PreparedLayer, of key: TileKey, with painter: LayerPainter, filter: FeatureFilter,
+                              order: Int, projection: MapProjection, canvas: inout MapCanvas, labels: inout [LabelCandidate]) -> Int {
         let layer = source.layer
         let span = 2 * WebMercator.originShift / Double(1 << min(max(key.z, 0), 30))
         let extent = Double(max(layer.extent, 1))
@@ -148,9 +148,11 @@ public enum MapComposer {
 
         var drawn = 0
         let style = painter.layer
+        let filter = filter.bound(to: source)
+        if case .constant(false) = filter { return 0 }
         for feature in layer.features where feature.geometryError == nil {
+            guard filter.passes(feature, in: source, zoom: painter.zoom) else { continue }
             let context = FeatureContext(zoom: painter.zoom, feature: feature, in: source)
-            guard StyleExpression.passes(style.filter, context) else { continue }
             let geometry = feature.geometry
             var start = 0
             func parts(_ body: (ArraySlice<MVTPoint>) -> Void) {

@@ -5,18 +5,24 @@ import TileFormats
 /// The style a map view draws with: a package's Mapbox GL style, or a plain one for packages
 /// without, which draws every layer (areas filled, lines and outlines, points, `name` labels).
 public struct MapStyle: Sendable {
-    public var layers: [StyleLayer]
+    public let layers: [StyleLayer]
+    /// Each layer's filter, compiled: `filters[i]` is `layers[i].filter`'s.
+    let filters: [FeatureFilter]
     /// Whether this is the stand-in for a package without a style.
     public let isDefault: Bool
 
     public init(_ style: VectorStyle) {
-        layers = style.layers
-        isDefault = false
+        self.init(layers: style.layers, isDefault: false)
     }
 
     init(defaultLayers: [StyleLayer]) {
-        layers = defaultLayers
-        isDefault = true
+        self.init(layers: defaultLayers, isDefault: true)
+    }
+
+    private init(layers: [StyleLayer], isDefault: Bool) {
+        self.layers = layers
+        filters = layers.map { FeatureFilter($0.filter) }
+        self.isDefault = isDefault
     }
 
     /// Source layers in the order the style first draws them: what the layer list toggles.

@@ -52,6 +52,11 @@ public final class PreparedLayer: Sendable {
 
     func value(_ name: String, tags: [UInt32]) -> MVTValue? {
         guard let key = keyIndex[name] else { return nil }
+        return value(key: key, tags: tags)
+    }
+
+    /// A feature's value for the key at `key` in this layer's keys.
+    func value(key: UInt32, tags: [UInt32]) -> MVTValue? {
         var i = 0
         while i + 1 < tags.count {
             if tags[i] == key {

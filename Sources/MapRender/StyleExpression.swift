@@ -295,7 +295,7 @@ public enum StyleExpression {
         }
     }
 
-    private static func typeName(_ type: MVTGeometryType) -> String {
+    static func typeName(_ type: MVTGeometryType) -> String {
         switch type {
         case .point: "Point"
         case .lineString: "LineString"
