@@ -111,11 +111,18 @@ public struct MapCanvas: Sendable {
         guard pixelBox.firstColumn <= pixelBox.lastColumn, pixelBox.firstRow <= pixelBox.lastRow else { return }
         var edges: [FillEdge] = []
         for ring in rings where ring.count > 2 && ring.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
-            for i in ring.indices {
-                let p = ring[i], q = ring[(i + 1) % ring.count]
-                let edge = FillEdge(x0: p.x / 2, y0: p.y / 2, x1: q.x / 2, y1: q.y / 2,
-                                    visibleRows: pixelBox.firstRow...pixelBox.lastRow)
-                if edge.firstRow <= edge.lastRow { edges.append(edge) }
+            // An edge crosses a row centre only when its ends lie in different bands between centres:
+            // one comparison per vertex weeds out the many that do not.
+            var p = ring[ring.count - 1], pBand = Self.fillBand(p.y)
+            for q in ring {
+                let qBand = Self.fillBand(q.y)
+                if qBand != pBand {
+                    let edge = FillEdge(x0: p.x / 2, y0: p.y / 2, x1: q.x / 2, y1: q.y / 2,
+                                        visibleRows: pixelBox.firstRow...pixelBox.lastRow)
+                    if edge.firstRow <= edge.lastRow { edges.append(edge) }
+                }
+                p = q
+                pBand = qBand
             }
         }
         guard !edges.isEmpty else { return }
@@ -149,6 +156,15 @@ public struct MapCanvas: Sendable {
                 i += 2
             }
         }
+    }
+
+    /// Which gap between fill-pixel row centres a dot's y falls in.
+    private static func fillBand(_ y: Double) -> Double { (y / 2 - 0.5).rounded(.up) }
+
+    /// Whether a polygon spanning `top...bottom` (dots) reaches across a row of fill-pixel centres:
+    /// if not, `fill` would set no pixel for it.
+    public static func fillCrossesRows(from top: Double, to bottom: Double) -> Bool {
+        fillBand(top) != fillBand(bottom)
     }
 
     /// Fills an axis-aligned rectangle given in dot coordinates.

@@ -40,6 +40,13 @@ indirect enum FeatureFilter: Sendable {
 
     enum Order: Sendable { case less, lessOrEqual, greater, greaterOrEqual }
 
+    /// What filters read of a feature.
+    struct Feature {
+        var type: MVTGeometryType
+        var id: UInt64?
+        var tags: [UInt32]
+    }
+
     /// Compiles a filter; nil (no filter) lets everything through.
     init(_ json: JSONValue?) {
         guard let json else {
@@ -96,8 +103,9 @@ indirect enum FeatureFilter: Sendable {
         }
     }
 
-    /// Whether `feature` of `layer` passes, at `zoom`. Bound filters only (see `bound(to:)`).
-    func passes(_ feature: MVTFeature, in layer: PreparedLayer, zoom: Double) -> Bool {
+    /// Whether a feature of `layer` passes, at `zoom`, given its tags, type and id (not the whole
+    /// feature, whose copy would cost more than the check). Bound filters only (see `bound(to:)`).
+    func passes(_ feature: Feature, in layer: PreparedLayer, zoom: Double) -> Bool {
         switch self {
         case .all(let parts): return parts.allSatisfy { $0.passes(feature, in: layer, zoom: zoom) }
         case .any(let parts): return parts.contains { $0.passes(feature, in: layer, zoom: zoom) }
@@ -124,11 +132,11 @@ indirect enum FeatureFilter: Sendable {
         case .constant(let result):
             return result
         case .expression(let json):
-            return StyleExpression.passes(json, FeatureContext(zoom: zoom, feature: feature, in: layer))
+            return StyleExpression.passes(json, FeatureContext(zoom: zoom, type: feature.type, id: feature.id, tags: feature.tags, in: layer))
         }
     }
 
-    private static func value(of property: Property, _ feature: MVTFeature, _ layer: PreparedLayer) -> Value {
+    private static func value(of property: Property, _ feature: Feature, _ layer: PreparedLayer) -> Value {
         switch property {
         case .type: return .string(StyleExpression.typeName(feature.type))
         case .id: return feature.id.map { .number(Double($0)) } ?? .null

@@ -42,12 +42,16 @@ public struct MapTile: Sendable {
 public final class PreparedLayer: Sendable {
     public let layer: MVTLayer
     let keyIndex: [String: UInt32]
+    /// Each feature's bounding box in tile units, so a drawing can pass over features that cannot
+    /// show (off the canvas, or too small to cover a fill pixel's centre) without their geometry.
+    let bounds: [FeatureBounds]
 
     init(_ layer: MVTLayer) {
         self.layer = layer
         var index: [String: UInt32] = [:]
         for (i, key) in layer.keys.enumerated() where index[key] == nil { index[key] = UInt32(i) }
         keyIndex = index
+        bounds = layer.features.map { FeatureBounds($0.geometry.points) }
     }
 
     func value(_ name: String, tags: [UInt32]) -> MVTValue? {
@@ -66,5 +70,17 @@ public final class PreparedLayer: Sendable {
             i += 2
         }
         return nil
+    }
+}
+
+/// A feature's extent in tile units (empty geometry: an inverted box that overlaps nothing).
+struct FeatureBounds: Sendable {
+    var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
+
+    init(_ points: [MVTPoint]) {
+        for p in points {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
     }
 }

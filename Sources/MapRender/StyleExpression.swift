@@ -19,8 +19,12 @@ public struct FeatureContext {
     }
 
     init(zoom: Double, feature: MVTFeature, in layer: PreparedLayer) {
-        self.zoom = zoom; type = feature.type; id = feature.id
-        self.layer = layer; tags = feature.tags; lookup = nil
+        self.init(zoom: zoom, type: feature.type, id: feature.id, tags: feature.tags, in: layer)
+    }
+
+    init(zoom: Double, type: MVTGeometryType, id: UInt64?, tags: [UInt32], in layer: PreparedLayer) {
+        self.zoom = zoom; self.type = type; self.id = id
+        self.layer = layer; self.tags = tags; lookup = nil
     }
 
     /// A property by name; nil when the feature does not have it.

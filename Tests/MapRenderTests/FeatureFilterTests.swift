@@ -20,7 +20,7 @@ import Testing
             let compiled = FeatureFilter(json).bound(to: layer)
             for feature in layer.layer.features {
                 let expected = StyleExpression.passes(json, FeatureContext(zoom: zoom, feature: feature, in: layer))
-                let actual = compiled.passes(feature, in: layer, zoom: zoom)
+                let actual = compiled.passes(.init(type: feature.type, id: feature.id, tags: feature.tags), in: layer, zoom: zoom)
                 if expected { passed += 1 }
                 guard actual == expected else {
                     Issue.record("\(json.map { String(describing: $0) } ?? "nil") on feature \(feature.id ?? 0): compiled \(actual), interpreted \(expected)",
