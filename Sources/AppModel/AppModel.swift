@@ -38,6 +38,8 @@ public final class AppModel {
     @ObservationIgnored var mapDrawing: Task<Void, Never>?
     /// A view change arrived while drawing: draw again, with the latest view, when done.
     @ObservationIgnored var mapRedrawWanted = false
+    @ObservationIgnored var overviewLoader: TileLoader?
+    @ObservationIgnored var overviewDrawing: Task<Void, Never>?
     /// Map drawings started so far (tests and benchmarks check that bursts coalesce).
     @ObservationIgnored public internal(set) var mapDrawCount = 0
     /// Where online basemap tiles are kept; nil for no disk cache.
@@ -87,6 +89,7 @@ public final class AppModel {
     public func shutdown() async {
         mapOpening?.cancel()
         mapDrawing?.cancel()
+        overviewDrawing?.cancel()
         await queue?.pauseAll()
         await monitor?.stop()
         for listener in listeners { listener.cancel() }
@@ -152,6 +155,7 @@ public final class AppModel {
         state.phase = .loaded
         state.message = nil
         reselect(previous)
+        requestOverviewDraw()
     }
 
     /// After the rows changed: the same row stays selected when it is still shown, else the
@@ -586,8 +590,11 @@ public final class AppModel {
         guard metrics != state.layout else { return }
         let mapResized = (metrics.mapColumns, metrics.mapRows, metrics.mapColors, metrics.mapUnicode)
             != (state.layout.mapColumns, state.layout.mapRows, state.layout.mapColors, state.layout.mapUnicode)
+        let overviewResized = (metrics.overviewColumns, metrics.overviewRows, metrics.mapColors)
+            != (state.layout.overviewColumns, state.layout.overviewRows, state.layout.mapColors)
         state.layout = metrics
         if mapResized { mapLayoutChanged() }
+        if overviewResized { requestOverviewDraw() }
         state.documentScroll = min(state.documentScroll, metrics.documentMaxScroll)
         keepSelectionInView()
     }

@@ -1,4 +1,6 @@
 import Foundation
+import MapRender
+import MapSources
 import MapbookCore
 import OfflineLibrary
 import TileFormats
@@ -46,11 +48,15 @@ public struct LayoutMetrics: Equatable, Sendable {
     public var mapRows: Int
     public var mapColors: Bool
     public var mapUnicode: Bool
+    /// The main screen's overview map (its pane below the caption bar), in cells.
+    public var overviewColumns: Int
+    public var overviewRows: Int
 
     public init(listCapacity: Int = 1, documentPage: Int = 1, documentMaxScroll: Int = 0, mapColumns: Int = 0, mapRows: Int = 0,
-                mapColors: Bool = true, mapUnicode: Bool = true) {
+                mapColors: Bool = true, mapUnicode: Bool = true, overviewColumns: Int = 0, overviewRows: Int = 0) {
         self.listCapacity = listCapacity; self.documentPage = documentPage; self.documentMaxScroll = documentMaxScroll
         self.mapColumns = mapColumns; self.mapRows = mapRows; self.mapColors = mapColors; self.mapUnicode = mapUnicode
+        self.overviewColumns = overviewColumns; self.overviewRows = overviewRows
     }
 }
 
@@ -74,6 +80,9 @@ public struct AppState: Sendable {
     public var confirmation: Confirmation?
     /// The map view, while it is open.
     public var map: MapViewState?
+    /// The web map's basemap drawn for the overview pane, when it could be (online); the bundled
+    /// outline is drawn otherwise.
+    public var overviewBasemap: MapImage?
 
     public var screen: Screen = .main
     public var showingHelp = false

@@ -175,11 +175,15 @@ public struct MapCanvas: Sendable {
     /// Puts the canvas into `frame` at `origin`. With `colors` off, fills are left out (they would
     /// be blank), or with `shadeWithoutColor` drawn as characters of a density ramp, darker
     /// colours denser, so a monochrome map still shows land, water and imagery.
+    /// With `overlay`, only cells with something drawn in them are put, over what the frame holds.
     public func draw(into frame: inout Frame, at origin: (x: Int, y: Int), glyphs: GlyphSet, colors: Bool,
-                     shadeWithoutColor: Bool = false) {
+                     shadeWithoutColor: Bool = false, overlay: Bool = false) {
         for row in 0..<rows {
             for column in 0..<columns {
                 let cell = row * columns + column
+                if overlay, dots[cell] == 0, fills[2 * row * columns + column] == nil, fills[(2 * row + 1) * columns + column] == nil {
+                    continue
+                }
                 let topFill = fills[2 * row * columns + column], bottomFill = fills[(2 * row + 1) * columns + column]
                 let top = colors ? topFill : nil
                 let bottom = colors ? bottomFill : nil

@@ -70,6 +70,16 @@ public struct Frame: Equatable, Sendable {
         }
     }
 
+    /// Copies `other` in with its top left at `origin`, as much of it as fits in `clip` (and the frame).
+    public mutating func paste(_ other: Frame, at origin: (x: Int, y: Int), clip: Rect? = nil) {
+        let limit = clip ?? bounds
+        for y in 0..<other.height where limit.contains(x: limit.x, y: origin.y + y) {
+            for x in 0..<other.width where limit.contains(x: origin.x + x, y: origin.y + y) {
+                self[origin.x + x, origin.y + y] = other[x, y]
+            }
+        }
+    }
+
     /// Writes `text` from (x, y), never past `limit` (a column, exclusive) or the frame's edge.
     /// Returns the column after the last character written. A wide character that does not fit is
     /// left out rather than cut in half.

@@ -57,7 +57,10 @@ public struct OverviewMap: Sendable {
 
     /// Draws a caption bar in `rect`'s top row (the selected area's name, else `title`) and the map
     /// below it.
-    public func draw(into frame: inout Frame, rect: Rect, title: String, theme: MapTheme = MapTheme(), glyphs: GlyphSet, colors: Bool) {
+    /// `basemap` is a picture of the map under this pane's map part, with the projection it was
+    /// drawn with: the extents then go over it instead of over the outline.
+    public func draw(into frame: inout Frame, rect: Rect, title: String, theme: MapTheme = MapTheme(), glyphs: GlyphSet, colors: Bool,
+                     basemap: (frame: Frame, projection: MapProjection)? = nil) {
         guard !rect.isEmpty else { return }
         let marker = glyphs == .unicode ? "◆" : "@"
         let bar = colors ? CellStyle(foreground: 252, background: theme.captionBar) : CellStyle(reverse: true)
@@ -70,17 +73,23 @@ public struct OverviewMap: Sendable {
             frame.put(DisplayWidth.truncated(" \(title)", to: rect.width), x: rect.x, y: rect.y, style: bar, limit: rect.maxX)
         }
         drawMap(into: &frame, rect: Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1),
-                theme: theme, marker: Character(marker), colors: colors, glyphs: glyphs)
+                theme: theme, marker: Character(marker), colors: colors, glyphs: glyphs, basemap: basemap)
     }
 
-    private func drawMap(into frame: inout Frame, rect: Rect, theme: MapTheme, marker: Character, colors: Bool, glyphs: GlyphSet) {
+    private func drawMap(into frame: inout Frame, rect: Rect, theme: MapTheme, marker: Character, colors: Bool, glyphs: GlyphSet,
+                         basemap: (frame: Frame, projection: MapProjection)?) {
         guard !rect.isEmpty else { return }
         var canvas = MapCanvas(columns: rect.width, rows: rect.height)
-        guard let view = viewExtent else {
+        let projection: MapProjection
+        if let basemap {
+            projection = basemap.projection
+            frame.paste(basemap.frame, at: (rect.x, rect.y), clip: rect)
+        } else if let view = viewExtent {
+            projection = MapProjection(fitting: view, dotWidth: canvas.dotWidth, dotHeight: canvas.dotHeight)
+        } else {
             canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: glyphs, colors: colors)
             return
         }
-        let projection = MapProjection(fitting: view, dotWidth: canvas.dotWidth, dotHeight: canvas.dotHeight)
         func rings(_ polygons: OverviewGeography.Polygons) -> [[(x: Double, y: Double)]] {
             polygons.flatMap { $0.map { $0.map(projection.dot) } }
         }
@@ -100,15 +109,17 @@ public struct OverviewMap: Sendable {
             for i in 1..<corners.count { canvas.line(from: corners[i - 1], to: corners[i], color: color) }
         }
 
-        canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: theme.water)
-        canvas.fill(rings: rings(geography.neighbours), color: theme.neighbourLand)
-        canvas.fill(rings: rings(geography.land), color: theme.land)
-        outline(geography.neighbours, color: theme.neighbourBorder)
-        outline(geography.subdivisions, color: theme.countyBorder)
-        outline(geography.land, color: theme.coast)
+        if basemap == nil {
+            canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: theme.water)
+            canvas.fill(rings: rings(geography.neighbours), color: theme.neighbourLand)
+            canvas.fill(rings: rings(geography.land), color: theme.land)
+            outline(geography.neighbours, color: theme.neighbourBorder)
+            outline(geography.subdivisions, color: theme.countyBorder)
+            outline(geography.land, color: theme.coast)
+        }
         if let webMapExtent { outline(box: box(webMapExtent), color: theme.webMapExtent) }
         for area in areas { outline(box: box(area.extent), color: theme.area) }
-        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: glyphs, colors: colors)
+        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: glyphs, colors: colors, overlay: basemap != nil)
 
         // The selection is a marker at the area's centre (and its name in the caption bar), not a
         // recoloured outline or a label over the map: moving it then repaints a few cells, which

@@ -34,6 +34,24 @@ import Testing
         #expect(state.webMap?.bookmarks.isEmpty == false)
     }
 
+    /// The overview pane draws the web map's basemap through the map renderer once the pane's size
+    /// is known, and again for a new size.
+    @Test @UIActor func theOverviewIsDrawnFromTheBasemap() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let model = await loadedModel(portal)
+        #expect(model.state.overviewBasemap == nil, "no pane size yet")
+        model.layoutChanged(LayoutMetrics(listCapacity: 3, overviewColumns: 40, overviewRows: 20))
+        await model.waitForOverview()
+        let image = try #require(model.state.overviewBasemap)
+        #expect(image.request.columns == 40 && image.request.rows == 20)
+        #expect(image.report.featuresDrawn > 0)
+        #expect(image.frame.text.contains(where: { ("\u{2801}"..."\u{28FF}").contains($0) }), "braille lines of the basemap")
+        model.layoutChanged(LayoutMetrics(listCapacity: 3, overviewColumns: 30, overviewRows: 12))
+        await model.waitForOverview()
+        #expect(model.state.overviewBasemap?.request.columns == 30)
+    }
+
     @Test @UIActor func anUnreachablePortalIsOfflineNotNoAreas() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }

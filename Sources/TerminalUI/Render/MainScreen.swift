@@ -42,8 +42,14 @@ enum MainScreen {
         let map = OverviewMap(geography: options.geography,
                               webMapExtent: state.webMapItem?.extent ?? state.webMap?.initialExtent?.geographic,
                               areas: shown, selected: selected)
+        // The basemap picture when one was drawn for this pane's size, else the bundled outline.
+        let mapPart = (columns: rect.width, rows: rect.height - 1)
+        let basemap = state.overviewBasemap.flatMap { image -> (frame: Frame, projection: MapProjection)? in
+            guard (image.request.columns, image.request.rows) == mapPart, options.glyphs == .unicode else { return nil }
+            return (image.frame, image.request.viewport.projection(columns: mapPart.columns, rows: mapPart.rows))
+        }
         map.draw(into: &frame, rect: rect, title: state.webMapItem?.title ?? "", theme: options.theme.map, glyphs: options.glyphs,
-                 colors: options.theme.colors)
+                 colors: options.theme.colors, basemap: basemap)
     }
 
     // MARK: List

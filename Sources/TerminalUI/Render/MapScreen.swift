@@ -19,9 +19,7 @@ enum MapScreen {
         let rect = mapRect(width: frame.width, height: frame.height)
         if let image = map.image {
             // A picture drawn for another size is shown as far as it fits until the new one is ready.
-            for y in 0..<min(image.frame.height, rect.height) {
-                for x in 0..<min(image.frame.width, rect.width) { frame[rect.x + x, rect.y + y] = image.frame[x, y] }
-            }
+            frame.paste(image.frame, at: (rect.x, rect.y), clip: rect)
         }
         if let status = map.status {
             for (offset, line) in DisplayWidth.wrapped(status, width: max(rect.width - 4, 1)).prefix(3).enumerated() {

@@ -27,7 +27,8 @@ public enum Renderer {
         let layout = MainLayout(width: width, height: height)
         let map = MapScreen.mapRect(width: width, height: height)
         var metrics = LayoutMetrics(listCapacity: layout.listCapacity, mapColumns: map.width, mapRows: map.height,
-                                    mapColors: options.theme.colors, mapUnicode: options.glyphs == .unicode)
+                                    mapColors: options.theme.colors, mapUnicode: options.glyphs == .unicode,
+                                    overviewColumns: layout.overview.width, overviewRows: max(layout.overview.height - 1, 0))
         if state.showingHelp {
             let help = DocumentScreen.helpGeometry(width: width, height: height, options: options)
             metrics.documentPage = help.body.height
