@@ -38,15 +38,21 @@ extension AppModel {
     }
 
     private func openBasemap(title: String, home: GeoExtent?, bookmarks: [Bookmark]) {
-        guard let layer = state.webMap?.basemapLayers.first(where: { $0.layerType == "VectorTileLayer" }) else {
+        guard let basemap = onlineBasemap else {
             state.message = "This web map's basemap is not a vector tile layer, which is what mapbook draws online."
             return
         }
+        openMap(title: title, sourceName: "\(basemap.title) · online", home: home, bookmarks: bookmarks, source: basemap.open)
+    }
+
+    /// The web map's vector tile basemap, as a name and a way to connect to it (off the UI thread).
+    var onlineBasemap: (title: String, open: @Sendable () async throws -> any MapSource)? {
+        guard let layer = state.webMap?.basemapLayers.first(where: { $0.layerType == "VectorTileLayer" }) else { return nil }
         let http = self.http, cache = tileCacheDirectory
-        openMap(title: title, sourceName: "\(layer.title ?? "basemap") · online", home: home, bookmarks: bookmarks) {
+        return (layer.title ?? "basemap", {
             try await TileServiceSource.connect(styleURL: layer.styleURL, serviceURL: layer.url, title: layer.title, http: http,
                                                 cacheDirectory: cache)
-        }
+        })
     }
 
     /// Opens the map screen at once (with the last frame area blank) and the source behind it.

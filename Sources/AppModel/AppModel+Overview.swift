@@ -11,7 +11,7 @@ extension AppModel {
     func requestOverviewDraw() {
         guard state.phase == .loaded, state.network != .offline, overviewDrawing == nil,
               state.layout.overviewColumns > 0, state.layout.overviewRows > 0,
-              let layer = state.webMap?.basemapLayers.first(where: { $0.layerType == "VectorTileLayer" }) else { return }
+              let basemap = onlineBasemap else { return }
         let areas = state.areas.compactMap { area in area.extent.map { OverviewArea(title: "", extent: $0) } }
         let webMapExtent = state.webMapItem?.extent ?? state.webMap?.initialExtent?.geographic
         guard let view = OverviewMap(geography: .empty, webMapExtent: webMapExtent, areas: areas, selected: nil).viewExtent else { return }
@@ -19,16 +19,14 @@ extension AppModel {
         let request = MapRequest(viewport: MapViewport(fitting: view, columns: columns, rows: rows), columns: columns, rows: rows,
                                  mode: .braille, colors: state.layout.mapColors)
         guard state.overviewBasemap?.request != request else { return }
-        let http = self.http, cache = tileCacheDirectory, known = overviewLoader
+        let known = overviewLoader
         overviewDrawing = Task { [weak self] in
             let loader: TileLoader
             if let known {
                 loader = known
             } else {
-                guard let source = try? await Task.detached(operation: {
-                    try await TileServiceSource.connect(styleURL: layer.styleURL, serviceURL: layer.url, title: layer.title,
-                                                        http: http, cacheDirectory: cache)
-                }).value else {
+                // Not reachable (or no basemap there): the pane keeps the outline.
+                guard let source = try? await Task.detached(operation: basemap.open).value else {
                     self?.overviewDrawing = nil
                     return
                 }
