@@ -151,7 +151,9 @@ struct DownloadTests {
     }
 
     @Test func cancellingADownloadLeavesItsBytesForLater() async throws {
-        let (server, _) = try fileServer(tweak: { _, response in response.delivery.bytesPerSecond = 100_000 })
+        // Slow enough (30 s for the whole file) that the cancel lands mid-transfer even when a busy
+        // machine runs this task late.
+        let (server, _) = try fileServer(tweak: { _, response in response.delivery.bytesPerSecond = 10_000 })
         let path = temporaryPath()
         let client = testClient()
         let task = Task { try await client.download(HTTPRequest(url: server.baseURL), to: path) }
