@@ -13,8 +13,8 @@ extension AppModel {
               state.layout.overviewColumns > 0, state.layout.overviewRows > 0,
               let basemap = onlineBasemap else { return }
         let areas = state.areas.compactMap { area in area.extent.map { OverviewArea(title: "", extent: $0) } }
-        let webMapExtent = state.webMapItem?.extent ?? state.webMap?.initialExtent?.geographic
-        guard let view = OverviewMap(geography: .empty, webMapExtent: webMapExtent, areas: areas, selected: nil).viewExtent else { return }
+        guard let view = OverviewMap(geography: .empty, webMapExtent: state.webMapExtent, areas: areas, selected: nil).viewExtent
+        else { return }
         let columns = state.layout.overviewColumns, rows = state.layout.overviewRows
         let request = MapRequest(viewport: MapViewport(fitting: view, columns: columns, rows: rows), columns: columns, rows: rows,
                                  mode: .braille, colors: state.layout.mapColors)

@@ -118,6 +118,9 @@ public struct AppState: Sendable {
             .map(\.0)
     }
 
+    /// Where the web map is, for the overview: its item's extent, else its initial view.
+    public var webMapExtent: GeoExtent? { webMapItem?.extent ?? webMap?.initialExtent?.geographic }
+
     public var selectedRow: ListRow? {
         let rows = rows
         return rows.indices.contains(selection) ? rows[selection] : nil

@@ -181,10 +181,8 @@ public struct MapCanvas: Sendable {
         for row in 0..<rows {
             for column in 0..<columns {
                 let cell = row * columns + column
-                if overlay, dots[cell] == 0, fills[2 * row * columns + column] == nil, fills[(2 * row + 1) * columns + column] == nil {
-                    continue
-                }
                 let topFill = fills[2 * row * columns + column], bottomFill = fills[(2 * row + 1) * columns + column]
+                if overlay, dots[cell] == 0, topFill == nil, bottomFill == nil { continue }
                 let top = colors ? topFill : nil
                 let bottom = colors ? bottomFill : nil
                 var drawn: Cell

@@ -142,14 +142,8 @@ indirect enum FeatureFilter: Sendable {
         case .id: return feature.id.map { .number(Double($0)) } ?? .null
         case .named(_, let key):
             guard let key, let found = layer.value(key: key, tags: feature.tags) else { return .null }
-            switch found {
-            case .string(let s): return .string(s)
-            case .float(let f): return .number(Double(f))
-            case .double(let d): return .number(d)
-            case .int(let i), .sint(let i): return .number(Double(i))
-            case .uint(let u): return .number(Double(u))
-            case .bool(let b): return .bool(b)
-            }
+            // A tile value is always a string, number or bool: never nil here.
+            return Value(StyleExpression.json(found)) ?? .null
         }
     }
 }

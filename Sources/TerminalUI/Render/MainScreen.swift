@@ -40,7 +40,7 @@ enum MainScreen {
             shown.append(OverviewArea(title: area.item.title, extent: extent))
         }
         let map = OverviewMap(geography: options.geography,
-                              webMapExtent: state.webMapItem?.extent ?? state.webMap?.initialExtent?.geographic,
+                              webMapExtent: state.webMapExtent,
                               areas: shown, selected: selected)
         // The basemap picture when one was drawn for this pane's size, else the bundled outline.
         let mapPart = (columns: rect.width, rows: rect.height - 1)
