@@ -379,19 +379,35 @@ public final class AppModel {
         state.confirmation = nil
         switch confirmation.action {
         case .remove(let id):
-            let previous = state.selectedRow
-            if let queue, state.transfers[id] != nil { Task { await queue.cancel(id) } }
-            do {
-                try library.removeDownload(id)
-                state.downloads[id] = nil
-                state.transfers[id] = nil
-                state.message = "Removed \(title(of: id)) from this device."
-            } catch {
-                state.message = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
+            let title = title(of: id), library = library
+            guard let queue else {
+                do throws(LibraryError) {
+                    try library.removeDownload(id, title: title)
+                    removed(id, title: title)
+                } catch {
+                    state.message = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
+                }
+                return
             }
-            // Offline, the removed area leaves the list.
-            reselect(previous)
+            // The queue stops the area's download and waits for it before deleting anything.
+            Task { [weak self] in
+                do throws(LibraryError) {
+                    try await queue.remove(id, title: title)
+                    self?.removed(id, title: title)
+                } catch {
+                    self?.state.message = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
+                }
+            }
         }
+    }
+
+    private func removed(_ id: ItemID, title: String) {
+        let previous = state.selectedRow
+        state.downloads[id] = nil
+        state.transfers[id] = nil
+        state.message = "Removed \(title) from this device."
+        // Offline, the removed area leaves the list.
+        reselect(previous)
     }
 
     // MARK: Input

@@ -61,6 +61,7 @@ extension AppState {
         if let record {
             return .downloaded(size: record.size, at: record.downloadedAt, updateAvailable: record.needsUpdate(comparedWith: area))
         }
+        if let reason = area.unavailableReason { return .unavailable(reason) }
         switch area.status {
         case .complete: return .ready(area.size)
         case .processing: return .packaging

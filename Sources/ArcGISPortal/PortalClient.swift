@@ -18,7 +18,7 @@ public struct PortalClient: Sendable {
     private let token: String?
 
     /// Area2Package look-ups run this many at a time.
-    private static let parallelLookups = 4
+    private static let parallelLookups = 8
 
     /// `portal` may be given with or without `/sharing/rest`. The token, when given, travels in the
     /// `X-Esri-Authorization` header, never in a URL, so it cannot leak into logs or error messages.
@@ -75,18 +75,26 @@ public struct PortalClient: Sendable {
     }
 
     /// A web map's preplanned map areas (Map2Area), each with its packages (Area2Package), in the
-    /// portal's order. Items that are not of type `Map Area` are skipped.
+    /// portal's order. Items that are not of type `Map Area` are skipped. An area whose package list
+    /// the portal answers badly (an error body, or not the JSON the API promises) is listed as
+    /// unavailable, with the reason; only a failure to reach the portal fails the whole list.
     public func mapAreas(of webMap: ItemID) async throws -> [MapArea] {
         let areas = try await relatedItems(of: webMap, relationship: "Map2Area")
             .filter { $0.type.isEmpty || $0.type == "Map Area" }
-        var packages = [[PortalItem]](repeating: [], count: areas.count)
-        try await withThrowingTaskGroup(of: (Int, [PortalItem]).self) { group in
+        var packages = [Result<[PortalItem], PortalError>](repeating: .success([]), count: areas.count)
+        try await withThrowingTaskGroup(of: (Int, Result<[PortalItem], PortalError>).self) { group in
             var next = 0
             func startNext() {
                 guard next < areas.count else { return }
                 let index = next, id = areas[index].id
                 next += 1
-                group.addTask { (index, try await relatedItems(of: id, relationship: "Area2Package")) }
+                group.addTask {
+                    do {
+                        return (index, .success(try await relatedItems(of: id, relationship: "Area2Package")))
+                    } catch let error as PortalError {
+                        return (index, .failure(error))
+                    }
+                }
             }
             for _ in 0..<Self.parallelLookups { startNext() }
             while let (index, found) = try await group.next() {
@@ -94,7 +102,12 @@ public struct PortalClient: Sendable {
                 startNext()
             }
         }
-        return zip(areas, packages).map { PortalDecoding.mapArea($0, packages: $1) }
+        return zip(areas, packages).map { area, found in
+            switch found {
+            case .success(let items): PortalDecoding.mapArea(area, packages: items)
+            case .failure(let error): PortalDecoding.mapArea(area, packages: [], unavailableReason: error.userSentence)
+            }
+        }
     }
 
     /// The item's thumbnail image bytes (`content/items/{id}/info/{thumbnail}`); nil if it has none.

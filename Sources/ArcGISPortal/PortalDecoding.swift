@@ -28,9 +28,12 @@ enum PortalDecoding {
     }
 
     /// A map area: its item, `properties.status`, and its packages.
-    static func mapArea(_ item: PortalItem, packages: [PortalItem]) -> MapArea {
-        MapArea(item: item, status: PackagingStatus(portalValue: item.properties?["status"]?.string),
-                packages: packages.map(AreaPackage.init))
+    /// A package listed twice is kept once.
+    static func mapArea(_ item: PortalItem, packages: [PortalItem], unavailableReason: String? = nil) -> MapArea {
+        var seen = Set<ItemID>()
+        return MapArea(item: item, status: PackagingStatus(portalValue: item.properties?["status"]?.string),
+                       packages: packages.filter { seen.insert($0.id).inserted }.map(AreaPackage.init),
+                       unavailableReason: unavailableReason)
     }
 
     /// `[[xmin, ymin], [xmax, ymax]]` in degrees; nil for `[]`, `null` or anything out of range.

@@ -40,7 +40,7 @@ extension WebMap {
 
 extension MapArea {
     /// A map area from its item and its packages' items, as Map2Area and Area2Package give them.
-    public init(areaItem: PortalItem, packageItems: [PortalItem]) {
-        self = PortalDecoding.mapArea(areaItem, packages: packageItems)
+    public init(areaItem: PortalItem, packageItems: [PortalItem], unavailableReason: String? = nil) {
+        self = PortalDecoding.mapArea(areaItem, packages: packageItems, unavailableReason: unavailableReason)
     }
 }

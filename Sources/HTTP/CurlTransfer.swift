@@ -31,6 +31,7 @@ final class CurlTransfer: @unchecked Sendable {
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let onProgress: (@Sendable (TransferProgress) -> Void)?
     private let onWritten: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)?
+    private let onResponse: (@Sendable (String?) -> Void)?
 
     // Response state, touched only on the engine thread.
     private var status = 0
@@ -63,7 +64,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     init(request: HTTPRequest, configuration: HTTPConfiguration, sink: Sink,
          rangeStart: Int64?, onProgress: (@Sendable (TransferProgress) -> Void)?,
-         onWritten: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)? = nil) throws(HTTPError) {
+         onWritten: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)? = nil,
+         onResponse: (@Sendable (String?) -> Void)? = nil) throws(HTTPError) {
         CurlGlobal.initialize()
         guard let easy = curl_easy_init() else { throw .transport(code: -1, message: "libcurl could not start") }
         self.easy = easy
@@ -72,6 +74,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.sink = sink
         self.onProgress = onProgress
         self.onWritten = onWritten
+        self.onResponse = onResponse
         self.stallTimeout = UInt64(max(configuration.stallTimeout.milliseconds, 1)) * 1_000_000
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         if case .file(_, _, let offset) = sink { fileStart = offset; filePosition = offset }
@@ -88,11 +91,10 @@ final class CurlTransfer: @unchecked Sendable {
     private func configure(request: HTTPRequest, configuration: HTTPConfiguration, rangeStart: Int64?) {
         setString(CURLOPT_URL, request.url.absoluteString)
         setString(CURLOPT_USERAGENT, configuration.userAgent)
-        // Only the web's protocols, also after redirects: a hostile redirect cannot reach file:// or others.
+        // Only the web's protocols. Redirects are not followed here but by HTTPClient (see Redirect):
+        // libcurl would hand the token header to any host a redirect names.
         setString(CURLOPT_PROTOCOLS_STR, "http,https")
-        setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        mb_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-        mb_easy_setopt_long(easy, CURLOPT_MAXREDIRS, configuration.maxRedirects)
+        mb_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         mb_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds)
         mb_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         mb_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
@@ -262,6 +264,7 @@ final class CurlTransfer: @unchecked Sendable {
         default:
             return
         }
+        onResponse?(bodyValidator)
         writeback = DownloadWriteback(fd: fd, from: filePosition, observer: onWritten)
     }
 
@@ -327,7 +330,6 @@ final class CurlTransfer: @unchecked Sendable {
         case CURLE_OPERATION_TIMEDOUT: return .timedOut(host)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2_STREAM:
             return .connectionLost(host)
-        case CURLE_TOO_MANY_REDIRECTS: return .tooManyRedirects(host)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CIPHER:
             return .tls(host: host, detail: message.isEmpty ? "handshake failed" : message)

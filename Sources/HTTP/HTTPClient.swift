@@ -15,12 +15,12 @@ public final class HTTPClient: Sendable {
     /// Sends `request` and returns the response body in memory. Transient failures are retried by the
     /// configured policy; an HTTP status of 400 or more is thrown as `HTTPError.status`.
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        try await withRetries(host: request.url.host ?? "") { () throws(HTTPError) in
-            let transfer = try CurlTransfer(request: request, configuration: configuration,
-                                            sink: .memory(limit: configuration.maxBodyBytes),
-                                            rangeStart: nil, onProgress: nil)
-            let outcome = try await Self.run(transfer).get()
-            try Self.checkStatus(outcome, host: transfer.host)
+        try await withRetries(configuration.retry) { () throws(HTTPError) in
+            let (outcome, host) = try await exchange(request) { hop throws(HTTPError) in
+                try CurlTransfer(request: hop, configuration: configuration,
+                                 sink: .memory(limit: configuration.maxBodyBytes), rangeStart: nil, onProgress: nil)
+            }
+            try Self.checkStatus(outcome, host: host)
             return HTTPResponse(status: outcome.status, headers: outcome.headers, body: outcome.body,
                                 url: outcome.effectiveURL)
         }
@@ -31,9 +31,12 @@ public final class HTTPClient: Sendable {
     /// Transient failures resume from the bytes already written. The file is fsync'd before returning.
     /// `written` sees the body once it is in the file, in order, piece by piece with each piece's
     /// offset there (0 again after a restart), on a background queue: for checks that would
-    /// otherwise read the whole file again at the end.
+    /// otherwise read the whole file again at the end. `responded` is told the validator (ETag, else
+    /// Last-Modified) of the response whose body is about to be written, before any of it is: what a
+    /// resume after a crash needs, so it can be saved at once.
     public func download(_ request: HTTPRequest, to path: String, resumingFrom resume: ResumePoint? = nil,
                          written: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)? = nil,
+                         responded: (@Sendable (String?) -> Void)? = nil,
                          progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(HTTPError) -> DownloadResult {
         // Read as well as write: what was written is read back for `written`.
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -42,8 +45,7 @@ public final class HTTPClient: Sendable {
 
         var point = resume ?? ResumePoint(offset: 0, validator: nil)
         var restarted = false
-        let host = request.url.host ?? ""
-        let result: DownloadResult = try await withRetries(host: host) { () throws(HTTPError) in
+        let result: DownloadResult = try await withRetries(configuration.downloadRetry, progress: { point.offset }) { () throws(HTTPError) in
             // Continue from what is really on disk, never past it.
             var info = stat()
             guard fstat(fd, &info) == 0 else { throw Self.fileError(path: path, errno: errno) }
@@ -53,16 +55,21 @@ public final class HTTPClient: Sendable {
 
             var attempt = request
             if point.offset > 0, let validator = point.validator { attempt.headers.append(("If-Range", validator)) }
-            let transfer = try CurlTransfer(request: attempt, configuration: configuration,
-                                            sink: .file(descriptor: fd, path: path, offset: point.offset),
-                                            rangeStart: point.offset, onProgress: progress, onWritten: written)
-            let outcome: CurlTransfer.Outcome
-            switch await Self.run(transfer) {
-            case .success(let finished): outcome = finished
-            case .failure(let error):
+            let outcome: CurlTransfer.Outcome, host: String
+            var writer: CurlTransfer?
+            do throws(HTTPError) {
+                (outcome, host) = try await exchange(attempt) { hop throws(HTTPError) in
+                    let transfer = try CurlTransfer(request: hop, configuration: configuration,
+                                                    sink: .file(descriptor: fd, path: path, offset: point.offset),
+                                                    rangeStart: point.offset, onProgress: progress, onWritten: written,
+                                                    onResponse: responded)
+                    writer = transfer
+                    return transfer
+                }
+            } catch {
                 // Keep what arrived: the next attempt asks only for the rest, of the same version.
                 point.offset = Int64(lseek(fd, 0, SEEK_END))
-                point.validator = transfer.bodyValidator ?? point.validator
+                point.validator = writer?.bodyValidator ?? point.validator
                 throw error
             }
             if outcome.status == 416, ContentRange.unsatisfiedTotal(outcome.headers["content-range"]) == point.offset {
@@ -83,6 +90,22 @@ public final class HTTPClient: Sendable {
     }
 
     // MARK: -
+
+    /// Sends `request` and, while the answer is a redirect, the request it leads to (see `Redirect`),
+    /// each hop on a transfer `start` makes. Returns the final answer and the host that gave it.
+    private func exchange(_ request: HTTPRequest, start: (HTTPRequest) throws(HTTPError) -> CurlTransfer)
+        async throws(HTTPError) -> (CurlTransfer.Outcome, host: String) {
+        var hop = request
+        for _ in 0...max(configuration.maxRedirects, 0) {
+            let transfer = try start(hop)
+            let outcome = try await Self.run(transfer).get()
+            guard let next = try Redirect.next(after: hop, status: outcome.status, location: outcome.headers["location"]) else {
+                return (outcome, transfer.host)
+            }
+            hop = next
+        }
+        throw .tooManyRedirects(request.url.host ?? "")
+    }
 
     private static func run(_ transfer: CurlTransfer) async -> Result<CurlTransfer.Outcome, HTTPError> {
         await withTaskCancellationHandler {
@@ -106,19 +129,26 @@ public final class HTTPClient: Sendable {
         code == ENOSPC || code == EDQUOT ? .diskFull(path: path) : .diskWrite(path: path, errno: code)
     }
 
-    /// Runs `attempt` until it succeeds, fails for good, or the retry policy gives up.
-    private func withRetries<T>(host: String, _ attempt: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
+    /// Runs `attempt` until it succeeds, fails for good, or `policy` gives up. `progress` (for
+    /// downloads) tells how far the file has come: an attempt that moved it on starts the policy's
+    /// count and clock again.
+    private func withRetries<T>(_ policy: RetryPolicy, progress: () -> Int64 = { 0 },
+                                _ attempt: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
         let clock = ContinuousClock()
-        let started = clock.now
-        var retry = 0
+        var since = clock.now, retry = 0, attempts = 0, reached = progress()
         while true {
             if Task.isCancelled { throw .cancelled }
             do {
                 return try await attempt()
             } catch {
+                attempts += 1
+                if progress() > reached, attempts < RetryPolicy.maxAttemptsWithProgress {
+                    reached = progress()
+                    since = clock.now
+                    retry = 0
+                }
                 retry += 1
-                guard let wait = configuration.retry.delay(beforeRetry: retry, after: error,
-                                                           elapsed: clock.now - started) else { throw error }
+                guard let wait = policy.delay(beforeRetry: retry, after: error, elapsed: clock.now - since) else { throw error }
                 do { try await Task.sleep(for: wait) } catch { throw .cancelled }
             }
         }

@@ -18,6 +18,8 @@ public enum HTTPError: Error, Sendable, Equatable {
     /// TLS failed: certificate not trusted, handshake error.
     case tls(host: String, detail: String)
     case tooManyRedirects(String)
+    /// A redirect from https to plain http, which would send the rest of the exchange in the clear.
+    case insecureRedirect(from: String, to: String)
     /// An in-memory response exceeded the configured cap.
     case responseTooLarge(limit: Int)
     /// The server answered a range request with a range other than the one asked for.
@@ -38,6 +40,12 @@ public enum HTTPError: Error, Sendable, Equatable {
         case .status(let code, _, _): return [408, 429, 500, 502, 503, 504].contains(code)
         default: return false
         }
+    }
+
+    /// The server answered with an HTTP status (as opposed to the network failing).
+    public var isStatus: Bool {
+        if case .status = self { return true }
+        return false
     }
 
     /// True when the failure says the portal cannot be reached at all (as opposed to answering badly).
@@ -68,6 +76,8 @@ extension HTTPError: UserFacingError {
             return "A secure connection to \(host) could not be made (\(TerminalText.sanitizedLine(detail, maxLength: 200)))."
         case .tooManyRedirects(let host):
             return "\(host) redirected too many times."
+        case .insecureRedirect(let from, let to):
+            return "\(from) redirected to \(to) over plain http; mapbook does not follow a secure connection to an insecure one."
         case .responseTooLarge(let limit):
             return "The server's answer was larger than \(Format.bytes(Int64(limit))) and was refused."
         case .unexpectedRange(let host):

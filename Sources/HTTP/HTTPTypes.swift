@@ -87,12 +87,15 @@ public struct HTTPConfiguration: Sendable {
     public var maxBodyBytes: Int
     public var maxRedirects: Int
     public var retry: RetryPolicy
+    /// For downloads into files; by default `.downloads` with the standard policy, else `retry`.
+    public var downloadRetry: RetryPolicy
 
     public init(userAgent: String = "mapbook/\(HTTPClient.version)", connectTimeout: Duration = .seconds(15),
                 stallTimeout: Duration = .seconds(30), maxBodyBytes: Int = 64 << 20,
-                maxRedirects: Int = 10, retry: RetryPolicy = .standard) {
+                maxRedirects: Int = 10, retry: RetryPolicy = .standard, downloadRetry: RetryPolicy? = nil) {
         self.userAgent = userAgent; self.connectTimeout = connectTimeout; self.stallTimeout = stallTimeout
         self.maxBodyBytes = maxBodyBytes; self.maxRedirects = maxRedirects
         self.retry = retry
+        self.downloadRetry = downloadRetry ?? (retry == .standard ? .downloads : retry)
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// When and how long to wait before trying a failed request again: curl's `--retry` semantics
 /// (transient failures only), exponential backoff with jitter, `Retry-After` honoured, and a cap on
-/// the total time spent.
-public struct RetryPolicy: Sendable {
+/// the total time spent. For downloads, the count and the time are those since the last attempt that
+/// delivered new bytes: a link that keeps dropping but keeps making progress is followed to the end.
+public struct RetryPolicy: Sendable, Equatable {
     /// Attempts after the first one.
     public var maxRetries: Int
     public var initialDelay: Duration
@@ -18,7 +19,14 @@ public struct RetryPolicy: Sendable {
 
     public static let standard = RetryPolicy(maxRetries: 4, initialDelay: .milliseconds(500),
                                              maxDelay: .seconds(30), totalTimeLimit: .seconds(120))
+    /// For package downloads: longer, so that a download rides out an outage of half a minute.
+    public static let downloads = RetryPolicy(maxRetries: 7, initialDelay: .milliseconds(500),
+                                              maxDelay: .seconds(30), totalTimeLimit: .seconds(120))
     public static let none = RetryPolicy(maxRetries: 0, initialDelay: .zero, maxDelay: .zero, totalTimeLimit: .zero)
+
+    /// However much progress a download keeps making, it is given up after this many attempts in all
+    /// (each attempt is bounded in time by the stall watchdog).
+    public static let maxAttemptsWithProgress = 500
 
     /// The pause before retry number `retry` (1-based) after `error`, or nil to give up.
     /// `jitter` in 0...1 scales the backoff between half and all of it (injectable for tests).

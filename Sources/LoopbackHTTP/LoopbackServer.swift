@@ -8,7 +8,9 @@ public final class LoopbackServer: @unchecked Sendable {
     public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
 
     public let port: UInt16
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// The loopback address it listens on: 127.0.0.1 unless another was asked for (a second "host").
+    public let address: String
+    public var baseURL: URL { URL(string: "http://\(address):\(port)")! }
 
     private var listener: Int32
     private let handler: Handler
@@ -20,15 +22,18 @@ public final class LoopbackServer: @unchecked Sendable {
     private var connections: Set<Int32> = []
     private var log: [LoopbackRequest] = []
 
-    /// Binds 127.0.0.1:`port` (0 picks a free port) and starts serving.
-    public init(port: UInt16 = 0, handler: @escaping Handler) throws {
+    /// Binds `address`:`port` (0 picks a free port) and starts serving. `address` must be a loopback
+    /// address (127.0.0.0/8).
+    public init(address: String = "127.0.0.1", port: UInt16 = 0, handler: @escaping Handler) throws {
+        precondition(address.hasPrefix("127."), "a loopback server listens on loopback addresses only")
         self.handler = handler
-        var (fd, bound) = try Self.listen(on: port)
+        self.address = address
+        var (fd, bound) = try Self.listen(on: port, address: address)
         // A free port that a suspended or stopped server keeps: take another (holding this one meanwhile).
         var declined: [Int32] = []
         while port == 0, Self.reserved.withLock({ $0.contains(bound) }), declined.count < 16 {
             declined.append(fd)
-            (fd, bound) = try Self.listen(on: 0)
+            (fd, bound) = try Self.listen(on: 0, address: address)
         }
         declined.forEach { close($0) }
         self.port = bound
@@ -36,7 +41,7 @@ public final class LoopbackServer: @unchecked Sendable {
         startAccepting(fd, generation: 0)
     }
 
-    private static func listen(on port: UInt16) throws -> (Int32, UInt16) {
+    private static func listen(on port: UInt16, address host: String) throws -> (Int32, UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw LoopbackServerError.socket(errno) }
         // Before bind only for a chosen port (a server restarted on its old port). With port 0 the
@@ -47,7 +52,7 @@ public final class LoopbackServer: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -94,7 +99,7 @@ public final class LoopbackServer: @unchecked Sendable {
             var attempt = 0
             var fd: Int32 = -1
             while fd < 0 {
-                do { (fd, _) = try Self.listen(on: port) } catch {
+                do { (fd, _) = try Self.listen(on: port, address: address) } catch {
                     attempt += 1
                     if attempt == 40 { throw error }
                     Thread.sleep(forTimeInterval: 0.025)

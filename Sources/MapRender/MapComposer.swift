@@ -362,19 +362,23 @@ struct LayerPainter {
         return color.over(base, opacity: opacity)
     }
 
+    static let labelSourceLimit = 256
+
     /// The label text: `text-field` with `{property}` tokens filled in, sanitized (packages are not
     /// trusted) and shortened.
     func label(_ context: FeatureContext) -> String? {
         guard let field = layer.layout["text-field"] else { return nil }
         let evaluated = StyleExpression.evaluate(field, context)
-        var text = StyleExpression.text(evaluated)
+        // Labels show 32 characters: a longer template or value (a hostile style's can be 200,000)
+        // is cut before any work is done on it, once per feature.
+        var text = String(StyleExpression.text(evaluated).prefix(Self.labelSourceLimit))
         if text.contains("{") {
             var result = ""
             var rest = Substring(text)
             while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
                 result += rest[..<open]
                 let name = String(rest[rest.index(after: open)..<close])
-                result += context.property(name).map { StyleExpression.text(StyleExpression.json($0)) } ?? ""
+                result += context.property(name).map { StyleExpression.text(StyleExpression.json($0)).prefix(Self.labelSourceLimit) } ?? ""
                 rest = rest[rest.index(after: close)...]
             }
             text = result + rest

@@ -14,6 +14,14 @@ public enum Format {
         return String(format: "%.1f %@", value, units[unit])
     }
 
+    /// Two sizes to be compared in one sentence: rounded as usual unless that would print them the
+    /// same, then both in exact bytes (`3,400,000 bytes` against `3,401,000 bytes`).
+    public static func bytes(_ a: Int64, against b: Int64) -> (String, String) {
+        let (shortA, shortB) = (bytes(a), bytes(b))
+        guard shortA == shortB, a != b else { return (shortA, shortB) }
+        return ("\(grouped(Int(a))) bytes", "\(grouped(Int(b))) bytes")
+    }
+
     /// `-70.6210, 43.5480 — -70.0500, 43.9300 (lon, lat)`.
     /// `288895` → `288,895`.
     public static func grouped(_ number: Int) -> String {

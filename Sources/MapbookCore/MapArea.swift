@@ -77,10 +77,17 @@ public struct MapArea: Sendable, Equatable {
     public var item: PortalItem
     public var status: PackagingStatus
     public var packages: [AreaPackage]
+    /// Why the area is listed but cannot be used, when the portal's description of it (its package
+    /// list) could not be read; one sentence, sanitized. The other areas of the web map are unaffected.
+    public var unavailableReason: String?
 
-    public init(item: PortalItem, status: PackagingStatus, packages: [AreaPackage]) {
+    public init(item: PortalItem, status: PackagingStatus, packages: [AreaPackage], unavailableReason: String? = nil) {
         self.item = item; self.status = status; self.packages = packages
+        self.unavailableReason = unavailableReason.map { TerminalText.sanitizedLine($0, maxLength: 300) }
     }
+
+    /// Packaged, listed in full, with at least one package.
+    public var isDownloadable: Bool { unavailableReason == nil && status.isDownloadable && !packages.isEmpty }
 
     /// Download size: the sum of the package sizes (what the phone apps show before a download).
     public var size: Int64 { packages.reduce(0) { $0 + max($1.size ?? 0, 0) } }

@@ -76,14 +76,15 @@ public enum TerminalText {
 }
 
 private extension Character {
-    /// Printable: not a control character, not a line or paragraph separator, not a bidi override
-    /// (which can reorder what follows on the screen).
+    /// Printable: not a control character, not a line or paragraph separator, and no format character
+    /// (Unicode category Cf: bidi overrides, which can reorder what follows on the screen; zero-width
+    /// spaces and joiners, which hide text or make terminals disagree about widths; BOM, soft hyphen).
     var isTextual: Bool {
         for s in unicodeScalars {
             switch s.value {
             case 0x00...0x20, 0x7F...0xA0: return false  // controls; spaces fold separately
-            case 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0xFEFF: return false
-            default: continue
+            case 0x2028, 0x2029: return false
+            default: if s.properties.generalCategory == .format { return false }
             }
         }
         return true

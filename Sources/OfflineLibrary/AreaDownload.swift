@@ -6,100 +6,204 @@ import MapbookCore
 /// Downloads one map area's packages into the library: each streams into a `.part` file with a
 /// control file beside it, resumes from what is on disk, is verified, and only when every package
 /// has passed are they moved into place and the area's record written.
+///
+/// The order of writes survives a crash at any point:
+/// 1. the area lock is taken (one writer per area, across processes);
+/// 2. `.part` is created, then its control file, and the control file again with the response's
+///    validator as soon as the response headers arrive, so a resume never starts from zero;
+/// 3. verified packages move to `packages/` under a name per version, beside the current ones;
+/// 4. the record is written (the moment the area becomes downloaded, or updated), then what it no
+///    longer names is deleted.
+/// A package already whole in `packages/` or in `partial/` (a crash after 2 or 3) is re-verified
+/// and adopted instead of fetched again. A record that cannot be written takes back the packages
+/// it would have named to `partial/`, so nothing unrecorded stays in `packages/`.
 struct AreaDownload: Sendable {
     let area: MapArea
     let library: OfflineLibrary
     let client: PortalClient
     let http: HTTPClient
+    /// Wait for another process's download of the area to end instead of failing at once.
+    var waitForLock = false
     /// How often the control file is saved while bytes arrive.
     var controlInterval: Duration = .seconds(2)
 
     /// Runs the download; `report` gets progress (from the HTTP thread) and `started` the offset
     /// the first package resumes from. Throws `HTTPError` or `LibraryError`.
     func run(started: @Sendable (Int64) -> Void, report: @escaping @Sendable (DownloadProgress) -> Void) async throws -> DownloadRecord {
-        let title = area.item.title
-        guard area.status.isDownloadable, !area.packages.isEmpty else {
-            throw LibraryError.notDownloadable(title: title, status: area.packages.isEmpty ? "missing" : area.status.name)
-        }
-        let id = area.item.id
+        let title = area.item.title, id = area.item.id
+        try checkDownloadable()
+        let lock = try await AreaLock.acquire(areaDirectory: library.areaDirectory(id), title: title, wait: waitForLock)
+        defer { withExtendedLifetime(lock) {} }
+        library.removeLeftoverTemporaryFiles(id)
+
         let knownSizes = area.packages.allSatisfy { ($0.size ?? 0) > 0 }
         let meter = ProgressMeter(total: knownSizes ? area.size : nil)
-        var arrived: [(package: AreaPackage, part: String, verifiedBy: String, size: Int64)] = []
+        var arrived: [Arrival] = []
+        var needed: [AreaPackage] = []
+        for package in area.packages {
+            if let adopted = adopt(package) { arrived.append(adopted); meter.finishPackage(size: adopted.size) } else { needed.append(package) }
+        }
+        try checkSpace(for: needed)
 
-        for (index, package) in area.packages.enumerated() {
-            let part = library.partPath(id, package.item.id), controlPath = library.controlPath(id, package.item.id)
-            try AtomicFile.makeDirectory(library.partialDirectory(id))
-            let resume = resumePoint(for: package, part: part, controlPath: controlPath)
-            if index == 0 { started(resume?.offset ?? 0) }
-            let control = PartialDownload(url: client.packageRequest(package.item.id).url.absoluteString,
-                                          packageID: package.item.id, packageModified: package.item.modified.map(DownloadRecord.millis),
-                                          expectedSize: package.size, validator: resume?.validator,
-                                          bytesDone: resume?.offset ?? 0, savedAt: Date())
-            try AtomicFile.writeJSON(control, to: controlPath)
+        for (index, package) in needed.enumerated() {
+            arrived.append(try await fetch(package, first: index == 0, started: started, meter: meter, report: report))
+            meter.finishPackage(size: arrived.last!.size)
+        }
+        if needed.isEmpty { started(0) }
+        return try commit(arrived)
+    }
 
-            // Save the control file every few seconds while bytes arrive, and once more however this ends.
-            let saver = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: controlInterval)
-                    save(control, from: meter, to: controlPath)
-                }
+    /// A package that is on disk, whole and checked, with where it is now.
+    private struct Arrival {
+        var package: AreaPackage
+        var path: String
+        var verifiedBy: String
+        var size: Int64
+    }
+
+    private func checkDownloadable() throws {
+        let reason: NotDownloadableReason?
+        if let why = area.unavailableReason { reason = .unavailable(why) }
+        else {
+            switch area.status {
+            case .complete: reason = area.packages.isEmpty ? .noPackages : nil
+            case .processing: reason = .processing
+            case .failed: reason = .packagingFailed
+            case .other(let value): reason = .status(value)
+            case .unknown: reason = area.packages.isEmpty ? .noPackages : .status("none")
             }
-            let checksums = StreamingChecksums(resumingFrom: part, count: resume?.offset ?? 0)
-            let result: DownloadResult
-            do {
-                result = try await http.download(client.packageRequest(package.item.id), to: part, resumingFrom: resume,
-                                                 written: checksums.consume) { progress in
-                    report(meter.update(bytes: progress.bytes, validator: progress.validator))
-                }
-                saver.cancel()
-            } catch {
-                saver.cancel()
-                save(control, from: meter, to: controlPath)
-                throw error
-            }
+        }
+        if let reason { throw LibraryError.notDownloadable(title: area.item.title, reason: reason) }
+    }
 
-            let verifiedBy: String
-            do {
-                verifiedBy = try PackageVerifier.verify(path: part, name: package.item.title, expectedSize: package.size,
+    /// Refuses before the first byte when the packages cannot fit on the library's disk (a package
+    /// the portal lists as larger than any disk included), counting the bytes already kept.
+    private func checkSpace(for packages: [AreaPackage]) throws {
+        var info = statvfs()
+        guard statvfs(library.areaDirectory(area.item.id), &info) == 0 else { return }
+        let free = Int64(clamping: UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
+        let kept = packages.map { AtomicFile.size(of: library.partPath(area.item.id, $0.item.id)) ?? 0 }.reduce(0, +)
+        let (total, overflow) = packages.reduce((Int64(0), false)) { sum, package in
+            let added = sum.0.addingReportingOverflow(max(package.size ?? 0, 0))
+            return (added.partialValue, sum.1 || added.overflow)
+        }
+        let needed = overflow ? Int64.max : total - kept
+        if needed > free { throw LibraryError.notEnoughSpace(title: area.item.title, needed: needed, free: free) }
+    }
+
+    /// The package, if a whole and verified copy of this version is already on disk: in `packages/`
+    /// (moved there before a crash or a record that could not be written) or as a complete `.part`
+    /// whose control file names this version.
+    private func adopt(_ package: AreaPackage) -> Arrival? {
+        let id = area.item.id, name = OfflineLibrary.fileName(for: package)
+        let placed = library.packagesDirectory(id) + "/" + name, part = library.partPath(id, package.item.id)
+        var candidates = [placed]
+        if let control = (try? AtomicFile.readJSON(PartialDownload.self, from: library.controlPath(id, package.item.id))) ?? nil,
+           control.describes(package) {
+            candidates.append(part)
+        }
+        for path in candidates {
+            guard let size = AtomicFile.size(of: path), let expected = package.size, expected > 0, size == expected,
+                  let verifiedBy = try? PackageVerifier.verify(path: path, name: package.item.title, expectedSize: expected,
+                                                               mustBeZip: PackageVerifier.mustBeZip(name)) else { continue }
+            return Arrival(package: package, path: path, verifiedBy: verifiedBy, size: size)
+        }
+        return nil
+    }
+
+    private func fetch(_ package: AreaPackage, first: Bool, started: @Sendable (Int64) -> Void, meter: ProgressMeter,
+                       report: @escaping @Sendable (DownloadProgress) -> Void) async throws -> Arrival {
+        let id = area.item.id
+        let part = library.partPath(id, package.item.id), controlPath = library.controlPath(id, package.item.id)
+        try AtomicFile.makeDirectory(library.partialDirectory(id))
+        let resume = resumePoint(for: package, part: part, controlPath: controlPath)
+        // The .part exists before its control file: a control file without its .part means the
+        // package was moved on (see `adopt`), never that it was not started.
+        let created = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard created >= 0 else { throw LibraryError.write(path: part, errno: errno) }
+        close(created)
+        if first { started(resume?.offset ?? 0) }
+        let control = PartialDownload(url: client.packageRequest(package.item.id).url.absoluteString,
+                                      packageID: package.item.id, packageModified: package.item.modified.map(DownloadRecord.millis),
+                                      expectedSize: package.size, validator: resume?.validator,
+                                      bytesDone: resume?.offset ?? 0, savedAt: Date())
+        try AtomicFile.writeJSON(control, to: controlPath)
+        let saver = ControlSaver(control: control, path: controlPath, meter: meter)
+
+        // Save the control file every few seconds while bytes arrive, and once more however this ends.
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: controlInterval)
+                saver.save()
+            }
+        }
+        let checksums = StreamingChecksums(resumingFrom: part, count: resume?.offset ?? 0)
+        let result: DownloadResult
+        do {
+            result = try await http.download(client.packageRequest(package.item.id), to: part, resumingFrom: resume,
+                                             written: checksums.consume, responded: saver.responded) { progress in
+                report(meter.update(bytes: progress.bytes, validator: progress.validator))
+            }
+        } catch {
+            ticker.cancel()
+            await ticker.value
+            saver.save()
+            throw error
+        }
+        // Ended before anything else touches the control file: no late save can bring it back.
+        ticker.cancel()
+        await ticker.value
+
+        do {
+            let verifiedBy = try PackageVerifier.verify(path: part, name: package.item.title, expectedSize: package.size,
                                                         mustBeZip: PackageVerifier.mustBeZip(OfflineLibrary.fileName(for: package)),
                                                         streamed: checksums.result)
-            } catch {
-                // Bad bytes cannot be resumed: the next try starts clean.
-                unlink(part)
-                unlink(controlPath)
-                throw error
-            }
-            meter.finishPackage(size: result.size)
-            arrived.append((package, part, verifiedBy, result.size))
+            return Arrival(package: package, path: part, verifiedBy: verifiedBy, size: result.size)
+        } catch {
+            // Bad bytes cannot be resumed: the next try starts clean.
+            unlink(part)
+            unlink(controlPath)
+            throw error
         }
+    }
 
-        // Everything arrived whole: move the packages in, then record the area. Until the record is
-        // written the area is not downloaded, so a crash in between leaves it "not downloaded".
+    /// Moves the packages in and writes the record; see the type's comment for the order.
+    private func commit(_ arrived: [Arrival]) throws -> DownloadRecord {
+        let id = area.item.id
         try AtomicFile.makeDirectory(library.packagesDirectory(id))
+        var moved: [(from: String, to: String)] = []
         var packages: [DownloadRecord.Package] = []
-        for file in arrived {
-            let name = OfflineLibrary.fileName(for: file.package)
-            try AtomicFile.move(file.part, to: library.packagesDirectory(id) + "/" + name)
-            packages.append(.init(id: file.package.item.id, title: file.package.item.title, type: file.package.item.type,
-                                  fileName: name, size: file.size,
-                                  modified: file.package.item.modified.map(DownloadRecord.millis), verifiedBy: file.verifiedBy))
+        do {
+            for file in arrived {
+                let name = OfflineLibrary.fileName(for: file.package)
+                let target = library.packagesDirectory(id) + "/" + name
+                if file.path != target {
+                    try AtomicFile.move(file.path, to: target)
+                    moved.append((file.path, target))
+                }
+                packages.append(.init(id: file.package.item.id, title: file.package.item.title, type: file.package.item.type,
+                                      fileName: name, size: file.size,
+                                      modified: file.package.item.modified.map(DownloadRecord.millis), verifiedBy: file.verifiedBy))
+            }
+            let record = DownloadRecord(areaID: id, areaItem: area.item.arcGISJSON, packageItems: area.packages.map(\.item.arcGISJSON),
+                                        packages: packages,
+                                        // Whole seconds: the record reads back equal to what was written.
+                                        downloadedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+            try AtomicFile.writeJSON(record, to: library.manifestPath(id))
+            library.discardStaleFiles(of: record)
+            return record
+        } catch {
+            // Renames need no space: the verified bytes go back to where the next try adopts them.
+            for (from, to) in moved.reversed() { rename(to, from) }
+            throw error
         }
-        let record = DownloadRecord(areaID: id, areaItem: area.item.arcGISJSON, packageItems: area.packages.map(\.item.arcGISJSON),
-                                    packages: packages,
-                                    // Whole seconds: the record reads back equal to what was written.
-                                    downloadedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-        try AtomicFile.writeJSON(record, to: library.manifestPath(id))
-        library.discardStaleFiles(of: record)
-        return record
     }
 
     /// Where to pick up a package: from its `.part` file when the control file says it is a download
     /// of this same package version and names the response it came from; otherwise from zero.
     private func resumePoint(for package: AreaPackage, part: String, controlPath: String) -> ResumePoint? {
         guard let control = (try? AtomicFile.readJSON(PartialDownload.self, from: controlPath)) ?? nil,
-              control.packageID == package.item.id,
-              control.packageModified == package.item.modified.map(DownloadRecord.millis),
-              control.expectedSize == package.size,
+              control.describes(package),
               let validator = control.validator,
               let size = AtomicFile.size(of: part), size > 0 else {
             unlink(part)
@@ -107,12 +211,47 @@ struct AreaDownload: Sendable {
         }
         return ResumePoint(offset: size, validator: validator)
     }
+}
 
-    private func save(_ started: PartialDownload, from meter: ProgressMeter, to path: String) {
-        let current = meter.current
-        var control = started
-        control.bytesDone = max(current.bytes, started.bytesDone)
-        control.validator = current.validator ?? control.validator
+extension PartialDownload {
+    /// Whether this control file is about this version of the package.
+    func describes(_ package: AreaPackage) -> Bool {
+        packageID == package.item.id && packageModified == package.item.modified.map(DownloadRecord.millis)
+            && expectedSize == package.size
+    }
+}
+
+/// Writes a package's control file: when the response's validator is known (at once, from the
+/// transfer thread), every few seconds, and at the end. Saves are serialised, and the newest
+/// validator and byte count always win.
+private final class ControlSaver: @unchecked Sendable {
+    private let lock = NSLock()
+    private var control: PartialDownload
+    private let path: String
+    private let meter: ProgressMeter
+
+    init(control: PartialDownload, path: String, meter: ProgressMeter) {
+        self.control = control; self.path = path; self.meter = meter
+    }
+
+    /// The response about to be written names `validator`: saved before its first byte lands.
+    @Sendable func responded(_ validator: String?) {
+        lock.withLock {
+            control.validator = validator
+            writeLocked()
+        }
+    }
+
+    func save() {
+        lock.withLock {
+            let current = meter.current
+            control.bytesDone = max(current.bytes, control.bytesDone)
+            control.validator = current.validator ?? control.validator
+            writeLocked()
+        }
+    }
+
+    private func writeLocked() {
         control.savedAt = Date()
         // A failed save only costs a resume; the download itself goes on.
         try? AtomicFile.writeJSON(control, to: path)

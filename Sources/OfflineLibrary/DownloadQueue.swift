@@ -27,7 +27,8 @@ public struct DownloadFailure: Sendable, Equatable {
 
     init(_ error: any Error) {
         sentence = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
-        isUnreachable = (error as? HTTPError)?.isUnreachable == true
+        // Retries ran out on a network failure: an outage, to wait out rather than a fault to fix.
+        isUnreachable = (error as? HTTPError).map { $0.isUnreachable || $0.isTransient && !$0.isStatus } == true
         isDiskFull = (error as? LibraryError)?.isDiskFull == true || {
             if case .diskFull? = error as? HTTPError { return true }
             return false
@@ -36,8 +37,8 @@ public struct DownloadFailure: Sendable, Equatable {
 }
 
 /// Downloads map areas into the offline library, a few at a time, in the order asked. Each event is
-/// published on `events` (one consumer). Cancelling removes an area's partial files; pausing keeps
-/// them, so the next enqueue resumes where the bytes stopped.
+/// published on `events` (one consumer; none is ever dropped). Cancelling removes an area's partial
+/// files; pausing keeps them, so the next enqueue resumes where the bytes stopped.
 public actor DownloadQueue {
     public nonisolated let events: AsyncStream<DownloadEvent>
     private let sink: AsyncStream<DownloadEvent>.Continuation
@@ -45,6 +46,7 @@ public actor DownloadQueue {
     private let client: PortalClient
     private let http: HTTPClient
     private let maxConcurrent: Int
+    private let waitForLocks: Bool
 
     private enum Stop { case cancel, pause }
     private var waiting: [MapArea] = []
@@ -52,10 +54,13 @@ public actor DownloadQueue {
     private var stopping: [ItemID: Stop] = [:]
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-    public init(library: OfflineLibrary, client: PortalClient, http: HTTPClient = HTTPClient(), maxConcurrent: Int = 2) {
-        (events, sink) = AsyncStream.makeStream(of: DownloadEvent.self, bufferingPolicy: .bufferingNewest(4096))
+    /// `waitForLocks`: an area another process is downloading is waited for rather than failed.
+    public init(library: OfflineLibrary, client: PortalClient, http: HTTPClient = HTTPClient(), maxConcurrent: Int = 2,
+                waitForLocks: Bool = false) {
+        (events, sink) = AsyncStream.makeStream(of: DownloadEvent.self, bufferingPolicy: .unbounded)
         self.library = library; self.client = client; self.http = http
         self.maxConcurrent = max(maxConcurrent, 1)
+        self.waitForLocks = waitForLocks
     }
 
     /// Queues the area (again) unless it is already queued or downloading. A downloaded area is
@@ -79,6 +84,14 @@ public actor DownloadQueue {
             stopping[id] = .cancel
             task.cancel()
         }
+    }
+
+    /// Removes the area from the device: stops its download if there is one, waits until that has
+    /// ended, then deletes its files. A download finishing meanwhile cannot write its record back.
+    public func remove(_ id: ItemID, title: String) async throws(LibraryError) {
+        cancel(id)
+        if let task = running[id] { await task.value }
+        try library.removeDownload(id, title: title)
     }
 
     /// Stops everything, keeping partial files and saving control files, and returns once stopped.
@@ -118,7 +131,7 @@ public actor DownloadQueue {
     private func download(_ area: MapArea) async {
         let id = area.item.id
         let sink = self.sink
-        let job = AreaDownload(area: area, library: library, client: client, http: http)
+        let job = AreaDownload(area: area, library: library, client: client, http: http, waitForLock: waitForLocks)
         let event: DownloadEvent
         do {
             let record = try await job.run(started: { sink.yield(.started(id, resumedFrom: $0)) },

@@ -7,19 +7,46 @@ public enum LibraryError: Error, Sendable, Equatable {
     /// A file mapbook wrote no longer reads back.
     case corrupt(path: String, detail: String)
     /// The area has no packages, or is still being packaged, or failed packaging on the portal.
-    case notDownloadable(title: String, status: String)
-    /// The downloaded file is not the size the portal listed.
-    case sizeMismatch(package: String, expected: Int64, actual: Int64)
-    /// The downloaded file fails the package's own checksums, or is not a package at all.
-    case damaged(package: String, detail: String)
+    case notDownloadable(title: String, reason: NotDownloadableReason)
+    /// The file is not the size the portal listed: as it arrived, or (`stored`) as kept on this device.
+    case sizeMismatch(package: String, expected: Int64, actual: Int64, stored: Bool = false)
+    /// The file fails the package's own checksums, is not a package at all, or (kept) is missing.
+    case damaged(package: String, detail: String, stored: Bool = false)
+    /// Another process (or this one's download) is writing the area: `pid` as the holder wrote it.
+    case busy(title: String, pid: Int32?)
+    /// The packages cannot fit: `needed` more bytes than the `free` ones on the library's disk.
+    case notEnoughSpace(title: String, needed: Int64, free: Int64)
     /// No area in the library or on the portal goes by this name.
     case noSuchArea(String)
     case ambiguousArea(String, matches: [String])
 
     public var isDiskFull: Bool {
-        if case .write(_, let code) = self { return code == ENOSPC || code == EDQUOT }
-        return false
+        switch self {
+        case .write(_, let code): return code == ENOSPC || code == EDQUOT
+        case .notEnoughSpace: return true
+        default: return false
+        }
     }
+
+    /// The same problem found in a file kept on this device rather than in one just downloaded.
+    var asStored: LibraryError {
+        switch self {
+        case .sizeMismatch(let package, let expected, let actual, _): .sizeMismatch(package: package, expected: expected, actual: actual, stored: true)
+        case .damaged(let package, let detail, _): .damaged(package: package, detail: detail, stored: true)
+        default: self
+        }
+    }
+}
+
+/// Why the portal's area cannot be downloaded (yet).
+public enum NotDownloadableReason: Sendable, Equatable {
+    case processing
+    case packagingFailed
+    case noPackages
+    /// A status value mapbook does not know, as the portal gave it.
+    case status(String)
+    /// The portal's description of the area could not be read.
+    case unavailable(String)
 }
 
 extension LibraryError: UserFacingError {
@@ -31,13 +58,33 @@ extension LibraryError: UserFacingError {
             return "\(path) could not be written (\(String(cString: strerror(code))))."
         case .corrupt(let path, let detail):
             return "\(path) is damaged (\(detail)); remove the area and download it again."
-        case .notDownloadable(let title, let status):
-            return "\(Self.safe(title)) cannot be downloaded: the portal says its packages are \(Self.safe(status))."
-        case .sizeMismatch(let package, let expected, let actual):
-            return "\(Self.safe(package)) arrived with \(Format.bytes(actual)), not the \(Format.bytes(expected)) the portal lists; nothing was kept. Try again."
-        case .damaged(let package, let detail):
+        case .notDownloadable(let title, let reason):
+            let name = Self.safe(title)
+            switch reason {
+            case .processing: return "\(name) is still being packaged on the portal; try again once it is ready."
+            case .packagingFailed: return "\(name) cannot be downloaded: packaging it failed on the portal. Its owner must package it again."
+            case .noPackages: return "\(name) cannot be downloaded: the portal lists no packages for it."
+            case .status(let status):
+                return "\(name) cannot be downloaded: the portal gives its status as \"\(Self.safe(status))\", which mapbook does not know."
+            case .unavailable(let why): return "\(name) is unavailable: \(Self.safe(why))"
+            }
+        case .sizeMismatch(let package, let expected, let actual, let stored):
+            let (has, listed) = Format.bytes(actual, against: expected)
+            if stored {
+                return "\(Self.safe(package)) on this device has \(has), not the \(listed) recorded; `mapbook verify --repair` downloads it again."
+            }
+            return "\(Self.safe(package)) arrived with \(has), not the \(listed) the portal lists; it was not kept. Try again."
+        case .damaged(let package, let detail, let stored):
             // The detail can quote names from inside the package.
-            return "\(Self.safe(package)) arrived damaged (\(Self.safe(detail))); nothing was kept. Try again."
+            if stored {
+                return "\(Self.safe(package)) on this device is damaged (\(Self.safe(detail))); `mapbook verify --repair` downloads it again."
+            }
+            return "\(Self.safe(package)) arrived damaged (\(Self.safe(detail))); it was not kept. Try again."
+        case .busy(let title, let pid):
+            return "\(Self.safe(title)) is being downloaded by another mapbook\(pid.map { " (pid \($0))" } ?? ""); wait for it, or stop it first."
+        case .notEnoughSpace(let title, let needed, let free):
+            let (need, have) = Format.bytes(needed, against: free)
+            return "\(Self.safe(title)) needs \(need) more on this disk, but only \(have) is free."
         case .noSuchArea(let name):
             return "No map area is called \"\(Self.safe(name))\"."
         case .ambiguousArea(let name, let matches):

@@ -36,6 +36,27 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
             self.id = id; self.title = title; self.type = type; self.fileName = fileName
             self.size = size; self.modified = modified; self.verifiedBy = verifiedBy
         }
+
+        private enum CodingKeys: String, CodingKey { case id, title, type, fileName, size, modified, verifiedBy }
+
+        /// A record is read back only if its file name stays inside the area's `packages` folder: a
+        /// hand-edited or hostile `manifest.json` must not make mapbook read or delete files elsewhere.
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let fileName = try c.decode(String.self, forKey: .fileName)
+            guard Self.isPlainFileName(fileName) else {
+                throw DecodingError.dataCorruptedError(forKey: .fileName, in: c, debugDescription: "not a plain file name")
+            }
+            self.init(id: try c.decode(ItemID.self, forKey: .id), title: try c.decode(String.self, forKey: .title),
+                      type: try c.decode(String.self, forKey: .type), fileName: fileName,
+                      size: try c.decode(Int64.self, forKey: .size), modified: try c.decodeIfPresent(Int64.self, forKey: .modified),
+                      verifiedBy: try c.decode(String.self, forKey: .verifiedBy))
+        }
+
+        /// Not empty, no `/`, no NUL, not `.`/`..` and not hidden.
+        static func isPlainFileName(_ name: String) -> Bool {
+            !name.isEmpty && name.utf8.count <= 255 && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\0")
+        }
     }
 
     public var areaID: ItemID
@@ -91,6 +112,8 @@ struct StoredAreas: Codable {
     struct Area: Codable {
         var item: JSONValue
         var packages: [JSONValue]
+        /// `MapArea.unavailableReason`, when the portal's package list could not be read.
+        var unavailable: String?
     }
     var syncedAt: Date?
     var areas: [Area]

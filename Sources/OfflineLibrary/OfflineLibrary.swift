@@ -8,12 +8,13 @@ import MapbookCore
 ///     <root>/portals/<portal>/webmaps/<web map id>/
 ///         item.json  data.json  areas.json  thumbnail
 ///         areas/<area id>/thumbnail
-///                        manifest.json               (present = downloaded and verified)
-///                        packages/<package id>.vtpk  (finished packages)
+///                        manifest.json               (present, with its files, = downloaded and verified)
+///                        packages/<package id>-<modified>.vtpk  (finished packages, one name per version)
 ///                        partial/<package id>.part   (a download under way, and its .json control file)
+///                        .lock                       (held by the one process writing the area)
 ///
 /// Metadata is written atomically. Nothing here holds state in memory: two mapbook processes see
-/// the same library.
+/// the same library, and the area lock keeps them from writing one area at once.
 public struct OfflineLibrary: Sendable {
     public let root: String
     public let portalKey: String
@@ -39,7 +40,9 @@ public struct OfflineLibrary: Sendable {
     func partPath(_ area: ItemID, _ package: ItemID) -> String { partialDirectory(area) + "/\(package.rawValue).part" }
     func controlPath(_ area: ItemID, _ package: ItemID) -> String { partialDirectory(area) + "/\(package.rawValue).json" }
 
-    /// A package's file name: its id, with the extension its type implies (never a name from the network).
+    /// A package's file name: its id and version (`modified`), with the extension its type implies
+    /// (never a name from the network). A new version gets a new name, so an update is written beside
+    /// the files the current record names and the record switches to it in one step.
     static func fileName(for package: AreaPackage) -> String {
         let ext: String
         switch package.kind {
@@ -49,7 +52,7 @@ public struct OfflineLibrary: Sendable {
         case .mobileMapPackage: ext = "mmpk"
         case .other: ext = "bin"
         }
-        return "\(package.item.id.rawValue).\(ext)"
+        return "\(package.item.id.rawValue)-\(package.item.modified.map(DownloadRecord.millis) ?? 0).\(ext)"
     }
 
     // MARK: Catalog
@@ -59,7 +62,7 @@ public struct OfflineLibrary: Sendable {
         try AtomicFile.writeJSON(catalog.webMapItem.arcGISJSON, to: directory + "/item.json")
         try AtomicFile.writeJSON(catalog.webMapData, to: directory + "/data.json")
         let stored = StoredAreas(syncedAt: catalog.syncedAt, areas: catalog.areas.map {
-            StoredAreas.Area(item: $0.item.arcGISJSON, packages: $0.packages.map(\.item.arcGISJSON))
+            StoredAreas.Area(item: $0.item.arcGISJSON, packages: $0.packages.map(\.item.arcGISJSON), unavailable: $0.unavailableReason)
         })
         try AtomicFile.writeJSON(stored, to: directory + "/areas.json")
     }
@@ -75,7 +78,8 @@ public struct OfflineLibrary: Sendable {
         let stored = try AtomicFile.readJSON(StoredAreas.self, from: directory + "/areas.json")
         let areas = stored?.areas.compactMap { area -> MapArea? in
             guard let item = PortalItem(arcGISJSON: area.item) else { return nil }
-            return MapArea(areaItem: item, packageItems: area.packages.compactMap(PortalItem.init(arcGISJSON:)))
+            return MapArea(areaItem: item, packageItems: area.packages.compactMap(PortalItem.init(arcGISJSON:)),
+                           unavailableReason: area.unavailable)
         } ?? []
         return LibraryCatalog(webMapItem: item, webMapData: data, areas: Self.adding(records, to: areas), syncedAt: stored?.syncedAt)
     }
@@ -101,20 +105,37 @@ public struct OfflineLibrary: Sendable {
 
     // MARK: Downloads
 
-    /// The area's record if it is downloaded; nil if not (or if its record cannot be read).
+    /// The area's record if it is downloaded: recorded, and every file it names present with its
+    /// recorded size (a cheap check; `verify` reads the checksums). nil otherwise.
     public func downloadRecord(_ area: ItemID) -> DownloadRecord? {
+        storedRecord(area).flatMap { isIntact($0) ? $0 : nil }
+    }
+
+    /// The area's record as written, whether or not its files are still whole; nil if there is none
+    /// (or it cannot be read).
+    public func storedRecord(_ area: ItemID) -> DownloadRecord? {
         (try? AtomicFile.readJSON(DownloadRecord.self, from: manifestPath(area))) ?? nil
     }
 
-    /// Every downloaded area, by id.
+    /// Every downloaded area whose files are all there, by id.
     public func downloadRecords() -> [ItemID: DownloadRecord] {
+        storedRecords().filter { isIntact($0.value) }
+    }
+
+    /// Every area with a record, intact or not, by id.
+    public func storedRecords() -> [ItemID: DownloadRecord] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/areas")) ?? []
         var records: [ItemID: DownloadRecord] = [:]
         for name in names {
-            guard let id = ItemID(name), let record = downloadRecord(id) else { continue }
+            guard let id = ItemID(name), let record = storedRecord(id) else { continue }
             records[id] = record
         }
         return records
+    }
+
+    /// Every file the record names is present with the size recorded.
+    public func isIntact(_ record: DownloadRecord) -> Bool {
+        !record.packages.isEmpty && record.packages.allSatisfy { AtomicFile.size(of: packagePath(record.areaID, $0)) == $0.size }
     }
 
     /// Where a downloaded package's file is.
@@ -144,13 +165,20 @@ public struct OfflineLibrary: Sendable {
     public func partialDownloadSize(_ area: ItemID) -> Int64? {
         let parts = ((try? FileManager.default.contentsOfDirectory(atPath: partialDirectory(area))) ?? [])
             .filter { $0.hasSuffix(".part") }
-        guard !parts.isEmpty else { return nil }
-        return parts.compactMap { AtomicFile.size(of: partialDirectory(area) + "/" + $0) }.reduce(0, +)
+        let bytes = parts.compactMap { AtomicFile.size(of: partialDirectory(area) + "/" + $0) }.reduce(0, +)
+        return bytes > 0 ? bytes : nil
     }
 
     /// Deletes the area's packages, its record and any partial download, record first: an area is
-    /// never shown downloaded with its files half gone. Its catalog entry and thumbnail stay.
-    public func removeDownload(_ area: ItemID) throws(LibraryError) {
+    /// never shown downloaded with its files half gone. Its catalog entry and thumbnail stay. Refuses
+    /// (`LibraryError.busy`) while another process writes the area.
+    public func removeDownload(_ area: ItemID, title: String) throws(LibraryError) {
+        let lock: AreaLock
+        switch try AreaLock.tryAcquire(areaDirectory: areaDirectory(area)) {
+        case .acquired(let held): lock = held
+        case .busy(let pid): throw .busy(title: title, pid: pid)
+        }
+        defer { withExtendedLifetime(lock) {} }
         if unlink(manifestPath(area)) != 0, errno != ENOENT { throw .write(path: manifestPath(area), errno: errno) }
         AtomicFile.syncDirectory(areaDirectory(area))
         for folder in [packagesDirectory(area), partialDirectory(area)] {
@@ -171,9 +199,21 @@ public struct OfflineLibrary: Sendable {
         try? FileManager.default.removeItem(atPath: partialDirectory(record.areaID))
     }
 
-    /// Deletes an area's partial downloads (a cancelled download).
+    /// Deletes an area's partial downloads (a cancelled download), unless another process is
+    /// writing the area.
     public func removePartialDownload(_ area: ItemID) {
-        try? FileManager.default.removeItem(atPath: partialDirectory(area))
+        guard case .acquired(let lock)? = try? AreaLock.tryAcquire(areaDirectory: areaDirectory(area)) else { return }
+        withExtendedLifetime(lock) { try? FileManager.default.removeItem(atPath: partialDirectory(area)) }
+    }
+
+    /// Temporary files of metadata writes that a killed process left behind in the area's folders.
+    /// Called by the area's lock holder only.
+    func removeLeftoverTemporaryFiles(_ area: ItemID) {
+        for folder in [areaDirectory(area), partialDirectory(area)] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.contains(".tmp-") {
+                unlink(folder + "/" + name)
+            }
+        }
     }
 
     /// Re-checks every file of a downloaded area: present, the recorded size, and its checksums.
@@ -184,7 +224,7 @@ public struct OfflineLibrary: Sendable {
                                            expectedSize: package.size, mustBeZip: PackageVerifier.mustBeZip(package.fileName))
                 return nil
             } catch {
-                return error
+                return error.asStored
             }
         }
     }

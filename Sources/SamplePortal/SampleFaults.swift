@@ -29,6 +29,8 @@ public struct SampleFaults: Sendable, Equatable {
     public var corrupt = false
     /// Map areas reported as `processing` or `failed` instead of `complete`, by area id.
     public var areaStatus: [String: String] = [:]
+    /// Map areas whose Area2Package answer is malformed (`"relatedItems": null`), by area id.
+    public var malformedAreas: Set<String> = []
     /// Packages updated on the portal since first published (`update=AREA`): how many times, by
     /// package id. Each update moves `modified` a day on and changes the bytes.
     public var updates: [String: Int] = [:]
@@ -81,6 +83,7 @@ public struct SampleFaults: Sendable, Equatable {
             case "processing", "failed": areaStatus[try area().id] = key
             case "complete": areaStatus[try area().id] = nil
             case "update": updates[try area().packageID, default: 0] += 1
+            case "malformed": malformedAreas.insert(try area().id)
             case "reset": self = SampleFaults()
             case "outage": break // handled by the portal, which owns the listener
             default: throw InvalidSetting(description: "unknown fault \"\(key)\"")

@@ -52,7 +52,10 @@ struct SampleREST {
             switch (request.query["relationshipType"], forward) {
             case ("Map2Area"?, true): related = id == SampleCatalog.webMapID ? SampleCatalog.areas.map(areaItem) : []
             case ("Map2Area"?, false): related = SampleCatalog.area(id: id) != nil ? [webMapItem()] : []
-            case ("Area2Package"?, true): related = SampleCatalog.area(id: id).map { [packageItem($0)] } ?? []
+            case ("Area2Package"?, true):
+                // A portal that answers one area's package list badly (seen in the wild: an object or null).
+                if faults.malformedAreas.contains(id) { return json(.object(["total": .number(1), "relatedItems": .null])) }
+                related = SampleCatalog.area(id: id).map { [packageItem($0)] } ?? []
             case ("Area2Package"?, false): related = SampleCatalog.area(packageID: id).map { [areaItem($0)] } ?? []
             default: return json(Self.error(400, "Invalid or missing input parameters.", details: ["relationshipType"]))
             }

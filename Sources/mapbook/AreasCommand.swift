@@ -39,12 +39,16 @@ struct AreasCommand: AsyncParsableCommand {
         }
         Output.line()
         let rows = areas.map { area in
-            [Output.cell(area.item.title, width: 32), Output.cell(area.status.name, width: 16), String(area.packages.count),
+            [Output.cell(area.item.title, width: 32), area.unavailableReason == nil ? Output.cell(area.status.name, width: 16) : "unavailable",
+             String(area.packages.count),
              area.packages.isEmpty ? "–" : Format.bytes(area.size),
              area.item.modified.map(Format.date) ?? "–", area.item.id.rawValue]
         }
         for line in Output.table(["TITLE", "STATUS", "PACKAGES", "SIZE", "MODIFIED", "ID"], rows, rightAligned: [2, 3]) {
             Output.line("  " + line)
+        }
+        for area in areas {
+            if let reason = area.unavailableReason { Output.line("\(Output.cell(area.item.title)) is unavailable: \(reason)") }
         }
     }
 
@@ -59,7 +63,8 @@ struct AreasCommand: AsyncParsableCommand {
                     "title": .text(area.item.title),
                     "snippet": .text(area.item.snippet, width: 2048),
                     "status": .text(area.status.name, width: 32),
-                    "downloadable": .bool(area.status.isDownloadable),
+                    "downloadable": .bool(area.isDownloadable),
+                    "unavailable": .text(area.unavailableReason),
                     "size": .count(area.size),
                     "packageCount": .count(Int64(area.packages.count)),
                     "created": .date(area.item.created),

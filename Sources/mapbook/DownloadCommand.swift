@@ -22,6 +22,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var options: LibraryOptions
     @Argument(help: ArgumentHelp("Map areas to download.", valueName: "AREA")) var areas: [String] = []
     @Flag(help: "Download every downloadable area of the web map.") var all = false
+    @Flag(help: "If another mapbook is downloading an area, wait for it instead of failing.") var wait = false
     @Flag(help: "Print JSON lines instead of text.") var json = false
 
     func validate() throws {
@@ -29,67 +30,109 @@ struct DownloadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let interrupt = InterruptHandler()
+        defer { interrupt.cancel() }
         let client = options.selection.client()
         let library = options.library
         let chosen: [MapArea]
         do {
             let catalog = try await library.sync(from: client)
             _ = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
-            chosen = all ? catalog.areas.filter(\.status.isDownloadable) : try AreaNames.resolve(areas, in: catalog.areas)
+            chosen = all ? catalog.areas.filter(\.isDownloadable) : try AreaNames.resolve(areas, in: catalog.areas)
         } catch {
             throw Output.fail(error, json: json)
         }
-        let report = DownloadReport(json: json)
+        // Only an area whose record and files are intact counts: a missing or changed file is repaired.
         let records = library.downloadRecords()
-        let queue = DownloadQueue(library: library, client: client)
-        var pending = Set<ItemID>()
+        let report = DownloadReport(json: json)
+        var wanted: [MapArea] = []
         for area in chosen {
             if let record = records[area.item.id], !record.needsUpdate(comparedWith: area) {
                 report.upToDate(area, record: record)
-                continue
+            } else {
+                wanted.append(area)
             }
-            pending.insert(area.item.id)
-            await queue.enqueue(area)
         }
-        let interrupt = InterruptHandler { await queue.pauseAll() }
-        defer { interrupt.cancel() }
-        var failures: [DownloadFailure] = []
-        let titles = Dictionary(chosen.map { ($0.item.id, $0.item.title) }, uniquingKeysWith: { first, _ in first })
+        try await DownloadRun(library: library, client: client, report: report, waitForLocks: wait, interrupt: interrupt)
+            .perform(wanted)
+    }
+}
+
+/// Downloads areas through a queue, telling `report` what happens, and ends the command with the
+/// documented exit status: 0 only when every area was downloaded and verified, 128+N after signal N
+/// (the bytes kept for a resume), 3 when every failure was the network, else 1.
+struct DownloadRun {
+    let library: OfflineLibrary
+    let client: PortalClient
+    let report: DownloadReport
+    var waitForLocks = false
+    let interrupt: InterruptHandler
+
+    func perform(_ areas: [MapArea]) async throws {
+        let queue = DownloadQueue(library: library, client: client, waitForLocks: waitForLocks)
+        interrupt.onInterrupt { await queue.pauseAll() }
+        var pending = Set<ItemID>()
+        for area in areas where pending.insert(area.item.id).inserted { await queue.enqueue(area) }
+        var failures: [DownloadFailure] = [], unfinished = 0
+        let titles = Dictionary(areas.map { ($0.item.id, $0.item.title) }, uniquingKeysWith: { first, _ in first })
         if pending.isEmpty { await queue.finish() }
         for await event in queue.events {
             report.show(event, title: { titles[$0] ?? $0.rawValue }, library: library)
             switch event {
-            case .finished(let id, _), .cancelled(let id), .paused(let id): pending.remove(id)
+            case .finished(let id, _): pending.remove(id)
+            case .cancelled(let id), .paused(let id): pending.remove(id); unfinished += 1
             case .failed(let id, let failure): pending.remove(id); failures.append(failure)
             default: break
             }
             if pending.isEmpty { break }
         }
         report.end()
-        if failures.isEmpty { return }
-        throw failures.allSatisfy(\.isUnreachable) ? ExitCode(3) : ExitCode.failure
+        if let number = interrupt.receivedSignal {
+            Output.write(Data("mapbook: stopped; run the same command again to resume.\n".utf8), to: STDERR_FILENO)
+            throw ExitCode(128 + number)
+        }
+        if failures.isEmpty, unfinished == 0 { return }
+        throw !failures.isEmpty && failures.allSatisfy(\.isUnreachable) ? ExitCode(3) : ExitCode.failure
     }
 }
 
-/// Stops the downloads on Ctrl-C or SIGTERM, so partial files and their control files are saved,
-/// then exits with the status the signal implies.
+/// SIGINT and SIGTERM: before there is anything to save, they end the process at once with
+/// 128+N; once `onInterrupt` names how to stop, they run that (downloads pause, keeping their bytes
+/// and control files) and the command ends itself with 128+N (see `DownloadRun`).
 final class InterruptHandler: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
+    private let lock = NSLock()
+    private var stop: (@Sendable () async -> Void)?
+    private var received: Int32?
 
-    init(_ stop: @escaping @Sendable () async -> Void) {
+    init() {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                Task {
-                    await stop()
-                    Output.write(Data("\nmapbook: stopped; run the same command again to resume.\n".utf8), to: STDERR_FILENO)
-                    exit(128 + number)
-                }
-            }
+            source.setEventHandler { [self] in interrupted(by: number) }
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// The signal that arrived, if one did.
+    var receivedSignal: Int32? { lock.withLock { received } }
+
+    func onInterrupt(_ stop: @escaping @Sendable () async -> Void) {
+        let already = lock.withLock { () -> Bool in
+            self.stop = stop
+            return received != nil
+        }
+        if already { Task { await stop() } }
+    }
+
+    private func interrupted(by number: Int32) {
+        let stop = lock.withLock { () -> (@Sendable () async -> Void)? in
+            if received == nil { received = number }
+            return self.stop
+        }
+        guard let stop else { exit(128 + number) }
+        Task { await stop() }
     }
 
     func cancel() {
@@ -112,7 +155,7 @@ final class DownloadReport {
 
     func upToDate(_ area: MapArea, record: DownloadRecord) {
         if json {
-            line(["event": .string("upToDate"), "area": .string(area.item.id.rawValue), "title": .text(area.item.title),
+            Output.jsonLine(["event": .string("upToDate"), "area": .string(area.item.id.rawValue), "title": .text(area.item.title),
                   "size": .count(record.size)])
         } else {
             say("\(Output.cell(area.item.title)): already downloaded and up to date (\(Format.bytes(record.size))).")
@@ -123,10 +166,10 @@ final class DownloadReport {
         let now = ProcessInfo.processInfo.systemUptime
         switch event {
         case .queued(let id):
-            if json { line(["event": .string("queued"), "area": .string(id.rawValue), "title": .text(title(id))]) }
+            if json { Output.jsonLine(["event": .string("queued"), "area": .string(id.rawValue), "title": .text(title(id))]) }
         case .started(let id, let offset):
             if json {
-                line(["event": .string("started"), "area": .string(id.rawValue), "resumedFrom": .count(offset)])
+                Output.jsonLine(["event": .string("started"), "area": .string(id.rawValue), "resumedFrom": .count(offset)])
             } else if offset > 0 {
                 say("\(Output.cell(title(id))): resuming after \(Format.bytes(offset)).")
             }
@@ -135,7 +178,7 @@ final class DownloadReport {
                 // Scripts get a line a second per area, plus the last one.
                 guard now - (lastJSON[id] ?? 0) >= 1 else { return }
                 lastJSON[id] = now
-                line(["event": .string("progress"), "area": .string(id.rawValue), "bytes": .count(progress.bytes),
+                Output.jsonLine(["event": .string("progress"), "area": .string(id.rawValue), "bytes": .count(progress.bytes),
                       "total": .count(progress.total), "bytesPerSecond": progress.bytesPerSecond.map { .number($0.rounded()) } ?? .null,
                       "secondsRemaining": progress.secondsRemaining.map { .number($0.rounded()) } ?? .null])
             } else if live {
@@ -145,7 +188,7 @@ final class DownloadReport {
         case .finished(let id, let record):
             latest[id] = nil
             if json {
-                line(["event": .string("downloaded"), "area": .string(id.rawValue), "title": .text(title(id)),
+                Output.jsonLine(["event": .string("downloaded"), "area": .string(id.rawValue), "title": .text(title(id)),
                       "size": .count(record.size), "path": .string(library.packagesDirectory(id)),
                       "verifiedBy": .string(record.packages.map(\.verifiedBy).joined(separator: ", "))])
             } else {
@@ -154,14 +197,14 @@ final class DownloadReport {
         case .failed(let id, let failure):
             latest[id] = nil
             if json {
-                line(["event": .string("failed"), "area": .string(id.rawValue), "title": .text(title(id)),
+                Output.jsonLine(["event": .string("failed"), "area": .string(id.rawValue), "title": .text(title(id)),
                       "message": .string(failure.sentence), "unreachable": .bool(failure.isUnreachable)])
             } else {
                 say("\(Output.cell(title(id))): failed. \(failure.sentence)", error: true)
             }
         case .cancelled(let id), .paused(let id):
             latest[id] = nil
-            if json { line(["event": .string("stopped"), "area": .string(id.rawValue)]) }
+            if json { Output.jsonLine(["event": .string("stopped"), "area": .string(id.rawValue)]) }
         }
     }
 
@@ -184,12 +227,6 @@ final class DownloadReport {
         if live, !json, !latest.isEmpty { drawStatus() }
     }
 
-    private func line(_ fields: [String: JSONValue]) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(JSONValue.object(fields)) else { return }
-        Output.write(data + Data("\n".utf8))
-    }
 }
 
 enum TerminalSize {

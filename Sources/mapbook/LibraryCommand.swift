@@ -43,6 +43,12 @@ struct LibraryCommand: ParsableCommand {
         for line in Output.table(["TITLE", "STATE", "SIZE", "DOWNLOADED", "ID"], rows, rightAligned: [2]) {
             Output.line("  " + line)
         }
+        let damaged = library.storedRecords().keys.filter { records[$0] == nil }
+        for area in areas where damaged.contains(area.item.id) {
+            Output.line()
+            Output.line("\(Output.cell(area.item.title)): a package file is missing or changed on this device, so it counts as not "
+                        + "downloaded; `mapbook download \(area.item.id)` repairs it.")
+        }
     }
 
     static func state(of id: ItemID, records: [ItemID: DownloadRecord], partial: [ItemID: Int64]) -> String {

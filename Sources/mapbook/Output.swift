@@ -17,6 +17,14 @@ enum Output {
 
     static func line(_ text: String = "") { write(Data((text + "\n").utf8)) }
 
+    /// One JSON object on one line (keys sorted): the unit of a JSON-lines stream.
+    static func jsonLine(_ fields: [String: JSONValue]) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(JSONValue.object(fields)) else { return }
+        write(data + Data("\n".utf8))
+    }
+
     /// Everything for standard output goes through here, unbuffered and in order. When the reader
     /// has gone (`mapbook … | head`), stop quietly with the status a SIGPIPE death would give.
     static func write(_ data: Data, to descriptor: Int32 = STDOUT_FILENO) {
@@ -45,11 +53,12 @@ enum Output {
         }
     }
 
-    /// Reports `error` and ends the command: JSON on stdout with `--json`, a sentence on stderr otherwise.
+    /// Reports `error` and ends the command: JSON on stdout with `--json` (one line, so that it also
+    /// fits a stream of JSON lines), a sentence on stderr otherwise.
     static func fail(_ error: any Error, json: Bool) -> ExitCode {
         let sentence = error.userSentence
         if json {
-            try? Output.json(["error": ["kind": kind(of: error), "message": sentence]])
+            jsonLine(["error": .object(["kind": .string(kind(of: error)), "message": .string(sentence)])])
         } else {
             write(Data("mapbook: \(sentence)\n".utf8), to: STDERR_FILENO)
         }
@@ -87,7 +96,8 @@ enum Output {
             switch library {
             case .noSuchArea: return "noSuchArea"
             case .ambiguousArea: return "ambiguousArea"
-            case .write where library.isDiskFull: return "diskFull"
+            case _ where library.isDiskFull: return "diskFull"
+            case .busy: return "busy"
             default: return "library"
             }
         }

@@ -8,7 +8,10 @@ struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Remove downloaded map areas (and any partial download) from the offline library.",
-        discussion: "AREA is an item id or a title. The area stays listed, as not downloaded. Works without a network.")
+        discussion: """
+            AREA is an item id or a title. The area stays listed, as not downloaded. Works without a network. \
+            An area another mapbook is downloading is not removed (exit status 1): stop that download first.
+            """)
 
     @OptionGroup var options: LibraryOptions
     @Argument(help: ArgumentHelp("Map areas to remove.", valueName: "AREA")) var areas: [String]
@@ -16,17 +19,17 @@ struct RemoveCommand: ParsableCommand {
     func run() throws {
         let library = options.library
         do {
-            let records = library.downloadRecords()
+            let records = library.storedRecords()
             let known = try library.loadCatalog(records: records)?.areas ?? records.values.compactMap(\.area)
             let partial = library.partialDownloads()
             for area in try AreaNames.resolve(areas, in: known) {
                 let id = area.item.id, title = Output.cell(area.item.title)
-                let record = library.downloadRecord(id)
+                let record = records[id]
                 guard record != nil || partial[id] != nil else {
                     Output.line("\(title) is not downloaded; nothing to remove.")
                     continue
                 }
-                try library.removeDownload(id)
+                try library.removeDownload(id, title: area.item.title)
                 let freed = (record?.size ?? 0) + (partial[id] ?? 0)
                 Output.line("Removed \(title) (\(Format.bytes(freed)) freed).")
             }

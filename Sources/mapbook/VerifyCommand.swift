@@ -4,24 +4,31 @@ import MapbookCore
 import OfflineLibrary
 
 /// `mapbook verify`: re-checks every downloaded package against its size and checksums.
-struct VerifyCommand: ParsableCommand {
+struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Re-check every downloaded package: present, the size recorded, and its zip CRC-32 checksums.",
-        discussion: "Exit status 1 when any package fails; remove and download such areas again. Works without a network.")
+        discussion: """
+            Exit status 1 when any package fails. Works without a network, except with --repair, which \
+            downloads the areas that failed again from the portal (exit status as for download).
+            """)
 
     @OptionGroup var options: LibraryOptions
+    @Flag(help: "Download the areas whose packages fail again, and check them.") var repair = false
     @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
-    func run() throws {
+    func run() async throws {
+        let interrupt = InterruptHandler()
+        defer { interrupt.cancel() }
         let library = options.library
-        let records = library.downloadRecords().values.sorted { $0.downloadedAt < $1.downloadedAt }
+        // Every record, also those whose files are gone: those are what most need telling about.
+        let records = library.storedRecords().values.sorted { $0.downloadedAt < $1.downloadedAt }
         var results: [JSONValue] = []
-        var failed = 0
+        var failed: [DownloadRecord] = []
         for record in records {
             let title = record.area.map { Output.cell($0.item.title) } ?? record.areaID.rawValue
             let problems = library.verify(record)
-            failed += problems.isEmpty ? 0 : 1
+            if !problems.isEmpty { failed.append(record) }
             results.append(.object(["id": .string(record.areaID.rawValue), "title": .string(title),
                                     "ok": .bool(problems.isEmpty), "problems": .array(problems.map { .string($0.userSentence) })]))
             if json { continue }
@@ -34,10 +41,25 @@ struct VerifyCommand: ParsableCommand {
             }
         }
         if json {
-            try Output.json(JSONValue.object(["library": .string(library.directory), "mapAreas": .array(results)]))
+            // With --repair the download's JSON lines follow, so this is one line too.
+            repair ? Output.jsonLine(["library": .string(library.directory), "mapAreas": .array(results)])
+                   : try Output.json(JSONValue.object(["library": .string(library.directory), "mapAreas": .array(results)]))
         } else if records.isEmpty {
             Output.line("No map areas are downloaded in \(library.directory).")
         }
-        if failed > 0 { throw ExitCode.failure }
+        guard !failed.isEmpty else { return }
+        guard repair else { throw ExitCode.failure }
+
+        // The portal's current description of each area if it has one, else the one recorded.
+        let client = options.selection.client()
+        let current: [MapArea]
+        do {
+            let catalog = try await library.sync(from: client)
+            current = failed.compactMap { record in catalog.areas.first { $0.item.id == record.areaID } ?? record.area }
+        } catch {
+            throw Output.fail(error, json: json)
+        }
+        try await DownloadRun(library: library, client: client, report: DownloadReport(json: json), interrupt: interrupt)
+            .perform(current)
     }
 }

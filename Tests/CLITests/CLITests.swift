@@ -46,8 +46,9 @@ struct CLITests {
         let areas = try #require(json["mapAreas"] as? [[String: Any]])
         #expect(areas.count == 6)
         let bangor = try #require(areas.first { $0["id"] as? String == SampleFixture.bangorID })
-        #expect(Set(bangor.keys) == ["id", "title", "snippet", "status", "downloadable", "size", "packageCount",
+        #expect(Set(bangor.keys) == ["id", "title", "snippet", "status", "downloadable", "unavailable", "size", "packageCount",
                                      "created", "modified", "extent", "packages"])
+        #expect(bangor["unavailable"] is NSNull)
         #expect(bangor["size"] as? Int == packageSize(SampleFixture.bangor))
         #expect(bangor["packageCount"] as? Int == 1)
         #expect(bangor["downloadable"] as? Bool == true)
@@ -110,7 +111,7 @@ struct CLITests {
         #expect(result.stderr == "mapbook: Cannot reach portal.mapbook.invalid: the name does not resolve. Check the internet connection.\n")
         let json = try CLI.run(["areas", "--portal", "https://portal.mapbook.invalid", "--json"])
         #expect(json.status == 3)
-        #expect(json.stdout.contains(#""kind" : "unreachable""#))
+        #expect(json.stdout == #"{"error":{"kind":"unreachable","message":"Cannot reach portal.mapbook.invalid: the name does not resolve. Check the internet connection."}}"# + "\n")
     }
 
     @Test func aMapAreaIsNotAWebMap() throws {

@@ -194,7 +194,7 @@ import Testing
         let fixture = try LibraryFixture()
         defer { fixture.cleanUp() }
         let record = try #require(try await fixture.downloadPortland(with: fixture.queue()).record)
-        try fixture.library.removeDownload(fixture.portlandID)
+        try fixture.library.removeDownload(fixture.portlandID, title: "Greater Portland")
         #expect(fixture.library.downloadRecord(fixture.portlandID) == nil)
         #expect(!FileManager.default.fileExists(atPath: fixture.library.packagePath(fixture.portlandID, record.packages[0])))
         #expect(!fixture.library.verify(record).isEmpty)
@@ -224,8 +224,10 @@ import Testing
         let fixture = try LibraryFixture(root: mountPoint)
         defer { fixture.portal.stop() }
         let failure = try expectNotDownloaded(fixture, try await fixture.downloadPortland(with: fixture.queue()))
+        // Refused before the first byte: the package cannot fit.
         #expect(failure.isDiskFull)
-        #expect(failure.sentence.contains("disk is full"))
+        #expect(failure.sentence.contains("more on this disk, but only"))
+        #expect(fixture.library.partialDownloads().isEmpty)
     }
 }
 

@@ -1,0 +1,44 @@
+import Foundation
+
+/// How mapbook follows a redirect. libcurl would follow them itself, but it sends custom headers —
+/// the `X-Esri-Authorization` token among them — to whatever host a redirect names; so redirects are
+/// followed here, one hop at a time, and credentials stay with the origin they were given for.
+public enum Redirect {
+    /// Request headers that carry credentials: sent only to the origin of the original request.
+    public static let credentialHeaders: Set<String> = ["x-esri-authorization", "authorization", "cookie", "proxy-authorization"]
+
+    /// The request to send after `response` to `request`, or nil when `response` is not a redirect
+    /// (or names no `Location`: then it is the answer). Throws when the redirect must not be followed:
+    /// to a scheme other than http(s), or from https to plain http.
+    public static func next(after request: HTTPRequest, status: Int, location: String?) throws(HTTPError) -> HTTPRequest? {
+        guard [301, 302, 303, 307, 308].contains(status), let location, !location.isEmpty else { return nil }
+        let from = request.url
+        guard let to = URL(string: location, relativeTo: from)?.absoluteURL, let scheme = to.scheme?.lowercased(),
+              ["http", "https"].contains(scheme), to.host != nil else {
+            throw .invalidURL(location)
+        }
+        if from.scheme?.lowercased() == "https", scheme == "http" {
+            throw .insecureRedirect(from: from.host ?? "", to: to.host ?? "")
+        }
+        var next = request
+        next.url = to
+        if !sameOrigin(from, to) {
+            next.headers.removeAll { credentialHeaders.contains($0.0.lowercased()) }
+        }
+        // As browsers and curl do: 303 always, and 301/302 after a POST, continue with a GET.
+        if status == 303 || (request.method == "POST" && (status == 301 || status == 302)) {
+            next.method = request.method == "HEAD" ? "HEAD" : "GET"
+            next.body = nil
+        }
+        return next
+    }
+
+    /// Same scheme, host and port (default ports filled in).
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int) {
+            let scheme = url.scheme?.lowercased() ?? ""
+            return (scheme, url.host?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : 80))
+        }
+        return origin(a) == origin(b)
+    }
+}
