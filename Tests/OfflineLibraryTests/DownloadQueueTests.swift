@@ -231,12 +231,14 @@ import Testing
     }
 }
 
-private func mountTmpfs(_ path: String, size: String) -> Bool {
+func mountTmpfs(_ path: String, size: String) -> Bool { mountTmpfs(path, options: "size=\(size)") }
+
+func mountTmpfs(_ path: String, options: String) -> Bool {
     guard getuid() == 0 else { return false }
-    return run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]) == 0
+    return run("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", path]) == 0
 }
 
-private func umountTmpfs(_ path: String) {
+func umountTmpfs(_ path: String) {
     _ = run("/bin/umount", [path])
     try? FileManager.default.removeItem(atPath: path)
 }
