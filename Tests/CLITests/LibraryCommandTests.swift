@@ -141,3 +141,164 @@ struct LibraryCommandTests {
         #expect(FileManager.default.contents(atPath: bangorPackage) == bangorBytes)
     }
 }
+
+/// What a script relies on: the exit status says whether the areas are there, whatever happens.
+@Suite("mapbook download under interruption", .serialized)
+struct DownloadInterruptionTests {
+    let server: SamplePortal
+    let dataDir: String
+    var common: [String] { ["--portal", server.baseURL.absoluteString, "--data-dir", dataDir] }
+    var packageBytes: Data { SampleFixture.content.packages[SampleFixture.bangor.packageID]!.data }
+    var areaFolder: String {
+        "\(dataDir)/portals/127.0.0.1_\(server.port)/webmaps/\(SampleFixture.webMapID)/areas/\(SampleFixture.bangorID)"
+    }
+    var part: String { areaFolder + "/partial/\(SampleFixture.bangor.packageID).part" }
+
+    init() throws {
+        server = try SampleFixture.start()
+        dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-cli-interrupt-\(UUID())").path
+    }
+
+    func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments + common
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "MAPBOOK_TOKEN")
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    func partSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int) ?? 0 }
+
+    /// SIGTERM (and SIGINT) at random moments, the first half second included: never 0 while the
+    /// area is partial. A signal before mapbook has anything to save ends it at once, which a shell
+    /// reports as 143 too.
+    @Test func aSignalNeverEndsAnUnfinishedDownloadWithZero() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir); server.stop() }
+        // Slow enough that the twenty runs together never get the whole area.
+        try server.updateFaults { $0.bytesPerSecond = 40_000 }
+        var statuses: [String] = []
+        for run in 0..<20 {
+            let number = run % 4 == 3 ? SIGINT : SIGTERM
+            let process = try start(["download", "Bangor"])
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...(run < 6 ? 500 : 2500))))
+            kill(process.processIdentifier, number)
+            process.waitUntilExit()
+            let exitedItself = process.terminationReason == .exit && process.terminationStatus == 128 + number
+            let killedBySignal = process.terminationReason == .uncaughtSignal && process.terminationStatus == number
+            statuses.append("\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
+            #expect(exitedItself || killedBySignal, "run \(run): \(statuses.last!)")
+        }
+        try server.updateFaults { $0.bytesPerSecond = nil }
+        let finished = try CLI.run(["download", "Bangor"] + common)
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let packages = try FileManager.default.contentsOfDirectory(atPath: areaFolder + "/packages")
+        #expect(packages.count == 1)
+        #expect(FileManager.default.contents(atPath: areaFolder + "/packages/" + packages[0]) == packageBytes)
+    }
+
+    /// SIGKILL at 20 random moments (five in the first half second), each followed by the same
+    /// command: every resume asks for exactly the bytes not yet on disk (the validator was saved
+    /// with the response's headers), and the file ends byte-identical.
+    @Test func twentyKillsResumeWithoutLosingBytes() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir); server.stop() }
+        try server.updateFaults { $0.bytesPerSecond = 60_000 }
+        var kept: [Int] = []
+        for run in 0..<20 {
+            let process = try start(["download", "Bangor", "--json"])
+            try await Task.sleep(for: .milliseconds(Int.random(in: 50...(run < 5 ? 500 : 1500))))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            kept.append(partSize())
+        }
+        try server.updateFaults { $0.bytesPerSecond = nil }
+        let finished = try CLI.run(["download", "Bangor"] + common)
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let packages = try FileManager.default.contentsOfDirectory(atPath: areaFolder + "/packages")
+        #expect(FileManager.default.contents(atPath: areaFolder + "/packages/" + packages[0]) == packageBytes)
+
+        // Each request after a kill starts where the file on disk ended.
+        let ranges = server.requests.filter { $0.path.hasSuffix("\(SampleFixture.bangor.packageID)/data") }
+            .map { $0.headers["range"].flatMap { Int($0.dropFirst(6).dropLast()) } ?? 0 }
+        let starts = ranges.filter { $0 > 0 }
+        for size in kept where size > 0 {
+            #expect(starts.contains(size), "a resume from \(size) bytes: \(ranges)")
+        }
+        #expect(kept.filter { $0 > 0 }.count >= 10, "most kills landed mid-transfer: \(kept)")
+    }
+
+    /// Two processes, one area: one downloads, the other says who has it and exits 1; with --wait
+    /// it waits and then finds the area downloaded. remove refuses while the download runs.
+    @Test func twoProcessesOneArea() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir); server.stop() }
+        try server.updateFaults { $0.bytesPerSecond = 400_000 }
+        let first = try start(["download", "Bangor"])
+        let deadline = ContinuousClock.now + .seconds(30)
+        while partSize() < 100_000, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+
+        let second = try CLI.run(["download", "Bangor"] + common)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("Bangor is being downloaded by another mapbook (pid \(first.processIdentifier))"), "\(second.stderr)")
+        let remove = try CLI.run(["remove", "Bangor"] + common)
+        #expect(remove.status == 1)
+        #expect(remove.stderr.contains("is being downloaded by another mapbook (pid \(first.processIdentifier))"))
+
+        let waiting = try CLI.run(["download", "Bangor", "--wait"] + common)
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(waiting.status == 0, "\(waiting.stderr)")
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: areaFolder).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    /// A package deleted or damaged behind mapbook's back: not downloaded any more, `download`
+    /// repairs a missing one, `verify --repair` a damaged one.
+    @Test func deletedAndDamagedPackagesAreRepaired() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir); server.stop() }
+        #expect(try CLI.run(["download", "Bangor"] + common).status == 0)
+        let packages = areaFolder + "/packages"
+        let file = packages + "/" + (try FileManager.default.contentsOfDirectory(atPath: packages)[0])
+
+        unlink(file)
+        let library = try CLI.run(["library"] + common)
+        #expect(library.stdout.contains("0 of 6 map areas downloaded"))
+        #expect(library.stdout.contains("Bangor: a package file is missing or changed on this device"))
+        let verify = try CLI.run(["verify"] + common)
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("on this device is damaged (the file is missing)"))
+        #expect(!verify.stdout.contains("nothing was kept"))
+        let again = try CLI.run(["download", "Bangor"] + common)
+        #expect(again.status == 0)
+        #expect(!again.stdout.contains("already downloaded"))
+        #expect(FileManager.default.contents(atPath: file) == packageBytes)
+
+        let handle = try #require(FileHandle(forUpdatingAtPath: file))
+        try handle.seek(toOffset: 40_000)
+        handle.write(Data(repeating: 0xEE, count: 8))
+        try handle.close()
+        #expect(try CLI.run(["verify"] + common).status == 1)
+        let repair = try CLI.run(["verify", "--repair"] + common)
+        #expect(repair.status == 0, "\(repair.stderr)")
+        #expect(repair.stdout.contains("Bangor: downloaded"))
+        #expect(try CLI.run(["verify"] + common).status == 0)
+        #expect(FileManager.default.contents(atPath: file) == packageBytes)
+    }
+
+    /// `download --json` is one JSON object per line, its errors included.
+    @Test func downloadJSONIsOneObjectPerLine() throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir); server.stop() }
+        try server.updateFaults { try $0.apply("processing=Bangor") }
+        let result = try CLI.run(["download", "Bangor", "Acadia", "--json"] + common)
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count >= 3)
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "\(line)")
+        }
+        #expect(result.stdout.contains("Bangor is still being packaged on the portal"))
+    }
+}
