@@ -215,13 +215,13 @@ public struct PortalClient: Sendable {
         let details = error["details"]?.stringArray ?? []
         if !details.isEmpty { message += (message.isEmpty ? "" : " ") + details.joined(separator: " ") }
         return PortalError(PortalError.kind(forArcGISCode: code, message: message), host: host,
-                           serverMessage: message, itemID: id)
+                           serverMessage: message, itemID: id, tokenSent: token != nil)
     }
 
     /// HTTP statuses that mean the same as ArcGIS codes become the same typed errors.
     private func translate(_ error: HTTPError, about id: ItemID?) -> any Error {
         guard case .status(let code, _, _) = error, [401, 403, 404, 498, 499].contains(code) else { return error }
-        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: host, itemID: id)
+        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: host, itemID: id, tokenSent: token != nil)
     }
 }
 

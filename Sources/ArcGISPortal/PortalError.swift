@@ -29,11 +29,14 @@ public struct PortalError: Error, Sendable, Equatable {
     public var serverMessage: String
     /// The item the request was about, when there was one.
     public var itemID: ItemID?
+    /// Whether the request carried a token: "sign in" then means the portal did not accept it.
+    public var tokenSent: Bool
 
-    public init(_ kind: Kind, host: String, serverMessage: String = "", itemID: ItemID? = nil) {
+    public init(_ kind: Kind, host: String, serverMessage: String = "", itemID: ItemID? = nil, tokenSent: Bool = false) {
         self.kind = kind; self.host = host
         self.serverMessage = TerminalText.sanitizedLine(serverMessage, maxLength: 200)
         self.itemID = itemID
+        self.tokenSent = tokenSent
     }
 
     /// Maps an ArcGIS error code and message (`{"error":{"code":…,"message":…}}`) to its kind.
@@ -61,10 +64,14 @@ extension PortalError: UserFacingError {
             return "\(subject) does not exist on \(host), or it is not shared with you."
         case .noAccess:
             return "You do not have access to \(subject.lowercasedFirst) on \(host)."
+        case .tokenRequired where tokenSent:
+            return "\(host) did not accept the token in MAPBOOK_TOKEN for this: it may be for another portal or user. Set MAPBOOK_TOKEN to a token that has access."
         case .tokenRequired:
             return "\(host) requires signing in for this. Set MAPBOOK_TOKEN to a valid token and try again."
+        case .invalidToken where tokenSent:
+            return "\(host) did not accept the token in MAPBOOK_TOKEN: it is invalid or has expired. Set MAPBOOK_TOKEN to a new one."
         case .invalidToken:
-            return "The token for \(host) is invalid or has expired. Set MAPBOOK_TOKEN to a new one."
+            return "\(host) asks for a new token, but none was sent. Set MAPBOOK_TOKEN to a valid token and try again."
         case .serverError(let code):
             return "\(host) had a problem (error \(code)\(serverMessage.isEmpty ? "" : ": \(serverMessage)")). Try again later."
         case .rejected(let code):

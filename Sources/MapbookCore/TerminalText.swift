@@ -37,7 +37,7 @@ public enum TerminalText {
     }
 
     /// Removes ESC-introduced sequences (CSI, OSC, DCS and two-byte escapes) and their C1 forms, so
-    /// that no parameter bytes of a sequence survive as visible garbage.
+    /// that no parameter bytes of a sequence survive as visible garbage, and format characters.
     static func strippingEscapes(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
@@ -52,6 +52,11 @@ public enum TerminalText {
                 }
             case 0x9B: skipCSI(&scalars)
             case 0x9D, 0x90, 0x98, 0x9E, 0x9F: skipString(&scalars)
+            // Bidi controls reorder what follows on the screen: they become a space (see isTextual).
+            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: out.append(s)
+            // Other format characters (Unicode category Cf) go without a trace: zero-width spaces
+            // and joiners hide text or make terminals disagree about widths; also BOM, soft hyphen.
+            case _ where s.properties.generalCategory == .format: continue
             default: out.append(s)
             }
         }
@@ -76,15 +81,14 @@ public enum TerminalText {
 }
 
 private extension Character {
-    /// Printable: not a control character, not a line or paragraph separator, and no format character
-    /// (Unicode category Cf: bidi overrides, which can reorder what follows on the screen; zero-width
-    /// spaces and joiners, which hide text or make terminals disagree about widths; BOM, soft hyphen).
+    /// Printable: not a control character, not a line or paragraph separator, not a bidi control
+    /// (other format characters are gone already: see `strippingEscapes`).
     var isTextual: Bool {
         for s in unicodeScalars {
             switch s.value {
             case 0x00...0x20, 0x7F...0xA0: return false  // controls; spaces fold separately
-            case 0x2028, 0x2029: return false
-            default: if s.properties.generalCategory == .format { return false }
+            case 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return false
+            default: continue
             }
         }
         return true

@@ -100,9 +100,13 @@ struct PortalClientTests {
             try await client.item(id)
         }
         let wrong = PortalClient(portal: server.baseURL, token: "stale", http: quickHTTP)
-        await #expect(throws: PortalError(.invalidToken, host: "127.0.0.1", serverMessage: "Invalid token.", itemID: id)) {
+        await #expect(throws: PortalError(.invalidToken, host: "127.0.0.1", serverMessage: "Invalid token.", itemID: id, tokenSent: true)) {
             try await wrong.item(id)
         }
+        // Told apart: a token that was not accepted is not "set a token".
+        #expect(PortalError(.tokenRequired, host: "h", tokenSent: false).userSentence.contains("Set MAPBOOK_TOKEN to a valid token"))
+        #expect(PortalError(.tokenRequired, host: "h", tokenSent: true).userSentence.hasPrefix("h did not accept the token in MAPBOOK_TOKEN"))
+        #expect(PortalError(.invalidToken, host: "h", tokenSent: true).userSentence.hasPrefix("h did not accept the token in MAPBOOK_TOKEN"))
         let right = PortalClient(portal: server.baseURL, token: SampleCatalog.validToken, http: quickHTTP)
         #expect(try await right.item(id).title == "Explore Maine (staff)")
         #expect(server.requests.allSatisfy { !$0.target.contains("token") }, "tokens never travel in URLs")

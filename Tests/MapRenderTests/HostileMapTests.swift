@@ -113,4 +113,23 @@ import Testing
         let whole = frame.text.matches(of: /Place \d+/).count
         #expect(whole == report.labelsPlaced)
     }
+
+    /// A style whose `text-field` is 200,000 characters of unclosed `{` (and a feature whose name is
+    /// as long): cut before any work is done on it; the label is at most 32 characters.
+    @Test func aHugeTextFieldIsCutBeforeItIsWorkedOn() throws {
+        let template = String(repeating: "{", count: 200_000) + "{name}"
+        let styleJSON = #"{"version":8,"sources":{},"layers":[{"id":"p","type":"symbol","source":"s","source-layer":"places","#
+            + #""layout":{"text-field":"\#(template)"}}]}"#
+        let style = MapStyle(try VectorStyle(data: Data(styleJSON.utf8)))
+        var builder = MVTLayerBuilder(name: "places")
+        builder.add(type: .point, geometry: MVTGeometry(points: [MVTPoint(x: 2048, y: 2048)], partEnds: [1]),
+                    properties: [(key: "name", value: .string(String(repeating: "Long ", count: 40_000)))])
+        let tile = MapTile(key: TileKey(z: 0, x: 0, y: 0), vector: MVTTile(layers: [builder.layer]))
+        let scene = MapScene(viewport: MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 1), style: style, tiles: [tile])
+        var frame = Frame(width: 100, height: 20)
+        let report = MapComposer.draw(scene, into: &frame, rect: frame.bounds)
+        #expect(report.labelsPlaced == 1)
+        let longest = frame.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces).count }.max() ?? 0
+        #expect(longest <= 32)
+    }
 }

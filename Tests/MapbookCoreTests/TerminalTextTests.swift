@@ -46,4 +46,11 @@ struct TerminalTextTests {
     @Test func malformedMarkupDoesNotLoseText() {
         #expect(HTMLText.plainText("5 < 6 and &unknown; & <b") == "5 < 6 and &unknown; & <b")
     }
+
+    /// Zero-width and other format characters hide text or make terminals disagree about widths.
+    @Test func zeroWidthAndFormatCharactersAreRemoved() {
+        let hidden = "Ba\u{200B}ng\u{200C}or\u{200D}\u{2060}\u{FEFF}\u{00AD} Park\u{180E}"
+        #expect(TerminalText.sanitizedLine(hidden) == "Bangor Park")
+        #expect(TerminalText.sanitizedLine("Lüneburg · 東京 🗺") == "Lüneburg · 東京 🗺")
+    }
 }

@@ -17,6 +17,8 @@ import Testing
         #expect(FileManager.default.contents(atPath: file) == fixture.original)
         #expect(record.packages[0].verifiedBy == "zip CRC-32")
         #expect(fixture.library.partialDownloads().isEmpty)
+        // No control file outlives its download (a late periodic save once recreated one).
+        #expect(!FileManager.default.fileExists(atPath: fixture.library.areaDirectory(fixture.portlandID) + "/partial"))
         #expect(fixture.library.verify(record).isEmpty)
     }
 
