@@ -1,3 +1,5 @@
+import TerminalCanvas
+
 /// Which characters drawings may use. `unicode` draws outlines in braille (2×4 dots a cell) and
 /// fills in half blocks (1×2 a cell); `ascii` is for fonts without braille.
 public enum GlyphSet: Sendable, Equatable {

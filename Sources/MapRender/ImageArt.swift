@@ -1,4 +1,5 @@
 import TileFormats
+import TerminalCanvas
 
 /// Pictures (thumbnails) drawn in cells: two pixels a cell with half blocks in colour, or a ramp of
 /// shading characters without colour.

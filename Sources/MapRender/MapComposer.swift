@@ -1,6 +1,7 @@
 import Foundation
 import MapbookCore
 import TileFormats
+import TerminalCanvas
 
 /// Everything one map drawing needs. A value: `MapComposer.draw` is a pure function of it.
 public struct MapScene: Sendable {

@@ -1,4 +1,5 @@
 import MapbookCore
+import TerminalCanvas
 
 /// The geography drawn under the overview when no tiles are at hand, projected once.
 public struct OverviewGeography: Sendable {

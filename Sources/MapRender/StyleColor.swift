@@ -1,4 +1,5 @@
 import Foundation
+import TerminalCanvas
 
 /// A CSS colour as Mapbox GL styles write them: `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()`, `rgba()`,
 /// `hsl()`, `hsla()` and the common names. Components are 0…255, alpha 0…1.

@@ -1,6 +1,7 @@
 import Foundation
 import MapRender
 import MapbookCore
+import TerminalCanvas
 
 /// What to draw: a view, a size in cells, and how.
 public struct MapRequest: Sendable, Equatable {

@@ -3,6 +3,7 @@ import AppModel
 import Foundation
 import MapRender
 import Observation
+import TerminalCanvas
 
 /// The full-screen app: opens the terminal, feeds input to the model, and redraws when the
 /// model's state changes (and only then: an idle screen writes nothing).

@@ -15,6 +15,7 @@ import OfflineLibrary
 import SamplePortal
 import TerminalUI
 import TileFormats
+import TerminalCanvas
 
 func peakResidentKiB() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""

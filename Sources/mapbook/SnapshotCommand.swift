@@ -4,6 +4,7 @@ import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import TerminalCanvas
 
 /// Where a map command's tiles come from: a downloaded area or a file.
 struct MapSourceOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import MapRender
 import MapbookCore
 import TileFormats
 import Testing
+import TerminalCanvas
 
 @Suite struct CanvasTests {
     @Test func eachDotSetsItsBrailleBit() {

@@ -5,6 +5,7 @@ import MapbookCore
 import PortalFixtures
 import TileFormats
 import Testing
+import TerminalCanvas
 
 /// Damaged input draws what it can and says what it left out; nothing crashes.
 @Suite struct HostileMapTests {

@@ -4,6 +4,7 @@ import MapRender
 import MapbookCore
 import Testing
 @testable import TerminalUI
+import TerminalCanvas
 
 @Suite struct SnapshotTests {
     static let sizes: [(width: Int, height: Int)] = [(80, 24), (120, 40), (200, 50), (50, 30)]

@@ -7,6 +7,7 @@ import PortalFixtures
 import SnapshotSupport
 import Testing
 @testable import TerminalUI
+import TerminalCanvas
 
 /// The state the snapshots show: Explore Maine loaded from the sample portal, Greater Portland
 /// selected. Loaded once per test process.

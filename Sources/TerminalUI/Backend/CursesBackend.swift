@@ -3,6 +3,7 @@ import AppModel
 import Foundation
 import MapRender
 import MapbookCore
+import TerminalCanvas
 
 /// What the terminal sends, decoded.
 enum InputEvent: Equatable {
@@ -83,19 +84,15 @@ final class CursesBackend {
         clearok(curscr, true)
     }
 
-    /// Puts `frame` on the terminal, touching only the cells that differ from the last frame.
+    /// Puts `frame` on the terminal: only what `Frame.changes(from:)` says differs from the last one.
     func draw(_ frame: Frame) {
-        let sameSize = previous.map { $0.width == frame.width && $0.height == frame.height } ?? false
         var cchar = cchar_t()
-        for y in 0..<min(frame.height, height) {
-            for x in 0..<min(frame.width, width) {
-                let cell = frame[x, y]
-                if cell.isContinuation { continue }
-                if sameSize, previous![x, y] == cell { continue }
+        for change in frame.changes(from: previous) where change.y < height {
+            for (offset, cell) in change.cells.enumerated() where !cell.isContinuation && change.x + offset < width {
                 var text = Array(cell.character.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) })
                 text.append(0)
                 setcchar(&cchar, text, attributes(cell.style), pair(for: cell.style), nil)
-                mvwadd_wch(stdscr, Int32(y), Int32(x), &cchar)
+                mvwadd_wch(stdscr, Int32(change.y), Int32(change.x + offset), &cchar)
             }
         }
         previous = frame

@@ -2,6 +2,7 @@ import AppModel
 import Foundation
 import MapRender
 import MapbookCore
+import TerminalCanvas
 
 /// ncurses drawing into a temporary file instead of a terminal, counting what each frame costs in
 /// bytes: for tests and benchmarks of what the app really sends.

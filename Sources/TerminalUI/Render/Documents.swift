@@ -2,6 +2,7 @@ import AppModel
 import MapRender
 import MapbookCore
 import OfflineLibrary
+import TerminalCanvas
 
 /// Builds a scrollable document: lines of spans, wrapped to a width.
 struct DocumentBuilder {

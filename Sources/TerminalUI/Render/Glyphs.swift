@@ -1,4 +1,5 @@
 import MapRender
+import TerminalCanvas
 
 /// The interface's symbols, with plain-ASCII stand-ins for `--ascii`.
 struct Glyphs {

@@ -1,4 +1,5 @@
 import MapRender
+import TerminalCanvas
 
 /// Where the main screen's parts go for a terminal size: the overview beside the list when there
 /// is room, above it when the terminal is narrow.

@@ -2,6 +2,7 @@ import AppModel
 import Foundation
 import MapRender
 import MapbookCore
+import TerminalCanvas
 
 /// The map view, full screen: a header, the last drawn picture of the map, a list of bookmarks or
 /// layers over it when open, and a footer with the centre, zoom, scale and drawing mode.

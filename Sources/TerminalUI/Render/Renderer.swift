@@ -2,6 +2,7 @@ import AppModel
 import Foundation
 import MapRender
 import MapbookCore
+import TerminalCanvas
 
 /// `render(state, size) -> Frame`: the whole screen as a pure function of the state. No I/O, no
 /// ncurses; the backend puts the frame on the terminal, and tests compare it as text.

@@ -1,4 +1,5 @@
 import MapRender
+import TerminalCanvas
 
 /// The styles of the screens' parts: in 256 colours, or with attributes only (`NO_COLOR`, or a
 /// terminal without colour), where selection is shown in reverse video.

@@ -1,4 +1,4 @@
-import MapRender
+import TerminalCanvas
 import Testing
 
 @Suite struct FrameTests {

@@ -121,3 +121,49 @@ public struct Frame: Equatable, Sendable {
         return line
     }
 }
+
+/// A run of cells to write on one row, from column `x`: what the terminal needs to turn one frame
+/// into the next. A wide character's continuation cell travels in the run after it; a backend
+/// writes the wide character and skips its continuation.
+public struct FrameChange: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var cells: [Cell]
+
+    public init(x: Int, y: Int, cells: [Cell]) { self.x = x; self.y = y; self.cells = cells }
+}
+
+extension Frame {
+    /// The cells that differ from `previous` — character, style, or being a continuation — as runs
+    /// of adjacent cells, row by row, left to right. With no previous frame, or one of another
+    /// size, every row in full (the terminal's content is unknown). A changed continuation cell
+    /// takes its wide character along, since a terminal draws both halves from that character; a
+    /// run never starts on a continuation cell (unless the frame itself begins a row with one).
+    public func changes(from previous: Frame?) -> [FrameChange] {
+        guard let previous, previous.width == width, previous.height == height else {
+            return (0..<height).map { FrameChange(x: 0, y: $0, cells: Array(cells[$0 * width..<($0 + 1) * width])) }
+        }
+        var changes: [FrameChange] = []
+        var dirty = [Bool](repeating: false, count: width)
+        for y in 0..<height {
+            let row = y * width
+            var any = false
+            for x in 0..<width where cells[row + x] != previous.cells[row + x] {
+                dirty[x] = true
+                any = true
+                // A run that starts on the right half of a wide character starts at its left half.
+                if cells[row + x].isContinuation, x > 0 { dirty[x - 1] = true }
+            }
+            guard any else { continue }
+            var x = 0
+            while x < width {
+                guard dirty[x] else { x += 1; continue }
+                let start = x
+                while x < width, dirty[x] || cells[row + x].isContinuation && x > start { x += 1 }
+                changes.append(FrameChange(x: start, y: y, cells: Array(cells[row + start..<row + x])))
+            }
+            for i in 0..<width { dirty[i] = false }
+        }
+        return changes
+    }
+}
