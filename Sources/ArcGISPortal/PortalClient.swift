@@ -81,13 +81,12 @@ public struct PortalClient: Sendable {
     public func mapAreas(of webMap: ItemID) async throws -> [MapArea] {
         let areas = try await relatedItems(of: webMap, relationship: "Map2Area")
             .filter { $0.type.isEmpty || $0.type == "Map Area" }
-        var packages = [Result<[PortalItem], PortalError>](repeating: .success([]), count: areas.count)
-        try await withThrowingTaskGroup(of: (Int, Result<[PortalItem], PortalError>).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < areas.count else { return }
-                let index = next, id = areas[index].id
-                next += 1
+        typealias Lookup = (index: Int, packages: Result<[PortalItem], PortalError>)
+        let found = try await withThrowingTaskGroup(of: Lookup.self, returning: [Int: Result<[PortalItem], PortalError>].self) { group in
+            var found: [Int: Result<[PortalItem], PortalError>] = [:]
+            for (index, area) in areas.enumerated() {
+                if index >= Self.parallelLookups, let done = try await group.next() { found[done.index] = done.packages }
+                let id = area.id
                 group.addTask {
                     do {
                         return (index, .success(try await relatedItems(of: id, relationship: "Area2Package")))
@@ -96,12 +95,10 @@ public struct PortalClient: Sendable {
                     }
                 }
             }
-            for _ in 0..<Self.parallelLookups { startNext() }
-            while let (index, found) = try await group.next() {
-                packages[index] = found
-                startNext()
-            }
+            for try await done in group { found[done.index] = done.packages }
+            return found
         }
+        let packages = areas.indices.map { found[$0] ?? .success([]) }
         return zip(areas, packages).map { area, found in
             switch found {
             case .success(let items): PortalDecoding.mapArea(area, packages: items)
