@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "mapbook",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mapbook", targets: ["mapbook"]),
     ],
@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "TerminalCanvas"),
         // netlink's route events, whose socket address struct Swift does not import.
         .target(name: "CNetlink"),
+        // ioctl(TIOCGWINSZ), which Swift cannot call (variadic): the terminal's size, without curses.
+        .target(name: "CTerminal"),
         .target(name: "CChecksum"),
         .target(name: "HTTP", dependencies: ["MapbookCore", "CCurl"]),
         .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP"]),
@@ -37,19 +39,30 @@ let package = Package(
         .target(name: "OfflineLibrary", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
         .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats", "TerminalCanvas"]),
         .target(name: "MapSources", dependencies: ["MapbookCore", "HTTP", "TileFormats", "MapRender", "TerminalCanvas"]),
-        .target(name: "AppModel", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "MapRender", "OfflineLibrary",
-                                              "MapSources", "CNetlink"]),
-        .target(name: "TerminalUI", dependencies: ["AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapbookAssets",
-                                                   "OfflineLibrary", "CCurses"]),
+        // The UI actor and its one thread, which sleeps in poll() when nothing happens.
+        .target(name: "EventLoop"),
+        // Whether the portal can be reached: netlink routes (watched by the event loop) and probes.
+        .target(name: "Connectivity", dependencies: ["MapbookCore", "EventLoop", "CNetlink"]),
+        // The app's logic as values: state, events, the pure update, effects, key map, layout.
+        .target(name: "AppModel", dependencies: ["MapbookCore", "ArcGISPortal", "TileFormats", "MapRender", "OfflineLibrary",
+                                              "MapSources", "TerminalCanvas"]),
+        // Performs the model's effects with the services, and feeds the results back as events.
+        .target(name: "AppRuntime", dependencies: ["AppModel", "EventLoop", "Connectivity", "MapbookCore", "HTTP", "ArcGISPortal",
+                                                "TileFormats", "MapRender", "MapSources", "OfflineLibrary"]),
+        // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
+        .target(name: "PlainUI", dependencies: ["AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),
+        .target(name: "TerminalUI", dependencies: ["AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
+                                                   "MapbookAssets", "OfflineLibrary", "CCurses", "CTerminal"]),
         .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets"]),
         .executableTarget(name: "mapbook", dependencies: [
-            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "MapRender", "TerminalCanvas", "TerminalUI",
-            "OfflineLibrary", "MapSources", "CCurses",
+            "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
+            "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "CTerminal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Benchmark driver for the scripts in scripts/: one module at a time, no UI.
         .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
+                                                               "AppRuntime", "EventLoop",
                                                                "MapRender", "TerminalCanvas", "MapbookCore", "TerminalUI", "OfflineLibrary",
                                                                "MapSources"]),
 
@@ -78,6 +91,7 @@ let package = Package(
         // Test support: text snapshots compared with files, recorded with MAPBOOK_RECORD_SNAPSHOTS=1.
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
         // Test support: the sample portal, its content built once per test process.
-        .target(name: "PortalFixtures", dependencies: ["SamplePortal", "OfflineLibrary", "MapbookCore"], path: "Tests/PortalFixtures"),
+        .target(name: "PortalFixtures", dependencies: ["SamplePortal", "OfflineLibrary", "MapbookCore", "AppModel", "AppRuntime",
+                                                    "EventLoop", "ArcGISPortal", "MapSources"], path: "Tests/PortalFixtures"),
     ]
 )

@@ -3,6 +3,7 @@ import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import TerminalCanvas
 import TileFormats
 
 /// How far loading the web map has come.
@@ -17,12 +18,35 @@ public enum LoadPhase: Equatable, Sendable {
     case failed(String)
 }
 
-public enum NetworkState: Equatable, Sendable {
-    case unknown, online, offline
+/// Which screen is showing, with the state that only that screen has: an invalid combination (a
+/// map screen without a map, a details scroll on the main screen) cannot be built.
+public enum Screen: Sendable {
+    /// The overview beside the list.
+    case main
+    /// The selected row's details, scrolled this far.
+    case details(scroll: Int)
+    /// A map, full screen.
+    case map(MapViewState)
+
+    public var kind: Kind {
+        switch self {
+        case .main: .main
+        case .details: .details
+        case .map: .map
+        }
+    }
+
+    public enum Kind: Equatable, Sendable { case main, details, map }
 }
 
-public enum Screen: Equatable, Sendable {
-    case main, details, map
+/// What sits over the screen and takes the keys first; at most one at a time.
+public enum Overlay: Equatable, Sendable {
+    /// The key map, scrolled this far.
+    case help(scroll: Int)
+    /// A destructive action waiting for y/n.
+    case confirm(Confirmation)
+    /// Typing into the list's filter.
+    case filter
 }
 
 public enum Focus: Equatable, Sendable {
@@ -35,33 +59,30 @@ public enum ListRow: Hashable, Sendable {
     case area(Int)
 }
 
-/// What the screen's layout allows, reported by the UI after each layout, so paging and scrolling
-/// know their limits.
-public struct LayoutMetrics: Equatable, Sendable {
-    /// List rows that fit in the list pane.
-    public var listCapacity: Int
-    /// Lines of the details or help document that fit on screen, and how far it can scroll.
-    public var documentPage: Int
-    public var documentMaxScroll: Int
-    /// The map view's drawing area in cells, and what the terminal can show there.
-    public var mapColumns: Int
-    public var mapRows: Int
-    public var mapColors: Bool
-    public var mapUnicode: Bool
-    /// The main screen's overview map (its pane below the caption bar), in cells.
-    public var overviewColumns: Int
-    public var overviewRows: Int
+/// The terminal the state is shown on: its size in cells and what it can draw. Enters the state as
+/// an event (`Event.resized`), at start and whenever it changes.
+public struct Display: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    /// Colours are drawn (not `NO_COLOR`, and the terminal has them).
+    public var colors: Bool
+    /// Braille and box drawing can be shown (a UTF-8 locale, not `--ascii`).
+    public var unicode: Bool
 
-    public init(listCapacity: Int = 1, documentPage: Int = 1, documentMaxScroll: Int = 0, mapColumns: Int = 0, mapRows: Int = 0,
-                mapColors: Bool = true, mapUnicode: Bool = true, overviewColumns: Int = 0, overviewRows: Int = 0) {
-        self.listCapacity = listCapacity; self.documentPage = documentPage; self.documentMaxScroll = documentMaxScroll
-        self.mapColumns = mapColumns; self.mapRows = mapRows; self.mapColors = mapColors; self.mapUnicode = mapUnicode
-        self.overviewColumns = overviewColumns; self.overviewRows = overviewRows
+    public init(width: Int, height: Int, colors: Bool = true, unicode: Bool = true) {
+        self.width = max(width, 0); self.height = max(height, 0); self.colors = colors; self.unicode = unicode
     }
 }
 
-/// Everything the screen shows. A value: `render(state, size)` is a pure function of it. Every string
-/// in it that came from the network has been sanitized (see `DisplayText`).
+/// A cell of the terminal, for the mouse.
+public struct CellPoint: Equatable, Sendable {
+    public var x: Int, y: Int
+    public init(x: Int, y: Int) { self.x = x; self.y = y }
+}
+
+/// Everything the screen shows, and everything `update` decides by: a value, changed only by
+/// `update(_:_:)`. Every string in it that came from the network has been sanitized (see
+/// `DisplayText`).
 public struct AppState: Sendable {
     public var portalHost: String
     public var webMapID: ItemID
@@ -72,36 +93,43 @@ public struct AppState: Sendable {
     public var phase: LoadPhase
     public var network: NetworkState = .unknown
     public var lastSynced: Date?
-    /// Areas on this device (verified downloads), by area id.
+    /// Areas on this device (verified downloads with their files in place), by area id.
     public var downloads: [ItemID: DownloadRecord] = [:]
+    /// Bytes of interrupted downloads kept on disk, by area id.
+    public var partialBytes: [ItemID: Int64] = [:]
     /// Downloads asked for in this session and not finished, by area id.
     public var transfers: [ItemID: Transfer] = [:]
-    /// A destructive action waiting for y/n.
-    public var confirmation: Confirmation?
-    /// The map view, while it is open.
-    public var map: MapViewState?
     /// The web map's basemap drawn for the overview pane, when it could be (online); the bundled
     /// outline is drawn otherwise.
     public var overviewBasemap: MapImage?
+    /// An overview drawing is under way (one at a time).
+    public var isDrawingOverview = false
+    /// The portal client is ready: downloads can be queued.
+    public var isConnected = false
+    /// The state shown while connecting: `.loading`, or what connecting involves.
+    public var connectingPhase: LoadPhase
 
     public var screen: Screen = .main
-    public var showingHelp = false
+    public var overlay: Overlay?
     public var focus: Focus = .list
     /// Index into `rows`.
     public var selection = 0
     /// The first list row on screen.
     public var listTop = 0
     public var filterText = ""
-    public var isEditingFilter = false
-    /// First line shown of the details or help document.
-    public var documentScroll = 0
-    /// A one-line message for the status bar.
-    public var message: String?
+    /// One line for the status bar.
+    public var notice: Notice?
     public var isQuitting = false
-    public var layout = LayoutMetrics()
+    /// nil until the front end says how big the terminal is.
+    public var display: Display?
+    /// Where a drag on the map last was, while the button is held.
+    public var dragPoint: CellPoint?
+    /// Each map opened gets a new number: results for a map that has been closed are ignored.
+    public var mapSessions = 0
 
     public init(portalHost: String, webMapID: ItemID, phase: LoadPhase = .loading) {
         self.portalHost = portalHost; self.webMapID = webMapID; self.phase = phase
+        connectingPhase = phase
     }
 
     /// The list as shown: everything, or what matches the filter, best match first.
@@ -143,6 +171,11 @@ public struct AppState: Sendable {
         item(of: row).map { $0.title.isEmpty ? "Untitled" : $0.title } ?? ""
     }
 
+    /// The title of an area by id, for sentences.
+    public func title(of id: ItemID) -> String {
+        areas.first { $0.item.id == id }.map { $0.item.title.isEmpty ? "Untitled" : $0.item.title } ?? id.rawValue
+    }
+
     /// Offsets of the characters of the row's title that the filter matched, for highlighting.
     public func filterMatches(in row: ListRow) -> [Int] {
         let query = filterText.trimmingCharacters(in: .whitespaces)
@@ -152,4 +185,19 @@ public struct AppState: Sendable {
 
     /// Loaded, but the web map has no map areas.
     public var hasNoAreas: Bool { phase == .loaded && areas.isEmpty }
+
+    /// The open map, if the map screen shows.
+    public var map: MapViewState? {
+        if case .map(let map) = screen { return map }
+        return nil
+    }
+
+    /// Typing into the filter.
+    public var isEditingFilter: Bool { overlay == .filter }
+
+    /// Where things go on this terminal; nil before its size is known.
+    public var layout: ScreenLayout? { display.map(ScreenLayout.init) }
+
+    /// The status bar's sentence, if there is one.
+    public var message: String? { notice?.sentence }
 }

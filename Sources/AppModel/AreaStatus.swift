@@ -36,7 +36,10 @@ public struct Confirmation: Equatable, Sendable {
 public enum AreaStatus: Equatable, Sendable {
     case packaging
     case packagingFailed
+    /// A packaging status mapbook does not know, as the portal gave it.
     case unavailable(String)
+    /// The portal's description of the area could not be read; the reason, one sentence.
+    case unreadable(String)
     /// Downloadable, not on this device; the download size.
     case ready(Int64)
     case queued
@@ -61,7 +64,7 @@ extension AppState {
         if let record {
             return .downloaded(size: record.size, at: record.downloadedAt, updateAvailable: record.needsUpdate(comparedWith: area))
         }
-        if let reason = area.unavailableReason { return .unavailable(reason) }
+        if let reason = area.unavailableReason { return .unreadable(reason) }
         switch area.status {
         case .complete: return .ready(area.size)
         case .processing: return .packaging

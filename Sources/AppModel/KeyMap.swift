@@ -1,13 +1,7 @@
-/// A key press, as the terminal backend reports it.
-public enum Key: Hashable, Sendable {
-    case character(Character)
-    case up, down, left, right
-    case pageUp, pageDown, home, end
-    case enter, escape, tab, backTab, backspace
-}
-
-/// Everything a user can ask for. Keys and mouse events become intents; `AppModel.dispatch` is the
-/// one place that acts on them.
+/// Everything a user can ask for. Keys, mouse events and plain-mode commands become intents;
+/// `update` is the one place that acts on them. Most apply wherever they make sense (a move scrolls
+/// a document, moves the selection, or pans the map); typing a filter and answering a question have
+/// intents of their own.
 public enum Intent: Hashable, Sendable {
     case moveUp, moveDown, moveLeft, moveRight
     case pageUp, pageDown, top, bottom
@@ -27,6 +21,20 @@ public enum Intent: Hashable, Sendable {
     case selectRow(Int)
     /// Mouse wheel: rows to move the selection by.
     case scroll(Int)
+    /// While typing the list's filter.
+    case filter(FilterEdit)
+    /// The answer to a confirmation.
+    case confirm(Bool)
+}
+
+/// Editing the filter line.
+public enum FilterEdit: Hashable, Sendable {
+    case type(Character)
+    case deleteBackward
+    /// Keep the filter and go back to the list.
+    case keep
+    /// Clear the filter and go back to the list.
+    case clear
 }
 
 /// Where a binding applies.
@@ -109,19 +117,33 @@ public enum KeyMap {
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("c")], intent: .cycleMapMode, label: "c", summary: "Drawing: braille, blocks, ASCII",
                    context: .map, hint: "c mode"),
+        // Any other character typed while filtering is `.filter(.type(character))` (see `intent(for:in:)`).
         KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters narrow the list", context: .filter, hint: nil),
-        KeyBinding(keys: [.backspace], intent: nil, label: "Backspace", summary: "Delete the last character", context: .filter, hint: nil),
-        KeyBinding(keys: [.enter], intent: nil, label: "Enter", summary: "Keep the filter and go back to the list",
+        KeyBinding(keys: [.backspace], intent: .filter(.deleteBackward), label: "Backspace", summary: "Delete the last character",
                    context: .filter, hint: nil),
-        KeyBinding(keys: [.escape], intent: nil, label: "Esc", summary: "Clear the filter", context: .filter, hint: nil),
-        KeyBinding(keys: [.character("y"), .enter], intent: nil, label: "y Enter", summary: "Yes, go ahead", context: .confirm, hint: nil),
-        KeyBinding(keys: [.character("n"), .escape], intent: nil, label: "n Esc", summary: "No, leave it", context: .confirm, hint: nil),
+        KeyBinding(keys: [.enter], intent: .filter(.keep), label: "Enter", summary: "Keep the filter and go back to the list",
+                   context: .filter, hint: nil),
+        KeyBinding(keys: [.escape], intent: .filter(.clear), label: "Esc", summary: "Clear the filter", context: .filter, hint: nil),
+        KeyBinding(keys: [.character("y"), .character("Y"), .enter], intent: .confirm(true), label: "y Enter", summary: "Yes, go ahead",
+                   context: .confirm, hint: nil),
+        KeyBinding(keys: [.character("n"), .character("N"), .escape, .character("q")], intent: .confirm(false), label: "n Esc",
+                   summary: "No, leave it", context: .confirm, hint: nil),
     ]
 
-    /// The intent a key asks for outside filter typing: the map view's own keys first there, then
-    /// the keys that work everywhere (and, outside the map, the list's).
+    /// The intent a key asks for in a context: answering a question looks only at its own keys;
+    /// typing a filter at its own, then types characters, and leaves other keys to the list; the
+    /// map view's own keys come before the ones that work everywhere; the list (and help) takes the
+    /// keys that work everywhere, then the list's.
     public static func intent(for key: Key, in context: KeyContext = .list) -> Intent? {
-        if context == .map {
+        switch context {
+        case .filter, .confirm:
+            if let binding = bindings.first(where: { $0.context == context && $0.intent != nil && $0.keys.contains(key) }) {
+                return binding.intent
+            }
+            if context == .confirm { return nil }
+            // Characters are typed; other keys (arrows, Page Down…) still move in the list.
+            if case .character(let character) = key { return .filter(.type(character)) }
+        case .map:
             switch key {
             case .up, .character("k"): return .moveUp
             case .down, .character("j"): return .moveDown
@@ -129,6 +151,8 @@ public enum KeyMap {
             case .right, .character("l"): return .moveRight
             default: break
             }
+        case .everywhere, .list:
+            break
         }
         let contexts: [KeyContext] = context == .map ? [.map, .everywhere] : [.everywhere, .list]
         for context in contexts {

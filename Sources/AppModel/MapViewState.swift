@@ -11,6 +11,8 @@ public enum MapPanel: Equatable, Sendable {
 /// The map view: what it shows, how, and the last picture drawn. The picture may be for an older
 /// viewport while a newer one is being drawn: a stale frame stays until the new one is ready.
 public struct MapViewState: Sendable {
+    /// Which opening of a map this is: results for an earlier one are ignored.
+    public var session: Int
     public var title: String
     /// Where the tiles come from, for the header: a file name, or the basemap's name and "online".
     public var sourceName: String
@@ -19,12 +21,19 @@ public struct MapViewState: Sendable {
     public var homeExtent: GeoExtent?
     public var mode: MapMode = .braille
     public var image: MapImage?
+    /// The source is open: the map can be drawn.
+    public var isOpen = false
+    /// A drawing is under way; `redrawWanted` when the view changed meanwhile, so the next drawing
+    /// starts, with the latest view, as soon as this one ends.
     public var isDrawing = false
+    public var redrawWanted = false
     public var panel: MapPanel?
     public var panelSelection = 0
     public var bookmarks: [Bookmark]
     /// The source's layers, sanitized for the list, and those switched off (by the same names).
     public var layers: [String] = []
+    /// The same layers as the package names them, for the renderer; never shown.
+    public var sourceLayerNames: [String] = []
     public var hiddenLayers: Set<String> = []
     /// What the last drawing could not draw, for the footer.
     public var problems: [String] = []
@@ -33,8 +42,8 @@ public struct MapViewState: Sendable {
     /// `mapbook open FILE`: leaving the map quits.
     public var isStandalone = false
 
-    public init(title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
-        self.title = title; self.sourceName = sourceName
+    public init(session: Int, title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
+        self.session = session; self.title = title; self.sourceName = sourceName
         self.viewport = viewport; self.homeExtent = homeExtent; self.bookmarks = bookmarks
     }
 

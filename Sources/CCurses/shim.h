@@ -10,7 +10,6 @@
 #include <locale.h>
 #include <langinfo.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 
 /* Attribute macros do not import into Swift. */
@@ -27,15 +26,6 @@ static const mmask_t MB_BUTTON1_PRESSED = BUTTON1_PRESSED;
 static const mmask_t MB_BUTTON4_PRESSED = BUTTON4_PRESSED;
 static const mmask_t MB_BUTTON5_PRESSED = BUTTON5_PRESSED;
 static const mmask_t MB_BUTTON1_RELEASED = BUTTON1_RELEASED;
-
-/* The terminal's size from the kernel (ioctl is variadic). Returns 0 on success. */
-static inline int mb_terminal_size(int fd, int *rows, int *columns) {
-    struct winsize ws;
-    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
-    *rows = ws.ws_row;
-    *columns = ws.ws_col;
-    return 0;
-}
 
 /* Whether the current LC_CTYPE encodes UTF-8 (braille and box drawing need it). */
 static inline int mb_locale_is_utf8(void) {

@@ -26,6 +26,10 @@ public struct MapImage: Sendable {
     public var report: MapDrawReport
     /// Sentences for the status bar; empty when everything drew.
     public var problems: [String]
+
+    public init(frame: Frame, request: MapRequest, report: MapDrawReport = MapDrawReport(), problems: [String] = []) {
+        self.frame = frame; self.request = request; self.report = report; self.problems = problems
+    }
 }
 
 extension TileLoader {

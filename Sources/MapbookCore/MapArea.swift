@@ -95,3 +95,8 @@ public struct MapArea: Sendable, Equatable {
     /// The area's geometry in longitude/latitude (its item extent).
     public var extent: GeoExtent? { item.extent }
 }
+
+/// Whether the portal can be reached, as the network monitor last saw it.
+public enum NetworkState: Equatable, Sendable {
+    case unknown, online, offline
+}

@@ -2,6 +2,7 @@ import ArcGISPortal
 import Foundation
 import HTTP
 import MapbookCore
+import Synchronization
 
 /// Downloads one map area's packages into the library: each streams into a `.part` file with a
 /// control file beside it, resumes from what is on disk, is verified, and only when every package
@@ -27,9 +28,10 @@ struct AreaDownload: Sendable {
     /// How often the control file is saved while bytes arrive.
     var controlInterval: Duration = .seconds(2)
 
-    /// Runs the download; `report` gets progress (from the HTTP thread) and `started` the offset
-    /// the first package resumes from. Throws `HTTPError` or `LibraryError`.
-    func run(started: @Sendable (Int64) -> Void, report: @escaping @Sendable (DownloadProgress) -> Void) async throws -> DownloadRecord {
+    /// Runs the download; `report` gets the area's bytes so far and its total when known (from the
+    /// HTTP thread), `started` the offset the first package resumes from. Throws `HTTPError` or
+    /// `LibraryError`.
+    func run(started: @Sendable (Int64) -> Void, report: @escaping @Sendable (Int64, Int64?) -> Void) async throws -> DownloadRecord {
         let title = area.item.title, id = area.item.id
         try checkDownloadable()
         let lock = try await AreaLock.acquire(areaDirectory: library.areaDirectory(id), title: title, wait: waitForLock)
@@ -37,16 +39,22 @@ struct AreaDownload: Sendable {
         library.removeLeftoverTemporaryFiles(id)
 
         let knownSizes = area.packages.allSatisfy { ($0.size ?? 0) > 0 }
-        let meter = ProgressMeter(total: knownSizes ? area.size : nil)
+        let total = knownSizes ? area.size : nil
+        let meter = AreaByteCount()
         var arrived: [Arrival] = []
         var needed: [AreaPackage] = []
         for package in area.packages {
-            if let adopted = adopt(package) { arrived.append(adopted); meter.finishPackage(size: adopted.size) } else { needed.append(package) }
+            if let adopted = adopt(package) {
+                arrived.append(adopted)
+                meter.finishPackage(size: adopted.size)
+            } else {
+                needed.append(package)
+            }
         }
         try checkSpace(for: needed)
 
         for (index, package) in needed.enumerated() {
-            arrived.append(try await fetch(package, first: index == 0, started: started, meter: meter, report: report))
+            arrived.append(try await fetch(package, first: index == 0, started: started, meter: meter) { report($0, total) })
             meter.finishPackage(size: arrived.last!.size)
         }
         if needed.isEmpty { started(0) }
@@ -111,8 +119,8 @@ struct AreaDownload: Sendable {
         return nil
     }
 
-    private func fetch(_ package: AreaPackage, first: Bool, started: @Sendable (Int64) -> Void, meter: ProgressMeter,
-                       report: @escaping @Sendable (DownloadProgress) -> Void) async throws -> Arrival {
+    private func fetch(_ package: AreaPackage, first: Bool, started: @Sendable (Int64) -> Void, meter: AreaByteCount,
+                       report: @escaping @Sendable (Int64) -> Void) async throws -> Arrival {
         let id = area.item.id
         let part = library.partPath(id, package.item.id), controlPath = library.controlPath(id, package.item.id)
         try AtomicFile.makeDirectory(library.partialDirectory(id))
@@ -148,11 +156,13 @@ struct AreaDownload: Sendable {
             ticker.cancel()
             await ticker.value
             saver.save()
+            await saver.flush()
             throw error
         }
         // Ended before anything else touches the control file: no late save can bring it back.
         ticker.cancel()
         await ticker.value
+        await saver.flush()
 
         do {
             let verifiedBy = try PackageVerifier.verify(path: part, name: package.item.title, expectedSize: package.size,
@@ -221,39 +231,47 @@ extension PartialDownload {
     }
 }
 
-/// Writes a package's control file: when the response's validator is known (at once, from the
-/// transfer thread), every few seconds, and at the end. Saves are serialised, and the newest
+/// Writes a package's control file: when the response's validator is known, every few seconds, and
+/// at the end. Saves run in order on a queue of their own — never on the transfer thread, which
+/// every download in the process shares and which must not wait for an fsync — and the newest
 /// validator and byte count always win.
-private final class ControlSaver: @unchecked Sendable {
-    private let lock = NSLock()
-    private var control: PartialDownload
+private final class ControlSaver: Sendable {
+    private let control: Mutex<PartialDownload>
     private let path: String
-    private let meter: ProgressMeter
+    private let meter: AreaByteCount
+    private let queue = DispatchQueue(label: "mapbook.control-file")
 
-    init(control: PartialDownload, path: String, meter: ProgressMeter) {
-        self.control = control; self.path = path; self.meter = meter
+    init(control: PartialDownload, path: String, meter: AreaByteCount) {
+        self.control = Mutex(control); self.path = path; self.meter = meter
     }
 
-    /// The response about to be written names `validator`: saved before its first byte lands.
+    /// The response about to be written names `validator`: saved as soon as can be, so a crash in
+    /// the first seconds still resumes with `If-Range`.
     @Sendable func responded(_ validator: String?) {
-        lock.withLock {
-            control.validator = validator
-            writeLocked()
-        }
+        control.withLock { $0.validator = validator }
+        queue.async { self.write() }
     }
 
     func save() {
-        lock.withLock {
-            let current = meter.current
-            control.bytesDone = max(current.bytes, control.bytesDone)
-            control.validator = current.validator ?? control.validator
-            writeLocked()
+        let current = meter.current
+        control.withLock {
+            $0.bytesDone = max(current.bytes, $0.bytesDone)
+            $0.validator = current.validator ?? $0.validator
         }
+        queue.async { self.write() }
     }
 
-    private func writeLocked() {
-        control.savedAt = Date()
+    /// Returns once every save asked for so far is on disk.
+    func flush() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
+    }
+
+    private func write() {
+        let snapshot = control.withLock { control -> PartialDownload in
+            control.savedAt = Date()
+            return control
+        }
         // A failed save only costs a resume; the download itself goes on.
-        try? AtomicFile.writeJSON(control, to: path)
+        try? AtomicFile.writeJSON(snapshot, to: path)
     }
 }

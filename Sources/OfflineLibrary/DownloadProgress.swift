@@ -1,4 +1,6 @@
 import Foundation
+import MapbookCore
+import Synchronization
 
 /// How far an area's download has come, for progress bars: bytes on disk (resumed bytes included),
 /// the total when known, and the rate over the last few seconds with the time it implies.
@@ -23,48 +25,59 @@ public struct DownloadProgress: Sendable, Equatable {
     }
 }
 
-/// Turns a stream of byte counts into progress with a rate averaged over `window` (a burst or a
-/// pause does not swing the estimate). Fed from the HTTP thread, read from anywhere.
-final class ProgressMeter: @unchecked Sendable {
-    private let lock = NSLock()
-    private let window: Double
-    private let total: Int64?
-    private var finishedBytes: Int64 = 0
-    private var currentBytes: Int64 = 0
+/// Bytes per second over the last few seconds, from samples of a growing byte count: a burst or a
+/// pause does not swing the estimate. A count that goes back (a restart from zero) starts over.
+struct RateMeter {
     private var samples: [(time: Double, bytes: Int64)] = []
-    /// The validator of the response being written, for the control file.
-    private(set) var validator: String?
+    private let window: Double
 
-    init(total: Int64?, window: Double = 5) { self.total = total; self.window = window }
+    init(window: Double = 5) { self.window = window }
 
-    /// The current package has `bytes` on disk.
-    func update(bytes: Int64, validator: String?, now: Double = ProcessInfo.processInfo.systemUptime) -> DownloadProgress {
-        lock.withLock {
-            currentBytes = bytes
-            if let validator { self.validator = validator }
-            let all = finishedBytes + bytes
-            samples.append((now, all))
-            while let first = samples.first, now - first.time > window, samples.count > 2 { samples.removeFirst() }
-            return progress(now: now)
+    /// Adds a sample and returns the rate, once there is half a second of samples.
+    mutating func adding(bytes: Int64, at now: Double) -> Double? {
+        if let last = samples.last, bytes < last.bytes { samples.removeAll() }
+        samples.append((now, bytes))
+        while let first = samples.first, now - first.time > window, samples.count > 2 { samples.removeFirst() }
+        guard let first = samples.first, let last = samples.last, last.time - first.time >= 0.5 else { return nil }
+        return Double(max(last.bytes - first.bytes, 0)) / (last.time - first.time)
+    }
+}
+
+/// The byte count of each running download: set from the transfer threads, read by the queue's
+/// ticker. (A lock, not an actor hop, per piece of a download: the transfer thread must not wait.)
+final class ProgressCounters: Sendable {
+    private let counts = Mutex<[ItemID: (bytes: Int64, total: Int64?)]>([:])
+
+    func set(_ id: ItemID, bytes: Int64, total: Int64?) { counts.withLock { $0[id] = (bytes, total) } }
+    func remove(_ id: ItemID) { counts.withLock { _ = $0.removeValue(forKey: id) } }
+    var current: [ItemID: (bytes: Int64, total: Int64?)] { counts.withLock { $0 } }
+}
+
+/// An area's bytes across its packages — those of finished packages and the current one's — and
+/// the validator of the response being written. Fed from the transfer thread, read by the
+/// control-file saver.
+final class AreaByteCount: Sendable {
+    private struct Counts { var finished: Int64 = 0, current: Int64 = 0, validator: String? }
+    private let counts = Mutex(Counts())
+
+    /// The current package has `bytes` on disk; returns the area's bytes so far.
+    func update(bytes: Int64, validator: String?) -> Int64 {
+        counts.withLock {
+            $0.current = bytes
+            if let validator { $0.validator = validator }
+            return $0.finished + bytes
         }
     }
 
     /// The current package is done: its bytes count as finished, the next one starts at zero.
     func finishPackage(size: Int64) {
-        lock.withLock {
-            finishedBytes += size
-            currentBytes = 0
-            validator = nil
+        counts.withLock {
+            $0.finished += size
+            $0.current = 0
+            $0.validator = nil
         }
     }
 
-    var current: (bytes: Int64, validator: String?) { lock.withLock { (currentBytes, validator) } }
-
-    private func progress(now: Double) -> DownloadProgress {
-        var rate: Double?
-        if let first = samples.first, let last = samples.last, last.time - first.time >= 0.5 {
-            rate = Double(max(last.bytes - first.bytes, 0)) / (last.time - first.time)
-        }
-        return DownloadProgress(bytes: finishedBytes + currentBytes, total: total, bytesPerSecond: rate)
-    }
+    /// The current package's bytes and validator.
+    var current: (bytes: Int64, validator: String?) { counts.withLock { ($0.current, $0.validator) } }
 }

@@ -3,12 +3,12 @@ import Foundation
 import HTTP
 import MapbookCore
 
-/// What happened to an area's download. Events arrive in order per area.
+/// What happened to an area's download: its lifecycle, in order per area. (Progress is a separate,
+/// latest-value stream: `DownloadQueue.progress`.)
 public enum DownloadEvent: Sendable, Equatable {
     case queued(ItemID)
     /// Bytes began to move; `resumedFrom` > 0 when an earlier download's bytes were kept.
     case started(ItemID, resumedFrom: Int64)
-    case progress(ItemID, DownloadProgress)
     /// Verified and recorded: the area is on this device.
     case finished(ItemID, DownloadRecord)
     case failed(ItemID, DownloadFailure)
@@ -25,6 +25,10 @@ public struct DownloadFailure: Sendable, Equatable {
     public var isUnreachable: Bool
     public var isDiskFull: Bool
 
+    public init(sentence: String, isUnreachable: Bool, isDiskFull: Bool) {
+        self.sentence = sentence; self.isUnreachable = isUnreachable; self.isDiskFull = isDiskFull
+    }
+
     init(_ error: any Error) {
         sentence = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
         // Retries ran out on a network failure: an outage, to wait out rather than a fault to fix.
@@ -36,12 +40,24 @@ public struct DownloadFailure: Sendable, Equatable {
     }
 }
 
-/// Downloads map areas into the offline library, a few at a time, in the order asked. Each event is
-/// published on `events` (one consumer; none is ever dropped). Cancelling removes an area's partial
-/// files; pausing keeps them, so the next enqueue resumes where the bytes stopped.
+/// Downloads map areas into the offline library, a few at a time, in the order asked. Lifecycle
+/// events are published on `events` (one consumer; none is ever dropped); progress on `progress`,
+/// every running area's at once, at most five times a second — often enough for a bar, rarely
+/// enough that a screen is still between updates — with the rate worked out here (one throttle for
+/// every front end). Cancelling removes an area's partial files; pausing keeps them,
+/// so the next enqueue resumes where the bytes stopped.
 public actor DownloadQueue {
     public nonisolated let events: AsyncStream<DownloadEvent>
     private let sink: AsyncStream<DownloadEvent>.Continuation
+    /// The latest progress of every running download (one consumer; only the newest is kept).
+    public nonisolated let progress: AsyncStream<[ItemID: DownloadProgress]>
+    private let progressSink: AsyncStream<[ItemID: DownloadProgress]>.Continuation
+    /// Bytes so far per running area, written from the transfer threads, read by the ticker.
+    private let counters = ProgressCounters()
+    private var rates: [ItemID: RateMeter] = [:]
+    private var ticker: Task<Void, Never>?
+    private var published: [ItemID: DownloadProgress] = [:]
+    static let progressInterval: Duration = .milliseconds(200)
     private let library: OfflineLibrary
     private let client: PortalClient
     private let http: HTTPClient
@@ -58,6 +74,7 @@ public actor DownloadQueue {
     public init(library: OfflineLibrary, client: PortalClient, http: HTTPClient = HTTPClient(), maxConcurrent: Int = 2,
                 waitForLocks: Bool = false) {
         (events, sink) = AsyncStream.makeStream(of: DownloadEvent.self, bufferingPolicy: .unbounded)
+        (progress, progressSink) = AsyncStream.makeStream(of: [ItemID: DownloadProgress].self, bufferingPolicy: .bufferingNewest(1))
         self.library = library; self.client = client; self.http = http
         self.maxConcurrent = max(maxConcurrent, 1)
         self.waitForLocks = waitForLocks
@@ -117,25 +134,57 @@ public actor DownloadQueue {
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
-    /// Ends the event stream (after the last download stopped).
-    public func finish() { sink.finish() }
+    /// Ends the event streams (after the last download stopped).
+    public func finish() {
+        sink.finish()
+        progressSink.finish()
+    }
 
     private func startMore() {
         while running.count < maxConcurrent, !waiting.isEmpty {
             let area = waiting.removeFirst()
             running[area.item.id] = Task { await self.download(area) }
         }
+        if !running.isEmpty, ticker == nil {
+            ticker = Task {
+                while !Task.isCancelled, await self.tick() { try? await Task.sleep(for: Self.progressInterval) }
+            }
+        }
         notifyIfIdle()
+    }
+
+    /// Publishes every running area's progress if it changed; false (and the ticker ends) once
+    /// nothing runs.
+    private func tick() -> Bool {
+        guard !running.isEmpty else {
+            ticker = nil
+            return false
+        }
+        let now = ProcessInfo.processInfo.systemUptime
+        var snapshot: [ItemID: DownloadProgress] = [:]
+        for (id, counted) in counters.current where running[id] != nil {
+            let rate = rates[id, default: RateMeter()].adding(bytes: counted.bytes, at: now)
+            snapshot[id] = DownloadProgress(bytes: counted.bytes, total: counted.total, bytesPerSecond: rate)
+        }
+        if snapshot != published {
+            published = snapshot
+            progressSink.yield(snapshot)
+        }
+        return true
     }
 
     private func download(_ area: MapArea) async {
         let id = area.item.id
-        let sink = self.sink
+        let sink = self.sink, counters = self.counters
         let job = AreaDownload(area: area, library: library, client: client, http: http, waitForLock: waitForLocks)
         let event: DownloadEvent
+        defer {
+            counters.remove(id)
+            rates[id] = nil
+        }
         do {
             let record = try await job.run(started: { sink.yield(.started(id, resumedFrom: $0)) },
-                                           report: { sink.yield(.progress(id, $0)) })
+                                           report: { counters.set(id, bytes: $0, total: $1) })
             event = .finished(id, record)
         } catch {
             switch stopping[id] {

@@ -79,6 +79,13 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
 
     public var size: Int64 { packages.reduce(0) { $0 + $1.size } }
 
+    /// The packages a map view can draw, best first: vector tiles, then raster tile packages.
+    /// (Geodatabases and mobile map packages hold features, not tiles.)
+    public var mapPackages: [Package] {
+        let rank = ["Vector Tile Package": 0, "Compact Tile Package": 1, "Tile Package": 1]
+        return packages.filter { rank[$0.type] != nil }.sorted { rank[$0.type]! < rank[$1.type]! }
+    }
+
     /// Whether the portal's current packages differ from the ones on disk (by id, modified and size).
     public func needsUpdate(comparedWith current: MapArea) -> Bool {
         guard !current.packages.isEmpty else { return false }

@@ -143,14 +143,9 @@ public struct OfflineLibrary: Sendable {
         packagesDirectory(area) + "/" + package.fileName
     }
 
-    /// The packages a map view can draw, best first: vector tiles, then raster tile packages.
-    /// (Geodatabases and mobile map packages hold features, not tiles.)
+    /// Where the packages a map view can draw are, best first (see `DownloadRecord.mapPackages`).
     public func mapPackagePaths(_ record: DownloadRecord) -> [String] {
-        let rank = ["Vector Tile Package": 0, "Compact Tile Package": 1, "Tile Package": 1]
-        return record.packages
-            .filter { rank[$0.type] != nil }
-            .sorted { rank[$0.type]! < rank[$1.type]! }
-            .map { packagePath(record.areaID, $0) }
+        record.mapPackages.map { packagePath(record.areaID, $0) }
     }
 
     /// Areas with a download under way or interrupted (a `.part` file), by id, with bytes on disk.

@@ -5,6 +5,8 @@
 //   mapbook-bench frame WxH           main screen: compose and key-to-frame times, bytes per frame
 //   mapbook-bench map PATH WxH [Z]    map view: compose from decoded tiles, key to frame on a pan, cold load
 import AppModel
+import AppRuntime
+import EventLoop
 import ArcGISPortal
 import Foundation
 import HTTP
@@ -83,27 +85,33 @@ func buildSample(into directory: String) {
 /// A library in a fresh temporary folder, so a benchmark never reads or writes the user's.
 let scratchLibrary = OfflineLibrary(root: NSTemporaryDirectory() + "mapbook-bench-\(getpid())", portalKey: "bench", webMap: .exploreMaine)
 
+/// Waits until the program's state satisfies `done`.
+@UIActor
+func settle(_ program: Program, until done: (AppState) -> Bool) async {
+    while !done(program.state) { await program.nextChange() }
+}
+
 @UIActor
 func benchFrames(width: Int, height: Int, runs: Int = 300) async {
-    let state: AppState
+    let options = RenderOptions(glyphs: .unicode, theme: .color, geography: .bundledMaine())
+    let display = Renderer.display(width: width, height: height, options: options)
+    var state: AppState
     do {
         let portal = try SamplePortal(content: SampleContent.build())
         defer { portal.stop() }
         let url = portal.baseURL
-        let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine), library: scratchLibrary) { PortalClient(portal: url) }
-        model.reload()
-        await model.waitForLoad()
-        state = model.state
+        let program = Program(state: AppState(portalHost: "", webMapID: .exploreMaine),
+                              runtime: Runtime(library: scratchLibrary) { PortalClient(portal: url) })
+        program.send(.resized(display))
+        program.send(.started)
+        await settle(program) { $0.phase == .loaded && $0.thumbnails.count == $0.areas.count + 1 }
+        state = program.state
+        await program.shutdown()
     } catch {
         fail("\(error)", status: 1)
     }
-    let options = RenderOptions(glyphs: .unicode, theme: .color, geography: .bundledMaine())
-    let model = AppModel(state: state, library: scratchLibrary) { throw CancellationError() }
-    model.dispatch(.selectRow(3))
-    func frame() -> Frame {
-        model.layoutChanged(Renderer.metrics(model.state, width: width, height: height, options: options))
-        return Renderer.render(model.state, width: width, height: height, options: options)
-    }
+    _ = App.update(&state, .intent(.selectRow(3)))
+    func frame() -> Frame { Renderer.render(state, width: width, height: height, options: options) }
     func summary(_ times: [Double]) -> String {
         let sorted = times.sorted()
         return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
@@ -114,7 +122,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
         _ = frame()
         compose.append(seconds(ContinuousClock.now - start))
         start = ContinuousClock.now
-        model.handle(run % 2 == 0 ? .down : .up)
+        _ = App.update(&state, .key(run % 2 == 0 ? .down : .up))
         _ = frame()
         keyToFrame.append(seconds(ContinuousClock.now - start))
     }
@@ -124,7 +132,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
         let terminal = try OffscreenTerminal(width: width, height: height)
         defer { terminal.close() }
         let first = terminal.draw(frame())
-        model.handle(.down)
+        _ = App.update(&state, .key(.down))
         let move = terminal.draw(frame())
         let idle = terminal.draw(frame())
         print("bytes_first_frame=\(first) bytes_one_row_move=\(move) bytes_unchanged=\(idle)")
@@ -149,8 +157,8 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     let source: any MapSource
     do { source = try MapSources.open(path: file) } catch { fail(error.userSentence, status: 1) }
     let options = RenderOptions(glyphs: .unicode, theme: .color)
-    let mapRect = Renderer.metrics(AppState(portalHost: "", webMapID: .exploreMaine), width: width, height: height, options: options)
-    let columns = mapRect.mapColumns, rows = mapRect.mapRows
+    let mapRect = ScreenLayout.mapRect(width: width, height: height)
+    let columns = mapRect.width, rows = mapRect.height
     var viewport = MapViewport(fitting: source.extent ?? GeoExtent(xmin: -180, ymin: -80, xmax: 180, ymax: 80), columns: columns, rows: rows)
     if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
     func summary(_ times: [Double]) -> String {
@@ -180,27 +188,33 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     }
     print("cold_load_and_draw \(summary(cold))")
 
-    let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded), library: scratchLibrary) {
-        throw CancellationError()
+    let program = Program(state: .standaloneMap(title: "bench", sourceName: source.name, home: source.extent),
+                          runtime: Runtime(library: scratchLibrary, source: source) { throw CancellationError() })
+    /// Drawn for the current view, and nothing more to draw.
+    func drawn(_ state: AppState) -> Bool {
+        guard let map = state.map, let image = map.image else { return false }
+        return !map.isDrawing && image.request.viewport == map.viewport
     }
-    model.openStandaloneMap(title: "bench", source: source)
-    model.layoutChanged(Renderer.metrics(model.state, width: width, height: height, options: options))
-    await model.waitForMap()
+    program.send(.resized(Renderer.display(width: width, height: height, options: options)))
+    program.send(.started)
+    await settle(program, until: drawn)
     // Zoomed (in whole levels, as the keys do) to about the zoom measured above.
-    if let zoom, let home = model.state.map?.viewport.zoom {
-        model.dispatch(.zoomAt(steps: Int((zoom - home).rounded()), column: columns / 2, row: rows / 2))
-        await model.waitForMap()
+    if let zoom, let home = program.state.map?.viewport.zoom {
+        let steps = Int((zoom - home).rounded())
+        program.send(.intent(.zoomAt(steps: steps, column: columns / 2, row: rows / 2)))
+        await settle(program, until: drawn)
     }
     var keyToFrame: [Double] = []
     for run in 0..<100 {
         let start = ContinuousClock.now
-        model.handle(run % 20 < 10 ? .right : .left)
-        await model.waitForMap()
-        _ = Renderer.render(model.state, width: width, height: height, options: options)
+        program.send(.key(run % 20 < 10 ? .right : .left))
+        await settle(program, until: drawn)
+        _ = Renderer.render(program.state, width: width, height: height, options: options)
         keyToFrame.append(seconds(ContinuousClock.now - start))
     }
-    let shownZoom = model.state.map.map { String(format: "%.1f", $0.viewport.zoom) } ?? "?"
-    print("key_to_frame_pan_\(width)x\(height) \(summary(keyToFrame)) zoom=\(shownZoom) draws=\(model.mapDrawCount)")
+    let shownZoom = program.state.map.map { String(format: "%.1f", $0.viewport.zoom) } ?? "?"
+    print("key_to_frame_pan_\(width)x\(height) \(summary(keyToFrame)) zoom=\(shownZoom)")
+    await program.shutdown()
 }
 
 let arguments = CommandLine.arguments

@@ -1,10 +1,12 @@
 import AppModel
+import AppRuntime
 import ArcGISPortal
 import ArgumentParser
 import Foundation
 import MapRender
 import MapbookCore
 import OfflineLibrary
+import PlainUI
 import TerminalUI
 
 /// `mapbook` with no subcommand: the full-screen browser.
@@ -24,30 +26,36 @@ struct BrowseCommand: AsyncParsableCommand {
     }
 }
 
-/// How the browser draws.
+/// How the browser shows itself.
 struct DisplayOptions: ParsableArguments {
     @Flag(help: "Draw with ASCII only, for fonts without braille or box-drawing characters.")
     var ascii = false
+
+    @Flag(help: "Plain lines instead of the full screen, for screen readers and logs; commands are read from standard input (type help).")
+    var plain = false
 }
 
-/// Opens the browser on a model that connects with `connect`.
+/// Opens the browser on a program that connects with `connect`.
 enum Browser {
     static func run(host: String, webMap: ItemID, library: OfflineLibrary, startingPhase: LoadPhase,
-                    display: DisplayOptions, connect: @escaping AppModel.Connect) async throws {
-        let settings = TerminalApp.Settings(ascii: display.ascii, geography: .bundledMaine())
-        let model = await AppModel(state: AppState(portalHost: host, webMapID: webMap, phase: startingPhase),
-                                   library: library, connect: connect)
-        try await present(model, settings: settings)
+                    display: DisplayOptions, connect: @escaping Runtime.Connect) async throws {
+        let runtime = await Runtime(library: library, connect: connect)
+        let program = await Program(state: AppState(portalHost: host, webMapID: webMap, phase: startingPhase), runtime: runtime)
+        try await present(program, display: display, geography: .bundledMaine())
     }
 
-    /// Runs the full-screen app on `model` until the user quits, then shuts the model down: downloads
+    /// Runs a front end on `program` until the user quits, then shuts the program down: downloads
     /// under way stop with their bytes and control files saved, to resume next time.
-    static func present(_ model: AppModel, settings: TerminalApp.Settings) async throws {
+    static func present(_ program: Program, display: DisplayOptions, geography: OverviewGeography = .empty) async throws {
         do {
-            try await TerminalApp.run(model, settings: settings)
-            await model.shutdown()
+            if display.plain {
+                await PlainApp.run(program)
+            } else {
+                try await TerminalApp.run(program, settings: TerminalApp.Settings(ascii: display.ascii, geography: geography))
+            }
+            await program.shutdown()
         } catch {
-            await model.shutdown()
+            await program.shutdown()
             throw Output.fail(error, json: false)
         }
     }

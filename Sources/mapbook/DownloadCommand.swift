@@ -1,6 +1,6 @@
 import ArcGISPortal
 import ArgumentParser
-import CCurses
+import CTerminal
 import Foundation
 import HTTP
 import MapRender
@@ -48,7 +48,7 @@ struct DownloadCommand: AsyncParsableCommand {
         var wanted: [MapArea] = []
         for area in chosen {
             if let record = records[area.item.id], !record.needsUpdate(comparedWith: area) {
-                report.upToDate(area, record: record)
+                await report.upToDate(area, record: record)
             } else {
                 wanted.append(area)
             }
@@ -71,13 +71,16 @@ struct DownloadRun {
     func perform(_ areas: [MapArea]) async throws {
         let queue = DownloadQueue(library: library, client: client, waitForLocks: waitForLocks)
         interrupt.onInterrupt { await queue.pauseAll() }
+        await report.name(areas)
+        let report = self.report
+        let progress = Task { for await snapshot in queue.progress { await report.show(snapshot) } }
+        defer { progress.cancel() }
         var pending = Set<ItemID>()
         for area in areas where pending.insert(area.item.id).inserted { await queue.enqueue(area) }
         var failures: [DownloadFailure] = [], unfinished = 0
-        let titles = Dictionary(areas.map { ($0.item.id, $0.item.title) }, uniquingKeysWith: { first, _ in first })
         if pending.isEmpty { await queue.finish() }
         for await event in queue.events {
-            report.show(event, title: { titles[$0] ?? $0.rawValue }, library: library)
+            await report.show(event, library: library)
             switch event {
             case .finished(let id, _): pending.remove(id)
             case .cancelled(let id), .paused(let id): pending.remove(id); unfinished += 1
@@ -86,7 +89,7 @@ struct DownloadRun {
             }
             if pending.isEmpty { break }
         }
-        report.end()
+        await report.end()
         if let number = interrupt.receivedSignal {
             Output.write(Data("mapbook: stopped; run the same command again to resume.\n".utf8), to: STDERR_FILENO)
             throw ExitCode(128 + number)
@@ -143,15 +146,43 @@ final class InterruptHandler: @unchecked Sendable {
 }
 
 /// How `mapbook download` tells what happens: JSON lines, a live status line on a terminal, or
-/// plain lines for a log.
-final class DownloadReport {
+/// plain lines for a log. Lifecycle events and progress snapshots arrive from two streams.
+actor DownloadReport {
     private let json: Bool
     private let live = isatty(STDOUT_FILENO) == 1
     private var latest: [ItemID: (title: String, progress: DownloadProgress)] = [:]
-    private var lastDraw = 0.0
     private var lastJSON: [ItemID: Double] = [:]
+    private var titles: [ItemID: String] = [:]
+    /// Areas whose download ended: a progress snapshot sent just before is not shown after.
+    private var ended: Set<ItemID> = []
 
     init(json: Bool) { self.json = json }
+
+    /// The titles areas are called by in what follows.
+    func name(_ areas: [MapArea]) {
+        for area in areas where titles[area.item.id] == nil { titles[area.item.id] = area.item.title }
+    }
+
+    private func title(_ id: ItemID) -> String { titles[id] ?? id.rawValue }
+
+    /// The running downloads' progress (the queue sends it at most ten times a second).
+    func show(_ progress: [ItemID: DownloadProgress]) {
+        let now = ProcessInfo.processInfo.systemUptime
+        for (id, progress) in progress.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where !ended.contains(id) {
+            if json {
+                // Scripts get a line a second per area.
+                guard now - (lastJSON[id] ?? 0) >= 1 else { continue }
+                lastJSON[id] = now
+                Output.jsonLine(["event": .string("progress"), "area": .string(id.rawValue), "bytes": .count(progress.bytes),
+                                 "total": .count(progress.total),
+                                 "bytesPerSecond": progress.bytesPerSecond.map { .number($0.rounded()) } ?? .null,
+                                 "secondsRemaining": progress.secondsRemaining.map { .number($0.rounded()) } ?? .null])
+            } else if live {
+                latest[id] = (title(id), progress)
+            }
+        }
+        if live, !json, !latest.isEmpty { drawStatus() }
+    }
 
     func upToDate(_ area: MapArea, record: DownloadRecord) {
         if json {
@@ -162,8 +193,11 @@ final class DownloadReport {
         }
     }
 
-    func show(_ event: DownloadEvent, title: (ItemID) -> String, library: OfflineLibrary) {
-        let now = ProcessInfo.processInfo.systemUptime
+    func show(_ event: DownloadEvent, library: OfflineLibrary) {
+        switch event {
+        case .finished(let id, _), .failed(let id, _), .cancelled(let id), .paused(let id): ended.insert(id)
+        case .queued(let id), .started(let id, _): ended.remove(id)
+        }
         switch event {
         case .queued(let id):
             if json { Output.jsonLine(["event": .string("queued"), "area": .string(id.rawValue), "title": .text(title(id))]) }
@@ -172,18 +206,6 @@ final class DownloadReport {
                 Output.jsonLine(["event": .string("started"), "area": .string(id.rawValue), "resumedFrom": .count(offset)])
             } else if offset > 0 {
                 say("\(Output.cell(title(id))): resuming after \(Format.bytes(offset)).")
-            }
-        case .progress(let id, let progress):
-            if json {
-                // Scripts get a line a second per area, plus the last one.
-                guard now - (lastJSON[id] ?? 0) >= 1 else { return }
-                lastJSON[id] = now
-                Output.jsonLine(["event": .string("progress"), "area": .string(id.rawValue), "bytes": .count(progress.bytes),
-                      "total": .count(progress.total), "bytesPerSecond": progress.bytesPerSecond.map { .number($0.rounded()) } ?? .null,
-                      "secondsRemaining": progress.secondsRemaining.map { .number($0.rounded()) } ?? .null])
-            } else if live {
-                latest[id] = (title(id), progress)
-                if now - lastDraw >= 0.1 { lastDraw = now; drawStatus() }
             }
         case .finished(let id, let record):
             latest[id] = nil

@@ -1,4 +1,5 @@
 import AppModel
+import AppRuntime
 import ArgumentParser
 import Foundation
 import MapSources
@@ -23,13 +24,12 @@ struct OpenCommand: AsyncParsableCommand {
         } catch {
             throw Output.fail(error, json: false)
         }
-        let settings = TerminalApp.Settings(ascii: display.ascii)
-        // The model's portal parts stay idle: a standalone map never loads a web map.
-        let model = await AppModel(state: AppState(portalHost: "", webMapID: ItemID.exploreMaine, phase: .loaded),
-                                   library: OfflineLibrary(root: LibraryLocation.root(dataDir: nil), portalKey: "none",
-                                                           webMap: ItemID.exploreMaine),
-                                   connect: { throw MapSourceError("No portal is used by mapbook open.") })
-        await model.openStandaloneMap(title: URL(fileURLWithPath: file).lastPathComponent, source: source)
-        try await Browser.present(model, settings: settings)
+        // No portal: a standalone map never loads a web map.
+        let runtime = await Runtime(library: OfflineLibrary(root: LibraryLocation.root(dataDir: nil), portalKey: "none",
+                                                            webMap: ItemID.exploreMaine),
+                                    source: source, connect: { throw MapSourceError("No portal is used by mapbook open.") })
+        let state = AppState.standaloneMap(title: URL(fileURLWithPath: file).lastPathComponent, sourceName: source.name, home: source.extent)
+        let program = await Program(state: state, runtime: runtime)
+        try await Browser.present(program, display: display)
     }
 }

@@ -43,14 +43,17 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Open the browser on a built-in sample portal serving Explore Maine (no internet needed).",
-        discussion: "When standard input or output is not a terminal, or with --json, it lists the areas instead.")
+        discussion: """
+            When standard input or output is not a terminal, or with --json, it lists the areas instead; \
+            with --plain it runs the plain, line-oriented browser (commands on standard input).
+            """)
 
     @Flag(help: "List the areas as JSON (described in docs/cli.md) instead of opening the browser.") var json = false
     @OptionGroup var dataDirectory: DataDirectoryOption
     @OptionGroup var display: DisplayOptions
 
     func run() async throws {
-        if json || isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
+        if json || !display.plain && (isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1) {
             try await listAreas()
             return
         }

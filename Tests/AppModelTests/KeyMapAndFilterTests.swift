@@ -42,6 +42,25 @@ import Testing
         #expect(KeyMap.intent(for: .character("q"), in: .map) == .quit)
     }
 
+    /// Typing a filter and answering a question have keys of their own, in the same table.
+    @Test func filterAndConfirmKeysAreInTheTable() {
+        #expect(KeyMap.intent(for: .character("q"), in: .filter) == .filter(.type("q")))
+        #expect(KeyMap.intent(for: .backspace, in: .filter) == .filter(.deleteBackward))
+        #expect(KeyMap.intent(for: .enter, in: .filter) == .filter(.keep))
+        #expect(KeyMap.intent(for: .escape, in: .filter) == .filter(.clear))
+        #expect(KeyMap.intent(for: .down, in: .filter) == .moveDown, "arrows still move while typing")
+        #expect(KeyMap.intent(for: .character("y"), in: .confirm) == .confirm(true))
+        #expect(KeyMap.intent(for: .enter, in: .confirm) == .confirm(true))
+        #expect(KeyMap.intent(for: .character("N"), in: .confirm) == .confirm(false))
+        #expect(KeyMap.intent(for: .escape, in: .confirm) == .confirm(false))
+        #expect(KeyMap.intent(for: .character("j"), in: .confirm) == nil, "nothing else while asking")
+        for context in [KeyContext.filter, .confirm] {
+            for binding in KeyMap.bindings where binding.context == context && binding.intent != nil {
+                for key in binding.keys { #expect(KeyMap.intent(for: key, in: context) == binding.intent) }
+            }
+        }
+    }
+
     @Test func theDocumentedKeysDoWhatTheIssueSays() {
         #expect(KeyMap.intent(for: .character("j")) == .moveDown)
         #expect(KeyMap.intent(for: .character("k")) == .moveUp)

@@ -36,11 +36,19 @@ import Testing
     @Test func aCleanDownloadIsVerifiedAndRecorded() async throws {
         let fixture = try LibraryFixture(faults: "bandwidth=1M")
         defer { fixture.cleanUp() }
-        let events = try await fixture.downloadPortland(with: fixture.queue())
+        let queue = fixture.queue()
+        let id = fixture.portlandID
+        let watching = Task {
+            var seen: [DownloadProgress] = []
+            for await snapshot in queue.progress { if let p = snapshot[id] { seen.append(p) } }
+            return seen
+        }
+        let events = try await fixture.downloadPortland(with: queue)
+        await queue.finish()
+        let progress = await watching.value
         try expectDownloaded(fixture, events)
         #expect(events.first == .queued(fixture.portlandID))
         #expect(events.contains(.started(fixture.portlandID, resumedFrom: 0)))
-        let progress = events.progress
         #expect(progress.count >= 3)
         #expect(progress.map(\.bytes) == progress.map(\.bytes).sorted(), "progress never goes back")
         #expect(progress.last?.total == Int64(fixture.original.count))
@@ -128,9 +136,7 @@ import Testing
         defer { fixture.cleanUp() }
         let queue = fixture.queue()
         await queue.enqueue(try await fixture.area(SampleFixture.portlandID))
-        for await event in queue.events {
-            if case .progress(_, let p) = event, p.bytes > 100_000 { break }
-        }
+        await LibraryFixture.progress(of: queue, fixture.portlandID, beyond: 100_000)
         await queue.cancel(fixture.portlandID)
         let events = await LibraryFixture.events(of: queue, until: fixture.portlandID)
         #expect(events.last == .cancelled(fixture.portlandID))
@@ -144,9 +150,7 @@ import Testing
         let queue = fixture.queue()
         let area = try await fixture.area(SampleFixture.portlandID)
         await queue.enqueue(area)
-        for await event in queue.events {
-            if case .progress(_, let p) = event, p.bytes > 200_000 { break }
-        }
+        await LibraryFixture.progress(of: queue, fixture.portlandID, beyond: 200_000)
         await queue.pauseAll()
         let kept = try #require(fixture.library.partialDownloads()[fixture.portlandID])
         let control = try #require(try AtomicFile.readJSON(PartialDownload.self,

@@ -66,28 +66,34 @@ import TileFormats
     }
 }
 
-@Suite struct ProgressMeterTests {
+@Suite struct ProgressTests {
     @Test func rateIsAveragedOverTheWindow() {
-        let meter = ProgressMeter(total: 10_000, window: 5)
-        _ = meter.update(bytes: 0, validator: nil, now: 0)
-        _ = meter.update(bytes: 1_000, validator: "\"v\"", now: 1)
-        let p = meter.update(bytes: 2_000, validator: nil, now: 2)
-        #expect(p.bytesPerSecond == 1_000)
+        var meter = RateMeter(window: 5)
+        _ = meter.adding(bytes: 0, at: 0)
+        #expect(meter.adding(bytes: 100, at: 0.2) == nil, "less than half a second of samples says nothing")
+        _ = meter.adding(bytes: 1_000, at: 1)
+        #expect(meter.adding(bytes: 2_000, at: 2) == 1_000)
+        // Samples older than the window stop counting: a fast start does not flatter a slow link.
+        _ = meter.adding(bytes: 9_000, at: 3)
+        _ = meter.adding(bytes: 9_100, at: 9)
+        #expect(meter.adding(bytes: 9_200, at: 10) == 100)
+        // A count that goes back (the download restarted from zero) starts the rate over.
+        #expect(meter.adding(bytes: 10, at: 10.1) == nil)
+    }
+
+    @Test func progressFiguresFollowTheBytes() {
+        let p = DownloadProgress(bytes: 2_000, total: 10_000, bytesPerSecond: 1_000)
         #expect(p.secondsRemaining == 8)
         #expect(p.fraction == 0.2)
-        #expect(meter.current.validator == "\"v\"")
-        // Samples older than the window stop counting: a fast start does not flatter a slow link.
-        _ = meter.update(bytes: 9_000, validator: nil, now: 3)
-        _ = meter.update(bytes: 9_100, validator: nil, now: 9)
-        let later = meter.update(bytes: 9_200, validator: nil, now: 10)
-        #expect(later.bytesPerSecond == 100)
     }
 
     @Test func finishedPackagesCountTowardTheArea() {
-        let meter = ProgressMeter(total: 300)
-        _ = meter.update(bytes: 100, validator: nil, now: 0)
-        meter.finishPackage(size: 100)
-        #expect(meter.update(bytes: 50, validator: nil, now: 1).bytes == 150)
+        let count = AreaByteCount()
+        _ = count.update(bytes: 100, validator: "\"v\"")
+        #expect(count.current.validator == "\"v\"")
+        count.finishPackage(size: 100)
+        #expect(count.update(bytes: 50, validator: nil) == 150)
+        #expect(count.current.bytes == 50 && count.current.validator == nil)
     }
 }
 

@@ -59,6 +59,11 @@ struct LibraryFixture {
         return await Self.events(of: queue, until: portlandID)
     }
 
+    /// Waits until the queue reports more than `bytes` of the area's download.
+    static func progress(of queue: DownloadQueue, _ id: ItemID, beyond bytes: Int64) async {
+        for await snapshot in queue.progress where (snapshot[id]?.bytes ?? 0) > bytes { return }
+    }
+
     /// Collects events until the area finishes, fails, is cancelled or paused.
     static func events(of queue: DownloadQueue, until id: ItemID) async -> [DownloadEvent] {
         var seen: [DownloadEvent] = []
@@ -89,7 +94,4 @@ extension [DownloadEvent] {
         return nil
     }
 
-    var progress: [DownloadProgress] {
-        compactMap { if case .progress(_, let p) = $0 { return p } else { return nil } }
-    }
 }

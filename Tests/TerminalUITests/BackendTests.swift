@@ -1,4 +1,5 @@
 import AppModel
+import EventLoop
 import MapRender
 import Testing
 import TerminalUI

@@ -1,4 +1,5 @@
 import AppModel
+import EventLoop
 import Foundation
 import MapRender
 import MapbookCore
@@ -37,7 +38,7 @@ import Testing
 
     @Test @UIActor func detailsShowWhatIsOnThisDevice() async {
         var state = await Self.state()
-        state.screen = .details
+        state.screen = .details(scroll: 0)
         state.selection = 4
         let text = SnapshotState.render(state, width: 100, height: 60).text
         #expect(text.contains("Size on disk      2.1 MiB"))
@@ -48,7 +49,7 @@ import Testing
     @Test @UIActor func offlineListsOnlyWhatIsOnThisDevice() async {
         var state = await Self.state()
         state.network = .offline
-        state.message = "Offline — showing downloaded areas"
+        state.notice = .offline
         state.selection = 0
         let frame = SnapshotState.render(state, width: 120, height: 40)
         expectSnapshot(frame, "downloads-offline-120x40")
@@ -60,9 +61,9 @@ import Testing
 
     @Test @UIActor func removeAsksFirst() async {
         var state = await Self.state()
-        state.confirmation = Confirmation(question: "Remove Greater Portland from this device?",
-                                          detail: "2.1 MiB will be deleted. It can be downloaded again.",
-                                          action: .remove(state.areas[3].item.id))
+        state.overlay = .confirm(Confirmation(question: "Remove Greater Portland from this device?",
+                                              detail: "2.1 MiB will be deleted. It can be downloaded again.",
+                                              action: .remove(state.areas[3].item.id)))
         let frame = SnapshotState.render(state, width: 80, height: 24)
         expectSnapshot(frame, "downloads-confirm-80x24")
         #expect(frame.text.contains("y yes, remove · n no, keep it"))

@@ -26,7 +26,7 @@ import Testing
         let first = try tmux.waitFor("Downloading ▕")
         usleep(1_500_000)
         let later = try tmux.waitFor("Downloading ▕")
-        #expect(Self.percent(in: later) > Self.percent(in: first), "the bar advances")
+        #expect(Self.percent(in: later) > Self.percent(in: first), "the bar advances: \(first) then \(later)")
         var screen = try tmux.waitFor("Downloaded · 2.1 MiB", timeout: 30)
         #expect(screen.contains("Greater Portland downloaded · 2.1 MiB, verified"))
 

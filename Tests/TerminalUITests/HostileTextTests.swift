@@ -1,4 +1,6 @@
 import AppModel
+import AppRuntime
+import EventLoop
 import ArcGISPortal
 import Foundation
 import LoopbackHTTP
@@ -33,15 +35,13 @@ import Testing
         return .json(#"{"error":{"code":400,"message":"not here"}}"#)
     }
 
-    /// The model after loading `webMap` from this hostile portal.
-    @UIActor private func load(_ webMap: String) async throws -> AppModel {
+    /// The program after loading `webMap` from this hostile portal.
+    @UIActor private func load(_ webMap: String) async throws -> Program {
         let server = try LoopbackServer(handler: Self.respond)
         defer { server.stop() }
-        let url = server.baseURL
-        let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(webMap)!), library: SampleFixture.scratchLibrary()) { PortalClient(portal: url) }
-        model.reload()
-        await model.waitForLoad()
-        return model
+        let program = await ProgramFixture.started(portal: server.baseURL, webMap: webMap)
+        await program.shutdown()
+        return program
     }
 
     @Test @UIActor func escapeSequencesAndControlBytesRenderInert() async throws {
@@ -54,7 +54,7 @@ import Testing
         var frames = [SnapshotState.render(state, width: 120, height: 40)]
         state.selection = 1
         frames.append(SnapshotState.render(state, width: 120, height: 40))
-        state.screen = .details
+        state.screen = .details(scroll: 0)
         frames.append(SnapshotState.render(state, width: 120, height: 40))
         state.selection = 0
         frames.append(SnapshotState.render(state, width: 120, height: 40))

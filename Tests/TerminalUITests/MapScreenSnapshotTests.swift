@@ -1,4 +1,6 @@
 import AppModel
+import AppRuntime
+import EventLoop
 import Foundation
 import MapRender
 import MapSources
@@ -9,13 +11,9 @@ import Testing
 
 /// The map screen as the app draws it: header, picture, a panel, the footer.
 @Suite @UIActor struct MapScreenSnapshotTests {
-    func model(width: Int, height: Int, options: RenderOptions) async throws -> AppModel {
-        let model = AppModel(state: AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded),
-                             library: SampleFixture.scratchLibrary()) { throw CancellationError() }
-        model.openStandaloneMap(title: "Acadia basemap.vtpk", source: try PackageMapSource(path: SampleFixture.acadiaPackagePath))
-        model.layoutChanged(Renderer.metrics(model.state, width: width, height: height, options: options))
-        await model.waitForMap()
-        return model
+    func model(width: Int, height: Int, options: RenderOptions) async throws -> Program {
+        await ProgramFixture.map(try PackageMapSource(path: SampleFixture.acadiaPackagePath), title: "Acadia basemap.vtpk",
+                                 display: Renderer.display(width: width, height: height, options: options))
     }
 
     @Test func mapWithFooter() async throws {
@@ -29,10 +27,10 @@ import Testing
     @Test func layerListInASCII() async throws {
         let options = RenderOptions(glyphs: .ascii, theme: .monochrome, geography: .empty)
         let model = try await model(width: 80, height: 24, options: options)
-        model.handle(.character("L"))
-        model.handle(.down)
-        model.handle(.character(" "))
-        await model.waitForMap()
+        model.send(.key(.character("L")))
+        model.send(.key(.down))
+        model.send(.key(.character(" ")))
+        await ProgramFixture.settle(model, until: ProgramFixture.mapDrawn)
         let frame = Renderer.render(model.state, width: 80, height: 24, options: options)
         #expect(frame.text.contains("[ ] state") && frame.text.contains("[x] places"))
         #expect(frame.row(at: 23).contains("ascii"))

@@ -1,4 +1,5 @@
 import AppModel
+import EventLoop
 import Foundation
 import MapRender
 import MapbookCore
@@ -21,7 +22,7 @@ import TerminalCanvas
     @Test(arguments: sizes.map { [$0.width, $0.height] })
     @UIActor func details(size: [Int]) async {
         var state = await SnapshotState.loaded()
-        state.screen = .details
+        state.screen = .details(scroll: 0)
         let frame = SnapshotState.render(state, width: size[0], height: size[1])
         expectSnapshot(frame, "details-\(size[0])x\(size[1])")
         #expect(frame.text.contains("5dbbd50464b546a1ae4e39236f5fafa0"))
@@ -30,7 +31,7 @@ import TerminalCanvas
     @Test(arguments: sizes.map { [$0.width, $0.height] })
     @UIActor func help(size: [Int]) async {
         var state = await SnapshotState.loaded()
-        state.showingHelp = true
+        state.overlay = .help(scroll: 0)
         let frame = SnapshotState.render(state, width: size[0], height: size[1])
         expectSnapshot(frame, "help-\(size[0])x\(size[1])")
         #expect(frame.text.contains("Keys"))
@@ -84,9 +85,9 @@ import TerminalCanvas
         // Sizes around every threshold of the layout: too small, stacked, split.
         let widths = [1, 2, 5, 19, 20, 21, 39, 40, 41, 49, 79, 80, 81, 133]
         let heights = [1, 2, 3, 7, 8, 9, 10, 11, 12, 25]
-        for (screen, help) in [(Screen.main, false), (.details, false), (.main, true)] {
+        for (screen, help) in [(Screen.main, false), (.details(scroll: 0), false), (.main, true)] {
             state.screen = screen
-            state.showingHelp = help
+            state.overlay = help ? .help(scroll: 0) : nil
             for width in widths {
                 for height in heights {
                     let frame = SnapshotState.render(state, width: width, height: height)

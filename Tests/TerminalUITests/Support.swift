@@ -1,4 +1,6 @@
 import AppModel
+import AppRuntime
+import EventLoop
 import ArcGISPortal
 import Foundation
 import MapRender
@@ -19,13 +21,13 @@ enum SnapshotState {
             loading = Task { @UIActor in
                 let portal = try! SampleFixture.start()
                 defer { portal.stop() }
-                let url = portal.baseURL
-                let model = AppModel(state: AppState(portalHost: "", webMapID: ItemID(SampleFixture.webMapID)!), library: SampleFixture.scratchLibrary()) { PortalClient(portal: url) }
-                model.reload()
-                await model.waitForLoad()
-                var state = model.state
+                let program = await ProgramFixture.started(portal: portal.baseURL)
+                await program.shutdown()
+                var state = program.state
                 state.lastSynced = nil
                 state.selection = 4
+                // The snapshots show the bundled outline, as before the basemap can be drawn.
+                state.overviewBasemap = nil
                 return state
             }
         }
@@ -35,11 +37,12 @@ enum SnapshotState {
     static let options = RenderOptions(glyphs: .unicode, theme: .color, geography: geography)
     static let geography = OverviewGeography.bundledMaine()
 
-    /// Renders the way the app does: metrics first (the model keeps the selection in view), then the frame.
+    /// Renders the way the app does: the model told the size first (it keeps the selection in
+    /// view), then the frame.
     @UIActor static func render(_ state: AppState, width: Int, height: Int, options: RenderOptions = options) -> Frame {
-        let model = AppModel(state: state, library: SampleFixture.scratchLibrary()) { throw CancellationError() }
-        model.layoutChanged(Renderer.metrics(state, width: width, height: height, options: options))
-        return Renderer.render(model.state, width: width, height: height, options: options)
+        var shown = state
+        _ = App.update(&shown, .resized(Renderer.display(width: width, height: height, options: options)))
+        return Renderer.render(shown, width: width, height: height, options: options)
     }
 }
 

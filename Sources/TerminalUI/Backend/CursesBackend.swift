@@ -1,5 +1,6 @@
 @preconcurrency import CCurses
 import AppModel
+import EventLoop
 import Foundation
 import MapRender
 import MapbookCore
@@ -8,12 +9,7 @@ import TerminalCanvas
 /// What the terminal sends, decoded.
 enum InputEvent: Equatable {
     case key(Key)
-    /// A left click at a cell; the pointer moved with the button held; the button let go; the
-    /// wheel, one notch (negative up, positive down) with the pointer at a cell.
-    case click(x: Int, y: Int)
-    case drag(x: Int, y: Int)
-    case release(x: Int, y: Int)
-    case wheel(rows: Int, x: Int, y: Int)
+    case mouse(MouseEvent)
     case interrupt
     /// ncurses saw the size change (KEY_RESIZE).
     case resize
@@ -184,12 +180,12 @@ final class CursesBackend {
         case KEY_MOUSE:
             var event = MEVENT()
             guard getmouse(&event) == OK else { return nil }
-            let x = Int(event.x), y = Int(event.y)
-            if event.bstate & MB_BUTTON4_PRESSED != 0 { return .wheel(rows: -1, x: x, y: y) }
-            if event.bstate & MB_BUTTON5_PRESSED != 0 { return .wheel(rows: 1, x: x, y: y) }
-            if event.bstate & MB_BUTTON1_PRESSED != 0 { return .click(x: x, y: y) }
-            if event.bstate & MB_BUTTON1_RELEASED != 0 { return .release(x: x, y: y) }
-            if event.bstate & MB_REPORT_MOUSE_POSITION != 0 { return .drag(x: x, y: y) }
+            let at = CellPoint(x: Int(event.x), y: Int(event.y))
+            if event.bstate & MB_BUTTON4_PRESSED != 0 { return .mouse(.wheel(rows: -1, at: at)) }
+            if event.bstate & MB_BUTTON5_PRESSED != 0 { return .mouse(.wheel(rows: 1, at: at)) }
+            if event.bstate & MB_BUTTON1_PRESSED != 0 { return .mouse(.press(at)) }
+            if event.bstate & MB_BUTTON1_RELEASED != 0 { return .mouse(.release(at)) }
+            if event.bstate & MB_REPORT_MOUSE_POSITION != 0 { return .mouse(.drag(at)) }
             return nil
         default: return nil
         }

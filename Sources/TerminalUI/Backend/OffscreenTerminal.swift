@@ -1,4 +1,5 @@
 import AppModel
+import EventLoop
 import Foundation
 import MapRender
 import MapbookCore

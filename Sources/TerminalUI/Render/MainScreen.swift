@@ -5,8 +5,7 @@ import TerminalCanvas
 
 /// The main screen: overview map beside (or above) the list of the web map and its areas.
 enum MainScreen {
-    static func draw(_ state: AppState, into frame: inout Frame, options: RenderOptions) {
-        let layout = MainLayout(width: frame.width, height: frame.height)
+    static func draw(_ state: AppState, layout: MainLayout, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme, glyphs = Glyphs(options.glyphs)
         let title = state.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? "Loading…"
         Renderer.drawHeader([title], right: state.portalHost, into: &frame, options: options)
@@ -154,7 +153,7 @@ enum MainScreen {
                       style: theme.dim, limit: limit)
         }
         if rect.height > 2 {
-            frame.put(statusLine(row, state: state, theme: theme, glyphs: options.glyphs), x: x, y: rect.y + 2, limit: limit)
+            frame.put(theme.spans(StatusText.line(row, state: state, ascii: options.glyphs == .ascii)), x: x, y: rect.y + 2, limit: limit)
         }
     }
 
@@ -164,44 +163,5 @@ enum MainScreen {
         guard !matches.isEmpty else { return [Span(shown)] }
         let matched = Set(matches)
         return shown.enumerated().map { Span(String($0.element), matched.contains($0.offset) ? theme.match : .plain) }
-    }
-
-    /// `Ready · 42.1 MiB`, `Downloading ▕████▍    ▏ 47% …`, `Downloaded · 42.1 MiB`, `Failed — r to
-    /// retry`, `Update available`, `Packaging`, or the web map's summary.
-    static func statusLine(_ row: ListRow, state: AppState, theme: UITheme, glyphs: GlyphSet = .unicode) -> [Span] {
-        switch row {
-        case .webMap:
-            let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
-            let type = state.webMapItem?.type.isEmpty == false ? state.webMapItem!.type : "Web Map"
-            let here = state.downloads.count
-            return [Span("\(type) · \(count)", theme.dim), Span(here > 0 ? " · \(here) on this device" : "", theme.good)]
-        case .area(let index):
-            guard state.areas.indices.contains(index) else { return [] }
-            let area = state.areas[index]
-            switch state.status(ofArea: index) {
-            case .ready(let size):
-                return [Span("Ready", theme.good), Span(area.packages.isEmpty ? " · no packages" : " · \(Format.bytes(size))", theme.dim)]
-            case .queued:
-                return [Span("Queued", theme.warning), Span(" · c to cancel", theme.dim)]
-            case .downloading(let progress, let isUpdate):
-                return [Span(isUpdate ? "Updating " : "Downloading ", theme.warning),
-                        Span(ProgressText.bar(fraction: progress.fraction, width: 12, ascii: glyphs == .ascii), theme.good),
-                        Span(" " + ProgressText.figures(bytes: progress.bytes, total: progress.total,
-                                                        bytesPerSecond: progress.bytesPerSecond), theme.dim)]
-            case .waitingForNetwork:
-                return [Span("Waiting for the network", theme.warning), Span(" · resumes when online", theme.dim)]
-            case .failed:
-                return [Span("Failed", theme.error), Span(" — r to retry · Enter for why", theme.dim)]
-            case .downloaded(let size, _, let updateAvailable):
-                if updateAvailable { return [Span("Update available", theme.warning), Span(" · u to update", theme.dim)] }
-                return [Span("Downloaded", theme.good), Span(" · \(Format.bytes(size))", theme.dim)]
-            case .packaging:
-                return [Span("Packaging", theme.warning), Span(" · the portal is preparing it", theme.dim)]
-            case .packagingFailed:
-                return [Span("Packaging failed", theme.error), Span(" — r to reload", theme.dim)]
-            case .unavailable(let value):
-                return [Span("Unavailable", theme.warning), Span(" · status “\(value)”", theme.dim)]
-            }
-        }
     }
 }

@@ -7,17 +7,11 @@ import TerminalCanvas
 /// The map view, full screen: a header, the last drawn picture of the map, a list of bookmarks or
 /// layers over it when open, and a footer with the centre, zoom, scale and drawing mode.
 enum MapScreen {
-    /// Where the map goes: everything between the header and the footer.
-    static func mapRect(width: Int, height: Int) -> Rect {
-        Rect(x: 0, y: 1, width: width, height: max(height - 2, 0))
-    }
-
-    static func draw(_ state: AppState, into frame: inout Frame, options: RenderOptions) {
-        guard let map = state.map else { return }
+    static func draw(_ map: MapViewState, state: AppState, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
         let right = map.isStandalone ? "file on this device" : map.sourceName
         Renderer.drawHeader([map.title, "Map"], right: right, into: &frame, options: options)
-        let rect = mapRect(width: frame.width, height: frame.height)
+        let rect = ScreenLayout.mapRect(width: frame.width, height: frame.height)
         if let image = map.image {
             // A picture drawn for another size is shown as far as it fits until the new one is ready.
             frame.paste(image.frame, at: (rect.x, rect.y), clip: rect)

@@ -9,38 +9,27 @@ import TerminalCanvas
 public enum Renderer {
     public static func render(_ state: AppState, width: Int, height: Int, options: RenderOptions) -> Frame {
         var frame = Frame(width: width, height: height)
-        if MainLayout.isTooSmall(width: width, height: height) {
+        let layout = ScreenLayout(Display(width: width, height: height, colors: options.theme.colors, unicode: options.glyphs == .unicode))
+        if layout.isTooSmall {
             drawTooSmall(into: &frame, options: options)
             return frame
         }
         switch state.screen {
-        case .main: MainScreen.draw(state, into: &frame, options: options)
-        case .details: DocumentScreen.drawDetails(state, into: &frame, options: options)
-        case .map: MapScreen.draw(state, into: &frame, options: options)
+        case .main: MainScreen.draw(state, layout: layout.main, into: &frame, options: options)
+        case .details(let scroll): DocumentScreen.drawDetails(state, scroll: scroll, layout: layout, into: &frame, options: options)
+        case .map(let map): MapScreen.draw(map, state: state, into: &frame, options: options)
         }
-        if state.showingHelp { DocumentScreen.drawHelp(state, into: &frame, options: options) }
-        if let confirmation = state.confirmation { DocumentScreen.drawConfirmation(confirmation, into: &frame, options: options) }
+        switch state.overlay {
+        case .help(let scroll)?: DocumentScreen.drawHelp(scroll: scroll, layout: layout, into: &frame, options: options)
+        case .confirm(let confirmation)?: DocumentScreen.drawConfirmation(confirmation, into: &frame, options: options)
+        case .filter?, nil: break
+        }
         return frame
     }
 
-    /// What fits at this size, for the model to page and scroll by.
-    public static func metrics(_ state: AppState, width: Int, height: Int, options: RenderOptions) -> LayoutMetrics {
-        let layout = MainLayout(width: width, height: height)
-        let map = MapScreen.mapRect(width: width, height: height)
-        var metrics = LayoutMetrics(listCapacity: layout.listCapacity, mapColumns: map.width, mapRows: map.height,
-                                    mapColors: options.theme.colors, mapUnicode: options.glyphs == .unicode,
-                                    overviewColumns: layout.overview.width, overviewRows: max(layout.overview.height - 1, 0))
-        if state.showingHelp {
-            let help = DocumentScreen.helpGeometry(width: width, height: height, options: options)
-            metrics.documentPage = help.body.height
-            metrics.documentMaxScroll = max(help.lines.count - help.body.height, 0)
-        } else if state.screen == .details {
-            let body = DocumentScreen.detailsBody(width: width, height: height)
-            let lines = DetailsDocument.lines(state, width: body.width, theme: options.theme)
-            metrics.documentPage = body.height
-            metrics.documentMaxScroll = max(lines.count - body.height, 0)
-        }
-        return metrics
+    /// The display a terminal of this size offers with these options: what the model is told.
+    public static func display(width: Int, height: Int, options: RenderOptions) -> Display {
+        Display(width: width, height: height, colors: options.theme.colors, unicode: options.glyphs == .unicode)
     }
 
     private static func drawTooSmall(into frame: inout Frame, options: RenderOptions) {

@@ -1,3 +1,4 @@
+import AppModel
 import MapRender
 import TerminalCanvas
 
@@ -65,6 +66,26 @@ public struct UITheme: Sendable {
         heading: CellStyle(bold: true, underline: true),
         label: CellStyle(dim: true),
         card: CellStyle())
+}
+
+extension UITheme {
+    /// The style this theme gives a role of text.
+    func style(for role: TextRole) -> CellStyle {
+        switch role {
+        case .plain: .plain
+        case .title: title
+        case .dim: dim
+        case .heading: heading
+        case .label: label
+        case .good: good
+        case .warning: warning
+        case .error: error
+        case .match: match
+        }
+    }
+
+    /// A line of the model's styled text as spans of this theme's styles.
+    func spans(_ line: [StyledText]) -> [Span] { line.map { Span($0.text, style(for: $0.role)) } }
 }
 
 /// How the screens are drawn: characters, colours and the geography under the overview.

@@ -1,23 +1,31 @@
+import MapbookCore
 import Foundation
 
 /// Publishes whether the portal can be reached: `.online` or `.offline`, debounced so one lost
 /// packet does not flip the screen. Three sources feed it:
 /// - the kernel's routes (netlink): no default route means offline at once;
-/// - a light probe of the portal, every `onlineInterval` while online and with backoff while offline;
+/// - a light probe of the portal: while online every `onlineInterval` as long as something is
+///   happening (`activity`: input, downloads), then less and less often while nothing is, so an idle
+///   screen costs next to nothing; while offline with backoff;
 /// - the outcome of every real request (`report`), which triggers a probe at once.
 public actor NetworkMonitor {
     public struct Timings: Sendable {
-        /// Between probes while online: how long an outage can go unnoticed when nothing else is asked.
+        /// Between probes while online and active: how long an outage can go unnoticed when nothing
+        /// else is asked.
         public var onlineInterval: Duration
+        /// After this long without activity the online interval doubles, up to `onlineLongest`.
+        public var idleAfter: Duration
+        public var onlineLongest: Duration
         /// First and longest wait between probes while offline.
         public var offlineFirst: Duration
         public var offlineLongest: Duration
         /// A change is published only when a second look this much later agrees.
         public var debounce: Duration
 
-        public init(onlineInterval: Duration, offlineFirst: Duration, offlineLongest: Duration, debounce: Duration) {
-            self.onlineInterval = onlineInterval; self.offlineFirst = offlineFirst
-            self.offlineLongest = offlineLongest; self.debounce = debounce
+        public init(onlineInterval: Duration, idleAfter: Duration = .seconds(15), onlineLongest: Duration = .seconds(60),
+                    offlineFirst: Duration, offlineLongest: Duration, debounce: Duration) {
+            self.onlineInterval = onlineInterval; self.idleAfter = idleAfter; self.onlineLongest = onlineLongest
+            self.offlineFirst = offlineFirst; self.offlineLongest = offlineLongest; self.debounce = debounce
         }
 
         public static let standard = Timings(onlineInterval: .seconds(2), offlineFirst: .seconds(1),
@@ -36,6 +44,7 @@ public actor NetworkMonitor {
     private var wake: (id: Int, continuation: CheckedContinuation<Void, Never>)?
     private var wakeCount = 0
     private var nudged = false
+    private var lastActivity = ContinuousClock.now
 
     /// `probe` answers whether the portal answers at all. `watchRoutes` is false for a portal on
     /// this machine (loopback needs no route).
@@ -64,6 +73,14 @@ public actor NetworkMonitor {
         if (reachable && published != .online) || (!reachable && published != .offline) { nudge() }
     }
 
+    /// Something is happening (a key, a download): probe at the active pace again, and at once if
+    /// the pace had slowed, so what the screen says about the network is fresh when someone looks.
+    public func activity() {
+        let wasIdle = ContinuousClock.now - lastActivity >= timings.idleAfter
+        lastActivity = .now
+        if wasIdle, published == .online { nudge() }
+    }
+
     public func stop() {
         loop?.cancel()
         routes?.stop()
@@ -79,6 +96,7 @@ public actor NetworkMonitor {
 
     private func run() async {
         var offlineWait = timings.offlineFirst
+        var onlineWait = timings.onlineInterval
         while !Task.isCancelled {
             let seen = await look()
             if seen != published, published != .unknown {
@@ -94,7 +112,9 @@ public actor NetworkMonitor {
                 offlineWait = min(offlineWait * 2, timings.offlineLongest)
             } else {
                 offlineWait = timings.offlineFirst
-                await nap(timings.onlineInterval)
+                let idle = ContinuousClock.now - lastActivity >= timings.idleAfter
+                onlineWait = idle ? min(onlineWait * 2, timings.onlineLongest) : timings.onlineInterval
+                await nap(onlineWait)
             }
         }
     }

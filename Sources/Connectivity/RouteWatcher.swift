@@ -1,38 +1,43 @@
 import CNetlink
+import EventLoop
 import Foundation
 
 /// Watches the kernel's routing table over netlink: when the last default route goes (cable out,
-/// Wi-Fi gone), the network is down at once, before any request has to time out.
-final class RouteWatcher: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopped = false
+/// Wi-Fi gone), the network is down at once, before any request has to time out. The socket is
+/// watched by the UI event loop's `poll`, so the watch costs no thread and no wake-up while nothing
+/// changes.
+final class RouteWatcher: Sendable {
+    private let fd: Int32
 
-    /// `changed` is called, on the watcher's thread, with whether a default route exists after each
-    /// change. nil when netlink is not available (not Linux, or a sandbox without it).
+    /// `changed` is called, on the event loop's thread, with whether a default route exists after
+    /// each change. nil when netlink is not available (not Linux, or a sandbox without it).
     init?(changed: @escaping @Sendable (Bool) -> Void) {
         let fd = mb_route_events_open()
         guard fd >= 0 else { return nil }
-        let thread = Thread { [self] in
-            defer { close(fd) }
+        self.fd = fd
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        UIEventLoop.shared.watch(fd) {
+            // Everything waiting is read now: the loop polls the socket again only after this.
             var buffer = [UInt8](repeating: 0, count: 16 << 10)
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            // Wakes once a second to notice `stop()`; costs nothing measurable.
-            while !isStopped {
-                guard poll(&poller, 1, 1000) > 0 else { continue }
+            var changes = 0
+            while true {
                 let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                if n < 0, errno == EINTR || errno == EAGAIN || errno == ENOBUFS { continue }
-                if n <= 0 { return }
-                changed(RouteTable.hasDefaultRoute())
+                if n > 0 { changes += 1; continue }
+                if n < 0, errno == EINTR { continue }
+                // ENOBUFS: messages were lost; the table is read again below all the same.
+                if n < 0, errno == ENOBUFS { changes += 1; continue }
+                if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { UIEventLoop.shared.unwatch(fd) }
+                break
             }
+            if changes > 0 { changed(RouteTable.hasDefaultRoute()) }
         }
-        thread.name = "mapbook.routes"
-        thread.start()
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
-
-    /// Ends the watch within a second.
-    func stop() { lock.withLock { stopped = true } }
+    /// Ends the watch.
+    func stop() {
+        UIEventLoop.shared.unwatch(fd)
+        close(fd)
+    }
 }
 
 /// Reads the kernel's routing tables from /proc.

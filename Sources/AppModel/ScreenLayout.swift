@@ -1,5 +1,39 @@
-import MapRender
 import TerminalCanvas
+
+/// Where every screen's parts go for a terminal: a pure function of its size, shared by the model
+/// (paging, scrolling, what the mouse hit) and the renderer (drawing), so both agree.
+public struct ScreenLayout: Equatable, Sendable {
+    public let display: Display
+    public let main: MainLayout
+
+    public init(_ display: Display) {
+        self.display = display
+        main = MainLayout(width: display.width, height: display.height)
+    }
+
+    public var isTooSmall: Bool { MainLayout.isTooSmall(width: display.width, height: display.height) }
+
+    /// The map view's picture: everything between the header and the footer.
+    public var mapRect: Rect { Self.mapRect(width: display.width, height: display.height) }
+
+    public static func mapRect(width: Int, height: Int) -> Rect {
+        Rect(x: 0, y: 1, width: width, height: max(height - 2, 0))
+    }
+
+    /// The details document's text area.
+    public var detailsBody: Rect { Rect(x: 2, y: 2, width: display.width - 4, height: display.height - 3) }
+
+    /// The help card over the screen, its text area, and its lines.
+    public var help: (card: Rect, body: Rect, lines: [[StyledText]]) {
+        let width = display.width, height = display.height
+        let cardWidth = min(width - 4, 76)
+        let bodyWidth = cardWidth - 4
+        let lines = HelpDocument.lines(width: bodyWidth)
+        let cardHeight = min(lines.count + 2, height - 2)
+        let card = Rect(x: (width - cardWidth) / 2, y: max((height - cardHeight) / 2, 1), width: cardWidth, height: cardHeight)
+        return (card, Rect(x: card.x + 2, y: card.y + 1, width: bodyWidth, height: cardHeight - 2), lines)
+    }
+}
 
 /// Where the main screen's parts go for a terminal size: the overview beside the list when there
 /// is room, above it when the terminal is narrow.

@@ -1,0 +1,208 @@
+import MapRender
+import MapbookCore
+import OfflineLibrary
+import TerminalCanvas
+
+/// What a piece of text is, so that each front end can show it its own way: the terminal UI gives
+/// every role a style of its theme; the plain front end prints the text alone.
+public enum TextRole: Equatable, Sendable {
+    case plain, title, dim, heading, label, good, warning, error, match
+}
+
+/// A run of text with its role; a document line is a list of them.
+public struct StyledText: Equatable, Sendable {
+    public var text: String
+    public var role: TextRole
+    public init(_ text: String, _ role: TextRole = .plain) { self.text = text; self.role = role }
+}
+
+extension Array where Element == StyledText {
+    /// The line's text without its roles.
+    public var plainText: String { map(\.text).joined() }
+}
+
+/// Builds a scrollable document: lines of styled text, wrapped to a width.
+struct DocumentBuilder {
+    private(set) var lines: [[StyledText]] = []
+    let width: Int
+    /// Field labels take this many columns, values the rest.
+    static let labelWidth = 16
+    /// Narrower than this, a value goes under its label instead of beside it.
+    static let minimumValueWidth = 32
+
+    init(width: Int) { self.width = max(width, 1) }
+
+    mutating func paragraph(_ text: String, role: TextRole = .plain, indent: Int = 0) {
+        for line in DisplayWidth.wrapped(text, width: max(width - indent, 1)) {
+            lines.append([StyledText(String(repeating: " ", count: indent)), StyledText(line, role)])
+        }
+    }
+
+    mutating func blank() { lines.append([]) }
+
+    mutating func heading(_ text: String) {
+        if !(lines.last?.isEmpty ?? true) { blank() }
+        lines.append([StyledText(DisplayWidth.truncated(text, to: width), .heading)])
+    }
+
+    /// `Label           value`, the value wrapped under itself; on narrow screens the label on a
+    /// line of its own and the value indented below it.
+    mutating func field(_ label: String, _ value: String, role: TextRole = .plain) {
+        if width - Self.labelWidth - 2 < Self.minimumValueWidth {
+            if !label.isEmpty { lines.append([StyledText(DisplayWidth.truncated(label, to: width), .label)]) }
+            paragraph(value, role: role, indent: 2)
+            return
+        }
+        let wrapped = DisplayWidth.wrapped(value, width: max(width - Self.labelWidth - 2, 1))
+        for (offset, line) in (wrapped.isEmpty ? [""] : wrapped).enumerated() {
+            let shownLabel = offset == 0 ? DisplayWidth.truncated(label, to: Self.labelWidth) : ""
+            let pad = String(repeating: " ", count: max(Self.labelWidth - DisplayWidth.of(shownLabel), 0) + 2)
+            lines.append([StyledText(shownLabel, .label), StyledText(pad), StyledText(line, role)])
+        }
+    }
+}
+
+/// What the details screen says about the selected row: everything the portal told us, and what is
+/// on this device.
+public enum DetailsDocument {
+    public static func lines(_ state: AppState, width: Int) -> [[StyledText]] {
+        var doc = DocumentBuilder(width: width)
+        guard let row = state.selectedRow, let item = state.item(of: row) else {
+            doc.paragraph("Nothing is selected.", role: .dim)
+            return doc.lines
+        }
+        doc.paragraph(state.title(of: row), role: .title)
+        if let snippet = item.snippet, !snippet.isEmpty { doc.paragraph(snippet, role: .dim) }
+        if let description = item.description, !description.isEmpty {
+            doc.heading("Description")
+            doc.paragraph(description)
+        }
+
+        doc.heading("Item")
+        doc.field("ID", item.id.rawValue)
+        doc.field("Type", item.type.isEmpty ? "—" : item.type)
+        doc.field("Owner", item.owner ?? "—")
+        doc.field("Created", item.created.map(Format.date) ?? "—")
+        doc.field("Modified", item.modified.map(Format.date) ?? "—")
+        doc.field("Extent", item.extent.map(Format.extent) ?? "—")
+
+        switch row {
+        case .webMap:
+            let total = state.areas.reduce(Int64(0)) { $0 + $1.size }
+            doc.field("Map areas", state.areas.isEmpty ? "none" : "\(state.areas.count) · \(Format.bytes(total)) to download in all")
+        case .area(let index):
+            let area = state.areas[index]
+            doc.field("Status", StatusText.line(row, state: state).plainText)
+            doc.heading("Packages")
+            if area.packages.isEmpty { doc.paragraph("The portal lists no packages for this area.", role: .dim) }
+            for package in area.packages {
+                let size = package.size.map(Format.bytes) ?? "size unknown"
+                let name = package.item.title.isEmpty ? package.item.id.rawValue : package.item.title
+                doc.field("Package", [name, package.item.type, size].filter { !$0.isEmpty }.joined(separator: " · "))
+            }
+            doc.field("Download size", Format.bytes(area.size))
+            doc.heading("On this device")
+            onThisDevice(index, state: state, into: &doc)
+        }
+
+        doc.heading("Map")
+        if let map = state.webMap {
+            doc.field("Basemap", map.basemapTitle ?? "—")
+            for layer in map.basemapLayers { doc.field("", layerLine(layer)) }
+            doc.field("Layers", map.operationalLayers.isEmpty ? "none" : layerLine(map.operationalLayers[0]))
+            for layer in map.operationalLayers.dropFirst() { doc.field("", layerLine(layer)) }
+            doc.field("Bookmarks", map.bookmarks.first?.name ?? "none")
+            for bookmark in map.bookmarks.dropFirst() { doc.field("", bookmark.name) }
+            if let wkid = map.spatialReference?.latestWkid ?? map.spatialReference?.wkid { doc.field("Spatial ref.", "WKID \(wkid)") }
+        } else {
+            doc.paragraph("The web map's definition has not been loaded.", role: .dim)
+        }
+        return doc.lines
+    }
+
+    private static func onThisDevice(_ index: Int, state: AppState, into doc: inout DocumentBuilder) {
+        let id = state.areas[index].item.id
+        switch state.status(ofArea: index) {
+        case .downloading(let progress, _):
+            doc.field("Downloading", ProgressText.bar(fraction: progress.fraction, width: 22, ascii: false) + " "
+                      + ProgressText.figures(bytes: progress.bytes, total: progress.total, bytesPerSecond: progress.bytesPerSecond))
+        case .queued: doc.field("Download", "Queued")
+        case .waitingForNetwork: doc.field("Download", "Waiting for the network; it resumes where it stopped.")
+        case .failed(let sentence): doc.field("Download failed", sentence + " Press r to retry.", role: .error)
+        default: break
+        }
+        guard let record = state.downloads[id] else {
+            doc.field("Size on disk", "Not downloaded")
+            return
+        }
+        doc.field("Size on disk", Format.bytes(record.size))
+        doc.field("Downloaded", Format.timestamp(record.downloadedAt))
+        doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
+        let update = record.needsUpdate(comparedWith: state.areas[index])
+        doc.field("Update", update ? "Available: the portal has newer packages (u to update)"
+                  : state.network == .offline ? "Up to date as of the last sync" : "Up to date")
+    }
+
+    private static func layerLine(_ layer: WebMapLayer) -> String {
+        let title = layer.title ?? layer.id ?? "Untitled layer"
+        return "\(title) (\(layer.layerType))" + (layer.visible ? "" : " · hidden")
+    }
+}
+
+/// Help: the key map table, grouped by where each binding applies.
+public enum HelpDocument {
+    public static func lines(width: Int) -> [[StyledText]] {
+        var doc = DocumentBuilder(width: width)
+        for context in KeyContext.allCases {
+            let bindings = KeyMap.bindings.filter { $0.context == context }
+            guard !bindings.isEmpty else { continue }
+            doc.heading(context.rawValue)
+            for binding in bindings { doc.field(binding.label, binding.summary) }
+        }
+        return doc.lines
+    }
+}
+
+/// What one list row says about its area's state, in words and roles: `Ready · 42.1 MiB`,
+/// `Downloading ▕████▍    ▏ 47% …`, `Downloaded · 42.1 MiB`, `Failed — r to retry`, `Update available`,
+/// `Packaging`, or the web map's summary.
+public enum StatusText {
+    public static func line(_ row: ListRow, state: AppState, ascii: Bool = false) -> [StyledText] {
+        switch row {
+        case .webMap:
+            let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
+            let type = state.webMapItem?.type.isEmpty == false ? state.webMapItem!.type : "Web Map"
+            let here = state.downloads.count
+            return [StyledText("\(type) · \(count)", .dim), StyledText(here > 0 ? " · \(here) on this device" : "", .good)]
+        case .area(let index):
+            guard state.areas.indices.contains(index) else { return [] }
+            let area = state.areas[index]
+            switch state.status(ofArea: index) {
+            case .ready(let size):
+                return [StyledText("Ready", .good), StyledText(area.packages.isEmpty ? " · no packages" : " · \(Format.bytes(size))", .dim)]
+            case .queued:
+                return [StyledText("Queued", .warning), StyledText(" · c to cancel", .dim)]
+            case .downloading(let progress, let isUpdate):
+                return [StyledText(isUpdate ? "Updating " : "Downloading ", .warning),
+                        StyledText(ProgressText.bar(fraction: progress.fraction, width: 12, ascii: ascii), .good),
+                        StyledText(" " + ProgressText.figures(bytes: progress.bytes, total: progress.total,
+                                                              bytesPerSecond: progress.bytesPerSecond), .dim)]
+            case .waitingForNetwork:
+                return [StyledText("Waiting for the network", .warning), StyledText(" · resumes when online", .dim)]
+            case .failed:
+                return [StyledText("Failed", .error), StyledText(" — r to retry · Enter for why", .dim)]
+            case .downloaded(let size, _, let updateAvailable):
+                if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · u to update", .dim)] }
+                return [StyledText("Downloaded", .good), StyledText(" · \(Format.bytes(size))", .dim)]
+            case .packaging:
+                return [StyledText("Packaging", .warning), StyledText(" · the portal is preparing it", .dim)]
+            case .packagingFailed:
+                return [StyledText("Packaging failed", .error), StyledText(" — r to reload", .dim)]
+            case .unavailable(let value):
+                return [StyledText("Unavailable", .warning), StyledText(" · status “\(value)”", .dim)]
+            case .unreadable(let reason):
+                return [StyledText("Unavailable", .warning), StyledText(" · \(reason)", .dim)]
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import MapRender
+import MapSources
+import MapbookCore
+import OfflineLibrary
+
+/// Work `update` asks for: values, performed by the runtime off the UI thread, whose results come
+/// back as events. Nothing in the model performs them itself.
+public enum Effect: Equatable, Sendable {
+    /// Read what the library holds (→ `libraryRead`, then `thumbnails`).
+    case readLibrary
+    /// Connect if need be, fetch the web map and its areas, keep them in the library
+    /// (→ `connected`, `webMapLoaded` or `webMapFailed`, `catalogNotKept`, `thumbnails`).
+    case loadWebMap
+    /// Queue the area's download (→ `download`, `downloadProgress`).
+    case download(MapArea)
+    case cancelDownload(ItemID)
+    /// Delete what an interrupted download kept.
+    case discardPartialDownload(ItemID)
+    /// Stop the area's download if there is one, wait for it, then delete its files (→ `removed`
+    /// or `removeFailed`).
+    case removeDownload(ItemID, title: String)
+    /// Stop every download, keeping its bytes to resume (the network went).
+    case pauseDownloads
+    /// What a request just learned about the network, for the monitor.
+    case reportReachability(Bool)
+    /// Open a map source for `session` (→ `mapOpened` or `mapOpenFailed`).
+    case openMap(session: Int, MapSourceChoice)
+    /// Draw the map of `session` (→ `mapDrawn`); one drawing at a time per session.
+    case drawMap(session: Int, MapRequest)
+    /// The map of `session` is closed: its loader can go.
+    case closeMap(session: Int)
+    /// Draw the web map's basemap for the overview (→ `overviewDrawn`); one drawing at a time.
+    case drawOverview(MapRequest, basemap: WebMapLayer)
+}
+
+/// Where a map's tiles come from.
+public enum MapSourceChoice: Equatable, Sendable {
+    /// A downloaded area's package, offline.
+    case package(area: ItemID, DownloadRecord.Package)
+    /// The web map's vector tile basemap, online.
+    case basemap(WebMapLayer)
+    /// The source the runtime was started with (`mapbook open FILE`).
+    case given
+}

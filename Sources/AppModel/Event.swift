@@ -1,0 +1,117 @@
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+import OfflineLibrary
+import TileFormats
+
+/// Everything that can change the state: input, and the results of effects coming back. `update`
+/// handles every case.
+public enum Event: Sendable {
+    /// The front end is up: read the library, connect, load.
+    case started
+    case key(Key)
+    case mouse(MouseEvent)
+    /// An intent from a front end that has no keys (the plain mode's commands).
+    case intent(Intent)
+    /// The terminal's size or abilities, at start and whenever they change.
+    case resized(Display)
+    /// SIGINT, SIGTERM, SIGHUP, or the terminal went away.
+    case interrupted
+
+    /// What the library on disk holds (read at start, before any network answer).
+    case libraryRead(LibrarySnapshot)
+    /// The library could not be read; one sentence.
+    case libraryUnreadable(String)
+    /// The portal client is ready (the sample portal may take a moment to start).
+    case connected(host: String)
+    /// The portal answered: the web map, its areas, and the library as it now is.
+    case webMapLoaded(WebMapSnapshot)
+    case webMapFailed(LoadFailure)
+    /// The catalogue could not be kept for offline use; one sentence.
+    case catalogNotKept(String)
+    /// Thumbnails decoded and shrunk for the list.
+    case thumbnails([ItemID: RasterImage])
+
+    /// A download's lifecycle (queued, started, finished, failed, cancelled, paused).
+    case download(DownloadEvent)
+    /// Every running download's progress, at most five times a second.
+    case downloadProgress([ItemID: DownloadProgress])
+    /// An area's files are gone from this device.
+    case removed(ItemID)
+    case removeFailed(ItemID, String)
+    case network(NetworkState)
+
+    /// The map of `session` can be drawn: what its source says about itself.
+    case mapOpened(session: Int, MapSourceSummary)
+    case mapOpenFailed(session: Int, String)
+    case mapDrawn(session: Int, MapImage)
+    /// The overview's basemap picture; nil when it could not be drawn (the outline stays).
+    case overviewDrawn(MapImage?)
+}
+
+/// The library as read from disk.
+public struct LibrarySnapshot: Sendable {
+    public var catalog: LibraryCatalog?
+    /// Downloaded areas with their files in place.
+    public var downloads: [ItemID: DownloadRecord]
+    /// Bytes of interrupted downloads, by area.
+    public var partialBytes: [ItemID: Int64]
+
+    public init(catalog: LibraryCatalog?, downloads: [ItemID: DownloadRecord], partialBytes: [ItemID: Int64]) {
+        self.catalog = catalog; self.downloads = downloads; self.partialBytes = partialBytes
+    }
+}
+
+/// The portal's answer about the web map, with the library re-read after it.
+public struct WebMapSnapshot: Sendable {
+    public var catalog: LibraryCatalog
+    public var library: LibrarySnapshot
+    public var host: String
+
+    public init(catalog: LibraryCatalog, library: LibrarySnapshot, host: String) {
+        self.catalog = catalog; self.library = library; self.host = host
+    }
+}
+
+/// Why the web map could not be loaded: one sentence, and whether the portal was unreachable.
+public struct LoadFailure: Equatable, Sendable {
+    public var sentence: String
+    public var isUnreachable: Bool
+    public var host: String
+
+    public init(sentence: String, isUnreachable: Bool, host: String) {
+        self.sentence = sentence; self.isUnreachable = isUnreachable; self.host = host
+    }
+}
+
+/// What an opened map source says about itself.
+public struct MapSourceSummary: Equatable, Sendable {
+    /// The source's layer names as the package spells them (the model shows them sanitized).
+    public var layerNames: [String]
+    public var extent: GeoExtent?
+    /// A problem with the package's style, one sentence.
+    public var styleProblem: String?
+
+    public init(layerNames: [String], extent: GeoExtent?, styleProblem: String?) {
+        self.layerNames = layerNames; self.extent = extent; self.styleProblem = styleProblem
+    }
+}
+
+/// A key press, as the terminal backend reports it.
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    case up, down, left, right
+    case pageUp, pageDown, home, end
+    case enter, escape, tab, backTab, backspace
+}
+
+/// What the mouse did, at a cell.
+public enum MouseEvent: Equatable, Sendable {
+    case press(CellPoint)
+    /// Moved with the button held.
+    case drag(CellPoint)
+    case release(CellPoint)
+    /// One notch of the wheel: negative up, positive down.
+    case wheel(rows: Int, at: CellPoint)
+}

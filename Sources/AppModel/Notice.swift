@@ -1,0 +1,74 @@
+import MapRender
+import MapbookCore
+
+/// What the status bar has to say: a value the model sets, worded once here for every front end
+/// (the terminal's status bar, the plain mode's lines). Titles and sentences in it are sanitized.
+public enum Notice: Equatable, Sendable {
+    // The network and the portal
+    case offline
+    case backOnline
+    case reloading
+    case checkingPortal
+    case notConnected
+    case catalogNotKept(String)
+    // Downloads
+    case downloaded(title: String, size: Int64)
+    case downloadFailed(title: String, sentence: String)
+    case cancelled(title: String)
+    case downloadingCount(Int)
+    case allDownloaded
+    case upToDate(title: String)
+    case notPackaged(title: String)
+    case selectAnArea
+    case offlineDownloads
+    case offlineUpdates
+    case onlyDownloadedUpdates
+    case noUpdate
+    case noDownloadToCancel
+    case notOnDevice(title: String)
+    case removed(title: String)
+    // The map
+    case notOnDeviceForMap(title: String)
+    case basemapNeedsNetwork
+    case basemapNotDrawable
+    case noBookmarks
+    case noLayers
+    case drawingMode(MapMode)
+    case bookmark(String)
+    /// A failure worded elsewhere (an error's sentence), already sanitized.
+    case problem(String)
+
+    public var sentence: String {
+        switch self {
+        case .offline: "Offline — showing downloaded areas"
+        case .backOnline: "Back online"
+        case .reloading: "Reloading…"
+        case .checkingPortal: "Checking the portal…"
+        case .notConnected: "Not connected to the portal yet."
+        case .catalogNotKept(let why): "The list could not be kept for offline use: " + why
+        case .downloaded(let title, let size): "\(title) downloaded · \(Format.bytes(size)), verified"
+        case .downloadFailed(let title, let sentence): "\(title): \(sentence)"
+        case .cancelled(let title): "Cancelled the download of \(title)."
+        case .downloadingCount(let count): "Downloading \(count) map area\(count == 1 ? "" : "s")…"
+        case .allDownloaded: "Every area is downloaded and up to date."
+        case .upToDate(let title): "\(title) is downloaded and up to date."
+        case .notPackaged(let title): "\(title) cannot be downloaded: the portal has not packaged it."
+        case .selectAnArea: "Select a map area to download."
+        case .offlineDownloads: "Offline: downloads start when the network is back."
+        case .offlineUpdates: "Offline: updates start when the network is back."
+        case .onlyDownloadedUpdates: "Only a downloaded area can be updated."
+        case .noUpdate: "No update available: the packages are the portal's latest."
+        case .noDownloadToCancel: "No download to cancel."
+        case .notOnDevice(let title): "\(title) is not on this device."
+        case .removed(let title): "Removed \(title) from this device."
+        case .notOnDeviceForMap(let title): "\(title) is not on this device: download it (d) to see its map offline."
+        case .basemapNeedsNetwork: "Offline: the web map's basemap needs the network; open a downloaded area's map with m."
+        case .basemapNotDrawable: "This web map's basemap is not a vector tile layer, which is what mapbook draws online."
+        case .noBookmarks: "This web map has no bookmarks."
+        case .noLayers: "No layers to list yet."
+        case .drawingMode(let mode): "Drawing in \(mode.rawValue)"
+        case .bookmark(let name): "Bookmark: \(name)"
+        case .problem(let sentence): sentence
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import MapbookCore
+import OfflineLibrary
+
+/// Downloads: asking for them, and what the queue says back.
+extension App {
+    static func downloadEvent(_ state: inout AppState, _ event: DownloadEvent) -> [Effect] {
+        switch event {
+        case .queued(let id):
+            if state.transfers[id] == nil { state.transfers[id] = .queued }
+        case .started:
+            break
+        case .finished(let id, let record):
+            state.transfers[id] = nil
+            state.partialBytes[id] = nil
+            state.downloads[id] = record
+            state.notice = .downloaded(title: state.title(of: id), size: record.size)
+        case .failed(let id, let failure):
+            keepPartialBytes(&state, id)
+            if failure.isUnreachable {
+                state.transfers[id] = .waitingForNetwork
+                return [.reportReachability(false)]
+            }
+            state.transfers[id] = .failed(failure.sentence)
+            state.notice = .downloadFailed(title: state.title(of: id), sentence: failure.sentence)
+        case .cancelled(let id):
+            state.transfers[id] = nil
+            state.partialBytes[id] = nil
+            state.notice = .cancelled(title: state.title(of: id))
+        case .paused(let id):
+            keepPartialBytes(&state, id)
+            if state.transfers[id] != .waitingForNetwork { state.transfers[id] = nil }
+        }
+        return []
+    }
+
+    /// A download that stopped keeps its bytes on disk: what it had reached is what `x` removes.
+    private static func keepPartialBytes(_ state: inout AppState, _ id: ItemID) {
+        if case .running(let progress)? = state.transfers[id], progress.bytes > 0 { state.partialBytes[id] = progress.bytes }
+    }
+
+    static func startDownload(_ state: inout AppState, _ area: MapArea) -> [Effect] {
+        guard state.isConnected else {
+            state.notice = .notConnected
+            return []
+        }
+        state.transfers[area.item.id] = .queued
+        return [.download(area)]
+    }
+
+    /// `d`: the selected area, unless it is on this device and current already.
+    static func download(_ state: inout AppState) -> [Effect] {
+        guard let index = state.selectedAreaIndex else { state.notice = .selectAnArea; return [] }
+        let area = state.areas[index]
+        switch state.status(ofArea: index) {
+        case .ready, .failed, .waitingForNetwork:
+            guard state.network != .offline else { state.notice = .offlineDownloads; return [] }
+            return startDownload(&state, area)
+        case .downloaded(_, _, let updateAvailable):
+            if updateAvailable { return update(&state) }
+            state.notice = .upToDate(title: state.title(of: area.item.id))
+        case .queued, .downloading:
+            break
+        case .packaging, .packagingFailed, .unavailable, .unreadable:
+            state.notice = .notPackaged(title: state.title(of: area.item.id))
+        }
+        return []
+    }
+
+    /// `D`: every area that can be downloaded and is not here (or has an update).
+    static func downloadAll(_ state: inout AppState) -> [Effect] {
+        guard state.network != .offline else { state.notice = .offlineDownloads; return [] }
+        var effects: [Effect] = []
+        var count = 0
+        for index in state.areas.indices {
+            switch state.status(ofArea: index) {
+            case .ready, .failed, .waitingForNetwork, .downloaded(_, _, true):
+                effects += startDownload(&state, state.areas[index])
+                count += 1
+            default: break
+            }
+        }
+        if state.notice != .notConnected { state.notice = count == 0 ? .allDownloaded : .downloadingCount(count) }
+        return effects
+    }
+
+    /// `u`: downloads the new packages beside the old ones, swapped in once verified.
+    static func update(_ state: inout AppState) -> [Effect] {
+        guard let index = state.selectedAreaIndex, case .downloaded(_, _, let available) = state.status(ofArea: index) else {
+            state.notice = .onlyDownloadedUpdates
+            return []
+        }
+        guard available else { state.notice = .noUpdate; return [] }
+        guard state.network != .offline else { state.notice = .offlineUpdates; return [] }
+        return startDownload(&state, state.areas[index])
+    }
+
+    /// `c`: stops the selected area's download and deletes its partial files.
+    static func cancelDownload(_ state: inout AppState) -> [Effect] {
+        guard let index = state.selectedAreaIndex, let transfer = state.transfers[state.areas[index].item.id] else {
+            state.notice = .noDownloadToCancel
+            return []
+        }
+        let id = state.areas[index].item.id
+        switch transfer {
+        case .queued, .running:
+            return [.cancelDownload(id)]
+        case .failed, .waitingForNetwork:
+            state.transfers[id] = nil
+            state.partialBytes[id] = nil
+            state.notice = .cancelled(title: state.title(of: id))
+            return [.discardPartialDownload(id)]
+        }
+    }
+
+    /// `x`: asks first; removing deletes the packages and any partial download.
+    static func askToRemove(_ state: inout AppState) {
+        guard let index = state.selectedAreaIndex else { return }
+        let id = state.areas[index].item.id, title = state.title(of: id)
+        guard let size = state.downloads[id]?.size ?? state.partialBytes[id] else {
+            state.notice = .notOnDevice(title: title)
+            return
+        }
+        state.overlay = .confirm(Confirmation(question: "Remove \(title) from this device?",
+                                              detail: "\(Format.bytes(size)) will be deleted. It can be downloaded again.",
+                                              action: .remove(id)))
+    }
+
+    static func confirm(_ state: inout AppState, _ yes: Bool) -> [Effect] {
+        guard case .confirm(let confirmation)? = state.overlay else { return [] }
+        state.overlay = nil
+        guard yes else { return [] }
+        switch confirmation.action {
+        case .remove(let id):
+            // The runtime stops the area's download and waits for it before deleting anything.
+            return [.removeDownload(id, title: state.title(of: id))]
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import MapbookCore
+
+/// Intents: the overlay takes them first, then the map screen, then what works everywhere, then
+/// the main list or the details document.
+extension App {
+    static func dispatch(_ state: inout AppState, _ intent: Intent) -> [Effect] {
+        switch state.overlay {
+        case .confirm?:
+            if case .confirm(let yes) = intent { return confirm(&state, yes) }
+            return []
+        case .filter?:
+            if case .filter(let edit) = intent { return editFilter(&state, edit) }
+        case .help?:
+            if let handled = inHelp(&state, intent) { return handled }
+        case nil:
+            break
+        }
+        if state.screen.kind == .map, let handled = inMap(&state, intent) { return handled }
+        switch intent {
+        case .quit:
+            state.isQuitting = true
+        case .toggleHelp:
+            state.overlay = .help(scroll: 0)
+        case .refresh:
+            // On a failed download, r retries it; anywhere else it reloads.
+            if let index = state.selectedAreaIndex, case .failed? = state.transfers[state.areas[index].item.id] {
+                return startDownload(&state, state.areas[index])
+            }
+            return reload(&state)
+        case .download: return download(&state)
+        case .downloadAll: return downloadAll(&state)
+        case .cancelDownload: return cancelDownload(&state)
+        case .remove: askToRemove(&state)
+        case .update: return update(&state)
+        case .back: back(&state)
+        case .filter, .confirm:
+            break
+        default:
+            if case .details = state.screen { return inDetails(&state, intent) }
+            return inMain(&state, intent)
+        }
+        return []
+    }
+
+    /// Help is a document over the screen: moves scroll it; Esc or ? close it; q still quits.
+    private static func inHelp(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
+        guard case .help(let scroll)? = state.overlay else { return nil }
+        switch intent {
+        case .back, .toggleHelp:
+            state.overlay = nil
+        case .quit:
+            return nil
+        default:
+            let (page, maximum) = helpExtent(state)
+            state.overlay = .help(scroll: scrolled(scroll, by: intent, page: page, maximum: maximum) ?? scroll)
+        }
+        return []
+    }
+
+    private static func inDetails(_ state: inout AppState, _ intent: Intent) -> [Effect] {
+        guard case .details(let scroll) = state.screen else { return [] }
+        if intent == .openMap { return openMap(&state) }
+        let (page, maximum) = detailsExtent(state)
+        if let target = scrolled(scroll, by: intent, page: page, maximum: maximum) { state.screen = .details(scroll: target) }
+        return []
+    }
+
+    /// Where a scroll intent takes a document: nil for intents that do not scroll.
+    private static func scrolled(_ scroll: Int, by intent: Intent, page: Int, maximum: Int) -> Int? {
+        let step = max(page - 1, 1)
+        let target: Int
+        switch intent {
+        case .moveUp: target = scroll - 1
+        case .moveDown: target = scroll + 1
+        case .pageUp: target = scroll - step
+        case .pageDown: target = scroll + step
+        case .top: target = 0
+        case .bottom: target = maximum
+        case .scroll(let lines): target = scroll + lines
+        default: return nil
+        }
+        return min(max(target, 0), maximum)
+    }
+
+    /// The details document's page height and how far it can scroll, at the state's size.
+    static func detailsExtent(_ state: AppState) -> (page: Int, maximum: Int) {
+        guard let body = state.layout?.detailsBody, body.height > 0 else { return (1, 0) }
+        let lines = DetailsDocument.lines(state, width: body.width).count
+        return (body.height, max(lines - body.height, 0))
+    }
+
+    static func helpExtent(_ state: AppState) -> (page: Int, maximum: Int) {
+        guard let help = state.layout?.help, help.body.height > 0 else { return (1, 0) }
+        return (help.body.height, max(help.lines.count - help.body.height, 0))
+    }
+
+    /// A new size (or a change of content) never leaves a document scrolled past its end.
+    static func clampDocumentScroll(_ state: inout AppState) {
+        if case .details(let scroll) = state.screen { state.screen = .details(scroll: min(scroll, detailsExtent(state).maximum)) }
+        if case .help(let scroll)? = state.overlay { state.overlay = .help(scroll: min(scroll, helpExtent(state).maximum)) }
+    }
+
+    private static func inMain(_ state: inout AppState, _ intent: Intent) -> [Effect] {
+        let count = state.rows.count
+        let page = max(state.layout?.main.listCapacity ?? 1, 1)
+        switch intent {
+        case .moveUp where state.focus == .overview: moveSpatially(&state, dx: 0, dy: 1)
+        case .moveDown where state.focus == .overview: moveSpatially(&state, dx: 0, dy: -1)
+        case .moveLeft where state.focus == .overview: moveSpatially(&state, dx: -1, dy: 0)
+        case .moveRight where state.focus == .overview: moveSpatially(&state, dx: 1, dy: 0)
+        case .moveUp: select(&state, state.selection - 1)
+        case .moveDown: select(&state, state.selection + 1)
+        case .pageUp: select(&state, state.selection - page)
+        case .pageDown: select(&state, state.selection + page)
+        case .top: select(&state, 0)
+        case .bottom: select(&state, count - 1)
+        case .selectRow(let row): state.focus = .list; select(&state, row)
+        case .scroll(let rows): select(&state, state.selection + rows)
+        case .open where state.selectedRow == .webMap, .openMap:
+            return openMap(&state)
+        case .open, .showDetails:
+            guard state.selectedRow != nil else { return [] }
+            state.screen = .details(scroll: 0)
+        case .startFilter:
+            guard state.webMapItem != nil else { return [] }
+            state.overlay = .filter
+            state.focus = .list
+        case .switchFocus:
+            state.focus = state.focus == .list ? .overview : .list
+        default:
+            break
+        }
+        return []
+    }
+
+    private static func editFilter(_ state: inout AppState, _ edit: FilterEdit) -> [Effect] {
+        switch edit {
+        case .type(let character):
+            state.filterText.append(character)
+            filterChanged(&state)
+        case .deleteBackward:
+            if !state.filterText.isEmpty { state.filterText.removeLast(); filterChanged(&state) }
+        case .keep:
+            state.overlay = nil
+        case .clear:
+            state.overlay = nil
+            state.filterText = ""
+            filterChanged(&state)
+        }
+        return []
+    }
+
+    private static func back(_ state: inout AppState) {
+        if case .details = state.screen {
+            state.screen = .main
+        } else if !state.filterText.isEmpty {
+            state.filterText = ""
+            filterChanged(&state)
+        } else if state.focus == .overview {
+            state.focus = .list
+        }
+    }
+
+    private static func select(_ state: inout AppState, _ row: Int) {
+        let count = state.rows.count
+        guard count > 0 else { return }
+        state.selection = min(max(row, 0), count - 1)
+        keepSelectionInView(&state)
+    }
+
+    private static func filterChanged(_ state: inout AppState) {
+        state.selection = 0
+        state.listTop = 0
+    }
+
+    /// With the map focused, arrows pick the nearest area whose centre lies in that direction
+    /// (`dy` > 0 is north), weighing sideways distance double.
+    private static func moveSpatially(_ state: inout AppState, dx: Double, dy: Double) {
+        let rows = state.rows
+        let current = state.selectedRow.flatMap { centre(of: $0, in: state) }
+        guard let from = current ?? state.webMapItem?.extent.map(centre) else { return }
+        var best: (index: Int, cost: Double)?
+        for (index, row) in rows.enumerated() where index != state.selection {
+            guard case .area = row, let to = centre(of: row, in: state) else { continue }
+            let along = (to.x - from.x) * dx + (to.y - from.y) * dy
+            let across = abs((to.x - from.x) * dy - (to.y - from.y) * dx)
+            guard along > 0 else { continue }
+            let cost = along + 2 * across
+            if best == nil || cost < best!.cost { best = (index, cost) }
+        }
+        if let best { select(&state, best.index) }
+    }
+
+    private static func centre(of row: ListRow, in state: AppState) -> (x: Double, y: Double)? {
+        guard case .area = row, let extent = state.item(of: row)?.extent else { return nil }
+        return centre(extent)
+    }
+
+    private static func centre(_ extent: GeoExtent) -> (x: Double, y: Double) {
+        ((extent.xmin + extent.xmax) / 2, (extent.ymin + extent.ymax) / 2)
+    }
+}
+
+/// Turns what the mouse did into an intent, pure: a click picks a list row; on the map the wheel
+/// zooms toward the pointer and a drag pans; elsewhere the wheel scrolls.
+public enum MouseTranslator {
+    /// The intent, and where a drag on the map now is (nil when no button is held on the map).
+    public static func translate(_ event: MouseEvent, in state: AppState) -> (intent: Intent?, drag: CellPoint?) {
+        guard let layout = state.layout else { return (nil, nil) }
+        let onMap = state.screen.kind == .map
+        switch event {
+        case .wheel(let rows, let point):
+            let rect = layout.mapRect
+            if onMap, rect.contains(x: point.x, y: point.y) {
+                return (.zoomAt(steps: -rows, column: point.x - rect.x, row: point.y - rect.y), state.dragPoint)
+            }
+            return (.scroll(rows), state.dragPoint)
+        case .press(let point):
+            if onMap { return (nil, point) }
+            // Only the main screen's list can be clicked, and not under a card or a question.
+            guard state.screen.kind == .main, state.overlay == nil || state.overlay == .filter, !layout.isTooSmall,
+                  let row = layout.main.row(atX: point.x, y: point.y, top: state.listTop), row < state.rows.count else {
+                return (nil, nil)
+            }
+            return (.selectRow(row), nil)
+        case .drag(let point):
+            guard onMap, let last = state.dragPoint else { return (nil, state.dragPoint) }
+            guard point != last else { return (nil, point) }
+            return (.pan(columns: point.x - last.x, rows: point.y - last.y), point)
+        case .release:
+            return (nil, nil)
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+
+/// The map view and the overview's basemap. A burst of keys changes the viewport at once, key by
+/// key (none is dropped); drawing runs one at a time and, when it ends, starts again with the latest
+/// viewport if that changed meanwhile.
+extension App {
+    /// `m` (or Enter on the web map): the selected row's map. An area draws from its downloaded
+    /// package, offline; the web map, and areas not downloaded, from the online basemap.
+    static func openMap(_ state: inout AppState) -> [Effect] {
+        guard let row = state.selectedRow else { return [] }
+        let bookmarks = state.webMap?.bookmarks ?? []
+        switch row {
+        case .area(let index):
+            let area = state.areas[index]
+            let title = state.title(of: row)
+            if let record = state.downloads[area.item.id], let package = record.mapPackages.first {
+                return open(&state, title: title, sourceName: "\(title) · on this device", home: area.item.extent,
+                            bookmarks: bookmarks, source: .package(area: area.item.id, package))
+            }
+            if state.network == .offline {
+                state.notice = .notOnDeviceForMap(title: title)
+                return []
+            }
+            return openBasemap(&state, title: title, home: area.item.extent, bookmarks: bookmarks)
+        case .webMap:
+            guard state.network != .offline else {
+                state.notice = .basemapNeedsNetwork
+                return []
+            }
+            let home = state.webMap?.initialExtent?.geographic ?? state.webMapItem?.extent
+            return openBasemap(&state, title: state.webMapItem?.title ?? "Web map", home: home, bookmarks: bookmarks)
+        }
+    }
+
+    private static func openBasemap(_ state: inout AppState, title: String, home: GeoExtent?, bookmarks: [Bookmark]) -> [Effect] {
+        guard let layer = state.onlineBasemap else {
+            state.notice = .basemapNotDrawable
+            return []
+        }
+        return open(&state, title: title, sourceName: "\(layer.title ?? "basemap") · online", home: home, bookmarks: bookmarks,
+                    source: .basemap(layer))
+    }
+
+    /// Shows the map screen at once (the picture blank until the source is open and drawn).
+    private static func open(_ state: inout AppState, title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark],
+                             source: MapSourceChoice) -> [Effect] {
+        var effects: [Effect] = state.map.map { [.closeMap(session: $0.session)] } ?? []
+        state.mapSessions += 1
+        state.screen = .map(newMap(session: state.mapSessions, title: title, sourceName: sourceName, home: home,
+                                   bookmarks: bookmarks, layout: state.layout))
+        state.notice = nil
+        effects.append(.openMap(session: state.mapSessions, source))
+        return effects
+    }
+
+    static func newMap(session: Int, title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark],
+                       layout: ScreenLayout?) -> MapViewState {
+        let columns = max(layout?.mapRect.width ?? 0, 40), rows = max(layout?.mapRect.height ?? 0, 10)
+        let world = GeoExtent(xmin: -180, ymin: -80, xmax: 180, ymax: 80)
+        var map = MapViewState(session: session, title: TerminalText.sanitizedLine(title, maxLength: 120), sourceName: sourceName,
+                               viewport: MapViewport(fitting: home ?? world, columns: columns, rows: rows),
+                               homeExtent: home, bookmarks: bookmarks)
+        map.status = "Opening the map…"
+        return map
+    }
+
+    static func mapOpened(_ state: inout AppState, session: Int, _ summary: MapSourceSummary) -> [Effect] {
+        guard var map = state.map, map.session == session else { return [] }
+        map.isOpen = true
+        map.status = nil
+        // Layer names and problems come from inside packages: sanitized like network strings.
+        map.layers = summary.layerNames.map { TerminalText.sanitizedLine($0, maxLength: 80) }
+        map.sourceLayerNames = summary.layerNames
+        if let problem = summary.styleProblem { map.problems = [TerminalText.sanitizedLine(problem)] }
+        if map.homeExtent == nil { map.homeExtent = summary.extent }
+        state.screen = .map(map)
+        // Opened before the terminal's size was known: fit the home view to it now.
+        return goHome(&state)
+    }
+
+    /// Map keys; nil for intents the rest of the app handles (quit, help, downloads).
+    static func inMap(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
+        guard var map = state.map else { return nil }
+        if map.panel != nil, let handled = inPanel(&state, intent) { return handled }
+        let columns = Double(max(state.layout?.mapRect.width ?? 1, 1)), rows = Double(max(state.layout?.mapRect.height ?? 1, 1))
+        switch intent {
+        case .moveUp: return move(&state) { $0.panned(dotsX: 0, dotsY: -rows) }
+        case .moveDown: return move(&state) { $0.panned(dotsX: 0, dotsY: rows) }
+        case .moveLeft: return move(&state) { $0.panned(dotsX: -columns / 2, dotsY: 0) }
+        case .moveRight: return move(&state) { $0.panned(dotsX: columns / 2, dotsY: 0) }
+        case .pan(let dx, let dy): return move(&state) { $0.panned(dotsX: Double(-dx * 2), dotsY: Double(-dy * 4)) }
+        case .zoomIn: return move(&state) { $0.zoomed(by: 1) }
+        case .zoomOut: return move(&state) { $0.zoomed(by: -1) }
+        case .scroll(let notches): return move(&state) { $0.zoomed(by: Double(-notches)) }
+        case .zoomAt(let steps, let column, let row):
+            let anchor = (x: Double(column * 2 + 1) - columns, y: Double(row * 4 + 2) - rows * 2)
+            return move(&state) { $0.zoomed(by: Double(steps), anchor: anchor) }
+        case .home: return goHome(&state)
+        case .showBookmarks:
+            guard !map.bookmarks.isEmpty else { state.notice = .noBookmarks; return [] }
+            map.panel = .bookmarks
+            map.panelSelection = 0
+            state.screen = .map(map)
+        case .showLayers:
+            guard !map.layers.isEmpty else { state.notice = .noLayers; return [] }
+            map.panel = .layers
+            map.panelSelection = 0
+            state.screen = .map(map)
+        case .cycleMapMode:
+            map.mode = map.mode.next
+            state.screen = .map(map)
+            state.notice = .drawingMode(map.mode)
+            return requestMapDraw(&state)
+        case .back:
+            if map.isStandalone {
+                state.isQuitting = true
+                return []
+            }
+            state.screen = .main
+            state.notice = state.network == .offline ? .offline : nil
+            return [.closeMap(session: map.session)]
+        case .quit, .toggleHelp, .download, .downloadAll, .cancelDownload, .remove, .update, .refresh, .filter, .confirm:
+            return nil
+        default:
+            break
+        }
+        return []
+    }
+
+    /// The bookmark or layer list: ↑↓ choose, Enter goes or toggles, Space toggles, Esc closes.
+    private static func inPanel(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
+        guard var map = state.map, let panel = map.panel else { return nil }
+        let count = map.panelRows.count
+        var effects: [Effect] = []
+        switch intent {
+        case .moveUp: map.panelSelection = max(map.panelSelection - 1, 0)
+        case .moveDown: map.panelSelection = min(map.panelSelection + 1, max(count - 1, 0))
+        case .top: map.panelSelection = 0
+        case .bottom: map.panelSelection = max(count - 1, 0)
+        case .back: map.panel = nil
+        case .showBookmarks where panel == .bookmarks, .showLayers where panel == .layers: map.panel = nil
+        case .open where panel == .bookmarks:
+            guard map.bookmarks.indices.contains(map.panelSelection),
+                  let extent = map.bookmarks[map.panelSelection].extent.geographic else { return [] }
+            map.panel = nil
+            state.screen = .map(map)
+            state.notice = .bookmark(map.bookmarks[map.panelSelection].name)
+            return fit(&state, extent)
+        case .open, .toggle:
+            guard panel == .layers, map.layers.indices.contains(map.panelSelection) else { return [] }
+            let name = map.layers[map.panelSelection]
+            if map.hiddenLayers.contains(name) { map.hiddenLayers.remove(name) } else { map.hiddenLayers.insert(name) }
+            state.screen = .map(map)
+            return requestMapDraw(&state)
+        case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers:
+            return nil
+        case .quit, .toggleHelp:
+            return nil
+        default:
+            effects = []
+        }
+        state.screen = .map(map)
+        return effects
+    }
+
+    private static func move(_ state: inout AppState, _ change: (MapViewport) -> MapViewport) -> [Effect] {
+        guard var map = state.map else { return [] }
+        map.viewport = change(map.viewport)
+        state.screen = .map(map)
+        return requestMapDraw(&state)
+    }
+
+    private static func goHome(_ state: inout AppState) -> [Effect] {
+        guard let extent = state.map?.homeExtent else { return requestMapDraw(&state) }
+        return fit(&state, extent)
+    }
+
+    private static func fit(_ state: inout AppState, _ extent: GeoExtent) -> [Effect] {
+        guard var map = state.map else { return [] }
+        let rect = state.layout?.mapRect
+        map.viewport = MapViewport(fitting: extent, columns: max(rect?.width ?? 1, 1), rows: max(rect?.height ?? 1, 1))
+        state.screen = .map(map)
+        return requestMapDraw(&state)
+    }
+
+    /// The terminal's size or abilities changed: a new picture (and the home view, before any
+    /// move, refitted).
+    static func mapLayoutChanged(_ state: inout AppState) -> [Effect] {
+        guard let map = state.map else { return [] }
+        return map.image == nil ? goHome(&state) : requestMapDraw(&state)
+    }
+
+    /// What the map of the state would be drawn as now; nil before its size is known.
+    static func mapRequest(_ state: AppState) -> MapRequest? {
+        guard let map = state.map, let layout = state.layout, layout.mapRect.width > 0, layout.mapRect.height > 0 else { return nil }
+        // The list shows sanitized names; the renderer matches the package's own.
+        let hidden = Set(map.hiddenLayers.compactMap { shown in
+            map.layers.firstIndex(of: shown).flatMap { map.sourceLayerNames.indices.contains($0) ? map.sourceLayerNames[$0] : nil }
+        })
+        return MapRequest(viewport: map.viewport, columns: layout.mapRect.width, rows: layout.mapRect.height,
+                          mode: layout.display.unicode ? map.mode : .ascii, hiddenLayers: hidden, colors: layout.display.colors)
+    }
+
+    /// One drawing at a time: a change while drawing is remembered and drawn when that one ends.
+    static func requestMapDraw(_ state: inout AppState) -> [Effect] {
+        guard var map = state.map, map.isOpen, let request = mapRequest(state) else { return [] }
+        if map.isDrawing {
+            map.redrawWanted = true
+            state.screen = .map(map)
+            return []
+        }
+        map.isDrawing = true
+        state.screen = .map(map)
+        return [.drawMap(session: map.session, request)]
+    }
+
+    static func mapDrawn(_ state: inout AppState, session: Int, _ image: MapImage) -> [Effect] {
+        guard var map = state.map, map.session == session else { return [] }
+        map.image = image
+        map.problems = image.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }
+        map.isDrawing = false
+        let stale = map.redrawWanted || image.request != mapRequest(state)
+        map.redrawWanted = false
+        state.screen = .map(map)
+        return stale ? requestMapDraw(&state) : []
+    }
+
+    // MARK: The overview's basemap
+
+    /// Draws the basemap for the overview pane's current size (once a drawing is under way, the
+    /// next waits for it and uses the size then).
+    static func requestOverviewDraw(_ state: inout AppState) -> [Effect] {
+        guard state.phase == .loaded, state.network != .offline, !state.isDrawingOverview,
+              let layout = state.layout, layout.main.overview.width > 0, layout.main.overview.height > 1,
+              let basemap = state.onlineBasemap else { return [] }
+        let areas = state.areas.compactMap { area in area.extent.map { OverviewArea(title: "", extent: $0) } }
+        guard let view = OverviewMap(geography: .empty, webMapExtent: state.webMapExtent, areas: areas, selected: nil).viewExtent
+        else { return [] }
+        let columns = layout.main.overview.width, rows = layout.main.overview.height - 1
+        let request = MapRequest(viewport: MapViewport(fitting: view, columns: columns, rows: rows), columns: columns, rows: rows,
+                                 mode: .braille, colors: layout.display.colors)
+        guard state.overviewBasemap?.request != request else { return [] }
+        state.isDrawingOverview = true
+        return [.drawOverview(request, basemap: basemap)]
+    }
+
+    static func overviewDrawn(_ state: inout AppState, _ image: MapImage?) -> [Effect] {
+        state.isDrawingOverview = false
+        // Not drawn (unreachable, no basemap there), or nothing drawn: the outline is no worse.
+        guard let image, image.report.featuresDrawn > 0 else { return [] }
+        state.overviewBasemap = image
+        return requestOverviewDraw(&state)
+    }
+}
+
+extension AppState {
+    /// The web map's vector tile basemap, which mapbook draws online.
+    public var onlineBasemap: WebMapLayer? {
+        webMap?.basemapLayers.first { $0.layerType == "VectorTileLayer" }
+    }
+
+    /// A state whose whole app is one map (`mapbook open FILE`): leaving the map quits.
+    public static func standaloneMap(title: String, sourceName: String, home: GeoExtent?) -> AppState {
+        var state = AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded)
+        state.mapSessions = 1
+        var map = App.newMap(session: 1, title: title, sourceName: sourceName, home: home, bookmarks: [], layout: nil)
+        map.isStandalone = true
+        state.screen = .map(map)
+        return state
+    }
+}

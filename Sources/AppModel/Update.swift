@@ -1,0 +1,219 @@
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+import OfflineLibrary
+
+/// The app's logic: `update(&state, event) -> [Effect]`, the one place the state changes. Pure and
+/// synchronous: it reads nothing but the state and the event, performs nothing, and says what work
+/// it wants done as `Effect` values, whose results come back as events. Every event is handled.
+public enum App {
+    public static func update(_ state: inout AppState, _ event: Event) -> [Effect] {
+        switch event {
+        case .started:
+            if let map = state.map, map.isStandalone { return [.openMap(session: map.session, .given)] }
+            state.phase = state.webMapItem == nil ? state.connectingPhase : state.phase
+            return [.readLibrary, .loadWebMap]
+        case .key(let key):
+            guard let intent = KeyMap.intent(for: key, in: state.keyContext) else { return [] }
+            return dispatch(&state, intent)
+        case .mouse(let mouse):
+            let (intent, drag) = MouseTranslator.translate(mouse, in: state)
+            state.dragPoint = drag
+            return intent.map { dispatch(&state, $0) } ?? []
+        case .intent(let intent):
+            return dispatch(&state, intent)
+        case .resized(let display):
+            return resized(&state, display)
+        case .interrupted:
+            state.isQuitting = true
+            return []
+
+        case .libraryRead(let library):
+            state.downloads = library.downloads
+            state.partialBytes = library.partialBytes
+            // What the portal said this session is newer than what the library kept.
+            guard state.network != .online || state.webMapItem == nil, let catalog = library.catalog else { return [] }
+            state.lastSynced = catalog.syncedAt
+            return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap, areas: catalog.areas)
+        case .libraryUnreadable(let sentence):
+            state.notice = .problem(sentence)
+            return []
+        case .connected(let host):
+            state.portalHost = host
+            state.isConnected = true
+            if state.webMapItem == nil { state.phase = .loading }
+            return []
+        case .webMapLoaded(let loaded):
+            return webMapLoaded(&state, loaded)
+        case .webMapFailed(let failure):
+            return webMapFailed(&state, failure)
+        case .catalogNotKept(let why):
+            state.notice = .catalogNotKept(why)
+            return []
+        case .thumbnails(let images):
+            state.thumbnails.merge(images) { _, new in new }
+            return []
+
+        case .download(let download):
+            return downloadEvent(&state, download)
+        case .downloadProgress(let progress):
+            for (id, value) in progress where state.transfers[id]?.isActive == true { state.transfers[id] = .running(value) }
+            return []
+        case .removed(let id):
+            let previous = state.selectedRow
+            state.downloads[id] = nil
+            state.transfers[id] = nil
+            state.partialBytes[id] = nil
+            state.notice = .removed(title: state.title(of: id))
+            // Offline, the removed area leaves the list.
+            reselect(&state, previous)
+            return []
+        case .removeFailed(_, let sentence):
+            state.notice = .problem(sentence)
+            return []
+        case .network(let status):
+            return networkChanged(&state, status)
+
+        case .mapOpened(let session, let summary):
+            return mapOpened(&state, session: session, summary)
+        case .mapOpenFailed(let session, let sentence):
+            guard var map = state.map, map.session == session else { return [] }
+            map.status = TerminalText.sanitizedLine(sentence, maxLength: 300)
+            state.screen = .map(map)
+            return []
+        case .mapDrawn(let session, let image):
+            return mapDrawn(&state, session: session, image)
+        case .overviewDrawn(let image):
+            return overviewDrawn(&state, image)
+        }
+    }
+
+    // MARK: Loading
+
+    /// `r` (or the network coming back): ask the portal again; what is loaded stays on screen meanwhile.
+    static func reload(_ state: inout AppState) -> [Effect] {
+        guard state.map?.isStandalone != true else { return [] }
+        if state.webMapItem == nil {
+            state.phase = state.isConnected ? .loading : state.connectingPhase
+        } else {
+            state.notice = state.network == .offline ? .checkingPortal : .reloading
+        }
+        return [.loadWebMap]
+    }
+
+    private static func webMapLoaded(_ state: inout AppState, _ loaded: WebMapSnapshot) -> [Effect] {
+        state.portalHost = loaded.host
+        state.downloads = loaded.library.downloads
+        state.partialBytes = loaded.library.partialBytes
+        state.lastSynced = loaded.catalog.syncedAt
+        var effects = setNetwork(&state, .online)
+        effects += apply(&state, item: loaded.catalog.webMapItem, webMap: loaded.catalog.webMap,
+                         areas: OfflineLibrary.adding(loaded.library.downloads, to: loaded.catalog.areas))
+        return [.reportReachability(true)] + effects
+    }
+
+    private static func webMapFailed(_ state: inout AppState, _ failure: LoadFailure) -> [Effect] {
+        // A portal that answered with an error is reachable.
+        _ = setNetwork(&state, failure.isUnreachable ? .offline : .online)
+        let sentence = TerminalText.sanitizedLine(failure.sentence, maxLength: 400)
+        if state.webMapItem != nil {
+            // What was loaded stays on screen; the status bar says why it is not fresh.
+            state.notice = failure.isUnreachable ? .offline : .problem(sentence)
+        } else {
+            state.phase = failure.isUnreachable ? .unreachable(host: failure.host) : .failed(sentence)
+            state.notice = nil
+        }
+        return [.reportReachability(!failure.isUnreachable)]
+    }
+
+    /// The web map and its areas, made safe for the terminal as they enter the state.
+    private static func apply(_ state: inout AppState, item: PortalItem, webMap: WebMap, areas: [MapArea]) -> [Effect] {
+        let previous = state.selectedRow
+        state.webMapItem = DisplayText.item(item)
+        state.webMap = DisplayText.webMap(webMap)
+        state.areas = areas.map(DisplayText.area)
+        state.phase = .loaded
+        state.notice = nil
+        reselect(&state, previous)
+        return requestOverviewDraw(&state)
+    }
+
+    // MARK: The network
+
+    private static func networkChanged(_ state: inout AppState, _ status: NetworkState) -> [Effect] {
+        let was = state.network
+        var effects = setNetwork(&state, status)
+        if status == .offline, was != .offline {
+            if state.webMapItem != nil { state.notice = .offline }
+            // Downloads wait for the network, keeping their bytes.
+            for (id, transfer) in state.transfers where transfer.isActive { state.transfers[id] = .waitingForNetwork }
+            effects.append(.pauseDownloads)
+        } else if status == .online, was == .offline {
+            state.notice = .backOnline
+            effects += reload(&state)
+            for (id, transfer) in state.transfers where transfer == .waitingForNetwork {
+                if let area = state.areas.first(where: { $0.item.id == id }) { effects += startDownload(&state, area) }
+            }
+        }
+        return effects
+    }
+
+    /// Going offline hides rows; the selection stays on the same row where it can.
+    static func setNetwork(_ state: inout AppState, _ status: NetworkState) -> [Effect] {
+        guard status != state.network else { return [] }
+        let previous = state.selectedRow
+        state.network = status
+        reselect(&state, previous)
+        return requestOverviewDraw(&state)
+    }
+
+    // MARK: The list
+
+    /// After the rows changed: the same row stays selected when it is still shown, else the
+    /// selection stays in range; either way it stays in view.
+    static func reselect(_ state: inout AppState, _ previous: ListRow?) {
+        let rows = state.rows
+        state.selection = previous.flatMap { rows.firstIndex(of: $0) } ?? min(state.selection, max(rows.count - 1, 0))
+        keepSelectionInView(&state)
+    }
+
+    /// Scrolls the list just enough that the selection is on screen.
+    static func keepSelectionInView(_ state: inout AppState) {
+        let capacity = max(state.layout?.main.listCapacity ?? 1, 1)
+        if state.selection < state.listTop { state.listTop = state.selection }
+        if state.selection >= state.listTop + capacity { state.listTop = state.selection - capacity + 1 }
+        state.listTop = max(min(state.listTop, max(state.rows.count - capacity, 0)), 0)
+    }
+
+    // MARK: Size
+
+    private static func resized(_ state: inout AppState, _ display: Display) -> [Effect] {
+        let old = state.layout
+        state.display = display
+        let new = ScreenLayout(display)
+        var effects: [Effect] = []
+        if old?.mapRect.width != new.mapRect.width || old?.mapRect.height != new.mapRect.height
+            || old?.display.colors != display.colors || old?.display.unicode != display.unicode {
+            effects += mapLayoutChanged(&state)
+        }
+        if old?.main.overview != new.main.overview || old?.display.colors != display.colors {
+            effects += requestOverviewDraw(&state)
+        }
+        clampDocumentScroll(&state)
+        keepSelectionInView(&state)
+        return effects
+    }
+}
+
+extension AppState {
+    /// Which keys apply: the overlay's, else the screen's.
+    public var keyContext: KeyContext {
+        switch overlay {
+        case .confirm?: .confirm
+        case .filter?: .filter
+        case .help?: .list
+        case nil: screen.kind == .map ? .map : .list
+        }
+    }
+}

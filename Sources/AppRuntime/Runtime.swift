@@ -1,0 +1,314 @@
+import AppModel
+import ArcGISPortal
+import Connectivity
+import EventLoop
+import Foundation
+import HTTP
+import MapRender
+import MapSources
+import MapbookCore
+import Observation
+import OfflineLibrary
+import TileFormats
+
+/// Performs the model's effects and sends their results back as events. It owns the services —
+/// the portal client, the download queue, the network monitor, the map tile loaders — and every
+/// task it starts, so that `shutdown` can stop them all. It lives on the UI actor, but what takes
+/// time (the network, the disk, decoding, drawing) runs elsewhere and comes back as an event.
+/// Download commands go through one ordered lane: a cancel never overtakes the enqueue before it.
+@UIActor
+public final class Runtime {
+    /// Gives the portal client; may take time (starting the sample portal) or fail.
+    public typealias Connect = @Sendable () async throws -> PortalClient
+
+    private let library: OfflineLibrary
+    private let http: HTTPClient
+    private let connect: Connect
+    private let networkTimings: NetworkMonitor.Timings
+    /// `mapbook open FILE`: the map source the app was started with.
+    private let givenSource: (any MapSource)?
+    private var deliver: (Event) -> Void = { _ in }
+
+    private var client: PortalClient?
+    private var queue: DownloadQueue?
+    private var monitor: NetworkMonitor?
+    private var mapLoaders: [Int: TileLoader] = [:]
+    private var overviewLoader: TileLoader?
+    private var reading: Task<Void, Never>?
+    private var loading: Task<Void, Never>?
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var taskCount = 0
+    private let lane: AsyncStream<@Sendable () async -> Void>.Continuation
+    private var lastActivityNote = ContinuousClock.now - .seconds(10)
+
+    public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
+                source: (any MapSource)? = nil, connect: @escaping Connect) {
+        self.library = library; self.http = http; self.networkTimings = networkTimings
+        self.givenSource = source; self.connect = connect
+        let (jobs, lane) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
+        self.lane = lane
+        track { for await job in jobs { await job() } }
+    }
+
+    /// Where events go: the program that owns this runtime.
+    func attach(_ deliver: @escaping (Event) -> Void) { self.deliver = deliver }
+
+    private func emit(_ event: Event) { deliver(event) }
+
+    public func perform(_ effect: Effect) {
+        switch effect {
+        case .readLibrary:
+            let library = library
+            reading = track { [weak self] in
+                let snapshot = await Self.snapshot(of: library)
+                self?.deliver(.libraryRead(snapshot))
+                let items = snapshot.catalog.map { [$0.webMapItem] + $0.areas.map(\.item) } ?? []
+                let kept = await Self.keptThumbnails(of: items, in: library)
+                if !kept.isEmpty { self?.deliver(.thumbnails(kept)) }
+            }
+        case .loadWebMap:
+            loading?.cancel()
+            loading = track { [weak self] in await self?.load() }
+        case .download(let area):
+            inLane { queue in await queue?.enqueue(area) }
+        case .cancelDownload(let id):
+            inLane { queue in await queue?.cancel(id) }
+        case .discardPartialDownload(let id):
+            let library = library
+            inLane { _ in library.removePartialDownload(id) }
+        case .removeDownload(let id, let title):
+            let library = library
+            inLane { [weak self] queue in
+                do {
+                    if let queue { try await queue.remove(id, title: title) } else { try library.removeDownload(id, title: title) }
+                    await self?.emit(.removed(id))
+                } catch {
+                    await self?.emit(.removeFailed(id, TerminalText.sanitizedLine(error.userSentence, maxLength: 400)))
+                }
+            }
+        case .pauseDownloads:
+            inLane { queue in await queue?.pauseAll() }
+        case .reportReachability(let reachable):
+            guard let monitor else { return }
+            track { await monitor.report(reachable: reachable) }
+        case .openMap(let session, let choice):
+            track { [weak self] in await self?.openMap(session: session, choice) }
+        case .drawMap(let session, let request):
+            guard let loader = mapLoaders[session] else { return }
+            track { [weak self] in
+                let image = await loader.render(request)
+                self?.deliver(.mapDrawn(session: session, image))
+            }
+        case .closeMap(let session):
+            mapLoaders[session] = nil
+        case .drawOverview(let request, let basemap):
+            track { [weak self] in await self?.drawOverview(request, basemap: basemap) }
+        }
+    }
+
+    /// Someone is using the app: the network monitor probes at its active pace (at most once a
+    /// second is worth telling it).
+    public func noteActivity() {
+        guard let monitor, ContinuousClock.now - lastActivityNote > .seconds(1) else { return }
+        lastActivityNote = .now
+        track { await monitor.activity() }
+    }
+
+    /// Stops downloads (their bytes and control files kept, to resume next time), the network
+    /// monitor, and every task, and waits until they have stopped.
+    public func shutdown() async {
+        await queue?.pauseAll()
+        await monitor?.stop()
+        lane.finish()
+        let running = tasks.values
+        for task in running { task.cancel() }
+        for task in running { await task.value }
+    }
+
+    // MARK: Loading
+
+    private func load() async {
+        await reading?.value
+        do {
+            let client: PortalClient
+            if let connected = self.client {
+                client = connected
+            } else {
+                client = try await connect()
+                guard !Task.isCancelled else { return }
+                self.client = client
+                startServices(client)
+                deliver(.connected(host: client.host))
+            }
+            let id = library.webMapID
+            async let item = client.webMapItem(id)
+            async let data = client.itemDataJSON(id)
+            async let areas = client.mapAreas(of: id)
+            let catalog = LibraryCatalog(webMapItem: try await item, webMapData: try await data, areas: try await areas, syncedAt: Date())
+            guard !Task.isCancelled else { return }
+            let (kept, snapshot) = await Self.keep(catalog, in: library)
+            deliver(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: client.host)))
+            if let kept { deliver(.catalogNotKept(kept)) }
+            let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
+            let images = await Self.decodeThumbnails(thumbnails)
+            if !images.isEmpty, !Task.isCancelled { deliver(.thumbnails(images)) }
+        } catch {
+            guard !Task.isCancelled, !(error is CancellationError) else { return }
+            deliver(.webMapFailed(LoadFailure(sentence: error.userSentence, isUnreachable: (error as? HTTPError)?.isUnreachable == true,
+                                              host: client?.host ?? "")))
+        }
+    }
+
+    /// Once connected: the download queue and the network monitor, each feeding events.
+    private func startServices(_ client: PortalClient) {
+        let queue = DownloadQueue(library: library, client: client, http: http)
+        let monitor = NetworkMonitor(timings: networkTimings, watchRoutes: !client.isLoopback) { await client.isReachable() }
+        self.queue = queue
+        self.monitor = monitor
+        track { [weak self] in
+            for await event in queue.events {
+                self?.deliver(.download(event))
+                await monitor.activity()
+            }
+        }
+        track { [weak self] in
+            for await progress in queue.progress { self?.deliver(.downloadProgress(progress)) }
+        }
+        track { [weak self] in
+            for await status in monitor.statuses { self?.deliver(.network(status)) }
+        }
+    }
+
+    // MARK: Maps
+
+    private func openMap(session: Int, _ choice: MapSourceChoice) async {
+        do {
+            let source = try await Self.source(for: choice, given: givenSource, library: library, http: http)
+            mapLoaders[session] = TileLoader(source: source)
+            deliver(.mapOpened(session: session, MapSourceSummary(layerNames: source.layerNames, extent: source.extent,
+                                                                  styleProblem: (source as? PackageMapSource)?.styleProblem)))
+        } catch {
+            guard !Task.isCancelled else { return }
+            deliver(.mapOpenFailed(session: session, error.userSentence))
+        }
+    }
+
+    private func drawOverview(_ request: MapRequest, basemap: WebMapLayer) async {
+        if overviewLoader == nil {
+            // Not reachable (or no basemap there): the pane keeps the outline.
+            guard let source = try? await Self.source(for: .basemap(basemap), given: nil, library: library, http: http) else {
+                deliver(.overviewDrawn(nil))
+                return
+            }
+            overviewLoader = TileLoader(source: source)
+        }
+        guard let loader = overviewLoader else { return }
+        let image = await loader.render(request)
+        deliver(.overviewDrawn(image))
+    }
+
+    // MARK: Off the UI thread
+
+    private nonisolated static func source(for choice: MapSourceChoice, given: (any MapSource)?, library: OfflineLibrary,
+                                           http: HTTPClient) async throws -> any MapSource {
+        switch choice {
+        case .package(let area, let package):
+            return try PackageMapSource(path: library.packagePath(area, package))
+        case .basemap(let layer):
+            return try await TileServiceSource.connect(styleURL: layer.styleURL, serviceURL: layer.url, title: layer.title, http: http,
+                                                       cacheDirectory: library.tileCacheDirectory)
+        case .given:
+            guard let given else { throw MapSourceError("No map was given to open.") }
+            return given
+        }
+    }
+
+    private nonisolated static func snapshot(of library: OfflineLibrary) async -> LibrarySnapshot {
+        let downloads = library.downloadRecords()
+        let catalog = try? library.loadCatalog(records: downloads)
+        return LibrarySnapshot(catalog: catalog ?? nil, downloads: downloads, partialBytes: library.partialDownloads())
+    }
+
+    /// Keeps the catalogue for offline use (with fsyncs: never on the UI thread); returns why it
+    /// could not be kept, if it could not, and the library as it now is.
+    private nonisolated static func keep(_ catalog: LibraryCatalog, in library: OfflineLibrary) async -> (String?, LibrarySnapshot) {
+        var failure: String?
+        do { try library.saveCatalog(catalog) } catch {
+            failure = TerminalText.sanitizedLine(error.userSentence, maxLength: 300)
+        }
+        let snapshot = LibrarySnapshot(catalog: nil, downloads: library.downloadRecords(), partialBytes: library.partialDownloads())
+        return (failure, snapshot)
+    }
+
+    private nonisolated static func keptThumbnails(of items: [PortalItem], in library: OfflineLibrary) async -> [ItemID: RasterImage] {
+        await decodeThumbnails(Dictionary(items.compactMap { item in library.thumbnail(for: item.id).map { (item.id, $0) } },
+                                          uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Decoded and shrunk, so drawing them each frame costs little. A broken thumbnail keeps its
+    /// placeholder; it is not worth a message.
+    private nonisolated static func decodeThumbnails(_ data: [ItemID: Data]) async -> [ItemID: RasterImage] {
+        var images: [ItemID: RasterImage] = [:]
+        for (id, bytes) in data {
+            guard let image = try? RasterImage(decoding: bytes) else { continue }
+            images[id] = ImageArt.shrunk(image, toFit: 64, 48)
+        }
+        return images
+    }
+
+    // MARK: Tasks
+
+    /// Starts a task the runtime keeps until it ends, so shutdown can stop and await it.
+    @discardableResult
+    private func track(_ body: @escaping @UIActor () async -> Void) -> Task<Void, Never> {
+        taskCount += 1
+        let id = taskCount
+        let task = Task { @UIActor [weak self] in
+            await body()
+            self?.tasks[id] = nil
+        }
+        tasks[id] = task
+        return task
+    }
+
+    /// Runs `job` after every download command sent before it has run.
+    private func inLane(_ job: @escaping @Sendable (DownloadQueue?) async -> Void) {
+        let queue = queue
+        lane.yield { await job(queue) }
+    }
+}
+
+/// The program: the state, the one update function, and the runtime that performs what it asks.
+/// Front ends send it events and watch `state` (it is observable); they never change the state
+/// themselves.
+@UIActor
+@Observable
+public final class Program {
+    public private(set) var state: AppState
+    @ObservationIgnored private let runtime: Runtime
+
+    public init(state: AppState, runtime: Runtime) {
+        self.state = state
+        self.runtime = runtime
+        runtime.attach { [weak self] event in self?.send(event) }
+    }
+
+    public func send(_ event: Event) {
+        switch event {
+        case .key, .mouse, .intent: runtime.noteActivity()
+        default: break
+        }
+        for effect in App.update(&state, event) { runtime.perform(effect) }
+    }
+
+    /// Stops downloads (keeping what arrived, to resume next time) and everything else running.
+    public func shutdown() async { await runtime.shutdown() }
+
+    /// Returns once the state has changed: for front ends that react to changes as they happen
+    /// (the plain mode) rather than redraw a screen.
+    public func nextChange() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            withObservationTracking { _ = state } onChange: { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import AppModel
+import AppRuntime
+import EventLoop
+import Foundation
+import MapbookCore
+
+/// `mapbook --plain`: the same program as the full screen, shown as lines for screen readers and
+/// logs. It prints what changes (the list once loaded, status sentences, download progress in
+/// steps of 10 %), and reads commands from standard input (`PlainCommand`). No cursor movement, no
+/// art, no colour.
+@UIActor
+public final class PlainApp {
+    private let program: Program
+    private var printed: [String: String] = [:]
+    private var pending = ""
+    private var inputEnded = false
+    private var listShown = false
+    private var finished: CheckedContinuation<Void, Never>?
+    private var signals: [any DispatchSourceSignal] = []
+
+    private init(program: Program) { self.program = program }
+
+    /// Runs until `quit`, a signal, or the end of the input once no download is under way.
+    public static func run(_ program: Program) async {
+        let app = PlainApp(program: program)
+        await app.run()
+    }
+
+    private func run() async {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { Task { @UIActor in self.program.send(.interrupted) } }
+            source.resume()
+            signals.append(source)
+        }
+        UIEventLoop.shared.watch(STDIN_FILENO) { Task { @UIActor in self.readInput() } }
+        program.send(.resized(Display(width: 100, height: 40, colors: false, unicode: false)))
+        program.send(.started)
+        showChanges()
+        let watching = Task { @UIActor in
+            while !Task.isCancelled, !self.isDone {
+                await self.program.nextChange()
+                self.showChanges()
+            }
+            self.finish()
+        }
+        await withCheckedContinuation { finished = $0 }
+        watching.cancel()
+        UIEventLoop.shared.unwatch(STDIN_FILENO)
+        for source in signals { source.cancel() }
+    }
+
+    private var isDone: Bool {
+        program.state.isQuitting || inputEnded && !program.state.transfers.values.contains { $0.isActive }
+    }
+
+    private func finish() {
+        finished?.resume()
+        finished = nil
+    }
+
+    // MARK: Output
+
+    /// Prints each fact whose sentence changed; the list once, when it first loads.
+    private func showChanges() {
+        let state = program.state
+        var seen = Set<String>()
+        for fact in PlainView.facts(state) {
+            seen.insert(fact.key)
+            if printed[fact.key] != fact.line {
+                printed[fact.key] = fact.line
+                say(fact.line)
+            }
+        }
+        for key in printed.keys where !seen.contains(key) { printed[key] = nil }
+        if !listShown, state.phase == .loaded, state.webMapItem != nil {
+            listShown = true
+            PlainView.list(state).forEach(say)
+        }
+        if isDone { finish() }
+    }
+
+    private func say(_ line: String) {
+        let data = Data((line + "\n").utf8)
+        data.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let n = write(STDOUT_FILENO, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { return }
+                done += n
+            }
+        }
+    }
+
+    // MARK: Input
+
+    /// Called when standard input is readable: one read (it cannot block), then each whole line.
+    private func readInput() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(STDIN_FILENO, &buffer, buffer.count)
+        if count <= 0 {
+            if count < 0, errno == EINTR || errno == EAGAIN { return }
+            UIEventLoop.shared.unwatch(STDIN_FILENO)
+            inputEnded = true
+            if !pending.isEmpty { perform(pending) }
+            pending = ""
+            showChanges()
+            return
+        }
+        pending += String(decoding: buffer[..<count], as: UTF8.self)
+        while let newline = pending.firstIndex(of: "\n") {
+            let line = String(pending[..<newline])
+            pending = String(pending[pending.index(after: newline)...])
+            perform(line)
+        }
+    }
+
+    private func perform(_ line: String) {
+        guard let parsed = PlainCommand.parse(line) else { return }
+        switch parsed {
+        case .failure(let error): say(error.sentence)
+        case .success(let command): perform(command)
+        }
+    }
+
+    private func perform(_ command: PlainCommand) {
+        switch command {
+        case .list: PlainView.list(program.state).forEach(say)
+        case .details(let number):
+            guard select(number) else { return }
+            PlainView.details(program.state).forEach(say)
+        case .download(let number): if select(number) { program.send(.intent(.download)) }
+        case .downloadAll: program.send(.intent(.downloadAll))
+        case .cancel(let number): if select(number) { program.send(.intent(.cancelDownload)) }
+        case .update(let number): if select(number) { program.send(.intent(.update)) }
+        case .remove(let number): if select(number) { program.send(.intent(.remove)) }
+        case .open(let number): if select(number) { program.send(.intent(.openMap)) }
+        case .back: program.send(.intent(.back))
+        case .reload: program.send(.intent(.refresh))
+        case .answer(let yes):
+            guard case .confirm? = program.state.overlay else { say("There is no question to answer."); return }
+            program.send(.intent(.confirm(yes)))
+        case .help: PlainCommand.commandHelp.forEach(say)
+        case .quit: program.send(.intent(.quit))
+        }
+    }
+
+    /// Selects row `number` (from 1) of the list, back on the main screen; false, with a
+    /// sentence, when there is no such row.
+    private func select(_ number: Int) -> Bool {
+        if program.state.screen.kind != .main { program.send(.intent(.back)) }
+        let count = program.state.rows.count
+        guard (1...max(count, 1)).contains(number), count > 0 else {
+            say(count == 0 ? "Nothing is listed yet." : "There is no row \(number); the list has \(count). Type list.")
+            return false
+        }
+        program.send(.intent(.selectRow(number - 1)))
+        return true
+    }
+}

@@ -1,0 +1,166 @@
+import AppModel
+import Foundation
+import MapRender
+import MapbookCore
+
+/// The plain mode's view of the state: sentences, no art and no cursor movement. A pure function
+/// of the state, like the full screen's renderer; `PlainApp` prints what changed.
+public enum PlainView {
+    /// One thing the plain mode tells about, under a key: when the line under a key changes, it is
+    /// printed again.
+    public struct Fact: Equatable, Sendable {
+        public var key: String
+        public var line: String
+    }
+
+    /// Everything worth a sentence now, in a fixed order.
+    public static func facts(_ state: AppState) -> [Fact] {
+        var facts: [Fact] = []
+        func add(_ key: String, _ line: String?) { if let line, !line.isEmpty { facts.append(Fact(key: key, line: line)) } }
+        add("phase", phase(state))
+        switch state.network {
+        case .online: add("network", "Online.")
+        case .offline: add("network", "Offline" + (state.lastSynced.map { ", last synced \(Format.timestamp($0))" } ?? "") + ".")
+        case .unknown: break
+        }
+        add("notice", state.notice?.sentence)
+        for (id, transfer) in state.transfers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            add("transfer \(id)", transferLine(transfer, title: state.title(of: id)))
+        }
+        if case .confirm(let confirmation)? = state.overlay {
+            add("confirm", "\(confirmation.question) \(confirmation.detail) Type yes or no.")
+        }
+        if let map = state.map { add("map", mapLine(map)) }
+        return facts
+    }
+
+    /// The list, numbered from 1 as the commands take it: the web map, then its areas.
+    public static func list(_ state: AppState) -> [String] {
+        guard !state.rows.isEmpty else {
+            return [state.webMapItem == nil ? "Nothing is loaded yet." : "Nothing matches the filter."]
+        }
+        return state.rows.enumerated().map { index, row in "\(index + 1). \(state.title(of: row)) — \(status(row, state: state))" }
+    }
+
+    /// Everything the details screen says about row `number` (from 1), as lines of text.
+    public static func details(_ state: AppState, width: Int = 100) -> [String] {
+        DetailsDocument.lines(state, width: width).map { line in
+            var text = line.plainText
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+    }
+
+    private static func phase(_ state: AppState) -> String? {
+        switch state.phase {
+        case .starting(let what): return what
+        case .loading: return "Loading the web map from \(state.portalHost)…"
+        case .loaded:
+            guard state.map?.isStandalone != true else { return nil }
+            let title = state.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? "The web map"
+            let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
+            return "\(title): \(count). Type list to see them, help for the commands."
+        case .unreachable(let host): return "No internet connection: cannot reach \(host). Type reload to try again."
+        case .failed(let sentence): return "The portal answered with an error: \(sentence) Type reload to try again."
+        }
+    }
+
+    /// A row's state in words: the full screen's status line, with figures instead of a bar.
+    private static func status(_ row: ListRow, state: AppState) -> String {
+        if case .area(let index) = row, case .downloading(let progress, _) = state.status(ofArea: index) {
+            return "Downloading " + ProgressText.figures(bytes: progress.bytes, total: progress.total, bytesPerSecond: progress.bytesPerSecond)
+        }
+        return StatusText.line(row, state: state, ascii: true).plainText
+    }
+
+    /// Progress in steps of 10 %, so a log gets ten lines for a download, not a thousand.
+    private static func transferLine(_ transfer: Transfer, title: String) -> String {
+        switch transfer {
+        case .queued: return "\(title): queued."
+        case .running(let progress):
+            guard let fraction = progress.fraction, let total = progress.total else {
+                return "\(title): downloading, \(Format.bytes(progress.bytes / (1 << 20) * (1 << 20))) so far."
+            }
+            return "\(title): downloading, \(Int(fraction * 10) * 10)% of \(Format.bytes(total))."
+        case .waitingForNetwork: return "\(title): waiting for the network; it resumes where it stopped."
+        case .failed: return "\(title): the download failed; type download again to retry."
+        }
+    }
+
+    private static func mapLine(_ map: MapViewState) -> String {
+        if let status = map.status { return "Map of \(map.title): \(status)" }
+        guard map.image != nil else { return "" }
+        let point = WebMercator.geographic(x: map.viewport.center.x, y: map.viewport.center.y)
+        let centre = String(format: "%.4f°%@ %.4f°%@", abs(point.latitude), point.latitude >= 0 ? "N" : "S",
+                            abs(point.longitude), point.longitude >= 0 ? "E" : "W")
+        let layers = map.layers.isEmpty ? "" : "; layers: " + map.layers.joined(separator: ", ")
+        return "Map of \(map.title) (\(map.sourceName)): centre \(centre), zoom \(String(format: "%.1f", map.viewport.zoom)), "
+            + "scale 1:\(Format.grouped(Int(map.viewport.scale.rounded())))\(layers). Type back to leave it."
+    }
+}
+
+/// What the plain mode reads from standard input, one command a line.
+public enum PlainCommand: Equatable, Sendable {
+    case list
+    case details(Int)
+    case download(Int)
+    case downloadAll
+    case cancel(Int)
+    case remove(Int)
+    case update(Int)
+    case open(Int)
+    case back
+    case reload
+    case answer(Bool)
+    case help
+    case quit
+
+    /// nil for a blank line; `.failure` with a sentence for what cannot be understood.
+    public static func parse(_ line: String) -> Result<PlainCommand, PlainCommandError>? {
+        let words = line.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let verb = words.first else { return nil }
+        let number = words.count == 2 ? Int(words[1]) : nil
+        func numbered(_ make: (Int) -> PlainCommand) -> Result<PlainCommand, PlainCommandError> {
+            guard let number, number > 0 else { return .failure(PlainCommandError("\(verb) needs a row number from the list, as in \(verb) 2.")) }
+            return .success(make(number))
+        }
+        switch verb {
+        case "list", "ls": return .success(.list)
+        case "details", "info": return numbered(PlainCommand.details)
+        case "download" where words.count == 2 && words[1] == "all": return .success(.downloadAll)
+        case "download", "d": return numbered(PlainCommand.download)
+        case "cancel", "c": return numbered(PlainCommand.cancel)
+        case "remove", "x": return numbered(PlainCommand.remove)
+        case "update", "u": return numbered(PlainCommand.update)
+        case "open", "map", "m": return numbered(PlainCommand.open)
+        case "back": return .success(.back)
+        case "reload", "r": return .success(.reload)
+        case "yes", "y": return .success(.answer(true))
+        case "no", "n": return .success(.answer(false))
+        case "help", "?": return .success(.help)
+        case "quit", "exit", "q": return .success(.quit)
+        default:
+            return .failure(PlainCommandError("Unknown command “\(TerminalText.sanitizedLine(verb, maxLength: 40))”. Type help for the commands."))
+        }
+    }
+
+    public static let commandHelp = [
+        "Commands (N is a row number from list):",
+        "  list          the web map and its map areas, numbered",
+        "  details N     everything about row N",
+        "  download N    download area N (download all: every area not on this device)",
+        "  cancel N      stop area N's download",
+        "  update N      download the portal's newer packages for area N",
+        "  remove N      remove area N from this device (asks; answer yes or no)",
+        "  open N        open row N's map (told in words); back leaves it",
+        "  reload        ask the portal again",
+        "  help          this list",
+        "  quit          stop; downloads keep their bytes and resume next time",
+        "At the end of the input, mapbook waits for the downloads under way, then quits.",
+    ]
+}
+
+public struct PlainCommandError: Error, Equatable, Sendable {
+    public let sentence: String
+    init(_ sentence: String) { self.sentence = sentence }
+}

@@ -1,0 +1,584 @@
+import AppModel
+import ArcGISPortal
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+import OfflineLibrary
+import TerminalCanvas
+import Testing
+
+/// A web map of three areas, as values: no portal, no network, no disk.
+enum Fixture {
+    static let webMapID = ItemID("3bc3179f17da44a0ac0bfdac4ad15664")!
+    static let acadia = id(1), portland = id(2), bangor = id(3)
+
+    static func id(_ n: Int) -> ItemID { ItemID(String(format: "a%031d", n))! }
+
+    static func area(_ n: Int, _ title: String, _ extent: GeoExtent) -> MapArea {
+        let item = PortalItem(id: id(n), title: title, type: "Map Area", snippet: "\(title) and around", extent: extent,
+                              properties: .object(["status": .string("complete")]))
+        let package = PortalItem(id: id(100 + n), title: "\(title) basemap", type: "Vector Tile Package",
+                                 modified: Date(timeIntervalSince1970: 1_700_000_000), size: 2_097_152)
+        return MapArea(areaItem: item, packageItems: [package])
+    }
+
+    static var areas: [MapArea] {
+        [area(1, "Acadia", GeoExtent(xmin: -68.5, ymin: 44.2, xmax: -68.0, ymax: 44.5)),
+         area(2, "Greater \u{1B}[31mPortland", GeoExtent(xmin: -70.4, ymin: 43.5, xmax: -70.1, ymax: 43.8)),
+         area(3, "Bangor", GeoExtent(xmin: -68.9, ymin: 44.7, xmax: -68.6, ymax: 44.9))]
+    }
+
+    static var catalog: LibraryCatalog {
+        let data = try! JSONValue(parsing: Data(#"""
+        {"baseMap":{"title":"Topo","baseMapLayers":[{"id":"v","layerType":"VectorTileLayer","title":"Topo",
+          "styleUrl":"https://basemaps.example.com/style/root.json"}]},
+         "bookmarks":[{"name":"Coast","extent":{"xmin":-70,"ymin":43,"xmax":-68,"ymax":45,"spatialReference":{"wkid":4326}}}],
+         "spatialReference":{"wkid":102100}}
+        """#.utf8))
+        let item = PortalItem(id: webMapID, title: "Explore Maine", type: "Web Map",
+                              extent: GeoExtent(xmin: -71.1, ymin: 42.9, xmax: -66.9, ymax: 47.5))
+        return LibraryCatalog(webMapItem: item, webMapData: data, areas: areas, syncedAt: Date(timeIntervalSince1970: 1_763_700_000))
+    }
+
+    static func record(for area: MapArea) -> DownloadRecord {
+        let package = area.packages[0]
+        return DownloadRecord(areaID: area.item.id, areaItem: .null, packageItems: [],
+                              packages: [.init(id: package.item.id, title: package.item.title, type: package.item.type,
+                                               fileName: "p.vtpk", size: package.size!, modified: 1_700_000_000_000, verifiedBy: "zip CRC-32")],
+                              downloadedAt: Date(timeIntervalSince1970: 1_763_700_000))
+    }
+
+    /// Loaded from the portal, connected, online, on a terminal of this size; `downloaded` areas on
+    /// this device.
+    static func loaded(width: Int = 120, height: Int = 40, downloaded: [ItemID] = []) -> AppState {
+        var state = AppState(portalHost: "start", webMapID: webMapID)
+        _ = App.update(&state, .resized(Display(width: width, height: height)))
+        _ = App.update(&state, .connected(host: "portal.example.com"))
+        let records = Dictionary(uniqueKeysWithValues: areas.filter { downloaded.contains($0.item.id) }.map { ($0.item.id, record(for: $0)) })
+        _ = App.update(&state, .webMapLoaded(WebMapSnapshot(catalog: catalog, library: LibrarySnapshot(catalog: nil, downloads: records,
+                                                                                                        partialBytes: [:]),
+                                                            host: "portal.example.com")))
+        return state
+    }
+
+    static func keys(_ state: inout AppState, _ keys: Key...) -> [Effect] {
+        keys.flatMap { App.update(&state, .key($0)) }
+    }
+
+    static func select(_ state: inout AppState, _ title: String) {
+        let row = state.rows.firstIndex { state.title(of: $0).hasSuffix(title) }!
+        _ = App.update(&state, .intent(.selectRow(row)))
+    }
+}
+
+/// Send an event, assert the new state and the effects returned: the model with no portal, no
+/// network and no terminal.
+@Suite("update: loading and the list")
+struct UpdateLoadingAndListTests {
+    @Test func startingAsksForTheLibraryThenThePortal() {
+        var state = AppState(portalHost: "sample portal", webMapID: Fixture.webMapID, phase: .starting("Starting…"))
+        #expect(App.update(&state, .started) == [.readLibrary, .loadWebMap])
+        #expect(state.phase == .starting("Starting…"))
+        _ = App.update(&state, .connected(host: "127.0.0.1"))
+        #expect(state.phase == .loading && state.portalHost == "127.0.0.1" && state.isConnected)
+    }
+
+    @Test func theLibraryIsShownBeforeThePortalAnswers() {
+        var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
+        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [Fixture.bangor: 500])))
+        #expect(state.phase == .loaded)
+        #expect(state.areas.count == 3)
+        #expect(state.partialBytes[Fixture.bangor] == 500)
+        #expect(state.network == .unknown)
+    }
+
+    @Test func whatThePortalSaysIsSanitizedAndMeansOnline() {
+        var state = AppState(portalHost: "start", webMapID: Fixture.webMapID)
+        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
+        let effects = App.update(&state, .webMapLoaded(WebMapSnapshot(catalog: Fixture.catalog,
+                                                                      library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]),
+                                                                      host: "portal.example.com")))
+        #expect(state.areas[1].item.title == "Greater Portland")
+        #expect(state.network == .online && state.portalHost == "portal.example.com")
+        #expect(effects.first == .reportReachability(true))
+        #expect(effects.contains { if case .drawOverview = $0 { true } else { false } }, "the overview's basemap is drawn")
+        #expect(state.isDrawingOverview)
+        // A newer library read does not replace what the portal said.
+        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: LibraryCatalog(webMapItem: Fixture.catalog.webMapItem,
+                                                                                    webMapData: .null, areas: [], syncedAt: nil),
+                                                            downloads: [:], partialBytes: [:])))
+        #expect(state.areas.count == 3)
+    }
+
+    @Test func anUnreachablePortalBeforeAnythingLoadedIsOffline() {
+        var state = AppState(portalHost: "www.arcgis.com", webMapID: Fixture.webMapID)
+        let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: "Cannot reach www.arcgis.com.", isUnreachable: true,
+                                                                   host: "www.arcgis.com")))
+        #expect(state.phase == .unreachable(host: "www.arcgis.com"))
+        #expect(state.network == .offline)
+        #expect(effects == [.reportReachability(false)])
+    }
+
+    @Test func aFailureAfterLoadingKeepsTheListAndSaysWhy() {
+        var state = Fixture.loaded()
+        _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "p answered HTTP 500.", isUnreachable: false, host: "p")))
+        #expect(state.phase == .loaded && state.areas.count == 3)
+        #expect(state.message == "p answered HTTP 500.")
+        #expect(state.network == .online)
+    }
+
+    @Test func arrowsMoveTheSelectionAndTheListScrolls() {
+        // 14 rows: three entries fit.
+        var state = Fixture.loaded(width: 100, height: 14)
+        #expect(state.layout?.main.listCapacity == 3)
+        _ = Fixture.keys(&state, .down, .character("j"), .down)
+        #expect(state.selection == 3 && state.listTop == 1)
+        _ = Fixture.keys(&state, .up, .up, .up)
+        #expect(state.selection == 0 && state.listTop == 0)
+        _ = Fixture.keys(&state, .character("G"))
+        #expect(state.selection == 3)
+        _ = Fixture.keys(&state, .character("g"), .pageDown)
+        #expect(state.selection == 3)
+    }
+
+    @Test func enterOnAnAreaOpensItsDetailsAndEscapeComesBack() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Acadia")
+        #expect(Fixture.keys(&state, .enter).isEmpty)
+        #expect(state.screen.kind == .details)
+        _ = Fixture.keys(&state, .escape)
+        #expect(state.screen.kind == .main)
+        _ = Fixture.keys(&state, .character("i"))
+        #expect(state.screen.kind == .details)
+    }
+
+    @Test func detailsScrollNoFurtherThanTheirEnd() {
+        var state = Fixture.loaded(width: 100, height: 14)
+        Fixture.select(&state, "Acadia")
+        _ = Fixture.keys(&state, .enter)
+        let body = state.layout!.detailsBody
+        let maximum = DetailsDocument.lines(state, width: body.width).count - body.height
+        #expect(maximum > 3)
+        for _ in 0..<100 { _ = Fixture.keys(&state, .down) }
+        #expect(state.screen.kind == .details)
+        guard case .details(let scroll) = state.screen else { return }
+        #expect(scroll == maximum)
+        _ = Fixture.keys(&state, .pageUp)
+        guard case .details(let after) = state.screen else { return }
+        #expect(after == maximum - (body.height - 1))
+        // A taller terminal shows more, so it scrolls less far.
+        _ = App.update(&state, .resized(Display(width: 100, height: 60)))
+        guard case .details(let clamped) = state.screen else { return }
+        #expect(clamped <= max(DetailsDocument.lines(state, width: 96).count - 57, 0))
+    }
+
+    @Test func tabFocusesTheMapWhereArrowsPickTheNearestAreaThatWay() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Portland")
+        _ = Fixture.keys(&state, .tab)
+        #expect(state.focus == .overview)
+        _ = Fixture.keys(&state, .right)
+        #expect(state.title(of: state.selectedRow!) != "Greater Portland")
+        _ = Fixture.keys(&state, .escape)
+        #expect(state.focus == .list)
+    }
+}
+
+@Suite("update: filter, help and questions")
+struct UpdateOverlayTests {
+    @Test func slashStartsTheFilterAndTypedLettersNarrowTheList() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("/"))
+        #expect(state.overlay == .filter && state.keyContext == .filter)
+        _ = Fixture.keys(&state, .character("b"), .character("a"), .character("n"))
+        #expect(state.rows == [.area(2)])
+        #expect(state.filterText == "ban" && state.selection == 0)
+    }
+
+    @Test func lettersThatAreKeysElsewhereAreTypedIntoTheFilter() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("/"), .character("q"), .character("d"), .character("?"))
+        #expect(!state.isQuitting && state.overlay == .filter && state.filterText == "qd?")
+    }
+
+    @Test func backspaceEnterAndEscapeEditTheFilter() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("/"), .character("a"), .character("x"), .backspace, .enter)
+        #expect(state.overlay == nil && state.filterText == "a")
+        _ = Fixture.keys(&state, .character("/"), .escape)
+        #expect(state.overlay == nil && state.filterText.isEmpty && state.rows.count == 4)
+    }
+
+    @Test func arrowsStillMoveWhileTyping() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("/"), .character("a"), .down)
+        #expect(state.overlay == .filter && state.selection == 1)
+    }
+
+    @Test func helpScrollsAndClosesAndTheListStaysPut() {
+        var state = Fixture.loaded(width: 100, height: 20)
+        _ = Fixture.keys(&state, .character("?"))
+        #expect(state.overlay == .help(scroll: 0))
+        _ = Fixture.keys(&state, .down, .down)
+        #expect(state.overlay == .help(scroll: 2) && state.selection == 0)
+        _ = Fixture.keys(&state, .character("G"))
+        let help = state.layout!.help
+        #expect(state.overlay == .help(scroll: help.lines.count - help.body.height))
+        _ = Fixture.keys(&state, .escape)
+        #expect(state.overlay == nil)
+    }
+
+    @Test func qQuitsEvenFromHelp() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("?"), .character("q"))
+        #expect(state.isQuitting)
+    }
+
+    @Test func removingAsksFirstAndNoLeavesItBe() {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        Fixture.select(&state, "Acadia")
+        #expect(Fixture.keys(&state, .character("x")).isEmpty)
+        guard case .confirm(let question)? = state.overlay else { Issue.record("no question"); return }
+        #expect(question.question == "Remove Acadia from this device?")
+        #expect(question.detail == "2.0 MiB will be deleted. It can be downloaded again.")
+        #expect(Fixture.keys(&state, .character("j"), .character("d")).isEmpty, "other keys wait for the answer")
+        #expect(state.selectedRow == .area(0))
+        #expect(Fixture.keys(&state, .character("n")).isEmpty)
+        #expect(state.overlay == nil && state.downloads[Fixture.acadia] != nil)
+    }
+
+    @Test func yesRemovesThroughTheRuntimeAndTheResultComesBack() {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        Fixture.select(&state, "Acadia")
+        _ = Fixture.keys(&state, .character("x"))
+        #expect(Fixture.keys(&state, .character("y")) == [.removeDownload(Fixture.acadia, title: "Acadia")])
+        #expect(state.overlay == nil)
+        _ = App.update(&state, .removed(Fixture.acadia))
+        #expect(state.downloads.isEmpty && state.message == "Removed Acadia from this device.")
+    }
+
+    @Test func removingAnAreaThatIsNotHereSaysSo() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Bangor")
+        _ = Fixture.keys(&state, .character("x"))
+        #expect(state.overlay == nil && state.message == "Bangor is not on this device.")
+    }
+
+    @Test func aFailedRemoveIsOneSentence() {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        _ = App.update(&state, .removeFailed(Fixture.acadia, "Acadia is being downloaded by another mapbook (pid 7); wait for it, or stop it first."))
+        #expect(state.downloads[Fixture.acadia] != nil)
+        #expect(state.message?.hasPrefix("Acadia is being downloaded by another mapbook") == true)
+    }
+}
+
+@Suite("update: downloads and the network")
+struct UpdateDownloadTests {
+    @Test func dQueuesTheSelectedArea() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Bangor")
+        let effects = Fixture.keys(&state, .character("d"))
+        #expect(effects == [.download(state.areas[2])])
+        #expect(state.transfers[Fixture.bangor] == .queued)
+        #expect(Fixture.keys(&state, .character("d")).isEmpty, "already queued")
+    }
+
+    @Test func dBeforeConnectingOrOfflineSaysWhy() {
+        var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
+        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:])))
+        Fixture.select(&state, "Bangor")
+        #expect(Fixture.keys(&state, .character("d")).isEmpty)
+        #expect(state.message == "Not connected to the portal yet.")
+        var offline = Fixture.loaded()
+        Fixture.select(&offline, "Bangor")
+        _ = App.update(&offline, .network(.offline))
+        _ = App.update(&offline, .network(.online))
+        _ = App.update(&offline, .webMapFailed(LoadFailure(sentence: "x", isUnreachable: true, host: "p")))
+        #expect(offline.network == .offline)
+    }
+
+    @Test func capitalDQueuesEveryAreaNotHere() {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        let effects = Fixture.keys(&state, .character("D"))
+        #expect(effects.count == 2)
+        #expect(state.message == "Downloading 2 map areas…")
+    }
+
+    @Test func progressReachesOnlyTransfersStillUnderWay() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Bangor")
+        _ = Fixture.keys(&state, .character("d"))
+        let progress = DownloadProgress(bytes: 1_000, total: 2_097_152, bytesPerSecond: 500)
+        _ = App.update(&state, .downloadProgress([Fixture.bangor: progress, Fixture.acadia: progress]))
+        #expect(state.transfers[Fixture.bangor] == .running(progress))
+        #expect(state.transfers[Fixture.acadia] == nil)
+    }
+
+    @Test func aFinishedDownloadIsRecordedAndSaidSo() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Bangor")
+        _ = Fixture.keys(&state, .character("d"))
+        let record = Fixture.record(for: state.areas[2])
+        _ = App.update(&state, .download(.finished(Fixture.bangor, record)))
+        #expect(state.transfers[Fixture.bangor] == nil && state.downloads[Fixture.bangor] == record)
+        #expect(state.message == "Bangor downloaded · 2.0 MiB, verified")
+        #expect(Fixture.keys(&state, .character("d")).isEmpty)
+        #expect(state.message == "Bangor is downloaded and up to date.")
+        _ = Fixture.keys(&state, .character("u"))
+        #expect(state.message == "No update available: the packages are the portal's latest.")
+    }
+
+    @Test func aFailedDownloadIsRetriedWithR() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Bangor")
+        _ = Fixture.keys(&state, .character("d"))
+        let failure = DownloadFailure(sentence: "p answered HTTP 503 (service unavailable).", isUnreachable: false, isDiskFull: false)
+        _ = App.update(&state, .download(.failed(Fixture.bangor, failure)))
+        #expect(state.transfers[Fixture.bangor] == .failed(failure.sentence))
+        #expect(state.message == "Bangor: p answered HTTP 503 (service unavailable).")
+        #expect(Fixture.keys(&state, .character("r")) == [.download(state.areas[2])])
+    }
+
+    @Test func aNetworkFailureWaitsForTheNetwork() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Bangor")
+        _ = Fixture.keys(&state, .character("d"))
+        _ = App.update(&state, .downloadProgress([Fixture.bangor: DownloadProgress(bytes: 4_096, total: nil, bytesPerSecond: nil)]))
+        let failure = DownloadFailure(sentence: "Cannot reach p.", isUnreachable: true, isDiskFull: false)
+        #expect(App.update(&state, .download(.failed(Fixture.bangor, failure))) == [.reportReachability(false)])
+        #expect(state.transfers[Fixture.bangor] == .waitingForNetwork)
+        #expect(state.partialBytes[Fixture.bangor] == 4_096, "what it reached can be removed")
+    }
+
+    @Test func cCancelsARunningDownloadAndDiscardsAFailedOnesBytes() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Bangor")
+        _ = Fixture.keys(&state, .character("d"))
+        #expect(Fixture.keys(&state, .character("c")) == [.cancelDownload(Fixture.bangor)])
+        _ = App.update(&state, .download(.cancelled(Fixture.bangor)))
+        #expect(state.transfers[Fixture.bangor] == nil && state.message == "Cancelled the download of Bangor.")
+        _ = Fixture.keys(&state, .character("d"))
+        _ = App.update(&state, .download(.failed(Fixture.bangor, DownloadFailure(sentence: "x", isUnreachable: false, isDiskFull: false))))
+        #expect(Fixture.keys(&state, .character("c")) == [.discardPartialDownload(Fixture.bangor)])
+        #expect(state.transfers[Fixture.bangor] == nil)
+        #expect(Fixture.keys(&state, .character("c")).isEmpty && state.message == "No download to cancel.")
+    }
+
+    @Test func goingOfflinePausesDownloadsAndListsOnlyWhatIsHere() {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        Fixture.select(&state, "Bangor")
+        _ = Fixture.keys(&state, .character("d"))
+        let effects = App.update(&state, .network(.offline))
+        #expect(effects.contains(.pauseDownloads))
+        #expect(state.transfers[Fixture.bangor] == .waitingForNetwork)
+        #expect(state.rows == [.webMap, .area(0)])
+        #expect(state.message == "Offline — showing downloaded areas")
+        Fixture.select(&state, "Acadia")
+        _ = Fixture.keys(&state, .character("D"))
+        #expect(state.message == "Offline: downloads start when the network is back.")
+    }
+
+    @Test func comingBackOnlineReloadsAndResumes() {
+        var state = Fixture.loaded()
+        Fixture.select(&state, "Bangor")
+        _ = Fixture.keys(&state, .character("d"))
+        _ = App.update(&state, .network(.offline))
+        let effects = App.update(&state, .network(.online))
+        #expect(effects.contains(.loadWebMap))
+        #expect(effects.contains(.download(state.areas[2])))
+        #expect(state.transfers[Fixture.bangor] == .queued)
+        #expect(state.message == "Reloading…")
+    }
+}
+
+@Suite("update: the map view")
+struct UpdateMapTests {
+    static let summary = MapSourceSummary(layerNames: ["land", "roads\u{1B}[31m", "places"],
+                                          extent: GeoExtent(xmin: -68.5, ymin: 44.2, xmax: -68.0, ymax: 44.5), styleProblem: nil)
+
+    /// A downloaded Acadia's map, opened and drawn once.
+    static func openMap() -> (AppState, MapRequest) {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        Fixture.select(&state, "Acadia")
+        let package = state.downloads[Fixture.acadia]!.packages[0]
+        #expect(Fixture.keys(&state, .character("m")) == [.openMap(session: 1, .package(area: Fixture.acadia, package))])
+        #expect(state.map?.status == "Opening the map…")
+        let effects = App.update(&state, .mapOpened(session: 1, summary))
+        guard case .drawMap(1, let request)? = effects.first, effects.count == 1 else {
+            Issue.record("expected one drawing, got \(effects)")
+            return (state, MapRequest(viewport: state.map!.viewport, columns: 0, rows: 0))
+        }
+        #expect(request.columns == 120 && request.rows == 38)
+        return (state, request)
+    }
+
+    static func image(for request: MapRequest) -> MapImage {
+        MapImage(frame: Frame(width: request.columns, height: request.rows), request: request)
+    }
+
+    @Test func mOpensADownloadedAreasPackageAndDrawsItsHomeView() {
+        let (state, request) = Self.openMap()
+        #expect(state.map?.layers == ["land", "roads", "places"])
+        #expect(state.map?.isDrawing == true)
+        #expect(request.viewport == state.map?.viewport)
+    }
+
+    /// 53 keys while a drawing is under way: every key moves the view at once, none asks for a
+    /// drawing of its own, and when the drawing ends one more starts, for the latest view.
+    @Test func aBurstOfKeysWhileDrawingCoalescesIntoOneDrawing() {
+        var (state, first) = Self.openMap()
+        let start = state.map!.viewport
+        var effects: [Effect] = []
+        for _ in 0..<40 { effects += Fixture.keys(&state, .right) }
+        for _ in 0..<3 { effects += Fixture.keys(&state, .character("+")) }
+        for _ in 0..<10 { effects += Fixture.keys(&state, .character("k")) }
+        #expect(effects.isEmpty)
+        var expected = start
+        for _ in 0..<40 { expected = expected.panned(dotsX: 60, dotsY: 0) }
+        for _ in 0..<3 { expected = expected.zoomed(by: 1) }
+        for _ in 0..<10 { expected = expected.panned(dotsX: 0, dotsY: -38) }
+        #expect(state.map?.viewport == expected)
+        let next = App.update(&state, .mapDrawn(session: 1, Self.image(for: first)))
+        guard case .drawMap(1, let latest)? = next.first, next.count == 1 else { Issue.record("\(next)"); return }
+        #expect(latest.viewport == expected)
+        #expect(App.update(&state, .mapDrawn(session: 1, Self.image(for: latest))).isEmpty)
+        #expect(state.map?.isDrawing == false)
+    }
+
+    @Test func resultsForAClosedMapAreIgnored() {
+        var (state, request) = Self.openMap()
+        #expect(Fixture.keys(&state, .escape) == [.closeMap(session: 1)])
+        #expect(state.screen.kind == .main)
+        #expect(App.update(&state, .mapDrawn(session: 1, Self.image(for: request))).isEmpty)
+        #expect(App.update(&state, .mapOpened(session: 1, Self.summary)).isEmpty)
+        #expect(state.screen.kind == .main)
+    }
+
+    @Test func bookmarksGoToTheirPlace() {
+        var (state, request) = Self.openMap()
+        _ = App.update(&state, .mapDrawn(session: 1, Self.image(for: request)))
+        _ = Fixture.keys(&state, .character("b"))
+        #expect(state.map?.panel == .bookmarks)
+        let effects = Fixture.keys(&state, .enter)
+        #expect(state.map?.panel == nil && state.message == "Bookmark: Coast")
+        #expect(effects.count == 1)
+    }
+
+    @Test func theLayerListHidesALayerByThePackagesOwnName() {
+        var (state, request) = Self.openMap()
+        _ = App.update(&state, .mapDrawn(session: 1, Self.image(for: request)))
+        _ = Fixture.keys(&state, .character("L"), .down)
+        let effects = Fixture.keys(&state, .character(" "))
+        #expect(state.map?.hiddenLayers == ["roads"])
+        guard case .drawMap(_, let hidden)? = effects.first else { Issue.record("\(effects)"); return }
+        #expect(hidden.hiddenLayers == ["roads\u{1B}[31m"])
+    }
+
+    @Test func cCyclesTheDrawingModeInTheMapButCancelsInTheList() {
+        var (state, request) = Self.openMap()
+        _ = App.update(&state, .mapDrawn(session: 1, Self.image(for: request)))
+        let effects = Fixture.keys(&state, .character("c"))
+        #expect(state.map?.mode == .blocks && state.message == "Drawing in blocks")
+        guard case .drawMap(_, let blocks)? = effects.first else { Issue.record("\(effects)"); return }
+        #expect(blocks.mode == .blocks)
+    }
+
+    @Test func offlineAnAreaNotHereHasNoMapAndTheWebMapsBasemapNeedsTheNetwork() {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        _ = App.update(&state, .network(.offline))
+        _ = App.update(&state, .network(.online))
+        _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "x", isUnreachable: true, host: "p")))
+        Fixture.select(&state, "Explore Maine")
+        #expect(Fixture.keys(&state, .enter).isEmpty)
+        #expect(state.message == "Offline: the web map's basemap needs the network; open a downloaded area's map with m.")
+    }
+
+    @Test func onlineTheWebMapOpensItsBasemap() {
+        var state = Fixture.loaded()
+        let effects = Fixture.keys(&state, .enter)
+        #expect(effects == [.openMap(session: 1, .basemap(state.onlineBasemap!))])
+        #expect(state.map?.sourceName == "Topo · online")
+    }
+
+    @Test func aStandaloneMapQuitsWhenLeft() {
+        var state = AppState.standaloneMap(title: "file.vtpk", sourceName: "file.vtpk", home: nil)
+        #expect(App.update(&state, .started) == [.openMap(session: 1, .given)])
+        _ = App.update(&state, .resized(Display(width: 80, height: 24)))
+        _ = App.update(&state, .mapOpened(session: 1, Self.summary))
+        _ = Fixture.keys(&state, .escape)
+        #expect(state.isQuitting)
+    }
+
+    @Test func aMapThatCannotOpenSaysWhy() {
+        var state = AppState.standaloneMap(title: "f", sourceName: "f", home: nil)
+        _ = App.update(&state, .mapOpenFailed(session: 1, "f.vtpk cannot be opened: \u{1B}[2Jnot a zip."))
+        #expect(state.map?.status == "f.vtpk cannot be opened: not a zip.")
+    }
+}
+
+@Suite("Mouse: clicks, wheel and drags become intents")
+struct MouseTests {
+    @Test func aClickOnAListEntrySelectsIt() {
+        var state = Fixture.loaded()
+        let entries = state.layout!.main.entries
+        _ = App.update(&state, .mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight * 2))))
+        #expect(state.selection == 2 && state.dragPoint == nil)
+        // The blank line between entries is not an entry.
+        _ = App.update(&state, .mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight - 1))))
+        #expect(state.selection == 2)
+    }
+
+    @Test func aClickUnderAQuestionDoesNothing() {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        Fixture.select(&state, "Acadia")
+        _ = Fixture.keys(&state, .character("x"))
+        let entries = state.layout!.main.entries
+        _ = App.update(&state, .mouse(.press(CellPoint(x: entries.x + 10, y: entries.y))))
+        #expect(state.selectedRow == .area(0))
+    }
+
+    @Test func theWheelScrollsTheListAndZoomsTheMapTowardThePointer() {
+        var state = Fixture.loaded()
+        let list = state.layout!.main.entries
+        #expect(MouseTranslator.translate(.wheel(rows: 1, at: CellPoint(x: list.x, y: list.y)), in: state).intent == .scroll(1))
+        var (map, _) = UpdateMapTests.openMap()
+        let rect = map.layout!.mapRect
+        let (intent, _) = MouseTranslator.translate(.wheel(rows: -1, at: CellPoint(x: 10, y: rect.y + 5)), in: map)
+        #expect(intent == .zoomAt(steps: 1, column: 10, row: 5))
+        let zoom = map.map!.viewport.zoom
+        _ = App.update(&map, .mouse(.wheel(rows: -1, at: CellPoint(x: 10, y: rect.y + 5))))
+        #expect(map.map!.viewport.zoom == zoom + 1)
+    }
+
+    @Test func aDragOnTheMapPansWithThePointer() {
+        var (state, _) = UpdateMapTests.openMap()
+        let before = state.map!.viewport
+        _ = App.update(&state, .mouse(.press(CellPoint(x: 50, y: 20))))
+        #expect(state.dragPoint == CellPoint(x: 50, y: 20))
+        #expect(MouseTranslator.translate(.drag(CellPoint(x: 53, y: 18)), in: state).intent == .pan(columns: 3, rows: -2))
+        _ = App.update(&state, .mouse(.drag(CellPoint(x: 53, y: 18))))
+        #expect(state.map!.viewport == before.panned(dotsX: -6, dotsY: 8))
+        _ = App.update(&state, .mouse(.release(CellPoint(x: 53, y: 18))))
+        #expect(state.dragPoint == nil)
+        #expect(MouseTranslator.translate(.drag(CellPoint(x: 60, y: 18)), in: state).intent == nil, "no button held, no pan")
+    }
+}
+
+@Suite("Notices are worded once")
+struct NoticeTests {
+    @Test func everyNoticeIsOneSentence() {
+        let notices: [Notice] = [.offline, .backOnline, .reloading, .checkingPortal, .notConnected, .catalogNotKept("x."),
+                                 .downloaded(title: "A", size: 1_048_576), .downloadFailed(title: "A", sentence: "x."),
+                                 .cancelled(title: "A"), .downloadingCount(1), .allDownloaded, .upToDate(title: "A"),
+                                 .notPackaged(title: "A"), .selectAnArea, .offlineDownloads, .offlineUpdates,
+                                 .onlyDownloadedUpdates, .noUpdate, .noDownloadToCancel, .notOnDevice(title: "A"),
+                                 .removed(title: "A"), .notOnDeviceForMap(title: "A"), .basemapNeedsNetwork, .basemapNotDrawable,
+                                 .noBookmarks, .noLayers, .drawingMode(.ascii), .bookmark("B"), .problem("x.")]
+        for notice in notices {
+            #expect(!notice.sentence.isEmpty && !notice.sentence.contains("\n"), "\(notice)")
+        }
+        #expect(Notice.downloadingCount(1).sentence == "Downloading 1 map area…")
+        #expect(Notice.downloaded(title: "A", size: 1_048_576).sentence == "A downloaded · 1.0 MiB, verified")
+    }
+}

@@ -1,0 +1,63 @@
+import AppModel
+import AppRuntime
+import ArcGISPortal
+import EventLoop
+import Foundation
+import MapSources
+import MapbookCore
+import OfflineLibrary
+
+/// Programs for tests: the real runtime against a sample or loopback portal, in a scratch library.
+@UIActor
+public enum ProgramFixture {
+    public static let display = Display(width: 120, height: 40)
+
+    /// A program on the web map `webMap` of the portal at `portal`, told the display's size and
+    /// started; returns once `until` holds (by default: loaded, or failed to load).
+    public static func started(portal: URL, webMap: String = SampleFixture.webMapID, display: Display = display,
+                               until done: @escaping (AppState) -> Bool = ProgramFixture.settledLoad) async -> Program {
+        let library = OfflineLibrary(root: SampleFixture.scratchLibrary().root, portalKey: "tests", webMap: ItemID(webMap)!)
+        let runtime = Runtime(library: library) { PortalClient(portal: portal) }
+        let program = Program(state: AppState(portalHost: "start", webMapID: ItemID(webMap)!), runtime: runtime)
+        program.send(.resized(display))
+        program.send(.started)
+        await settle(program, until: done)
+        return program
+    }
+
+    /// A program whose whole app is the map of `source`, drawn at the display's size.
+    public static func map(_ source: any MapSource, title: String, display: Display) async -> Program {
+        let runtime = Runtime(library: SampleFixture.scratchLibrary(), source: source) { throw CancellationError() }
+        let program = Program(state: .standaloneMap(title: title, sourceName: source.name, home: source.extent), runtime: runtime)
+        program.send(.resized(display))
+        program.send(.started)
+        await settle(program, until: mapDrawn)
+        return program
+    }
+
+    /// Loaded with its thumbnails, or failed one way or another.
+    public nonisolated static func settledLoad(_ state: AppState) -> Bool {
+        switch state.phase {
+        case .loaded: state.thumbnails.count >= min(state.areas.count + 1, 7) || state.areas.isEmpty
+        case .failed, .unreachable: true
+        case .loading, .starting: false
+        }
+    }
+
+    /// The map is drawn for the current view, and nothing more is being drawn.
+    public nonisolated static func mapDrawn(_ state: AppState) -> Bool {
+        guard let map = state.map, let image = map.image else { return false }
+        return !map.isDrawing && image.request.viewport == map.viewport
+    }
+
+    /// Waits (polling, with a deadline) until `done` holds; false if it never did.
+    @discardableResult
+    public static func settle(_ program: Program, timeout: Duration = .seconds(60), until done: (AppState) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !done(program.state) {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+}
