@@ -99,6 +99,8 @@ public struct AppState: Sendable {
     public var partialBytes: [ItemID: Int64] = [:]
     /// Downloads asked for in this session and not finished, by area id.
     public var transfers: [ItemID: Transfer] = [:]
+    /// Areas being removed (asked for, not yet done).
+    public var removing: Set<ItemID> = []
     /// The web map's basemap drawn for the overview pane, when it could be (online); the bundled
     /// outline is drawn otherwise.
     public var overviewBasemap: MapImage?

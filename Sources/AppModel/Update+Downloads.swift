@@ -133,6 +133,7 @@ extension App {
         switch confirmation.action {
         case .remove(let id):
             // The runtime stops the area's download and waits for it before deleting anything.
+            state.removing.insert(id)
             return [.removeDownload(id, title: state.title(of: id))]
         }
     }

@@ -62,6 +62,7 @@ public enum App {
             return []
         case .removed(let id):
             let previous = state.selectedRow
+            state.removing.remove(id)
             state.downloads[id] = nil
             state.transfers[id] = nil
             state.partialBytes[id] = nil
@@ -69,7 +70,8 @@ public enum App {
             // Offline, the removed area leaves the list.
             reselect(&state, previous)
             return []
-        case .removeFailed(_, let sentence):
+        case .removeFailed(let id, let sentence):
+            state.removing.remove(id)
             state.notice = .problem(sentence)
             return []
         case .network(let status):

@@ -13,6 +13,9 @@ public final class PlainApp {
     private let program: Program
     private var printed: [String: String] = [:]
     private var pending = ""
+    /// Commands read before the web map has loaded (or failed to): a script can pipe its commands in
+    /// at once, and they run once there is a list to refer to.
+    private var waiting: [String] = []
     private var inputEnded = false
     private var listShown = false
     private var finished: CheckedContinuation<Void, Never>?
@@ -52,7 +55,8 @@ public final class PlainApp {
     }
 
     private var isDone: Bool {
-        program.state.isQuitting || inputEnded && !program.state.transfers.values.contains { $0.isActive }
+        program.state.isQuitting
+            || inputDone && !program.state.transfers.values.contains { $0.isActive } && program.state.removing.isEmpty
     }
 
     private func finish() {
@@ -62,8 +66,10 @@ public final class PlainApp {
 
     // MARK: Output
 
-    /// Prints each fact whose sentence changed; the list once, when it first loads.
+    /// Runs what commands can run, then prints each fact whose sentence changed, and the list once,
+    /// when it first loads.
     private func showChanges() {
+        runWaitingCommands()
         let state = program.state
         var seen = Set<String>()
         for fact in PlainView.facts(state) {
@@ -103,19 +109,36 @@ public final class PlainApp {
         if count <= 0 {
             if count < 0, errno == EINTR || errno == EAGAIN { return }
             UIEventLoop.shared.unwatch(STDIN_FILENO)
-            inputEnded = true
-            if !pending.isEmpty { perform(pending) }
+            if !pending.isEmpty { waiting.append(pending) }
             pending = ""
+            inputEnded = true
             showChanges()
             return
         }
         pending += String(decoding: buffer[..<count], as: UTF8.self)
         while let newline = pending.firstIndex(of: "\n") {
-            let line = String(pending[..<newline])
+            waiting.append(String(pending[..<newline]))
             pending = String(pending[pending.index(after: newline)...])
+        }
+        runWaitingCommands()
+    }
+
+    /// Runs the commands read so far, once the web map has loaded or failed to (quit and help at once).
+    private func runWaitingCommands() {
+        while let line = waiting.first {
+            let ready: Bool
+            switch program.state.phase {
+            case .loaded, .failed, .unreachable: ready = true
+            case .starting, .loading: ready = [.success(.quit), .success(.help)].contains(PlainCommand.parse(line))
+            }
+            guard ready else { return }
+            waiting.removeFirst()
             perform(line)
         }
     }
+
+    /// Everything read has run and the input is over.
+    private var inputDone: Bool { inputEnded && waiting.isEmpty }
 
     private func perform(_ line: String) {
         guard let parsed = PlainCommand.parse(line) else { return }

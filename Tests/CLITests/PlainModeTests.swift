@@ -1,0 +1,118 @@
+import Foundation
+import PortalFixtures
+import SamplePortal
+import Testing
+
+/// `mapbook --plain` driven by a script through pipes, against the sample portal: the same program
+/// as the full screen, in lines.
+@Suite("mapbook --plain")
+struct PlainModeTests {
+    /// A running `mapbook --plain`: commands in, lines out.
+    final class Session: @unchecked Sendable {
+        let process = Process()
+        private let input = Pipe(), output = Pipe()
+        private let lock = NSLock()
+        private var text = ""
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = CLI.executable
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment.removeValue(forKey: "MAPBOOK_TOKEN")
+            process.environment = environment
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            Thread.detachNewThread { [self] in
+                let handle = output.fileHandleForReading
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { return }
+                    lock.withLock { text += String(decoding: data, as: UTF8.self) }
+                }
+            }
+        }
+
+        var printed: String { lock.withLock { text } }
+
+        func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+        func endInput() { try? input.fileHandleForWriting.close() }
+
+        /// Waits until the output holds `text` (after `from` characters); returns where it ends.
+        @discardableResult
+        func waitFor(_ wanted: String, after from: Int = 0, timeout: TimeInterval = 60) throws -> Int {
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                let all = printed
+                let start = all.index(all.startIndex, offsetBy: min(from, all.count))
+                if let range = all[start...].range(of: wanted) { return all.distance(from: all.startIndex, to: range.upperBound) }
+                guard Date() < deadline, process.isRunning || printed.count != all.count else {
+                    throw PlainTimeout(description: "no “\(wanted)” in:\n\(all)")
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    struct PlainTimeout: Error, CustomStringConvertible { let description: String }
+
+    @Test func listDownloadWithProgressDetailsRemoveQuit() throws {
+        var faults = SampleFaults()
+        faults.bytesPerSecond = 400_000
+        let server = try SampleFixture.start(faults: faults)
+        defer { server.stop() }
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let session = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--data-dir", dataDir])
+        defer { if session.process.isRunning { session.process.terminate() } }
+
+        var at = try session.waitFor("Explore Maine: 6 map areas. Type list to see them, help for the commands.")
+        at = try session.waitFor("7. Bangor — Ready · 2.0 MiB", after: at)
+        session.send("list")
+        at = try session.waitFor("1. Explore Maine — Web Map · 6 map areas", after: at)
+
+        session.send("download 7")
+        at = try session.waitFor("Bangor: queued.", after: at)
+        let started = at
+        at = try session.waitFor("Bangor downloaded · 2.0 MiB, verified", after: at)
+        let steps = session.printed.dropFirst(started).split(separator: "\n").filter { $0.hasPrefix("Bangor: downloading, ") }
+        #expect(steps.count >= 3, "progress in steps of 10 %: \(steps)")
+        #expect(steps.allSatisfy { $0.hasSuffix("% of 2.0 MiB.") })
+        #expect(Set(steps).count == steps.count, "each step once")
+
+        session.send("details 7")
+        at = try session.waitFor("Size on disk      2.0 MiB", after: at)
+        session.send("remove 7")
+        at = try session.waitFor("Remove Bangor from this device? 2.0 MiB will be deleted. It can be downloaded again. Type yes or no.", after: at)
+        session.send("yes")
+        at = try session.waitFor("Removed Bangor from this device.", after: at)
+        session.send("frobnicate")
+        at = try session.waitFor("Unknown command “frobnicate”. Type help for the commands.", after: at)
+        session.send("details 99")
+        at = try session.waitFor("There is no row 99; the list has 7. Type list.", after: at)
+        session.send("quit")
+        session.process.waitUntilExit()
+        #expect(session.process.terminationStatus == 0)
+        // Lines for a screen reader or a log: no escape sequences, no cursor movement, no art.
+        #expect(!session.printed.contains("\u{1B}") && !session.printed.contains("\r"))
+        #expect(!session.printed.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) || (0x2580...0x259F).contains($0.value) })
+    }
+
+    /// At the end of the input, the downloads under way finish, then mapbook quits.
+    @Test func theEndOfTheInputWaitsForDownloads() throws {
+        let server = try SampleFixture.start()
+        defer { server.stop() }
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let session = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--data-dir", dataDir])
+        defer { if session.process.isRunning { session.process.terminate() } }
+        try session.waitFor("7. Bangor")
+        session.send("download 2")
+        session.endInput()
+        session.process.waitUntilExit()
+        #expect(session.process.terminationStatus == 0)
+        #expect(session.printed.contains("Acadia downloaded · 2.0 MiB, verified"))
+    }
+}
