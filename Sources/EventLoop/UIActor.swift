@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The actor of the user interface: the model, the renderer's caller and the terminal backend all
 /// run on its one thread, so ncurses is only ever touched from that thread.
@@ -10,15 +11,17 @@ public actor UIActor {
 
 /// One thread that runs the UI actor's jobs and waits, in `poll`, for file descriptors the UI
 /// watches (the terminal's input, a signal pipe). Idle, it sleeps in the kernel: no timers, no CPU.
-public final class UIEventLoop: SerialExecutor, @unchecked Sendable {
+public final class UIEventLoop: SerialExecutor, Sendable {
     public static let shared = UIEventLoop()
 
-    private let lock = NSLock()
-    private var jobs: [UnownedJob] = []
-    private var watchers: [Int32: @Sendable () -> Void] = [:]
+    private struct State {
+        var jobs: [UnownedJob] = []
+        var watchers: [Int32: @Sendable () -> Void] = [:]
+        var thread: pthread_t?
+    }
+    private let state = Mutex(State())
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private var thread: pthread_t?
 
     private init() {
         var fds: [Int32] = [0, 0]
@@ -27,7 +30,7 @@ public final class UIEventLoop: SerialExecutor, @unchecked Sendable {
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let started = DispatchSemaphore(value: 0)
         let loopThread = Thread { [unowned self] in
-            self.lock.withLock { self.thread = pthread_self() }
+            self.state.withLock { $0.thread = pthread_self() }
             started.signal()
             self.run()
         }
@@ -38,7 +41,7 @@ public final class UIEventLoop: SerialExecutor, @unchecked Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
-        lock.withLock { jobs.append(unowned) }
+        state.withLock { $0.jobs.append(unowned) }
         wake()
     }
 
@@ -47,18 +50,18 @@ public final class UIEventLoop: SerialExecutor, @unchecked Sendable {
     }
 
     public var isLoopThread: Bool {
-        lock.withLock { thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        state.withLock { $0.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     /// Calls `onReadable` on the loop thread whenever `fd` has input. The callback must consume the
     /// input (or hand it to a UI job, which runs before the loop polls again).
     public func watch(_ fd: Int32, onReadable: @escaping @Sendable () -> Void) {
-        lock.withLock { watchers[fd] = onReadable }
+        state.withLock { $0.watchers[fd] = onReadable }
         wake()
     }
 
     public func unwatch(_ fd: Int32) {
-        lock.withLock { _ = watchers.removeValue(forKey: fd) }
+        state.withLock { _ = $0.watchers.removeValue(forKey: fd) }
         wake()
     }
 
@@ -76,7 +79,7 @@ public final class UIEventLoop: SerialExecutor, @unchecked Sendable {
             while let batch = takeJobs() {
                 for job in batch { job.runSynchronously(on: executor) }
             }
-            let watched = lock.withLock { watchers }
+            let watched = state.withLock { $0.watchers }
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
                 + watched.keys.sorted().map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&fds, nfds_t(fds.count), -1)
@@ -89,10 +92,10 @@ public final class UIEventLoop: SerialExecutor, @unchecked Sendable {
     }
 
     private func takeJobs() -> [UnownedJob]? {
-        lock.withLock {
-            guard !jobs.isEmpty else { return nil }
-            defer { jobs.removeAll(keepingCapacity: true) }
-            return jobs
+        state.withLock { state in
+            guard !state.jobs.isEmpty else { return nil }
+            defer { state.jobs.removeAll(keepingCapacity: true) }
+            return state.jobs
         }
     }
 }

@@ -1,16 +1,19 @@
 import CCurl
 import Foundation
+import Synchronization
 
 /// Runs every transfer of the process on one libcurl multi handle, on one thread: connections are
 /// reused across requests, and no thread is parked per transfer. Other threads hand work over through
 /// a locked queue and wake the loop with `curl_multi_wakeup`.
+///
+/// Safety of `@unchecked Sendable`: the multi handle is a C pointer libcurl's callbacks reach; it is
+/// used on the engine thread only, and the hand-over queues are behind a mutex.
 final class CurlEngine: @unchecked Sendable {
     static let shared = CurlEngine()
 
     private let multi: UnsafeMutableRawPointer
-    private let lock = NSLock()
-    private var toStart: [CurlTransfer] = []
-    private var toCancel: [CurlTransfer] = []
+    /// Transfers handed over to start and to cancel.
+    private let handOver = Mutex<(start: [CurlTransfer], cancel: [CurlTransfer])>(([], []))
     /// Running transfers by easy-handle address; touched only on the engine thread.
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
@@ -24,21 +27,21 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     func start(_ transfer: CurlTransfer) {
-        lock.withLock { toStart.append(transfer) }
+        handOver.withLock { $0.start.append(transfer) }
         curl_multi_wakeup(multi)
     }
 
     func cancel(_ transfer: CurlTransfer) {
         transfer.cancel()
-        lock.withLock { toCancel.append(transfer) }
+        handOver.withLock { $0.cancel.append(transfer) }
         curl_multi_wakeup(multi)
     }
 
     private func loop() {
         while true {
-            let (starting, cancelling) = lock.withLock { () -> ([CurlTransfer], [CurlTransfer]) in
-                defer { toStart = []; toCancel = [] }
-                return (toStart, toCancel)
+            let (starting, cancelling) = handOver.withLock { queued -> ([CurlTransfer], [CurlTransfer]) in
+                defer { queued = ([], []) }
+                return (queued.start, queued.cancel)
             }
             for transfer in starting {
                 if transfer.cancelled { transfer.complete(.failure(.cancelled)); continue }

@@ -1,9 +1,14 @@
 import CCurl
 import Foundation
+import Synchronization
 import MapbookCore
 
 /// One request on a libcurl easy handle. Created on the caller's task, then owned by the engine
 /// thread until it finishes; only `cancel()` crosses threads, through a lock.
+///
+/// Safety of `@unchecked Sendable`: libcurl's C callbacks find the transfer through a raw pointer;
+/// its response state is touched on the engine thread only, and what crosses threads (cancelling,
+/// the waiting continuation) goes through a mutex.
 final class CurlTransfer: @unchecked Sendable {
     enum Sink {
         /// Keep the body in memory, up to `limit` bytes.
@@ -55,9 +60,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var lastActivity = DispatchTime.now().uptimeNanoseconds
     private let stallTimeout: UInt64
 
-    private let lock = NSLock()
-    private var isCancelled = false
-    private var continuation: CheckedContinuation<Result<Outcome, HTTPError>, Never>?
+    /// What crosses threads: whether the caller cancelled, and the task waiting for the outcome.
+    private let control = Mutex<(cancelled: Bool, waiting: CheckedContinuation<Result<Outcome, HTTPError>, Never>?)>((false, nil))
 
     /// Error bodies of failed downloads are kept only this far, for diagnostics.
     private static let errorBodyLimit = 64 << 10
@@ -143,18 +147,18 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Cross-thread control
 
     func install(_ continuation: CheckedContinuation<Result<Outcome, HTTPError>, Never>) {
-        lock.withLock { self.continuation = continuation }
+        control.withLock { $0.waiting = continuation }
     }
 
-    func cancel() { lock.withLock { isCancelled = true } }
+    func cancel() { control.withLock { $0.cancelled = true } }
 
-    var cancelled: Bool { lock.withLock { isCancelled } }
+    var cancelled: Bool { control.withLock { $0.cancelled } }
 
     /// Resumes the waiting task exactly once.
     func complete(_ result: Result<Outcome, HTTPError>) {
-        let waiting = lock.withLock { () -> CheckedContinuation<Result<Outcome, HTTPError>, Never>? in
-            defer { continuation = nil }
-            return continuation
+        let waiting = control.withLock { control -> CheckedContinuation<Result<Outcome, HTTPError>, Never>? in
+            defer { control.waiting = nil }
+            return control.waiting
         }
         waiting?.resume(returning: result)
     }

@@ -4,6 +4,9 @@ import Foundation
 /// only receives and writes: every few MiB the new part of the file is read back for the `written`
 /// observer (checksums) and its pages are handed to the disk. Handing them over as they come makes
 /// the fsync at the end nearly free; left to the end it took a third of a second per GiB.
+///
+/// Safety of `@unchecked Sendable`: `handedOver` is used by the transfer thread (inside libcurl's
+/// write callback) only, `readFailed` by the serial queue only.
 final class DownloadWriteback: @unchecked Sendable {
     private let fd: Int32
     private let observer: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)?

@@ -1,9 +1,13 @@
 import Foundation
+import Synchronization
 
 /// A small HTTP/1.1 server on 127.0.0.1, in process: one thread accepts, one thread serves each
 /// connection (keep-alive). It answers through a handler and can deliver responses badly on purpose
 /// (see `LoopbackResponse.Delivery`). Made for tests and the sample portal, not for the open internet.
 /// It serves until `stop()`: its threads keep it alive, so dropping the last reference does not stop it.
+///
+/// Safety of `@unchecked Sendable`: every mutable property is read and written under `lock` (the
+/// socket descriptors are handed between the accept and connection threads only under it).
 public final class LoopbackServer: @unchecked Sendable {
     public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
 
@@ -113,7 +117,7 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     /// Ports of suspended and stopped servers, kept from servers that ask for any free port.
-    private static let reserved = LockedSet()
+    private static let reserved = Mutex<Set<UInt16>>([])
 
     public var isSuspended: Bool { lock.withLock { suspended } }
 
@@ -251,13 +255,6 @@ public final class LoopbackServer: @unchecked Sendable {
         default: "Status"
         }
     }
-}
-
-/// A set of ports behind a lock, shared by every server in the process.
-final class LockedSet: @unchecked Sendable {
-    private let lock = NSLock()
-    private var ports: Set<UInt16> = []
-    func withLock<T>(_ body: (inout Set<UInt16>) -> T) -> T { lock.withLock { body(&ports) } }
 }
 
 public enum LoopbackServerError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HTTP
 import MapRender
 import MapbookCore
@@ -98,17 +99,18 @@ public struct TileServiceSource: MapSource {
 
 /// Tiles kept on disk as `{z}/{x}/{y}.pbf`, at most `limit` bytes: when over, the least recently
 /// written go first. Writes are atomic (temp file, rename); a failed write is only a missed cache.
-final class TileDiskCache: @unchecked Sendable {
+final class TileDiskCache: Sendable {
     let directory: String
     let limit: Int64
-    private let lock = NSLock()
-    private var size: Int64 = 0
+    /// Bytes in the cache; held while pruning, so two prunes never interleave.
+    private let size: Mutex<Int64>
 
     init(directory: String, limit: Int64 = 64 << 20) {
         self.directory = directory
         self.limit = limit
-        size = Self.files(in: directory).reduce(0) { $0 + $1.size }
-        if size > limit { prune() }
+        let found = Self.files(in: directory).reduce(0) { $0 + $1.size }
+        size = Mutex(found)
+        if found > limit { prune() }
     }
 
     static func folderName(for url: String) -> String {
@@ -128,23 +130,24 @@ final class TileDiskCache: @unchecked Sendable {
         let temporary = target + ".tmp\(UInt32.random(in: 0...UInt32.max))"
         guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
         guard rename(temporary, target) == 0 else { unlink(temporary); return }
-        lock.lock()
-        size += Int64(data.count)
-        let over = size > limit
-        lock.unlock()
+        let over = size.withLock { size in
+            size += Int64(data.count)
+            return size > limit
+        }
         if over { prune() }
     }
 
     /// Deletes the oldest tiles until the cache is at three quarters of its limit.
     private func prune() {
-        lock.lock(); defer { lock.unlock() }
-        var files = Self.files(in: directory)
-        files.sort { $0.modified < $1.modified }
-        var total = files.reduce(0) { $0 + $1.size }
-        for file in files where total > limit * 3 / 4 {
-            if unlink(file.path) == 0 { total -= file.size }
+        size.withLock { size in
+            var files = Self.files(in: directory)
+            files.sort { $0.modified < $1.modified }
+            var total = files.reduce(0) { $0 + $1.size }
+            for file in files where total > limit * 3 / 4 {
+                if unlink(file.path) == 0 { total -= file.size }
+            }
+            size = total
         }
-        size = total
     }
 
     private static func files(in directory: String) -> [(path: String, size: Int64, modified: Date)] {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TileFormats
 
 /// Decides whether a downloaded file is the package it should be: the size the portal listed, and,
@@ -37,9 +38,8 @@ enum PackageVerifier {
 
 /// A package's zip CRC-32s computed while it downloads: fed from the transfer thread, read once the
 /// download is over.
-final class StreamingChecksums: @unchecked Sendable {
-    private let lock = NSLock()
-    private var checksums = ZipStreamChecksums()
+final class StreamingChecksums: Sendable {
+    private let checksums = Mutex(ZipStreamChecksums())
 
     /// Starts with the `count` bytes already in the file at `path` (a resumed download): those are
     /// read once now, the rest are seen as they arrive.
@@ -47,14 +47,14 @@ final class StreamingChecksums: @unchecked Sendable {
         guard count > 0, let source = try? FileByteSource(path: path) else { return }
         var offset: Int64 = 0
         while offset < count, let piece = try? source.read(at: offset, count: Int(min(4 << 20, count - offset))), !piece.isEmpty {
-            piece.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in checksums.consume(bytes, at: offset) }
+            checksums.withLock { sums in piece.withUnsafeBytes { sums.consume($0, at: offset) } }
             offset += Int64(piece.count)
         }
     }
 
     func consume(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
-        lock.withLock { checksums.consume(bytes, at: offset) }
+        checksums.withLock { $0.consume(bytes, at: offset) }
     }
 
-    var result: ZipStreamChecksums { lock.withLock { checksums } }
+    var result: ZipStreamChecksums { checksums.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LoopbackHTTP
 import MapbookCore
 import TileFormats
@@ -41,32 +42,37 @@ public final class SamplePortal: Sendable {
 }
 
 /// Answers requests; holds the fault settings, which change at run time.
-final class SampleRouter: @unchecked Sendable {
+final class SampleRouter: Sendable {
     let content: SampleContent
     private let log: (@Sendable (String) -> Void)?
-    private let lock = NSLock()
-    private var currentFaults: SampleFaults
-    private weak var server: LoopbackServer?
-    private var servedStatusFaults = 0
-    private var disruptedDownloads = 0
+    private struct State {
+        var faults: SampleFaults
+        weak var server: LoopbackServer?
+        var servedStatusFaults = 0
+        var disruptedDownloads = 0
+    }
+    private let state: Mutex<State>
 
     init(content: SampleContent, faults: SampleFaults, log: (@Sendable (String) -> Void)?) {
-        self.content = content; currentFaults = faults; self.log = log
+        self.content = content; state = Mutex(State(faults: faults)); self.log = log
     }
 
-    func attach(_ server: LoopbackServer) { lock.withLock { self.server = server } }
+    func attach(_ server: LoopbackServer) { state.withLock { $0.server = server } }
 
-    var faults: SampleFaults { lock.withLock { currentFaults } }
+    var faults: SampleFaults { state.withLock { $0.faults } }
 
     func updateFaults(_ change: (inout SampleFaults) throws -> Void) rethrows {
-        try lock.withLock {
-            try change(&currentFaults)
-            servedStatusFaults = 0
-            disruptedDownloads = 0
+        // Worked out outside the lock: `change` may throw, and Mutex.withLock takes no rethrowing body.
+        var faults = self.faults
+        try change(&faults)
+        state.withLock {
+            $0.faults = faults
+            $0.servedStatusFaults = 0
+            $0.disruptedDownloads = 0
         }
     }
 
-    var baseURL: String { lock.withLock { server?.baseURL.absoluteString } ?? "http://127.0.0.1" }
+    var baseURL: String { state.withLock { $0.server?.baseURL.absoluteString } ?? "http://127.0.0.1" }
 
     @Sendable func respond(_ request: LoopbackRequest) -> LoopbackResponse {
         let response = route(request)
@@ -112,18 +118,18 @@ final class SampleRouter: @unchecked Sendable {
 
     /// Whether this request gets the status fault: always with no count, else the first `limit`.
     private func takeStatusFault(limit: Int) -> Bool {
-        lock.withLock {
-            guard limit == 0 || servedStatusFaults < limit else { return false }
-            servedStatusFaults += 1
+        state.withLock {
+            guard limit == 0 || $0.servedStatusFaults < limit else { return false }
+            $0.servedStatusFaults += 1
             return true
         }
     }
 
     /// Whether this package download gets `drop` and `stall`: always with no limit, else the first `limit`.
     private func takeDisruption(limit: Int) -> Bool {
-        lock.withLock {
-            guard limit == 0 || disruptedDownloads < limit else { return false }
-            disruptedDownloads += 1
+        state.withLock {
+            guard limit == 0 || $0.disruptedDownloads < limit else { return false }
+            $0.disruptedDownloads += 1
             return true
         }
     }
@@ -143,7 +149,7 @@ final class SampleRouter: @unchecked Sendable {
             return .json(#"{"error":{"code":400,"message":"\#(error)"}}"#, status: 400)
         }
         if let seconds = settings.first(where: { $0.0 == "outage" }).flatMap({ Double($0.1) }), seconds > 0,
-           let server = lock.withLock({ self.server }) {
+           let server = state.withLock({ $0.server }) {
             // Answer first, then drop off the network.
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { server.suspend() }
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.05 + seconds) { try? server.resume() }

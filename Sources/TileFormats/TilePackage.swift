@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 import MapbookCore
 
 /// A tile package on disk — `.vtpk`, `.tpkx` or `.tpk` — read in place. The kind is recognised from
 /// the archive's contents, not its file name: `p12/root.json` (vector), `root.json` (tpkx), or a
 /// `conf.xml` beside an `_alllayers` folder (tpk, whose root folder name varies).
-public final class TilePackage: TileSource, @unchecked Sendable {
+public final class TilePackage: TileSource, Sendable {
     public let path: String
     public let info: TileSetInfo
     public let archive: ZipArchive
@@ -263,17 +264,16 @@ extension CompactCacheV2Bundle: TileBundle {}
 
 /// Open bundles (each holds its 128 KiB index), shared between threads and bounded: past the limit
 /// the cache starts over rather than grow with the package.
-private final class BundleCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bundles: [String: any TileBundle] = [:]
+private final class BundleCache: Sendable {
+    private let bundles = Mutex<[String: any TileBundle]>([:])
     private let limit = 64
 
     subscript(key: String) -> (any TileBundle)? {
-        get { lock.withLock { bundles[key] } }
+        get { bundles.withLock { $0[key] } }
         set {
-            lock.withLock {
-                if bundles.count >= limit { bundles.removeAll(keepingCapacity: true) }
-                bundles[key] = newValue
+            bundles.withLock {
+                if $0.count >= limit { $0.removeAll(keepingCapacity: true) }
+                $0[key] = newValue
             }
         }
     }

@@ -2,6 +2,7 @@ import ArcGISPortal
 import ArgumentParser
 import CTerminal
 import Foundation
+import Synchronization
 import HTTP
 import MapRender
 import MapbookCore
@@ -102,11 +103,14 @@ struct DownloadRun {
 /// SIGINT and SIGTERM: before there is anything to save, they end the process at once with
 /// 128+N; once `onInterrupt` names how to stop, they run that (downloads pause, keeping their bytes
 /// and control files) and the command ends itself with 128+N (see `DownloadRun`).
-final class InterruptHandler: @unchecked Sendable {
-    private var sources: [any DispatchSourceSignal] = []
-    private let lock = NSLock()
-    private var stop: (@Sendable () async -> Void)?
-    private var received: Int32?
+final class InterruptHandler: Sendable {
+    private struct State {
+        var stop: (@Sendable () async -> Void)?
+        var received: Int32?
+    }
+    private let state = Mutex(State())
+    /// Set once, in `init`, and only read after: safe to share.
+    private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
 
     init() {
         for number in [SIGINT, SIGTERM] {
@@ -119,20 +123,20 @@ final class InterruptHandler: @unchecked Sendable {
     }
 
     /// The signal that arrived, if one did.
-    var receivedSignal: Int32? { lock.withLock { received } }
+    var receivedSignal: Int32? { state.withLock { $0.received } }
 
     func onInterrupt(_ stop: @escaping @Sendable () async -> Void) {
-        let already = lock.withLock { () -> Bool in
-            self.stop = stop
-            return received != nil
+        let already = state.withLock { state -> Bool in
+            state.stop = stop
+            return state.received != nil
         }
         if already { Task { await stop() } }
     }
 
     private func interrupted(by number: Int32) {
-        let stop = lock.withLock { () -> (@Sendable () async -> Void)? in
-            if received == nil { received = number }
-            return self.stop
+        let stop = state.withLock { state -> (@Sendable () async -> Void)? in
+            if state.received == nil { state.received = number }
+            return state.stop
         }
         guard let stop else { exit(128 + number) }
         Task { await stop() }

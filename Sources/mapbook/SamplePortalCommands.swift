@@ -1,6 +1,7 @@
 import ArcGISPortal
 import ArgumentParser
 import Foundation
+import Synchronization
 import MapbookCore
 import OfflineLibrary
 import SamplePortal
@@ -83,18 +84,18 @@ struct DemoCommand: AsyncParsableCommand {
 
 /// Starts the sample portal once, on first use, off the UI thread (building its content takes a
 /// moment), and stops it at the end.
-private final class SamplePortalStarter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var portal: SamplePortal?
+private final class SamplePortalStarter: Sendable {
+    /// Held while starting, so two callers never start two portals; a failed start is tried again.
+    private let portal = Mutex<SamplePortal?>(nil)
 
     func start() throws -> SamplePortal {
-        try lock.withLock {
-            if let portal { return portal }
-            let started = try SamplePortal(content: SampleContent.build())
-            portal = started
-            return started
+        try portal.withLock { (started: inout SamplePortal?) throws -> SamplePortal in
+            if let started { return started }
+            let new = try SamplePortal(content: SampleContent.build())
+            started = new
+            return new
         }
     }
 
-    func stop() { lock.withLock { portal?.stop() } }
+    func stop() { portal.withLock { $0?.stop() } }
 }
