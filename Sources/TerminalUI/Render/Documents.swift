@@ -61,7 +61,7 @@ enum DocumentScreen {
 
     /// Draws the lines from `scroll` (clamped) into `rect`; returns the scroll used.
     @discardableResult
-    private static func drawLines(_ lines: [[Span]], scroll: Int, in rect: Rect, into frame: inout Frame,
+    static func drawLines(_ lines: [[Span]], scroll: Int, in rect: Rect, into frame: inout Frame,
                                   base: CellStyle = .plain) -> Int {
         let first = min(max(scroll, 0), max(lines.count - rect.height, 0))
         for (offset, line) in lines.dropFirst(first).prefix(rect.height).enumerated() {

@@ -54,7 +54,7 @@ enum MainScreen {
 
     // MARK: List
 
-    private static func drawList(_ state: AppState, layout: MainLayout, into frame: inout Frame, options: RenderOptions) {
+    static func drawList(_ state: AppState, layout: MainLayout, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme, list = layout.list
         let rows = state.rows
 
@@ -115,7 +115,7 @@ enum MainScreen {
     }
 
     /// Lines centred in `rect`, each wrapped to its width.
-    private static func drawCard(_ lines: [Span], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+    static func drawCard(_ lines: [Span], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         let width = max(rect.width - 4, 1)
         let wrapped = lines.flatMap { span in DisplayWidth.wrapped(span.text, width: width).map { Span($0, span.style) } }
         let top = rect.y + max((rect.height - wrapped.count) / 2, 0)
@@ -124,7 +124,7 @@ enum MainScreen {
         }
     }
 
-    private static func drawEntry(_ row: ListRow, state: AppState, selected: Bool, in rect: Rect,
+    static func drawEntry(_ row: ListRow, state: AppState, selected: Bool, in rect: Rect,
                                   into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme, glyphs = Glyphs(options.glyphs)
         guard let item = state.item(of: row), rect.height > 0 else { return }

@@ -1,0 +1,96 @@
+import AppModel
+import EventLoop
+import Foundation
+import MapRender
+import MapbookCore
+import OfflineLibrary
+import TerminalCanvas
+import Testing
+@testable import TerminalUI
+
+/// The screens' parts on their own, each drawn into a small frame and checked line by line and
+/// style by style.
+@Suite struct WidgetTests {
+    let theme = UITheme.color
+    let options = RenderOptions(glyphs: .unicode, theme: .color)
+
+    @Test func theStatusBarSaysTheNetworkThenTheMessageAndThePosition() {
+        var state = AppState(portalHost: "p", webMapID: .exploreMaine, phase: .loaded)
+        state.network = .offline
+        state.lastSynced = nil
+        state.notice = .offline
+        var frame = Frame(width: 60, height: 2)
+        Renderer.drawStatusBar(state, hints: "? help", position: "2/7", into: &frame, options: options)
+        #expect(frame.row(at: 1) == " ○ offline │ Offline — showing downloaded areas         2/7")
+        #expect(frame[1, 1].style == theme.offline)
+        #expect(frame[20, 1].style == theme.statusBar)
+        #expect(frame.row(at: 0).isEmpty, "only its own line")
+        state.notice = nil
+        state.network = .online
+        Renderer.drawStatusBar(state, hints: "? help", position: "", into: &frame, options: options)
+        #expect(frame.row(at: 1) == " ● online │ ? help")
+        #expect(frame[1, 1].style == theme.online)
+    }
+
+    @Test func aCardHasABorderItsTitleAndBlankInside() {
+        var frame = Frame(width: 20, height: 5)
+        DocumentScreen.drawCard(Rect(x: 1, y: 0, width: 12, height: 4), title: "Keys", into: &frame, options: options)
+        #expect(frame.text.split(separator: "\n").map(String.init) == [" ╭─ Keys ───╮", " │          │", " │          │", " ╰──────────╯"])
+        #expect(frame[1, 0].style == theme.card)
+        #expect(frame[4, 0].style.bold, "the title is bold")
+        var ascii = Frame(width: 14, height: 3)
+        DocumentScreen.drawCard(Rect(x: 0, y: 0, width: 8, height: 3), title: "K", into: &ascii,
+                                options: RenderOptions(glyphs: .ascii, theme: .monochrome))
+        #expect(ascii.row(at: 0) == "+- K --+" && ascii.row(at: 2) == "+------+")
+    }
+
+    @Test func aDocumentShowsItsLinesFromTheScrollClampedToItsEnd() {
+        let lines = (1...10).map { [Span("line \($0)", $0 == 1 ? theme.title : .plain)] }
+        var frame = Frame(width: 10, height: 4)
+        #expect(DocumentScreen.drawLines(lines, scroll: 0, in: frame.bounds, into: &frame) == 0)
+        #expect(frame.row(at: 0) == "line 1" && frame[0, 0].style == theme.title)
+        frame = Frame(width: 10, height: 4)
+        #expect(DocumentScreen.drawLines(lines, scroll: 99, in: frame.bounds, into: &frame) == 6)
+        #expect(frame.text == "line 7\nline 8\nline 9\nline 10")
+    }
+
+    /// An area's row: thumbnail, title, snippet, status; selected, a marker bar down its side.
+    @Test @UIActor func anAreaRowShowsItsStatusAndTheSelectionMarker() async {
+        var state = await SnapshotState.loaded()
+        let bangor = state.areas[5]
+        state.transfers[bangor.item.id] = .running(DownloadProgress(bytes: 1_048_576, total: 2_097_152, bytesPerSecond: 524_288))
+        var frame = Frame(width: 80, height: 3)
+        MainScreen.drawEntry(.area(5), state: state, selected: true, in: frame.bounds, into: &frame, options: options)
+        let text = frame.text.split(separator: "\n").map(String.init)
+        #expect(text[0].hasSuffix("Bangor"))
+        #expect(text[1].contains("Bangor, Brewer, Orono"))
+        #expect(text[2].hasSuffix("Downloading ▕█████     ▏ 50%  1.0/2.0 MiB  512.0 KiB/s  0:02"))
+        #expect((0..<3).allSatisfy { frame[0, $0].character == "▌" && frame[0, $0].style == theme.marker })
+        let status = text[2].range(of: "Downloading")!.lowerBound.utf16Offset(in: text[2])
+        #expect(frame[frame.width - 1 - (text[2].count - 1 - status), 2].style.foreground != nil)
+        var unselected = Frame(width: 80, height: 3)
+        MainScreen.drawEntry(.area(5), state: state, selected: false, in: unselected.bounds, into: &unselected, options: options)
+        #expect(unselected[0, 0].character == " ")
+    }
+
+    /// The list shows the rows from its scroll position, as many as fit, four lines an entry.
+    @Test @UIActor func theListShowsTheRowsFromItsScrollPosition() async {
+        var state = await SnapshotState.loaded()
+        state.listTop = 2
+        state.selection = 3
+        let layout = MainLayout(width: 100, height: 14)
+        var frame = Frame(width: 100, height: 14)
+        MainScreen.drawList(state, layout: layout, into: &frame, options: options)
+        let shown = (layout.entries.y..<layout.entries.maxY).map { frame.row(at: $0) }
+        #expect(shown[0].hasSuffix("Boston") && shown[4].hasSuffix("Baxter State Park") && shown[8].hasSuffix("Greater Portland"))
+        #expect(frame.row(at: layout.list.y).contains("6 map areas · 12.0 MiB in all"))
+        #expect(frame[layout.list.x, layout.entries.y + 4].character == "▌", "the selected row, second on screen")
+    }
+
+    @Test func theProgressBarFillsByEighths() {
+        #expect(ProgressText.bar(fraction: 0, width: 6, ascii: false) == "▕    ▏")
+        #expect(ProgressText.bar(fraction: 0.5, width: 6, ascii: false) == "▕██  ▏")
+        #expect(ProgressText.bar(fraction: 0.5 + 1.0 / 16, width: 6, ascii: false) == "▕██▎ ▏")
+        #expect(ProgressText.bar(fraction: nil, width: 6, ascii: false).count == 6)
+    }
+}
