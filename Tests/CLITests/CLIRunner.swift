@@ -48,6 +48,37 @@ enum CLI {
     }
 }
 
+extension CLI {
+    /// `run` for async tests: waits for the process without holding one of the few cooperative
+    /// threads (a blocked one starves every other async test in the process).
+    static func runAsync(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLIResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "MAPBOOK_TOKEN")
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = PipeDrain(out.fileHandleForReading), errors = PipeDrain(err.fileHandleForReading)
+        await process.exited()
+        return CLIResult(status: process.terminationStatus, output: output.wait(),
+                         stderr: String(decoding: errors.wait(), as: UTF8.self))
+    }
+}
+
+extension Process {
+    /// Returns once the process has ended, polling rather than blocking a thread.
+    func exited() async {
+        while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        waitUntilExit()
+    }
+}
+
 /// Reads a pipe to its end on another thread.
 final class PipeDrain: @unchecked Sendable {
     private var data = Data()

@@ -42,7 +42,7 @@ struct PlainModeTests {
 
         /// Waits until the output holds `text` (after `from` characters); returns where it ends.
         @discardableResult
-        func waitFor(_ wanted: String, after from: Int = 0, timeout: TimeInterval = 60) throws -> Int {
+        func waitFor(_ wanted: String, after from: Int = 0, timeout: TimeInterval = 60) async throws -> Int {
             let deadline = Date().addingTimeInterval(timeout)
             while true {
                 let all = printed
@@ -51,14 +51,14 @@ struct PlainModeTests {
                 guard Date() < deadline, process.isRunning || printed.count != all.count else {
                     throw PlainTimeout(description: "no “\(wanted)” in:\n\(all)")
                 }
-                Thread.sleep(forTimeInterval: 0.05)
+                try await Task.sleep(for: .milliseconds(50))
             }
         }
     }
 
     struct PlainTimeout: Error, CustomStringConvertible { let description: String }
 
-    @Test func listDownloadWithProgressDetailsRemoveQuit() throws {
+    @Test func listDownloadWithProgressDetailsRemoveQuit() async throws {
         var faults = SampleFaults()
         faults.bytesPerSecond = 400_000
         let server = try SampleFixture.start(faults: faults)
@@ -68,32 +68,32 @@ struct PlainModeTests {
         let session = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--data-dir", dataDir])
         defer { if session.process.isRunning { session.process.terminate() } }
 
-        var at = try session.waitFor("Explore Maine: 6 map areas. Type list to see them, help for the commands.")
-        at = try session.waitFor("7. Bangor — Ready · 2.0 MiB", after: at)
+        var at = try await session.waitFor("Explore Maine: 6 map areas. Type list to see them, help for the commands.")
+        at = try await session.waitFor("7. Bangor — Ready · 2.0 MiB", after: at)
         session.send("list")
-        at = try session.waitFor("1. Explore Maine — Web Map · 6 map areas", after: at)
+        at = try await session.waitFor("1. Explore Maine — Web Map · 6 map areas", after: at)
 
         session.send("download 7")
-        at = try session.waitFor("Bangor: queued.", after: at)
+        at = try await session.waitFor("Bangor: queued.", after: at)
         let started = at
-        at = try session.waitFor("Bangor downloaded · 2.0 MiB, verified", after: at)
+        at = try await session.waitFor("Bangor downloaded · 2.0 MiB, verified", after: at)
         let steps = session.printed.dropFirst(started).split(separator: "\n").filter { $0.hasPrefix("Bangor: downloading, ") }
         #expect(steps.count >= 3, "progress in steps of 10 %: \(steps)")
         #expect(steps.allSatisfy { $0.hasSuffix("% of 2.0 MiB.") })
         #expect(Set(steps).count == steps.count, "each step once")
 
         session.send("details 7")
-        at = try session.waitFor("Size on disk      2.0 MiB", after: at)
+        at = try await session.waitFor("Size on disk      2.0 MiB", after: at)
         session.send("remove 7")
-        at = try session.waitFor("Remove Bangor from this device? 2.0 MiB will be deleted. It can be downloaded again. Type yes or no.", after: at)
+        at = try await session.waitFor("Remove Bangor from this device? 2.0 MiB will be deleted. It can be downloaded again. Type yes or no.", after: at)
         session.send("yes")
-        at = try session.waitFor("Removed Bangor from this device.", after: at)
+        at = try await session.waitFor("Removed Bangor from this device.", after: at)
         session.send("frobnicate")
-        at = try session.waitFor("Unknown command “frobnicate”. Type help for the commands.", after: at)
+        at = try await session.waitFor("Unknown command “frobnicate”. Type help for the commands.", after: at)
         session.send("details 99")
-        at = try session.waitFor("There is no row 99; the list has 7. Type list.", after: at)
+        at = try await session.waitFor("There is no row 99; the list has 7. Type list.", after: at)
         session.send("quit")
-        session.process.waitUntilExit()
+        await session.process.exited()
         #expect(session.process.terminationStatus == 0)
         // Lines for a screen reader or a log: no escape sequences, no cursor movement, no art.
         #expect(!session.printed.contains("\u{1B}") && !session.printed.contains("\r"))
@@ -101,17 +101,17 @@ struct PlainModeTests {
     }
 
     /// At the end of the input, the downloads under way finish, then mapbook quits.
-    @Test func theEndOfTheInputWaitsForDownloads() throws {
+    @Test func theEndOfTheInputWaitsForDownloads() async throws {
         let server = try SampleFixture.start()
         defer { server.stop() }
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let session = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--data-dir", dataDir])
         defer { if session.process.isRunning { session.process.terminate() } }
-        try session.waitFor("7. Bangor")
+        try await session.waitFor("7. Bangor")
         session.send("download 2")
         session.endInput()
-        session.process.waitUntilExit()
+        await session.process.exited()
         #expect(session.process.terminationStatus == 0)
         #expect(session.printed.contains("Acadia downloaded · 2.0 MiB, verified"))
     }
