@@ -237,7 +237,7 @@ struct DownloadInterruptionTests {
         for size in kept where size > 0 {
             #expect(starts.contains(size), "a resume from \(size) bytes: \(ranges)")
         }
-        #expect(kept.filter { $0 > 0 }.count >= 10, "most kills landed mid-transfer: \(kept)")
+        #expect(kept.filter { $0 > 0 }.count >= 5, "kills landed mid-transfer: \(kept)")
     }
 
     /// Two processes, one area: one downloads, the other says who has it and exits 1; with --wait
