@@ -110,6 +110,8 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
     } catch {
         fail("\(error)", status: 1)
     }
+    // The bundled outline under the overview (as offline), the heavier of its two pictures.
+    state.overviewBasemap = nil
     _ = App.update(&state, .intent(.selectRow(3)))
     func frame() -> Frame { Renderer.render(state, width: width, height: height, options: options) }
     func summary(_ times: [Double]) -> String {
