@@ -94,6 +94,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder + "/partial"))
     }
 
+    /// Remove raced against a download at random moments, the moment it finishes included: once
+    /// `remove` returns, no record and no package is left, and nothing is written back afterwards.
+    @Test func removeRacedAgainstDownloadsNeverLeavesARecord() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let area = try await fixture.area(SampleFixture.portlandID)
+        let queue = fixture.queue()
+        for round in 0..<12 {
+            await queue.enqueue(area)
+            try await Task.sleep(for: .milliseconds(round * 15))
+            try await queue.remove(fixture.portlandID, title: "Greater Portland")
+            #expect(fixture.library.storedRecord(fixture.portlandID) == nil, "round \(round)")
+            let packages = (try? FileManager.default.contentsOfDirectory(atPath: fixture.library.packagesDirectory(fixture.portlandID))) ?? []
+            #expect(packages.isEmpty, "round \(round): \(packages)")
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(fixture.library.storedRecord(fixture.portlandID) == nil, "nothing written back late")
+        #expect(await queue.activeAreas.isEmpty)
+    }
+
     /// The record cannot be written (no inode left on a tmpfs, so the disk is full exactly there):
     /// the verified package leaves `packages/` again, the failure says the disk is full, and once
     /// there is room the next download adopts it without fetching it again.
