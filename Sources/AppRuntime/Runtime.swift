@@ -60,8 +60,9 @@ public final class Runtime {
         case .readLibrary:
             let library = library
             reading = track { [weak self] in
-                let snapshot = await Self.snapshot(of: library)
+                let (snapshot, unreadable) = await Self.snapshot(of: library)
                 self?.deliver(.libraryRead(snapshot))
+                if let unreadable { self?.deliver(.libraryUnreadable(unreadable)) }
                 let items = snapshot.catalog.map { [$0.webMapItem] + $0.areas.map(\.item) } ?? []
                 let kept = await Self.keptThumbnails(of: items, in: library)
                 if !kept.isEmpty { self?.deliver(.thumbnails(kept)) }
@@ -223,10 +224,14 @@ public final class Runtime {
         }
     }
 
-    private nonisolated static func snapshot(of library: OfflineLibrary) async -> LibrarySnapshot {
+    /// What the library holds, and why its catalogue could not be read, if it could not.
+    private nonisolated static func snapshot(of library: OfflineLibrary) async -> (LibrarySnapshot, String?) {
         let downloads = library.downloadRecords()
-        let catalog = try? library.loadCatalog(records: downloads)
-        return LibrarySnapshot(catalog: catalog ?? nil, downloads: downloads, partialBytes: library.partialDownloads())
+        var catalog: LibraryCatalog?, unreadable: String?
+        do { catalog = try library.loadCatalog(records: downloads) } catch {
+            unreadable = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
+        }
+        return (LibrarySnapshot(catalog: catalog, downloads: downloads, partialBytes: library.partialDownloads()), unreadable)
     }
 
     /// Keeps the catalogue for offline use (with fsyncs: never on the UI thread); returns why it

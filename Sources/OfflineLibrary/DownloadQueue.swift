@@ -21,18 +21,24 @@ public enum DownloadEvent: Sendable, Equatable {
 /// Why a download failed, as one sentence, and whether it was the network or the disk.
 public struct DownloadFailure: Sendable, Equatable {
     public var sentence: String
-    /// The portal could not be reached: worth trying again when the network is back.
+    /// The portal could not be reached at all: worth trying again when the network is back (the
+    /// browser waits for it).
     public var isUnreachable: Bool
+    /// The retries ran out on the network — unreachable, or a link that stalled or kept dropping
+    /// without progress: an outage rather than a fault to fix (`download` exits 3).
+    public var isNetworkFailure: Bool
     public var isDiskFull: Bool
 
-    public init(sentence: String, isUnreachable: Bool, isDiskFull: Bool) {
+    public init(sentence: String, isUnreachable: Bool, isNetworkFailure: Bool? = nil, isDiskFull: Bool) {
         self.sentence = sentence; self.isUnreachable = isUnreachable; self.isDiskFull = isDiskFull
+        self.isNetworkFailure = isNetworkFailure ?? isUnreachable
     }
 
     init(_ error: any Error) {
         sentence = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
-        // Retries ran out on a network failure: an outage, to wait out rather than a fault to fix.
-        isUnreachable = (error as? HTTPError).map { $0.isUnreachable || $0.isTransient && !$0.isStatus } == true
+        let http = error as? HTTPError
+        isUnreachable = http?.isUnreachable == true
+        isNetworkFailure = http.map { $0.isUnreachable || $0.isTransient && !$0.isStatus } == true
         isDiskFull = (error as? LibraryError)?.isDiskFull == true || {
             if case .diskFull? = error as? HTTPError { return true }
             return false

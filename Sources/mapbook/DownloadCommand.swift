@@ -96,7 +96,7 @@ struct DownloadRun {
             throw ExitCode(128 + number)
         }
         if failures.isEmpty, unfinished == 0 { return }
-        throw !failures.isEmpty && failures.allSatisfy(\.isUnreachable) ? ExitCode(3) : ExitCode.failure
+        throw !failures.isEmpty && failures.allSatisfy(\.isNetworkFailure) ? ExitCode(3) : ExitCode.failure
     }
 }
 
@@ -224,7 +224,7 @@ actor DownloadReport {
             latest[id] = nil
             if json {
                 Output.jsonLine(["event": .string("failed"), "area": .string(id.rawValue), "title": .text(title(id)),
-                      "message": .string(failure.sentence), "unreachable": .bool(failure.isUnreachable)])
+                      "message": .string(failure.sentence), "unreachable": .bool(failure.isNetworkFailure)])
             } else {
                 say("\(Output.cell(title(id))): failed. \(failure.sentence)", error: true)
             }

@@ -93,6 +93,14 @@ struct UpdateLoadingAndListTests {
         #expect(state.network == .unknown)
     }
 
+    @Test func anUnreadableLibraryIsOneSentenceAndThePortalStillLoads() {
+        var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
+        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:])))
+        _ = App.update(&state, .libraryUnreadable("/lib/areas.json is damaged (not the JSON mapbook wrote); remove the area and download it again."))
+        #expect(state.message?.hasPrefix("/lib/areas.json is damaged") == true)
+        #expect(state.phase == .loading)
+    }
+
     @Test func whatThePortalSaysIsSanitizedAndMeansOnline() {
         var state = AppState(portalHost: "start", webMapID: Fixture.webMapID)
         _ = App.update(&state, .resized(Display(width: 120, height: 40)))
