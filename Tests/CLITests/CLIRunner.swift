@@ -26,32 +26,22 @@ enum CLI {
     }
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "MAPBOOK_TOKEN")
-        env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Drain both pipes before waiting, so a full pipe cannot block the child.
-        let errorOutput = PipeDrain(err.fileHandleForReading)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let (process, output, errors) = try start(arguments, environment: environment)
         process.waitUntilExit()
-        return CLIResult(status: process.terminationStatus,
-                         output: output,
-                         stderr: String(decoding: errorOutput.wait(), as: UTF8.self))
+        return CLIResult(status: process.terminationStatus, output: output.wait(), stderr: String(decoding: errors.wait(), as: UTF8.self))
     }
-}
 
-extension CLI {
     /// `run` for async tests: waits for the process without holding one of the few cooperative
     /// threads (a blocked one starves every other async test in the process).
     static func runAsync(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLIResult {
+        let (process, output, errors) = try start(arguments, environment: environment)
+        await process.exited()
+        return CLIResult(status: process.terminationStatus, output: output.wait(), stderr: String(decoding: errors.wait(), as: UTF8.self))
+    }
+
+    /// Starts mapbook with no token in its environment, its output drained on other threads (so a
+    /// full pipe cannot block the child).
+    private static func start(_ arguments: [String], environment: [String: String]) throws -> (Process, PipeDrain, PipeDrain) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -64,10 +54,7 @@ extension CLI {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let output = PipeDrain(out.fileHandleForReading), errors = PipeDrain(err.fileHandleForReading)
-        await process.exited()
-        return CLIResult(status: process.terminationStatus, output: output.wait(),
-                         stderr: String(decoding: errors.wait(), as: UTF8.self))
+        return (process, PipeDrain(out.fileHandleForReading), PipeDrain(err.fileHandleForReading))
     }
 }
 
