@@ -17,8 +17,8 @@ struct CLITests {
 
     func packageSize(_ area: SampleArea) -> Int { SampleFixture.content.packages[area.packageID]!.data.count }
 
-    @Test func areasListsEveryAreaAligned() throws {
-        let result = try CLI.run(["areas", "--portal", portal, "--webmap", SampleFixture.webMapID])
+    @Test func areasListsEveryAreaAligned() async throws {
+        let result = try await CLI.runAsync(["areas", "--portal", portal, "--webmap", SampleFixture.webMapID])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines[0] == "Explore Maine (\(SampleFixture.webMapID)) on 127.0.0.1 — 6 map areas")
@@ -37,8 +37,8 @@ struct CLITests {
         #expect(idColumns.count == 1)
     }
 
-    @Test func areasJSONIsStable() throws {
-        let result = try CLI.run(["areas", "--portal", portal, "--json"])
+    @Test func areasJSONIsStable() async throws {
+        let result = try await CLI.runAsync(["areas", "--portal", portal, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["portal"] as? String == portal)
@@ -60,8 +60,8 @@ struct CLITests {
         #expect(caribou["downloadable"] as? Bool == false)
     }
 
-    @Test func infoShowsOneItemWithPlainTextDescription() throws {
-        let result = try CLI.run(["info", SampleFixture.webMapID, "--portal", portal])
+    @Test func infoShowsOneItemWithPlainTextDescription() async throws {
+        let result = try await CLI.runAsync(["info", SampleFixture.webMapID, "--portal", portal])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Title     Explore Maine"))
         #expect(result.stdout.contains("Type      Web Map"))
@@ -70,8 +70,8 @@ struct CLITests {
         #expect(!result.stdout.contains("<p>") && !result.stdout.contains("<b>"))
     }
 
-    @Test func infoJSON() throws {
-        let result = try CLI.run(["info", SampleFixture.portlandID, "--portal", portal, "--json"])
+    @Test func infoJSON() async throws {
+        let result = try await CLI.runAsync(["info", SampleFixture.portlandID, "--portal", portal, "--json"])
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(json["type"] as? String == "Map Area")
@@ -79,49 +79,49 @@ struct CLITests {
         #expect((json["extent"] as? [String: Double])?["xmin"] == -70.45)
     }
 
-    @Test func unknownItemIsOneSentenceAndExit1() throws {
-        let result = try CLI.run(["info", "0000000000000000000000000000dead", "--portal", portal])
+    @Test func unknownItemIsOneSentenceAndExit1() async throws {
+        let result = try await CLI.runAsync(["info", "0000000000000000000000000000dead", "--portal", portal])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "mapbook: The item 0000000000000000000000000000dead does not exist on 127.0.0.1, or it is not shared with you.\n")
     }
 
-    @Test func errorsAreJSONWithJSONFlag() throws {
-        let result = try CLI.run(["info", SampleCatalog.protectedID, "--portal", portal, "--json"])
+    @Test func errorsAreJSONWithJSONFlag() async throws {
+        let result = try await CLI.runAsync(["info", SampleCatalog.protectedID, "--portal", portal, "--json"])
         #expect(result.status == 1)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [String: String]])
         #expect(json["error"]?["kind"] == "tokenRequired")
         #expect(json["error"]?["message"]?.contains("MAPBOOK_TOKEN") == true)
     }
 
-    @Test func tokenComesFromTheEnvironmentAndIsNeverPrinted() throws {
-        let ok = try CLI.run(["info", SampleCatalog.protectedID, "--portal", portal],
+    @Test func tokenComesFromTheEnvironmentAndIsNeverPrinted() async throws {
+        let ok = try await CLI.runAsync(["info", SampleCatalog.protectedID, "--portal", portal],
                              environment: ["MAPBOOK_TOKEN": SampleCatalog.validToken])
         #expect(ok.status == 0)
-        let bad = try CLI.run(["info", SampleCatalog.protectedID, "--portal", portal, "--json"],
+        let bad = try await CLI.runAsync(["info", SampleCatalog.protectedID, "--portal", portal, "--json"],
                               environment: ["MAPBOOK_TOKEN": "leaky-secret"])
         #expect(bad.status == 1)
         #expect(!(bad.stdout + bad.stderr).contains("leaky-secret"))
         #expect(bad.stdout.contains("invalidToken"))
     }
 
-    @Test func unreachablePortalNamesTheHostAndExits3() throws {
-        let result = try CLI.run(["areas", "--portal", "https://portal.mapbook.invalid"])
+    @Test func unreachablePortalNamesTheHostAndExits3() async throws {
+        let result = try await CLI.runAsync(["areas", "--portal", "https://portal.mapbook.invalid"])
         #expect(result.status == 3)
         #expect(result.stderr == "mapbook: Cannot reach portal.mapbook.invalid: the name does not resolve. Check the internet connection.\n")
-        let json = try CLI.run(["areas", "--portal", "https://portal.mapbook.invalid", "--json"])
+        let json = try await CLI.runAsync(["areas", "--portal", "https://portal.mapbook.invalid", "--json"])
         #expect(json.status == 3)
         #expect(json.stdout == #"{"error":{"kind":"unreachable","message":"Cannot reach portal.mapbook.invalid: the name does not resolve. Check the internet connection."}}"# + "\n")
     }
 
-    @Test func aMapAreaIsNotAWebMap() throws {
-        let result = try CLI.run(["areas", "--portal", portal, "--webmap", SampleFixture.portlandID])
+    @Test func aMapAreaIsNotAWebMap() async throws {
+        let result = try await CLI.runAsync(["areas", "--portal", portal, "--webmap", SampleFixture.portlandID])
         #expect(result.status == 1)
         #expect(result.stderr.contains("is a Map Area, not a Web Map"))
     }
 
-    @Test func badArgumentsAreUsageErrors() throws {
-        let result = try CLI.run(["areas", "--webmap", "not-an-id"])
+    @Test func badArgumentsAreUsageErrors() async throws {
+        let result = try await CLI.runAsync(["areas", "--webmap", "not-an-id"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("32 hexadecimal characters"))
     }

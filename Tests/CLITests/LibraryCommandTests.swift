@@ -37,9 +37,9 @@ struct LibraryCommandTests {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
-    @Test func downloadThenLibraryThenVerifyThenRemove() throws {
+    @Test func downloadThenLibraryThenVerifyThenRemove() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        let download = try CLI.run(["download", "Bangor", "--json"] + common)
+        let download = try await CLI.runAsync(["download", "Bangor", "--json"] + common)
         #expect(download.status == 0, "\(download.stderr)")
         let events = jsonLines(download.stdout)
         #expect(events.first?["event"] as? String == "queued")
@@ -48,10 +48,10 @@ struct LibraryCommandTests {
         #expect(FileManager.default.contents(atPath: bangorPackage) == bangorBytes)
 
         // Already there: skipped, unless the portal updates it.
-        let again = try CLI.run(["download", SampleFixture.bangorID] + common)
+        let again = try await CLI.runAsync(["download", SampleFixture.bangorID] + common)
         #expect(again.stdout.contains("already downloaded and up to date"))
 
-        let library = try CLI.run(["library", "--json"] + common)
+        let library = try await CLI.runAsync(["library", "--json"] + common)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(library.stdout.utf8)) as? [String: Any])
         let areas = try #require(json["mapAreas"] as? [[String: Any]])
         #expect(areas.count == 6)
@@ -60,10 +60,10 @@ struct LibraryCommandTests {
 
         // The library answers with the portal gone.
         server.stop()
-        let offline = try CLI.run(["library"] + common)
+        let offline = try await CLI.runAsync(["library"] + common)
         #expect(offline.status == 0)
         #expect(offline.stdout.contains("1 of 6 map areas downloaded"))
-        let verify = try CLI.run(["verify"] + common)
+        let verify = try await CLI.runAsync(["verify"] + common)
         #expect(verify.status == 0)
         #expect(verify.stdout.contains("ok      Bangor: 1 package"))
 
@@ -72,36 +72,36 @@ struct LibraryCommandTests {
         try handle.seek(toOffset: 40_000)
         handle.write(Data(repeating: 0xEE, count: 8))
         try handle.close()
-        let damaged = try CLI.run(["verify"] + common)
+        let damaged = try await CLI.runAsync(["verify"] + common)
         #expect(damaged.status == 1)
         #expect(damaged.stdout.contains("FAILED  Bangor"))
 
-        let remove = try CLI.run(["remove", "bangor"] + common)
+        let remove = try await CLI.runAsync(["remove", "bangor"] + common)
         #expect(remove.status == 0, "\(remove.stderr)")
         #expect(remove.stdout.contains("Removed Bangor (2.0 MiB freed)."))
         #expect(!FileManager.default.fileExists(atPath: bangorPackage))
-        #expect(try CLI.run(["library"] + common).stdout.contains("0 of 6 map areas downloaded"))
+        #expect(try await CLI.runAsync(["library"] + common).stdout.contains("0 of 6 map areas downloaded"))
     }
 
-    @Test func aDamagedDownloadFailsWithOneSentenceAndIsNotKept() throws {
+    @Test func aDamagedDownloadFailsWithOneSentenceAndIsNotKept() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         try server.updateFaults { $0.corrupt = true }
-        let result = try CLI.run(["download", "Bangor"] + common)
+        let result = try await CLI.runAsync(["download", "Bangor"] + common)
         #expect(result.status == 1)
         #expect(result.stderr.contains("Bangor: failed."))
         #expect(result.stderr.contains("arrived damaged"))
         #expect(!FileManager.default.fileExists(atPath: bangorPackage))
-        #expect(try CLI.run(["library"] + common).stdout.contains("0 of 6 map areas downloaded"))
+        #expect(try await CLI.runAsync(["library"] + common).stdout.contains("0 of 6 map areas downloaded"))
     }
 
-    @Test func unknownAndAmbiguousNamesAreClearErrors() throws {
+    @Test func unknownAndAmbiguousNamesAreClearErrors() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        let unknown = try CLI.run(["download", "Atlantis"] + common)
+        let unknown = try await CLI.runAsync(["download", "Atlantis"] + common)
         #expect(unknown.status == 1)
         #expect(unknown.stderr == "mapbook: No map area is called \"Atlantis\".\n")
-        let ambiguous = try CLI.run(["download", "B", "--json"] + common)
+        let ambiguous = try await CLI.runAsync(["download", "B", "--json"] + common)
         #expect(ambiguous.stdout.hasPrefix(#"{"error":{"kind":"ambiguousArea","#) && ambiguous.stdout.filter { $0 == "\n" }.count == 1)
-        let neither = try CLI.run(["download"] + common)
+        let neither = try await CLI.runAsync(["download"] + common)
         #expect(neither.status == 64)
     }
 
@@ -133,7 +133,7 @@ struct LibraryCommandTests {
         #expect(kept > 0 && kept < bangorBytes.count)
 
         try server.updateFaults { $0.bytesPerSecond = nil }
-        let resumed = try CLI.run(["download", "Bangor"] + common)
+        let resumed = try await CLI.runAsync(["download", "Bangor"] + common)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("Bangor: resuming after"))
         let ranges = server.requests.filter { $0.path.hasSuffix("\(SampleFixture.bangor.packageID)/data") }.compactMap { $0.headers["range"] }

@@ -11,8 +11,8 @@ struct PackageCommandTests {
     static let vtpk = SharedData.url("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk").path
 
     @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
-    func inspectPrintsLevelsAndTotals() throws {
-        let result = try CLI.run(["package", "inspect", Self.states])
+    func inspectPrintsLevelsAndTotals() async throws {
+        let result = try await CLI.runAsync(["package", "inspect", Self.states])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines[0] == "states_filled — Tile Package (.tpk)")
@@ -23,8 +23,8 @@ struct PackageCommandTests {
     }
 
     @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
-    func inspectCheckReportsTheDamagedTiles() throws {
-        let result = try CLI.run(["package", "inspect", "--check", "--json", Self.usa])
+    func inspectCheckReportsTheDamagedTiles() async throws {
+        let result = try await CLI.runAsync(["package", "inspect", "--check", "--json", Self.usa])
         #expect(result.status == 1, "damaged tiles make the exit status 1")
         let json = try JSONValue(parsing: result.output)
         #expect(json["type"] == .string("tpkx"))
@@ -36,19 +36,19 @@ struct PackageCommandTests {
     }
 
     @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
-    func tileWritesTheStoredBytesByWebZoomColumnRow() throws {
-        let result = try CLI.run(["package", "tile", Self.states, "4", "4", "5"])
+    func tileWritesTheStoredBytesByWebZoomColumnRow() async throws {
+        let result = try await CLI.runAsync(["package", "tile", Self.states, "4", "4", "5"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.output == (try Data(contentsOf: SharedData.url("raster/png-tiles-maine/states_filled.tpk_z4_x4_y5.png"))))
 
-        let missing = try CLI.run(["package", "tile", Self.states, "9", "4", "5"])
+        let missing = try await CLI.runAsync(["package", "tile", Self.states, "9", "4", "5"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("There is no tile 9/4/5"))
     }
 
     @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
-    func tileDecodesVectorTiles() throws {
-        let result = try CLI.run(["package", "tile", Self.vtpk, "0", "0", "0", "--decode", "--json"])
+    func tileDecodesVectorTiles() async throws {
+        let result = try await CLI.runAsync(["package", "tile", Self.vtpk, "0", "0", "0", "--decode", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try JSONValue(parsing: result.output)
         let layers = json["layers"]?.array ?? []
@@ -58,16 +58,16 @@ struct PackageCommandTests {
         #expect(feature["type"] == .string("line"))
         #expect(feature["geometry"]?[0]?[0]?.array.count == 2)
 
-        let text = try CLI.run(["package", "tile", Self.vtpk, "5", "16", "10", "--decode"])
+        let text = try await CLI.runAsync(["package", "tile", Self.vtpk, "5", "16", "10", "--decode"])
         #expect(text.stdout.hasPrefix("Tile 5/16/10: 5 layers"))
 
-        let raster = try CLI.run(["package", "tile", Self.usa, "4", "4", "5", "--decode", "--json"])
+        let raster = try await CLI.runAsync(["package", "tile", Self.usa, "4", "4", "5", "--decode", "--json"])
         #expect(raster.status == 1)
         #expect(try JSONValue(parsing: raster.output)["error"]?["kind"] == .string("notVector"))
     }
 
     /// Names inside a package are untrusted: escape sequences must not reach the terminal.
-    @Test func hostileNamesAreInertAndBadFilesAreOneSentence() throws {
+    @Test func hostileNamesAreInertAndBadFilesAreOneSentence() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID()).vtpk").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         var builder = MVTLayerBuilder(name: "roads\u{1B}[2J")
@@ -79,13 +79,13 @@ struct PackageCommandTests {
         try writer.write(tiles: [TileKey(z: 0, x: 0, y: 0): MVTTile(layers: [builder.layer])], to: path)
         for arguments in [["package", "inspect", path], ["package", "tile", path, "0", "0", "0", "--decode"],
                           ["package", "tile", path, "0", "0", "0", "--decode", "--json"]] {
-            let result = try CLI.run(arguments)
+            let result = try await CLI.runAsync(arguments)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.output.contains(0x1B) && !result.output.contains(0x07), "\(arguments)")
             #expect(!result.stdout.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }, "\(arguments)")
         }
 
-        let notAPackage = try CLI.run(["package", "inspect", "/etc/hostname"])
+        let notAPackage = try await CLI.runAsync(["package", "inspect", "/etc/hostname"])
         #expect(notAPackage.status == 1)
         #expect(notAPackage.stderr.hasPrefix("mapbook: The package is damaged or not a tile package"))
         #expect(notAPackage.stderr.split(separator: "\n").count == 1)

@@ -8,7 +8,7 @@ func testClient(retries: Int = 3, lowSpeed: Duration = .seconds(2), maxBody: Int
     HTTPClient(configuration: HTTPConfiguration(
         connectTimeout: .seconds(5), stallTimeout: lowSpeed, maxBodyBytes: maxBody,
         retry: RetryPolicy(maxRetries: retries, initialDelay: .milliseconds(20), maxDelay: .milliseconds(200),
-                           totalTimeLimit: .seconds(20))))
+                           totalTimeLimit: .seconds(120))))
 }
 
 @Suite("HTTP requests against a loopback server")

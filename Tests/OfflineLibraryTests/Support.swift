@@ -14,7 +14,7 @@ struct LibraryFixture {
     let client: PortalClient
 
     static let quickRetries = RetryPolicy(maxRetries: 3, initialDelay: .milliseconds(50), maxDelay: .milliseconds(200),
-                                          totalTimeLimit: .seconds(20))
+                                          totalTimeLimit: .seconds(120))
 
     init(faults: String = "", root: String? = nil) throws {
         var settings = SampleFaults()

@@ -25,7 +25,7 @@ import TileFormats
     }
 
     static let quickRetries = RetryPolicy(maxRetries: 4, initialDelay: .milliseconds(50), maxDelay: .milliseconds(200),
-                                          totalTimeLimit: .seconds(20))
+                                          totalTimeLimit: .seconds(120))
 
     /// The package's bytes, fetched the way the library will: `PortalClient.packageRequest` through `HTTPClient.download`.
     func download(with http: HTTPClient, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> (Data, DownloadResult) {

@@ -12,98 +12,98 @@ import Testing
     /// outage → offline within 3 s with only the downloaded area listed and its details open; the
     /// portal back → online and the whole list again.
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
-    func downloadThenLoseTheNetworkThenGetItBack() throws {
+    func downloadThenLoseTheNetworkThenGetItBack() async throws {
         var faults = SampleFaults()
         faults.bytesPerSecond = 400_000
         let portal = try SampleFixture.start(faults: faults)
         defer { portal.stop() }
-        let tmux = try Self.browse(portal)
+        let tmux = try await Self.browse(portal)
         defer { tmux.close() }
 
         tmux.send("j", "j", "j", "j")
-        _ = try tmux.waitFor("5/7")
+        _ = try await tmux.waitFor("5/7")
         tmux.send("d")
-        let first = try tmux.waitFor("Downloading ▕")
-        usleep(1_500_000)
-        let later = try tmux.waitFor("Downloading ▕")
+        let first = try await tmux.waitFor("Downloading ▕")
+        try await Task.sleep(for: .milliseconds(1500))
+        let later = try await tmux.waitFor("Downloading ▕")
         #expect(Self.percent(in: later) > Self.percent(in: first), "the bar advances: \(first) then \(later)")
-        var screen = try tmux.waitFor("Downloaded · 2.1 MiB", timeout: 30)
+        var screen = try await tmux.waitFor("Downloaded · 2.1 MiB", timeout: 30)
         #expect(screen.contains("Greater Portland downloaded · 2.1 MiB, verified"))
 
         // The portal goes away: offline within 3 s, only what is on this device listed.
         try portal.setOutage(true)
         let lost = Date()
-        screen = try tmux.waitFor("○ offline", timeout: 5)
+        screen = try await tmux.waitFor("○ offline", timeout: 5)
         let noticed = Date().timeIntervalSince(lost)
         #expect(noticed <= 3, "offline noticed after \(noticed) s")
-        screen = try tmux.waitFor("Offline — showing downloaded areas")
+        screen = try await tmux.waitFor("Offline — showing downloaded areas")
         #expect(screen.contains("Greater Portland") && !screen.contains("Acadia") && !screen.contains("Bangor"))
         tmux.send("Enter")
-        screen = try tmux.waitFor("On this device")
+        screen = try await tmux.waitFor("On this device")
         #expect(screen.contains("Size on disk      2.1 MiB"))
         tmux.send("Escape")
-        _ = try tmux.waitFor("○ offline")
+        _ = try await tmux.waitFor("○ offline")
 
         // It comes back: online, and the list reloads.
         try portal.setOutage(false)
-        _ = try tmux.waitFor("● online", timeout: 20)
-        screen = try tmux.waitFor("Acadia")
+        _ = try await tmux.waitFor("● online", timeout: 20)
+        screen = try await tmux.waitFor("Acadia")
         #expect(screen.contains("Bangor") && screen.contains("Downloaded · 2.1 MiB"))
         tmux.send("q")
-        _ = try tmux.waitFor("[exit 0]")
+        _ = try await tmux.waitFor("[exit 0]")
     }
 
     /// A downloaded area's map, offline: open it, pan, zoom, a bookmark, the layer list, back, quit.
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
-    func anAreasMapOfflinePanZoomBookmarksLayers() throws {
+    func anAreasMapOfflinePanZoomBookmarksLayers() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
-        let tmux = try Self.browse(portal)
+        let tmux = try await Self.browse(portal)
         defer { tmux.close() }
         tmux.send("j")
-        _ = try tmux.waitFor("2/7")
+        _ = try await tmux.waitFor("2/7")
         tmux.send("d")
-        _ = try tmux.waitFor("Acadia downloaded", timeout: 30)
+        _ = try await tmux.waitFor("Acadia downloaded", timeout: 30)
         try portal.setOutage(true)
-        _ = try tmux.waitFor("○ offline", timeout: 10)
+        _ = try await tmux.waitFor("○ offline", timeout: 10)
 
         tmux.send("m")
-        var screen = try tmux.waitFor("Acadia › Map")
-        screen = try tmux.waitFor("braille")
+        var screen = try await tmux.waitFor("Acadia › Map")
+        screen = try await tmux.waitFor("braille")
         #expect(screen.contains("Acadia · on this device"))
         #expect(screen.contains("Bar Harbor") || screen.contains("Census"), "the package is drawn")
         let home = Self.footer(screen)
 
         tmux.send("Right", "Right", "l")
-        screen = try tmux.waitForSettled()
+        screen = try await tmux.waitForSettled()
         let panned = Self.footer(screen)
         #expect(panned != home, "the centre moved east")
         #expect(Self.zoom(in: panned) == Self.zoom(in: home))
 
         tmux.send("+")
         let zoom = Self.zoom(in: panned) ?? 0
-        screen = try tmux.waitFor(String(format: "z%.1f", zoom + 1))
+        screen = try await tmux.waitFor(String(format: "z%.1f", zoom + 1))
 
         tmux.send("b")
-        screen = try tmux.waitFor("Bookmarks")
+        screen = try await tmux.waitFor("Bookmarks")
         #expect(screen.contains("All of Maine"))
         tmux.send("Enter")
-        screen = try tmux.waitFor("Bookmark: All of Maine")
+        screen = try await tmux.waitFor("Bookmark: All of Maine")
         #expect(!screen.contains("─ Bookmarks"))
 
         tmux.send("L")
-        screen = try tmux.waitFor("[x] places")
+        screen = try await tmux.waitFor("[x] places")
         tmux.send("Space")
-        screen = try tmux.waitFor("[ ] region")
+        screen = try await tmux.waitFor("[ ] region")
         tmux.send("Escape")
-        screen = try tmux.waitForSettled()
+        screen = try await tmux.waitForSettled()
         #expect(!screen.contains("[ ] region"))
 
         tmux.send("Escape")
-        screen = try tmux.waitFor("Offline — showing downloaded areas")
+        screen = try await tmux.waitFor("Offline — showing downloaded areas")
         #expect(screen.contains("Acadia") && screen.contains("2/2"))
         tmux.send("q")
-        _ = try tmux.waitFor("[exit 0]")
+        _ = try await tmux.waitFor("[exit 0]")
     }
 
     /// The map footer's position: centre, zoom, scale.
@@ -118,12 +118,12 @@ import Testing
     }
 
     /// mapbook on `portal` in a 120×40 tmux, once the list has loaded online.
-    static func browse(_ portal: SamplePortal) throws -> Tmux {
+    static func browse(_ portal: SamplePortal) async throws -> Tmux {
         let tmux = try Tmux(width: 120, height: 40)
         do {
             try tmux.start("mapbook --portal \(portal.baseURL.absoluteString)")
-            _ = try tmux.waitFor("6 map areas", timeout: 30)
-            _ = try tmux.waitFor("● online")
+            _ = try await tmux.waitFor("6 map areas", timeout: 30)
+            _ = try await tmux.waitFor("● online")
         } catch {
             tmux.close()
             throw error
@@ -138,15 +138,15 @@ import Testing
     }
 
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
-    func demoBrowseFilterDetailsHelpResizeQuit() throws {
+    func demoBrowseFilterDetailsHelpResizeQuit() async throws {
         let tmux = try Tmux(width: 100, height: 32)
         defer { tmux.close() }
         try tmux.start("mapbook demo")
 
         // The first full screen: six areas listed.
-        var screen = try tmux.waitFor("6 map areas", timeout: 90)
-        _ = try tmux.waitFor("● online")
-        screen = try tmux.waitForSettled()
+        var screen = try await tmux.waitFor("6 map areas", timeout: 90)
+        _ = try await tmux.waitFor("● online")
+        screen = try await tmux.waitForSettled()
         for title in ["Explore Maine", "Acadia", "Boston", "Baxter State Park", "Greater Portland", "Caribou", "Bangor"] {
             #expect(screen.contains(title), "\(title) is listed")
         }
@@ -154,45 +154,45 @@ import Testing
 
         // Move four rows down: Greater Portland, named over the map.
         tmux.send("j", "j", "Down", "j")
-        screen = try tmux.waitFor("5/7")
+        screen = try await tmux.waitFor("5/7")
         #expect(screen.contains("◆ Greater Portland"))
 
         // Filter as you type.
         tmux.send("/", "b", "a", "n", "g")
-        screen = try tmux.waitFor("1 of 7")
+        screen = try await tmux.waitFor("1 of 7")
         #expect(screen.contains("/ bang") && screen.contains("Bangor") && !screen.contains("Acadia"))
         tmux.send("Escape")
-        screen = try tmux.waitFor("6 map areas")
+        screen = try await tmux.waitFor("6 map areas")
         #expect(screen.contains("Acadia") && screen.contains("1/7"))
 
         // Details of Greater Portland, and back.
         tmux.send("j", "j", "j", "j", "Enter")
-        screen = try tmux.waitFor("5dbbd50464b546a1ae4e39236f5fafa0")
+        screen = try await tmux.waitFor("5dbbd50464b546a1ae4e39236f5fafa0")
         #expect(screen.contains("Details") && screen.contains("Packages") && screen.contains("Bookmarks"))
         tmux.send("Escape")
-        screen = try tmux.waitFor("6 map areas")
+        screen = try await tmux.waitFor("6 map areas")
 
         // Help, generated from the key map.
         tmux.send("?")
-        screen = try tmux.waitFor("Show or hide this help")
+        screen = try await tmux.waitFor("Show or hide this help")
         #expect(screen.contains("Keys") && screen.contains("Filter the list as you type"))
         tmux.send("Escape")
-        screen = try tmux.waitFor("6 map areas")
+        screen = try await tmux.waitFor("6 map areas")
         #expect(!screen.contains("Show or hide this help"))
 
         // Narrow: the panes stack. Tiny: the too-small card. Back: the split again.
         tmux.resize(width: 60, height: 30)
-        screen = try tmux.waitFor(String(repeating: "─", count: 60))
+        screen = try await tmux.waitFor(String(repeating: "─", count: 60))
         #expect(screen.contains("6 map areas"))
         tmux.resize(width: 30, height: 8)
-        screen = try tmux.waitFor("Terminal too small")
+        screen = try await tmux.waitFor("Terminal too small")
         tmux.resize(width: 100, height: 32)
-        screen = try tmux.waitFor("6 map areas")
+        screen = try await tmux.waitFor("6 map areas")
         #expect(screen.contains("│"))
 
         // Quit: the terminal is restored and the exit status is 0.
         tmux.send("q")
-        screen = try tmux.waitFor("[exit 0]")
+        screen = try await tmux.waitFor("[exit 0]")
     }
 }
 
@@ -247,23 +247,23 @@ final class Tmux {
 
     /// Polls the screen until it contains `text`, then until it stops changing.
     @discardableResult
-    func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String {
+    func waitFor(_ text: String, timeout: TimeInterval = 15) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = capture()
         while !screen.contains(text) {
             guard Date() < deadline else { throw Timeout(waitingFor: "“\(text)”", screen: screen) }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
             screen = capture()
         }
-        return try waitForSettled(deadline: deadline)
+        return try await waitForSettled(deadline: deadline)
     }
 
     /// Polls until two captures 150 ms apart are the same.
     @discardableResult
-    func waitForSettled(deadline: Date = Date().addingTimeInterval(15)) throws -> String {
+    func waitForSettled(deadline: Date = Date().addingTimeInterval(15)) async throws -> String {
         var previous = capture()
         while true {
-            usleep(150_000)
+            try await Task.sleep(for: .milliseconds(150))
             let screen = capture()
             if screen == previous { return screen }
             guard Date() < deadline else { throw Timeout(waitingFor: "the screen to settle", screen: screen) }
