@@ -40,6 +40,8 @@ public enum AreaStatus: Equatable, Sendable {
     case unavailable(String)
     /// The portal's description of the area could not be read; the reason, one sentence.
     case unreadable(String)
+    /// Listed; its packages are still being asked for.
+    case checking
     /// Downloadable, not on this device; the download size.
     case ready(Int64)
     case queued
@@ -65,6 +67,7 @@ extension AppState {
             return .downloaded(size: record.size, at: record.downloadedAt, updateAvailable: record.needsUpdate(comparedWith: area))
         }
         if let reason = area.unavailableReason { return .unreadable(reason) }
+        if area.packagesPending { return .checking }
         switch area.status {
         case .complete: return .ready(area.size)
         case .processing: return .packaging

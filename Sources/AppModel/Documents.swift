@@ -202,6 +202,8 @@ public enum StatusText {
                 return [StyledText("Unavailable", .warning), StyledText(" · status “\(value)”", .dim)]
             case .unreadable(let reason):
                 return [StyledText("Unavailable", .warning), StyledText(" · \(reason)", .dim)]
+            case .checking:
+                return [StyledText("Checking its packages…", .dim)]
             }
         }
     }

@@ -27,6 +27,9 @@ public enum Event: Sendable {
     case connected(host: String)
     /// The portal answered: the web map, its areas, and the library as it now is.
     case webMapLoaded(WebMapSnapshot)
+    /// A long listing of areas so far (thousands of areas): all listed, the packages of `known` of
+    /// them looked up; the others `packagesPending`.
+    case webMapListing(LibraryCatalog, known: Int)
     case webMapFailed(LoadFailure)
     /// The catalogue could not be kept for offline use; one sentence.
     case catalogNotKept(String)

@@ -11,6 +11,7 @@ public enum Notice: Equatable, Sendable {
     case checkingPortal
     case notConnected
     case catalogNotKept(String)
+    case listingAreas(known: Int, of: Int)
     // Downloads
     case downloaded(title: String, size: Int64)
     case downloadFailed(title: String, sentence: String)
@@ -46,6 +47,7 @@ public enum Notice: Equatable, Sendable {
         case .checkingPortal: "Checking the portal…"
         case .notConnected: "Not connected to the portal yet."
         case .catalogNotKept(let why): "The list could not be kept for offline use: " + why
+        case .listingAreas(let known, let total): "Listing the map areas: \(Format.grouped(known)) of \(Format.grouped(total)) checked…"
         case .downloaded(let title, let size): "\(title) downloaded · \(Format.bytes(size)), verified"
         case .downloadFailed(let title, let sentence): "\(title): \(sentence)"
         case .cancelled(let title): "Cancelled the download of \(title)."

@@ -61,6 +61,8 @@ extension App {
             state.notice = .upToDate(title: state.title(of: area.item.id))
         case .queued, .downloading:
             break
+        case .checking:
+            state.notice = .listingAreas(known: state.areas.filter { !$0.packagesPending }.count, of: state.areas.count)
         case .packaging, .packagingFailed, .unavailable, .unreadable:
             state.notice = .notPackaged(title: state.title(of: area.item.id))
         }

@@ -46,6 +46,12 @@ public enum App {
             return []
         case .webMapLoaded(let loaded):
             return webMapLoaded(&state, loaded)
+        case .webMapListing(let catalog, let known):
+            state.notice = .listingAreas(known: known, of: catalog.areas.count)
+            // A list kept in the library is complete: better than one still filling in.
+            guard state.webMapItem == nil else { return [] }
+            return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap,
+                         areas: OfflineLibrary.adding(state.downloads, to: catalog.areas), notice: state.notice)
         case .webMapFailed(let failure):
             return webMapFailed(&state, failure)
         case .catalogNotKept(let why):
@@ -130,13 +136,14 @@ public enum App {
     }
 
     /// The web map and its areas, made safe for the terminal as they enter the state.
-    private static func apply(_ state: inout AppState, item: PortalItem, webMap: WebMap, areas: [MapArea]) -> [Effect] {
+    private static func apply(_ state: inout AppState, item: PortalItem, webMap: WebMap, areas: [MapArea],
+                              notice: Notice? = nil) -> [Effect] {
         let previous = state.selectedRow
         state.webMapItem = DisplayText.item(item)
         state.webMap = DisplayText.webMap(webMap)
         state.areas = areas.map(DisplayText.area)
         state.phase = .loaded
-        state.notice = nil
+        state.notice = notice
         reselect(&state, previous)
         return requestOverviewDraw(&state)
     }

@@ -144,8 +144,15 @@ public final class Runtime {
             let id = library.webMapID
             async let item = client.webMapItem(id)
             async let data = client.itemDataJSON(id)
-            async let areas = client.mapAreas(of: id)
-            let catalog = LibraryCatalog(webMapItem: try await item, webMapData: try await data, areas: try await areas, syncedAt: Date())
+            async let listed = client.mapAreas(of: id) { [weak self] areas, known in
+                Task { @UIActor [weak self] in self?.showListing(areas, known: known) }
+            }
+            let (webMapItem, webMapData) = (try await item, try await data)
+            listingHead = (webMapItem, webMapData)
+            let areas = try await listed
+            // From here on a late report of the listing is dropped: the whole list follows.
+            listingHead = nil
+            let catalog = LibraryCatalog(webMapItem: webMapItem, webMapData: webMapData, areas: areas, syncedAt: Date())
             guard !Task.isCancelled else { return }
             let (kept, snapshot) = await Self.keep(catalog, in: library)
             deliver(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: client.host)))
@@ -154,10 +161,20 @@ public final class Runtime {
             let images = await Self.decodeThumbnails(thumbnails)
             if !images.isEmpty, !Task.isCancelled { deliver(.thumbnails(images)) }
         } catch {
+            listingHead = nil
             guard !Task.isCancelled, !(error is CancellationError) else { return }
             deliver(.webMapFailed(LoadFailure(sentence: error.userSentence, isUnreachable: (error as? HTTPError)?.isUnreachable == true,
                                               host: client?.host ?? "")))
         }
+    }
+
+    /// The web map's item and data while its areas are still being listed.
+    private var listingHead: (PortalItem, JSONValue)?
+
+    /// A long listing, shown as it fills in (once the web map's item and data are in).
+    private func showListing(_ areas: [MapArea], known: Int) {
+        guard let (item, data) = listingHead, loading?.isCancelled == false else { return }
+        deliver(.webMapListing(LibraryCatalog(webMapItem: item, webMapData: data, areas: areas, syncedAt: nil), known: known))
     }
 
     /// Once connected: the download queue and the network monitor, each feeding events.

@@ -78,14 +78,28 @@ public struct PortalClient: Sendable {
     /// portal's order. Items that are not of type `Map Area` are skipped. An area whose package list
     /// the portal answers badly (an error body, or not the JSON the API promises) is listed as
     /// unavailable, with the reason; only a failure to reach the portal fails the whole list.
-    public func mapAreas(of webMap: ItemID) async throws -> [MapArea] {
+    ///
+    /// The package lists are asked for eight at a time. When that takes a while (a web map with
+    /// thousands of areas), `progress` is told the list so far every half second: every area, those
+    /// whose packages are not known yet marked `packagesPending`, and how many are known.
+    public func mapAreas(of webMap: ItemID, progress: (@Sendable (_ areas: [MapArea], _ known: Int) -> Void)? = nil)
+        async throws -> [MapArea] {
         let areas = try await relatedItems(of: webMap, relationship: "Map2Area")
             .filter { $0.type.isEmpty || $0.type == "Map Area" }
         typealias Lookup = (index: Int, packages: Result<[PortalItem], PortalError>)
+        func listed(_ found: [Int: Result<[PortalItem], PortalError>]) -> [MapArea] {
+            areas.enumerated().map { index, area in
+                switch found[index] {
+                case .success(let items)?: PortalDecoding.mapArea(area, packages: items)
+                case .failure(let error)?: PortalDecoding.mapArea(area, packages: [], unavailableReason: error.userSentence)
+                case nil: PortalDecoding.mapArea(area, packages: [], pending: true)
+                }
+            }
+        }
         let found = try await withThrowingTaskGroup(of: Lookup.self, returning: [Int: Result<[PortalItem], PortalError>].self) { group in
-            var found: [Int: Result<[PortalItem], PortalError>] = [:]
+            var listing = Listing(report: progress.map { report in { report(listed($0), $0.count) } })
             for (index, area) in areas.enumerated() {
-                if index >= Self.parallelLookups, let done = try await group.next() { found[done.index] = done.packages }
+                if index >= Self.parallelLookups, let done = try await group.next() { listing.add(done.index, done.packages) }
                 let id = area.id
                 group.addTask {
                     do {
@@ -95,15 +109,25 @@ public struct PortalClient: Sendable {
                     }
                 }
             }
-            for try await done in group { found[done.index] = done.packages }
-            return found
+            for try await done in group { listing.add(done.index, done.packages) }
+            return listing.found
         }
-        let packages = areas.indices.map { found[$0] ?? .success([]) }
-        return zip(areas, packages).map { area, found in
-            switch found {
-            case .success(let items): PortalDecoding.mapArea(area, packages: items)
-            case .failure(let error): PortalDecoding.mapArea(area, packages: [], unavailableReason: error.userSentence)
-            }
+        return listed(found)
+    }
+
+    /// The package lists found so far, told to `report` at most every half second.
+    private struct Listing {
+        var found: [Int: Result<[PortalItem], PortalError>] = [:]
+        let report: (([Int: Result<[PortalItem], PortalError>]) -> Void)?
+        private var reported = ContinuousClock.now
+
+        init(report: (([Int: Result<[PortalItem], PortalError>]) -> Void)?) { self.report = report }
+
+        mutating func add(_ index: Int, _ packages: Result<[PortalItem], PortalError>) {
+            found[index] = packages
+            guard let report, ContinuousClock.now - reported >= .milliseconds(500) else { return }
+            reported = .now
+            report(found)
         }
     }
 

@@ -28,12 +28,14 @@ enum PortalDecoding {
     }
 
     /// A map area: its item, `properties.status`, and its packages.
-    /// A package listed twice is kept once.
-    static func mapArea(_ item: PortalItem, packages: [PortalItem], unavailableReason: String? = nil) -> MapArea {
+    /// A package listed twice is kept once. `pending`: its packages have not been asked for yet.
+    static func mapArea(_ item: PortalItem, packages: [PortalItem], unavailableReason: String? = nil, pending: Bool = false) -> MapArea {
         var seen = Set<ItemID>()
-        return MapArea(item: item, status: PackagingStatus(portalValue: item.properties?["status"]?.string),
-                       packages: packages.filter { seen.insert($0.id).inserted }.map(AreaPackage.init),
-                       unavailableReason: unavailableReason)
+        var area = MapArea(item: item, status: PackagingStatus(portalValue: item.properties?["status"]?.string),
+                           packages: packages.filter { seen.insert($0.id).inserted }.map(AreaPackage.init),
+                           unavailableReason: unavailableReason)
+        area.packagesPending = pending
+        return area
     }
 
     /// `[[xmin, ymin], [xmax, ymax]]` in degrees; nil for `[]`, `null` or anything out of range.

@@ -80,6 +80,8 @@ public struct MapArea: Sendable, Equatable {
     /// Why the area is listed but cannot be used, when the portal's description of it (its package
     /// list) could not be read; one sentence, sanitized. The other areas of the web map are unaffected.
     public var unavailableReason: String?
+    /// Listed, but its package list is still being asked for (a long listing shown as it fills).
+    public var packagesPending = false
 
     public init(item: PortalItem, status: PackagingStatus, packages: [AreaPackage], unavailableReason: String? = nil) {
         self.item = item; self.status = status; self.packages = packages
@@ -87,7 +89,7 @@ public struct MapArea: Sendable, Equatable {
     }
 
     /// Packaged, listed in full, with at least one package.
-    public var isDownloadable: Bool { unavailableReason == nil && status.isDownloadable && !packages.isEmpty }
+    public var isDownloadable: Bool { unavailableReason == nil && !packagesPending && status.isDownloadable && !packages.isEmpty }
 
     /// Download size: the sum of the package sizes (what the phone apps show before a download).
     public var size: Int64 { packages.reduce(0) { $0 + max($1.size ?? 0, 0) } }

@@ -119,6 +119,33 @@ struct UpdateLoadingAndListTests {
         #expect(state.areas.count == 3)
     }
 
+    /// Thousands of areas: the list shows as it fills, areas whose packages are not known yet are
+    /// "checking", not downloadable, and the whole list replaces it.
+    @Test func aLongListingShowsAsItFills() {
+        var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
+        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
+        _ = App.update(&state, .connected(host: "p"))
+        var partial = Fixture.catalog
+        partial.areas[1].packagesPending = true
+        partial.areas[2].packagesPending = true
+        _ = App.update(&state, .webMapListing(partial, known: 1))
+        #expect(state.phase == .loaded && state.rows.count == 4)
+        #expect(state.message == "Listing the map areas: 1 of 3 checked…")
+        #expect(StatusText.line(.area(2), state: state).plainText == "Checking its packages…")
+        Fixture.select(&state, "Bangor")
+        #expect(Fixture.keys(&state, .character("d")).isEmpty)
+        _ = App.update(&state, .webMapLoaded(WebMapSnapshot(catalog: Fixture.catalog,
+                                                            library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]),
+                                                            host: "p")))
+        #expect(state.message == nil)
+        #expect(StatusText.line(.area(2), state: state).plainText == "Ready · 2.0 MiB")
+        // A complete list from the library stays until the portal's whole list arrives.
+        var kept = AppState(portalHost: "p", webMapID: Fixture.webMapID)
+        _ = App.update(&kept, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:])))
+        _ = App.update(&kept, .webMapListing(partial, known: 1))
+        #expect(kept.areas.allSatisfy { !$0.packagesPending })
+    }
+
     @Test func anUnreachablePortalBeforeAnythingLoadedIsOffline() {
         var state = AppState(portalHost: "www.arcgis.com", webMapID: Fixture.webMapID)
         let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: "Cannot reach www.arcgis.com.", isUnreachable: true,

@@ -188,3 +188,40 @@ struct PortalClientTests {
         }
     }
 }
+
+/// A web map with many areas whose package lists come slowly: the list is reported as it fills.
+@Suite struct LongListingTests {
+    @Test func aSlowListingIsReportedAsItFills() async throws {
+        let count = 80
+        let ids = (0..<count).map { String(format: "c%031d", $0) }
+        let server = try LoopbackServer { request in
+            if request.query["relationshipType"] == "Map2Area" {
+                let items = ids.map { #"{"id":"\#($0)","type":"Map Area","title":"Area \#($0.suffix(2))","properties":{"status":"complete"}}"# }
+                return .json(#"{"total":\#(count),"relatedItems":[\#(items.joined(separator: ","))]}"#)
+            }
+            Thread.sleep(forTimeInterval: 0.06)
+            let id = request.path.split(separator: "/").dropLast().last.map(String.init) ?? "x"
+            let package = #"{"id":"d\#(id.dropFirst())","type":"Vector Tile Package","title":"P","size":1000}"#
+            return .json(#"{"total":1,"relatedItems":[\#(package)]}"#)
+        }
+        defer { server.stop() }
+        let reports = Reports()
+        let areas = try await PortalClient(portal: server.baseURL, http: HTTPClient(configuration: HTTPConfiguration(retry: .none)))
+            .mapAreas(of: .exploreMaine) { areas, known in reports.add(areas, known) }
+        #expect(areas.count == count && areas.allSatisfy { $0.isDownloadable && !$0.packagesPending })
+        let seen = reports.all
+        #expect(seen.contains { $0.1 < count }, "80 lookups at 60 ms, 8 at a time, take longer than a report's half second")
+        for (listed, known) in seen {
+            #expect(listed.count == count)
+            #expect(listed.filter { !$0.packagesPending }.count == known)
+            #expect(listed.filter(\.packagesPending).allSatisfy { !$0.isDownloadable })
+        }
+    }
+
+    final class Reports: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reports: [([MapArea], Int)] = []
+        func add(_ areas: [MapArea], _ known: Int) { lock.withLock { reports.append((areas, known)) } }
+        var all: [([MapArea], Int)] { lock.withLock { reports } }
+    }
+}
