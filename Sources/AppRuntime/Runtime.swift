@@ -32,7 +32,8 @@ public final class Runtime {
     private var client: PortalClient?
     private var queue: DownloadQueue?
     private var monitor: NetworkMonitor?
-    private var mapLoaders: [Int: TileLoader] = [:]
+    /// The open map: its session, and its loader once the source is open (one map at a time).
+    private var map: (session: Int, loader: TileLoader?)?
     private var overviewLoader: TileLoader?
     private var reading: Task<Void, Never>?
     private var loading: Task<Void, Never>?
@@ -93,15 +94,16 @@ public final class Runtime {
             guard let monitor else { return }
             track { await monitor.report(reachable: reachable) }
         case .openMap(let session, let choice):
+            map = (session, nil)
             track { [weak self] in await self?.openMap(session: session, choice) }
         case .drawMap(let session, let request):
-            guard let loader = mapLoaders[session] else { return }
+            guard map?.session == session, let loader = map?.loader else { return }
             track { [weak self] in
                 let image = await loader.render(request)
                 self?.deliver(.mapDrawn(session: session, image))
             }
         case .closeMap(let session):
-            mapLoaders[session] = nil
+            if map?.session == session { map = nil }
         case .drawOverview(let request, let basemap):
             track { [weak self] in await self?.drawOverview(request, basemap: basemap) }
         }
@@ -202,7 +204,9 @@ public final class Runtime {
     private func openMap(session: Int, _ choice: MapSourceChoice) async {
         do {
             let source = try await Self.source(for: choice, given: givenSource, library: library, http: http)
-            mapLoaders[session] = TileLoader(source: source)
+            // A map closed (or replaced) while its source opened keeps no loader.
+            guard map?.session == session else { return }
+            map?.loader = TileLoader(source: source)
             deliver(.mapOpened(session: session, MapSourceSummary(layerNames: source.layerNames, extent: source.extent,
                                                                   styleProblem: (source as? PackageMapSource)?.styleProblem)))
         } catch {

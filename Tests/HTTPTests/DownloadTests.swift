@@ -151,14 +151,14 @@ struct DownloadTests {
     }
 
     @Test func cancellingADownloadLeavesItsBytesForLater() async throws {
-        // Slow enough (30 s for the whole file) that the cancel lands mid-transfer even when a busy
-        // machine runs this task late.
-        let (server, _) = try fileServer(tweak: { _, response in response.delivery.bytesPerSecond = 10_000 })
+        // Slow enough (75 s for the whole file) that the cancel lands mid-transfer even when a busy
+        // machine starts this task, or runs its polling, tens of seconds late.
+        let (server, _) = try fileServer(tweak: { _, response in response.delivery.bytesPerSecond = 4_000 })
         let path = temporaryPath()
         let client = testClient()
         let task = Task { try await client.download(HTTPRequest(url: server.baseURL), to: path) }
         // Cancel once some bytes are on disk (polled, so a slow machine does not fail the test).
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
