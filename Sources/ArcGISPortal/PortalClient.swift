@@ -86,7 +86,12 @@ public struct PortalClient: Sendable {
         async throws -> [MapArea] {
         let areas = try await relatedItems(of: webMap, relationship: "Map2Area")
             .filter { $0.type.isEmpty || $0.type == "Map Area" }
-        typealias Lookup = (index: Int, packages: Result<[PortalItem], PortalError>)
+        // A struct, not a labelled tuple: with a tuple, the optimizer (Swift 6.3, -O) handed every
+        // result of this task group the first index.
+        struct Lookup: Sendable {
+            var index: Int
+            var packages: Result<[PortalItem], PortalError>
+        }
         func listed(_ found: [Int: Result<[PortalItem], PortalError>]) -> [MapArea] {
             areas.enumerated().map { index, area in
                 switch found[index] {
@@ -98,14 +103,14 @@ public struct PortalClient: Sendable {
         }
         let found = try await withThrowingTaskGroup(of: Lookup.self, returning: [Int: Result<[PortalItem], PortalError>].self) { group in
             var listing = Listing(report: progress.map { report in { report(listed($0), $0.count) } })
-            for (index, area) in areas.enumerated() {
+            for index in areas.indices {
                 if index >= Self.parallelLookups, let done = try await group.next() { listing.add(done.index, done.packages) }
-                let id = area.id
-                group.addTask {
+                let id = areas[index].id
+                group.addTask { [index] in
                     do {
-                        return (index, .success(try await relatedItems(of: id, relationship: "Area2Package")))
+                        return Lookup(index: index, packages: .success(try await relatedItems(of: id, relationship: "Area2Package")))
                     } catch let error as PortalError {
-                        return (index, .failure(error))
+                        return Lookup(index: index, packages: .failure(error))
                     }
                 }
             }
