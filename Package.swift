@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib", "CStb", "CChecksum"]),
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["MapbookCore"], path: "assets",
-                exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift"], resources: [.copy("maine")]),
+                exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine")]),
         .target(name: "OfflineLibrary", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
         .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats", "TerminalCanvas"]),
         .target(name: "MapSources", dependencies: ["MapbookCore", "HTTP", "TileFormats", "MapRender", "TerminalCanvas"]),
@@ -71,7 +71,8 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
         .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "PortalFixtures"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "SamplePortalTests", dependencies: ["SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats"]),
+        .testTarget(name: "SamplePortalTests", dependencies: ["SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats",
+                                                               "MapbookAssets", "SharedTestData"]),
         .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal",

@@ -13,9 +13,9 @@ public enum MapbookAssets {
 
     /// The layer's features, in a fixed order.
     public static func features(_ layer: Layer) throws -> [GeoFeature] {
-        guard let url = Bundle.module.url(forResource: layer.rawValue, withExtension: "geojson", subdirectory: "maine") else {
+        guard let url = Bundle.module.url(forResource: layer.rawValue, withExtension: "mbgf", subdirectory: "maine") else {
             throw CocoaError(.fileNoSuchFile)
         }
-        return try GeoJSON.features(from: Data(contentsOf: url))
+        return try CompactFeatures.decode(Data(contentsOf: url))
     }
 }

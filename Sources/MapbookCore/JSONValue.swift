@@ -13,7 +13,7 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Parses `data`; throws when it is not JSON at all.
     public init(parsing data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        self = try JSONParser.parse(data)
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -4,6 +4,7 @@
 //   mapbook-bench sample-build DIR    builds the sample portal's packages into DIR: seconds and sizes
 //   mapbook-bench frame WxH           main screen: compose and key-to-frame times, bytes per frame
 //   mapbook-bench map PATH WxH [Z]    map view: compose from decoded tiles, key to frame on a pan, cold load
+//   mapbook-bench json FILE…          per file: median parse time with mapbook's parser, JSONDecoder, JSONSerialization
 import AppModel
 import AppRuntime
 import EventLoop
@@ -219,6 +220,27 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     await program.shutdown()
 }
 
+/// Median of `runs` parses of each file into a document tree, by mapbook's parser and Foundation's two.
+func benchJSON(_ paths: [String], runs: Int = 20) {
+    func median(_ parse: (Data) throws -> Any, _ data: Data) -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            guard (try? parse(data)) != nil else { fail("does not parse", status: 1) }
+            times.append(seconds(ContinuousClock.now - start))
+        }
+        return times.sorted()[runs / 2] * 1000
+    }
+    for path in paths {
+        guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)", status: 1) }
+        let ours = median({ try JSONValue(parsing: $0) }, data)
+        let decoder = median({ try JSONDecoder().decode(JSONValue.self, from: $0) }, data)
+        let serialization = median({ try JSONSerialization.jsonObject(with: $0) }, data)
+        print(String(format: "%@ bytes=%d mapbook_ms=%.2f JSONDecoder_ms=%.2f JSONSerialization_ms=%.2f",
+                     (path as NSString).lastPathComponent, data.count, ours, decoder, serialization))
+    }
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
@@ -236,6 +258,9 @@ case "map" where arguments.count == 4 || arguments.count == 5:
     let size = arguments[3].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
     await benchMap(path: arguments[2], width: size[0], height: size[1], zoom: arguments.count == 5 ? Double(arguments[4]) : nil)
+case "json" where arguments.count > 2:
+    benchJSON(Array(arguments.dropFirst(2)))
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM]", status: 64)
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE…",
+         status: 64)
 }
