@@ -75,7 +75,7 @@ let package = Package(
                                                                "MapbookAssets", "SharedTestData"]),
         .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal",
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
                                                           "MapSources", "MapRender", "TileFormats"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
@@ -93,6 +93,6 @@ let package = Package(
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
         // Test support: the sample portal, its content built once per test process.
         .target(name: "PortalFixtures", dependencies: ["SamplePortal", "OfflineLibrary", "MapbookCore", "AppModel", "AppRuntime",
-                                                    "EventLoop", "ArcGISPortal", "MapSources"], path: "Tests/PortalFixtures"),
+                                                    "EventLoop", "ArcGISPortal", "MapSources", "HTTP"], path: "Tests/PortalFixtures"),
     ]
 )

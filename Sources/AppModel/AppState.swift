@@ -12,8 +12,11 @@ public enum LoadPhase: Equatable, Sendable {
     case starting(String)
     case loading
     case loaded
-    /// The portal could not be reached at all: no network, DNS, refused, timed out.
+    /// No network: the portal's name does not resolve, or nothing answered in time.
     case unreachable(host: String)
+    /// The network is there but the portal is not answering: refused, reset, closed early, stalled
+    /// (one sentence saying which).
+    case notAnswering(host: String, String)
     /// The portal answered, with an error (one sentence for the user).
     case failed(String)
 }
@@ -138,7 +141,7 @@ public struct AppState: Sendable {
     public var rows: [ListRow] {
         guard webMapItem != nil else { return [] }
         // Offline, only what is on this device can be opened.
-        let shown = network == .offline ? areas.indices.filter(isDownloaded) : Array(areas.indices)
+        let shown = network.isCutOff ? areas.indices.filter(isDownloaded) : Array(areas.indices)
         let all = [ListRow.webMap] + shown.map(ListRow.area)
         let query = filterText.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { return all }

@@ -140,7 +140,7 @@ public enum DetailsDocument {
         doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
         let update = record.needsUpdate(comparedWith: state.areas[index])
         doc.field("Update", update ? "Available: the portal has newer packages (u to update)"
-                  : state.network == .offline ? "Up to date as of the last sync" : "Up to date")
+                  : state.network.isCutOff ? "Up to date as of the last sync" : "Up to date")
     }
 
     private static func layerLine(_ layer: WebMapLayer) -> String {

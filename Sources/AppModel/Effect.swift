@@ -21,8 +21,10 @@ public enum Effect: Equatable, Sendable {
     case removeDownload(ItemID, title: String)
     /// Stop every download, keeping its bytes to resume (the network went).
     case pauseDownloads
-    /// What a request just learned about the network, for the monitor.
-    case reportReachability(Bool)
+    /// What the web map's load learned about the network, for the monitor (believed at once).
+    case reportNetwork(NetworkState)
+    /// A download could not reach its server: the monitor probes now.
+    case checkNetwork
     /// Open a map source for `session` (→ `mapOpened` or `mapOpenFailed`).
     case openMap(session: Int, MapSourceChoice)
     /// Draw the map of `session` (→ `mapDrawn`); one drawing at a time per session.

@@ -77,14 +77,15 @@ public struct WebMapSnapshot: Sendable {
     }
 }
 
-/// Why the web map could not be loaded: one sentence, and whether the portal was unreachable.
+/// Why the web map could not be loaded: one sentence, and what it says about the network —
+/// `.offline`, `.portalNotAnswering`, or `.online` when the portal answered with an error.
 public struct LoadFailure: Equatable, Sendable {
     public var sentence: String
-    public var isUnreachable: Bool
+    public var network: NetworkState
     public var host: String
 
-    public init(sentence: String, isUnreachable: Bool, host: String) {
-        self.sentence = sentence; self.isUnreachable = isUnreachable; self.host = host
+    public init(sentence: String, network: NetworkState, host: String) {
+        self.sentence = sentence; self.network = network; self.host = host
     }
 }
 

@@ -163,6 +163,16 @@ public enum KeyMap {
         return nil
     }
 
+    /// Status bar hints while loading or when a card says why there is no list: only the keys that
+    /// do something there.
+    public static func hints(for phase: LoadPhase) -> [String] {
+        switch phase {
+        case .loaded: hints()
+        case .unreachable, .notAnswering, .failed: ["r try now", "? help", "q quit"]
+        case .starting, .loading: ["? help", "q quit"]
+        }
+    }
+
     /// Status bar hints of a context, in table order.
     public static func hints(in context: KeyContext = .list) -> [String] {
         let contexts: [KeyContext] = context == .map ? [.map] : [.everywhere, .list]

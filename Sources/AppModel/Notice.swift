@@ -6,6 +6,8 @@ import MapbookCore
 public enum Notice: Equatable, Sendable {
     // The network and the portal
     case offline
+    /// The network is there but the portal is not answering.
+    case notAnswering(host: String)
     case backOnline
     case reloading
     case checkingPortal
@@ -42,6 +44,7 @@ public enum Notice: Equatable, Sendable {
     public var sentence: String {
         switch self {
         case .offline: "Offline — showing downloaded areas"
+        case .notAnswering(let host): "\(host) is not answering — showing downloaded areas; trying again by itself"
         case .backOnline: "Back online"
         case .reloading: "Reloading…"
         case .checkingPortal: "Checking the portal…"

@@ -19,7 +19,7 @@ extension App {
             keepPartialBytes(&state, id)
             if failure.isUnreachable {
                 state.transfers[id] = .waitingForNetwork
-                return [.reportReachability(false)]
+                return [.checkNetwork]
             }
             state.transfers[id] = .failed(failure.sentence)
             state.notice = .downloadFailed(title: state.title(of: id), sentence: failure.sentence)
@@ -54,7 +54,7 @@ extension App {
         let area = state.areas[index]
         switch state.status(ofArea: index) {
         case .ready, .failed, .waitingForNetwork:
-            guard state.network != .offline else { state.notice = .offlineDownloads; return [] }
+            guard !state.network.isCutOff else { state.notice = .offlineDownloads; return [] }
             return startDownload(&state, area)
         case .downloaded(_, _, let updateAvailable):
             if updateAvailable { return update(&state) }
@@ -71,7 +71,7 @@ extension App {
 
     /// `D`: every area that can be downloaded and is not here (or has an update).
     static func downloadAll(_ state: inout AppState) -> [Effect] {
-        guard state.network != .offline else { state.notice = .offlineDownloads; return [] }
+        guard !state.network.isCutOff else { state.notice = .offlineDownloads; return [] }
         var effects: [Effect] = []
         var count = 0
         for index in state.areas.indices {
@@ -93,7 +93,7 @@ extension App {
             return []
         }
         guard available else { state.notice = .noUpdate; return [] }
-        guard state.network != .offline else { state.notice = .offlineUpdates; return [] }
+        guard !state.network.isCutOff else { state.notice = .offlineUpdates; return [] }
         return startDownload(&state, state.areas[index])
     }
 

@@ -20,13 +20,13 @@ extension App {
                 return open(&state, title: title, sourceName: "\(title) · on this device", home: area.item.extent,
                             bookmarks: bookmarks, source: .package(area: area.item.id, package))
             }
-            if state.network == .offline {
+            if state.network.isCutOff {
                 state.notice = .notOnDeviceForMap(title: title)
                 return []
             }
             return openBasemap(&state, title: title, home: area.item.extent, bookmarks: bookmarks)
         case .webMap:
-            guard state.network != .offline else {
+            guard !state.network.isCutOff else {
                 state.notice = .basemapNeedsNetwork
                 return []
             }
@@ -120,7 +120,11 @@ extension App {
                 return []
             }
             state.screen = .main
-            state.notice = state.network == .offline ? .offline : nil
+            state.notice = switch state.network {
+            case .offline: .offline
+            case .portalNotAnswering: .notAnswering(host: state.portalHost)
+            default: nil
+            }
             return [.closeMap(session: map.session)]
         case .quit, .toggleHelp, .download, .downloadAll, .cancelDownload, .remove, .update, .refresh, .filter, .confirm:
             return nil
@@ -233,7 +237,7 @@ extension App {
     /// Draws the basemap for the overview pane's current size (once a drawing is under way, the
     /// next waits for it and uses the size then).
     static func requestOverviewDraw(_ state: inout AppState) -> [Effect] {
-        guard state.phase == .loaded, state.network != .offline, !state.isDrawingOverview,
+        guard state.phase == .loaded, !state.network.isCutOff, !state.isDrawingOverview,
               let layout = state.layout, layout.main.overview.width > 0, layout.main.overview.height > 1,
               let basemap = state.onlineBasemap else { return [] }
         let areas = state.areas.compactMap { area in area.extent.map { OverviewArea(title: "", extent: $0) } }

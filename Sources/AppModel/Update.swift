@@ -105,7 +105,7 @@ public enum App {
         if state.webMapItem == nil {
             state.phase = state.isConnected ? .loading : state.connectingPhase
         } else {
-            state.notice = state.network == .offline ? .checkingPortal : .reloading
+            state.notice = state.network.isCutOff ? .checkingPortal : .reloading
         }
         return [.loadWebMap]
     }
@@ -118,21 +118,32 @@ public enum App {
         var effects = setNetwork(&state, .online)
         effects += apply(&state, item: loaded.catalog.webMapItem, webMap: loaded.catalog.webMap,
                          areas: OfflineLibrary.adding(loaded.library.downloads, to: loaded.catalog.areas))
-        return [.reportReachability(true)] + effects
+        return [.reportNetwork(.online)] + effects
     }
 
     private static func webMapFailed(_ state: inout AppState, _ failure: LoadFailure) -> [Effect] {
         // A portal that answered with an error is reachable.
-        _ = setNetwork(&state, failure.isUnreachable ? .offline : .online)
+        let network = failure.network == .unknown ? .online : failure.network
+        var effects = setNetwork(&state, network)
         let sentence = TerminalText.sanitizedLine(failure.sentence, maxLength: 400)
+        let host = TerminalText.sanitizedLine(failure.host, maxLength: 200)
         if state.webMapItem != nil {
             // What was loaded stays on screen; the status bar says why it is not fresh.
-            state.notice = failure.isUnreachable ? .offline : .problem(sentence)
+            state.notice = switch network {
+            case .offline: .offline
+            case .portalNotAnswering: .notAnswering(host: host)
+            default: .problem(sentence)
+            }
         } else {
-            state.phase = failure.isUnreachable ? .unreachable(host: failure.host) : .failed(sentence)
+            state.phase = switch network {
+            case .offline: .unreachable(host: host)
+            case .portalNotAnswering: .notAnswering(host: host, sentence)
+            default: .failed(sentence)
+            }
             state.notice = nil
         }
-        return [.reportReachability(!failure.isUnreachable)]
+        if network.isCutOff { effects += pauseForNetwork(&state) }
+        return [.reportNetwork(network)] + effects
     }
 
     /// The web map and its areas, made safe for the terminal as they enter the state.
@@ -153,12 +164,10 @@ public enum App {
     private static func networkChanged(_ state: inout AppState, _ status: NetworkState) -> [Effect] {
         let was = state.network
         var effects = setNetwork(&state, status)
-        if status == .offline, was != .offline {
-            if state.webMapItem != nil { state.notice = .offline }
-            // Downloads wait for the network, keeping their bytes.
-            for (id, transfer) in state.transfers where transfer.isActive { state.transfers[id] = .waitingForNetwork }
-            effects.append(.pauseDownloads)
-        } else if status == .online, was == .offline {
+        if status.isCutOff, !was.isCutOff {
+            if state.webMapItem != nil { state.notice = status == .offline ? .offline : .notAnswering(host: state.portalHost) }
+            effects += pauseForNetwork(&state)
+        } else if status == .online, was.isCutOff {
             state.notice = .backOnline
             effects += reload(&state)
             for (id, transfer) in state.transfers where transfer == .waitingForNetwork {
@@ -166,6 +175,14 @@ public enum App {
             }
         }
         return effects
+    }
+
+    /// Downloads wait for the network, keeping their bytes.
+    private static func pauseForNetwork(_ state: inout AppState) -> [Effect] {
+        let active = state.transfers.filter { $0.value.isActive }
+        guard !active.isEmpty else { return [] }
+        for id in active.keys { state.transfers[id] = .waitingForNetwork }
+        return [.pauseDownloads]
     }
 
     /// Going offline hides rows; the selection stays on the same row where it can.

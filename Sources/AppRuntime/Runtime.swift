@@ -90,9 +90,12 @@ public final class Runtime {
             }
         case .pauseDownloads:
             inLane { queue in await queue?.pauseAll() }
-        case .reportReachability(let reachable):
+        case .reportNetwork(let network):
             guard let monitor else { return }
-            track { await monitor.report(reachable: reachable) }
+            track { await monitor.report(network) }
+        case .checkNetwork:
+            guard let monitor else { return }
+            track { await monitor.check() }
         case .openMap(let session, let choice):
             map = (session, nil)
             track { [weak self] in await self?.openMap(session: session, choice) }
@@ -165,7 +168,7 @@ public final class Runtime {
         } catch {
             listingHead = nil
             guard !Task.isCancelled, !(error is CancellationError) else { return }
-            deliver(.webMapFailed(LoadFailure(sentence: error.userSentence, isUnreachable: (error as? HTTPError)?.isUnreachable == true,
+            deliver(.webMapFailed(LoadFailure(sentence: error.userSentence, network: (error as? HTTPError)?.networkState ?? .online,
                                               host: client?.host ?? "")))
         }
     }
@@ -182,7 +185,7 @@ public final class Runtime {
     /// Once connected: the download queue and the network monitor, each feeding events.
     private func startServices(_ client: PortalClient) {
         let queue = DownloadQueue(library: library, client: client, http: http)
-        let monitor = NetworkMonitor(timings: networkTimings, watchRoutes: !client.isLoopback) { await client.isReachable() }
+        let monitor = NetworkMonitor(timings: networkTimings, watchRoutes: !client.isLoopback) { await client.probe() }
         self.queue = queue
         self.monitor = monitor
         track { [weak self] in

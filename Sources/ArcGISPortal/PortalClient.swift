@@ -17,12 +17,16 @@ public struct PortalClient: Sendable {
     private let http: HTTPClient
     private let token: String?
 
+    /// For API answers someone waits on: a portal that sends nothing for 10 s is not answering (a
+    /// download's watchdog waits longer).
+    public static let apiHTTP = HTTPClient(configuration: HTTPConfiguration(stallTimeout: .seconds(10)))
+
     /// Area2Package look-ups run this many at a time.
     private static let parallelLookups = 8
 
     /// `portal` may be given with or without `/sharing/rest`. The token, when given, travels in the
     /// `X-Esri-Authorization` header, never in a URL, so it cannot leak into logs or error messages.
-    public init(portal: URL, token: String? = nil, http: HTTPClient = HTTPClient()) {
+    public init(portal: URL, token: String? = nil, http: HTTPClient = PortalClient.apiHTTP) {
         var root = portal.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
         if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
@@ -161,15 +165,16 @@ public struct PortalClient: Sendable {
 
     /// Whether the portal answers at all: `GET {rest}?f=json` (the REST root, a few bytes), any HTTP
     /// answer counting. Quick to give up and never retried: the network monitor asks again.
-    public func isReachable() async -> Bool {
+    /// One light request to the portal's root (no token): whether it answers, and if not, whether
+    /// the network or the portal is missing.
+    public func probe() async -> NetworkState {
         var request = request([], query: [])
         request.headers = []
         do {
             _ = try await Self.probeClient.send(request)
-            return true
+            return .online
         } catch {
-            if case .status = error { return true }
-            return false
+            return error.networkState
         }
     }
 

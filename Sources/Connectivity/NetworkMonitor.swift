@@ -1,13 +1,15 @@
 import MapbookCore
 import Foundation
 
-/// Publishes whether the portal can be reached: `.online` or `.offline`, debounced so one lost
-/// packet does not flip the screen. Three sources feed it:
+/// Publishes whether the portal can be reached: `.online`, `.offline` or `.portalNotAnswering`,
+/// debounced so one lost packet does not flip the screen. Three sources feed it:
 /// - the kernel's routes (netlink): no default route means offline at once;
 /// - a light probe of the portal: while online every `onlineInterval` as long as something is
 ///   happening (`activity`: input, downloads), then less and less often while nothing is, so an idle
-///   screen costs next to nothing; while offline with backoff;
-/// - the outcome of every real request (`report`), which triggers a probe at once.
+///   screen costs next to nothing; while cut off with backoff, so it notices by itself when the
+///   portal answers again;
+/// - the outcome of real requests: `report` (the web map's load, which is believed at once) and
+///   `check` (a download that could not connect, which triggers a probe).
 public actor NetworkMonitor {
     public struct Timings: Sendable {
         /// Between probes while online and active: how long an outage can go unnoticed when nothing
@@ -35,7 +37,7 @@ public actor NetworkMonitor {
     /// Network states as they change (the first one as soon as it is known). One consumer.
     public nonisolated let statuses: AsyncStream<NetworkState>
     private let publish: AsyncStream<NetworkState>.Continuation
-    private let probe: @Sendable () async -> Bool
+    private let probe: @Sendable () async -> NetworkState
     private let timings: Timings
     private var published: NetworkState = .unknown
     private var loop: Task<Void, Never>?
@@ -45,10 +47,15 @@ public actor NetworkMonitor {
     private var wakeCount = 0
     private var nudged = false
     private var lastActivity = ContinuousClock.now
+    /// Real requests that failed in a row since one succeeded: while the portal's root answers but
+    /// its web map does not, each reload waits longer (a probe alone cannot clear this).
+    private var failedReports = 0
+    /// A probe that sees the portal again is not believed before this (see `failedReports`).
+    private var holdUntil = ContinuousClock.now
 
-    /// `probe` answers whether the portal answers at all. `watchRoutes` is false for a portal on
-    /// this machine (loopback needs no route).
-    public init(timings: Timings = .standard, watchRoutes: Bool, probe: @escaping @Sendable () async -> Bool) {
+    /// `probe` says whether the portal answers at all, and if not, why. `watchRoutes` is false for a
+    /// portal on this machine (loopback needs no route).
+    public init(timings: Timings = .standard, watchRoutes: Bool, probe: @escaping @Sendable () async -> NetworkState) {
         (statuses, publish) = AsyncStream.makeStream(of: NetworkState.self, bufferingPolicy: .bufferingNewest(8))
         self.timings = timings
         self.probe = probe
@@ -67,10 +74,26 @@ public actor NetworkMonitor {
         loop = Task { await run() }
     }
 
-    /// A real request finished: reachable or not. Anything that disagrees with what is published
-    /// gets a probe at once.
-    public func report(reachable: Bool) {
-        if (reachable && published != .online) || (!reachable && published != .offline) { nudge() }
+    /// The web map's load finished: what it found is published at once (it is a real request that
+    /// ran out its retries); the probe then watches for the portal coming back, waiting longer after
+    /// each failure in a row.
+    public func report(_ state: NetworkState) {
+        if state == .online {
+            failedReports = 0
+            holdUntil = .now
+            if published != .online { nudge() }
+            return
+        }
+        guard state.isCutOff else { return }
+        failedReports += 1
+        let hold = min(timings.offlineFirst * (1 << min(failedReports - 1, 16)), timings.offlineLongest)
+        holdUntil = .now + hold
+        set(state)
+    }
+
+    /// A request (a download) could not reach its server: probe now rather than at the next turn.
+    public func check() {
+        if published == .online || published == .unknown { nudge() }
     }
 
     /// Something is happening (a key, a download): probe at the active pace again, and at once if
@@ -98,6 +121,10 @@ public actor NetworkMonitor {
         var offlineWait = timings.offlineFirst
         var onlineWait = timings.onlineInterval
         while !Task.isCancelled {
+            if published.isCutOff, ContinuousClock.now < holdUntil {
+                await nap(holdUntil - .now)
+                continue
+            }
             let seen = await look()
             if seen != published, published != .unknown {
                 // Look again before saying so.
@@ -107,7 +134,7 @@ public actor NetworkMonitor {
             } else {
                 set(seen)
             }
-            if published == .offline {
+            if published.isCutOff {
                 await nap(offlineWait)
                 offlineWait = min(offlineWait * 2, timings.offlineLongest)
             } else {
@@ -121,7 +148,7 @@ public actor NetworkMonitor {
 
     private func look() async -> NetworkState {
         guard hasDefaultRoute else { return .offline }
-        return await probe() ? .online : .offline
+        return await probe()
     }
 
     private func set(_ state: NetworkState) {

@@ -31,13 +31,22 @@ public enum HTTPError: Error, Sendable, Equatable {
     /// Anything else libcurl reports, with its code and message.
     case transport(code: Int, message: String)
 
-    /// Failures worth trying again: timeouts, stalls, refused or dropped connections, and HTTP 408,
-    /// 429, 500, 502, 503, 504 (curl's `--retry` with `--retry-connrefused`). A name that does not
-    /// resolve is not retried: it almost always means no network, and that should show at once.
+    /// Failures worth trying again with backoff: timeouts, stalls, dropped connections, and HTTP 408,
+    /// 429, 500, 502, 503, 504 (curl's `--retry`). Refused connections and names that do not resolve
+    /// get one quick retry only (`RetryPolicy`): they almost always mean nothing is there, and that
+    /// should show at once.
     public var isTransient: Bool {
         switch self {
-        case .timedOut, .stalled, .connectionLost, .cannotConnect: return true
+        case .timedOut, .stalled, .connectionLost: return true
         case .status(let code, _, _): return [408, 429, 500, 502, 503, 504].contains(code)
+        default: return false
+        }
+    }
+
+    /// Nothing listens on the port, or the host name does not resolve.
+    public var isRefusedOrUnresolved: Bool {
+        switch self {
+        case .cannotConnect, .cannotResolveHost: return true
         default: return false
         }
     }
@@ -46,6 +55,17 @@ public enum HTTPError: Error, Sendable, Equatable {
     public var isStatus: Bool {
         if case .status = self { return true }
         return false
+    }
+
+    /// What the failure says about the server's reachability: no network (a name that does not
+    /// resolve, no answer in time), a server that is not answering (refused, reset, closed early,
+    /// stalled), or a server that answered (an HTTP error, TLS, anything else).
+    public var networkState: NetworkState {
+        switch self {
+        case .cannotResolveHost, .timedOut: .offline
+        case .cannotConnect, .connectionLost, .stalled, .transport: .portalNotAnswering
+        default: .online
+        }
     }
 
     /// True when the failure says the portal cannot be reached at all (as opposed to answering badly).

@@ -17,12 +17,16 @@ public struct RetryPolicy: Sendable, Equatable {
         self.totalTimeLimit = totalTimeLimit
     }
 
-    public static let standard = RetryPolicy(maxRetries: 4, initialDelay: .milliseconds(500),
+    /// For API requests someone is waiting on: a server error shows within a second or so.
+    public static let standard = RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(300),
                                              maxDelay: .seconds(30), totalTimeLimit: .seconds(120))
     /// For package downloads: longer, so that a download rides out an outage of half a minute.
     public static let downloads = RetryPolicy(maxRetries: 7, initialDelay: .milliseconds(500),
                                               maxDelay: .seconds(30), totalTimeLimit: .seconds(120))
     public static let none = RetryPolicy(maxRetries: 0, initialDelay: .zero, maxDelay: .zero, totalTimeLimit: .zero)
+
+    /// The one retry of a refused or unresolved connection comes this soon.
+    public static let quickRetryDelay = Duration.milliseconds(200)
 
     /// However much progress a download keeps making, it is given up after this many attempts in all
     /// (each attempt is bounded in time by the stall watchdog).
@@ -32,6 +36,9 @@ public struct RetryPolicy: Sendable, Equatable {
     /// `jitter` in 0...1 scales the backoff between half and all of it (injectable for tests).
     public func delay(beforeRetry retry: Int, after error: HTTPError, elapsed: Duration,
                       jitter: Double = Double.random(in: 0...1)) -> Duration? {
+        // Nothing listening, or no such name: one quick look again (a server restarting, a DNS
+        // hiccup), then say so; the way curl behaves without --retry-connrefused.
+        if error.isRefusedOrUnresolved { return retry == 1 && maxRetries > 0 ? Self.quickRetryDelay : nil }
         guard error.isTransient, retry <= maxRetries else { return nil }
         let wait: Duration
         if case .status(_, _, let retryAfter?) = error {

@@ -128,7 +128,7 @@ public final class PlainApp {
         while let line = waiting.first {
             let ready: Bool
             switch program.state.phase {
-            case .loaded, .failed, .unreachable: ready = true
+            case .loaded, .failed, .unreachable, .notAnswering: ready = true
             case .starting, .loading: ready = [.success(.quit), .success(.help)].contains(PlainCommand.parse(line))
             }
             guard ready else { return }

@@ -20,7 +20,9 @@ public enum PlainView {
         add("phase", phase(state))
         switch state.network {
         case .online: add("network", "Online.")
-        case .offline: add("network", "Offline" + (state.lastSynced.map { ", last synced \(Format.timestamp($0))" } ?? "") + ".")
+        case .offline, .portalNotAnswering:
+            let what = state.network == .offline ? "Offline" : "The portal is not answering"
+            add("network", what + (state.lastSynced.map { ", last synced \(Format.timestamp($0))" } ?? "") + ".")
         case .unknown: break
         }
         add("notice", state.notice?.sentence)
@@ -61,6 +63,8 @@ public enum PlainView {
             let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
             return "\(title): \(count). Type list to see them, help for the commands."
         case .unreachable(let host): return "No internet connection: cannot reach \(host). Type reload to try again."
+        case .notAnswering(let host, let sentence):
+            return "\(host) is not answering: \(sentence) mapbook tries again by itself; type reload to try now."
         case .failed(let sentence): return "The portal answered with an error: \(sentence) Type reload to try again."
         }
     }

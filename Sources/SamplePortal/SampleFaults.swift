@@ -21,6 +21,9 @@ public struct SampleFaults: Sendable, Equatable {
     public var stallSeconds = 30
     /// How many package downloads `drop` and `stall` spoil before the link heals (0: all of them).
     public var disruptedDownloads = 0
+    /// Accepts every connection (but the admin endpoint's) and closes it without answering: a portal
+    /// behind a failing proxy.
+    public var hangUp = false
     /// Answers `Range` requests with 200 and the whole file.
     public var ignoreRange = false
     /// Declares a `Content-Length` longer than the body.
@@ -77,6 +80,7 @@ public struct SampleFaults: Sendable, Equatable {
             case "stall": stallAfterBytes = try number()
             case "stallSeconds": stallSeconds = try number()
             case "times": disruptedDownloads = try number()
+            case "hangup": hangUp = flag()
             case "ignoreRange": ignoreRange = flag()
             case "wrongLength": wrongLength = flag()
             case "corrupt": corrupt = flag()

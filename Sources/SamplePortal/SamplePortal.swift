@@ -97,6 +97,11 @@ final class SampleRouter: Sendable {
             faults.dropAfterBytes = nil
             faults.stallAfterBytes = nil
         }
+        if faults.hangUp {
+            var closed = LoopbackResponse(status: 200)
+            closed.delivery.hangUp = true
+            return closed
+        }
         if faults.latencyMilliseconds > 0 { Thread.sleep(forTimeInterval: Double(faults.latencyMilliseconds) / 1000) }
         if let status = faults.errorStatus, takeStatusFault(limit: faults.errorCount) {
             var headers = [("Content-Type", "text/html")]
@@ -165,7 +170,7 @@ extension SampleFaults {
             "latency": .number(Double(latencyMilliseconds)), "bandwidth": number(bytesPerSecond),
             "drop": number(dropAfterBytes), "status": number(errorStatus), "retryAfter": number(retryAfterSeconds),
             "count": .number(Double(errorCount)), "stall": number(stallAfterBytes), "stallSeconds": .number(Double(stallSeconds)),
-            "times": .number(Double(disruptedDownloads)),
+            "times": .number(Double(disruptedDownloads)), "hangup": .bool(hangUp),
             "ignoreRange": .bool(ignoreRange), "wrongLength": .bool(wrongLength), "corrupt": .bool(corrupt),
             "areaStatus": .object(areaStatus.mapValues { .string($0) }),
             "updates": .object(updates.mapValues { .number(Double($0)) }),

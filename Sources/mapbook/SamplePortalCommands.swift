@@ -15,7 +15,7 @@ struct SamplePortalCommand: AsyncParsableCommand {
             Prints its URL, then one line per request (with its Range header). Faults can be set at \
             start with --faults and changed while it runs with GET /admin/faults?key=value&…: \
             latency=MS, bandwidth=BYTES (per second; 200k, 2M), drop=BYTES, status=500|503, \
-            retryAfter=SECONDS, count=N, stall=BYTES, stallSeconds=S, times=N, ignoreRange, wrongLength, \
+            retryAfter=SECONDS, count=N, stall=BYTES, stallSeconds=S, times=N, hangup, ignoreRange, wrongLength, \
             corrupt, processing=AREA, failed=AREA, complete=AREA, update=AREA, reset, and (admin \
             only) outage=SECONDS. AREA is a map area's title or id. See docs/sample-portal.md.
             """)

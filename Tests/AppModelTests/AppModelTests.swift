@@ -45,14 +45,15 @@ import Testing
         #expect(await ProgramFixture.settle(program) { $0.overviewBasemap?.request.columns == smaller.width })
     }
 
-    @Test func anUnreachablePortalIsOfflineNotNoAreas() async throws {
+    @Test func aPortalThatRefusesIsNotAnsweringNotNoAreas() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
         try portal.setOutage(true)
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
-        #expect(program.state.phase == .unreachable(host: "127.0.0.1"))
-        #expect(program.state.network == .offline)
+        #expect(program.state.phase == .notAnswering(
+            host: "127.0.0.1", "Cannot reach 127.0.0.1: the connection was refused or the network is unreachable."))
+        #expect(program.state.network == .portalNotAnswering)
         #expect(!program.state.hasNoAreas)
         // Back online, r loads it.
         try portal.setOutage(false)
@@ -67,10 +68,10 @@ import Testing
         defer { Task { await program.shutdown() } }
         try portal.setOutage(true)
         program.send(.key(.character("r")))
-        #expect(await ProgramFixture.settle(program) { $0.network == .offline })
+        #expect(await ProgramFixture.settle(program) { $0.network == .portalNotAnswering })
         #expect(program.state.phase == .loaded)
         #expect(program.state.areas.count == 6)
-        #expect(program.state.message == "Offline — showing downloaded areas")
+        #expect(program.state.message == "127.0.0.1 is not answering — showing downloaded areas; trying again by itself")
         #expect(program.state.rows == [.webMap], "nothing is downloaded, so only the web map is listed")
     }
 

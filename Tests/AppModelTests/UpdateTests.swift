@@ -109,7 +109,7 @@ struct UpdateLoadingAndListTests {
                                                                       host: "portal.example.com")))
         #expect(state.areas[1].item.title == "Greater Portland")
         #expect(state.network == .online && state.portalHost == "portal.example.com")
-        #expect(effects.first == .reportReachability(true))
+        #expect(effects.first == .reportNetwork(.online))
         #expect(effects.contains { if case .drawOverview = $0 { true } else { false } }, "the overview's basemap is drawn")
         #expect(state.isDrawingOverview)
         // A newer library read does not replace what the portal said.
@@ -148,16 +148,44 @@ struct UpdateLoadingAndListTests {
 
     @Test func anUnreachablePortalBeforeAnythingLoadedIsOffline() {
         var state = AppState(portalHost: "www.arcgis.com", webMapID: Fixture.webMapID)
-        let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: "Cannot reach www.arcgis.com.", isUnreachable: true,
+        let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: "Cannot reach www.arcgis.com.", network: .offline,
                                                                    host: "www.arcgis.com")))
         #expect(state.phase == .unreachable(host: "www.arcgis.com"))
         #expect(state.network == .offline)
-        #expect(effects == [.reportReachability(false)])
+        #expect(effects == [.reportNetwork(.offline)])
+        #expect(KeyMap.hints(for: state.phase) == ["r try now", "? help", "q quit"], "no d download, no m map on a card")
+    }
+
+    /// A portal that refuses, resets or closes connections is "not answering", not online; when the
+    /// network monitor sees it answer again, the web map reloads by itself.
+    @Test func aPortalNotAnsweringIsNotOnlineAndReloadsWhenItAnswers() {
+        var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
+        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
+        _ = App.update(&state, .network(.online))
+        let sentence = "The connection to p was lost mid-transfer. Try again; a download resumes where it stopped."
+        let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p")))
+        #expect(state.phase == .notAnswering(host: "p", sentence))
+        #expect(state.network == .portalNotAnswering)
+        #expect(effects.first == .reportNetwork(.portalNotAnswering))
+        #expect(App.update(&state, .network(.online)) == [.loadWebMap])
+
+        // With the list loaded: downloaded areas only, downloads wait, and the status bar says why.
+        var loaded = Fixture.loaded(downloaded: [Fixture.acadia])
+        Fixture.select(&loaded, "Bangor")
+        _ = Fixture.keys(&loaded, .character("d"))
+        _ = App.update(&loaded, .download(.queued(Fixture.bangor)))
+        let paused = App.update(&loaded, .webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p")))
+        #expect(paused.contains(.pauseDownloads))
+        #expect(loaded.transfers[Fixture.bangor] == .waitingForNetwork)
+        #expect(loaded.message == "p is not answering — showing downloaded areas; trying again by itself")
+        #expect(loaded.rows.count == 2, "the web map and Acadia")
+        let back = App.update(&loaded, .network(.online))
+        #expect(back.contains(.loadWebMap) && back.contains(.download(loaded.areas.first { $0.item.id == Fixture.bangor }!)))
     }
 
     @Test func aFailureAfterLoadingKeepsTheListAndSaysWhy() {
         var state = Fixture.loaded()
-        _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "p answered HTTP 500.", isUnreachable: false, host: "p")))
+        _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "p answered HTTP 500.", network: .online, host: "p")))
         #expect(state.phase == .loaded && state.areas.count == 3)
         #expect(state.message == "p answered HTTP 500.")
         #expect(state.network == .online)
@@ -376,7 +404,7 @@ struct UpdateDownloadTests {
         _ = Fixture.keys(&state, .character("d"))
         _ = App.update(&state, .downloadProgress([Fixture.bangor: DownloadProgress(bytes: 4_096, total: nil, bytesPerSecond: nil)]))
         let failure = DownloadFailure(sentence: "Cannot reach p.", isUnreachable: true, isDiskFull: false)
-        #expect(App.update(&state, .download(.failed(Fixture.bangor, failure))) == [.reportReachability(false)])
+        #expect(App.update(&state, .download(.failed(Fixture.bangor, failure))) == [.checkNetwork])
         #expect(state.transfers[Fixture.bangor] == .waitingForNetwork)
         #expect(state.partialBytes[Fixture.bangor] == 4_096, "what it reached can be removed")
     }
@@ -518,7 +546,7 @@ struct UpdateMapTests {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         _ = App.update(&state, .network(.offline))
         _ = App.update(&state, .network(.online))
-        _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "x", isUnreachable: true, host: "p")))
+        _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "x", network: .offline, host: "p")))
         Fixture.select(&state, "Explore Maine")
         #expect(Fixture.keys(&state, .enter).isEmpty)
         #expect(state.message == "Offline: the web map's basemap needs the network; open a downloaded area's map with m.")

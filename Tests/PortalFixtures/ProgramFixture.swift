@@ -2,6 +2,7 @@ import AppModel
 import AppRuntime
 import ArcGISPortal
 import EventLoop
+import HTTP
 import Foundation
 import MapSources
 import MapbookCore
@@ -15,9 +16,10 @@ public enum ProgramFixture {
     /// A program on the web map `webMap` of the portal at `portal`, told the display's size and
     /// started; returns once `until` holds (by default: loaded, or failed to load).
     public static func started(portal: URL, webMap: String = SampleFixture.webMapID, display: Display = display,
+                               http: HTTPClient = HTTPClient(),
                                until done: @escaping (AppState) -> Bool = ProgramFixture.settledLoad) async -> Program {
         let library = OfflineLibrary(root: SampleFixture.scratchLibrary().root, portalKey: "tests", webMap: ItemID(webMap)!)
-        let runtime = Runtime(library: library) { PortalClient(portal: portal) }
+        let runtime = Runtime(library: library) { PortalClient(portal: portal, http: http) }
         let program = Program(state: AppState(portalHost: "start", webMapID: ItemID(webMap)!), runtime: runtime)
         program.send(.resized(display))
         program.send(.started)
@@ -39,7 +41,7 @@ public enum ProgramFixture {
     public nonisolated static func settledLoad(_ state: AppState) -> Bool {
         switch state.phase {
         case .loaded: state.thumbnails.count >= min(state.areas.count + 1, 7) || state.areas.isEmpty
-        case .failed, .unreachable: true
+        case .failed, .unreachable, .notAnswering: true
         case .loading, .starting: false
         }
     }

@@ -30,19 +30,20 @@ import Testing
         var screen = try await tmux.waitFor("Downloaded · 2.1 MiB", timeout: 30)
         #expect(screen.contains("Greater Portland downloaded · 2.1 MiB, verified"))
 
-        // The portal goes away: offline within 3 s, only what is on this device listed.
+        // The portal goes away (it refuses connections): "not answering" within 3 s, only what is on
+        // this device listed.
         try portal.setOutage(true)
         let lost = Date()
-        screen = try await tmux.waitFor("○ offline", timeout: 5)
+        screen = try await tmux.waitFor("○ portal not answering", timeout: 5)
         let noticed = Date().timeIntervalSince(lost)
-        #expect(noticed <= 3, "offline noticed after \(noticed) s")
-        screen = try await tmux.waitFor("Offline — showing downloaded areas")
+        #expect(noticed <= 3, "the outage noticed after \(noticed) s")
+        screen = try await tmux.waitFor("127.0.0.1 is not answering — showing downloaded areas")
         #expect(screen.contains("Greater Portland") && !screen.contains("Acadia") && !screen.contains("Bangor"))
         tmux.send("Enter")
         screen = try await tmux.waitFor("On this device")
         #expect(screen.contains("Size on disk      2.1 MiB"))
         tmux.send("Escape")
-        _ = try await tmux.waitFor("○ offline")
+        _ = try await tmux.waitFor("○ portal not answering")
 
         // It comes back: online, and the list reloads.
         try portal.setOutage(false)
@@ -65,7 +66,7 @@ import Testing
         tmux.send("d")
         _ = try await tmux.waitFor("Acadia downloaded", timeout: 30)
         try portal.setOutage(true)
-        _ = try await tmux.waitFor("○ offline", timeout: 10)
+        _ = try await tmux.waitFor("○ portal not answering", timeout: 10)
 
         tmux.send("m")
         var screen = try await tmux.waitFor("Acadia › Map")
@@ -100,7 +101,7 @@ import Testing
         #expect(!screen.contains("[ ] region"))
 
         tmux.send("Escape")
-        screen = try await tmux.waitFor("Offline — showing downloaded areas")
+        screen = try await tmux.waitFor("127.0.0.1 is not answering — showing downloaded areas")
         #expect(screen.contains("Acadia") && screen.contains("2/2"))
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")

@@ -24,7 +24,7 @@ enum MainScreen {
         let rows = state.rows
         let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
             : state.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
-            : KeyMap.hints().joined(separator: "  ")
+            : KeyMap.hints(for: state.phase).joined(separator: "  ")
         let position = rows.isEmpty ? "" : "\(state.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }
@@ -83,7 +83,11 @@ enum MainScreen {
             return
         case .unreachable(let host):
             drawCard([Span("No internet connection", theme.error), Span("Cannot reach \(host).", .plain),
-                      Span("Press r to try again.", theme.dim)], in: layout.entries, into: &frame, options: options)
+                      Span("mapbook tries again by itself; r tries now.", theme.dim)], in: layout.entries, into: &frame, options: options)
+            return
+        case .notAnswering(let host, let sentence):
+            drawCard([Span("\(host) is not answering", theme.error), Span(sentence, .plain),
+                      Span("mapbook tries again by itself; r tries now.", theme.dim)], in: layout.entries, into: &frame, options: options)
             return
         case .failed(let sentence):
             drawCard([Span("The portal answered with an error", theme.error), Span(sentence, .plain),
@@ -109,7 +113,7 @@ enum MainScreen {
         let y = entries.y + MainLayout.entryHeight
         if y < entries.maxY, rows.count == 1, state.filterText.isEmpty {
             let note = state.hasNoAreas ? " This web map has no map areas."
-                : state.network == .offline ? " No map areas are on this device yet; they download when online." : ""
+                : state.network.isCutOff ? " No map areas are on this device yet; they download when online." : ""
             frame.put(note, x: entries.x, y: y, style: theme.dim, limit: entries.maxX)
         }
     }

@@ -64,9 +64,10 @@ public enum Renderer {
         switch state.network {
         case .unknown: network = ("\(glyphs.connecting) connecting", theme.statusBar)
         case .online: network = ("\(glyphs.online) online", theme.online)
-        case .offline:
+        case .offline, .portalNotAnswering:
             let synced = state.lastSynced.map { " · last synced \(clock($0))" } ?? ""
-            network = ("\(glyphs.offline) offline\(synced)", theme.offline)
+            let what = state.network == .offline ? "offline" : "portal not answering"
+            network = ("\(glyphs.offline) \(what)\(synced)", theme.offline)
         }
         let positionStart = frame.width - DisplayWidth.of(position) - 1
         var x = 1
