@@ -111,6 +111,11 @@ public struct AppState: Sendable {
     public var isDrawingOverview = false
     /// The portal client is ready: downloads can be queued.
     public var isConnected = false
+    /// Downloads that an earlier run left part way resume once the portal answers (the
+    /// `resume-downloads` setting).
+    public var resumesInterruptedDownloads = true
+    /// They have been resumed this session (once is enough: what fails after that waits for `r`).
+    public var hasResumedInterrupted = false
     /// The state shown while connecting: `.loading`, or what connecting involves.
     public var connectingPhase: LoadPhase
 
@@ -140,8 +145,8 @@ public struct AppState: Sendable {
     /// The list as shown: everything, or what matches the filter, best match first.
     public var rows: [ListRow] {
         guard webMapItem != nil else { return [] }
-        // Offline, only what is on this device can be opened.
-        let shown = network.isCutOff ? areas.indices.filter(isDownloaded) : Array(areas.indices)
+        // Offline, only what is on this device (or on its way) is listed.
+        let shown = network.isCutOff ? areas.indices.filter(isOnDeviceOrOnItsWay) : Array(areas.indices)
         let all = [ListRow.webMap] + shown.map(ListRow.area)
         let query = filterText.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { return all }

@@ -22,7 +22,11 @@ public enum Transfer: Equatable, Sendable {
 
 /// A question the user must answer before something is destroyed.
 public struct Confirmation: Equatable, Sendable {
-    public enum Action: Equatable, Sendable { case remove(ItemID) }
+    public enum Action: Equatable, Sendable {
+        case remove(ItemID)
+        /// Quit while downloads run (they stop with their bytes kept, to resume next time).
+        case quit
+    }
     public var question: String
     public var detail: String
     public var action: Action
@@ -47,6 +51,9 @@ public enum AreaStatus: Equatable, Sendable {
     case queued
     case downloading(DownloadProgress, isUpdate: Bool)
     case waitingForNetwork
+    /// An earlier download stopped part way (mapbook quit or was killed): its bytes on disk and the
+    /// area's size; whether it resumes by itself once the portal answers.
+    case paused(bytes: Int64, of: Int64, resumesByItself: Bool)
     case failed(String)
     case downloaded(size: Int64, at: Date, updateAvailable: Bool)
 }
@@ -66,6 +73,9 @@ extension AppState {
         if let record {
             return .downloaded(size: record.size, at: record.downloadedAt, updateAvailable: record.needsUpdate(comparedWith: area))
         }
+        if let bytes = partialBytes[id], bytes > 0 {
+            return .paused(bytes: bytes, of: area.size, resumesByItself: resumesInterruptedDownloads)
+        }
         if let reason = area.unavailableReason { return .unreadable(reason) }
         if area.packagesPending { return .checking }
         switch area.status {
@@ -80,4 +90,15 @@ extension AppState {
     public func isDownloaded(_ index: Int) -> Bool {
         areas.indices.contains(index) && downloads[areas[index].item.id] != nil
     }
+
+    /// On this device, on its way (asked for this session), or part way there (bytes kept from
+    /// before): what stays listed while the portal cannot be reached.
+    public func isOnDeviceOrOnItsWay(_ index: Int) -> Bool {
+        guard areas.indices.contains(index) else { return false }
+        let id = areas[index].item.id
+        return downloads[id] != nil || transfers[id] != nil || (partialBytes[id] ?? 0) > 0
+    }
+
+    /// Downloads queued or moving bytes.
+    public var activeTransferCount: Int { transfers.values.filter(\.isActive).count }
 }

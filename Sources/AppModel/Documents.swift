@@ -128,6 +128,10 @@ public enum DetailsDocument {
                       + ProgressText.figures(bytes: progress.bytes, total: progress.total, bytesPerSecond: progress.bytesPerSecond))
         case .queued: doc.field("Download", "Queued")
         case .waitingForNetwork: doc.field("Download", "Waiting for the network; it resumes where it stopped.")
+        case .paused(let bytes, let total, let resumes):
+            let reached = total > 0 ? "\(Format.bytes(bytes)) of \(Format.bytes(total))" : Format.bytes(bytes)
+            doc.field(resumes ? "Paused" : "Interrupted",
+                      "\(reached) arrived before mapbook stopped; " + (resumes ? "it resumes when online" : "d resumes it") + ", c discards it.")
         case .failed(let sentence): doc.field("Download failed", sentence + " Press r to retry.", role: .error)
         default: break
         }
@@ -189,6 +193,12 @@ public enum StatusText {
                                                               bytesPerSecond: progress.bytesPerSecond), .dim)]
             case .waitingForNetwork:
                 return [StyledText("Waiting for the network", .warning), StyledText(" · resumes when online", .dim)]
+            case .paused(let bytes, let total, let resumes):
+                let fraction = total > 0 ? min(Double(bytes) / Double(total), 1) : nil
+                let percent = fraction.map { " \(Int(($0 * 100).rounded(.down)))%" } ?? " \(Format.bytes(bytes))"
+                return [StyledText(resumes ? "Paused " : "Interrupted ", .warning),
+                        StyledText(ProgressText.bar(fraction: fraction, width: 12, ascii: ascii), .dim),
+                        StyledText(percent + (resumes ? " · resumes when online" : " · d resumes"), .dim)]
             case .failed:
                 return [StyledText("Failed", .error), StyledText(" — r to retry · Enter for why", .dim)]
             case .downloaded(let size, _, let updateAvailable):

@@ -39,6 +39,29 @@ extension App {
         if case .running(let progress)? = state.transfers[id], progress.bytes > 0 { state.partialBytes[id] = progress.bytes }
     }
 
+    /// Once the portal answers, downloads an earlier run left part way go on by themselves (unless
+    /// the `resume-downloads` setting says not to); once a session.
+    static func resumeInterrupted(_ state: inout AppState) -> [Effect] {
+        guard state.resumesInterruptedDownloads, !state.hasResumedInterrupted, state.isConnected, !state.network.isCutOff else { return [] }
+        state.hasResumedInterrupted = true
+        return state.areas.indices.flatMap { index -> [Effect] in
+            guard case .paused = state.status(ofArea: index) else { return [] }
+            return startDownload(&state, state.areas[index])
+        }
+    }
+
+    /// `q`: while downloads run, asks first (they stop with their bytes kept and resume next time).
+    static func quit(_ state: inout AppState) {
+        let running = state.activeTransferCount
+        guard running > 0 else {
+            state.isQuitting = true
+            return
+        }
+        let what = running == 1 ? "1 download running" : "\(running) downloads running"
+        state.overlay = .confirm(Confirmation(question: "\(what) — quit and resume \(running == 1 ? "it" : "them") next time?",
+                                              detail: "What has arrived is kept on this device.", action: .quit))
+    }
+
     static func startDownload(_ state: inout AppState, _ area: MapArea) -> [Effect] {
         guard state.isConnected else {
             state.notice = .notConnected
@@ -53,7 +76,7 @@ extension App {
         guard let index = state.selectedAreaIndex else { state.notice = .selectAnArea; return [] }
         let area = state.areas[index]
         switch state.status(ofArea: index) {
-        case .ready, .failed, .waitingForNetwork:
+        case .ready, .failed, .waitingForNetwork, .paused:
             guard !state.network.isCutOff else { state.notice = .offlineDownloads; return [] }
             return startDownload(&state, area)
         case .downloaded(_, _, let updateAvailable):
@@ -76,7 +99,7 @@ extension App {
         var count = 0
         for index in state.areas.indices {
             switch state.status(ofArea: index) {
-            case .ready, .failed, .waitingForNetwork, .downloaded(_, _, true):
+            case .ready, .failed, .waitingForNetwork, .paused, .downloaded(_, _, true):
                 effects += startDownload(&state, state.areas[index])
                 count += 1
             default: break
@@ -97,17 +120,21 @@ extension App {
         return startDownload(&state, state.areas[index])
     }
 
-    /// `c`: stops the selected area's download and deletes its partial files.
+    /// `c`: stops the selected area's download and deletes its partial files (also those an earlier
+    /// run left).
     static func cancelDownload(_ state: inout AppState) -> [Effect] {
-        guard let index = state.selectedAreaIndex, let transfer = state.transfers[state.areas[index].item.id] else {
+        guard let index = state.selectedAreaIndex else {
             state.notice = .noDownloadToCancel
             return []
         }
         let id = state.areas[index].item.id
-        switch transfer {
-        case .queued, .running:
+        switch state.transfers[id] {
+        case nil where (state.partialBytes[id] ?? 0) == 0:
+            state.notice = .noDownloadToCancel
+            return []
+        case .queued?, .running?:
             return [.cancelDownload(id)]
-        case .failed, .waitingForNetwork:
+        case nil, .failed?, .waitingForNetwork?:
             state.transfers[id] = nil
             state.partialBytes[id] = nil
             state.notice = .cancelled(title: state.title(of: id))
@@ -133,6 +160,9 @@ extension App {
         state.overlay = nil
         guard yes else { return [] }
         switch confirmation.action {
+        case .quit:
+            state.isQuitting = true
+            return []
         case .remove(let id):
             // The runtime stops the area's download and waits for it before deleting anything.
             state.removing.insert(id)

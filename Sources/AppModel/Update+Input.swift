@@ -19,7 +19,7 @@ extension App {
         if state.screen.kind == .map, let handled = inMap(&state, intent) { return handled }
         switch intent {
         case .quit:
-            state.isQuitting = true
+            quit(&state)
         case .toggleHelp:
             state.overlay = .help(scroll: 0)
         case .refresh:

@@ -118,6 +118,7 @@ public enum App {
         var effects = setNetwork(&state, .online)
         effects += apply(&state, item: loaded.catalog.webMapItem, webMap: loaded.catalog.webMap,
                          areas: OfflineLibrary.adding(loaded.library.downloads, to: loaded.catalog.areas))
+        effects += resumeInterrupted(&state)
         return [.reportNetwork(.online)] + effects
     }
 

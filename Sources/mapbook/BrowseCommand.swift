@@ -40,7 +40,11 @@ enum Browser {
     static func run(host: String, webMap: ItemID, library: OfflineLibrary, startingPhase: LoadPhase,
                     display: DisplayOptions, connect: @escaping Runtime.Connect) async throws {
         let runtime = await Runtime(library: library, connect: connect)
-        let program = await Program(state: AppState(portalHost: host, webMapID: webMap, phase: startingPhase), runtime: runtime)
+        var state = AppState(portalHost: host, webMapID: webMap, phase: startingPhase)
+        let (settings, problems) = Settings.load()
+        state.resumesInterruptedDownloads = settings.resumeDownloads
+        if let problem = problems.first { state.notice = .problem(problem) }
+        let program = await Program(state: state, runtime: runtime)
         try await present(program, display: display, geography: .bundledMaine())
     }
 

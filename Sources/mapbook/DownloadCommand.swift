@@ -17,7 +17,8 @@ struct DownloadCommand: AsyncParsableCommand {
             AREA is a map area's item id or title (or the start of one). An area already downloaded is \
             skipped unless the portal has updated its packages, when it is downloaded again beside the \
             old files and swapped in once verified. Ctrl-C stops, keeping what arrived; run the same \
-            command again to resume. With --json, each event is one JSON object per line (docs/cli.md).
+            command again to resume. With no AREA and no --all, every download an earlier run left part \
+            way is resumed. With --json, each event is one JSON object per line (docs/cli.md).
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -27,7 +28,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON lines instead of text.") var json = false
 
     func validate() throws {
-        guard all != !areas.isEmpty else { throw ValidationError("Name the areas to download, or give --all.") }
+        guard !(all && !areas.isEmpty) else { throw ValidationError("Name the areas to download, or give --all, not both.") }
     }
 
     func run() async throws {
@@ -39,9 +40,20 @@ struct DownloadCommand: AsyncParsableCommand {
         do {
             let catalog = try await library.sync(from: client)
             _ = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
-            chosen = all ? catalog.areas.filter(\.isDownloadable) : try AreaNames.resolve(areas, in: catalog.areas)
+            if all {
+                chosen = catalog.areas.filter(\.isDownloadable)
+            } else if areas.isEmpty {
+                let partial = library.partialDownloads()
+                chosen = catalog.areas.filter { partial[$0.item.id] != nil }
+            } else {
+                chosen = try AreaNames.resolve(areas, in: catalog.areas)
+            }
         } catch {
             throw Output.fail(error, json: json)
+        }
+        if chosen.isEmpty, areas.isEmpty, !all, !json {
+            Output.line("No download was left part way: nothing to resume. Name the areas to download, or give --all.")
+            return
         }
         // Only an area whose record and files are intact counts: a missing or changed file is repaired.
         let records = library.downloadRecords()

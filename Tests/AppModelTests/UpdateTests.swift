@@ -178,7 +178,7 @@ struct UpdateLoadingAndListTests {
         #expect(paused.contains(.pauseDownloads))
         #expect(loaded.transfers[Fixture.bangor] == .waitingForNetwork)
         #expect(loaded.message == "p is not answering — showing downloaded areas; trying again by itself")
-        #expect(loaded.rows.count == 2, "the web map and Acadia")
+        #expect(loaded.rows.count == 3, "the web map, Acadia, and Bangor waiting for the network")
         let back = App.update(&loaded, .network(.online))
         #expect(back.contains(.loadWebMap) && back.contains(.download(loaded.areas.first { $0.item.id == Fixture.bangor }!)))
     }
@@ -423,14 +423,14 @@ struct UpdateDownloadTests {
         #expect(Fixture.keys(&state, .character("c")).isEmpty && state.message == "No download to cancel.")
     }
 
-    @Test func goingOfflinePausesDownloadsAndListsOnlyWhatIsHere() {
+    @Test func goingOfflinePausesDownloadsAndListsOnlyWhatIsHereOrOnItsWay() {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
         let effects = App.update(&state, .network(.offline))
         #expect(effects.contains(.pauseDownloads))
         #expect(state.transfers[Fixture.bangor] == .waitingForNetwork)
-        #expect(state.rows == [.webMap, .area(0)])
+        #expect(state.rows == [.webMap, .area(0), .area(2)], "Acadia, and Bangor waiting for the network")
         #expect(state.message == "Offline — showing downloaded areas")
         Fixture.select(&state, "Acadia")
         _ = Fixture.keys(&state, .character("D"))

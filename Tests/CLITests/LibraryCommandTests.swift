@@ -101,8 +101,12 @@ struct LibraryCommandTests {
         #expect(unknown.stderr == "mapbook: No map area is called \"Atlantis\".\n")
         let ambiguous = try await CLI.runAsync(["download", "B", "--json"] + common)
         #expect(ambiguous.stdout.hasPrefix(#"{"error":{"kind":"ambiguousArea","#) && ambiguous.stdout.filter { $0 == "\n" }.count == 1)
-        let neither = try await CLI.runAsync(["download"] + common)
-        #expect(neither.status == 64)
+        let both = try await CLI.runAsync(["download", "--all", "Bangor"] + common)
+        #expect(both.status == 64)
+        // No area: every download left part way resumes; here there is none.
+        let resume = try await CLI.runAsync(["download"] + common)
+        #expect(resume.status == 0)
+        #expect(resume.stdout == "No download was left part way: nothing to resume. Name the areas to download, or give --all.\n")
     }
 
     /// SIGKILL mid-download, then the same command again: it resumes from the bytes on disk (the

@@ -77,3 +77,30 @@ import Testing
         #expect(!PackagingStatus(portalValue: "queued").isDownloadable)
     }
 }
+
+@Suite struct SettingsTests {
+    @Test func readsKeyValueLinesWithComments() throws {
+        #expect(try Settings(parsing: "").resumeDownloads)
+        #expect(try !Settings(parsing: "# downloads\n  resume-downloads = false  # not on this laptop\n\n").resumeDownloads)
+        #expect(try Settings(parsing: "resume-downloads=yes").resumeDownloads)
+    }
+
+    @Test func saysWhatItCouldNotUseAndKeepsTheRest() {
+        do {
+            _ = try Settings(parsing: "resume-downloads = false\ncolour = blue\nresume-downloads\nresume-downloads = maybe\u{1B}[2J")
+            Issue.record("expected problems")
+        } catch {
+            #expect(!error.settings.resumeDownloads, "the good line still applies")
+            #expect(error.sentences == ["config line 2: mapbook has no setting “colour”.",
+                                        "config line 3 is not “key = value”.",
+                                        "config line 4: resume-downloads is true or false, not “maybe”."])
+        }
+    }
+
+    @Test func theFileFollowsXDG() {
+        #expect(Settings.path(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/mapbook/config")
+        #expect(Settings.path(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/mapbook/config")
+        let missing = Settings.load(from: "/nonexistent/mapbook/config")
+        #expect(missing.0 == Settings() && missing.1.isEmpty)
+    }
+}

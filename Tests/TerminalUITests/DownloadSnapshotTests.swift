@@ -46,16 +46,19 @@ import Testing
         #expect(text.contains("Update            Up to date"))
     }
 
-    @Test @UIActor func offlineListsOnlyWhatIsOnThisDevice() async {
+    @Test @UIActor func offlineListsOnlyWhatIsOnThisDeviceOrOnItsWay() async {
         var state = await Self.state()
         state.network = .offline
         state.notice = .offline
+        state.transfers[state.areas[5].item.id] = .waitingForNetwork
         state.selection = 0
         let frame = SnapshotState.render(state, width: 120, height: 40)
         expectSnapshot(frame, "downloads-offline-120x40")
         let text = frame.text
         #expect(text.contains("Greater Portland"))
-        #expect(!text.contains("Bangor") && !text.contains("Acadia"))
+        #expect(text.contains("Bangor") && text.contains("Waiting for the network"))
+        #expect(text.contains("Acadia") && text.contains("Failed — r to retry"), "its bytes are kept; c discards them")
+        #expect(!text.contains("Boston") && !text.contains("Caribou"))
         #expect(text.contains("○ offline │ Offline — showing downloaded areas"))
     }
 

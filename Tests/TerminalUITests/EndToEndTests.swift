@@ -54,6 +54,65 @@ import Testing
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// kill -9 during a download; the restart shows the area paused with its share before the portal
+    /// answers, resumes it by itself (a range request, not a fresh start) to a package byte for
+    /// byte the portal's; and `q` while a download runs asks first.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func aDownloadKilledMidwayResumesAfterARestart() async throws {
+        var faults = SampleFaults()
+        faults.bytesPerSecond = 300_000
+        let portal = try SampleFixture.start(faults: faults)
+        defer { portal.stop() }
+        let tmux = try await Self.browse(portal)
+        defer { tmux.close() }
+        tmux.send("j")
+        _ = try await tmux.waitFor("2/7")
+        tmux.send("d")
+        var screen = try await tmux.waitFor("Downloading ▕")
+        let deadline = Date().addingTimeInterval(30)
+        while Self.percent(in: screen) < 20, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            screen = tmux.capture()
+        }
+        Tmux.kill(commandLineContaining: portal.baseURL.absoluteString)
+        _ = try await tmux.waitFor("[exit 137]")
+
+        // The restart lists the area from the library before the (slowed) portal answers.
+        portal.updateFaults { $0.bytesPerSecond = 300_000; $0.latencyMilliseconds = 1500 }
+        tmux.respawn("mapbook --portal \(portal.baseURL.absoluteString)")
+        screen = try await tmux.waitFor("Paused ▕", timeout: 30)
+        #expect(screen.contains("resumes when online"))
+        let paused = Self.percent(in: screen)
+        #expect(paused >= 15, "the share kept: \(screen)")
+        screen = try await tmux.waitFor("Downloading ▕", timeout: 30)
+        #expect(Self.percent(in: screen) >= paused, "resumed, not started over")
+        _ = try await tmux.waitFor("Acadia downloaded", timeout: 60)
+        #expect(portal.requests.contains { $0.headers["range"]?.hasPrefix("bytes=") == true }, "a range request resumed it")
+
+        let area = try #require(SampleCatalog.areas.first { $0.title == "Acadia" })
+        let expected = try #require(portal.content.packages[area.packageID]?.data)
+        let files = FileManager.default.enumerator(at: tmux.library, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.path.contains("/\(area.id)/packages/") && $0.pathExtension == "vtpk" } ?? []
+        #expect(files.count == 1)
+        #expect(try files.first.map { try Data(contentsOf: $0) } == expected, "byte for byte the portal's package")
+
+        // q while a download runs asks; n keeps it going; y quits.
+        portal.updateFaults { $0.bytesPerSecond = 300_000 }
+        tmux.send("j", "j")
+        _ = try await tmux.waitFor("3/7")
+        tmux.send("d")
+        _ = try await tmux.waitFor("Downloading ▕")
+        tmux.send("q")
+        _ = try await tmux.waitFor("1 download running — quit and resume it next time?")
+        tmux.send("n")
+        screen = try await tmux.waitForSettled()
+        #expect(!screen.contains("quit and resume") && screen.contains("Downloading ▕"))
+        tmux.send("q")
+        _ = try await tmux.waitFor("quit and resume it next time?")
+        tmux.send("y")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// A downloaded area's map, offline: open it, pan, zoom, a bookmark, the layer list, back, quit.
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
     func anAreasMapOfflinePanZoomBookmarksLayers() async throws {
@@ -228,12 +287,37 @@ final class Tmux {
         }
     }
 
+    /// The library every command started here shares.
+    var library: URL { scratch.appendingPathComponent("library") }
+
     func start(_ command: String) throws {
-        let cache = scratch.appendingPathComponent("cache").path, library = scratch.appendingPathComponent("library").path
-        let line = "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' MAPBOOK_DATA_DIR='\(library)' "
-            + "PATH='\(binDirectory.path)':\"$PATH\" "
+        _ = run(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", shellLine(command)])
+    }
+
+    /// Runs `command` in the pane instead of what runs there (killed if still running).
+    func respawn(_ command: String) {
+        _ = run(["respawn-pane", "-k", "-t", session, shellLine(command)])
+    }
+
+    private func shellLine(_ command: String) -> String {
+        let cache = scratch.appendingPathComponent("cache").path
+        return "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' MAPBOOK_DATA_DIR='\(library.path)' "
+            + "XDG_CONFIG_HOME='\(scratch.appendingPathComponent("config").path)' PATH='\(binDirectory.path)':\"$PATH\" "
             + "\(command); echo \"[exit $?]\"; sleep 600"
-        _ = run(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", line])
+    }
+
+    /// Sends SIGKILL to every process whose command line contains `marker`: a crash, as the
+    /// program sees none of it.
+    static func kill(commandLineContaining marker: String) {
+        let own = getpid()
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), pid != own,
+                  let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            let commandLine = String(decoding: raw.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            if commandLine.hasPrefix("mapbook") || commandLine.contains("/mapbook "), commandLine.contains(marker) {
+                Glibc.kill(pid, SIGKILL)
+            }
+        }
     }
 
     func send(_ keys: String...) {
