@@ -100,3 +100,20 @@ struct FrameDiffTests {
         }
     }
 }
+
+@Suite struct ASCIIFallbackTests {
+    @Test(arguments: [("…", "."), ("—", "-"), ("·", "."), ("“", "\""), ("ü", "u"), ("É", "E"), ("ç", "c"), ("ß", "s"),
+                      ("→", ">"), ("◆", "*"), ("○", "o"), ("─", "-"), ("│", "|"), ("┼", "+"), ("▕", "#"), ("█", "#"),
+                      ("\u{2800}", " "), ("\u{28FF}", "#"), ("\u{2801}", "."), ("中", "?"), ("🗺", "?"), ("a", "a")])
+    func standsInByLikeness(_ from: Character, _ to: Character) {
+        #expect(ASCIIFallback.character(for: from) == to)
+    }
+
+    @Test func aWideCharactersSecondCellBecomesASpace() {
+        var frame = Frame(width: 6, height: 1)
+        frame.put("中a—", x: 0, y: 0)
+        let ascii = frame.asciiOnly()
+        #expect(ascii.row(at: 0).hasPrefix("? a-"))
+        #expect(ascii.cells.allSatisfy { $0.character.isASCII && !$0.isContinuation })
+    }
+}

@@ -44,13 +44,40 @@ import TerminalCanvas
         options.theme = .monochrome
         let frame = SnapshotState.render(state, width: 80, height: 24, options: options)
         expectSnapshot(frame, "main-80x24-ascii")
-        // No braille, box drawing, block elements or geometric shapes: what fonts without braille lack.
-        #expect(frame.cells.allSatisfy { $0.character.unicodeScalars.allSatisfy { !(0x2500...0x25FF).contains($0.value) && !(0x2800...0x28FF).contains($0.value) } })
+        // Nothing but ASCII: without a UTF-8 locale, anything else would be dropped by ncurses.
+        #expect(frame.cells.allSatisfy { $0.character.isASCII && !$0.isContinuation })
         #expect(frame.cells.allSatisfy { $0.style.foreground == nil && $0.style.background == nil })
         // Without colour the selection shows in reverse video.
         let list = MainLayout(width: 80, height: 24).list
         let row = (0..<24).first { frame.row(at: $0).contains("Greater Portland") && frame[list.x, $0].character == ">" }
         #expect(row != nil && frame[list.x + 20, row!].style.reverse)
+    }
+
+    /// Every screen and overlay, in ASCII: no cell left out, the sentences' punctuation by likeness.
+    @Test @UIActor func everyScreenIsASCIIWithoutUTF8() async {
+        let loaded = await SnapshotState.loaded()
+        var options = SnapshotState.options
+        options.glyphs = .ascii
+        var details = loaded, help = loaded, map = loaded, question = loaded, offline = loaded
+        details.screen = .details(scroll: 0)
+        details.selection = 1
+        help.overlay = .help(scroll: 0)
+        _ = App.update(&map, .intent(.selectRow(1)))
+        _ = App.update(&map, .intent(.openMap))
+        question.overlay = .confirm(Confirmation(question: "2 downloads running — quit and resume them next time?",
+                                                 detail: "What has arrived is kept on this device.", action: .quit))
+        offline.network = .offline
+        offline.notice = .offline
+        for (name, state) in [("main", loaded), ("details", details), ("help", help), ("map", map), ("question", question),
+                              ("offline", offline)] {
+            let frame = SnapshotState.render(state, width: 100, height: 30, options: options)
+            #expect(frame.cells.allSatisfy { $0.character.isASCII && !$0.isContinuation }, "\(name)")
+        }
+        let text = SnapshotState.render(offline, width: 100, height: 30, options: options).text
+        #expect(text.contains("Offline - showing downloaded areas"))
+        #expect(SnapshotState.render(loaded, width: 100, height: 30, options: options).text.contains("^v move  m map"), "no gap for the arrows")
+        #expect(SnapshotState.render(question, width: 100, height: 30, options: options).text
+            .contains("2 downloads running - quit and resume them next time?"))
     }
 
     @Test @UIActor func loadingOfflineErrorEmptyAndNoMatchStates() async {

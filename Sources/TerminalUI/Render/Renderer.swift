@@ -8,6 +8,12 @@ import TerminalCanvas
 /// ncurses; the backend puts the frame on the terminal, and tests compare it as text.
 public enum Renderer {
     public static func render(_ state: AppState, width: Int, height: Int, options: RenderOptions) -> Frame {
+        let frame = compose(state, width: width, height: height, options: options)
+        // Without UTF-8 (or with --ascii), nothing but ASCII reaches the terminal: never a dropped cell.
+        return options.glyphs == .ascii ? frame.asciiOnly() : frame
+    }
+
+    private static func compose(_ state: AppState, width: Int, height: Int, options: RenderOptions) -> Frame {
         var frame = Frame(width: width, height: height)
         let layout = ScreenLayout(Display(width: width, height: height, colors: options.theme.colors, unicode: options.glyphs == .unicode))
         if layout.isTooSmall {
