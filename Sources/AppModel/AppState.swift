@@ -107,8 +107,9 @@ public struct AppState: Sendable {
     /// The web map's basemap drawn for the overview pane, when it could be (online); the bundled
     /// outline is drawn otherwise.
     public var overviewBasemap: MapImage?
-    /// An overview drawing is under way (one at a time).
-    public var isDrawingOverview = false
+    /// The basemap an overview drawing under way is of (one drawing at a time).
+    public var overviewDrawing: WebMapLayer?
+    public var isDrawingOverview: Bool { overviewDrawing != nil }
     /// The portal client is ready: downloads can be queued.
     public var isConnected = false
     /// Downloads that an earlier run left part way resume once the portal answers (the

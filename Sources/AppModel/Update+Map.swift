@@ -247,14 +247,18 @@ extension App {
         let request = MapRequest(viewport: MapViewport(fitting: view, columns: columns, rows: rows), columns: columns, rows: rows,
                                  mode: .braille, colors: layout.display.colors)
         guard state.overviewBasemap?.request != request else { return [] }
-        state.isDrawingOverview = true
+        state.overviewDrawing = basemap
         return [.drawOverview(request, basemap: basemap)]
     }
 
     static func overviewDrawn(_ state: inout AppState, _ image: MapImage?) -> [Effect] {
-        state.isDrawingOverview = false
-        // Not drawn (unreachable, no basemap there), or nothing drawn: the outline is no worse.
-        guard let image, image.report.featuresDrawn > 0 else { return [] }
+        let drawn = state.overviewDrawing
+        state.overviewDrawing = nil
+        guard let image, image.report.featuresDrawn > 0 else {
+            // Not drawn: the outline is no worse. But if the basemap changed meanwhile (the library's
+            // copy named a server that has moved, as the sample portal's port does), try the new one.
+            return drawn != state.onlineBasemap ? requestOverviewDraw(&state) : []
+        }
         state.overviewBasemap = image
         return requestOverviewDraw(&state)
     }

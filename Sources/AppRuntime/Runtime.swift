@@ -34,7 +34,8 @@ public final class Runtime {
     private var monitor: NetworkMonitor?
     /// The open map: its session, and its loader once the source is open (one map at a time).
     private var map: (session: Int, loader: TileLoader?)?
-    private var overviewLoader: TileLoader?
+    /// The overview's basemap and its loader (a new basemap gets a new loader).
+    private var overview: (basemap: WebMapLayer, loader: TileLoader)?
     private var reading: Task<Void, Never>?
     private var loading: Task<Void, Never>?
     private var tasks: [Int: Task<Void, Never>] = [:]
@@ -219,15 +220,15 @@ public final class Runtime {
     }
 
     private func drawOverview(_ request: MapRequest, basemap: WebMapLayer) async {
-        if overviewLoader == nil {
+        if overview?.basemap != basemap {
             // Not reachable (or no basemap there): the pane keeps the outline.
             guard let source = try? await Self.source(for: .basemap(basemap), given: nil, library: library, http: http) else {
                 deliver(.overviewDrawn(nil))
                 return
             }
-            overviewLoader = TileLoader(source: source)
+            overview = (basemap, TileLoader(source: source))
         }
-        guard let loader = overviewLoader else { return }
+        guard let loader = overview?.loader else { return }
         let image = await loader.render(request)
         deliver(.overviewDrawn(image))
     }

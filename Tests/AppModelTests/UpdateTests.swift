@@ -146,6 +146,30 @@ struct UpdateLoadingAndListTests {
         #expect(kept.areas.allSatisfy { !$0.packagesPending })
     }
 
+    /// The library's copy of the web map names a basemap server that has moved (the sample portal
+    /// listens on a new port each run): when that drawing fails, the portal's basemap is drawn.
+    @Test func aStaleBasemapThatFailsGivesWayToThePortals() throws {
+        var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
+        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
+        let effects = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:])))
+        let stale = try #require(state.onlineBasemap)
+        #expect(effects.contains { if case .drawOverview(_, stale) = $0 { true } else { false } })
+        var moved = Fixture.catalog
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: [
+            "baseMap": ["title": "Topo", "baseMapLayers": [["id": "v", "layerType": "VectorTileLayer", "title": "Topo",
+                                                          "styleUrl": "http://127.0.0.1:4242/style/root.json"]]]]), as: UTF8.self)
+        moved.webMapData = try JSONValue(parsing: Data(text.utf8))
+        _ = App.update(&state, .connected(host: "p"))
+        let whileDrawing = App.update(&state, .webMapLoaded(WebMapSnapshot(
+            catalog: moved, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]), host: "p")))
+        #expect(!whileDrawing.contains { if case .drawOverview = $0 { true } else { false } }, "one drawing at a time")
+        let current = try #require(state.onlineBasemap)
+        #expect(current != stale)
+        #expect(App.update(&state, .overviewDrawn(nil)).contains { if case .drawOverview(_, current) = $0 { true } else { false } })
+        // A failure of the current basemap is not retried at once: the outline stays.
+        #expect(App.update(&state, .overviewDrawn(nil)).isEmpty)
+    }
+
     @Test func anUnreachablePortalBeforeAnythingLoadedIsOffline() {
         var state = AppState(portalHost: "www.arcgis.com", webMapID: Fixture.webMapID)
         let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: "Cannot reach www.arcgis.com.", network: .offline,
