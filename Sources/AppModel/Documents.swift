@@ -205,7 +205,7 @@ public enum StatusText {
                 if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · u to update", .dim)] }
                 return [StyledText("Downloaded", .good), StyledText(" · \(Format.bytes(size))", .dim)]
             case .packaging:
-                return [StyledText("Packaging", .warning), StyledText(" · the portal is preparing it", .dim)]
+                return [StyledText("Packaging", .warning), StyledText(" · still being packaged on the portal", .dim)]
             case .packagingFailed:
                 return [StyledText("Packaging failed", .error), StyledText(" — r to reload", .dim)]
             case .unavailable(let value):

@@ -1,5 +1,6 @@
 import MapRender
 import MapbookCore
+import OfflineLibrary
 
 /// What the status bar has to say: a value the model sets, worded once here for every front end
 /// (the terminal's status bar, the plain mode's lines). Titles and sentences in it are sanitized.
@@ -21,7 +22,8 @@ public enum Notice: Equatable, Sendable {
     case downloadingCount(Int)
     case allDownloaded
     case upToDate(title: String)
-    case notPackaged(title: String)
+    /// The same sentence `mapbook download` gives.
+    case notDownloadable(title: String, NotDownloadableReason)
     case selectAnArea
     case offlineDownloads
     case offlineUpdates
@@ -57,7 +59,7 @@ public enum Notice: Equatable, Sendable {
         case .downloadingCount(let count): "Downloading \(count) map area\(count == 1 ? "" : "s")…"
         case .allDownloaded: "Every area is downloaded and up to date."
         case .upToDate(let title): "\(title) is downloaded and up to date."
-        case .notPackaged(let title): "\(title) cannot be downloaded: the portal has not packaged it."
+        case .notDownloadable(let title, let reason): LibraryError.notDownloadable(title: title, reason: reason).userMessage
         case .selectAnArea: "Select a map area to download."
         case .offlineDownloads: "Offline: downloads start when the network is back."
         case .offlineUpdates: "Offline: updates start when the network is back."

@@ -87,7 +87,7 @@ extension App {
         case .checking:
             state.notice = .listingAreas(known: state.areas.filter { !$0.packagesPending }.count, of: state.areas.count)
         case .packaging, .packagingFailed, .unavailable, .unreadable:
-            state.notice = .notPackaged(title: state.title(of: area.item.id))
+            state.notice = NotDownloadableReason(area).map { .notDownloadable(title: state.title(of: area.item.id), $0) }
         }
         return []
     }

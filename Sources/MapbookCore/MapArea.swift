@@ -22,7 +22,18 @@ public enum PackagingStatus: Sendable, Equatable, Codable {
 
     public var isDownloadable: Bool { self == .complete }
 
-    /// A short lowercase word for listings and JSON.
+    /// How listings name it, in the browser's words: ready, packaging, packaging failed.
+    public var label: String {
+        switch self {
+        case .complete: "ready"
+        case .processing: "packaging"
+        case .failed: "packaging failed"
+        case .other(let value): value
+        case .unknown: "no status"
+        }
+    }
+
+    /// The portal's word, for JSON.
     public var name: String {
         switch self {
         case .complete: "complete"

@@ -70,18 +70,7 @@ struct AreaDownload: Sendable {
     }
 
     private func checkDownloadable() throws {
-        let reason: NotDownloadableReason?
-        if let why = area.unavailableReason { reason = .unavailable(why) }
-        else {
-            switch area.status {
-            case .complete: reason = area.packages.isEmpty ? .noPackages : nil
-            case .processing: reason = .processing
-            case .failed: reason = .packagingFailed
-            case .other(let value): reason = .status(value)
-            case .unknown: reason = area.packages.isEmpty ? .noPackages : .status("none")
-            }
-        }
-        if let reason { throw LibraryError.notDownloadable(title: area.item.title, reason: reason) }
+        if let reason = NotDownloadableReason(area) { throw LibraryError.notDownloadable(title: area.item.title, reason: reason) }
     }
 
     /// Refuses before the first byte when the packages cannot fit on the library's disk (a package

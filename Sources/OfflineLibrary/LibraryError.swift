@@ -47,6 +47,20 @@ public enum NotDownloadableReason: Sendable, Equatable {
     case status(String)
     /// The portal's description of the area could not be read.
     case unavailable(String)
+
+    /// Why `area` cannot be downloaded; nil when it can.
+    public init?(_ area: MapArea) {
+        if let why = area.unavailableReason { self = .unavailable(why); return }
+        switch area.status {
+        case .complete:
+            guard area.packages.isEmpty else { return nil }
+            self = .noPackages
+        case .processing: self = .processing
+        case .failed: self = .packagingFailed
+        case .other(let value): self = .status(value)
+        case .unknown: self = area.packages.isEmpty ? .noPackages : .status("none")
+        }
+    }
 }
 
 extension LibraryError: UserFacingError {

@@ -39,7 +39,7 @@ struct AreasCommand: AsyncParsableCommand {
         }
         Output.line()
         let rows = areas.map { area in
-            [Output.cell(area.item.title, width: 32), area.unavailableReason == nil ? Output.cell(area.status.name, width: 16) : "unavailable",
+            [Output.cell(area.item.title, width: 32), area.unavailableReason == nil ? Output.cell(area.status.label, width: 16) : "unavailable",
              String(area.packages.count),
              area.packages.isEmpty ? "–" : Format.bytes(area.size),
              area.item.modified.map(Format.date) ?? "–", area.item.id.rawValue]

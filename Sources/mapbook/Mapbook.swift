@@ -8,11 +8,29 @@ struct Mapbook: AsyncParsableCommand {
         commandName: "mapbook",
         abstract: "Browse ArcGIS web maps and their preplanned offline map areas from a terminal.",
         discussion: """
-            mapbook speaks the ArcGIS REST API. By default it opens the "Explore Maine" web map on \
-            ArcGIS Online. Set MAPBOOK_TOKEN to an ArcGIS token to see items that are not public.
+            With no subcommand, mapbook opens the full-screen browser: the web map's overview beside \
+            its preplanned map areas, to download, open and keep offline. By default it opens the \
+            "Explore Maine" web map on ArcGIS Online. Press ? in the browser for its keys. Its options:
+              --portal URL    the portal (default https://www.arcgis.com)
+              --webmap ID     the web map's item id (default: Explore Maine)
+              --data-dir DIR  the offline library (default $XDG_DATA_HOME/mapbook)
+              --ascii         ASCII only, for fonts without braille or box drawing
+              --plain         plain lines and typed commands, not the full screen
+
+            Get started: run `mapbook demo` first. It serves a sample portal on this machine, so it \
+            needs no internet, and shows everything mapbook does. Then open your own web map: its item \
+            id ends its page's address on ArcGIS Online (…/home/item.html?id=ID), so run \
+            `mapbook --webmap ID`. mapbook does not sign in yet: for items that are not public, set \
+            MAPBOOK_TOKEN to an ArcGIS token (from your portal's generateToken, or an API key).
+
+            Examples:
+              mapbook demo
+              mapbook --webmap 3bc3179f17da44a0ac0bfdac4ad15664 --ascii
+              mapbook download --all --json --portal https://gis.example.org/portal
 
             Exit status: 0 on success, 1 when the portal answered with an error, 3 when the portal \
-            could not be reached, 64 for a usage error.
+            could not be reached, 64 for a usage error; `download` also 128+N after signal N. \
+            Settings: $XDG_CONFIG_HOME/mapbook/config (resume-downloads = true|false).
             """,
         version: HTTPClient.version,
         subcommands: [BrowseCommand.self, AreasCommand.self, InfoCommand.self, DownloadCommand.self, LibraryCommand.self,

@@ -25,11 +25,12 @@ struct CLITests {
         let header = try #require(lines.first { $0.contains("TITLE") })
         #expect(header.hasPrefix("  TITLE"))
         let portland = try #require(lines.first { $0.contains("Greater Portland") })
-        #expect(portland.contains("complete"))
+        #expect(portland.contains("ready"))
         #expect(portland.contains(Format.bytes(Int64(packageSize(SampleFixture.portland)))))
         #expect(portland.hasSuffix(SampleFixture.portlandID))
-        #expect(lines.first { $0.contains("Baxter State Park") }?.contains("processing") == true)
-        #expect(lines.first { $0.contains("Caribou") }?.contains("failed") == true)
+        // The browser's words: a processing area is "packaging" in both.
+        #expect(lines.first { $0.contains("Baxter State Park") }?.contains("packaging") == true)
+        #expect(lines.first { $0.contains("Caribou") }?.contains("packaging failed") == true)
         // Columns line up: every id starts in the same column.
         let idColumns = Set(lines.dropFirst(2).compactMap { line in
             line.range(of: #"[0-9a-f]{32}$"#, options: .regularExpression).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
