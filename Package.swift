@@ -67,6 +67,7 @@ let package = Package(
                                                                "MapSources"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
         .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "PortalFixtures"],

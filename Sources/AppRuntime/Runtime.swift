@@ -62,11 +62,11 @@ public final class Runtime {
         case .readLibrary:
             let library = library
             reading = track { [weak self] in
-                let (snapshot, unreadable) = await Self.snapshot(of: library)
+                let (snapshot, unreadable) = await onWorkPool { await Self.snapshot(of: library) }
                 self?.deliver(.libraryRead(snapshot))
                 if let unreadable { self?.deliver(.libraryUnreadable(unreadable)) }
                 let items = snapshot.catalog.map { [$0.webMapItem] + $0.areas.map(\.item) } ?? []
-                let kept = await Self.keptThumbnails(of: items, in: library)
+                let kept = await onWorkPool { await Self.keptThumbnails(of: items, in: library) }
                 if !kept.isEmpty { self?.deliver(.thumbnails(kept)) }
             }
         case .loadWebMap:
@@ -103,7 +103,7 @@ public final class Runtime {
         case .drawMap(let session, let request):
             guard map?.session == session, let loader = map?.loader else { return }
             track { [weak self] in
-                let image = await loader.render(request)
+                let image = await onWorkPool { await loader.render(request) }
                 self?.deliver(.mapDrawn(session: session, image))
             }
         case .closeMap(let session):
@@ -160,11 +160,11 @@ public final class Runtime {
             listingHead = nil
             let catalog = LibraryCatalog(webMapItem: webMapItem, webMapData: webMapData, areas: areas, syncedAt: Date())
             guard !Task.isCancelled else { return }
-            let (kept, snapshot) = await Self.keep(catalog, in: library)
+            let (kept, snapshot) = await onWorkPool { await Self.keep(catalog, in: library) }
             deliver(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: client.host)))
             if let kept { deliver(.catalogNotKept(kept)) }
             let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
-            let images = await Self.decodeThumbnails(thumbnails)
+            let images = await onWorkPool { await Self.decodeThumbnails(thumbnails) }
             if !images.isEmpty, !Task.isCancelled { deliver(.thumbnails(images)) }
         } catch {
             listingHead = nil
@@ -207,7 +207,8 @@ public final class Runtime {
 
     private func openMap(session: Int, _ choice: MapSourceChoice) async {
         do {
-            let source = try await Self.source(for: choice, given: givenSource, library: library, http: http)
+            let (library, http, given) = (library, http, givenSource)
+            let source = try await onWorkPool { try await Self.source(for: choice, given: given, library: library, http: http) }
             // A map closed (or replaced) while its source opened keeps no loader.
             guard map?.session == session else { return }
             map?.loader = TileLoader(source: source)
@@ -222,6 +223,7 @@ public final class Runtime {
     private func drawOverview(_ request: MapRequest, basemap: WebMapLayer) async {
         if overview?.basemap != basemap {
             // Not reachable (or no basemap there): the pane keeps the outline.
+            let (library, http) = (library, http)
             guard let source = try? await Self.source(for: .basemap(basemap), given: nil, library: library, http: http) else {
                 deliver(.overviewDrawn(nil))
                 return
@@ -229,7 +231,7 @@ public final class Runtime {
             overview = (basemap, TileLoader(source: source))
         }
         guard let loader = overview?.loader else { return }
-        let image = await loader.render(request)
+        let image = await onWorkPool { await loader.render(request) }
         deliver(.overviewDrawn(image))
     }
 
