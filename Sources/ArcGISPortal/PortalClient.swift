@@ -26,13 +26,17 @@ public struct PortalClient: Sendable {
 
     /// `portal` may be given with or without `/sharing/rest`. The token, when given, travels in the
     /// `X-Esri-Authorization` header, never in a URL, so it cannot leak into logs or error messages.
-    public init(portal: URL, token: String? = nil, http: HTTPClient = PortalClient.apiHTTP) {
+    /// Answers kept with their validators, asked about again rather than fetched again; nil for none.
+    private let cache: HTTPCache?
+
+    public init(portal: URL, token: String? = nil, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil) {
         var root = portal.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
         if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
         portalURL = URL(string: root) ?? portal
         restURL = URL(string: root + "/sharing/rest") ?? portal
         self.http = http
+        self.cache = cache
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -147,9 +151,10 @@ public struct PortalClient: Sendable {
         guard !path.contains(where: { $0 == ".." || $0 == "." }) else {
             throw PortalError(.malformedResponse, host: host, serverMessage: "thumbnail name leaves the item", itemID: item.id)
         }
-        let response = try await send(request(path, query: []), about: item.id)
-        try checkErrorBody(response, about: item.id)
-        return response.body
+        return try await send(request(path, query: []), about: item.id) { response in
+            try checkErrorBody(response, about: item.id)
+            return response.body
+        }
     }
 
     /// `search?q=…`: one page of items, `num` at most 100 (the API's limit), `start` 1-based.
@@ -213,24 +218,43 @@ public struct PortalClient: Sendable {
     }
 
     private func getJSON(_ path: [String], query: [(String, String)], about id: ItemID?) async throws -> JSONValue {
-        let response = try await send(request(path, query: query), about: id)
-        let json: JSONValue
-        do {
-            json = try JSONValue(parsing: response.body)
-        } catch {
-            let start = String(decoding: response.body.prefix(40), as: UTF8.self)
-            throw PortalError(.malformedResponse, host: host, serverMessage: "not JSON: \(start)", itemID: id)
+        try await send(request(path, query: query), about: id) { response in
+            let json: JSONValue
+            do {
+                json = try JSONValue(parsing: response.body)
+            } catch {
+                let start = String(decoding: response.body.prefix(40), as: UTF8.self)
+                throw PortalError(.malformedResponse, host: host, serverMessage: "not JSON: \(start)", itemID: id)
+            }
+            if let error = arcGISError(json, about: id) { throw error }
+            return json
         }
-        if let error = arcGISError(json, about: id) { throw error }
-        return json
     }
 
-    private func send(_ request: HTTPRequest, about id: ItemID?) async throws -> HTTPResponse {
+    /// The answer to `request`, read by `read`. A kept answer is asked about first: when the portal
+    /// says it has not changed (304), the kept body stands in. A new answer is kept only once `read`
+    /// accepted it: ArcGIS sends its errors with HTTP 200.
+    private func send<T>(_ request: HTTPRequest, about id: ItemID?, read: (HTTPResponse) throws -> T) async throws -> T {
+        var asked = request
+        let entry = request.method == "GET" ? cache?.entry(for: request.url) : nil
+        if let entry { asked.headers += HTTPCache.validators(of: entry) }
+        let response: HTTPResponse
         do {
-            return try await http.send(request)
+            response = try await http.send(asked)
         } catch {
             throw translate(error, about: id)
         }
+        if response.status == 304, let entry {
+            do {
+                return try read(HTTPResponse(status: 200, headers: response.headers, body: entry.body, url: response.url))
+            } catch {
+                cache?.forget(request.url)
+                throw error
+            }
+        }
+        let value = try read(response)
+        cache?.keep(response, for: request.url)
+        return value
     }
 
     /// Thumbnails are bytes, but an error still comes as a JSON error body.

@@ -34,6 +34,10 @@ public struct HTTPResponse: Sendable {
     public var body: Data
     /// Where the request ended up after redirects.
     public var url: URL
+
+    public init(status: Int, headers: HTTPHeaders, body: Data, url: URL) {
+        self.status = status; self.headers = headers; self.body = body; self.url = url
+    }
 }
 
 /// How far a transfer has come. For resumed downloads, `bytes` counts the bytes already on disk.

@@ -97,68 +97,20 @@ public struct TileServiceSource: MapSource {
     }
 }
 
-/// Tiles kept on disk as `{z}/{x}/{y}.pbf`, at most `limit` bytes: when over, the least recently
-/// written go first. Writes are atomic (temp file, rename); a failed write is only a missed cache.
-final class TileDiskCache: Sendable {
-    let directory: String
-    let limit: Int64
-    /// Bytes in the cache; held while pruning, so two prunes never interleave.
-    private let size: Mutex<Int64>
+/// Tiles kept on disk as `{z}/{x}/{y}.pbf` in a folder per service, at most `limit` bytes (see
+/// `BoundedDiskCache`).
+struct TileDiskCache: Sendable {
+    private let files: BoundedDiskCache
 
     init(directory: String, limit: Int64 = 64 << 20) {
-        self.directory = directory
-        self.limit = limit
-        let found = Self.files(in: directory).reduce(0) { $0 + $1.size }
-        size = Mutex(found)
-        if found > limit { prune() }
+        files = BoundedDiskCache(directory: directory, limit: limit, suffix: ".pbf")
     }
 
-    static func folderName(for url: String) -> String {
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
-        return String(hash, radix: 16)
-    }
+    static func folderName(for url: String) -> String { BoundedDiskCache.name(for: url) }
 
-    private func path(_ key: TileKey) -> String { "\(directory)/\(key.z)/\(key.x)/\(key.y).pbf" }
+    func read(_ key: TileKey) -> Data? { files.read(Self.path(key)) }
 
-    func read(_ key: TileKey) -> Data? { FileManager.default.contents(atPath: path(key)) }
+    func write(_ key: TileKey, _ data: Data) { files.write(Self.path(key), data) }
 
-    func write(_ key: TileKey, _ data: Data) {
-        let target = path(key)
-        let folder = (target as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let temporary = target + ".tmp\(UInt32.random(in: 0...UInt32.max))"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
-        guard rename(temporary, target) == 0 else { unlink(temporary); return }
-        let over = size.withLock { size in
-            size += Int64(data.count)
-            return size > limit
-        }
-        if over { prune() }
-    }
-
-    /// Deletes the oldest tiles until the cache is at three quarters of its limit.
-    private func prune() {
-        size.withLock { size in
-            var files = Self.files(in: directory)
-            files.sort { $0.modified < $1.modified }
-            var total = files.reduce(0) { $0 + $1.size }
-            for file in files where total > limit * 3 / 4 {
-                if unlink(file.path) == 0 { total -= file.size }
-            }
-            size = total
-        }
-    }
-
-    private static func files(in directory: String) -> [(path: String, size: Int64, modified: Date)] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
-        var result: [(String, Int64, Date)] = []
-        while let relative = walker.nextObject() as? String {
-            guard relative.hasSuffix(".pbf") else { continue }
-            let path = directory + "/" + relative
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
-            result.append((path, (attributes[.size] as? Int).map(Int64.init) ?? 0, attributes[.modificationDate] as? Date ?? .distantPast))
-        }
-        return result
-    }
+    private static func path(_ key: TileKey) -> String { "\(key.z)/\(key.x)/\(key.y).pbf" }
 }

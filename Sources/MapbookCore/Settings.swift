@@ -43,10 +43,7 @@ public struct Settings: Equatable, Sendable {
 
     /// Where the file is.
     public static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        // XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored.
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/mapbook/config" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.config/mapbook/config"
+        XDGDirectories.config(environment) + "/config"
     }
 
     /// The settings in the file (defaults when there is none), and sentences about what could not

@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 
 /// Where the offline library lives: `--data-dir`, else `MAPBOOK_DATA_DIR`, else
 /// `$XDG_DATA_HOME/mapbook`, else `~/.local/share/mapbook` (the XDG default).
@@ -6,10 +7,16 @@ public enum LibraryLocation {
     public static func root(dataDir: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let dataDir, !dataDir.isEmpty { return dataDir }
         if let explicit = environment["MAPBOOK_DATA_DIR"], !explicit.isEmpty { return explicit }
-        // XDG says a relative XDG_DATA_HOME is invalid and must be ignored.
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/mapbook" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/share/mapbook"
+        return XDGDirectories.data(environment)
+    }
+
+    /// The portal answers kept for revalidation (`HTTPCache`): `$XDG_CACHE_HOME/mapbook/http/<portal key>`.
+    public static func httpCache(portalKey: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        httpCacheRoot(environment: environment) + "/" + portalKey
+    }
+
+    public static func httpCacheRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        XDGDirectories.cache(environment) + "/http"
     }
 
     /// A portal's folder name: its host, with the port and path when they are not the defaults

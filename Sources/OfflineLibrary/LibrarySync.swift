@@ -14,14 +14,23 @@ extension OfflineLibrary {
         return catalog
     }
 
-    /// Fetches and keeps the thumbnails not already kept; returns every thumbnail now on disk. A
-    /// thumbnail that cannot be fetched is skipped: it is not worth failing anything over.
+    /// Fetches and keeps the thumbnails not kept yet, and those of items modified since theirs was
+    /// kept (asked about, not fetched again, when the portal gives validators); returns every
+    /// thumbnail now on disk. A thumbnail that cannot be fetched is skipped (a kept one stays): it
+    /// is not worth failing anything over.
     public func syncThumbnails(of items: [PortalItem], from client: PortalClient) async -> [ItemID: Data] {
         var found: [ItemID: Data] = [:]
         for item in items where item.thumbnail != nil {
             if Task.isCancelled { break }
-            if let kept = thumbnail(for: item.id) { found[item.id] = kept; continue }
-            guard let data = try? await client.thumbnail(of: item) else { continue }
+            let kept = thumbnail(for: item.id)
+            if let kept, let keptAt = thumbnailDate(for: item.id), (item.modified ?? .distantPast) <= keptAt {
+                found[item.id] = kept
+                continue
+            }
+            guard let data = try? await client.thumbnail(of: item) else {
+                found[item.id] = kept
+                continue
+            }
             try? saveThumbnail(data, for: item.id)
             found[item.id] = data
         }

@@ -99,6 +99,11 @@ public struct OfflineLibrary: Sendable {
 
     public func thumbnail(for item: ItemID) -> Data? { FileManager.default.contents(atPath: thumbnailPath(item)) }
 
+    /// When the item's thumbnail was kept.
+    func thumbnailDate(for item: ItemID) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: thumbnailPath(item)))?[.modificationDate] as? Date
+    }
+
     private func thumbnailPath(_ item: ItemID) -> String {
         item == webMapID ? directory + "/thumbnail" : areaDirectory(item) + "/thumbnail"
     }

@@ -29,10 +29,7 @@ public final class SampleContent: Sendable {
 
     /// The default cache: `$XDG_CACHE_HOME/mapbook/sample-portal` (or `~/.cache/…`).
     public static var defaultCacheDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-        return base.appendingPathComponent("mapbook/sample-portal")
+        URL(fileURLWithPath: XDGDirectories.cache() + "/sample-portal")
     }
 
     public static func build(cacheDirectory: URL = defaultCacheDirectory, useCache: Bool = true) throws -> SampleContent {

@@ -75,7 +75,7 @@ final class SampleRouter: Sendable {
     var baseURL: String { state.withLock { $0.server?.baseURL.absoluteString } ?? "http://127.0.0.1" }
 
     @Sendable func respond(_ request: LoopbackRequest) -> LoopbackResponse {
-        let response = route(request)
+        let response = Self.validated(route(request), for: request)
         if let log {
             // What a client sent is untrusted: no escape sequence reaches the terminal through the log.
             let range = request.headers["range"].map { " Range: \($0)" } ?? ""
@@ -83,6 +83,21 @@ final class SampleRouter: Sendable {
             log("\(TerminalText.sanitizedLine(line, maxLength: 2048)) → \(response.status) \(response.body.count) bytes")
         }
         return response
+    }
+
+    /// Answers that have no validator yet (JSON, thumbnails) get an ETag of their bytes; asked
+    /// with that ETag in `If-None-Match`, the answer is 304 with no body, as a CDN in front of a
+    /// portal answers. Packages and tiles have validators of their own.
+    static func validated(_ response: LoopbackResponse, for request: LoopbackRequest) -> LoopbackResponse {
+        guard request.method == "GET", response.status == 200, request.path != "/admin/faults",
+              !response.headers.contains(where: { $0.0.lowercased() == "etag" }) else { return response }
+        let etag = SampleContent.etag(of: response.body)
+        if request.headers["if-none-match"] == etag {
+            return LoopbackResponse(status: 304, headers: [("ETag", etag)])
+        }
+        var answered = response
+        answered.headers.append(("ETag", etag))
+        return answered
     }
 
     /// Tokens never reach the log, even when a client puts one in a URL.

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTP
 import MapbookCore
+import OfflineLibrary
 
 /// Which portal and which web map: shared by the browser and the subcommands.
 struct PortalSelection: ParsableArguments {
@@ -29,9 +30,11 @@ struct PortalSelection: ParsableArguments {
 
     var webMapID: ItemID { ItemID(webmap)! }
 
-    /// The client for `--portal`, signed in with `MAPBOOK_TOKEN` when it is set.
+    /// The client for `--portal`, signed in with `MAPBOOK_TOKEN` when it is set, keeping the
+    /// portal's answers to ask about again (`mapbook cache`).
     func client() -> PortalClient {
-        PortalClient(portal: portalURL!, token: ProcessInfo.processInfo.environment["MAPBOOK_TOKEN"])
+        PortalClient(portal: portalURL!, token: ProcessInfo.processInfo.environment["MAPBOOK_TOKEN"],
+                     cache: HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: portalURL!))))
     }
 }
 

@@ -1,6 +1,7 @@
 import ArcGISPortal
 import ArgumentParser
 import Foundation
+import HTTP
 import Synchronization
 import MapbookCore
 import OfflineLibrary
@@ -65,7 +66,8 @@ struct DemoCommand: AsyncParsableCommand {
         let library = OfflineLibrary(root: dataDirectory.root, portalKey: "sample-portal", webMap: webMap)
         try await Browser.run(host: "sample portal", webMap: webMap, library: library,
                               startingPhase: .starting("Starting the sample portal…"), display: display) {
-            PortalClient(portal: try starter.start().baseURL)
+            // Its answers are kept under one name too: they are the same each time.
+            PortalClient(portal: try starter.start().baseURL, cache: HTTPCache(directory: LibraryLocation.httpCache(portalKey: "sample-portal")))
         }
     }
 

@@ -14,6 +14,24 @@ import Testing
     let theme = UITheme.color
     let options = RenderOptions(glyphs: .unicode, theme: .color)
 
+    /// Before the portal answers, the list shown is the kept one, and the status bar says from when;
+    /// cut off, when it was synced. The map's footer leaves that out: it is about the list.
+    @Test func theStatusBarSaysHowOldAKeptListIs() throws {
+        var state = AppState(portalHost: "p", webMapID: .exploreMaine, phase: .loaded)
+        var components = DateComponents(year: 2026, month: 11, day: 20, hour: 9, minute: 5)
+        components.timeZone = .current
+        state.lastSynced = try #require(Calendar.current.date(from: components))
+        var frame = Frame(width: 70, height: 1)
+        Renderer.drawStatusBar(state, hints: "? help", position: "", into: &frame, options: options)
+        #expect(frame.row(at: 0).hasPrefix(" ◌ connecting · list of 20 Nov 09:05 │ ? help"))
+        state.network = .portalNotAnswering
+        Renderer.drawStatusBar(state, hints: "? help", position: "", into: &frame, options: options)
+        #expect(frame.row(at: 0).hasPrefix(" ○ portal not answering · synced 20 Nov 09:05 │"))
+        state.screen = AppState.standaloneMap(title: "m", sourceName: "s", home: nil).screen
+        Renderer.drawStatusBar(state, hints: "? help", position: "", into: &frame, options: options)
+        #expect(frame.row(at: 0).hasPrefix(" ○ portal not answering │"))
+    }
+
     @Test func theStatusBarSaysTheNetworkThenTheMessageAndThePosition() {
         var state = AppState(portalHost: "p", webMapID: .exploreMaine, phase: .loaded)
         state.network = .offline

@@ -67,11 +67,16 @@ public enum Renderer {
         let y = frame.height - 1
         frame.fill(Rect(x: 0, y: y, width: frame.width, height: 1), with: Cell(" ", style: theme.statusBar))
         let network: (String, CellStyle)
+        // The map's footer has its own figures to show; when the list was synced is for the list.
+        let onMap = state.screen.kind == .map
         switch state.network {
-        case .unknown: network = ("\(glyphs.connecting) connecting", theme.statusBar)
+        case .unknown:
+            // Before the portal answers, the list on screen is the one kept from the last sync: say so, and when.
+            let kept = state.phase == .loaded && !onMap ? state.lastSynced.map { " · list of \(when($0))" } ?? "" : ""
+            network = ("\(glyphs.connecting) connecting\(kept)", theme.statusBar)
         case .online: network = ("\(glyphs.online) online", theme.online)
         case .offline, .portalNotAnswering:
-            let synced = state.lastSynced.map { " · last synced \(clock($0))" } ?? ""
+            let synced = onMap ? "" : state.lastSynced.map { " · synced \(when($0))" } ?? ""
             let what = state.network == .offline ? "offline" : "portal not answering"
             network = ("\(glyphs.offline) \(what)\(synced)", theme.offline)
         }
@@ -87,8 +92,10 @@ public enum Renderer {
     }
 
     /// Local wall-clock time, `10:42`.
-    static func clock(_ date: Date) -> String {
-        let c = Calendar.current.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+    /// "22 Nov 14:02", in local time: a sync may be days old.
+    static func when(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.day, .month, .hour, .minute], from: date)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return String(format: "%d %@ %02d:%02d", c.day ?? 0, months[max(min((c.month ?? 1) - 1, 11), 0)], c.hour ?? 0, c.minute ?? 0)
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+
+/// Files kept in a folder, at most `limit` bytes: when over, the least recently used go first
+/// (reading a file marks it used). Writes are atomic (a temporary file, then a rename), so a
+/// reader — in this process or another — sees a whole file or none; a failed write is only a
+/// missed cache. The map tiles and the portal answers are kept this way.
+public final class BoundedDiskCache: Sendable {
+    public let directory: String
+    public let limit: Int64
+    /// The file names it keeps end so; others in the folder are left alone.
+    private let suffix: String
+    /// Bytes in the cache; held while pruning, so two prunes never interleave.
+    private let size: Mutex<Int64>
+
+    public init(directory: String, limit: Int64, suffix: String) {
+        self.directory = directory
+        self.limit = limit
+        self.suffix = suffix
+        let found = Self.files(in: directory, suffix: suffix).reduce(0) { $0 + $1.size }
+        size = Mutex(found)
+        if found > limit { prune() }
+    }
+
+    /// A 64-bit FNV-1a hash of `text`, in hexadecimal: a file name for a key of any length.
+    public static func name(for text: String) -> String {
+        var hash: UInt64 = 0xcbf29ce484222325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        return String(hash, radix: 16)
+    }
+
+    /// The file at `relativePath` (which must end with the suffix), marked as used.
+    public func read(_ relativePath: String) -> Data? {
+        let path = directory + "/" + relativePath
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        utimes(path, nil)
+        return data
+    }
+
+    public func write(_ relativePath: String, _ data: Data) {
+        let target = directory + "/" + relativePath
+        let folder = (target as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = target + ".tmp\(UInt32.random(in: 0...UInt32.max))"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        guard rename(temporary, target) == 0 else { unlink(temporary); return }
+        let over = size.withLock { size in
+            size += Int64(data.count)
+            return size > limit
+        }
+        if over { prune() }
+    }
+
+    public func remove(_ relativePath: String) { unlink(directory + "/" + relativePath) }
+
+    /// What the folder holds: files, bytes, and the oldest and newest use.
+    public func summary() -> (files: Int, bytes: Int64, oldest: Date?, newest: Date?) {
+        let files = Self.files(in: directory, suffix: suffix)
+        return (files.count, files.reduce(0) { $0 + $1.size }, files.map(\.used).min(), files.map(\.used).max())
+    }
+
+    /// Deletes the least recently used files until the cache is at three quarters of its limit.
+    private func prune() {
+        size.withLock { size in
+            var files = Self.files(in: directory, suffix: suffix)
+            files.sort { $0.used < $1.used }
+            var total = files.reduce(0) { $0 + $1.size }
+            for file in files where total > limit * 3 / 4 {
+                if unlink(file.path) == 0 { total -= file.size }
+            }
+            size = total
+        }
+    }
+
+    private static func files(in directory: String, suffix: String) -> [(path: String, size: Int64, used: Date)] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var result: [(String, Int64, Date)] = []
+        while let relative = walker.nextObject() as? String {
+            guard relative.hasSuffix(suffix) else { continue }
+            let path = directory + "/" + relative
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
+            result.append((path, (attributes[.size] as? Int).map(Int64.init) ?? 0, attributes[.modificationDate] as? Date ?? .distantPast))
+        }
+        return result
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import HTTP
+
+@Suite struct HTTPCacheTests {
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-http-cache-\(UUID())").path
+
+    private func answer(_ body: String, headers: [(String, String)]) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: HTTPHeaders(headers), body: Data(body.utf8), url: URL(string: "https://p.example/x")!)
+    }
+
+    @Test func keepsAnAnswerWithItsValidatorsByPathAndQuery() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = HTTPCache(directory: folder)
+        let url = URL(string: "https://www.arcgis.com/sharing/rest/content/items/abc?f=json")!
+        cache.keep(answer(#"{"id":"abc"}"#, headers: [("ETag", #""v1""#), ("Last-Modified", "Mon, 20 Nov 2023 10:00:00 GMT")]), for: url)
+        let entry = try #require(cache.entry(for: url))
+        #expect(entry.body == Data(#"{"id":"abc"}"#.utf8))
+        #expect(HTTPCache.validators(of: entry).map { "\($0.0): \($0.1)" }
+            == [#"If-None-Match: "v1""#, "If-Modified-Since: Mon, 20 Nov 2023 10:00:00 GMT"])
+        // The same portal reached another way (the sample portal's port changes) finds it.
+        #expect(cache.entry(for: URL(string: "http://127.0.0.1:4242/sharing/rest/content/items/abc?f=json")!) != nil)
+        #expect(cache.entry(for: URL(string: "https://www.arcgis.com/sharing/rest/content/items/abc")!) == nil)
+    }
+
+    @Test func neverKeepsWhatItCannotCheckOrMustNotKeep() {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = HTTPCache(directory: folder)
+        let url = URL(string: "https://p.example/sharing/rest/self?f=json")!
+        cache.keep(answer("{}", headers: []), for: url)
+        #expect(cache.entry(for: url) == nil, "no validator: it could never be asked about")
+        cache.keep(answer("{}", headers: [("ETag", "x"), ("Cache-Control", "private, no-store")]), for: url)
+        #expect(cache.entry(for: url) == nil)
+        let tokened = URL(string: "https://p.example/sharing/rest/self?f=json&token=SECRET")!
+        cache.keep(answer("{}", headers: [("ETag", "x")]), for: tokened)
+        #expect(cache.entry(for: tokened) == nil, "a token in an address never reaches the disk")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        #expect(files.allSatisfy { !((try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) ?? "").contains("SECRET") })
+    }
+
+    @Test func staysWithinItsLimitLeastRecentlyUsedFirst() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = HTTPCache(directory: folder, limit: 10_000)
+        let body = String(repeating: "x", count: 3_000)
+        let urls = (0..<6).map { URL(string: "https://p.example/item/\($0)")! }
+        for (index, url) in urls.enumerated() {
+            cache.keep(answer(body, headers: [("ETag", "e\(index)")]), for: url)
+            // The first is read again each time: the most recently used, it stays.
+            _ = cache.entry(for: urls[0])
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let bytes = try FileManager.default.contentsOfDirectory(atPath: folder)
+            .compactMap { try FileManager.default.attributesOfItem(atPath: folder + "/" + $0)[.size] as? Int }.reduce(0, +)
+        #expect(bytes <= 10_000)
+        #expect(cache.entry(for: urls[0]) != nil)
+        #expect(cache.entry(for: urls[1]) == nil)
+    }
+}
