@@ -11,15 +11,18 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxDelay: Duration
     /// No retry starts once this much time has passed since the first attempt.
     public var totalTimeLimit: Duration
+    /// Retries after a stall, at most: each stall has already cost the stall watchdog's wait.
+    public var maxStallRetries: Int
 
-    public init(maxRetries: Int, initialDelay: Duration, maxDelay: Duration, totalTimeLimit: Duration) {
+    public init(maxRetries: Int, initialDelay: Duration, maxDelay: Duration, totalTimeLimit: Duration, maxStallRetries: Int? = nil) {
         self.maxRetries = maxRetries; self.initialDelay = initialDelay; self.maxDelay = maxDelay
-        self.totalTimeLimit = totalTimeLimit
+        self.totalTimeLimit = totalTimeLimit; self.maxStallRetries = maxStallRetries ?? maxRetries
     }
 
-    /// For API requests someone is waiting on: a server error shows within a second or so.
+    /// For API requests someone is waiting on: a server error shows within a second or so, a portal
+    /// that accepts but never answers after two stall watchdogs.
     public static let standard = RetryPolicy(maxRetries: 2, initialDelay: .milliseconds(300),
-                                             maxDelay: .seconds(30), totalTimeLimit: .seconds(120))
+                                             maxDelay: .seconds(30), totalTimeLimit: .seconds(120), maxStallRetries: 1)
     /// For package downloads: longer, so that a download rides out an outage of half a minute.
     public static let downloads = RetryPolicy(maxRetries: 7, initialDelay: .milliseconds(500),
                                               maxDelay: .seconds(30), totalTimeLimit: .seconds(120))
@@ -40,6 +43,7 @@ public struct RetryPolicy: Sendable, Equatable {
         // hiccup), then say so; the way curl behaves without --retry-connrefused.
         if error.isRefusedOrUnresolved { return retry == 1 && maxRetries > 0 ? Self.quickRetryDelay : nil }
         guard error.isTransient, retry <= maxRetries else { return nil }
+        if case .stalled = error, retry > maxStallRetries { return nil }
         let wait: Duration
         if case .status(_, _, let retryAfter?) = error {
             wait = retryAfter

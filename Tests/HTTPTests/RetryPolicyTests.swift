@@ -47,7 +47,7 @@ import Testing
     /// up, for each way a server can fail: what bounds the time to the browser's error card
     /// (the attempts themselves fail at once, or after the stall watchdog).
     @Test(arguments: [(HTTPError.cannotConnect("h"), 0.2), (.cannotResolveHost("h"), 0.2), (.connectionLost("h"), 0.9),
-                      (.status(500, host: "h", retryAfter: nil), 0.9), (.stalled("h"), 0.9)])
+                      (.status(500, host: "h", retryAfter: nil), 0.9), (.stalled("h"), 0.3)])
     func theStandardPolicyGivesUpWithinASecond(_ error: HTTPError, _ worstCase: Double) {
         var waited = Duration.zero, retry = 1
         while let wait = RetryPolicy.standard.delay(beforeRetry: retry, after: error, elapsed: waited, jitter: 1) {
