@@ -5,6 +5,7 @@
 //   mapbook-bench frame WxH           main screen: compose and key-to-frame times, bytes per frame
 //   mapbook-bench map PATH WxH [Z]    map view: compose from decoded tiles, key to frame on a pan, cold load
 //   mapbook-bench json FILE…          per file: median parse time with mapbook's parser, JSONDecoder, JSONSerialization
+//   mapbook-bench geography           the bundled overview geography: median time to read it and build the overview's shapes
 import AppModel
 import AppRuntime
 import EventLoop
@@ -241,6 +242,18 @@ func benchJSON(_ paths: [String], runs: Int = 20) {
     }
 }
 
+/// Median of 50 reads of the bundled geography the overview draws, to the shapes it draws.
+func benchGeography() {
+    var times: [Double] = []
+    for _ in 0..<50 {
+        let start = ContinuousClock.now
+        let geography = OverviewGeography.bundledMaine()
+        times.append(seconds(ContinuousClock.now - start))
+        precondition(!geography.land.isEmpty)
+    }
+    print(String(format: "bundled_geography_ms median=%.2f min=%.2f", times.sorted()[25] * 1000, times.min()! * 1000))
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
@@ -258,9 +271,11 @@ case "map" where arguments.count == 4 || arguments.count == 5:
     let size = arguments[3].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
     await benchMap(path: arguments[2], width: size[0], height: size[1], zoom: arguments.count == 5 ? Double(arguments[4]) : nil)
+case "geography":
+    benchGeography()
 case "json" where arguments.count > 2:
     benchJSON(Array(arguments.dropFirst(2)))
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE…",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography",
          status: 64)
 }
