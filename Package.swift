@@ -80,7 +80,7 @@ let package = Package(
                                                           "MapSources", "MapRender", "TileFormats"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
-                                                            "SamplePortal", "SnapshotSupport"],
+                                                            "SamplePortal", "SnapshotSupport", "HTTP"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "OfflineLibraryTests", dependencies: ["OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats"]),

@@ -16,10 +16,10 @@ public enum ProgramFixture {
     /// A program on the web map `webMap` of the portal at `portal`, told the display's size and
     /// started; returns once `until` holds (by default: loaded, or failed to load).
     public static func started(portal: URL, webMap: String = SampleFixture.webMapID, display: Display = display,
-                               http: HTTPClient = HTTPClient(),
+                               http: HTTPClient = HTTPClient(), cache: HTTPCache? = nil,
                                until done: @escaping (AppState) -> Bool = ProgramFixture.settledLoad) async -> Program {
         let library = OfflineLibrary(root: SampleFixture.scratchLibrary().root, portalKey: "tests", webMap: ItemID(webMap)!)
-        let runtime = Runtime(library: library) { PortalClient(portal: portal, http: http) }
+        let runtime = Runtime(library: library) { PortalClient(portal: portal, http: http, cache: cache) }
         let program = Program(state: AppState(portalHost: "start", webMapID: ItemID(webMap)!), runtime: runtime)
         program.send(.resized(display))
         program.send(.started)

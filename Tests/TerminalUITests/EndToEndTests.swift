@@ -54,6 +54,30 @@ import Testing
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// A portal that accepts connections and closes them: the card says it is not answering (not
+    /// "online", no stale list), offers only the keys that work, and when the portal recovers the
+    /// browser loads by itself, with no key pressed.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func aPortalThatClosesConnectionsThenRecovers() async throws {
+        var faults = SampleFaults()
+        faults.hangUp = true
+        let portal = try SampleFixture.start(faults: faults)
+        defer { portal.stop() }
+        let tmux = try Tmux(width: 100, height: 30)
+        defer { tmux.close() }
+        try tmux.start("mapbook --portal \(portal.baseURL.absoluteString)")
+        var screen = try await tmux.waitFor("127.0.0.1 is not answering", timeout: 30)
+        #expect(screen.contains("○ portal not answering"))
+        #expect(screen.contains("r try now  ? help  q quit") && !screen.contains("d download"))
+        #expect(!screen.contains("● online"))
+        portal.updateFaults { $0.hangUp = false }
+        screen = try await tmux.waitFor("6 map areas", timeout: 40)
+        screen = try await tmux.waitFor("● online")
+        #expect(screen.contains("Acadia") && screen.contains("d download"))
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// kill -9 during a download; the restart shows the area paused with its share before the portal
     /// answers, resumes it by itself (a range request, not a fresh start) to a package byte for
     /// byte the portal's; and `q` while a download runs asks first.
