@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 
 /// Files written so that a crash or a full disk leaves either the old contents or the new, never a
 /// torn mix: write a temporary file beside the target, fsync it, rename it over, fsync the folder.
@@ -41,9 +42,7 @@ enum AtomicFile {
     /// nil when the file does not exist; throws when it exists but cannot be read as `T`.
     static func readJSON<T: Decodable>(_ type: T.Type, from path: String) throws(LibraryError) -> T? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        do { return try decoder.decode(T.self, from: data) } catch {
+        do { return try JSONTreeDecoder.decode(T.self, from: data) } catch {
             throw .corrupt(path: path, detail: "not the JSON mapbook wrote")
         }
     }

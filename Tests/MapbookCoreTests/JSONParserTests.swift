@@ -46,3 +46,38 @@ import Testing
         #expect(ours == theirs)
     }
 }
+
+/// Records written with Foundation's JSONEncoder (dates as epoch milliseconds) read back the same
+/// through the tree decoder; wrong types and missing keys are errors, as with JSONDecoder.
+@Suite struct JSONTreeDecoderTests {
+    struct Record: Codable, Equatable {
+        var id: String
+        var size: Int64
+        var ratio: Double
+        var flag: Bool
+        var when: Date
+        var optional: Int?
+        var absent: String?
+        var tree: JSONValue
+        var list: [Int]
+        var nested: [String: [UInt8]]
+    }
+
+    @Test func readsWhatJSONEncoderWrote() throws {
+        let record = Record(id: "a", size: 1_700_000_200_000, ratio: 0.25, flag: true, when: Date(timeIntervalSince1970: 1_763_700_000.5),
+                            optional: nil, absent: nil, tree: .object(["x": .array([.number(1), .null, .string("é")])]),
+                            list: [1, 2, 3], nested: ["k": [0, 255]])
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        let data = try encoder.encode(record)
+        #expect(try JSONTreeDecoder.decode(Record.self, from: data) == record)
+    }
+
+    @Test func refusesWhatDoesNotFit() {
+        #expect(throws: DecodingError.self) { try JSONTreeDecoder.decode([Int].self, from: Data("[1, 2.5]".utf8)) }
+        #expect(throws: DecodingError.self) { try JSONTreeDecoder.decode([UInt8].self, from: Data("[256]".utf8)) }
+        #expect(throws: DecodingError.self) { try JSONTreeDecoder.decode([String: String].self, from: Data(#"{"a": 1}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONTreeDecoder.decode(Record.self, from: Data("{}".utf8)) }
+        #expect(throws: (any Error).self) { try JSONTreeDecoder.decode(Record.self, from: Data("{".utf8)) }
+    }
+}
