@@ -38,17 +38,37 @@ public final class BoundedDiskCache: Sendable {
     }
 
     public func write(_ relativePath: String, _ data: Data) {
+        guard let temporary = temporaryPath(for: relativePath),
+              FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        adopt(temporary, as: relativePath)
+    }
+
+    /// A fresh path beside where `relativePath` goes (its folder made), for a file written in
+    /// pieces and then handed to `adopt`; nil if the folder cannot be made.
+    public func temporaryPath(for relativePath: String) -> String? {
         let target = directory + "/" + relativePath
         let folder = (target as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let temporary = target + ".tmp\(UInt32.random(in: 0...UInt32.max))"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
-        guard rename(temporary, target) == 0 else { unlink(temporary); return }
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        return target + ".tmp\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// Moves a finished file written at `temporary` in as `relativePath` (atomically), then keeps
+    /// the cache within its limit.
+    public func adopt(_ temporary: String, as relativePath: String) {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: temporary))?[.size] as? Int ?? 0
+        guard rename(temporary, directory + "/" + relativePath) == 0 else { unlink(temporary); return }
         let over = size.withLock { size in
-            size += Int64(data.count)
+            size += Int64(bytes)
             return size > limit
         }
         if over { prune() }
+    }
+
+    /// Where `relativePath` is, marked as used; nil when it is not there.
+    public func existingPath(_ relativePath: String) -> String? {
+        let path = directory + "/" + relativePath
+        guard utimes(path, nil) == 0 else { return nil }
+        return path
     }
 
     public func remove(_ relativePath: String) { unlink(directory + "/" + relativePath) }

@@ -28,31 +28,59 @@ public enum Deflate {
 
     /// The inflated bytes; throws `.malformed` for a corrupt stream and `.tileTooLarge` past `limit`.
     public static func inflate(_ data: Data, container: Container = .gzip, limit: Int) throws(TileFormatError) -> Data {
-        var stream = z_stream()
-        guard mb_inflate_init2(&stream, container.windowBits) == Z_OK else { throw .malformed("zlib could not start") }
-        defer { inflateEnd(&stream) }
         var output = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        var status: Int32 = Z_OK
-        let input = Data(data) // contiguous, zero-based
-        let failure: TileFormatError? = input.withUnsafeBytes { inBytes in
-            stream.next_in = UnsafeMutablePointer(mutating: inBytes.bindMemory(to: UInt8.self).baseAddress)
-            stream.avail_in = uInt(inBytes.count)
-            repeat {
-                status = chunk.withUnsafeMutableBufferPointer { out in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = uInt(out.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
-                }
-                let produced = chunk.count - Int(stream.avail_out)
-                guard output.count + produced <= limit else { return .tileTooLarge(Int64(output.count + produced)) }
-                output.append(contentsOf: chunk[0..<produced])
-                if status == Z_BUF_ERROR && stream.avail_in == 0 { return .truncated("the compressed data ends early") }
-            } while status == Z_OK
-            return status == Z_STREAM_END ? nil : .malformed("the compressed data is corrupt")
-        }
-        if let failure { throw failure }
+        let inflater = try Inflater(container: container, limit: Int64(limit))
+        let done = try inflater.feed(data, last: true) { piece throws(TileFormatError) in output.append(contentsOf: piece) }
+        guard done else { throw .truncated("the compressed data ends early") }
         return output
+    }
+
+    /// Inflates a stream fed in pieces, handing the output on in pieces: how a large deflated zip
+    /// entry is inflated without holding it whole. Past `limit` output bytes it throws.
+    public final class Inflater {
+        private var stream = z_stream()
+        private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 16)
+        private let limit: Int64
+        public private(set) var produced: Int64 = 0
+
+        public init(container: Container, limit: Int64) throws(TileFormatError) {
+            self.limit = limit
+            guard mb_inflate_init2(&stream, container.windowBits) == Z_OK else { throw .malformed("zlib could not start") }
+        }
+
+        deinit {
+            inflateEnd(&stream)
+            chunk.deallocate()
+        }
+
+        /// Feeds `input`; returns true once the stream has ended. `last` says no more input follows,
+        /// so a stream that has not ended by then is cut short.
+        public func feed(_ input: Data, last: Bool,
+                         output: (UnsafeRawBufferPointer) throws(TileFormatError) -> Void) throws(TileFormatError) -> Bool {
+            // A copy that stays put while zlib reads it (Data's storage may move between calls).
+            let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(input.count, 1), alignment: 16)
+            defer { bytes.deallocate() }
+            input.copyBytes(to: bytes.bindMemory(to: UInt8.self))
+            stream.next_in = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            stream.avail_in = uInt(input.count)
+            var status: Int32 = Z_OK
+            repeat {
+                stream.next_out = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                stream.avail_out = uInt(chunk.count)
+                status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                let count = chunk.count - Int(stream.avail_out)
+                produced += Int64(count)
+                guard produced <= limit else { throw .tileTooLarge(produced) }
+                if count > 0 { try output(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) }
+            } while status == Z_OK && (stream.avail_in > 0 || stream.avail_out == 0)
+            switch status {
+            case Z_STREAM_END: return true
+            case Z_OK, Z_BUF_ERROR:
+                if last { throw .truncated("the compressed data ends early") }
+                return false
+            default: throw .malformed("the compressed data is corrupt")
+            }
+        }
     }
 
     /// Compresses `data`. The gzip header carries no time or name, so equal input gives equal output.

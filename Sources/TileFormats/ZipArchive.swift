@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 
 /// One file inside a zip archive, as its central directory describes it.
 public struct ZipEntry: Sendable, Equatable {
@@ -17,9 +18,9 @@ public struct ZipEntry: Sendable, Equatable {
     public var isDirectory: Bool { name.hasSuffix("/") }
 }
 
-/// Reads a zip archive in place (tile packages are zips of stored entries): the central directory is
-/// parsed once, stored entries are handed out as byte windows onto the file, and only small entries
-/// are ever read whole. Zip64 is supported, since packages pass 4 GiB. Hostile archives — entry names
+/// Reads a zip archive in place: the central directory is parsed once, stored entries are handed out
+/// as byte windows onto the file (deflated ones onto an inflated copy made once), and only small
+/// entries are ever read whole. Zip64 is supported, since packages pass 4 GiB. Hostile archives — entry names
 /// that climb out (`../`, absolute paths), ranges past the end, inflated sizes past a limit — throw.
 public final class ZipArchive: Sendable {
     public let source: any ByteSource
@@ -47,35 +48,97 @@ public final class ZipArchive: Sendable {
 
     public func entry(named name: String) -> ZipEntry? { entryIndex[name].map { entries[$0] } }
 
-    /// A stored entry's bytes, read in place.
+    /// An entry's bytes, read in place: a stored entry from the archive itself; a deflated one (ArcMap
+    /// writes tile packages with deflated bundles) from its inflated copy in `inflated`, made once,
+    /// piece by piece, and kept only when its size and CRC-32 are the archive's.
     public func source(of entry: ZipEntry) throws(TileFormatError) -> ByteSourceSlice {
         guard !entry.isEncrypted else { throw .malformed("\(entry.name) is encrypted") }
-        guard entry.method == .stored, entry.compressedSize == entry.size else {
-            throw .malformed("\(entry.name) is compressed; package tiles must be stored")
+        switch entry.method {
+        case .stored:
+            guard entry.compressedSize == entry.size else { throw .malformed("\(entry.name) is stored but its two sizes differ") }
+            return try ByteSourceSlice(source, start: try dataOffset(of: entry), size: entry.size)
+        case .deflated:
+            return try ByteSourceSlice(try inflatedCopy(of: entry), start: 0, size: entry.size)
+        case .other(let method):
+            throw .malformed("\(entry.name) uses unsupported compression method \(method)")
         }
-        return try ByteSourceSlice(source, start: try dataOffset(of: entry), size: entry.size)
+    }
+
+    /// Inflated entries, kept to be read in place: at most 4 GiB, least recently used out first.
+    public static let inflated = BoundedDiskCache(directory: XDGDirectories.cache() + "/inflated", limit: 4 << 30, suffix: ".inflated")
+
+    /// No real bundle comes near this; an entry claiming more is refused before anything is written.
+    static let maxInflatedEntry: Int64 = 2 << 30
+
+    private func inflatedCopy(of entry: ZipEntry) throws(TileFormatError) -> FileByteSource {
+        guard entry.size <= Self.maxInflatedEntry else { throw .tileTooLarge(entry.size) }
+        let cache = Self.inflated
+        // Named by what the archive says of the entry: the copy is kept only once it matches that.
+        let name = BoundedDiskCache.name(for: "\(entry.name)|\(entry.compressedSize)|\(entry.size)|\(entry.crc32)") + ".inflated"
+        if let path = cache.existingPath(name), let kept = try? FileByteSource(path: path), kept.size == entry.size { return kept }
+        guard let temporary = cache.temporaryPath(for: name) else {
+            throw .cannotOpen(path: cache.directory, reason: "the folder for inflated package entries cannot be made")
+        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .cannotOpen(path: temporary, reason: String(cString: strerror(errno))) }
+        var keep = false
+        defer {
+            close(fd)
+            if !keep { unlink(temporary) }
+        }
+        try inflate(entry) { bytes throws(TileFormatError) in
+            var written = 0
+            while written < bytes.count {
+                let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
+                guard n > 0 else {
+                    throw .cannotOpen(path: temporary, reason: "could not be written (\(String(cString: strerror(errno))))")
+                }
+                written += n
+            }
+        }
+        keep = true
+        cache.adopt(temporary, as: name)
+        guard let path = cache.existingPath(name) else { throw .cannotOpen(path: cache.directory + "/" + name, reason: "it went missing") }
+        return try FileByteSource(path: path)
+    }
+
+    /// Inflates a deflated entry a piece at a time into `output`; throws unless it comes to exactly
+    /// the size and CRC-32 the archive records (and stops there, whatever the stream claims).
+    private func inflate(_ entry: ZipEntry, into output: (UnsafeRawBufferPointer) throws(TileFormatError) -> Void) throws(TileFormatError) {
+        let compressed = try ByteSourceSlice(source, start: try dataOffset(of: entry), size: entry.compressedSize)
+        let inflater = try Deflate.Inflater(container: .raw, limit: entry.size)
+        var crc: UInt32 = 0, read: Int64 = 0, ended = false
+        while !ended {
+            let count = Int(min(Int64(1 << 20), entry.compressedSize - read))
+            let piece = try compressed.read(at: read, count: count)
+            read += Int64(count)
+            ended = try inflater.feed(piece, last: read == entry.compressedSize) { bytes throws(TileFormatError) in
+                crc = Deflate.crc32(bytes, continuing: crc)
+                try output(bytes)
+            }
+        }
+        guard inflater.produced == entry.size else { throw .malformed("\(entry.name) inflates to a different size than recorded") }
+        guard crc == entry.crc32 else { throw .malformed("\(entry.name) fails its CRC check") }
     }
 
     /// A whole entry, stored or deflated, refused past `limit` bytes and checked against its CRC.
     public func contents(of entry: ZipEntry, limit: Int = 64 << 20) throws(TileFormatError) -> Data {
         guard !entry.isEncrypted else { throw .malformed("\(entry.name) is encrypted") }
-        let data: Data
         switch entry.method {
         case .stored:
             guard entry.size <= Int64(limit) else { throw .tileTooLarge(entry.size) }
-            data = try source(of: entry).read(at: 0, count: Int(entry.size))
+            let data = try source(of: entry).read(at: 0, count: Int(entry.size))
+            guard Deflate.crc32(data) == entry.crc32 else { throw .malformed("\(entry.name) fails its CRC check") }
+            return data
         case .deflated:
-            // The declared size is only a claim: inflate stops at the limit whatever it says.
+            // The declared size is only a claim: inflating stops at it whatever the stream says.
             guard entry.compressedSize <= Int64(limit), entry.size <= Int64(limit) else { throw .tileTooLarge(entry.size) }
-            let compressed = try ByteSourceSlice(source, start: try dataOffset(of: entry), size: entry.compressedSize)
-                .read(at: 0, count: Int(entry.compressedSize))
-            data = try Deflate.inflate(compressed, container: .raw, limit: limit)
-            guard Int64(data.count) == entry.size else { throw .malformed("\(entry.name) inflates to a different size than recorded") }
+            var data = Data(capacity: Int(entry.size))
+            try inflate(entry) { bytes throws(TileFormatError) in data.append(contentsOf: bytes) }
+            return data
         case .other(let method):
             throw .malformed("\(entry.name) uses unsupported compression method \(method)")
         }
-        guard Deflate.crc32(data) == entry.crc32 else { throw .malformed("\(entry.name) fails its CRC check") }
-        return data
     }
 
     /// Checks every entry against the CRC-32 the archive records for it: a package's own checksums,
@@ -102,6 +165,8 @@ public final class ZipArchive: Sendable {
                     offset += Int64(count)
                 }
                 guard crc == entry.crc32 else { throw .malformed("\(entry.name) fails its CRC check") }
+            } else if entry.method == .deflated, !entry.isEncrypted {
+                try inflate(entry) { _ throws(TileFormatError) in }
             } else {
                 _ = try contents(of: entry)
             }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Writes a zip of stored entries, the way tile packages are built: sequentially into a file, with a
-/// fixed timestamp so that the same entries always give the same bytes. Entries past 4 GiB would need
+/// Writes a zip, the way tile packages are built: stored entries (or deflated ones, as ArcMap writes
+/// them), sequentially into a file, with a fixed timestamp so that the same entries always give the
+/// same bytes. Entries past 4 GiB would need
 /// zip64, which the packages written here never reach; they are refused.
 public final class ZipWriter {
     private let handle: FileHandle
@@ -18,21 +19,22 @@ public final class ZipWriter {
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     }
 
-    public func add(_ name: String, _ data: Data) throws {
+    public func add(_ name: String, _ data: Data, deflated: Bool = false) throws {
         let nameBytes = Data(name.utf8)
-        guard ZipArchive.isSafe(name), offset + UInt64(data.count) < 0xFFFF_FFFF, count < 0xFFFF else {
+        let body = deflated ? Deflate.deflate(data, container: .raw) : data
+        guard ZipArchive.isSafe(name), offset + UInt64(body.count) < 0xFFFF_FFFF, data.count < 0xFFFF_FFFF, count < 0xFFFF else {
             throw TileFormatError.malformed("cannot store \(name) in a plain zip")
         }
         let crc = Deflate.crc32(data)
         var local = Data()
         local.append(littleEndian: UInt32(0x0403_4B50))
-        local.append(littleEndian: UInt16(10))            // version needed
+        local.append(littleEndian: UInt16(deflated ? 20 : 10))   // version needed
         local.append(littleEndian: UInt16(0x0800))        // flags: names are UTF-8
-        local.append(littleEndian: UInt16(0))             // stored
+        local.append(littleEndian: UInt16(deflated ? 8 : 0))     // deflated or stored
         local.append(littleEndian: Self.dosTime)
         local.append(littleEndian: Self.dosDate)
         local.append(littleEndian: crc)
-        local.append(littleEndian: UInt32(data.count))
+        local.append(littleEndian: UInt32(body.count))
         local.append(littleEndian: UInt32(data.count))
         local.append(littleEndian: UInt16(nameBytes.count))
         local.append(littleEndian: UInt16(0))
@@ -51,8 +53,8 @@ public final class ZipWriter {
         count += 1
 
         try handle.write(contentsOf: local)
-        try handle.write(contentsOf: data)
-        offset += UInt64(local.count + data.count)
+        try handle.write(contentsOf: body)
+        offset += UInt64(local.count + body.count)
     }
 
     /// Writes the central directory and closes the file, flushed to disk.
