@@ -70,11 +70,16 @@ public final class ZipArchive: Sendable {
     /// No real bundle comes near this; an entry claiming more is refused before anything is written.
     static let maxInflatedEntry: Int64 = 2 << 30
 
+    /// Named by what the archive says of the entry (the copy is kept only once it matches that), so
+    /// an entry with the same name, sizes and CRC-32 in another copy of the package shares it.
+    static func inflatedName(of entry: ZipEntry) -> String {
+        BoundedDiskCache.name(for: "\(entry.name)|\(entry.compressedSize)|\(entry.size)|\(entry.crc32)") + ".inflated"
+    }
+
     private func inflatedCopy(of entry: ZipEntry) throws(TileFormatError) -> FileByteSource {
         guard entry.size <= Self.maxInflatedEntry else { throw .tileTooLarge(entry.size) }
         let cache = Self.inflated
-        // Named by what the archive says of the entry: the copy is kept only once it matches that.
-        let name = BoundedDiskCache.name(for: "\(entry.name)|\(entry.compressedSize)|\(entry.size)|\(entry.crc32)") + ".inflated"
+        let name = Self.inflatedName(of: entry)
         if let path = cache.existingPath(name), let kept = try? FileByteSource(path: path), kept.size == entry.size { return kept }
         guard let temporary = cache.temporaryPath(for: name) else {
             throw .cannotOpen(path: cache.directory, reason: "the folder for inflated package entries cannot be made")

@@ -9,11 +9,15 @@ import PortalFixtures
 import SamplePortal
 import Testing
 
-/// What the browser shows for each way a portal can fail, and how soon the portal client gives up.
-/// The time is measured at the client (the whole program shares its UI thread with every other
-/// suite in the test process); the bounds are generous, for a loaded machine: the exact waiting
-/// budgets are `RetryPolicyTests`', and the times on a quiet machine are in docs/benchmarks.md.
+/// What the browser shows for each way a portal can fail, and that the portal client gives up rather
+/// than retrying on. The time bound is generous: in the test process other suites' CPU-heavy work
+/// shares the cooperative pool and the UI thread, so a 0.2 s failure here can take several seconds.
+/// The exact waiting budgets are `RetryPolicyTests`'; the times on a quiet machine, measured with
+/// the release build, are in docs/benchmarks.md.
 @Suite @UIActor struct NetworkCaseTests {
+    /// Far below what retrying would take (the total budget is 120 s), far above a quiet machine's time.
+    static let bound = 30.0
+
     /// Seconds until `request` failed, and how.
     private func failure(_ request: () async throws -> Void) async -> (seconds: Double, error: (any Error)?) {
         let started = ContinuousClock.now
@@ -30,7 +34,7 @@ import Testing
         portal.stop()
         let (seconds, error) = await failure { _ = try await PortalClient(portal: url).webMapItem(.exploreMaine) }
         #expect((error as? HTTPError)?.networkState == .portalNotAnswering)
-        #expect(seconds < 4, "took \(seconds) s: one quick retry, not a backoff")
+        #expect(seconds < Self.bound, "took \(seconds) s")
         let program = await ProgramFixture.started(portal: url)
         defer { Task { await program.shutdown() } }
         #expect(program.state.phase == .notAnswering(
@@ -43,7 +47,7 @@ import Testing
         let url = URL(string: "http://mapbook-no-such-host.invalid")!
         let (seconds, error) = await failure { _ = try await PortalClient(portal: url).webMapItem(.exploreMaine) }
         #expect((error as? HTTPError)?.networkState == .offline)
-        #expect(seconds < 4, "took \(seconds) s")
+        #expect(seconds < Self.bound, "took \(seconds) s")
         let program = await ProgramFixture.started(portal: url)
         defer { Task { await program.shutdown() } }
         #expect(program.state.phase == .unreachable(host: "mapbook-no-such-host.invalid"))
@@ -57,7 +61,7 @@ import Testing
         defer { portal.stop() }
         let (seconds, error) = await failure { _ = try await PortalClient(portal: portal.baseURL).webMapItem(.exploreMaine) }
         #expect((error as? HTTPError)?.networkState == .portalNotAnswering)
-        #expect(seconds < 6, "took \(seconds) s: two quick retries")
+        #expect(seconds < Self.bound, "took \(seconds) s")
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
         guard case .notAnswering(let host, let sentence) = program.state.phase else {
@@ -75,7 +79,7 @@ import Testing
         defer { portal.stop() }
         let (seconds, error) = await failure { _ = try await PortalClient(portal: portal.baseURL).webMapItem(.exploreMaine) }
         #expect(error != nil)
-        #expect(seconds < 6, "took \(seconds) s: two quick retries")
+        #expect(seconds < Self.bound, "took \(seconds) s")
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
         #expect(program.state.phase == .failed("127.0.0.1 answered HTTP 500 (internal server error)."))
@@ -91,7 +95,7 @@ import Testing
         let http = HTTPClient(configuration: HTTPConfiguration(stallTimeout: .seconds(1)))
         let (seconds, error) = await failure { _ = try await PortalClient(portal: portal.baseURL, http: http).webMapItem(.exploreMaine) }
         #expect((error as? HTTPError)?.networkState == .portalNotAnswering)
-        #expect(seconds < 10, "took \(seconds) s with a 1 s stall watchdog and one retry")
+        #expect(seconds < Self.bound, "took \(seconds) s")
         let program = await ProgramFixture.started(portal: portal.baseURL, http: HTTPClient(configuration: HTTPConfiguration(
             stallTimeout: .seconds(1), retry: .none)))
         defer { Task { await program.shutdown() } }

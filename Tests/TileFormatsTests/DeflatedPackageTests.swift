@@ -69,6 +69,9 @@ struct DeflatedPackageTests {
         let archive = try ZipArchive(source: try FileByteSource(path: path))
         #expect(throws: TileFormatError.self) { try archive.verifyChecksums() }
         let entry = try #require(archive.entry(named: bundle))
+        // Not from a copy another test inflated from the undamaged package: from these bytes.
+        ZipArchive.inflated.remove(ZipArchive.inflatedName(of: entry))
         #expect(throws: TileFormatError.self) { try archive.source(of: entry) }
+        #expect(ZipArchive.inflated.existingPath(ZipArchive.inflatedName(of: entry)) == nil, "nothing damaged is kept")
     }
 }
