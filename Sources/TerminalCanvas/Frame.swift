@@ -70,6 +70,13 @@ public struct Frame: Equatable, Sendable {
         }
     }
 
+    /// Changes the style of every cell of `rect` (within the frame), keeping its character.
+    public mutating func restyle(_ rect: Rect, _ change: (CellStyle) -> CellStyle) {
+        for y in max(rect.y, 0)..<min(rect.maxY, height) {
+            for x in max(rect.x, 0)..<min(rect.maxX, width) { cells[y * width + x].style = change(cells[y * width + x].style) }
+        }
+    }
+
     /// Copies `other` in with its top left at `origin`, as much of it as fits in `clip` (and the frame).
     public mutating func paste(_ other: Frame, at origin: (x: Int, y: Int), clip: Rect? = nil) {
         let limit = clip ?? bounds

@@ -112,3 +112,26 @@ import Testing
         #expect(ProgressText.bar(fraction: nil, width: 6, ascii: false).count == 6)
     }
 }
+
+/// The selected row is banded across its width — a background in colour, reverse video without —
+/// over its title, snippet and status, not only marked at its edge.
+@Suite struct SelectionBandTests {
+    @Test @UIActor func theSelectedRowIsBandedAcrossItsWidth() async {
+        let state = await SnapshotState.loaded()
+        for theme in [UITheme.color, .monochrome] {
+            var options = SnapshotState.options
+            options.theme = theme
+            let frame = SnapshotState.render(state, width: 120, height: 40, options: options)
+            let list = MainLayout(width: 120, height: 40).list
+            // The marker bar is at the list's left edge, on the selected entry's rows.
+            let titleRow = (0..<40).first { frame[list.x, $0].character == "▌" }
+            guard let y = titleRow else { Issue.record("no selected row"); continue }
+            for row in y..<(y + 3) {
+                let cell = frame[list.maxX - 2, row]
+                #expect(theme.colors ? cell.style.background == 237 : cell.style.reverse, "row \(row), right edge")
+            }
+            let unselected = frame[list.maxX - 2, y + MainLayout.entryHeight]
+            #expect(unselected.style.background == nil && !unselected.style.reverse)
+        }
+    }
+}

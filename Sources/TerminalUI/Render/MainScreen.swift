@@ -132,8 +132,8 @@ enum MainScreen {
                                   into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme, glyphs = Glyphs(options.glyphs)
         guard let item = state.item(of: row), rect.height > 0 else { return }
-        // The selection is a marker bar (bright while the list has focus): few cells change when it
-        // moves, so a move costs the terminal few bytes. Without colour the title is reversed too.
+        // The selection is a marker bar (bright while the list has focus) and a band across the row's
+        // text (a background; reverse video without colour), so it cannot be missed.
         if selected {
             let marker = state.focus == .list ? theme.marker : theme.dim
             for y in rect.y..<rect.maxY { frame.put(glyphs.marker, x: rect.x, y: y, style: marker) }
@@ -158,6 +158,10 @@ enum MainScreen {
         }
         if rect.height > 2 {
             frame.put(theme.spans(StatusText.line(row, state: state, ascii: options.glyphs == .ascii)), x: x, y: rect.y + 2, limit: limit)
+        }
+        if selected {
+            let band = state.focus == .list ? theme.selectedRow : theme.selectedRowUnfocused
+            frame.restyle(Rect(x: thumbnail.maxX, y: rect.y, width: rect.maxX - thumbnail.maxX, height: rect.height)) { $0.overlaid(by: band) }
         }
     }
 

@@ -17,6 +17,9 @@ public struct UITheme: Sendable {
     public var dim: CellStyle
     /// Added to the selected row's title.
     public var selectedTitle: CellStyle
+    /// Laid over the selected row, across its width: while the list has focus, and while the map does.
+    public var selectedRow: CellStyle
+    public var selectedRowUnfocused: CellStyle
     public var marker: CellStyle
     public var match: CellStyle
     public var good: CellStyle
@@ -37,6 +40,8 @@ public struct UITheme: Sendable {
         title: CellStyle(bold: true),
         dim: CellStyle(foreground: 246),
         selectedTitle: CellStyle(),
+        selectedRow: CellStyle(background: 237),
+        selectedRowUnfocused: CellStyle(background: 235),
         marker: CellStyle(foreground: 220, bold: true),
         match: CellStyle(foreground: 220, bold: true, underline: true),
         good: CellStyle(foreground: 114),
@@ -56,7 +61,9 @@ public struct UITheme: Sendable {
         offline: CellStyle(bold: true, reverse: true),
         title: CellStyle(bold: true),
         dim: CellStyle(dim: true),
-        selectedTitle: CellStyle(reverse: true),
+        selectedTitle: CellStyle(),
+        selectedRow: CellStyle(reverse: true),
+        selectedRowUnfocused: CellStyle(underline: true),
         marker: CellStyle(bold: true),
         match: CellStyle(bold: true, underline: true),
         good: CellStyle(),
