@@ -190,8 +190,10 @@ public struct MapCanvas: Sendable {
                 var drawn: Cell
                 if dots[cell] != 0 {
                     let character = glyphs == .unicode ? Character(Unicode.Scalar(0x2800 + UInt32(dots[cell]))!) : Self.asciiGlyph(dots[cell])
+                    // Over a picture already in the frame, a line keeps the picture's background.
+                    let under = overlay ? frame[origin.x + column, origin.y + row].style.background : nil
                     drawn = Cell(character, style: CellStyle(foreground: colors ? dotColors[cell] : nil,
-                                                             background: top ?? bottom))
+                                                             background: top ?? bottom ?? under))
                 } else if !colors {
                     drawn = Cell(shadeWithoutColor ? Self.shade(topFill, bottomFill) : " ")
                 } else if top == bottom || glyphs == .ascii || bottom == nil {

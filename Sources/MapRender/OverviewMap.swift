@@ -119,19 +119,42 @@ public struct OverviewMap: Sendable {
             outline(geography.land, color: theme.coast)
         }
         if let webMapExtent { outline(box: box(webMapExtent), color: theme.webMapExtent) }
-        for area in areas { outline(box: box(area.extent), color: theme.area) }
+        // The selected area in the accent colour, over the others, which are dimmed while it is.
+        let chosen = selected.flatMap { areas.indices.contains($0) ? $0 : nil }
+        for (index, area) in areas.enumerated() where index != chosen {
+            outline(box: box(area.extent), color: chosen == nil ? theme.area : theme.otherArea)
+        }
+        if let chosen { outline(box: box(areas[chosen].extent), color: theme.selectedArea) }
         canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: glyphs, colors: colors, overlay: basemap != nil)
 
-        // The selection is a marker at the area's centre (and its name in the caption bar), not a
-        // recoloured outline or a label over the map: moving it then repaints a few cells, which
-        // keeps a one-row move in the list cheap on a slow link.
-        guard let selected, areas.indices.contains(selected) else { return }
+        // Its marker at its centre, and its name beside it on the map (also in the caption bar).
+        guard let selected = chosen else { return }
         let corners = box(areas[selected].extent)
+        label(areas[selected].title, besideBox: corners, in: rect, into: &frame, color: colors ? theme.selectedArea : nil)
         let middle = (x: (corners[0].x + corners[2].x) / 4, y: (corners[0].y + corners[2].y) / 8)
         guard middle.x.isFinite, middle.y.isFinite, abs(middle.x) < 1e6, abs(middle.y) < 1e6 else { return }
         let centre = (x: rect.x + Int(middle.x), y: rect.y + Int(middle.y))
         guard rect.contains(x: centre.x, y: centre.y) else { return }
         frame[centre.x, centre.y] = Cell(marker, style: CellStyle(foreground: colors ? theme.selectedArea : nil,
                                                                  background: frame[centre.x, centre.y].style.background, bold: true))
+    }
+
+    /// `title` on the row of the box's top edge, just right of it, else just left of it, each cell
+    /// keeping the map's background; left out when it fits on neither side.
+    private func label(_ title: String, besideBox corners: [(x: Double, y: Double)], in rect: Rect, into frame: inout Frame,
+                       color: PaletteIndex?) {
+        let text = DisplayWidth.truncated(title, to: 24)
+        let width = DisplayWidth.of(text)
+        // Dots are two columns and four rows to a cell.
+        let top = Int(corners[0].y / 4), left = Int(corners[0].x / 2), right = Int(corners[2].x / 2)
+        guard top >= 0, top < rect.height, width > 0 else { return }
+        let x: Int
+        if right + 2 + width <= rect.width { x = right + 2 } else if left - 1 - width >= 0 { x = left - 1 - width } else { return }
+        let y = rect.y + top, start = rect.x + x
+        let backgrounds = (start..<start + width).map { frame[$0, y].style.background }
+        frame.put(text, x: start, y: y, style: CellStyle(foreground: color, bold: true), limit: rect.maxX)
+        for (offset, background) in backgrounds.enumerated() {
+            frame[start + offset, y].style.background = background
+        }
     }
 }

@@ -55,6 +55,8 @@ public struct MapTheme: Sendable, Equatable {
     public var coast: PaletteIndex = 114
     public var webMapExtent: PaletteIndex = 67
     public var area: PaletteIndex = 117
+    /// The other areas' outlines while one is selected.
+    public var otherArea: PaletteIndex = 66
     public var selectedArea: PaletteIndex = 220
     public var captionBar: PaletteIndex = 237
 

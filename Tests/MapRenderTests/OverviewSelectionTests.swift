@@ -1,0 +1,47 @@
+import MapbookCore
+import TerminalCanvas
+import Testing
+@testable import MapRender
+
+/// The overview makes the selected area impossible to miss: its outline in the accent colour over
+/// the others (dimmed), its name beside it; and an outline over a basemap picture keeps the
+/// picture's background (no black cells).
+@Suite struct OverviewSelectionTests {
+    let areas = [OverviewArea(title: "West", extent: GeoExtent(xmin: -71, ymin: 43, xmax: -70, ymax: 44)),
+                 OverviewArea(title: "East", extent: GeoExtent(xmin: -68, ymin: 44, xmax: -67, ymax: 45))]
+    let theme = MapTheme()
+
+    private func colours(_ frame: Frame) -> Set<PaletteIndex> {
+        Set(frame.cells.filter { ("\u{2801}"..."\u{28FF}").contains($0.character) }.compactMap(\.style.foreground))
+    }
+
+    @Test func theSelectedAreaIsInTheAccentColourAndNamedTheOthersDimmed() throws {
+        let overview = OverviewMap(geography: .empty, webMapExtent: nil, areas: areas, selected: 1)
+        var frame = Frame(width: 60, height: 20)
+        overview.draw(into: &frame, rect: frame.bounds, title: "t", glyphs: .unicode, colors: true)
+        #expect(colours(frame).contains(theme.selectedArea) && colours(frame).contains(theme.otherArea))
+        #expect(!colours(frame).contains(theme.area), "the others are dimmed while one is selected")
+        let named = try #require((1..<20).first { frame.row(at: $0).contains("East") })
+        #expect(frame.row(at: named).contains("East"))
+        let nothing = OverviewMap(geography: .empty, webMapExtent: nil, areas: areas, selected: nil)
+        var plain = Frame(width: 60, height: 20)
+        nothing.draw(into: &plain, rect: plain.bounds, title: "t", glyphs: .unicode, colors: true)
+        #expect(colours(plain) == [theme.area])
+    }
+
+    @Test func outlinesOverABasemapKeepItsBackground() throws {
+        let overview = OverviewMap(geography: .empty, webMapExtent: nil, areas: areas, selected: 0)
+        let view = try #require(overview.viewExtent)
+        var basemap = Frame(width: 60, height: 19)
+        basemap.fill(basemap.bounds, with: Cell(" ", style: CellStyle(background: 65)))
+        let projection = MapProjection(fitting: view, dotWidth: 120, dotHeight: 76)
+        var frame = Frame(width: 60, height: 20)
+        overview.draw(into: &frame, rect: frame.bounds, title: "t", glyphs: .unicode, colors: true, basemap: (basemap, projection))
+        let lines = (1..<20).flatMap { y in (0..<60).map { frame[$0, y] } }.filter { ("\u{2801}"..."\u{28FF}").contains($0.character) }
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0.style.background == 65 }, "no black cells under the outlines")
+        let label = (1..<20).compactMap { y in frame.row(at: y).range(of: "West").map { (y, frame.row(at: y).distance(from: frame.row(at: y).startIndex, to: $0.lowerBound)) } }.first
+        let (y, x) = try #require(label)
+        #expect(frame[x, y].style.background == 65, "the name keeps the picture's background too")
+    }
+}
