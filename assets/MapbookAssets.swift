@@ -2,10 +2,13 @@ import Foundation
 import MapbookCore
 
 /// The geography that ships with mapbook (see ATTRIBUTION.md beside this file): Maine's outline and
-/// counties, its neighbouring states and provinces, and its places.
+/// counties, its neighbouring states and provinces, and its places; and the world's countries.
 public enum MapbookAssets {
     public enum Layer: String, CaseIterable, Sendable {
         case state, counties, region, places
+        case countries
+
+        var folder: String { self == .countries ? "world" : "maine" }
     }
 
     /// One line crediting every source, for attribution lines on screen and in packages.
@@ -13,7 +16,7 @@ public enum MapbookAssets {
 
     /// The layer's features, in a fixed order.
     public static func features(_ layer: Layer) throws -> [GeoFeature] {
-        guard let url = Bundle.module.url(forResource: layer.rawValue, withExtension: "mbgf", subdirectory: "maine") else {
+        guard let url = Bundle.module.url(forResource: layer.rawValue, withExtension: "mbgf", subdirectory: layer.folder) else {
             throw CocoaError(.fileNoSuchFile)
         }
         return try CompactFeatures.decode(Data(contentsOf: url))

@@ -1,7 +1,9 @@
 import MapbookCore
 import TerminalCanvas
 
-/// The geography drawn under the overview when no tiles are at hand, projected once.
+/// The geography drawn under the overview when no tiles are at hand, projected once: a detailed
+/// region (`land` with its subdivisions and neighbours) and the world's countries, for a web map
+/// elsewhere.
 public struct OverviewGeography: Sendable {
     /// Polygons (each a list of rings), in Web Mercator.
     public typealias Polygons = [[[MercatorPoint]]]
@@ -9,11 +11,13 @@ public struct OverviewGeography: Sendable {
     public let neighbours: Polygons
     public let land: Polygons
     public let subdivisions: Polygons
+    public let world: Polygons
     /// The extent of `land`, for maps that have no extent of their own.
     public let landExtent: GeoExtent?
 
-    /// `land` is filled and outlined, `subdivisions` (counties) outlined, `neighbours` drawn muted.
-    public init(land: [GeoFeature], subdivisions: [GeoFeature] = [], neighbours: [GeoFeature] = []) {
+    /// `land` is filled and outlined, `subdivisions` (counties) outlined, `neighbours` drawn muted;
+    /// `world` (countries) stands in for all of them under a web map outside the region.
+    public init(land: [GeoFeature], subdivisions: [GeoFeature] = [], neighbours: [GeoFeature] = [], world: [GeoFeature] = []) {
         func polygons(_ features: [GeoFeature]) -> Polygons {
             features.flatMap { feature -> Polygons in
                 guard case .polygons(let polygons) = feature.geometry else { return [] }
@@ -23,7 +27,18 @@ public struct OverviewGeography: Sendable {
         self.land = polygons(land)
         self.subdivisions = polygons(subdivisions)
         self.neighbours = polygons(neighbours)
+        self.world = polygons(world)
         landExtent = land.compactMap(\.geometry.extent).union
+    }
+
+    /// Whether a view of `extent` shows the detailed region: its centre lies within the region (with
+    /// a margin of half its size) and it is not many times larger. Else it is the world's.
+    public func isRegional(_ extent: GeoExtent) -> Bool {
+        guard let region = landExtent else { return world.isEmpty }
+        let width = region.xmax - region.xmin, height = region.ymax - region.ymin
+        let x = (extent.xmin + extent.xmax) / 2, y = (extent.ymin + extent.ymax) / 2
+        return x >= region.xmin - width / 2 && x <= region.xmax + width / 2 && y >= region.ymin - height / 2 && y <= region.ymax + height / 2
+            && extent.xmax - extent.xmin <= width * 4 && extent.ymax - extent.ymin <= height * 4
     }
 
     public static let empty = OverviewGeography(land: [])
@@ -112,11 +127,16 @@ public struct OverviewMap: Sendable {
 
         if basemap == nil {
             canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: theme.water)
-            canvas.fill(rings: rings(geography.neighbours), color: theme.neighbourLand)
-            canvas.fill(rings: rings(geography.land), color: theme.land)
-            outline(geography.neighbours, color: theme.neighbourBorder)
-            outline(geography.subdivisions, color: theme.countyBorder)
-            outline(geography.land, color: theme.coast)
+            if viewExtent.map(geography.isRegional) ?? true {
+                canvas.fill(rings: rings(geography.neighbours), color: theme.neighbourLand)
+                canvas.fill(rings: rings(geography.land), color: theme.land)
+                outline(geography.neighbours, color: theme.neighbourBorder)
+                outline(geography.subdivisions, color: theme.countyBorder)
+                outline(geography.land, color: theme.coast)
+            } else {
+                canvas.fill(rings: rings(geography.world), color: theme.land)
+                outline(geography.world, color: theme.coast)
+            }
         }
         if let webMapExtent { outline(box: box(webMapExtent), color: theme.webMapExtent) }
         // The selected area in the accent colour, over the others, which are dimmed while it is.

@@ -95,7 +95,7 @@ func settle(_ program: Program, until done: (AppState) -> Bool) async {
 
 @UIActor
 func benchFrames(width: Int, height: Int, runs: Int = 300) async {
-    let options = RenderOptions(glyphs: .unicode, theme: .color, geography: .bundledMaine())
+    let options = RenderOptions(glyphs: .unicode, theme: .color, geography: .bundled())
     let display = Renderer.display(width: width, height: height, options: options)
     var state: AppState
     do {
@@ -247,7 +247,7 @@ func benchGeography() {
     var times: [Double] = []
     for _ in 0..<50 {
         let start = ContinuousClock.now
-        let geography = OverviewGeography.bundledMaine()
+        let geography = OverviewGeography.bundled()
         times.append(seconds(ContinuousClock.now - start))
         precondition(!geography.land.isEmpty)
     }

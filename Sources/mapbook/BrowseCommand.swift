@@ -45,7 +45,7 @@ enum Browser {
         state.resumesInterruptedDownloads = settings.resumeDownloads
         if let problem = problems.first { state.notice = .problem(problem) }
         let program = await Program(state: state, runtime: runtime)
-        try await present(program, display: display, geography: .bundledMaine())
+        try await present(program, display: display, geography: .bundled())
     }
 
     /// Runs a front end on `program` until the user quits, then shuts the program down: downloads

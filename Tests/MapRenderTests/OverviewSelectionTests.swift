@@ -45,3 +45,36 @@ import Testing
         #expect(frame[x, y].style.background == 65, "the name keeps the picture's background too")
     }
 }
+
+/// The bundled outline is Maine's only under a web map in or near Maine; elsewhere the overview
+/// draws the world's countries at the web map's own extent.
+@Suite struct OverviewRegionTests {
+    static func square(_ x: Double, _ y: Double, _ size: Double) -> GeoFeature {
+        GeoFeature(geometry: .polygons([[[GeoPoint(longitude: x, latitude: y), GeoPoint(longitude: x + size, latitude: y),
+                                          GeoPoint(longitude: x + size, latitude: y + size), GeoPoint(longitude: x, latitude: y + size),
+                                          GeoPoint(longitude: x, latitude: y)]]]))
+    }
+
+    let geography = OverviewGeography(land: [square(-71, 43, 4)], world: [square(5, 47, 10)])
+    let maine = GeoExtent(xmin: -71.3, ymin: 42.2, xmax: -66.9, ymax: 47.5)
+    let germany = GeoExtent(xmin: 5.9, ymin: 47.3, xmax: 15.0, ymax: 55.1)
+
+    @Test func maineIsRegionalGermanyAndTheWholeContinentAreNot() {
+        #expect(geography.isRegional(maine))
+        #expect(!geography.isRegional(germany))
+        #expect(!geography.isRegional(GeoExtent(xmin: -125, ymin: 24, xmax: -66, ymax: 50)), "the whole country is the world's")
+    }
+
+    @Test func aWebMapOfGermanyIsDrawnOverTheWorld() {
+        let theme = MapTheme()
+        func landCells(_ geography: OverviewGeography, _ extent: GeoExtent) -> Int {
+            var frame = Frame(width: 40, height: 16)
+            OverviewMap(geography: geography, webMapExtent: extent, areas: [], selected: nil)
+                .draw(into: &frame, rect: frame.bounds, title: "t", glyphs: .unicode, colors: true)
+            return frame.cells.filter { $0.style.background == theme.land || $0.style.foreground == theme.land }.count
+        }
+        #expect(landCells(geography, germany) > 50, "Germany's square of the world is land")
+        #expect(landCells(OverviewGeography(land: [Self.square(-71, 43, 4)]), germany) == 0, "no world: water only, never Maine")
+        #expect(landCells(geography, maine) > 50, "Maine's own outline under Maine")
+    }
+}

@@ -11,7 +11,8 @@ import Testing
           arguments: [(MapbookAssets.Layer.state, "maine_state_cb2016_500k.geojson", "NAME"),
                       (.counties, "maine_counties_cb2016_500k.geojson", "NAME"),
                       (.region, "ne50m_admin1_maine_region.geojson", "name"),
-                      (.places, "maine_places_geonames_cities1000.geojson", "name")])
+                      (.places, "maine_places_geonames_cities1000.geojson", "name"),
+                      (.countries, "world/ne_110m_countries.geojson", "name")])
     func matchesItsSource(_ layer: MapbookAssets.Layer, _ source: String, _ nameField: String) throws {
         let bundled = try MapbookAssets.features(layer)
         let original = try GeoJSON.features(from: Data(contentsOf: SharedData.url("outline/" + source)))

@@ -35,7 +35,7 @@ enum SnapshotState {
     }
 
     static let options = RenderOptions(glyphs: .unicode, theme: .color, geography: geography)
-    static let geography = OverviewGeography.bundledMaine()
+    static let geography = OverviewGeography.bundled()
 
     /// Renders the way the app does: the model told the size first (it keeps the selection in
     /// view), then the frame.
