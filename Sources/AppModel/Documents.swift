@@ -142,6 +142,9 @@ public enum DetailsDocument {
         doc.field("Size on disk", Format.bytes(record.size))
         doc.field("Downloaded", Format.timestamp(record.downloadedAt))
         doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
+        if let problem = record.drawProblem {
+            doc.field("Map", "Cannot be drawn: " + TerminalText.sanitizedLine(problem, maxLength: 300), role: .error)
+        }
         let update = record.needsUpdate(comparedWith: state.areas[index])
         doc.field("Update", update ? "Available: the portal has newer packages (u to update)"
                   : state.network.isCutOff ? "Up to date as of the last sync" : "Up to date")
@@ -203,6 +206,9 @@ public enum StatusText {
                 return [StyledText("Failed", .error), StyledText(" — r to retry · Enter for why", .dim)]
             case .downloaded(let size, _, let updateAvailable):
                 if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · u to update", .dim)] }
+                if let problem = state.downloads[area.item.id]?.drawProblem {
+                    return [StyledText("Downloaded — cannot be drawn: ", .error), StyledText(TerminalText.sanitizedLine(problem, maxLength: 200), .dim)]
+                }
                 return [StyledText("Downloaded", .good), StyledText(" · \(Format.bytes(size))", .dim)]
             case .packaging:
                 return [StyledText("Packaging", .warning), StyledText(" · still being packaged on the portal", .dim)]

@@ -182,7 +182,8 @@ struct AreaDownload: Sendable {
                 }
                 packages.append(.init(id: file.package.item.id, title: file.package.item.title, type: file.package.item.type,
                                       fileName: name, size: file.size,
-                                      modified: file.package.item.modified.map(DownloadRecord.millis), verifiedBy: file.verifiedBy))
+                                      modified: file.package.item.modified.map(DownloadRecord.millis), verifiedBy: file.verifiedBy,
+                                      drawProblem: PackageVerifier.drawProblem(path: target, fileName: name)))
             }
             let record = DownloadRecord(areaID: id, areaItem: area.item.arcGISJSON, packageItems: area.packages.map(\.item.arcGISJSON),
                                         packages: packages,

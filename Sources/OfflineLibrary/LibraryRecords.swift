@@ -31,13 +31,16 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
         public var modified: Int64?
         /// How the file was checked when it arrived: "zip CRC-32" or "size".
         public var verifiedBy: String
+        /// Why this tile package, whole and verified, cannot be drawn here; nil when it can.
+        public var drawProblem: String?
 
-        public init(id: ItemID, title: String, type: String, fileName: String, size: Int64, modified: Int64?, verifiedBy: String) {
+        public init(id: ItemID, title: String, type: String, fileName: String, size: Int64, modified: Int64?, verifiedBy: String,
+                    drawProblem: String? = nil) {
             self.id = id; self.title = title; self.type = type; self.fileName = fileName
-            self.size = size; self.modified = modified; self.verifiedBy = verifiedBy
+            self.size = size; self.modified = modified; self.verifiedBy = verifiedBy; self.drawProblem = drawProblem
         }
 
-        private enum CodingKeys: String, CodingKey { case id, title, type, fileName, size, modified, verifiedBy }
+        private enum CodingKeys: String, CodingKey { case id, title, type, fileName, size, modified, verifiedBy, drawProblem }
 
         /// A record is read back only if its file name stays inside the area's `packages` folder: a
         /// hand-edited or hostile `manifest.json` must not make mapbook read or delete files elsewhere.
@@ -50,7 +53,8 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
             self.init(id: try c.decode(ItemID.self, forKey: .id), title: try c.decode(String.self, forKey: .title),
                       type: try c.decode(String.self, forKey: .type), fileName: fileName,
                       size: try c.decode(Int64.self, forKey: .size), modified: try c.decodeIfPresent(Int64.self, forKey: .modified),
-                      verifiedBy: try c.decode(String.self, forKey: .verifiedBy))
+                      verifiedBy: try c.decode(String.self, forKey: .verifiedBy),
+                      drawProblem: try c.decodeIfPresent(String.self, forKey: .drawProblem))
         }
 
         /// Not empty, no `/`, no NUL, not `.`/`..` and not hidden.
@@ -78,6 +82,14 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
     }
 
     public var size: Int64 { packages.reduce(0) { $0 + $1.size } }
+
+    /// Why the area's map cannot be drawn, when none of its tile packages can be; nil when one can
+    /// (or it has none: its packages are not tiles).
+    public var drawProblem: String? {
+        let tiles = mapPackages
+        guard !tiles.isEmpty, tiles.allSatisfy({ $0.drawProblem != nil }) else { return nil }
+        return tiles[0].drawProblem
+    }
 
     /// The packages a map view can draw, best first: vector tiles, then raster tile packages.
     /// (Geodatabases and mobile map packages hold features, not tiles.)

@@ -30,6 +30,29 @@ enum PackageVerifier {
         return "zip CRC-32"
     }
 
+    /// Why a tile package that verified cannot be drawn, in one sentence; nil when it can (or when it
+    /// is not a tile package). It must open as a tile source and the tiles of its top level must
+    /// read as what it says it holds: a package whose checksums pass may still be in a form no
+    /// reader here knows.
+    static func drawProblem(path: String, fileName: String) -> String? {
+        guard ["vtpk", "tpkx", "tpk"].contains((fileName as NSString).pathExtension.lowercased()) else { return nil }
+        do {
+            let package = try TilePackage(path: path)
+            guard let top = package.info.levels.first else { return "it holds no levels of tiles" }
+            let positions = try package.tilePositions(level: top.level)
+            guard !positions.isEmpty else { return "its top level holds no tiles" }
+            for position in positions.prefix(4) {
+                guard let data = try package.tile(level: top.level, row: position.row, column: position.column) else { continue }
+                if case .undecodable(let reason) = TileContent.classify(data, vector: package.info.isVector) {
+                    return "a tile of its top level is unreadable (\(reason))"
+                }
+            }
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// Zip-based package kinds must be zips: anything else is damaged, whatever its size.
     static func mustBeZip(_ fileName: String) -> Bool {
         ["vtpk", "tpkx", "tpk", "mmpk"].contains((fileName as NSString).pathExtension)

@@ -228,9 +228,11 @@ actor DownloadReport {
             if json {
                 Output.jsonLine(["event": .string("downloaded"), "area": .string(id.rawValue), "title": .text(title(id)),
                       "size": .count(record.size), "path": .string(library.packagesDirectory(id)),
-                      "verifiedBy": .string(record.packages.map(\.verifiedBy).joined(separator: ", "))])
+                      "verifiedBy": .string(record.packages.map(\.verifiedBy).joined(separator: ", ")),
+                      "drawProblem": .text(record.drawProblem, width: 300)])
             } else {
-                say("\(Output.cell(title(id))): downloaded \(Format.bytes(record.size)), verified (\(record.packages.map(\.verifiedBy).joined(separator: ", "))).")
+                let drawing = record.drawProblem.map { "; it cannot be drawn: \(Output.cell($0, width: 300))" } ?? ""
+                say("\(Output.cell(title(id))): downloaded \(Format.bytes(record.size)), verified (\(record.packages.map(\.verifiedBy).joined(separator: ", ")))\(drawing).")
             }
         case .failed(let id, let failure):
             latest[id] = nil

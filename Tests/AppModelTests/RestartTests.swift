@@ -101,3 +101,19 @@ struct RestartTests {
         #expect(StatusText.line(.area(index), state: state).plainText == "Waiting for the network · resumes when online")
     }
 }
+
+@Suite("update: an area that cannot be drawn")
+struct UndrawableAreaTests {
+    @Test func itIsNeverShownSimplyDownloaded() {
+        let bangor = Fixture.areas.first { $0.item.id == Fixture.bangor }!
+        var record = Fixture.record(for: bangor)
+        record.packages[0].drawProblem = "the package \u{1B}[31mis not a tile package"
+        var state = Fixture.loaded()
+        state.downloads[Fixture.bangor] = record
+        let index = state.areas.firstIndex { $0.item.id == Fixture.bangor }!
+        #expect(StatusText.line(.area(index), state: state).plainText == "Downloaded — cannot be drawn: the package is not a tile package")
+        Fixture.select(&state, "Bangor")
+        let details = DetailsDocument.lines(state, width: 160).map(\.plainText).joined(separator: "\n")
+        #expect(details.contains("Cannot be drawn: the package is not a tile package"))
+    }
+}
