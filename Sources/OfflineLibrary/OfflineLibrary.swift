@@ -217,6 +217,17 @@ public struct OfflineLibrary: Sendable {
     }
 
     /// Re-checks every file of a downloaded area: present, the recorded size, and its checksums.
+    /// Why the area's map cannot be drawn by this mapbook, checked again now (a package an older
+    /// mapbook could not read may be readable now); nil when one of its tile packages can be drawn.
+    public func drawProblem(_ record: DownloadRecord) -> String? {
+        var checked = record
+        for index in checked.packages.indices {
+            let package = checked.packages[index]
+            checked.packages[index].drawProblem = PackageVerifier.drawProblem(path: packagePath(record.areaID, package), fileName: package.fileName)
+        }
+        return checked.drawProblem
+    }
+
     public func verify(_ record: DownloadRecord) -> [LibraryError] {
         record.packages.compactMap { package -> LibraryError? in
             do throws(LibraryError) {

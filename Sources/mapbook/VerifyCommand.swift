@@ -29,13 +29,17 @@ struct VerifyCommand: AsyncParsableCommand {
             let title = record.area.map { Output.cell($0.item.title) } ?? record.areaID.rawValue
             let problems = library.verify(record)
             if !problems.isEmpty { failed.append(record) }
+            // Whole but not drawable is not a failure: downloading again would not change it.
+            let drawProblem = problems.isEmpty ? library.drawProblem(record) : nil
             results.append(.object(["id": .string(record.areaID.rawValue), "title": .string(title),
-                                    "ok": .bool(problems.isEmpty), "problems": .array(problems.map { .string($0.userSentence) })]))
+                                    "ok": .bool(problems.isEmpty), "problems": .array(problems.map { .string($0.userSentence) }),
+                                    "drawProblem": .text(drawProblem, width: 300)]))
             if json { continue }
             if problems.isEmpty {
                 let count = record.packages.count
                 Output.line("ok      \(title): \(count) package\(count == 1 ? "" : "s"), \(Format.bytes(record.size)), "
-                            + record.packages.map(\.verifiedBy).joined(separator: ", "))
+                            + record.packages.map(\.verifiedBy).joined(separator: ", ")
+                            + (drawProblem.map { "; it cannot be drawn: \(Output.cell($0, width: 300))" } ?? ""))
             } else {
                 for problem in problems { Output.line("FAILED  \(title): \(problem.userSentence)") }
             }
