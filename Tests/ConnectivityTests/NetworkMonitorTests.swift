@@ -1,0 +1,62 @@
+import Connectivity
+import Foundation
+import MapbookCore
+import Synchronization
+import Testing
+
+/// The network monitor's decisions, with its timings shrunk: what it publishes and in what order,
+/// not how fast a machine is.
+@Suite struct NetworkMonitorTests {
+    static let quick = NetworkMonitor.Timings(onlineInterval: .milliseconds(50), idleAfter: .seconds(60), onlineLongest: .seconds(1),
+                                              offlineFirst: .milliseconds(50), offlineLongest: .milliseconds(400),
+                                              debounce: .milliseconds(20))
+
+    /// Collects the states published, in order.
+    final class Seen: Sendable {
+        private let states = Mutex<[NetworkState]>([])
+        func add(_ state: NetworkState) { states.withLock { $0.append(state) } }
+        var all: [NetworkState] { states.withLock { $0 } }
+    }
+
+    private func collect(_ monitor: NetworkMonitor) -> Seen {
+        let seen = Seen()
+        Task { for await state in monitor.statuses { seen.add(state) } }
+        return seen
+    }
+
+    private func wait(for condition: () -> Bool) async -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    @Test func aProbeThatChangesIsPublishedOnceConfirmed() async {
+        let answer = Mutex(NetworkState.online)
+        let monitor = NetworkMonitor(timings: Self.quick, watchRoutes: false) { answer.withLock { $0 } }
+        let seen = collect(monitor)
+        #expect(await wait { seen.all == [.online] })
+        answer.withLock { $0 = .portalNotAnswering }
+        #expect(await wait { seen.all == [.online, .portalNotAnswering] })
+        answer.withLock { $0 = .online }
+        #expect(await wait { seen.all == [.online, .portalNotAnswering, .online] }, "it sees the portal come back by itself")
+        await monitor.stop()
+    }
+
+    /// A failed load is believed at once; while the probe's root answers, the monitor says online
+    /// again only after a hold that grows with each failure in a row, and a success clears it.
+    @Test func aReportedFailureIsBelievedAtOnceAndRetriedWithGrowingPatience() async {
+        let monitor = NetworkMonitor(timings: Self.quick, watchRoutes: false) { .online }
+        let seen = collect(monitor)
+        #expect(await wait { seen.all == [.online] })
+        await monitor.report(.portalNotAnswering)
+        #expect(await wait { seen.all.count == 3 }, "published at once, then online again after the hold")
+        #expect(seen.all == [.online, .portalNotAnswering, .online])
+        await monitor.report(.online)
+        await monitor.report(.offline)
+        #expect(await wait { seen.all.count == 5 })
+        #expect(seen.all == [.online, .portalNotAnswering, .online, .offline, .online])
+        await monitor.stop()
+    }
+}
