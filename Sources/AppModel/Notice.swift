@@ -35,7 +35,8 @@ public enum Notice: Equatable, Sendable {
     // The map
     case notOnDeviceForMap(title: String)
     case basemapNeedsNetwork
-    case basemapNotDrawable
+    /// The web map's basemap layer mapbook cannot draw (its title and type), or nil for none at all.
+    case basemapNotDrawable(WebMapLayer?)
     case noBookmarks
     case noLayers
     case drawingMode(MapMode)
@@ -70,7 +71,10 @@ public enum Notice: Equatable, Sendable {
         case .removed(let title): "Removed \(title) from this device."
         case .notOnDeviceForMap(let title): "\(title) is not on this device: download it (d) to see its map offline."
         case .basemapNeedsNetwork: "Offline: the web map's basemap needs the network; open a downloaded area's map with m."
-        case .basemapNotDrawable: "This web map's basemap is not a vector tile layer, which is what mapbook draws online."
+        case .basemapNotDrawable(let layer?):
+            "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is not a vector tile layer, "
+                + "the only kind mapbook draws online so far; a downloaded area's map opens with m."
+        case .basemapNotDrawable(nil): "This web map has no basemap; a downloaded area's map opens with m."
         case .noBookmarks: "This web map has no bookmarks."
         case .noLayers: "No layers to list yet."
         case .drawingMode(let mode): "Drawing in \(mode.rawValue)"

@@ -37,7 +37,7 @@ extension App {
 
     private static func openBasemap(_ state: inout AppState, title: String, home: GeoExtent?, bookmarks: [Bookmark]) -> [Effect] {
         guard let layer = state.onlineBasemap else {
-            state.notice = .basemapNotDrawable
+            state.notice = .basemapNotDrawable(state.webMap?.basemapLayers.first)
             return []
         }
         return open(&state, title: title, sourceName: "\(layer.title ?? "basemap") · online", home: home, bookmarks: bookmarks,

@@ -655,12 +655,17 @@ struct NoticeTests {
                                  .cancelled(title: "A"), .downloadingCount(1), .allDownloaded, .upToDate(title: "A"),
                                  .notDownloadable(title: "A", .processing), .selectAnArea, .offlineDownloads, .offlineUpdates,
                                  .onlyDownloadedUpdates, .noUpdate, .noDownloadToCancel, .notOnDevice(title: "A"),
-                                 .removed(title: "A"), .notOnDeviceForMap(title: "A"), .basemapNeedsNetwork, .basemapNotDrawable,
+                                 .removed(title: "A"), .notOnDeviceForMap(title: "A"), .basemapNeedsNetwork, .basemapNotDrawable(nil),
+                                 .basemapNotDrawable(WebMapLayer(title: "World Topographic Map", layerType: "ArcGISTiledMapServiceLayer")),
                                  .noBookmarks, .noLayers, .drawingMode(.ascii), .bookmark("B"), .problem("x.")]
         for notice in notices {
             #expect(!notice.sentence.isEmpty && !notice.sentence.contains("\n"), "\(notice)")
         }
         #expect(Notice.downloadingCount(1).sentence == "Downloading 1 map area…")
+        // A basemap mapbook cannot draw is named, never silently replaced.
+        #expect(Notice.basemapNotDrawable(WebMapLayer(title: "World Topographic Map", layerType: "ArcGISTiledMapServiceLayer")).sentence
+            == "This web map's basemap, “World Topographic Map” (ArcGISTiledMapServiceLayer), is not a vector tile layer, the only "
+            + "kind mapbook draws online so far; a downloaded area's map opens with m.")
         #expect(Notice.downloaded(title: "A", size: 1_048_576).sentence == "A downloaded · 1.0 MiB, verified")
     }
 }
