@@ -17,8 +17,25 @@ final class AreaLock {
         case busy(pid: Int32?)
     }
 
-    /// Tries once, without waiting.
-    static func tryAcquire(areaDirectory: String) throws(LibraryError) -> Attempt {
+    /// "Busy" is said only once the lock has stayed held this long. A lock let go a moment ago may
+    /// still be held for a moment by a process this one is starting: between its fork and its exec
+    /// the child shares the open file, close-on-exec or not (seen on a loaded machine).
+    static let patience: Duration = .seconds(1)
+
+    /// Tries until it has the lock, or `patience` has passed (blocking, for that rare moment).
+    static func tryAcquire(areaDirectory: String, patience: Duration = AreaLock.patience) throws(LibraryError) -> Attempt {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            let attempt = try tryOnce(areaDirectory: areaDirectory)
+            if case .busy = attempt, ContinuousClock.now < deadline {
+                usleep(25_000)
+                continue
+            }
+            return attempt
+        }
+    }
+
+    private static func tryOnce(areaDirectory: String) throws(LibraryError) -> Attempt {
         try AtomicFile.makeDirectory(areaDirectory)
         let path = areaDirectory + "/.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -39,12 +56,13 @@ final class AreaLock {
     /// Acquires the lock, or throws `LibraryError.busy` naming the holder; with `wait`, polls until
     /// the holder lets go (or the task is cancelled).
     static func acquire(areaDirectory: String, title: String, wait: Bool) async throws -> AreaLock {
+        let deadline = ContinuousClock.now + patience
         while true {
-            switch try tryAcquire(areaDirectory: areaDirectory) {
+            switch try tryOnce(areaDirectory: areaDirectory) {
             case .acquired(let lock): return lock
             case .busy(let pid):
-                guard wait else { throw LibraryError.busy(title: title, pid: pid) }
-                try await Task.sleep(for: .milliseconds(250))
+                guard wait || ContinuousClock.now < deadline else { throw LibraryError.busy(title: title, pid: pid) }
+                try await Task.sleep(for: .milliseconds(wait ? 250 : 25))
             }
         }
     }

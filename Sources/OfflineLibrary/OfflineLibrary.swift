@@ -202,7 +202,7 @@ public struct OfflineLibrary: Sendable {
     /// Deletes an area's partial downloads (a cancelled download), unless another process is
     /// writing the area.
     public func removePartialDownload(_ area: ItemID) {
-        guard case .acquired(let lock)? = try? AreaLock.tryAcquire(areaDirectory: areaDirectory(area)) else { return }
+        guard case .acquired(let lock)? = try? AreaLock.tryAcquire(areaDirectory: areaDirectory(area), patience: .zero) else { return }
         withExtendedLifetime(lock) { try? FileManager.default.removeItem(atPath: partialDirectory(area)) }
     }
 
