@@ -123,8 +123,8 @@ public enum App {
     }
 
     private static func webMapFailed(_ state: inout AppState, _ failure: LoadFailure) -> [Effect] {
-        // A portal that answered with an error is reachable.
-        let network = failure.network == .unknown ? .online : failure.network
+        // A portal that answered with an error is reachable (`failure.network` is `.online` then).
+        let network = failure.network
         var effects = setNetwork(&state, network)
         let sentence = TerminalText.sanitizedLine(failure.sentence, maxLength: 400)
         let host = TerminalText.sanitizedLine(failure.host, maxLength: 200)

@@ -223,7 +223,6 @@ public final class Runtime {
     private func drawOverview(_ request: MapRequest, basemap: WebMapLayer) async {
         if overview?.basemap != basemap {
             // Not reachable (or no basemap there): the pane keeps the outline.
-            let (library, http) = (library, http)
             guard let source = try? await Self.source(for: .basemap(basemap), given: nil, library: library, http: http) else {
                 deliver(.overviewDrawn(nil))
                 return

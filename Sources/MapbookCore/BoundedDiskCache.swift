@@ -73,9 +73,10 @@ public final class BoundedDiskCache: Sendable {
 
     public func remove(_ relativePath: String) { unlink(directory + "/" + relativePath) }
 
-    /// What the folder holds: files, bytes, and the oldest and newest use.
-    public func summary() -> (files: Int, bytes: Int64, oldest: Date?, newest: Date?) {
-        let files = Self.files(in: directory, suffix: suffix)
+    /// What a cache folder holds (its files ending with `suffix`): files, bytes, and the oldest and
+    /// newest use. Read without opening the cache, which would walk the folder once more.
+    public static func summary(of directory: String, suffix: String) -> (files: Int, bytes: Int64, oldest: Date?, newest: Date?) {
+        let files = files(in: directory, suffix: suffix)
         return (files.count, files.reduce(0) { $0 + $1.size }, files.map(\.used).min(), files.map(\.used).max())
     }
 

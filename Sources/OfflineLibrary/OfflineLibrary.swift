@@ -216,7 +216,6 @@ public struct OfflineLibrary: Sendable {
         }
     }
 
-    /// Re-checks every file of a downloaded area: present, the recorded size, and its checksums.
     /// Why the area's map cannot be drawn by this mapbook, checked again now (a package an older
     /// mapbook could not read may be readable now); nil when one of its tile packages can be drawn.
     public func drawProblem(_ record: DownloadRecord) -> String? {
@@ -228,6 +227,7 @@ public struct OfflineLibrary: Sendable {
         return checked.drawProblem
     }
 
+    /// Re-checks every file of a downloaded area: present, the recorded size, and its checksums.
     public func verify(_ record: DownloadRecord) -> [LibraryError] {
         record.packages.compactMap { package -> LibraryError? in
             do throws(LibraryError) {

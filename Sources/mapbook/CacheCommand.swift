@@ -23,7 +23,7 @@ struct CacheCommand: ParsableCommand {
         var portal: String
         var kind: String
         var path: String
-        var cache: BoundedDiskCache
+        var summary: (files: Int, bytes: Int64, oldest: Date?, newest: Date?)
     }
 
     /// Every cache folder, HTTP answers first, by portal.
@@ -38,14 +38,14 @@ struct CacheCommand: ParsableCommand {
         let http = LibraryLocation.httpCacheRoot()
         var folders = subfolders(http).map { portal in
             Folder(portal: portal, kind: "answers", path: http + "/" + portal,
-                   cache: BoundedDiskCache(directory: http + "/" + portal, limit: .max, suffix: ".answer"))
+                   summary: BoundedDiskCache.summary(of: http + "/" + portal, suffix: ".answer"))
         }
         let portals = dataDirectory.root + "/portals"
         for portal in subfolders(portals) {
             let tiles = portals + "/" + portal + "/tile-cache"
             guard fileManager.fileExists(atPath: tiles) else { continue }
             folders.append(Folder(portal: portal, kind: "tiles", path: tiles,
-                                  cache: BoundedDiskCache(directory: tiles, limit: .max, suffix: ".pbf")))
+                                  summary: BoundedDiskCache.summary(of: tiles, suffix: ".pbf")))
         }
         return folders
     }
@@ -56,7 +56,7 @@ struct CacheCommand: ParsableCommand {
         @Flag(help: "Print JSON instead of text.") var json = false
 
         func run() throws {
-            let rows = CacheCommand.folders(dataDirectory: dataDirectory).map { folder in (folder, folder.cache.summary()) }
+            let rows = CacheCommand.folders(dataDirectory: dataDirectory).map { folder in (folder, folder.summary) }
             if json {
                 try Output.json(JSONValue.object(["caches": .array(rows.map { folder, summary in
                     .object(["portal": .string(folder.portal), "kind": .string(folder.kind), "path": .string(folder.path),
@@ -88,7 +88,7 @@ struct CacheCommand: ParsableCommand {
 
         func run() throws {
             let folders = CacheCommand.folders(dataDirectory: dataDirectory)
-            let bytes = folders.reduce(Int64(0)) { $0 + $1.cache.summary().bytes }
+            let bytes = folders.reduce(Int64(0)) { $0 + $1.summary.bytes }
             // The folders hold nothing but cached files.
             for folder in folders { try? FileManager.default.removeItem(atPath: folder.path) }
             Output.line("Deleted \(Format.bytes(bytes)) of cached answers and tiles.")
