@@ -108,7 +108,11 @@ public struct AppState: Sendable {
     /// outline is drawn otherwise.
     public var overviewBasemap: MapImage?
     /// The basemap an overview drawing under way is of (one drawing at a time).
-    public var overviewDrawing: WebMapLayer?
+    public var overviewDrawing: Basemap?
+    /// The basemap chosen for this web map with `B` (remembered in the library); nil: the web map's own.
+    public var chosenBasemap: Basemap?
+    /// The portal's basemap gallery, asked for the first time `B` is pressed online.
+    public var basemapGallery: BasemapGallery = .notAsked
     public var isDrawingOverview: Bool { overviewDrawing != nil }
     /// The portal client is ready: downloads can be queued.
     public var isConnected = false

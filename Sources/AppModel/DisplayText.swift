@@ -1,3 +1,4 @@
+import ArcGISPortal
 import MapbookCore
 
 /// Network strings are made safe for the terminal as they enter the model, so nothing drawn later
@@ -30,6 +31,14 @@ enum DisplayText {
         clean.operationalLayers = map.operationalLayers.map(layer)
         clean.bookmarks = map.bookmarks.prefix(256).map { Bookmark(name: TerminalText.sanitizedLine($0.name, maxLength: 128), extent: $0.extent) }
         return clean
+    }
+
+    static func basemap(_ basemap: Basemap) -> Basemap {
+        Basemap(title: basemap.title.map { TerminalText.sanitizedLine($0, maxLength: 128) }, layers: basemap.layers.prefix(32).map(layer))
+    }
+
+    static func basemapChoice(_ choice: BasemapChoice) -> BasemapChoice {
+        BasemapChoice(item: item(choice.item), basemap: basemap(choice.basemap))
     }
 
     private static func layer(_ layer: WebMapLayer) -> WebMapLayer {

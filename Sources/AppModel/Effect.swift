@@ -32,15 +32,19 @@ public enum Effect: Equatable, Sendable {
     /// The map of `session` is closed: its loader can go.
     case closeMap(session: Int)
     /// Draw the web map's basemap for the overview (→ `overviewDrawn`); one drawing at a time.
-    case drawOverview(MapRequest, basemap: WebMapLayer)
+    case drawOverview(MapRequest, basemap: Basemap)
+    /// Ask the portal for its basemap gallery (→ `basemapGallery`).
+    case loadBasemapGallery
+    /// Keep the basemap chosen for this web map in the library; nil goes back to the web map's own.
+    case rememberBasemap(Basemap?)
 }
 
 /// Where a map's tiles come from.
 public enum MapSourceChoice: Equatable, Sendable {
     /// A downloaded area's package, offline.
     case package(area: ItemID, DownloadRecord.Package)
-    /// The web map's vector tile basemap, online.
-    case basemap(WebMapLayer)
+    /// A basemap's tile services, online.
+    case basemap(Basemap)
     /// The source the runtime was started with (`mapbook open FILE`).
     case given
 }

@@ -51,6 +51,8 @@ public enum Event: Sendable {
     case mapDrawn(session: Int, MapImage)
     /// The overview's basemap picture; nil when it could not be drawn (the outline stays).
     case overviewDrawn(MapImage?)
+    /// The portal's basemap gallery, or why it could not be had.
+    case basemapGallery(Result<[BasemapChoice], LoadFailure>)
 }
 
 /// The library as read from disk.
@@ -61,8 +63,12 @@ public struct LibrarySnapshot: Sendable {
     /// Bytes of interrupted downloads, by area.
     public var partialBytes: [ItemID: Int64]
 
-    public init(catalog: LibraryCatalog?, downloads: [ItemID: DownloadRecord], partialBytes: [ItemID: Int64]) {
-        self.catalog = catalog; self.downloads = downloads; self.partialBytes = partialBytes
+    /// The basemap chosen for this web map (`B`), if one was.
+    public var chosenBasemap: Basemap?
+
+    public init(catalog: LibraryCatalog?, downloads: [ItemID: DownloadRecord], partialBytes: [ItemID: Int64],
+                chosenBasemap: Basemap? = nil) {
+        self.catalog = catalog; self.downloads = downloads; self.partialBytes = partialBytes; self.chosenBasemap = chosenBasemap
     }
 }
 
@@ -79,7 +85,7 @@ public struct WebMapSnapshot: Sendable {
 
 /// Why the web map could not be loaded: one sentence, and what it says about the network —
 /// `.offline`, `.portalNotAnswering`, or `.online` when the portal answered with an error.
-public struct LoadFailure: Equatable, Sendable {
+public struct LoadFailure: Error, Equatable, Sendable {
     public var sentence: String
     public var network: NetworkState
     public var host: String
@@ -94,11 +100,11 @@ public struct MapSourceSummary: Equatable, Sendable {
     /// The source's layer names as the package spells them (the model shows them sanitized).
     public var layerNames: [String]
     public var extent: GeoExtent?
-    /// A problem with the package's style, one sentence.
-    public var styleProblem: String?
+    /// What will not draw (a package's style, a basemap layer mapbook cannot draw), a sentence each.
+    public var problems: [String]
 
-    public init(layerNames: [String], extent: GeoExtent?, styleProblem: String?) {
-        self.layerNames = layerNames; self.extent = extent; self.styleProblem = styleProblem
+    public init(layerNames: [String], extent: GeoExtent?, problems: [String] = []) {
+        self.layerNames = layerNames; self.extent = extent; self.problems = problems
     }
 }
 

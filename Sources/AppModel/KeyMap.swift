@@ -10,7 +10,7 @@ public enum Intent: Hashable, Sendable {
     case download, downloadAll, cancelDownload, remove, update
     /// `m`: the selected row's map; `i`: its details.
     case openMap, showDetails
-    case zoomIn, zoomOut, home, showBookmarks, showLayers, cycleMapMode
+    case zoomIn, zoomOut, home, showBookmarks, showLayers, showBasemaps, cycleMapMode
     /// Space in the layer list: show or hide the layer.
     case toggle
     /// Mouse drag on the map: cells moved (right and down positive).
@@ -111,7 +111,10 @@ public enum KeyMap {
                    context: .map, hint: "b bookmarks"),
         KeyBinding(keys: [.character("L")], intent: .showLayers, label: "L",
                    summary: "Layers: Space shows or hides one (l pans, as in hjkl)", context: .map, hint: "L layers"),
-        KeyBinding(keys: [.enter], intent: .open, label: "Enter", summary: "In a list: go to the bookmark, or show/hide the layer",
+        KeyBinding(keys: [.character("B")], intent: .showBasemaps, label: "B",
+                   summary: "Basemaps: draw this map on another of the portal's basemaps", context: .map, hint: "B basemap"),
+        KeyBinding(keys: [.enter], intent: .open, label: "Enter",
+                   summary: "In a list: go to the bookmark, show/hide the layer, use the basemap",
                    context: .map, hint: nil),
         KeyBinding(keys: [.character(" ")], intent: .toggle, label: "Space", summary: "In the layer list: show or hide the layer",
                    context: .map, hint: nil),

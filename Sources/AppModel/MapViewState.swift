@@ -3,9 +3,10 @@ import MapRender
 import MapSources
 import MapbookCore
 
-/// A list over the map: the web map's bookmarks, or the layers with their visibility.
+/// A list over the map: the web map's bookmarks, the layers with their visibility, or the basemaps
+/// it can be drawn on.
 public enum MapPanel: Equatable, Sendable {
-    case bookmarks, layers
+    case bookmarks, layers, basemaps
 }
 
 /// The map view: what it shows, how, and the last picture drawn. The picture may be for an older
@@ -41,6 +42,10 @@ public struct MapViewState: Sendable {
     public var status: String?
     /// `mapbook open FILE`: leaving the map quits.
     public var isStandalone = false
+    /// The basemap list's rows (made when it opens, and again when the gallery arrives).
+    public var basemapOptions: [BasemapOption] = []
+    /// Opening fits the home view; a map reopened on another basemap keeps its view instead.
+    public var fitsHomeWhenOpened = true
 
     public init(session: Int, title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
         self.session = session; self.title = title; self.sourceName = sourceName
@@ -52,6 +57,7 @@ public struct MapViewState: Sendable {
         switch panel {
         case .bookmarks?: bookmarks.map(\.name)
         case .layers?: layers
+        case .basemaps?: basemapOptions.map(\.label)
         case nil: []
         }
     }

@@ -38,6 +38,9 @@ public enum Notice: Equatable, Sendable {
     /// The web map's basemap layer mapbook cannot draw (its title and type), or nil for none at all.
     case basemapNotDrawable(WebMapLayer?)
     case noBookmarks
+    /// `B` in a map opened from a file: it has no portal to choose from.
+    case noBasemapChoice
+    case basemapChosen(String)
     case noLayers
     case drawingMode(MapMode)
     case bookmark(String)
@@ -72,10 +75,13 @@ public enum Notice: Equatable, Sendable {
         case .notOnDeviceForMap(let title): "\(title) is not on this device: download it (d) to see its map offline."
         case .basemapNeedsNetwork: "Offline: the web map's basemap needs the network; open a downloaded area's map with m."
         case .basemapNotDrawable(let layer?):
-            "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is not a vector tile layer, "
-                + "the only kind mapbook draws online so far; a downloaded area's map opens with m."
+            "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is not a tiled layer, "
+                + "the kind mapbook draws; B offers the portal's basemaps, and a downloaded area's map opens with m."
         case .basemapNotDrawable(nil): "This web map has no basemap; a downloaded area's map opens with m."
         case .noBookmarks: "This web map has no bookmarks."
+        case .noBasemapChoice: "A map opened from a file has no other basemaps."
+        case .basemapChosen(let title): "Drawing on \(title)."
+
         case .noLayers: "No layers to list yet."
         case .drawingMode(let mode): "Drawing in \(mode.rawValue)"
         case .bookmark(let name): "Bookmark: \(name)"

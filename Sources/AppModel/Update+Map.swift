@@ -17,7 +17,7 @@ extension App {
             let area = state.areas[index]
             let title = state.title(of: row)
             if let record = state.downloads[area.item.id], let package = record.mapPackages.first {
-                return open(&state, title: title, sourceName: "\(title) · on this device", home: area.item.extent,
+                return open(&state, title: title, sourceName: packageSourceName(title), home: area.item.extent,
                             bookmarks: bookmarks, source: .package(area: area.item.id, package))
             }
             if state.network.isCutOff {
@@ -36,23 +36,26 @@ extension App {
     }
 
     private static func openBasemap(_ state: inout AppState, title: String, home: GeoExtent?, bookmarks: [Bookmark]) -> [Effect] {
-        guard let layer = state.onlineBasemap else {
-            state.notice = .basemapNotDrawable(state.webMap?.basemapLayers.first)
-            return []
+        guard let basemap = state.onlineBasemap else {
+            // The map view opens all the same, saying why it is empty: B there offers the portal's basemaps.
+            let why = Notice.basemapNotDrawable(state.webMap?.basemap.undrawableLayers.first ?? state.webMap?.basemapLayers.first)
+            return open(&state, title: title, sourceName: "no basemap", home: home, bookmarks: bookmarks, source: nil, why: why)
         }
-        return open(&state, title: title, sourceName: "\(layer.title ?? "basemap") · online", home: home, bookmarks: bookmarks,
-                    source: .basemap(layer))
+        return open(&state, title: title, sourceName: sourceName(basemap), home: home, bookmarks: bookmarks, source: .basemap(basemap))
     }
 
-    /// Shows the map screen at once (the picture blank until the source is open and drawn).
+    /// Shows the map screen at once (the picture blank until the source is open and drawn); with no
+    /// source, empty and saying `why`.
     private static func open(_ state: inout AppState, title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark],
-                             source: MapSourceChoice) -> [Effect] {
+                             source: MapSourceChoice?, why: Notice? = nil) -> [Effect] {
         var effects: [Effect] = state.map.map { [.closeMap(session: $0.session)] } ?? []
         state.mapSessions += 1
-        state.screen = .map(newMap(session: state.mapSessions, title: title, sourceName: sourceName, home: home,
-                                   bookmarks: bookmarks, layout: state.layout))
-        state.notice = nil
-        effects.append(.openMap(session: state.mapSessions, source))
+        var map = newMap(session: state.mapSessions, title: title, sourceName: sourceName, home: home, bookmarks: bookmarks,
+                         layout: state.layout)
+        if let why { map.status = why.sentence }
+        state.screen = .map(map)
+        state.notice = why
+        if let source { effects.append(.openMap(session: state.mapSessions, source)) }
         return effects
     }
 
@@ -74,11 +77,12 @@ extension App {
         // Layer names and problems come from inside packages: sanitized like network strings.
         map.layers = summary.layerNames.map { TerminalText.sanitizedLine($0, maxLength: 80) }
         map.sourceLayerNames = summary.layerNames
-        if let problem = summary.styleProblem { map.problems = [TerminalText.sanitizedLine(problem)] }
+        map.problems = summary.problems.map { TerminalText.sanitizedLine($0) }
         if map.homeExtent == nil { map.homeExtent = summary.extent }
         state.screen = .map(map)
-        // Opened before the terminal's size was known: fit the home view to it now.
-        return goHome(&state)
+        // Opened before the terminal's size was known: fit the home view to it now (a map reopened
+        // on another basemap keeps its view).
+        return map.fitsHomeWhenOpened ? goHome(&state) : requestMapDraw(&state)
     }
 
     /// Map keys; nil for intents the rest of the app handles (quit, help, downloads).
@@ -109,6 +113,8 @@ extension App {
             map.panel = .layers
             map.panelSelection = 0
             state.screen = .map(map)
+        case .showBasemaps:
+            return showBasemaps(&state)
         case .cycleMapMode:
             map.mode = map.mode.next
             state.screen = .map(map)
@@ -145,7 +151,13 @@ extension App {
         case .top: map.panelSelection = 0
         case .bottom: map.panelSelection = max(count - 1, 0)
         case .back: map.panel = nil
-        case .showBookmarks where panel == .bookmarks, .showLayers where panel == .layers: map.panel = nil
+        case .showBookmarks where panel == .bookmarks, .showLayers where panel == .layers, .showBasemaps where panel == .basemaps:
+            map.panel = nil
+        case .open where panel == .basemaps:
+            guard map.basemapOptions.indices.contains(map.panelSelection) else { return [] }
+            let option = map.basemapOptions[map.panelSelection]
+            guard option.kind != .message else { return [] }
+            return chooseBasemap(&state, option)
         case .open where panel == .bookmarks:
             guard map.bookmarks.indices.contains(map.panelSelection),
                   let extent = map.bookmarks[map.panelSelection].extent.geographic else { return [] }
@@ -159,7 +171,8 @@ extension App {
             if map.hiddenLayers.contains(name) { map.hiddenLayers.remove(name) } else { map.hiddenLayers.insert(name) }
             state.screen = .map(map)
             return requestMapDraw(&state)
-        case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers:
+        case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers,
+             .showBasemaps:
             return nil
         case .quit, .toggleHelp:
             return nil
@@ -254,7 +267,7 @@ extension App {
     static func overviewDrawn(_ state: inout AppState, _ image: MapImage?) -> [Effect] {
         let drawn = state.overviewDrawing
         state.overviewDrawing = nil
-        guard let image, image.report.featuresDrawn > 0 else {
+        guard let image, image.report.featuresDrawn + image.report.rasterTilesDrawn > 0 else {
             // Not drawn: the outline is no worse. But if the basemap changed meanwhile (the library's
             // copy named a server that has moved, as the sample portal's port does), try the new one.
             return drawn != state.onlineBasemap ? requestOverviewDraw(&state) : []
@@ -265,9 +278,11 @@ extension App {
 }
 
 extension AppState {
-    /// The web map's vector tile basemap, which mapbook draws online.
-    public var onlineBasemap: WebMapLayer? {
-        webMap?.basemapLayers.first { $0.layerType == "VectorTileLayer" }
+    /// The basemap drawn online: the one chosen with `B`, else the web map's own, when mapbook can
+    /// draw a layer of it.
+    public var onlineBasemap: Basemap? {
+        guard let basemap = chosenBasemap ?? webMap?.basemap, !basemap.drawableLayers.isEmpty else { return nil }
+        return basemap
     }
 
     /// A state whose whole app is one map (`mapbook open FILE`): leaving the map quits.

@@ -32,6 +32,7 @@ public enum App {
         case .libraryRead(let library):
             state.downloads = library.downloads
             state.partialBytes = library.partialBytes
+            state.chosenBasemap = library.chosenBasemap.map(DisplayText.basemap)
             // What the portal said this session is newer than what the library kept.
             guard state.network != .online || state.webMapItem == nil, let catalog = library.catalog else { return [] }
             state.lastSynced = catalog.syncedAt
@@ -94,6 +95,8 @@ public enum App {
             return mapDrawn(&state, session: session, image)
         case .overviewDrawn(let image):
             return overviewDrawn(&state, image)
+        case .basemapGallery(let result):
+            return basemapGalleryArrived(&state, result)
         }
     }
 

@@ -32,10 +32,10 @@ public final class Runtime {
     private var client: PortalClient?
     private var queue: DownloadQueue?
     private var monitor: NetworkMonitor?
-    /// The open map: its session, and its loader once the source is open (one map at a time).
-    private var map: (session: Int, loader: TileLoader?)?
-    /// The overview's basemap and its loader (a new basemap gets a new loader).
-    private var overview: (basemap: WebMapLayer, loader: TileLoader)?
+    /// The open map: its session, and its layers once they are open (one map at a time).
+    private var map: (session: Int, stack: MapStack?)?
+    /// The overview's basemap and its layers (a new basemap gets new loaders).
+    private var overview: (basemap: Basemap, stack: MapStack)?
     private var reading: Task<Void, Never>?
     private var loading: Task<Void, Never>?
     private var tasks: [Int: Task<Void, Never>] = [:]
@@ -101,15 +101,37 @@ public final class Runtime {
             map = (session, nil)
             track { [weak self] in await self?.openMap(session: session, choice) }
         case .drawMap(let session, let request):
-            guard map?.session == session, let loader = map?.loader else { return }
+            guard map?.session == session, let stack = map?.stack else { return }
             track { [weak self] in
-                let image = await onWorkPool { await loader.render(request) }
+                let image = await onWorkPool { await stack.render(request) }
                 self?.deliver(.mapDrawn(session: session, image))
             }
         case .closeMap(let session):
             if map?.session == session { map = nil }
         case .drawOverview(let request, let basemap):
             track { [weak self] in await self?.drawOverview(request, basemap: basemap) }
+        case .loadBasemapGallery:
+            guard let client else {
+                deliver(.basemapGallery(.failure(LoadFailure(sentence: "Not connected to the portal yet.", network: .unknown, host: ""))))
+                return
+            }
+            track { [weak self] in
+                do {
+                    let choices = try await client.basemapGallery()
+                    self?.deliver(.basemapGallery(.success(choices)))
+                } catch {
+                    self?.deliver(.basemapGallery(.failure(LoadFailure(sentence: error.userSentence,
+                                                                       network: (error as? HTTPError)?.networkState ?? .online,
+                                                                       host: client.host))))
+                }
+            }
+        case .rememberBasemap(let basemap):
+            let library = library
+            track { [weak self] in
+                do { try await onWorkPool { try library.saveChosenBasemap(basemap) } } catch {
+                    self?.deliver(.libraryUnreadable("The basemap choice could not be kept: \(error.userSentence)"))
+                }
+            }
         }
     }
 
@@ -208,45 +230,44 @@ public final class Runtime {
     private func openMap(session: Int, _ choice: MapSourceChoice) async {
         do {
             let (library, http, given) = (library, http, givenSource)
-            let source = try await onWorkPool { try await Self.source(for: choice, given: given, library: library, http: http) }
+            let stack = try await onWorkPool { try await Self.stack(for: choice, given: given, library: library, http: http) }
             // A map closed (or replaced) while its source opened keeps no loader.
             guard map?.session == session else { return }
-            map?.loader = TileLoader(source: source)
-            deliver(.mapOpened(session: session, MapSourceSummary(layerNames: source.layerNames, extent: source.extent,
-                                                                  styleProblem: (source as? PackageMapSource)?.styleProblem)))
+            map?.stack = stack
+            deliver(.mapOpened(session: session, MapSourceSummary(layerNames: stack.layerNames, extent: stack.extent,
+                                                                  problems: stack.problems)))
         } catch {
             guard !Task.isCancelled else { return }
             deliver(.mapOpenFailed(session: session, error.userSentence))
         }
     }
 
-    private func drawOverview(_ request: MapRequest, basemap: WebMapLayer) async {
+    private func drawOverview(_ request: MapRequest, basemap: Basemap) async {
         if overview?.basemap != basemap {
             // Not reachable (or no basemap there): the pane keeps the outline.
-            guard let source = try? await Self.source(for: .basemap(basemap), given: nil, library: library, http: http) else {
+            guard let stack = try? await Self.stack(for: .basemap(basemap), given: nil, library: library, http: http) else {
                 deliver(.overviewDrawn(nil))
                 return
             }
-            overview = (basemap, TileLoader(source: source))
+            overview = (basemap, stack)
         }
-        guard let loader = overview?.loader else { return }
-        let image = await onWorkPool { await loader.render(request) }
+        guard let stack = overview?.stack else { return }
+        let image = await onWorkPool { await stack.render(request) }
         deliver(.overviewDrawn(image))
     }
 
     // MARK: Off the UI thread
 
-    private nonisolated static func source(for choice: MapSourceChoice, given: (any MapSource)?, library: OfflineLibrary,
-                                           http: HTTPClient) async throws -> any MapSource {
+    private nonisolated static func stack(for choice: MapSourceChoice, given: (any MapSource)?, library: OfflineLibrary,
+                                          http: HTTPClient) async throws -> MapStack {
         switch choice {
         case .package(let area, let package):
-            return try PackageMapSource(path: library.packagePath(area, package))
-        case .basemap(let layer):
-            return try await TileServiceSource.connect(styleURL: layer.styleURL, serviceURL: layer.url, title: layer.title, http: http,
-                                                       cacheDirectory: library.tileCacheDirectory)
+            return MapStack(try PackageMapSource(path: library.packagePath(area, package)))
+        case .basemap(let basemap):
+            return try await MapStack.connect(basemap, http: http, cacheDirectory: library.tileCacheDirectory)
         case .given:
             guard let given else { throw MapSourceError("No map was given to open.") }
-            return given
+            return MapStack(given)
         }
     }
 
@@ -257,7 +278,8 @@ public final class Runtime {
         do { catalog = try library.loadCatalog(records: downloads) } catch {
             unreadable = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
         }
-        return (LibrarySnapshot(catalog: catalog, downloads: downloads, partialBytes: library.partialDownloads()), unreadable)
+        return (LibrarySnapshot(catalog: catalog, downloads: downloads, partialBytes: library.partialDownloads(),
+                                chosenBasemap: library.chosenBasemap()), unreadable)
     }
 
     /// Keeps the catalogue for offline use (with fsyncs: never on the UI thread); returns why it

@@ -168,6 +168,27 @@ public struct PortalClient: Sendable {
                           nextStart: next > 0 ? next : nil)
     }
 
+    /// The portal's basemap gallery, as the maps apps find it: `portals/self` names the gallery's
+    /// group by a query (`vectorBasemapGalleryGroupQuery` when the portal prefers vector basemaps,
+    /// else `basemapGalleryGroupQuery`); `community/groups` finds the group; `search?q=group:ID` lists
+    /// its web maps; each one's data holds its `baseMap`. Empty when the portal names no gallery.
+    public func basemapGallery() async throws -> [BasemapChoice] {
+        let portal = try await getJSON(["portals", "self"], query: [], about: nil)
+        let vector = portal["useVectorBasemaps"]?.bool == true ? portal["vectorBasemapGalleryGroupQuery"]?.string : nil
+        guard let query = vector ?? portal["basemapGalleryGroupQuery"]?.string, !query.isEmpty else { return [] }
+        let groups = try await getJSON(["community", "groups"], query: [("q", query), ("num", "1")], about: nil)
+        guard let group = groups["results"]?.array.first?["id"]?.string else { return [] }
+        let items = try await search("group:\(group)", num: 100).results.filter { $0.type == "Web Map" }
+        return try await withThrowingTaskGroup(of: (Int, BasemapChoice).self, returning: [BasemapChoice].self) { tasks in
+            for (index, item) in items.enumerated() {
+                tasks.addTask { (index, BasemapChoice(item: item, basemap: PortalDecoding.webMap(try await self.itemDataJSON(item.id)).basemap)) }
+            }
+            var found: [Int: BasemapChoice] = [:]
+            for try await (index, choice) in tasks { found[index] = choice }
+            return items.indices.compactMap { found[$0] }
+        }
+    }
+
     /// Whether the portal answers at all: `GET {rest}?f=json` (the REST root, a few bytes), any HTTP
     /// answer counting. Quick to give up and never retried: the network monitor asks again.
     /// One light request to the portal's root (no token): whether it answers, and if not, whether

@@ -94,9 +94,12 @@ enum PortalDecoding {
             layerType: json["layerType"]?.string ?? "Unknown",
             url: json["url"]?.string,
             styleURL: json["styleUrl"]?.string,
+            templateURL: json["templateUrl"]?.string,
+            subDomains: json["subDomains"]?.array.compactMap(\.string) ?? [],
             itemID: json["itemId"]?.string.flatMap(ItemID.init),
             visible: json["visibility"]?.bool ?? true,
             opacity: json["opacity"]?.double.map { min(max($0, 0), 1) } ?? 1,
+            isReference: json["isReference"]?.bool ?? false,
             layers: json["layers"]?.array.compactMap(layer) ?? [])
     }
 }

@@ -38,6 +38,32 @@ extension WebMap {
     public init(arcGISJSON json: JSONValue) { self = PortalDecoding.webMap(json) }
 }
 
+extension Basemap {
+    /// Reads a web map's `baseMap` object.
+    public init(arcGISJSON json: JSONValue) {
+        self = PortalDecoding.webMap(.object(["baseMap": json])).basemap
+    }
+
+    /// The `baseMap` object of the web map spec, with the layer fields mapbook reads.
+    public var arcGISJSON: JSONValue {
+        func encode(_ layer: WebMapLayer) -> JSONValue {
+            var fields: [String: JSONValue] = ["layerType": .string(layer.layerType), "visibility": .bool(layer.visible),
+                                               "opacity": .number(layer.opacity)]
+            let optional: [(String, String?)] = [("id", layer.id), ("title", layer.title), ("url", layer.url),
+                                                 ("styleUrl", layer.styleURL), ("templateUrl", layer.templateURL),
+                                                 ("itemId", layer.itemID?.rawValue)]
+            for (key, value) in optional { if let value { fields[key] = .string(value) } }
+            if !layer.subDomains.isEmpty { fields["subDomains"] = .array(layer.subDomains.map(JSONValue.string)) }
+            if layer.isReference { fields["isReference"] = .bool(true) }
+            if !layer.layers.isEmpty { fields["layers"] = .array(layer.layers.map(encode)) }
+            return .object(fields)
+        }
+        var fields: [String: JSONValue] = ["baseMapLayers": .array(layers.map(encode))]
+        if let title { fields["title"] = .string(title) }
+        return .object(fields)
+    }
+}
+
 extension MapArea {
     /// A map area from its item and its packages' items, as Map2Area and Area2Package give them.
     public init(areaItem: PortalItem, packageItems: [PortalItem], unavailableReason: String? = nil) {

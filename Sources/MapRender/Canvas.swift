@@ -99,6 +99,12 @@ public struct MapCanvas: Sendable {
         fills[y * columns + x] = color
     }
 
+    /// The colour of one half-cell pixel, if it has one.
+    public func pixel(x: Int, y: Int) -> PaletteIndex? {
+        guard x >= 0, y >= 0, x < columns, y < rows * 2 else { return nil }
+        return fills[y * columns + x]
+    }
+
     /// Fills polygons given as rings in dot coordinates with the even-odd rule, at half-cell
     /// resolution (each fill pixel is 2×2 dots): a pixel is inside when its centre is. Each edge is
     /// reduced to the pixel rows whose centres it crosses (most edges of detailed polygons cross

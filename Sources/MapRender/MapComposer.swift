@@ -17,11 +17,14 @@ public struct MapScene: Sendable {
     /// Shown at the bottom right, already sanitized.
     public var attribution: String?
     public var colors: Bool
+    /// A basemap layer's opacity over the layers below it (raster pixels are blended by it).
+    public var opacity: Double
 
     public init(viewport: MapViewport, mode: MapMode = .braille, style: MapStyle = .plain, tiles: [MapTile],
-                tileSize: Int = 512, hiddenLayers: Set<String> = [], attribution: String? = nil, colors: Bool = true) {
+                tileSize: Int = 512, hiddenLayers: Set<String> = [], attribution: String? = nil, colors: Bool = true,
+                opacity: Double = 1) {
         self.viewport = viewport; self.mode = mode; self.style = style; self.tiles = tiles; self.tileSize = tileSize
-        self.hiddenLayers = hiddenLayers; self.attribution = attribution; self.colors = colors
+        self.hiddenLayers = hiddenLayers; self.attribution = attribution; self.colors = colors; self.opacity = opacity
     }
 
     /// The zoom the style's `minzoom`/`maxzoom` and zoom functions see.
@@ -31,6 +34,8 @@ public struct MapScene: Sendable {
 /// What a drawing left out, for the status bar.
 public struct MapDrawReport: Sendable, Equatable {
     public var featuresDrawn = 0
+    /// Raster tiles that showed.
+    public var rasterTilesDrawn = 0
     /// Features whose geometry could not be decoded.
     public var damagedFeatures = 0
     public var labelsPlaced = 0
@@ -38,56 +43,77 @@ public struct MapDrawReport: Sendable, Equatable {
     public init() {}
 }
 
-/// Draws a map scene into a frame: raster tiles as half-block pixels, then the style's layers in
-/// order (background, fills, lines, circles), then labels placed without overlapping, then the
-/// attribution line.
+/// Draws map scenes into a frame, bottom first: raster tiles as half-block pixels (blended by the
+/// layer's opacity), then each style's layers in order (background, fills, lines, circles); then
+/// the labels of all, placed without overlapping (upper layers first), then the attribution line.
 public enum MapComposer {
     @discardableResult
     public static func draw(_ scene: MapScene, into frame: inout Frame, rect: Rect) -> MapDrawReport {
+        draw([scene], into: &frame, rect: rect)
+    }
+
+    /// Several layers of one view (a basemap and its reference layers): the first scene sets the
+    /// viewport, mode and colours for all.
+    @discardableResult
+    public static func draw(_ scenes: [MapScene], into frame: inout Frame, rect: Rect) -> MapDrawReport {
         var report = MapDrawReport()
-        guard !rect.isEmpty else { return report }
-        let projection = scene.viewport.projection(columns: rect.width, rows: rect.height)
+        guard !rect.isEmpty, let first = scenes.first else { return report }
+        let projection = first.viewport.projection(columns: rect.width, rows: rect.height)
         var canvas = MapCanvas(columns: rect.width, rows: rect.height)
-        canvas.linesAsPixels = scene.mode == .blocks
-        let zoom = scene.styleZoom
-
-        var base = StyleColor(r: 242, g: 239, b: 233)
-        drawRasters(scene.tiles, projection: projection, into: &canvas, hidden: scene.hiddenLayers.contains(rasterLayerName))
-
+        canvas.linesAsPixels = first.mode == .blocks
         var labels: [LabelCandidate] = []
+        for (index, scene) in scenes.enumerated() {
+            // Where a raster basemap has no tile (not there, or not reachable), a neutral grey shows,
+            // never the terminal's own background.
+            if index == 0, first.colors, scene.tiles.isEmpty || scene.tiles.contains(where: \.isRaster) {
+                canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: neutralBackground)
+            }
+            draw(scene, projection: projection, into: &canvas, labels: &labels, labelOrder: index * 100_000, report: &report)
+        }
+        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: first.mode == .ascii ? .ascii : .unicode, colors: first.colors,
+                    shadeWithoutColor: true)
+        report.labelsPlaced = place(labels, into: &frame, rect: rect, colors: first.colors)
+        let credits = scenes.compactMap(\.attribution).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        drawAttribution(credits.isEmpty ? nil : credits.joined(separator: " | "), into: &frame, rect: rect, colors: first.colors)
+        return report
+    }
+
+    /// The grey under raster tiles that did not arrive.
+    static let neutralBackground: PaletteIndex = 253
+
+    private static func draw(_ scene: MapScene, projection: MapProjection, into canvas: inout MapCanvas,
+                             labels: inout [LabelCandidate], labelOrder: Int, report: inout MapDrawReport) {
+        let zoom = scene.styleZoom
+        var base = StyleColor(r: 242, g: 239, b: 233)
+        report.rasterTilesDrawn += drawRasters(scene.tiles, projection: projection, into: &canvas, opacity: scene.opacity,
+                                               hidden: scene.hiddenLayers.contains(rasterLayerName))
         let vectorTiles = scene.tiles.compactMap { tile -> (MapTile, [String: PreparedLayer])? in
             if case .vector(let layers) = tile.content { return (tile, layers) }
             return nil
         }
-        report.damagedFeatures = vectorTiles.reduce(0) { $0 + $1.0.damagedFeatures }
-        if !vectorTiles.isEmpty {
-            for (order, layer) in scene.style.layers.enumerated() where layer.isVisible {
-                if let minZoom = layer.minZoom, zoom < minZoom { continue }
-                if let maxZoom = layer.maxZoom, zoom >= maxZoom { continue }
-                if let source = layer.sourceLayer, scene.hiddenLayers.contains(source) { continue }
-                let painter = LayerPainter(layer: layer, zoom: zoom, base: base)
-                if layer.type == .background {
-                    if let color = painter.color("background-color", opacity: "background-opacity") {
-                        base = color
-                        canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: color.paletteIndex)
-                    }
-                    continue
+        report.damagedFeatures += vectorTiles.reduce(0) { $0 + $1.0.damagedFeatures }
+        guard !vectorTiles.isEmpty else { return }
+        for (order, layer) in scene.style.layers.enumerated() where layer.isVisible {
+            if let minZoom = layer.minZoom, zoom < minZoom { continue }
+            if let maxZoom = layer.maxZoom, zoom >= maxZoom { continue }
+            if let source = layer.sourceLayer, scene.hiddenLayers.contains(source) { continue }
+            let painter = LayerPainter(layer: layer, zoom: zoom, base: base)
+            if layer.type == .background {
+                if let color = painter.color("background-color", opacity: "background-opacity") {
+                    base = color
+                    canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: color.paletteIndex)
                 }
-                guard [.fill, .line, .circle, .symbol, .fillExtrusion].contains(layer.type) else { continue }
-                for (tile, layers) in vectorTiles {
-                    let sources = layer.sourceLayer.map { layers[$0].map { [$0] } ?? [] } ?? Array(layers.values)
-                    for source in sources {
-                        report.featuresDrawn += paint(source, of: tile.key, with: painter, filter: scene.style.filters[order],
-                                                      order: order, projection: projection, canvas: &canvas, labels: &labels)
-                    }
+                continue
+            }
+            guard [.fill, .line, .circle, .symbol, .fillExtrusion].contains(layer.type) else { continue }
+            for (tile, layers) in vectorTiles {
+                let sources = layer.sourceLayer.map { layers[$0].map { [$0] } ?? [] } ?? Array(layers.values)
+                for source in sources {
+                    report.featuresDrawn += paint(source, of: tile.key, with: painter, filter: scene.style.filters[order],
+                                                  order: labelOrder + order, projection: projection, canvas: &canvas, labels: &labels)
                 }
             }
         }
-        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: scene.mode == .ascii ? .ascii : .unicode, colors: scene.colors,
-                    shadeWithoutColor: true)
-        report.labelsPlaced = place(labels, into: &frame, rect: rect, colors: scene.colors)
-        drawAttribution(scene.attribution, into: &frame, rect: rect, colors: scene.colors)
-        return report
     }
 
     /// The layer list's name for raster tiles.
@@ -95,14 +121,17 @@ public enum MapComposer {
 
     // MARK: Raster tiles
 
-    /// Each half-cell pixel takes the colour of the tile pixel under its centre.
-    private static func drawRasters(_ tiles: [MapTile], projection: MapProjection, into canvas: inout MapCanvas, hidden: Bool) {
+    /// Each half-cell pixel takes the colour of the tile pixel under its centre, blended by the
+    /// layer's opacity (and the pixel's alpha) with what is below.
+    /// Returns how many tiles it drew from.
+    private static func drawRasters(_ tiles: [MapTile], projection: MapProjection, into canvas: inout MapCanvas, opacity: Double,
+                                    hidden: Bool) -> Int {
         var byKey: [TileKey: RasterImage] = [:]
         var zooms = Set<Int>()
         for tile in tiles {
             if case .raster(let image) = tile.content { byKey[tile.key] = image; zooms.insert(tile.key.z) }
         }
-        guard !byKey.isEmpty, !hidden else { return }
+        guard !byKey.isEmpty, !hidden else { return 0 }
         var colorCache: [Int: PaletteIndex] = [:]
         for py in 0..<(canvas.rows * 2) {
             let my = projection.top - (Double(py) * 2 + 1) / projection.scale
@@ -117,16 +146,28 @@ public enum MapComposer {
                     let ix = min(Int((fx - fx.rounded(.down)) * Double(image.width)), image.width - 1)
                     let iy = min(Int((fy - fy.rounded(.down)) * Double(image.height)), image.height - 1)
                     let p = image.pixel(x: ix, y: iy)
-                    if p.a >= 128 {
-                        let packed = Int(p.r) << 16 | Int(p.g) << 8 | Int(p.b)
-                        let index = colorCache[packed] ?? XtermPalette.nearest(r: Int(p.r), g: Int(p.g), b: Int(p.b))
-                        colorCache[packed] = index
-                        canvas.setPixel(x: px, y: py, color: index)
-                    }
+                    let alpha = opacity * Double(p.a) / 255
+                    guard alpha >= 0.15 else { break }
+                    let below = alpha < 0.85 ? canvas.pixel(x: px, y: py) : nil
+                    // The colour cache's key: the pixel, and what it is blended over.
+                    let packed = Int(p.r) << 16 | Int(p.g) << 8 | Int(p.b) | (below.map { (Int($0) + 1) << 24 } ?? 0)
+                    let index = colorCache[packed] ?? {
+                        var (r, g, b) = (Double(p.r), Double(p.g), Double(p.b))
+                        if let below {
+                            let under = XtermPalette.rgb(below)
+                            r = r * alpha + Double(under.r) * (1 - alpha)
+                            g = g * alpha + Double(under.g) * (1 - alpha)
+                            b = b * alpha + Double(under.b) * (1 - alpha)
+                        }
+                        return XtermPalette.nearest(r: Int(r.rounded()), g: Int(g.rounded()), b: Int(b.rounded()))
+                    }()
+                    colorCache[packed] = index
+                    canvas.setPixel(x: px, y: py, color: index)
                     break
                 }
             }
         }
+        return byKey.count
     }
 
     // MARK: Vector layers

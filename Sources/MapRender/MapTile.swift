@@ -29,6 +29,11 @@ public struct MapTile: Sendable {
         damagedFeatures = 0
     }
 
+    public var isRaster: Bool {
+        if case .raster = content { return true }
+        return false
+    }
+
     /// Decodes stored tile bytes: vector tiles (gzip'd or not) or PNG/JPEG images.
     public init(key: TileKey, bytes: Data, vector: Bool) throws(TileFormatError) {
         if vector {

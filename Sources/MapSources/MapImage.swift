@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import MapRender
 import MapbookCore
 import TerminalCanvas
@@ -32,20 +33,103 @@ public struct MapImage: Sendable {
     }
 }
 
-extension TileLoader {
-    /// Loads the tiles and draws them. The drawing happens on the caller's task, outside the
-    /// loader, so a long draw never holds up tile loading.
-    public nonisolated func render(_ request: MapRequest) async -> MapImage {
-        let loaded = await tiles(for: request.viewport, columns: request.columns, rows: request.rows)
-        let scene = MapScene(viewport: request.viewport, mode: request.mode, style: source.style, tiles: loaded.tiles,
-                             tileSize: source.tileSize, hiddenLayers: request.hiddenLayers, attribution: source.attribution,
-                             colors: request.colors)
+/// The layers of one map, bottom first, each with its loader and opacity: a web map's basemap
+/// (several services, reference layers on top) or a single package.
+public struct MapStack: Sendable {
+    public struct Layer: Sendable {
+        public let loader: TileLoader
+        public let opacity: Double
+
+        public init(loader: TileLoader, opacity: Double = 1) { self.loader = loader; self.opacity = opacity }
+    }
+
+    public let layers: [Layer]
+    /// Layers that could not be opened or drawn, one sentence each: the footer names them.
+    public let problems: [String]
+
+    public init(layers: [Layer], problems: [String] = []) { self.layers = layers; self.problems = problems }
+
+    /// One source alone (a package's style problem, if it has one, as its problem).
+    public init(_ source: any MapSource) {
+        self.init(layers: [Layer(loader: TileLoader(source: source))],
+                  problems: (source as? PackageMapSource)?.styleProblem.map { [$0] } ?? [])
+    }
+
+    /// The names the layer list offers: one source's own layers; for several, each raster service
+    /// by its name and each vector service's source layers.
+    public var layerNames: [String] {
+        guard layers.count > 1 else { return layers.first?.loader.source.layerNames ?? [] }
+        return layers.flatMap { layer in layer.loader.source.isVector ? layer.loader.source.style.sourceLayers : [layer.loader.source.name] }
+    }
+
+    /// What the view shows at first: the bottom layer's extent.
+    public var extent: GeoExtent? { layers.first?.loader.source.extent }
+
+    /// Loads every layer's tiles (together) and draws them. The drawing happens on the caller's
+    /// task, outside the loaders, so a long draw never holds up tile loading.
+    public func render(_ request: MapRequest) async -> MapImage {
+        let loaded = await withTaskGroup(of: (Int, LoadedTiles).self, returning: [LoadedTiles?].self) { group in
+            for (index, layer) in layers.enumerated() {
+                group.addTask { (index, await layer.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows)) }
+            }
+            var results = [LoadedTiles?](repeating: nil, count: layers.count)
+            for await (index, tiles) in group { results[index] = tiles }
+            return results
+        }
+        let single = layers.count == 1
+        let scenes = zip(layers, loaded).map { layer, tiles in
+            let source = layer.loader.source
+            var hidden = request.hiddenLayers
+            // Several layers: a raster service is switched off by its own name.
+            if !single, !source.isVector, hidden.contains(source.name) { hidden.insert(MapComposer.rasterLayerName) }
+            return MapScene(viewport: request.viewport, mode: request.mode, style: source.style, tiles: tiles?.tiles ?? [],
+                            tileSize: source.tileSize, hiddenLayers: hidden, attribution: source.attribution,
+                            colors: request.colors, opacity: layer.opacity)
+        }
         var frame = Frame(width: request.columns, height: request.rows)
-        let report = MapComposer.draw(scene, into: &frame, rect: frame.bounds)
-        var problems = loaded.problems
+        let report = MapComposer.draw(scenes, into: &frame, rect: frame.bounds)
+        var problems = problems
+        for sentence in loaded.flatMap({ $0?.problems ?? [] }) where !problems.contains(sentence) { problems.append(sentence) }
         if report.damagedFeatures > 0 {
             problems.append("\(report.damagedFeatures) feature\(report.damagedFeatures == 1 ? "" : "s") with broken geometry left out.")
         }
         return MapImage(frame: frame, request: request, report: report, problems: problems)
+    }
+}
+
+extension MapStack {
+    /// Opens the basemap's layers that mapbook draws (together, kept in order). Layers it cannot
+    /// draw or open are named in `problems`; with none open it throws the first layer's error.
+    public static func connect(_ basemap: Basemap, http: HTTPClient, cacheDirectory: String?) async throws -> MapStack {
+        let drawable = basemap.drawableLayers
+        let opened = await withTaskGroup(of: (Int, Result<TileServiceSource, any Error>).self,
+                                         returning: [Result<TileServiceSource, any Error>?].self) { group in
+            for (index, layer) in drawable.enumerated() {
+                group.addTask {
+                    do { return (index, .success(try await TileServiceSource.connect(layer, http: http, cacheDirectory: cacheDirectory))) }
+                    catch { return (index, .failure(error)) }
+                }
+            }
+            var results = [Result<TileServiceSource, any Error>?](repeating: nil, count: drawable.count)
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
+        var layers: [Layer] = []
+        var problems = basemap.undrawableLayers.map(TileServiceSource.cannotDraw)
+        var firstError: (any Error)?
+        for (layer, result) in zip(drawable, opened) {
+            switch result {
+            case .success(let source)?: layers.append(Layer(loader: TileLoader(source: source), opacity: layer.opacity))
+            case .failure(let error)?:
+                firstError = firstError ?? error
+                problems.append("\(TileServiceSource.layerName(layer)) could not be opened: \(error.userSentence)")
+            case nil: break
+            }
+        }
+        guard !layers.isEmpty else {
+            if let firstError { throw firstError }
+            throw MapSourceError(problems.first ?? "This basemap has no layer mapbook can draw.")
+        }
+        return MapStack(layers: layers, problems: problems)
     }
 }

@@ -1,24 +1,50 @@
 import Foundation
-import Synchronization
 import HTTP
 import MapRender
 import MapbookCore
 import TileFormats
 
-/// An online VectorTileServer (the web map's basemap): the style from its `styleUrl`, the service
-/// description from `{service}?f=json`, and tiles from `{service}/tile/{z}/{y}/{x}.pbf`, kept in a
-/// bounded disk cache so views seen once draw again without the network.
+/// An online tile service, one layer of a web map's basemap: a VectorTileServer (its style from
+/// `styleUrl`), a tiled MapServer or ImageServer (`{url}?f=json` tileInfo, `{url}/tile/{level}/{row}/{col}`),
+/// or a WebTiledLayer's template. Tiles are kept in a bounded disk cache, a folder per service, so
+/// views seen once draw again without the network.
 public struct TileServiceSource: MapSource {
     public let name: String
-    public let serviceURL: URL
     public let zooms: ClosedRange<Int>
     public let extent: GeoExtent?
     public let style: MapStyle
     public let attribution: String?
-    public var isVector: Bool { true }
-    public var tileSize: Int { 512 }
+    public let isVector: Bool
+    public let tileSize: Int
+    let addressing: TileAddressing
     private let http: HTTPClient
     private let cache: TileDiskCache?
+
+    /// Opens a basemap layer of any type mapbook draws; throws one sentence naming the layer otherwise.
+    public static func connect(_ layer: WebMapLayer, http: HTTPClient, cacheDirectory: String?) async throws -> TileServiceSource {
+        switch layer.layerType {
+        case "VectorTileLayer":
+            return try await connect(styleURL: layer.styleURL, serviceURL: layer.url, title: layer.title, http: http,
+                                     cacheDirectory: cacheDirectory)
+        case "ArcGISTiledMapServiceLayer", "ArcGISTiledImageServiceLayer", "ArcGISImageServiceLayer":
+            return try await connectTiledService(layer, http: http, cacheDirectory: cacheDirectory)
+        case "WebTiledLayer":
+            return try webTiled(layer, http: http, cacheDirectory: cacheDirectory)
+        default:
+            throw MapSourceError(Self.cannotDraw(layer))
+        }
+    }
+
+    /// "World Hillshade (ArcGISMapServiceLayer) cannot be drawn: mapbook draws tiled layers only."
+    public static func cannotDraw(_ layer: WebMapLayer) -> String {
+        "\(Self.layerName(layer)) (\(TerminalText.sanitizedLine(layer.layerType, maxLength: 60))) cannot be drawn: mapbook draws tiled layers only."
+    }
+
+    static func layerName(_ layer: WebMapLayer) -> String {
+        TerminalText.sanitizedLine(layer.title ?? layer.id ?? "A basemap layer", maxLength: 80)
+    }
+
+    // MARK: Vector tile services
 
     /// Reads the style and the service description. `styleURL` is the web map layer's `styleUrl`;
     /// `serviceURL` its `url`; either may be missing, not both.
@@ -40,33 +66,65 @@ public struct TileServiceSource: MapSource {
                 service = URL(string: relative, relativeTo: styleLocation)?.absoluteURL
             }
         }
-        guard var service, ["http", "https"].contains(service.scheme?.lowercased() ?? "") else {
+        guard let service = service.flatMap(Self.webAddress) else {
             throw MapSourceError("The basemap names no vector tile service.")
         }
-        if service.path.hasSuffix("/") { service = service.deletingLastPathComponent().appendingPathComponent(service.lastPathComponent) }
-        let description = try await http.send(HTTPRequest(url: Self.withJSONFormat(service))).body
-        guard let json = try? JSONValue(parsing: description), json["error"] == nil else {
-            throw MapSourceError("The basemap's tile service did not describe itself.")
-        }
+        let json = try await describe(service, http: http)
         let lods = json["tileInfo"]?["lods"]?.array.compactMap { $0["level"]?.int64.map(Int.init) } ?? []
         let zooms = (lods.min() ?? 0)...(lods.max() ?? json["maxzoom"]?.int64.map(Int.init) ?? 14)
-        let extent = (Envelope(json: json["initialExtent"], default: .webMercator) ?? Envelope(json: json["fullExtent"], default: .webMercator))?.geographic
-        let cache = cacheDirectory.map { TileDiskCache(directory: $0 + "/" + TileDiskCache.folderName(for: service.absoluteString)) }
-        return TileServiceSource(name: TerminalText.sanitizedLine(title ?? json["name"]?.string ?? service.host ?? "basemap", maxLength: 80),
-                                 serviceURL: service, zooms: min(max(zooms.lowerBound, 0), 24)...min(max(zooms.upperBound, 0), 24),
-                                 extent: extent, style: style,
-                                 attribution: Attribution.clean(credit ?? json["copyrightText"]?.string), http: http, cache: cache)
+        return TileServiceSource(name: name(title, json, service), zooms: zooms, extent: extent(json), style: style,
+                                 attribution: Attribution.clean(credit ?? json["copyrightText"]?.string), isVector: true,
+                                 tileSize: 512, addressing: .vectorTileServer(service), http: http, cacheDirectory: cacheDirectory)
     }
 
-    private init(name: String, serviceURL: URL, zooms: ClosedRange<Int>, extent: GeoExtent?, style: MapStyle, attribution: String?,
-                 http: HTTPClient, cache: TileDiskCache?) {
-        self.name = name; self.serviceURL = serviceURL; self.zooms = zooms; self.extent = extent; self.style = style
-        self.attribution = attribution; self.http = http; self.cache = cache
+    // MARK: Raster tile services
+
+    /// A cached MapServer or ImageServer: its tiling scheme must be Web Mercator's (the one every
+    /// ArcGIS Online basemap uses); its levels are matched to zooms by resolution, since a cache
+    /// may start at any level and number its levels as it likes.
+    static func connectTiledService(_ layer: WebMapLayer, http: HTTPClient, cacheDirectory: String?) async throws -> TileServiceSource {
+        guard let service = layer.url.flatMap(URL.init(string:)).flatMap(Self.webAddress) else {
+            throw MapSourceError("\(layerName(layer)) names no service address.")
+        }
+        let json = try await describe(service, http: http)
+        guard json["tileInfo"]?.object != nil, json["singleFusedMapCache"]?.bool != false else {
+            throw MapSourceError("\(layerName(layer)) is not a tiled service: mapbook draws tiled layers only.")
+        }
+        let scheme = try RasterTiling(tileInfo: json["tileInfo"]!, layerName: layerName(layer))
+        return TileServiceSource(name: name(layer.title, json, service), zooms: scheme.zooms, extent: extent(json), style: .plain,
+                                 attribution: Attribution.clean(json["copyrightText"]?.string), isVector: false,
+                                 tileSize: scheme.tileSize, addressing: .tiledService(service, levels: scheme.levels), http: http,
+                                 cacheDirectory: cacheDirectory)
+    }
+
+    /// A WebTiledLayer: tiles straight from its template, in the Web Mercator grid.
+    static func webTiled(_ layer: WebMapLayer, http: HTTPClient, cacheDirectory: String?) throws -> TileServiceSource {
+        guard let template = layer.templateURL, template.contains("{level}") || template.contains("{z}"),
+              let sample = URL(string: TileAddressing.fill(template, key: TileKey(z: 0, x: 0, y: 0), subDomains: layer.subDomains)),
+              webAddress(sample) != nil else {
+            throw MapSourceError("\(layerName(layer)) has no usable tile address template.")
+        }
+        return TileServiceSource(name: layerName(layer), zooms: 0...19, extent: nil, style: .plain, attribution: nil,
+                                 isVector: false, tileSize: 256, addressing: .template(template, subDomains: layer.subDomains),
+                                 http: http, cacheDirectory: cacheDirectory)
+    }
+
+    // MARK: Tiles
+
+    init(name: String, zooms: ClosedRange<Int>, extent: GeoExtent?, style: MapStyle, attribution: String?, isVector: Bool,
+         tileSize: Int, addressing: TileAddressing, http: HTTPClient, cacheDirectory: String?) {
+        self.name = name
+        self.zooms = min(max(zooms.lowerBound, 0), 24)...min(max(zooms.upperBound, 0), 24)
+        self.extent = extent; self.style = style; self.attribution = attribution; self.isVector = isVector
+        self.tileSize = tileSize; self.addressing = addressing; self.http = http
+        cache = cacheDirectory.map {
+            TileDiskCache(directory: $0 + "/" + TileDiskCache.folderName(for: addressing.identity), vector: isVector)
+        }
     }
 
     public func tile(_ key: TileKey) async throws -> MapTile? {
-        if let cached = cache?.read(key) { return try MapTile(key: key, bytes: cached, vector: true) }
-        let url = serviceURL.appendingPathComponent("tile/\(key.z)/\(key.y)/\(key.x).pbf")
+        if let cached = cache?.read(key) { return try MapTile(key: key, bytes: cached, vector: isVector) }
+        guard let url = addressing.url(for: key) else { return nil }
         let response: HTTPResponse
         do throws(HTTPError) {
             response = try await http.send(HTTPRequest(url: url))
@@ -83,9 +141,39 @@ public struct TileServiceSource: MapSource {
             throw MapSourceError("The basemap's tile service refused a tile: "
                                  + TerminalText.sanitizedLine(error["message"]?.string ?? "no reason given", maxLength: 200) + ".")
         }
-        let tile = try MapTile(key: key, bytes: bytes, vector: true)
+        let tile = try MapTile(key: key, bytes: bytes, vector: isVector)
         cache?.write(key, bytes)
         return tile
+    }
+
+    // MARK: Helpers
+
+    /// The service's description (`?f=json`), refused when it is an ArcGIS error or not JSON.
+    private static func describe(_ service: URL, http: HTTPClient) async throws -> JSONValue {
+        let description = try await http.send(HTTPRequest(url: Self.withJSONFormat(service))).body
+        guard let json = try? JSONValue(parsing: description), json.object != nil else {
+            throw MapSourceError("The basemap's tile service did not describe itself.")
+        }
+        if let error = json["error"] {
+            throw MapSourceError("The basemap's tile service answered: "
+                                 + TerminalText.sanitizedLine(error["message"]?.string ?? "an error", maxLength: 200) + ".")
+        }
+        return json
+    }
+
+    private static func name(_ title: String?, _ json: JSONValue, _ service: URL) -> String {
+        TerminalText.sanitizedLine(title ?? json["name"]?.string ?? json["mapName"]?.string ?? service.host ?? "basemap", maxLength: 80)
+    }
+
+    private static func extent(_ json: JSONValue) -> GeoExtent? {
+        (Envelope(json: json["initialExtent"], default: .webMercator) ?? Envelope(json: json["fullExtent"], default: .webMercator))?.geographic
+    }
+
+    /// http or https only; a trailing slash dropped (tile paths are appended to it).
+    private static func webAddress(_ url: URL) -> URL? {
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else { return nil }
+        guard url.path.hasSuffix("/"), url.path.count > 1 else { return url }
+        return url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent)
     }
 
     private static func withJSONFormat(_ url: URL) -> URL {
@@ -97,20 +185,104 @@ public struct TileServiceSource: MapSource {
     }
 }
 
-/// Tiles kept on disk as `{z}/{x}/{y}.pbf` in a folder per service, at most `limit` bytes (see
+/// Where a tile of a service is asked for.
+enum TileAddressing: Sendable, Equatable {
+    /// `{service}/tile/{z}/{y}/{x}.pbf`
+    case vectorTileServer(URL)
+    /// `{service}/tile/{level}/{row}/{col}`, the service's level for each Web Mercator zoom.
+    case tiledService(URL, levels: [Int: Int])
+    /// A WebTiledLayer's `templateUrl`.
+    case template(String, subDomains: [String])
+
+    func url(for key: TileKey) -> URL? {
+        switch self {
+        case .vectorTileServer(let service):
+            return service.appendingPathComponent("tile/\(key.z)/\(key.y)/\(key.x).pbf")
+        case .tiledService(let service, let levels):
+            guard let level = levels[key.z] else { return nil }
+            return service.appendingPathComponent("tile/\(level)/\(key.y)/\(key.x)")
+        case .template(let template, let subDomains):
+            return URL(string: Self.fill(template, key: key, subDomains: subDomains))
+        }
+    }
+
+    /// What names the service's tiles (its disk cache folder).
+    var identity: String {
+        switch self {
+        case .vectorTileServer(let service): service.absoluteString
+        case .tiledService(let service, _): service.absoluteString
+        case .template(let template, _): template
+        }
+    }
+
+    /// The template with the tile's numbers in. The sub-domain follows from the tile, so a tile
+    /// always comes from (and is cached as) the same address.
+    static func fill(_ template: String, key: TileKey, subDomains: [String]) -> String {
+        var text = template
+        for (token, value) in [("{level}", key.z), ("{z}", key.z), ("{col}", key.x), ("{x}", key.x), ("{row}", key.y), ("{y}", key.y)] {
+            text = text.replacingOccurrences(of: token, with: String(value))
+        }
+        if !subDomains.isEmpty {
+            text = text.replacingOccurrences(of: "{subDomain}", with: subDomains[(key.x + key.y) % subDomains.count])
+        }
+        return text
+    }
+}
+
+/// A raster cache's tiling scheme (`tileInfo`), checked to be the Web Mercator grid and its
+/// levels matched to zooms.
+struct RasterTiling: Equatable {
+    let tileSize: Int
+    /// Zoom → the service's level id.
+    let levels: [Int: Int]
+    var zooms: ClosedRange<Int> { (levels.keys.min() ?? 0)...(levels.keys.max() ?? 0) }
+
+    init(tileInfo: JSONValue, layerName: String) throws {
+        let wkid = tileInfo["spatialReference"]?["latestWkid"]?.int64 ?? tileInfo["spatialReference"]?["wkid"]?.int64
+        let origin = (tileInfo["origin"]?["x"]?.double, tileInfo["origin"]?["y"]?.double)
+        let size = tileInfo["cols"]?.int64.map(Int.init) ?? 256
+        guard let wkid, [3857, 102100, 102113, 900913].contains(wkid),
+              let x = origin.0, let y = origin.1,
+              abs(x + WebMercator.originShift) < 1, abs(y - WebMercator.originShift) < 1,
+              size == (tileInfo["rows"]?.int64.map(Int.init) ?? size), [128, 256, 512, 1024].contains(size) else {
+            throw MapSourceError("\(layerName) is not tiled in Web Mercator's grid, which is all mapbook draws.")
+        }
+        if let format = tileInfo["format"]?.string?.uppercased(), format.hasPrefix("LERC") {
+            throw MapSourceError("\(layerName) holds elevation data (LERC), not pictures.")
+        }
+        var levels: [Int: Int] = [:]
+        for lod in tileInfo["lods"]?.array ?? [] {
+            guard let level = lod["level"]?.int64, let resolution = lod["resolution"]?.double, resolution > 0 else { continue }
+            let zoom = log2(2 * WebMercator.originShift / (Double(size) * resolution))
+            let rounded = zoom.rounded()
+            // A scheme of other resolutions (a local one in Web Mercator) has levels off the grid.
+            guard abs(zoom - rounded) < 0.01, (0...24).contains(rounded) else { continue }
+            levels[Int(rounded)] = Int(level)
+        }
+        guard !levels.isEmpty else {
+            throw MapSourceError("\(layerName)'s levels are not those of Web Mercator's grid, which is all mapbook draws.")
+        }
+        tileSize = size
+        self.levels = levels
+    }
+}
+
+/// Tiles kept on disk as `{z}/{x}/{y}` in a folder per service, at most `limit` bytes (see
 /// `BoundedDiskCache`).
 struct TileDiskCache: Sendable {
     private let files: BoundedDiskCache
+    private let suffix: String
 
-    init(directory: String, limit: Int64 = 64 << 20) {
-        files = BoundedDiskCache(directory: directory, limit: limit, suffix: ".pbf")
+    init(directory: String, vector: Bool = true, limit: Int64 = 64 << 20) {
+        suffix = vector ? ".pbf" : ".img"
+        files = BoundedDiskCache(directory: directory, limit: limit, suffix: suffix)
     }
 
     static func folderName(for url: String) -> String { BoundedDiskCache.name(for: url) }
 
-    func read(_ key: TileKey) -> Data? { files.read(Self.path(key)) }
+    func read(_ key: TileKey) -> Data? { files.read(path(key)) }
 
-    func write(_ key: TileKey, _ data: Data) { files.write(Self.path(key), data) }
+    func write(_ key: TileKey, _ data: Data) { files.write(path(key), data) }
 
-    private static func path(_ key: TileKey) -> String { "\(key.z)/\(key.x)/\(key.y).pbf" }
+    private func path(_ key: TileKey) -> String { "\(key.z)/\(key.x)/\(key.y)\(suffix)" }
 }

@@ -10,19 +10,49 @@ public struct WebMapLayer: Sendable, Equatable {
     public var url: String?
     /// Vector tile layers point at a Mapbox GL style.
     public var styleURL: String?
+    /// `WebTiledLayer`: the tile address with `{level}`, `{col}`, `{row}` and `{subDomain}`.
+    public var templateURL: String?
+    public var subDomains: [String]
     public var itemID: ItemID?
     public var visible: Bool
     public var opacity: Double
+    /// A basemap's reference layer (labels, boundaries): drawn above the operational layers.
+    public var isReference: Bool
     /// Sub-layers of a group layer.
     public var layers: [WebMapLayer]
 
     public init(id: String? = nil, title: String? = nil, layerType: String, url: String? = nil,
-                styleURL: String? = nil, itemID: ItemID? = nil, visible: Bool = true, opacity: Double = 1,
-                layers: [WebMapLayer] = []) {
+                styleURL: String? = nil, templateURL: String? = nil, subDomains: [String] = [], itemID: ItemID? = nil,
+                visible: Bool = true, opacity: Double = 1, isReference: Bool = false, layers: [WebMapLayer] = []) {
         self.id = id; self.title = title; self.layerType = layerType; self.url = url
-        self.styleURL = styleURL; self.itemID = itemID; self.visible = visible; self.opacity = opacity
+        self.styleURL = styleURL; self.templateURL = templateURL; self.subDomains = subDomains; self.itemID = itemID
+        self.visible = visible; self.opacity = opacity; self.isReference = isReference
         self.layers = layers
     }
+
+    /// The tiled layer types mapbook draws as a basemap.
+    public static let drawableBasemapTypes: Set<String> = [
+        "VectorTileLayer", "ArcGISTiledMapServiceLayer", "ArcGISTiledImageServiceLayer", "ArcGISImageServiceLayer", "WebTiledLayer",
+    ]
+
+    public var isDrawableBasemap: Bool { Self.drawableBasemapTypes.contains(layerType) }
+}
+
+/// A web map's `baseMap`: its title and layers, bottom first; reference layers come last.
+public struct Basemap: Sendable, Equatable {
+    public var title: String?
+    public var layers: [WebMapLayer]
+
+    public init(title: String?, layers: [WebMapLayer]) { self.title = title; self.layers = layers }
+
+    /// The visible layers mapbook can draw, in drawing order (reference layers on top).
+    public var drawableLayers: [WebMapLayer] {
+        let shown = layers.filter { $0.visible && $0.isDrawableBasemap }
+        return shown.filter { !$0.isReference } + shown.filter(\.isReference)
+    }
+
+    /// The visible layers mapbook cannot draw, to name them.
+    public var undrawableLayers: [WebMapLayer] { layers.filter { $0.visible && !$0.isDrawableBasemap } }
 }
 
 public struct Bookmark: Sendable, Equatable {
@@ -55,6 +85,8 @@ public struct WebMap: Sendable, Equatable {
     public var version: String?
     public var basemapTitle: String?
     public var basemapLayers: [WebMapLayer]
+    /// The basemap as one value: title and layers.
+    public var basemap: Basemap { Basemap(title: basemapTitle, layers: basemapLayers) }
     public var operationalLayers: [WebMapLayer]
     public var spatialReference: SpatialReference?
     /// `initialState.viewpoint.targetGeometry`.
@@ -69,4 +101,12 @@ public struct WebMap: Sendable, Equatable {
         self.operationalLayers = operationalLayers; self.spatialReference = spatialReference
         self.initialExtent = initialExtent; self.bookmarks = bookmarks; self.offline = offline
     }
+}
+
+/// One basemap of a portal's gallery: the web map item that carries it, and its layers.
+public struct BasemapChoice: Sendable, Equatable {
+    public var item: PortalItem
+    public var basemap: Basemap
+
+    public init(item: PortalItem, basemap: Basemap) { self.item = item; self.basemap = basemap }
 }

@@ -93,6 +93,22 @@ public struct OfflineLibrary: Sendable {
         return areas + extra
     }
 
+    /// The basemap chosen for this web map (`B`, `mapbook basemaps --use`), kept as the web map
+    /// spec's `baseMap`; nil when none was chosen or the file cannot be read.
+    public func chosenBasemap() -> Basemap? {
+        guard let json = try? AtomicFile.readJSON(JSONValue.self, from: directory + "/basemap.json"), json.object != nil else { return nil }
+        return Basemap(arcGISJSON: json)
+    }
+
+    /// Keeps the choice; nil forgets it (back to the web map's own basemap).
+    public func saveChosenBasemap(_ basemap: Basemap?) throws(LibraryError) {
+        guard let basemap else {
+            unlink(directory + "/basemap.json")
+            return
+        }
+        try AtomicFile.writeJSON(basemap.arcGISJSON, to: directory + "/basemap.json")
+    }
+
     public func saveThumbnail(_ data: Data, for item: ItemID) throws(LibraryError) {
         try AtomicFile.write(data, to: thumbnailPath(item))
     }

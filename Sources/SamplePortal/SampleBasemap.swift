@@ -56,7 +56,34 @@ public struct SampleBasemap: Sendable {
     }
 
     /// The basemap's Mapbox GL style: water, land, Maine, county lines, places by size.
-    public static let style: JSONValue = {
+    public static let style = style(.light)
+
+    /// The colours of a style of the sample basemap.
+    struct Colors {
+        var name: String
+        var water, neighbours, neighbourBorders, maine, counties, coast, towns, cities, townNames, cityNames: String
+
+        static let light = Colors(name: "Explore Maine Basemap", water: "#a9cbe0", neighbours: "#e8e4d8", neighbourBorders: "#9c9480",
+                                  maine: "#d6e4c4", counties: "#8fa37a", coast: "#5b7a45", towns: "#444444", cities: "#222222",
+                                  townNames: "#333333", cityNames: "#111111")
+        static let dark = Colors(name: "Explore Maine Dark", water: "#1c2833", neighbours: "#2e3033", neighbourBorders: "#55585c",
+                                 maine: "#3a4036", counties: "#5c6652", coast: "#8fa37a", towns: "#b0b0b0", cities: "#dddddd",
+                                 townNames: "#c8c8c8", cityNames: "#f0f0f0")
+    }
+
+    /// Only the places and their names, without background: the reference layer over a raster basemap.
+    static let labelsStyle: JSONValue = {
+        var labels = style(.light)
+        let kept = labels["layers"]?.array.filter { ["circle", "symbol"].contains($0["type"]?.string) } ?? []
+        if case .object(var fields) = labels {
+            fields["name"] = .string("Explore Maine Places")
+            fields["layers"] = .array(kept)
+            labels = .object(fields)
+        }
+        return labels
+    }()
+
+    static func style(_ colors: Colors) -> JSONValue {
         func layer(_ id: String, _ type: String, _ source: String?, minzoom: Int? = nil, filter: JSONValue? = nil,
                    paint: [String: JSONValue], layout: [String: JSONValue] = [:]) -> JSONValue {
             var object: [String: JSONValue] = ["id": .string(id), "type": .string(type), "paint": .object(paint)]
@@ -69,25 +96,25 @@ public struct SampleBasemap: Sendable {
         let bigTowns: JSONValue = .array([.string(">="), .string("population"), .number(10_000)])
         return .object([
             "version": .number(8),
-            "name": .string("Explore Maine Basemap"),
+            "name": .string(colors.name),
             "sources": .object(["esri": .object(["type": .string("vector"), "url": .string("../../"),
                                                  "attribution": .string(MapbookAssets.attribution)])]),
             "layers": .array([
-                layer("water", "background", nil, paint: ["background-color": .string("#a9cbe0")]),
-                layer("neighbours", "fill", "region", paint: ["fill-color": .string("#e8e4d8")]),
-                layer("neighbour borders", "line", "region", paint: ["line-color": .string("#9c9480"), "line-width": .number(1)]),
-                layer("maine", "fill", "state", paint: ["fill-color": .string("#d6e4c4")]),
+                layer("water", "background", nil, paint: ["background-color": .string(colors.water)]),
+                layer("neighbours", "fill", "region", paint: ["fill-color": .string(colors.neighbours)]),
+                layer("neighbour borders", "line", "region", paint: ["line-color": .string(colors.neighbourBorders), "line-width": .number(1)]),
+                layer("maine", "fill", "state", paint: ["fill-color": .string(colors.maine)]),
                 layer("counties", "line", "counties", minzoom: 6,
-                      paint: ["line-color": .string("#8fa37a"), "line-width": .number(0.5)]),
-                layer("maine coast", "line", "state", paint: ["line-color": .string("#5b7a45"), "line-width": .number(1)]),
-                layer("towns", "circle", "places", minzoom: 9, paint: ["circle-color": .string("#444444"), "circle-radius": .number(2)]),
+                      paint: ["line-color": .string(colors.counties), "line-width": .number(0.5)]),
+                layer("maine coast", "line", "state", paint: ["line-color": .string(colors.coast), "line-width": .number(1)]),
+                layer("towns", "circle", "places", minzoom: 9, paint: ["circle-color": .string(colors.towns), "circle-radius": .number(2)]),
                 layer("cities", "circle", "places", minzoom: 6, filter: bigTowns,
-                      paint: ["circle-color": .string("#222222"), "circle-radius": .number(3)]),
-                layer("town names", "symbol", "places", minzoom: 9, paint: ["text-color": .string("#333333")],
+                      paint: ["circle-color": .string(colors.cities), "circle-radius": .number(3)]),
+                layer("town names", "symbol", "places", minzoom: 9, paint: ["text-color": .string(colors.townNames)],
                       layout: ["text-field": .string("{name}")]),
-                layer("city names", "symbol", "places", minzoom: 6, filter: bigTowns, paint: ["text-color": .string("#111111")],
+                layer("city names", "symbol", "places", minzoom: 6, filter: bigTowns, paint: ["text-color": .string(colors.cityNames)],
                       layout: ["text-field": .string("{name}")]),
             ]),
         ])
-    }()
+    }
 }

@@ -22,9 +22,12 @@ public final class SampleContent: Sendable {
     public let basemap: SampleBasemap
     public let packages: [String: Package]
     public let thumbnails: [String: Data]
+    /// The raster MapServer's tiles, drawn when first asked for.
+    let rasterTiles: SampleRasterTiles
 
     init(basemap: SampleBasemap, packages: [String: Package], thumbnails: [String: Data]) {
         self.basemap = basemap; self.packages = packages; self.thumbnails = thumbnails
+        rasterTiles = SampleRasterTiles(basemap)
     }
 
     /// The default cache: `$XDG_CACHE_HOME/mapbook/sample-portal` (or `~/.cache/…`).
@@ -66,6 +69,9 @@ public final class SampleContent: Sendable {
             thumbnails[area.id] = Thumbnail.render(highlighting: area.extent, geography: basemap)
         }
         thumbnails[SampleCatalog.webMapID] = Thumbnail.render(highlighting: nil, geography: basemap)
+        for item in SampleGallery.items {
+            thumbnails[item.id] = Thumbnail.render(highlighting: nil, geography: basemap, colors: item.thumbnail)
+        }
         return SampleContent(basemap: basemap, packages: packages, thumbnails: thumbnails)
     }
 }

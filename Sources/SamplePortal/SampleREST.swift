@@ -20,6 +20,8 @@ struct SampleREST {
         func json(_ value: JSONValue) -> LoopbackResponse { Self.json(value, pretty: format == "pjson") }
 
         if parts == ["search"] { return wantsJSON ? json(search(request.query)) : Self.html }
+        if parts == ["portals", "self"] { return wantsJSON ? json(SampleGallery.portalSelf) : Self.html }
+        if parts == ["community", "groups"] { return wantsJSON ? json(SampleGallery.groups(request.query)) : Self.html }
         guard parts.count >= 3, parts[0] == "content", parts[1] == "items" else { return .text("Not Found", status: 404) }
         let id = parts[2]
         if id == SampleCatalog.protectedID {
@@ -40,6 +42,7 @@ struct SampleREST {
             if let area = SampleCatalog.area(packageID: id) { return packageData(area, request) }
             guard wantsJSON else { return Self.html }
             if id == SampleCatalog.webMapID || id == SampleCatalog.protectedID { return json(webMapData()) }
+            if let basemap = SampleGallery.item(id) { return json(SampleGallery.data(of: basemap, baseURL: baseURL)) }
             if let area = SampleCatalog.area(id: id) { return json(.object(["packages": .array([.string(area.packageID)])])) }
             return json(Self.notFound)
         case ["relatedItems"]:
@@ -82,10 +85,20 @@ struct SampleREST {
         }
         if let area = SampleCatalog.area(id: id) { return areaItem(area) }
         if let area = SampleCatalog.area(packageID: id) { return packageItem(area) }
+        if let basemap = SampleGallery.item(id) { return basemapItem(basemap) }
         return nil
     }
 
     private func webMapItem() -> JSONValue { .object(webMapItem(id: SampleCatalog.webMapID, title: SampleCatalog.webMapTitle)) }
+
+    /// A gallery basemap: a web map without map areas, shared to the gallery's group.
+    private func basemapItem(_ basemap: SampleGallery.Item) -> JSONValue {
+        let fields = Self.itemFields(id: basemap.id, title: basemap.title, type: "Web Map",
+                                     typeKeywords: ["ArcGIS Online", "Basemap", "Map", "Online Map", "Web Map"],
+                                     snippet: basemap.snippet, description: nil, extent: SampleCatalog.extent,
+                                     thumbnail: "thumbnail/thumbnail.png", modified: SampleCatalog.modified, size: 1_024)
+        return .object(fields)
+    }
 
     private func webMapItem(id: String, title: String) -> [String: JSONValue] {
         Self.itemFields(id: id, title: title, type: "Web Map",
@@ -203,12 +216,12 @@ struct SampleREST {
 
     // MARK: Search
 
-    /// `q` terms: `field:value` (title, type, owner, id, tags) or bare words matched against title,
-    /// snippet and tags; `AND` is implied and ignored. Paged by `start` (1-based) and `num`.
+    /// `q` terms: `field:value` (title, type, owner, id, tags, group) or bare words matched against
+    /// title, snippet and tags; `AND` is implied and ignored. Paged by `start` (1-based) and `num`.
     func search(_ query: [String: String]) -> JSONValue {
         let q = query["q"] ?? ""
         let start = max(1, Int(query["start"] ?? "") ?? 1), num = min(100, max(1, Int(query["num"] ?? "") ?? 10))
-        let ids = [SampleCatalog.webMapID] + SampleCatalog.areas.flatMap { [$0.id, $0.packageID] }
+        let ids = [SampleCatalog.webMapID] + SampleCatalog.areas.flatMap { [$0.id, $0.packageID] } + SampleGallery.items.map(\.id)
         let terms = Self.terms(q)
         let matches = ids.compactMap(item).filter { item in
             terms.allSatisfy { field, value in
@@ -216,6 +229,7 @@ struct SampleREST {
                 switch field {
                 case nil: haystacks = [item["title"]?.string, item["snippet"]?.string].compactMap { $0 } + (item["tags"]?.stringArray ?? [])
                 case "tags"?: haystacks = item["tags"]?.stringArray ?? []
+                case "group"?: return value == SampleGallery.groupID && SampleGallery.item(item["id"]?.string ?? "") != nil
                 case let field?: haystacks = [item[field]?.string].compactMap { $0 }
                 }
                 return haystacks.contains { $0.localizedCaseInsensitiveContains(value) }

@@ -4,7 +4,8 @@ import MapbookCore
 import TileFormats
 
 /// The basemap's VectorTileServer: the service description (`?f=json`), tiles at
-/// `tile/{z}/{y}/{x}.pbf` (row before column, gzip'd MVT) and the style at `resources/styles/root.json`.
+/// `tile/{z}/{y}/{x}.pbf` (row before column, gzip'd MVT) and its styles at `resources/styles/{name}.json`
+/// (`root`, and the gallery's `dark` and `labels`).
 struct SampleTileService {
     let content: SampleContent
     let faults: SampleFaults
@@ -28,8 +29,9 @@ struct SampleTileService {
                                             body: Deflate.deflate(tile.encoded()))
             response.delivery.bytesPerSecond = faults.bytesPerSecond
             return response
-        case "resources"? where rest == ["resources", "styles", "root.json"]:
-            return SampleREST.json(SampleBasemap.style)
+        case "resources"? where rest.count == 3 && rest[1] == "styles" && rest[2].hasSuffix(".json"):
+            guard let style = SampleGallery.style(named: String(rest[2].dropLast(".json".count))) else { return .text("Not Found", status: 404) }
+            return SampleREST.json(style)
         default:
             return .text("Not Found", status: 404)
         }

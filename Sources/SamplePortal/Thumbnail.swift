@@ -14,15 +14,24 @@ enum Thumbnail {
         }
     }
 
+    /// The thumbnail's colours: water, the neighbours' land, Maine.
+    struct Colors {
+        typealias RGB = (UInt8, UInt8, UInt8)
+        var water: RGB, land: RGB, maine: RGB
+        static let light = Colors(water: (169, 203, 224), land: (232, 228, 216), maine: (214, 228, 196))
+        static let dark = Colors(water: (28, 40, 51), land: (46, 48, 51), maine: (58, 64, 54))
+        static let topographic = SampleRasterTiles.colors
+    }
+
     /// The web map's extent when `area` is nil; otherwise the area with room around it. Land and
     /// Maine come from the basemap's own geography.
-    static func render(highlighting area: GeoExtent?, geography: SampleBasemap) -> Data {
+    static func render(highlighting area: GeoExtent?, geography: SampleBasemap, colors: Colors = .light) -> Data {
         let land = polygons(geography.features(of: "region")), maine = polygons(geography.features(of: "state"))
         let focus = area.map { grown($0, by: 1.0) } ?? SampleCatalog.extent
         var canvas = Canvas(width: width, height: height, view: focus)
-        canvas.fill(color: (169, 203, 224))
-        for polygon in land { canvas.fill(polygon, color: (232, 228, 216)) }
-        for polygon in maine { canvas.fill(polygon, color: (214, 228, 196)) }
+        canvas.fill(color: colors.water)
+        for polygon in land { canvas.fill(polygon, color: colors.land) }
+        for polygon in maine { canvas.fill(polygon, color: colors.maine) }
         if let area { canvas.outline(area, color: (200, 30, 30)) }
         return PNG.encode(width: width, height: height, rgba: canvas.pixels)
     }
@@ -40,18 +49,37 @@ enum Thumbnail {
         private let originX: Double, originY: Double, scale: Double
 
         init(width: Int, height: Int, view: GeoExtent) {
-            self.width = width; self.height = height
-            pixels = [UInt8](repeating: 255, count: width * height * 4)
             let sw = WebMercator.projected(longitude: view.xmin, latitude: view.ymin)
             let ne = WebMercator.projected(longitude: view.xmax, latitude: view.ymax)
-            scale = min(Double(width) / (ne.x - sw.x), Double(height) / (ne.y - sw.y))
-            originX = (sw.x + ne.x) / 2 - Double(width) / 2 / scale
-            originY = (sw.y + ne.y) / 2 + Double(height) / 2 / scale
+            let scale = min(Double(width) / (ne.x - sw.x), Double(height) / (ne.y - sw.y))
+            self.init(width: width, height: height, left: (sw.x + ne.x) / 2 - Double(width) / 2 / scale,
+                      top: (sw.y + ne.y) / 2 + Double(height) / 2 / scale, scale: scale)
+        }
+
+        /// A canvas whose top left corner is at (`left`, `top`) in Web Mercator metres, `scale` pixels a metre.
+        init(width: Int, height: Int, left: Double, top: Double, scale: Double) {
+            self.width = width; self.height = height
+            pixels = [UInt8](repeating: 255, count: width * height * 4)
+            originX = left; originY = top; self.scale = scale
         }
 
         func pixel(_ p: GeoPoint) -> (x: Double, y: Double) {
-            let m = WebMercator.projected(longitude: p.longitude, latitude: p.latitude)
-            return ((m.x - originX) * scale, (originY - m.y) * scale)
+            pixel(mercator: WebMercator.projected(longitude: p.longitude, latitude: p.latitude))
+        }
+
+        func pixel(mercator m: (x: Double, y: Double)) -> (x: Double, y: Double) {
+            ((m.x - originX) * scale, (originY - m.y) * scale)
+        }
+
+        /// A one-pixel line between two points in Web Mercator metres.
+        mutating func line(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), color: (UInt8, UInt8, UInt8)) {
+            let p = pixel(mercator: a), q = pixel(mercator: b)
+            let steps = Int(max(abs(q.x - p.x), abs(q.y - p.y)).rounded(.up))
+            guard steps < 4 * (width + height) else { return }
+            for i in 0...max(steps, 0) {
+                let t = steps == 0 ? 0 : Double(i) / Double(steps)
+                set(Int(p.x + (q.x - p.x) * t), Int(p.y + (q.y - p.y) * t), color)
+            }
         }
 
         mutating func set(_ x: Int, _ y: Int, _ color: (UInt8, UInt8, UInt8)) {
@@ -66,9 +94,17 @@ enum Thumbnail {
 
         /// Even–odd scanline fill of a polygon's rings, sampled at pixel centres.
         mutating func fill(_ rings: [[GeoPoint]], color: (UInt8, UInt8, UInt8)) {
-            let edges = rings.flatMap { ring -> [((x: Double, y: Double), (x: Double, y: Double))] in
-                let points = ring.map(pixel)
-                return zip(points, points.dropFirst() + points.prefix(1)).map { ($0, $1) }
+            fill(pixelRings: rings.map { $0.map(pixel) }, color: color)
+        }
+
+        /// The same, for rings in Web Mercator metres.
+        mutating func fill(mercatorRings rings: [[(x: Double, y: Double)]], color: (UInt8, UInt8, UInt8)) {
+            fill(pixelRings: rings.map { $0.map { pixel(mercator: $0) } }, color: color)
+        }
+
+        private mutating func fill(pixelRings rings: [[(x: Double, y: Double)]], color: (UInt8, UInt8, UInt8)) {
+            let edges = rings.flatMap { points -> [((x: Double, y: Double), (x: Double, y: Double))] in
+                zip(points, points.dropFirst() + points.prefix(1)).map { ($0, $1) }
             }
             guard let top = edges.map({ min($0.0.y, $0.1.y) }).min(), let bottom = edges.map({ max($0.0.y, $0.1.y) }).max(),
                   bottom >= 0, top < Double(height) else { return }

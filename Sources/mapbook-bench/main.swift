@@ -187,7 +187,7 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     var cold: [Double] = []
     for _ in 0..<20 {
         let start = ContinuousClock.now
-        _ = await TileLoader(source: source).render(MapRequest(viewport: viewport, columns: columns, rows: rows))
+        _ = await MapStack(source).render(MapRequest(viewport: viewport, columns: columns, rows: rows))
         cold.append(seconds(ContinuousClock.now - start))
     }
     print("cold_load_and_draw \(summary(cold))")

@@ -1,19 +1,39 @@
 import ArgumentParser
 import Foundation
+import HTTP
 import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
 import TerminalCanvas
 
-/// Where a map command's tiles come from: a downloaded area or a file.
+/// Where a map command's tiles come from: a downloaded area, a file, or (with neither) the web
+/// map's basemap online — the one chosen with `mapbook basemaps --use`, else its own.
 struct MapSourceOptions: ParsableArguments {
     @OptionGroup var library: LibraryOptions
     @Option(help: ArgumentHelp("A downloaded map area (item id or title).", valueName: "AREA")) var area: String?
     @Option(help: ArgumentHelp("A .vtpk, .tpkx or .tpk file, or a folder of {z}/{x}/{y}.pbf tiles.", valueName: "FILE")) var file: String?
 
     func validate() throws {
-        guard (area == nil) != (file == nil) else { throw ValidationError("Give exactly one of --area and --file.") }
+        guard area == nil || file == nil else { throw ValidationError("Give at most one of --area and --file.") }
+    }
+
+    /// The layers to draw and the extent to show first.
+    func openStack() async throws -> (stack: MapStack, home: GeoExtent?) {
+        guard area == nil, file == nil else {
+            let source = try open().source
+            return (MapStack(source), source.extent)
+        }
+        let library = self.library.library
+        let client = self.library.selection.client()
+        let webMap = try await client.webMap(library.webMapID)
+        let basemap = library.chosenBasemap() ?? webMap.basemap
+        guard !basemap.drawableLayers.isEmpty else {
+            throw MapSourceError(basemap.undrawableLayers.first.map(TileServiceSource.cannotDraw) ?? "The web map has no basemap.")
+        }
+        let stack = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: library.tileCacheDirectory)
+        if let home = webMap.initialExtent?.geographic { return (stack, home) }
+        return (stack, (try? await client.webMapItem(library.webMapID))?.extent ?? stack.extent)
     }
 
     /// The source and a title for it.
@@ -38,10 +58,12 @@ struct MapSourceOptions: ParsableArguments {
 struct SnapshotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
-        abstract: "Draw a map view as text: a downloaded area or a tile package, at a centre and zoom.",
+        abstract: "Draw a map view as text: a downloaded area, a tile package, or the web map's basemap, at a centre and zoom.",
         discussion: """
-            Without --center and --zoom the view fits the package's extent. Problems (damaged tiles, \
-            broken features) go to standard error; the picture goes to standard output. Works without a network.
+            Without --area or --file it draws the web map's basemap online (the one chosen with `mapbook basemaps --use`, \
+            else its own). Without --center and --zoom the view fits the package's or web map's extent. Problems (damaged \
+            tiles, broken features, layers that cannot be drawn) go to standard error; the picture goes to standard output. \
+            Areas and files need no network.
             """)
 
     @OptionGroup var source: MapSourceOptions
@@ -71,14 +93,13 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let (source, _) = try self.source.open()
+            let (stack, home) = try await self.source.openStack()
             let (columns, rows) = parsedSize!
-            var viewport = MapViewport(fitting: source.extent ?? GeoExtent(xmin: -180, ymin: -85, xmax: 180, ymax: 85),
+            var viewport = MapViewport(fitting: home ?? GeoExtent(xmin: -180, ymin: -85, xmax: 180, ymax: 85),
                                        columns: columns, rows: rows)
             if let center, let point = parsedCenter(center) { viewport.center = MercatorPoint(point) }
             if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
-            let loader = TileLoader(source: source)
-            let image = await loader.render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode, colors: ansi))
+            let image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode, colors: ansi))
             Output.line(ansi ? ANSIText.render(image.frame) : image.frame.text)
             for problem in image.problems { FileHandle.standardError.write(Data("mapbook: \(problem)\n".utf8)) }
         } catch {

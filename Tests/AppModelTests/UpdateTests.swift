@@ -477,7 +477,7 @@ struct UpdateDownloadTests {
 @Suite("update: the map view")
 struct UpdateMapTests {
     static let summary = MapSourceSummary(layerNames: ["land", "roads\u{1B}[31m", "places"],
-                                          extent: GeoExtent(xmin: -68.5, ymin: 44.2, xmax: -68.0, ymax: 44.5), styleProblem: nil)
+                                          extent: GeoExtent(xmin: -68.5, ymin: 44.2, xmax: -68.0, ymax: 44.5))
 
     /// A downloaded Acadia's map, opened and drawn once.
     static func openMap() -> (AppState, MapRequest) {
@@ -657,15 +657,16 @@ struct NoticeTests {
                                  .onlyDownloadedUpdates, .noUpdate, .noDownloadToCancel, .notOnDevice(title: "A"),
                                  .removed(title: "A"), .notOnDeviceForMap(title: "A"), .basemapNeedsNetwork, .basemapNotDrawable(nil),
                                  .basemapNotDrawable(WebMapLayer(title: "World Topographic Map", layerType: "ArcGISTiledMapServiceLayer")),
-                                 .noBookmarks, .noLayers, .drawingMode(.ascii), .bookmark("B"), .problem("x.")]
+                                 .noBookmarks, .noLayers, .drawingMode(.ascii), .bookmark("B"), .problem("x."),
+                                 .noBasemapChoice, .basemapChosen("Dark")]
         for notice in notices {
             #expect(!notice.sentence.isEmpty && !notice.sentence.contains("\n"), "\(notice)")
         }
         #expect(Notice.downloadingCount(1).sentence == "Downloading 1 map area…")
         // A basemap mapbook cannot draw is named, never silently replaced.
-        #expect(Notice.basemapNotDrawable(WebMapLayer(title: "World Topographic Map", layerType: "ArcGISTiledMapServiceLayer")).sentence
-            == "This web map's basemap, “World Topographic Map” (ArcGISTiledMapServiceLayer), is not a vector tile layer, the only "
-            + "kind mapbook draws online so far; a downloaded area's map opens with m.")
+        #expect(Notice.basemapNotDrawable(WebMapLayer(title: "World Hillshade", layerType: "ArcGISMapServiceLayer")).sentence
+            == "This web map's basemap, “World Hillshade” (ArcGISMapServiceLayer), is not a tiled layer, the kind mapbook draws; "
+            + "B offers the portal's basemaps, and a downloaded area's map opens with m.")
         #expect(Notice.downloaded(title: "A", size: 1_048_576).sentence == "A downloaded · 1.0 MiB, verified")
     }
 }

@@ -44,7 +44,12 @@ enum MapScreen {
         let width = min(max((rows.map(DisplayWidth.of).max() ?? 0) + 10, 28), max(rect.width - 4, 10))
         let height = min(rows.count + 2, max(rect.height - 2, 3))
         let card = Rect(x: rect.maxX - width - 2, y: rect.y + 1, width: width, height: height)
-        DocumentScreen.drawCard(card, title: map.panel == .bookmarks ? "Bookmarks" : "Layers", into: &frame, options: options)
+        let title = switch map.panel {
+        case .bookmarks?: "Bookmarks"
+        case .basemaps?: "Basemaps"
+        default: "Layers"
+        }
+        DocumentScreen.drawCard(card, title: title, into: &frame, options: options)
         let visible = height - 2
         let top = min(max(map.panelSelection - visible + 1, 0), max(rows.count - visible, 0))
         for (offset, name) in rows.enumerated().dropFirst(top).prefix(visible) {

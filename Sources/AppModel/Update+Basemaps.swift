@@ -1,0 +1,180 @@
+import ArcGISPortal
+import Foundation
+import MapbookCore
+import OfflineLibrary
+
+/// The portal's basemap gallery, as far as it is known.
+public enum BasemapGallery: Equatable, Sendable {
+    case notAsked
+    case loading
+    case loaded([BasemapChoice])
+    /// One sentence; `B` asks again.
+    case failed(String)
+}
+
+/// A row of the basemap list: the web map's own basemap, one of the portal's gallery, or (what
+/// draws without the network) a downloaded area's package.
+public struct BasemapOption: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case webMap(Basemap)
+        case gallery(Basemap)
+        case package(area: ItemID, DownloadRecord.Package)
+        /// A line that says what is happening (the gallery loading, or why it is missing).
+        case message
+    }
+
+    public var title: String
+    public var kind: Kind
+    /// The map is drawn on this one now.
+    public var isCurrent: Bool
+
+    /// The row as the list shows it: a mark for the current one, the title, what it is made of.
+    public var label: String {
+        let mark = kind == .message ? "  " : isCurrent ? "● " : "  "
+        return mark + title + (detail.map { " · " + $0 } ?? "")
+    }
+
+    var detail: String? {
+        switch kind {
+        case .webMap(let basemap): "this web map's own, " + Self.describe(basemap)
+        case .gallery(let basemap): Self.describe(basemap)
+        case .package: "on this device"
+        case .message: nil
+        }
+    }
+
+    /// "vector", "raster + reference", "raster, 1 layer not drawable".
+    public static func describe(_ basemap: Basemap) -> String {
+        let drawable = basemap.drawableLayers
+        var kinds = drawable.filter { !$0.isReference }.map { $0.layerType == "VectorTileLayer" ? "vector" : "raster" }
+        kinds = kinds.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        var text = kinds.isEmpty ? "no drawable layer" : kinds.joined(separator: " + ")
+        if drawable.contains(where: \.isReference) { text += " + reference" }
+        let undrawable = basemap.undrawableLayers.count
+        if undrawable > 0 { text += ", \(undrawable) layer\(undrawable == 1 ? "" : "s") not drawable" }
+        return text
+    }
+}
+
+extension App {
+    /// `B` in the map view: the list of basemaps. Online, the portal's gallery is asked for the
+    /// first time (and after a failure); offline, the list holds what draws without the network.
+    static func showBasemaps(_ state: inout AppState) -> [Effect] {
+        guard var map = state.map, !map.isStandalone else {
+            state.notice = .noBasemapChoice
+            return []
+        }
+        var effects: [Effect] = []
+        if !state.network.isCutOff, state.isConnected {
+            switch state.basemapGallery {
+            case .notAsked, .failed:
+                state.basemapGallery = .loading
+                effects.append(.loadBasemapGallery)
+            case .loading, .loaded: break
+            }
+        }
+        map.panel = .basemaps
+        map.basemapOptions = basemapOptions(state)
+        map.panelSelection = map.basemapOptions.firstIndex(where: \.isCurrent) ?? 0
+        state.screen = .map(map)
+        return effects
+    }
+
+    static func basemapGalleryArrived(_ state: inout AppState, _ result: Result<[BasemapChoice], LoadFailure>) -> [Effect] {
+        switch result {
+        case .success(let choices): state.basemapGallery = .loaded(choices.map(DisplayText.basemapChoice))
+        case .failure(let failure): state.basemapGallery = .failed(TerminalText.sanitizedLine(failure.sentence, maxLength: 300))
+        }
+        guard var map = state.map, map.panel == .basemaps else { return [] }
+        let selected = map.basemapOptions.indices.contains(map.panelSelection) ? map.basemapOptions[map.panelSelection] : nil
+        map.basemapOptions = basemapOptions(state)
+        map.panelSelection = map.basemapOptions.firstIndex { $0.kind == selected?.kind }
+            ?? map.basemapOptions.firstIndex(where: \.isCurrent) ?? 0
+        state.screen = .map(map)
+        return []
+    }
+
+    /// The rows: the web map's own basemap and the gallery's online; the downloaded areas always.
+    static func basemapOptions(_ state: AppState) -> [BasemapOption] {
+        let current = state.map?.sourceName
+        var options: [BasemapOption] = []
+        if !state.network.isCutOff {
+            if let own = state.webMap?.basemap, !own.drawableLayers.isEmpty {
+                options.append(BasemapOption(title: own.title ?? "Basemap", kind: .webMap(own),
+                                             isCurrent: state.chosenBasemap == nil && current == sourceName(own)))
+            }
+            switch state.basemapGallery {
+            case .loaded(let choices):
+                for choice in choices where choice.basemap != state.webMap?.basemap {
+                    options.append(BasemapOption(title: choice.item.title, kind: .gallery(choice.basemap),
+                                                 isCurrent: state.chosenBasemap == choice.basemap && current == sourceName(choice.basemap)))
+                }
+                if choices.isEmpty { options.append(BasemapOption(title: "This portal offers no basemap gallery.", kind: .message, isCurrent: false)) }
+            case .loading:
+                options.append(BasemapOption(title: "Asking the portal for its basemaps…", kind: .message, isCurrent: false))
+            case .failed(let sentence):
+                options.append(BasemapOption(title: sentence, kind: .message, isCurrent: false))
+            case .notAsked:
+                break
+            }
+        }
+        for area in state.areas {
+            guard let record = state.downloads[area.item.id], let package = record.mapPackages.first else { continue }
+            let title = state.title(of: .area(state.areas.firstIndex { $0.item.id == area.item.id } ?? 0))
+            options.append(BasemapOption(title: title, kind: .package(area: area.item.id, package),
+                                         isCurrent: current == packageSourceName(title)))
+        }
+        if options.isEmpty {
+            options.append(BasemapOption(title: "Offline, and no area is on this device.", kind: .message, isCurrent: false))
+        }
+        return options
+    }
+
+    /// Enter in the basemap list: the map reopens on the one chosen, at the same view. A basemap
+    /// (the gallery's, or the web map's own again) is remembered for this web map and drawn in
+    /// the overview too.
+    static func chooseBasemap(_ state: inout AppState, _ option: BasemapOption) -> [Effect] {
+        var effects: [Effect] = []
+        let source: MapSourceChoice
+        let name: String
+        switch option.kind {
+        case .message:
+            return []
+        case .webMap(let basemap), .gallery(let basemap):
+            let chosen: Basemap? = if case .gallery = option.kind { basemap } else { nil }
+            if state.chosenBasemap != chosen {
+                state.chosenBasemap = chosen
+                state.overviewBasemap = nil
+                effects.append(.rememberBasemap(chosen))
+            }
+            source = .basemap(basemap)
+            name = sourceName(basemap)
+        case .package(let area, let package):
+            source = .package(area: area, package)
+            name = packageSourceName(option.title)
+        }
+        state.notice = .basemapChosen(option.title)
+        return effects + reopenMap(&state, sourceName: name, source: source) + requestOverviewDraw(&state)
+    }
+
+    /// The open map on another source, keeping its title, view, bookmarks and drawing mode.
+    private static func reopenMap(_ state: inout AppState, sourceName: String, source: MapSourceChoice) -> [Effect] {
+        guard let old = state.map else { return [] }
+        state.mapSessions += 1
+        var map = newMap(session: state.mapSessions, title: old.title, sourceName: sourceName, home: old.homeExtent,
+                         bookmarks: old.bookmarks, layout: state.layout)
+        map.viewport = old.viewport
+        map.mode = old.mode
+        map.image = old.image
+        map.fitsHomeWhenOpened = false
+        state.screen = .map(map)
+        return [.closeMap(session: old.session), .openMap(session: map.session, source)]
+    }
+
+    /// The header's name of a basemap drawn online.
+    static func sourceName(_ basemap: Basemap) -> String {
+        "\(basemap.title ?? basemap.drawableLayers.first?.title ?? "basemap") · online"
+    }
+
+    static func packageSourceName(_ title: String) -> String { "\(title) · on this device" }
+}
