@@ -119,7 +119,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character(" ")], intent: .toggle, label: "Space", summary: "In the layer list: show or hide the layer",
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("c")], intent: .cycleMapMode, label: "c", summary: "Drawing: braille, blocks, ASCII",
-                   context: .map, hint: "c mode"),
+                   context: .map, hint: nil),
         // Any other character typed while filtering is `.filter(.type(character))` (see `intent(for:in:)`).
         KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters narrow the list", context: .filter, hint: nil),
         KeyBinding(keys: [.backspace], intent: .filter(.deleteBackward), label: "Backspace", summary: "Delete the last character",

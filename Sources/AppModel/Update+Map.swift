@@ -157,6 +157,7 @@ extension App {
             guard map.basemapOptions.indices.contains(map.panelSelection) else { return [] }
             let option = map.basemapOptions[map.panelSelection]
             guard option.kind != .message else { return [] }
+            guard !option.isCurrent else { map.panel = nil; break }
             return chooseBasemap(&state, option)
         case .open where panel == .bookmarks:
             guard map.bookmarks.indices.contains(map.panelSelection),

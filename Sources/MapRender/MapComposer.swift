@@ -147,8 +147,9 @@ public enum MapComposer {
                     let iy = min(Int((fy - fy.rounded(.down)) * Double(image.height)), image.height - 1)
                     let p = image.pixel(x: ix, y: iy)
                     let alpha = opacity * Double(p.a) / 255
-                    guard alpha >= 0.15 else { break }
                     let below = alpha < 0.85 ? canvas.pixel(x: px, y: py) : nil
+                    // Over nothing, a pixel shows only when it is more there than not.
+                    guard alpha >= (below == nil ? 0.5 : 0.15) else { break }
                     // The colour cache's key: the pixel, and what it is blended over.
                     let packed = Int(p.r) << 16 | Int(p.g) << 8 | Int(p.b) | (below.map { (Int($0) + 1) << 24 } ?? 0)
                     let index = colorCache[packed] ?? {

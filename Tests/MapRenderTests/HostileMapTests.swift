@@ -41,7 +41,7 @@ import TerminalCanvas
         let source = try TileFolderSource(path: root.path)
         let viewport = MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 3.2)
         for mode in MapMode.allCases {
-            let image = await TileLoader(source: source).render(MapRequest(viewport: viewport, columns: 80, rows: 24, mode: mode))
+            let image = await MapStack(source).render(MapRequest(viewport: viewport, columns: 80, rows: 24, mode: mode))
             #expect(image.problems.count == 1)
             #expect(image.problems.first?.hasPrefix("2 tiles could not be drawn") == true)
             #expect(image.report.featuresDrawn >= 2, "the good line and the far-flung polygon are drawn")
@@ -61,7 +61,7 @@ import TerminalCanvas
         var problems: [String] = []
         for zoom in stride(from: 9.0, through: 15, by: 1) {
             let viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: -68.3, latitude: 44.33)), zoom: zoom)
-            let image = await TileLoader(source: source).render(MapRequest(viewport: viewport, columns: 100, rows: 30))
+            let image = await MapStack(source).render(MapRequest(viewport: viewport, columns: 100, rows: 30))
             problems += image.problems
         }
         #expect(problems.contains { $0.contains("could not be drawn") })

@@ -17,7 +17,7 @@ import Testing
         var viewport = MapViewport(fitting: source.extent!, columns: columns, rows: rows)
         if let center { viewport.center = MercatorPoint(GeoPoint(longitude: center.0, latitude: center.1)) }
         if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
-        return await TileLoader(source: source).render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode, colors: false))
+        return await MapStack(source).render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode, colors: false))
     }
 
 

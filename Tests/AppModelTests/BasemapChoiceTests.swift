@@ -1,0 +1,107 @@
+import AppModel
+import ArcGISPortal
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+import Testing
+
+/// `B` in the map view: the portal's gallery asked for once, the list, a choice that reopens the
+/// map at the same view and is remembered; offline, what draws without the network.
+@Suite("update: choosing a basemap")
+struct BasemapChoiceTests {
+    static let dark = Basemap(title: "Dark", layers: [WebMapLayer(title: "Dark", layerType: "VectorTileLayer",
+                                                                  styleURL: "https://basemaps.example.com/dark.json")])
+    static let imagery = Basemap(title: "Imagery", layers: [
+        WebMapLayer(title: "World Imagery", layerType: "ArcGISTiledMapServiceLayer", url: "https://services.example.com/Imagery/MapServer"),
+        WebMapLayer(title: "Labels", layerType: "VectorTileLayer", styleURL: "https://basemaps.example.com/labels.json", isReference: true),
+    ])
+    static var gallery: [BasemapChoice] {
+        [BasemapChoice(item: PortalItem(id: Fixture.id(50), title: "Dark \u{1B}[31mGray", type: "Web Map"), basemap: dark),
+         BasemapChoice(item: PortalItem(id: Fixture.id(51), title: "Imagery Hybrid", type: "Web Map"), basemap: imagery)]
+    }
+
+    /// The web map's map, opened and drawn once, with the gallery list open.
+    func mapWithGallery() -> AppState {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .enter)
+        _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: ["water"], extent: nil)))
+        #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery], "the gallery is asked for the first time")
+        #expect(state.map?.panelRows.last == "  Asking the portal for its basemaps…")
+        _ = App.update(&state, .basemapGallery(.success(Self.gallery)))
+        return state
+    }
+
+    @Test func theListHoldsTheWebMapsOwnThenTheGalleryWithTheCurrentMarked() throws {
+        let state = mapWithGallery()
+        let map = try #require(state.map)
+        #expect(map.panel == .basemaps)
+        #expect(map.panelRows == ["● Topo · this web map's own, vector", "  Dark Gray · vector", "  Imagery Hybrid · raster + reference"],
+                "titles from the portal are sanitized")
+        #expect(map.panelSelection == 0)
+    }
+
+    @Test func choosingOneReopensTheMapAtTheSameViewAndRemembersIt() throws {
+        var state = mapWithGallery()
+        _ = Fixture.keys(&state, .escape, .character("+"), .character("B"))
+        let view = try #require(state.map?.viewport)
+        #expect(state.basemapGallery != .loading, "asked once: the list is already known")
+        let effects = Fixture.keys(&state, .down, .down, .enter)
+        #expect(effects.contains(.rememberBasemap(Self.imagery)))
+        #expect(effects.contains(.closeMap(session: 1)) && effects.contains(.openMap(session: 2, .basemap(Self.imagery))))
+        #expect(state.chosenBasemap == Self.imagery && state.onlineBasemap == Self.imagery)
+        #expect(state.map?.viewport == view && state.map?.sourceName == "Imagery · online")
+        #expect(state.message == "Drawing on Imagery Hybrid.")
+        // Opened, the map keeps the view instead of going home.
+        let drawn = App.update(&state, .mapOpened(session: 2, MapSourceSummary(layerNames: ["Imagery"], extent: nil)))
+        guard case .drawMap(2, let request)? = drawn.first else { Issue.record("no drawing: \(drawn)"); return }
+        #expect(request.viewport == view)
+        // Back on the web map's own basemap: the choice is forgotten.
+        _ = Fixture.keys(&state, .character("B"))
+        #expect(state.map?.panelRows[2] == "● Imagery Hybrid · raster + reference")
+        let back = Fixture.keys(&state, .up, .up, .enter)
+        #expect(back.contains(.rememberBasemap(nil)) && state.chosenBasemap == nil)
+    }
+
+    @Test func theChoiceKeptInTheLibraryIsTheBasemapAfterARestart() {
+        var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
+        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:],
+                                                            chosenBasemap: Self.dark)))
+        #expect(state.onlineBasemap == Self.dark)
+    }
+
+    @Test func aGalleryThatFailsSaysWhyAndIsAskedForAgain() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .enter, .character("B"))
+        _ = App.update(&state, .basemapGallery(.failure(LoadFailure(sentence: "The portal had a problem.", network: .online, host: "p"))))
+        #expect(state.map?.panelRows.last == "  The portal had a problem.")
+        #expect(Fixture.keys(&state, .down, .enter).isEmpty, "a message row is not a choice")
+        _ = Fixture.keys(&state, .escape)
+        #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery])
+    }
+
+    @Test func theCurrentOneOnlyClosesTheList() {
+        var state = mapWithGallery()
+        #expect(Fixture.keys(&state, .enter).isEmpty)
+        #expect(state.map?.panel == nil && state.map?.session == 1)
+    }
+
+    @Test func offlineTheListHoldsTheDownloadedAreas() throws {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        Fixture.select(&state, "Acadia")
+        _ = Fixture.keys(&state, .character("m"))
+        _ = App.update(&state, .network(.offline))
+        #expect(Fixture.keys(&state, .character("B")).isEmpty, "no gallery without the network")
+        #expect(state.map?.panelRows == ["● Acadia · on this device"])
+    }
+
+    @Test func aWebMapWhoseBasemapCannotBeDrawnStillOpensItsMapForB() {
+        var state = Fixture.loaded()
+        var webMap = state.webMap!
+        webMap.basemapLayers = [WebMapLayer(title: "Relief", layerType: "ArcGISMapServiceLayer")]
+        state.webMap = webMap
+        #expect(Fixture.keys(&state, .enter).isEmpty, "nothing to open")
+        #expect(state.map?.status?.hasPrefix("This web map's basemap, “Relief” (ArcGISMapServiceLayer), is not a tiled layer") == true)
+        #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery])
+    }
+}

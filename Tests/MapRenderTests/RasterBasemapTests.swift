@@ -1,0 +1,166 @@
+import ArcGISPortal
+import Foundation
+import HTTP
+import MapbookCore
+import PortalFixtures
+import SamplePortal
+import TerminalCanvas
+import Testing
+import TileFormats
+@testable import MapRender
+@testable import MapSources
+
+/// Raster basemaps: a cache's tiling scheme matched to Web Mercator zooms by resolution, the three
+/// kinds of tile address, layers stacked with their opacity, and the sample portal's raster
+/// MapServer and gallery drawn end to end.
+@Suite struct RasterBasemapTests {
+    /// ArcGIS Online's World Topographic Map tileInfo (shortened): levels equal zooms.
+    static func tileInfo(firstZoom: Int, count: Int, wkid: Int = 102100, originX: Double = -20037508.342787,
+                         format: String = "JPEG") -> JSONValue {
+        .object([
+            "rows": .number(256), "cols": .number(256), "format": .string(format),
+            "origin": .object(["x": .number(originX), "y": .number(20037508.342787)]),
+            "spatialReference": .object(["wkid": .number(Double(wkid))]),
+            "lods": .array((0..<count).map { level in
+                .object(["level": .number(Double(level)), "resolution": .number(156543.03392800014 / Double(1 << (firstZoom + level))),
+                         "scale": .number(591657527.591555 / Double(1 << (firstZoom + level)))])
+            }),
+        ])
+    }
+
+    @Test func levelsAreMatchedToZoomsByResolutionNotByNumber() throws {
+        let standard = try RasterTiling(tileInfo: Self.tileInfo(firstZoom: 0, count: 20), layerName: "World")
+        #expect(standard.zooms == 0...19 && standard.levels[7] == 7)
+        // A cache built from zoom 3 numbers its levels from 0: level 0 is zoom 3.
+        let partial = try RasterTiling(tileInfo: Self.tileInfo(firstZoom: 3, count: 8), layerName: "Region")
+        #expect(partial.zooms == 3...10 && partial.levels[3] == 0 && partial.levels[10] == 7 && partial.levels[2] == nil)
+        let address = TileAddressing.tiledService(URL(string: "https://example.com/MapServer")!, levels: partial.levels)
+        #expect(address.url(for: TileKey(z: 5, x: 9, y: 11))?.absoluteString == "https://example.com/MapServer/tile/2/11/9")
+        #expect(address.url(for: TileKey(z: 1, x: 0, y: 0)) == nil, "no level there: no request")
+    }
+
+    @Test func tilingSchemesMapbookCannotDrawAreRefusedWithASentence() {
+        #expect(throws: MapSourceError.self) { try RasterTiling(tileInfo: Self.tileInfo(firstZoom: 0, count: 5, wkid: 2154), layerName: "L") }
+        #expect(throws: MapSourceError.self) {
+            try RasterTiling(tileInfo: Self.tileInfo(firstZoom: 0, count: 5, originX: -5_000_000), layerName: "L")
+        }
+        #expect(throws: MapSourceError.self) { try RasterTiling(tileInfo: Self.tileInfo(firstZoom: 0, count: 5, format: "LERC"), layerName: "L") }
+        do {
+            _ = try RasterTiling(tileInfo: Self.tileInfo(firstZoom: 0, count: 5, wkid: 4326), layerName: "Elevation")
+            Issue.record("a geographic tiling scheme was accepted")
+        } catch {
+            #expect(error.userSentence == "Elevation is not tiled in Web Mercator's grid, which is all mapbook draws.")
+        }
+    }
+
+    @Test func webTiledTemplatesTakeTheTilesNumbersAndASubDomainOfTheirOwn() {
+        let template = "https://{subDomain}.tile.example.org/{level}/{col}/{row}.png"
+        let address = TileAddressing.template(template, subDomains: ["a", "b", "c"])
+        #expect(address.url(for: TileKey(z: 3, x: 4, y: 2))?.absoluteString == "https://a.tile.example.org/3/4/2.png", "(4 + 2) % 3 = 0: a")
+        #expect(address.url(for: TileKey(z: 3, x: 4, y: 2)) == address.url(for: TileKey(z: 3, x: 4, y: 2)), "the same tile, the same address")
+        #expect(TileAddressing.fill("https://t.example.org/{z}/{x}/{y}.png", key: TileKey(z: 1, x: 1, y: 0), subDomains: [])
+            == "https://t.example.org/1/1/0.png")
+    }
+
+    @Test func aBasemapDrawsItsTiledLayersInOrderWithReferenceLayersLast() {
+        let basemap = Basemap(title: "Imagery Hybrid", layers: [
+            WebMapLayer(title: "Labels", layerType: "VectorTileLayer", isReference: true),
+            WebMapLayer(title: "Imagery", layerType: "ArcGISTiledMapServiceLayer"),
+            WebMapLayer(title: "Hillshade", layerType: "ArcGISMapServiceLayer"),
+            WebMapLayer(title: "Hidden", layerType: "WebTiledLayer", visible: false),
+        ])
+        #expect(basemap.drawableLayers.map(\.title) == ["Imagery", "Labels"])
+        #expect(basemap.undrawableLayers.map(\.title) == ["Hillshade"])
+        #expect(TileServiceSource.cannotDraw(basemap.undrawableLayers[0])
+            == "Hillshade (ArcGISMapServiceLayer) cannot be drawn: mapbook draws tiled layers only.")
+        #expect(Basemap(arcGISJSON: basemap.arcGISJSON) == basemap, "kept in the library as the web map spec's baseMap")
+    }
+
+    /// A half-transparent layer lets the one below show through; a missing tile shows neutral grey.
+    @Test func rasterOpacityBlendsAndMissingTilesAreNeutralNotBlack() throws {
+        func solid(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> RasterImage {
+            RasterImage(width: 4, height: 4, rgba: Array([r, g, b, 255].repeated(16)))
+        }
+        let viewport = MapViewport(center: MercatorPoint(x: 1000, y: 1000), zoom: 2)
+        let below = MapScene(viewport: viewport, tiles: [MapTile(key: TileKey(z: 0, x: 0, y: 0), raster: solid(0, 0, 255))], tileSize: 256)
+        var above = below
+        above.tiles = [MapTile(key: TileKey(z: 0, x: 0, y: 0), raster: solid(255, 0, 0))]
+        above.opacity = 0.5
+        var frame = Frame(width: 10, height: 4)
+        MapComposer.draw([below, above], into: &frame, rect: frame.bounds)
+        let blended = try #require(frame[5, 1].style.background)
+        let rgb = XtermPalette.rgb(blended)
+        #expect(rgb.r > 80 && rgb.b > 80 && rgb.g < 60, "half red over blue is purple, not \(rgb)")
+
+        var empty = Frame(width: 10, height: 4)
+        var missing = below
+        missing.tiles = []
+        MapComposer.draw([missing], into: &empty, rect: empty.bounds)
+        #expect(empty.cells.allSatisfy { $0.style.background == MapComposer.neutralBackground })
+    }
+
+    // MARK: Against the sample portal
+
+    @Test func theSampleMapServerIsARasterSourceWhoseLevelsStartAtZoomTwo() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let layer = WebMapLayer(title: "Maine Topographic", layerType: "ArcGISTiledMapServiceLayer",
+                                url: portal.baseURL.absoluteString + "/arcgis/rest/services/Maine_Topographic/MapServer")
+        let source = try await TileServiceSource.connect(layer, http: HTTPClient(), cacheDirectory: nil)
+        #expect(!source.isVector && source.tileSize == 256 && source.zooms == 2...12)
+        #expect(source.attribution?.contains("Natural Earth") == true)
+        // Maine at zoom 6: column 19, row 22 (the service's level 4).
+        let tile = try #require(try await source.tile(TileKey(z: 6, x: 19, y: 22)))
+        guard case .raster(let image) = tile.content else { Issue.record("not a raster tile"); return }
+        #expect(image.width == 256 && image.height == 256)
+        #expect(try await source.tile(TileKey(z: 6, x: 0, y: 0)) == nil, "outside the cache: no tile, no error")
+    }
+
+    @Test func theGalleryIsFoundAsArcGISOnlineFindsItAndEachBasemapDraws() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let client = PortalClient(portal: portal.baseURL)
+        let gallery = try await client.basemapGallery()
+        #expect(gallery.map(\.item.title) == ["Explore Maine Basemap", "Maine Topographic", "Explore Maine Dark"])
+        let topographic = gallery[1].basemap
+        #expect(topographic.drawableLayers.map(\.layerType) == ["ArcGISTiledMapServiceLayer", "VectorTileLayer"])
+        #expect(topographic.drawableLayers.last?.isReference == true)
+
+        let maine = GeoExtent(xmin: -71, ymin: 43, xmax: -67, ymax: 47.4)
+        for choice in gallery {
+            let stack = try await MapStack.connect(choice.basemap, http: HTTPClient(), cacheDirectory: nil)
+            #expect(stack.problems.isEmpty, "\(choice.item.title): \(stack.problems)")
+            let request = MapRequest(viewport: MapViewport(fitting: maine, columns: 80, rows: 24), columns: 80, rows: 24)
+            let image = await stack.render(request)
+            #expect(image.report.featuresDrawn + image.report.rasterTilesDrawn > 0, "\(choice.item.title) drew nothing")
+            #expect(image.problems.isEmpty, "\(choice.item.title): \(image.problems)")
+        }
+        // The raster layer and its reference layer are two layers of one stack, raster first.
+        let stack = try await MapStack.connect(topographic, http: HTTPClient(), cacheDirectory: nil)
+        #expect(stack.layers.map { $0.loader.source.isVector } == [false, true])
+        let request = MapRequest(viewport: MapViewport(center: MercatorPoint(GeoPoint(longitude: -70.26, latitude: 43.66)), zoom: 9),
+                                 columns: 80, rows: 24)
+        let image = await stack.render(request)
+        #expect(image.report.rasterTilesDrawn > 0 && image.report.labelsPlaced > 0, "raster tiles with place names on top")
+    }
+
+    @Test func aLayerThatCannotBeOpenedIsNamedAndTheRestDraws() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let basemap = Basemap(title: "Mixed", layers: [
+            WebMapLayer(title: "Maine Topographic", layerType: "ArcGISTiledMapServiceLayer",
+                        url: portal.baseURL.absoluteString + "/arcgis/rest/services/Maine_Topographic/MapServer"),
+            WebMapLayer(title: "Gone", layerType: "ArcGISTiledMapServiceLayer", url: portal.baseURL.absoluteString + "/arcgis/rest/services/Gone/MapServer"),
+            WebMapLayer(title: "Relief", layerType: "ArcGISMapServiceLayer", url: portal.baseURL.absoluteString + "/arcgis/rest/services/Relief/MapServer"),
+        ])
+        let stack = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: nil)
+        #expect(stack.layers.count == 1)
+        #expect(stack.problems.count == 2)
+        #expect(stack.problems.contains { $0.hasPrefix("Relief (ArcGISMapServiceLayer) cannot be drawn") })
+        #expect(stack.problems.contains { $0.hasPrefix("Gone could not be opened:") })
+    }
+}
+
+extension Array {
+    fileprivate func repeated(_ times: Int) -> [Element] { (0..<times).flatMap { _ in self } }
+}
