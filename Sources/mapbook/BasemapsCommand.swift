@@ -50,9 +50,9 @@ struct BasemapsCommand: AsyncParsableCommand {
         let matches = gallery.filter { $0.item.id.rawValue == wanted || $0.item.title.lowercased() == wanted }
         let found = matches.isEmpty ? gallery.filter { $0.item.title.lowercased().hasPrefix(wanted) } : matches
         guard found.count == 1, let choice = found.first else {
-            let names = gallery.map { Output.cell($0.item.title) }.joined(separator: ", ")
-            throw ValidationError(found.isEmpty ? "No basemap of the gallery is called \(Output.cell(name)); it has: \(names)."
-                                                : "\(Output.cell(name)) names more than one basemap: \(found.map { Output.cell($0.item.title) }.joined(separator: ", ")).")
+            let names = (found.isEmpty ? gallery : found).map { Output.cell($0.item.title) }.joined(separator: ", ")
+            throw NoSuchBasemap(userMessage: found.isEmpty ? "No basemap of the gallery is called \(Output.cell(name)); it has: \(names)."
+                                                           : "\(Output.cell(name)) names more than one basemap: \(names).")
         }
         try library.saveChosenBasemap(choice.basemap)
     }
@@ -86,4 +86,9 @@ struct BasemapsCommand: AsyncParsableCommand {
             }),
         ])
     }
+}
+
+/// `--use` named no basemap of the gallery, or several.
+struct NoSuchBasemap: UserFacingError {
+    let userMessage: String
 }

@@ -101,6 +101,7 @@ enum Output {
             default: return "library"
             }
         }
+        if error is NoSuchBasemap { return "noSuchBasemap" }
         if let command = error as? PackageCommandError {
             switch command {
             case .noTile: return "noTile"

@@ -1,6 +1,7 @@
 import Foundation
 import PortalFixtures
 import SamplePortal
+import TerminalCanvas
 import Testing
 
 /// `mapbook demo` in a real terminal (tmux): keys in, screen text out. Each step waits for the
@@ -203,6 +204,69 @@ import Testing
     }
 
     /// mapbook on `portal` in a 120×40 tmux, once the list has loaded online.
+    /// A web map whose basemap is a raster MapServer (with a vector reference layer): its tiles in
+    /// the overview and the map view; `B` switches to the gallery's dark basemap, and a restart
+    /// keeps the choice.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func aRasterBasemapThenAnotherFromTheGalleryRememberedAfterARestart() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try Tmux(width: 120, height: 36)
+        defer { tmux.close() }
+        let command = "mapbook --portal \(portal.baseURL.absoluteString) --webmap 6c2f3b4d5e6f4a7b9c0d1e2f3a4b5c6d"
+        try tmux.start(command, colours: true)
+        _ = try await tmux.waitFor("0 map areas", timeout: 30)
+        // The overview is the raster's picture: half blocks in the service's land and water colours.
+        let raster: Set<Int> = [Int(XtermPalette.nearest(r: 160, g: 196, b: 222)), Int(XtermPalette.nearest(r: 236, g: 231, b: 214))]
+        #expect(await tmux.eventually { Self.backgrounds(in: $0, columns: 2..<45).isSuperset(of: raster) },
+                "the overview shows the MapServer's tiles")
+        tmux.send("Enter")
+        var screen = try await tmux.waitFor("Maine Topographic · online")
+        #expect(await tmux.eventually { Self.backgrounds(in: $0, columns: 0..<120).isSuperset(of: raster) }, "the map view too")
+
+        tmux.send("B")
+        screen = try await tmux.waitFor("Explore Maine Dark · vector")
+        #expect(screen.contains("● Maine Topographic · this web map's own, raster + reference"))
+        tmux.send("Down", "Down", "Enter")
+        screen = try await tmux.waitFor("Drawing on Explore Maine Dark.")
+        #expect(screen.contains("Explore Maine Dark · online"))
+        let dark = Int(XtermPalette.nearest(r: 0x1c, g: 0x28, b: 0x33))
+        #expect(await tmux.eventually { Self.backgrounds(in: $0, columns: 0..<120).contains(dark) }, "the dark style's water")
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+
+        tmux.respawn(command, colours: true)
+        _ = try await tmux.waitFor("0 map areas", timeout: 30)
+        tmux.send("Enter")
+        screen = try await tmux.waitFor("Explore Maine Dark · online")
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
+    /// The 256-colour backgrounds (`48;5;N`) on the screen's map rows, within `columns`.
+    static func backgrounds(in coloured: String, columns: Range<Int>) -> Set<Int> {
+        var found = Set<Int>()
+        for line in coloured.split(separator: "\n").dropFirst(2).dropLast(2) {
+            var column = 0
+            var rest = Substring(line)
+            var background: Int?
+            while let first = rest.first {
+                if first == "\u{1B}", let end = rest.firstIndex(of: "m") {
+                    let codes = rest[rest.index(after: rest.startIndex)..<end].dropFirst().split(separator: ";").compactMap { Int($0) }
+                    if codes.isEmpty || codes == [0] { background = nil }
+                    if let at = codes.firstIndex(of: 48), codes.count > at + 2, codes[at + 1] == 5 { background = codes[at + 2] }
+                    if codes.contains(49) { background = nil }
+                    rest = rest[rest.index(after: end)...]
+                    continue
+                }
+                if columns.contains(column), let background { found.insert(background) }
+                column += 1
+                rest = rest.dropFirst()
+            }
+        }
+        return found
+    }
+
     static func browse(_ portal: SamplePortal) async throws -> Tmux {
         let tmux = try Tmux(width: 120, height: 40)
         do {
@@ -315,18 +379,19 @@ final class Tmux {
     /// The library every command started here shares.
     var library: URL { scratch.appendingPathComponent("library") }
 
-    func start(_ command: String) throws {
-        _ = run(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", shellLine(command)])
+    /// Starts `command` in a new pane; in colour only when asked (the test runner sets `NO_COLOR`).
+    func start(_ command: String, colours: Bool = false) throws {
+        _ = run(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", shellLine(command, colours: colours)])
     }
 
     /// Runs `command` in the pane instead of what runs there (killed if still running).
-    func respawn(_ command: String) {
-        _ = run(["respawn-pane", "-k", "-t", session, shellLine(command)])
+    func respawn(_ command: String, colours: Bool = false) {
+        _ = run(["respawn-pane", "-k", "-t", session, shellLine(command, colours: colours)])
     }
 
-    private func shellLine(_ command: String) -> String {
+    private func shellLine(_ command: String, colours: Bool) -> String {
         let cache = scratch.appendingPathComponent("cache").path
-        return "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' MAPBOOK_DATA_DIR='\(library.path)' "
+        return "env \(colours ? "-u NO_COLOR " : "")LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' MAPBOOK_DATA_DIR='\(library.path)' "
             + "XDG_CONFIG_HOME='\(scratch.appendingPathComponent("config").path)' PATH='\(binDirectory.path)':\"$PATH\" "
             + "\(command); echo \"[exit $?]\"; sleep 600"
     }
@@ -354,6 +419,19 @@ final class Tmux {
     }
 
     func capture() -> String { run(["capture-pane", "-p", "-t", session]).output }
+
+    /// The screen with its colours as escape sequences.
+    func captureColours() -> String { run(["capture-pane", "-e", "-p", "-t", session]).output }
+
+    /// Whether the coloured screen comes to pass `check` within `timeout`.
+    func eventually(timeout: TimeInterval = 15, _ check: (String) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if check(captureColours()) { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
 
     /// Polls the screen until it contains `text`, then until it stops changing.
     @discardableResult

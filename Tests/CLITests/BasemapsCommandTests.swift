@@ -1,0 +1,63 @@
+import Foundation
+import MapbookCore
+import PortalFixtures
+import SamplePortal
+import Testing
+
+/// `mapbook basemaps` lists the portal's gallery and keeps a choice per web map; `mapbook snapshot`
+/// without an area or file draws the web map's basemap (the chosen one) online.
+@Suite("mapbook basemaps and snapshot of the web map's basemap")
+struct BasemapsCommandTests {
+    let server: SamplePortal
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-basemaps-\(UUID())").path
+    var portal: String { server.baseURL.absoluteString }
+    /// The gallery's raster basemap is itself a web map: one whose basemap is a tiled MapServer.
+    let topographic = "6c2f3b4d5e6f4a7b9c0d1e2f3a4b5c6d"
+    let dark = "7d3a4c5e6f7a4b8c0d1e2f3a4b5c6d7e"
+
+    init() throws { server = try SampleFixture.start() }
+
+    func run(_ arguments: [String]) async throws -> CLIResult {
+        try await CLI.runAsync(arguments + ["--portal", portal, "--data-dir", data],
+                               environment: ["XDG_CACHE_HOME": data + "/cache"])
+    }
+
+    @Test func theGalleryAsJSONAndAChoiceThatIsRemembered() async throws {
+        let listed = try await run(["basemaps", "--json"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: listed.output) as? [String: Any])
+        let gallery = try #require(json["gallery"] as? [[String: Any]])
+        #expect(gallery.map { $0["title"] as? String } == ["Explore Maine Basemap", "Maine Topographic", "Explore Maine Dark"])
+        let layers = try #require(gallery[1]["layers"] as? [[String: Any]])
+        #expect(layers.map { $0["layerType"] as? String } == ["ArcGISTiledMapServiceLayer", "VectorTileLayer"])
+        #expect(layers.map { $0["isReference"] as? Bool } == [false, true])
+        let webMap = try #require(json["webMap"] as? [String: Any])
+        #expect((webMap["basemap"] as? [String: Any])?["current"] as? Bool == true)
+
+        let chosen = try await run(["basemaps", "--use", "explore maine dark", "--json"])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        let after = try #require(try JSONSerialization.jsonObject(with: chosen.output) as? [String: Any])
+        let current = (after["gallery"] as? [[String: Any]])?.filter { $0["current"] as? Bool == true }.map { $0["id"] as? String }
+        #expect(current == [dark])
+        // Another process sees it: the text listing marks it.
+        let text = try await run(["basemaps"])
+        #expect(text.stdout.split(separator: "\n").first { $0.hasPrefix("*") }?.contains("Explore Maine Dark") == true)
+
+        let unknown = try await run(["basemaps", "--use", "Satellite"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("No basemap of the gallery is called Satellite"))
+        let back = try await run(["basemaps", "--use", "web-map"])
+        #expect(back.stdout.split(separator: "\n").first { $0.hasPrefix("*") }?.contains("this web map's own") == true)
+    }
+
+    @Test func aSnapshotOfAWebMapWithARasterBasemapShowsItsTiles() async throws {
+        let result = try await run(["snapshot", "--webmap", topographic, "--size", "80x24", "--ansi"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 24)
+        // The raster's land and water are half-block pixels in several colours.
+        let colours = Set(result.stdout.matches(of: /48;5;(\d+)/).map { Int($0.1)! })
+        #expect(colours.count >= 3, "\(colours)")
+        #expect(result.stdout.contains("Natural Earth"), "the service's copyright")
+    }
+}
