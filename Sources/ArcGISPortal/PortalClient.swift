@@ -179,12 +179,12 @@ public struct PortalClient: Sendable {
         let groups = try await getJSON(["community", "groups"], query: [("q", query), ("num", "1")], about: nil)
         guard let group = groups["results"]?.array.first?["id"]?.string else { return [] }
         let items = try await search("group:\(group)", num: 100).results.filter { $0.type == "Web Map" }
-        return try await withThrowingTaskGroup(of: (Int, BasemapChoice).self, returning: [BasemapChoice].self) { tasks in
+        return try await withThrowingTaskGroup(of: Indexed<BasemapChoice>.self, returning: [BasemapChoice].self) { tasks in
             for (index, item) in items.enumerated() {
-                tasks.addTask { (index, BasemapChoice(item: item, basemap: PortalDecoding.webMap(try await self.itemDataJSON(item.id)).basemap)) }
+                tasks.addTask { Indexed(index, BasemapChoice(item: item, basemap: PortalDecoding.webMap(try await self.itemDataJSON(item.id)).basemap)) }
             }
             var found: [Int: BasemapChoice] = [:]
-            for try await (index, choice) in tasks { found[index] = choice }
+            for try await choice in tasks { found[choice.index] = choice.value }
             return items.indices.compactMap { found[$0] }
         }
     }

@@ -68,12 +68,12 @@ public struct MapStack: Sendable {
     /// Loads every layer's tiles (together) and draws them. The drawing happens on the caller's
     /// task, outside the loaders, so a long draw never holds up tile loading.
     public func render(_ request: MapRequest) async -> MapImage {
-        let loaded = await withTaskGroup(of: (Int, LoadedTiles).self, returning: [LoadedTiles?].self) { group in
+        let loaded = await withTaskGroup(of: Indexed<LoadedTiles>.self, returning: [LoadedTiles?].self) { group in
             for (index, layer) in layers.enumerated() {
-                group.addTask { (index, await layer.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows)) }
+                group.addTask { Indexed(index, await layer.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows)) }
             }
             var results = [LoadedTiles?](repeating: nil, count: layers.count)
-            for await (index, tiles) in group { results[index] = tiles }
+            for await tiles in group { results[tiles.index] = tiles.value }
             return results
         }
         let single = layers.count == 1
@@ -102,16 +102,16 @@ extension MapStack {
     /// draw or open are named in `problems`; with none open it throws the first layer's error.
     public static func connect(_ basemap: Basemap, http: HTTPClient, cacheDirectory: String?) async throws -> MapStack {
         let drawable = basemap.drawableLayers
-        let opened = await withTaskGroup(of: (Int, Result<TileServiceSource, any Error>).self,
+        let opened = await withTaskGroup(of: Indexed<Result<TileServiceSource, any Error>>.self,
                                          returning: [Result<TileServiceSource, any Error>?].self) { group in
             for (index, layer) in drawable.enumerated() {
                 group.addTask {
-                    do { return (index, .success(try await TileServiceSource.connect(layer, http: http, cacheDirectory: cacheDirectory))) }
-                    catch { return (index, .failure(error)) }
+                    do { return Indexed(index, .success(try await TileServiceSource.connect(layer, http: http, cacheDirectory: cacheDirectory))) }
+                    catch { return Indexed(index, .failure(error)) }
                 }
             }
             var results = [Result<TileServiceSource, any Error>?](repeating: nil, count: drawable.count)
-            for await (index, result) in group { results[index] = result }
+            for await result in group { results[result.index] = result.value }
             return results
         }
         var layers: [Layer] = []

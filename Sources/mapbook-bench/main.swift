@@ -151,6 +151,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
 /// draw).
 @UIActor
 func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
+    if path == "sample-topographic" { return await benchOnlineBasemap(width: width, height: height, zoom: zoom ?? 9) }
     var file = path
     if path == "sample" {
         guard let content = try? SampleContent.build(),
@@ -219,6 +220,46 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     let shownZoom = program.state.map.map { String(format: "%.1f", $0.viewport.zoom) } ?? "?"
     print("key_to_frame_pan_\(width)x\(height) \(summary(keyToFrame)) zoom=\(shownZoom)")
     await program.shutdown()
+}
+
+/// The sample portal's raster basemap with its vector reference layer, online (the portal in this
+/// process): compose from decoded tiles (both layers), and a cold load through fresh loaders.
+func benchOnlineBasemap(width: Int, height: Int, zoom: Double) async {
+    guard let content = try? SampleContent.build(), let portal = try? SamplePortal(content: content) else { fail("no sample portal", status: 1) }
+    defer { portal.stop() }
+    let client = PortalClient(portal: portal.baseURL)
+    guard let gallery = try? await client.basemapGallery(), let choice = gallery.first(where: { $0.item.title == "Maine Topographic" }) else {
+        fail("no gallery", status: 1)
+    }
+    let mapRect = ScreenLayout.mapRect(width: width, height: height)
+    let columns = mapRect.width, rows = mapRect.height
+    let viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: -70.26, latitude: 43.66)), zoom: zoom)
+    let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
+    func connect() async -> MapStack {
+        do { return try await MapStack.connect(choice.basemap, http: HTTPClient(), cacheDirectory: nil) } catch { fail(error.userSentence, status: 1) }
+    }
+    func summary(_ times: [Double]) -> String {
+        let sorted = times.sorted()
+        return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
+    }
+    let stack = await connect()
+    _ = await stack.render(request)
+    var compose: [Double] = []
+    var image = await stack.render(request)
+    for _ in 0..<100 {
+        let start = ContinuousClock.now
+        image = await stack.render(request)
+        compose.append(seconds(ContinuousClock.now - start))
+    }
+    print("layers=\(stack.layers.count) raster_tiles=\(image.report.rasterTilesDrawn) labels=\(image.report.labelsPlaced) zoom=\(zoom)")
+    print("warm_render_\(columns)x\(rows) \(summary(compose))")
+    var cold: [Double] = []
+    for _ in 0..<10 {
+        let start = ContinuousClock.now
+        _ = await connect().render(request)
+        cold.append(seconds(ContinuousClock.now - start))
+    }
+    print("cold_connect_load_and_draw \(summary(cold))")
 }
 
 /// Median of `runs` parses of each file into a document tree, by mapbook's parser and Foundation's two.
