@@ -107,8 +107,10 @@ public struct AppState: Sendable {
     /// The web map's basemap drawn for the overview pane, when it could be (online); the bundled
     /// outline is drawn otherwise.
     public var overviewBasemap: MapImage?
-    /// The basemap an overview drawing under way is of (one drawing at a time).
-    public var overviewDrawing: Basemap?
+    /// What the overview picture was drawn from (the sources tried, in order).
+    public var overviewDrawnFrom: [MapSourceChoice] = []
+    /// The sources an overview drawing under way tries (one drawing at a time).
+    public var overviewDrawing: [MapSourceChoice]?
     /// The basemap chosen for this web map with `B` (remembered in the library); nil: the web map's own.
     public var chosenBasemap: Basemap?
     /// The portal's basemap gallery, asked for the first time `B` is pressed online.

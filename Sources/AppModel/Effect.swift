@@ -31,8 +31,9 @@ public enum Effect: Equatable, Sendable {
     case drawMap(session: Int, MapRequest)
     /// The map of `session` is closed: its loader can go.
     case closeMap(session: Int)
-    /// Draw the web map's basemap for the overview (→ `overviewDrawn`); one drawing at a time.
-    case drawOverview(MapRequest, basemap: Basemap)
+    /// Draw the overview's picture from the first of `sources` that opens and draws (→
+    /// `overviewDrawn`); one drawing at a time.
+    case drawOverview(MapRequest, sources: [MapSourceChoice])
     /// Ask the portal for its basemap gallery (→ `basemapGallery`).
     case loadBasemapGallery
     /// Keep the basemap chosen for this web map in the library; nil goes back to the web map's own.

@@ -17,6 +17,8 @@ public struct MapViewState: Sendable {
     public var title: String
     /// Where the tiles come from, for the header: a file name, or the basemap's name and "online".
     public var sourceName: String
+    /// The source it was opened on; nil for a file's map, or none.
+    public var source: MapSourceChoice?
     public var viewport: MapViewport
     /// What `0` goes back to; fitted once the map's size is known.
     public var homeExtent: GeoExtent?

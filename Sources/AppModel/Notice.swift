@@ -34,7 +34,6 @@ public enum Notice: Equatable, Sendable {
     case removed(title: String)
     // The map
     case notOnDeviceForMap(title: String)
-    case basemapNeedsNetwork
     /// The web map's basemap layer mapbook cannot draw (its title and type), or nil for none at all.
     case basemapNotDrawable(WebMapLayer?)
     case noBookmarks
@@ -73,7 +72,6 @@ public enum Notice: Equatable, Sendable {
         case .notOnDevice(let title): "\(title) is not on this device."
         case .removed(let title): "Removed \(title) from this device."
         case .notOnDeviceForMap(let title): "\(title) is not on this device: download it (d) to see its map offline."
-        case .basemapNeedsNetwork: "Offline: the web map's basemap needs the network; open a downloaded area's map with m."
         case .basemapNotDrawable(let layer?):
             "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is not a tiled layer, "
                 + "the kind mapbook draws; B offers the portal's basemaps, and a downloaded area's map opens with m."

@@ -96,18 +96,18 @@ extension App {
 
     /// The rows: the web map's own basemap and the gallery's online; the downloaded areas always.
     static func basemapOptions(_ state: AppState) -> [BasemapOption] {
-        let current = state.map?.sourceName
+        let current = state.map?.source
         var options: [BasemapOption] = []
         if !state.network.isCutOff {
             if let own = state.webMap?.basemap, !own.drawableLayers.isEmpty {
                 options.append(BasemapOption(title: own.title ?? "Basemap", kind: .webMap(own),
-                                             isCurrent: state.chosenBasemap == nil && current == sourceName(own)))
+                                             isCurrent: current == .basemap(own)))
             }
             switch state.basemapGallery {
             case .loaded(let choices):
                 for choice in choices where choice.basemap != state.webMap?.basemap {
                     options.append(BasemapOption(title: choice.item.title, kind: .gallery(choice.basemap),
-                                                 isCurrent: state.chosenBasemap == choice.basemap && current == sourceName(choice.basemap)))
+                                                 isCurrent: current == .basemap(choice.basemap)))
                 }
                 if choices.isEmpty { options.append(BasemapOption(title: "This portal offers no basemap gallery.", kind: .message, isCurrent: false)) }
             case .loading:
@@ -122,7 +122,7 @@ extension App {
             guard let record = state.downloads[area.item.id], let package = record.mapPackages.first else { continue }
             let title = state.title(of: .area(state.areas.firstIndex { $0.item.id == area.item.id } ?? 0))
             options.append(BasemapOption(title: title, kind: .package(area: area.item.id, package),
-                                         isCurrent: current == packageSourceName(title)))
+                                         isCurrent: current == .package(area: area.item.id, package)))
         }
         if options.isEmpty {
             options.append(BasemapOption(title: "Offline, and no area is on this device.", kind: .message, isCurrent: false))
@@ -148,7 +148,7 @@ extension App {
                 effects.append(.rememberBasemap(chosen))
             }
             source = .basemap(basemap)
-            name = sourceName(basemap)
+            name = sourceName(basemap, state)
         case .package(let area, let package):
             source = .package(area: area, package)
             name = packageSourceName(option.title)
@@ -167,13 +167,14 @@ extension App {
         map.mode = old.mode
         map.image = old.image
         map.fitsHomeWhenOpened = false
+        map.source = source
         state.screen = .map(map)
         return [.closeMap(session: old.session), .openMap(session: map.session, source)]
     }
 
-    /// The header's name of a basemap drawn online.
-    static func sourceName(_ basemap: Basemap) -> String {
-        "\(basemap.title ?? basemap.drawableLayers.first?.title ?? "basemap") · online"
+    /// The header's name of a basemap: online, or offline from the tiles it kept.
+    static func sourceName(_ basemap: Basemap, _ state: AppState) -> String {
+        "\(basemap.title ?? basemap.drawableLayers.first?.title ?? "basemap") · \(state.network.isCutOff ? "offline, tiles seen before" : "online")"
     }
 
     static func packageSourceName(_ title: String) -> String { "\(title) · on this device" }

@@ -26,10 +26,7 @@ extension App {
             }
             return openBasemap(&state, title: title, home: area.item.extent, bookmarks: bookmarks)
         case .webMap:
-            guard !state.network.isCutOff else {
-                state.notice = .basemapNeedsNetwork
-                return []
-            }
+            // Offline too: the basemap draws from what it kept (or says it has nothing).
             let home = state.webMap?.initialExtent?.geographic ?? state.webMapItem?.extent
             return openBasemap(&state, title: state.webMapItem?.title ?? "Web map", home: home, bookmarks: bookmarks)
         }
@@ -41,7 +38,8 @@ extension App {
             let why = Notice.basemapNotDrawable(state.webMap?.basemap.undrawableLayers.first ?? state.webMap?.basemapLayers.first)
             return open(&state, title: title, sourceName: "no basemap", home: home, bookmarks: bookmarks, source: nil, why: why)
         }
-        return open(&state, title: title, sourceName: sourceName(basemap), home: home, bookmarks: bookmarks, source: .basemap(basemap))
+        return open(&state, title: title, sourceName: sourceName(basemap, state), home: home, bookmarks: bookmarks,
+                    source: .basemap(basemap))
     }
 
     /// Shows the map screen at once (the picture blank until the source is open and drawn); with no
@@ -52,6 +50,7 @@ extension App {
         state.mapSessions += 1
         var map = newMap(session: state.mapSessions, title: title, sourceName: sourceName, home: home, bookmarks: bookmarks,
                          layout: state.layout)
+        map.source = source
         if let why { map.status = why.sentence }
         state.screen = .map(map)
         state.notice = why
@@ -251,29 +250,43 @@ extension App {
     /// Draws the basemap for the overview pane's current size (once a drawing is under way, the
     /// next waits for it and uses the size then).
     static func requestOverviewDraw(_ state: inout AppState) -> [Effect] {
-        guard state.phase == .loaded, !state.network.isCutOff, !state.isDrawingOverview,
-              let layout = state.layout, layout.main.overview.width > 0, layout.main.overview.height > 1,
-              let basemap = state.onlineBasemap else { return [] }
+        let sources = overviewSources(state)
+        guard state.phase == .loaded, !state.isDrawingOverview, !sources.isEmpty,
+              let layout = state.layout, layout.main.overview.width > 0, layout.main.overview.height > 1 else { return [] }
         let areas = state.areas.compactMap { area in area.extent.map { OverviewArea(title: "", extent: $0) } }
         guard let view = OverviewMap(geography: .empty, webMapExtent: state.webMapExtent, areas: areas, selected: nil).viewExtent
         else { return [] }
         let columns = layout.main.overview.width, rows = layout.main.overview.height - 1
         let request = MapRequest(viewport: MapViewport(fitting: view, columns: columns, rows: rows), columns: columns, rows: rows,
                                  mode: .braille, colors: layout.display.colors)
-        guard state.overviewBasemap?.request != request else { return [] }
-        state.overviewDrawing = basemap
-        return [.drawOverview(request, basemap: basemap)]
+        guard state.overviewBasemap?.request != request || state.overviewDrawnFrom != sources else { return [] }
+        state.overviewDrawing = sources
+        return [.drawOverview(request, sources: sources)]
+    }
+
+    /// What the overview may be drawn from, the first that draws winning: the basemap (offline,
+    /// from the tiles it kept), then, offline, the downloaded areas' packages, the largest first —
+    /// each holds the coarse levels around its area.
+    static func overviewSources(_ state: AppState) -> [MapSourceChoice] {
+        var sources: [MapSourceChoice] = state.onlineBasemap.map { [.basemap($0)] } ?? []
+        guard state.network.isCutOff else { return sources }
+        let downloaded = state.areas.filter { state.downloads[$0.item.id]?.mapPackages.isEmpty == false }
+        for area in downloaded.sorted(by: { ($0.extent?.area ?? 0) > ($1.extent?.area ?? 0) }) {
+            if let package = state.downloads[area.item.id]?.mapPackages.first { sources.append(.package(area: area.item.id, package)) }
+        }
+        return sources
     }
 
     static func overviewDrawn(_ state: inout AppState, _ image: MapImage?) -> [Effect] {
         let drawn = state.overviewDrawing
         state.overviewDrawing = nil
         guard let image, image.report.featuresDrawn + image.report.rasterTilesDrawn > 0 else {
-            // Not drawn: the outline is no worse. But if the basemap changed meanwhile (the library's
-            // copy named a server that has moved, as the sample portal's port does), try the new one.
-            return drawn != state.onlineBasemap ? requestOverviewDraw(&state) : []
+            // Not drawn: the outline is no worse. But if the sources changed meanwhile (the library's
+            // copy named a server that has moved, as the sample portal's port does), try the new ones.
+            return drawn != overviewSources(state) ? requestOverviewDraw(&state) : []
         }
         state.overviewBasemap = image
+        state.overviewDrawnFrom = drawn ?? []
         return requestOverviewDraw(&state)
     }
 }

@@ -34,8 +34,8 @@ public final class Runtime {
     private var monitor: NetworkMonitor?
     /// The open map: its session, and its layers once they are open (one map at a time).
     private var map: (session: Int, stack: MapStack?)?
-    /// The overview's basemap and its layers (a new basemap gets new loaders).
-    private var overview: (basemap: Basemap, stack: MapStack)?
+    /// The overview's sources and the layers of the one that drew (new sources get new loaders).
+    private var overview: (sources: [MapSourceChoice], stack: MapStack)?
     private var reading: Task<Void, Never>?
     private var loading: Task<Void, Never>?
     private var tasks: [Int: Task<Void, Never>] = [:]
@@ -108,8 +108,8 @@ public final class Runtime {
             }
         case .closeMap(let session):
             if map?.session == session { map = nil }
-        case .drawOverview(let request, let basemap):
-            track { [weak self] in await self?.drawOverview(request, basemap: basemap) }
+        case .drawOverview(let request, let sources):
+            track { [weak self] in await self?.drawOverview(request, sources: sources) }
         case .loadBasemapGallery:
             guard let client else {
                 deliver(.basemapGallery(.failure(LoadFailure(sentence: "Not connected to the portal yet.", network: .unknown, host: ""))))
@@ -242,18 +242,25 @@ public final class Runtime {
         }
     }
 
-    private func drawOverview(_ request: MapRequest, basemap: Basemap) async {
-        if overview?.basemap != basemap {
-            // Not reachable (or no basemap there): the pane keeps the outline.
-            guard let stack = try? await Self.stack(for: .basemap(basemap), given: nil, library: library, http: http) else {
-                deliver(.overviewDrawn(nil))
-                return
-            }
-            overview = (basemap, stack)
+    private func drawOverview(_ request: MapRequest, sources: [MapSourceChoice]) async {
+        if let overview, overview.sources == sources {
+            let stack = overview.stack
+            deliver(.overviewDrawn(await onWorkPool { await stack.render(request) }))
+            return
         }
-        guard let stack = overview?.stack else { return }
-        let image = await onWorkPool { await stack.render(request) }
-        deliver(.overviewDrawn(image))
+        // The first source that opens and draws something; none: the pane keeps the outline.
+        let (library, http) = (library, http)
+        for source in sources {
+            guard let stack = try? await onWorkPool({ try await Self.stack(for: source, given: nil, library: library, http: http) }) else {
+                continue
+            }
+            let image = await onWorkPool { await stack.render(request) }
+            guard image.report.featuresDrawn + image.report.rasterTilesDrawn > 0 else { continue }
+            overview = (sources, stack)
+            deliver(.overviewDrawn(image))
+            return
+        }
+        deliver(.overviewDrawn(nil))
     }
 
     // MARK: Off the UI thread

@@ -6,8 +6,9 @@ import TileFormats
 
 /// An online tile service, one layer of a web map's basemap: a VectorTileServer (its style from
 /// `styleUrl`), a tiled MapServer or ImageServer (`{url}?f=json` tileInfo, `{url}/tile/{level}/{row}/{col}`),
-/// or a WebTiledLayer's template. Tiles are kept in a bounded disk cache, a folder per service, so
-/// views seen once draw again without the network.
+/// or a WebTiledLayer's template. Tiles are kept in a bounded disk cache, a folder per service, and
+/// the service's description and style beside them, so views seen once draw again without the
+/// network.
 public struct TileServiceSource: MapSource {
     public let name: String
     public let zooms: ClosedRange<Int>
@@ -55,7 +56,9 @@ public struct TileServiceSource: MapSource {
         var service = serviceURL.flatMap(URL.init(string:))
         let styleLocation = styleURL.flatMap(URL.init(string:)) ?? service?.appendingPathComponent("resources/styles/root.json")
         if let styleLocation {
-            let data = try await http.send(HTTPRequest(url: Self.withJSONFormat(styleLocation))).body
+            let data = try await fetch(Self.withJSONFormat(styleLocation), http: http, cacheDirectory: cacheDirectory) {
+                (try? VectorStyle(data: $0)) != nil
+            }
             if let parsed = try? VectorStyle(data: data) {
                 style = MapStyle(parsed)
                 credit = parsed.attribution
@@ -69,7 +72,7 @@ public struct TileServiceSource: MapSource {
         guard let service = service.flatMap(Self.webAddress) else {
             throw MapSourceError("The basemap names no vector tile service.")
         }
-        let json = try await describe(service, http: http)
+        let json = try await describe(service, http: http, cacheDirectory: cacheDirectory)
         let lods = json["tileInfo"]?["lods"]?.array.compactMap { $0["level"]?.int64.map(Int.init) } ?? []
         let zooms = (lods.min() ?? 0)...(lods.max() ?? json["maxzoom"]?.int64.map(Int.init) ?? 14)
         return TileServiceSource(name: name(title, json, service), zooms: zooms, extent: extent(json), style: style,
@@ -86,7 +89,7 @@ public struct TileServiceSource: MapSource {
         guard let service = layer.url.flatMap(URL.init(string:)).flatMap(Self.webAddress) else {
             throw MapSourceError("\(layerName(layer)) names no service address.")
         }
-        let json = try await describe(service, http: http)
+        let json = try await describe(service, http: http, cacheDirectory: cacheDirectory)
         guard json["tileInfo"]?.object != nil, json["singleFusedMapCache"]?.bool != false else {
             throw MapSourceError("\(layerName(layer)) is not a tiled service: mapbook draws tiled layers only.")
         }
@@ -149,8 +152,11 @@ public struct TileServiceSource: MapSource {
     // MARK: Helpers
 
     /// The service's description (`?f=json`), refused when it is an ArcGIS error or not JSON.
-    private static func describe(_ service: URL, http: HTTPClient) async throws -> JSONValue {
-        let description = try await http.send(HTTPRequest(url: Self.withJSONFormat(service))).body
+    private static func describe(_ service: URL, http: HTTPClient, cacheDirectory: String?) async throws -> JSONValue {
+        let description = try await fetch(Self.withJSONFormat(service), http: http, cacheDirectory: cacheDirectory) { data in
+            guard let json = try? JSONValue(parsing: data) else { return false }
+            return json.object != nil && json["error"] == nil
+        }
         guard let json = try? JSONValue(parsing: description), json.object != nil else {
             throw MapSourceError("The basemap's tile service did not describe itself.")
         }
@@ -159,6 +165,26 @@ public struct TileServiceSource: MapSource {
                                  + TerminalText.sanitizedLine(error["message"]?.string ?? "an error", maxLength: 200) + ".")
         }
         return json
+    }
+
+    /// A description or style from the network, kept (when `isValid`) in the cache's
+    /// `descriptions` folder; when the network is cut off, the kept copy.
+    private static func fetch(_ url: URL, http: HTTPClient, cacheDirectory: String?,
+                              isValid: (Data) -> Bool) async throws -> Data {
+        let kept = cacheDirectory.map { BoundedDiskCache(directory: $0 + "/descriptions", limit: 4 << 20, suffix: ".json") }
+        let name = BoundedDiskCache.name(for: url.absoluteString) + ".json"
+        let response: HTTPResponse
+        do throws(HTTPError) {
+            response = try await http.send(HTTPRequest(url: url))
+        } catch {
+            guard error.networkState.isCutOff else { throw error }
+            guard let data = kept?.read(name) else {
+                throw MapSourceError("Offline, and this basemap has not been opened on this device before.")
+            }
+            return data
+        }
+        if isValid(response.body) { kept?.write(name, response.body) }
+        return response.body
     }
 
     private static func name(_ title: String?, _ json: JSONValue, _ service: URL) -> String {

@@ -8,6 +8,9 @@ public struct GeoExtent: Sendable, Equatable, Codable {
         self.xmin = xmin; self.ymin = ymin; self.xmax = xmax; self.ymax = ymax
     }
 
+    /// Its size in square degrees, for comparing extents.
+    public var area: Double { max(xmax - xmin, 0) * max(ymax - ymin, 0) }
+
     /// The smallest extent holding both.
     public func union(_ other: GeoExtent) -> GeoExtent {
         GeoExtent(xmin: min(xmin, other.xmin), ymin: min(ymin, other.ymin),

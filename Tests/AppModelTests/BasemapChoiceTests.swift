@@ -105,3 +105,19 @@ struct BasemapChoiceTests {
         #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery])
     }
 }
+
+@Suite("update: the overview offline")
+struct OfflineOverviewTests {
+    @Test func offlineTheOverviewTriesTheKeptBasemapThenTheDownloadedPackages() throws {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia, Fixture.bangor])
+        _ = App.update(&state, .overviewDrawn(nil))
+        let effects = App.update(&state, .network(.offline))
+        let sources = try #require(effects.lazy.compactMap { effect -> [MapSourceChoice]? in
+            if case .drawOverview(_, let sources) = effect { return sources }
+            return nil
+        }.first)
+        let bangor = state.downloads[Fixture.bangor]!.mapPackages[0], acadia = state.downloads[Fixture.acadia]!.mapPackages[0]
+        // Acadia's extent is the larger: its package first.
+        #expect(sources == [.basemap(state.onlineBasemap!), .package(area: Fixture.acadia, acadia), .package(area: Fixture.bangor, bangor)])
+    }
+}

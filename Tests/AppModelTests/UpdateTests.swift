@@ -153,7 +153,7 @@ struct UpdateLoadingAndListTests {
         _ = App.update(&state, .resized(Display(width: 120, height: 40)))
         let effects = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:])))
         let stale = try #require(state.onlineBasemap)
-        #expect(effects.contains { if case .drawOverview(_, stale) = $0 { true } else { false } })
+        #expect(effects.contains { if case .drawOverview(_, [.basemap(stale)]) = $0 { true } else { false } })
         var moved = Fixture.catalog
         let text = String(decoding: try JSONSerialization.data(withJSONObject: [
             "baseMap": ["title": "Topo", "baseMapLayers": [["id": "v", "layerType": "VectorTileLayer", "title": "Topo",
@@ -165,7 +165,7 @@ struct UpdateLoadingAndListTests {
         #expect(!whileDrawing.contains { if case .drawOverview = $0 { true } else { false } }, "one drawing at a time")
         let current = try #require(state.onlineBasemap)
         #expect(current != stale)
-        #expect(App.update(&state, .overviewDrawn(nil)).contains { if case .drawOverview(_, current) = $0 { true } else { false } })
+        #expect(App.update(&state, .overviewDrawn(nil)).contains { if case .drawOverview(_, [.basemap(current)]) = $0 { true } else { false } })
         // A failure of the current basemap is not retried at once: the outline stays.
         #expect(App.update(&state, .overviewDrawn(nil)).isEmpty)
     }
@@ -566,14 +566,14 @@ struct UpdateMapTests {
         #expect(blocks.mode == .blocks)
     }
 
-    @Test func offlineAnAreaNotHereHasNoMapAndTheWebMapsBasemapNeedsTheNetwork() {
+    @Test func offlineTheWebMapsBasemapDrawsWhatItKept() {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         _ = App.update(&state, .network(.offline))
         _ = App.update(&state, .network(.online))
         _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "x", network: .offline, host: "p")))
         Fixture.select(&state, "Explore Maine")
-        #expect(Fixture.keys(&state, .enter).isEmpty)
-        #expect(state.message == "Offline: the web map's basemap needs the network; open a downloaded area's map with m.")
+        #expect(Fixture.keys(&state, .enter) == [.openMap(session: 1, .basemap(state.onlineBasemap!))])
+        #expect(state.map?.sourceName == "Topo · offline, tiles seen before")
     }
 
     @Test func onlineTheWebMapOpensItsBasemap() {
@@ -655,7 +655,7 @@ struct NoticeTests {
                                  .cancelled(title: "A"), .downloadingCount(1), .allDownloaded, .upToDate(title: "A"),
                                  .notDownloadable(title: "A", .processing), .selectAnArea, .offlineDownloads, .offlineUpdates,
                                  .onlyDownloadedUpdates, .noUpdate, .noDownloadToCancel, .notOnDevice(title: "A"),
-                                 .removed(title: "A"), .notOnDeviceForMap(title: "A"), .basemapNeedsNetwork, .basemapNotDrawable(nil),
+                                 .removed(title: "A"), .notOnDeviceForMap(title: "A"), .basemapNotDrawable(nil),
                                  .basemapNotDrawable(WebMapLayer(title: "World Topographic Map", layerType: "ArcGISTiledMapServiceLayer")),
                                  .noBookmarks, .noLayers, .drawingMode(.ascii), .bookmark("B"), .problem("x."),
                                  .noBasemapChoice, .basemapChosen("Dark")]

@@ -164,3 +164,39 @@ import TileFormats
 extension Array {
     fileprivate func repeated(_ times: Int) -> [Element] { (0..<times).flatMap { _ in self } }
 }
+
+/// A basemap opened once online draws offline from what it kept: its description and style beside
+/// its tiles in the tile cache.
+@Suite struct OfflineBasemapTests {
+    @Test func aBasemapSeenOnlineOpensAndDrawsOfflineFromItsKeptTiles() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-offline-basemap-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let client = PortalClient(portal: portal.baseURL)
+        let topographic = try #require(try await client.basemapGallery().first { $0.item.title == "Maine Topographic" }).basemap
+        let request = MapRequest(viewport: MapViewport(center: MercatorPoint(GeoPoint(longitude: -70.26, latitude: 43.66)), zoom: 8),
+                                 columns: 60, rows: 20)
+        let online = try await MapStack.connect(topographic, http: HTTPClient(), cacheDirectory: cache)
+        let seen = await online.render(request)
+        #expect(seen.report.rasterTilesDrawn > 0 && seen.problems.isEmpty)
+
+        try portal.setOutage(true)
+        let offline = try await MapStack.connect(topographic, http: HTTPClient(), cacheDirectory: cache)
+        #expect(offline.problems.isEmpty, "both layers opened from what they kept: \(offline.problems)")
+        let again = await offline.render(request)
+        #expect(again.frame.text == seen.frame.text, "the same picture from the kept tiles")
+        let elsewhere = await offline.render(MapRequest(viewport: MapViewport(center: MercatorPoint(GeoPoint(longitude: -68.3, latitude: 44.3)),
+                                                                              zoom: 11), columns: 60, rows: 20))
+        #expect(elsewhere.problems.contains("Offline: only tiles seen before can be drawn."))
+
+        let never = Basemap(title: "Dark", layers: [WebMapLayer(title: "Dark", layerType: "VectorTileLayer",
+                                                                styleURL: portal.baseURL.absoluteString + "/never/seen.json")])
+        do {
+            _ = try await MapStack.connect(never, http: HTTPClient(), cacheDirectory: cache)
+            Issue.record("a basemap never seen opened offline")
+        } catch {
+            #expect(error.userSentence == "Offline, and this basemap has not been opened on this device before.")
+        }
+    }
+}
