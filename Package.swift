@@ -20,6 +20,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CStb", pkgConfig: "stb",
                        providers: [.apt(["libstb-dev"])]),
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa",
+                       providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
 
         .target(name: "MapbookCore"),
         // The terminal as a value: cells, frames, their diff, display widths, the xterm palette.
@@ -37,7 +39,7 @@ let package = Package(
         .target(name: "MapbookAssets", dependencies: ["MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world")]),
         .target(name: "OfflineLibrary", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
-        .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats", "TerminalCanvas"]),
+        .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
         .target(name: "MapSources", dependencies: ["MapbookCore", "HTTP", "TileFormats", "MapRender", "TerminalCanvas"]),
         // The UI actor and its one thread, which sleeps in poll() when nothing happens.
         .target(name: "EventLoop"),

@@ -191,7 +191,7 @@ public enum StatusText {
                 return [StyledText("Queued", .warning), StyledText(" · c to cancel", .dim)]
             case .downloading(let progress, let isUpdate):
                 return [StyledText(isUpdate ? "Updating " : "Downloading ", .warning),
-                        StyledText(ProgressText.bar(fraction: progress.fraction, width: 12, ascii: ascii), .good),
+                        StyledText(ProgressText.bar(fraction: progress.fraction, width: 10, ascii: ascii), .good),
                         StyledText(" " + ProgressText.figures(bytes: progress.bytes, total: progress.total,
                                                               bytesPerSecond: progress.bytesPerSecond), .dim)]
             case .waitingForNetwork:
@@ -200,7 +200,7 @@ public enum StatusText {
                 let fraction = total > 0 ? min(Double(bytes) / Double(total), 1) : nil
                 let percent = fraction.map { " \(Int(($0 * 100).rounded(.down)))%" } ?? " \(Format.bytes(bytes))"
                 return [StyledText(resumes ? "Paused " : "Interrupted ", .warning),
-                        StyledText(ProgressText.bar(fraction: fraction, width: 12, ascii: ascii), .dim),
+                        StyledText(ProgressText.bar(fraction: fraction, width: 10, ascii: ascii), .dim),
                         StyledText(percent + (resumes ? " · resumes when online" : " · d resumes"), .dim)]
             case .failed:
                 return [StyledText("Failed", .error), StyledText(" — r to retry · Enter for why", .dim)]

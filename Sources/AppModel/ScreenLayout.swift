@@ -43,8 +43,9 @@ public struct MainLayout: Equatable, Sendable {
     public static let minimumHeight = 10
     /// From this width on, the panes sit side by side.
     public static let splitWidth = 80
-    /// Rows one list entry takes: title, snippet, status, and a blank line.
-    public static let entryHeight = 4
+    /// Rows one list entry takes: title, snippet, status, when it was updated, and a blank line (the
+    /// thumbnail beside them is four rows high).
+    public static let entryHeight = 5
 
     public let header: Rect
     public let overview: Rect

@@ -216,8 +216,8 @@ struct UpdateLoadingAndListTests {
     }
 
     @Test func arrowsMoveTheSelectionAndTheListScrolls() {
-        // 14 rows: three entries fit.
-        var state = Fixture.loaded(width: 100, height: 14)
+        // 17 rows: three entries fit.
+        var state = Fixture.loaded(width: 100, height: 17)
         #expect(state.layout?.main.listCapacity == 3)
         _ = Fixture.keys(&state, .down, .character("j"), .down)
         #expect(state.selection == 3 && state.listTop == 1)

@@ -98,32 +98,3 @@ import TerminalCanvas
         #expect(XtermPalette.nearestSystem(5, count: 8) == 5)
     }
 }
-
-@Suite struct ImageArtTests {
-    /// 2×4 pixels: red on top, blue below.
-    private let image = RasterImage(width: 2, height: 4, rgba: [UInt8](
-        [[255, 0, 0, 255], [255, 0, 0, 255], [255, 0, 0, 255], [255, 0, 0, 255],
-         [0, 0, 255, 255], [0, 0, 255, 255], [0, 0, 255, 255], [0, 0, 255, 255]].joined()))
-
-    @Test func halfBlocksCarryTheTopAndBottomPixels() {
-        var frame = Frame(width: 1, height: 1)
-        ImageArt.draw(image, into: &frame, rect: Rect(x: 0, y: 0, width: 1, height: 1), glyphs: .unicode, colors: true)
-        #expect(frame[0, 0] == Cell("▀", style: CellStyle(foreground: 196, background: 21)))
-    }
-
-    @Test func withoutColourAShadingRampIsUsed() {
-        var frame = Frame(width: 2, height: 2)
-        let white = RasterImage(width: 1, height: 1, rgba: [255, 255, 255, 255])
-        ImageArt.draw(white, into: &frame, rect: Rect(x: 0, y: 0, width: 2, height: 2), glyphs: .unicode, colors: false)
-        #expect(frame.text == "██\n██")
-        ImageArt.draw(white, into: &frame, rect: Rect(x: 0, y: 0, width: 2, height: 2), glyphs: .ascii, colors: false)
-        #expect(frame.text == "@@\n@@")
-    }
-
-    @Test func shrinkingKeepsTheAspectAndAverages() {
-        let big = RasterImage(width: 200, height: 100, rgba: [UInt8](repeating: 128, count: 200 * 100 * 4))
-        let small = ImageArt.shrunk(big, toFit: 64, 48)
-        #expect(small.width == 64 && small.height == 32)
-        #expect(small.pixel(x: 10, y: 10).r == 64)  // 128 at alpha 128 over black
-    }
-}

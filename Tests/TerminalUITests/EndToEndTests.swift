@@ -288,7 +288,7 @@ import Testing
 
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
     func demoBrowseFilterDetailsHelpResizeQuit() async throws {
-        let tmux = try Tmux(width: 100, height: 32)
+        let tmux = try Tmux(width: 100, height: 37)
         defer { tmux.close() }
         try tmux.start("mapbook demo")
 
@@ -335,7 +335,7 @@ import Testing
         #expect(screen.contains("6 map areas"))
         tmux.resize(width: 30, height: 8)
         screen = try await tmux.waitFor("Terminal too small")
-        tmux.resize(width: 100, height: 32)
+        tmux.resize(width: 100, height: 37)
         screen = try await tmux.waitFor("6 map areas")
         #expect(screen.contains("│"))
 

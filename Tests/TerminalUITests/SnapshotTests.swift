@@ -132,7 +132,7 @@ import TerminalCanvas
         let frame = SnapshotState.render(state, width: 120, height: 40)
         let layout = MainLayout(width: 120, height: 40)
         let markedRows = (layout.list.y..<layout.list.maxY).filter { frame[layout.list.x, $0].character == "▌" }
-        #expect(markedRows.count == 3)
+        #expect(markedRows.count == 4, "the row's four lines")
         #expect(frame.row(at: markedRows[0]).contains("Greater Portland"))
         #expect(frame[layout.list.x, markedRows[0]].style == UITheme.color.marker)
         #expect(frame.row(at: layout.overview.y).hasPrefix(" ◆ Greater Portland"))

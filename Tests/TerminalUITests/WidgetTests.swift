@@ -82,7 +82,7 @@ import Testing
         let text = frame.text.split(separator: "\n").map(String.init)
         #expect(text[0].hasSuffix("Bangor"))
         #expect(text[1].contains("Bangor, Brewer, Orono"))
-        #expect(text[2].hasSuffix("Downloading ▕█████     ▏ 50%  1.0/2.0 MiB  512.0 KiB/s  0:02"))
+        #expect(text[2].hasSuffix("Downloading ▕████    ▏ 50%  1.0/2.0 MiB  512.0 KiB/s  0:02"))
         #expect((0..<3).allSatisfy { frame[0, $0].character == "▌" && frame[0, $0].style == theme.marker })
         let status = text[2].range(of: "Downloading")!.lowerBound.utf16Offset(in: text[2])
         #expect(frame[frame.width - 1 - (text[2].count - 1 - status), 2].style.foreground != nil)
@@ -91,18 +91,19 @@ import Testing
         #expect(unselected[0, 0].character == " ")
     }
 
-    /// The list shows the rows from its scroll position, as many as fit, four lines an entry.
+    /// The list shows the rows from its scroll position, as many as fit, five lines an entry.
     @Test @UIActor func theListShowsTheRowsFromItsScrollPosition() async {
         var state = await SnapshotState.loaded()
         state.listTop = 2
         state.selection = 3
-        let layout = MainLayout(width: 100, height: 14)
-        var frame = Frame(width: 100, height: 14)
+        let layout = MainLayout(width: 100, height: 17)
+        var frame = Frame(width: 100, height: 17)
         MainScreen.drawList(state, layout: layout, into: &frame, options: options)
         let shown = (layout.entries.y..<layout.entries.maxY).map { frame.row(at: $0) }
-        #expect(shown[0].hasSuffix("Boston") && shown[4].hasSuffix("Baxter State Park") && shown[8].hasSuffix("Greater Portland"))
+        #expect(shown[0].hasSuffix("Boston") && shown[5].hasSuffix("Baxter State Park") && shown[10].hasSuffix("Greater Portland"))
+        #expect(shown[3].hasSuffix("Updated 2023-11-14"))
         #expect(frame.row(at: layout.list.y).contains("6 map areas · 12.0 MiB in all"))
-        #expect(frame[layout.list.x, layout.entries.y + 4].character == "▌", "the selected row, second on screen")
+        #expect(frame[layout.list.x, layout.entries.y + 5].character == "▌", "the selected row, second on screen")
     }
 
     @Test func theProgressBarFillsByEighths() {

@@ -10,7 +10,14 @@ enum DocumentScreen {
         let title = state.selectedRow.map { state.title(of: $0) } ?? ""
         Renderer.drawHeader([state.webMapItem?.title ?? "", title].filter { !$0.isEmpty } + ["Details"],
                             right: state.portalHost, into: &frame, options: options)
-        let body = layout.detailsBody
+        var body = layout.detailsBody
+        // A large thumbnail at the top right when there is room; the text beside and below it.
+        if body.width >= 72, body.height >= 10, let item = state.selectedRow.flatMap(state.item(of:)),
+           let image = state.thumbnails[item.id] {
+            let picture = Rect(x: body.maxX - 25, y: body.y, width: 24, height: 8)
+            ImageArt.draw(image, into: &frame, rect: picture, glyphs: options.glyphs, colors: options.theme.colors)
+            body = Rect(x: body.x, y: body.y, width: body.width - 27, height: body.height)
+        }
         let lines = DetailsDocument.lines(state, width: body.width).map { options.theme.spans($0) }
         let scroll = drawLines(lines, scroll: scroll, in: body, into: &frame)
         let position = lines.count > body.height ? "\(scroll + 1)–\(min(scroll + body.height, lines.count)) of \(lines.count)" : ""

@@ -138,7 +138,7 @@ enum MainScreen {
             let marker = state.focus == .list ? theme.marker : theme.dim
             for y in rect.y..<rect.maxY { frame.put(glyphs.marker, x: rect.x, y: y, style: marker) }
         }
-        let thumbnailWidth = rect.width >= 48 ? 9 : 6
+        let thumbnailWidth = rect.width >= 48 ? 12 : 8
         let thumbnail = Rect(x: rect.x + 1, y: rect.y, width: thumbnailWidth, height: rect.height)
         if let image = state.thumbnails[item.id] {
             ImageArt.draw(image, into: &frame, rect: thumbnail, glyphs: options.glyphs, colors: theme.colors)
@@ -158,6 +158,9 @@ enum MainScreen {
         }
         if rect.height > 2 {
             frame.put(theme.spans(StatusText.line(row, state: state, ascii: options.glyphs == .ascii)), x: x, y: rect.y + 2, limit: limit)
+        }
+        if rect.height > 3, let modified = item.modified {
+            frame.put("Updated \(Format.date(modified))", x: x, y: rect.y + 3, style: theme.dim, limit: limit)
         }
         if selected {
             let band = state.focus == .list ? theme.selectedRow : theme.selectedRowUnfocused
