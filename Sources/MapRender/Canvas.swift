@@ -47,7 +47,12 @@ public struct MapCanvas: Sendable {
     }
 
     /// A straight line between two points in dot coordinates (Bresenham), clipped to the canvas.
-    public mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double), color: PaletteIndex?) {
+    /// `style` gives its width in dots and its dashes; `phase` is how far along its dash pattern
+    /// the line starts, and is moved to where it ends, so a polyline's dashes run on.
+    public mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double), color: PaletteIndex?,
+                              style: LineStyle = .solid, phase: inout Double) {
+        let start = phase
+        phase += style.dashes.isEmpty ? 0 : ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
         // Lines wholly outside on one side cost nothing; huge coordinates are clamped before
         // converting to Int so a far-away vertex cannot overflow.
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
@@ -60,13 +65,34 @@ public struct MapCanvas: Sendable {
         let dx = abs(x1 - x0), dy = -abs(y1 - y0)
         let sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1
         var error = dx + dy
+        // Thick lines spread across their minor axis.
+        let across = style.offsets, horizontal = dx >= -dy
+        // Dashes: the distance along the line at each step, from where the clipped part begins.
+        let dashed = !style.dashes.isEmpty
+        let steps = Double(max(dx, -dy, 1))
+        let clippedLength = ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
+        let offset = dashed ? start + ((p.x - a.x) * (p.x - a.x) + (p.y - a.y) * (p.y - a.y)).squareRoot() : 0
+        var step = 0.0
         while true {
-            setDot(x: x0, y: y0, color: color)
+            if !dashed || style.isOn(at: offset + step / steps * clippedLength) {
+                if across.count == 1 {
+                    setDot(x: x0, y: y0, color: color)
+                } else {
+                    for k in across { horizontal ? setDot(x: x0, y: y0 + k, color: color) : setDot(x: x0 + k, y: y0, color: color) }
+                }
+            }
             if x0 == x1 && y0 == y1 { break }
             let e2 = 2 * error
             if e2 >= dy { error += dy; x0 += sx }
             if e2 <= dx { error += dx; y0 += sy }
+            step += 1
         }
+    }
+
+    /// A solid line one dot wide.
+    public mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double), color: PaletteIndex?) {
+        var phase = 0.0
+        line(from: a, to: b, color: color, phase: &phase)
     }
 
     /// Where lines may go: the canvas (with a dot to spare), within `clipBox`.
@@ -259,5 +285,50 @@ private struct FillEdge {
         func row(_ v: Double) -> Int { Int(max(min((v - 0.5).rounded(.up), 1e9), -1e9)) }
         firstRow = max(row(top), visibleRows.lowerBound)
         lastRow = min(row(bottom) - 1, visibleRows.upperBound)
+    }
+}
+
+/// How a line is drawn in braille: one to three dots wide, solid or dashed.
+public struct LineStyle: Sendable, Equatable {
+    /// Dots across the line.
+    public var width: Int
+    /// Lengths in dots, alternately drawn and skipped; empty for a solid line.
+    public var dashes: [Double]
+
+    public static let solid = LineStyle(width: 1, dashes: [])
+
+    /// From a style's `line-width` (pixels: one dot is one pixel at the view's zoom) and
+    /// `line-dasharray` (in line widths). Wider than three dots reads as a band, not a line: capped.
+    public init(width pixels: Double, dasharray: [Double]) {
+        let width = pixels < 1.5 ? 1 : pixels < 2.5 ? 2 : 3
+        self.width = width
+        let scaled = dasharray.map { max($0, 0) * max(pixels, 1) }
+        // A pattern without a gap, or too fine for dots, draws solid.
+        dashes = scaled.count >= 2 && scaled.reduce(0, +) >= 2 && scaled.enumerated().contains { $0.offset % 2 == 1 && $0.element >= 0.5 }
+            ? scaled : []
+    }
+
+    init(width: Int, dashes: [Double]) { self.width = width; self.dashes = dashes }
+
+    /// The dot offsets across the line.
+    var offsets: [Int] {
+        switch width {
+        case 1: [0]
+        case 2: [0, 1]
+        default: [-1, 0, 1]
+        }
+    }
+
+    /// Whether the pattern draws at `distance` along the line.
+    func isOn(at distance: Double) -> Bool {
+        let period = dashes.reduce(0, +)
+        guard period > 0 else { return true }
+        var rest = distance.truncatingRemainder(dividingBy: period)
+        if rest < 0 { rest += period }
+        for (index, length) in dashes.enumerated() {
+            if rest < length { return index % 2 == 0 }
+            rest -= length
+        }
+        return true
     }
 }

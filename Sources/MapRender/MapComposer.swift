@@ -196,18 +196,18 @@ public enum MapComposer {
         // By index, and the feature copied out only once it passes: copying each of the features a
         // dense style's hundreds of filters look at was a fifth of a drawing (retains of its arrays).
         for index in layer.features.indices {
-            guard layer.features[index].geometryError == nil,
+            // The feature's box in dots: wholly off the canvas, it draws nothing (no line, fill,
+            // circle or label), so its filter is not even asked.
+            let bounds = source.bounds[index]
+            let box = (minX: ox + Double(bounds.minX) * k, minY: oy + Double(bounds.minY) * k,
+                       maxX: ox + Double(bounds.maxX) * k, maxY: oy + Double(bounds.maxY) * k)
+            guard box.maxX >= -2, box.maxY >= -2, box.minX <= Double(canvas.dotWidth) + 2, box.minY <= Double(canvas.dotHeight) + 2,
+                  layer.features[index].geometryError == nil,
                   filter.passes(FeatureFilter.Feature(type: layer.features[index].type, id: layer.features[index].id,
                                                       tags: layer.features[index].tags),
                                 in: source, zoom: painter.zoom) else { continue }
             let feature = layer.features[index]
             let context = FeatureContext(zoom: painter.zoom, feature: feature, in: source)
-            // The feature's box in dots: wholly off the canvas, its lines and fill draw nothing.
-            let bounds = source.bounds[index]
-            let box = (minX: ox + Double(bounds.minX) * k, minY: oy + Double(bounds.minY) * k,
-                       maxX: ox + Double(bounds.maxX) * k, maxY: oy + Double(bounds.maxY) * k)
-            let onCanvas = box.maxX >= -2 && box.maxY >= -2 && box.minX <= Double(canvas.dotWidth) + 2
-                && box.minY <= Double(canvas.dotHeight) + 2
             let geometry = feature.geometry
             var start = 0
             func parts(_ body: (ArraySlice<MVTPoint>) -> Void) {
@@ -224,20 +224,22 @@ public enum MapComposer {
                 let opacityKey = style.type == .fill ? "fill-opacity" : "fill-extrusion-opacity"
                 // A fill shows only where it covers a fill pixel's centre (see `MapCanvas.fill`): a box
                 // between two rows of centres covers none.
-                if onCanvas, MapCanvas.fillCrossesRows(from: box.minY, to: box.maxY),
+                if MapCanvas.fillCrossesRows(from: box.minY, to: box.maxY),
                    let color = painter.color(fillKey, opacity: opacityKey, context) {
                     var rings: [[(x: Double, y: Double)]] = []
                     parts { rings.append($0.map(dot)) }
                     canvas.fill(rings: rings, color: color.paletteIndex)
                 }
-                if onCanvas, let outline = painter.color("fill-outline-color", opacity: opacityKey, context) {
+                if let outline = painter.color("fill-outline-color", opacity: opacityKey, context) {
                     parts { ring in polyline(ring.map(dot), closed: true, color: outline.paletteIndex, canvas: &canvas) }
                 }
             case .line:
                 guard feature.type == .lineString || feature.type == .polygon,
                       let color = painter.color("line-color", opacity: "line-opacity", context) else { continue }
-                guard onCanvas else { break }
-                parts { line in polyline(line.map(dot), closed: feature.type == .polygon, color: color.paletteIndex, canvas: &canvas) }
+                let style = painter.lineStyle(context)
+                parts { line in
+                    polyline(line.map(dot), closed: feature.type == .polygon, color: color.paletteIndex, style: style, canvas: &canvas)
+                }
             case .circle:
                 guard feature.type == .point, let color = painter.color("circle-color", opacity: "circle-opacity", context) else { continue }
                 for p in geometry.points {
@@ -246,8 +248,17 @@ public enum MapComposer {
                     canvas.setDot(x: Int(d.x.rounded(.down)), y: Int(d.y.rounded(.down)), color: color.paletteIndex)
                 }
             case .symbol:
-                guard let text = painter.label(context), let anchor = labelAnchor(geometry, type: feature.type) else { continue }
-                let d = dot(anchor)
+                guard let text = painter.label(context) else { continue }
+                let d: (x: Double, y: Double)
+                if feature.type == .lineString {
+                    // A road's or river's name lies along it where a stretch of it runs level for the
+                    // name's length.
+                    guard let along = lineLabelAnchor(geometry, dot: dot, cells: DisplayWidth.of(text)) else { continue }
+                    d = along
+                } else {
+                    guard let anchor = labelAnchor(geometry, type: feature.type) else { continue }
+                    d = dot(anchor)
+                }
                 guard d.x >= 0, d.y >= 0, d.x < Double(canvas.dotWidth), d.y < Double(canvas.dotHeight) else { continue }
                 let color = painter.color("text-color", opacity: "text-opacity", context) ?? StyleColor(r: 0, g: 0, b: 0)
                 labels.append(LabelCandidate(text: text, column: Int(d.x / 2), row: Int(d.y / 4), order: order,
@@ -260,21 +271,51 @@ public enum MapComposer {
         return drawn
     }
 
-    private static func polyline(_ points: [(x: Double, y: Double)], closed: Bool, color: PaletteIndex, canvas: inout MapCanvas) {
+    private static func polyline(_ points: [(x: Double, y: Double)], closed: Bool, color: PaletteIndex, style: LineStyle = .solid,
+                                 canvas: inout MapCanvas) {
         guard points.count > 1 else { return }
-        for i in 1..<points.count { canvas.line(from: points[i - 1], to: points[i], color: color) }
-        if closed { canvas.line(from: points[points.count - 1], to: points[0], color: color) }
+        var phase = 0.0
+        for i in 1..<points.count { canvas.line(from: points[i - 1], to: points[i], color: color, style: style, phase: &phase) }
+        if closed { canvas.line(from: points[points.count - 1], to: points[0], color: color, style: style, phase: &phase) }
     }
 
-    /// Where a label goes: the point; the middle vertex of a line; the middle of a polygon's box.
+    /// Where a line's name goes, in dots: the middle of its longest stretch that stays within a row
+    /// and a half of text (six dots) and runs at least `cells` across, so the name lies along it;
+    /// where none does, beside its middle vertex.
+    static func lineLabelAnchor(_ geometry: MVTGeometry, dot: (MVTPoint) -> (x: Double, y: Double), cells: Int) -> (x: Double, y: Double)? {
+        let needed = Double(cells) * 2
+        var best: (length: Double, x: Double, y: Double)?
+        var start = 0
+        let ends = geometry.partEnds.isEmpty ? [geometry.points.count] : geometry.partEnds
+        for end in ends where end <= geometry.points.count && end > start {
+            let part = geometry.points[start..<end].map(dot)
+            start = end
+            var i = 0
+            while i < part.count - 1 {
+                var minY = part[i].y, maxY = part[i].y, minX = part[i].x, maxX = part[i].x
+                var j = i + 1
+                while j < part.count {
+                    let p = part[j]
+                    guard max(maxY, p.y) - min(minY, p.y) <= 6 else { break }
+                    minY = min(minY, p.y); maxY = max(maxY, p.y); minX = min(minX, p.x); maxX = max(maxX, p.x)
+                    j += 1
+                }
+                let length = maxX - minX
+                if length >= needed, length > (best?.length ?? 0) { best = (length, (minX + maxX) / 2, (minY + maxY) / 2) }
+                i = max(j - 1, i + 1)
+            }
+        }
+        if let best { return (best.x, best.y) }
+        let end = geometry.partEnds.first.map { min($0, geometry.points.count) } ?? geometry.points.count
+        return end > 0 ? dot(geometry.points[end / 2]) : nil
+    }
+
+    /// Where a label goes: the point; the middle of a polygon's box (lines: `lineLabelAnchor`).
     private static func labelAnchor(_ geometry: MVTGeometry, type: MVTGeometryType) -> MVTPoint? {
         let points = geometry.points
         guard !points.isEmpty else { return nil }
         switch type {
         case .point: return points[0]
-        case .lineString:
-            let end = geometry.partEnds.first.map { min($0, points.count) } ?? points.count
-            return points[end / 2]
         default:
             let end = geometry.partEnds.first.map { min($0, points.count) } ?? points.count
             let ring = points[0..<max(end, 1)]
@@ -403,6 +444,18 @@ struct LayerPainter {
         }
         guard color.a * opacity >= 0.15 else { return nil }
         return color.over(base, opacity: opacity)
+    }
+
+    /// `line-width` and `line-dasharray` as braille can show them.
+    func lineStyle(_ context: FeatureContext) -> LineStyle {
+        func value(_ key: String) -> JSONValue? {
+            if let fixed = fixedPaint[key] { return fixed }
+            return layer.paint[key].map { StyleExpression.evaluate($0, context) }
+        }
+        let width = value("line-width")?.double ?? 1
+        let dashes = value("line-dasharray")?.array.compactMap(\.double) ?? []
+        if width < 1.5, dashes.isEmpty { return .solid }
+        return LineStyle(width: width, dasharray: dashes)
     }
 
     static let labelSourceLimit = 256
