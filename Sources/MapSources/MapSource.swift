@@ -44,12 +44,13 @@ enum Attribution {
 }
 
 public enum MapSources {
-    /// A side-loaded file or folder: a tile package, or a folder of loose tiles.
+    /// A side-loaded file or folder: a tile package, an ArcGIS cache folder, or a folder of loose tiles.
     public static func open(path: String) throws -> any MapSource {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw MapSourceError("\(TerminalText.sanitizedLine(path, maxLength: 200)) does not exist.")
         }
-        return isDirectory.boolValue ? try TileFolderSource(path: path) : try PackageMapSource(path: path)
+        guard isDirectory.boolValue, TileCacheFolder.configuration(in: path) == nil else { return try PackageMapSource(path: path) }
+        return try TileFolderSource(path: path)
     }
 }

@@ -3,10 +3,10 @@ import MapRender
 import MapbookCore
 import TileFormats
 
-/// A `.vtpk`, `.tpkx` or `.tpk` on disk, read in place: a downloaded area's package or a
-/// side-loaded file.
+/// A `.vtpk`, `.tpkx` or `.tpk` on disk, read in place (a downloaded area's package or a
+/// side-loaded file), or an ArcGIS cache folder.
 public struct PackageMapSource: MapSource {
-    public let package: TilePackage
+    public let tiles: any TileSource
     public let name: String
     public let zooms: ClosedRange<Int>
     public let extent: GeoExtent?
@@ -15,33 +15,35 @@ public struct PackageMapSource: MapSource {
     /// Why the package's own style is not used, when it has one that does not parse.
     public let styleProblem: String?
 
-    public var isVector: Bool { package.info.isVector }
-    public var tileSize: Int { package.info.tileSize }
+    public var isVector: Bool { tiles.info.isVector }
+    public var tileSize: Int { tiles.info.tileSize }
 
+    /// A package file, or a folder holding an ArcGIS cache (`conf.xml` beside `_alllayers`).
     public init(path: String) throws {
-        let package: TilePackage
+        let tiles: any TileSource
         do {
-            package = try TilePackage(path: path)
+            tiles = TileCacheFolder.configuration(in: path) != nil ? try TileCacheFolder(path: path) : try TilePackage(path: path)
         } catch {
             throw MapSourceError("\(TerminalText.sanitizedLine(URL(fileURLWithPath: path).lastPathComponent, maxLength: 120)) cannot be opened: \(error.description).")
         }
-        try self.init(package: package)
+        try self.init(tiles: tiles, path: path)
     }
 
-    public init(package: TilePackage) throws {
-        self.package = package
-        let fileName = TerminalText.sanitizedLine(URL(fileURLWithPath: package.path).lastPathComponent, maxLength: 120)
+    public init(tiles: any TileSource, path: String) throws {
+        self.tiles = tiles
+        let fileName = TerminalText.sanitizedLine(URL(fileURLWithPath: path).lastPathComponent, maxLength: 120)
         name = fileName
-        let webZooms = package.info.levels.compactMap(\.zoom)
+        let package = tiles as? TilePackage
+        let webZooms = tiles.info.levels.compactMap(\.zoom)
         guard let low = webZooms.min(), let high = webZooms.max() else {
             throw MapSourceError("\(fileName) is not tiled on the Web Mercator grid, so it cannot be drawn.")
         }
         zooms = low...high
-        extent = package.info.fullExtent?.geographic
+        extent = tiles.info.fullExtent?.geographic
         var style = MapStyle.plain
         var problem: String?
         var credit: String?
-        if package.info.isVector {
+        if tiles.info.isVector, let package {
             do {
                 if let packaged = try package.style() {
                     style = MapStyle(packaged)
@@ -50,7 +52,7 @@ public struct PackageMapSource: MapSource {
             } catch {
                 problem = "The package's style does not read (\(error.description)); drawing with a plain style."
             }
-        } else {
+        } else if let package {
             credit = Self.rasterCredit(package)
         }
         self.style = style
@@ -59,7 +61,7 @@ public struct PackageMapSource: MapSource {
     }
 
     public func tile(_ key: TileKey) async throws -> MapTile? {
-        guard let bytes = try package.tile(z: key.z, x: key.x, y: key.y) else { return nil }
+        guard let bytes = try tiles.tile(z: key.z, x: key.x, y: key.y) else { return nil }
         return try MapTile(key: key, bytes: bytes, vector: isVector)
     }
 

@@ -46,14 +46,8 @@ public final class TilePackage: TileSource, Sendable {
 
     // MARK: Tiles
 
-    /// The level that holds web zoom `z`; for packages not aligned to the web grid, the level whose id is `z`.
-    public func level(forZoom z: Int) -> TileLevel? {
-        info.levels.first { $0.zoom == z } ?? info.levels.first { $0.zoom == nil && $0.level == z }
-    }
-
     public func tile(z: Int, x: Int, y: Int) throws(TileFormatError) -> Data? {
-        guard let level = level(forZoom: z), x >= 0, y >= 0 else { return nil }
-        if level.zoom != nil, x >= 1 << z || y >= 1 << z { return nil }
+        guard let level = info.level(z: z, x: x, y: y) else { return nil }
         return try tile(level: level.level, row: y, column: x)
     }
 
@@ -211,6 +205,25 @@ public final class TilePackage: TileSource, Sendable {
     private static func tpkMetadata(_ archive: ZipArchive, conf: ZipEntry, fallbackName: String) throws(TileFormatError) -> PackageMetadata {
         let xml = String(decoding: try archive.contents(of: conf), as: UTF8.self)
         let folder = String(conf.name.dropLast("conf.xml".count))
+        let cdi = try archive.contents(of: folder + "conf.cdi").map { String(decoding: $0, as: UTF8.self) }
+        let title = (try archive.contents(of: "esriinfo/iteminfo.xml")).flatMap {
+            XMLText.elements("title", in: String(decoding: $0, as: UTF8.self)).first
+        }
+        let info = CacheConfiguration.info(xml: xml, cdi: cdi, kind: .compactV1TilePackage, name: title ?? fallbackName)
+        return PackageMetadata(info: info, tileRoot: folder + "_alllayers/", styleEntry: nil)
+    }
+
+    private static func itemInfoTitle(_ archive: ZipArchive) -> String? {
+        guard let data = try? archive.contents(of: "esriinfo/iteminfo.xml") else { return nil }
+        return XMLText.elements("title", in: String(decoding: data, as: UTF8.self)).first
+    }
+}
+
+/// An ArcGIS cache's `conf.xml` (with `conf.cdi` for its extent): the tiling scheme, its levels
+/// matched to web zooms, the tile format and how tiles are stored. Read for `.tpk` packages and
+/// for cache folders on disk alike.
+enum CacheConfiguration {
+    static func info(xml: String, cdi: String?, kind: TileSetInfo.Kind, name: String) -> TileSetInfo {
         let wkid = XMLText.elements("WKID", in: xml).first.flatMap { Int($0) }
         let latest = XMLText.elements("LatestWKID", in: xml).first.flatMap { Int($0) }
         let sr = wkid == nil && latest == nil ? nil : SpatialReference(wkid: wkid, latestWkid: latest)
@@ -228,28 +241,26 @@ public final class TilePackage: TileSource, Sendable {
         }
         // conf.cdi, beside conf.xml, holds the cache's full extent.
         var extent: Envelope?
-        if let cdi = try archive.contents(of: folder + "conf.cdi") {
-            let text = String(decoding: cdi, as: UTF8.self)
-            let corners = ["XMin", "YMin", "XMax", "YMax"].compactMap { XMLText.elements($0, in: text).first.flatMap(Double.init) }
+        if let cdi {
+            let corners = ["XMin", "YMin", "XMax", "YMax"].compactMap { XMLText.elements($0, in: cdi).first.flatMap(Double.init) }
             if corners.count == 4 {
                 extent = Envelope(xmin: corners[0], ymin: corners[1], xmax: corners[2], ymax: corners[3],
                                   spatialReference: sr ?? .webMercator)
             }
         }
-        let storageFormat = XMLText.elements("StorageFormat", in: xml).first ?? ""
-        let title = (try archive.contents(of: "esriinfo/iteminfo.xml")).flatMap {
-            XMLText.elements("title", in: String(decoding: $0, as: UTF8.self)).first
-        }
-        let info = TileSetInfo(kind: .compactV1TilePackage,
-                               bundleFormat: storageFormat.hasSuffix("CompactV2") ? .compactV2 : .compactV1, name: title ?? fallbackName,
-                               tileFormat: (XMLText.elements("CacheTileFormat", in: xml).first ?? "unknown").lowercased(),
-                               tileSize: tileSize, levels: levels, fullExtent: extent, spatialReference: sr)
-        return PackageMetadata(info: info, tileRoot: folder + "_alllayers/", styleEntry: nil)
+        return TileSetInfo(kind: kind, bundleFormat: storageFormat(xml) == .compactV2 ? .compactV2 : .compactV1, name: name,
+                           tileFormat: (XMLText.elements("CacheTileFormat", in: xml).first ?? "unknown").lowercased(),
+                           tileSize: tileSize, levels: levels, fullExtent: extent, spatialReference: sr)
     }
 
-    private static func itemInfoTitle(_ archive: ZipArchive) -> String? {
-        guard let data = try? archive.contents(of: "esriinfo/iteminfo.xml") else { return nil }
-        return XMLText.elements("title", in: String(decoding: data, as: UTF8.self)).first
+    enum Storage { case compactV1, compactV2, exploded }
+
+    /// `StorageFormat`: `esriMapCacheStorageModeCompact` (V1), `…CompactV2`, `…Exploded`.
+    static func storageFormat(_ xml: String) -> Storage {
+        let format = XMLText.elements("StorageFormat", in: xml).first ?? ""
+        if format.hasSuffix("CompactV2") { return .compactV2 }
+        if format.hasSuffix("Exploded") { return .exploded }
+        return .compactV1
     }
 }
 
@@ -264,7 +275,7 @@ extension CompactCacheV2Bundle: TileBundle {}
 
 /// Open bundles (each holds its 128 KiB index), shared between threads and bounded: past the limit
 /// the cache starts over rather than grow with the package.
-private final class BundleCache: Sendable {
+final class BundleCache: Sendable {
     private let bundles = Mutex<[String: any TileBundle]>([:])
     private let limit = 64
 

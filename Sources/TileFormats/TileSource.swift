@@ -31,6 +31,8 @@ public struct TileLevel: Sendable, Equatable {
 public struct TileSetInfo: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case vectorTilePackage = "vtpk", tilePackage = "tpkx", compactV1TilePackage = "tpk"
+        /// An ArcGIS cache folder on disk: `conf.xml` beside `_alllayers`, bundled or exploded.
+        case cacheFolder = "cache"
     }
 
     /// How bundles store tiles: V1 (`.bundle` + `.bundlx`) or V2 (index inside the bundle).
@@ -49,6 +51,19 @@ public struct TileSetInfo: Sendable, Equatable {
     public var spatialReference: SpatialReference?
 
     public var isVector: Bool { kind == .vectorTilePackage }
+
+    /// The level that holds web zoom `z`; for tile sets not aligned to the web grid, the level whose id is `z`.
+    public func level(forZoom z: Int) -> TileLevel? {
+        levels.first { $0.zoom == z } ?? levels.first { $0.zoom == nil && $0.level == z }
+    }
+
+    /// The level of the tile at web zoom `z`, column `x`, row `y`; nil when there is none or the
+    /// tile lies outside the web grid.
+    func level(z: Int, x: Int, y: Int) -> TileLevel? {
+        guard let level = level(forZoom: z), x >= 0, y >= 0 else { return nil }
+        if level.zoom != nil, x >= 1 << z || y >= 1 << z { return nil }
+        return level
+    }
 }
 
 /// Anything that hands out tiles by web zoom, column and row: packages on disk now, services later.

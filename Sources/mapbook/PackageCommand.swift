@@ -87,7 +87,7 @@ struct PackageCommand: ParsableCommand {
                 }
                 try Output.json(JSONValue.object([
                     "z": .number(Double(z)), "x": .number(Double(x)), "y": .number(Double(y)),
-                    "level": package.level(forZoom: z).map { .number(Double($0.level)) } ?? .null,
+                    "level": package.info.level(forZoom: z).map { .number(Double($0.level)) } ?? .null,
                     "size": .number(Double(data.count)), "content": .string(content),
                 ]))
                 return

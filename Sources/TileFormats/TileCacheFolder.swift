@@ -1,0 +1,85 @@
+import Foundation
+
+/// An ArcGIS tile cache as a folder on disk, as ArcGIS Server and ArcGIS Pro write them and as a
+/// `.tpk` holds one unzipped: `conf.xml` (and `conf.cdi`) beside `_alllayers`, whose levels hold
+/// compact bundles (`Lnn/RrrrrCcccc.bundle`, V1 with its `.bundlx` or V2) or loose tiles
+/// (`Lnn/Rrrrrrrrr/Ccccccccc.png`, exploded; `MIXED` caches hold PNGs and JPEGs side by side).
+/// Tiles are read in place.
+public final class TileCacheFolder: TileSource, Sendable {
+    public let path: String
+    public let info: TileSetInfo
+    private let storage: CacheConfiguration.Storage
+    /// Files under `_alllayers` by their lowercased relative path: cache writers differ in case.
+    private let files: [String: String]
+    private let openBundles = BundleCache()
+
+    /// The folder holding `conf.xml`, or the cache's folder with it in `Layers/`.
+    public static func configuration(in path: String) -> String? {
+        for candidate in [path, path + "/Layers", path + "/layers"] {
+            let conf = candidate + "/conf.xml"
+            if FileManager.default.fileExists(atPath: conf),
+               FileManager.default.fileExists(atPath: candidate + "/_alllayers") { return candidate }
+        }
+        return nil
+    }
+
+    public init(path: String) throws(TileFormatError) {
+        guard let folder = Self.configuration(in: path), let xmlData = FileManager.default.contents(atPath: folder + "/conf.xml") else {
+            throw .cannotOpen(path: path, reason: "it has no conf.xml beside an _alllayers folder")
+        }
+        self.path = path
+        let xml = String(decoding: xmlData, as: UTF8.self)
+        let cdi = FileManager.default.contents(atPath: folder + "/conf.cdi").map { String(decoding: $0, as: UTF8.self) }
+        info = CacheConfiguration.info(xml: xml, cdi: cdi, kind: .cacheFolder, name: URL(fileURLWithPath: path).lastPathComponent)
+        storage = CacheConfiguration.storageFormat(xml)
+        let root = URL(fileURLWithPath: folder + "/_alllayers")
+        var files: [String: String] = [:]
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        let prefix = root.standardizedFileURL.path + "/"
+        // A cache of millions of loose tiles is listed up to a limit; bundled caches hold few files.
+        while let file = walker?.nextObject() as? URL, files.count < 4_000_000 {
+            let full = file.standardizedFileURL.path
+            guard full.hasPrefix(prefix) else { continue }
+            files[String(full.dropFirst(prefix.count)).lowercased()] = full
+        }
+        self.files = files
+    }
+
+    public func tile(z: Int, x: Int, y: Int) throws(TileFormatError) -> Data? {
+        guard let level = info.level(z: z, x: x, y: y) else { return nil }
+        return try tile(level: level.level, row: y, column: x)
+    }
+
+    /// A tile by the cache's own level id, row and column.
+    public func tile(level: Int, row: Int, column: Int) throws(TileFormatError) -> Data? {
+        switch storage {
+        case .exploded:
+            let base = String(format: "l%02d/r%08x/c%08x", level, row, column)
+            for ext in ["png", "jpg", "jpeg"] {
+                guard let file = files[base + "." + ext] else { continue }
+                let source = try FileByteSource(path: file)
+                guard source.size <= CompactCacheV2Bundle.maxTileSize else { throw .malformed("\(file) is too large to be a tile") }
+                return try source.read(at: 0, count: Int(source.size))
+            }
+            return nil
+        case .compactV1, .compactV2:
+            guard let bundle = try bundle(level: level, row: row, column: column) else { return nil }
+            return try bundle.tile(row: row, column: column)
+        }
+    }
+
+    private func bundle(level: Int, row: Int, column: Int) throws(TileFormatError) -> (any TileBundle)? {
+        let base = String(format: "l%02d/r%04xc%04x", level, row & ~127, column & ~127)
+        if let cached = openBundles[base] { return cached }
+        guard let data = files[base + ".bundle"] else { return nil }
+        let opened: any TileBundle
+        if storage == .compactV2 {
+            opened = try CompactCacheV2Bundle(source: FileByteSource(path: data))
+        } else {
+            guard let index = files[base + ".bundlx"] else { throw .malformed("\(data) has no .bundlx index beside it") }
+            opened = try CompactCacheV1Bundle(index: FileByteSource(path: index), data: FileByteSource(path: data))
+        }
+        openBundles[base] = opened
+        return opened
+    }
+}
