@@ -2,13 +2,14 @@ import Foundation
 import MapbookCore
 
 /// The geography that ships with mapbook (see ATTRIBUTION.md beside this file): Maine's outline and
-/// counties, its neighbouring states and provinces, and its places; and the world's countries.
+/// counties, its neighbouring states and provinces, and its places; and the world's countries and
+/// some of its cities.
 public enum MapbookAssets {
     public enum Layer: String, CaseIterable, Sendable {
         case state, counties, region, places
-        case countries
+        case countries, cities
 
-        var folder: String { self == .countries ? "world" : "maine" }
+        var folder: String { [.countries, .cities].contains(self) ? "world" : "maine" }
     }
 
     /// One line crediting every source, for attribution lines on screen and in packages.

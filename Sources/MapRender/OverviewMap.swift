@@ -12,12 +12,15 @@ public struct OverviewGeography: Sendable {
     public let land: Polygons
     public let subdivisions: Polygons
     public let world: Polygons
+    /// A few of the world's cities, named over its outline.
+    public let cities: [(name: String, point: MercatorPoint)]
     /// The extent of `land`, for maps that have no extent of their own.
     public let landExtent: GeoExtent?
 
     /// `land` is filled and outlined, `subdivisions` (counties) outlined, `neighbours` drawn muted;
-    /// `world` (countries) stands in for all of them under a web map outside the region.
-    public init(land: [GeoFeature], subdivisions: [GeoFeature] = [], neighbours: [GeoFeature] = [], world: [GeoFeature] = []) {
+    /// `world` (countries, with `cities` named) stands in for all of them under a web map outside the region.
+    public init(land: [GeoFeature], subdivisions: [GeoFeature] = [], neighbours: [GeoFeature] = [], world: [GeoFeature] = [],
+                cities: [GeoFeature] = []) {
         func polygons(_ features: [GeoFeature]) -> Polygons {
             features.flatMap { feature -> Polygons in
                 guard case .polygons(let polygons) = feature.geometry else { return [] }
@@ -28,6 +31,10 @@ public struct OverviewGeography: Sendable {
         self.subdivisions = polygons(subdivisions)
         self.neighbours = polygons(neighbours)
         self.world = polygons(world)
+        self.cities = cities.compactMap { city in
+            guard case .points(let points) = city.geometry, let point = points.first, let name = city.property("name")?.string else { return nil }
+            return (name, MercatorPoint(point))
+        }
         landExtent = land.compactMap(\.geometry.extent).union
     }
 
@@ -125,9 +132,10 @@ public struct OverviewMap: Sendable {
             for i in 1..<corners.count { canvas.line(from: corners[i - 1], to: corners[i], color: color) }
         }
 
+        let regional = viewExtent.map(geography.isRegional) ?? true
         if basemap == nil {
             canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: theme.water)
-            if viewExtent.map(geography.isRegional) ?? true {
+            if regional {
                 canvas.fill(rings: rings(geography.neighbours), color: theme.neighbourLand)
                 canvas.fill(rings: rings(geography.land), color: theme.land)
                 outline(geography.neighbours, color: theme.neighbourBorder)
@@ -146,6 +154,7 @@ public struct OverviewMap: Sendable {
         }
         if let chosen { outline(box: box(areas[chosen].extent), color: theme.selectedArea) }
         canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: glyphs, colors: colors, overlay: basemap != nil)
+        if basemap == nil, !regional { nameCities(projection: projection, in: rect, into: &frame, color: colors ? theme.cityName : nil, glyphs: glyphs) }
 
         // Its marker at its centre, and its name beside it on the map (also in the caption bar).
         guard let selected = chosen else { return }
@@ -157,6 +166,30 @@ public struct OverviewMap: Sendable {
         guard rect.contains(x: centre.x, y: centre.y) else { return }
         frame[centre.x, centre.y] = Cell(marker, style: CellStyle(foreground: colors ? theme.selectedArea : nil,
                                                                  background: frame[centre.x, centre.y].style.background, bold: true))
+    }
+
+    /// The cities in view, each a dot and its name to the right, where the name and a cell around it
+    /// are free of other names; at most one name per twenty cells of the pane, so the outline shows.
+    private func nameCities(projection: MapProjection, in rect: Rect, into frame: inout Frame, color: PaletteIndex?, glyphs: GlyphSet) {
+        var taken = [Bool](repeating: false, count: rect.width * rect.height)
+        var placed = 0
+        let limit = rect.width * rect.height / 20
+        for city in geography.cities where placed < limit {
+            let dot = projection.dot(city.point)
+            let column = Int((dot.x / 2).rounded(.down)), row = Int((dot.y / 4).rounded(.down))
+            let text = (glyphs == .unicode ? "•" : "*") + DisplayWidth.truncated(city.name, to: 16)
+            let width = DisplayWidth.of(text)
+            guard row >= 0, row < rect.height, column >= 0, column + width <= rect.width else { continue }
+            let span = max(column - 1, 0)..<min(column + width + 1, rect.width)
+            let rows = max(row - 1, 0)...min(row + 1, rect.height - 1)
+            guard !rows.contains(where: { r in span.contains { taken[r * rect.width + $0] } }) else { continue }
+            for r in rows { for c in span { taken[r * rect.width + c] = true } }
+            let x = rect.x + column, y = rect.y + row
+            let backgrounds = (x..<x + width).map { frame[$0, y].style.background }
+            frame.put(text, x: x, y: y, style: CellStyle(foreground: color), limit: rect.maxX)
+            for (offset, background) in backgrounds.enumerated() { frame[x + offset, y].style.background = background }
+            placed += 1
+        }
     }
 
     /// `title` on the row of the box's top edge, just right of it, else just left of it, each cell

@@ -59,6 +59,8 @@ public struct MapTheme: Sendable, Equatable {
     public var otherArea: PaletteIndex = 66
     public var selectedArea: PaletteIndex = 220
     public var captionBar: PaletteIndex = 237
+    /// City names over the world's outline.
+    public var cityName: PaletteIndex = 250
 
     public init() {}
 }

@@ -78,3 +78,30 @@ import Testing
         #expect(landCells(geography, maine) > 50, "Maine's own outline under Maine")
     }
 }
+
+/// The world's outline names a few of its cities, never so many that the outline is lost, and
+/// never under Maine's own outline.
+@Suite struct OverviewCityTests {
+    static func city(_ name: String, _ longitude: Double, _ latitude: Double) -> GeoFeature {
+        GeoFeature(geometry: .points([GeoPoint(longitude: longitude, latitude: latitude)]), properties: [("name", .string(name))])
+    }
+
+    let geography = OverviewGeography(land: [OverviewRegionTests.square(-71, 43, 4)], world: [OverviewRegionTests.square(5, 47, 10)],
+                                      cities: [city("Berlin", 13.4, 52.5), city("Potsdam", 13.1, 52.4), city("Munich", 11.6, 48.1),
+                                               city("Bangor", -68.8, 44.8)])
+
+    func frame(_ extent: GeoExtent) -> Frame {
+        var frame = Frame(width: 50, height: 18)
+        OverviewMap(geography: geography, webMapExtent: extent, areas: [], selected: nil)
+            .draw(into: &frame, rect: frame.bounds, title: "t", glyphs: .unicode, colors: true)
+        return frame
+    }
+
+    @Test func citiesAreNamedOverTheWorldWithoutCrowding() {
+        let germany = frame(GeoExtent(xmin: 5.9, ymin: 47.3, xmax: 15.0, ymax: 55.1)).text
+        #expect(germany.contains("•Berlin") && germany.contains("•Munich"))
+        #expect(!germany.contains("Potsdam"), "too close to Berlin: left out")
+        #expect(!frame(GeoExtent(xmin: -71.3, ymin: 42.2, xmax: -66.9, ymax: 47.5)).text.contains("Bangor"),
+                "Maine's outline has no world city names")
+    }
+}
