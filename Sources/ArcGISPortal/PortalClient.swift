@@ -219,7 +219,13 @@ public struct PortalClient: Sendable {
 
     /// Builds `{rest}/{path}?{query}&f=json` with every part percent-encoded.
     func request(_ path: [String], query: [(String, String)], json: Bool = true) -> HTTPRequest {
-        var url = restURL
+        request(base: restURL, path, query: query, json: json)
+    }
+
+    /// The same under another base (a geocode service). The token goes only to the portal itself,
+    /// and from ArcGIS Online to its own services (`*.arcgis.com`).
+    func request(base: URL, _ path: [String], query: [(String, String)], json: Bool = true) -> HTTPRequest {
+        var url = base
         for component in path { url.appendPathComponent(component, isDirectory: false) }
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         let items = query.map { URLQueryItem(name: $0.0, value: $0.1) } + (json ? [URLQueryItem(name: "f", value: "json")] : [])
@@ -227,8 +233,15 @@ public struct PortalClient: Sendable {
             URLQueryItem(name: Self.formEncode($0.name), value: $0.value.map(Self.formEncode))
         }
         var headers: [(String, String)] = []
-        if let token { headers.append(("X-Esri-Authorization", "Bearer \(token)")) }
+        if let token, mayCarryToken(base) { headers.append(("X-Esri-Authorization", "Bearer \(token)")) }
         return HTTPRequest(url: components.url!, headers: headers)
+    }
+
+    private func mayCarryToken(_ url: URL) -> Bool {
+        let own = (portalURL.scheme?.lowercased(), portalURL.host?.lowercased(), portalURL.port)
+        if (url.scheme?.lowercased(), url.host?.lowercased(), url.port) == own { return true }
+        let arcGIS = { (host: String?) in host.map { $0 == "arcgis.com" || $0.hasSuffix(".arcgis.com") } ?? false }
+        return url.scheme?.lowercased() == "https" && arcGIS(portalURL.host?.lowercased()) && arcGIS(url.host?.lowercased())
     }
 
     private static let formSafe = CharacterSet(charactersIn:
@@ -238,8 +251,17 @@ public struct PortalClient: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: formSafe) ?? text
     }
 
-    private func getJSON(_ path: [String], query: [(String, String)], about id: ItemID?) async throws -> JSONValue {
-        try await send(request(path, query: query), about: id) { response in
+    func getJSON(_ path: [String], query: [(String, String)], about id: ItemID?) async throws -> JSONValue {
+        try await getJSON(request(path, query: query), about: id)
+    }
+
+    /// A service's JSON operation: `{base}/{path}?{query}&f=json`, its error body typed.
+    func getJSON(_ base: URL, _ path: [String], query: [(String, String)]) async throws -> JSONValue {
+        try await getJSON(request(base: base, path, query: query), about: nil)
+    }
+
+    private func getJSON(_ request: HTTPRequest, about id: ItemID?) async throws -> JSONValue {
+        try await send(request, about: id) { response in
             let json: JSONValue
             do {
                 json = try JSONValue(parsing: response.body)

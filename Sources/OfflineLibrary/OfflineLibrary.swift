@@ -216,9 +216,11 @@ public struct OfflineLibrary: Sendable {
     }
 
     /// Deletes an area's partial downloads (a cancelled download), unless another process is
-    /// writing the area.
+    /// writing the area. It waits for the lock as long as a remove does: a lock let go a moment ago
+    /// can still be held by a process being started (between fork and exec the child shares the
+    /// open lock file), which left a cancelled download's bytes behind now and then.
     public func removePartialDownload(_ area: ItemID) {
-        guard case .acquired(let lock)? = try? AreaLock.tryAcquire(areaDirectory: areaDirectory(area), patience: .zero) else { return }
+        guard case .acquired(let lock)? = try? AreaLock.tryAcquire(areaDirectory: areaDirectory(area)) else { return }
         withExtendedLifetime(lock) { try? FileManager.default.removeItem(atPath: partialDirectory(area)) }
     }
 

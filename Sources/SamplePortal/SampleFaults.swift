@@ -24,6 +24,8 @@ public struct SampleFaults: Sendable, Equatable {
     /// Accepts every connection (but the admin endpoint's) and closes it without answering: a portal
     /// behind a failing proxy.
     public var hangUp = false
+    /// The geocode service answers HTTP 503, as one behind a failing load balancer.
+    public var geocodeDown = false
     /// Answers `Range` requests with 200 and the whole file.
     public var ignoreRange = false
     /// Declares a `Content-Length` longer than the body.
@@ -81,6 +83,7 @@ public struct SampleFaults: Sendable, Equatable {
             case "stallSeconds": stallSeconds = try number()
             case "times": disruptedDownloads = try number()
             case "hangup": hangUp = flag()
+            case "geocodeDown": geocodeDown = flag()
             case "ignoreRange": ignoreRange = flag()
             case "wrongLength": wrongLength = flag()
             case "corrupt": corrupt = flag()

@@ -72,13 +72,20 @@ enum SampleGallery {
         ])
     }
 
-    /// `portals/self`, the fields a client needs to find the gallery.
-    static let portalSelf: JSONValue = .object([
+    /// `portals/self`, the fields a client needs to find the gallery and the geocoder.
+    static func portalSelf(baseURL: String) -> JSONValue {
+        .object([
         "id": .string("mApBoOkSaMpLe0001"), "name": .string("mapbook sample portal"), "isPortal": .bool(false),
+        "helperServices": .object(["geocode": .array([.object([
+            "url": .string(baseURL + SampleGeocoder.path), "name": .string("Maine Places"), "suggest": .bool(true),
+            "placefinding": .bool(true), "batch": .bool(false),
+            "northLat": .string("Ymax"), "southLat": .string("Ymin"), "eastLon": .string("Xmax"), "westLon": .string("Xmin"),
+        ])])]),
         "basemapGalleryGroupQuery": .string("title:\"\(groupTitle)\" AND owner:\(SampleCatalog.owner)"),
         "vectorBasemapGalleryGroupQuery": .string("title:\"\(groupTitle)\" AND owner:\(SampleCatalog.owner)"),
         "useVectorBasemaps": .bool(false), "culture": .string("en-us"), "units": .string("english"),
-    ])
+        ])
+    }
 
     /// `community/groups?q=…`: the gallery's group when the query names its title.
     static func groups(_ query: [String: String]) -> JSONValue {

@@ -130,6 +130,9 @@ final class SampleRouter: Sendable {
         if request.path.hasPrefix("/sharing/rest/") {
             return SampleREST(content: content, faults: faults, baseURL: baseURL).respond(request)
         }
+        if request.path.hasPrefix(SampleGeocoder.path) {
+            return SampleGeocoder(basemap: content.basemap, down: faults.geocodeDown).respond(request)
+        }
         if request.path.hasPrefix(SampleGallery.rasterServicePath) {
             return SampleMapServer(tiles: content.rasterTiles).respond(request)
         }

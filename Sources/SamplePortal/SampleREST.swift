@@ -20,7 +20,7 @@ struct SampleREST {
         func json(_ value: JSONValue) -> LoopbackResponse { Self.json(value, pretty: format == "pjson") }
 
         if parts == ["search"] { return wantsJSON ? json(search(request.query)) : Self.html }
-        if parts == ["portals", "self"] { return wantsJSON ? json(SampleGallery.portalSelf) : Self.html }
+        if parts == ["portals", "self"] { return wantsJSON ? json(SampleGallery.portalSelf(baseURL: baseURL)) : Self.html }
         if parts == ["community", "groups"] { return wantsJSON ? json(SampleGallery.groups(request.query)) : Self.html }
         guard parts.count >= 3, parts[0] == "content", parts[1] == "items" else { return .text("Not Found", status: 404) }
         let id = parts[2]

@@ -85,11 +85,7 @@ struct SnapshotCommand: AsyncParsableCommand {
         return (parts[0], parts[1])
     }
 
-    private func parsedCenter(_ text: String) -> GeoPoint? {
-        let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, abs(parts[0]) <= 180, abs(parts[1]) <= 90 else { return nil }
-        return GeoPoint(longitude: parts[0], latitude: parts[1])
-    }
+    private func parsedCenter(_ text: String) -> GeoPoint? { Coordinates.parse(text) }
 
     func run() async throws {
         do {

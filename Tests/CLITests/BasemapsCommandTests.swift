@@ -61,3 +61,50 @@ struct BasemapsCommandTests {
         #expect(result.stdout.contains("Natural Earth"), "the service's copyright")
     }
 }
+
+/// `mapbook search` and `mapbook reverse`: the portal's geocoder, each place with the areas that hold it.
+@Suite("mapbook search and reverse")
+struct SearchCommandTests {
+    let server: SamplePortal
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-search-\(UUID())").path
+    var portal: String { server.baseURL.absoluteString }
+
+    init() throws { server = try SampleFixture.start() }
+
+    func run(_ arguments: [String]) async throws -> CLIResult {
+        try await CLI.runAsync(arguments, environment: ["XDG_CACHE_HOME": data + "/cache", "MAPBOOK_DATA_DIR": data])
+    }
+
+    @Test func searchFindsAPlaceAndTheAreaThatHoldsIt() async throws {
+        let result = try await run(["search", "Bar Harbor", "--portal", portal, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+        let first = try #require((json["results"] as? [[String: Any]])?.first)
+        #expect(first["label"] as? String == "Bar Harbor, ME, USA" && first["type"] as? String == "City")
+        let areas = try #require(first["areas"] as? [[String: Any]])
+        #expect(areas.map { $0["title"] as? String } == ["Acadia"] && areas.first?["downloaded"] as? Bool == false)
+        let text = try await run(["search", "bar harbor", "--portal", portal])
+        #expect(text.stdout.hasPrefix("Bar Harbor, ME, USA  44.3876, -68.2039  City  — in Acadia"))
+        let nothing = try await run(["search", "Atlantis", "--portal", portal])
+        #expect(nothing.status == 0 && nothing.stdout == "No place found for “Atlantis”.\n")
+    }
+
+    @Test func reverseNamesThePlaceAndBadPointsAreRefused() async throws {
+        let result = try await run(["reverse", "--portal", portal, "--json", "--", "-68.21,44.39"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+        #expect((json["address"] as? [String: Any])?["label"] as? String == "Bar Harbor, ME, USA")
+        #expect((json["areas"] as? [[String: Any]])?.count == 1)
+        let bad = try await run(["reverse", "--portal", portal, "--", "-200,44"])
+        #expect(bad.status != 0 && bad.stderr.contains("The point must look like -68.2,44.35"))
+        let near = try await run(["search", "Bangor", "--near", "nowhere", "--portal", portal])
+        #expect(near.status != 0 && near.stderr.contains("--near must look like"))
+    }
+
+    @Test func aGeocoderThatIsDownEndsInOneSentence() async throws {
+        server.updateFaults { $0.geocodeDown = true }
+        let result = try await run(["search", "Bangor", "--portal", portal, "--json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#""kind":"httpStatus""#) && result.stdout.contains("503"))
+    }
+}

@@ -1,0 +1,136 @@
+import ArcGISPortal
+import ArgumentParser
+import Foundation
+import MapbookCore
+import OfflineLibrary
+
+/// `mapbook search`: places by name from the portal's geocoder, each with the web map's areas that
+/// hold it.
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find places by name or address with the portal's geocoder, and the map areas that hold them.",
+        discussion: "The geocoder is the one the portal names in portals/self (helperServices.geocode).")
+
+    @Argument(help: "What to look for: a place, an address.") var text: String
+    @OptionGroup var library: LibraryOptions
+    @Option(help: ArgumentHelp("Prefer places near this point.", valueName: "LON,LAT")) var near: String?
+    @Option(help: "How many places at most (1–50).") var limit = 10
+    @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+
+    func validate() throws {
+        if let near, Coordinates.parse(near) == nil { throw ValidationError("--near must look like -68.2,44.35 (longitude, latitude).") }
+        guard (1...50).contains(limit) else { throw ValidationError("--limit must be between 1 and 50.") }
+    }
+
+    func run() async throws {
+        let client = library.selection.client()
+        let places: [GeocodeCandidate]
+        let areas: AreaLookup
+        do {
+            let service = try await client.geocodeService()
+            async let found = client.findCandidates(text, near: near.flatMap(Coordinates.parse), limit: limit, using: service)
+            async let listed = AreaLookup.load(client: client, library: library.library)
+            (places, areas) = (try await found, await listed)
+        } catch {
+            throw Output.fail(error, json: json)
+        }
+        if json {
+            try Output.json(JSONValue.object([
+                "query": .text(text, width: 200),
+                "results": .array(places.map { place in
+                    .object(["label": .text(place.label), "longitude": .number(place.location.longitude),
+                             "latitude": .number(place.location.latitude), "score": .number(place.score), "type": .text(place.type, width: 64),
+                             "extent": .extent(place.extent), "areas": areas.json(containing: place.location)])
+                }),
+            ]))
+            return
+        }
+        guard !places.isEmpty else {
+            Output.line("No place found for “\(Output.cell(text, width: 80))”.")
+            return
+        }
+        for place in places {
+            let position = String(format: "%.4f, %.4f", place.location.latitude, place.location.longitude)
+            Output.line("\(Output.cell(place.label, width: 80))  \(position)\(place.type.map { "  \(Output.cell($0, width: 32))" } ?? "")"
+                        + areas.sentence(containing: place.location))
+        }
+    }
+}
+
+/// `mapbook reverse`: the address at a point, and the areas that hold it.
+struct ReverseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reverse",
+        abstract: "The address at a point, from the portal's geocoder, and the map areas that hold the point.")
+
+    @Argument(help: ArgumentHelp("The point: longitude, latitude. A negative longitude goes last, after `--`: "
+                                 + "mapbook reverse --json -- -68.2,44.35", valueName: "LON,LAT")) var point: String
+    @OptionGroup var library: LibraryOptions
+    @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+
+    func validate() throws {
+        guard Coordinates.parse(point) != nil else { throw ValidationError("The point must look like -68.2,44.35 (longitude, latitude).") }
+    }
+
+    func run() async throws {
+        let location = Coordinates.parse(point)!
+        let client = library.selection.client()
+        let address: ReverseGeocodeResult?
+        let areas: AreaLookup
+        do {
+            let service = try await client.geocodeService()
+            async let found = client.reverseGeocode(location, using: service)
+            async let listed = AreaLookup.load(client: client, library: library.library)
+            (address, areas) = (try await found, await listed)
+        } catch {
+            throw Output.fail(error, json: json)
+        }
+        if json {
+            try Output.json(JSONValue.object([
+                "longitude": .number(location.longitude), "latitude": .number(location.latitude),
+                "address": address.map { address in
+                    .object(["label": .text(address.label), "city": .text(address.city), "region": .text(address.region),
+                             "longitude": address.location.map { .number($0.longitude) } ?? .null,
+                             "latitude": address.location.map { .number($0.latitude) } ?? .null])
+                } ?? .null,
+                "areas": areas.json(containing: location),
+            ]))
+            return
+        }
+        Output.line((address.map { Output.cell($0.label, width: 120) } ?? "No address is known here.") + areas.sentence(containing: location))
+    }
+}
+
+/// The web map's areas (from the portal, else the library's copy) and which are on this device:
+/// what a place found lies in.
+struct AreaLookup {
+    var areas: [MapArea]
+    var downloaded: Set<ItemID>
+
+    static func load(client: PortalClient, library: OfflineLibrary) async -> AreaLookup {
+        let records = library.downloadRecords()
+        let areas = await (try? client.mapAreas(of: library.webMapID))
+            ?? (try? library.loadCatalog(records: records))?.areas ?? []
+        return AreaLookup(areas: areas, downloaded: Set(records.keys))
+    }
+
+    func containing(_ point: GeoPoint) -> [MapArea] {
+        areas.filter { area in
+            guard let e = area.extent else { return false }
+            return (e.xmin...e.xmax).contains(point.longitude) && (e.ymin...e.ymax).contains(point.latitude)
+        }
+    }
+
+    func json(containing point: GeoPoint) -> JSONValue {
+        .array(containing(point).map { area in
+            .object(["id": .string(area.item.id.rawValue), "title": .text(area.item.title), "downloaded": .bool(downloaded.contains(area.item.id))])
+        })
+    }
+
+    /// "  — in Acadia (on this device)", or nothing.
+    func sentence(containing point: GeoPoint) -> String {
+        let names = containing(point).map { Output.cell($0.item.title) + (downloaded.contains($0.item.id) ? " (on this device)" : "") }
+        return names.isEmpty ? "" : "  — in " + names.joined(separator: ", ")
+    }
+}
