@@ -50,6 +50,8 @@ public enum Overlay: Equatable, Sendable {
     case confirm(Confirmation)
     /// Typing into the list's filter.
     case filter
+    /// Searching for a place: the line typed and the geocoder's suggestions.
+    case search(PlaceSearch)
 }
 
 public enum Focus: Equatable, Sendable {

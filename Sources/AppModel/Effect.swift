@@ -1,3 +1,4 @@
+import ArcGISPortal
 import MapRender
 import MapSources
 import MapbookCore
@@ -38,6 +39,11 @@ public enum Effect: Equatable, Sendable {
     case loadBasemapGallery
     /// Keep the basemap chosen for this web map in the library; nil goes back to the web map's own.
     case rememberBasemap(Basemap?)
+    /// Ask the geocoder for suggestions after a moment's pause in typing; a newer request replaces
+    /// this one, even in flight (→ `placeSuggestions`).
+    case suggestPlaces(String, request: Int, near: GeoPoint?)
+    /// Find the place: a suggestion's by its key, else the text (→ `placesFound`).
+    case findPlaces(String, magicKey: String?, request: Int, near: GeoPoint?)
 }
 
 /// Where a map's tiles come from.

@@ -1,3 +1,4 @@
+import ArcGISPortal
 import Foundation
 import MapRender
 import MapSources
@@ -53,6 +54,10 @@ public enum Event: Sendable {
     case overviewDrawn(MapImage?)
     /// The portal's basemap gallery, or why it could not be had.
     case basemapGallery(Result<[BasemapChoice], LoadFailure>)
+    /// The geocoder's suggestions for the search line's request `request`.
+    case placeSuggestions(request: Int, Result<[GeocodeSuggestion], LoadFailure>)
+    /// The places found for the search's request `request`, best first.
+    case placesFound(request: Int, Result<[GeocodeCandidate], LoadFailure>)
 }
 
 /// The library as read from disk.

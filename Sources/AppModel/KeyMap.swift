@@ -6,7 +6,7 @@ public enum Intent: Hashable, Sendable {
     case moveUp, moveDown, moveLeft, moveRight
     case pageUp, pageDown, top, bottom
     case open, back, quit
-    case startFilter, refresh, switchFocus, toggleHelp
+    case startFilter, startSearch, refresh, switchFocus, toggleHelp
     case download, downloadAll, cancelDownload, remove, update
     /// `m`: the selected row's map; `i`: its details.
     case openMap, showDetails
@@ -23,6 +23,8 @@ public enum Intent: Hashable, Sendable {
     case scroll(Int)
     /// While typing the list's filter.
     case filter(FilterEdit)
+    /// While typing a place to search for.
+    case search(SearchEdit)
     /// The answer to a confirmation.
     case confirm(Bool)
 }
@@ -37,11 +39,22 @@ public enum FilterEdit: Hashable, Sendable {
     case clear
 }
 
+/// Editing the place search line and choosing among its suggestions.
+public enum SearchEdit: Hashable, Sendable {
+    case type(Character)
+    case deleteBackward
+    case previous, next
+    /// Go to the chosen suggestion (or what was typed).
+    case pick
+    case close
+}
+
 /// Where a binding applies.
 public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case everywhere = "Everywhere"
     case list = "List and map"
     case filter = "While typing a filter"
+    case search = "While searching for a place"
     case confirm = "When asked to confirm"
     case map = "Map view"
 }
@@ -83,6 +96,8 @@ public enum KeyMap {
                    context: .list, hint: nil),
         KeyBinding(keys: [.character("/")], intent: .startFilter, label: "/", summary: "Filter the list as you type (fuzzy)",
                    context: .list, hint: "/ filter"),
+        KeyBinding(keys: [.character("s")], intent: .startSearch, label: "s", summary: "Search for a place and open the map there",
+                   context: .list, hint: "s search"),
         KeyBinding(keys: [.character("d")], intent: .download, label: "d", summary: "Download the selected area",
                    context: .everywhere, hint: "d download"),
         KeyBinding(keys: [.character("D")], intent: .downloadAll, label: "D", summary: "Download every area not on this device",
@@ -111,6 +126,8 @@ public enum KeyMap {
                    context: .map, hint: "b bookmarks"),
         KeyBinding(keys: [.character("L")], intent: .showLayers, label: "L",
                    summary: "Layers: Space shows or hides one (l pans, as in hjkl)", context: .map, hint: "L layers"),
+        KeyBinding(keys: [.character("s")], intent: .startSearch, label: "s", summary: "Search for a place and go there",
+                   context: .map, hint: nil),
         KeyBinding(keys: [.character("B")], intent: .showBasemaps, label: "B",
                    summary: "Basemaps: draw this map on another of the portal's basemaps", context: .map, hint: "B basemap"),
         KeyBinding(keys: [.enter], intent: .open, label: "Enter",
@@ -127,6 +144,13 @@ public enum KeyMap {
         KeyBinding(keys: [.enter], intent: .filter(.keep), label: "Enter", summary: "Keep the filter and go back to the list",
                    context: .filter, hint: nil),
         KeyBinding(keys: [.escape], intent: .filter(.clear), label: "Esc", summary: "Clear the filter", context: .filter, hint: nil),
+        KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters ask the geocoder for places", context: .search, hint: nil),
+        KeyBinding(keys: [.up, .down], intent: nil, label: "↑↓", summary: "Choose a place", context: .search, hint: nil),
+        KeyBinding(keys: [.backspace], intent: .search(.deleteBackward), label: "Backspace", summary: "Delete the last character",
+                   context: .search, hint: nil),
+        KeyBinding(keys: [.enter], intent: .search(.pick), label: "Enter", summary: "Open the map on the chosen place, marked with a pin",
+                   context: .search, hint: nil),
+        KeyBinding(keys: [.escape], intent: .search(.close), label: "Esc", summary: "Close the search", context: .search, hint: nil),
         KeyBinding(keys: [.character("y"), .character("Y"), .enter], intent: .confirm(true), label: "y Enter", summary: "Yes, go ahead",
                    context: .confirm, hint: nil),
         KeyBinding(keys: [.character("n"), .character("N"), .escape, .character("q")], intent: .confirm(false), label: "n Esc",
@@ -139,6 +163,16 @@ public enum KeyMap {
     /// keys that work everywhere, then the list's.
     public static func intent(for key: Key, in context: KeyContext = .list) -> Intent? {
         switch context {
+        case .search:
+            if let binding = bindings.first(where: { $0.context == .search && $0.intent != nil && $0.keys.contains(key) }) {
+                return binding.intent
+            }
+            switch key {
+            case .up: return .search(.previous)
+            case .down: return .search(.next)
+            case .character(let character): return .search(.type(character))
+            default: return nil
+            }
         case .filter, .confirm:
             if let binding = bindings.first(where: { $0.context == context && $0.intent != nil && $0.keys.contains(key) }) {
                 return binding.intent

@@ -48,6 +48,8 @@ public struct MapViewState: Sendable {
     public var basemapOptions: [BasemapOption] = []
     /// Opening fits the home view; a map reopened on another basemap keeps its view instead.
     public var fitsHomeWhenOpened = true
+    /// A place searched for, marked on the map with its name.
+    public var pin: MapPin?
 
     public init(session: Int, title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
         self.session = session; self.title = title; self.sourceName = sourceName
@@ -63,4 +65,12 @@ public struct MapViewState: Sendable {
         case nil: []
         }
     }
+}
+
+/// A place marked on the map: where, and its name (sanitized).
+public struct MapPin: Equatable, Sendable {
+    public var point: GeoPoint
+    public var label: String
+
+    public init(point: GeoPoint, label: String) { self.point = point; self.label = label }
 }

@@ -39,6 +39,10 @@ public enum Notice: Equatable, Sendable {
     case noBookmarks
     /// `B` in a map opened from a file: it has no portal to choose from.
     case noBasemapChoice
+    /// `s` offline: the geocoder is online.
+    case searchNeedsNetwork
+    /// A place found and shown, and the areas that hold it.
+    case placeFound(String, areas: [String])
     case basemapChosen(String)
     case noLayers
     case drawingMode(MapMode)
@@ -78,6 +82,9 @@ public enum Notice: Equatable, Sendable {
         case .basemapNotDrawable(nil): "This web map has no basemap; a downloaded area's map opens with m."
         case .noBookmarks: "This web map has no bookmarks."
         case .noBasemapChoice: "A map opened from a file has no other basemaps."
+        case .searchNeedsNetwork: "Offline: searching for places needs the portal's geocoder, which is online."
+        case .placeFound(let label, let areas) where areas.isEmpty: "\(label) — in no map area of this web map."
+        case .placeFound(let label, let areas): "\(label) — in \(areas.joined(separator: ", "))"
         case .basemapChosen(let title): "Drawing on \(title)."
 
         case .noLayers: "No layers to list yet."

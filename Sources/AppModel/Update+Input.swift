@@ -11,6 +11,10 @@ extension App {
             return []
         case .filter?:
             if case .filter(let edit) = intent { return editFilter(&state, edit) }
+        case .search?:
+            if case .search(let edit) = intent { return editSearch(&state, edit) }
+            if intent == .quit { break }
+            return []
         case .help?:
             if let handled = inHelp(&state, intent) { return handled }
         case nil:
@@ -34,7 +38,9 @@ extension App {
         case .remove: askToRemove(&state)
         case .update: return update(&state)
         case .back: back(&state)
-        case .filter, .confirm:
+        case .startSearch:
+            return startSearch(&state)
+        case .filter, .confirm, .search:
             break
         default:
             if case .details = state.screen { return inDetails(&state, intent) }

@@ -44,7 +44,7 @@ extension App {
 
     /// Shows the map screen at once (the picture blank until the source is open and drawn); with no
     /// source, empty and saying `why`.
-    private static func open(_ state: inout AppState, title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark],
+    static func open(_ state: inout AppState, title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark],
                              source: MapSourceChoice?, why: Notice? = nil) -> [Effect] {
         var effects: [Effect] = state.map.map { [.closeMap(session: $0.session)] } ?? []
         state.mapSessions += 1
@@ -131,7 +131,8 @@ extension App {
             default: nil
             }
             return [.closeMap(session: map.session)]
-        case .quit, .toggleHelp, .download, .downloadAll, .cancelDownload, .remove, .update, .refresh, .filter, .confirm:
+        case .quit, .toggleHelp, .download, .downloadAll, .cancelDownload, .remove, .update, .refresh, .filter, .confirm, .startSearch,
+             .search:
             return nil
         default:
             break

@@ -97,6 +97,10 @@ public enum App {
             return overviewDrawn(&state, image)
         case .basemapGallery(let result):
             return basemapGalleryArrived(&state, result)
+        case .placeSuggestions(let request, let result):
+            return suggestionsArrived(&state, request: request, result)
+        case .placesFound(let request, let result):
+            return placesFound(&state, request: request, result)
         }
     }
 
@@ -242,6 +246,7 @@ extension AppState {
         switch overlay {
         case .confirm?: .confirm
         case .filter?: .filter
+        case .search?: .search
         case .help?: .list
         case nil: screen.kind == .map ? .map : .list
         }

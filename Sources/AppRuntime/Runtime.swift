@@ -37,6 +37,10 @@ public final class Runtime {
     /// The overview's sources and the layers of the one that drew (new sources get new loaders).
     private var overview: (sources: [MapSourceChoice], stack: MapStack)?
     private var reading: Task<Void, Never>?
+    /// The suggestions asked for last: a newer keystroke cancels it, even in flight.
+    private var suggesting: Task<Void, Never>?
+    /// The portal's geocoder, once found.
+    private var geocoder: GeocodeService?
     private var loading: Task<Void, Never>?
     private var tasks: [Int: Task<Void, Never>] = [:]
     private var taskCount = 0
@@ -124,6 +128,24 @@ public final class Runtime {
                                                                        network: (error as? HTTPError)?.networkState ?? .online,
                                                                        host: client.host))))
                 }
+            }
+        case .suggestPlaces(let text, let request, let near):
+            suggesting?.cancel()
+            suggesting = track { [weak self] in
+                // Typing on within the pause asks again, and this request never goes out.
+                try? await Task.sleep(for: .milliseconds(150))
+                guard !Task.isCancelled else { return }
+                let result = await self?.geocode { client, service in try await client.suggest(text, near: near, using: service) }
+                guard !Task.isCancelled, let result else { return }
+                self?.deliver(.placeSuggestions(request: request, result))
+            }
+        case .findPlaces(let text, let magicKey, let request, let near):
+            suggesting?.cancel()
+            track { [weak self] in
+                guard let result = await self?.geocode({ client, service in
+                    try await client.findCandidates(text, magicKey: magicKey, near: near, limit: 5, using: service)
+                }) else { return }
+                self?.deliver(.placesFound(request: request, result))
             }
         case .rememberBasemap(let basemap):
             let library = library
@@ -261,6 +283,22 @@ public final class Runtime {
             return
         }
         deliver(.overviewDrawn(nil))
+    }
+
+    /// A geocoder operation, the geocoder found through the portal the first time; failures as
+    /// one sentence.
+    private func geocode<T: Sendable>(_ operation: @Sendable (PortalClient, GeocodeService) async throws -> T) async -> Result<T, LoadFailure> {
+        guard let client else { return .failure(LoadFailure(sentence: "Not connected to the portal yet.", network: .unknown, host: "")) }
+        do {
+            let service: GeocodeService
+            if let geocoder { service = geocoder } else {
+                service = try await client.geocodeService()
+                geocoder = service
+            }
+            return .success(try await operation(client, service))
+        } catch {
+            return .failure(LoadFailure(sentence: error.userSentence, network: (error as? HTTPError)?.networkState ?? .online, host: client.host))
+        }
     }
 
     // MARK: Off the UI thread

@@ -18,6 +18,10 @@ public struct GeocodeSuggestion: Sendable, Equatable {
     public var magicKey: String?
     /// A category ("Coffee shop") rather than one place.
     public var isCollection: Bool
+
+    public init(text: String, magicKey: String?, isCollection: Bool = false) {
+        self.text = text; self.magicKey = magicKey; self.isCollection = isCollection
+    }
 }
 
 /// A place found: its label, where it is (WGS84), how sure the geocoder is, and how much to show.
@@ -28,6 +32,10 @@ public struct GeocodeCandidate: Sendable, Equatable {
     public var extent: GeoExtent?
     /// The kind of place (`City`, `County`, `POI`, `StreetAddress`, …) when the geocoder says.
     public var type: String?
+
+    public init(label: String, location: GeoPoint, score: Double, extent: GeoExtent?, type: String?) {
+        self.label = label; self.location = location; self.score = score; self.extent = extent; self.type = type
+    }
 }
 
 /// What is at a point: its address, and the point the address belongs to.

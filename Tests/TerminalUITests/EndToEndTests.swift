@@ -243,6 +243,28 @@ import Testing
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// `s`, a few letters, the geocoder's suggestions under them; Enter: the map on the place,
+    /// pinned, and the status bar names the area that holds it.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func searchForAPlaceAndGoThere() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try await Self.browse(portal)
+        defer { tmux.close() }
+        tmux.send("s")
+        _ = try await tmux.waitFor("Search for a place")
+        tmux.send("b", "a", "r", " ", "h")
+        var screen = try await tmux.waitFor("Bar Harbor, ME, USA")
+        #expect(screen.contains("> bar h"))
+        #expect(portal.requests.contains { $0.path.hasSuffix("/GeocodeServer/suggest") && $0.query["text"] == "bar h" })
+        #expect(!portal.requests.contains { $0.path.hasSuffix("/GeocodeServer/suggest") && $0.query["text"] == "b" }, "one letter asks nothing")
+        tmux.send("Enter")
+        screen = try await tmux.waitFor("◆ Bar Harbor, ME, USA")
+        #expect(screen.contains("Bar Harbor, ME, USA › Map") && screen.contains("Bar Harbor, ME, USA — in Acadia"))
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// The 256-colour backgrounds (`48;5;N`) on the screen's map rows, within `columns`.
     static func backgrounds(in coloured: String, columns: Range<Int>) -> Set<Int> {
         var found = Set<Int>()

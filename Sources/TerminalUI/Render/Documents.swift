@@ -36,6 +36,39 @@ enum DocumentScreen {
         frame.put(more + closing, x: card.maxX - 2 - DisplayWidth.of(more + closing), y: card.maxY - 1, style: theme.card)
     }
 
+    /// The place search near the top of the screen: the line typed, the suggestions (the chosen one
+    /// marked), and what the geocoder is doing.
+    static func drawSearch(_ search: PlaceSearch, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        let width = min(max(frame.width - 4, 20), 72)
+        let status: String? = switch search.status {
+        case .asking: options.glyphs == .unicode ? "Asking the geocoder…" : "Asking the geocoder..."
+        case .nothingFound: "No place found."
+        case .failed(let sentence): sentence
+        case .idle: search.text.count < 2 ? "Type a place or an address." : nil
+        }
+        let rows = search.suggestions.count + (status == nil ? 0 : 1)
+        let card = Rect(x: (frame.width - width) / 2, y: min(2, max(frame.height - 5 - rows, 0)), width: width,
+                        height: min(3 + rows, max(frame.height - 2, 3)))
+        drawCard(card, title: "Search for a place", into: &frame, options: options)
+        let cursor = options.glyphs == .unicode ? "▏" : "_"
+        frame.put(DisplayWidth.truncated("> " + search.text, to: card.width - 6) + cursor, x: card.x + 2, y: card.y + 1,
+                  style: theme.card.overlaid(by: CellStyle(bold: true)), limit: card.maxX - 2)
+        var y = card.y + 2
+        for (index, suggestion) in search.suggestions.enumerated() where y < card.maxY - 1 {
+            let style = index == search.selection ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
+            if index == search.selection { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }
+            frame.put(DisplayWidth.truncated(suggestion.text, to: card.width - 6), x: card.x + 3, y: y, style: style, limit: card.maxX - 2)
+            y += 1
+        }
+        if let status, y < card.maxY - 1 {
+            frame.put(DisplayWidth.truncated(status, to: card.width - 6), x: card.x + 3, y: y, style: theme.card.overlaid(by: theme.dim),
+                      limit: card.maxX - 2)
+        }
+        let keys = " ↑↓ choose  Enter go  Esc close "
+        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+    }
+
     /// A question over the screen: what will happen, and the keys that answer.
     static func drawConfirmation(_ confirmation: Confirmation, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme

@@ -16,6 +16,7 @@ enum MapScreen {
             // A picture drawn for another size is shown as far as it fits until the new one is ready.
             frame.paste(image.frame, at: (rect.x, rect.y), clip: rect)
         }
+        if let pin = map.pin { drawPin(pin, map: map, in: rect, into: &frame, options: options) }
         if let status = map.status {
             for (offset, line) in DisplayWidth.wrapped(status, width: max(rect.width - 4, 1)).prefix(3).enumerated() {
                 frame.putCentred(line, in: rect, y: rect.y + rect.height / 2 + offset, style: offset == 0 ? theme.title : theme.dim)
@@ -26,6 +27,21 @@ enum MapScreen {
             : map.panel == .layers ? "↑↓ choose · Space show/hide · Esc close" : "↑↓ choose · Enter go · Esc close"
         Renderer.drawStatusBar(state, hints: state.message ?? map.problems.first ?? hints, position: position(map, options: options),
                                showsNetwork: !map.isStandalone, into: &frame, options: options)
+    }
+
+    /// A searched place: a marker where it is, its name beside it, over the picture's background.
+    private static func drawPin(_ pin: MapPin, map: MapViewState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+        let projection = map.viewport.projection(columns: rect.width, rows: rect.height)
+        let dot = projection.dot(MercatorPoint(pin.point))
+        guard dot.x.isFinite, dot.y.isFinite, abs(dot.x) < 1e6, abs(dot.y) < 1e6 else { return }
+        let x = rect.x + Int((dot.x / 2).rounded(.down)), y = rect.y + Int((dot.y / 4).rounded(.down))
+        guard rect.contains(x: x, y: y) else { return }
+        let accent = options.theme.colors ? options.theme.map.selectedArea : nil
+        let text = (options.glyphs == .unicode ? "◆ " : "@ ") + DisplayWidth.truncated(pin.label, to: 40)
+        let end = min(x + DisplayWidth.of(text), rect.maxX)
+        let backgrounds = (x..<end).map { frame[$0, y].style.background }
+        frame.put(text, x: x, y: y, style: CellStyle(foreground: accent, bold: true, reverse: accent == nil), limit: rect.maxX)
+        if accent != nil { for (offset, background) in backgrounds.enumerated() { frame[x + offset, y].style.background = background } }
     }
 
     /// `44.3512°N 68.2210°W  z11.0  1:288,895  braille`, and `…` while a newer view is drawing.

@@ -28,6 +28,7 @@ public enum Renderer {
         switch state.overlay {
         case .help(let scroll)?: DocumentScreen.drawHelp(scroll: scroll, layout: layout, into: &frame, options: options)
         case .confirm(let confirmation)?: DocumentScreen.drawConfirmation(confirmation, into: &frame, options: options)
+        case .search(let search)?: DocumentScreen.drawSearch(search, into: &frame, options: options)
         case .filter?, nil: break
         }
         return frame

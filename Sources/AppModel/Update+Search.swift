@@ -1,0 +1,162 @@
+import ArcGISPortal
+import Foundation
+import MapRender
+import MapbookCore
+import OfflineLibrary
+
+/// The search line: what is typed, the geocoder's suggestions, which is chosen.
+public struct PlaceSearch: Equatable, Sendable {
+    public enum Status: Equatable, Sendable {
+        case idle
+        /// A request is out.
+        case asking
+        case nothingFound
+        /// One sentence.
+        case failed(String)
+    }
+
+    public var text = ""
+    public var suggestions: [GeocodeSuggestion] = []
+    public var selection = 0
+    /// Each keystroke's (and each pick's) request has a number: answers to older ones are dropped.
+    public var request = 0
+    public var status: Status = .idle
+
+    public init() {}
+}
+
+/// `s`: search for a place with the portal's geocoder; suggestions as you type, Enter opens the
+/// map on the place chosen with a pin, from a downloaded area that holds it when there is one.
+extension App {
+    /// Suggestions are asked for from this many characters on.
+    static let suggestFrom = 2
+
+    static func startSearch(_ state: inout AppState) -> [Effect] {
+        guard state.webMapItem != nil || state.map != nil, state.map?.isStandalone != true else { return [] }
+        guard !state.network.isCutOff else {
+            state.notice = .searchNeedsNetwork
+            return []
+        }
+        state.overlay = .search(PlaceSearch())
+        return []
+    }
+
+    static func editSearch(_ state: inout AppState, _ edit: SearchEdit) -> [Effect] {
+        guard case .search(var search)? = state.overlay else { return [] }
+        var effects: [Effect] = []
+        switch edit {
+        case .type(let character):
+            guard search.text.count < 200, !character.isNewline else { return [] }
+            search.text.append(character)
+            effects = ask(&search, near: searchCentre(state))
+        case .deleteBackward:
+            guard !search.text.isEmpty else { return [] }
+            search.text.removeLast()
+            effects = ask(&search, near: searchCentre(state))
+        case .previous:
+            search.selection = max(search.selection - 1, 0)
+        case .next:
+            search.selection = min(search.selection + 1, max(search.suggestions.count - 1, 0))
+        case .pick:
+            let text = search.text.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return [] }
+            let chosen = search.suggestions.indices.contains(search.selection) ? search.suggestions[search.selection] : nil
+            search.request += 1
+            search.status = .asking
+            effects = [.findPlaces(chosen?.text ?? text, magicKey: chosen?.magicKey, request: search.request, near: searchCentre(state))]
+        case .close:
+            state.overlay = nil
+            return []
+        }
+        state.overlay = .search(search)
+        return effects
+    }
+
+    /// A new request for what is typed now (or none, for too little), replacing any before it.
+    private static func ask(_ search: inout PlaceSearch, near: GeoPoint?) -> [Effect] {
+        search.request += 1
+        search.selection = 0
+        guard search.text.trimmingCharacters(in: .whitespaces).count >= suggestFrom else {
+            search.suggestions = []
+            search.status = .idle
+            return []
+        }
+        search.status = .asking
+        return [.suggestPlaces(search.text, request: search.request, near: near)]
+    }
+
+    /// Where search results are ranked from: the map's centre, else the web map's.
+    private static func searchCentre(_ state: AppState) -> GeoPoint? {
+        if let map = state.map {
+            let point = WebMercator.geographic(x: map.viewport.center.x, y: map.viewport.center.y)
+            return GeoPoint(longitude: point.longitude, latitude: point.latitude)
+        }
+        return state.webMapExtent.map { GeoPoint(longitude: ($0.xmin + $0.xmax) / 2, latitude: ($0.ymin + $0.ymax) / 2) }
+    }
+
+    static func suggestionsArrived(_ state: inout AppState, request: Int, _ result: Result<[GeocodeSuggestion], LoadFailure>) -> [Effect] {
+        guard case .search(var search)? = state.overlay, search.request == request else { return [] }
+        switch result {
+        case .success(let suggestions):
+            search.suggestions = suggestions.prefix(8).map {
+                GeocodeSuggestion(text: TerminalText.sanitizedLine($0.text, maxLength: 120), magicKey: $0.magicKey, isCollection: $0.isCollection)
+            }
+            search.status = suggestions.isEmpty ? .nothingFound : .idle
+        case .failure(let failure):
+            search.suggestions = []
+            search.status = .failed(TerminalText.sanitizedLine(failure.sentence, maxLength: 300))
+        }
+        search.selection = min(search.selection, max(search.suggestions.count - 1, 0))
+        state.overlay = .search(search)
+        return []
+    }
+
+    /// The place found: the search closes and the map opens on it, pinned. A downloaded area that
+    /// holds it draws it (offline-ready); else the online basemap.
+    static func placesFound(_ state: inout AppState, request: Int, _ result: Result<[GeocodeCandidate], LoadFailure>) -> [Effect] {
+        guard case .search(var search)? = state.overlay, search.request == request else { return [] }
+        let candidates: [GeocodeCandidate]
+        switch result {
+        case .success(let found): candidates = found
+        case .failure(let failure):
+            search.status = .failed(TerminalText.sanitizedLine(failure.sentence, maxLength: 300))
+            state.overlay = .search(search)
+            return []
+        }
+        guard let place = candidates.first else {
+            search.status = .nothingFound
+            state.overlay = .search(search)
+            return []
+        }
+        state.overlay = nil
+        let label = TerminalText.sanitizedLine(place.label, maxLength: 120)
+        let p = place.location
+        let view = place.extent ?? GeoExtent(xmin: p.longitude - 0.05, ymin: p.latitude - 0.05, xmax: p.longitude + 0.05, ymax: p.latitude + 0.05)
+        let holding = state.areas.filter { area in
+            guard let e = area.extent else { return false }
+            return (e.xmin...e.xmax).contains(p.longitude) && (e.ymin...e.ymax).contains(p.latitude)
+        }
+        let bookmarks = state.webMap?.bookmarks ?? []
+        var effects: [Effect]
+        if let area = holding.first(where: { state.downloads[$0.item.id]?.mapPackages.isEmpty == false }),
+           let package = state.downloads[area.item.id]?.mapPackages.first {
+            let title = TerminalText.sanitizedLine(area.item.title, maxLength: 120)
+            effects = open(&state, title: label, sourceName: packageSourceName(title), home: view, bookmarks: bookmarks,
+                           source: .package(area: area.item.id, package))
+        } else if let basemap = state.onlineBasemap {
+            effects = open(&state, title: label, sourceName: sourceName(basemap, state), home: view, bookmarks: bookmarks,
+                           source: .basemap(basemap))
+        } else {
+            state.notice = .basemapNotDrawable(state.webMap?.basemap.undrawableLayers.first)
+            return []
+        }
+        if var map = state.map {
+            map.pin = MapPin(point: p, label: label)
+            state.screen = .map(map)
+        }
+        state.notice = .placeFound(label, areas: holding.map { area in
+            TerminalText.sanitizedLine(area.item.title, maxLength: 80) + (state.downloads[area.item.id] != nil ? " · on this device" : "")
+        })
+        return effects
+    }
+}

@@ -1,0 +1,78 @@
+import AppModel
+import ArcGISPortal
+import Foundation
+import MapbookCore
+import Testing
+
+/// `s`: a search line whose every keystroke asks the geocoder again (an older answer is dropped);
+/// Enter opens the map on the place, pinned, from a downloaded area that holds it when there is one.
+@Suite("update: searching for a place")
+struct PlaceSearchTests {
+    static let barHarbor = GeocodeCandidate(label: "Bar Harbor, ME, USA", location: GeoPoint(longitude: -68.2, latitude: 44.39), score: 100,
+                                            extent: GeoExtent(xmin: -68.25, ymin: 44.35, xmax: -68.15, ymax: 44.43), type: "City")
+
+    func typed(_ state: inout AppState, _ text: String) -> [Effect] {
+        text.flatMap { Fixture.keys(&state, .character($0)) }
+    }
+
+    var search: (AppState) -> PlaceSearch? = { state in
+        if case .search(let search)? = state.overlay { return search }
+        return nil
+    }
+
+    @Test func typingAsksForSuggestionsAndOnlyTheLatestAnswerCounts() throws {
+        var state = Fixture.loaded()
+        #expect(Fixture.keys(&state, .character("s")).isEmpty)
+        #expect(state.keyContext == .search)
+        #expect(typed(&state, "b").isEmpty, "one character asks nothing")
+        let effects = typed(&state, "ar")
+        guard case .suggestPlaces("bar", let request, let near?)? = effects.last else { Issue.record("\(effects)"); return }
+        #expect(abs(near.longitude + 69) < 3, "ranked from the web map's centre")
+        // An answer to an older keystroke is dropped; the latest is shown, sanitized.
+        _ = App.update(&state, .placeSuggestions(request: request - 1, .success([GeocodeSuggestion(text: "Old", magicKey: nil)])))
+        #expect(search(state)?.suggestions.isEmpty == true)
+        _ = App.update(&state, .placeSuggestions(request: request, .success([
+            GeocodeSuggestion(text: "Bar Harbor, ME, USA", magicKey: "p1"), GeocodeSuggestion(text: "Bar\u{1B}[2J Mills, ME, USA", magicKey: "p2")])))
+        #expect(search(state)?.suggestions.map(\.text) == ["Bar Harbor, ME, USA", "Bar Mills, ME, USA"])
+        // ↓ chooses the second; Enter finds it by its key.
+        let picked = Fixture.keys(&state, .down, .enter)
+        guard case .findPlaces("Bar Mills, ME, USA", "p2", _, _)? = picked.last else { Issue.record("\(picked)"); return }
+        // q is a letter here, not quit.
+        _ = Fixture.keys(&state, .escape, .character("s"), .character("q"))
+        #expect(!state.isQuitting && search(state)?.text == "q")
+    }
+
+    @Test func aPlaceOpensTheMapPinnedFromTheAreaOnThisDevice() throws {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        _ = Fixture.keys(&state, .character("s"))
+        _ = typed(&state, "bar harbor")
+        let effects = Fixture.keys(&state, .enter)
+        guard case .findPlaces(_, nil, let request, _)? = effects.last else { Issue.record("\(effects)"); return }
+        let opened = App.update(&state, .placesFound(request: request, .success([Self.barHarbor])))
+        let map = try #require(state.map)
+        #expect(state.overlay == nil)
+        #expect(map.pin == MapPin(point: Self.barHarbor.location, label: "Bar Harbor, ME, USA"))
+        #expect(map.homeExtent == Self.barHarbor.extent)
+        guard case .openMap(_, .package(let area, _))? = opened.last else { Issue.record("\(opened)"); return }
+        #expect(area == Fixture.acadia, "Acadia is on this device and holds the place: its package draws it")
+        #expect(state.message == "Bar Harbor, ME, USA — in Acadia · on this device")
+    }
+
+    @Test func nothingFoundOrAGeocoderThatFailsStaysInTheSearchAndSaysSo() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("s"))
+        _ = typed(&state, "atlantis")
+        guard case .findPlaces(_, _, let request, _)? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
+        _ = App.update(&state, .placesFound(request: request, .success([])))
+        #expect(search(state)?.status == .nothingFound)
+        _ = App.update(&state, .placesFound(request: request, .failure(LoadFailure(sentence: "p answered HTTP 503.", network: .online, host: "p"))))
+        #expect(search(state)?.status == .failed("p answered HTTP 503."))
+    }
+
+    @Test func offlineSearchSaysItNeedsTheGeocoder() {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        _ = App.update(&state, .network(.offline))
+        #expect(Fixture.keys(&state, .character("s")).isEmpty && state.overlay == nil)
+        #expect(state.message == "Offline: searching for places needs the portal's geocoder, which is online.")
+    }
+}
