@@ -50,7 +50,7 @@ let package = Package(
                                               "MapSources", "TerminalCanvas"]),
         // Performs the model's effects with the services, and feeds the results back as events.
         .target(name: "AppRuntime", dependencies: ["AppModel", "EventLoop", "Connectivity", "MapbookCore", "HTTP", "ArcGISPortal",
-                                                "TileFormats", "MapRender", "MapSources", "OfflineLibrary"]),
+                                                "TileFormats", "MapRender", "MapSources", "OfflineLibrary", "MapbookAssets"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
         .target(name: "PlainUI", dependencies: ["AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),
         .target(name: "TerminalUI", dependencies: ["AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",

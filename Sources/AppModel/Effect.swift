@@ -42,6 +42,9 @@ public enum Effect: Equatable, Sendable {
     /// Ask the geocoder for suggestions after a moment's pause in typing; a newer request replaces
     /// this one, even in flight (→ `placeSuggestions`).
     case suggestPlaces(String, request: Int, near: GeoPoint?)
+    /// What is at `point`: the geocoder's address when `online`, else (or when it knows none) the
+    /// nearest named place of the bundled gazetteer (→ `placeDescribed`).
+    case describePlace(GeoPoint, request: Int, online: Bool)
     /// Find the place: a suggestion's by its key, else the text (→ `placesFound`).
     case findPlaces(String, magicKey: String?, request: Int, near: GeoPoint?)
 }

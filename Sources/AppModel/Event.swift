@@ -56,6 +56,8 @@ public enum Event: Sendable {
     case basemapGallery(Result<[BasemapChoice], LoadFailure>)
     /// The geocoder's suggestions for the search line's request `request`.
     case placeSuggestions(request: Int, Result<[GeocodeSuggestion], LoadFailure>)
+    /// What is at the point of `w`'s request `request`.
+    case placeDescribed(request: Int, PlaceDescription)
     /// The places found for the search's request `request`, best first.
     case placesFound(request: Int, Result<[GeocodeCandidate], LoadFailure>)
 }

@@ -10,7 +10,7 @@ public enum Intent: Hashable, Sendable {
     case download, downloadAll, cancelDownload, remove, update
     /// `m`: the selected row's map; `i`: its details.
     case openMap, showDetails
-    case zoomIn, zoomOut, home, showBookmarks, showLayers, showBasemaps, cycleMapMode
+    case zoomIn, zoomOut, home, showBookmarks, showLayers, showBasemaps, whatsHere, cycleMapMode
     /// Space in the layer list: show or hide the layer.
     case toggle
     /// Mouse drag on the map: cells moved (right and down positive).
@@ -128,6 +128,8 @@ public enum KeyMap {
                    summary: "Layers: Space shows or hides one (l pans, as in hjkl)", context: .map, hint: "L layers"),
         KeyBinding(keys: [.character("s")], intent: .startSearch, label: "s", summary: "Search for a place and go there",
                    context: .map, hint: nil),
+        KeyBinding(keys: [.character("w")], intent: .whatsHere, label: "w",
+                   summary: "What's here: the address at the centre (offline, the nearest named place)", context: .map, hint: nil),
         KeyBinding(keys: [.character("B")], intent: .showBasemaps, label: "B",
                    summary: "Basemaps: draw this map on another of the portal's basemaps", context: .map, hint: "B basemap"),
         KeyBinding(keys: [.enter], intent: .open, label: "Enter",

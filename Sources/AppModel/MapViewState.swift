@@ -50,6 +50,8 @@ public struct MapViewState: Sendable {
     public var fitsHomeWhenOpened = true
     /// A place searched for, marked on the map with its name.
     public var pin: MapPin?
+    /// `w`: what is at the centre, asked for or known.
+    public var whatsHere: WhatsHere?
 
     public init(session: Int, title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
         self.session = session; self.title = title; self.sourceName = sourceName
@@ -73,4 +75,22 @@ public struct MapPin: Equatable, Sendable {
     public var label: String
 
     public init(point: GeoPoint, label: String) { self.point = point; self.label = label }
+}
+
+/// `w` in the map view: a point, and what is there once it is known.
+public struct WhatsHere: Equatable, Sendable {
+    public var point: GeoPoint
+    public var request: Int
+    /// nil while asking.
+    public var answer: PlaceDescription?
+    /// The map areas that hold the point, each with "· on this device" when it is.
+    public var areas: [String]
+}
+
+/// What is at a point: its address (online), or the nearest named place (offline, where the
+/// geocoder knows nothing, or — with its sentence — when it failed), or nothing known.
+public enum PlaceDescription: Equatable, Sendable {
+    case address(String)
+    case near(name: String, meters: Double, direction: String, geocoderProblem: String?)
+    case nothing
 }

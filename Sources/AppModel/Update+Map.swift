@@ -114,11 +114,16 @@ extension App {
             state.screen = .map(map)
         case .showBasemaps:
             return showBasemaps(&state)
+        case .whatsHere:
+            return whatsHere(&state)
         case .cycleMapMode:
             map.mode = map.mode.next
             state.screen = .map(map)
             state.notice = .drawingMode(map.mode)
             return requestMapDraw(&state)
+        case .back where map.whatsHere != nil:
+            map.whatsHere = nil
+            state.screen = .map(map)
         case .back:
             if map.isStandalone {
                 state.isQuitting = true
@@ -173,7 +178,7 @@ extension App {
             state.screen = .map(map)
             return requestMapDraw(&state)
         case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers,
-             .showBasemaps:
+             .showBasemaps, .whatsHere:
             return nil
         case .quit, .toggleHelp:
             return nil

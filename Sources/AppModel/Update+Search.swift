@@ -159,4 +159,36 @@ extension App {
         })
         return effects
     }
+
+    // MARK: What's here
+
+    /// `w`: what is at the map's centre; the card shows at once, the answer when it comes.
+    static func whatsHere(_ state: inout AppState) -> [Effect] {
+        guard var map = state.map else { return [] }
+        let centre = WebMercator.geographic(x: map.viewport.center.x, y: map.viewport.center.y)
+        let point = GeoPoint(longitude: centre.longitude, latitude: centre.latitude)
+        let request = (map.whatsHere?.request ?? 0) + 1
+        let areas = state.areas.filter { area in
+            guard let e = area.extent else { return false }
+            return (e.xmin...e.xmax).contains(point.longitude) && (e.ymin...e.ymax).contains(point.latitude)
+        }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.downloads[$0.item.id] != nil ? " · on this device" : "") }
+        map.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas)
+        map.panel = nil
+        state.screen = .map(map)
+        return [.describePlace(point, request: request, online: !map.isStandalone && !state.network.isCutOff && state.isConnected)]
+    }
+
+    static func placeDescribed(_ state: inout AppState, request: Int, _ description: PlaceDescription) -> [Effect] {
+        guard var map = state.map, var here = map.whatsHere, here.request == request else { return [] }
+        here.answer = switch description {
+        case .address(let label): .address(TerminalText.sanitizedLine(label, maxLength: 160))
+        case .near(let name, let meters, let direction, let problem):
+            .near(name: TerminalText.sanitizedLine(name, maxLength: 80), meters: meters, direction: direction,
+                  geocoderProblem: problem.map { TerminalText.sanitizedLine($0, maxLength: 300) })
+        case .nothing: .nothing
+        }
+        map.whatsHere = here
+        state.screen = .map(map)
+        return []
+    }
 }

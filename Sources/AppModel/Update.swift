@@ -99,6 +99,8 @@ public enum App {
             return basemapGalleryArrived(&state, result)
         case .placeSuggestions(let request, let result):
             return suggestionsArrived(&state, request: request, result)
+        case .placeDescribed(let request, let description):
+            return placeDescribed(&state, request: request, description)
         case .placesFound(let request, let result):
             return placesFound(&state, request: request, result)
         }

@@ -3,6 +3,7 @@ import ArcGISPortal
 import Connectivity
 import EventLoop
 import Foundation
+import MapbookAssets
 import HTTP
 import MapRender
 import MapSources
@@ -41,6 +42,8 @@ public final class Runtime {
     private var suggesting: Task<Void, Never>?
     /// The portal's geocoder, once found.
     private var geocoder: GeocodeService?
+    /// The bundled named places, read the first time `w` needs them offline.
+    private var gazetteer: Gazetteer?
     private var loading: Task<Void, Never>?
     private var tasks: [Int: Task<Void, Never>] = [:]
     private var taskCount = 0
@@ -138,6 +141,24 @@ public final class Runtime {
                 let result = await self?.geocode { client, service in try await client.suggest(text, near: near, using: service) }
                 guard !Task.isCancelled, let result else { return }
                 self?.deliver(.placeSuggestions(request: request, result))
+            }
+        case .describePlace(let point, let request, let online):
+            track { [weak self] in
+                guard let self else { return }
+                var problem: String?
+                if online {
+                    switch await self.geocode({ client, service in try await client.reverseGeocode(point, using: service) }) {
+                    case .success(let address?):
+                        self.deliver(.placeDescribed(request: request, .address(address.label)))
+                        return
+                    case .success(nil): break
+                    case .failure(let failure): problem = failure.sentence
+                    }
+                }
+                let near = await self.nearestNamedPlace(to: point)
+                self.deliver(.placeDescribed(request: request, near.map {
+                    .near(name: $0.place.name, meters: $0.meters, direction: $0.direction, geocoderProblem: problem)
+                } ?? .nothing))
             }
         case .findPlaces(let text, let magicKey, let request, let near):
             suggesting?.cancel()
@@ -283,6 +304,21 @@ public final class Runtime {
             return
         }
         deliver(.overviewDrawn(nil))
+    }
+
+    /// The nearest of the bundled places (Maine's, and the world's cities), read once, off the UI thread.
+    private func nearestNamedPlace(to point: GeoPoint) async -> (place: NamedPlace, meters: Double, direction: String)? {
+        if gazetteer == nil {
+            gazetteer = await onWorkPool {
+                let features = ((try? MapbookAssets.features(.places)) ?? []) + ((try? MapbookAssets.features(.cities)) ?? [])
+                return Gazetteer(places: features.compactMap { feature in
+                    guard case .points(let points) = feature.geometry, let point = points.first,
+                          let name = feature.property("name")?.string else { return nil }
+                    return NamedPlace(name: name, point: point)
+                })
+            }
+        }
+        return gazetteer?.nearest(to: point)
     }
 
     /// A geocoder operation, the geocoder found through the portal the first time; failures as

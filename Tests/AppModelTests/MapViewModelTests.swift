@@ -27,6 +27,19 @@ import Testing
         #expect(!map.isDrawing)
     }
 
+    /// Without a portal, `w` names the nearest of the bundled places, with its distance and direction.
+    @Test func whatsHereWithoutThePortalIsTheNearestBundledPlace() async throws {
+        let program = try await opened()
+        defer { Task { await program.shutdown() } }
+        program.send(.key(.character("w")))
+        #expect(await ProgramFixture.settle(program) { $0.map?.whatsHere?.answer != nil })
+        guard case .near(let name, let meters, let direction, nil)? = program.state.map?.whatsHere?.answer else {
+            Issue.record("\(String(describing: program.state.map?.whatsHere))")
+            return
+        }
+        #expect(!name.isEmpty && meters < 20_000 && ["N", "NE", "E", "SE", "S", "SW", "W", "NW"].contains(direction))
+    }
+
     @Test func aBurstOfKeysEndsWithThePictureOfTheLatestView() async throws {
         let program = try await opened()
         defer { Task { await program.shutdown() } }

@@ -76,3 +76,42 @@ struct PlaceSearchTests {
         #expect(state.message == "Offline: searching for places needs the portal's geocoder, which is online.")
     }
 }
+
+/// `w`: what is at the map's centre — the geocoder's address online, the nearest named place offline.
+@Suite("update: what's here")
+struct WhatsHereTests {
+    @Test func wAsksForTheCentreAndTheCardShowsTheAnswerAndTheAreas() throws {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        Fixture.select(&state, "Acadia")
+        _ = Fixture.keys(&state, .character("m"))
+        let effects = Fixture.keys(&state, .character("w"))
+        guard case .describePlace(let point, let request, let online)? = effects.first else { Issue.record("\(effects)"); return }
+        #expect(online)
+        let here = try #require(state.map?.whatsHere)
+        #expect(here.point == point && here.answer == nil && here.areas == ["Acadia · on this device"])
+        _ = App.update(&state, .placeDescribed(request: request - 1, .address("Old")))
+        #expect(state.map?.whatsHere?.answer == nil, "an older answer is dropped")
+        _ = App.update(&state, .placeDescribed(request: request, .address("Bar Harbor, ME, USA\u{1B}[31m")))
+        #expect(state.map?.whatsHere?.answer == .address("Bar Harbor, ME, USA"))
+        _ = Fixture.keys(&state, .escape)
+        #expect(state.map != nil && state.map?.whatsHere == nil, "Esc closes the card first, then leaves the map")
+    }
+
+    @Test func offlineItAsksTheBundledPlaces() {
+        var state = Fixture.loaded(downloaded: [Fixture.acadia])
+        Fixture.select(&state, "Acadia")
+        _ = Fixture.keys(&state, .character("m"))
+        _ = App.update(&state, .network(.offline))
+        guard case .describePlace(_, _, false)? = Fixture.keys(&state, .character("w")).first else { Issue.record("asked online"); return }
+    }
+
+    @Test func theNearestNamedPlaceWithItsDistanceAndDirection() throws {
+        let gazetteer = Gazetteer(places: [NamedPlace(name: "Bar Harbor", point: GeoPoint(longitude: -68.2039, latitude: 44.3876)),
+                                           NamedPlace(name: "Bangor", point: GeoPoint(longitude: -68.7778, latitude: 44.8012))])
+        let near = try #require(gazetteer.nearest(to: GeoPoint(longitude: -68.25, latitude: 44.35)))
+        #expect(near.place.name == "Bar Harbor" && near.direction == "NE")
+        #expect(abs(near.meters - 5_482) < 100, "\(near.meters)")
+        #expect(Gazetteer.direction(from: GeoPoint(longitude: 0, latitude: 0), to: GeoPoint(longitude: 0, latitude: -1)) == "S")
+        #expect(Gazetteer(places: []).nearest(to: GeoPoint(longitude: 0, latitude: 0)) == nil)
+    }
+}

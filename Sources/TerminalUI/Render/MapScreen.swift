@@ -23,10 +23,37 @@ enum MapScreen {
             }
         }
         if map.panel != nil { drawPanel(map, in: rect, into: &frame, options: options) }
+        if let here = map.whatsHere { drawWhatsHere(here, in: rect, into: &frame, options: options) }
         let hints = map.panel == nil ? KeyMap.hints(in: .map).joined(separator: "  ") + "  Esc back"
             : map.panel == .layers ? "↑↓ choose · Space show/hide · Esc close" : "↑↓ choose · Enter go · Esc close"
         Renderer.drawStatusBar(state, hints: state.message ?? map.problems.first ?? hints, position: position(map, options: options),
                                showsNetwork: !map.isStandalone, into: &frame, options: options)
+    }
+
+    /// `w`: a card at the top left saying what is at the centre, where that is, and which areas hold it.
+    private static func drawWhatsHere(_ here: WhatsHere, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        var lines: [(String, CellStyle)] = []
+        switch here.answer {
+        case nil: lines.append((options.glyphs == .unicode ? "Asking…" : "Asking...", theme.card.overlaid(by: theme.dim)))
+        case .address(let label)?: lines.append((label, theme.card.overlaid(by: CellStyle(bold: true))))
+        case .near(let name, let meters, let direction, let problem)?:
+            if let problem { lines.append((problem, theme.card.overlaid(by: theme.dim))) }
+            let distance = meters < 1000 ? "\(Int(meters.rounded())) m" : String(format: "%.1f km", meters / 1000)
+            lines.append(("\(distance) \(direction) of here: \(name)", theme.card.overlaid(by: CellStyle(bold: true))))
+        case .nothing?: lines.append(("Nothing known here.", theme.card.overlaid(by: theme.dim)))
+        }
+        lines.append((String(format: "%.4f°%@ %.4f°%@", abs(here.point.latitude), here.point.latitude >= 0 ? "N" : "S",
+                             abs(here.point.longitude), here.point.longitude >= 0 ? "E" : "W"), theme.card.overlaid(by: theme.dim)))
+        lines.append((here.areas.isEmpty ? "In no map area of this web map." : "In " + here.areas.joined(separator: ", "), theme.card))
+        let width = min(max(lines.map { DisplayWidth.of($0.0) }.max() ?? 0, 24) + 4, max(rect.width - 4, 10))
+        let card = Rect(x: rect.x + 2, y: rect.y + 1, width: width, height: min(lines.count + 2, max(rect.height - 2, 3)))
+        DocumentScreen.drawCard(card, title: "What's here", into: &frame, options: options)
+        for (offset, line) in lines.enumerated() where card.y + 1 + offset < card.maxY - 1 {
+            frame.put(DisplayWidth.truncated(line.0, to: card.width - 4), x: card.x + 2, y: card.y + 1 + offset, style: line.1, limit: card.maxX - 2)
+        }
+        let closing = " Esc close "
+        frame.put(closing, x: card.maxX - 2 - DisplayWidth.of(closing), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
     }
 
     /// A searched place: a marker where it is, its name beside it, over the picture's background.
