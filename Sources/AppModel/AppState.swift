@@ -113,6 +113,11 @@ public struct AppState: Sendable {
     public var overviewDrawnFrom: [MapSourceChoice] = []
     /// The sources an overview drawing under way tries (one drawing at a time).
     public var overviewDrawing: [MapSourceChoice]?
+    /// How the list orders the areas (`o`), and whether the downloaded ones come first (`O`).
+    public var areaOrder: AreaOrder = .portal
+    public var downloadedFirst = false
+    /// The place searched for last: what "nearest" measures from.
+    public var lastPlace: MapPin?
     /// The basemap chosen for this web map with `B` (remembered in the library); nil: the web map's own.
     public var chosenBasemap: Basemap?
     /// The portal's basemap gallery, asked for the first time `B` is pressed online.
@@ -155,7 +160,7 @@ public struct AppState: Sendable {
     public var rows: [ListRow] {
         guard webMapItem != nil else { return [] }
         // Offline, only what is on this device (or on its way) is listed.
-        let shown = network.isCutOff ? areas.indices.filter(isOnDeviceOrOnItsWay) : Array(areas.indices)
+        let shown = ordered(network.isCutOff ? areas.indices.filter(isOnDeviceOrOnItsWay) : Array(areas.indices))
         let all = [ListRow.webMap] + shown.map(ListRow.area)
         let query = filterText.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { return all }
@@ -163,6 +168,31 @@ public struct AppState: Sendable {
             .compactMap { offset, row in FuzzyMatch.match(query, in: title(of: row)).map { (row, $0.score, offset) } }
             .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.2 < $1.2 }
             .map(\.0)
+    }
+
+    /// The areas in the order chosen with `o` (a stable sort: ties keep the portal's order), the
+    /// downloaded ones first with `O`.
+    private func ordered(_ indices: [Int]) -> [Int] {
+        let key: (Int) -> Double? = switch areaOrder {
+        case .portal: { _ in nil }
+        case .nearest(let place): { areas[$0].distance(from: place.point) }
+        case .name: { _ in nil }
+        case .size: { -Double(areas[$0].size) }
+        }
+        let sorted = indices.enumerated().sorted { a, b in
+            if downloadedFirst {
+                let da = downloads[areas[a.element].item.id] != nil, db = downloads[areas[b.element].item.id] != nil
+                if da != db { return da }
+            }
+            if case .name = areaOrder {
+                let order = areas[a.element].item.title.localizedStandardCompare(areas[b.element].item.title)
+                if order != .orderedSame { return order == .orderedAscending }
+            } else if let ka = key(a.element), let kb = key(b.element), ka != kb {
+                return ka < kb
+            }
+            return a.offset < b.offset
+        }
+        return sorted.map(\.element)
     }
 
     /// Where the web map is, for the overview: its item's extent, else its initial view.
@@ -219,4 +249,24 @@ public struct AppState: Sendable {
 
     /// The status bar's sentence, if there is one.
     public var message: String? { notice?.sentence }
+}
+
+/// How the list orders the map areas.
+public enum AreaOrder: Equatable, Sendable {
+    /// As the portal lists them.
+    case portal
+    /// Nearest to a place first (the last one searched for).
+    case nearest(MapPin)
+    case name
+    /// Largest first.
+    case size
+}
+
+extension MapArea {
+    /// Metres from `point` to the nearest edge of the area's extent (0 inside); nil without an extent.
+    public func distance(from point: GeoPoint) -> Double? {
+        guard let e = extent else { return nil }
+        let inside = GeoPoint(longitude: min(max(point.longitude, e.xmin), e.xmax), latitude: min(max(point.latitude, e.ymin), e.ymax))
+        return Gazetteer.meters(point, inside)
+    }
 }

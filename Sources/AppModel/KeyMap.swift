@@ -7,6 +7,8 @@ public enum Intent: Hashable, Sendable {
     case pageUp, pageDown, top, bottom
     case open, back, quit
     case startFilter, startSearch, refresh, switchFocus, toggleHelp
+    /// `o`: the next order of the areas; `O`: the downloaded ones first, or not.
+    case cycleOrder, toggleDownloadedFirst
     case download, downloadAll, cancelDownload, remove, update
     /// `m`: the selected row's map; `i`: its details.
     case openMap, showDetails
@@ -98,6 +100,10 @@ public enum KeyMap {
                    context: .list, hint: "/ filter"),
         KeyBinding(keys: [.character("s")], intent: .startSearch, label: "s", summary: "Search for a place and open the map there",
                    context: .list, hint: "s search"),
+        KeyBinding(keys: [.character("o")], intent: .cycleOrder, label: "o",
+                   summary: "Order the areas: the portal's, nearest to the place searched last, by name, by size", context: .list, hint: nil),
+        KeyBinding(keys: [.character("O")], intent: .toggleDownloadedFirst, label: "O", summary: "Downloaded areas first, or in their place",
+                   context: .list, hint: nil),
         KeyBinding(keys: [.character("d")], intent: .download, label: "d", summary: "Download the selected area",
                    context: .everywhere, hint: "d download"),
         KeyBinding(keys: [.character("D")], intent: .downloadAll, label: "D", summary: "Download every area not on this device",

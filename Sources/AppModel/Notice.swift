@@ -39,6 +39,9 @@ public enum Notice: Equatable, Sendable {
     case noBookmarks
     /// `B` in a map opened from a file: it has no portal to choose from.
     case noBasemapChoice
+    /// The list's new order (`o`), and the downloaded areas first or not (`O`).
+    case ordered(AreaOrder)
+    case downloadedFirst(Bool)
     /// `s` offline: the geocoder is online.
     case searchNeedsNetwork
     /// A place found and shown, and the areas that hold it.
@@ -82,6 +85,12 @@ public enum Notice: Equatable, Sendable {
         case .basemapNotDrawable(nil): "This web map has no basemap; a downloaded area's map opens with m."
         case .noBookmarks: "This web map has no bookmarks."
         case .noBasemapChoice: "A map opened from a file has no other basemaps."
+        case .ordered(.portal): "Areas in the portal's order."
+        case .ordered(.nearest(let place)): "Areas nearest to \(place.label) first."
+        case .ordered(.name): "Areas by name."
+        case .ordered(.size): "Areas by size, largest first."
+        case .downloadedFirst(true): "Areas on this device first."
+        case .downloadedFirst(false): "Areas on this device in their place."
         case .searchNeedsNetwork: "Offline: searching for places needs the portal's geocoder, which is online."
         case .placeFound(let label, let areas) where areas.isEmpty: "\(label) — in no map area of this web map."
         case .placeFound(let label, let areas): "\(label) — in \(areas.joined(separator: ", "))"

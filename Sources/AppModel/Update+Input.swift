@@ -40,6 +40,13 @@ extension App {
         case .back: back(&state)
         case .startSearch:
             return startSearch(&state)
+        case .cycleOrder:
+            cycleOrder(&state)
+        case .toggleDownloadedFirst:
+            let previous = state.selectedRow
+            state.downloadedFirst.toggle()
+            state.notice = .downloadedFirst(state.downloadedFirst)
+            reselect(&state, previous)
         case .filter, .confirm, .search:
             break
         default:

@@ -137,7 +137,7 @@ extension App {
             }
             return [.closeMap(session: map.session)]
         case .quit, .toggleHelp, .download, .downloadAll, .cancelDownload, .remove, .update, .refresh, .filter, .confirm, .startSearch,
-             .search:
+             .search, .cycleOrder, .toggleDownloadedFirst:
             return nil
         default:
             break

@@ -154,6 +154,8 @@ extension App {
             map.pin = MapPin(point: p, label: label)
             state.screen = .map(map)
         }
+        state.lastPlace = MapPin(point: p, label: label)
+        if case .nearest = state.areaOrder { state.areaOrder = .nearest(MapPin(point: p, label: label)) }
         state.notice = .placeFound(label, areas: holding.map { area in
             TerminalText.sanitizedLine(area.item.title, maxLength: 80) + (state.downloads[area.item.id] != nil ? " · on this device" : "")
         })
@@ -190,5 +192,20 @@ extension App {
         map.whatsHere = here
         state.screen = .map(map)
         return []
+    }
+
+    // MARK: The order of the areas
+
+    /// `o`: portal → nearest to the place searched last (when there is one) → name → size → portal.
+    static func cycleOrder(_ state: inout AppState) {
+        let previous = state.selectedRow
+        state.areaOrder = switch state.areaOrder {
+        case .portal: state.lastPlace.map(AreaOrder.nearest) ?? .name
+        case .nearest: .name
+        case .name: .size
+        case .size: .portal
+        }
+        state.notice = .ordered(state.areaOrder)
+        reselect(&state, previous)
     }
 }

@@ -39,6 +39,12 @@ public enum Format {
     }
 
     /// A calendar date in UTC, `2024-03-05`: stable across machines, for listings.
+    /// "850 m", "12.3 km", "143 km".
+    public static func distance(_ meters: Double) -> String {
+        if meters < 1000 { return "\(Int(meters.rounded())) m" }
+        return meters < 100_000 ? String(format: "%.1f km", meters / 1000) : "\(Int((meters / 1000).rounded())) km"
+    }
+
     public static func date(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -1,3 +1,4 @@
+import AppModel
 import ArcGISPortal
 import ArgumentParser
 import Foundation
@@ -10,6 +11,11 @@ struct AreasCommand: AsyncParsableCommand {
         abstract: "List the web map's preplanned map areas: title, status, packages and size.")
 
     @OptionGroup var options: PortalOptions
+    @Option(help: ArgumentHelp("List the areas nearest to this point first, with their distance.", valueName: "LON,LAT")) var near: String?
+
+    func validate() throws {
+        if let near, Coordinates.parse(near) == nil { throw ValidationError("--near must look like -68.2,44.35 (longitude, latitude).") }
+    }
 
     func run() async throws {
         let client = options.client()
@@ -19,12 +25,12 @@ struct AreasCommand: AsyncParsableCommand {
             async let item = client.webMapItem(options.webMapID)
             async let list = client.mapAreas(of: options.webMapID)
             webMapItem = try await item
-            areas = try await list
+            areas = Self.nearestFirst(try await list, to: near.flatMap(Coordinates.parse))
         } catch {
             throw Output.fail(error, json: options.json)
         }
         if options.json {
-            try Output.json(Self.report(portal: client.portalURL, webMap: webMapItem, areas: areas))
+            try Output.json(Self.report(portal: client.portalURL, webMap: webMapItem, areas: areas, near: near.flatMap(Coordinates.parse)))
         } else {
             print(webMap: webMapItem, areas: areas)
         }
@@ -38,13 +44,16 @@ struct AreasCommand: AsyncParsableCommand {
             return
         }
         Output.line()
+        let point = near.flatMap(Coordinates.parse)
         let rows = areas.map { area in
             [Output.cell(area.item.title, width: 32), area.unavailableReason == nil ? Output.cell(area.status.label, width: 16) : "unavailable",
              String(area.packages.count),
              area.packages.isEmpty ? "–" : Format.bytes(area.size),
              area.item.modified.map(Format.date) ?? "–", area.item.id.rawValue]
+                + (point.map { [area.distance(from: $0).map(Format.distance) ?? "–"] } ?? [])
         }
-        for line in Output.table(["TITLE", "STATUS", "PACKAGES", "SIZE", "MODIFIED", "ID"], rows, rightAligned: [2, 3]) {
+        let header = ["TITLE", "STATUS", "PACKAGES", "SIZE", "MODIFIED", "ID"] + (point == nil ? [] : ["DISTANCE"])
+        for line in Output.table(header, rows, rightAligned: point == nil ? [2, 3] : [2, 3, 6]) {
             Output.line("  " + line)
         }
         for area in areas {
@@ -52,13 +61,22 @@ struct AreasCommand: AsyncParsableCommand {
         }
     }
 
+    /// The areas nearest to `point` first (a stable sort), or as they are without one.
+    static func nearestFirst(_ areas: [MapArea], to point: GeoPoint?) -> [MapArea] {
+        guard let point else { return areas }
+        return areas.enumerated().sorted { a, b in
+            let da = a.element.distance(from: point) ?? .infinity, db = b.element.distance(from: point) ?? .infinity
+            return da != db ? da < db : a.offset < b.offset
+        }.map(\.element)
+    }
+
     /// The JSON of `mapbook areas --json` (see docs/cli.md).
-    static func report(portal: URL, webMap: PortalItem, areas: [MapArea]) -> JSONValue {
+    static func report(portal: URL, webMap: PortalItem, areas: [MapArea], near: GeoPoint? = nil) -> JSONValue {
         .object([
             "portal": .string(portal.absoluteString),
             "webMap": .object(["id": .string(webMap.id.rawValue), "title": .text(webMap.title)]),
             "mapAreas": .array(areas.map { area in
-                .object([
+                var fields: [String: JSONValue] = [
                     "id": .string(area.item.id.rawValue),
                     "title": .text(area.item.title),
                     "snippet": .text(area.item.snippet, width: 2048),
@@ -79,7 +97,10 @@ struct AreasCommand: AsyncParsableCommand {
                             "modified": .date(package.item.modified),
                         ])
                     }),
-                ])
+                ]
+                // With --near, each area's distance in metres (0 when the point is inside it).
+                if let near { fields["distance"] = area.distance(from: near).map { .number($0.rounded()) } ?? .null }
+                return .object(fields)
             }),
         ])
     }

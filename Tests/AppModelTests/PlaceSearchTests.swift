@@ -115,3 +115,35 @@ struct WhatsHereTests {
         #expect(Gazetteer(places: []).nearest(to: GeoPoint(longitude: 0, latitude: 0)) == nil)
     }
 }
+
+/// `o` orders the areas: the portal's, nearest to the place searched last, by name, by size; `O`
+/// puts the ones on this device first. The selection stays on its area.
+@Suite("update: the order of the areas")
+struct AreaOrderTests {
+    func titles(_ state: AppState) -> [String] { state.rows.dropFirst().map { state.title(of: $0) } }
+
+    @Test func oCyclesTheOrdersAndOPutsDownloadedFirst() {
+        var state = Fixture.loaded(downloaded: [Fixture.bangor])
+        #expect(titles(state) == ["Acadia", "Greater Portland", "Bangor"])
+        Fixture.select(&state, "Greater Portland")
+        _ = Fixture.keys(&state, .character("o"))
+        #expect(state.message == "Areas by name.", "no place searched yet: nearest is skipped")
+        #expect(titles(state) == ["Acadia", "Bangor", "Greater Portland"])
+        #expect(state.title(of: state.selectedRow!) == "Greater Portland", "the selection follows its area")
+        _ = Fixture.keys(&state, .character("o"))
+        #expect(state.areaOrder == .size)
+        _ = Fixture.keys(&state, .character("o"), .character("O"))
+        #expect(state.areaOrder == .portal && titles(state) == ["Bangor", "Acadia", "Greater Portland"])
+        #expect(state.message == "Areas on this device first.")
+    }
+
+    @Test func nearestFirstMeasuresFromThePlaceSearchedLast() {
+        var state = Fixture.loaded()
+        state.lastPlace = MapPin(point: GeoPoint(longitude: -70.25, latitude: 43.66), label: "Portland, ME, USA")
+        _ = Fixture.keys(&state, .character("o"))
+        #expect(state.message == "Areas nearest to Portland, ME, USA first.")
+        #expect(titles(state) == ["Greater Portland", "Acadia", "Bangor"])
+        #expect(state.areas[1].distance(from: state.lastPlace!.point) == 0, "inside the area: no distance")
+        #expect((state.areas[0].distance(from: state.lastPlace!.point) ?? 0) > 100_000)
+    }
+}

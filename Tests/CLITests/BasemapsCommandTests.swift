@@ -108,3 +108,20 @@ struct SearchCommandTests {
         #expect(result.stdout.contains(#""kind":"httpStatus""#) && result.stdout.contains("503"))
     }
 }
+
+@Suite("mapbook areas --near")
+struct AreasNearTests {
+    @Test func theNearestAreasComeFirstWithTheirDistance() async throws {
+        let server = try SampleFixture.start()
+        defer { server.stop() }
+        let result = try await CLI.runAsync(["areas", "--portal", server.baseURL.absoluteString, "--json", "--near=-70.25,43.66"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+        let areas = try #require(json["mapAreas"] as? [[String: Any]])
+        #expect(areas.first?["title"] as? String == "Greater Portland" && areas.first?["distance"] as? Double == 0)
+        let distances = areas.compactMap { $0["distance"] as? Double }
+        #expect(distances == distances.sorted() && distances.count == areas.count)
+        let bad = try await CLI.runAsync(["areas", "--portal", server.baseURL.absoluteString, "--near", "Portland"])
+        #expect(bad.status != 0 && bad.stderr.contains("--near must look like"))
+    }
+}

@@ -159,8 +159,12 @@ enum MainScreen {
         if rect.height > 2 {
             frame.put(theme.spans(StatusText.line(row, state: state, ascii: options.glyphs == .ascii)), x: x, y: rect.y + 2, limit: limit)
         }
-        if rect.height > 3, let modified = item.modified {
-            frame.put("Updated \(Format.date(modified))", x: x, y: rect.y + 3, style: theme.dim, limit: limit)
+        if rect.height > 3 {
+            var facts = item.modified.map { ["Updated \(Format.date($0))"] } ?? []
+            if case .nearest(let place) = state.areaOrder, case .area(let index) = row, let meters = state.areas[index].distance(from: place.point) {
+                facts.append(meters < 1 ? "holds \(place.label)" : "\(Format.distance(meters)) from \(place.label)")
+            }
+            frame.put(DisplayWidth.truncated(facts.joined(separator: " · "), to: limit - x), x: x, y: rect.y + 3, style: theme.dim, limit: limit)
         }
         if selected {
             let band = state.focus == .list ? theme.selectedRow : theme.selectedRowUnfocused

@@ -39,8 +39,7 @@ enum MapScreen {
         case .address(let label)?: lines.append((label, theme.card.overlaid(by: CellStyle(bold: true))))
         case .near(let name, let meters, let direction, let problem)?:
             if let problem { lines.append((problem, theme.card.overlaid(by: theme.dim))) }
-            let distance = meters < 1000 ? "\(Int(meters.rounded())) m" : String(format: "%.1f km", meters / 1000)
-            lines.append(("\(distance) \(direction) of here: \(name)", theme.card.overlaid(by: CellStyle(bold: true))))
+            lines.append(("\(Format.distance(meters)) \(direction) of here: \(name)", theme.card.overlaid(by: CellStyle(bold: true))))
         case .nothing?: lines.append(("Nothing known here.", theme.card.overlaid(by: theme.dim)))
         }
         lines.append((String(format: "%.4f°%@ %.4f°%@", abs(here.point.latitude), here.point.latitude >= 0 ? "N" : "S",
