@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
                                                                "AppRuntime", "EventLoop",
                                                                "MapRender", "TerminalCanvas", "MapbookCore", "TerminalUI", "OfflineLibrary",
-                                                               "MapSources"]),
+                                                               "MapSources", "MapbookAssets"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
@@ -86,7 +86,7 @@ let package = Package(
                                                             "SamplePortal", "SnapshotSupport", "HTTP"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "OfflineLibraryTests", dependencies: ["OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore",
-                                                                "PortalFixtures", "SamplePortal", "TileFormats"]),
+                                                                "PortalFixtures", "SamplePortal", "TileFormats", "SharedTestData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
                                                            "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal"],
                     exclude: ["Snapshots"]),

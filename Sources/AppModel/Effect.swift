@@ -40,13 +40,14 @@ public enum Effect: Equatable, Sendable {
     /// Keep the basemap chosen for this web map in the library; nil goes back to the web map's own.
     case rememberBasemap(Basemap?)
     /// Ask the geocoder for suggestions after a moment's pause in typing; a newer request replaces
-    /// this one, even in flight (→ `placeSuggestions`).
-    case suggestPlaces(String, request: Int, near: GeoPoint?)
+    /// this one, even in flight (→ `placeSuggestions`). Offline (or when the geocoder fails) the
+    /// names inside the downloaded packages and the bundled places answer instead.
+    case suggestPlaces(String, request: Int, near: GeoPoint?, online: Bool)
     /// What is at `point`: the geocoder's address when `online`, else (or when it knows none) the
     /// nearest named place of the bundled gazetteer (→ `placeDescribed`).
     case describePlace(GeoPoint, request: Int, online: Bool)
     /// Find the place: a suggestion's by its key, else the text (→ `placesFound`).
-    case findPlaces(String, magicKey: String?, request: Int, near: GeoPoint?)
+    case findPlaces(String, magicKey: String?, request: Int, near: GeoPoint?, online: Bool)
 }
 
 /// Where a map's tiles come from.

@@ -55,7 +55,8 @@ public enum Event: Sendable {
     /// The portal's basemap gallery, or why it could not be had.
     case basemapGallery(Result<[BasemapChoice], LoadFailure>)
     /// The geocoder's suggestions for the search line's request `request`.
-    case placeSuggestions(request: Int, Result<[GeocodeSuggestion], LoadFailure>)
+    /// `offline` when they come from the names on this device, not the geocoder.
+    case placeSuggestions(request: Int, Result<[GeocodeSuggestion], LoadFailure>, offline: Bool)
     /// What is at the point of `w`'s request `request`.
     case placeDescribed(request: Int, PlaceDescription)
     /// The places found for the search's request `request`, best first.

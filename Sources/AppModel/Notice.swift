@@ -42,8 +42,6 @@ public enum Notice: Equatable, Sendable {
     /// The list's new order (`o`), and the downloaded areas first or not (`O`).
     case ordered(AreaOrder)
     case downloadedFirst(Bool)
-    /// `s` offline: the geocoder is online.
-    case searchNeedsNetwork
     /// A place found and shown, and the areas that hold it.
     case placeFound(String, areas: [String])
     case basemapChosen(String)
@@ -91,7 +89,6 @@ public enum Notice: Equatable, Sendable {
         case .ordered(.size): "Areas by size, largest first."
         case .downloadedFirst(true): "Areas on this device first."
         case .downloadedFirst(false): "Areas on this device in their place."
-        case .searchNeedsNetwork: "Offline: searching for places needs the portal's geocoder, which is online."
         case .placeFound(let label, let areas) where areas.isEmpty: "\(label) — in no map area of this web map."
         case .placeFound(let label, let areas): "\(label) — in \(areas.joined(separator: ", "))"
         case .basemapChosen(let title): "Drawing on \(title)."

@@ -21,6 +21,8 @@ public struct PlaceSearch: Equatable, Sendable {
     /// Each keystroke's (and each pick's) request has a number: answers to older ones are dropped.
     public var request = 0
     public var status: Status = .idle
+    /// The suggestions are the names on this device (offline, or the geocoder failed).
+    public var offline = false
 
     public init() {}
 }
@@ -33,10 +35,6 @@ extension App {
 
     static func startSearch(_ state: inout AppState) -> [Effect] {
         guard state.webMapItem != nil || state.map != nil, state.map?.isStandalone != true else { return [] }
-        guard !state.network.isCutOff else {
-            state.notice = .searchNeedsNetwork
-            return []
-        }
         state.overlay = .search(PlaceSearch())
         return []
     }
@@ -48,11 +46,11 @@ extension App {
         case .type(let character):
             guard search.text.count < 200, !character.isNewline else { return [] }
             search.text.append(character)
-            effects = ask(&search, near: searchCentre(state))
+            effects = ask(&search, near: searchCentre(state), online: isOnline(state))
         case .deleteBackward:
             guard !search.text.isEmpty else { return [] }
             search.text.removeLast()
-            effects = ask(&search, near: searchCentre(state))
+            effects = ask(&search, near: searchCentre(state), online: isOnline(state))
         case .previous:
             search.selection = max(search.selection - 1, 0)
         case .next:
@@ -63,7 +61,8 @@ extension App {
             let chosen = search.suggestions.indices.contains(search.selection) ? search.suggestions[search.selection] : nil
             search.request += 1
             search.status = .asking
-            effects = [.findPlaces(chosen?.text ?? text, magicKey: chosen?.magicKey, request: search.request, near: searchCentre(state))]
+            effects = [.findPlaces(chosen?.text ?? text, magicKey: chosen?.magicKey, request: search.request, near: searchCentre(state),
+                                   online: isOnline(state))]
         case .close:
             state.overlay = nil
             return []
@@ -73,7 +72,10 @@ extension App {
     }
 
     /// A new request for what is typed now (or none, for too little), replacing any before it.
-    private static func ask(_ search: inout PlaceSearch, near: GeoPoint?) -> [Effect] {
+    /// The geocoder is worth asking: connected, and the network not known to be cut off.
+    private static func isOnline(_ state: AppState) -> Bool { state.isConnected && !state.network.isCutOff }
+
+    private static func ask(_ search: inout PlaceSearch, near: GeoPoint?, online: Bool) -> [Effect] {
         search.request += 1
         search.selection = 0
         guard search.text.trimmingCharacters(in: .whitespaces).count >= suggestFrom else {
@@ -82,7 +84,7 @@ extension App {
             return []
         }
         search.status = .asking
-        return [.suggestPlaces(search.text, request: search.request, near: near)]
+        return [.suggestPlaces(search.text, request: search.request, near: near, online: online)]
     }
 
     /// Where search results are ranked from: the map's centre, else the web map's.
@@ -94,8 +96,10 @@ extension App {
         return state.webMapExtent.map { GeoPoint(longitude: ($0.xmin + $0.xmax) / 2, latitude: ($0.ymin + $0.ymax) / 2) }
     }
 
-    static func suggestionsArrived(_ state: inout AppState, request: Int, _ result: Result<[GeocodeSuggestion], LoadFailure>) -> [Effect] {
+    static func suggestionsArrived(_ state: inout AppState, request: Int, _ result: Result<[GeocodeSuggestion], LoadFailure>,
+                                   offline: Bool) -> [Effect] {
         guard case .search(var search)? = state.overlay, search.request == request else { return [] }
+        search.offline = offline
         switch result {
         case .success(let suggestions):
             search.suggestions = suggestions.prefix(8).map {

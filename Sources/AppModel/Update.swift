@@ -97,8 +97,8 @@ public enum App {
             return overviewDrawn(&state, image)
         case .basemapGallery(let result):
             return basemapGalleryArrived(&state, result)
-        case .placeSuggestions(let request, let result):
-            return suggestionsArrived(&state, request: request, result)
+        case .placeSuggestions(let request, let result, let offline):
+            return suggestionsArrived(&state, request: request, result, offline: offline)
         case .placeDescribed(let request, let description):
             return placeDescribed(&state, request: request, description)
         case .placesFound(let request, let result):

@@ -44,6 +44,9 @@ public final class Runtime {
     private var geocoder: GeocodeService?
     /// The bundled named places, read the first time `w` needs them offline.
     private var gazetteer: Gazetteer?
+    /// The names on this device (downloaded packages and the bundled places), and the downloads
+    /// they were read from: a new download means reading again.
+    private var places: (downloads: Set<ItemID>, index: PlaceIndex)?
     private var loading: Task<Void, Never>?
     private var tasks: [Int: Task<Void, Never>] = [:]
     private var taskCount = 0
@@ -132,15 +135,24 @@ public final class Runtime {
                                                                        host: client.host))))
                 }
             }
-        case .suggestPlaces(let text, let request, let near):
+        case .suggestPlaces(let text, let request, let near, let online):
             suggesting?.cancel()
             suggesting = track { [weak self] in
                 // Typing on within the pause asks again, and this request never goes out.
                 try? await Task.sleep(for: .milliseconds(150))
+                guard !Task.isCancelled, let self else { return }
+                if online, case .success(let suggestions) = await self.geocode({ client, service in
+                    try await client.suggest(text, near: near, using: service)
+                }) {
+                    guard !Task.isCancelled else { return }
+                    self.deliver(.placeSuggestions(request: request, .success(suggestions), offline: false))
+                    return
+                }
+                // Offline, or the geocoder failed: the names on this device.
+                let places = await self.offlinePlaces().search(text, near: near, limit: 8)
                 guard !Task.isCancelled else { return }
-                let result = await self?.geocode { client, service in try await client.suggest(text, near: near, using: service) }
-                guard !Task.isCancelled, let result else { return }
-                self?.deliver(.placeSuggestions(request: request, result))
+                self.deliver(.placeSuggestions(request: request, .success(places.map { GeocodeSuggestion(text: $0.name, magicKey: nil) }),
+                                               offline: true))
             }
         case .describePlace(let point, let request, let online):
             track { [weak self] in
@@ -160,13 +172,20 @@ public final class Runtime {
                     .near(name: $0.place.name, meters: $0.meters, direction: $0.direction, geocoderProblem: problem)
                 } ?? .nothing))
             }
-        case .findPlaces(let text, let magicKey, let request, let near):
+        case .findPlaces(let text, let magicKey, let request, let near, let online):
             suggesting?.cancel()
             track { [weak self] in
-                guard let result = await self?.geocode({ client, service in
+                guard let self else { return }
+                if online, case .success(let found) = await self.geocode({ client, service in
                     try await client.findCandidates(text, magicKey: magicKey, near: near, limit: 5, using: service)
-                }) else { return }
-                self?.deliver(.placesFound(request: request, result))
+                }), !found.isEmpty {
+                    self.deliver(.placesFound(request: request, .success(found)))
+                    return
+                }
+                let places = await self.offlinePlaces().search(text, near: near, limit: 5)
+                self.deliver(.placesFound(request: request, .success(places.map {
+                    GeocodeCandidate(label: $0.name, location: $0.point, score: 100, extent: nil, type: "on this device")
+                })))
             }
         case .rememberBasemap(let basemap):
             let library = library
@@ -307,18 +326,19 @@ public final class Runtime {
     }
 
     /// The nearest of the bundled places (Maine's, and the world's cities), read once, off the UI thread.
-    private func nearestNamedPlace(to point: GeoPoint) async -> (place: NamedPlace, meters: Double, direction: String)? {
-        if gazetteer == nil {
-            gazetteer = await onWorkPool {
-                let features = ((try? MapbookAssets.features(.places)) ?? []) + ((try? MapbookAssets.features(.cities)) ?? [])
-                return Gazetteer(places: features.compactMap { feature in
-                    guard case .points(let points) = feature.geometry, let point = points.first,
-                          let name = feature.property("name")?.string else { return nil }
-                    return NamedPlace(name: name, point: point)
-                })
-            }
-        }
+    private func nearestNamedPlace(to point: GeoPoint) async -> (place: PlaceName, meters: Double, direction: String)? {
+        if gazetteer == nil { gazetteer = await onWorkPool { Gazetteer(places: MapbookAssets.placeNames()) } }
         return gazetteer?.nearest(to: point)
+    }
+
+    /// The index of the names on this device, read (off the UI thread) when the downloads changed.
+    private func offlinePlaces() async -> PlaceIndex {
+        let library = library
+        let downloads = await onWorkPool { Set(library.downloadRecords().keys) }
+        if let places, places.downloads == downloads { return places.index }
+        let index = await onWorkPool { PlaceIndex(places: library.downloadedPlaceNames() + MapbookAssets.placeNames()) }
+        places = (downloads, index)
+        return index
     }
 
     /// A geocoder operation, the geocoder found through the portal the first time; failures as

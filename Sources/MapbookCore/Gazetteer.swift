@@ -1,22 +1,14 @@
 import Foundation
 
-/// A place with a name, for finding what is near a point without the network.
-public struct NamedPlace: Sendable, Equatable {
-    public var name: String
-    public var point: GeoPoint
-
-    public init(name: String, point: GeoPoint) { self.name = name; self.point = point }
-}
-
 /// Named places (the bundled Maine places and world cities) and the nearest of them to a point,
 /// with its distance and compass direction: "what's here" offline.
 public struct Gazetteer: Sendable {
-    public let places: [NamedPlace]
+    public let places: [PlaceName]
 
-    public init(places: [NamedPlace]) { self.places = places }
+    public init(places: [PlaceName]) { self.places = places }
 
     /// The nearest place, how far it is (metres, on the sphere) and which way from `point`.
-    public func nearest(to point: GeoPoint) -> (place: NamedPlace, meters: Double, direction: String)? {
+    public func nearest(to point: GeoPoint) -> (place: PlaceName, meters: Double, direction: String)? {
         guard let place = places.min(by: { Self.meters($0.point, point) < Self.meters($1.point, point) }) else { return nil }
         return (place, Self.meters(point, place.point), Self.direction(from: point, to: place.point))
     }

@@ -6,6 +6,7 @@
 //   mapbook-bench map PATH WxH [Z]    map view: compose from decoded tiles, key to frame on a pan, cold load
 //   mapbook-bench json FILE…          per file: median parse time with mapbook's parser, JSONDecoder, JSONSerialization
 //   mapbook-bench geography           the bundled overview geography: median time to read it and build the overview's shapes
+//   mapbook-bench names [VTPK]        offline search: 100,000 names indexed, 3-letter prefix searches; reading a package's names
 import AppModel
 import AppRuntime
 import EventLoop
@@ -13,6 +14,7 @@ import ArcGISPortal
 import Foundation
 import HTTP
 import MapRender
+import MapbookAssets
 import MapSources
 import MapbookCore
 import OfflineLibrary
@@ -295,6 +297,41 @@ func benchGeography() {
     print(String(format: "bundled_geography_ms median=%.2f min=%.2f", times.sorted()[25] * 1000, times.min()! * 1000))
 }
 
+/// Offline search: the time to index 100,000 names (the bundled places repeated with a number, so
+/// prefixes have many matches), the median of 3-letter prefix searches over it, and how long
+/// reading a vector package's names takes.
+func benchNames(package: String?) {
+    let bundled = MapbookAssets.placeNames()
+    var names: [PlaceName] = []
+    var round = 0
+    while names.count < 100_000 {
+        for place in bundled where names.count < 100_000 {
+            names.append(PlaceName(name: round == 0 ? place.name : "\(place.name) \(round)", point: place.point, rank: place.rank + Double(round)))
+        }
+        round += 1
+    }
+    var start = ContinuousClock.now
+    let index = PlaceIndex(places: names)
+    print(String(format: "index_100k_names_ms=%.0f", seconds(ContinuousClock.now - start) * 1000))
+    let prefixes = ["ban", "por", "bar", "ber", "new", "sou", "mon", "lon", "par", "wes", "eas", "sai", "san", "cal", "lin"]
+    var times: [Double] = []
+    var hits = 0
+    for _ in 0..<20 {
+        for prefix in prefixes {
+            start = ContinuousClock.now
+            hits += index.search(prefix, near: GeoPoint(longitude: -69, latitude: 45), limit: 8).count
+            times.append(seconds(ContinuousClock.now - start))
+        }
+    }
+    let sorted = times.sorted()
+    print(String(format: "prefix_search_3_letters median_ms=%.3f p95_ms=%.3f (results %d)", sorted[sorted.count / 2] * 1000,
+                 sorted[sorted.count * 95 / 100] * 1000, hits))
+    guard let package else { return }
+    start = ContinuousClock.now
+    guard let opened = try? TilePackage(path: package), let found = try? PlaceIndex.names(in: opened) else { fail("cannot read \(package)", status: 1) }
+    print(String(format: "package_names=%d read_ms=%.0f", found.count, seconds(ContinuousClock.now - start) * 1000))
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
@@ -314,9 +351,11 @@ case "map" where arguments.count == 4 || arguments.count == 5:
     await benchMap(path: arguments[2], width: size[0], height: size[1], zoom: arguments.count == 5 ? Double(arguments[4]) : nil)
 case "geography":
     benchGeography()
+case "names" where arguments.count <= 3:
+    benchNames(package: arguments.count == 3 ? arguments[2] : nil)
 case "json" where arguments.count > 2:
     benchJSON(Array(arguments.dropFirst(2)))
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK]",
          status: 64)
 }

@@ -1,6 +1,8 @@
 import ArcGISPortal
 import ArgumentParser
 import Foundation
+import HTTP
+import MapbookAssets
 import MapbookCore
 import OfflineLibrary
 
@@ -10,12 +12,16 @@ struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Find places by name or address with the portal's geocoder, and the map areas that hold them.",
-        discussion: "The geocoder is the one the portal names in portals/self (helperServices.geocode).")
+        discussion: """
+            The geocoder is the one the portal names in portals/self (helperServices.geocode). With --offline, or when the \
+            portal cannot be reached, the names inside the downloaded areas' vector packages and the bundled places answer.
+            """)
 
     @Argument(help: "What to look for: a place, an address.") var text: String
     @OptionGroup var library: LibraryOptions
     @Option(help: ArgumentHelp("Prefer places near this point.", valueName: "LON,LAT")) var near: String?
     @Option(help: "How many places at most (1–50).") var limit = 10
+    @Flag(name: .long, help: "Search only the names on this device (downloaded packages and the bundled places).") var offline = false
     @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
     func validate() throws {
@@ -25,20 +31,33 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = library.selection.client()
-        let places: [GeocodeCandidate]
-        let areas: AreaLookup
-        do {
-            let service = try await client.geocodeService()
-            async let found = client.findCandidates(text, near: near.flatMap(Coordinates.parse), limit: limit, using: service)
-            async let listed = AreaLookup.load(client: client, library: library.library)
-            (places, areas) = (try await found, await listed)
-        } catch {
-            throw Output.fail(error, json: json)
+        let point = near.flatMap(Coordinates.parse)
+        var places: [GeocodeCandidate]?
+        if !offline {
+            do {
+                let service = try await client.geocodeService()
+                places = try await client.findCandidates(text, near: point, limit: limit, using: service)
+            } catch let error as HTTPError where error.networkState.isCutOff {
+                // Cut off: the names on this device answer, and the line says so.
+                if !json { FileHandle.standardError.write(Data("mapbook: \(error.userSentence) Searching the names on this device.\n".utf8)) }
+            } catch {
+                throw Output.fail(error, json: json)
+            }
         }
+        let fromDevice = places == nil
+        if fromDevice {
+            let index = PlaceIndex(places: library.library.downloadedPlaceNames() + MapbookAssets.placeNames())
+            places = index.search(text, near: point, limit: limit).map {
+                GeocodeCandidate(label: $0.name, location: $0.point, score: 100, extent: nil, type: nil)
+            }
+        }
+        let areas = await AreaLookup.load(client: fromDevice ? nil : client, library: library.library)
+        let found = places ?? []
         if json {
             try Output.json(JSONValue.object([
                 "query": .text(text, width: 200),
-                "results": .array(places.map { place in
+                "source": .string(fromDevice ? "device" : "geocoder"),
+                "results": .array(found.map { place in
                     .object(["label": .text(place.label), "longitude": .number(place.location.longitude),
                              "latitude": .number(place.location.latitude), "score": .number(place.score), "type": .text(place.type, width: 64),
                              "extent": .extent(place.extent), "areas": areas.json(containing: place.location)])
@@ -46,11 +65,11 @@ struct SearchCommand: AsyncParsableCommand {
             ]))
             return
         }
-        guard !places.isEmpty else {
-            Output.line("No place found for “\(Output.cell(text, width: 80))”.")
+        guard !found.isEmpty else {
+            Output.line("No place found for “\(Output.cell(text, width: 80))”\(fromDevice ? " on this device" : "").")
             return
         }
-        for place in places {
+        for place in found {
             let position = String(format: "%.4f, %.4f", place.location.latitude, place.location.longitude)
             Output.line("\(Output.cell(place.label, width: 80))  \(position)\(place.type.map { "  \(Output.cell($0, width: 32))" } ?? "")"
                         + areas.sentence(containing: place.location))
@@ -108,11 +127,13 @@ struct AreaLookup {
     var areas: [MapArea]
     var downloaded: Set<ItemID>
 
-    static func load(client: PortalClient, library: OfflineLibrary) async -> AreaLookup {
+    /// `client` nil: the library's copy only (offline).
+    static func load(client: PortalClient?, library: OfflineLibrary) async -> AreaLookup {
         let records = library.downloadRecords()
-        let areas = await (try? client.mapAreas(of: library.webMapID))
-            ?? (try? library.loadCatalog(records: records))?.areas ?? []
-        return AreaLookup(areas: areas, downloaded: Set(records.keys))
+        var areas: [MapArea]?
+        if let client { areas = try? await client.mapAreas(of: library.webMapID) }
+        areas = areas ?? (try? library.loadCatalog(records: records))?.areas
+        return AreaLookup(areas: areas ?? [], downloaded: Set(records.keys))
     }
 
     func containing(_ point: GeoPoint) -> [MapArea] {

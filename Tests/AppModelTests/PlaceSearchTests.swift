@@ -26,17 +26,18 @@ struct PlaceSearchTests {
         #expect(state.keyContext == .search)
         #expect(typed(&state, "b").isEmpty, "one character asks nothing")
         let effects = typed(&state, "ar")
-        guard case .suggestPlaces("bar", let request, let near?)? = effects.last else { Issue.record("\(effects)"); return }
+        guard case .suggestPlaces("bar", let request, let near?, true)? = effects.last else { Issue.record("\(effects)"); return }
         #expect(abs(near.longitude + 69) < 3, "ranked from the web map's centre")
         // An answer to an older keystroke is dropped; the latest is shown, sanitized.
-        _ = App.update(&state, .placeSuggestions(request: request - 1, .success([GeocodeSuggestion(text: "Old", magicKey: nil)])))
+        _ = App.update(&state, .placeSuggestions(request: request - 1, .success([GeocodeSuggestion(text: "Old", magicKey: nil)]), offline: false))
         #expect(search(state)?.suggestions.isEmpty == true)
         _ = App.update(&state, .placeSuggestions(request: request, .success([
-            GeocodeSuggestion(text: "Bar Harbor, ME, USA", magicKey: "p1"), GeocodeSuggestion(text: "Bar\u{1B}[2J Mills, ME, USA", magicKey: "p2")])))
+            GeocodeSuggestion(text: "Bar Harbor, ME, USA", magicKey: "p1"), GeocodeSuggestion(text: "Bar\u{1B}[2J Mills, ME, USA", magicKey: "p2")]),
+            offline: false))
         #expect(search(state)?.suggestions.map(\.text) == ["Bar Harbor, ME, USA", "Bar Mills, ME, USA"])
         // ↓ chooses the second; Enter finds it by its key.
         let picked = Fixture.keys(&state, .down, .enter)
-        guard case .findPlaces("Bar Mills, ME, USA", "p2", _, _)? = picked.last else { Issue.record("\(picked)"); return }
+        guard case .findPlaces("Bar Mills, ME, USA", "p2", _, _, true)? = picked.last else { Issue.record("\(picked)"); return }
         // q is a letter here, not quit.
         _ = Fixture.keys(&state, .escape, .character("s"), .character("q"))
         #expect(!state.isQuitting && search(state)?.text == "q")
@@ -47,7 +48,7 @@ struct PlaceSearchTests {
         _ = Fixture.keys(&state, .character("s"))
         _ = typed(&state, "bar harbor")
         let effects = Fixture.keys(&state, .enter)
-        guard case .findPlaces(_, nil, let request, _)? = effects.last else { Issue.record("\(effects)"); return }
+        guard case .findPlaces(_, nil, let request, _, _)? = effects.last else { Issue.record("\(effects)"); return }
         let opened = App.update(&state, .placesFound(request: request, .success([Self.barHarbor])))
         let map = try #require(state.map)
         #expect(state.overlay == nil)
@@ -62,18 +63,20 @@ struct PlaceSearchTests {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("s"))
         _ = typed(&state, "atlantis")
-        guard case .findPlaces(_, _, let request, _)? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
+        guard case .findPlaces(_, _, let request, _, _)? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
         _ = App.update(&state, .placesFound(request: request, .success([])))
         #expect(search(state)?.status == .nothingFound)
         _ = App.update(&state, .placesFound(request: request, .failure(LoadFailure(sentence: "p answered HTTP 503.", network: .online, host: "p"))))
         #expect(search(state)?.status == .failed("p answered HTTP 503."))
     }
 
-    @Test func offlineSearchSaysItNeedsTheGeocoder() {
+    @Test func offlineTheSearchAsksTheNamesOnThisDevice() {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         _ = App.update(&state, .network(.offline))
-        #expect(Fixture.keys(&state, .character("s")).isEmpty && state.overlay == nil)
-        #expect(state.message == "Offline: searching for places needs the portal's geocoder, which is online.")
+        _ = Fixture.keys(&state, .character("s"))
+        guard case .suggestPlaces("bar", let request, _, false)? = typed(&state, "bar").last else { Issue.record("asked online"); return }
+        _ = App.update(&state, .placeSuggestions(request: request, .success([GeocodeSuggestion(text: "Bar Harbor", magicKey: nil)]), offline: true))
+        #expect(search(state)?.offline == true && search(state)?.suggestions.count == 1)
     }
 }
 
@@ -106,8 +109,8 @@ struct WhatsHereTests {
     }
 
     @Test func theNearestNamedPlaceWithItsDistanceAndDirection() throws {
-        let gazetteer = Gazetteer(places: [NamedPlace(name: "Bar Harbor", point: GeoPoint(longitude: -68.2039, latitude: 44.3876)),
-                                           NamedPlace(name: "Bangor", point: GeoPoint(longitude: -68.7778, latitude: 44.8012))])
+        let gazetteer = Gazetteer(places: [PlaceName(name: "Bar Harbor", point: GeoPoint(longitude: -68.2039, latitude: 44.3876), rank: 8),
+                                           PlaceName(name: "Bangor", point: GeoPoint(longitude: -68.7778, latitude: 44.8012), rank: 7)])
         let near = try #require(gazetteer.nearest(to: GeoPoint(longitude: -68.25, latitude: 44.35)))
         #expect(near.place.name == "Bar Harbor" && near.direction == "NE")
         #expect(abs(near.meters - 5_482) < 100, "\(near.meters)")

@@ -101,6 +101,20 @@ struct SearchCommandTests {
         #expect(near.status != 0 && near.stderr.contains("--near must look like"))
     }
 
+    @Test func offlineTheNamesOnThisDeviceAnswer() async throws {
+        let result = try await run(["search", "bar harb", "--offline", "--portal", portal, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+        #expect(json["source"] as? String == "device")
+        let first = try #require((json["results"] as? [[String: Any]])?.first)
+        #expect(first["label"] as? String == "Bar Harbor" && abs((first["latitude"] as? Double ?? 0) - 44.39) < 0.05)
+        #expect(!server.requests.contains { $0.path.contains("GeocodeServer") }, "offline asks no geocoder")
+        // A portal that cannot be reached: the same, said on standard error.
+        let unreachable = try await run(["search", "bangor", "--portal", "http://127.0.0.1:9"])
+        #expect(unreachable.status == 0 && unreachable.stdout.hasPrefix("Bangor  44.79"))
+        #expect(unreachable.stderr.contains("Searching the names on this device."))
+    }
+
     @Test func aGeocoderThatIsDownEndsInOneSentence() async throws {
         server.updateFaults { $0.geocodeDown = true }
         let result = try await run(["search", "Bangor", "--portal", portal, "--json"])

@@ -244,7 +244,7 @@ import Testing
     }
 
     /// `s`, a few letters, the geocoder's suggestions under them; Enter: the map on the place,
-    /// pinned, and the status bar names the area that holds it.
+    /// pinned, and the status bar names the area that holds it; `w` says what is there.
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
     func searchForAPlaceAndGoThere() async throws {
         let portal = try SampleFixture.start()
@@ -261,6 +261,11 @@ import Testing
         tmux.send("Enter")
         screen = try await tmux.waitFor("◆ Bar Harbor, ME, USA")
         #expect(screen.contains("Bar Harbor, ME, USA › Map") && screen.contains("Bar Harbor, ME, USA — in Acadia"))
+        // w: what is at the centre, the place found.
+        tmux.send("w")
+        screen = try await tmux.waitFor("What's here")
+        screen = try await tmux.waitFor("In Acadia")
+        #expect(screen.contains("│ Bar Harbor, ME, USA"))
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
     }

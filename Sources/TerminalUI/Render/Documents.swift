@@ -45,7 +45,8 @@ enum DocumentScreen {
         case .asking: options.glyphs == .unicode ? "Asking the geocoder…" : "Asking the geocoder..."
         case .nothingFound: "No place found."
         case .failed(let sentence): sentence
-        case .idle: search.text.count < 2 ? "Type a place or an address." : nil
+        case .idle where search.text.count < 2: "Type a place or an address."
+        case .idle: search.offline ? "Offline: names on this device." : nil
         }
         let rows = search.suggestions.count + (status == nil ? 0 : 1)
         let card = Rect(x: (frame.width - width) / 2, y: min(2, max(frame.height - 5 - rows, 0)), width: width,

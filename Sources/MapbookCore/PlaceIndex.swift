@@ -1,0 +1,83 @@
+import Foundation
+
+/// A named place for searching offline: from a downloaded package's labels or the bundled gazetteer.
+public struct PlaceName: Sendable, Equatable {
+    public var name: String
+    public var point: GeoPoint
+    /// How prominent it is: a package's coarsest zoom showing it (lower is more prominent), or a
+    /// place's population (as a negative zoom-like rank, so one ordering serves both).
+    public var rank: Double
+
+    public init(name: String, point: GeoPoint, rank: Double) { self.name = name; self.point = point; self.rank = rank }
+}
+
+/// Names searched by prefix without the network: every name and every word in it is a key, folded
+/// (case and accents ignored: "luneburg" finds "Lüneburg"), kept sorted, so a prefix is a binary
+/// search and a walk over its matches. Ranked by how well it matches (the whole name, its start, a
+/// word's start), then by distance to a point (in bands of 10 km), then by prominence.
+public struct PlaceIndex: Sendable {
+    public let places: [PlaceName]
+    /// Each place's name folded, once.
+    private let folded: [String]
+    private let keys: [String]
+    private let owners: [Int32]
+
+    public init(places: [PlaceName]) {
+        self.places = places
+        folded = places.map { Self.fold($0.name) }
+        var entries: [(String, Int32)] = []
+        entries.reserveCapacity(places.count * 2)
+        for (index, folded) in folded.enumerated() {
+            entries.append((folded, Int32(index)))
+            for word in folded.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "," || $0 == "/" }).dropFirst() {
+                entries.append((String(word), Int32(index)))
+            }
+        }
+        entries.sort { $0.0 < $1.0 }
+        keys = entries.map(\.0)
+        owners = entries.map(\.1)
+    }
+
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// The best `limit` places for `text`, each name once (the best-placed of its kind).
+    public func search(_ text: String, near: GeoPoint? = nil, limit: Int = 10) -> [PlaceName] {
+        let query = Self.fold(text.trimmingCharacters(in: .whitespaces))
+        guard !query.isEmpty, limit > 0 else { return [] }
+        // The first key not below the query: where its prefix range starts.
+        var low = 0, high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < query { low = middle + 1 } else { high = middle }
+        }
+        var scored: [Int32: Int] = [:]
+        var position = low
+        while position < keys.count, keys[position].hasPrefix(query), scored.count < 20_000 {
+            let owner = owners[position]
+            let name = folded[Int(owner)]
+            let quality = name == query ? 3 : name.hasPrefix(query) ? 2 : 1
+            scored[owner] = max(scored[owner] ?? 0, quality)
+            position += 1
+        }
+        // Each match's distance worked out once, not in every comparison.
+        let ranked = scored.map { entry in
+            let place = places[Int(entry.key)]
+            // Distance in bands of 10 km: within one, prominence decides.
+            return (place: place, quality: entry.value, band: near.map { Int(Gazetteer.meters($0, place.point) / 10_000) } ?? 0)
+        }.sorted { a, b in
+            if a.quality != b.quality { return a.quality > b.quality }
+            if a.band != b.band { return a.band < b.band }
+            if a.place.rank != b.place.rank { return a.place.rank < b.place.rank }
+            return a.place.name < b.place.name
+        }
+        var seen = Set<String>()
+        var result: [PlaceName] = []
+        for entry in ranked where result.count < limit {
+            let key = entry.place.name + String(format: "%.1f,%.1f", entry.place.point.longitude, entry.place.point.latitude)
+            if seen.insert(key).inserted { result.append(entry.place) }
+        }
+        return result
+    }
+}
