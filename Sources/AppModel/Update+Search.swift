@@ -159,6 +159,12 @@ extension App {
             state.screen = .map(map)
         }
         state.lastPlace = MapPin(point: p, label: label)
+        // The list's selection moves to the area that holds the place: d then downloads it.
+        if let index = state.areas.firstIndex(where: { $0.item.id == holding.first?.item.id }),
+           let row = state.rows.firstIndex(of: .area(index)) {
+            state.selection = row
+            keepSelectionInView(&state)
+        }
         if case .nearest = state.areaOrder { state.areaOrder = .nearest(MapPin(point: p, label: label)) }
         state.notice = .placeFound(label, areas: holding.map { area in
             TerminalText.sanitizedLine(area.item.title, maxLength: 80) + (state.downloads[area.item.id] != nil ? " · on this device" : "")

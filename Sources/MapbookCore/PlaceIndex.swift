@@ -13,7 +13,7 @@ public struct PlaceName: Sendable, Equatable {
 
 /// Names searched by prefix without the network: every name and every word in it is a key, folded
 /// (case and accents ignored: "luneburg" finds "Lüneburg"), kept sorted, so a prefix is a binary
-/// search and a walk over its matches. Ranked by how well it matches (the whole name, its start, a
+/// search and a walk over its matches; when no prefix matches, names holding the letters in order. Ranked by how well it matches (the whole name, its start, a
 /// word's start), then by distance to a point (in bands of 10 km), then by prominence.
 public struct PlaceIndex: Sendable {
     public let places: [PlaceName]
@@ -60,6 +60,16 @@ public struct PlaceIndex: Sendable {
             let quality = name == query ? 3 : name.hasPrefix(query) ? 2 : 1
             scored[owner] = max(scored[owner] ?? 0, quality)
             position += 1
+        }
+        // Nothing starts so: a name holding the letters in order will do ("lnbrg" finds "Lüneburg"),
+        // a slower walk over every name, for what prefixes do not find.
+        if scored.isEmpty, query.count >= 3 {
+            let wanted = Array(query.unicodeScalars.filter { $0 != " " })
+            for (index, name) in folded.enumerated() where scored.count < 2_000 {
+                var next = 0
+                for scalar in name.unicodeScalars where next < wanted.count && scalar == wanted[next] { next += 1 }
+                if next == wanted.count { scored[Int32(index)] = 0 }
+            }
         }
         // Each match's distance worked out once, not in every comparison.
         let ranked = scored.map { entry in

@@ -3,6 +3,7 @@ import ArcGISPortal
 import ArgumentParser
 import Foundation
 import MapbookCore
+import OfflineLibrary
 
 /// `mapbook areas`: the web map's preplanned map areas.
 struct AreasCommand: AsyncParsableCommand {
@@ -11,32 +12,41 @@ struct AreasCommand: AsyncParsableCommand {
         abstract: "List the web map's preplanned map areas: title, status, packages and size.")
 
     @OptionGroup var options: PortalOptions
-    @Option(help: ArgumentHelp("List the areas nearest to this point first, with their distance.", valueName: "LON,LAT")) var near: String?
+    @Option(help: ArgumentHelp("List the areas nearest to this point (or a place on this device, by name) first, with their distance.",
+                               valueName: "LON,LAT|PLACE")) var near: String?
+    @OptionGroup var dataDirectory: DataDirectoryOption
 
     func validate() throws {
-        if let near, Coordinates.parse(near) == nil { throw ValidationError("--near must look like -68.2,44.35 (longitude, latitude).") }
+        if let near, near.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--near needs a place or LON,LAT.") }
     }
 
     func run() async throws {
         let client = options.client()
+        let point: GeoPoint?
+        do {
+            let library = OfflineLibrary(root: dataDirectory.root, portal: options.portalURL!, webMap: options.webMapID)
+            point = try near.map { try Coordinates.near($0, library: library) }
+        } catch {
+            throw Output.fail(error, json: options.json)
+        }
         let webMapItem: PortalItem
         let areas: [MapArea]
         do {
             async let item = client.webMapItem(options.webMapID)
             async let list = client.mapAreas(of: options.webMapID)
             webMapItem = try await item
-            areas = Self.nearestFirst(try await list, to: near.flatMap(Coordinates.parse))
+            areas = Self.nearestFirst(try await list, to: point)
         } catch {
             throw Output.fail(error, json: options.json)
         }
         if options.json {
-            try Output.json(Self.report(portal: client.portalURL, webMap: webMapItem, areas: areas, near: near.flatMap(Coordinates.parse)))
+            try Output.json(Self.report(portal: client.portalURL, webMap: webMapItem, areas: areas, near: point))
         } else {
-            print(webMap: webMapItem, areas: areas)
+            print(webMap: webMapItem, areas: areas, point: point)
         }
     }
 
-    private func print(webMap: PortalItem, areas: [MapArea]) {
+    private func print(webMap: PortalItem, areas: [MapArea], point: GeoPoint?) {
         Output.line("\(Output.cell(webMap.title, width: 80)) (\(webMap.id)) on \(options.portalURL!.host ?? "") — "
                     + "\(areas.count) map area\(areas.count == 1 ? "" : "s")")
         guard !areas.isEmpty else {
@@ -44,7 +54,6 @@ struct AreasCommand: AsyncParsableCommand {
             return
         }
         Output.line()
-        let point = near.flatMap(Coordinates.parse)
         let rows = areas.map { area in
             [Output.cell(area.item.title, width: 32), area.unavailableReason == nil ? Output.cell(area.status.label, width: 16) : "unavailable",
              String(area.packages.count),

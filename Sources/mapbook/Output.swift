@@ -1,6 +1,7 @@
 import ArcGISPortal
 import ArgumentParser
 import Foundation
+import MapbookAssets
 import HTTP
 import MapbookCore
 import OfflineLibrary
@@ -102,6 +103,7 @@ enum Output {
             }
         }
         if error is NoSuchBasemap { return "noSuchBasemap" }
+        if error is UnknownPlace { return "noSuchPlace" }
         if let command = error as? PackageCommandError {
             switch command {
             case .noTile: return "noTile"
@@ -158,10 +160,28 @@ extension JSONValue {
 
 /// `LON,LAT` as the commands take a point.
 enum Coordinates {
+    /// `--near`: a point, or the name of a place on this device (the downloaded packages' names and
+    /// the bundled places), the most prominent of that name.
+    static func near(_ text: String, library: OfflineLibrary) throws -> GeoPoint {
+        if let point = parse(text) { return point }
+        let index = PlaceIndex(places: library.downloadedPlaceNames() + MapbookAssets.placeNames())
+        let wanted = PlaceIndex.fold(text.trimmingCharacters(in: .whitespaces))
+        guard !wanted.isEmpty, let place = index.search(text, limit: 20).first(where: { PlaceIndex.fold($0.name) == wanted })
+                ?? index.search(text, limit: 1).first else {
+            throw UnknownPlace(userMessage: "No place called “\(Output.cell(text, width: 60))” is known on this device; give --near as LON,LAT.")
+        }
+        return place.point
+    }
+
     static func parse(_ text: String) -> GeoPoint? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let longitude = parts[0], let latitude = parts[1], longitude.isFinite, latitude.isFinite,
               abs(longitude) <= 180, abs(latitude) <= 90 else { return nil }
         return GeoPoint(longitude: longitude, latitude: latitude)
     }
+}
+
+/// `--near` named a place this device does not know.
+struct UnknownPlace: UserFacingError {
+    let userMessage: String
 }

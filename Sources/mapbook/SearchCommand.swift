@@ -19,19 +19,21 @@ struct SearchCommand: AsyncParsableCommand {
 
     @Argument(help: "What to look for: a place, an address.") var text: String
     @OptionGroup var library: LibraryOptions
-    @Option(help: ArgumentHelp("Prefer places near this point.", valueName: "LON,LAT")) var near: String?
+    @Option(help: ArgumentHelp("Prefer places near this point, or near a place on this device by name.", valueName: "LON,LAT|PLACE"))
+    var near: String?
     @Option(help: "How many places at most (1–50).") var limit = 10
     @Flag(name: .long, help: "Search only the names on this device (downloaded packages and the bundled places).") var offline = false
     @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
     func validate() throws {
-        if let near, Coordinates.parse(near) == nil { throw ValidationError("--near must look like -68.2,44.35 (longitude, latitude).") }
+        if let near, near.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--near needs a place or LON,LAT.") }
         guard (1...50).contains(limit) else { throw ValidationError("--limit must be between 1 and 50.") }
     }
 
     func run() async throws {
         let client = library.selection.client()
-        let point = near.flatMap(Coordinates.parse)
+        let point: GeoPoint?
+        do { point = try near.map { try Coordinates.near($0, library: library.library) } } catch { throw Output.fail(error, json: json) }
         var places: [GeocodeCandidate]?
         if !offline {
             do {
@@ -86,6 +88,7 @@ struct ReverseCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The point: longitude, latitude. A negative longitude goes last, after `--`: "
                                  + "mapbook reverse --json -- -68.2,44.35", valueName: "LON,LAT")) var point: String
     @OptionGroup var library: LibraryOptions
+    @Flag(name: .long, help: "Only the names on this device: the nearest, with its distance and direction.") var offline = false
     @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
     func validate() throws {
@@ -95,16 +98,22 @@ struct ReverseCommand: AsyncParsableCommand {
     func run() async throws {
         let location = Coordinates.parse(point)!
         let client = library.selection.client()
-        let address: ReverseGeocodeResult?
-        let areas: AreaLookup
-        do {
-            let service = try await client.geocodeService()
-            async let found = client.reverseGeocode(location, using: service)
-            async let listed = AreaLookup.load(client: client, library: library.library)
-            (address, areas) = (try await found, await listed)
-        } catch {
-            throw Output.fail(error, json: json)
+        var address: ReverseGeocodeResult?
+        var asked = false
+        if !offline {
+            do {
+                address = try await client.reverseGeocode(location, using: try await client.geocodeService())
+                asked = true
+            } catch let error as HTTPError where error.networkState.isCutOff {
+                if !json { FileHandle.standardError.write(Data("mapbook: \(error.userSentence) Naming the nearest place on this device.\n".utf8)) }
+            } catch {
+                throw Output.fail(error, json: json)
+            }
         }
+        // Offline, or the geocoder knows no address here: the nearest named place on this device.
+        let nearest = address == nil
+            ? Gazetteer(places: library.library.downloadedPlaceNames() + MapbookAssets.placeNames()).nearest(to: location) : nil
+        let areas = await AreaLookup.load(client: asked ? client : nil, library: library.library)
         if json {
             try Output.json(JSONValue.object([
                 "longitude": .number(location.longitude), "latitude": .number(location.latitude),
@@ -113,11 +122,17 @@ struct ReverseCommand: AsyncParsableCommand {
                              "longitude": address.location.map { .number($0.longitude) } ?? .null,
                              "latitude": address.location.map { .number($0.latitude) } ?? .null])
                 } ?? .null,
+                "nearest": nearest.map { near in
+                    .object(["name": .text(near.place.name), "distance": .number(near.meters.rounded()), "direction": .string(near.direction),
+                             "longitude": .number(near.place.point.longitude), "latitude": .number(near.place.point.latitude)])
+                } ?? .null,
                 "areas": areas.json(containing: location),
             ]))
             return
         }
-        Output.line((address.map { Output.cell($0.label, width: 120) } ?? "No address is known here.") + areas.sentence(containing: location))
+        let nearestLine = nearest.map { "Near \(Output.cell($0.place.name)), \(Format.distance($0.meters)) to the \($0.direction)" }
+        Output.line((address.map { Output.cell($0.label, width: 120) } ?? nearestLine ?? "No address is known here.")
+                    + areas.sentence(containing: location))
     }
 }
 

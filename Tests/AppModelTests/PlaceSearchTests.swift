@@ -59,6 +59,18 @@ struct PlaceSearchTests {
         #expect(state.message == "Bar Harbor, ME, USA — in Acadia · on this device")
     }
 
+    @Test func fromThePlaceDDownloadsTheAreaThatHoldsIt() throws {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("s"))
+        _ = typed(&state, "bar harbor")
+        guard case .findPlaces(_, _, let request, _, _)? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
+        let opened = App.update(&state, .placesFound(request: request, .success([Self.barHarbor])))
+        guard case .openMap(_, .basemap)? = opened.last else { Issue.record("\(opened)"); return }
+        #expect(state.message == "Bar Harbor, ME, USA — in Acadia")
+        let download = Fixture.keys(&state, .character("d"))
+        #expect(download.contains { if case .download(let area) = $0 { area.item.id == Fixture.acadia } else { false } })
+    }
+
     @Test func nothingFoundOrAGeocoderThatFailsStaysInTheSearchAndSaysSo() {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("s"))

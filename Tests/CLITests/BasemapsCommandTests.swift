@@ -98,7 +98,7 @@ struct SearchCommandTests {
         let bad = try await run(["reverse", "--portal", portal, "--", "-200,44"])
         #expect(bad.status != 0 && bad.stderr.contains("The point must look like -68.2,44.35"))
         let near = try await run(["search", "Bangor", "--near", "nowhere", "--portal", portal])
-        #expect(near.status != 0 && near.stderr.contains("--near must look like"))
+        #expect(near.status != 0 && near.stderr.contains("No place called “nowhere”"))
     }
 
     @Test func offlineTheNamesOnThisDeviceAnswer() async throws {
@@ -113,6 +113,22 @@ struct SearchCommandTests {
         let unreachable = try await run(["search", "bangor", "--portal", "http://127.0.0.1:9"])
         #expect(unreachable.status == 0 && unreachable.stdout.hasPrefix("Bangor  44.79"))
         #expect(unreachable.stderr.contains("Searching the names on this device."))
+    }
+
+    @Test func offlineReverseNamesTheNearestPlaceAndNearTakesANameOnThisDevice() async throws {
+        let result = try await run(["reverse", "--offline", "--portal", portal, "--json", "--", "-68.25,44.35"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+        #expect(json["address"] is NSNull)
+        let nearest = try #require(json["nearest"] as? [String: Any])
+        #expect(nearest["name"] as? String == "Bar Harbor" && nearest["direction"] as? String == "NE")
+        #expect(abs((nearest["distance"] as? Double ?? 0) - 5_600) < 300)
+        let text = try await run(["reverse", "--offline", "--portal", portal, "--", "-68.25,44.35"])
+        #expect(text.stdout == "Near Bar Harbor, 5.6 km to the NE\n")
+        let near = try await run(["search", "harbor", "--near", "Bangor", "--offline", "--limit", "1", "--portal", portal])
+        #expect(near.stdout.hasPrefix("Bar Harbor"), "the Harbor nearest Bangor")
+        let unknown = try await run(["search", "harbor", "--near", "Atlantis", "--portal", portal])
+        #expect(unknown.status != 0 && unknown.stderr.contains("No place called “Atlantis” is known on this device"))
     }
 
     @Test func aGeocoderThatIsDownEndsInOneSentence() async throws {
@@ -135,7 +151,9 @@ struct AreasNearTests {
         #expect(areas.first?["title"] as? String == "Greater Portland" && areas.first?["distance"] as? Double == 0)
         let distances = areas.compactMap { $0["distance"] as? Double }
         #expect(distances == distances.sorted() && distances.count == areas.count)
-        let bad = try await CLI.runAsync(["areas", "--portal", server.baseURL.absoluteString, "--near", "Portland"])
-        #expect(bad.status != 0 && bad.stderr.contains("--near must look like"))
+        let named = try await CLI.runAsync(["areas", "--portal", server.baseURL.absoluteString, "--near", "Portland"])
+        #expect(named.status == 0 && named.stdout.split(separator: "\n").dropFirst(2).first?.contains("Greater Portland") == true)
+        let bad = try await CLI.runAsync(["areas", "--portal", server.baseURL.absoluteString, "--near", "Atlantis"])
+        #expect(bad.status != 0 && bad.stderr.contains("No place called “Atlantis” is known on this device"))
     }
 }
