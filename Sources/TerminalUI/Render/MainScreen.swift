@@ -138,7 +138,7 @@ enum MainScreen {
             let marker = state.focus == .list ? theme.marker : theme.dim
             for y in rect.y..<rect.maxY { frame.put(glyphs.marker, x: rect.x, y: y, style: marker) }
         }
-        let thumbnailWidth = rect.width >= 48 ? 12 : 8
+        let thumbnailWidth = rect.width >= 40 ? 12 : 8
         let thumbnail = Rect(x: rect.x + 1, y: rect.y, width: thumbnailWidth, height: rect.height)
         if let image = state.thumbnails[item.id] {
             ImageArt.draw(image, into: &frame, rect: thumbnail, glyphs: options.glyphs, colors: theme.colors)
