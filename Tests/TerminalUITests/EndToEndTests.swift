@@ -270,6 +270,28 @@ import Testing
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// With the portal gone, the search answers from the names on this device, says so, and the
+    /// place still opens, pinned.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func searchWithoutThePortal() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try await Self.browse(portal)
+        defer { tmux.close() }
+        try portal.setOutage(true)
+        _ = try await tmux.waitFor("○ portal not answering", timeout: 15)
+        tmux.send("s")
+        _ = try await tmux.waitFor("Search for a place")
+        tmux.send("b", "a", "r", " ", "h")
+        let screen = try await tmux.waitFor("Offline: names on this device.")
+        #expect(screen.contains("Bar Harbor"))
+        #expect(!portal.requests.contains { $0.path.contains("GeocodeServer") })
+        tmux.send("Enter")
+        _ = try await tmux.waitFor("◆ Bar Harbor")
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// The 256-colour backgrounds (`48;5;N`) on the screen's map rows, within `columns`.
     static func backgrounds(in coloured: String, columns: Range<Int>) -> Set<Int> {
         var found = Set<Int>()
