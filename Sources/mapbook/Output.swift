@@ -104,6 +104,7 @@ enum Output {
         }
         if error is NoSuchBasemap { return "noSuchBasemap" }
         if error is UnknownPlace { return "noSuchPlace" }
+        if error is PinError { return "pin" }
         if let command = error as? PackageCommandError {
             switch command {
             case .noTile: return "noTile"

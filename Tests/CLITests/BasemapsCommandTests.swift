@@ -157,3 +157,28 @@ struct AreasNearTests {
         #expect(bad.status != 0 && bad.stderr.contains("No place called “Atlantis” is known on this device"))
     }
 }
+
+@Suite("mapbook pins")
+struct PinsCommandTests {
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-pins-cli-\(UUID())").path
+
+    func run(_ arguments: [String]) throws -> CLIResult { try CLI.run(["pins"] + arguments + ["--data-dir", data]) }
+
+    @Test func addListExportImportRemove() throws {
+        let added = try run(["add", "--at=-68.27,44.35", "--title", "Trailhead", "--note", "Parking", "--link", "https://example.org/t", "--json"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let feature = try #require(try JSONSerialization.jsonObject(with: added.output) as? [String: Any])
+        let id = try #require((feature["properties"] as? [String: Any])?["id"] as? String)
+        #expect(try run(["list"]).stdout.contains("Trailhead"))
+        let exported = try run(["export", "--geojson"])
+        let file = data + "/export.geojson"
+        try exported.output.write(to: URL(fileURLWithPath: file))
+        let imported = try run(["import", file])
+        #expect(imported.stdout == "Added 1 pin.\n")
+        #expect(try run(["remove", id]).status == 0)
+        let listed = try #require(try JSONSerialization.jsonObject(with: try run(["list", "--json"]).output) as? [String: Any])
+        #expect((listed["features"] as? [Any])?.count == 1, "the imported copy stays")
+        let refused = try run(["add", "--at=0,0", "--title", "x", "--link", "javascript:alert(1)"])
+        #expect(refused.status == 1 && refused.stderr == "mapbook: A pin's link must be an http or https address.\n")
+    }
+}

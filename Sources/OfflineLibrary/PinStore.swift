@@ -1,0 +1,133 @@
+import Foundation
+import MapbookCore
+
+/// A place a user marked: where, what it is called, a note, and a link.
+public struct Pin: Codable, Equatable, Sendable {
+    public var id: String
+    public var title: String
+    public var note: String?
+    /// http or https only.
+    public var link: String?
+    public var longitude: Double
+    public var latitude: Double
+    public var created: Date
+
+    public init(id: String, title: String, note: String?, link: String?, longitude: Double, latitude: Double, created: Date) {
+        self.id = id; self.title = title; self.note = note; self.link = link
+        self.longitude = longitude; self.latitude = latitude; self.created = created
+    }
+}
+
+/// A pin that cannot be kept: one sentence.
+public struct PinError: UserFacingError, Equatable {
+    public let userMessage: String
+    public init(_ message: String) { userMessage = message }
+}
+
+/// The user's pins, in the data directory beside the portals (`pins.json`), independent of any
+/// portal. Written atomically; a file that cannot be read is moved aside as `pins.json.bad`, never
+/// emptied, and reading says so.
+public struct PinStore: Sendable {
+    public let path: String
+
+    public init(root: String) { path = root + "/pins.json" }
+
+    public func load() throws -> [Pin] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        do {
+            return try AtomicFile.readJSON([Pin].self, from: path) ?? []
+        } catch {
+            let aside = path + ".bad"
+            unlink(aside)
+            rename(path, aside)
+            throw PinError("\(path) could not be read (\(error.userSentence)); it was kept as \(aside), and a new pins file is started.")
+        }
+    }
+
+    /// Adds a pin: the title is needed, the point must be on the globe, a link must be http or https.
+    @discardableResult
+    public func add(title: String, note: String?, link: String?, at point: GeoPoint, now: Date = Date()) throws -> Pin {
+        let pin = try Self.pin(id: Self.newID(), title: title, note: note, link: link, point: point, created: now)
+        var pins = try load()
+        pins.append(pin)
+        try AtomicFile.writeJSON(pins, to: path)
+        return pin
+    }
+
+    /// Removes the pin with this id (or the one pin whose id starts so); false when there is none.
+    public func remove(_ id: String) throws -> Bool {
+        var pins = try load()
+        let matches = pins.indices.filter { pins[$0].id == id || pins[$0].id.hasPrefix(id.lowercased()) }
+        guard matches.count == 1 else {
+            if matches.count > 1 { throw PinError("“\(TerminalText.sanitizedLine(id, maxLength: 40))” names more than one pin: give more of its id.") }
+            return false
+        }
+        pins.remove(at: matches[0])
+        try AtomicFile.writeJSON(pins, to: path)
+        return true
+    }
+
+    /// The pins as a GeoJSON FeatureCollection (RFC 7946): points with their title, note, link, id
+    /// and creation time.
+    public static func geoJSON(_ pins: [Pin]) -> JSONValue {
+        let dates = ISO8601DateFormatter()
+        return .object(["type": .string("FeatureCollection"), "features": .array(pins.map { pin in
+            var properties: [String: JSONValue] = ["id": .string(pin.id), "title": .string(pin.title), "created": .string(dates.string(from: pin.created))]
+            if let note = pin.note { properties["note"] = .string(note) }
+            if let link = pin.link { properties["link"] = .string(link) }
+            return .object(["type": .string("Feature"), "properties": .object(properties),
+                            "geometry": .object(["type": .string("Point"), "coordinates": .array([.number(pin.longitude), .number(pin.latitude)])])])
+        })])
+    }
+
+    /// Adds the points of a GeoJSON FeatureCollection (or one Feature); returns how many were added
+    /// and, for each feature left out, why.
+    public func importGeoJSON(_ data: Data, now: Date = Date()) throws -> (added: Int, problems: [String]) {
+        guard let json = try? JSONValue(parsing: data) else { throw PinError("The file is not JSON.") }
+        let features = json["type"]?.string == "Feature" ? [json] : json["features"]?.array ?? []
+        guard json["type"]?.string == "Feature" || json["type"]?.string == "FeatureCollection" else {
+            throw PinError("The file is not a GeoJSON Feature or FeatureCollection.")
+        }
+        var pins = try load(), problems: [String] = [], added = 0
+        for (index, feature) in features.enumerated() {
+            let coordinates = feature["geometry"]?["coordinates"]?.array ?? []
+            guard feature["geometry"]?["type"]?.string == "Point", coordinates.count >= 2,
+                  let longitude = coordinates[0].double, let latitude = coordinates[1].double else {
+                problems.append("Feature \(index + 1) is not a point.")
+                continue
+            }
+            let properties = feature["properties"]
+            let title = properties?["title"]?.string ?? properties?["name"]?.string ?? ""
+            do {
+                pins.append(try Self.pin(id: Self.newID(), title: title, note: properties?["note"]?.string, link: properties?["link"]?.string,
+                                         point: GeoPoint(longitude: longitude, latitude: latitude), created: now))
+                added += 1
+            } catch {
+                problems.append("Feature \(index + 1): \(error.userSentence)")
+            }
+        }
+        if added > 0 { try AtomicFile.writeJSON(pins, to: path) }
+        return (added, problems)
+    }
+
+    private static func pin(id: String, title: String, note: String?, link: String?, point: GeoPoint, created: Date) throws -> Pin {
+        let title = TerminalText.sanitizedLine(title, maxLength: 120).trimmingCharacters(in: .whitespaces)
+        guard !title.isEmpty else { throw PinError("A pin needs a title.") }
+        guard point.longitude.isFinite, point.latitude.isFinite, abs(point.longitude) <= 180, abs(point.latitude) <= 90 else {
+            throw PinError("A pin's place must be on the globe: longitude −180 to 180, latitude −90 to 90.")
+        }
+        var checkedLink: String?
+        if let link, !link.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard let url = URL(string: link.trimmingCharacters(in: .whitespaces)), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                  url.host != nil, link.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw PinError("A pin's link must be an http or https address.")
+            }
+            checkedLink = url.absoluteString
+        }
+        let cleanNote = note.map { TerminalText.sanitizedLine($0, maxLength: 1000) }.flatMap { $0.isEmpty ? nil : $0 }
+        return Pin(id: id, title: title, note: cleanNote, link: checkedLink, longitude: point.longitude, latitude: point.latitude,
+                   created: created)
+    }
+
+    private static func newID() -> String { String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)) }
+}

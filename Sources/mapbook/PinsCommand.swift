@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import MapbookCore
+import OfflineLibrary
+
+/// `mapbook pins`: places marked by the user, kept in the data directory, any portal.
+struct PinsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pins",
+        abstract: "Your own pins: add, list, remove, export as GeoJSON and import GeoJSON points.",
+        discussion: "Pins are kept in the offline library's folder (pins.json), whatever the portal.",
+        subcommands: [Add.self, List.self, Remove.self, Export.self, Import.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a pin.")
+        @OptionGroup var dataDirectory: DataDirectoryOption
+        @Option(help: ArgumentHelp("Where: longitude, latitude (--at=-68.2,44.35 for a negative longitude).", valueName: "LON,LAT"))
+        var at: String
+        @Option(help: "What to call it.") var title: String
+        @Option(help: "A note.") var note: String?
+        @Option(help: "A link: an http or https address.") var link: String?
+        @Flag(name: .long, help: "Print the pin as JSON.") var json = false
+
+        func validate() throws {
+            guard Coordinates.parse(at) != nil else { throw ValidationError("--at must look like -68.2,44.35 (longitude, latitude).") }
+        }
+
+        func run() throws {
+            do {
+                let pin = try PinStore(root: dataDirectory.root).add(title: title, note: note, link: link, at: Coordinates.parse(at)!)
+                if json { try Output.json(PinStore.geoJSON([pin])["features"]?.array.first ?? .null) } else {
+                    Output.line("Pinned \(Output.cell(pin.title)) (\(pin.id)).")
+                }
+            } catch {
+                throw Output.fail(error, json: json)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the pins.")
+        @OptionGroup var dataDirectory: DataDirectoryOption
+        @Flag(name: .long, help: "Print them as GeoJSON.") var json = false
+
+        func run() throws {
+            let pins: [Pin]
+            do { pins = try PinStore(root: dataDirectory.root).load() } catch { throw Output.fail(error, json: json) }
+            if json { return try Output.json(PinStore.geoJSON(pins)) }
+            guard !pins.isEmpty else { return Output.line("No pins yet: add one with `mapbook pins add --at LON,LAT --title T`.") }
+            let rows = pins.map { pin in
+                [Output.cell(pin.title, width: 32), String(format: "%.5f, %.5f", pin.latitude, pin.longitude), Format.date(pin.created),
+                 Output.cell(pin.note ?? "", width: 40), pin.id]
+            }
+            for line in Output.table(["TITLE", "PLACE", "CREATED", "NOTE", "ID"], rows) { Output.line("  " + line) }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a pin by its id (or the start of it).")
+        @OptionGroup var dataDirectory: DataDirectoryOption
+        @Argument(help: "The pin's id.") var id: String
+
+        func run() throws {
+            do {
+                guard try PinStore(root: dataDirectory.root).remove(id) else {
+                    throw PinError("No pin has the id “\(Output.cell(id, width: 40))”.")
+                }
+                Output.line("Removed the pin.")
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the pins as a GeoJSON FeatureCollection (RFC 7946).")
+        @OptionGroup var dataDirectory: DataDirectoryOption
+        @Flag(name: .long, help: "GeoJSON (the only form so far; accepted for scripts that name it).") var geojson = false
+
+        func run() throws {
+            do { try Output.json(PinStore.geoJSON(try PinStore(root: dataDirectory.root).load())) } catch { throw Output.fail(error, json: false) }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add the points of a GeoJSON file as pins; say which features were left out.")
+        @OptionGroup var dataDirectory: DataDirectoryOption
+        @Argument(help: "A GeoJSON Feature or FeatureCollection of points (properties: title or name, note, link).") var file: String
+
+        func run() throws {
+            do {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw PinError("\(Output.cell(file, width: 200)) cannot be read.")
+                }
+                let (added, problems) = try PinStore(root: dataDirectory.root).importGeoJSON(data)
+                for problem in problems { FileHandle.standardError.write(Data("mapbook: \(problem)\n".utf8)) }
+                Output.line("Added \(added) pin\(added == 1 ? "" : "s")\(problems.isEmpty ? "" : "; \(problems.count) left out").")
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+        }
+    }
+}

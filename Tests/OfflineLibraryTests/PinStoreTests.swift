@@ -1,0 +1,67 @@
+import Foundation
+import MapbookCore
+import Testing
+@testable import OfflineLibrary
+
+/// Pins in the data directory: kept atomically, a damaged file kept aside (never emptied), links
+/// http or https only, GeoJSON out and in with the features left out named.
+@Suite struct PinStoreTests {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-pins-\(UUID())").path
+
+    init() throws { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) }
+
+    @Test func addListRemoveAndExport() throws {
+        let store = PinStore(root: root)
+        #expect(try store.load().isEmpty)
+        let pin = try store.add(title: "Trailhead \u{1B}[31m", note: "Parking", link: "https://example.org/t",
+                                at: GeoPoint(longitude: -68.27, latitude: 44.35))
+        #expect(pin.title == "Trailhead" && pin.link == "https://example.org/t")
+        #expect(try store.load() == [pin], "read back as written")
+        let geo = PinStore.geoJSON([pin])
+        #expect(geo["type"]?.string == "FeatureCollection")
+        #expect(geo["features"]?.array.first?["geometry"]?["coordinates"]?.array.compactMap(\.double) == [-68.27, 44.35])
+        #expect(try store.remove(String(pin.id.prefix(5))))
+        #expect(try store.load().isEmpty)
+        #expect(try !store.remove("nothing"))
+    }
+
+    @Test func badInputIsRefusedWithASentence() throws {
+        let store = PinStore(root: root)
+        let point = GeoPoint(longitude: 0, latitude: 0)
+        for link in ["javascript:alert(1)", "file:///etc/passwd", "http://\u{7}x"] {
+            #expect(throws: PinError("A pin's link must be an http or https address.")) { try store.add(title: "t", note: nil, link: link, at: point) }
+        }
+        #expect(throws: PinError("A pin needs a title.")) { try store.add(title: "  ", note: nil, link: nil, at: point) }
+        #expect(throws: PinError.self) { try store.add(title: "t", note: nil, link: nil, at: GeoPoint(longitude: 200, latitude: 0)) }
+        #expect(try store.load().isEmpty, "nothing half-kept")
+    }
+
+    @Test func aDamagedFileIsKeptAsideNeverEmptied() throws {
+        let store = PinStore(root: root)
+        try Data("[{\"id\":\"a\",\"title\":".utf8).write(to: URL(fileURLWithPath: store.path))
+        do {
+            _ = try store.load()
+            Issue.record("a truncated pins file was read")
+        } catch {
+            #expect(error.userSentence.contains("it was kept as \(store.path).bad"))
+        }
+        #expect(FileManager.default.contents(atPath: store.path + ".bad") == Data("[{\"id\":\"a\",\"title\":".utf8))
+        #expect(try store.load().isEmpty, "a new file is started")
+    }
+
+    @Test func importTakesThePointsAndNamesWhatItLeftOut() throws {
+        let store = PinStore(root: root)
+        let file = Data(#"""
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","geometry":{"type":"Point","coordinates":[-68.2,44.39]},"properties":{"name":"Bar Harbor"}},
+              {"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"title":"A line"}},
+              {"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"title":"Bad link","link":"javascript:x"}},
+              {"type":"Feature","geometry":null,"properties":{}}]}
+            """#.utf8)
+        let (added, problems) = try store.importGeoJSON(file)
+        #expect(added == 1)
+        #expect(try store.load().map(\.title) == ["Bar Harbor"])
+        #expect(problems == ["Feature 2 is not a point.", "Feature 3: A pin's link must be an http or https address.", "Feature 4 is not a point."])
+        #expect(throws: PinError("The file is not JSON.")) { try store.importGeoJSON(Data("nope".utf8)) }
+    }
+}
