@@ -125,8 +125,9 @@ public struct PinStore: Sendable {
             checkedLink = url.absoluteString
         }
         let cleanNote = note.map { TerminalText.sanitizedLine($0, maxLength: 1000) }.flatMap { $0.isEmpty ? nil : $0 }
+        // Whole seconds: what a pin shows, and what reads back exactly from the file.
         return Pin(id: id, title: title, note: cleanNote, link: checkedLink, longitude: point.longitude, latitude: point.latitude,
-                   created: created)
+                   created: Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down)))
     }
 
     private static func newID() -> String { String(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)) }

@@ -13,8 +13,9 @@ import Testing
     @Test func addListRemoveAndExport() throws {
         let store = PinStore(root: root)
         #expect(try store.load().isEmpty)
+        // A time with a fraction of a second, which the file must not blur.
         let pin = try store.add(title: "Trailhead \u{1B}[31m", note: "Parking", link: "https://example.org/t",
-                                at: GeoPoint(longitude: -68.27, latitude: 44.35))
+                                at: GeoPoint(longitude: -68.27, latitude: 44.35), now: Date(timeIntervalSince1970: 1_763_700_000.123456789))
         #expect(pin.title == "Trailhead" && pin.link == "https://example.org/t")
         #expect(try store.load() == [pin], "read back as written")
         let geo = PinStore.geoJSON([pin])
@@ -22,6 +23,10 @@ import Testing
         #expect(geo["features"]?.array.first?["geometry"]?["coordinates"]?.array.compactMap(\.double) == [-68.27, 44.35])
         #expect(try store.remove(String(pin.id.prefix(5))))
         #expect(try store.load().isEmpty)
+        // Times with fractions of a second read back as they were kept (whole seconds).
+        let times = (0..<40).map { Date(timeIntervalSince1970: 1_763_700_000 + Double($0) * 0.123456789) }
+        let timed = try times.map { try store.add(title: "t", note: nil, link: nil, at: GeoPoint(longitude: 0, latitude: 0), now: $0) }
+        #expect(try store.load() == timed)
         #expect(try !store.remove("nothing"))
     }
 
