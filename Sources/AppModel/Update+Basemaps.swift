@@ -118,9 +118,9 @@ extension App {
                 break
             }
         }
-        for area in state.areas {
+        for (index, area) in state.areas.enumerated() {
             guard let record = state.downloads[area.item.id], let package = record.mapPackages.first else { continue }
-            let title = state.title(of: .area(state.areas.firstIndex { $0.item.id == area.item.id } ?? 0))
+            let title = state.title(of: .area(index))
             options.append(BasemapOption(title: title, kind: .package(area: area.item.id, package),
                                          isCurrent: current == .package(area: area.item.id, package)))
         }

@@ -89,10 +89,7 @@ extension App {
 
     /// Where search results are ranked from: the map's centre, else the web map's.
     private static func searchCentre(_ state: AppState) -> GeoPoint? {
-        if let map = state.map {
-            let point = WebMercator.geographic(x: map.viewport.center.x, y: map.viewport.center.y)
-            return GeoPoint(longitude: point.longitude, latitude: point.latitude)
-        }
+        if let map = state.map { return map.viewport.center.geographic }
         return state.webMapExtent.map { GeoPoint(longitude: ($0.xmin + $0.xmax) / 2, latitude: ($0.ymin + $0.ymax) / 2) }
     }
 
@@ -136,10 +133,7 @@ extension App {
         let label = TerminalText.sanitizedLine(place.label, maxLength: 120)
         let p = place.location
         let view = place.extent ?? GeoExtent(xmin: p.longitude - 0.05, ymin: p.latitude - 0.05, xmax: p.longitude + 0.05, ymax: p.latitude + 0.05)
-        let holding = state.areas.filter { area in
-            guard let e = area.extent else { return false }
-            return (e.xmin...e.xmax).contains(p.longitude) && (e.ymin...e.ymax).contains(p.latitude)
-        }
+        let holding = state.areas.filter { $0.extent?.contains(p) == true }
         let bookmarks = state.webMap?.bookmarks ?? []
         var effects: [Effect]
         if let area = holding.first(where: { state.downloads[$0.item.id]?.mapPackages.isEmpty == false }),
@@ -177,13 +171,9 @@ extension App {
     /// `w`: what is at the map's centre; the card shows at once, the answer when it comes.
     static func whatsHere(_ state: inout AppState) -> [Effect] {
         guard var map = state.map else { return [] }
-        let centre = WebMercator.geographic(x: map.viewport.center.x, y: map.viewport.center.y)
-        let point = GeoPoint(longitude: centre.longitude, latitude: centre.latitude)
+        let point = map.viewport.center.geographic
         let request = (map.whatsHere?.request ?? 0) + 1
-        let areas = state.areas.filter { area in
-            guard let e = area.extent else { return false }
-            return (e.xmin...e.xmax).contains(point.longitude) && (e.ymin...e.ymax).contains(point.latitude)
-        }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.downloads[$0.item.id] != nil ? " · on this device" : "") }
+        let areas = state.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.downloads[$0.item.id] != nil ? " · on this device" : "") }
         map.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas)
         map.panel = nil
         state.screen = .map(map)

@@ -8,6 +8,12 @@ public struct MercatorPoint: Sendable, Equatable {
         let p = WebMercator.projected(longitude: point.longitude, latitude: point.latitude)
         x = p.x; y = p.y
     }
+
+    /// The point in WGS84.
+    public var geographic: GeoPoint {
+        let g = WebMercator.geographic(x: x, y: y)
+        return GeoPoint(longitude: g.longitude, latitude: g.latitude)
+    }
 }
 
 /// Places Web Mercator coordinates on a canvas's dot grid. Braille dots are about square on a

@@ -185,9 +185,7 @@ public struct OverviewMap: Sendable {
             guard !rows.contains(where: { r in span.contains { taken[r * rect.width + $0] } }) else { continue }
             for r in rows { for c in span { taken[r * rect.width + c] = true } }
             let x = rect.x + column, y = rect.y + row
-            let backgrounds = (x..<x + width).map { frame[$0, y].style.background }
-            frame.put(text, x: x, y: y, style: CellStyle(foreground: color), limit: rect.maxX)
-            for (offset, background) in backgrounds.enumerated() { frame[x + offset, y].style.background = background }
+            frame.putOver(text, x: x, y: y, style: CellStyle(foreground: color), limit: rect.maxX)
             placed += 1
         }
     }
@@ -204,10 +202,6 @@ public struct OverviewMap: Sendable {
         let x: Int
         if right + 2 + width <= rect.width { x = right + 2 } else if left - 1 - width >= 0 { x = left - 1 - width } else { return }
         let y = rect.y + top, start = rect.x + x
-        let backgrounds = (start..<start + width).map { frame[$0, y].style.background }
-        frame.put(text, x: start, y: y, style: CellStyle(foreground: color, bold: true), limit: rect.maxX)
-        for (offset, background) in backgrounds.enumerated() {
-            frame[start + offset, y].style.background = background
-        }
+        frame.putOver(text, x: start, y: y, style: CellStyle(foreground: color, bold: true), limit: rect.maxX)
     }
 }

@@ -8,6 +8,11 @@ public struct GeoExtent: Sendable, Equatable, Codable {
         self.xmin = xmin; self.ymin = ymin; self.xmax = xmax; self.ymax = ymax
     }
 
+    /// Whether the point lies in it, edges included (never true of an inverted extent).
+    public func contains(_ point: GeoPoint) -> Bool {
+        point.longitude >= xmin && point.longitude <= xmax && point.latitude >= ymin && point.latitude <= ymax
+    }
+
     /// Its size in square degrees, for comparing extents.
     public var area: Double { max(xmax - xmin, 0) * max(ymax - ymin, 0) }
 

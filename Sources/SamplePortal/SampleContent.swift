@@ -24,10 +24,13 @@ public final class SampleContent: Sendable {
     public let thumbnails: [String: Data]
     /// The raster MapServer's tiles, drawn when first asked for.
     let rasterTiles: SampleRasterTiles
+    /// The GeocodeServer's places, gathered once.
+    let geocoder: SampleGeocoder
 
     init(basemap: SampleBasemap, packages: [String: Package], thumbnails: [String: Data]) {
         self.basemap = basemap; self.packages = packages; self.thumbnails = thumbnails
         rasterTiles = SampleRasterTiles(basemap)
+        geocoder = SampleGeocoder(basemap: basemap)
     }
 
     /// The default cache: `$XDG_CACHE_HOME/mapbook/sample-portal` (or `~/.cache/…`).

@@ -5,10 +5,10 @@ import MapbookCore
 /// A GeocodeServer over the bundled Maine places and counties, at the address `portals/self`
 /// advertises: `suggest`, `findAddressCandidates` and `reverseGeocode` in the World Geocoding
 /// Service's shapes (WGS84 in and out), its errors as ArcGIS sends them.
-struct SampleGeocoder {
+struct SampleGeocoder: Sendable {
     static let path = "/arcgis/rest/services/Maine_Places/GeocodeServer"
 
-    struct Place {
+    struct Place: Sendable {
         var name: String
         var type: String
         var point: GeoPoint
@@ -22,10 +22,8 @@ struct SampleGeocoder {
     }
 
     let places: [Place]
-    let down: Bool
 
-    init(basemap: SampleBasemap, down: Bool) {
-        self.down = down
+    init(basemap: SampleBasemap) {
         var places: [Place] = []
         for (index, feature) in basemap.features(of: "places").enumerated() {
             guard case .points(let points) = feature.geometry, let point = points.first, let name = feature.property("name")?.string else { continue }
@@ -39,7 +37,8 @@ struct SampleGeocoder {
         self.places = places
     }
 
-    func respond(_ request: LoopbackRequest) -> LoopbackResponse {
+    /// `down`: the `geocodeDown` fault.
+    func respond(_ request: LoopbackRequest, down: Bool) -> LoopbackResponse {
         if down {
             return LoopbackResponse(status: 503, headers: [("Content-Type", "text/html")], body: Data("<html><body>Service Unavailable</body></html>".utf8))
         }

@@ -131,7 +131,7 @@ final class SampleRouter: Sendable {
             return SampleREST(content: content, faults: faults, baseURL: baseURL).respond(request)
         }
         if request.path.hasPrefix(SampleGeocoder.path) {
-            return SampleGeocoder(basemap: content.basemap, down: faults.geocodeDown).respond(request)
+            return content.geocoder.respond(request, down: faults.geocodeDown)
         }
         if request.path.hasPrefix(SampleGallery.rasterServicePath) {
             return SampleMapServer(tiles: content.rasterTiles).respond(request)

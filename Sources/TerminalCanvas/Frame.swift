@@ -108,6 +108,17 @@ public struct Frame: Equatable, Sendable {
         return column
     }
 
+    /// `put`, over a picture: each cell the text covers keeps the background it had (names on a map).
+    @discardableResult
+    public mutating func putOver(_ text: String, x: Int, y: Int, style: CellStyle, limit: Int? = nil) -> Int {
+        guard y >= 0, y < height else { return x }
+        let start = max(x, 0), end = max(min(x + DisplayWidth.of(text), limit ?? width, width), start)
+        let backgrounds = (start..<end).map { self[$0, y].style.background }
+        let next = put(text, x: x, y: y, style: style, limit: limit)
+        for (offset, background) in backgrounds.enumerated() { self[start + offset, y].style.background = background }
+        return next
+    }
+
     /// Sets every cell of `rect` (clipped) to `cell`.
     public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
         for y in max(rect.y, 0)..<min(rect.maxY, height) where max(rect.x, 0) < min(rect.maxX, width) {

@@ -152,10 +152,7 @@ struct AreaLookup {
     }
 
     func containing(_ point: GeoPoint) -> [MapArea] {
-        areas.filter { area in
-            guard let e = area.extent else { return false }
-            return (e.xmin...e.xmax).contains(point.longitude) && (e.ymin...e.ymax).contains(point.latitude)
-        }
+        areas.filter { $0.extent?.contains(point) == true }
     }
 
     func json(containing point: GeoPoint) -> JSONValue {

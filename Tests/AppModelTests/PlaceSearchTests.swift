@@ -162,3 +162,13 @@ struct AreaOrderTests {
         #expect((state.areas[0].distance(from: state.lastPlace!.point) ?? 0) > 100_000)
     }
 }
+
+@Suite struct ExtentContainsTests {
+    @Test func aPointIsInAnExtentEdgesIncludedAndNeverInAnInvertedOne() {
+        let acadia = GeoExtent(xmin: -68.5, ymin: 44.2, xmax: -68.0, ymax: 44.5)
+        #expect(acadia.contains(GeoPoint(longitude: -68.2, latitude: 44.39)) && acadia.contains(GeoPoint(longitude: -68.5, latitude: 44.2)))
+        #expect(!acadia.contains(GeoPoint(longitude: -70, latitude: 44.39)))
+        // A portal's extent written backwards: no match, and no trap (a closed range from it would).
+        #expect(!GeoExtent(xmin: -68.0, ymin: 44.5, xmax: -68.5, ymax: 44.2).contains(GeoPoint(longitude: -68.2, latitude: 44.39)))
+    }
+}

@@ -71,3 +71,18 @@ import Testing
         #expect(DisplayWidth.wrapped("anything", width: 0) == [])
     }
 }
+
+@Suite struct PutOverTests {
+    /// Names on a map keep the picture's background under each of their cells, also where a
+    /// wide character lies, and never write past the limit.
+    @Test func textOverAPictureKeepsItsBackgrounds() {
+        var frame = Frame(width: 8, height: 1)
+        for x in 0..<8 { frame[x, 0] = Cell(" ", style: CellStyle(background: PaletteIndex(20 + x))) }
+        let next = frame.putOver("a東b", x: 1, y: 0, style: CellStyle(foreground: 1), limit: 5)
+        #expect(next == 5 && frame.row(at: 0).hasPrefix(" a東b"))
+        #expect((0..<8).map { frame[$0, 0].style.background } == (0..<8).map { PaletteIndex(20 + $0) })
+        #expect(frame[1, 0].style.foreground == 1 && frame[5, 0].style.foreground == nil)
+        frame.putOver("xyz", x: -2, y: 0, style: CellStyle(foreground: 2))
+        #expect(frame[0, 0].character == "z" && frame[0, 0].style.background == 20)
+    }
+}

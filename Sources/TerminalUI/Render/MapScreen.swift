@@ -64,10 +64,12 @@ enum MapScreen {
         guard rect.contains(x: x, y: y) else { return }
         let accent = options.theme.colors ? options.theme.map.selectedArea : nil
         let text = (options.glyphs == .unicode ? "◆ " : "@ ") + DisplayWidth.truncated(pin.label, to: 40)
-        let end = min(x + DisplayWidth.of(text), rect.maxX)
-        let backgrounds = (x..<end).map { frame[$0, y].style.background }
-        frame.put(text, x: x, y: y, style: CellStyle(foreground: accent, bold: true, reverse: accent == nil), limit: rect.maxX)
-        if accent != nil { for (offset, background) in backgrounds.enumerated() { frame[x + offset, y].style.background = background } }
+        // Without colour the pin is in reverse video; in colour its text lies over the map.
+        if let accent {
+            frame.putOver(text, x: x, y: y, style: CellStyle(foreground: accent, bold: true), limit: rect.maxX)
+        } else {
+            frame.put(text, x: x, y: y, style: CellStyle(bold: true, reverse: true), limit: rect.maxX)
+        }
     }
 
     /// `44.3512°N 68.2210°W  z11.0  1:288,895  braille`, and `…` while a newer view is drawing.
