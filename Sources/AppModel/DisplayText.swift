@@ -1,4 +1,5 @@
 import ArcGISPortal
+import MapSources
 import MapbookCore
 
 /// Network strings are made safe for the terminal as they enter the model, so nothing drawn later
@@ -30,6 +31,19 @@ enum DisplayText {
         clean.basemapLayers = map.basemapLayers.map(layer)
         clean.operationalLayers = map.operationalLayers.map(layer)
         clean.bookmarks = map.bookmarks.prefix(256).map { Bookmark(name: TerminalText.sanitizedLine($0.name, maxLength: 128), extent: $0.extent) }
+        return clean
+    }
+
+    /// A popup card is made of sanitized strings already (`PopupCard.make`); a card from elsewhere
+    /// is cleaned the same way, idempotently.
+    static func identifyHit(_ hit: IdentifyHit) -> IdentifyHit {
+        var clean = hit
+        clean.card.layer = TerminalText.sanitizedLine(hit.card.layer, maxLength: 100)
+        clean.card.title = TerminalText.sanitizedLine(hit.card.title, maxLength: 120)
+        clean.card.rows = hit.card.rows.prefix(200).map {
+            PopupCard.Row(label: TerminalText.sanitizedLine($0.label, maxLength: 60), value: TerminalText.sanitizedLine($0.value, maxLength: 500))
+        }
+        clean.card.text = hit.card.text.map { TerminalText.sanitizedParagraphs($0, maxLength: 4000) }
         return clean
     }
 

@@ -28,6 +28,10 @@ public enum Effect: Equatable, Sendable {
     case checkNetwork
     /// Open a map source for `session` (→ `mapOpened` or `mapOpenFailed`).
     case openMap(session: Int, MapSourceChoice)
+    /// Open the operational layers of the map of `session` (→ `featureLayersOpened`).
+    case openFeatureLayers(session: Int, OperationalLayers)
+    /// What lies under `point` in the map of `session` as drawn for `request` (→ `identified`).
+    case identify(session: Int, point: GeoPoint, request: MapRequest, id: Int)
     /// Draw the map of `session` (→ `mapDrawn`); one drawing at a time per session.
     case drawMap(session: Int, MapRequest)
     /// The map of `session` is closed: its loader can go.
@@ -48,6 +52,15 @@ public enum Effect: Equatable, Sendable {
     case describePlace(GeoPoint, request: Int, online: Bool)
     /// Find the place: a suggestion's by its key, else the text (→ `placesFound`).
     case findPlaces(String, magicKey: String?, request: Int, near: GeoPoint?, online: Bool)
+}
+
+/// Where a map's operational layers come from: a downloaded area's copies when it has them, else
+/// the web map's layers from their services (none when the network is cut off).
+public struct OperationalLayers: Equatable, Sendable {
+    public var area: ItemID?
+    public var online: [WebMapLayer]
+
+    public init(area: ItemID? = nil, online: [WebMapLayer]) { self.area = area; self.online = online }
 }
 
 /// Where a map's tiles come from.

@@ -50,6 +50,10 @@ public enum Event: Sendable {
     case mapOpened(session: Int, MapSourceSummary)
     case mapOpenFailed(session: Int, String)
     case mapDrawn(session: Int, MapImage)
+    /// The operational layers of the map of `session` are open.
+    case featureLayersOpened(session: Int, FeatureLayersSummary)
+    /// What identify `id` found, topmost first.
+    case identified(session: Int, id: Int, [IdentifyHit])
     /// The overview's basemap picture; nil when it could not be drawn (the outline stays).
     case overviewDrawn(MapImage?)
     /// The portal's basemap gallery, or why it could not be had.
@@ -103,6 +107,19 @@ public struct LoadFailure: Error, Equatable, Sendable {
     }
 }
 
+/// What a map's operational layers are: their names bottom first (as the runtime's loaders name
+/// them), those the web map hides at first, each one's legend, and what went wrong.
+public struct FeatureLayersSummary: Equatable, Sendable {
+    public var titles: [String]
+    public var hidden: [String]
+    public var legend: [String: [LegendEntry]]
+    public var problems: [String]
+
+    public init(titles: [String], hidden: [String] = [], legend: [String: [LegendEntry]] = [:], problems: [String] = []) {
+        self.titles = titles; self.hidden = hidden; self.legend = legend; self.problems = problems
+    }
+}
+
 /// What an opened map source says about itself.
 public struct MapSourceSummary: Equatable, Sendable {
     /// The source's layer names as the package spells them (the model shows them sanitized).
@@ -110,9 +127,11 @@ public struct MapSourceSummary: Equatable, Sendable {
     public var extent: GeoExtent?
     /// What will not draw (a package's style, a basemap layer mapbook cannot draw), a sentence each.
     public var problems: [String]
+    /// Each layer's legend, by the name in `layerNames`.
+    public var legend: [String: [LegendEntry]]
 
-    public init(layerNames: [String], extent: GeoExtent?, problems: [String] = []) {
-        self.layerNames = layerNames; self.extent = extent; self.problems = problems
+    public init(layerNames: [String], extent: GeoExtent?, problems: [String] = [], legend: [String: [LegendEntry]] = [:]) {
+        self.layerNames = layerNames; self.extent = extent; self.problems = problems; self.legend = legend
     }
 }
 

@@ -13,6 +13,8 @@ public enum Intent: Hashable, Sendable {
     /// `m`: the selected row's map; `i`: its details.
     case openMap, showDetails
     case zoomIn, zoomOut, home, showBookmarks, showLayers, showBasemaps, whatsHere, cycleMapMode
+    /// `i` in the map: what lies under the centre; `Tab`: the next thing found.
+    case identify, nextHit
     /// Space in the layer list: show or hide the layer.
     case toggle
     /// Mouse drag on the map: cells moved (right and down positive).
@@ -136,6 +138,9 @@ public enum KeyMap {
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("w")], intent: .whatsHere, label: "w",
                    summary: "What's here: the address at the centre (offline, the nearest named place)", context: .map, hint: nil),
+        KeyBinding(keys: [.character("i")], intent: .identify, label: "i",
+                   summary: "Identify: what lies at the centre (operational features, then the basemap's)", context: .map, hint: "i identify"),
+        KeyBinding(keys: [.tab], intent: .nextHit, label: "Tab", summary: "Identify found several: the next one", context: .map, hint: nil),
         KeyBinding(keys: [.character("B")], intent: .showBasemaps, label: "B",
                    summary: "Basemaps: draw this map on another of the portal's basemaps", context: .map, hint: "B basemap"),
         KeyBinding(keys: [.enter], intent: .open, label: "Enter",

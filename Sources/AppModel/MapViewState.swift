@@ -52,6 +52,14 @@ public struct MapViewState: Sendable {
     public var pin: MapPin?
     /// `w`: what is at the centre, asked for or known.
     public var whatsHere: WhatsHere?
+    /// Where the operational layers come from, to open them again on another basemap.
+    public var operational: OperationalLayers?
+    /// The operational layers' names, top first: the layer list shows them above the basemap's.
+    public var operationalLayers: [String] = []
+    /// Each listed layer's legend, by its name in the list.
+    public var legend: [String: [LegendEntry]] = [:]
+    /// `i`: what was found under the centre, and which of it is shown.
+    public var identify: IdentifyState?
 
     public init(session: Int, title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
         self.session = session; self.title = title; self.sourceName = sourceName
@@ -59,10 +67,12 @@ public struct MapViewState: Sendable {
     }
 
     /// Rows of the open panel.
-    public var panelRows: [String] {
+    public var panelRows: [String] { panelRows(panel) }
+
+    public func panelRows(_ panel: MapPanel?) -> [String] {
         switch panel {
         case .bookmarks?: bookmarks.map(\.name)
-        case .layers?: layers
+        case .layers?: operationalLayers + layers
         case .basemaps?: basemapOptions.map(\.label)
         case nil: []
         }
@@ -75,6 +85,19 @@ public struct MapPin: Equatable, Sendable {
     public var label: String
 
     public init(point: GeoPoint, label: String) { self.point = point; self.label = label }
+}
+
+/// `i` in the map view: the point asked about, and what was found there (nil while looking),
+/// topmost first; `index` is the one shown and highlighted.
+public struct IdentifyState: Equatable, Sendable {
+    public var id: Int
+    public var point: GeoPoint
+    public var hits: [IdentifyHit]?
+    public var index = 0
+
+    public init(id: Int, point: GeoPoint) { self.id = id; self.point = point }
+
+    public var shown: IdentifyHit? { hits.flatMap { $0.indices.contains(index) ? $0[index] : nil } }
 }
 
 /// `w` in the map view: a point, and what is there once it is known.

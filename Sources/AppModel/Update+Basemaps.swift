@@ -168,8 +168,10 @@ extension App {
         map.image = old.image
         map.fitsHomeWhenOpened = false
         map.source = source
+        map.operational = old.operational
         state.screen = .map(map)
         return [.closeMap(session: old.session), .openMap(session: map.session, source)]
+            + (old.operational.map { [.openFeatureLayers(session: map.session, $0)] } ?? [])
     }
 
     /// The header's name of a basemap: online, or offline from the tiles it kept.

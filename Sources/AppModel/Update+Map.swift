@@ -18,7 +18,8 @@ extension App {
             let title = state.title(of: row)
             if let record = state.downloads[area.item.id], let package = record.mapPackages.first {
                 return open(&state, title: title, sourceName: packageSourceName(title), home: area.item.extent,
-                            bookmarks: bookmarks, source: .package(area: area.item.id, package))
+                            bookmarks: bookmarks, source: .package(area: area.item.id, package),
+                            operational: operationalLayers(state, area: area.item.id))
             }
             if state.network.isCutOff {
                 state.notice = .notOnDeviceForMap(title: title)
@@ -39,22 +40,24 @@ extension App {
             return open(&state, title: title, sourceName: "no basemap", home: home, bookmarks: bookmarks, source: nil, why: why)
         }
         return open(&state, title: title, sourceName: sourceName(basemap, state), home: home, bookmarks: bookmarks,
-                    source: .basemap(basemap))
+                    source: .basemap(basemap), operational: operationalLayers(state, area: nil))
     }
 
     /// Shows the map screen at once (the picture blank until the source is open and drawn); with no
     /// source, empty and saying `why`.
     static func open(_ state: inout AppState, title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark],
-                             source: MapSourceChoice?, why: Notice? = nil) -> [Effect] {
+                             source: MapSourceChoice?, operational: OperationalLayers? = nil, why: Notice? = nil) -> [Effect] {
         var effects: [Effect] = state.map.map { [.closeMap(session: $0.session)] } ?? []
         state.mapSessions += 1
         var map = newMap(session: state.mapSessions, title: title, sourceName: sourceName, home: home, bookmarks: bookmarks,
                          layout: state.layout)
         map.source = source
+        map.operational = operational
         if let why { map.status = why.sentence }
         state.screen = .map(map)
         state.notice = why
         if let source { effects.append(.openMap(session: state.mapSessions, source)) }
+        if source != nil, let operational { effects.append(.openFeatureLayers(session: state.mapSessions, operational)) }
         return effects
     }
 
@@ -76,6 +79,7 @@ extension App {
         // Layer names and problems come from inside packages: sanitized like network strings.
         map.layers = summary.layerNames.map { TerminalText.sanitizedLine($0, maxLength: 80) }
         map.sourceLayerNames = summary.layerNames
+        for (name, entries) in summary.legend { map.legend[TerminalText.sanitizedLine(name, maxLength: 80)] = entries }
         map.problems = summary.problems.map { TerminalText.sanitizedLine($0) }
         if map.homeExtent == nil { map.homeExtent = summary.extent }
         state.screen = .map(map)
@@ -108,7 +112,7 @@ extension App {
             map.panelSelection = 0
             state.screen = .map(map)
         case .showLayers:
-            guard !map.layers.isEmpty else { state.notice = .noLayers; return [] }
+            guard !map.panelRows(.layers).isEmpty else { state.notice = .noLayers; return [] }
             map.panel = .layers
             map.panelSelection = 0
             state.screen = .map(map)
@@ -116,6 +120,13 @@ extension App {
             return showBasemaps(&state)
         case .whatsHere:
             return whatsHere(&state)
+        case .identify:
+            return identify(&state)
+        case .nextHit:
+            return nextHit(&state)
+        case .back where map.identify != nil:
+            map.identify = nil
+            state.screen = .map(map)
         case .cycleMapMode:
             map.mode = map.mode.next
             state.screen = .map(map)
@@ -172,13 +183,14 @@ extension App {
             state.notice = .bookmark(map.bookmarks[map.panelSelection].name)
             return fit(&state, extent)
         case .open, .toggle:
-            guard panel == .layers, map.layers.indices.contains(map.panelSelection) else { return [] }
-            let name = map.layers[map.panelSelection]
+            let rows = map.panelRows
+            guard panel == .layers, rows.indices.contains(map.panelSelection) else { return [] }
+            let name = rows[map.panelSelection]
             if map.hiddenLayers.contains(name) { map.hiddenLayers.remove(name) } else { map.hiddenLayers.insert(name) }
             state.screen = .map(map)
             return requestMapDraw(&state)
         case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers,
-             .showBasemaps, .whatsHere:
+             .showBasemaps, .whatsHere, .identify, .nextHit:
             return nil
         case .quit, .toggleHelp:
             return nil
@@ -219,9 +231,11 @@ extension App {
     /// What the map of the state would be drawn as now; nil before its size is known.
     static func mapRequest(_ state: AppState) -> MapRequest? {
         guard let map = state.map, let layout = state.layout, layout.mapRect.width > 0, layout.mapRect.height > 0 else { return nil }
-        // The list shows sanitized names; the renderer matches the package's own.
+        // The list shows sanitized names; the renderer matches the package's own (operational
+        // layers go by the names the runtime gave them, sanitized already).
         let hidden = Set(map.hiddenLayers.compactMap { shown in
-            map.layers.firstIndex(of: shown).flatMap { map.sourceLayerNames.indices.contains($0) ? map.sourceLayerNames[$0] : nil }
+            map.operationalLayers.contains(shown) ? shown
+                : map.layers.firstIndex(of: shown).flatMap { map.sourceLayerNames.indices.contains($0) ? map.sourceLayerNames[$0] : nil }
         })
         return MapRequest(viewport: map.viewport, columns: layout.mapRect.width, rows: layout.mapRect.height,
                           mode: layout.display.unicode ? map.mode : .ascii, hiddenLayers: hidden, colors: layout.display.colors)

@@ -93,6 +93,10 @@ public enum App {
             return []
         case .mapDrawn(let session, let image):
             return mapDrawn(&state, session: session, image)
+        case .featureLayersOpened(let session, let summary):
+            return featureLayersOpened(&state, session: session, summary)
+        case .identified(let session, let id, let hits):
+            return identified(&state, session: session, id: id, hits)
         case .overviewDrawn(let image):
             return overviewDrawn(&state, image)
         case .basemapGallery(let result):

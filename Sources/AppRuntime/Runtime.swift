@@ -33,8 +33,9 @@ public final class Runtime {
     private var client: PortalClient?
     private var queue: DownloadQueue?
     private var monitor: NetworkMonitor?
-    /// The open map: its session, and its layers once they are open (one map at a time).
-    private var map: (session: Int, stack: MapStack?)?
+    /// The open map: its session, its layers once they are open, and its operational layers once
+    /// those are (one map at a time).
+    private var map: (session: Int, stack: MapStack?, features: [FeatureLayerLoader])?
     /// The overview's sources and the layers of the one that drew (new sources get new loaders).
     private var overview: (sources: [MapSourceChoice], stack: MapStack)?
     private var reading: Task<Void, Never>?
@@ -108,13 +109,21 @@ public final class Runtime {
             guard let monitor else { return }
             track { await monitor.check() }
         case .openMap(let session, let choice):
-            map = (session, nil)
+            map = (session, nil, [])
             track { [weak self] in await self?.openMap(session: session, choice) }
+        case .openFeatureLayers(let session, let layers):
+            track { [weak self] in await self?.openFeatureLayers(session: session, layers) }
         case .drawMap(let session, let request):
-            guard map?.session == session, let stack = map?.stack else { return }
+            guard let stack = drawable(session) else { return }
             track { [weak self] in
                 let image = await onWorkPool { await stack.render(request) }
                 self?.deliver(.mapDrawn(session: session, image))
+            }
+        case .identify(let session, let point, let request, let id):
+            guard let stack = drawable(session) else { return }
+            track { [weak self] in
+                let hits = await onWorkPool { await stack.identify(at: point, request: request) }
+                self?.deliver(.identified(session: session, id: id, hits))
             }
         case .closeMap(let session):
             if map?.session == session { map = nil }
@@ -245,6 +254,7 @@ public final class Runtime {
             let catalog = LibraryCatalog(webMapItem: webMapItem, webMapData: webMapData, areas: areas, syncedAt: Date())
             guard !Task.isCancelled else { return }
             let (kept, snapshot) = await onWorkPool { await Self.keep(catalog, in: library) }
+            await queue?.setFeatureLayers(catalog.webMap.featureLayers)
             deliver(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: client.host)))
             if let kept { deliver(.catalogNotKept(kept)) }
             let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
@@ -297,11 +307,30 @@ public final class Runtime {
             guard map?.session == session else { return }
             map?.stack = stack
             deliver(.mapOpened(session: session, MapSourceSummary(layerNames: stack.layerNames, extent: stack.extent,
-                                                                  problems: stack.problems)))
+                                                                  problems: stack.problems, legend: stack.legend())))
         } catch {
             guard !Task.isCancelled else { return }
             deliver(.mapOpenFailed(session: session, error.userSentence))
         }
+    }
+
+    /// The open map of `session` with its operational layers, once its basemap is open.
+    private func drawable(_ session: Int) -> MapStack? {
+        guard let map, map.session == session, var stack = map.stack else { return nil }
+        stack.features = map.features
+        return stack
+    }
+
+    private func openFeatureLayers(session: Int, _ layers: OperationalLayers) async {
+        let (library, client) = (library, client)
+        let (loaders, problems) = await onWorkPool { await OperationalLayerLoaders.open(layers, library: library, client: client) }
+        guard map?.session == session else { return }
+        map?.features = loaders
+        var legend: [String: [LegendEntry]] = [:]
+        for loader in loaders { legend[loader.title] = MapLegend.entries(for: loader.info) }
+        deliver(.featureLayersOpened(session: session, FeatureLayersSummary(titles: loaders.map(\.title),
+                                                                            hidden: loaders.filter { !$0.initiallyVisible }.map(\.title),
+                                                                            legend: legend, problems: problems)))
     }
 
     private func drawOverview(_ request: MapRequest, sources: [MapSourceChoice]) async {

@@ -100,6 +100,8 @@ enum PortalDecoding {
             visible: json["visibility"]?.bool ?? true,
             opacity: json["opacity"]?.double.map { min(max($0, 0), 1) } ?? 1,
             isReference: json["isReference"]?.bool ?? false,
-            layers: json["layers"]?.array.compactMap(layer) ?? [])
+            layers: json["layers"]?.array.compactMap(layer) ?? [],
+            layerDefinition: json["layerDefinition"].flatMap { $0.object == nil ? nil : $0 },
+            popupInfo: json["popupInfo"].flatMap { $0.object == nil ? nil : $0 })
     }
 }

@@ -136,6 +136,11 @@ public struct MapCanvas: Sendable {
     /// reduced to the pixel rows whose centres it crosses (most edges of detailed polygons cross
     /// none), and each row looks only at the edges that cross it.
     public mutating func fill(rings: [[(x: Double, y: Double)]], color: PaletteIndex) {
+        fill(rings: rings) { _ in color }
+    }
+
+    /// The same, each pixel painted from what it held: a see-through fill blends with what is below.
+    public mutating func fill(rings: [[(x: Double, y: Double)]], paint: (PaletteIndex?) -> PaletteIndex) {
         var pixelBox = (firstColumn: 0, firstRow: 0, lastColumn: columns - 1, lastRow: rows * 2 - 1)
         if let clipBox {
             func first(_ v: Double) -> Int { Int(max(min(((v - 1) / 2).rounded(.up), 1e6), -1e6)) }
@@ -186,7 +191,7 @@ public struct MapCanvas: Sendable {
             while i + 1 < crossings.count {
                 let start = max(Int((crossings[i] - 0.5).rounded(.up)), pixelBox.firstColumn)
                 let end = min(Int((crossings[i + 1] - 0.5).rounded(.down)), pixelBox.lastColumn)
-                if start <= end { for x in start...end { fills[row * columns + x] = color } }
+                if start <= end { for x in start...end { fills[row * columns + x] = paint(fills[row * columns + x]) } }
                 i += 2
             }
         }

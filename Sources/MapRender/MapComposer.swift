@@ -53,26 +53,39 @@ public enum MapComposer {
     }
 
     /// Several layers of one view (a basemap and its reference layers): the first scene sets the
-    /// viewport, mode and colours for all.
+    /// viewport, mode and colours for all. Operational `features` go over the basemap and under
+    /// the scenes from `referenceFrom` on (its reference layers); their labels rank above its.
     @discardableResult
-    public static func draw(_ scenes: [MapScene], into frame: inout Frame, rect: Rect) -> MapDrawReport {
+    public static func draw(_ scenes: [MapScene], features: [FeatureLayerScene] = [], referenceFrom: Int? = nil,
+                            into frame: inout Frame, rect: Rect) -> MapDrawReport {
         var report = MapDrawReport()
         guard !rect.isEmpty, let first = scenes.first else { return report }
         let projection = first.viewport.projection(columns: rect.width, rows: rect.height)
         var canvas = MapCanvas(columns: rect.width, rows: rect.height)
         canvas.linesAsPixels = first.mode == .blocks
         var labels: [LabelCandidate] = []
+        let referenceStart = min(referenceFrom ?? scenes.count, scenes.count)
         for (index, scene) in scenes.enumerated() {
             // Where a raster basemap has no tile (not there, or not reachable), a neutral grey shows,
             // never the terminal's own background.
             if index == 0, first.colors, scene.tiles.isEmpty || scene.tiles.contains(where: \.isRaster) {
                 canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: neutralBackground)
             }
+            if index == referenceStart {
+                report.featuresDrawn += FeatureLayerPainter.drawShapes(features, projection: projection, canvas: &canvas, colors: first.colors)
+            }
             draw(scene, projection: projection, into: &canvas, labels: &labels, labelOrder: index * 100_000, report: &report)
+        }
+        if referenceStart == scenes.count {
+            report.featuresDrawn += FeatureLayerPainter.drawShapes(features, projection: projection, canvas: &canvas, colors: first.colors)
         }
         canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: first.mode == .ascii ? .ascii : .unicode, colors: first.colors,
                     shadeWithoutColor: true)
-        report.labelsPlaced = place(labels, into: &frame, rect: rect, colors: first.colors)
+        var occupied = Set<Int>()
+        report.featuresDrawn += FeatureLayerPainter.drawMarkers(features, projection: projection, frame: &frame, rect: rect,
+                                                                ascii: first.mode == .ascii, colors: first.colors, scale: first.viewport.scale,
+                                                                labels: &labels, occupied: &occupied, order: scenes.count * 100_000)
+        report.labelsPlaced = place(labels, into: &frame, rect: rect, colors: first.colors, reserved: occupied)
         let credits = scenes.compactMap(\.attribution).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         drawAttribution(credits.isEmpty ? nil : credits.joined(separator: " | "), into: &frame, rect: rect, colors: first.colors)
         return report
@@ -337,8 +350,10 @@ public enum MapComposer {
     /// Places labels, later style layers first (as Mapbox GL gives them priority), each only where
     /// its cells and a one-cell margin are free and no label of the same text sits within a few
     /// rows. The occupancy grid is the spatial index: one lookup per cell.
-    private static func place(_ candidates: [LabelCandidate], into frame: inout Frame, rect: Rect, colors: Bool) -> Int {
+    private static func place(_ candidates: [LabelCandidate], into frame: inout Frame, rect: Rect, colors: Bool, reserved: Set<Int> = []) -> Int {
         var occupied = [Bool](repeating: false, count: rect.width * rect.height)
+        // Markers' cells: a label may sit beside a marker, never on it.
+        for cell in reserved where cell < occupied.count { occupied[cell] = true }
         var placedTexts: [String: [(Int, Int)]] = [:]
         var count = 0
         let ordered = candidates.enumerated().sorted { a, b in

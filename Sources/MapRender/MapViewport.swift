@@ -65,6 +65,15 @@ public struct MapViewport: Sendable, Equatable {
         return MapViewport(center: center, zoom: target.zoom)
     }
 
+    /// What a canvas of `columns × rows` cells shows, in longitude and latitude.
+    public func geographicExtent(columns: Int, rows: Int) -> GeoExtent {
+        let projection = projection(columns: columns, rows: rows)
+        let nw = MercatorPoint(x: projection.left, y: projection.top).geographic
+        let se = MercatorPoint(x: projection.left + Double(columns * 2) / projection.scale,
+                               y: projection.top - Double(rows * 4) / projection.scale).geographic
+        return GeoExtent(xmin: max(nw.longitude, -180), ymin: max(se.latitude, -85.06), xmax: min(se.longitude, 180), ymax: min(nw.latitude, 85.06))
+    }
+
     /// Keeps the zoom in range and the centre on the world.
     private mutating func clamp() {
         if !zoom.isFinite { zoom = 0 }

@@ -39,13 +39,19 @@ public struct MapStack: Sendable {
     public struct Layer: Sendable {
         public let loader: TileLoader
         public let opacity: Double
+        /// A basemap's reference layer (labels, boundaries): drawn over the operational layers.
+        public let isReference: Bool
 
-        public init(loader: TileLoader, opacity: Double = 1) { self.loader = loader; self.opacity = opacity }
+        public init(loader: TileLoader, opacity: Double = 1, isReference: Bool = false) {
+            self.loader = loader; self.opacity = opacity; self.isReference = isReference
+        }
     }
 
     public let layers: [Layer]
+    /// The web map's operational feature layers, bottom first.
+    public var features: [FeatureLayerLoader] = []
     /// Layers that could not be opened or drawn, one sentence each: the footer names them.
-    public let problems: [String]
+    public var problems: [String]
 
     public init(layers: [Layer], problems: [String] = []) { self.layers = layers; self.problems = problems }
 
@@ -58,9 +64,23 @@ public struct MapStack: Sendable {
     /// The names the layer list offers: one source's own layers; for several, each raster service
     /// by its name and each vector service's source layers.
     public var layerNames: [String] {
+        features.reversed().map(\.title) + basemapLayerNames
+    }
+
+    /// The basemap's part of the list: one source's own layers; for several, each raster service by
+    /// its name and each vector service's source layers.
+    private var basemapLayerNames: [String] {
         guard layers.count > 1 else { return layers.first?.loader.source.layerNames ?? [] }
         return layers.flatMap { layer in layer.loader.source.isVector ? layer.loader.source.style.sourceLayers : [layer.loader.source.name] }
     }
+
+    /// The vector layers' legends by source layer, their colours as at style zoom `zoom`.
+    public func legend(zoom: Double = 10) -> [String: [LegendEntry]] {
+        layers.filter(\.loader.source.isVector).reduce(into: [:]) { legend, layer in
+            legend.merge(MapLegend.entries(for: layer.loader.source.style, zoom: zoom)) { first, _ in first }
+        }
+    }
+
 
     /// What the view shows at first: the bottom layer's extent.
     public var extent: GeoExtent? { layers.first?.loader.source.extent }
@@ -76,6 +96,28 @@ public struct MapStack: Sendable {
             for await tiles in group { results[tiles.index] = tiles.value }
             return results
         }
+        let shown = features.filter { !request.hiddenLayers.contains($0.title) }
+        let featureResults = await withTaskGroup(of: Indexed<(layer: PreparedFeatureLayer?, problem: String?)>.self,
+                                                 returning: [(layer: PreparedFeatureLayer?, problem: String?)?].self) { group in
+            for (index, loader) in shown.enumerated() {
+                group.addTask { Indexed(index, await loader.features(for: request.viewport, columns: request.columns, rows: request.rows)) }
+            }
+            var results = [(layer: PreparedFeatureLayer?, problem: String?)?](repeating: nil, count: shown.count)
+            for await result in group { results[result.index] = result.value }
+            return results
+        }
+        var featureScenes: [FeatureLayerScene] = []
+        var featureProblems: [String] = []
+        for (loader, result) in zip(shown, featureResults) {
+            if let layer = result?.layer {
+                featureScenes.append(FeatureLayerScene(layer: layer, opacity: loader.opacity))
+                if layer.withoutGeometry > 0 {
+                    featureProblems.append("\(TerminalText.sanitizedLine(loader.title, maxLength: 60)): \(layer.withoutGeometry) feature\(layer.withoutGeometry == 1 ? "" : "s") without a geometry left out.")
+                }
+            }
+            if let problem = result?.problem { featureProblems.append(problem) }
+            if let problem = loader.info.rendererProblem { featureProblems.append(problem) }
+        }
         let single = layers.count == 1
         let scenes = zip(layers, loaded).map { layer, tiles in
             let source = layer.loader.source
@@ -87,8 +129,9 @@ public struct MapStack: Sendable {
                             colors: request.colors, opacity: layer.opacity)
         }
         var frame = Frame(width: request.columns, height: request.rows)
-        let report = MapComposer.draw(scenes, into: &frame, rect: frame.bounds)
-        var problems = problems
+        let report = MapComposer.draw(scenes, features: featureScenes, referenceFrom: layers.firstIndex(where: \.isReference),
+                                      into: &frame, rect: frame.bounds)
+        var problems = problems + featureProblems
         for sentence in loaded.flatMap({ $0?.problems ?? [] }) where !problems.contains(sentence) { problems.append(sentence) }
         if report.damagedFeatures > 0 {
             problems.append("\(report.damagedFeatures) feature\(report.damagedFeatures == 1 ? "" : "s") with broken geometry left out.")
@@ -119,7 +162,8 @@ extension MapStack {
         var firstError: (any Error)?
         for (layer, result) in zip(drawable, opened) {
             switch result {
-            case .success(let source)?: layers.append(Layer(loader: TileLoader(source: source), opacity: layer.opacity))
+            case .success(let source)?:
+                layers.append(Layer(loader: TileLoader(source: source), opacity: layer.opacity, isReference: layer.isReference))
             case .failure(let error)?:
                 firstError = firstError ?? error
                 problems.append("\(TileServiceSource.layerName(layer)) could not be opened: \(error.userSentence)")

@@ -85,3 +85,24 @@ public enum GeoJSON {
         return result.extent == nil ? nil : result
     }
 }
+
+extension GeoGeometry {
+    /// Whether a polygon covers the point (even–odd over all its rings: holes leave it out). Points
+    /// and lines cover nothing.
+    public func covers(_ point: GeoPoint) -> Bool {
+        guard case .polygons(let polygons) = self else { return false }
+        var inside = false
+        for ring in polygons.joined() where ring.count >= 3 {
+            var j = ring.count - 1
+            for i in ring.indices {
+                let a = ring[i], b = ring[j]
+                if (a.latitude > point.latitude) != (b.latitude > point.latitude),
+                   point.longitude < (b.longitude - a.longitude) * (point.latitude - a.latitude) / (b.latitude - a.latitude) + a.longitude {
+                    inside.toggle()
+                }
+                j = i
+            }
+        }
+        return inside
+    }
+}

@@ -13,6 +13,11 @@ public struct GeoExtent: Sendable, Equatable, Codable {
         point.longitude >= xmin && point.longitude <= xmax && point.latitude >= ymin && point.latitude <= ymax
     }
 
+    /// Whether `other` lies wholly inside.
+    public func contains(_ other: GeoExtent) -> Bool {
+        other.xmin >= xmin && other.xmax <= xmax && other.ymin >= ymin && other.ymax <= ymax
+    }
+
     /// Its size in square degrees, for comparing extents.
     public var area: Double { max(xmax - xmin, 0) * max(ymax - ymin, 0) }
 

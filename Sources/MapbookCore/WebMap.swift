@@ -20,14 +20,19 @@ public struct WebMapLayer: Sendable, Equatable {
     public var isReference: Bool
     /// Sub-layers of a group layer.
     public var layers: [WebMapLayer]
+    /// An operational layer's `layerDefinition` (renderer, labels, scales, definition expression
+    /// that override the service's) and `popupInfo`, kept as JSON for `FeatureLayerInfo`.
+    public var layerDefinition: JSONValue?
+    public var popupInfo: JSONValue?
 
     public init(id: String? = nil, title: String? = nil, layerType: String, url: String? = nil,
                 styleURL: String? = nil, templateURL: String? = nil, subDomains: [String] = [], itemID: ItemID? = nil,
-                visible: Bool = true, opacity: Double = 1, isReference: Bool = false, layers: [WebMapLayer] = []) {
+                visible: Bool = true, opacity: Double = 1, isReference: Bool = false, layers: [WebMapLayer] = [],
+                layerDefinition: JSONValue? = nil, popupInfo: JSONValue? = nil) {
         self.id = id; self.title = title; self.layerType = layerType; self.url = url
         self.styleURL = styleURL; self.templateURL = templateURL; self.subDomains = subDomains; self.itemID = itemID
         self.visible = visible; self.opacity = opacity; self.isReference = isReference
-        self.layers = layers
+        self.layers = layers; self.layerDefinition = layerDefinition; self.popupInfo = popupInfo
     }
 
     /// The tiled layer types mapbook draws as a basemap.
@@ -100,6 +105,21 @@ public struct WebMap: Sendable, Equatable {
         self.version = version; self.basemapTitle = basemapTitle; self.basemapLayers = basemapLayers
         self.operationalLayers = operationalLayers; self.spatialReference = spatialReference
         self.initialExtent = initialExtent; self.bookmarks = bookmarks; self.offline = offline
+    }
+
+    /// The operational feature layers mapbook draws, bottom first, group layers opened (a hidden
+    /// group hides its layers): `ArcGISFeatureLayer`s with the address of one layer of a service.
+    public var featureLayers: [WebMapLayer] {
+        func flatten(_ layers: [WebMapLayer], visible: Bool) -> [WebMapLayer] {
+            layers.flatMap { layer -> [WebMapLayer] in
+                if layer.layerType == "GroupLayer" { return flatten(layer.layers, visible: visible && layer.visible) }
+                guard layer.layerType == "ArcGISFeatureLayer", layer.url != nil else { return [] }
+                var shown = layer
+                shown.visible = visible && layer.visible
+                return [shown]
+            }
+        }
+        return flatten(operationalLayers, visible: true)
     }
 }
 

@@ -25,6 +25,8 @@ struct AreaDownload: Sendable {
     let http: HTTPClient
     /// Wait for another process's download of the area to end instead of failing at once.
     var waitForLock = false
+    /// The web map's operational layers, copied over the area beside its packages.
+    var featureLayers: [WebMapLayer] = []
     /// How often the control file is saved while bytes arrive.
     var controlInterval: Duration = .seconds(2)
 
@@ -58,7 +60,16 @@ struct AreaDownload: Sendable {
             meter.finishPackage(size: arrived.last!.size)
         }
         if needed.isEmpty { started(0) }
-        return try commit(arrived)
+        // Small next to the packages: fetched whole before anything is committed, and kept once the
+        // area is (a copy that cannot be written leaves the area downloaded, its map online-only).
+        var files: [Data] = []
+        if !featureLayers.isEmpty, let extent = area.extent {
+            files = await FeatureCopies.fetch(featureLayers, within: extent, client: client)
+            try Task.checkCancellation()
+        }
+        let record = try commit(arrived)
+        if !files.isEmpty { try? library.saveFeatureCopies(files, for: id) }
+        return record
     }
 
     /// A package that is on disk, whole and checked, with where it is now.

@@ -69,6 +69,8 @@ public actor DownloadQueue {
     private let http: HTTPClient
     private let maxConcurrent: Int
     private let waitForLocks: Bool
+    /// The web map's operational feature layers: each download keeps a copy of them over its area.
+    private var featureLayers: [WebMapLayer] = []
 
     private enum Stop { case cancel, pause }
     private var waiting: [MapArea] = []
@@ -85,6 +87,9 @@ public actor DownloadQueue {
         self.maxConcurrent = max(maxConcurrent, 1)
         self.waitForLocks = waitForLocks
     }
+
+    /// The operational layers later downloads copy (the web map's, once it is read).
+    public func setFeatureLayers(_ layers: [WebMapLayer]) { featureLayers = layers }
 
     /// Queues the area (again) unless it is already queued or downloading. A downloaded area is
     /// downloaded anew beside the old files, which stay until the new ones have passed (an update).
@@ -182,7 +187,8 @@ public actor DownloadQueue {
     private func download(_ area: MapArea) async {
         let id = area.item.id
         let sink = self.sink, counters = self.counters
-        let job = AreaDownload(area: area, library: library, client: client, http: http, waitForLock: waitForLocks)
+        let job = AreaDownload(area: area, library: library, client: client, http: http, waitForLock: waitForLocks,
+                               featureLayers: featureLayers)
         let event: DownloadEvent
         defer {
             counters.remove(id)

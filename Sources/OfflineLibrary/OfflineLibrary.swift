@@ -197,7 +197,7 @@ public struct OfflineLibrary: Sendable {
         defer { withExtendedLifetime(lock) {} }
         if unlink(manifestPath(area)) != 0, errno != ENOENT { throw .write(path: manifestPath(area), errno: errno) }
         AtomicFile.syncDirectory(areaDirectory(area))
-        for folder in [packagesDirectory(area), partialDirectory(area)] {
+        for folder in [packagesDirectory(area), partialDirectory(area), featuresDirectory(area)] {
             do {
                 if FileManager.default.fileExists(atPath: folder) { try FileManager.default.removeItem(atPath: folder) }
             } catch {

@@ -26,11 +26,14 @@ public final class SampleContent: Sendable {
     let rasterTiles: SampleRasterTiles
     /// The GeocodeServer's places, gathered once.
     let geocoder: SampleGeocoder
+    /// The FeatureServer's places and counties, gathered once.
+    let featureServer: SampleFeatureServer
 
     init(basemap: SampleBasemap, packages: [String: Package], thumbnails: [String: Data]) {
         self.basemap = basemap; self.packages = packages; self.thumbnails = thumbnails
         rasterTiles = SampleRasterTiles(basemap)
         geocoder = SampleGeocoder(basemap: basemap)
+        featureServer = SampleFeatureServer(basemap: basemap)
     }
 
     /// The default cache: `$XDG_CACHE_HOME/mapbook/sample-portal` (or `~/.cache/…`).

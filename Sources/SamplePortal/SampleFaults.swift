@@ -26,6 +26,8 @@ public struct SampleFaults: Sendable, Equatable {
     public var hangUp = false
     /// The geocode service answers HTTP 503, as one behind a failing load balancer.
     public var geocodeDown = false
+    /// The FeatureServer answers HTTP 503.
+    public var featuresDown = false
     /// Answers `Range` requests with 200 and the whole file.
     public var ignoreRange = false
     /// Declares a `Content-Length` longer than the body.
@@ -84,6 +86,7 @@ public struct SampleFaults: Sendable, Equatable {
             case "times": disruptedDownloads = try number()
             case "hangup": hangUp = flag()
             case "geocodeDown": geocodeDown = flag()
+            case "featuresDown": featuresDown = flag()
             case "ignoreRange": ignoreRange = flag()
             case "wrongLength": wrongLength = flag()
             case "corrupt": corrupt = flag()

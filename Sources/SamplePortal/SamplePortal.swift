@@ -133,6 +133,9 @@ final class SampleRouter: Sendable {
         if request.path.hasPrefix(SampleGeocoder.path) {
             return content.geocoder.respond(request, down: faults.geocodeDown)
         }
+        if request.path.hasPrefix(SampleFeatureServer.path) {
+            return content.featureServer.respond(request, down: faults.featuresDown)
+        }
         if request.path.hasPrefix(SampleGallery.rasterServicePath) {
             return SampleMapServer(tiles: content.rasterTiles).respond(request)
         }
@@ -192,6 +195,7 @@ extension SampleFaults {
             "drop": number(dropAfterBytes), "status": number(errorStatus), "retryAfter": number(retryAfterSeconds),
             "count": .number(Double(errorCount)), "stall": number(stallAfterBytes), "stallSeconds": .number(Double(stallSeconds)),
             "times": .number(Double(disruptedDownloads)), "hangup": .bool(hangUp),
+            "geocodeDown": .bool(geocodeDown), "featuresDown": .bool(featuresDown),
             "ignoreRange": .bool(ignoreRange), "wrongLength": .bool(wrongLength), "corrupt": .bool(corrupt),
             "areaStatus": .object(areaStatus.mapValues { .string($0) }),
             "updates": .object(updates.mapValues { .number(Double($0)) }),

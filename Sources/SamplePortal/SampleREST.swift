@@ -158,11 +158,18 @@ struct SampleREST {
                             "spatialReference": webMercator])
         }
         let service = baseURL + SampleCatalog.basemapServicePath
+        let features = baseURL + SampleFeatureServer.path
         return .object([
             "version": .string("2.31"),
             "authoringApp": .string("mapbook sample portal"),
             "spatialReference": webMercator,
-            "operationalLayers": .array([]),
+            "operationalLayers": .array([
+                .object(["id": .string("explore-maine-counties"), "layerType": .string("ArcGISFeatureLayer"), "title": .string("Counties"),
+                         "url": .string(features + "/1"), "visibility": .bool(true), "opacity": .number(0.8)]),
+                .object(["id": .string("explore-maine-places"), "layerType": .string("ArcGISFeatureLayer"), "title": .string("Places"),
+                         "url": .string(features + "/0"), "visibility": .bool(true), "opacity": .number(1),
+                         "popupInfo": Self.placesPopup]),
+            ]),
             "baseMap": .object([
                 "title": .string("Explore Maine Basemap"),
                 "baseMapLayers": .array([.object([
@@ -180,6 +187,19 @@ struct SampleREST {
             ])]),
         ])
     }
+
+    /// Places' popup: the town's name as the title, its population with separators, its county.
+    static let placesPopup: JSONValue = .object([
+        "title": .string("{name}"),
+        "fieldInfos": .array([
+            .object(["fieldName": .string("name"), "label": .string("Name"), "visible": .bool(true)]),
+            .object(["fieldName": .string("population"), "label": .string("Population"), "visible": .bool(true),
+                     "format": .object(["places": .number(0), "digitSeparator": .bool(true)])]),
+            .object(["fieldName": .string("county"), "label": .string("County"), "visible": .bool(true)]),
+            .object(["fieldName": .string("OBJECTID"), "label": .string("Object id"), "visible": .bool(false)]),
+        ]),
+        "description": .string("<p>{name} is a {size_class} in <b>{county} County</b>, Maine.</p>"),
+    ])
 
     /// The package as it is now: each update appends a zip comment, so the bytes and size change
     /// and the file stays a valid package.

@@ -37,9 +37,11 @@ struct DownloadCommand: AsyncParsableCommand {
         let client = options.selection.client()
         let library = options.library
         let chosen: [MapArea]
+        let featureLayers: [WebMapLayer]
         do {
             let catalog = try await library.sync(from: client)
             _ = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
+            featureLayers = catalog.webMap.featureLayers
             if all {
                 chosen = catalog.areas.filter(\.isDownloadable)
             } else if areas.isEmpty {
@@ -66,7 +68,8 @@ struct DownloadCommand: AsyncParsableCommand {
                 wanted.append(area)
             }
         }
-        try await DownloadRun(library: library, client: client, report: report, waitForLocks: wait, interrupt: interrupt)
+        try await DownloadRun(library: library, client: client, report: report, waitForLocks: wait, interrupt: interrupt,
+                              featureLayers: featureLayers)
             .perform(wanted)
     }
 }
@@ -80,9 +83,12 @@ struct DownloadRun {
     let report: DownloadReport
     var waitForLocks = false
     let interrupt: InterruptHandler
+    /// The web map's operational layers, copied with each area.
+    var featureLayers: [WebMapLayer] = []
 
     func perform(_ areas: [MapArea]) async throws {
         let queue = DownloadQueue(library: library, client: client, waitForLocks: waitForLocks)
+        await queue.setFeatureLayers(featureLayers)
         interrupt.onInterrupt { await queue.pauseAll() }
         await report.name(areas)
         let report = self.report

@@ -1,3 +1,5 @@
+import AppModel
+import AppRuntime
 import ArgumentParser
 import Foundation
 import HTTP
@@ -18,27 +20,37 @@ struct MapSourceOptions: ParsableArguments {
         guard area == nil || file == nil else { throw ValidationError("Give at most one of --area and --file.") }
     }
 
-    /// The layers to draw and the extent to show first.
+    /// The layers to draw (an area's and the web map's with their operational layers: the area's
+    /// copies, or the services online) and the extent to show first.
     func openStack() async throws -> (stack: MapStack, home: GeoExtent?) {
-        guard area == nil, file == nil else {
-            let source = try open().source
-            return (MapStack(source), source.extent)
-        }
         let library = self.library.library
+        guard area == nil, file == nil else {
+            let (source, _, areaID) = try open()
+            var stack = MapStack(source)
+            if let areaID {
+                let (loaders, problems) = await OperationalLayerLoaders.open(OperationalLayers(area: areaID, online: []), library: library, client: nil)
+                stack.features = loaders
+                stack.problems += problems
+            }
+            return (stack, source.extent)
+        }
         let client = self.library.selection.client()
         let webMap = try await client.webMap(library.webMapID)
         let basemap = library.chosenBasemap() ?? webMap.basemap
         guard !basemap.drawableLayers.isEmpty else {
             throw MapSourceError(basemap.undrawableLayers.first.map(TileServiceSource.cannotDraw) ?? "The web map has no basemap.")
         }
-        let stack = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: library.tileCacheDirectory)
+        var stack = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: library.tileCacheDirectory)
+        let (loaders, problems) = await OperationalLayerLoaders.open(OperationalLayers(online: webMap.featureLayers), library: library, client: client)
+        stack.features = loaders
+        stack.problems += problems
         if let home = webMap.initialExtent?.geographic { return (stack, home) }
         return (stack, (try? await client.webMapItem(library.webMapID))?.extent ?? stack.extent)
     }
 
-    /// The source and a title for it.
-    func open() throws -> (source: any MapSource, title: String) {
-        if let file { return (try MapSources.open(path: file), TerminalText.sanitizedLine(file, maxLength: 120)) }
+    /// The source, a title for it, and the area it belongs to (nil for a file).
+    func open() throws -> (source: any MapSource, title: String, area: ItemID?) {
+        if let file { return (try MapSources.open(path: file), TerminalText.sanitizedLine(file, maxLength: 120), nil) }
         let library = self.library.library
         let records = library.downloadRecords()
         let known = try library.loadCatalog(records: records)?.areas ?? records.values.compactMap(\.area)
@@ -50,7 +62,7 @@ struct MapSourceOptions: ParsableArguments {
         guard let path = library.mapPackagePaths(record).first else {
             throw MapSourceError("\(title) has no tile package to draw.")
         }
-        return (try PackageMapSource(path: path), title)
+        return (try PackageMapSource(path: path), title, area.item.id)
     }
 }
 

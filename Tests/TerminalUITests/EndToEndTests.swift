@@ -177,13 +177,15 @@ import Testing
         screen = try await tmux.waitFor("Bookmark: All of Maine")
         #expect(!screen.contains("─ Bookmarks"))
 
+        // The operational layers come from the copy kept with the download, above the package's own.
         tmux.send("L")
         screen = try await tmux.waitFor("[x] places")
+        #expect(screen.contains("[x] Places") && screen.contains("[x] Counties") && screen.contains("City (10,000 or more)"))
         tmux.send("Space")
-        screen = try await tmux.waitFor("[ ] region")
+        screen = try await tmux.waitFor("[ ] Places")
         tmux.send("Escape")
         screen = try await tmux.waitForSettled()
-        #expect(!screen.contains("[ ] region"))
+        #expect(!screen.contains("[ ] Places"))
 
         tmux.send("Escape")
         screen = try await tmux.waitFor("127.0.0.1 is not answering — showing downloaded areas")

@@ -16,13 +16,22 @@ enum MapScreen {
             // A picture drawn for another size is shown as far as it fits until the new one is ready.
             frame.paste(image.frame, at: (rect.x, rect.y), clip: rect)
         }
+        if let geometry = map.identify?.shown?.geometry {
+            FeatureHighlight.draw(geometry, viewport: map.viewport, into: &frame, rect: rect, ascii: options.glyphs == .ascii,
+                                  colors: options.theme.colors)
+        }
         if let pin = map.pin { drawPin(pin, map: map, in: rect, into: &frame, options: options) }
         if let status = map.status {
             for (offset, line) in DisplayWidth.wrapped(status, width: max(rect.width - 4, 1)).prefix(3).enumerated() {
                 frame.putCentred(line, in: rect, y: rect.y + rect.height / 2 + offset, style: offset == 0 ? theme.title : theme.dim)
             }
         }
-        if map.panel != nil { drawPanel(map, in: rect, into: &frame, options: options) }
+        if let found = map.identify { IdentifyCard.draw(found, in: rect, into: &frame, options: options) }
+        if map.panel == .layers {
+            LayerListPanel.draw(map, in: rect, into: &frame, options: options)
+        } else if map.panel != nil {
+            drawPanel(map, in: rect, into: &frame, options: options)
+        }
         if let here = map.whatsHere { drawWhatsHere(here, in: rect, into: &frame, options: options) }
         let hints = map.panel == nil ? KeyMap.hints(in: .map).joined(separator: "  ") + "  Esc back"
             : map.panel == .layers ? "↑↓ choose · Space show/hide · Esc close" : "↑↓ choose · Enter go · Esc close"
@@ -88,21 +97,13 @@ enum MapScreen {
         let width = min(max((rows.map(DisplayWidth.of).max() ?? 0) + 10, 28), max(rect.width - 4, 10))
         let height = min(rows.count + 2, max(rect.height - 2, 3))
         let card = Rect(x: rect.maxX - width - 2, y: rect.y + 1, width: width, height: height)
-        let title = switch map.panel {
-        case .bookmarks?: "Bookmarks"
-        case .basemaps?: "Basemaps"
-        default: "Layers"
-        }
+        let title = map.panel == .bookmarks ? "Bookmarks" : "Basemaps"
         DocumentScreen.drawCard(card, title: title, into: &frame, options: options)
         let visible = height - 2
         let top = min(max(map.panelSelection - visible + 1, 0), max(rows.count - visible, 0))
         for (offset, name) in rows.enumerated().dropFirst(top).prefix(visible) {
             let y = card.y + 1 + offset - top
-            var text = name
-            if map.panel == .layers {
-                let shown = !map.hiddenLayers.contains(name)
-                text = (shown ? "[x] " : "[ ] ") + name
-            }
+            let text = name
             let selected = offset == map.panelSelection
             let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
             if selected { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }

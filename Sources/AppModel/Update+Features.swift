@@ -1,0 +1,56 @@
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+
+/// Operational layers and identify: the layers open beside the basemap (their names head the layer
+/// list, with their legends), and `i` asks what lies at the centre of the view.
+extension App {
+    /// Where the map being opened takes its operational layers from: a downloaded area's copies,
+    /// else the web map's services while the network is there.
+    static func operationalLayers(_ state: AppState, area: ItemID?) -> OperationalLayers? {
+        let layers = state.webMap?.featureLayers ?? []
+        guard !layers.isEmpty else { return nil }
+        return OperationalLayers(area: area, online: state.network.isCutOff ? [] : layers)
+    }
+
+    static func featureLayersOpened(_ state: inout AppState, session: Int, _ summary: FeatureLayersSummary) -> [Effect] {
+        guard var map = state.map, map.session == session else { return [] }
+        func name(_ title: String) -> String { TerminalText.sanitizedLine(title, maxLength: 80) }
+        map.operationalLayers = summary.titles.reversed().map(name)
+        for title in summary.hidden { map.hiddenLayers.insert(name(title)) }
+        for (title, entries) in summary.legend { map.legend[name(title)] = entries }
+        map.problems += summary.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }
+        state.screen = .map(map)
+        return requestMapDraw(&state)
+    }
+
+    /// `i`: identify at the centre of the view.
+    static func identify(_ state: inout AppState) -> [Effect] {
+        guard var map = state.map, map.isOpen, let request = mapRequest(state) else { return [] }
+        let point = map.viewport.center.geographic
+        let id = (map.identify?.id ?? 0) + 1
+        map.identify = IdentifyState(id: id, point: point)
+        map.whatsHere = nil
+        state.screen = .map(map)
+        state.notice = nil
+        return [.identify(session: map.session, point: point, request: request, id: id)]
+    }
+
+    static func identified(_ state: inout AppState, session: Int, id: Int, _ hits: [IdentifyHit]) -> [Effect] {
+        guard var map = state.map, map.session == session, map.identify?.id == id else { return [] }
+        map.identify?.hits = hits.map(DisplayText.identifyHit)
+        map.identify?.index = 0
+        state.screen = .map(map)
+        return []
+    }
+
+    /// `Tab` with several hits: the next, round to the first.
+    static func nextHit(_ state: inout AppState) -> [Effect] {
+        guard var map = state.map, var found = map.identify, let hits = found.hits, hits.count > 1 else { return [] }
+        found.index = (found.index + 1) % hits.count
+        map.identify = found
+        state.screen = .map(map)
+        return []
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import MapbookCore
+import TerminalCanvas
+
+/// A feature layer's features made ready to draw and hit many times: each feature's parts in Web
+/// Mercator metres, its box, its symbol and class, its label. Built once per set of features.
+public final class PreparedFeatureLayer: Sendable {
+    public let info: FeatureLayerInfo
+    public let features: [LayerFeature]
+    /// Per feature: its parts (a point each, paths, or rings) in metres; empty without geometry.
+    let parts: [[[MercatorPoint]]]
+    let boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
+    let symbols: [FeatureSymbol]
+    let classes: [Int?]
+    let labels: [String?]
+    /// Features without a usable geometry: left out of the drawing, counted for the footer.
+    public let withoutGeometry: Int
+
+    public init(info: FeatureLayerInfo, features: [LayerFeature]) {
+        self.info = info
+        self.features = features
+        var parts: [[[MercatorPoint]]] = [], boxes: [(Double, Double, Double, Double)] = []
+        var symbols: [FeatureSymbol] = [], classes: [Int?] = [], labels: [String?] = []
+        parts.reserveCapacity(features.count)
+        var missing = 0
+        for feature in features {
+            let shape: [[MercatorPoint]]
+            switch feature.geometry {
+            case .points(let points)?: shape = points.map { [MercatorPoint($0)] }
+            case .lines(let lines)?: shape = lines.map { $0.map(MercatorPoint.init) }
+            case .polygons(let polygons)?: shape = polygons.flatMap { $0.map { $0.map(MercatorPoint.init) } }
+            case nil: shape = []
+            }
+            if shape.isEmpty { missing += 1 }
+            var box = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
+            for p in shape.joined() { box = (min(box.0, p.x), min(box.1, p.y), max(box.2, p.x), max(box.3, p.y)) }
+            parts.append(shape)
+            boxes.append(box)
+            let (symbol, index) = info.symbol(for: feature.attributes)
+            symbols.append(symbol)
+            classes.append(index)
+            labels.append(info.labeling?.text(for: feature.attributes))
+        }
+        self.parts = parts; self.boxes = boxes; self.symbols = symbols; self.classes = classes; self.labels = labels
+        withoutGeometry = missing
+    }
+
+    /// The features under `point` within `tolerance` metres, topmost (last drawn) first: points and
+    /// lines within the tolerance, polygons that cover the point or whose edge is that near.
+    public func hits(at point: MercatorPoint, tolerance: Double) -> [Int] {
+        var found: [Int] = []
+        for index in features.indices.reversed() {
+            let box = boxes[index]
+            guard point.x >= box.minX - tolerance, point.x <= box.maxX + tolerance,
+                  point.y >= box.minY - tolerance, point.y <= box.maxY + tolerance else { continue }
+            let shape = parts[index]
+            let near: Bool
+            switch features[index].geometry {
+            case .points?: near = shape.joined().contains { hypot($0.x - point.x, $0.y - point.y) <= tolerance }
+            case .lines?: near = shape.contains { Self.distance(point, toPath: $0) <= tolerance }
+            case .polygons?: near = Self.covers(point, rings: shape) || shape.contains { Self.distance(point, toPath: $0) <= tolerance }
+            case nil: near = false
+            }
+            if near { found.append(index) }
+        }
+        return found
+    }
+
+    public static func distance(_ p: MercatorPoint, toPath path: [MercatorPoint]) -> Double {
+        guard var a = path.first else { return .infinity }
+        var best = path.count == 1 ? hypot(p.x - a.x, p.y - a.y) : Double.infinity
+        for b in path.dropFirst() {
+            let dx = b.x - a.x, dy = b.y - a.y
+            let length = dx * dx + dy * dy
+            let t = length > 0 ? min(max(((p.x - a.x) * dx + (p.y - a.y) * dy) / length, 0), 1) : 0
+            best = min(best, hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy)))
+            a = b
+        }
+        return best
+    }
+
+    public static func covers(_ p: MercatorPoint, rings: [[MercatorPoint]]) -> Bool {
+        var inside = false
+        for ring in rings where ring.count >= 3 {
+            var j = ring.count - 1
+            for i in ring.indices {
+                let a = ring[i], b = ring[j]
+                if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+                j = i
+            }
+        }
+        return inside
+    }
+}
+
+/// One operational layer in a drawing: its prepared features and its opacity.
+public struct FeatureLayerScene: Sendable {
+    public var layer: PreparedFeatureLayer
+    public var opacity: Double
+
+    public init(layer: PreparedFeatureLayer, opacity: Double = 1) { self.layer = layer; self.opacity = opacity }
+}
+
+/// Operational layers over the basemap: fills blended by their colour's alpha and the layer's
+/// opacity, outlines and lines in braille, points as coloured glyphs, labels where the layer asks.
+enum FeatureLayerPainter {
+    /// Fills and lines, onto the canvas (under the basemap's reference layers and every label).
+    static func drawShapes(_ scenes: [FeatureLayerScene], projection: MapProjection, canvas: inout MapCanvas, colors: Bool) -> Int {
+        var drawn = 0
+        let width = Double(canvas.dotWidth), height = Double(canvas.dotHeight)
+        for scene in scenes {
+            let layer = scene.layer
+            guard layer.info.geometryType == .polygon || layer.info.geometryType == .polyline else { continue }
+            var blends: [Int: PaletteIndex] = [:]
+            for index in layer.features.indices {
+                let box = layer.boxes[index]
+                let x0 = (box.minX - projection.left) * projection.scale, x1 = (box.maxX - projection.left) * projection.scale
+                let y0 = (projection.top - box.maxY) * projection.scale, y1 = (projection.top - box.minY) * projection.scale
+                guard x1 >= 0, y1 >= 0, x0 <= width, y0 <= height else { continue }
+                let symbol = layer.symbols[index]
+                let rings = layer.parts[index].map { part in part.map { ((($0.x - projection.left) * projection.scale), (projection.top - $0.y) * projection.scale) } }
+                if case .fill = symbol.kind, colors, let color = symbol.color {
+                    let alpha = Double(color.a) / 255 * scene.opacity
+                    if alpha >= 0.05 {
+                        canvas.fill(rings: rings) { below in
+                            let key = Int(below ?? 0) << 1 | (below == nil ? 1 : 0)
+                            if let known = blends[key] { return known }
+                            let blended = blend(color, alpha: alpha, over: below)
+                            blends[key] = blended
+                            return blended
+                        }
+                    }
+                }
+                let lineColor: SymbolColor?
+                switch symbol.kind {
+                case .fill: lineColor = symbol.outline
+                case .line: lineColor = symbol.color
+                default: lineColor = nil
+                }
+                if let lineColor, lineColor.a > 25 {
+                    let index = XtermPalette.nearest(r: Int(lineColor.r), g: Int(lineColor.g), b: Int(lineColor.b))
+                    let style = LineStyle(width: symbol.size * 96 / 72, dasharray: dashes(symbol.kind))
+                    for ring in rings where ring.count >= 2 {
+                        var phase = 0.0
+                        for (a, b) in zip(ring, ring.dropFirst()) { canvas.line(from: a, to: b, color: index, style: style, phase: &phase) }
+                    }
+                }
+                drawn += 1
+            }
+        }
+        return drawn
+    }
+
+    static func blend(_ color: SymbolColor, alpha: Double, over below: PaletteIndex?) -> PaletteIndex {
+        guard let below, alpha < 0.95 else { return XtermPalette.nearest(r: Int(color.r), g: Int(color.g), b: Int(color.b)) }
+        let under = XtermPalette.rgb(below)
+        func mix(_ a: UInt8, _ b: Int) -> Int { Int((Double(a) * alpha + Double(b) * (1 - alpha)).rounded()) }
+        return XtermPalette.nearest(r: mix(color.r, under.r), g: mix(color.g, under.g), b: mix(color.b, under.b))
+    }
+
+    static func dashes(_ kind: FeatureSymbol.Kind) -> [Double] {
+        guard case .line(let style) = kind else { return [] }
+        switch style {
+        case "esriSLSDash", "esriSLSLongDash", "esriSLSShortDash": return [3, 2]
+        case "esriSLSDot", "esriSLSShortDot": return [1, 2]
+        case "esriSLSDashDot", "esriSLSDashDotDot", "esriSLSShortDashDot", "esriSLSShortDashDotDot", "esriSLSLongDashDot": return [3, 1, 1, 1]
+        default: return []
+        }
+    }
+
+    /// The glyph of a marker style.
+    public static func glyph(_ kind: FeatureSymbol.Kind, ascii: Bool) -> Character {
+        guard case .marker(let style) = kind else { return ascii ? "o" : "●" }
+        switch style {
+        case "esriSMSSquare": return ascii ? "#" : "■"
+        case "esriSMSTriangle": return ascii ? "^" : "▲"
+        case "esriSMSDiamond": return ascii ? "*" : "◆"
+        case "esriSMSCross": return "+"
+        case "esriSMSX": return ascii ? "x" : "×"
+        default: return ascii ? "o" : "●"
+        }
+    }
+
+    /// Points as glyphs in their colour (the last drawn wins a cell), and every layer's label
+    /// candidates: points label to their right, lines and areas at their box's centre.
+    static func drawMarkers(_ scenes: [FeatureLayerScene], projection: MapProjection, frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool,
+                            scale: Double, labels: inout [MapComposer.LabelCandidate], occupied: inout Set<Int>, order: Int) -> Int {
+        var drawn = 0
+        for (layerIndex, scene) in scenes.enumerated() {
+            let layer = scene.layer
+            let labelsShown = layer.info.labeling.map { ($0.minScale == 0 || scale <= $0.minScale) && ($0.maxScale == 0 || scale >= $0.maxScale) } ?? false
+            let labelColor = layer.info.labeling?.color.map { XtermPalette.nearest(r: Int($0.r), g: Int($0.g), b: Int($0.b)) } ?? 236
+            let isPoint = layer.info.geometryType == .point || layer.info.geometryType == .multipoint
+            for index in layer.features.indices where !layer.parts[index].isEmpty {
+                let box = layer.boxes[index]
+                let cx = ((box.minX + box.maxX) / 2 - projection.left) * projection.scale / 2
+                let cy = (projection.top - (box.minY + box.maxY) / 2) * projection.scale / 4
+                if isPoint {
+                    let symbol = layer.symbols[index]
+                    let color = symbol.color.map { XtermPalette.nearest(r: Int($0.r), g: Int($0.g), b: Int($0.b)) }
+                    for part in layer.parts[index] {
+                        guard let p = part.first else { continue }
+                        let column = Int(((p.x - projection.left) * projection.scale / 2).rounded(.down))
+                        let row = Int(((projection.top - p.y) * projection.scale / 4).rounded(.down))
+                        guard column >= 0, row >= 0, column < rect.width, row < rect.height else { continue }
+                        let background = frame[rect.x + column, rect.y + row].style.background
+                        frame[rect.x + column, rect.y + row] = Cell(glyph(symbol.kind, ascii: ascii),
+                                                                    style: CellStyle(foreground: colors ? color : nil, background: background, bold: true))
+                        occupied.insert(row * rect.width + column)
+                        drawn += 1
+                    }
+                }
+                guard labelsShown, let text = layer.labels[index] else { continue }
+                // A point's label starts a cell past its marker, so the label's margin leaves the marker be.
+                let column = Int(cx.rounded(.down)) + (isPoint ? 1 : 0), row = Int(cy.rounded(.down))
+                guard column >= -40, row >= 0, column < rect.width + 40, row < rect.height else { continue }
+                labels.append(MapComposer.LabelCandidate(text: text, column: column, row: row, order: order + layerIndex, color: labelColor,
+                                                         isPoint: isPoint))
+            }
+        }
+        return drawn
+    }
+}
+
+/// The identified feature, drawn over the finished map so it stands out whatever lies below: its
+/// outline or path in a bright colour, a point as a ringed marker.
+public enum FeatureHighlight {
+    public static let color: PaletteIndex = 201
+
+    public static func draw(_ geometry: GeoGeometry, viewport: MapViewport, into frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool) {
+        guard !rect.isEmpty else { return }
+        let projection = viewport.projection(columns: rect.width, rows: rect.height)
+        var canvas = MapCanvas(columns: rect.width, rows: rect.height)
+        let style = LineStyle(width: 2, dasharray: [])
+        func dots(_ points: [GeoPoint]) -> [(x: Double, y: Double)] { points.map { projection.dot(MercatorPoint($0)) } }
+        switch geometry {
+        case .points(let points):
+            for point in points {
+                let d = projection.dot(MercatorPoint(point))
+                let column = Int((d.x / 2).rounded(.down)), row = Int((d.y / 4).rounded(.down))
+                guard column >= 0, row >= 0, column < rect.width, row < rect.height else { continue }
+                frame[rect.x + column, rect.y + row] = Cell(ascii ? "@" : "◉", style: CellStyle(foreground: colors ? color : nil, bold: true, reverse: !colors))
+            }
+            return
+        case .lines(let lines):
+            for line in lines { var phase = 0.0; for (a, b) in zip(dots(line), dots(line).dropFirst()) { canvas.line(from: a, to: b, color: color, style: style, phase: &phase) } }
+        case .polygons(let polygons):
+            for ring in polygons.joined() {
+                var phase = 0.0
+                let d = dots(ring)
+                for (a, b) in zip(d, d.dropFirst()) { canvas.line(from: a, to: b, color: color, style: style, phase: &phase) }
+            }
+        }
+        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: ascii ? .ascii : .unicode, colors: colors, overlay: true)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import MapbookCore
+import TerminalCanvas
+
+/// One line of a legend: a swatch in a colour, and what it stands for (sanitized).
+public struct LegendEntry: Sendable, Equatable {
+    public enum Swatch: Sendable, Equatable {
+        case marker(Character)
+        case line
+        case fill
+    }
+
+    public var swatch: Swatch
+    public var color: PaletteIndex?
+    public var label: String
+
+    public init(swatch: Swatch, color: PaletteIndex?, label: String) { self.swatch = swatch; self.color = color; self.label = label }
+
+    /// The swatch as one character.
+    public func glyph(ascii: Bool) -> Character {
+        switch swatch {
+        case .marker(let character): return character
+        case .line: return ascii ? "-" : "━"
+        case .fill: return ascii ? "#" : "█"
+        }
+    }
+}
+
+/// What a layer's symbols mean: an operational layer's renderer classes, or a vector basemap's
+/// style layers grouped by the source layer they draw.
+public enum MapLegend {
+    /// Each renderer class, and the default symbol when features can fall to it.
+    public static func entries(for info: FeatureLayerInfo, ascii: Bool = false) -> [LegendEntry] {
+        var entries = info.renderer.classes.map { entry($0.symbol, label: $0.label, ascii: ascii) }
+        if let symbol = info.renderer.defaultSymbol, info.renderer.kind != .simple {
+            entries.append(entry(symbol, label: info.renderer.defaultLabel ?? "Other", ascii: ascii))
+        }
+        if entries.isEmpty { entries.append(entry(.fallback(for: info.geometryType), label: "All features", ascii: ascii)) }
+        // A simple renderer's one class often has no label: the layer's name says it.
+        return entries.map { var e = $0; if e.label.isEmpty { e.label = TerminalText.sanitizedLine(info.name, maxLength: 60) }; return e }
+    }
+
+    static func entry(_ symbol: FeatureSymbol, label: String, ascii: Bool) -> LegendEntry {
+        let color = (symbol.color ?? symbol.outline).map { XtermPalette.nearest(r: Int($0.r), g: Int($0.g), b: Int($0.b)) }
+        let swatch: LegendEntry.Swatch = switch symbol.kind {
+        case .marker, .text: .marker(FeatureLayerPainter.glyph(symbol.kind, ascii: ascii))
+        case .line: .line
+        case .fill: .fill
+        }
+        return LegendEntry(swatch: swatch, color: color, label: TerminalText.sanitizedLine(label, maxLength: 60))
+    }
+
+    /// For each source layer a style draws, its style layers' colours at `zoom` (one entry per
+    /// style layer that has one), in the style's order.
+    public static func entries(for style: MapStyle, zoom: Double) -> [String: [LegendEntry]] {
+        var result: [String: [LegendEntry]] = [:]
+        for layer in style.layers where layer.isVisible {
+            guard let source = layer.sourceLayer else { continue }
+            let painter = LayerPainter(layer: layer, zoom: zoom, base: StyleColor(r: 242, g: 239, b: 233))
+            let (swatch, color): (LegendEntry.Swatch, StyleColor?) = switch layer.type {
+            case .fill, .fillExtrusion: (.fill, painter.color("fill-color", opacity: "fill-opacity"))
+            case .line: (.line, painter.color("line-color", opacity: "line-opacity"))
+            case .circle: (.marker("●"), painter.color("circle-color", opacity: "circle-opacity"))
+            case .symbol: (.marker("a"), painter.color("text-color", opacity: "text-opacity"))
+            default: (.fill, nil)
+            }
+            guard let color else { continue }
+            result[source, default: []].append(LegendEntry(swatch: swatch, color: color.paletteIndex,
+                                                           label: TerminalText.sanitizedLine(layer.id, maxLength: 60)))
+        }
+        return result
+    }
+}

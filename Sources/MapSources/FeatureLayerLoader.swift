@@ -1,0 +1,71 @@
+import Foundation
+import MapRender
+import MapbookCore
+
+/// An operational layer's features for the view. Offline, a stored copy: all its features, ready
+/// once. Online, its service: queried for a view with a margin around it, kept while later views
+/// stay inside what was asked for and near its scale, asked again when they leave.
+public actor FeatureLayerLoader {
+    /// Queries the service: the features meeting an extent, and whether there were more than sent.
+    public typealias Query = @Sendable (GeoExtent) async throws -> (features: [LayerFeature], capped: Bool)
+
+    public nonisolated let title: String
+    public nonisolated let info: FeatureLayerInfo
+    public nonisolated let opacity: Double
+    /// Whether the web map shows it at first (the layer list can switch it).
+    public nonisolated let initiallyVisible: Bool
+    private let query: Query?
+    private var prepared: PreparedFeatureLayer?
+    /// What `prepared` covers, and the zoom it was asked for at.
+    private var covered: (extent: GeoExtent, zoom: Double)?
+    private var capped = false
+    private var failure: String?
+
+    /// The most features asked for at once from a service, for one view.
+    public static let viewLimit = 5_000
+
+    /// A stored copy: the features it holds; `capped` when the copy stopped at its limit.
+    public init(title: String, info: FeatureLayerInfo, features: [LayerFeature], opacity: Double = 1, visible: Bool = true, capped: Bool = false) {
+        self.title = title; self.info = info; self.opacity = opacity; initiallyVisible = visible; query = nil
+        prepared = PreparedFeatureLayer(info: info, features: features)
+        self.capped = capped
+    }
+
+    /// A service, queried as the view moves.
+    public init(title: String, info: FeatureLayerInfo, opacity: Double = 1, visible: Bool = true, query: @escaping Query) {
+        self.title = title; self.info = info; self.opacity = opacity; initiallyVisible = visible; self.query = query
+    }
+
+    /// The features to draw for a view (nil outside the layer's scale range, or before any arrived),
+    /// and a sentence when something is wrong: the service failed, or it held features back.
+    public func features(for viewport: MapViewport, columns: Int, rows: Int) async -> (layer: PreparedFeatureLayer?, problem: String?) {
+        guard info.isVisible(atScale: viewport.scale) else { return (nil, nil) }
+        guard let query else { return (prepared, capped ? Self.cappedSentence(title, stored: true) : nil) }
+        let view = viewport.geographicExtent(columns: columns, rows: rows)
+        if let covered, covered.extent.contains(view), abs(covered.zoom - viewport.zoom) < 2.5 {
+            return (prepared, failure ?? (capped ? Self.cappedSentence(title, stored: false) : nil))
+        }
+        let w = view.xmax - view.xmin, h = view.ymax - view.ymin
+        let asked = GeoExtent(xmin: max(view.xmin - w / 2, -180), ymin: max(view.ymin - h / 2, -85.06),
+                              xmax: min(view.xmax + w / 2, 180), ymax: min(view.ymax + h / 2, 85.06))
+        do {
+            let result = try await query(asked)
+            prepared = PreparedFeatureLayer(info: info, features: result.features)
+            covered = (asked, viewport.zoom)
+            capped = result.capped
+            failure = nil
+        } catch {
+            failure = "\(TerminalText.sanitizedLine(title, maxLength: 60)) could not be loaded: \(error.userSentence)"
+        }
+        return (prepared, failure ?? (capped ? Self.cappedSentence(title, stored: false) : nil))
+    }
+
+    /// The features last drawn, for identifying.
+    public var current: PreparedFeatureLayer? { prepared }
+
+    static func cappedSentence(_ title: String, stored: Bool) -> String {
+        let name = TerminalText.sanitizedLine(title, maxLength: 60)
+        return stored ? "\(name): the copy on this device stopped at its limit; some features are missing."
+                      : "\(name): more features than mapbook asks for at once here; zoom in to see them all."
+    }
+}

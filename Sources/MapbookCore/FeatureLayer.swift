@@ -1,0 +1,400 @@
+import Foundation
+
+/// A colour of an ArcGIS symbol: `[r, g, b, a]`, each 0–255.
+public struct SymbolColor: Sendable, Equatable, Hashable {
+    public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) { self.r = r; self.g = g; self.b = b; self.a = a }
+
+    init?(json: JSONValue?) {
+        let parts = json?.array.compactMap(\.double) ?? []
+        guard parts.count >= 3 else { return nil }
+        func byte(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
+        self.init(r: byte(parts[0]), g: byte(parts[1]), b: byte(parts[2]), a: parts.count > 3 ? byte(parts[3]) : 255)
+    }
+}
+
+/// An ArcGIS symbol reduced to what a terminal can show: what it marks, its colour and outline,
+/// its size. Picture symbols keep their kind and draw in a default colour.
+public struct FeatureSymbol: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// `esriSMS`, `esriPMS`: a point's glyph; `style` is `esriSMSCircle`, `esriSMSSquare`, …
+        case marker(style: String)
+        /// `esriSLS`.
+        case line(style: String)
+        /// `esriSFS`, `esriPFS`.
+        case fill(style: String)
+        case text
+    }
+
+    public var kind: Kind
+    public var color: SymbolColor?
+    public var outline: SymbolColor?
+    /// Points for markers, line width for lines.
+    public var size: Double
+
+    public init(kind: Kind, color: SymbolColor?, outline: SymbolColor? = nil, size: Double = 1) {
+        self.kind = kind; self.color = color; self.outline = outline; self.size = size
+    }
+
+    init?(json: JSONValue?) {
+        guard let json, let type = json["type"]?.string else { return nil }
+        let outline = json["outline"].flatMap { SymbolColor(json: $0["color"]) }
+        switch type {
+        case "esriSMS":
+            self.init(kind: .marker(style: json["style"]?.string ?? "esriSMSCircle"), color: SymbolColor(json: json["color"]),
+                      outline: outline, size: json["size"]?.double ?? 8)
+        case "esriPMS":
+            self.init(kind: .marker(style: "picture"), color: nil, size: json["height"]?.double ?? 12)
+        case "esriSLS":
+            self.init(kind: .line(style: json["style"]?.string ?? "esriSLSSolid"), color: SymbolColor(json: json["color"]),
+                      size: json["width"]?.double ?? 1)
+        case "esriSFS", "esriPFS":
+            self.init(kind: .fill(style: json["style"]?.string ?? "esriSFSSolid"), color: SymbolColor(json: json["color"]),
+                      outline: outline, size: json["outline"]?["width"]?.double ?? 1)
+        case "esriTS":
+            self.init(kind: .text, color: SymbolColor(json: json["color"]))
+        default:
+            return nil
+        }
+    }
+
+    /// What a feature of this geometry is drawn with when the renderer gives nothing usable.
+    public static func fallback(for geometry: FeatureGeometryType) -> FeatureSymbol {
+        let orange = SymbolColor(r: 230, g: 120, b: 20)
+        switch geometry {
+        case .point, .multipoint: return FeatureSymbol(kind: .marker(style: "esriSMSCircle"), color: orange, size: 8)
+        case .polyline: return FeatureSymbol(kind: .line(style: "esriSLSSolid"), color: orange, size: 1)
+        case .polygon: return FeatureSymbol(kind: .fill(style: "esriSFSSolid"), color: SymbolColor(r: 230, g: 120, b: 20, a: 90),
+                                            outline: orange)
+        }
+    }
+}
+
+public enum FeatureGeometryType: String, Sendable, Equatable {
+    case point = "esriGeometryPoint", multipoint = "esriGeometryMultipoint"
+    case polyline = "esriGeometryPolyline", polygon = "esriGeometryPolygon"
+}
+
+/// One class of a renderer: the features it takes, its symbol and its legend label.
+public struct RendererClass: Sendable, Equatable {
+    public enum Match: Sendable, Equatable {
+        /// Unique values: the attribute (or the fields joined by the delimiter), as text.
+        case value(String)
+        /// Class breaks: `lower < value <= upper` (the first class also takes its lower bound).
+        case range(lower: Double, upper: Double, inclusiveLower: Bool)
+    }
+
+    public var match: Match
+    public var label: String
+    public var symbol: FeatureSymbol
+
+    public init(match: Match, label: String, symbol: FeatureSymbol) { self.match = match; self.label = label; self.symbol = symbol }
+}
+
+/// A layer's `drawingInfo.renderer`: simple, unique value or class breaks. Other types (heat maps,
+/// dot density, Arcade expressions) draw everything with the default symbol and say so.
+public struct FeatureRenderer: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case simple
+        case uniqueValue(fields: [String], delimiter: String)
+        case classBreaks(field: String)
+        case unsupported(type: String)
+    }
+
+    public var kind: Kind
+    public var classes: [RendererClass]
+    public var defaultSymbol: FeatureSymbol?
+    public var defaultLabel: String?
+
+    public init(kind: Kind, classes: [RendererClass], defaultSymbol: FeatureSymbol? = nil, defaultLabel: String? = nil) {
+        self.kind = kind; self.classes = classes; self.defaultSymbol = defaultSymbol; self.defaultLabel = defaultLabel
+    }
+
+    public init?(json: JSONValue?) {
+        guard let json, let type = json["type"]?.string else { return nil }
+        let defaultSymbol = FeatureSymbol(json: json["defaultSymbol"])
+        let defaultLabel = json["defaultLabel"]?.string
+        switch type {
+        case "simple":
+            let symbol = FeatureSymbol(json: json["symbol"])
+            self.init(kind: .simple, classes: symbol.map { [RendererClass(match: .value(""), label: json["label"]?.string ?? "", symbol: $0)] } ?? [])
+        case "uniqueValue" where json["field1"]?.string != nil:
+            let fields = ["field1", "field2", "field3"].compactMap { json[$0]?.string }
+            let classes = json["uniqueValueInfos"]?.array.compactMap { info -> RendererClass? in
+                guard let value = info["value"]?.string, let symbol = FeatureSymbol(json: info["symbol"]) else { return nil }
+                return RendererClass(match: .value(value), label: info["label"]?.string ?? value, symbol: symbol)
+            } ?? []
+            self.init(kind: .uniqueValue(fields: fields, delimiter: json["fieldDelimiter"]?.string ?? ","), classes: classes,
+                      defaultSymbol: defaultSymbol, defaultLabel: defaultLabel)
+        case "classBreaks" where json["field"]?.string != nil && json["normalizationType"]?.string.map({ $0 == "esriNormalizeNone" }) ?? true:
+            var lower = json["minValue"]?.double ?? -Double.infinity
+            var classes: [RendererClass] = []
+            for info in json["classBreakInfos"]?.array ?? [] {
+                guard let upper = info["classMaxValue"]?.double, let symbol = FeatureSymbol(json: info["symbol"]) else { continue }
+                let from = info["classMinValue"]?.double ?? lower
+                classes.append(RendererClass(match: .range(lower: from, upper: upper, inclusiveLower: classes.isEmpty), label: info["label"]?.string ?? "",
+                                             symbol: symbol))
+                lower = upper
+            }
+            self.init(kind: .classBreaks(field: json["field"]?.string ?? ""), classes: classes, defaultSymbol: defaultSymbol,
+                      defaultLabel: defaultLabel)
+        default:
+            let symbol = FeatureSymbol(json: json["symbol"]) ?? defaultSymbol
+            self.init(kind: .unsupported(type: type), classes: [], defaultSymbol: symbol, defaultLabel: defaultLabel)
+        }
+    }
+
+    /// The class a feature falls in (its index into `classes`), nil for the default symbol.
+    public func classIndex(of attributes: FeatureAttributes) -> Int? {
+        switch kind {
+        case .simple: return classes.isEmpty ? nil : 0
+        case .unsupported: return nil
+        case .uniqueValue(let fields, let delimiter):
+            let parts = fields.map { attributes[$0]?.textValue ?? "<Null>" }
+            let value = parts.joined(separator: delimiter)
+            return classes.firstIndex { if case .value(let v) = $0.match { return v == value }; return false }
+        case .classBreaks(let field):
+            guard let number = attributes[field]?.double else { return nil }
+            return classes.firstIndex { rendererClass in
+                guard case .range(let lower, let upper, let inclusive) = rendererClass.match else { return false }
+                return number <= upper && (number > lower || (inclusive && number == lower))
+            }
+        }
+    }
+}
+
+/// A feature's attributes by field name.
+public typealias FeatureAttributes = [String: JSONValue]
+
+extension JSONValue {
+    /// An attribute as a unique-value renderer compares it: numbers without a needless `.0`.
+    var textValue: String? {
+        switch self {
+        case .string(let s): return s
+        case .number, .bool: return string ?? (bool.map { $0 ? "true" : "false" })
+        default: return nil
+        }
+    }
+}
+
+/// A field of a layer's schema.
+public struct FeatureField: Sendable, Equatable {
+    public var name: String
+    public var alias: String?
+    /// `esriFieldTypeString`, `esriFieldTypeDate`, `esriFieldTypeInteger`, …
+    public var type: String
+
+    public init(name: String, alias: String? = nil, type: String) { self.name = name; self.alias = alias; self.type = type }
+
+    public var isDate: Bool { type == "esriFieldTypeDate" || type == "esriFieldTypeDateOnly" || type == "esriFieldTypeTimestampOffset" }
+}
+
+/// A layer's labels: the attribute text of `labelingInfo`'s first class (`[FIELD]` expressions, or
+/// Arcade that is `$feature.FIELD`), and the scales it shows at.
+public struct FeatureLabeling: Sendable, Equatable {
+    /// Literal text and field names, in order.
+    public enum Part: Sendable, Equatable { case text(String), field(String) }
+
+    public var parts: [Part]
+    public var color: SymbolColor?
+    public var minScale: Double
+    public var maxScale: Double
+
+    public init(parts: [Part], color: SymbolColor? = nil, minScale: Double = 0, maxScale: Double = 0) {
+        self.parts = parts; self.color = color; self.minScale = minScale; self.maxScale = maxScale
+    }
+
+    public init?(json: JSONValue?) {
+        guard let info = json?.array.first else { return nil }
+        var parts: [Part] = []
+        if let arcade = info["labelExpressionInfo"]?["expression"]?.string {
+            parts = Self.arcadeParts(arcade)
+        }
+        if parts.isEmpty, let expression = info["labelExpression"]?.string {
+            parts = Self.bracketParts(expression)
+        }
+        guard parts.contains(where: { if case .field = $0 { return true }; return false }) else { return nil }
+        self.init(parts: parts, color: SymbolColor(json: info["symbol"]?["color"]), minScale: info["minScale"]?.double ?? 0,
+                  maxScale: info["maxScale"]?.double ?? 0)
+    }
+
+    /// `[NAME] [TYPE]`: fields in brackets, text between.
+    static func bracketParts(_ expression: String) -> [Part] {
+        var parts: [Part] = []
+        var rest = Substring(expression)
+        while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
+            if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
+            parts.append(.field(String(rest[rest.index(after: open)..<close])))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.text(String(rest))) }
+        return parts
+    }
+
+    /// Arcade of the simplest kind: `$feature.NAME`, `$feature["NAME"]`, joined by `+` with string
+    /// literals. Anything else gives no parts (the layer then goes without labels).
+    static func arcadeParts(_ expression: String) -> [Part] {
+        var parts: [Part] = []
+        for term in expression.split(separator: "+") {
+            let t = term.trimmingCharacters(in: .whitespacesAndNewlines)
+            if t.hasPrefix("$feature.") {
+                let name = t.dropFirst("$feature.".count)
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return [] }
+                parts.append(.field(String(name)))
+            } else if t.hasPrefix("$feature["), t.hasSuffix("]") {
+                let inner = t.dropFirst("$feature[".count).dropLast().trimmingCharacters(in: CharacterSet(charactersIn: "\"' "))
+                guard !inner.isEmpty else { return [] }
+                parts.append(.field(inner))
+            } else if t.count >= 2, let q = t.first, q == "\"" || q == "'", t.last == q {
+                parts.append(.text(String(t.dropFirst().dropLast())))
+            } else {
+                return []
+            }
+        }
+        return parts
+    }
+
+    /// The label of a feature; nil when every field it names is empty.
+    public func text(for attributes: FeatureAttributes) -> String? {
+        var out = "", anyValue = false
+        for part in parts {
+            switch part {
+            case .text(let t): out += t
+            case .field(let name):
+                if let value = attributes[name]?.textValue, !value.isEmpty { out += value; anyValue = true }
+            }
+        }
+        let line = TerminalText.sanitizedLine(out, maxLength: 60).trimmingCharacters(in: .whitespaces)
+        return anyValue && !line.isEmpty ? line : nil
+    }
+}
+
+/// A feature layer's description (`{layer url}?f=json`), with the web map's overrides applied:
+/// what mapbook needs to query, draw, label and identify it.
+public struct FeatureLayerInfo: Sendable, Equatable {
+    public var name: String
+    public var geometryType: FeatureGeometryType
+    public var fields: [FeatureField]
+    public var objectIDField: String?
+    public var displayField: String?
+    public var renderer: FeatureRenderer
+    public var labeling: FeatureLabeling?
+    /// Visible at scales finer than `minScale` and coarser than `maxScale`; 0 means no limit.
+    public var minScale: Double
+    public var maxScale: Double
+    public var maxRecordCount: Int
+    public var supportsPagination: Bool
+    public var definitionExpression: String?
+    public var popup: PopupInfo?
+
+    public init(name: String, geometryType: FeatureGeometryType, fields: [FeatureField] = [], objectIDField: String? = nil,
+                displayField: String? = nil, renderer: FeatureRenderer, labeling: FeatureLabeling? = nil, minScale: Double = 0,
+                maxScale: Double = 0, maxRecordCount: Int = 1000, supportsPagination: Bool = true, definitionExpression: String? = nil,
+                popup: PopupInfo? = nil) {
+        self.name = name; self.geometryType = geometryType; self.fields = fields; self.objectIDField = objectIDField
+        self.displayField = displayField; self.renderer = renderer; self.labeling = labeling; self.minScale = minScale
+        self.maxScale = maxScale; self.maxRecordCount = maxRecordCount; self.supportsPagination = supportsPagination
+        self.definitionExpression = definitionExpression; self.popup = popup
+    }
+
+    /// Reads a layer description. `overrides` is the web map's `layerDefinition` (its renderer,
+    /// labels, scales and definition expression win); `popupInfo` the web map's popup for the layer.
+    /// Nil for layers that are not feature layers with a geometry (tables, group layers).
+    public init?(json: JSONValue, overrides: JSONValue? = nil, popupInfo: JSONValue? = nil, title: String? = nil) {
+        guard let geometry = json["geometryType"]?.string.flatMap(FeatureGeometryType.init(rawValue:)) else { return nil }
+        func pick(_ key: String) -> JSONValue? { overrides?[key] ?? json[key] }
+        let drawing = overrides?["drawingInfo"] ?? json["drawingInfo"]
+        let fields = (json["fields"]?.array ?? []).compactMap { field -> FeatureField? in
+            guard let name = field["name"]?.string else { return nil }
+            return FeatureField(name: name, alias: field["alias"]?.string, type: field["type"]?.string ?? "esriFieldTypeString")
+        }
+        let renderer = FeatureRenderer(json: drawing?["renderer"])
+            ?? FeatureRenderer(kind: .unsupported(type: "none"), classes: [], defaultSymbol: nil)
+        let expression = (overrides?["definitionExpression"]?.string ?? json["definitionExpression"]?.string)
+            .flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        let pagination = json["advancedQueryCapabilities"]?["supportsPagination"]?.bool ?? (json["supportsPagination"]?.bool ?? false)
+        let name = title ?? json["name"]?.string ?? "Layer"
+        self.init(name: name, geometryType: geometry, fields: fields,
+                  objectIDField: json["objectIdField"]?.string ?? fields.first { $0.type == "esriFieldTypeOID" }?.name,
+                  displayField: json["displayField"]?.string, renderer: renderer,
+                  labeling: (overrides?["showLabels"]?.bool ?? true) ? FeatureLabeling(json: drawing?["labelingInfo"]) : nil,
+                  minScale: max(pick("minScale")?.double ?? 0, 0), maxScale: max(pick("maxScale")?.double ?? 0, 0),
+                  maxRecordCount: max(json["maxRecordCount"]?.int64.map { Int(clamping: $0) } ?? 1000, 1),
+                  supportsPagination: pagination, definitionExpression: expression,
+                  popup: popupInfo.flatMap(PopupInfo.init(json:)))
+    }
+
+    /// Whether the layer shows at a map scale (1:scale).
+    public func isVisible(atScale scale: Double) -> Bool {
+        (minScale == 0 || scale <= minScale) && (maxScale == 0 || scale >= maxScale)
+    }
+
+    public func field(_ name: String) -> FeatureField? { fields.first { $0.name == name } ?? fields.first { $0.name.lowercased() == name.lowercased() } }
+
+    /// The symbol and class of a feature: its renderer class, else the default symbol, else a
+    /// fallback for the geometry (a renderer mapbook cannot read still draws its features).
+    public func symbol(for attributes: FeatureAttributes) -> (symbol: FeatureSymbol, classIndex: Int?) {
+        if let index = renderer.classIndex(of: attributes) { return (renderer.classes[index].symbol, index) }
+        return (renderer.defaultSymbol ?? .fallback(for: geometryType), nil)
+    }
+
+    /// A sentence for the footer when the renderer could not be read.
+    public var rendererProblem: String? {
+        guard case .unsupported(let type) = renderer.kind else { return nil }
+        return "\(TerminalText.sanitizedLine(name, maxLength: 60)): its \(TerminalText.sanitizedLine(type, maxLength: 40)) renderer is drawn with one symbol."
+    }
+}
+
+/// A feature of a feature layer: its geometry in longitude/latitude (nil when it had none or it was
+/// unusable) and its attributes.
+public struct LayerFeature: Sendable, Equatable {
+    public var geometry: GeoGeometry?
+    public var attributes: FeatureAttributes
+
+    public init(geometry: GeoGeometry?, attributes: FeatureAttributes) { self.geometry = geometry; self.attributes = attributes }
+
+    public var extent: GeoExtent? { geometry?.extent }
+}
+
+/// Esri JSON feature sets (`query` answers, `outSR=4326`): points, multipoints, paths and rings.
+public enum EsriFeatures {
+    /// The features of a feature set, and whether the server held more back (`exceededTransferLimit`).
+    public static func features(in json: JSONValue) -> (features: [LayerFeature], exceededTransferLimit: Bool) {
+        let features = (json["features"]?.array ?? []).map { feature in
+            LayerFeature(geometry: geometry(feature["geometry"]), attributes: feature["attributes"]?.object ?? [:])
+        }
+        return (features, json["exceededTransferLimit"]?.bool ?? (json["properties"]?["exceededTransferLimit"]?.bool ?? false))
+    }
+
+    /// A geometry in Esri JSON; nil when it is missing, empty or has no finite coordinates. Rings are
+    /// closed if they were not; rings of fewer than three points are left out.
+    public static func geometry(_ json: JSONValue?) -> GeoGeometry? {
+        guard let json, json.object != nil else { return nil }
+        func point(_ v: JSONValue) -> GeoPoint? {
+            guard let x = v[0]?.double, let y = v[1]?.double, abs(x) <= 360, abs(y) <= 90 else { return nil }
+            return GeoPoint(longitude: x, latitude: y)
+        }
+        if let x = json["x"]?.double, let y = json["y"]?.double {
+            return abs(x) <= 360 && abs(y) <= 90 ? .points([GeoPoint(longitude: x, latitude: y)]) : nil
+        }
+        if let points = json["points"] {
+            let all = points.array.compactMap(point)
+            return all.isEmpty ? nil : .points(all)
+        }
+        if let paths = json["paths"] {
+            let lines = paths.array.map { $0.array.compactMap(point) }.filter { $0.count >= 2 }
+            return lines.isEmpty ? nil : .lines(lines)
+        }
+        if let rings = json["rings"] {
+            var closed: [[GeoPoint]] = []
+            for ring in rings.array {
+                var points = ring.array.compactMap(point)
+                if let first = points.first, first != points.last { points.append(first) }
+                if points.count >= 4 { closed.append(points) }
+            }
+            return closed.isEmpty ? nil : .polygons([closed])
+        }
+        return nil
+    }
+}

@@ -1,0 +1,114 @@
+import ArcGISPortal
+import Foundation
+import MapbookCore
+
+/// An operational layer's features kept with a downloaded area, so its map shows and identifies
+/// them offline: the layer's description and the web map's overrides, as they came, and the
+/// features within the area (up to a limit).
+public struct FeatureCopy: Sendable {
+    public var title: String
+    public var info: FeatureLayerInfo
+    public var features: [LayerFeature]
+    public var opacity: Double
+    public var visible: Bool
+    /// The copy stopped at `FeatureCopies.limit`.
+    public var capped: Bool
+    /// Why the layer could not be copied when the area was downloaded; nil when it was.
+    public var problem: String?
+
+    public init(title: String, info: FeatureLayerInfo, features: [LayerFeature], opacity: Double = 1, visible: Bool = true,
+                capped: Bool = false, problem: String? = nil) {
+        self.title = title; self.info = info; self.features = features; self.opacity = opacity; self.visible = visible
+        self.capped = capped; self.problem = problem
+    }
+}
+
+/// Fetching, writing and reading an area's feature copies: one JSON file per layer in the area's
+/// `features` folder, bottom layer first (`00.json`, `01.json`, …), swapped in whole.
+public enum FeatureCopies {
+    /// The most features kept per layer.
+    public static let limit = 20_000
+    static let format = "mapbook-feature-copy"
+
+    /// Each layer's copy over `extent` as a file's bytes. A layer that fails is written too, with
+    /// its sentence and no features: the map then says why it is missing.
+    public static func fetch(_ layers: [WebMapLayer], within extent: GeoExtent, client: PortalClient, limit: Int = limit) async -> [Data] {
+        var files: [Data] = []
+        for layer in layers {
+            var document: [String: JSONValue] = [
+                "format": .string(format), "version": .number(1), "title": .string(layer.title ?? layer.id ?? "Layer"),
+                "url": layer.url.map { .string($0) } ?? .null, "opacity": .number(layer.opacity), "visible": .bool(layer.visible),
+                "layerDefinition": layer.layerDefinition ?? .null, "popupInfo": layer.popupInfo ?? .null,
+                "extent": .array([extent.xmin, extent.ymin, extent.xmax, extent.ymax].map { .number($0) }),
+            ]
+            do {
+                let description = try await client.featureLayer(layer)
+                let result = try await client.queryFeatures(description, within: extent, limit: limit)
+                document["layer"] = description.json
+                document["features"] = .array(result.featureJSON)
+                document["capped"] = .bool(result.isCapped)
+            } catch {
+                document["problem"] = .string(TerminalText.sanitizedLine(error.userSentence, maxLength: 300))
+            }
+            files.append((try? JSONEncoder().encode(JSONValue.object(document))) ?? Data())
+        }
+        return files
+    }
+
+    /// Reads one copy; nil for a file that is not one (damaged, or another program's).
+    public static func read(_ data: Data) -> FeatureCopy? {
+        guard let json = try? JSONValue(parsing: data), json["format"]?.string == format else { return nil }
+        let title = json["title"]?.string ?? "Layer"
+        let opacity = min(max(json["opacity"]?.double ?? 1, 0), 1), visible = json["visible"]?.bool ?? true
+        if let problem = json["problem"]?.string {
+            return FeatureCopy(title: title, info: FeatureLayerInfo(name: title, geometryType: .point, renderer: FeatureRenderer(kind: .simple, classes: [])),
+                               features: [], opacity: opacity, visible: visible, problem: problem)
+        }
+        func present(_ key: String) -> JSONValue? { json[key].flatMap { $0 == .null ? nil : $0 } }
+        guard let layer = json["layer"],
+              let info = FeatureLayerInfo(json: layer, overrides: present("layerDefinition"), popupInfo: present("popupInfo"), title: title) else {
+            return nil
+        }
+        let features = EsriFeatures.features(in: .object(["features": json["features"] ?? .array([])])).features
+        return FeatureCopy(title: title, info: info, features: features, opacity: opacity, visible: visible, capped: json["capped"]?.bool ?? false)
+    }
+}
+
+extension OfflineLibrary {
+    public func featuresDirectory(_ area: ItemID) -> String { areaDirectory(area) + "/features" }
+
+    /// The area's feature copies, bottom first, and a sentence for each file that could not be read.
+    public func featureCopies(_ area: ItemID) -> (copies: [FeatureCopy], problems: [String]) {
+        let folder = featuresDirectory(area)
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        var copies: [FeatureCopy] = [], problems: [String] = []
+        for name in names {
+            if let data = FileManager.default.contents(atPath: folder + "/" + name), let copy = FeatureCopies.read(data) {
+                copies.append(copy)
+            } else {
+                problems.append("A layer's copy on this device (\(name)) could not be read; download the area again to replace it.")
+            }
+        }
+        return (copies, problems)
+    }
+
+    public func hasFeatureCopies(_ area: ItemID) -> Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: featuresDirectory(area))) ?? []).contains { $0.hasSuffix(".json") }
+    }
+
+    /// Replaces the area's copies with `files` as a whole: written into a new folder, synced, then
+    /// swapped in, so a crash leaves the old copies or the new, never a mix.
+    func saveFeatureCopies(_ files: [Data], for area: ItemID) throws(LibraryError) {
+        let folder = featuresDirectory(area), fresh = folder + ".new", old = folder + ".old"
+        try? FileManager.default.removeItem(atPath: fresh)
+        try AtomicFile.makeDirectory(fresh)
+        for (index, data) in files.enumerated() {
+            try AtomicFile.write(data, to: fresh + "/" + String(format: "%02d.json", index))
+        }
+        try? FileManager.default.removeItem(atPath: old)
+        if FileManager.default.fileExists(atPath: folder), rename(folder, old) != 0 { throw .write(path: folder, errno: errno) }
+        if rename(fresh, folder) != 0 { throw .write(path: folder, errno: errno) }
+        AtomicFile.syncDirectory(areaDirectory(area))
+        try? FileManager.default.removeItem(atPath: old)
+    }
+}

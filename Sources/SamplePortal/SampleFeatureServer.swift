@@ -1,0 +1,280 @@
+import Foundation
+import LoopbackHTTP
+import MapbookAssets
+import MapbookCore
+
+/// Explore Maine's operational layers as a FeatureServer: "Places" (layer 0, the GeoNames towns as
+/// points, a unique-value renderer by size class) and "Counties" (layer 1, polygons, class breaks
+/// by land area, labelled by name). The service JSON, each layer's JSON and `query` in ArcGIS's
+/// shapes: envelope and simple `where` filters, `outFields`, `outSR=4326`, paging with
+/// `resultOffset`/`resultRecordCount` and `exceededTransferLimit`, errors as ArcGIS sends them.
+struct SampleFeatureServer: Sendable {
+    static let path = "/arcgis/rest/services/Explore_Maine_Places/FeatureServer"
+    /// Small pages for Places, so that reading them all takes paging.
+    static let placesPageSize = 100
+
+    struct Layer: Sendable {
+        var json: JSONValue
+        var features: [(attributes: [String: JSONValue], geometry: JSONValue, extent: GeoExtent)]
+        var maxRecordCount: Int
+    }
+
+    let layers: [Layer]
+
+    init(basemap: SampleBasemap) {
+        let counties = basemap.features(of: "counties").compactMap { feature -> (name: String, geometry: GeoGeometry)? in
+            guard let name = feature.property("name")?.string else { return nil }
+            return (name, feature.geometry)
+        }
+        var places: [(attributes: [String: JSONValue], geometry: JSONValue, extent: GeoExtent)] = []
+        for feature in basemap.features(of: "places") {
+            guard case .points(let points) = feature.geometry, let point = points.first, let name = feature.property("name")?.string else { continue }
+            let population = feature.property("population")?.double ?? 0
+            let county = counties.first { $0.geometry.covers(point) }?.name
+            let attributes: [String: JSONValue] = [
+                "OBJECTID": .number(Double(places.count + 1)), "name": .string(name), "population": .number(population),
+                "county": county.map { .string($0) } ?? .null, "size_class": .string(Self.sizeClass(population)),
+            ]
+            places.append((attributes, .object(["x": .number(point.longitude), "y": .number(point.latitude)]),
+                           GeoExtent(xmin: point.longitude, ymin: point.latitude, xmax: point.longitude, ymax: point.latitude)))
+        }
+        let countyFeatures = counties.enumerated().compactMap { index, county -> (attributes: [String: JSONValue], geometry: JSONValue, extent: GeoExtent)? in
+            guard let extent = county.geometry.extent else { return nil }
+            let attributes: [String: JSONValue] = [
+                "OBJECTID": .number(Double(index + 1)), "NAME": .string(county.name),
+                "area_km2": .number(Self.squareKilometres(county.geometry).rounded()),
+            ]
+            return (attributes, Self.rings(county.geometry), extent)
+        }
+        layers = [
+            Layer(json: Self.placesJSON, features: places, maxRecordCount: Self.placesPageSize),
+            Layer(json: Self.countiesJSON, features: countyFeatures, maxRecordCount: 1000),
+        ]
+    }
+
+    static func sizeClass(_ population: Double) -> String {
+        population >= 10_000 ? "City" : population >= 2_000 ? "Town" : "Village"
+    }
+
+    /// A polygon's area on a sphere, near enough for a sample: each ring's shoelace in kilometres
+    /// (longitude shortened by the cosine of latitude), holes taken away.
+    static func squareKilometres(_ geometry: GeoGeometry) -> Double {
+        guard case .polygons(let polygons) = geometry else { return 0 }
+        let kmPerDegree = 111.32
+        return polygons.reduce(0) { total, polygon in
+            polygon.enumerated().reduce(total) { sum, ring in
+                let points = ring.element
+                let twice = zip(points, points.dropFirst() + points.prefix(1)).reduce(0.0) { acc, pair in
+                    let scale = cos((pair.0.latitude + pair.1.latitude) / 2 * .pi / 180)
+                    return acc + (pair.0.longitude * scale * pair.1.latitude - pair.1.longitude * scale * pair.0.latitude)
+                }
+                let area = abs(twice) / 2 * kmPerDegree * kmPerDegree
+                return ring.offset == 0 ? sum + area : sum - area
+            }
+        }
+    }
+
+    /// Esri rings: outer rings clockwise, holes counter-clockwise.
+    static func rings(_ geometry: GeoGeometry) -> JSONValue {
+        guard case .polygons(let polygons) = geometry else { return .null }
+        var rings: [JSONValue] = []
+        for polygon in polygons {
+            for (index, ring) in polygon.enumerated() {
+                let signedArea = zip(ring, ring.dropFirst() + ring.prefix(1)).reduce(0.0) { $0 + ($1.1.longitude - $1.0.longitude) * ($1.1.latitude + $1.0.latitude) }
+                // Positive: clockwise. The outer ring (index 0) wants clockwise, holes the other way.
+                let ordered = (signedArea > 0) == (index == 0) ? ring : ring.reversed()
+                rings.append(.array(ordered.map { .array([.number($0.longitude), .number($0.latitude)]) }))
+            }
+        }
+        return .object(["rings": .array(rings)])
+    }
+
+    func respond(_ request: LoopbackRequest, down: Bool) -> LoopbackResponse {
+        if down {
+            return LoopbackResponse(status: 503, headers: [("Content-Type", "text/html")], body: Data("<html><body>Service Unavailable</body></html>".utf8))
+        }
+        guard request.query["f"] == "json" || request.query["f"] == "pjson" else { return SampleREST.html }
+        let rest = request.path.dropFirst(Self.path.count).split(separator: "/").map(String.init)
+        let pretty = request.query["f"] == "pjson"
+        guard let first = rest.first else { return SampleREST.json(serviceJSON, pretty: pretty) }
+        guard let index = Int(first), layers.indices.contains(index) else {
+            return SampleREST.json(SampleREST.error(400, "Invalid or missing input parameters.", details: ["Invalid layer id."]))
+        }
+        switch rest.dropFirst().first {
+        case nil: return SampleREST.json(layers[index].json, pretty: pretty)
+        case "query": return SampleREST.json(query(layers[index], request.query), pretty: pretty)
+        default: return .text("Not Found", status: 404)
+        }
+    }
+
+    private var serviceJSON: JSONValue {
+        .object([
+            "currentVersion": .number(11.3), "serviceDescription": .string("Explore Maine's places and counties."),
+            "maxRecordCount": .number(1000), "capabilities": .string("Query"),
+            "spatialReference": .object(["wkid": .number(4326), "latestWkid": .number(4326)]),
+            "layers": .array(layers.enumerated().map { index, layer in
+                .object(["id": .number(Double(index)), "name": layer.json["name"] ?? .null, "geometryType": layer.json["geometryType"] ?? .null])
+            }),
+            "tables": .array([]),
+        ])
+    }
+
+    private func query(_ layer: Layer, _ query: [String: String]) -> JSONValue {
+        var matches = layer.features.indices.map { $0 }
+        if let text = query["geometry"], !text.isEmpty {
+            let box = Self.envelope(text)
+            guard let box else { return SampleREST.error(400, "Unable to complete operation.", details: ["Invalid geometry."]) }
+            matches = matches.filter { i in
+                let e = layer.features[i].extent
+                return e.xmin <= box.xmax && e.xmax >= box.xmin && e.ymin <= box.ymax && e.ymax >= box.ymin
+            }
+        }
+        guard let conditions = Self.conditions(query["where"] ?? "1=1") else {
+            return SampleREST.error(400, "Unable to complete operation.", details: ["Invalid query."])
+        }
+        matches = matches.filter { i in conditions.allSatisfy { $0(layer.features[i].attributes) } }
+        let offset = max(Int(query["resultOffset"] ?? "") ?? 0, 0)
+        let count = min(max(Int(query["resultRecordCount"] ?? "") ?? layer.maxRecordCount, 1), layer.maxRecordCount)
+        let page = matches.dropFirst(offset).prefix(count)
+        let fields = (query["outFields"] ?? "*").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let returnGeometry = query["returnGeometry"] != "false"
+        return .object([
+            "objectIdFieldName": .string("OBJECTID"), "geometryType": layer.json["geometryType"] ?? .null,
+            "spatialReference": .object(["wkid": .number(4326), "latestWkid": .number(4326)]),
+            "fields": layer.json["fields"] ?? .array([]),
+            "exceededTransferLimit": .bool(offset + page.count < matches.count),
+            "features": .array(page.map { i in
+                let feature = layer.features[i]
+                let attributes = fields.contains("*") ? feature.attributes : feature.attributes.filter { fields.contains($0.key) || $0.key == "OBJECTID" }
+                var out: [String: JSONValue] = ["attributes": .object(attributes)]
+                if returnGeometry { out["geometry"] = feature.geometry }
+                return .object(out)
+            }),
+        ])
+    }
+
+    static func envelope(_ text: String) -> GeoExtent? {
+        if text.hasPrefix("{"), let json = try? JSONValue(parsing: Data(text.utf8)),
+           let xmin = json["xmin"]?.double, let ymin = json["ymin"]?.double, let xmax = json["xmax"]?.double, let ymax = json["ymax"]?.double {
+            return GeoExtent(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
+        }
+        let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4 else { return nil }
+        return GeoExtent(xmin: parts[0], ymin: parts[1], xmax: parts[2], ymax: parts[3])
+    }
+
+    /// `1=1`, or comparisons joined by `AND`: `field = 'text'`, `field >= 10`, … (what the sample
+    /// needs; anything else is an invalid query, as a real service would say of bad SQL).
+    static func conditions(_ clause: String) -> [([String: JSONValue]) -> Bool]? {
+        let trimmed = clause.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed.replacingOccurrences(of: " ", with: "") == "1=1" { return [] }
+        var result: [([String: JSONValue]) -> Bool] = []
+        for term in trimmed.components(separatedBy: " AND ") + [] where !term.isEmpty {
+            guard let match = term.firstMatch(of: /^\s*(\w+)\s*(<>|>=|<=|=|>|<)\s*(.+?)\s*$/) else { return nil }
+            let field = String(match.1), op = String(match.2), raw = String(match.3)
+            let literal: JSONValue
+            if raw.hasPrefix("'"), raw.hasSuffix("'"), raw.count >= 2 {
+                literal = .string(String(raw.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
+            } else if let number = Double(raw) {
+                literal = .number(number)
+            } else {
+                return nil
+            }
+            result.append { attributes in
+                guard let value = attributes[field] else { return false }
+                let order: ComparisonResult
+                switch (value, literal) {
+                case (.number(let a), .number(let b)): order = a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+                case (.string(let a), .string(let b)): order = a.compare(b)
+                default: return false
+                }
+                switch op {
+                case "=": return order == .orderedSame
+                case "<>": return order != .orderedSame
+                case ">": return order == .orderedDescending
+                case "<": return order == .orderedAscending
+                case ">=": return order != .orderedAscending
+                default: return order != .orderedDescending
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: Layer descriptions
+
+    private static func field(_ name: String, _ type: String, alias: String? = nil) -> JSONValue {
+        .object(["name": .string(name), "type": .string("esriFieldType" + type), "alias": .string(alias ?? name)])
+    }
+
+    private static func color(_ r: Int, _ g: Int, _ b: Int, _ a: Int = 255) -> JSONValue {
+        .array([r, g, b, a].map { .number(Double($0)) })
+    }
+
+    private static func marker(_ color: JSONValue, size: Double, style: String = "esriSMSCircle") -> JSONValue {
+        .object(["type": .string("esriSMS"), "style": .string(style), "color": color, "size": .number(size),
+                 "outline": .object(["color": Self.color(255, 255, 255), "width": .number(0.75)])])
+    }
+
+    private static func fill(_ color: JSONValue) -> JSONValue {
+        .object(["type": .string("esriSFS"), "style": .string("esriSFSSolid"), "color": color,
+                 "outline": .object(["type": .string("esriSLS"), "style": .string("esriSLSSolid"), "color": Self.color(110, 110, 110), "width": .number(0.7)])])
+    }
+
+    private static func common(name: String, geometryType: String, fields: [JSONValue], renderer: JSONValue, labeling: JSONValue?,
+                               maxRecordCount: Int, minScale: Double) -> JSONValue {
+        var drawing: [String: JSONValue] = ["renderer": renderer, "transparency": .number(0)]
+        if let labeling { drawing["labelingInfo"] = labeling }
+        return .object([
+            "currentVersion": .number(11.3), "id": .number(0), "name": .string(name), "type": .string("Feature Layer"),
+            "geometryType": .string(geometryType), "objectIdField": .string("OBJECTID"), "displayField": .string(name == "Places" ? "name" : "NAME"),
+            "fields": .array(fields), "drawingInfo": .object(drawing), "minScale": .number(minScale), "maxScale": .number(0),
+            "maxRecordCount": .number(Double(maxRecordCount)), "supportsPagination": .bool(true),
+            "advancedQueryCapabilities": .object(["supportsPagination": .bool(true), "supportsQueryWithResultType": .bool(true)]),
+            "capabilities": .string("Query"), "copyrightText": .string(MapbookAssets.attribution),
+            "extent": .object(["xmin": .number(SampleCatalog.extent.xmin), "ymin": .number(SampleCatalog.extent.ymin),
+                               "xmax": .number(SampleCatalog.extent.xmax), "ymax": .number(SampleCatalog.extent.ymax),
+                               "spatialReference": .object(["wkid": .number(4326)])]),
+        ])
+    }
+
+    static let placesJSON: JSONValue = common(
+        name: "Places", geometryType: "esriGeometryPoint",
+        fields: [field("OBJECTID", "OID"), field("name", "String", alias: "Name"), field("population", "Integer", alias: "Population"),
+                 field("county", "String", alias: "County"), field("size_class", "String", alias: "Size")],
+        renderer: .object([
+            "type": .string("uniqueValue"), "field1": .string("size_class"), "fieldDelimiter": .string(","),
+            "defaultSymbol": marker(color(150, 150, 150), size: 4), "defaultLabel": .string("Other"),
+            "uniqueValueInfos": .array([
+                .object(["value": .string("City"), "label": .string("City (10,000 or more)"), "symbol": marker(color(200, 30, 40), size: 10, style: "esriSMSSquare")]),
+                .object(["value": .string("Town"), "label": .string("Town (2,000 to 10,000)"), "symbol": marker(color(240, 140, 20), size: 7)]),
+                .object(["value": .string("Village"), "label": .string("Village"), "symbol": marker(color(120, 80, 160), size: 5)]),
+            ]),
+        ]),
+        labeling: .array([.object([
+            "labelExpressionInfo": .object(["expression": .string("$feature.name")]), "labelPlacement": .string("esriServerPointLabelPlacementAboveRight"),
+            "symbol": .object(["type": .string("esriTS"), "color": color(60, 20, 20)]), "minScale": .number(1_200_000), "maxScale": .number(0),
+        ])]),
+        maxRecordCount: placesPageSize, minScale: 5_000_000)
+
+    static let countiesJSON: JSONValue = {
+        var json = common(
+            name: "Counties", geometryType: "esriGeometryPolygon",
+            fields: [field("OBJECTID", "OID"), field("NAME", "String", alias: "County"), field("area_km2", "Double", alias: "Area (km²)")],
+            renderer: .object([
+                "type": .string("classBreaks"), "field": .string("area_km2"), "minValue": .number(0),
+                "classBreakInfos": .array([
+                    .object(["classMaxValue": .number(2_000), "label": .string("Under 2,000 km²"), "symbol": fill(color(199, 233, 192, 140))]),
+                    .object(["classMaxValue": .number(6_000), "label": .string("2,000 to 6,000 km²"), "symbol": fill(color(116, 196, 118, 140))]),
+                    .object(["classMaxValue": .number(20_000), "label": .string("6,000 km² or more"), "symbol": fill(color(35, 139, 69, 140))]),
+                ]),
+            ]),
+            labeling: .array([.object([
+                "labelExpression": .string("[NAME]"), "labelPlacement": .string("esriServerPolygonPlacementAlwaysHorizontal"),
+                "symbol": .object(["type": .string("esriTS"), "color": color(40, 80, 40)]), "minScale": .number(0), "maxScale": .number(0),
+            ])]),
+            maxRecordCount: 1000, minScale: 0)
+        if case .object(var members) = json { members["id"] = .number(1); json = .object(members) }
+        return json
+    }()
+}

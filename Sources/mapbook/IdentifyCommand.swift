@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+
+/// `mapbook identify`: what `i` in the map view shows for a point, as text or JSON.
+struct IdentifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "identify",
+        abstract: "Show the features at a point: operational layers' popups, then the basemap's vector tile features.",
+        discussion: """
+            Looks within one terminal cell of the point in a 120×40 view at --zoom, as `i` does in the map view: the web \
+            map's operational layers (from their services, or with --area from the copies kept with the download), then \
+            the vector basemap's features (labels and points first). With --area or --file it needs no network.
+            """)
+
+    @OptionGroup var source: MapSourceOptions
+    @Option(help: ArgumentHelp("The point to identify (write --at=-70.26,43.66 when the longitude is negative).", valueName: "LON,LAT"))
+    var at: String
+    @Option(help: ArgumentHelp("Zoom level of the view (0–22); the tolerance is one cell at it.", valueName: "Z")) var zoom = 10.0
+    @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+
+    func validate() throws {
+        guard Coordinates.parse(at) != nil else { throw ValidationError("--at must look like -70.25,43.66.") }
+        guard MapViewport.zoomRange.contains(zoom) else { throw ValidationError("--zoom must be between 0 and 22.") }
+    }
+
+    func run() async throws {
+        let point = Coordinates.parse(at)!
+        let hits: [IdentifyHit], problems: [String]
+        do {
+            let (stack, _) = try await source.openStack()
+            let request = MapRequest(viewport: MapViewport(center: MercatorPoint(point), zoom: zoom), columns: 120, rows: 40)
+            // Drawn first: online layers fetch the features of the view as they do on screen.
+            let image = await stack.render(request)
+            hits = await stack.identify(at: point, request: request)
+            problems = image.problems
+        } catch {
+            throw Output.fail(error, json: json)
+        }
+        if json {
+            try Output.json(JSONValue.object([
+                "at": .object(["longitude": .number(point.longitude), "latitude": .number(point.latitude)]),
+                "zoom": .number(zoom),
+                "features": .array(hits.map { hit in
+                    .object([
+                        "layer": .text(hit.card.layer, width: 100), "title": .text(hit.card.title, width: 120),
+                        "fields": .array(hit.card.rows.map { .object(["label": .text($0.label, width: 60), "value": .text($0.value)]) }),
+                        "text": .text(hit.card.text, width: 4000),
+                    ])
+                }),
+                "problems": .array(problems.map { .text($0) }),
+            ]))
+            return
+        }
+        for problem in problems { FileHandle.standardError.write(Data("mapbook: \(problem)\n".utf8)) }
+        guard !hits.isEmpty else {
+            Output.line(String(format: "Nothing at %.5f,%.5f within a cell at zoom %g.", point.longitude, point.latitude, zoom))
+            return
+        }
+        for (index, hit) in hits.enumerated() {
+            if index > 0 { Output.line() }
+            Output.line("\(Output.cell(hit.card.title, width: 120))  (\(Output.cell(hit.card.layer, width: 100)))")
+            let width = min(hit.card.rows.map { $0.label.count }.max() ?? 0, 30)
+            for row in hit.card.rows {
+                let label = Output.cell(row.label, width: 30)
+                Output.line("  " + label + String(repeating: " ", count: max(width - label.count, 0)) + "  " + Output.cell(row.value, width: 500))
+            }
+            if let text = hit.card.text {
+                for line in text.split(separator: "\n", omittingEmptySubsequences: false) { Output.line("  " + Output.cell(String(line), width: 500)) }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import PortalFixtures
+import SamplePortal
+import SharedTestData
+import Testing
+
+/// `mapbook identify`: a package's label feature at a city; a downloaded area's Places popup with
+/// the portal gone; the web map's layers online; bad input in one sentence.
+@Suite("mapbook identify")
+struct IdentifyCommandTests {
+    static let vtpk = SharedData.url("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk").path
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
+    func aPackagesCityLabelIsFoundAtTheCity() async throws {
+        let result = try await CLI.runAsync(["identify", "--file", Self.vtpk, "--at", "13.405,52.52", "--zoom", "5", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let features = try #require(try json(result.stdout)["features"] as? [[String: Any]])
+        let first = try #require(features.first)
+        #expect(first["title"] as? String == "Berlin" && first["layer"] as? String == "Name_Punkt · basemap")
+        let fields = try #require(first["fields"] as? [[String: String]])
+        #expect(fields.contains { $0["label"] == "art" && $0["value"] == "Hauptstadt" })
+        let text = try await CLI.runAsync(["identify", "--file", Self.vtpk, "--at", "13.405,52.52", "--zoom", "5"])
+        #expect(text.stdout.hasPrefix("Berlin  (Name_Punkt · basemap)\n"))
+        // Far out at sea, nothing.
+        let sea = try await CLI.runAsync(["identify", "--file", Self.vtpk, "--at=-30,40", "--zoom", "5"])
+        #expect(sea.status == 0 && sea.stdout.hasPrefix("Nothing at -30.00000,40.00000"))
+    }
+
+    @Test func aDownloadedAreaShowsThePlacesPopupWithThePortalGone() async throws {
+        let server = try SampleFixture.start()
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-cli-identify-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let common = ["--portal", server.baseURL.absoluteString, "--data-dir", dataDir]
+        let download = try await CLI.runAsync(["download", "Greater Portland"] + common)
+        #expect(download.status == 0, "\(download.stderr)")
+        // Online, from the web map's services.
+        let online = try await CLI.runAsync(["identify", "--at=-70.2589,43.6574", "--zoom", "11", "--json"] + common)
+        let onlineFeatures = try #require(try json(online.stdout)["features"] as? [[String: Any]])
+        #expect(onlineFeatures.first?["title"] as? String == "Portland" && onlineFeatures.first?["layer"] as? String == "Places")
+        server.stop()
+        let result = try await CLI.runAsync(["identify", "--area", "Greater Portland", "--at=-70.2589,43.6574", "--zoom", "11"] + common)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "Portland  (Places)")
+        #expect(lines.contains("  Population  66,881") && lines.contains("  County      Cumberland"))
+        #expect(lines.contains("  Portland is a City in Cumberland County, Maine."))
+        // Then the county under it, from its copy too: no popup, every attribute.
+        #expect(result.stdout.contains("Cumberland  (Counties)"))
+    }
+
+    @Test func badInputIsOneSentence() async throws {
+        let result = try await CLI.runAsync(["identify", "--file", "/nonexistent.vtpk", "--at", "1,2"])
+        #expect(result.status != 0 && result.stderr.contains("does not exist"))
+        let bad = try await CLI.runAsync(["identify", "--file", "/nonexistent.vtpk", "--at", "east"])
+        #expect(bad.status != 0 && bad.stderr.contains("--at must look like"))
+    }
+}

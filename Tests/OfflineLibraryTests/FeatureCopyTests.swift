@@ -1,0 +1,73 @@
+import ArcGISPortal
+import Foundation
+import MapbookCore
+import PortalFixtures
+import SamplePortal
+import Testing
+@testable import OfflineLibrary
+
+/// A downloaded area keeps its web map's operational layers beside its packages, read back with
+/// the portal gone; a layer that cannot be copied is named, a damaged copy is named, a cap is kept.
+@Suite("Feature copies with downloaded areas")
+struct FeatureCopyTests {
+    @Test func aDownloadCopiesTheOperationalLayersWhichReadBackWithThePortalGone() async throws {
+        let fixture = try LibraryFixture()
+        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        let queue = fixture.queue()
+        await queue.setFeatureLayers(layers)
+        let events = try await fixture.downloadPortland(with: queue)
+        guard case .finished? = events.last else { Issue.record("\(events)"); return }
+        fixture.portal.stop()
+
+        let (copies, problems) = fixture.library.featureCopies(fixture.portlandID)
+        #expect(problems.isEmpty && copies.map(\.title) == ["Counties", "Places"])
+        let places = copies[1]
+        #expect(!places.capped && places.info.popup?.title == "{name}" && places.opacity == 1)
+        // The places within Portland's area, Portland among them; the county polygons meeting it.
+        let extent = fixture.portland.extent
+        #expect(places.features.contains { $0.attributes["name"]?.string == "Portland" })
+        #expect(places.features.allSatisfy { feature in
+            guard case .points(let points)? = feature.geometry, let p = points.first else { return false }
+            return extent.contains(p)
+        })
+        #expect(copies[0].features.contains { $0.attributes["NAME"]?.string == "Cumberland" } && copies[0].opacity == 0.8)
+        let card = PopupCard.make(layer: places.title, attributes: places.features.first { $0.attributes["name"]?.string == "Portland" }!.attributes,
+                                  fields: places.info.fields, popup: places.info.popup)
+        #expect(card.title == "Portland" && card.rows.contains(PopupCard.Row(label: "County", value: "Cumberland")))
+        // Removing the area takes its copies with it.
+        try fixture.library.removeDownload(fixture.portlandID, title: "Portland")
+        #expect(!fixture.library.hasFeatureCopies(fixture.portlandID))
+    }
+
+    @Test func aLayerThatCannotBeCopiedIsNamedAndTheAreaStillDownloads() async throws {
+        let fixture = try LibraryFixture(faults: "featuresDown")
+        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        let queue = fixture.queue()
+        await queue.setFeatureLayers(layers)
+        let events = try await fixture.downloadPortland(with: queue)
+        guard case .finished? = events.last else { Issue.record("\(events)"); return }
+        let (copies, _) = fixture.library.featureCopies(fixture.portlandID)
+        #expect(copies.count == 2 && copies.allSatisfy { $0.problem != nil && $0.features.isEmpty })
+    }
+
+    @Test func aCopyStopsAtItsLimitAndSaysSo() async throws {
+        let fixture = try LibraryFixture()
+        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        let files = await FeatureCopies.fetch([layers[1]], within: SampleCatalog.extent, client: fixture.client, limit: 120)
+        let copy = try #require(FeatureCopies.read(files[0]))
+        #expect(copy.capped && copy.features.count == 120)
+    }
+
+    @Test func damagedOrForeignCopiesAreNamedNotTrusted() throws {
+        let root = LibraryFixture.temporaryFolder()
+        let library = OfflineLibrary(root: root, portal: URL(string: "https://example.com")!, webMap: ItemID(SampleFixture.webMapID)!)
+        let area = ItemID(SampleFixture.portlandID)!
+        try library.saveFeatureCopies([Data(#"{"format":"mapbook-feature-copy","layer":{"name":"x","geometryType":"esriGeometryPoint"},"#.utf8),
+                                       Data(#"{"format":"something else"}"#.utf8)], for: area)
+        let (copies, problems) = library.featureCopies(area)
+        #expect(copies.isEmpty && problems.count == 2 && problems[0].contains("00.json"))
+        // Saving again replaces the whole set.
+        try library.saveFeatureCopies([], for: area)
+        #expect(library.featureCopies(area).problems.isEmpty && !library.hasFeatureCopies(area))
+    }
+}
