@@ -52,6 +52,8 @@ public enum Overlay: Equatable, Sendable {
     case filter
     /// Searching for a place: the line typed and the geocoder's suggestions.
     case search(PlaceSearch)
+    /// A pin's title, note and link being typed.
+    case pinForm(PinForm)
 }
 
 public enum Focus: Equatable, Sendable {
@@ -135,6 +137,10 @@ public struct AppState: Sendable {
 
     public var screen: Screen = .main
     public var overlay: Overlay?
+    /// The user's pins (any portal), as last read.
+    public var pins: [Pin] = []
+    /// Pins' places, reverse-geocoded this session, by pin id.
+    public var pinPlaces: [String: String] = [:]
     public var focus: Focus = .list
     /// Index into `rows`.
     public var selection = 0

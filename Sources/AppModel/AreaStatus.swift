@@ -26,6 +26,9 @@ public struct Confirmation: Equatable, Sendable {
         case remove(ItemID)
         /// Quit while downloads run (they stop with their bytes kept, to resume next time).
         case quit
+        case deletePin(id: String)
+        /// Hand an http(s) link to the browser.
+        case openLink(String)
     }
     public var question: String
     public var detail: String
@@ -33,6 +36,16 @@ public struct Confirmation: Equatable, Sendable {
 
     public init(question: String, detail: String, action: Action) {
         self.question = question; self.detail = detail; self.action = action
+    }
+
+    /// The keys that answer, and what each does.
+    public var answers: String {
+        switch action {
+        case .remove: "y yes, remove · n no, keep it"
+        case .quit: "y yes, quit · n no, stay"
+        case .deletePin: "y yes, delete · n no, keep it"
+        case .openLink: "y yes, open it · n no"
+        }
     }
 }
 

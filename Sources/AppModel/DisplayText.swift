@@ -1,5 +1,6 @@
 import ArcGISPortal
 import MapSources
+import OfflineLibrary
 import MapbookCore
 
 /// Network strings are made safe for the terminal as they enter the model, so nothing drawn later
@@ -44,6 +45,15 @@ enum DisplayText {
             PopupCard.Row(label: TerminalText.sanitizedLine($0.label, maxLength: 60), value: TerminalText.sanitizedLine($0.value, maxLength: 500))
         }
         clean.card.text = hit.card.text.map { TerminalText.sanitizedParagraphs($0, maxLength: 4000) }
+        return clean
+    }
+
+    /// Pins are checked when kept, but the file is the user's to edit.
+    static func pin(_ pin: Pin) -> Pin {
+        var clean = pin
+        clean.title = TerminalText.sanitizedLine(pin.title, maxLength: 120)
+        clean.note = pin.note.map { TerminalText.sanitizedLine($0, maxLength: 1000) }
+        clean.link = pin.link.map { TerminalText.sanitizedLine($0, maxLength: 2000) }
         return clean
     }
 

@@ -82,8 +82,8 @@ public enum DetailsDocument {
         doc.field("ID", item.id.rawValue)
         doc.field("Type", item.type.isEmpty ? "—" : item.type)
         doc.field("Owner", item.owner ?? "—")
-        doc.field("Created", item.created.map(Format.date) ?? "—")
-        doc.field("Modified", item.modified.map(Format.date) ?? "—")
+        doc.field("Created", item.created.map { Format.date($0) } ?? "—")
+        doc.field("Modified", item.modified.map { Format.date($0) } ?? "—")
         doc.field("Extent", item.extent.map(Format.extent) ?? "—")
 
         switch row {

@@ -50,6 +50,15 @@ public enum Effect: Equatable, Sendable {
     /// What is at `point`: the geocoder's address when `online`, else (or when it knows none) the
     /// nearest named place of the bundled gazetteer (→ `placeDescribed`).
     case describePlace(GeoPoint, request: Int, online: Bool)
+    /// Read the user's pins (→ `pinsLoaded`).
+    case loadPins
+    /// Keep a new pin, or a pin's new title, note and link (→ `pinsLoaded`, or `pinNotSaved`).
+    case savePin(PinDraft)
+    case deletePin(id: String)
+    /// The places of these pins from the geocoder (→ `pinPlaces`), online only.
+    case describePins([Pin])
+    /// Hand an http(s) link to `$BROWSER` or `xdg-open` (→ `linkOpened`).
+    case openLink(String)
     /// Find the place: a suggestion's by its key, else the text (→ `placesFound`).
     case findPlaces(String, magicKey: String?, request: Int, near: GeoPoint?, online: Bool)
 }

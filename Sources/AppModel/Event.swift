@@ -50,6 +50,13 @@ public enum Event: Sendable {
     case mapOpened(session: Int, MapSourceSummary)
     case mapOpenFailed(session: Int, String)
     case mapDrawn(session: Int, MapImage)
+    /// The user's pins as now kept; a sentence when the file could not be read (kept aside).
+    case pinsLoaded([Pin], problem: String?)
+    case pinNotSaved(String)
+    /// Pins' places, by pin id.
+    case pinPlaces([String: String])
+    /// The browser was started for a link, or why not.
+    case linkOpened(problem: String?)
     /// The operational layers of the map of `session` are open.
     case featureLayersOpened(session: Int, FeatureLayersSummary)
     /// What identify `id` found, topmost first.

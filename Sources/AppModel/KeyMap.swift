@@ -15,6 +15,10 @@ public enum Intent: Hashable, Sendable {
     case zoomIn, zoomOut, home, showBookmarks, showLayers, showBasemaps, whatsHere, cycleMapMode
     /// `i` in the map: what lies under the centre; `Tab`: the next thing found.
     case identify, nextHit
+    /// `p`: a pin at the centre; `P`: the pins table; in it `e` edits and `o` opens the link.
+    case dropPin, showPins, editPin, openLink
+    /// While typing a pin's title, note and link.
+    case pinForm(PinFormEdit)
     /// Space in the layer list: show or hide the layer.
     case toggle
     /// Mouse drag on the map: cells moved (right and down positive).
@@ -31,6 +35,14 @@ public enum Intent: Hashable, Sendable {
     case search(SearchEdit)
     /// The answer to a confirmation.
     case confirm(Bool)
+}
+
+/// Editing a pin's fields.
+public enum PinFormEdit: Hashable, Sendable {
+    case type(Character)
+    case deleteBackward
+    case nextField, previousField
+    case save, cancel
 }
 
 /// Editing the filter line.
@@ -60,6 +72,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case filter = "While typing a filter"
     case search = "While searching for a place"
     case confirm = "When asked to confirm"
+    case pinForm = "While writing a pin"
     case map = "Map view"
 }
 
@@ -141,6 +154,13 @@ public enum KeyMap {
         KeyBinding(keys: [.character("i")], intent: .identify, label: "i",
                    summary: "Identify: what lies at the centre (operational features, then the basemap's)", context: .map, hint: "i identify"),
         KeyBinding(keys: [.tab], intent: .nextHit, label: "Tab", summary: "Identify found several: the next one", context: .map, hint: nil),
+        KeyBinding(keys: [.character("p")], intent: .dropPin, label: "p", summary: "Drop a pin at the centre: a title, a note, a link",
+                   context: .map, hint: "p pin"),
+        KeyBinding(keys: [.character("P")], intent: .showPins, label: "P",
+                   summary: "Pins: Enter goes there, e edits, x deletes, o opens the link", context: .map, hint: nil),
+        KeyBinding(keys: [.character("e")], intent: .editPin, label: "e", summary: "In the pins list: edit the pin", context: .map, hint: nil),
+        KeyBinding(keys: [.character("o")], intent: .openLink, label: "o", summary: "In the pins list: open the pin's link (shown first)",
+                   context: .map, hint: nil),
         KeyBinding(keys: [.character("B")], intent: .showBasemaps, label: "B",
                    summary: "Basemaps: draw this map on another of the portal's basemaps", context: .map, hint: "B basemap"),
         KeyBinding(keys: [.enter], intent: .open, label: "Enter",
@@ -164,6 +184,13 @@ public enum KeyMap {
         KeyBinding(keys: [.enter], intent: .search(.pick), label: "Enter", summary: "Open the map on the chosen place, marked with a pin",
                    context: .search, hint: nil),
         KeyBinding(keys: [.escape], intent: .search(.close), label: "Esc", summary: "Close the search", context: .search, hint: nil),
+        KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters go into the field", context: .pinForm, hint: nil),
+        KeyBinding(keys: [.tab, .down], intent: .pinForm(.nextField), label: "Tab ↓", summary: "Next field", context: .pinForm, hint: nil),
+        KeyBinding(keys: [.backTab, .up], intent: .pinForm(.previousField), label: "S-Tab ↑", summary: "Previous field", context: .pinForm, hint: nil),
+        KeyBinding(keys: [.backspace], intent: .pinForm(.deleteBackward), label: "Backspace", summary: "Delete the last character",
+                   context: .pinForm, hint: nil),
+        KeyBinding(keys: [.enter], intent: .pinForm(.save), label: "Enter", summary: "Keep the pin", context: .pinForm, hint: nil),
+        KeyBinding(keys: [.escape], intent: .pinForm(.cancel), label: "Esc", summary: "Leave without keeping it", context: .pinForm, hint: nil),
         KeyBinding(keys: [.character("y"), .character("Y"), .enter], intent: .confirm(true), label: "y Enter", summary: "Yes, go ahead",
                    context: .confirm, hint: nil),
         KeyBinding(keys: [.character("n"), .character("N"), .escape, .character("q")], intent: .confirm(false), label: "n Esc",
@@ -176,6 +203,12 @@ public enum KeyMap {
     /// keys that work everywhere, then the list's.
     public static func intent(for key: Key, in context: KeyContext = .list) -> Intent? {
         switch context {
+        case .pinForm:
+            if let binding = bindings.first(where: { $0.context == .pinForm && $0.intent != nil && $0.keys.contains(key) }) {
+                return binding.intent
+            }
+            if case .character(let character) = key { return .pinForm(.type(character)) }
+            return nil
         case .search:
             if let binding = bindings.first(where: { $0.context == .search && $0.intent != nil && $0.keys.contains(key) }) {
                 return binding.intent

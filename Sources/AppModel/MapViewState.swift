@@ -3,10 +3,10 @@ import MapRender
 import MapSources
 import MapbookCore
 
-/// A list over the map: the web map's bookmarks, the layers with their visibility, or the basemaps
-/// it can be drawn on.
+/// A list over the map: the web map's bookmarks, the layers with their visibility, the basemaps
+/// it can be drawn on, or the user's pins.
 public enum MapPanel: Equatable, Sendable {
-    case bookmarks, layers, basemaps
+    case bookmarks, layers, basemaps, pins
 }
 
 /// The map view: what it shows, how, and the last picture drawn. The picture may be for an older
@@ -60,6 +60,8 @@ public struct MapViewState: Sendable {
     public var legend: [String: [LegendEntry]] = [:]
     /// `i`: what was found under the centre, and which of it is shown.
     public var identify: IdentifyState?
+    /// The pins' titles when the pins table opened (the table reads the pins from the state).
+    public var pinTitles: [String] = []
 
     public init(session: Int, title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
         self.session = session; self.title = title; self.sourceName = sourceName
@@ -74,6 +76,7 @@ public struct MapViewState: Sendable {
         case .bookmarks?: bookmarks.map(\.name)
         case .layers?: operationalLayers + layers
         case .basemaps?: basemapOptions.map(\.label)
+        case .pins?: pinTitles
         case nil: []
         }
     }

@@ -50,6 +50,9 @@ public enum Notice: Equatable, Sendable {
     case bookmark(String)
     /// A failure worded elsewhere (an error's sentence), already sanitized.
     case problem(String)
+    case noPins
+    case pinKept(String)
+    case pinDeleted(String)
 
     public var sentence: String {
         switch self {
@@ -97,6 +100,9 @@ public enum Notice: Equatable, Sendable {
         case .drawingMode(let mode): "Drawing in \(mode.rawValue)"
         case .bookmark(let name): "Bookmark: \(name)"
         case .problem(let sentence): sentence
+        case .noPins: "No pins yet: p drops one at the centre of the map."
+        case .pinKept(let title): "Pin kept: \(title)"
+        case .pinDeleted(let title): "Deleted the pin \(title)."
         }
     }
 }

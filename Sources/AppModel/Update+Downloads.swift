@@ -167,6 +167,11 @@ extension App {
             // The runtime stops the area's download and waits for it before deleting anything.
             state.removing.insert(id)
             return [.removeDownload(id, title: state.title(of: id))]
+        case .deletePin(let id):
+            state.notice = .pinDeleted(state.pins.first { $0.id == id }?.title ?? "")
+            return [.deletePin(id: id)]
+        case .openLink(let link):
+            return [.openLink(link)]
         }
     }
 }

@@ -15,6 +15,9 @@ extension App {
             if case .search(let edit) = intent { return editSearch(&state, edit) }
             if intent == .quit { break }
             return []
+        case .pinForm?:
+            if case .pinForm(let edit) = intent { return editPinForm(&state, edit) }
+            return []
         case .help?:
             if let handled = inHelp(&state, intent) { return handled }
         case nil:

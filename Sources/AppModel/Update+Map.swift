@@ -18,8 +18,7 @@ extension App {
             let title = state.title(of: row)
             if let record = state.downloads[area.item.id], let package = record.mapPackages.first {
                 return open(&state, title: title, sourceName: packageSourceName(title), home: area.item.extent,
-                            bookmarks: bookmarks, source: .package(area: area.item.id, package),
-                            operational: operationalLayers(state, area: area.item.id))
+                            bookmarks: bookmarks, source: .package(area: area.item.id, package))
             }
             if state.network.isCutOff {
                 state.notice = .notOnDeviceForMap(title: title)
@@ -40,13 +39,18 @@ extension App {
             return open(&state, title: title, sourceName: "no basemap", home: home, bookmarks: bookmarks, source: nil, why: why)
         }
         return open(&state, title: title, sourceName: sourceName(basemap, state), home: home, bookmarks: bookmarks,
-                    source: .basemap(basemap), operational: operationalLayers(state, area: nil))
+                    source: .basemap(basemap))
     }
 
     /// Shows the map screen at once (the picture blank until the source is open and drawn); with no
-    /// source, empty and saying `why`.
+    /// source, empty and saying `why`. The web map's operational layers open beside its source.
     static func open(_ state: inout AppState, title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark],
-                             source: MapSourceChoice?, operational: OperationalLayers? = nil, why: Notice? = nil) -> [Effect] {
+                             source: MapSourceChoice?, why: Notice? = nil) -> [Effect] {
+        let operational: OperationalLayers? = switch source {
+        case .package(let area, _)?: operationalLayers(state, area: area)
+        case .basemap?: operationalLayers(state, area: nil)
+        case .given?, nil: nil
+        }
         var effects: [Effect] = state.map.map { [.closeMap(session: $0.session)] } ?? []
         state.mapSessions += 1
         var map = newMap(session: state.mapSessions, title: title, sourceName: sourceName, home: home, bookmarks: bookmarks,
@@ -91,6 +95,7 @@ extension App {
     /// Map keys; nil for intents the rest of the app handles (quit, help, downloads).
     static func inMap(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
         guard var map = state.map else { return nil }
+        if map.panel == .pins, let handled = inPins(&state, intent) { return handled }
         if map.panel != nil, let handled = inPanel(&state, intent) { return handled }
         let columns = Double(max(state.layout?.mapRect.width ?? 1, 1)), rows = Double(max(state.layout?.mapRect.height ?? 1, 1))
         switch intent {
@@ -122,6 +127,10 @@ extension App {
             return whatsHere(&state)
         case .identify:
             return identify(&state)
+        case .dropPin:
+            return dropPin(&state)
+        case .showPins:
+            return showPins(&state)
         case .nextHit:
             return nextHit(&state)
         case .back where map.identify != nil:
@@ -190,8 +199,10 @@ extension App {
             state.screen = .map(map)
             return requestMapDraw(&state)
         case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers,
-             .showBasemaps, .whatsHere, .identify, .nextHit:
+             .showBasemaps, .whatsHere, .identify, .nextHit, .dropPin:
             return nil
+        case .showPins where panel == .pins:
+            map.panel = nil
         case .quit, .toggleHelp:
             return nil
         default:

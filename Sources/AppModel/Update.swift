@@ -11,9 +11,9 @@ public enum App {
     public static func update(_ state: inout AppState, _ event: Event) -> [Effect] {
         switch event {
         case .started:
-            if let map = state.map, map.isStandalone { return [.openMap(session: map.session, .given)] }
+            if let map = state.map, map.isStandalone { return [.openMap(session: map.session, .given), .loadPins] }
             state.phase = state.webMapItem == nil ? state.connectingPhase : state.phase
-            return [.readLibrary, .loadWebMap]
+            return [.readLibrary, .loadWebMap, .loadPins]
         case .key(let key):
             guard let intent = KeyMap.intent(for: key, in: state.keyContext) else { return [] }
             return dispatch(&state, intent)
@@ -93,6 +93,16 @@ public enum App {
             return []
         case .mapDrawn(let session, let image):
             return mapDrawn(&state, session: session, image)
+        case .pinsLoaded(let pins, let problem):
+            return pinsLoaded(&state, pins, problem: problem)
+        case .pinNotSaved(let sentence):
+            return pinNotSaved(&state, sentence)
+        case .pinPlaces(let places):
+            for (id, place) in places { state.pinPlaces[id] = TerminalText.sanitizedLine(place, maxLength: 200) }
+            return []
+        case .linkOpened(let problem):
+            if let problem { state.notice = .problem(TerminalText.sanitizedLine(problem, maxLength: 400)) }
+            return []
         case .featureLayersOpened(let session, let summary):
             return featureLayersOpened(&state, session: session, summary)
         case .identified(let session, let id, let hits):
@@ -253,6 +263,7 @@ extension AppState {
         case .confirm?: .confirm
         case .filter?: .filter
         case .search?: .search
+        case .pinForm?: .pinForm
         case .help?: .list
         case nil: screen.kind == .map ? .map : .list
         }

@@ -181,6 +181,59 @@ public final class Runtime {
                     .near(name: $0.place.name, meters: $0.meters, direction: $0.direction, geocoderProblem: problem)
                 } ?? .nothing))
             }
+        case .loadPins:
+            let store = PinStore(root: library.root)
+            track { [weak self] in
+                let (pins, problem) = await onWorkPool { () -> ([Pin], String?) in
+                    do { return (try store.load(), nil) } catch { return ((try? store.load()) ?? [], error.userSentence) }
+                }
+                self?.deliver(.pinsLoaded(pins, problem: problem))
+            }
+        case .savePin(let draft):
+            let store = PinStore(root: library.root)
+            track { [weak self] in
+                let result = await onWorkPool { () -> Result<[Pin], PinError> in
+                    do {
+                        if let id = draft.id {
+                            try store.update(id, title: draft.title, note: draft.note, link: draft.link)
+                        } else {
+                            try store.add(title: draft.title, note: draft.note, link: draft.link, at: draft.point)
+                        }
+                        return .success(try store.load())
+                    } catch {
+                        return .failure(PinError(error.userSentence))
+                    }
+                }
+                switch result {
+                case .success(let pins): self?.deliver(.pinsLoaded(pins, problem: nil))
+                case .failure(let error): self?.deliver(.pinNotSaved(error.userMessage))
+                }
+            }
+        case .deletePin(let id):
+            let store = PinStore(root: library.root)
+            track { [weak self] in
+                let (pins, problem) = await onWorkPool { () -> ([Pin], String?) in
+                    do { _ = try store.remove(id); return (try store.load(), nil) } catch { return ((try? store.load()) ?? [], error.userSentence) }
+                }
+                self?.deliver(.pinsLoaded(pins, problem: problem))
+            }
+        case .describePins(let pins):
+            track { [weak self] in
+                guard let self else { return }
+                var places: [String: String] = [:]
+                for pin in pins {
+                    let point = GeoPoint(longitude: pin.longitude, latitude: pin.latitude)
+                    guard case .success(let address?) = await self.geocode({ client, service in try await client.reverseGeocode(point, using: service) })
+                    else { continue }
+                    places[pin.id] = address.label
+                }
+                if !places.isEmpty { self.deliver(.pinPlaces(places)) }
+            }
+        case .openLink(let link):
+            track { [weak self] in
+                let problem = await onWorkPool { LinkOpener.open(link) }
+                self?.deliver(.linkOpened(problem: problem))
+            }
         case .findPlaces(let text, let magicKey, let request, let near, let online):
             suggesting?.cancel()
             track { [weak self] in

@@ -67,9 +67,12 @@ public struct OverviewMap: Sendable {
     public var webMapExtent: GeoExtent?
     public var areas: [OverviewArea]
     public var selected: Int?
+    /// The user's pins in view, each a glyph and its title.
+    public var pins: [(title: String, point: GeoPoint)]
 
-    public init(geography: OverviewGeography, webMapExtent: GeoExtent?, areas: [OverviewArea], selected: Int?) {
-        self.geography = geography; self.webMapExtent = webMapExtent; self.areas = areas; self.selected = selected
+    public init(geography: OverviewGeography, webMapExtent: GeoExtent?, areas: [OverviewArea], selected: Int?,
+                pins: [(title: String, point: GeoPoint)] = []) {
+        self.geography = geography; self.webMapExtent = webMapExtent; self.areas = areas; self.selected = selected; self.pins = pins
     }
 
     /// What the view must show: the web map and its areas, else the land.
@@ -155,6 +158,10 @@ public struct OverviewMap: Sendable {
         if let chosen { outline(box: box(areas[chosen].extent), color: theme.selectedArea) }
         canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: glyphs, colors: colors, overlay: basemap != nil)
         if basemap == nil, !regional { nameCities(projection: projection, in: rect, into: &frame, color: colors ? theme.cityName : nil, glyphs: glyphs) }
+        for pin in pins {
+            MapMarker.draw(pin.point, label: pin.title, glyph: glyphs == .unicode ? "⚑" : "P", projection: projection, in: rect, into: &frame,
+                           color: colors ? theme.pin : nil)
+        }
 
         // Its marker at its centre, and its name beside it on the map (also in the caption bar).
         guard let selected = chosen else { return }

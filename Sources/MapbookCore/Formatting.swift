@@ -45,11 +45,13 @@ public enum Format {
         return meters < 100_000 ? String(format: "%.1f km", meters / 1000) : "\(Int((meters / 1000).rounded())) km"
     }
 
-    public static func date(_ date: Date) -> String {
+    /// `2024-05-03`, or with `time` `2024-05-03 14:07 UTC`.
+    public static func date(_ date: Date, time: Bool = false) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let day = String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        return time ? day + String(format: " %02d:%02d UTC", c.hour ?? 0, c.minute ?? 0) : day
     }
 
     /// RFC 3339 / ISO 8601 in UTC with seconds, for JSON output.

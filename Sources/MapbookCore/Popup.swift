@@ -139,14 +139,9 @@ public enum PopupFormat {
         }
     }
 
-    /// Dates in UTC, as the service stores them: `2024-05-03`, with `HH:mm` when the format has a time.
+    /// Dates in UTC, as the service stores them, with the time when the format has one.
     static func date(_ date: Date, format: String?) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let day = String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
-        guard let format, format.lowercased().contains("time") else { return day }
-        return day + String(format: " %02d:%02d UTC", c.hour ?? 0, c.minute ?? 0)
+        Format.date(date, time: format?.lowercased().contains("time") == true)
     }
 
     /// A number with `places` digits after the point (as it came when not given) and, with

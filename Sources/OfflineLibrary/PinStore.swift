@@ -54,6 +54,18 @@ public struct PinStore: Sendable {
         return pin
     }
 
+    /// Changes a pin's title, note and link (checked as when added); its place and time stay.
+    @discardableResult
+    public func update(_ id: String, title: String, note: String?, link: String?) throws -> Pin {
+        var pins = try load()
+        guard let index = pins.firstIndex(where: { $0.id == id }) else { throw PinError("That pin is no longer there.") }
+        let old = pins[index]
+        pins[index] = try Self.pin(id: id, title: title, note: note, link: link, point: GeoPoint(longitude: old.longitude, latitude: old.latitude),
+                                   created: old.created)
+        try AtomicFile.writeJSON(pins, to: path)
+        return pins[index]
+    }
+
     /// Removes the pin with this id (or the one pin whose id starts so); false when there is none.
     public func remove(_ id: String) throws -> Bool {
         var pins = try load()

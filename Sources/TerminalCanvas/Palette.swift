@@ -61,6 +61,8 @@ public struct MapTheme: Sendable, Equatable {
     public var captionBar: PaletteIndex = 237
     /// City names over the world's outline.
     public var cityName: PaletteIndex = 250
+    /// The user's pins.
+    public var pin: PaletteIndex = 201
 
     public init() {}
 }

@@ -7,6 +7,7 @@
 //   mapbook-bench json FILE…          per file: median parse time with mapbook's parser, JSONDecoder, JSONSerialization
 //   mapbook-bench geography           the bundled overview geography: median time to read it and build the overview's shapes
 //   mapbook-bench names [VTPK]        offline search: 100,000 names indexed, 3-letter prefix searches; reading a package's names
+//   mapbook-bench features WxH        10,000 operational points and 2,000 polygons over the sample basemap: prepare, compose, identify
 import AppModel
 import AppRuntime
 import EventLoop
@@ -332,6 +333,99 @@ func benchNames(package: String?) {
     print(String(format: "package_names=%d read_ms=%.0f", found.count, seconds(ContinuousClock.now - start) * 1000))
 }
 
+/// Operational layers over the sample area's basemap: 10,000 points (a unique-value renderer of
+/// three classes, labelled) and 2,000 polygons (class breaks, blended fills, outlined), scattered
+/// over the view: the time to prepare them (once per query), to compose the map with them, and to
+/// identify at the centre.
+func benchFeatures(width: Int, height: Int) async {
+    guard let content = try? SampleContent.build(),
+          let acadia = content.packages.values.first(where: { $0.name.contains("Acadia") }) else { fail("no sample content", status: 1) }
+    let file = NSTemporaryDirectory() + "mapbook-bench-features-\(getpid()).vtpk"
+    FileManager.default.createFile(atPath: file, contents: acadia.data)
+    defer { unlink(file) }
+    guard let source = try? MapSources.open(path: file) else { fail("cannot open the sample package", status: 1) }
+    let mapRect = ScreenLayout.mapRect(width: width, height: height)
+    let columns = mapRect.width, rows = mapRect.height
+    let viewport = MapViewport(fitting: source.extent!, columns: columns, rows: rows)
+    let view = viewport.geographicExtent(columns: columns, rows: rows)
+    // A fixed sequence, so every run draws the same features.
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func random() -> Double {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(seed >> 11) / Double(1 << 53)
+    }
+    func point() -> GeoPoint {
+        GeoPoint(longitude: view.xmin + random() * (view.xmax - view.xmin), latitude: view.ymin + random() * (view.ymax - view.ymin))
+    }
+    func marker(_ style: String, _ r: UInt8, _ g: UInt8, _ b: UInt8) -> FeatureSymbol {
+        FeatureSymbol(kind: .marker(style: style), color: SymbolColor(r: r, g: g, b: b), size: 8)
+    }
+    let kinds = ["city", "town", "village"]
+    let pointInfo = FeatureLayerInfo(name: "Points", geometryType: .point, renderer: FeatureRenderer(
+        kind: .uniqueValue(fields: ["kind"], delimiter: ","), classes: [
+            RendererClass(match: .value("city"), label: "City", symbol: marker("esriSMSSquare", 200, 30, 40)),
+            RendererClass(match: .value("town"), label: "Town", symbol: marker("esriSMSCircle", 240, 140, 20)),
+            RendererClass(match: .value("village"), label: "Village", symbol: marker("esriSMSCircle", 120, 80, 160)),
+        ]), labeling: FeatureLabeling(parts: [.field("name")]))
+    let points = (0..<10_000).map { index in
+        LayerFeature(geometry: .points([point()]), attributes: ["kind": .string(kinds[index % 3]), "name": .string("P\(index)")])
+    }
+    func fill(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> FeatureSymbol {
+        FeatureSymbol(kind: .fill(style: "esriSFSSolid"), color: SymbolColor(r: r, g: g, b: b, a: 110), outline: SymbolColor(r: 90, g: 90, b: 90))
+    }
+    let polygonInfo = FeatureLayerInfo(name: "Polygons", geometryType: .polygon, renderer: FeatureRenderer(
+        kind: .classBreaks(field: "v"), classes: [
+            RendererClass(match: .range(lower: 0, upper: 50, inclusiveLower: true), label: "Low", symbol: fill(199, 233, 192)),
+            RendererClass(match: .range(lower: 50, upper: 100, inclusiveLower: false), label: "High", symbol: fill(35, 139, 69)),
+        ]))
+    // Octagons a few hundredths of the view across.
+    let radius = (view.xmax - view.xmin) / 60
+    let polygons = (0..<2_000).map { index -> LayerFeature in
+        let centre = point()
+        let ring = (0...8).map { k in
+            let angle = Double(k % 8) / 8 * 2 * Double.pi
+            return GeoPoint(longitude: centre.longitude + radius * cos(angle), latitude: centre.latitude + radius * 0.7 * sin(angle))
+        }
+        return LayerFeature(geometry: .polygons([[ring]]), attributes: ["v": .number(Double(index % 100))])
+    }
+    var start = ContinuousClock.now
+    let preparedPoints = PreparedFeatureLayer(info: pointInfo, features: points)
+    let preparedPolygons = PreparedFeatureLayer(info: polygonInfo, features: polygons)
+    print(String(format: "prepare_12000_features_ms=%.1f", seconds(ContinuousClock.now - start) * 1000))
+
+    let loaded = await TileLoader(source: source).tiles(for: viewport, columns: columns, rows: rows)
+    let scene = MapScene(viewport: viewport, style: source.style, tiles: loaded.tiles, tileSize: source.tileSize, attribution: source.attribution)
+    let layers = [FeatureLayerScene(layer: preparedPolygons, opacity: 0.8), FeatureLayerScene(layer: preparedPoints)]
+    func summary(_ times: [Double]) -> String {
+        let sorted = times.sorted()
+        return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
+    }
+    var basemapOnly: [Double] = [], withFeatures: [Double] = []
+    var report = MapDrawReport()
+    for _ in 0..<200 {
+        var frame = Frame(width: columns, height: rows)
+        start = ContinuousClock.now
+        MapComposer.draw(scene, into: &frame, rect: frame.bounds)
+        basemapOnly.append(seconds(ContinuousClock.now - start))
+        frame = Frame(width: columns, height: rows)
+        start = ContinuousClock.now
+        report = MapComposer.draw([scene], features: layers, into: &frame, rect: frame.bounds)
+        withFeatures.append(seconds(ContinuousClock.now - start))
+    }
+    print("features_drawn=\(report.featuresDrawn) labels=\(report.labelsPlaced) zoom=\(String(format: "%.1f", viewport.zoom))")
+    print("compose_basemap_only_\(columns)x\(rows) \(summary(basemapOnly))")
+    print("compose_with_features_\(columns)x\(rows) \(summary(withFeatures))")
+    var identify: [Double] = []
+    let centre = viewport.center
+    for _ in 0..<200 {
+        start = ContinuousClock.now
+        _ = preparedPoints.hits(at: centre, tolerance: viewport.resolution * 4)
+        _ = preparedPolygons.hits(at: centre, tolerance: viewport.resolution * 4)
+        identify.append(seconds(ContinuousClock.now - start))
+    }
+    print("identify_12000_features \(summary(identify))")
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
@@ -355,7 +449,11 @@ case "names" where arguments.count <= 3:
     benchNames(package: arguments.count == 3 ? arguments[2] : nil)
 case "json" where arguments.count > 2:
     benchJSON(Array(arguments.dropFirst(2)))
+case "features" where arguments.count == 3:
+    let size = arguments[2].split(separator: "x").compactMap { Int($0) }
+    guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
+    await benchFeatures(width: size[0], height: size[1])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK]",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH",
          status: 64)
 }

@@ -58,7 +58,7 @@ struct AreasCommand: AsyncParsableCommand {
             [Output.cell(area.item.title, width: 32), area.unavailableReason == nil ? Output.cell(area.status.label, width: 16) : "unavailable",
              String(area.packages.count),
              area.packages.isEmpty ? "–" : Format.bytes(area.size),
-             area.item.modified.map(Format.date) ?? "–", area.item.id.rawValue]
+             area.item.modified.map { Format.date($0) } ?? "–", area.item.id.rawValue]
                 + (point.map { [area.distance(from: $0).map(Format.distance) ?? "–"] } ?? [])
         }
         let header = ["TITLE", "STATUS", "PACKAGES", "SIZE", "MODIFIED", "ID"] + (point == nil ? [] : ["DISTANCE"])

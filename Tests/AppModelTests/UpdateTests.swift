@@ -78,7 +78,7 @@ enum Fixture {
 struct UpdateLoadingAndListTests {
     @Test func startingAsksForTheLibraryThenThePortal() {
         var state = AppState(portalHost: "sample portal", webMapID: Fixture.webMapID, phase: .starting("Starting…"))
-        #expect(App.update(&state, .started) == [.readLibrary, .loadWebMap])
+        #expect(App.update(&state, .started) == [.readLibrary, .loadWebMap, .loadPins])
         #expect(state.phase == .starting("Starting…"))
         _ = App.update(&state, .connected(host: "127.0.0.1"))
         #expect(state.phase == .loading && state.portalHost == "127.0.0.1" && state.isConnected)
@@ -585,7 +585,7 @@ struct UpdateMapTests {
 
     @Test func aStandaloneMapQuitsWhenLeft() {
         var state = AppState.standaloneMap(title: "file.vtpk", sourceName: "file.vtpk", home: nil)
-        #expect(App.update(&state, .started) == [.openMap(session: 1, .given)])
+        #expect(App.update(&state, .started) == [.openMap(session: 1, .given), .loadPins])
         _ = App.update(&state, .resized(Display(width: 80, height: 24)))
         _ = App.update(&state, .mapOpened(session: 1, Self.summary))
         _ = Fixture.keys(&state, .escape)

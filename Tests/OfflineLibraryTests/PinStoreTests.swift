@@ -69,4 +69,18 @@ import Testing
         #expect(problems == ["Feature 2 is not a point.", "Feature 3: A pin's link must be an http or https address.", "Feature 4 is not a point."])
         #expect(throws: PinError("The file is not JSON.")) { try store.importGeoJSON(Data("nope".utf8)) }
     }
+
+    @Test func anEditKeepsThePlaceAndTimeAndIsCheckedLikeANewPin() throws {
+        let store = PinStore(root: root)
+        let pin = try store.add(title: "Cove", note: nil, link: nil, at: GeoPoint(longitude: -68.2, latitude: 44.3), now: Date(timeIntervalSince1970: 1_000))
+        let edited = try store.update(pin.id, title: "Quiet cove", note: "low tide", link: "https://example.com/cove")
+        #expect(edited.title == "Quiet cove" && edited.note == "low tide" && edited.link == "https://example.com/cove")
+        #expect(edited.longitude == -68.2 && edited.created == pin.created && edited.id == pin.id)
+        #expect(try store.load() == [edited])
+        #expect(throws: PinError("A pin's link must be an http or https address.")) {
+            try store.update(pin.id, title: "Cove", note: nil, link: "file:///etc/passwd")
+        }
+        #expect(throws: PinError("That pin is no longer there.")) { try store.update("nope", title: "x", note: nil, link: nil) }
+        #expect(try store.load() == [edited])
+    }
 }

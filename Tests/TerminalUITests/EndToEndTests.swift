@@ -294,6 +294,63 @@ import Testing
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// On a place found by search: `i` shows the Places popup (Tab the next hit), `L` the legend,
+    /// `p` drops a pin that `P` lists; after a restart the pin is still there.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func identifyTheLegendAndAPinThatOutlivesARestart() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try await Self.browse(portal)
+        defer {
+            tmux.close()
+            try? FileManager.default.removeItem(at: tmux.library.appendingPathComponent("pins.json"))
+        }
+        tmux.send("s")
+        _ = try await tmux.waitFor("Search for a place")
+        tmux.send("p", "o", "r", "t", "l", "a", "n", "d")
+        _ = try await tmux.waitFor("Portland, ME, USA")
+        tmux.send("Enter")
+        _ = try await tmux.waitFor("◆ Portland, ME, USA")
+        _ = try await tmux.waitForSettled()
+
+        tmux.send("i")
+        var screen = try await tmux.waitFor("Population")
+        #expect(screen.contains("Identify · 1 of") && screen.contains("│ Portland") && screen.contains("66,881"))
+        #expect(screen.contains("Portland is a City in Cumberland County, Maine."))
+        tmux.send("Tab")
+        screen = try await tmux.waitFor("Identify · 2 of")
+        tmux.send("Escape")
+        screen = try await tmux.waitForSettled()
+        #expect(!screen.contains("Identify"))
+
+        tmux.send("L")
+        screen = try await tmux.waitFor("City (10,000 or more)")
+        #expect(screen.contains("[x] Places") && screen.contains("6,000 km² or more"))
+        tmux.send("Escape")
+
+        tmux.send("p")
+        _ = try await tmux.waitFor("New pin")
+        for character in "Lunch spot" { tmux.send(character == " " ? "Space" : String(character)) }
+        tmux.send("Enter")
+        screen = try await tmux.waitFor("Pin kept: Lunch spot")
+        #expect(screen.contains("⚑ Lunch spot"))
+        tmux.send("P")
+        screen = try await tmux.waitFor("Pins · 1")
+        #expect(screen.contains("Lunch spot"))
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+
+        tmux.respawn("mapbook --portal \(portal.baseURL.absoluteString)")
+        _ = try await tmux.waitFor("6 map areas", timeout: 30)
+        tmux.send("Enter")
+        _ = try await tmux.waitFor("Explore Maine › Map")
+        tmux.send("P")
+        screen = try await tmux.waitFor("Pins · 1")
+        #expect(screen.contains("Lunch spot"))
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// The 256-colour backgrounds (`48;5;N`) on the screen's map rows, within `columns`.
     static func backgrounds(in coloured: String, columns: Range<Int>) -> Set<Int> {
         var found = Set<Int>()

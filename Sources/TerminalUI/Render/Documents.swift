@@ -80,7 +80,7 @@ enum DocumentScreen {
         let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - height) / 2, 1), width: width, height: height)
         drawCard(card, title: "Confirm", into: &frame, options: options)
         let lines = question.map { Span($0, theme.card.overlaid(by: theme.title)) } + detail.map { Span($0, theme.card) }
-            + [Span(""), Span("y yes, remove · n no, keep it", theme.card.overlaid(by: CellStyle(bold: true)))]
+            + [Span(""), Span(confirmation.answers, theme.card.overlaid(by: CellStyle(bold: true)))]
         for (offset, line) in lines.enumerated() where card.y + 1 + offset < card.maxY - 1 {
             frame.put(line.text, x: card.x + 2, y: card.y + 1 + offset, style: line.style, limit: card.maxX - 2)
         }

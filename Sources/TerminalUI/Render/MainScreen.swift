@@ -41,7 +41,8 @@ enum MainScreen {
         }
         let map = OverviewMap(geography: options.geography,
                               webMapExtent: state.webMapExtent,
-                              areas: shown, selected: selected)
+                              areas: shown, selected: selected,
+                              pins: state.pins.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) })
         // The basemap picture when one was drawn for this pane's size, else the bundled outline.
         let mapPart = (columns: rect.width, rows: rect.height - 1)
         let basemap = state.overviewBasemap.flatMap { image -> (frame: Frame, projection: MapProjection)? in

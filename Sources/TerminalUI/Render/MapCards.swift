@@ -2,6 +2,7 @@ import AppModel
 import Foundation
 import MapRender
 import MapbookCore
+import OfflineLibrary
 import TerminalCanvas
 
 /// `i`'s card at the bottom left of the map: the feature's title, its layer, its fields and its
@@ -83,6 +84,77 @@ enum LayerListPanel {
             let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
             if selected { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }
             frame.put(DisplayWidth.truncated(line.text, to: card.width - 4), x: card.x + 2, y: y, style: style, limit: card.maxX - 2)
+        }
+    }
+}
+
+/// `p` and `e`: a card in the middle of the screen with the pin's three fields, the one being typed
+/// into marked, and why it was not kept if it was not.
+enum PinFormCard {
+    static func draw(_ form: PinForm, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        let width = min(max(frame.width - 8, 30), 72)
+        let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - 11) / 2, 1), width: width, height: 11)
+        DocumentScreen.drawCard(card, title: form.editing == nil ? "New pin" : "Edit pin", into: &frame, options: options)
+        let labels: [(PinForm.Field, String)] = [(.title, "Title"), (.note, "Note"), (.link, "Link")]
+        let fieldWidth = card.width - 12
+        for (offset, (field, label)) in labels.enumerated() {
+            let y = card.y + 2 + offset * 2
+            frame.put(label, x: card.x + 2, y: y, style: theme.card.overlaid(by: CellStyle(bold: form.focus == field)))
+            let value = form.value(field)
+            // The end of what is typed stays in view, with the cursor after it.
+            var shown = value
+            while DisplayWidth.of(shown) > fieldWidth - 1 { shown.removeFirst() }
+            let box = Rect(x: card.x + 9, y: y, width: fieldWidth, height: 1)
+            let style = form.focus == field ? theme.selectedRow : theme.card.overlaid(by: CellStyle(underline: true))
+            frame.fill(box, with: Cell(" ", style: style))
+            let end = frame.put(shown, x: box.x, y: y, style: style, limit: box.maxX)
+            if form.focus == field, end < box.maxX { frame.put(options.glyphs == .unicode ? "▏" : "_", x: end, y: y, style: style) }
+        }
+        let where_ = String(format: "%.5f, %.5f", form.point.latitude, form.point.longitude)
+        let status = form.isSaving ? "Keeping…" : form.problem ?? "At \(where_). Links: http or https only."
+        frame.put(DisplayWidth.truncated(status, to: card.width - 4), x: card.x + 2, y: card.y + 8,
+                  style: theme.card.overlaid(by: form.problem == nil ? theme.dim : theme.error), limit: card.maxX - 2)
+        let keys = " Tab next · Enter keep · Esc leave "
+        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+    }
+}
+
+/// `P`: the pins as a table over the map: title, note, place (the geocoder's, else coordinates)
+/// and when each was made, the selected one reversed.
+enum PinsTable {
+    static func draw(_ map: MapViewState, state: AppState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        let pins = state.pins
+        let width = max(min(rect.width - 4, 110), 20)
+        let height = min(pins.count + 3, max(rect.height - 2, 4))
+        let card = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + 1, width: width, height: height)
+        DocumentScreen.drawCard(card, title: "Pins · \(pins.count)", into: &frame, options: options)
+        let inner = card.width - 4
+        // Title, note and place share what the date leaves.
+        let dateWidth = 20, share = max((inner - dateWidth - 6) / 3, 4)
+        let widths = [share, share, inner - dateWidth - 6 - 2 * share, dateWidth]
+        func row(_ cells: [String]) -> String {
+            zip(cells, widths).map { cell, width in
+                let cut = DisplayWidth.truncated(cell, to: width)
+                return cut + String(repeating: " ", count: max(width - DisplayWidth.of(cut), 0))
+            }.joined(separator: "  ")
+        }
+        frame.put(row(["Title", "Note", "Place", "Created"]), x: card.x + 2, y: card.y + 1, style: theme.card.overlaid(by: theme.heading), limit: card.maxX - 2)
+        let visible = height - 3  // borders and the heading
+        let top = min(max(map.panelSelection - visible + 1, 0), max(pins.count - visible, 0))
+        for (index, pin) in pins.enumerated().dropFirst(top).prefix(visible) {
+            let y = card.y + 2 + index - top
+            let place = state.pinPlaces[pin.id] ?? String(format: "%.4f, %.4f", pin.latitude, pin.longitude)
+            let text = row([pin.title, pin.note ?? "", place, Format.date(pin.created, time: true)])
+            let selected = index == map.panelSelection
+            let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
+            if selected { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }
+            frame.put(text, x: card.x + 2, y: y, style: style, limit: card.maxX - 2)
+        }
+        if let link = pins.indices.contains(map.panelSelection) ? pins[map.panelSelection].link : nil {
+            frame.put(DisplayWidth.truncated("Link: " + link, to: card.width - 4), x: card.x + 2, y: card.maxY - 1,
+                      style: theme.card.overlaid(by: theme.dim), limit: card.maxX - 2)
         }
     }
 }

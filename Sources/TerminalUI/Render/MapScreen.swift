@@ -2,6 +2,7 @@ import AppModel
 import Foundation
 import MapRender
 import MapbookCore
+import OfflineLibrary
 import TerminalCanvas
 
 /// The map view, full screen: a header, the last drawn picture of the map, a list of bookmarks or
@@ -20,7 +21,7 @@ enum MapScreen {
             FeatureHighlight.draw(geometry, viewport: map.viewport, into: &frame, rect: rect, ascii: options.glyphs == .ascii,
                                   colors: options.theme.colors)
         }
-        if let pin = map.pin { drawPin(pin, map: map, in: rect, into: &frame, options: options) }
+        drawMarkers(map, pins: state.pins, in: rect, into: &frame, options: options)
         if let status = map.status {
             for (offset, line) in DisplayWidth.wrapped(status, width: max(rect.width - 4, 1)).prefix(3).enumerated() {
                 frame.putCentred(line, in: rect, y: rect.y + rect.height / 2 + offset, style: offset == 0 ? theme.title : theme.dim)
@@ -29,12 +30,18 @@ enum MapScreen {
         if let found = map.identify { IdentifyCard.draw(found, in: rect, into: &frame, options: options) }
         if map.panel == .layers {
             LayerListPanel.draw(map, in: rect, into: &frame, options: options)
+        } else if map.panel == .pins {
+            PinsTable.draw(map, state: state, in: rect, into: &frame, options: options)
         } else if map.panel != nil {
             drawPanel(map, in: rect, into: &frame, options: options)
         }
         if let here = map.whatsHere { drawWhatsHere(here, in: rect, into: &frame, options: options) }
-        let hints = map.panel == nil ? KeyMap.hints(in: .map).joined(separator: "  ") + "  Esc back"
-            : map.panel == .layers ? "↑↓ choose · Space show/hide · Esc close" : "↑↓ choose · Enter go · Esc close"
+        let hints = switch map.panel {
+        case nil: KeyMap.hints(in: .map).joined(separator: "  ") + "  Esc back"
+        case .layers?: "↑↓ choose · Space show/hide · Esc close"
+        case .pins?: "↑↓ choose · Enter go · e edit · x delete · o open link · Esc close"
+        default: "↑↓ choose · Enter go · Esc close"
+        }
         Renderer.drawStatusBar(state, hints: state.message ?? map.problems.first ?? hints, position: position(map, options: options),
                                showsNetwork: !map.isStandalone, into: &frame, options: options)
     }
@@ -64,20 +71,17 @@ enum MapScreen {
         frame.put(closing, x: card.maxX - 2 - DisplayWidth.of(closing), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
     }
 
-    /// A searched place: a marker where it is, its name beside it, over the picture's background.
-    private static func drawPin(_ pin: MapPin, map: MapViewState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+    /// The user's pins, then a searched place over them: each a marker where it is and its name.
+    private static func drawMarkers(_ map: MapViewState, pins: [Pin], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         let projection = map.viewport.projection(columns: rect.width, rows: rect.height)
-        let dot = projection.dot(MercatorPoint(pin.point))
-        guard dot.x.isFinite, dot.y.isFinite, abs(dot.x) < 1e6, abs(dot.y) < 1e6 else { return }
-        let x = rect.x + Int((dot.x / 2).rounded(.down)), y = rect.y + Int((dot.y / 4).rounded(.down))
-        guard rect.contains(x: x, y: y) else { return }
-        let accent = options.theme.colors ? options.theme.map.selectedArea : nil
-        let text = (options.glyphs == .unicode ? "◆ " : "@ ") + DisplayWidth.truncated(pin.label, to: 40)
-        // Without colour the pin is in reverse video; in colour its text lies over the map.
-        if let accent {
-            frame.putOver(text, x: x, y: y, style: CellStyle(foreground: accent, bold: true), limit: rect.maxX)
-        } else {
-            frame.put(text, x: x, y: y, style: CellStyle(bold: true, reverse: true), limit: rect.maxX)
+        let colors = options.theme.colors, unicode = options.glyphs == .unicode
+        for pin in pins {
+            MapMarker.draw(GeoPoint(longitude: pin.longitude, latitude: pin.latitude), label: pin.title, glyph: unicode ? "⚑" : "P",
+                           projection: projection, in: rect, into: &frame, color: colors ? options.theme.map.pin : nil)
+        }
+        if let pin = map.pin {
+            MapMarker.draw(pin.point, label: pin.label, glyph: unicode ? "◆" : "@", projection: projection, in: rect, into: &frame,
+                           color: colors ? options.theme.map.selectedArea : nil)
         }
     }
 

@@ -29,6 +29,7 @@ public enum Renderer {
         case .help(let scroll)?: DocumentScreen.drawHelp(scroll: scroll, layout: layout, into: &frame, options: options)
         case .confirm(let confirmation)?: DocumentScreen.drawConfirmation(confirmation, into: &frame, options: options)
         case .search(let search)?: DocumentScreen.drawSearch(search, into: &frame, options: options)
+        case .pinForm(let form)?: PinFormCard.draw(form, into: &frame, options: options)
         case .filter?, nil: break
         }
         return frame

@@ -1,0 +1,173 @@
+import Foundation
+import MapRender
+import MapbookCore
+import OfflineLibrary
+
+/// A pin being written: where, the fields typed so far, which has the cursor; while `isSaving`,
+/// the keys wait for the store's answer; `problem` is why it was not kept.
+public struct PinForm: Equatable, Sendable {
+    public enum Field: Int, CaseIterable, Sendable { case title, note, link }
+
+    /// The pin being edited; nil for a new one.
+    public var editing: String?
+    public var point: GeoPoint
+    public var title = "", note = "", link = ""
+    public var focus: Field = .title
+    public var isSaving = false
+    public var problem: String?
+
+    public init(point: GeoPoint, editing: Pin? = nil) {
+        self.point = point
+        self.editing = editing?.id
+        title = editing?.title ?? ""; note = editing?.note ?? ""; link = editing?.link ?? ""
+    }
+
+    public func value(_ field: Field) -> String {
+        switch field {
+        case .title: title
+        case .note: note
+        case .link: link
+        }
+    }
+
+    static let limits: [Field: Int] = [.title: 120, .note: 1000, .link: 2000]
+
+    mutating func edit(_ field: Field, _ change: (inout String) -> Void) {
+        var text = value(field)
+        change(&text)
+        text = String(text.prefix(Self.limits[field] ?? 120))
+        switch field {
+        case .title: title = text
+        case .note: note = text
+        case .link: link = text
+        }
+    }
+}
+
+/// What the runtime keeps: a new pin (no id) or an edited one.
+public struct PinDraft: Equatable, Sendable {
+    public var id: String?
+    public var title: String
+    public var note: String?
+    public var link: String?
+    public var point: GeoPoint
+
+    public init(id: String?, title: String, note: String?, link: String?, point: GeoPoint) {
+        self.id = id; self.title = title; self.note = note; self.link = link; self.point = point
+    }
+}
+
+/// Pins: `p` writes one at the centre of the map, `P` lists them (Enter flies there, `e` edits,
+/// `x` deletes, `o` opens the link — each asked first where it cannot be undone or leaves mapbook).
+extension App {
+    static func dropPin(_ state: inout AppState) -> [Effect] {
+        guard let map = state.map else { return [] }
+        state.overlay = .pinForm(PinForm(point: map.viewport.center.geographic))
+        return []
+    }
+
+    static func showPins(_ state: inout AppState) -> [Effect] {
+        guard var map = state.map else { return [] }
+        guard !state.pins.isEmpty else { state.notice = .noPins; return [] }
+        map.panel = .pins
+        map.panelSelection = 0
+        map.pinTitles = state.pins.map(\.title)
+        state.screen = .map(map)
+        let unplaced = state.pins.filter { state.pinPlaces[$0.id] == nil }
+        return state.network.isCutOff || unplaced.isEmpty ? [] : [.describePins(unplaced)]
+    }
+
+    /// Keys in the pins table; nil for those the map handles.
+    static func inPins(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
+        guard var map = state.map, map.panel == .pins, state.pins.indices.contains(map.panelSelection) else { return nil }
+        let pin = state.pins[map.panelSelection]
+        switch intent {
+        case .open:
+            map.panel = nil
+            let point = MercatorPoint(GeoPoint(longitude: pin.longitude, latitude: pin.latitude))
+            map.viewport = MapViewport(center: point, zoom: max(map.viewport.zoom, 12))
+            map.pin = MapPin(point: point.geographic, label: pin.title)
+            state.screen = .map(map)
+            return requestMapDraw(&state)
+        case .editPin:
+            state.overlay = .pinForm(PinForm(point: GeoPoint(longitude: pin.longitude, latitude: pin.latitude), editing: pin))
+            return []
+        case .remove:
+            state.overlay = .confirm(Confirmation(question: "Delete the pin \(pin.title)?", detail: "It cannot be brought back.",
+                                                  action: .deletePin(id: pin.id)))
+            return []
+        case .openLink:
+            guard let link = pin.link else { state.notice = .problem("\(pin.title) has no link."); return [] }
+            state.overlay = .confirm(Confirmation(question: "Open this link in the browser?", detail: link, action: .openLink(link)))
+            return []
+        default:
+            return nil
+        }
+    }
+
+    static func editPinForm(_ state: inout AppState, _ edit: PinFormEdit) -> [Effect] {
+        guard case .pinForm(var form)? = state.overlay, !form.isSaving else { return [] }
+        let fields = PinForm.Field.allCases
+        switch edit {
+        case .type(let character):
+            // What is typed is kept as it will be shown: no control characters.
+            guard character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else { return [] }
+            form.edit(form.focus) { $0.append(character) }
+        case .deleteBackward: form.edit(form.focus) { if !$0.isEmpty { $0.removeLast() } }
+        case .nextField: form.focus = fields[(form.focus.rawValue + 1) % fields.count]
+        case .previousField: form.focus = fields[(form.focus.rawValue + fields.count - 1) % fields.count]
+        case .cancel:
+            state.overlay = nil
+            return []
+        case .save:
+            guard !form.title.trimmingCharacters(in: .whitespaces).isEmpty else {
+                form.problem = "A pin needs a title."
+                form.focus = .title
+                state.overlay = .pinForm(form)
+                return []
+            }
+            form.isSaving = true
+            form.problem = nil
+            state.overlay = .pinForm(form)
+            func optional(_ text: String) -> String? { text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text }
+            return [.savePin(PinDraft(id: form.editing, title: form.title, note: optional(form.note), link: optional(form.link), point: form.point))]
+        }
+        form.problem = nil
+        state.overlay = .pinForm(form)
+        return []
+    }
+
+    static func pinsLoaded(_ state: inout AppState, _ pins: [Pin], problem: String?) -> [Effect] {
+        let before = Set(state.pins.map(\.id))
+        state.pins = pins.map(DisplayText.pin)
+        if let problem { state.notice = .problem(TerminalText.sanitizedLine(problem, maxLength: 400)) }
+        var effects: [Effect] = []
+        if case .pinForm(let form)? = state.overlay, form.isSaving {
+            state.overlay = nil
+            state.notice = .pinKept(TerminalText.sanitizedLine(form.title, maxLength: 120))
+            // A new pin's place is asked for at once, while the network is there.
+            let added = state.pins.filter { !before.contains($0.id) }
+            if form.editing == nil, !added.isEmpty, !state.network.isCutOff { effects.append(.describePins(added)) }
+        }
+        guard var map = state.map else { return effects }
+        if map.panel == .pins {
+            map.pinTitles = state.pins.map(\.title)
+            if map.pinTitles.isEmpty { map.panel = nil }
+            map.panelSelection = min(map.panelSelection, max(map.pinTitles.count - 1, 0))
+        }
+        state.screen = .map(map)
+        return effects
+    }
+
+    static func pinNotSaved(_ state: inout AppState, _ sentence: String) -> [Effect] {
+        guard case .pinForm(var form)? = state.overlay else {
+            state.notice = .problem(TerminalText.sanitizedLine(sentence, maxLength: 400))
+            return []
+        }
+        form.isSaving = false
+        form.problem = TerminalText.sanitizedLine(sentence, maxLength: 400)
+        if form.problem?.contains("link") == true { form.focus = .link }
+        state.overlay = .pinForm(form)
+        return []
+    }
+}
