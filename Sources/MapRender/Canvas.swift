@@ -315,12 +315,12 @@ public struct LineStyle: Sendable, Equatable {
 
     init(width: Int, dashes: [Double]) { self.width = width; self.dashes = dashes }
 
-    /// The dot offsets across the line.
-    var offsets: [Int] {
+    /// The dot offsets across the line (a range: no array to allocate for every segment drawn).
+    var offsets: ClosedRange<Int> {
         switch width {
-        case 1: [0]
-        case 2: [0, 1]
-        default: [-1, 0, 1]
+        case 1: 0...0
+        case 2: 0...1
+        default: -1...1
         }
     }
 

@@ -10,7 +10,9 @@ public final class PreparedFeatureLayer: Sendable {
     /// Per feature: its parts (a point each, paths, or rings) in metres; empty without geometry.
     let parts: [[[MercatorPoint]]]
     let boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
-    let symbols: [FeatureSymbol]
+    /// Per feature, its symbol's index in `paints`: a layer has a few symbols and many features.
+    let symbolIndex: [Int]
+    let paints: [SymbolPaint]
     let classes: [Int?]
     let labels: [String?]
     /// Features without a usable geometry: left out of the drawing, counted for the footer.
@@ -20,7 +22,8 @@ public final class PreparedFeatureLayer: Sendable {
         self.info = info
         self.features = features
         var parts: [[[MercatorPoint]]] = [], boxes: [(Double, Double, Double, Double)] = []
-        var symbols: [FeatureSymbol] = [], classes: [Int?] = [], labels: [String?] = []
+        var symbolIndex: [Int] = [], paints: [SymbolPaint] = [], classes: [Int?] = [], labels: [String?] = []
+        var known: [FeatureSymbol] = []
         parts.reserveCapacity(features.count)
         var missing = 0
         for feature in features {
@@ -37,11 +40,18 @@ public final class PreparedFeatureLayer: Sendable {
             parts.append(shape)
             boxes.append(box)
             let (symbol, index) = info.symbol(for: feature.attributes)
-            symbols.append(symbol)
+            if let seen = known.firstIndex(of: symbol) {
+                symbolIndex.append(seen)
+            } else {
+                symbolIndex.append(known.count)
+                known.append(symbol)
+                paints.append(SymbolPaint(symbol))
+            }
             classes.append(index)
             labels.append(info.labeling?.text(for: feature.attributes))
         }
-        self.parts = parts; self.boxes = boxes; self.symbols = symbols; self.classes = classes; self.labels = labels
+        self.parts = parts; self.boxes = boxes; self.symbolIndex = symbolIndex; self.paints = paints; self.classes = classes
+        self.labels = labels
         withoutGeometry = missing
     }
 
@@ -93,6 +103,34 @@ public final class PreparedFeatureLayer: Sendable {
     }
 }
 
+/// A symbol as the terminal draws it, worked out once per symbol: its palette colours, its glyph,
+/// its line style.
+struct SymbolPaint: Sendable {
+    let kind: FeatureSymbol.Kind
+    /// A fill's colour (blended with what is below by its alpha).
+    let fill: SymbolColor?
+    /// A marker's colour, or a line's, or a fill's outline.
+    let color: PaletteIndex?
+    let line: LineStyle
+
+    init(_ symbol: FeatureSymbol) {
+        kind = symbol.kind
+        func palette(_ c: SymbolColor?) -> PaletteIndex? { c.map { XtermPalette.nearest(r: Int($0.r), g: Int($0.g), b: Int($0.b)) } }
+        switch symbol.kind {
+        case .fill:
+            fill = symbol.color
+            color = symbol.outline.flatMap { $0.a > 25 ? palette($0) : nil }
+        case .line:
+            fill = nil
+            color = symbol.color.flatMap { $0.a > 25 ? palette($0) : nil }
+        case .marker, .text:
+            fill = nil
+            color = palette(symbol.color)
+        }
+        line = LineStyle(width: symbol.size * 96 / 72, dasharray: FeatureLayerPainter.dashes(symbol.kind))
+    }
+}
+
 /// One operational layer in a drawing: its prepared features and its opacity.
 public struct FeatureLayerScene: Sendable {
     public var layer: PreparedFeatureLayer
@@ -111,38 +149,34 @@ enum FeatureLayerPainter {
         for scene in scenes {
             let layer = scene.layer
             guard layer.info.geometryType == .polygon || layer.info.geometryType == .polyline else { continue }
-            var blends: [Int: PaletteIndex] = [:]
+            // Each symbol's fill blended over each colour below, worked out once per drawing: a
+            // flat table per symbol (256 colours, and "nothing below").
+            var blends = [[Int16]](repeating: [], count: layer.paints.count)
             for index in layer.features.indices {
                 let box = layer.boxes[index]
                 let x0 = (box.minX - projection.left) * projection.scale, x1 = (box.maxX - projection.left) * projection.scale
                 let y0 = (projection.top - box.maxY) * projection.scale, y1 = (projection.top - box.minY) * projection.scale
                 guard x1 >= 0, y1 >= 0, x0 <= width, y0 <= height else { continue }
-                let symbol = layer.symbols[index]
+                let symbol = layer.symbolIndex[index]
+                let paint = layer.paints[symbol]
                 let rings = layer.parts[index].map { part in part.map { ((($0.x - projection.left) * projection.scale), (projection.top - $0.y) * projection.scale) } }
-                if case .fill = symbol.kind, colors, let color = symbol.color {
+                if colors, let color = paint.fill {
                     let alpha = Double(color.a) / 255 * scene.opacity
                     if alpha >= 0.05 {
+                        if blends[symbol].isEmpty { blends[symbol] = [Int16](repeating: -1, count: 257) }
                         canvas.fill(rings: rings) { below in
-                            let key = Int(below ?? 0) << 1 | (below == nil ? 1 : 0)
-                            if let known = blends[key] { return known }
+                            let slot = below.map { Int($0) } ?? 256
+                            if blends[symbol][slot] >= 0 { return PaletteIndex(blends[symbol][slot]) }
                             let blended = blend(color, alpha: alpha, over: below)
-                            blends[key] = blended
+                            blends[symbol][slot] = Int16(blended)
                             return blended
                         }
                     }
                 }
-                let lineColor: SymbolColor?
-                switch symbol.kind {
-                case .fill: lineColor = symbol.outline
-                case .line: lineColor = symbol.color
-                default: lineColor = nil
-                }
-                if let lineColor, lineColor.a > 25 {
-                    let index = XtermPalette.nearest(r: Int(lineColor.r), g: Int(lineColor.g), b: Int(lineColor.b))
-                    let style = LineStyle(width: symbol.size * 96 / 72, dasharray: dashes(symbol.kind))
+                if let line = paint.color {
                     for ring in rings where ring.count >= 2 {
                         var phase = 0.0
-                        for (a, b) in zip(ring, ring.dropFirst()) { canvas.line(from: a, to: b, color: index, style: style, phase: &phase) }
+                        for (a, b) in zip(ring, ring.dropFirst()) { canvas.line(from: a, to: b, color: line, style: paint.line, phase: &phase) }
                     }
                 }
                 drawn += 1
@@ -182,38 +216,47 @@ enum FeatureLayerPainter {
     }
 
     /// Points as glyphs in their colour (the last drawn wins a cell), and every layer's label
-    /// candidates: points label to their right, lines and areas at their box's centre.
+    /// candidates: points label to their right (one label a cell: the others could not be placed
+    /// anyway), lines and areas at their box's centre.
     static func drawMarkers(_ scenes: [FeatureLayerScene], projection: MapProjection, frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool,
                             scale: Double, labels: inout [MapComposer.LabelCandidate], occupied: inout Set<Int>, order: Int) -> Int {
         var drawn = 0
+        var labelled = [Bool](repeating: false, count: rect.width * rect.height)
         for (layerIndex, scene) in scenes.enumerated() {
             let layer = scene.layer
             let labelsShown = layer.info.labeling.map { ($0.minScale == 0 || scale <= $0.minScale) && ($0.maxScale == 0 || scale >= $0.maxScale) } ?? false
             let labelColor = layer.info.labeling?.color.map { XtermPalette.nearest(r: Int($0.r), g: Int($0.g), b: Int($0.b)) } ?? 236
             let isPoint = layer.info.geometryType == .point || layer.info.geometryType == .multipoint
+            let glyphs = layer.paints.map { glyph($0.kind, ascii: ascii) }
             for index in layer.features.indices where !layer.parts[index].isEmpty {
-                let box = layer.boxes[index]
-                let cx = ((box.minX + box.maxX) / 2 - projection.left) * projection.scale / 2
-                let cy = (projection.top - (box.minY + box.maxY) / 2) * projection.scale / 4
                 if isPoint {
-                    let symbol = layer.symbols[index]
-                    let color = symbol.color.map { XtermPalette.nearest(r: Int($0.r), g: Int($0.g), b: Int($0.b)) }
+                    let paint = layer.paints[layer.symbolIndex[index]]
+                    let style = CellStyle(foreground: colors ? paint.color : nil, bold: true)
                     for part in layer.parts[index] {
                         guard let p = part.first else { continue }
-                        let column = Int(((p.x - projection.left) * projection.scale / 2).rounded(.down))
-                        let row = Int(((projection.top - p.y) * projection.scale / 4).rounded(.down))
-                        guard column >= 0, row >= 0, column < rect.width, row < rect.height else { continue }
-                        let background = frame[rect.x + column, rect.y + row].style.background
-                        frame[rect.x + column, rect.y + row] = Cell(glyph(symbol.kind, ascii: ascii),
-                                                                    style: CellStyle(foreground: colors ? color : nil, background: background, bold: true))
+                        let x = ((p.x - projection.left) * projection.scale / 2).rounded(.down)
+                        let y = ((projection.top - p.y) * projection.scale / 4).rounded(.down)
+                        guard x >= 0, y >= 0, x < Double(rect.width), y < Double(rect.height) else { continue }
+                        let column = Int(x), row = Int(y)
+                        var cell = Cell(glyphs[layer.symbolIndex[index]], style: style)
+                        cell.style.background = frame[rect.x + column, rect.y + row].style.background
+                        frame[rect.x + column, rect.y + row] = cell
                         occupied.insert(row * rect.width + column)
                         drawn += 1
                     }
                 }
                 guard labelsShown, let text = layer.labels[index] else { continue }
+                let box = layer.boxes[index]
+                let cx = ((box.minX + box.maxX) / 2 - projection.left) * projection.scale / 2
+                let cy = (projection.top - (box.minY + box.maxY) / 2) * projection.scale / 4
+                guard cx >= -40, cy >= 0, cx < Double(rect.width + 40), cy < Double(rect.height) else { continue }
                 // A point's label starts a cell past its marker, so the label's margin leaves the marker be.
                 let column = Int(cx.rounded(.down)) + (isPoint ? 1 : 0), row = Int(cy.rounded(.down))
-                guard column >= -40, row >= 0, column < rect.width + 40, row < rect.height else { continue }
+                if isPoint, column > 0, column <= rect.width {
+                    let cell = row * rect.width + column - 1
+                    if labelled[cell] { continue }
+                    labelled[cell] = true
+                }
                 labels.append(MapComposer.LabelCandidate(text: text, column: column, row: row, order: order + layerIndex, color: labelColor,
                                                          isPoint: isPoint))
             }

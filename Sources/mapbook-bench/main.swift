@@ -424,6 +424,17 @@ func benchFeatures(width: Int, height: Int) async {
         identify.append(seconds(ContinuousClock.now - start))
     }
     print("identify_12000_features \(summary(identify))")
+    // Each layer alone, to see where the time goes.
+    for (name, alone) in [("points", [layers[1]]), ("polygons", [layers[0]])] {
+        var times: [Double] = []
+        for _ in 0..<100 {
+            var frame = Frame(width: columns, height: rows)
+            start = ContinuousClock.now
+            MapComposer.draw([scene], features: alone, into: &frame, rect: frame.bounds)
+            times.append(seconds(ContinuousClock.now - start))
+        }
+        print("compose_\(name)_only \(summary(times))")
+    }
 }
 
 let arguments = CommandLine.arguments
