@@ -15,6 +15,8 @@ public enum Intent: Hashable, Sendable {
     case zoomIn, zoomOut, home, showBookmarks, showLayers, showBasemaps, whatsHere, cycleMapMode
     /// `i` in the map: what lies under the centre; `Tab`: the next thing found.
     case identify, nextHit
+    /// A click on the map: identify at that cell of it.
+    case identifyAt(column: Int, row: Int)
     /// `p`: a pin at the centre; `P`: the pins table; in it `e` edits and `o` opens the link.
     case dropPin, showPins, editPin, openLink
     /// While typing a pin's title, note and link.

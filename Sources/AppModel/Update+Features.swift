@@ -25,10 +25,15 @@ extension App {
         return requestMapDraw(&state)
     }
 
-    /// `i`: identify at the centre of the view.
-    static func identify(_ state: inout AppState) -> [Effect] {
+    /// `i`: identify at the centre of the view; a click: at the middle of the cell clicked.
+    static func identify(_ state: inout AppState, cell: (column: Int, row: Int)? = nil) -> [Effect] {
         guard var map = state.map, map.isOpen, let request = mapRequest(state) else { return [] }
-        let point = map.viewport.center.geographic
+        var point = map.viewport.center.geographic
+        if let cell {
+            let projection = map.viewport.projection(columns: request.columns, rows: request.rows)
+            point = MercatorPoint(x: projection.left + (Double(cell.column * 2) + 1) / projection.scale,
+                                  y: projection.top - (Double(cell.row * 4) + 2) / projection.scale).geographic
+        }
         let id = (map.identify?.id ?? 0) + 1
         map.identify = IdentifyState(id: id, point: point)
         map.whatsHere = nil

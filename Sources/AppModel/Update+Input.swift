@@ -244,7 +244,12 @@ public enum MouseTranslator {
             guard onMap, let last = state.dragPoint else { return (nil, state.dragPoint) }
             guard point != last else { return (nil, point) }
             return (.pan(columns: point.x - last.x, rows: point.y - last.y), point)
-        case .release:
+        case .release(let point):
+            // A press and release on one cell of the map, with no drag between: identify there.
+            let rect = layout.mapRect
+            if onMap, state.overlay == nil, state.dragPoint == point, rect.contains(x: point.x, y: point.y) {
+                return (.identifyAt(column: point.x - rect.x, row: point.y - rect.y), nil)
+            }
             return (nil, nil)
         }
     }

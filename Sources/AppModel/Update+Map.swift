@@ -127,6 +127,8 @@ extension App {
             return whatsHere(&state)
         case .identify:
             return identify(&state)
+        case .identifyAt(let column, let row):
+            return identify(&state, cell: (column, row))
         case .dropPin:
             return dropPin(&state)
         case .showPins:
@@ -199,7 +201,7 @@ extension App {
             state.screen = .map(map)
             return requestMapDraw(&state)
         case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers,
-             .showBasemaps, .whatsHere, .identify, .nextHit, .dropPin:
+             .showBasemaps, .whatsHere, .identify, .identifyAt, .nextHit, .dropPin:
             return nil
         case .showPins where panel == .pins:
             map.panel = nil

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import TileFormats
 import TerminalCanvas
 
 /// One line of a legend: a swatch in a colour, and what it stands for (sanitized).
@@ -48,6 +49,35 @@ public enum MapLegend {
         case .fill: .fill
         }
         return LegendEntry(swatch: swatch, color: color, label: TerminalText.sanitizedLine(label, maxLength: 60))
+    }
+
+    /// A MapServer's `legend?f=json`: each entry's label (its layer's name when it has none) and,
+    /// for a swatch, the mean colour of its picture's opaque pixels (none when the picture is missing
+    /// or cannot be read: the label alone).
+    public static func entries(serviceLegend json: JSONValue) -> [LegendEntry] {
+        var entries: [LegendEntry] = []
+        for layer in json["layers"]?.array ?? [] {
+            for item in layer["legend"]?.array ?? [] {
+                guard entries.count < 64 else { return entries }
+                let label = item["label"]?.string ?? layer["layerName"]?.string ?? ""
+                let color = item["imageData"]?.string.flatMap { Data(base64Encoded: $0) }.flatMap { try? RasterImage(decoding: $0) }.flatMap(meanColor)
+                entries.append(LegendEntry(swatch: .fill, color: color, label: TerminalText.sanitizedLine(label, maxLength: 60)))
+            }
+        }
+        return entries
+    }
+
+    static func meanColor(_ image: RasterImage) -> PaletteIndex? {
+        var sum = (r: 0, g: 0, b: 0), count = 0
+        for y in 0..<min(image.height, 64) {
+            for x in 0..<min(image.width, 64) {
+                let p = image.pixel(x: x, y: y)
+                guard p.a >= 128 else { continue }
+                sum = (sum.r + Int(p.r), sum.g + Int(p.g), sum.b + Int(p.b))
+                count += 1
+            }
+        }
+        return count == 0 ? nil : XtermPalette.nearest(r: sum.r / count, g: sum.g / count, b: sum.b / count)
     }
 
     /// For each source layer a style draws, its style layers' colours at `zoom` (one entry per

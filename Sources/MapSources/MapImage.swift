@@ -74,10 +74,16 @@ public struct MapStack: Sendable {
         return layers.flatMap { layer in layer.loader.source.isVector ? layer.loader.source.style.sourceLayers : [layer.loader.source.name] }
     }
 
-    /// The vector layers' legends by source layer, their colours as at style zoom `zoom`.
+    /// The legends of the listed layers: a vector layer's by source layer (its colours as at style
+    /// zoom `zoom`), a raster service's by its name (its own legend, when it has one).
     public func legend(zoom: Double = 10) -> [String: [LegendEntry]] {
-        layers.filter(\.loader.source.isVector).reduce(into: [:]) { legend, layer in
-            legend.merge(MapLegend.entries(for: layer.loader.source.style, zoom: zoom)) { first, _ in first }
+        layers.reduce(into: [:]) { legend, layer in
+            let source = layer.loader.source
+            if source.isVector {
+                legend.merge(MapLegend.entries(for: source.style, zoom: zoom)) { first, _ in first }
+            } else if !source.legend.isEmpty {
+                legend[layers.count > 1 ? source.name : MapComposer.rasterLayerName] = source.legend
+            }
         }
     }
 

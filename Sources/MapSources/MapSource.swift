@@ -20,9 +20,13 @@ public protocol MapSource: Sendable {
     var attribution: String? { get }
     /// A decoded tile; nil where the source has none. Damaged tiles throw.
     func tile(_ key: TileKey) async throws -> MapTile?
+    /// What a raster source's colours mean, when it says (a MapServer's legend).
+    var legend: [LegendEntry] { get }
 }
 
 extension MapSource {
+    public var legend: [LegendEntry] { [] }
+
     /// The layers the layer list offers: the style's source layers, or one entry for raster tiles.
     public var layerNames: [String] { isVector ? style.sourceLayers : [MapComposer.rasterLayerName] }
 }

@@ -17,6 +17,8 @@ public struct TileServiceSource: MapSource {
     public let attribution: String?
     public let isVector: Bool
     public let tileSize: Int
+    /// A MapServer's legend (`legend?f=json`), for the layer list.
+    public let legend: [LegendEntry]
     let addressing: TileAddressing
     private let http: HTTPClient
     private let cache: TileDiskCache?
@@ -94,9 +96,17 @@ public struct TileServiceSource: MapSource {
             throw MapSourceError("\(layerName(layer)) is not a tiled service: mapbook draws tiled layers only.")
         }
         let scheme = try RasterTiling(tileInfo: json["tileInfo"]!, layerName: layerName(layer))
+        // The legend is a nicety: a service without one (an ImageServer, an old MapServer) still draws.
+        var legend: [LegendEntry] = []
+        if service.path.hasSuffix("/MapServer"),
+           let data = try? await fetch(withJSONFormat(service.appendingPathComponent("legend")), http: http, cacheDirectory: cacheDirectory,
+                                       isValid: { (try? JSONValue(parsing: $0))?["layers"] != nil }),
+           let json = try? JSONValue(parsing: data) {
+            legend = MapLegend.entries(serviceLegend: json)
+        }
         return TileServiceSource(name: name(layer.title, json, service), zooms: scheme.zooms, extent: extent(json), style: .plain,
                                  attribution: Attribution.clean(json["copyrightText"]?.string), isVector: false,
-                                 tileSize: scheme.tileSize, addressing: .tiledService(service, levels: scheme.levels), http: http,
+                                 tileSize: scheme.tileSize, legend: legend, addressing: .tiledService(service, levels: scheme.levels), http: http,
                                  cacheDirectory: cacheDirectory)
     }
 
@@ -115,8 +125,8 @@ public struct TileServiceSource: MapSource {
     // MARK: Tiles
 
     init(name: String, zooms: ClosedRange<Int>, extent: GeoExtent?, style: MapStyle, attribution: String?, isVector: Bool,
-         tileSize: Int, addressing: TileAddressing, http: HTTPClient, cacheDirectory: String?) {
-        self.name = name
+         tileSize: Int, legend: [LegendEntry] = [], addressing: TileAddressing, http: HTTPClient, cacheDirectory: String?) {
+        self.name = name; self.legend = legend
         self.zooms = min(max(zooms.lowerBound, 0), 24)...min(max(zooms.upperBound, 0), 24)
         self.extent = extent; self.style = style; self.attribution = attribution; self.isVector = isVector
         self.tileSize = tileSize; self.addressing = addressing; self.http = http

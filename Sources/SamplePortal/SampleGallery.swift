@@ -119,6 +119,9 @@ struct SampleMapServer {
         case nil:
             guard request.query["f"] == "json" || request.query["f"] == "pjson" else { return SampleREST.html }
             return SampleREST.json(Self.serviceJSON, pretty: request.query["f"] == "pjson")
+        case "legend"? where rest.count == 1:
+            guard request.query["f"] == "json" || request.query["f"] == "pjson" else { return SampleREST.html }
+            return SampleREST.json(Self.legendJSON, pretty: request.query["f"] == "pjson")
         case "tile"? where rest.count == 4:
             guard let level = Int(rest[1]), let row = Int(rest[2]), let column = Int(rest[3]),
                   let png = tiles.png(TileKey(z: level + Self.zooms.lowerBound, x: column, y: row)) else {
@@ -130,6 +133,25 @@ struct SampleMapServer {
             return .text("Not Found", status: 404)
         }
     }
+
+    /// `legend?f=json` as a MapServer answers it: one layer, an entry per colour with a 20-pixel
+    /// PNG swatch in base64.
+    static let legendJSON: JSONValue = {
+        let colors = SampleRasterTiles.colors
+        func swatch(_ c: Thumbnail.Colors.RGB) -> JSONValue {
+            let png = PNG.encode(width: 20, height: 20, rgba: Array(repeating: [c.0, c.1, c.2, 255], count: 400).flatMap { $0 })
+            return .string(png.base64EncodedString())
+        }
+        let entries: [(String, Thumbnail.Colors.RGB)] = [("Water", colors.water), ("Land", colors.land), ("Maine", colors.maine)]
+        return .object(["layers": .array([.object([
+            "layerId": .number(0), "layerName": .string("Maine Topographic"), "layerType": .string("Raster Layer"),
+            "minScale": .number(0), "maxScale": .number(0),
+            "legend": .array(entries.map { label, color in
+                .object(["label": .string(label), "url": .string(label.lowercased()), "imageData": swatch(color),
+                         "contentType": .string("image/png"), "height": .number(20), "width": .number(20)])
+            }),
+        ])])])
+    }()
 
     static let serviceJSON: JSONValue = {
         let webMercator: JSONValue = .object(["wkid": .number(102100), "latestWkid": .number(3857)])

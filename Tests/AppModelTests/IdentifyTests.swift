@@ -83,4 +83,21 @@ struct IdentifyTests {
             #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, "\(text)")
         }
     }
+
+    @Test func aClickOnTheMapIdentifiesThereAndADragDoesNot() {
+        var state = Self.openMap()
+        let rect = state.layout!.mapRect
+        let cell = CellPoint(x: rect.x + 10, y: rect.y + 5)
+        _ = App.update(&state, .mouse(.press(cell)))
+        let effects = App.update(&state, .mouse(.release(cell)))
+        guard case .identify(1, let point, let request, _)? = effects.first else { Issue.record("\(effects)"); return }
+        let projection = state.map!.viewport.projection(columns: request.columns, rows: request.rows)
+        let dot = projection.dot(MercatorPoint(point))
+        #expect(Int(dot.x / 2) == 10 && Int(dot.y / 4) == 5)
+        // Pressed, dragged, released: a pan, no identify.
+        _ = App.update(&state, .mouse(.press(cell)))
+        _ = App.update(&state, .mouse(.drag(CellPoint(x: cell.x + 3, y: cell.y))))
+        let dragged = App.update(&state, .mouse(.release(CellPoint(x: cell.x + 3, y: cell.y + 1))))
+        #expect(!dragged.contains { if case .identify = $0 { return true }; return false })
+    }
 }

@@ -105,4 +105,19 @@ struct FeatureLayerDrawingTests {
         #expect(entries.map { $0.glyph(ascii: false) } == ["■", "●", "▲"])
         #expect(entries[0].color == XtermPalette.nearest(r: 255, g: 0, b: 0))
     }
+
+    @Test func aHundredThousandFeaturesAreReadAndDrawnWithoutTrouble() throws {
+        var json = #"{"exceededTransferLimit":false,"features":["#
+        for index in 0..<100_000 {
+            let x = -69.5 + Double(index % 1000) / 1000, y = 44.5 + Double(index / 1000) / 100
+            json += (index > 0 ? "," : "") + #"{"attributes":{"kind":"town","name":"T\#(index)"},"geometry":{"x":\#(x),"y":\#(y)}}"#
+        }
+        json += "]}"
+        let (features, more) = EsriFeatures.features(in: try JSONValue(parsing: Data(json.utf8)))
+        #expect(features.count == 100_000 && !more)
+        let layer = PreparedFeatureLayer(info: Self.towns, features: features)
+        let (frame, report) = draw([FeatureLayerScene(layer: layer)])
+        #expect(report.featuresDrawn > 0 && report.featuresDrawn <= 100_000)
+        #expect(frame.text.contains("●"))
+    }
 }

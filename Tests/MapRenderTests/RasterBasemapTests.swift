@@ -142,6 +142,22 @@ import TileFormats
                                  columns: 80, rows: 24)
         let image = await stack.render(request)
         #expect(image.report.rasterTilesDrawn > 0 && image.report.labelsPlaced > 0, "raster tiles with place names on top")
+        // The layer list's legend: the MapServer's own (labels, swatches in its pictures' colours),
+        // and the reference layer's style layers by source layer.
+        let legend = stack.legend()
+        let raster = try #require(legend[stack.layerNames[0]])
+        #expect(raster.map(\.label) == ["Water", "Land", "Maine"])
+        #expect(raster[0].color == XtermPalette.nearest(r: 160, g: 196, b: 222) && raster[2].color == XtermPalette.nearest(r: 196, g: 219, b: 170))
+        #expect(legend["places"]?.map(\.label).contains("city names") == true)
+        #expect(portal.requests.contains { $0.path.hasSuffix("/MapServer/legend") && $0.query["f"] == "json" })
+    }
+
+    @Test func aServiceLegendWithoutPicturesOrWithBrokenOnesKeepsItsLabels() throws {
+        let json = try JSONValue(parsing: Data(#"""
+            {"layers":[{"layerName":"Roads","legend":[{"label":"","imageData":"not base64!"},{"label":"Highway","imageData":"aGVsbG8="}]}]}
+            """#.utf8))
+        let entries = MapLegend.entries(serviceLegend: json)
+        #expect(entries.map(\.label) == ["Roads", "Highway"] && entries.allSatisfy { $0.color == nil })
     }
 
     @Test func aLayerThatCannotBeOpenedIsNamedAndTheRestDraws() async throws {

@@ -34,6 +34,18 @@ struct FeatureCopyTests {
         let card = PopupCard.make(layer: places.title, attributes: places.features.first { $0.attributes["name"]?.string == "Portland" }!.attributes,
                                   fields: places.info.fields, popup: places.info.popup)
         #expect(card.title == "Portland" && card.rows.contains(PopupCard.Row(label: "County", value: "Cumberland")))
+        // An update (the area downloaded again) refreshes the copies: a damaged one is replaced.
+        // (The portal back, at another address: the same library folder, downloading from it.)
+        let back = try LibraryFixture()
+        let again = DownloadQueue(library: fixture.library, client: back.client, http: LibraryFixture.http())
+        await again.setFeatureLayers(try await back.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers)
+        FileManager.default.createFile(atPath: fixture.library.featuresDirectory(fixture.portlandID) + "/01.json", contents: Data("{".utf8))
+        #expect(fixture.library.featureCopies(fixture.portlandID).problems.count == 1)
+        await again.enqueue(try await back.area(SampleFixture.portlandID))
+        guard case .finished? = await LibraryFixture.events(of: again, until: fixture.portlandID).last else { Issue.record("no update"); return }
+        let refreshed = fixture.library.featureCopies(fixture.portlandID)
+        #expect(refreshed.problems.isEmpty && refreshed.copies.count == 2)
+        #expect(back.portal.requests.contains { $0.path.hasSuffix("/FeatureServer/0/query") })
         // Removing the area takes its copies with it.
         try fixture.library.removeDownload(fixture.portlandID, title: "Portland")
         #expect(!fixture.library.hasFeatureCopies(fixture.portlandID))
