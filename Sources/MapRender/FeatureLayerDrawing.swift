@@ -13,7 +13,6 @@ public final class PreparedFeatureLayer: Sendable {
     /// Per feature, its symbol's index in `paints`: a layer has a few symbols and many features.
     let symbolIndex: [Int]
     let paints: [SymbolPaint]
-    let classes: [Int?]
     let labels: [String?]
     /// Features without a usable geometry: left out of the drawing, counted for the footer.
     public let withoutGeometry: Int
@@ -22,7 +21,7 @@ public final class PreparedFeatureLayer: Sendable {
         self.info = info
         self.features = features
         var parts: [[[MercatorPoint]]] = [], boxes: [(Double, Double, Double, Double)] = []
-        var symbolIndex: [Int] = [], paints: [SymbolPaint] = [], classes: [Int?] = [], labels: [String?] = []
+        var symbolIndex: [Int] = [], paints: [SymbolPaint] = [], labels: [String?] = []
         var known: [FeatureSymbol] = []
         parts.reserveCapacity(features.count)
         var missing = 0
@@ -39,7 +38,7 @@ public final class PreparedFeatureLayer: Sendable {
             for p in shape.joined() { box = (min(box.0, p.x), min(box.1, p.y), max(box.2, p.x), max(box.3, p.y)) }
             parts.append(shape)
             boxes.append(box)
-            let (symbol, index) = info.symbol(for: feature.attributes)
+            let symbol = info.symbol(for: feature.attributes).symbol
             if let seen = known.firstIndex(of: symbol) {
                 symbolIndex.append(seen)
             } else {
@@ -47,10 +46,9 @@ public final class PreparedFeatureLayer: Sendable {
                 known.append(symbol)
                 paints.append(SymbolPaint(symbol))
             }
-            classes.append(index)
             labels.append(info.labeling?.text(for: feature.attributes))
         }
-        self.parts = parts; self.boxes = boxes; self.symbolIndex = symbolIndex; self.paints = paints; self.classes = classes
+        self.parts = parts; self.boxes = boxes; self.symbolIndex = symbolIndex; self.paints = paints
         self.labels = labels
         withoutGeometry = missing
     }
