@@ -22,6 +22,8 @@ let package = Package(
                        providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa",
                        providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
 
         .target(name: "MapbookCore"),
         // The terminal as a value: cells, frames, their diff, display widths, the xterm palette.
@@ -32,13 +34,15 @@ let package = Package(
         .target(name: "CTerminal"),
         .target(name: "CChecksum"),
         .target(name: "HTTP", dependencies: ["MapbookCore", "CCurl"]),
-        .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP"]),
+        .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP", "CCrypto"]),
         .target(name: "LoopbackHTTP"),
         .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib", "CStb", "CChecksum"]),
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world")]),
         .target(name: "OfflineLibrary", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
+        // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
+        .target(name: "SignIn", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal"]),
         .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
         .target(name: "MapSources", dependencies: ["MapbookCore", "HTTP", "TileFormats", "MapRender", "TerminalCanvas"]),
         // The UI actor and its one thread, which sleeps in poll() when nothing happens.
@@ -55,10 +59,10 @@ let package = Package(
         .target(name: "PlainUI", dependencies: ["AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),
         .target(name: "TerminalUI", dependencies: ["AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
                                                    "MapbookAssets", "OfflineLibrary", "CCurses", "CTerminal"]),
-        .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets"]),
+        .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto"]),
         .executableTarget(name: "mapbook", dependencies: [
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
-            "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "CTerminal",
+            "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "CTerminal", "SignIn", "LoopbackHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -78,6 +82,7 @@ let package = Package(
         .testTarget(name: "SamplePortalTests", dependencies: ["SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats",
                                                                "MapbookAssets", "SharedTestData"]),
         .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData"]),
+        .testTarget(name: "SignInTests", dependencies: ["SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
                                                           "MapSources", "MapRender", "TileFormats"]),

@@ -3,9 +3,9 @@ import Foundation
 /// Hands a link to the user's browser: the first command of `$BROWSER` (a colon-separated list, as
 /// the convention has it), else `xdg-open`. Only http and https links; the link is one argument,
 /// never part of a shell line.
-enum LinkOpener {
+public enum LinkOpener {
     /// nil when the browser was started; else why not, in one sentence.
-    static func open(_ link: String) -> String? {
+    public static func open(_ link: String) -> String? {
         guard let url = URL(string: link), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             return "Only http and https links are opened."
         }

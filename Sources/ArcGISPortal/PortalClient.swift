@@ -15,7 +15,8 @@ public struct PortalClient: Sendable {
     public var host: String { portalURL.host ?? portalURL.absoluteString }
 
     private let http: HTTPClient
-    private let token: String?
+    /// The signed-in token, shared by copies of this client; nil when anonymous.
+    private let session: SignInSession?
 
     /// For API answers someone waits on: a portal that sends nothing for 10 s is not answering (a
     /// download's watchdog waits longer).
@@ -30,6 +31,11 @@ public struct PortalClient: Sendable {
     private let cache: HTTPCache?
 
     public init(portal: URL, token: String? = nil, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil) {
+        self.init(portal: portal, session: token.flatMap { $0.isEmpty ? nil : SignInSession(token: $0) }, http: http, cache: cache)
+    }
+
+    /// Signed in with `session`, whose token is renewed (once) when the portal says it expired.
+    public init(portal: URL, session: SignInSession?, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil) {
         var root = portal.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
         if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
@@ -37,8 +43,11 @@ public struct PortalClient: Sendable {
         restURL = URL(string: root + "/sharing/rest") ?? portal
         self.http = http
         self.cache = cache
-        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        self.session = session
     }
+
+    /// Whether requests carry a token.
+    public var isSignedIn: Bool { session != nil }
 
     // MARK: Items
 
@@ -233,7 +242,7 @@ public struct PortalClient: Sendable {
             URLQueryItem(name: Self.formEncode($0.name), value: $0.value.map(Self.formEncode))
         }
         var headers: [(String, String)] = []
-        if let token, mayCarryToken(base) { headers.append(("X-Esri-Authorization", "Bearer \(token)")) }
+        if let session, mayCarryToken(base) { headers.append(("X-Esri-Authorization", "Bearer \(session.token)")) }
         return HTTPRequest(url: components.url!, headers: headers)
     }
 
@@ -247,7 +256,7 @@ public struct PortalClient: Sendable {
     private static let formSafe = CharacterSet(charactersIn:
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    private static func formEncode(_ text: String) -> String {
+    static func formEncode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: formSafe) ?? text
     }
 
@@ -260,7 +269,38 @@ public struct PortalClient: Sendable {
         try await getJSON(request(base: base, path, query: query), about: nil)
     }
 
-    private func getJSON(_ request: HTTPRequest, about id: ItemID?) async throws -> JSONValue {
+    /// A JSON answer, with a token renewed first when it is about to expire, and once more when the
+    /// portal says it is no longer valid (498); a renewal that fails means signing in again.
+    func getJSON(_ request: HTTPRequest, about id: ItemID?) async throws -> JSONValue {
+        guard let session, session.canRefresh else { return try await readJSON(request, about: id) }
+        if session.needsRefresh { try await renew(session) }
+        do {
+            return try await readJSON(withCurrentToken(request), about: id)
+        } catch let error as PortalError where error.kind == .invalidToken {
+            try await renew(session)
+            return try await readJSON(withCurrentToken(request), about: id)
+        }
+    }
+
+    private func renew(_ session: SignInSession) async throws {
+        do {
+            try await session.refresh()
+        } catch let error as HTTPError where error.networkState.isCutOff {
+            throw error
+        } catch {
+            throw SignInError("Your sign-in to \(host) has expired. Sign in again: mapbook auth login")
+        }
+    }
+
+    /// The request with the session's token as it is now.
+    private func withCurrentToken(_ request: HTTPRequest) -> HTTPRequest {
+        guard let session else { return request }
+        var renewed = request
+        renewed.headers = request.headers.map { $0.0 == "X-Esri-Authorization" ? ($0.0, "Bearer \(session.token)") : $0 }
+        return renewed
+    }
+
+    private func readJSON(_ request: HTTPRequest, about id: ItemID?) async throws -> JSONValue {
         try await send(request, about: id) { response in
             let json: JSONValue
             do {
@@ -313,13 +353,13 @@ public struct PortalClient: Sendable {
         let details = error["details"]?.stringArray ?? []
         if !details.isEmpty { message += (message.isEmpty ? "" : " ") + details.joined(separator: " ") }
         return PortalError(PortalError.kind(forArcGISCode: code, message: message), host: host,
-                           serverMessage: message, itemID: id, tokenSent: token != nil)
+                           serverMessage: message, itemID: id, tokenSent: session != nil)
     }
 
     /// HTTP statuses that mean the same as ArcGIS codes become the same typed errors.
     private func translate(_ error: HTTPError, about id: ItemID?) -> any Error {
         guard case .status(let code, _, _) = error, [401, 403, 404, 498, 499].contains(code) else { return error }
-        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: host, itemID: id, tokenSent: token != nil)
+        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: host, itemID: id, tokenSent: session != nil)
     }
 }
 

@@ -65,13 +65,13 @@ extension PortalError: UserFacingError {
         case .noAccess:
             return "You do not have access to \(subject.lowercasedFirst) on \(host)."
         case .tokenRequired where tokenSent:
-            return "\(host) did not accept the token in MAPBOOK_TOKEN for this: it may be for another portal or user. Set MAPBOOK_TOKEN to a token that has access."
+            return "\(host) did not accept this sign-in for this: it may be for another portal or user. Sign in as a user who has access: mapbook auth login."
         case .tokenRequired:
-            return "\(host) requires signing in for this. Set MAPBOOK_TOKEN to a valid token and try again."
+            return "\(host) requires signing in for this. Sign in: mapbook auth login (or set MAPBOOK_TOKEN to a valid token)."
         case .invalidToken where tokenSent:
-            return "\(host) did not accept the token in MAPBOOK_TOKEN: it is invalid or has expired. Set MAPBOOK_TOKEN to a new one."
+            return "\(host) did not accept the token: it is invalid or has expired. Sign in again: mapbook auth login."
         case .invalidToken:
-            return "\(host) asks for a new token, but none was sent. Set MAPBOOK_TOKEN to a valid token and try again."
+            return "\(host) asks for a new token, but none was sent. Sign in: mapbook auth login (or set MAPBOOK_TOKEN to a valid token)."
         case .serverError(let code):
             return "\(host) had a problem (error \(code)\(serverMessage.isEmpty ? "" : ": \(serverMessage)")). Try again later."
         case .rejected(let code):

@@ -6,6 +6,8 @@ import Foundation
 public struct Settings: Equatable, Sendable {
     /// Downloads an earlier run left part way resume by themselves once the portal answers.
     public var resumeDownloads = true
+    /// The OAuth client id `mapbook auth login` signs in with (an app registered on the portal).
+    public var clientID: String?
 
     public init() {}
 
@@ -28,6 +30,13 @@ public struct Settings: Equatable, Sendable {
                     continue
                 }
                 resumeDownloads = value
+            case "client-id":
+                let value = TerminalText.sanitizedLine(pair[1], maxLength: 100)
+                guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+                    problems.append("\(place): client-id is an app's client id (letters and digits), not “\(value)”.")
+                    continue
+                }
+                clientID = value
             default:
                 problems.append("\(place): mapbook has no setting “\(TerminalText.sanitizedLine(pair[0], maxLength: 40))”.")
             }

@@ -34,6 +34,10 @@ public struct SampleFaults: Sendable, Equatable {
     public var wrongLength = false
     /// Flips bytes in package bodies (the ETag stays: a bad proxy, not an update).
     public var corrupt = false
+    /// Tokens issued from now on expire after this many seconds.
+    public var tokenExpirySeconds: Int?
+    /// Every token and refresh token is refused (498), as after an administrator revoked them.
+    public var revoked = false
     /// Map areas reported as `processing` or `failed` instead of `complete`, by area id.
     public var areaStatus: [String: String] = [:]
     /// Map areas whose Area2Package answer is malformed (`"relatedItems": null`), by area id.
@@ -90,6 +94,8 @@ public struct SampleFaults: Sendable, Equatable {
             case "ignoreRange": ignoreRange = flag()
             case "wrongLength": wrongLength = flag()
             case "corrupt": corrupt = flag()
+            case "tokenExpiry": tokenExpirySeconds = try number()
+            case "revoked": revoked = flag()
             case "processing", "failed": areaStatus[try area().id] = key
             case "complete": areaStatus[try area().id] = nil
             case "update": updates[try area().packageID, default: 0] += 1

@@ -44,6 +44,8 @@ public final class SamplePortal: Sendable {
 /// Answers requests; holds the fault settings, which change at run time.
 final class SampleRouter: Sendable {
     let content: SampleContent
+    /// Codes and tokens issued, kept across requests.
+    let auth = SampleAuth()
     private let log: (@Sendable (String) -> Void)?
     private struct State {
         var faults: SampleFaults
@@ -128,7 +130,7 @@ final class SampleRouter: Sendable {
             return SampleREST.json(.object(["currentVersion": .string("2025.1")]))
         }
         if request.path.hasPrefix("/sharing/rest/") {
-            return SampleREST(content: content, faults: faults, baseURL: baseURL).respond(request)
+            return SampleREST(content: content, faults: faults, baseURL: baseURL, auth: auth).respond(request)
         }
         if request.path.hasPrefix(SampleGeocoder.path) {
             return content.geocoder.respond(request, down: faults.geocodeDown)
@@ -196,6 +198,7 @@ extension SampleFaults {
             "count": .number(Double(errorCount)), "stall": number(stallAfterBytes), "stallSeconds": .number(Double(stallSeconds)),
             "times": .number(Double(disruptedDownloads)), "hangup": .bool(hangUp),
             "geocodeDown": .bool(geocodeDown), "featuresDown": .bool(featuresDown),
+            "tokenExpiry": number(tokenExpirySeconds), "revoked": .bool(revoked),
             "ignoreRange": .bool(ignoreRange), "wrongLength": .bool(wrongLength), "corrupt": .bool(corrupt),
             "areaStatus": .object(areaStatus.mapValues { .string($0) }),
             "updates": .object(updates.mapValues { .number(Double($0)) }),

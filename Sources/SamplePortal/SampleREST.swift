@@ -12,6 +12,7 @@ struct SampleREST {
     let content: SampleContent
     let faults: SampleFaults
     let baseURL: String
+    let auth: SampleAuth
 
     func respond(_ request: LoopbackRequest) -> LoopbackResponse {
         let parts = request.path.dropFirst("/sharing/rest/".count).split(separator: "/").map(String.init)
@@ -19,16 +20,32 @@ struct SampleREST {
         let wantsJSON = format == "json" || format == "pjson"
         func json(_ value: JSONValue) -> LoopbackResponse { Self.json(value, pretty: format == "pjson") }
 
+        if let answer = auth.respond(request, parts: parts, faults: faults) { return answer }
+        let caller = auth.caller(request, faults: faults)
         if parts == ["search"] { return wantsJSON ? json(search(request.query)) : Self.html }
-        if parts == ["portals", "self"] { return wantsJSON ? json(SampleGallery.portalSelf(baseURL: baseURL)) : Self.html }
+        if parts == ["portals", "self"] {
+            guard wantsJSON else { return Self.html }
+            guard case .user(let user) = caller, case .object(var fields) = SampleGallery.portalSelf(baseURL: baseURL) else {
+                return caller == .invalid ? json(Self.error(498, "Invalid token.")) : json(SampleGallery.portalSelf(baseURL: baseURL))
+            }
+            fields["user"] = SampleAuth.communitySelf(user: user)
+            return json(.object(fields))
+        }
+        if parts == ["community", "self"] {
+            switch caller {
+            case .user(let user): return json(SampleAuth.communitySelf(user: user))
+            case .anonymous: return json(Self.error(499, "Token Required"))
+            case .invalid: return json(Self.error(498, "Invalid token."))
+            }
+        }
         if parts == ["community", "groups"] { return wantsJSON ? json(SampleGallery.groups(request.query)) : Self.html }
         guard parts.count >= 3, parts[0] == "content", parts[1] == "items" else { return .text("Not Found", status: 404) }
         let id = parts[2]
         if id == SampleCatalog.protectedID {
-            switch request.headers["x-esri-authorization"] {
-            case nil: return json(Self.error(499, "Token Required"))
-            case "Bearer \(SampleCatalog.validToken)"?: break
-            default: return json(Self.error(498, "Invalid token."))
+            switch caller {
+            case .anonymous: return json(Self.error(499, "Token Required"))
+            case .user: break
+            case .invalid: return json(Self.error(498, "Invalid token."))
             }
         }
         guard let item = item(id) else {

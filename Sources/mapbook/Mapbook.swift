@@ -20,8 +20,8 @@ struct Mapbook: AsyncParsableCommand {
             Get started: run `mapbook demo` first. It serves a sample portal on this machine, so it \
             needs no internet, and shows everything mapbook does. Then open your own web map: its item \
             id ends its page's address on ArcGIS Online (…/home/item.html?id=ID), so run \
-            `mapbook --webmap ID`. mapbook does not sign in yet: for items that are not public, set \
-            MAPBOOK_TOKEN to an ArcGIS token (from your portal's generateToken, or an API key).
+            `mapbook --webmap ID`. For items that are not public, sign in first: `mapbook auth login` \
+            (docs/auth.md), or set MAPBOOK_TOKEN (a token) or MAPBOOK_API_KEY (an API key).
 
             Examples:
               mapbook demo
@@ -34,7 +34,7 @@ struct Mapbook: AsyncParsableCommand {
             """,
         version: HTTPClient.version,
         subcommands: [BrowseCommand.self, AreasCommand.self, InfoCommand.self, DownloadCommand.self, LibraryCommand.self,
-                      RemoveCommand.self, VerifyCommand.self, CacheCommand.self, BasemapsCommand.self, SearchCommand.self, ReverseCommand.self, PinsCommand.self, IdentifyCommand.self, SnapshotCommand.self, OpenCommand.self, PackageCommand.self, SamplePortalCommand.self,
+                      RemoveCommand.self, VerifyCommand.self, CacheCommand.self, BasemapsCommand.self, SearchCommand.self, ReverseCommand.self, PinsCommand.self, IdentifyCommand.self, AuthCommand.self, SnapshotCommand.self, OpenCommand.self, PackageCommand.self, SamplePortalCommand.self,
                       DemoCommand.self],
         defaultSubcommand: BrowseCommand.self)
 

@@ -1,6 +1,7 @@
 import ArcGISPortal
 import ArgumentParser
 import Foundation
+import SignIn
 import MapbookAssets
 import HTTP
 import MapbookCore
@@ -63,6 +64,7 @@ enum Output {
         } else {
             write(Data("mapbook: \(sentence)\n".utf8), to: STDERR_FILENO)
         }
+        if error is SignInError || error is CredentialError { return ExitCode(4) }
         return (error as? HTTPError)?.isUnreachable == true ? ExitCode(3) : ExitCode.failure
     }
 
@@ -105,6 +107,7 @@ enum Output {
         if error is NoSuchBasemap { return "noSuchBasemap" }
         if error is UnknownPlace { return "noSuchPlace" }
         if error is PinError { return "pin" }
+        if error is SignInError || error is CredentialError { return "signIn" }
         if let command = error as? PackageCommandError {
             switch command {
             case .noTile: return "noTile"

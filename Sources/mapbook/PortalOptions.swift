@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import MapbookCore
 import OfflineLibrary
+import SignIn
 
 /// Which portal and which web map: shared by the browser and the subcommands.
 struct PortalSelection: ParsableArguments {
@@ -30,11 +31,22 @@ struct PortalSelection: ParsableArguments {
 
     var webMapID: ItemID { ItemID(webmap)! }
 
-    /// The client for `--portal`, signed in with `MAPBOOK_TOKEN` when it is set, keeping the
-    /// portal's answers to ask about again (`mapbook cache`).
+    /// The client for `--portal`: signed in with `MAPBOOK_TOKEN` or `MAPBOOK_API_KEY` when set, else
+    /// with the sign-in kept for the portal (`mapbook auth login`), renewed as it expires; keeping
+    /// the portal's answers to ask about again (`mapbook cache`). A kept sign-in that cannot be
+    /// used is said on standard error, and the client goes without.
     func client() -> PortalClient {
-        PortalClient(portal: portalURL!, token: ProcessInfo.processInfo.environment["MAPBOOK_TOKEN"],
-                     cache: HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: portalURL!))))
+        let cache = HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: portalURL!)))
+        let environment = ProcessInfo.processInfo.environment
+        if let token = environment["MAPBOOK_TOKEN"] ?? environment["MAPBOOK_API_KEY"], !token.isEmpty {
+            return PortalClient(portal: portalURL!, token: token, cache: cache)
+        }
+        do {
+            return PortalClient(portal: portalURL!, session: try CredentialStore().session(for: portalURL!), cache: cache)
+        } catch {
+            Output.write(Data("mapbook: \(error.userSentence)\n".utf8), to: STDERR_FILENO)
+            return PortalClient(portal: portalURL!, cache: cache)
+        }
     }
 }
 

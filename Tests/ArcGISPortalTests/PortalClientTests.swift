@@ -104,9 +104,9 @@ struct PortalClientTests {
             try await wrong.item(id)
         }
         // Told apart: a token that was not accepted is not "set a token".
-        #expect(PortalError(.tokenRequired, host: "h", tokenSent: false).userSentence.contains("Set MAPBOOK_TOKEN to a valid token"))
-        #expect(PortalError(.tokenRequired, host: "h", tokenSent: true).userSentence.hasPrefix("h did not accept the token in MAPBOOK_TOKEN"))
-        #expect(PortalError(.invalidToken, host: "h", tokenSent: true).userSentence.hasPrefix("h did not accept the token in MAPBOOK_TOKEN"))
+        #expect(PortalError(.tokenRequired, host: "h", tokenSent: false).userSentence.contains("Sign in: mapbook auth login (or set MAPBOOK_TOKEN to a valid token)"))
+        #expect(PortalError(.tokenRequired, host: "h", tokenSent: true).userSentence.hasPrefix("h did not accept this sign-in"))
+        #expect(PortalError(.invalidToken, host: "h", tokenSent: true).userSentence.hasPrefix("h did not accept the token: it is invalid or has expired. Sign in again"))
         let right = PortalClient(portal: server.baseURL, token: SampleCatalog.validToken, http: quickHTTP)
         #expect(try await right.item(id).title == "Explore Maine (staff)")
         #expect(server.requests.allSatisfy { !$0.target.contains("token") }, "tokens never travel in URLs")

@@ -10,6 +10,9 @@ struct CLIResult {
 }
 
 enum CLI {
+    /// The config folder every command run here shares (sign-ins, settings).
+    static let configHome = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-cli-config-\(getpid())").path
+
     /// The executable sits beside the test bundle in the build folder.
     static var executable: URL {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -33,27 +36,35 @@ enum CLI {
 
     /// `run` for async tests: waits for the process without holding one of the few cooperative
     /// threads (a blocked one starves every other async test in the process).
-    static func runAsync(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLIResult {
-        let (process, output, errors) = try start(arguments, environment: environment)
+    static func runAsync(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> CLIResult {
+        let (process, output, errors) = try start(arguments, environment: environment, input: input)
         await process.exited()
         return CLIResult(status: process.terminationStatus, output: output.wait(), stderr: String(decoding: errors.wait(), as: UTF8.self))
     }
 
     /// Starts mapbook with no token in its environment, its output drained on other threads (so a
     /// full pipe cannot block the child).
-    private static func start(_ arguments: [String], environment: [String: String]) throws -> (Process, PipeDrain, PipeDrain) {
+    private static func start(_ arguments: [String], environment: [String: String], input: String? = nil) throws -> (Process, PipeDrain, PipeDrain) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "MAPBOOK_TOKEN")
+        env.removeValue(forKey: "MAPBOOK_API_KEY")
+        // Sign-ins and settings of this test process only, never the user's.
+        env["XDG_CONFIG_HOME"] = CLI.configHome
         env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input.map { _ in Pipe() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
+        if let stdin, let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
         return (process, PipeDrain(out.fileHandleForReading), PipeDrain(err.fileHandleForReading))
     }
 }

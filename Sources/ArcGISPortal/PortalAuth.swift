@@ -1,0 +1,162 @@
+import CCrypto
+import Foundation
+import HTTP
+import MapbookCore
+import Synchronization
+
+/// What signing in gives: an access token with its expiry, and (OAuth) a refresh token.
+public struct SignInTokens: Sendable, Equatable, Codable {
+    public var accessToken: String
+    public var expires: Date
+    public var refreshToken: String?
+    public var refreshExpires: Date?
+    public var username: String?
+
+    public init(accessToken: String, expires: Date, refreshToken: String? = nil, refreshExpires: Date? = nil, username: String? = nil) {
+        self.accessToken = accessToken; self.expires = expires; self.refreshToken = refreshToken
+        self.refreshExpires = refreshExpires; self.username = username
+    }
+}
+
+/// OAuth 2.0's proof key (RFC 7636): a random verifier kept by mapbook, and its S256 challenge
+/// sent with the authorize request.
+public struct PKCE: Sendable, Equatable {
+    public let verifier: String
+    public var challenge: String { Self.challenge(of: verifier) }
+
+    /// 64 characters from the unreserved set, from the system's secure generator.
+    public init() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        verifier = String((0..<64).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+
+    public init(verifier: String) { self.verifier = verifier }
+
+    /// base64url (no padding) of the verifier's SHA-256.
+    public static func challenge(of verifier: String) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        let bytes = Array(verifier.utf8)
+        SHA256(bytes, bytes.count, &digest)
+        return Data(digest).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// A signed-in client's token, and how to get a new one: shared by the copies of a `PortalClient`,
+/// so one refresh serves them all. `refresh` is nil for a token that cannot be renewed
+/// (`MAPBOOK_TOKEN`, an API key).
+public final class SignInSession: Sendable {
+    public typealias Refresh = @Sendable () async throws -> SignInTokens
+    private let state: Mutex<(token: String, expires: Date?)>
+    private let refresher: Refresh?
+    /// Told each new token, to keep it (the credential store).
+    private let renewed: (@Sendable (SignInTokens) -> Void)?
+
+    public init(token: String, expires: Date? = nil, refresh: Refresh? = nil, renewed: (@Sendable (SignInTokens) -> Void)? = nil) {
+        state = Mutex((token, expires)); refresher = refresh; self.renewed = renewed
+    }
+
+    public var token: String { state.withLock { $0.token } }
+
+    /// Within a minute of its expiry (or past it), and renewable.
+    var needsRefresh: Bool {
+        guard refresher != nil, let expires = state.withLock({ $0.expires }) else { return false }
+        return expires.timeIntervalSinceNow < 60
+    }
+
+    var canRefresh: Bool { refresher != nil }
+
+    /// A new token from the refresher; throws what it throws.
+    func refresh() async throws {
+        guard let refresher else { return }
+        let tokens = try await refresher()
+        state.withLock { $0 = (tokens.accessToken, tokens.expires) }
+        renewed?(tokens)
+    }
+}
+
+public struct SignInError: UserFacingError, Equatable {
+    public let userMessage: String
+    public init(_ message: String) { userMessage = message }
+}
+
+/// Signing in to a portal: OAuth 2.0 with PKCE (authorize URL, code exchange, refresh, revoke) and
+/// `generateToken` for a username and password. Every secret travels in a POST body, never in a URL.
+extension PortalClient {
+    public static let outOfBandRedirect = "urn:ietf:wg:oauth:2.0:oob"
+
+    /// Where the user approves mapbook: `{rest}/oauth2/authorize` with the client id, the code
+    /// response type, the redirect, the `state` to check and the PKCE challenge.
+    public func authorizeURL(clientID: String, redirectURI: String, state: String, pkce: PKCE) -> URL {
+        request(["oauth2", "authorize"], query: [
+            ("client_id", clientID), ("response_type", "code"), ("redirect_uri", redirectURI), ("state", state),
+            ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"), ("expiration", "20160"),
+        ], json: false).url
+    }
+
+    /// `oauth2/token` with the code the redirect brought and the PKCE verifier.
+    public func exchangeCode(_ code: String, clientID: String, redirectURI: String, pkce: PKCE) async throws -> SignInTokens {
+        try tokens(from: try await post(["oauth2", "token"], form: [
+            ("client_id", clientID), ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
+            ("code_verifier", pkce.verifier),
+        ]))
+    }
+
+    /// A new access token for a refresh token.
+    public func refresh(_ refreshToken: String, clientID: String) async throws -> SignInTokens {
+        var tokens = try tokens(from: try await post(["oauth2", "token"], form: [
+            ("client_id", clientID), ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
+        ]))
+        tokens.refreshToken = tokens.refreshToken ?? refreshToken
+        return tokens
+    }
+
+    /// `oauth2/revokeToken`: the token (a refresh token revokes its access tokens too) no longer works.
+    public func revoke(_ token: String, clientID: String) async throws {
+        _ = try await post(["oauth2", "revokeToken"], form: [("client_id", clientID), ("token", token), ("token_type_hint", "refresh_token")])
+    }
+
+    /// `generateToken` for a username and password (ArcGIS Enterprise, scripts). POST only, and
+    /// refused over plain http except to this machine: the password would cross the network readable.
+    public func generateToken(username: String, password: String, minutes: Int = 120) async throws -> SignInTokens {
+        guard portalURL.scheme?.lowercased() == "https" || isLoopback else {
+            throw SignInError("\(host) is plain http: mapbook sends a password only over https.")
+        }
+        let json: JSONValue
+        do {
+            json = try await post(["generateToken"], form: [
+                ("username", username), ("password", password), ("client", "referer"), ("referer", portalURL.absoluteString),
+                ("expiration", String(minutes)),
+            ])
+        } catch let error as PortalError where error.kind == .rejected(code: 400) && error.serverMessage.localizedCaseInsensitiveContains("password") {
+            throw SignInError("The username or password is not right for \(host).")
+        }
+        guard let token = json["token"]?.string else { throw SignInError("\(host) answered generateToken without a token.") }
+        let expires = json["expires"]?.double.map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date().addingTimeInterval(Double(minutes) * 60)
+        return SignInTokens(accessToken: token, expires: expires, username: username)
+    }
+
+    /// The signed-in user's name (`community/self`).
+    public func signedInUser() async throws -> String? {
+        try await getJSON(["community", "self"], query: [], about: nil)["username"]?.string
+    }
+
+    /// A form POST to `{rest}/path` whose answer is JSON, error bodies typed as for GETs.
+    private func post(_ path: [String], form: [(String, String)]) async throws -> JSONValue {
+        var request = request(path, query: [], json: false)
+        request.method = "POST"
+        request.headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+        request.body = Data((form + [("f", "json")]).map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        return try await getJSON(request, about: nil)
+    }
+
+    private func tokens(from json: JSONValue) throws -> SignInTokens {
+        guard let access = json["access_token"]?.string else { throw SignInError("\(host) answered without an access token.") }
+        let now = Date()
+        return SignInTokens(accessToken: access, expires: now.addingTimeInterval(json["expires_in"]?.double ?? 1800),
+                            refreshToken: json["refresh_token"]?.string,
+                            refreshExpires: json["refresh_token_expires_in"]?.double.map { now.addingTimeInterval($0) },
+                            username: json["username"]?.string)
+    }
+}

@@ -1,0 +1,144 @@
+import ArcGISPortal
+import Foundation
+import HTTP
+import MapbookCore
+
+/// One portal's sign-in as kept: who, how (OAuth or a password's token), the client id OAuth needs
+/// to renew, and the tokens.
+public struct StoredCredential: Codable, Sendable, Equatable {
+    public enum Method: String, Codable, Sendable { case oauth, password }
+
+    /// The portal's root address, as `--portal` names it.
+    public var portal: String
+    public var username: String?
+    public var method: Method
+    public var clientID: String?
+    public var tokens: SignInTokens
+
+    public init(portal: String, username: String?, method: Method, clientID: String?, tokens: SignInTokens) {
+        self.portal = portal; self.username = username; self.method = method; self.clientID = clientID; self.tokens = tokens
+    }
+
+    /// Whether a new access token can still be had without signing in again.
+    public var isRenewable: Bool {
+        guard method == .oauth, clientID != nil, tokens.refreshToken != nil else { return false }
+        return (tokens.refreshExpires ?? .distantFuture) > Date()
+    }
+}
+
+public struct CredentialError: UserFacingError, Equatable {
+    public let userMessage: String
+    public init(_ message: String) { userMessage = message }
+}
+
+/// Sign-ins kept in `$XDG_CONFIG_HOME/mapbook/credentials.json`, one per portal: the file mode 0600
+/// in a folder of mode 0700, written atomically, and refused (with a sentence) when anyone but its
+/// owner could read it. Tokens are read from it and sent in headers; nothing here prints them.
+public struct CredentialStore: Sendable {
+    public let directory: String
+    public var path: String { directory + "/credentials.json" }
+
+    public init(directory: String = XDGDirectories.config()) { self.directory = directory }
+
+    /// Where a credential is kept, for `auth status`.
+    public var location: String { "file \(path)" }
+
+    public func load() throws -> [StoredCredential] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return [] }
+        guard info.st_mode & 0o077 == 0 else {
+            throw CredentialError("\(path) can be read by others, so mapbook will not use it: chmod 600 it, or sign in again.")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw CredentialError("\(path) could not be read.") }
+        do {
+            return try JSONDecoder.credentials.decode([StoredCredential].self, from: data)
+        } catch {
+            throw CredentialError("\(path) is damaged. Sign in again: mapbook auth login")
+        }
+    }
+
+    public func credential(for portal: URL) throws -> StoredCredential? {
+        try load().first { Self.key($0.portal) == Self.key(portal.absoluteString) }
+    }
+
+    /// Keeps `credential`, replacing the portal's earlier one. A damaged file is replaced whole.
+    public func save(_ credential: StoredCredential) throws {
+        var all = (try? load()) ?? []
+        all.removeAll { Self.key($0.portal) == Self.key(credential.portal) }
+        all.append(credential)
+        try store(all)
+    }
+
+    /// Forgets the portal's credential; returns it, or nil when there was none.
+    @discardableResult
+    public func remove(portal: URL) throws -> StoredCredential? {
+        var all = try load()
+        guard let index = all.firstIndex(where: { Self.key($0.portal) == Self.key(portal.absoluteString) }) else { return nil }
+        let removed = all.remove(at: index)
+        try store(all)
+        return removed
+    }
+
+    /// A session for the portal's client: its token, renewed with the refresh token when it expires
+    /// (each new token kept); nil when there is no credential.
+    public func session(for portal: URL, http: HTTPClient = PortalClient.apiHTTP) throws -> SignInSession? {
+        guard let credential = try credential(for: portal) else { return nil }
+        guard credential.isRenewable || credential.tokens.expires > Date() else {
+            throw CredentialError("Your sign-in to \(portal.host ?? portal.absoluteString) has expired. Sign in again: mapbook auth login")
+        }
+        guard credential.isRenewable, let clientID = credential.clientID, let refreshToken = credential.tokens.refreshToken else {
+            return SignInSession(token: credential.tokens.accessToken, expires: credential.tokens.expires)
+        }
+        let store = self
+        return SignInSession(token: credential.tokens.accessToken, expires: credential.tokens.expires, refresh: {
+            try await PortalClient(portal: portal, http: http).refresh(refreshToken, clientID: clientID)
+        }, renewed: { tokens in
+            var renewed = credential
+            renewed.tokens = tokens
+            try? store.save(renewed)
+        })
+    }
+
+    private func store(_ credentials: [StoredCredential]) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(directory, 0o700)
+        let data = try JSONEncoder.credentials.encode(credentials)
+        // Created 0600 before a byte is written, then renamed over the old file.
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CredentialError("\(path) could not be written.") }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor)
+        close(descriptor)
+        guard written == data.count, synced == 0, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CredentialError("\(path) could not be written.")
+        }
+    }
+
+    /// Portals compare by their address without a trailing slash or `/sharing/rest`, ignoring case.
+    static func key(_ portal: String) -> String {
+        var root = portal.lowercased()
+        while root.hasSuffix("/") { root.removeLast() }
+        if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
+        return root
+    }
+}
+
+extension JSONEncoder {
+    static let credentials: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+}
+
+extension JSONDecoder {
+    static let credentials: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+}
