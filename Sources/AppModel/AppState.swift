@@ -54,6 +54,8 @@ public enum Overlay: Equatable, Sendable {
     case search(PlaceSearch)
     /// A pin's title, note and link being typed.
     case pinForm(PinForm)
+    /// A username and password being typed.
+    case signIn(SignInForm)
 }
 
 public enum Focus: Equatable, Sendable {
@@ -137,6 +139,10 @@ public struct AppState: Sendable {
 
     public var screen: Screen = .main
     public var overlay: Overlay?
+    /// The portal asked for a sign-in (its answer to the web map, or an expired one): `S` offers it.
+    public var signInWanted = false
+    /// Who signed in from the browser this session.
+    public var signedInAs: String?
     /// The user's pins (any portal), as last read.
     public var pins: [Pin] = []
     /// Pins' places, reverse-geocoded this session, by pin id.

@@ -50,6 +50,9 @@ public enum Event: Sendable {
     case mapOpened(session: Int, MapSourceSummary)
     case mapOpenFailed(session: Int, String)
     case mapDrawn(session: Int, MapImage)
+    /// Signed in from the browser, as this user; or why not.
+    case signedIn(username: String)
+    case signInFailed(String)
     /// The user's pins as now kept; a sentence when the file could not be read (kept aside).
     case pinsLoaded([Pin], problem: String?)
     case pinNotSaved(String)
@@ -108,9 +111,11 @@ public struct LoadFailure: Error, Equatable, Sendable {
     public var sentence: String
     public var network: NetworkState
     public var host: String
+    /// The portal wants a (new) sign-in to answer.
+    public var needsSignIn: Bool
 
-    public init(sentence: String, network: NetworkState, host: String) {
-        self.sentence = sentence; self.network = network; self.host = host
+    public init(sentence: String, network: NetworkState, host: String, needsSignIn: Bool = false) {
+        self.sentence = sentence; self.network = network; self.host = host; self.needsSignIn = needsSignIn
     }
 }
 

@@ -19,8 +19,10 @@ public enum Intent: Hashable, Sendable {
     case identifyAt(column: Int, row: Int)
     /// `p`: a pin at the centre; `P`: the pins table; in it `e` edits and `o` opens the link.
     case dropPin, showPins, editPin, openLink
-    /// While typing a pin's title, note and link.
-    case pinForm(PinFormEdit)
+    /// While filling in a form: a pin's title, note and link; a username and password.
+    case form(FormEdit)
+    /// `S`: sign in to the portal with a username and password.
+    case signIn
     /// Space in the layer list: show or hide the layer.
     case toggle
     /// Mouse drag on the map: cells moved (right and down positive).
@@ -39,8 +41,8 @@ public enum Intent: Hashable, Sendable {
     case confirm(Bool)
 }
 
-/// Editing a pin's fields.
-public enum PinFormEdit: Hashable, Sendable {
+/// Editing a form's fields.
+public enum FormEdit: Hashable, Sendable {
     case type(Character)
     case deleteBackward
     case nextField, previousField
@@ -74,7 +76,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case filter = "While typing a filter"
     case search = "While searching for a place"
     case confirm = "When asked to confirm"
-    case pinForm = "While writing a pin"
+    case form = "While filling in a pin or signing in"
     case map = "Map view"
 }
 
@@ -131,6 +133,8 @@ public enum KeyMap {
                    context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("x")], intent: .remove, label: "x", summary: "Remove the selected area from this device (asks first)",
                    context: .everywhere, hint: nil),
+        KeyBinding(keys: [.character("S")], intent: .signIn, label: "S",
+                   summary: "Sign in to the portal with a username and password (mapbook auth login for OAuth)", context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("r")], intent: .refresh, label: "r",
                    summary: "Retry a failed download; elsewhere reload the web map and its areas",
                    context: .everywhere, hint: nil),
@@ -186,13 +190,13 @@ public enum KeyMap {
         KeyBinding(keys: [.enter], intent: .search(.pick), label: "Enter", summary: "Open the map on the chosen place, marked with a pin",
                    context: .search, hint: nil),
         KeyBinding(keys: [.escape], intent: .search(.close), label: "Esc", summary: "Close the search", context: .search, hint: nil),
-        KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters go into the field", context: .pinForm, hint: nil),
-        KeyBinding(keys: [.tab, .down], intent: .pinForm(.nextField), label: "Tab ↓", summary: "Next field", context: .pinForm, hint: nil),
-        KeyBinding(keys: [.backTab, .up], intent: .pinForm(.previousField), label: "S-Tab ↑", summary: "Previous field", context: .pinForm, hint: nil),
-        KeyBinding(keys: [.backspace], intent: .pinForm(.deleteBackward), label: "Backspace", summary: "Delete the last character",
-                   context: .pinForm, hint: nil),
-        KeyBinding(keys: [.enter], intent: .pinForm(.save), label: "Enter", summary: "Keep the pin", context: .pinForm, hint: nil),
-        KeyBinding(keys: [.escape], intent: .pinForm(.cancel), label: "Esc", summary: "Leave without keeping it", context: .pinForm, hint: nil),
+        KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters go into the field", context: .form, hint: nil),
+        KeyBinding(keys: [.tab, .down], intent: .form(.nextField), label: "Tab ↓", summary: "Next field", context: .form, hint: nil),
+        KeyBinding(keys: [.backTab, .up], intent: .form(.previousField), label: "S-Tab ↑", summary: "Previous field", context: .form, hint: nil),
+        KeyBinding(keys: [.backspace], intent: .form(.deleteBackward), label: "Backspace", summary: "Delete the last character",
+                   context: .form, hint: nil),
+        KeyBinding(keys: [.enter], intent: .form(.save), label: "Enter", summary: "Keep the pin; sign in", context: .form, hint: nil),
+        KeyBinding(keys: [.escape], intent: .form(.cancel), label: "Esc", summary: "Leave without keeping it", context: .form, hint: nil),
         KeyBinding(keys: [.character("y"), .character("Y"), .enter], intent: .confirm(true), label: "y Enter", summary: "Yes, go ahead",
                    context: .confirm, hint: nil),
         KeyBinding(keys: [.character("n"), .character("N"), .escape, .character("q")], intent: .confirm(false), label: "n Esc",
@@ -205,11 +209,11 @@ public enum KeyMap {
     /// keys that work everywhere, then the list's.
     public static func intent(for key: Key, in context: KeyContext = .list) -> Intent? {
         switch context {
-        case .pinForm:
-            if let binding = bindings.first(where: { $0.context == .pinForm && $0.intent != nil && $0.keys.contains(key) }) {
+        case .form:
+            if let binding = bindings.first(where: { $0.context == .form && $0.intent != nil && $0.keys.contains(key) }) {
                 return binding.intent
             }
-            if case .character(let character) = key { return .pinForm(.type(character)) }
+            if case .character(let character) = key { return .form(.type(character)) }
             return nil
         case .search:
             if let binding = bindings.first(where: { $0.context == .search && $0.intent != nil && $0.keys.contains(key) }) {

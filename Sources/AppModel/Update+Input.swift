@@ -16,7 +16,10 @@ extension App {
             if intent == .quit { break }
             return []
         case .pinForm?:
-            if case .pinForm(let edit) = intent { return editPinForm(&state, edit) }
+            if case .form(let edit) = intent { return editPinForm(&state, edit) }
+            return []
+        case .signIn?:
+            if case .form(let edit) = intent { return editSignIn(&state, edit) }
             return []
         case .help?:
             if let handled = inHelp(&state, intent) { return handled }
@@ -29,6 +32,8 @@ extension App {
             quit(&state)
         case .toggleHelp:
             state.overlay = .help(scroll: 0)
+        case .signIn:
+            return startSignIn(&state)
         case .refresh:
             // On a failed download, r retries it; anywhere else it reloads.
             if let index = state.selectedAreaIndex, case .failed? = state.transfers[state.areas[index].item.id] {

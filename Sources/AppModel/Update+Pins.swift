@@ -44,6 +44,22 @@ public struct PinForm: Equatable, Sendable {
     }
 }
 
+/// Typing into a form's field: characters appended (never a control character: what is typed is
+/// shown), the last one deleted.
+enum FormText {
+    static func apply(_ edit: FormEdit, to text: inout String) {
+        switch edit {
+        case .type(let character):
+            guard character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else { return }
+            text.append(character)
+        case .deleteBackward:
+            if !text.isEmpty { text.removeLast() }
+        default:
+            break
+        }
+    }
+}
+
 /// What the runtime keeps: a new pin (no id) or an edited one.
 public struct PinDraft: Equatable, Sendable {
     public var id: String?
@@ -105,15 +121,12 @@ extension App {
         }
     }
 
-    static func editPinForm(_ state: inout AppState, _ edit: PinFormEdit) -> [Effect] {
+    static func editPinForm(_ state: inout AppState, _ edit: FormEdit) -> [Effect] {
         guard case .pinForm(var form)? = state.overlay, !form.isSaving else { return [] }
         let fields = PinForm.Field.allCases
         switch edit {
-        case .type(let character):
-            // What is typed is kept as it will be shown: no control characters.
-            guard character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else { return [] }
-            form.edit(form.focus) { $0.append(character) }
-        case .deleteBackward: form.edit(form.focus) { if !$0.isEmpty { $0.removeLast() } }
+        case .type, .deleteBackward:
+            form.edit(form.focus) { FormText.apply(edit, to: &$0) }
         case .nextField: form.focus = fields[(form.focus.rawValue + 1) % fields.count]
         case .previousField: form.focus = fields[(form.focus.rawValue + fields.count - 1) % fields.count]
         case .cancel:

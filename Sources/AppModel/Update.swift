@@ -93,6 +93,10 @@ public enum App {
             return []
         case .mapDrawn(let session, let image):
             return mapDrawn(&state, session: session, image)
+        case .signedIn(let username):
+            return signedIn(&state, username: username)
+        case .signInFailed(let sentence):
+            return signInFailed(&state, sentence)
         case .pinsLoaded(let pins, let problem):
             return pinsLoaded(&state, pins, problem: problem)
         case .pinNotSaved(let sentence):
@@ -151,6 +155,7 @@ public enum App {
         var effects = setNetwork(&state, network)
         let sentence = TerminalText.sanitizedLine(failure.sentence, maxLength: 400)
         let host = TerminalText.sanitizedLine(failure.host, maxLength: 200)
+        state.signInWanted = failure.needsSignIn
         if state.webMapItem != nil {
             // What was loaded stays on screen; the status bar says why it is not fresh.
             state.notice = switch network {
@@ -263,7 +268,7 @@ extension AppState {
         case .confirm?: .confirm
         case .filter?: .filter
         case .search?: .search
-        case .pinForm?: .pinForm
+        case .pinForm?, .signIn?: .form
         case .help?: .list
         case nil: screen.kind == .map ? .map : .list
         }

@@ -21,10 +21,14 @@ import TileFormats
 public final class Runtime {
     /// Gives the portal client; may take time (starting the sample portal) or fail.
     public typealias Connect = @Sendable () async throws -> PortalClient
+    /// Signs the client in with a username and password (and keeps the sign-in); returns the
+    /// user's name. The client shares its session with every copy, the download queue's too.
+    public typealias SignIn = @Sendable (_ client: PortalClient, _ username: String, _ password: String) async throws -> String
 
     private let library: OfflineLibrary
     private let http: HTTPClient
     private let connect: Connect
+    private let signIn: SignIn?
     private let networkTimings: NetworkMonitor.Timings
     /// `mapbook open FILE`: the map source the app was started with.
     private let givenSource: (any MapSource)?
@@ -55,9 +59,9 @@ public final class Runtime {
     private var lastActivityNote = ContinuousClock.now - .seconds(10)
 
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
-                source: (any MapSource)? = nil, connect: @escaping Connect) {
+                source: (any MapSource)? = nil, signIn: SignIn? = nil, connect: @escaping Connect) {
         self.library = library; self.http = http; self.networkTimings = networkTimings
-        self.givenSource = source; self.connect = connect
+        self.givenSource = source; self.connect = connect; self.signIn = signIn
         let (jobs, lane) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.lane = lane
         track { for await job in jobs { await job() } }
@@ -180,6 +184,18 @@ public final class Runtime {
                 self.deliver(.placeDescribed(request: request, near.map {
                     .near(name: $0.place.name, meters: $0.meters, direction: $0.direction, geocoderProblem: problem)
                 } ?? .nothing))
+            }
+        case .signIn(let username, let password):
+            guard let client, let signIn else {
+                deliver(.signInFailed(client == nil ? "Not connected to the portal yet." : "This portal is signed in to with mapbook auth login."))
+                return
+            }
+            track { [weak self] in
+                do {
+                    self?.deliver(.signedIn(username: try await signIn(client, username, password)))
+                } catch {
+                    self?.deliver(.signInFailed(error.userSentence))
+                }
             }
         case .loadPins:
             let store = PinStore(root: library.root)
@@ -316,8 +332,9 @@ public final class Runtime {
         } catch {
             listingHead = nil
             guard !Task.isCancelled, !(error is CancellationError) else { return }
+            let needsSignIn = error is SignInError || (error as? PortalError).map { [.tokenRequired, .invalidToken].contains($0.kind) } ?? false
             deliver(.webMapFailed(LoadFailure(sentence: error.userSentence, network: (error as? HTTPError)?.networkState ?? .online,
-                                              host: client?.host ?? "")))
+                                              host: client?.host ?? "", needsSignIn: needsSignIn)))
         }
     }
 

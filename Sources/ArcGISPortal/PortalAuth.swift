@@ -43,35 +43,50 @@ public struct PKCE: Sendable, Equatable {
     }
 }
 
-/// A signed-in client's token, and how to get a new one: shared by the copies of a `PortalClient`,
-/// so one refresh serves them all. `refresh` is nil for a token that cannot be renewed
-/// (`MAPBOOK_TOKEN`, an API key).
+/// A client's sign-in: its token (none while signed out), and how to get a new one. Shared by the
+/// copies of a `PortalClient` (the browser's, its download queue's), so one sign-in or refresh
+/// serves them all. `refresh` is nil for a token that cannot be renewed (`MAPBOOK_TOKEN`, an API
+/// key, a password's token).
 public final class SignInSession: Sendable {
     public typealias Refresh = @Sendable () async throws -> SignInTokens
-    private let state: Mutex<(token: String, expires: Date?)>
-    private let refresher: Refresh?
-    /// Told each new token, to keep it (the credential store).
-    private let renewed: (@Sendable (SignInTokens) -> Void)?
+    public typealias Renewed = @Sendable (SignInTokens) -> Void
+    private struct State { var token: String?; var expires: Date?; var refresh: Refresh?; var renewed: Renewed? }
+    private let state: Mutex<State>
 
-    public init(token: String, expires: Date? = nil, refresh: Refresh? = nil, renewed: (@Sendable (SignInTokens) -> Void)? = nil) {
-        state = Mutex((token, expires)); refresher = refresh; self.renewed = renewed
+    public init(token: String?, expires: Date? = nil, refresh: Refresh? = nil, renewed: Renewed? = nil) {
+        state = Mutex(State(token: token, expires: expires, refresh: refresh, renewed: renewed))
     }
 
-    public var token: String { state.withLock { $0.token } }
+    /// Signed out, until `signIn`.
+    public static func signedOut() -> SignInSession { SignInSession(token: nil) }
+
+    public var token: String? { state.withLock { $0.token } }
+
+    /// Takes a new sign-in: its token from now on, renewed by `refresh` when it has one.
+    public func signIn(_ tokens: SignInTokens, refresh: Refresh? = nil, renewed: Renewed? = nil) {
+        state.withLock { $0 = State(token: tokens.accessToken, expires: tokens.expires, refresh: refresh, renewed: renewed) }
+    }
+
+    public func signOut() { state.withLock { $0 = State() } }
 
     /// Within a minute of its expiry (or past it), and renewable.
     var needsRefresh: Bool {
-        guard refresher != nil, let expires = state.withLock({ $0.expires }) else { return false }
-        return expires.timeIntervalSinceNow < 60
+        state.withLock { state in
+            guard state.refresh != nil, let expires = state.expires else { return false }
+            return expires.timeIntervalSinceNow < 60
+        }
     }
 
-    var canRefresh: Bool { refresher != nil }
+    var canRefresh: Bool { state.withLock { $0.refresh != nil } }
 
     /// A new token from the refresher; throws what it throws.
     func refresh() async throws {
-        guard let refresher else { return }
+        guard let (refresher, renewed) = state.withLock({ state in state.refresh.map { ($0, state.renewed) } }) else { return }
         let tokens = try await refresher()
-        state.withLock { $0 = (tokens.accessToken, tokens.expires) }
+        state.withLock {
+            $0.token = tokens.accessToken
+            $0.expires = tokens.expires
+        }
         renewed?(tokens)
     }
 }

@@ -47,7 +47,7 @@ public struct PortalClient: Sendable {
     }
 
     /// Whether requests carry a token.
-    public var isSignedIn: Bool { session != nil }
+    public var isSignedIn: Bool { session?.token != nil }
 
     // MARK: Items
 
@@ -242,7 +242,7 @@ public struct PortalClient: Sendable {
             URLQueryItem(name: Self.formEncode($0.name), value: $0.value.map(Self.formEncode))
         }
         var headers: [(String, String)] = []
-        if let session, mayCarryToken(base) { headers.append(("X-Esri-Authorization", "Bearer \(session.token)")) }
+        if let token = session?.token, mayCarryToken(base) { headers.append(("X-Esri-Authorization", "Bearer \(token)")) }
         return HTTPRequest(url: components.url!, headers: headers)
     }
 
@@ -294,9 +294,9 @@ public struct PortalClient: Sendable {
 
     /// The request with the session's token as it is now.
     private func withCurrentToken(_ request: HTTPRequest) -> HTTPRequest {
-        guard let session else { return request }
+        guard let token = session?.token else { return request }
         var renewed = request
-        renewed.headers = request.headers.map { $0.0 == "X-Esri-Authorization" ? ($0.0, "Bearer \(session.token)") : $0 }
+        renewed.headers = request.headers.map { $0.0 == "X-Esri-Authorization" ? ($0.0, "Bearer \(token)") : $0 }
         return renewed
     }
 
@@ -353,13 +353,13 @@ public struct PortalClient: Sendable {
         let details = error["details"]?.stringArray ?? []
         if !details.isEmpty { message += (message.isEmpty ? "" : " ") + details.joined(separator: " ") }
         return PortalError(PortalError.kind(forArcGISCode: code, message: message), host: host,
-                           serverMessage: message, itemID: id, tokenSent: session != nil)
+                           serverMessage: message, itemID: id, tokenSent: session?.token != nil)
     }
 
     /// HTTP statuses that mean the same as ArcGIS codes become the same typed errors.
     private func translate(_ error: HTTPError, about id: ItemID?) -> any Error {
         guard case .status(let code, _, _) = error, [401, 403, 404, 498, 499].contains(code) else { return error }
-        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: host, itemID: id, tokenSent: session != nil)
+        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: host, itemID: id, tokenSent: session?.token != nil)
     }
 }
 

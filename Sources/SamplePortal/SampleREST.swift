@@ -70,7 +70,7 @@ struct SampleREST {
             let forward = request.query["direction"] == "forward"
             let related: [JSONValue]
             switch (request.query["relationshipType"], forward) {
-            case ("Map2Area"?, true): related = id == SampleCatalog.webMapID ? SampleCatalog.areas.map(areaItem) : []
+            case ("Map2Area"?, true): related = [SampleCatalog.webMapID, SampleCatalog.protectedID].contains(id) ? SampleCatalog.areas.map(areaItem) : []
             case ("Map2Area"?, false): related = SampleCatalog.area(id: id) != nil ? [webMapItem()] : []
             case ("Area2Package"?, true):
                 // A portal that answers one area's package list badly (seen in the wild: an object or null).

@@ -86,11 +86,19 @@ public struct CredentialStore: Sendable {
         guard credential.isRenewable || credential.tokens.expires > Date() else {
             throw CredentialError("Your sign-in to \(portal.host ?? portal.absoluteString) has expired. Sign in again: mapbook auth login")
         }
-        guard credential.isRenewable, let clientID = credential.clientID, let refreshToken = credential.tokens.refreshToken else {
-            return SignInSession(token: credential.tokens.accessToken, expires: credential.tokens.expires)
+        let session = SignInSession.signedOut()
+        use(credential, in: session, http: http)
+        return session
+    }
+
+    /// Puts `credential` into `session`: its token, and a refresh when it is renewable.
+    public func use(_ credential: StoredCredential, in session: SignInSession, http: HTTPClient = PortalClient.apiHTTP) {
+        guard credential.isRenewable, let clientID = credential.clientID, let refreshToken = credential.tokens.refreshToken,
+              let portal = URL(string: credential.portal) else {
+            return session.signIn(credential.tokens)
         }
         let store = self
-        return SignInSession(token: credential.tokens.accessToken, expires: credential.tokens.expires, refresh: {
+        session.signIn(credential.tokens, refresh: {
             try await PortalClient(portal: portal, http: http).refresh(refreshToken, clientID: clientID)
         }, renewed: { tokens in
             var renewed = credential

@@ -7,6 +7,7 @@ import MapRender
 import MapbookCore
 import OfflineLibrary
 import PlainUI
+import SignIn
 import TerminalUI
 
 /// `mapbook` with no subcommand: the full-screen browser.
@@ -20,9 +21,10 @@ struct BrowseCommand: AsyncParsableCommand {
     @OptionGroup var display: DisplayOptions
 
     func run() async throws {
-        let client = options.selection.client()
+        let session = options.selection.session()
+        let client = options.selection.client(session: session)
         try await Browser.run(host: client.host, webMap: options.selection.webMapID, library: options.library,
-                              startingPhase: .loading, display: display) { client }
+                              startingPhase: .loading, display: display, signIn: Browser.passwordSignIn(session: session, keep: true)) { client }
     }
 }
 
@@ -38,14 +40,29 @@ struct DisplayOptions: ParsableArguments {
 /// Opens the browser on a program that connects with `connect`.
 enum Browser {
     static func run(host: String, webMap: ItemID, library: OfflineLibrary, startingPhase: LoadPhase,
-                    display: DisplayOptions, connect: @escaping Runtime.Connect) async throws {
-        let runtime = await Runtime(library: library, connect: connect)
+                    display: DisplayOptions, signIn: Runtime.SignIn? = nil, connect: @escaping Runtime.Connect) async throws {
+        let runtime = await Runtime(library: library, signIn: signIn, connect: connect)
         var state = AppState(portalHost: host, webMapID: webMap, phase: startingPhase)
         let (settings, problems) = Settings.load()
         state.resumesInterruptedDownloads = settings.resumeDownloads
         if let problem = problems.first { state.notice = .problem(problem) }
         let program = await Program(state: state, runtime: runtime)
         try await present(program, display: display, geography: .bundled())
+    }
+
+    /// `S` in the browser: `generateToken` with the username and password, the token into the
+    /// client's session (shared with the download queue's), and with `keep` into the credential
+    /// store for the next start.
+    static func passwordSignIn(session: SignInSession, keep: Bool) -> Runtime.SignIn {
+        { client, username, password in
+            let tokens = try await client.generateToken(username: username, password: password)
+            if keep {
+                try CredentialStore().save(StoredCredential(portal: client.portalURL.absoluteString, username: username, method: .password,
+                                                            clientID: nil, tokens: tokens))
+            }
+            session.signIn(tokens)
+            return tokens.username ?? username
+        }
     }
 
     /// Runs a front end on `program` until the user quits, then shuts the program down: downloads

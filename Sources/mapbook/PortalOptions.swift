@@ -35,17 +35,23 @@ struct PortalSelection: ParsableArguments {
     /// with the sign-in kept for the portal (`mapbook auth login`), renewed as it expires; keeping
     /// the portal's answers to ask about again (`mapbook cache`). A kept sign-in that cannot be
     /// used is said on standard error, and the client goes without.
-    func client() -> PortalClient {
-        let cache = HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: portalURL!)))
+    func client(session: SignInSession? = nil) -> PortalClient {
+        PortalClient(portal: portalURL!, session: session ?? self.session(),
+                     cache: HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: portalURL!))))
+    }
+
+    /// The portal's sign-in: the environment's token or key, else the kept sign-in, else signed out
+    /// (the browser's `S` can sign it in later).
+    func session() -> SignInSession {
         let environment = ProcessInfo.processInfo.environment
         if let token = environment["MAPBOOK_TOKEN"] ?? environment["MAPBOOK_API_KEY"], !token.isEmpty {
-            return PortalClient(portal: portalURL!, token: token, cache: cache)
+            return SignInSession(token: token)
         }
         do {
-            return PortalClient(portal: portalURL!, session: try CredentialStore().session(for: portalURL!), cache: cache)
+            return try CredentialStore().session(for: portalURL!) ?? .signedOut()
         } catch {
             Output.write(Data("mapbook: \(error.userSentence)\n".utf8), to: STDERR_FILENO)
-            return PortalClient(portal: portalURL!, cache: cache)
+            return .signedOut()
         }
     }
 }

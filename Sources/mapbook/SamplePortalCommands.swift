@@ -64,10 +64,14 @@ struct DemoCommand: AsyncParsableCommand {
         // The sample portal listens on a new port each time; its library is kept under one name.
         let webMap = ItemID(SampleCatalog.webMapID)!
         let library = OfflineLibrary(root: dataDirectory.root, portalKey: "sample-portal", webMap: webMap)
+        // Signed in for this run only: the portal's address changes each time.
+        let session = SignInSession.signedOut()
         try await Browser.run(host: "sample portal", webMap: webMap, library: library,
-                              startingPhase: .starting("Starting the sample portal…"), display: display) {
+                              startingPhase: .starting("Starting the sample portal…"), display: display,
+                              signIn: Browser.passwordSignIn(session: session, keep: false)) {
             // Its answers are kept under one name too: they are the same each time.
-            PortalClient(portal: try starter.start().baseURL, cache: HTTPCache(directory: LibraryLocation.httpCache(portalKey: "sample-portal")))
+            PortalClient(portal: try starter.start().baseURL, session: session,
+                         cache: HTTPCache(directory: LibraryLocation.httpCache(portalKey: "sample-portal")))
         }
     }
 

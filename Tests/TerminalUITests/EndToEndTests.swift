@@ -351,6 +351,50 @@ import Testing
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// A private web map: the portal wants a sign-in, `S` signs in with the demo user's password
+    /// (a wrong one first), an area downloads; signed out and with the portal gone, the area still
+    /// opens from this device.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func signInFromTheBrowserDownloadSignOutAndTheAreaStillOpensOffline() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try Tmux(width: 120, height: 40)
+        defer { tmux.close() }
+        let browse = "mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleCatalog.protectedID)"
+        try tmux.start(browse)
+        var screen = try await tmux.waitFor("Signing in is needed", timeout: 30)
+        #expect(screen.contains("Press S to sign in"))
+        tmux.send("S")
+        _ = try await tmux.waitFor("Sign in to 127.0.0.1")
+        for character in "demo" { tmux.send(String(character)) }
+        tmux.send("Tab")
+        for character in "guess" { tmux.send(String(character)) }
+        tmux.send("Enter")
+        screen = try await tmux.waitFor("The username or password is not right")
+        #expect(screen.contains("Password  ▏") && !screen.contains("guess"), "the password is cleared, and never shown")
+        for character in "mapbook-demo" { tmux.send(String(character)) }
+        tmux.send("Enter")
+        screen = try await tmux.waitFor("6 map areas", timeout: 30)
+        #expect(screen.contains("Explore Maine (staff)"))
+        tmux.send("j")
+        _ = try await tmux.waitFor("2/7")
+        tmux.send("d")
+        _ = try await tmux.waitFor("Acadia downloaded", timeout: 30)
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+
+        tmux.respawn("mapbook auth logout --portal \(portal.baseURL.absoluteString)")
+        _ = try await tmux.waitFor("Signed out of 127.0.0.1.")
+        try portal.setOutage(true)
+        tmux.respawn(browse)
+        screen = try await tmux.waitFor("Acadia", timeout: 30)
+        tmux.send("j", "m")
+        screen = try await tmux.waitFor("Acadia · on this device")
+        _ = try await tmux.waitFor("braille")
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// The 256-colour backgrounds (`48;5;N`) on the screen's map rows, within `columns`.
     static func backgrounds(in coloured: String, columns: Range<Int>) -> Set<Int> {
         var found = Set<Int>()

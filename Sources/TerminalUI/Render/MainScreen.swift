@@ -24,7 +24,7 @@ enum MainScreen {
         let rows = state.rows
         let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
             : state.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
-            : KeyMap.hints(for: state.phase).joined(separator: "  ")
+            : ((state.signInWanted ? ["S sign in"] : []) + KeyMap.hints(for: state.phase)).joined(separator: "  ")
         let position = rows.isEmpty ? "" : "\(state.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }
@@ -91,8 +91,9 @@ enum MainScreen {
                       Span("mapbook tries again by itself; r tries now.", theme.dim)], in: layout.entries, into: &frame, options: options)
             return
         case .failed(let sentence):
-            drawCard([Span("The portal answered with an error", theme.error), Span(sentence, .plain),
-                      Span("Press r to try again.", theme.dim)], in: layout.entries, into: &frame, options: options)
+            drawCard([Span(state.signInWanted ? "Signing in is needed" : "The portal answered with an error", theme.error), Span(sentence, .plain),
+                      Span(state.signInWanted ? "Press S to sign in, r to try again." : "Press r to try again.", theme.dim)],
+                     in: layout.entries, into: &frame, options: options)
             return
         case .loaded:
             break

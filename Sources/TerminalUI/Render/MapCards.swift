@@ -88,6 +88,42 @@ enum LayerListPanel {
     }
 }
 
+/// One line of a form: its label, and a box with what was typed (its end kept in view, the cursor
+/// after it when focused; dots for a secret).
+enum FormField {
+    static func draw(label: String, value: String, focused: Bool, secret: Bool = false, y: Int, in card: Rect, into frame: inout Frame,
+                     options: RenderOptions) {
+        let theme = options.theme
+        frame.put(label, x: card.x + 2, y: y, style: theme.card.overlaid(by: CellStyle(bold: focused)))
+        var shown = secret ? String(repeating: options.glyphs == .unicode ? "•" : "*", count: value.count) : value
+        let box = Rect(x: card.x + 12, y: y, width: card.width - 15, height: 1)
+        while DisplayWidth.of(shown) > box.width - 1 { shown.removeFirst() }
+        let style = focused ? theme.selectedRow : theme.card.overlaid(by: CellStyle(underline: true))
+        frame.fill(box, with: Cell(" ", style: style))
+        let end = frame.put(shown, x: box.x, y: y, style: style, limit: box.maxX)
+        if focused, end < box.maxX { frame.put(options.glyphs == .unicode ? "▏" : "_", x: end, y: y, style: style) }
+    }
+}
+
+/// `S`: the portal's name, the username and the password (dots), and why the portal said no.
+enum SignInCard {
+    static func draw(_ form: SignInForm, host: String, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        let width = min(max(frame.width - 8, 30), 64)
+        let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - 9) / 2, 1), width: width, height: 9)
+        DocumentScreen.drawCard(card, title: "Sign in to \(host)", into: &frame, options: options)
+        FormField.draw(label: "Username", value: form.username, focused: form.focus == .username, y: card.y + 2, in: card, into: &frame,
+                       options: options)
+        FormField.draw(label: "Password", value: form.password, focused: form.focus == .password, secret: true, y: card.y + 4, in: card,
+                       into: &frame, options: options)
+        let status = form.isSigningIn ? "Signing in…" : form.problem ?? "Kept for next time. OAuth: mapbook auth login."
+        frame.put(DisplayWidth.truncated(status, to: card.width - 4), x: card.x + 2, y: card.y + 6,
+                  style: theme.card.overlaid(by: form.problem == nil ? theme.dim : theme.error), limit: card.maxX - 2)
+        let keys = " Tab next · Enter sign in · Esc leave "
+        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+    }
+}
+
 /// `p` and `e`: a card in the middle of the screen with the pin's three fields, the one being typed
 /// into marked, and why it was not kept if it was not.
 enum PinFormCard {
@@ -97,19 +133,9 @@ enum PinFormCard {
         let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - 11) / 2, 1), width: width, height: 11)
         DocumentScreen.drawCard(card, title: form.editing == nil ? "New pin" : "Edit pin", into: &frame, options: options)
         let labels: [(PinForm.Field, String)] = [(.title, "Title"), (.note, "Note"), (.link, "Link")]
-        let fieldWidth = card.width - 12
         for (offset, (field, label)) in labels.enumerated() {
-            let y = card.y + 2 + offset * 2
-            frame.put(label, x: card.x + 2, y: y, style: theme.card.overlaid(by: CellStyle(bold: form.focus == field)))
-            let value = form.value(field)
-            // The end of what is typed stays in view, with the cursor after it.
-            var shown = value
-            while DisplayWidth.of(shown) > fieldWidth - 1 { shown.removeFirst() }
-            let box = Rect(x: card.x + 9, y: y, width: fieldWidth, height: 1)
-            let style = form.focus == field ? theme.selectedRow : theme.card.overlaid(by: CellStyle(underline: true))
-            frame.fill(box, with: Cell(" ", style: style))
-            let end = frame.put(shown, x: box.x, y: y, style: style, limit: box.maxX)
-            if form.focus == field, end < box.maxX { frame.put(options.glyphs == .unicode ? "▏" : "_", x: end, y: y, style: style) }
+            FormField.draw(label: label, value: form.value(field), focused: form.focus == field, y: card.y + 2 + offset * 2, in: card,
+                           into: &frame, options: options)
         }
         let where_ = String(format: "%.5f, %.5f", form.point.latitude, form.point.longitude)
         let status = form.isSaving ? "Keeping…" : form.problem ?? "At \(where_). Links: http or https only."

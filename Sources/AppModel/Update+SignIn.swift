@@ -1,0 +1,83 @@
+import Foundation
+import MapbookCore
+
+/// The browser's sign-in: a username and a password (the password never shown), the field with
+/// the cursor, whether the portal is being asked, and why it refused.
+public struct SignInForm: Equatable, Sendable {
+    public enum Field: Int, CaseIterable, Sendable { case username, password }
+
+    public var username = ""
+    public var password = ""
+    public var focus: Field = .username
+    public var isSigningIn = false
+    public var problem: String?
+
+    public init(username: String = "") { self.username = username }
+}
+
+/// `S` (offered when the portal wants a sign-in): the form, then the portal's `generateToken`
+/// through the runtime, which keeps the sign-in for the next start; on success the web map loads
+/// again, signed in.
+extension App {
+    static func startSignIn(_ state: inout AppState) -> [Effect] {
+        guard state.isConnected || state.phase != .loading else { return [] }
+        state.overlay = .signIn(SignInForm(username: state.signedInAs ?? ""))
+        return []
+    }
+
+    static func editSignIn(_ state: inout AppState, _ edit: FormEdit) -> [Effect] {
+        guard case .signIn(var form)? = state.overlay, !form.isSigningIn else { return [] }
+        switch edit {
+        case .type, .deleteBackward:
+            switch form.focus {
+            case .username: FormText.apply(edit, to: &form.username)
+            case .password: FormText.apply(edit, to: &form.password)
+            }
+            form.username = String(form.username.prefix(128))
+            form.password = String(form.password.prefix(256))
+        case .nextField, .previousField:
+            form.focus = form.focus == .username ? .password : .username
+        case .cancel:
+            state.overlay = nil
+            return []
+        case .save:
+            let username = form.username.trimmingCharacters(in: .whitespaces)
+            guard !username.isEmpty, !form.password.isEmpty else {
+                form.problem = "A username and a password are needed."
+                form.focus = username.isEmpty ? .username : .password
+                state.overlay = .signIn(form)
+                return []
+            }
+            form.isSigningIn = true
+            form.problem = nil
+            state.overlay = .signIn(form)
+            return [.signIn(username: username, password: form.password)]
+        }
+        form.problem = nil
+        state.overlay = .signIn(form)
+        return []
+    }
+
+    static func signedIn(_ state: inout AppState, username: String) -> [Effect] {
+        let name = TerminalText.sanitizedLine(username, maxLength: 128)
+        if case .signIn? = state.overlay { state.overlay = nil }
+        state.signedInAs = name
+        state.signInWanted = false
+        state.notice = .problem("Signed in to \(state.portalHost) as \(name).")
+        return reload(&state)
+    }
+
+    static func signInFailed(_ state: inout AppState, _ sentence: String) -> [Effect] {
+        let clean = TerminalText.sanitizedLine(sentence, maxLength: 400)
+        guard case .signIn(var form)? = state.overlay else {
+            state.notice = .problem(clean)
+            return []
+        }
+        form.isSigningIn = false
+        form.password = ""
+        form.focus = .password
+        form.problem = clean
+        state.overlay = .signIn(form)
+        return []
+    }
+}

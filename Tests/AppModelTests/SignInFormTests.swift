@@ -1,0 +1,49 @@
+import Foundation
+import MapbookCore
+import Testing
+@testable import AppModel
+
+/// The browser's sign-in: offered when the portal wants one, a form whose password is never kept
+/// after a refusal, and a reload once signed in.
+@Suite("update: signing in")
+struct SignInFormTests {
+    static func refused() -> AppState {
+        var state = AppState(portalHost: "portal.example.com", webMapID: Fixture.webMapID)
+        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
+        _ = App.update(&state, .connected(host: "portal.example.com"))
+        _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "portal.example.com requires signing in for this.", network: .online,
+                                                         host: "portal.example.com", needsSignIn: true)))
+        return state
+    }
+
+    @Test func theFormSignsInAndTheWebMapLoadsAgain() {
+        var state = Self.refused()
+        #expect(state.signInWanted && state.phase == .failed("portal.example.com requires signing in for this."))
+        _ = Fixture.keys(&state, .character("S"))
+        guard case .signIn? = state.overlay else { Issue.record("no form"); return }
+        // Keys type: q and S are letters here.
+        for character in "alex" { _ = App.update(&state, .key(.character(character))) }
+        _ = Fixture.keys(&state, .tab)
+        for character in "qS3cret" { _ = App.update(&state, .key(.character(character))) }
+        #expect(Fixture.keys(&state, .enter) == [.signIn(username: "alex", password: "qS3cret")])
+        _ = App.update(&state, .signInFailed("The username or password is not right for portal.example.com."))
+        guard case .signIn(let refused)? = state.overlay else { Issue.record("form closed"); return }
+        #expect(refused.password.isEmpty && refused.focus == .password && refused.username == "alex" && !refused.isSigningIn)
+        #expect(refused.problem == "The username or password is not right for portal.example.com.")
+        for character in "right" { _ = App.update(&state, .key(.character(character))) }
+        _ = Fixture.keys(&state, .enter)
+        let effects = App.update(&state, .signedIn(username: "alex"))
+        #expect(state.overlay == nil && state.signedInAs == "alex" && !state.signInWanted)
+        #expect(effects.contains(.loadWebMap))
+    }
+
+    @Test func anEmptyFieldIsSaidAndEscLeaves() {
+        var state = Self.refused()
+        _ = Fixture.keys(&state, .character("S"))
+        #expect(Fixture.keys(&state, .enter).isEmpty)
+        guard case .signIn(let form)? = state.overlay else { Issue.record("form closed"); return }
+        #expect(form.problem == "A username and a password are needed." && form.focus == .username)
+        _ = Fixture.keys(&state, .escape)
+        #expect(state.overlay == nil)
+    }
+}
