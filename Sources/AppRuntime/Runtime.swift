@@ -29,6 +29,8 @@ public final class Runtime {
     private let http: HTTPClient
     private let connect: Connect
     private let signIn: SignIn?
+    /// Where the web maps opened are remembered (the browser's, not the tests').
+    private let recent: RecentWebMaps?
     private let networkTimings: NetworkMonitor.Timings
     /// `mapbook open FILE`: the map source the app was started with.
     private let givenSource: (any MapSource)?
@@ -59,9 +61,9 @@ public final class Runtime {
     private var lastActivityNote = ContinuousClock.now - .seconds(10)
 
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
-                source: (any MapSource)? = nil, signIn: SignIn? = nil, connect: @escaping Connect) {
+                source: (any MapSource)? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil, connect: @escaping Connect) {
         self.library = library; self.http = http; self.networkTimings = networkTimings
-        self.givenSource = source; self.connect = connect; self.signIn = signIn
+        self.givenSource = source; self.connect = connect; self.signIn = signIn; self.recent = recent
         let (jobs, lane) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.lane = lane
         track { for await job in jobs { await job() } }
@@ -324,6 +326,11 @@ public final class Runtime {
             guard !Task.isCancelled else { return }
             let (kept, snapshot) = await onWorkPool { await Self.keep(catalog, in: library) }
             await queue?.setFeatureLayers(catalog.webMap.featureLayers)
+            if let recent {
+                let opened = RecentWebMap(portal: client.portalURL.absoluteString, id: webMapItem.id.rawValue,
+                                          title: TerminalText.sanitizedLine(webMapItem.title, maxLength: 200), opened: Date())
+                await onWorkPool { recent.remember(opened) }
+            }
             deliver(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: client.host)))
             if let kept { deliver(.catalogNotKept(kept)) }
             let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)

@@ -8,6 +8,44 @@ public struct Settings: Equatable, Sendable {
     public var resumeDownloads = true
     /// The OAuth client id `mapbook auth login` signs in with (an app registered on the portal).
     public var clientID: String?
+    /// The portal used when `--portal` is not given.
+    public var portal: String?
+    /// The web map opened when `--webmap` is not given (and none was opened before on the portal).
+    public var webMap: String?
+
+    /// Every key, in the order `mapbook config list` shows them.
+    public static let keys = ["portal", "webmap", "client-id", "resume-downloads"]
+
+    /// A setting's value as the file would write it; nil when unset.
+    public func value(_ key: String) -> String? {
+        switch key {
+        case "portal": portal
+        case "webmap": webMap
+        case "client-id": clientID
+        case "resume-downloads": resumeDownloads ? "true" : "false"
+        default: nil
+        }
+    }
+
+    /// `text` with `key` set to `value` (its line replaced, else one added), or removed for nil;
+    /// throws when the key is unknown or the value unusable, leaving the text as it was.
+    public static func text(_ text: String, setting key: String, to value: String?) throws(Problems) -> String {
+        guard keys.contains(key) else { throw Problems(settings: Settings(), sentences: ["mapbook has no setting “\(TerminalText.sanitizedLine(key, maxLength: 40))”; it has \(keys.joined(separator: ", "))."]) }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        let matching = lines.indices.filter { lines[$0].split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) == key }
+        for index in matching.reversed() { lines.remove(at: index) }
+        if let value { lines.insert("\(key) = \(value)", at: min(matching.first ?? lines.count, lines.count)) }
+        let updated = lines.joined(separator: "\n") + "\n"
+        do {
+            _ = try Settings(parsing: updated)
+        } catch {
+            // Only what this change brought in counts against it.
+            let own = error.sentences.filter { $0.contains(key) }
+            if !own.isEmpty { throw Problems(settings: error.settings, sentences: own) }
+        }
+        return updated
+    }
 
     public init() {}
 
@@ -30,6 +68,18 @@ public struct Settings: Equatable, Sendable {
                     continue
                 }
                 resumeDownloads = value
+            case "portal":
+                guard let url = URL(string: pair[1]), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                    problems.append("\(place): portal is an http or https address, not “\(TerminalText.sanitizedLine(pair[1], maxLength: 80))”.")
+                    continue
+                }
+                portal = pair[1]
+            case "webmap":
+                guard ItemID(pair[1]) != nil else {
+                    problems.append("\(place): webmap is an item id (32 hexadecimal characters), not “\(TerminalText.sanitizedLine(pair[1], maxLength: 80))”.")
+                    continue
+                }
+                webMap = pair[1]
             case "client-id":
                 let value = TerminalText.sanitizedLine(pair[1], maxLength: 100)
                 guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {

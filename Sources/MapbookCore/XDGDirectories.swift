@@ -16,6 +16,10 @@ public enum XDGDirectories {
         base("XDG_CACHE_HOME", default: ".cache", environment)
     }
 
+    public static func state(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        base("XDG_STATE_HOME", default: ".local/state", environment)
+    }
+
     private static func base(_ variable: String, default relative: String, _ environment: [String: String]) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value + "/mapbook" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()

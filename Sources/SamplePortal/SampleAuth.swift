@@ -18,6 +18,10 @@ final class SampleAuth: Sendable {
     static let tokenLifetime: TimeInterval = 2 * 60 * 60
     static let refreshLifetime: TimeInterval = 14 * 24 * 60 * 60
     static let outOfBand = "urn:ietf:wg:oauth:2.0:oob"
+    /// The demo user's group and folders.
+    static let groupID = "f1e1dc0a2b3c4d5e6f708192a3b4c5d6"
+    static let groupTitle = "Field Crew"
+    static let folders = [(id: "a1b2c3d4e5f60718293a4b5c6d7e8f90", title: "Field work"), (id: "b2c3d4e5f60718293a4b5c6d7e8f9a01", title: "Archive")]
 
     private struct Code { var user: String; var clientID: String; var redirectURI: String; var challenge: String; var used: Bool }
     private struct State {
@@ -155,8 +159,8 @@ final class SampleAuth: Sendable {
 
     /// `community/self` for a signed-in caller.
     static func communitySelf(user: String) -> JSONValue {
-        .object(["username": .string(user), "fullName": .string(fullName), "role": .string("org_user"),
-                 "groups": .array([]), "culture": .string("en-us")])
+        .object(["username": .string(user), "fullName": .string(fullName), "role": .string("org_user"), "culture": .string("en-us"),
+                 "groups": .array([.object(["id": .string(groupID), "title": .string(groupTitle), "owner": .string(user)])])])
     }
 
     // MARK: Helpers

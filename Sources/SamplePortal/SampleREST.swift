@@ -22,7 +22,12 @@ struct SampleREST {
 
         if let answer = auth.respond(request, parts: parts, faults: faults) { return answer }
         let caller = auth.caller(request, faults: faults)
-        if parts == ["search"] { return wantsJSON ? json(search(request.query)) : Self.html }
+        if parts == ["search"] { return wantsJSON ? json(search(request.query, signedIn: caller != .anonymous && caller != .invalid)) : Self.html }
+        if parts.count >= 3, parts[0] == "content", parts[1] == "users" {
+            guard case .user(let user) = caller else { return json(Self.error(caller == .invalid ? 498 : 499, caller == .invalid ? "Invalid token." : "Token Required")) }
+            guard parts[2] == user else { return json(Self.error(403, "You do not have permissions to access this resource or perform this operation.")) }
+            return json(userContent(user: user, folder: parts.count > 3 ? parts[3] : nil) ?? Self.error(400, "Folder not found."))
+        }
         if parts == ["portals", "self"] {
             guard wantsJSON else { return Self.html }
             guard case .user(let user) = caller, case .object(var fields) = SampleGallery.portalSelf(baseURL: baseURL) else {
@@ -98,6 +103,7 @@ struct SampleREST {
         if id == SampleCatalog.protectedID {
             var item = webMapItem(id: id, title: "Explore Maine (staff)")
             item["access"] = .string("org")
+            item["owner"] = .string(SampleAuth.username)
             return .object(item)
         }
         if let area = SampleCatalog.area(id: id) { return areaItem(area) }
@@ -255,10 +261,13 @@ struct SampleREST {
 
     /// `q` terms: `field:value` (title, type, owner, id, tags, group) or bare words matched against
     /// title, snippet and tags; `AND` is implied and ignored. Paged by `start` (1-based) and `num`.
-    func search(_ query: [String: String]) -> JSONValue {
-        let q = query["q"] ?? ""
+    func search(_ query: [String: String], signedIn: Bool = false) -> JSONValue {
+        // Grouping is all AND here: parentheses only group.
+        let q = (query["q"] ?? "").replacingOccurrences(of: "(", with: " ").replacingOccurrences(of: ")", with: " ")
         let start = max(1, Int(query["start"] ?? "") ?? 1), num = min(100, max(1, Int(query["num"] ?? "") ?? 10))
-        let ids = [SampleCatalog.webMapID] + SampleCatalog.areas.flatMap { [$0.id, $0.packageID] } + SampleGallery.items.map(\.id)
+        // The private web map is found only by those signed in, as an org's items are.
+        let ids = [SampleCatalog.webMapID] + (signedIn ? [SampleCatalog.protectedID] : []) + SampleCatalog.areas.flatMap { [$0.id, $0.packageID] }
+            + SampleGallery.items.map(\.id)
         let terms = Self.terms(q)
         let matches = ids.compactMap(item).filter { item in
             terms.allSatisfy { field, value in
@@ -266,7 +275,10 @@ struct SampleREST {
                 switch field {
                 case nil: haystacks = [item["title"]?.string, item["snippet"]?.string].compactMap { $0 } + (item["tags"]?.stringArray ?? [])
                 case "tags"?: haystacks = item["tags"]?.stringArray ?? []
-                case "group"?: return value == SampleGallery.groupID && SampleGallery.item(item["id"]?.string ?? "") != nil
+                case "group"?:
+                    let id = item["id"]?.string ?? ""
+                    if value == SampleAuth.groupID { return [SampleCatalog.webMapID, SampleCatalog.protectedID].contains(id) }
+                    return value == SampleGallery.groupID && SampleGallery.item(id) != nil
                 case let field?: haystacks = [item[field]?.string].compactMap { $0 }
                 }
                 return haystacks.contains { $0.localizedCaseInsensitiveContains(value) }
@@ -276,6 +288,26 @@ struct SampleREST {
         let next = start - 1 + page.count < matches.count ? start + page.count : -1
         return .object(["query": .string(q), "total": .number(Double(matches.count)), "start": .number(Double(start)),
                         "num": .number(Double(num)), "nextStart": .number(Double(next)), "results": .array(page)])
+    }
+
+    /// `content/users/{user}[/{folder}]`: the demo user's items (the private web map at the root,
+    /// Explore Maine in "Field work", nothing in "Archive") and folders; nil for an unknown folder.
+    func userContent(user: String, folder: String?) -> JSONValue? {
+        let folders = SampleAuth.folders
+        let ids: [String]
+        switch folder {
+        case nil: ids = [SampleCatalog.protectedID]
+        case folders[0].id?: ids = [SampleCatalog.webMapID]
+        case folders[1].id?: ids = []
+        default: return nil
+        }
+        let items = ids.compactMap(item)
+        return .object([
+            "username": .string(user), "total": .number(Double(items.count)), "start": .number(1), "num": .number(100),
+            "nextStart": .number(-1), "items": .array(items),
+            "currentFolder": folder.flatMap { id in folders.first { $0.id == id } }.map { .object(["id": .string($0.id), "title": .string($0.title)]) } ?? .null,
+            "folders": .array(folders.map { .object(["id": .string($0.id), "title": .string($0.title), "username": .string(user)]) }),
+        ])
     }
 
     static func terms(_ q: String) -> [(field: String?, value: String)] {

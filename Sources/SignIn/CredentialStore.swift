@@ -58,13 +58,13 @@ public struct CredentialStore: Sendable {
     }
 
     public func credential(for portal: URL) throws -> StoredCredential? {
-        try load().first { Self.key($0.portal) == Self.key(portal.absoluteString) }
+        try load().first { PortalAddress.key($0.portal) == PortalAddress.key(portal.absoluteString) }
     }
 
     /// Keeps `credential`, replacing the portal's earlier one. A damaged file is replaced whole.
     public func save(_ credential: StoredCredential) throws {
         var all = (try? load()) ?? []
-        all.removeAll { Self.key($0.portal) == Self.key(credential.portal) }
+        all.removeAll { PortalAddress.key($0.portal) == PortalAddress.key(credential.portal) }
         all.append(credential)
         try store(all)
     }
@@ -73,7 +73,7 @@ public struct CredentialStore: Sendable {
     @discardableResult
     public func remove(portal: URL) throws -> StoredCredential? {
         var all = try load()
-        guard let index = all.firstIndex(where: { Self.key($0.portal) == Self.key(portal.absoluteString) }) else { return nil }
+        guard let index = all.firstIndex(where: { PortalAddress.key($0.portal) == PortalAddress.key(portal.absoluteString) }) else { return nil }
         let removed = all.remove(at: index)
         try store(all)
         return removed
@@ -125,13 +125,6 @@ public struct CredentialStore: Sendable {
         }
     }
 
-    /// Portals compare by their address without a trailing slash or `/sharing/rest`, ignoring case.
-    static func key(_ portal: String) -> String {
-        var root = portal.lowercased()
-        while root.hasSuffix("/") { root.removeLast() }
-        if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
-        return root
-    }
 }
 
 extension JSONEncoder {

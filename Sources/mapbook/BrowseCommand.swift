@@ -23,8 +23,11 @@ struct BrowseCommand: AsyncParsableCommand {
     func run() async throws {
         let session = options.selection.session()
         let client = options.selection.client(session: session)
-        try await Browser.run(host: client.host, webMap: options.selection.webMapID, library: options.library,
-                              startingPhase: .loading, display: display, signIn: Browser.passwordSignIn(session: session, keep: true)) { client }
+        let webMap = options.selection.webMapIDOrRecent
+        try await Browser.run(host: client.host, webMap: webMap,
+                              library: OfflineLibrary(root: options.dataDirectory.root, portal: client.portalURL, webMap: webMap),
+                              startingPhase: .loading, display: display, signIn: Browser.passwordSignIn(session: session, keep: true),
+                              recent: RecentWebMaps()) { client }
     }
 }
 
@@ -40,8 +43,9 @@ struct DisplayOptions: ParsableArguments {
 /// Opens the browser on a program that connects with `connect`.
 enum Browser {
     static func run(host: String, webMap: ItemID, library: OfflineLibrary, startingPhase: LoadPhase,
-                    display: DisplayOptions, signIn: Runtime.SignIn? = nil, connect: @escaping Runtime.Connect) async throws {
-        let runtime = await Runtime(library: library, signIn: signIn, connect: connect)
+                    display: DisplayOptions, signIn: Runtime.SignIn? = nil, recent: RecentWebMaps? = nil,
+                    connect: @escaping Runtime.Connect) async throws {
+        let runtime = await Runtime(library: library, signIn: signIn, recent: recent, connect: connect)
         var state = AppState(portalHost: host, webMapID: webMap, phase: startingPhase)
         let (settings, problems) = Settings.load()
         state.resumesInterruptedDownloads = settings.resumeDownloads

@@ -8,28 +8,40 @@ import SignIn
 
 /// Which portal and which web map: shared by the browser and the subcommands.
 struct PortalSelection: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The portal to use.", valueName: "URL"))
-    var portal: String = PortalClient.arcGISOnline.absoluteString
+    @Option(name: .long, help: ArgumentHelp("The portal to use (default: portal in the config file, else https://www.arcgis.com).",
+                                            valueName: "URL"))
+    var portal: String?
 
-    @Option(name: .long, help: ArgumentHelp("The web map's item id.", valueName: "ID"))
-    var webmap: String = ItemID.exploreMaine.rawValue
+    @Option(name: .long, help: ArgumentHelp("The web map's item id (default: webmap in the config file, else Explore Maine; the browser opens the last one opened).",
+                                            valueName: "ID"))
+    var webmap: String?
 
     func validate() throws {
         guard portalURL != nil else {
             throw ValidationError("--portal must be an http or https URL, such as https://www.arcgis.com.")
         }
-        guard ItemID(webmap) != nil else {
+        guard ItemID(webMapText) != nil else {
             throw ValidationError("--webmap must be an item id: 32 hexadecimal characters.")
         }
     }
 
+    private var settings: Settings { Settings.load().0 }
+
     var portalURL: URL? {
-        guard let url = URL(string: portal), let scheme = url.scheme?.lowercased(),
+        guard let url = URL(string: portal ?? settings.portal ?? PortalClient.arcGISOnline.absoluteString), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host != nil else { return nil }
         return url
     }
 
-    var webMapID: ItemID { ItemID(webmap)! }
+    private var webMapText: String { webmap ?? settings.webMap ?? ItemID.exploreMaine.rawValue }
+
+    var webMapID: ItemID { ItemID(webMapText)! }
+
+    /// The browser's web map: the one named, else the last one opened on the portal, else the default.
+    var webMapIDOrRecent: ItemID {
+        guard webmap == nil, let recent = RecentWebMaps().last(portal: portalURL!), let id = ItemID(recent.id) else { return webMapID }
+        return id
+    }
 
     /// The client for `--portal`: signed in with `MAPBOOK_TOKEN` or `MAPBOOK_API_KEY` when set, else
     /// with the sign-in kept for the portal (`mapbook auth login`), renewed as it expires; keeping

@@ -53,6 +53,7 @@ enum CLI {
         env.removeValue(forKey: "MAPBOOK_API_KEY")
         // Sign-ins and settings of this test process only, never the user's.
         env["XDG_CONFIG_HOME"] = CLI.configHome
+        env["XDG_STATE_HOME"] = CLI.configHome + "/state"
         env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe(), err = Pipe()

@@ -165,3 +165,26 @@ struct FeatureLayerTests {
         #expect(!GeoGeometry.points([GeoPoint(longitude: 2, latitude: 2)]).covers(GeoPoint(longitude: 2, latitude: 2)))
     }
 }
+
+/// The web maps opened lately: newest first, once each per portal, at most twenty; a damaged file
+/// is an empty list that the next write replaces.
+@Suite("Recent web maps")
+struct RecentWebMapsTests {
+    @Test func newestFirstOncePerPortalAndADamagedFileStartsAgain() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-recent-\(UUID())/recent.json").path
+        let recent = RecentWebMaps(path: path)
+        let a = "3bc3179f17da44a0ac0bfdac4ad15664", b = "0a11ce5ecdef4a7b9c1d2e3f40516273"
+        recent.remember(RecentWebMap(portal: "https://www.arcgis.com", id: a, title: "A", opened: Date(timeIntervalSince1970: 1)))
+        recent.remember(RecentWebMap(portal: "https://other.example.com", id: b, title: "B", opened: Date(timeIntervalSince1970: 2)))
+        recent.remember(RecentWebMap(portal: "https://WWW.arcgis.com/sharing/rest/", id: a, title: "A again", opened: Date(timeIntervalSince1970: 3)))
+        #expect(recent.all().map(\.title) == ["A again", "B"])
+        #expect(recent.last(portal: URL(string: "https://www.arcgis.com")!)?.title == "A again")
+        #expect(recent.last(portal: URL(string: "https://nowhere.example.com")!) == nil)
+        for n in 0..<30 { recent.remember(RecentWebMap(portal: "https://p\(n).example.com", id: a, title: "\(n)", opened: Date())) }
+        #expect(recent.all().count == RecentWebMaps.limit && recent.all().first?.title == "29")
+        try Data("{".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(recent.all().isEmpty)
+        recent.remember(RecentWebMap(portal: "https://www.arcgis.com", id: b, title: "fresh", opened: Date()))
+        #expect(recent.all().map(\.title) == ["fresh"])
+    }
+}

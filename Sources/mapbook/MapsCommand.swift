@@ -1,0 +1,131 @@
+import ArcGISPortal
+import ArgumentParser
+import Foundation
+import MapbookCore
+
+/// `mapbook maps`: web maps to open — your content, a group's, a search's, or those opened lately.
+struct MapsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "maps",
+        abstract: "List web maps: your content (--mine), a group's (--group), a search's (--query), or those opened lately (--recent).",
+        discussion: """
+            --mine, --group and --query need the portal (and --mine a sign-in: mapbook auth login); --recent is read from \
+            this device. Without any, --mine when signed in, else --recent. "Offline" marks web maps set up for offline use \
+            (the Offline type keyword), those whose preplanned areas mapbook downloads. Open one with mapbook --webmap ID.
+            """)
+
+    @OptionGroup var options: PortalOptions
+    @Flag(help: "Your content: the root and every folder.") var mine = false
+    @Option(help: ArgumentHelp("A group's web maps.", valueName: "ID")) var group: String?
+    @Option(help: ArgumentHelp("Web maps matching the text.", valueName: "TEXT")) var query: String?
+    @Flag(help: "The web maps opened in the browser lately, newest first.") var recent = false
+
+    func validate() throws {
+        guard [mine, group != nil, query != nil, recent].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Give one of --mine, --group, --query and --recent.")
+        }
+        if let group, ItemID(group) == nil { throw ValidationError("--group must be a group id: 32 hexadecimal characters.") }
+    }
+
+    func run() async throws {
+        let client = options.client()
+        let listed: [(id: String, title: String, owner: String?, modified: Date?, offline: Bool?, folder: String?)]
+        let source: String
+        do {
+            if recent || (!mine && group == nil && query == nil && !client.isSignedIn) {
+                source = "recent"
+                listed = RecentWebMaps().all().filter { PortalAddress.key($0.portal) == PortalAddress.key(client.portalURL.absoluteString) }
+                    .map { ($0.id, $0.title, nil, $0.opened, nil, nil) }
+            } else if let group {
+                source = "group"
+                listed = try await client.webMaps(matching: "group:\(group)").map { ($0.id.rawValue, $0.title, $0.owner, $0.modified, $0.isOfflineEnabled, nil) }
+            } else if let query {
+                source = "query"
+                listed = try await client.webMaps(matching: query).map { ($0.id.rawValue, $0.title, $0.owner, $0.modified, $0.isOfflineEnabled, nil) }
+            } else {
+                source = "mine"
+                let me = try await client.me()
+                let root = try await client.userContent(me.username)
+                var rows = root.items.filter { $0.type == "Web Map" }.map { ($0, nil as String?) }
+                for folder in root.folders {
+                    rows += try await client.userContent(me.username, folder: folder.id).items.filter { $0.type == "Web Map" }.map { ($0, folder.title) }
+                }
+                listed = rows.map { ($0.0.id.rawValue, $0.0.title, $0.0.owner, $0.0.modified, $0.0.isOfflineEnabled, $0.1) }
+            }
+        } catch {
+            throw Output.fail(error, json: options.json)
+        }
+        if options.json {
+            try Output.json(JSONValue.object([
+                "source": .string(source),
+                "maps": .array(listed.map { map in
+                    .object(["id": .string(map.id), "title": .text(map.title), "owner": .text(map.owner), "modified": .date(map.modified),
+                             "offline": map.offline.map { .bool($0) } ?? .null, "folder": .text(map.folder)])
+                }),
+            ]))
+            return
+        }
+        guard !listed.isEmpty else {
+            Output.line(source == "recent" ? "No web map was opened on \(client.host) yet: mapbook --webmap ID opens one." : "No web maps.")
+            return
+        }
+        let rows = listed.map { map in
+            [Output.cell(map.title, width: 40), Output.cell(map.folder.map { "\($0)/" } ?? "", width: 20), Output.cell(map.owner ?? "", width: 20),
+             map.modified.map { Format.date($0) } ?? "", map.offline == true ? "Offline" : "", map.id]
+        }
+        let header = ["TITLE", "FOLDER", "OWNER", source == "recent" ? "OPENED" : "MODIFIED", "", "ID"]
+        for line in Output.table(header, rows) { Output.line(line) }
+    }
+}
+
+/// `mapbook config`: the settings file, read and written a key at a time.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Read and change the settings in $XDG_CONFIG_HOME/mapbook/config: portal, webmap, client-id, resume-downloads.",
+        subcommands: [List.self, Get.self, Set.self, Unset.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every setting and its value.")
+        func run() throws {
+            let (settings, problems) = Settings.load()
+            for problem in problems { FileManager.default.standardError("mapbook: \(problem)") }
+            for key in Settings.keys { Output.line("\(key) = \(settings.value(key) ?? "")") }
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One setting's value (nothing when unset).")
+        @Argument var key: String
+        func run() throws {
+            guard Settings.keys.contains(key) else { throw ValidationError("mapbook has no setting “\(key)”; it has \(Settings.keys.joined(separator: ", ")).") }
+            if let value = Settings.load().0.value(key) { Output.line(value) }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set a setting, keeping the rest of the file as it is.")
+        @Argument var key: String
+        @Argument var value: String
+        func run() throws { try ConfigCommand.change(key, to: value) }
+    }
+
+    struct Unset: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a setting: its default applies.")
+        @Argument var key: String
+        func run() throws { try ConfigCommand.change(key, to: nil) }
+    }
+
+    static func change(_ key: String, to value: String?) throws {
+        let path = Settings.path()
+        let old = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        do {
+            let text = try Settings.text(old, setting: key, to: value)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch let problems as Settings.Problems {
+            FileManager.default.standardError("mapbook: \(problems.sentences.joined(separator: " "))")
+            throw ExitCode.failure
+        }
+    }
+}
