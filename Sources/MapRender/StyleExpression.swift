@@ -279,7 +279,8 @@ public enum StyleExpression {
         }
     }
 
-    static func json(_ value: MVTValue) -> JSONValue {
+    /// A vector tile value as JSON: for expressions, and for popup cards.
+    public static func json(_ value: MVTValue) -> JSONValue {
         switch value {
         case .string(let s): .string(s)
         case .float(let f): .number(Double(f))

@@ -83,7 +83,7 @@ extension MapStack {
                 var i = 0
                 while i + 1 < feature.tags.count {
                     let key = Int(feature.tags[i]), value = Int(feature.tags[i + 1])
-                    if key < layer.keys.count, value < layer.values.count { attributes[layer.keys[key]] = layer.values[value].json }
+                    if key < layer.keys.count, value < layer.values.count { attributes[layer.keys[key]] = StyleExpression.json(layer.values[value]) }
                     i += 2
                 }
                 let geographic = parts.map { $0.map(\.geographic) }
@@ -103,16 +103,3 @@ extension MapStack {
     }
 }
 
-extension MVTValue {
-    /// The value as JSON, for popup cards.
-    var json: JSONValue {
-        switch self {
-        case .string(let s): .string(s)
-        case .float(let f): .number(Double(f))
-        case .double(let d): .number(d)
-        case .int(let i), .sint(let i): .number(Double(i))
-        case .uint(let u): .number(Double(u))
-        case .bool(let b): .bool(b)
-        }
-    }
-}

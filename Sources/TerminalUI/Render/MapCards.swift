@@ -88,61 +88,62 @@ enum LayerListPanel {
     }
 }
 
-/// One line of a form: its label, and a box with what was typed (its end kept in view, the cursor
-/// after it when focused; dots for a secret).
-enum FormField {
-    static func draw(label: String, value: String, focused: Bool, secret: Bool = false, y: Int, in card: Rect, into frame: inout Frame,
+/// A form in a card in the middle of the screen: its fields (the one with the cursor marked, a
+/// secret as dots), a line saying what will happen or why it did not, and its keys.
+enum FormCard {
+    struct Field {
+        var label: String
+        var value: String
+        var focused: Bool
+        var secret = false
+    }
+
+    static func draw(title: String, width: Int, fields: [Field], status: String, isProblem: Bool, keys: String, into frame: inout Frame,
                      options: RenderOptions) {
         let theme = options.theme
-        frame.put(label, x: card.x + 2, y: y, style: theme.card.overlaid(by: CellStyle(bold: focused)))
-        var shown = secret ? String(repeating: options.glyphs == .unicode ? "•" : "*", count: value.count) : value
-        let box = Rect(x: card.x + 12, y: y, width: card.width - 15, height: 1)
-        while DisplayWidth.of(shown) > box.width - 1 { shown.removeFirst() }
-        let style = focused ? theme.selectedRow : theme.card.overlaid(by: CellStyle(underline: true))
-        frame.fill(box, with: Cell(" ", style: style))
-        let end = frame.put(shown, x: box.x, y: y, style: style, limit: box.maxX)
-        if focused, end < box.maxX { frame.put(options.glyphs == .unicode ? "▏" : "_", x: end, y: y, style: style) }
+        let width = min(max(frame.width - 8, 30), width)
+        let height = fields.count * 2 + 5
+        let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - height) / 2, 1), width: width, height: height)
+        DocumentScreen.drawCard(card, title: title, into: &frame, options: options)
+        for (offset, field) in fields.enumerated() {
+            let y = card.y + 2 + offset * 2
+            frame.put(field.label, x: card.x + 2, y: y, style: theme.card.overlaid(by: CellStyle(bold: field.focused)))
+            var shown = field.secret ? String(repeating: options.glyphs == .unicode ? "•" : "*", count: field.value.count) : field.value
+            let box = Rect(x: card.x + 12, y: y, width: card.width - 15, height: 1)
+            // The end of what is typed stays in view, with the cursor after it.
+            while DisplayWidth.of(shown) > box.width - 1 { shown.removeFirst() }
+            let style = field.focused ? theme.selectedRow : theme.card.overlaid(by: CellStyle(underline: true))
+            frame.fill(box, with: Cell(" ", style: style))
+            let end = frame.put(shown, x: box.x, y: y, style: style, limit: box.maxX)
+            if field.focused, end < box.maxX { frame.put(options.glyphs == .unicode ? "▏" : "_", x: end, y: y, style: style) }
+        }
+        frame.put(DisplayWidth.truncated(status, to: card.width - 4), x: card.x + 2, y: card.maxY - 3,
+                  style: theme.card.overlaid(by: isProblem ? theme.error : theme.dim), limit: card.maxX - 2)
+        let keys = " \(keys) "
+        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
     }
 }
 
 /// `S`: the portal's name, the username and the password (dots), and why the portal said no.
 enum SignInCard {
     static func draw(_ form: SignInForm, host: String, into frame: inout Frame, options: RenderOptions) {
-        let theme = options.theme
-        let width = min(max(frame.width - 8, 30), 64)
-        let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - 9) / 2, 1), width: width, height: 9)
-        DocumentScreen.drawCard(card, title: "Sign in to \(host)", into: &frame, options: options)
-        FormField.draw(label: "Username", value: form.username, focused: form.focus == .username, y: card.y + 2, in: card, into: &frame,
-                       options: options)
-        FormField.draw(label: "Password", value: form.password, focused: form.focus == .password, secret: true, y: card.y + 4, in: card,
-                       into: &frame, options: options)
-        let status = form.isSigningIn ? "Signing in…" : form.problem ?? "Kept for next time. OAuth: mapbook auth login."
-        frame.put(DisplayWidth.truncated(status, to: card.width - 4), x: card.x + 2, y: card.y + 6,
-                  style: theme.card.overlaid(by: form.problem == nil ? theme.dim : theme.error), limit: card.maxX - 2)
-        let keys = " Tab next · Enter sign in · Esc leave "
-        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+        FormCard.draw(title: "Sign in to \(host)", width: 64, fields: [
+            FormCard.Field(label: "Username", value: form.username, focused: form.focus == .username),
+            FormCard.Field(label: "Password", value: form.password, focused: form.focus == .password, secret: true),
+        ], status: form.isSigningIn ? "Signing in…" : form.problem ?? "Kept for next time. OAuth: mapbook auth login.",
+           isProblem: form.problem != nil, keys: "Tab next · Enter sign in · Esc leave", into: &frame, options: options)
     }
 }
 
-/// `p` and `e`: a card in the middle of the screen with the pin's three fields, the one being typed
-/// into marked, and why it was not kept if it was not.
+/// `p` and `e`: the pin's three fields, and why it was not kept if it was not.
 enum PinFormCard {
     static func draw(_ form: PinForm, into frame: inout Frame, options: RenderOptions) {
-        let theme = options.theme
-        let width = min(max(frame.width - 8, 30), 72)
-        let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - 11) / 2, 1), width: width, height: 11)
-        DocumentScreen.drawCard(card, title: form.editing == nil ? "New pin" : "Edit pin", into: &frame, options: options)
-        let labels: [(PinForm.Field, String)] = [(.title, "Title"), (.note, "Note"), (.link, "Link")]
-        for (offset, (field, label)) in labels.enumerated() {
-            FormField.draw(label: label, value: form.value(field), focused: form.focus == field, y: card.y + 2 + offset * 2, in: card,
-                           into: &frame, options: options)
-        }
-        let where_ = String(format: "%.5f, %.5f", form.point.latitude, form.point.longitude)
-        let status = form.isSaving ? "Keeping…" : form.problem ?? "At \(where_). Links: http or https only."
-        frame.put(DisplayWidth.truncated(status, to: card.width - 4), x: card.x + 2, y: card.y + 8,
-                  style: theme.card.overlaid(by: form.problem == nil ? theme.dim : theme.error), limit: card.maxX - 2)
-        let keys = " Tab next · Enter keep · Esc leave "
-        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+        let fields: [(PinForm.Field, String)] = [(.title, "Title"), (.note, "Note"), (.link, "Link")]
+        let place = String(format: "%.5f, %.5f", form.point.latitude, form.point.longitude)
+        FormCard.draw(title: form.editing == nil ? "New pin" : "Edit pin", width: 72,
+                      fields: fields.map { FormCard.Field(label: $0.1, value: form.value($0.0), focused: form.focus == $0.0) },
+                      status: form.isSaving ? "Keeping…" : form.problem ?? "At \(place). Links: http or https only.",
+                      isProblem: form.problem != nil, keys: "Tab next · Enter keep · Esc leave", into: &frame, options: options)
     }
 }
 
