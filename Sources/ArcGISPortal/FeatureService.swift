@@ -35,6 +35,7 @@ extension PortalClient {
         guard let text = layer.url, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
             throw FeatureServiceError("\(Self.layerTitle(layer)) has no address mapbook can ask.")
         }
+        await learnFederation(of: url)
         let json = try await getJSON(url, [], query: [])
         guard let info = FeatureLayerInfo(json: json, overrides: layer.layerDefinition, popupInfo: layer.popupInfo, title: layer.title) else {
             throw FeatureServiceError("\(Self.layerTitle(layer)) is not a layer of features with a geometry.")

@@ -66,6 +66,7 @@ extension PortalClient {
             guard let text = entry["url"]?.string, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
                 continue
             }
+            await learnFederation(of: url)
             return GeocodeService(url: url, name: entry["name"]?.string, suggests: entry["suggest"]?.bool ?? true)
         }
         guard host.lowercased().hasSuffix("arcgis.com") else { throw GeocodeError("\(host) offers no geocode service.") }

@@ -50,7 +50,11 @@ public struct PKCE: Sendable, Equatable {
 public final class SignInSession: Sendable {
     public typealias Refresh = @Sendable () async throws -> SignInTokens
     public typealias Renewed = @Sendable (SignInTokens) -> Void
-    private struct State { var token: String?; var expires: Date?; var refresh: Refresh?; var renewed: Renewed? }
+    private struct State {
+        var token: String?; var expires: Date?; var refresh: Refresh?; var renewed: Renewed?
+        /// Servers asked whether they are federated with the portal, and their answer (by origin).
+        var federated: [String: Bool] = [:]
+    }
     private let state: Mutex<State>
 
     public init(token: String?, expires: Date? = nil, refresh: Refresh? = nil, renewed: Renewed? = nil) {
@@ -64,10 +68,15 @@ public final class SignInSession: Sendable {
 
     /// Takes a new sign-in: its token from now on, renewed by `refresh` when it has one.
     public func signIn(_ tokens: SignInTokens, refresh: Refresh? = nil, renewed: Renewed? = nil) {
-        state.withLock { $0 = State(token: tokens.accessToken, expires: tokens.expires, refresh: refresh, renewed: renewed) }
+        state.withLock { $0 = State(token: tokens.accessToken, expires: tokens.expires, refresh: refresh, renewed: renewed, federated: $0.federated) }
     }
 
     public func signOut() { state.withLock { $0 = State() } }
+
+    /// What a server said of its federation with the portal; nil when it was not asked yet.
+    func isFederated(_ origin: String) -> Bool? { state.withLock { $0.federated[origin] } }
+
+    func setFederated(_ origin: String, _ federated: Bool) { state.withLock { $0.federated[origin] = federated } }
 
     /// Within a minute of its expiry (or past it), and renewable.
     var needsRefresh: Bool {

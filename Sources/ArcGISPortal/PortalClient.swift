@@ -246,11 +246,39 @@ public struct PortalClient: Sendable {
         return HTTPRequest(url: components.url!, headers: headers)
     }
 
+    /// The portal's own origin; from ArcGIS Online its own services (`*.arcgis.com`); and servers
+    /// whose `rest/info` named this portal as their `owningSystemUrl` (federated servers).
     private func mayCarryToken(_ url: URL) -> Bool {
-        let own = (portalURL.scheme?.lowercased(), portalURL.host?.lowercased(), portalURL.port)
-        if (url.scheme?.lowercased(), url.host?.lowercased(), url.port) == own { return true }
+        if Self.origin(url) == Self.origin(portalURL) { return true }
         let arcGIS = { (host: String?) in host.map { $0 == "arcgis.com" || $0.hasSuffix(".arcgis.com") } ?? false }
-        return url.scheme?.lowercased() == "https" && arcGIS(portalURL.host?.lowercased()) && arcGIS(url.host?.lowercased())
+        if url.scheme?.lowercased() == "https", arcGIS(portalURL.host?.lowercased()), arcGIS(url.host?.lowercased()) { return true }
+        return session?.isFederated(Self.origin(url)) == true
+    }
+
+    static func origin(_ url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? "")\(url.port.map { ":\($0)" } ?? "")"
+    }
+
+    /// Before a signed-in request to a service on another server: asks that server (without the
+    /// token) whether the portal owns it (`{server}/rest/info` → `owningSystemUrl`), once per
+    /// server, so the token goes to federated servers and no others. Over https only (or between
+    /// loopback addresses, for tests).
+    func learnFederation(of serviceURL: URL) async {
+        guard let session, session.token != nil, !mayCarryToken(serviceURL), session.isFederated(Self.origin(serviceURL)) == nil,
+              let range = serviceURL.path.range(of: "/rest/services") else { return }
+        let secure = serviceURL.scheme?.lowercased() == "https" || (isLoopback && ["127.0.0.1", "localhost", "::1"].contains(serviceURL.host ?? ""))
+        guard secure, var info = URLComponents(url: serviceURL, resolvingAgainstBaseURL: false) else {
+            session.setFederated(Self.origin(serviceURL), false)
+            return
+        }
+        info.path = String(serviceURL.path[..<range.lowerBound]) + "/rest/info"
+        info.queryItems = [URLQueryItem(name: "f", value: "json")]
+        var federated = false
+        if let url = info.url, let answer = try? await http.send(HTTPRequest(url: url)), answer.status == 200,
+           let owner = (try? JSONValue(parsing: answer.body))?["owningSystemUrl"]?.string {
+            federated = PortalAddress.key(owner) == PortalAddress.key(portalURL.absoluteString)
+        }
+        session.setFederated(Self.origin(serviceURL), federated)
     }
 
     private static let formSafe = CharacterSet(charactersIn:
