@@ -24,6 +24,8 @@ let package = Package(
                        providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
+                       providers: [.apt(["libsecret-1-dev"])]),
 
         .target(name: "MapbookCore"),
         // The terminal as a value: cells, frames, their diff, display widths, the xterm palette.
@@ -42,7 +44,7 @@ let package = Package(
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world")]),
         .target(name: "OfflineLibrary", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
-        .target(name: "SignIn", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal"]),
+        .target(name: "SignIn", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "CSecret"]),
         .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
         .target(name: "MapSources", dependencies: ["MapbookCore", "HTTP", "TileFormats", "MapRender", "TerminalCanvas"]),
         // The UI actor and its one thread, which sleeps in poll() when nothing happens.

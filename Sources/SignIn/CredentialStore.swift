@@ -31,17 +31,24 @@ public struct CredentialError: UserFacingError, Equatable {
     public init(_ message: String) { userMessage = message }
 }
 
-/// Sign-ins kept in `$XDG_CONFIG_HOME/mapbook/credentials.json`, one per portal: the file mode 0600
-/// in a folder of mode 0700, written atomically, and refused (with a sentence) when anyone but its
-/// owner could read it. Tokens are read from it and sent in headers; nothing here prints them.
+/// Sign-ins, one per portal: in the desktop keyring (libsecret) when a Secret Service runs on the
+/// session bus, else in `$XDG_CONFIG_HOME/mapbook/credentials.json` — mode 0600 in a folder of mode
+/// 0700, written atomically, and refused (with a sentence) when anyone but its owner could read it.
+/// Tokens are read from there and sent in headers; nothing here prints them.
 public struct CredentialStore: Sendable {
     public let directory: String
     public var path: String { directory + "/credentials.json" }
+    private let keyring: Keyring?
 
-    public init(directory: String = XDGDirectories.config()) { self.directory = directory }
+    /// `keyring`: nil finds out (a session bus, a Secret Service on it, and `MAPBOOK_KEYRING` not
+    /// `0`); false keeps to the file.
+    public init(directory: String = XDGDirectories.config(), keyring: Bool? = nil) {
+        self.directory = directory
+        self.keyring = (keyring ?? Keyring.isAvailable()) ? Keyring() : nil
+    }
 
     /// Where a credential is kept, for `auth status`.
-    public var location: String { "file \(path)" }
+    public var location: String { keyring != nil ? "the desktop keyring (Secret Service)" : "file \(path)" }
 
     public func load() throws -> [StoredCredential] {
         var info = stat()
@@ -58,25 +65,35 @@ public struct CredentialStore: Sendable {
     }
 
     public func credential(for portal: URL) throws -> StoredCredential? {
-        try load().first { PortalAddress.key($0.portal) == PortalAddress.key(portal.absoluteString) }
+        if let keyring, let kept = try keyring.lookup(PortalAddress.key(portal.absoluteString)) { return kept }
+        return try load().first { PortalAddress.key($0.portal) == PortalAddress.key(portal.absoluteString) }
     }
 
-    /// Keeps `credential`, replacing the portal's earlier one. A damaged file is replaced whole.
+    /// Keeps `credential`, replacing the portal's earlier one (in the keyring, a copy in the file
+    /// goes). A damaged file is replaced whole.
     public func save(_ credential: StoredCredential) throws {
         var all = (try? load()) ?? []
+        let before = all.count
         all.removeAll { PortalAddress.key($0.portal) == PortalAddress.key(credential.portal) }
+        if let keyring {
+            try keyring.store(credential, key: PortalAddress.key(credential.portal))
+            if all.count != before { try store(all) }
+            return
+        }
         all.append(credential)
         try store(all)
     }
 
-    /// Forgets the portal's credential; returns it, or nil when there was none.
+    /// Forgets the portal's credential, wherever it is kept; returns it, or nil when there was none.
     @discardableResult
     public func remove(portal: URL) throws -> StoredCredential? {
-        var all = try load()
-        guard let index = all.firstIndex(where: { PortalAddress.key($0.portal) == PortalAddress.key(portal.absoluteString) }) else { return nil }
+        let key = PortalAddress.key(portal.absoluteString)
+        let fromKeyring = try keyring.flatMap { keyring in try keyring.lookup(key).map { kept in try keyring.clear(key); return kept } }
+        var all = (try? load()) ?? []
+        guard let index = all.firstIndex(where: { PortalAddress.key($0.portal) == key }) else { return fromKeyring }
         let removed = all.remove(at: index)
         try store(all)
-        return removed
+        return fromKeyring ?? removed
     }
 
     /// A session for the portal's client: its token, renewed with the refresh token when it expires
