@@ -54,6 +54,8 @@ enum CLI {
         // Sign-ins and settings of this test process only, never the user's.
         env["XDG_CONFIG_HOME"] = CLI.configHome
         env["XDG_STATE_HOME"] = CLI.configHome + "/state"
+        // Never the desktop keyring of whoever runs the tests.
+        env["MAPBOOK_KEYRING"] = "0"
         env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe(), err = Pipe()

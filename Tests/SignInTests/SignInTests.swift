@@ -24,7 +24,8 @@ struct SignInTests {
         callback = try LoopbackServer { _ in .text("ok", status: 200) }
         server = try SampleFixture.start()
         client = PortalClient(portal: server.baseURL, http: HTTPClient(configuration: HTTPConfiguration(retry: .none)))
-        store = CredentialStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-signin-\(UUID())").path)
+        store = CredentialStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-signin-\(UUID())").path,
+                                keyring: false)
     }
 
     /// What the user does in the browser: open the authorize page, approve with the demo user's

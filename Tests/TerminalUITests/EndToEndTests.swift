@@ -544,7 +544,7 @@ final class Tmux {
     private func shellLine(_ command: String, colours: Bool) -> String {
         let cache = scratch.appendingPathComponent("cache").path
         return "env \(colours ? "-u NO_COLOR " : "")LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' MAPBOOK_DATA_DIR='\(library.path)' "
-            + "XDG_CONFIG_HOME='\(scratch.appendingPathComponent("config").path)' XDG_STATE_HOME='\(scratch.appendingPathComponent("state").path)' PATH='\(binDirectory.path)':\"$PATH\" "
+            + "XDG_CONFIG_HOME='\(scratch.appendingPathComponent("config").path)' XDG_STATE_HOME='\(scratch.appendingPathComponent("state").path)' MAPBOOK_KEYRING=0 PATH='\(binDirectory.path)':\"$PATH\" "
             + "\(command); echo \"[exit $?]\"; sleep 600"
     }
 
