@@ -56,6 +56,8 @@ public enum Overlay: Equatable, Sendable {
     case pinForm(PinForm)
     /// A username and password being typed.
     case signIn(SignInForm)
+    /// Web maps to open: recent, your content, your groups'.
+    case maps(MapsBrowser)
 }
 
 public enum Focus: Equatable, Sendable {
@@ -143,6 +145,8 @@ public struct AppState: Sendable {
     public var signInWanted = false
     /// Who signed in from the browser this session.
     public var signedInAs: String?
+    /// The web map chosen in the Maps card: the browser starts again on it once this one has quit.
+    public var nextWebMap: ItemID?
     /// The user's pins (any portal), as last read.
     public var pins: [Pin] = []
     /// Pins' places, reverse-geocoded this session, by pin id.

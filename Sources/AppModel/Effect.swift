@@ -50,6 +50,8 @@ public enum Effect: Equatable, Sendable {
     /// What is at `point`: the geocoder's address when `online`, else (or when it knows none) the
     /// nearest named place of the bundled gazetteer (→ `placeDescribed`).
     case describePlace(GeoPoint, request: Int, online: Bool)
+    /// The web maps of a tab of the Maps card (→ `mapsLoaded`).
+    case loadMaps(MapsTab)
     /// Sign in to the portal with a username and password (→ `signedIn` or `signInFailed`).
     case signIn(username: String, password: String)
     /// Read the user's pins (→ `pinsLoaded`).

@@ -23,6 +23,8 @@ public enum Intent: Hashable, Sendable {
     case form(FormEdit)
     /// `S`: sign in to the portal with a username and password.
     case signIn
+    /// `M`: the Maps card, to open another web map.
+    case showMaps
     /// Space in the layer list: show or hide the layer.
     case toggle
     /// Mouse drag on the map: cells moved (right and down positive).
@@ -133,6 +135,8 @@ public enum KeyMap {
                    context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("x")], intent: .remove, label: "x", summary: "Remove the selected area from this device (asks first)",
                    context: .everywhere, hint: nil),
+        KeyBinding(keys: [.character("M")], intent: .showMaps, label: "M",
+                   summary: "Maps: open another web map (recent, your content, your groups'; ←→ between them)", context: .list, hint: nil),
         KeyBinding(keys: [.character("S")], intent: .signIn, label: "S",
                    summary: "Sign in to the portal with a username and password (mapbook auth login for OAuth)", context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("r")], intent: .refresh, label: "r",

@@ -158,7 +158,11 @@ extension App {
     static func confirm(_ state: inout AppState, _ yes: Bool) -> [Effect] {
         guard case .confirm(let confirmation)? = state.overlay else { return [] }
         state.overlay = nil
-        guard yes else { return [] }
+        guard yes else {
+            // Staying: a web map chosen in the Maps card is not opened after all.
+            if confirmation.action == .quit { state.nextWebMap = nil }
+            return []
+        }
         switch confirmation.action {
         case .quit:
             state.isQuitting = true

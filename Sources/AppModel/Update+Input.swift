@@ -21,6 +21,8 @@ extension App {
         case .signIn?:
             if case .form(let edit) = intent { return editSignIn(&state, edit) }
             return []
+        case .maps?:
+            return inMaps(&state, intent)
         case .help?:
             if let handled = inHelp(&state, intent) { return handled }
         case nil:
@@ -34,6 +36,8 @@ extension App {
             state.overlay = .help(scroll: 0)
         case .signIn:
             return startSignIn(&state)
+        case .showMaps:
+            return showMaps(&state)
         case .refresh:
             // On a failed download, r retries it; anywhere else it reloads.
             if let index = state.selectedAreaIndex, case .failed? = state.transfers[state.areas[index].item.id] {

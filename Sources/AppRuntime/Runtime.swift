@@ -187,6 +187,12 @@ public final class Runtime {
                     .near(name: $0.place.name, meters: $0.meters, direction: $0.direction, geocoderProblem: problem)
                 } ?? .nothing))
             }
+        case .loadMaps(let tab):
+            let (client, recent) = (client, recent)
+            track { [weak self] in
+                let result = await Self.maps(tab, client: client, recent: recent)
+                self?.deliver(.mapsLoaded(tab, result))
+            }
         case .signIn(let username, let password):
             guard let client, let signIn else {
                 deliver(.signInFailed(client == nil ? "Not connected to the portal yet." : "This portal is signed in to with mapbook auth login."))
@@ -464,6 +470,46 @@ public final class Runtime {
     }
 
     // MARK: Off the UI thread
+
+    /// A Maps tab's web maps: those opened lately on this portal (from this device), your content
+    /// (the root and each folder), your groups' (each group's web maps, once each).
+    private nonisolated static func maps(_ tab: MapsTab, client: PortalClient?, recent: RecentWebMaps?) async -> Result<[MapListing], LoadFailure> {
+        func listing(_ item: PortalItem, folder: String? = nil) -> MapListing {
+            MapListing(id: item.id, title: item.title, owner: item.owner, modified: item.modified, offline: item.isOfflineEnabled, folder: folder)
+        }
+        if tab == .recent {
+            let portal = client.map { PortalAddress.key($0.portalURL.absoluteString) }
+            return .success((recent?.all() ?? []).filter { portal == nil || PortalAddress.key($0.portal) == portal }.compactMap { map in
+                ItemID(map.id).map { MapListing(id: $0, title: map.title, modified: map.opened) }
+            })
+        }
+        guard let client else { return .failure(LoadFailure(sentence: "Not connected to the portal yet.", network: .unknown, host: "")) }
+        guard client.isSignedIn else {
+            return .failure(LoadFailure(sentence: "Sign in to see your content and groups: S, or mapbook auth login.", network: .online,
+                                        host: client.host, needsSignIn: true))
+        }
+        do {
+            let me = try await client.me()
+            if tab == .mine {
+                let root = try await client.userContent(me.username)
+                var found = root.items.filter { $0.type == "Web Map" }.map { listing($0) }
+                for folder in root.folders {
+                    found += try await client.userContent(me.username, folder: folder.id).items.filter { $0.type == "Web Map" }
+                        .map { listing($0, folder: folder.title) }
+                }
+                return .success(found)
+            }
+            var found: [MapListing] = []
+            for group in me.groups {
+                for item in try await client.webMaps(matching: "group:\(group.id)") where !found.contains(where: { $0.id == item.id }) {
+                    found.append(listing(item, folder: group.title))
+                }
+            }
+            return .success(found)
+        } catch {
+            return .failure(LoadFailure(sentence: error.userSentence, network: (error as? HTTPError)?.networkState ?? .online, host: client.host))
+        }
+    }
 
     private nonisolated static func stack(for choice: MapSourceChoice, given: (any MapSource)?, library: OfflineLibrary,
                                           http: HTTPClient) async throws -> MapStack {

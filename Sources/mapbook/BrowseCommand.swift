@@ -23,9 +23,9 @@ struct BrowseCommand: AsyncParsableCommand {
     func run() async throws {
         let session = options.selection.session()
         let client = options.selection.client(session: session)
-        let webMap = options.selection.webMapIDOrRecent
-        try await Browser.run(host: client.host, webMap: webMap,
-                              library: OfflineLibrary(root: options.dataDirectory.root, portal: client.portalURL, webMap: webMap),
+        let root = options.dataDirectory.root
+        try await Browser.run(host: client.host, webMap: options.selection.webMapIDOrRecent,
+                              library: { OfflineLibrary(root: root, portal: client.portalURL, webMap: $0) },
                               startingPhase: .loading, display: display, signIn: Browser.passwordSignIn(session: session, keep: true),
                               recent: RecentWebMaps()) { client }
     }
@@ -42,16 +42,24 @@ struct DisplayOptions: ParsableArguments {
 
 /// Opens the browser on a program that connects with `connect`.
 enum Browser {
-    static func run(host: String, webMap: ItemID, library: OfflineLibrary, startingPhase: LoadPhase,
+    /// The browser on `webMap`; when the user opens another web map from the Maps card, the
+    /// browser starts again on that one (its own library), with the same portal client.
+    static func run(host: String, webMap: ItemID, library: (ItemID) -> OfflineLibrary, startingPhase: LoadPhase,
                     display: DisplayOptions, signIn: Runtime.SignIn? = nil, recent: RecentWebMaps? = nil,
                     connect: @escaping Runtime.Connect) async throws {
-        let runtime = await Runtime(library: library, signIn: signIn, recent: recent, connect: connect)
-        var state = AppState(portalHost: host, webMapID: webMap, phase: startingPhase)
-        let (settings, problems) = Settings.load()
-        state.resumesInterruptedDownloads = settings.resumeDownloads
-        if let problem = problems.first { state.notice = .problem(problem) }
-        let program = await Program(state: state, runtime: runtime)
-        try await present(program, display: display, geography: .bundled())
+        var next: ItemID? = webMap
+        var phase = startingPhase
+        while let webMap = next {
+            let runtime = await Runtime(library: library(webMap), signIn: signIn, recent: recent, connect: connect)
+            var state = AppState(portalHost: host, webMapID: webMap, phase: phase)
+            let (settings, problems) = Settings.load()
+            state.resumesInterruptedDownloads = settings.resumeDownloads
+            if let problem = problems.first { state.notice = .problem(problem) }
+            let program = await Program(state: state, runtime: runtime)
+            try await present(program, display: display, geography: .bundled())
+            next = await program.state.nextWebMap
+            phase = .loading
+        }
     }
 
     /// `S` in the browser: `generateToken` with the username and password, the token into the

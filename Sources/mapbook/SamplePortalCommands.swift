@@ -63,10 +63,10 @@ struct DemoCommand: AsyncParsableCommand {
         defer { starter.stop() }
         // The sample portal listens on a new port each time; its library is kept under one name.
         let webMap = ItemID(SampleCatalog.webMapID)!
-        let library = OfflineLibrary(root: dataDirectory.root, portalKey: "sample-portal", webMap: webMap)
+        let root = dataDirectory.root
         // Signed in for this run only: the portal's address changes each time.
         let session = SignInSession.signedOut()
-        try await Browser.run(host: "sample portal", webMap: webMap, library: library,
+        try await Browser.run(host: "sample portal", webMap: webMap, library: { OfflineLibrary(root: root, portalKey: "sample-portal", webMap: $0) },
                               startingPhase: .starting("Starting the sample portal…"), display: display,
                               signIn: Browser.passwordSignIn(session: session, keep: false)) {
             // Its answers are kept under one name too: they are the same each time.

@@ -111,3 +111,44 @@ enum DocumentScreen {
         return first
     }
 }
+
+/// `M`: the Maps card — its tabs, the chosen tab's web maps (title, folder or group, owner, date,
+/// "Offline"), the selected one reversed, or why the tab is empty.
+enum MapsCard {
+    static func draw(_ maps: MapsBrowser, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        let width = min(max(frame.width - 6, 30), 110)
+        let height = min(max(frame.height - 6, 8), 24)
+        let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - height) / 2, 1), width: width, height: height)
+        DocumentScreen.drawCard(card, title: "Maps", into: &frame, options: options)
+        var x = card.x + 2
+        for tab in MapsTab.allCases {
+            let label = " \(tab.title) "
+            x = frame.put(label, x: x, y: card.y + 1, style: tab == maps.tab ? theme.card.overlaid(by: CellStyle(bold: true, reverse: true)) : theme.card,
+                          limit: card.maxX - 2) + 1
+        }
+        let visible = height - 5
+        let rows = maps.rows
+        if rows.isEmpty {
+            let text = maps.problems[maps.tab] ?? (maps.lists[maps.tab] == nil ? (options.glyphs == .unicode ? "Asking…" : "Asking...")
+                : maps.tab == .recent ? "No web map opened here yet." : "No web maps.")
+            frame.put(DisplayWidth.truncated(text, to: card.width - 4), x: card.x + 2, y: card.y + 3,
+                      style: theme.card.overlaid(by: maps.problems[maps.tab] == nil ? theme.dim : theme.error), limit: card.maxX - 2)
+        }
+        let top = min(max(maps.selection - visible + 1, 0), max(rows.count - visible, 0))
+        let inner = card.width - 4
+        for (index, map) in rows.enumerated().dropFirst(top).prefix(visible) {
+            let y = card.y + 3 + index - top
+            let details = [map.folder, map.owner, map.modified.map { Format.date($0) }, map.offline == true ? "Offline" : nil].compactMap { $0 }
+            let right = details.joined(separator: " · ")
+            let title = DisplayWidth.truncated(map.title, to: max(inner - DisplayWidth.of(right) - 2, 10))
+            let selected = index == maps.selection
+            let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
+            if selected { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }
+            frame.put(title, x: card.x + 2, y: y, style: style.overlaid(by: CellStyle(bold: true)), limit: card.maxX - 2)
+            frame.put(right, x: card.maxX - 2 - DisplayWidth.of(right), y: y, style: selected ? style : style.overlaid(by: theme.dim), limit: card.maxX - 2)
+        }
+        let keys = " ←→ tabs · Enter open · Esc close "
+        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+    }
+}
