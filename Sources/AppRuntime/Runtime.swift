@@ -41,7 +41,7 @@ public final class Runtime {
     private var monitor: NetworkMonitor?
     /// The open map: its session, its layers once they are open, and its operational layers once
     /// those are (one map at a time).
-    private var map: (session: Int, stack: MapStack?, features: [FeatureLayerLoader])?
+    private var map: (session: Int, stack: MapStack?, features: [FeatureLayerLoader], featureProblems: [String])?
     /// The overview's sources and the layers of the one that drew (new sources get new loaders).
     private var overview: (sources: [MapSourceChoice], stack: MapStack)?
     private var reading: Task<Void, Never>?
@@ -115,7 +115,7 @@ public final class Runtime {
             guard let monitor else { return }
             track { await monitor.check() }
         case .openMap(let session, let choice):
-            map = (session, nil, [])
+            map = (session, nil, [], [])
             track { [weak self] in await self?.openMap(session: session, choice) }
         case .openFeatureLayers(let session, let layers):
             track { [weak self] in await self?.openFeatureLayers(session: session, layers) }
@@ -401,6 +401,8 @@ public final class Runtime {
     private func drawable(_ session: Int) -> MapStack? {
         guard let map, map.session == session, var stack = map.stack else { return nil }
         stack.features = map.features
+        // Layers that could not be opened are named in every drawing's footer, not only the first.
+        stack.problems += map.featureProblems
         return stack
     }
 
@@ -409,6 +411,7 @@ public final class Runtime {
         let (loaders, problems) = await onWorkPool { await OperationalLayerLoaders.open(layers, library: library, client: client) }
         guard map?.session == session else { return }
         map?.features = loaders
+        map?.featureProblems = problems
         var legend: [String: [LegendEntry]] = [:]
         for loader in loaders { legend[loader.title] = MapLegend.entries(for: loader.info) }
         deliver(.featureLayersOpened(session: session, FeatureLayersSummary(titles: loaders.map(\.title),

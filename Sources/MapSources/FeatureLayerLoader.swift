@@ -20,6 +20,10 @@ public actor FeatureLayerLoader {
     private var covered: (extent: GeoExtent, zoom: Double)?
     private var capped = false
     private var failure: String?
+    /// When the service last failed: a drawing waits for the query, so a service that fails (or
+    /// hangs until the stall timeout) is asked again only after `retryAfterFailure`.
+    private var failedAt: ContinuousClock.Instant?
+    static let retryAfterFailure: Duration = .seconds(30)
 
     /// The most features asked for at once from a service, for one view.
     public static let viewLimit = 5_000
@@ -45,6 +49,7 @@ public actor FeatureLayerLoader {
         if let covered, covered.extent.contains(view), abs(covered.zoom - viewport.zoom) < 2.5 {
             return (prepared, failure ?? (capped ? Self.cappedSentence(title, stored: false) : nil))
         }
+        if let failedAt, ContinuousClock.now - failedAt < Self.retryAfterFailure { return (prepared, failure) }
         let w = view.xmax - view.xmin, h = view.ymax - view.ymin
         let asked = GeoExtent(xmin: max(view.xmin - w / 2, -180), ymin: max(view.ymin - h / 2, -85.06),
                               xmax: min(view.xmax + w / 2, 180), ymax: min(view.ymax + h / 2, 85.06))
@@ -54,8 +59,10 @@ public actor FeatureLayerLoader {
             covered = (asked, viewport.zoom)
             capped = result.capped
             failure = nil
+            failedAt = nil
         } catch {
             failure = "\(TerminalText.sanitizedLine(title, maxLength: 60)) could not be loaded: \(error.userSentence)"
+            failedAt = .now
         }
         return (prepared, failure ?? (capped ? Self.cappedSentence(title, stored: false) : nil))
     }

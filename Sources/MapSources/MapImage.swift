@@ -63,13 +63,8 @@ public struct MapStack: Sendable {
 
     /// The names the layer list offers: one source's own layers; for several, each raster service
     /// by its name and each vector service's source layers.
+    /// (The operational layers are listed apart, above these.)
     public var layerNames: [String] {
-        features.reversed().map(\.title) + basemapLayerNames
-    }
-
-    /// The basemap's part of the list: one source's own layers; for several, each raster service by
-    /// its name and each vector service's source layers.
-    private var basemapLayerNames: [String] {
         guard layers.count > 1 else { return layers.first?.loader.source.layerNames ?? [] }
         return layers.flatMap { layer in layer.loader.source.isVector ? layer.loader.source.style.sourceLayers : [layer.loader.source.name] }
     }

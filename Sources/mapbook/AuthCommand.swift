@@ -56,7 +56,7 @@ struct AuthCommand: AsyncParsableCommand {
                 let credential: StoredCredential
                 if let username {
                     if url.scheme?.lowercased() != "https", !client.isLoopback {
-                        FileManager.default.standardError("mapbook: \(client.host) is plain http; a password is sent only over https.")
+                        Output.standardError("mapbook: \(client.host) is plain http; a password is sent only over https.")
                     }
                     guard let password = readLine(strippingNewline: true), !password.isEmpty else {
                         throw SignInError("No password came on standard input.")
@@ -84,6 +84,7 @@ struct AuthCommand: AsyncParsableCommand {
         /// The authorization code through a redirect to a listener on 127.0.0.1 (a random port),
         /// its `state` checked.
         private func browserCode(_ client: PortalClient, clientID: String) async throws -> SignInTokens {
+            // The state is a fresh random string of its own (a verifier's alphabet and length).
             let pkce = PKCE(), state = PKCE().verifier
             let answer = RedirectAnswer()
             let listener = try LoopbackServer { request in
@@ -97,7 +98,7 @@ struct AuthCommand: AsyncParsableCommand {
             let address = client.authorizeURL(clientID: clientID, redirectURI: redirect, state: state, pkce: pkce)
             Output.line("Sign in in your browser; if it does not open, open this address:\n  \(address.absoluteString)")
             if LinkOpener.open(address.absoluteString) != nil {
-                FileManager.default.standardError("mapbook: no browser could be started; open the address above.")
+                Output.standardError("mapbook: no browser could be started; open the address above.")
             }
             let query = try await answer.wait(seconds: 300)
             guard query["state"] == state else { throw SignInError("The sign-in answer does not belong to this sign-in (its state differs); nothing was kept.") }
@@ -113,7 +114,7 @@ struct AuthCommand: AsyncParsableCommand {
             let pkce = PKCE()
             let address = client.authorizeURL(clientID: clientID, redirectURI: PortalClient.outOfBandRedirect, state: PKCE().verifier, pkce: pkce)
             Output.line("Open this address, sign in, and paste the code it shows:\n  \(address.absoluteString)")
-            FileManager.default.standardError("Code: ", newline: false)
+            Output.standardError("Code: ", newline: false)
             guard let code = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces), !code.isEmpty else {
                 throw SignInError("No code was pasted; nothing was kept.")
             }
@@ -142,9 +143,11 @@ struct AuthCommand: AsyncParsableCommand {
                 return
             }
             guard let credential else {
-                Output.line(fromEnvironment.map { "Using \($0) for \(url.host ?? "the portal"); no sign-in is kept." }
-                            ?? "Not signed in to \(url.host ?? "the portal"). Sign in with: mapbook auth login")
-                if credential == nil, fromEnvironment == nil { throw ExitCode(4) }
+                guard let fromEnvironment else {
+                    Output.line("Not signed in to \(url.host ?? "the portal"). Sign in with: mapbook auth login")
+                    throw ExitCode(4)
+                }
+                Output.line("Using \(fromEnvironment) for \(url.host ?? "the portal"); no sign-in is kept.")
                 return
             }
             Output.line("Signed in to \(url.host ?? "") as \(Output.cell(credential.username ?? "an unknown user")) (\(credential.method == .oauth ? "OAuth" : "password"))")
@@ -168,12 +171,11 @@ struct AuthCommand: AsyncParsableCommand {
                     return
                 }
                 // Revoked first where OAuth allows; forgotten whatever the portal says.
-                if credential.method == .oauth, let clientID = credential.clientID,
-                   let token = credential.tokens.refreshToken ?? Optional(credential.tokens.accessToken) {
+                if credential.method == .oauth, let clientID = credential.clientID {
                     do {
-                        try await PortalClient(portal: url).revoke(token, clientID: clientID)
+                        try await PortalClient(portal: url).revoke(credential.tokens.refreshToken ?? credential.tokens.accessToken, clientID: clientID)
                     } catch {
-                        FileManager.default.standardError("mapbook: the portal could not revoke the token (\(error.userSentence)); it is forgotten here.")
+                        Output.standardError("mapbook: the portal could not revoke the token (\(error.userSentence)); it is forgotten here.")
                     }
                 }
                 Output.line("Signed out of \(url.host ?? "the portal").")
@@ -220,11 +222,5 @@ final class RedirectAnswer: Sendable {
             return state.waiter
         }
         waiter?.resume(throwing: SignInError("No answer came from the browser in five minutes; nothing was kept."))
-    }
-}
-
-extension FileManager {
-    func standardError(_ text: String, newline: Bool = true) {
-        Output.write(Data((text + (newline ? "\n" : "")).utf8), to: STDERR_FILENO)
     }
 }

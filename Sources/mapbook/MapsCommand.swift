@@ -89,7 +89,7 @@ struct ConfigCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every setting and its value.")
         func run() throws {
             let (settings, problems) = Settings.load()
-            for problem in problems { FileManager.default.standardError("mapbook: \(problem)") }
+            for problem in problems { Output.standardError("mapbook: \(problem)") }
             for key in Settings.keys { Output.line("\(key) = \(settings.value(key) ?? "")") }
         }
     }
@@ -124,7 +124,7 @@ struct ConfigCommand: ParsableCommand {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch let problems as Settings.Problems {
-            FileManager.default.standardError("mapbook: \(problems.sentences.joined(separator: " "))")
+            Output.standardError("mapbook: \(problems.sentences.joined(separator: " "))")
             throw ExitCode.failure
         }
     }

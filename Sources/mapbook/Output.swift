@@ -19,6 +19,11 @@ enum Output {
 
     static func line(_ text: String = "") { write(Data((text + "\n").utf8)) }
 
+    /// A line (or, without `newline`, a prompt) on standard error.
+    static func standardError(_ text: String, newline: Bool = true) {
+        write(Data((text + (newline ? "\n" : "")).utf8), to: STDERR_FILENO)
+    }
+
     /// One JSON object on one line (keys sorted): the unit of a JSON-lines stream.
     static func jsonLine(_ fields: [String: JSONValue]) {
         let encoder = JSONEncoder()

@@ -25,7 +25,9 @@ struct PortalSelection: ParsableArguments {
         }
     }
 
-    private var settings: Settings { Settings.load().0 }
+    /// Read once: every use of the portal and web map options in a command sees the same file.
+    private static let settings = Settings.load().0
+    private var settings: Settings { Self.settings }
 
     var portalURL: URL? {
         guard let url = URL(string: portal ?? settings.portal ?? PortalClient.arcGISOnline.absoluteString), let scheme = url.scheme?.lowercased(),

@@ -3,6 +3,7 @@ import MapbookCore
 import TerminalCanvas
 import Testing
 @testable import MapRender
+import MapSources
 
 /// Operational layers over a basemap: each renderer type mapped to glyphs and colours, fills
 /// blended with what is below, labels beside points, hit tests within a tolerance.
@@ -119,5 +120,32 @@ struct FeatureLayerDrawingTests {
         let (frame, report) = draw([FeatureLayerScene(layer: layer)])
         #expect(report.featuresDrawn > 0 && report.featuresDrawn <= 100_000)
         #expect(frame.text.contains("●"))
+    }
+}
+
+/// An operational layer's service that fails is not asked again at every drawing: each drawing
+/// waits for the query, and a service that hangs until its stall timeout would hold up every one.
+@Suite("Operational layers online")
+struct FeatureLayerLoaderTests {
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+        var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    }
+
+    struct Down: Error {}
+
+    @Test func aFailingServiceIsNotAskedAgainAtOnce() async {
+        let calls = Counter()
+        let loader = FeatureLayerLoader(title: "Places", info: FeatureLayerDrawingTests.towns) { _ in
+            _ = calls.next()
+            throw Down()
+        }
+        let view = FeatureLayerDrawingTests.viewport
+        let first = await loader.features(for: view, columns: 40, rows: 12)
+        let moved = await loader.features(for: view.zoomed(by: 4), columns: 40, rows: 12)
+        #expect(calls.count == 1)
+        #expect(first.problem?.hasPrefix("Places could not be loaded:") == true && moved.problem == first.problem && moved.layer == nil)
     }
 }
