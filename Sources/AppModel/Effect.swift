@@ -50,8 +50,10 @@ public enum Effect: Equatable, Sendable {
     /// What is at `point`: the geocoder's address when `online`, else (or when it knows none) the
     /// nearest named place of the bundled gazetteer (→ `placeDescribed`).
     case describePlace(GeoPoint, request: Int, online: Bool)
-    /// The web maps of a tab of the Maps card (→ `mapsLoaded`).
-    case loadMaps(MapsTab)
+    /// A page of web maps for a tab of the Maps card (→ `mapsLoaded`).
+    case loadMaps(MapsRequest)
+    /// The web maps' thumbnails: kept with their library, else from the portal (→ `thumbnails`).
+    case loadMapThumbnails([MapListing])
     /// Sign in to the portal with a username and password (→ `signedIn` or `signInFailed`).
     case signIn(username: String, password: String)
     /// Read the user's pins (→ `pinsLoaded`).

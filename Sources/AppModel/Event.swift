@@ -50,8 +50,8 @@ public enum Event: Sendable {
     case mapOpened(session: Int, MapSourceSummary)
     case mapOpenFailed(session: Int, String)
     case mapDrawn(session: Int, MapImage)
-    /// A tab of the Maps card: its web maps, or why they could not be had.
-    case mapsLoaded(MapsTab, Result<[MapListing], LoadFailure>)
+    /// A page asked for by the Maps card: its web maps, or why they could not be had.
+    case mapsLoaded(MapsRequest, Result<MapsPage, LoadFailure>)
     /// Signed in from the browser, as this user; or why not.
     case signedIn(username: String)
     case signInFailed(String)

@@ -136,7 +136,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("x")], intent: .remove, label: "x", summary: "Remove the selected area from this device (asks first)",
                    context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("M")], intent: .showMaps, label: "M",
-                   summary: "Maps: open another web map (recent, your content, your groups'; ←→ between them)", context: .list, hint: nil),
+                   summary: "Maps: open another web map (recent, your content, your groups', a search; ←→ between them, / types a search)", context: .list, hint: nil),
         KeyBinding(keys: [.character("S")], intent: .signIn, label: "S",
                    summary: "Sign in to the portal with a username and password (mapbook auth login for OAuth)", context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("r")], intent: .refresh, label: "r",
@@ -224,6 +224,7 @@ public enum KeyMap {
                 return binding.intent
             }
             switch key {
+            case .tab, .backTab: return .switchFocus
             case .up: return .search(.previous)
             case .down: return .search(.next)
             case .character(let character): return .search(.type(character))

@@ -1,3 +1,4 @@
+import ArcGISPortal
 import Foundation
 import MapbookCore
 
@@ -9,58 +10,116 @@ public struct MapListing: Equatable, Sendable {
     public var modified: Date?
     /// Set up for offline use (its `Offline` type keyword); nil when unknown (a recent one).
     public var offline: Bool?
-    /// The folder of your content it is in.
+    /// The folder of your content, or the group, it was found in.
     public var folder: String?
+    /// The item's thumbnail name (`thumbnail/….png`), when the portal gave one.
+    public var thumbnail: String?
+    /// Its areas downloaded to this device.
+    public var downloadedAreas = 0
 
-    public init(id: ItemID, title: String, owner: String? = nil, modified: Date? = nil, offline: Bool? = nil, folder: String? = nil) {
+    public init(id: ItemID, title: String, owner: String? = nil, modified: Date? = nil, offline: Bool? = nil, folder: String? = nil,
+                thumbnail: String? = nil, downloadedAreas: Int = 0) {
         self.id = id; self.title = title; self.owner = owner; self.modified = modified; self.offline = offline; self.folder = folder
+        self.thumbnail = thumbnail; self.downloadedAreas = downloadedAreas
     }
 }
 
 /// Where the Maps card's web maps come from.
 public enum MapsTab: Int, CaseIterable, Sendable {
-    case recent, mine, groups
+    case recent, mine, groups, search
 
     public var title: String {
         switch self {
         case .recent: "Recent"
         case .mine: "My content"
         case .groups: "Groups"
+        case .search: "Search"
         }
     }
 }
 
-/// `M`: web maps to open, by tab: each tab's list (nil until it arrives), why it could not be had,
-/// and the row chosen.
+/// A page of a tab asked for: the first (`cursor` nil, or a search's words) or the next.
+public struct MapsRequest: Equatable, Sendable {
+    public var tab: MapsTab
+    public var cursor: WebMapCursor?
+    /// The page adds to the list (else it replaces it).
+    public var appends: Bool
+
+    public init(tab: MapsTab, cursor: WebMapCursor? = nil, appends: Bool = false) {
+        self.tab = tab; self.cursor = cursor; self.appends = appends
+    }
+}
+
+/// A page of web maps, and where the next starts (nil: none left).
+public struct MapsPage: Equatable, Sendable {
+    public var listings: [MapListing]
+    public var next: WebMapCursor?
+
+    public init(_ listings: [MapListing], next: WebMapCursor? = nil) { self.listings = listings; self.next = next }
+}
+
+/// `M`: web maps to open, by tab: each tab's list (nil until its first page arrives), where its
+/// next page starts, the page it waits for, why it could not be had, and the row chosen.
 public struct MapsBrowser: Equatable, Sendable {
     public var tab: MapsTab = .recent
     public var lists: [MapsTab: [MapListing]] = [:]
     public var problems: [MapsTab: String] = [:]
+    public var more: [MapsTab: WebMapCursor] = [:]
+    public var pending: [MapsTab: MapsRequest] = [:]
     public var selection = 0
+    /// The Search tab's words, and whether keys type into them.
+    public var query = ""
+    public var isTypingQuery = false
+
+    public init(tab: MapsTab = .recent) { self.tab = tab }
 
     public var rows: [MapListing] { lists[tab] ?? [] }
+    public var isAsking: Bool { pending[tab] != nil }
 }
 
-/// The Maps card: `M` opens it on the web maps opened lately; ←→ (or Tab) move between Recent, My
-/// content and Groups, each asked for the first time it shows; Enter opens the web map chosen
-/// (the browser starts again on it); Esc closes.
+/// The Maps card: `M` opens it on the web maps opened lately and those with areas on this device;
+/// ←→ (or Tab) move between Recent, My content, Groups and Search, each asked for the first time
+/// it shows; moving near the end of a list asks for its next page; in Search, `/` types the
+/// words and Enter asks; Enter on a row opens that web map; Esc closes.
 extension App {
-    static func showMaps(_ state: inout AppState) -> [Effect] {
-        state.overlay = .maps(MapsBrowser())
-        return [.loadMaps(.recent)]
+    static func showMaps(_ state: inout AppState, on tab: MapsTab = .recent) -> [Effect] {
+        var maps = MapsBrowser(tab: tab)
+        let effects = show(tab, in: &maps)
+        state.overlay = .maps(maps)
+        return effects
     }
 
     static func inMaps(_ state: inout AppState, _ intent: Intent) -> [Effect] {
         guard case .maps(var maps)? = state.overlay else { return [] }
         var effects: [Effect] = []
+        if maps.isTypingQuery, case .search(let edit) = intent {
+            effects = editQuery(&maps, edit)
+            state.overlay = .maps(maps)
+            return effects
+        }
+        let last = max(maps.rows.count - 1, 0)
         switch intent {
-        case .moveUp: maps.selection = max(maps.selection - 1, 0)
-        case .moveDown: maps.selection = min(maps.selection + 1, max(maps.rows.count - 1, 0))
+        case .moveUp:
+            if maps.selection == 0, maps.tab == .search { maps.isTypingQuery = true }
+            maps.selection = max(maps.selection - 1, 0)
+        case .moveDown: maps.selection = min(maps.selection + 1, last)
+        case .pageUp: maps.selection = max(maps.selection - 10, 0)
+        case .pageDown: maps.selection = min(maps.selection + 10, last)
+        case .top: maps.selection = 0
+        case .bottom: maps.selection = last
+        case .scroll(let rows): maps.selection = min(max(maps.selection + rows, 0), last)
         case .moveLeft, .moveRight, .switchFocus:
             let count = MapsTab.allCases.count
             maps.tab = MapsTab(rawValue: (maps.tab.rawValue + (intent == .moveLeft ? count - 1 : 1)) % count)!
-            maps.selection = 0
-            if maps.lists[maps.tab] == nil, maps.problems[maps.tab] == nil { effects.append(.loadMaps(maps.tab)) }
+            effects = show(maps.tab, in: &maps)
+        case .startFilter, .startSearch:
+            maps.tab = .search
+            effects = show(.search, in: &maps)
+            maps.isTypingQuery = true
+        case .refresh:
+            maps.lists[maps.tab] = nil
+            maps.more[maps.tab] = nil
+            effects = show(maps.tab, in: &maps)
         case .open:
             guard maps.rows.indices.contains(maps.selection) else { return [] }
             let chosen = maps.rows[maps.selection]
@@ -79,25 +138,88 @@ extension App {
         default:
             return []
         }
+        effects += nextPageIfNear(&maps)
         state.overlay = .maps(maps)
         return effects
     }
 
-    static func mapsLoaded(_ state: inout AppState, _ tab: MapsTab, _ result: Result<[MapListing], LoadFailure>) -> [Effect] {
-        guard case .maps(var maps)? = state.overlay else { return [] }
+    /// A tab coming into view: its first page asked for unless it has a list, an answer on the way
+    /// or a problem (`r` asks again); the Search tab types its words until it has some.
+    private static func show(_ tab: MapsTab, in maps: inout MapsBrowser) -> [Effect] {
+        maps.selection = 0
+        maps.problems[tab] = maps.lists[tab] == nil ? nil : maps.problems[tab]
+        guard maps.lists[tab] == nil, maps.pending[tab] == nil else { return [] }
+        if tab == .search {
+            maps.isTypingQuery = true
+            return []
+        }
+        return [ask(&maps, MapsRequest(tab: tab))]
+    }
+
+    private static func ask(_ maps: inout MapsBrowser, _ request: MapsRequest) -> Effect {
+        maps.pending[request.tab] = request
+        return .loadMaps(request)
+    }
+
+    /// The selection within a few rows of the end of a list with more: its next page.
+    private static func nextPageIfNear(_ maps: inout MapsBrowser) -> [Effect] {
+        guard let cursor = maps.more[maps.tab], maps.pending[maps.tab] == nil, maps.selection >= maps.rows.count - 5 else { return [] }
+        return [ask(&maps, MapsRequest(tab: maps.tab, cursor: cursor, appends: true))]
+    }
+
+    private static func editQuery(_ maps: inout MapsBrowser, _ edit: SearchEdit) -> [Effect] {
+        switch edit {
+        case .type(let character):
+            guard maps.query.count < 200, !character.isNewline else { return [] }
+            maps.query.append(character)
+        case .deleteBackward:
+            if !maps.query.isEmpty { maps.query.removeLast() }
+        case .pick:
+            let words = maps.query.trimmingCharacters(in: .whitespaces)
+            guard !words.isEmpty else { return [] }
+            maps.isTypingQuery = false
+            maps.lists[.search] = nil
+            maps.problems[.search] = nil
+            maps.more[.search] = nil
+            maps.selection = 0
+            return [ask(&maps, MapsRequest(tab: .search, cursor: .search(words)))]
+        case .next:
+            if !maps.rows.isEmpty { maps.isTypingQuery = false }
+        case .close:
+            maps.isTypingQuery = false
+        case .previous:
+            break
+        }
+        return []
+    }
+
+    static func mapsLoaded(_ state: inout AppState, _ request: MapsRequest, _ result: Result<MapsPage, LoadFailure>) -> [Effect] {
+        guard case .maps(var maps)? = state.overlay, maps.pending[request.tab] == request else { return [] }
+        maps.pending[request.tab] = nil
+        var effects: [Effect] = []
         switch result {
-        case .success(let listings):
-            maps.lists[tab] = listings.map { listing in
+        case .success(let page):
+            let listings = page.listings.map { listing in
                 var clean = listing
                 clean.title = TerminalText.sanitizedLine(listing.title, maxLength: 200)
                 clean.owner = listing.owner.map { TerminalText.sanitizedLine($0, maxLength: 100) }
                 clean.folder = listing.folder.map { TerminalText.sanitizedLine($0, maxLength: 100) }
                 return clean
             }
+            var list = request.appends ? maps.lists[request.tab] ?? [] : []
+            for listing in listings where !list.contains(where: { $0.id == listing.id }) { list.append(listing) }
+            maps.lists[request.tab] = list
+            maps.more[request.tab] = page.next
+            maps.problems[request.tab] = nil
+            let unseen = listings.filter { state.thumbnails[$0.id] == nil }
+            if !unseen.isEmpty { effects.append(.loadMapThumbnails(unseen)) }
+            // Not after a failure: the next move asks again, not a loop.
+            if request.tab == maps.tab { effects += nextPageIfNear(&maps) }
         case .failure(let failure):
-            maps.problems[tab] = TerminalText.sanitizedLine(failure.sentence, maxLength: 300)
+            if !request.appends { maps.lists[request.tab] = nil }
+            maps.problems[request.tab] = TerminalText.sanitizedLine(failure.sentence, maxLength: 300)
         }
         state.overlay = .maps(maps)
-        return []
+        return effects
     }
 }

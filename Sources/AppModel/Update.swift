@@ -93,8 +93,8 @@ public enum App {
             return []
         case .mapDrawn(let session, let image):
             return mapDrawn(&state, session: session, image)
-        case .mapsLoaded(let tab, let result):
-            return mapsLoaded(&state, tab, result)
+        case .mapsLoaded(let request, let result):
+            return mapsLoaded(&state, request, result)
         case .signedIn(let username):
             return signedIn(&state, username: username)
         case .signInFailed(let sentence):
@@ -271,7 +271,7 @@ extension AppState {
         case .filter?: .filter
         case .search?: .search
         case .pinForm?, .signIn?: .form
-        case .maps?: .list
+        case .maps(let maps)?: maps.isTypingQuery ? .search : .list
         case .help?: .list
         case nil: screen.kind == .map ? .map : .list
         }

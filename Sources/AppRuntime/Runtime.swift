@@ -187,11 +187,17 @@ public final class Runtime {
                     .near(name: $0.place.name, meters: $0.meters, direction: $0.direction, geocoderProblem: problem)
                 } ?? .nothing))
             }
-        case .loadMaps(let tab):
-            let (client, recent) = (client, recent)
+        case .loadMaps(let request):
+            let (client, recent, library) = (client, recent, library)
             track { [weak self] in
-                let result = await Self.maps(tab, client: client, recent: recent)
-                self?.deliver(.mapsLoaded(tab, result))
+                let result = await Self.maps(request, client: client, recent: recent, library: library)
+                self?.deliver(.mapsLoaded(request, result))
+            }
+        case .loadMapThumbnails(let listings):
+            let (client, library) = (client, library)
+            track { [weak self] in
+                let images = await Self.thumbnails(of: listings, client: client, library: library)
+                if !images.isEmpty { self?.deliver(.thumbnails(images)) }
             }
         case .signIn(let username, let password):
             guard let client, let signIn else {
@@ -476,42 +482,65 @@ public final class Runtime {
 
     /// A Maps tab's web maps: those opened lately on this portal (from this device), your content
     /// (the root and each folder), your groups' (each group's web maps, once each).
-    private nonisolated static func maps(_ tab: MapsTab, client: PortalClient?, recent: RecentWebMaps?) async -> Result<[MapListing], LoadFailure> {
+    /// A page of the Maps card. Recent is read from this device: the web maps opened lately on this
+    /// portal, then the others with areas downloaded here; the other tabs ask the portal.
+    private nonisolated static func maps(_ request: MapsRequest, client: PortalClient?, recent: RecentWebMaps?,
+                                         library: OfflineLibrary) async -> Result<MapsPage, LoadFailure> {
+        let kept = await onWorkPool { OfflineLibrary.keptWebMaps(root: library.root, portalKey: library.portalKey) }
+        let downloaded = Dictionary(kept.map { ($0.item.id, $0.downloadedAreas) }, uniquingKeysWith: { first, _ in first })
         func listing(_ item: PortalItem, folder: String? = nil) -> MapListing {
-            MapListing(id: item.id, title: item.title, owner: item.owner, modified: item.modified, offline: item.isOfflineEnabled, folder: folder)
+            MapListing(id: item.id, title: item.title, owner: item.owner, modified: item.modified, offline: item.isOfflineEnabled,
+                       folder: folder, thumbnail: item.thumbnail, downloadedAreas: downloaded[item.id] ?? 0)
         }
-        if tab == .recent {
-            let portal = client.map { PortalAddress.key($0.portalURL.absoluteString) }
-            return .success((recent?.all() ?? []).filter { portal == nil || PortalAddress.key($0.portal) == portal }.compactMap { map in
-                ItemID(map.id).map { MapListing(id: $0, title: map.title, modified: map.opened) }
-            })
+        if request.tab == .recent {
+            let opened = (recent?.all() ?? []).filter { map in
+                URL(string: map.portal).map { LibraryLocation.portalKey(for: $0) == library.portalKey } ?? false
+            }
+            var listings = opened.compactMap { map -> MapListing? in
+                guard let id = ItemID(map.id) else { return nil }
+                let item = kept.first { $0.item.id == id }?.item
+                return MapListing(id: id, title: map.title, owner: item?.owner, modified: map.opened, offline: item?.isOfflineEnabled,
+                                  thumbnail: item?.thumbnail, downloadedAreas: downloaded[id] ?? 0)
+            }
+            for map in kept where map.downloadedAreas > 0 && !listings.contains(where: { $0.id == map.item.id }) {
+                listings.append(listing(map.item))
+            }
+            return .success(MapsPage(listings))
         }
         guard let client else { return .failure(LoadFailure(sentence: "Not connected to the portal yet.", network: .unknown, host: "")) }
-        guard client.isSignedIn else {
+        guard client.isSignedIn || request.tab == .search else {
             return .failure(LoadFailure(sentence: "Sign in to see your content and groups: S, or mapbook auth login.", network: .online,
                                         host: client.host, needsSignIn: true))
         }
         do {
-            let me = try await client.me()
-            if tab == .mine {
-                let root = try await client.userContent(me.username)
-                var found = root.items.filter { $0.type == "Web Map" }.map { listing($0) }
-                for folder in root.folders {
-                    found += try await client.userContent(me.username, folder: folder.id).items.filter { $0.type == "Web Map" }
-                        .map { listing($0, folder: folder.title) }
-                }
-                return .success(found)
-            }
-            var found: [MapListing] = []
-            for group in me.groups {
-                for item in try await client.webMaps(matching: "group:\(group.id)") where !found.contains(where: { $0.id == item.id }) {
-                    found.append(listing(item, folder: group.title))
-                }
-            }
-            return .success(found)
+            var cursor = request.cursor ?? WebMapCursor(sources: [])
+            if request.cursor == nil, request.tab == .mine { cursor = try await client.myContent() }
+            if request.cursor == nil, request.tab == .groups { cursor = try await client.myGroups() }
+            let page = try await client.webMaps(from: cursor, atLeast: mapsPageSize)
+            return .success(MapsPage(page.maps.map { listing($0.item, folder: $0.place) }, next: page.next))
         } catch {
             return .failure(LoadFailure(sentence: error.userSentence, network: (error as? HTTPError)?.networkState ?? .online, host: client.host))
         }
+    }
+
+    /// Web maps asked for at a time by the Maps card: a screenful or two.
+    nonisolated static let mapsPageSize = 50
+
+    /// The listings' thumbnails: the one kept with the web map's library, else the portal's.
+    private nonisolated static func thumbnails(of listings: [MapListing], client: PortalClient?,
+                                               library: OfflineLibrary) async -> [ItemID: RasterImage] {
+        var found: [ItemID: Data] = [:]
+        for listing in listings {
+            if Task.isCancelled { break }
+            let own = OfflineLibrary(root: library.root, portalKey: library.portalKey, webMap: listing.id)
+            if let kept = await onWorkPool({ own.thumbnail(for: listing.id) }) {
+                found[listing.id] = kept
+            } else if let client, let name = listing.thumbnail,
+                      let data = try? await client.thumbnail(of: PortalItem(id: listing.id, title: listing.title, type: "Web Map", thumbnail: name)) {
+                found[listing.id] = data
+            }
+        }
+        return await onWorkPool { await decodeThumbnails(found) }
     }
 
     private nonisolated static func stack(for choice: MapSourceChoice, given: (any MapSource)?, library: OfflineLibrary,

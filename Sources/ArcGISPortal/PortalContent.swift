@@ -30,29 +30,110 @@ extension PortalClient {
         return (username, groups)
     }
 
-    /// `content/users/{user}[/{folder}]`: the items at the root (or in a folder) and the folders.
-    public func userContent(_ username: String, folder: String? = nil) async throws -> (items: [PortalItem], folders: [PortalFolder]) {
-        let json = try await getJSON(["content", "users", username] + (folder.map { [$0] } ?? []), query: [("num", "100")], about: nil)
+    /// `content/users/{user}[/{folder}]`: one page of the items at the root (or in a folder), the
+    /// folders, and where the next page starts (nil on the last).
+    public func userContent(_ username: String, folder: String? = nil, start: Int = 1,
+                            num: Int = 100) async throws -> (items: [PortalItem], folders: [PortalFolder], nextStart: Int?) {
+        let json = try await getJSON(["content", "users", username] + (folder.map { [$0] } ?? []),
+                                     query: [("start", String(max(start, 1))), ("num", String(min(max(num, 1), 100)))], about: nil)
         let items = (json["items"]?.array ?? []).compactMap(PortalDecoding.item)
         let folders = (json["folders"]?.array ?? []).compactMap { folder -> PortalFolder? in
             guard let id = folder["id"]?.string else { return nil }
             return PortalFolder(id: id, title: folder["title"]?.string ?? id)
         }
-        return (items, folders)
+        let next = json["nextStart"]?.int64.map(Int.init) ?? -1
+        return (items, folders, next > start ? next : nil)
     }
 
-    /// Web maps matching `query` (any search terms), best first, up to `limit`.
-    public func webMaps(matching query: String, limit: Int = 100) async throws -> [PortalItem] {
-        var found: [PortalItem] = []
-        var start = 1
-        while found.count < limit {
-            let page = try await search("(\(query)) AND type:\"Web Map\"", start: start, num: min(100, limit - found.count))
-            found += page.results.filter { $0.type == "Web Map" }
-            guard let next = page.nextStart, next > start else { break }
-            start = next
+    /// Where finding your web maps starts: the root of your content (its folders follow once it
+    /// has been read).
+    public func myContent() async throws -> WebMapCursor {
+        WebMapCursor(sources: [.content(user: try await me().username, folder: nil)])
+    }
+
+    /// Where finding your groups' web maps starts: each group in turn.
+    public func myGroups() async throws -> WebMapCursor {
+        WebMapCursor(sources: try await me().groups.map(WebMapSource.group))
+    }
+
+    /// Web maps from `cursor` on: pages of `pageSize` items (100, the API's most) are read until
+    /// `atLeast` web maps are found or nothing is left; the page says where the next one starts.
+    public func webMaps(from cursor: WebMapCursor, atLeast: Int = 50, pageSize: Int = 100) async throws -> WebMapPage {
+        var found: [FoundWebMap] = []
+        var cursor = cursor
+        while let source = cursor.sources.first, found.count < atLeast {
+            var next: Int?
+            switch source {
+            case .content(let user, let folder):
+                let page = try await userContent(user, folder: folder?.id, start: cursor.start, num: pageSize)
+                found += page.items.filter { $0.type == "Web Map" }.map { FoundWebMap(item: $0, place: folder?.title) }
+                // The root lists the folders: each is read after it.
+                if folder == nil, cursor.start == 1 {
+                    cursor.sources += page.folders.map { WebMapSource.content(user: user, folder: $0) }
+                }
+                next = page.nextStart
+            case .group(let group):
+                let page = try await search("group:\(group.id) AND type:\"Web Map\"", start: cursor.start, num: pageSize)
+                found += page.results.filter { $0.type == "Web Map" }.map { FoundWebMap(item: $0, place: group.title) }
+                next = page.nextStart
+            case .search(let text):
+                let page = try await search("(\(text)) AND type:\"Web Map\"", start: cursor.start, num: pageSize)
+                found += page.results.filter { $0.type == "Web Map" }.map { FoundWebMap(item: $0, place: nil) }
+                next = page.nextStart
+            }
+            if let next, next > cursor.start {
+                cursor.start = next
+            } else {
+                cursor.sources.removeFirst()
+                cursor.start = 1
+            }
+        }
+        return WebMapPage(maps: found, next: cursor.sources.isEmpty ? nil : cursor)
+    }
+
+    /// Every web map from `cursor` on, up to `limit`, each once.
+    public func allWebMaps(from cursor: WebMapCursor, limit: Int = 1_000) async throws -> [FoundWebMap] {
+        var found: [FoundWebMap] = []
+        var next: WebMapCursor? = cursor
+        while let cursor = next, found.count < limit {
+            let page = try await webMaps(from: cursor, atLeast: limit - found.count)
+            for map in page.maps where !found.contains(where: { $0.item.id == map.item.id }) { found.append(map) }
+            next = page.next
         }
         return Array(found.prefix(limit))
     }
+}
+
+/// Where web maps are looked for.
+public enum WebMapSource: Sendable, Equatable {
+    /// A user's content: the root (nil) or a folder.
+    case content(user: String, folder: PortalFolder?)
+    /// A group's web maps (`search?q=group:ID`).
+    case group(PortalGroup)
+    /// Web maps matching the words (`search?q=(words) AND type:"Web Map"`).
+    case search(String)
+}
+
+/// Where the next page of web maps starts: the sources still to read, the first from `start`.
+public struct WebMapCursor: Sendable, Equatable {
+    public var sources: [WebMapSource]
+    public var start: Int
+
+    public init(sources: [WebMapSource], start: Int = 1) { self.sources = sources; self.start = start }
+
+    public static func search(_ words: String) -> WebMapCursor { WebMapCursor(sources: [.search(words)]) }
+}
+
+/// A web map found, with the folder or group it was found in.
+public struct FoundWebMap: Sendable, Equatable {
+    public var item: PortalItem
+    public var place: String?
+}
+
+/// A page of web maps, and where the next starts (nil: none left).
+public struct WebMapPage: Sendable, Equatable {
+    public var maps: [FoundWebMap]
+    public var next: WebMapCursor?
 }
 
 extension PortalItem {

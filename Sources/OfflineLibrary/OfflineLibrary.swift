@@ -55,6 +55,19 @@ public struct OfflineLibrary: Sendable {
         return "\(package.item.id.rawValue)-\(package.item.modified.map(DownloadRecord.millis) ?? 0).\(ext)"
     }
 
+    /// The web maps of a portal kept in the library under `root` (their item saved), each with how
+    /// many of its areas are downloaded: what the Maps card opens with no network.
+    public static func keptWebMaps(root: String, portalKey: String) -> [KeptWebMap] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/portals/\(portalKey)/webmaps")) ?? []
+        return names.sorted().compactMap { name -> KeptWebMap? in
+            guard let id = ItemID(name) else { return nil }
+            let library = OfflineLibrary(root: root, portalKey: portalKey, webMap: id)
+            guard let json = try? AtomicFile.readJSON(JSONValue.self, from: library.directory + "/item.json"),
+                  let item = PortalItem(arcGISJSON: json) else { return nil }
+            return KeptWebMap(item: item, downloadedAreas: library.downloadRecords().count)
+        }
+    }
+
     // MARK: Catalog
 
     /// Keeps what the portal said about the web map and its areas, for browsing offline.
@@ -257,4 +270,10 @@ public struct OfflineLibrary: Sendable {
             }
         }
     }
+}
+
+/// A web map whose item the library keeps, and how many of its areas are on this device.
+public struct KeptWebMap: Sendable, Equatable {
+    public var item: PortalItem
+    public var downloadedAreas: Int
 }

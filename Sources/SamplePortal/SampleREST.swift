@@ -26,7 +26,7 @@ struct SampleREST {
         if parts.count >= 3, parts[0] == "content", parts[1] == "users" {
             guard case .user(let user) = caller else { return json(Self.error(caller == .invalid ? 498 : 499, caller == .invalid ? "Invalid token." : "Token Required")) }
             guard parts[2] == user else { return json(Self.error(403, "You do not have permissions to access this resource or perform this operation.")) }
-            return json(userContent(user: user, folder: parts.count > 3 ? parts[3] : nil) ?? Self.error(400, "Folder not found."))
+            return json(userContent(user: user, folder: parts.count > 3 ? parts[3] : nil, query: request.query) ?? Self.error(400, "Folder not found."))
         }
         if parts == ["portals", "self"] {
             guard wantsJSON else { return Self.html }
@@ -291,8 +291,9 @@ struct SampleREST {
     }
 
     /// `content/users/{user}[/{folder}]`: the demo user's items (the private web map at the root,
-    /// Explore Maine in "Field work", nothing in "Archive") and folders; nil for an unknown folder.
-    func userContent(user: String, folder: String?) -> JSONValue? {
+    /// Explore Maine in "Field work", nothing in "Archive") and folders, a page at a time (`start`,
+    /// `num`); nil for an unknown folder.
+    func userContent(user: String, folder: String?, query: [String: String]) -> JSONValue? {
         let folders = SampleAuth.folders
         let ids: [String]
         switch folder {
@@ -301,10 +302,13 @@ struct SampleREST {
         case folders[1].id?: ids = []
         default: return nil
         }
-        let items = ids.compactMap(item)
+        let all = ids.compactMap(item)
+        let start = max(1, Int(query["start"] ?? "") ?? 1), num = min(100, max(1, Int(query["num"] ?? "") ?? 10))
+        let items = Array(all.dropFirst(start - 1).prefix(num))
+        let next = start - 1 + items.count < all.count ? start + items.count : -1
         return .object([
-            "username": .string(user), "total": .number(Double(items.count)), "start": .number(1), "num": .number(100),
-            "nextStart": .number(-1), "items": .array(items),
+            "username": .string(user), "total": .number(Double(all.count)), "start": .number(Double(start)), "num": .number(Double(num)),
+            "nextStart": .number(Double(next)), "items": .array(items),
             "currentFolder": folder.flatMap { id in folders.first { $0.id == id } }.map { .object(["id": .string($0.id), "title": .string($0.title)]) } ?? .null,
             "folders": .array(folders.map { .object(["id": .string($0.id), "title": .string($0.title), "username": .string(user)]) }),
         ])

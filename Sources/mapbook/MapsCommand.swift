@@ -19,12 +19,14 @@ struct MapsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A group's web maps.", valueName: "ID")) var group: String?
     @Option(help: ArgumentHelp("Web maps matching the text.", valueName: "TEXT")) var query: String?
     @Flag(help: "The web maps opened in the browser lately, newest first.") var recent = false
+    @Option(help: "At most this many web maps (pages of 100 are read until there are enough).") var limit = 1_000
 
     func validate() throws {
         guard [mine, group != nil, query != nil, recent].filter({ $0 }).count <= 1 else {
             throw ValidationError("Give one of --mine, --group, --query and --recent.")
         }
         if let group, ItemID(group) == nil { throw ValidationError("--group must be a group id: 32 hexadecimal characters.") }
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
     }
 
     func run() async throws {
@@ -36,21 +38,22 @@ struct MapsCommand: AsyncParsableCommand {
                 source = "recent"
                 listed = RecentWebMaps().all().filter { PortalAddress.key($0.portal) == PortalAddress.key(client.portalURL.absoluteString) }
                     .map { ($0.id, $0.title, nil, $0.opened, nil, nil) }
-            } else if let group {
-                source = "group"
-                listed = try await client.webMaps(matching: "group:\(group)").map { ($0.id.rawValue, $0.title, $0.owner, $0.modified, $0.isOfflineEnabled, nil) }
-            } else if let query {
-                source = "query"
-                listed = try await client.webMaps(matching: query).map { ($0.id.rawValue, $0.title, $0.owner, $0.modified, $0.isOfflineEnabled, nil) }
             } else {
-                source = "mine"
-                let me = try await client.me()
-                let root = try await client.userContent(me.username)
-                var rows = root.items.filter { $0.type == "Web Map" }.map { ($0, nil as String?) }
-                for folder in root.folders {
-                    rows += try await client.userContent(me.username, folder: folder.id).items.filter { $0.type == "Web Map" }.map { ($0, folder.title) }
+                let cursor: WebMapCursor
+                if let group {
+                    source = "group"
+                    cursor = WebMapCursor(sources: [.group(PortalGroup(id: group, title: ""))])
+                } else if let query {
+                    source = "query"
+                    cursor = .search(query)
+                } else {
+                    source = "mine"
+                    cursor = try await client.myContent()
                 }
-                listed = rows.map { ($0.0.id.rawValue, $0.0.title, $0.0.owner, $0.0.modified, $0.0.isOfflineEnabled, $0.1) }
+                listed = try await client.allWebMaps(from: cursor, limit: limit).map { map in
+                    (map.item.id.rawValue, map.item.title, map.item.owner, map.item.modified, map.item.isOfflineEnabled,
+                     map.place.flatMap { $0.isEmpty ? nil : $0 })
+                }
             }
         } catch {
             throw Output.fail(error, json: options.json)

@@ -1,31 +1,92 @@
+import ArcGISPortal
 import Foundation
 import MapbookCore
 import Testing
 @testable import AppModel
 
-/// `M`: tabs asked for when first shown, their lists made safe, Enter choosing the web map the
-/// browser starts again on.
+/// `M`: tabs asked for when first shown, their lists made safe and paged, a search typed and
+/// asked, Enter choosing the web map the browser starts again on.
 @Suite("update: the Maps card")
 struct MapsCardTests {
+    let other = ItemID("0a11ce5ecdef4a7b9c1d2e3f40516273")!
+
+    func card(_ state: AppState) -> MapsBrowser? {
+        if case .maps(let maps)? = state.overlay { return maps }
+        return nil
+    }
+
     @Test func tabsLoadOnceAndEnterChoosesTheNextWebMap() {
         var state = Fixture.loaded()
-        #expect(Fixture.keys(&state, .character("M")) == [.loadMaps(.recent)])
-        _ = App.update(&state, .mapsLoaded(.recent, .success([])))
-        #expect(Fixture.keys(&state, .right) == [.loadMaps(.mine)])
-        let other = ItemID("0a11ce5ecdef4a7b9c1d2e3f40516273")!
-        _ = App.update(&state, .mapsLoaded(.mine, .success([MapListing(id: Fixture.webMapID, title: "This one"),
-                                                             MapListing(id: other, title: "Staff\u{1B}[2J", folder: "Field")])))
-        guard case .maps(let maps)? = state.overlay else { Issue.record("no card"); return }
-        #expect(maps.rows.count == 2 && !maps.rows[1].title.contains("\u{1B}"))
+        #expect(Fixture.keys(&state, .character("M")) == [.loadMaps(MapsRequest(tab: .recent))])
+        _ = App.update(&state, .mapsLoaded(MapsRequest(tab: .recent), .success(MapsPage([]))))
+        #expect(Fixture.keys(&state, .right) == [.loadMaps(MapsRequest(tab: .mine))])
+        let effects = App.update(&state, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage([
+            MapListing(id: Fixture.webMapID, title: "This one"),
+            MapListing(id: other, title: "Staff\u{1B}[2J", folder: "Field", thumbnail: "thumbnail/t.png")]))))
+        #expect(effects == [.loadMapThumbnails([MapListing(id: Fixture.webMapID, title: "This one"),
+                                                MapListing(id: other, title: "Staff", folder: "Field", thumbnail: "thumbnail/t.png")])])
+        #expect(card(state)?.rows.count == 2 && card(state)?.rows[1].title.contains("\u{1B}") == false)
         // Back and forth: a tab already loaded is not asked again.
         #expect(Fixture.keys(&state, .left).isEmpty && Fixture.keys(&state, .right).isEmpty)
-        _ = App.update(&state, .mapsLoaded(.groups, .failure(LoadFailure(sentence: "Sign in first.", network: .online, host: "h"))))
         // Enter on the web map already open only closes the card.
         _ = Fixture.keys(&state, .enter)
         #expect(state.overlay == nil && state.nextWebMap == nil && !state.isQuitting)
         _ = Fixture.keys(&state, .character("M"), .right)
-        _ = App.update(&state, .mapsLoaded(.mine, .success([MapListing(id: other, title: "Staff")])))
+        _ = App.update(&state, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage([MapListing(id: other, title: "Staff")]))))
         _ = Fixture.keys(&state, .enter)
         #expect(state.nextWebMap == other && state.isQuitting)
+    }
+
+    @Test func movingNearTheEndAsksForTheNextPageOnceAndItAddsToTheList() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("M"), .right)
+        let more = WebMapCursor(sources: [.content(user: "demo", folder: nil)], start: 11)
+        let first = (0..<10).map { MapListing(id: ItemID(String(format: "%032x", $0 + 1))!, title: "Map \($0)") }
+        _ = App.update(&state, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage(first, next: more))))
+        #expect(Fixture.keys(&state, .down, .down, .down).isEmpty, "far from the end")
+        let next = MapsRequest(tab: .mine, cursor: more, appends: true)
+        #expect(Fixture.keys(&state, .down, .down) == [.loadMaps(next)])
+        #expect(Fixture.keys(&state, .down).isEmpty, "asked once")
+        // An answer to something no longer asked for is dropped; the page asked for adds its rows
+        // (one already listed is not listed twice).
+        _ = App.update(&state, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage([]))))
+        #expect(card(state)?.rows.count == 10)
+        let page = [first[9], MapListing(id: other, title: "Staff")]
+        _ = App.update(&state, .mapsLoaded(next, .success(MapsPage(page))))
+        #expect(card(state)?.rows.map(\.title).suffix(2) == ["Map 9", "Staff"] && card(state)?.more[.mine] == nil)
+        #expect(card(state)?.selection == 6)
+        // A page that fails keeps the list and says why; moving asks again.
+        var failing = Fixture.loaded()
+        _ = Fixture.keys(&failing, .character("M"), .right)
+        _ = App.update(&failing, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage(first, next: more))))
+        #expect(Fixture.keys(&failing, .end) == [.loadMaps(next)])
+        _ = App.update(&failing, .mapsLoaded(next, .failure(LoadFailure(sentence: "Cannot reach h.", network: .offline, host: "h"))))
+        #expect(card(failing)?.rows.count == 10 && card(failing)?.problems[.mine] == "Cannot reach h.")
+        #expect(Fixture.keys(&failing, .up) == [.loadMaps(next)])
+    }
+
+    @Test func theSearchTabTypesItsWordsAndAsks() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("M"))
+        // `/` goes to Search and types there: letters that are keys elsewhere are words here.
+        #expect(Fixture.keys(&state, .character("/"), .character("q"), .character("j"), .backspace).isEmpty)
+        #expect(card(state)?.tab == .search && card(state)?.query == "q" && state.keyContext == .search)
+        #expect(!state.isQuitting)
+        _ = Fixture.keys(&state, .backspace, .character(" "))
+        #expect(Fixture.keys(&state, .enter).isEmpty, "blank words are not asked")
+        _ = Fixture.keys(&state, .character("p"), .character("a"), .character("r"), .character("k"))
+        let asked = MapsRequest(tab: .search, cursor: .search("park"))
+        #expect(Fixture.keys(&state, .enter) == [.loadMaps(asked)])
+        #expect(card(state)?.isTypingQuery == false && state.keyContext == .list)
+        _ = App.update(&state, .mapsLoaded(asked, .success(MapsPage([MapListing(id: other, title: "Parks")]))))
+        // ↑ from the first row types again; Tab while typing changes tab.
+        _ = Fixture.keys(&state, .up)
+        #expect(card(state)?.isTypingQuery == true)
+        #expect(Fixture.keys(&state, .tab) == [] && card(state)?.tab == .recent)
+        // Esc stops typing, a second closes the card.
+        _ = Fixture.keys(&state, .left, .escape)
+        #expect(card(state)?.isTypingQuery == false)
+        _ = Fixture.keys(&state, .escape)
+        #expect(state.overlay == nil)
     }
 }

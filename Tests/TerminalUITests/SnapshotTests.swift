@@ -80,6 +80,30 @@ import TerminalCanvas
             .contains("2 downloads running - quit and resume them next time?"))
     }
 
+    /// The Maps card on its Search tab: the words typed, the web maps found (where they were found,
+    /// who owns them, offline and on this device), the thumbnail of the chosen one, more to come.
+    @Test(arguments: [[120, 40], [80, 24]])
+    @UIActor func mapsCard(size: [Int]) async {
+        var state = await SnapshotState.loaded()
+        var maps = MapsBrowser(tab: .search)
+        maps.query = "maine"
+        maps.lists[.search] = [
+            MapListing(id: .exploreMaine, title: "Explore Maine", owner: "mapbook_sample", modified: Date(timeIntervalSince1970: 1_700_000_000),
+                       offline: true, downloadedAreas: 2),
+            MapListing(id: ItemID("0a11ce5ecdef4a7b9c1d2e3f40516273")!, title: "Explore Maine (staff)", owner: "demo", offline: true, folder: "Field Crew"),
+            MapListing(id: ItemID("d1a20000000000000000000000000001")!, title: "Maine Topographic", owner: "mapbook_sample"),
+        ]
+        maps.more[.search] = .search("maine")
+        state.overlay = .maps(maps)
+        let frame = SnapshotState.render(state, width: size[0], height: size[1])
+        expectSnapshot(frame, "maps-\(size[0])x\(size[1])")
+        #expect(frame.text.contains("Search: maine") && frame.text.contains("1 of 3 web maps, more below"))
+        #expect(frame.text.contains("2 areas here"))
+        var ascii = SnapshotState.options
+        ascii.glyphs = .ascii
+        #expect(SnapshotState.render(state, width: size[0], height: size[1], options: ascii).cells.allSatisfy { $0.character.isASCII })
+    }
+
     @Test @UIActor func loadingOfflineErrorEmptyAndNoMatchStates() async {
         let loaded = await SnapshotState.loaded()
         var states: [(String, AppState)] = []

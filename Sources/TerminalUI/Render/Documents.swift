@@ -115,10 +115,10 @@ enum DocumentScreen {
 /// `M`: the Maps card — its tabs, the chosen tab's web maps (title, folder or group, owner, date,
 /// "Offline"), the selected one reversed, or why the tab is empty.
 enum MapsCard {
-    static func draw(_ maps: MapsBrowser, into frame: inout Frame, options: RenderOptions) {
-        let theme = options.theme
+    static func draw(_ maps: MapsBrowser, state: AppState, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme, unicode = options.glyphs == .unicode
         let width = min(max(frame.width - 6, 30), 110)
-        let height = min(max(frame.height - 6, 8), 24)
+        let height = min(max(frame.height - 6, 9), 26)
         let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - height) / 2, 1), width: width, height: height)
         DocumentScreen.drawCard(card, title: "Maps", into: &frame, options: options)
         var x = card.x + 2
@@ -127,28 +127,66 @@ enum MapsCard {
             x = frame.put(label, x: x, y: card.y + 1, style: tab == maps.tab ? theme.card.overlaid(by: CellStyle(bold: true, reverse: true)) : theme.card,
                           limit: card.maxX - 2) + 1
         }
-        let visible = height - 5
-        let rows = maps.rows
-        if rows.isEmpty {
-            let text = maps.problems[maps.tab] ?? (maps.lists[maps.tab] == nil ? (options.glyphs == .unicode ? "Asking…" : "Asking...")
-                : maps.tab == .recent ? "No web map opened here yet." : "No web maps.")
-            frame.put(DisplayWidth.truncated(text, to: card.width - 4), x: card.x + 2, y: card.y + 3,
-                      style: theme.card.overlaid(by: maps.problems[maps.tab] == nil ? theme.dim : theme.error), limit: card.maxX - 2)
+        if maps.tab == .search { drawQuery(maps, card: card, into: &frame, options: options) }
+        let rows = maps.rows, visible = height - 6
+        var list = Rect(x: card.x + 1, y: card.y + 3, width: card.width - 2, height: visible)
+        // The chosen web map's thumbnail at the right when there is room.
+        if list.width >= 76, visible >= 8, rows.indices.contains(maps.selection), let image = state.thumbnails[rows[maps.selection].id] {
+            ImageArt.draw(image, into: &frame, rect: Rect(x: list.maxX - 25, y: list.y, width: 24, height: 8), glyphs: options.glyphs, colors: theme.colors)
+            list.width -= 27
         }
         let top = min(max(maps.selection - visible + 1, 0), max(rows.count - visible, 0))
-        let inner = card.width - 4
         for (index, map) in rows.enumerated().dropFirst(top).prefix(visible) {
-            let y = card.y + 3 + index - top
-            let details = [map.folder, map.owner, map.modified.map { Format.date($0) }, map.offline == true ? "Offline" : nil].compactMap { $0 }
-            let right = details.joined(separator: " · ")
-            let title = DisplayWidth.truncated(map.title, to: max(inner - DisplayWidth.of(right) - 2, 10))
-            let selected = index == maps.selection
-            let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
-            if selected { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }
-            frame.put(title, x: card.x + 2, y: y, style: style.overlaid(by: CellStyle(bold: true)), limit: card.maxX - 2)
-            frame.put(right, x: card.maxX - 2 - DisplayWidth.of(right), y: y, style: selected ? style : style.overlaid(by: theme.dim), limit: card.maxX - 2)
+            drawRow(map, selected: index == maps.selection && !maps.isTypingQuery, in: Rect(x: list.x, y: list.y + index - top, width: list.width, height: 1),
+                    into: &frame, options: options)
         }
-        let keys = " ←→ tabs · Enter open · Esc close "
-        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+        frame.put(DisplayWidth.truncated(status(maps, unicode: unicode), to: card.width - 4), x: card.x + 2, y: card.maxY - 2,
+                  style: theme.card.overlaid(by: maps.problems[maps.tab] == nil ? theme.dim : theme.error), limit: card.maxX - 2)
+        let keys = maps.isTypingQuery ? " Enter search · Tab tabs · Esc stop typing " : " ←→ tabs · / search · Enter open · Esc close "
+        frame.put(keys, x: max(card.maxX - 2 - DisplayWidth.of(keys), card.x + 1), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+    }
+
+    /// The Search tab's words, with a cursor while they are typed.
+    private static func drawQuery(_ maps: MapsBrowser, card: Rect, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        let label = "Search: "
+        let room = card.width - 5 - DisplayWidth.of(label)
+        let text = maps.query.isEmpty && !maps.isTypingQuery ? "/ to type" : DisplayWidth.truncated(maps.query, to: room)
+        let end = frame.put(label, x: card.x + 2, y: card.y + 2, style: theme.card.overlaid(by: CellStyle(bold: true)))
+        let after = frame.put(text, x: end, y: card.y + 2, style: maps.query.isEmpty ? theme.card.overlaid(by: theme.dim) : theme.card, limit: card.maxX - 2)
+        if maps.isTypingQuery { frame.put(options.glyphs == .unicode ? "▏" : "_", x: after, y: card.y + 2, style: theme.card, limit: card.maxX - 2) }
+    }
+
+    /// A web map: its title, and at the right where it was found, its owner, when it changed, and
+    /// whether it is set up for offline use and has areas on this device.
+    private static func drawRow(_ map: MapListing, selected: Bool, in row: Rect, into frame: inout Frame, options: RenderOptions) {
+        let theme = options.theme
+        let here = map.downloadedAreas > 0 ? "\(map.downloadedAreas) area\(map.downloadedAreas == 1 ? "" : "s") here" : nil
+        let details = [map.folder, map.owner, map.modified.map { Format.date($0) }, map.offline == true ? "Offline" : nil, here].compactMap { $0 }
+        let inner = row.width - 2
+        let right = DisplayWidth.truncated(details.joined(separator: " · "), to: max(inner - 12, 0))
+        let title = DisplayWidth.truncated(map.title.isEmpty ? "Untitled" : map.title, to: max(inner - DisplayWidth.of(right) - 2, 10))
+        let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
+        if selected { frame.fill(row, with: Cell(" ", style: style)) }
+        frame.put(title, x: row.x + 1, y: row.y, style: style.overlaid(by: CellStyle(bold: true)), limit: row.maxX - 1)
+        frame.put(right, x: row.maxX - 1 - DisplayWidth.of(right), y: row.y, style: selected ? style : style.overlaid(by: theme.dim), limit: row.maxX - 1)
+    }
+
+    /// The line under the list: why the tab has nothing, that more is being asked for, or how many.
+    static func status(_ maps: MapsBrowser, unicode: Bool) -> String {
+        let ellipsis = unicode ? "…" : "..."
+        if let problem = maps.problems[maps.tab] { return problem }
+        let count = maps.rows.count
+        if maps.isAsking { return count == 0 ? "Asking\(ellipsis)" : "\(count) web maps; asking for more\(ellipsis)" }
+        guard let list = maps.lists[maps.tab] else { return maps.tab == .search ? "Type words, then Enter." : "" }
+        if list.isEmpty {
+            switch maps.tab {
+            case .recent: return "No web map opened here yet, and none with areas on this device."
+            case .search: return "No web maps match."
+            case .mine, .groups: return "No web maps."
+            }
+        }
+        let more = maps.more[maps.tab] != nil ? ", more below" : ""
+        return "\(maps.selection + 1) of \(count) web map\(count == 1 ? "" : "s")\(more)"
     }
 }
