@@ -145,6 +145,12 @@ public struct AppState: Sendable {
     public var signInWanted = false
     /// Who signed in from the browser this session.
     public var signedInAs: String?
+    /// A view remembered from the last run, restored once the list is in (`restore`).
+    public var viewToRestore: RememberedView?
+    /// How maps are drawn when they open (the `graphics` setting; `c` changes an open map's).
+    public var mapMode: MapMode = .braille
+    /// The Maps card opens over the web map at the start (nothing was ever opened): on this tab.
+    public var startsOnMaps: MapsTab?
     /// The web map chosen in the Maps card: the browser starts again on it once this one has quit.
     public var nextWebMap: ItemID?
     /// The user's pins (any portal), as last read.

@@ -57,6 +57,7 @@ extension App {
                          layout: state.layout)
         map.source = source
         map.operational = operational
+        map.mode = state.mapMode
         if let why { map.status = why.sentence }
         state.screen = .map(map)
         state.notice = why

@@ -70,8 +70,10 @@ public struct MapsBrowser: Equatable, Sendable {
     /// The Search tab's words, and whether keys type into them.
     public var query = ""
     public var isTypingQuery = false
+    /// The portal client is ready; until it is, pages from the portal wait (Recent does not).
+    public var isConnected = true
 
-    public init(tab: MapsTab = .recent) { self.tab = tab }
+    public init(tab: MapsTab = .recent, isConnected: Bool = true) { self.tab = tab; self.isConnected = isConnected }
 
     public var rows: [MapListing] { lists[tab] ?? [] }
     public var isAsking: Bool { pending[tab] != nil }
@@ -83,7 +85,7 @@ public struct MapsBrowser: Equatable, Sendable {
 /// words and Enter asks; Enter on a row opens that web map; Esc closes.
 extension App {
     static func showMaps(_ state: inout AppState, on tab: MapsTab = .recent) -> [Effect] {
-        var maps = MapsBrowser(tab: tab)
+        var maps = MapsBrowser(tab: tab, isConnected: state.isConnected)
         let effects = show(tab, in: &maps)
         state.overlay = .maps(maps)
         return effects
@@ -153,18 +155,26 @@ extension App {
             maps.isTypingQuery = true
             return []
         }
-        return [ask(&maps, MapsRequest(tab: tab))]
+        return ask(&maps, MapsRequest(tab: tab))
     }
 
-    private static func ask(_ maps: inout MapsBrowser, _ request: MapsRequest) -> Effect {
+    private static func ask(_ maps: inout MapsBrowser, _ request: MapsRequest) -> [Effect] {
         maps.pending[request.tab] = request
-        return .loadMaps(request)
+        return maps.isConnected || request.tab == .recent ? [.loadMaps(request)] : []
+    }
+
+    /// The portal client is ready: the pages waiting for it are asked for.
+    static func mapsConnected(_ state: inout AppState) -> [Effect] {
+        guard case .maps(var maps)? = state.overlay, !maps.isConnected else { return [] }
+        maps.isConnected = true
+        state.overlay = .maps(maps)
+        return maps.pending.values.filter { $0.tab != .recent }.sorted { $0.tab.rawValue < $1.tab.rawValue }.map { .loadMaps($0) }
     }
 
     /// The selection within a few rows of the end of a list with more: its next page.
     private static func nextPageIfNear(_ maps: inout MapsBrowser) -> [Effect] {
         guard let cursor = maps.more[maps.tab], maps.pending[maps.tab] == nil, maps.selection >= maps.rows.count - 5 else { return [] }
-        return [ask(&maps, MapsRequest(tab: maps.tab, cursor: cursor, appends: true))]
+        return ask(&maps, MapsRequest(tab: maps.tab, cursor: cursor, appends: true))
     }
 
     private static func editQuery(_ maps: inout MapsBrowser, _ edit: SearchEdit) -> [Effect] {
@@ -182,7 +192,7 @@ extension App {
             maps.problems[.search] = nil
             maps.more[.search] = nil
             maps.selection = 0
-            return [ask(&maps, MapsRequest(tab: .search, cursor: .search(words)))]
+            return ask(&maps, MapsRequest(tab: .search, cursor: .search(words)))
         case .next:
             if !maps.rows.isEmpty { maps.isTypingQuery = false }
         case .close:

@@ -13,7 +13,8 @@ public enum App {
         case .started:
             if let map = state.map, map.isStandalone { return [.openMap(session: map.session, .given), .loadPins] }
             state.phase = state.webMapItem == nil ? state.connectingPhase : state.phase
-            return [.readLibrary, .loadWebMap, .loadPins]
+            let maps = state.startsOnMaps.map { showMaps(&state, on: $0) } ?? []
+            return [.readLibrary, .loadWebMap, .loadPins] + maps
         case .key(let key):
             guard let intent = KeyMap.intent(for: key, in: state.keyContext) else { return [] }
             return dispatch(&state, intent)
@@ -44,7 +45,7 @@ public enum App {
             state.portalHost = host
             state.isConnected = true
             if state.webMapItem == nil { state.phase = .loading }
-            return []
+            return mapsConnected(&state)
         case .webMapLoaded(let loaded):
             return webMapLoaded(&state, loaded)
         case .webMapListing(let catalog, let known):
@@ -52,7 +53,7 @@ public enum App {
             // A list kept in the library is complete: better than one still filling in.
             guard state.webMapItem == nil else { return [] }
             return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap,
-                         areas: OfflineLibrary.adding(state.downloads, to: catalog.areas), notice: state.notice)
+                         areas: OfflineLibrary.adding(state.downloads, to: catalog.areas), notice: state.notice, complete: false)
         case .webMapFailed(let failure):
             return webMapFailed(&state, failure)
         case .catalogNotKept(let why):
@@ -178,8 +179,9 @@ public enum App {
     }
 
     /// The web map and its areas, made safe for the terminal as they enter the state.
+    /// A list of the web map's areas: the whole of it (`complete`), or a long one still filling in.
     private static func apply(_ state: inout AppState, item: PortalItem, webMap: WebMap, areas: [MapArea],
-                              notice: Notice? = nil) -> [Effect] {
+                              notice: Notice? = nil, complete: Bool = true) -> [Effect] {
         let previous = state.selectedRow
         state.webMapItem = DisplayText.item(item)
         state.webMap = DisplayText.webMap(webMap)
@@ -187,7 +189,7 @@ public enum App {
         state.phase = .loaded
         state.notice = notice
         reselect(&state, previous)
-        return requestOverviewDraw(&state)
+        return requestOverviewDraw(&state) + (complete ? restoreView(&state) : [])
     }
 
     // MARK: The network

@@ -13,8 +13,13 @@ public struct Settings: Equatable, Sendable {
     /// The web map opened when `--webmap` is not given (and none was opened before on the portal).
     public var webMap: String?
 
+    /// The browser's colours.
+    public var theme: ColorTheme = .auto
+    /// How maps (and the screen) are drawn.
+    public var graphics: GraphicsMode = .braille
+
     /// Every key, in the order `mapbook config list` shows them.
-    public static let keys = ["portal", "webmap", "client-id", "resume-downloads"]
+    public static let keys = ["portal", "webmap", "client-id", "resume-downloads", "theme", "graphics"]
 
     /// A setting's value as the file would write it; nil when unset.
     public func value(_ key: String) -> String? {
@@ -23,6 +28,8 @@ public struct Settings: Equatable, Sendable {
         case "webmap": webMap
         case "client-id": clientID
         case "resume-downloads": resumeDownloads ? "true" : "false"
+        case "theme": theme.rawValue
+        case "graphics": graphics.rawValue
         default: nil
         }
     }
@@ -80,6 +87,18 @@ public struct Settings: Equatable, Sendable {
                     continue
                 }
                 webMap = pair[1]
+            case "theme":
+                guard let value = ColorTheme(rawValue: pair[1].lowercased()) else {
+                    problems.append("\(place): theme is \(ColorTheme.allCases.map(\.rawValue).joined(separator: ", ")), not “\(TerminalText.sanitizedLine(pair[1], maxLength: 40))”.")
+                    continue
+                }
+                theme = value
+            case "graphics":
+                guard let value = GraphicsMode(rawValue: pair[1].lowercased()) else {
+                    problems.append("\(place): graphics is \(GraphicsMode.allCases.map(\.rawValue).joined(separator: ", ")), not “\(TerminalText.sanitizedLine(pair[1], maxLength: 40))”.")
+                    continue
+                }
+                graphics = value
             case "client-id":
                 let value = TerminalText.sanitizedLine(pair[1], maxLength: 100)
                 guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
@@ -126,4 +145,16 @@ public struct Settings: Equatable, Sendable {
         default: nil
         }
     }
+}
+
+/// The browser's colours: `auto` (colour unless `NO_COLOR` or the terminal has none), `dark` and
+/// `light` (for dark and light terminal backgrounds), `mono` (attributes only).
+public enum ColorTheme: String, CaseIterable, Sendable {
+    case auto, dark, light, mono
+}
+
+/// How the browser draws: maps in `braille` dots (the sharpest), half `blocks` (for fonts whose
+/// braille is poor), or `ascii` for everything (as `--ascii`).
+public enum GraphicsMode: String, CaseIterable, Sendable {
+    case braille, blocks, ascii
 }

@@ -5,6 +5,7 @@ import CTerminal
 import EventLoop
 import Foundation
 import MapRender
+import MapbookCore
 import Observation
 import TerminalCanvas
 
@@ -18,10 +19,12 @@ public final class TerminalApp {
         /// `NO_COLOR` or a terminal without colours.
         public var noColor: Bool
         public var geography: OverviewGeography
+        /// The `theme` setting.
+        public var theme: ColorTheme
 
         public init(ascii: Bool = false, noColor: Bool = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
-                    geography: OverviewGeography = .empty) {
-            self.ascii = ascii; self.noColor = noColor; self.geography = geography
+                    geography: OverviewGeography = .empty, theme: ColorTheme = .auto) {
+            self.ascii = ascii; self.noColor = noColor; self.geography = geography; self.theme = theme
         }
     }
 
@@ -48,7 +51,7 @@ public final class TerminalApp {
             throw TerminalUnavailable(userMessage: "Cannot set up signal handling for the terminal.")
         }
         let backend = try CursesBackend(output: stdout, input: stdin)
-        let theme: UITheme = settings.noColor || backend.colorCount < 8 ? .monochrome : .color
+        let theme = UITheme.chosen(settings.theme, noColor: settings.noColor, colorCount: backend.colorCount)
         let app = TerminalApp(program: program, backend: backend,
                               options: RenderOptions(glyphs: glyphs, theme: theme, geography: settings.geography),
                               signalFD: signalFD)

@@ -24,10 +24,14 @@ struct BrowseCommand: AsyncParsableCommand {
         let session = options.selection.session()
         let client = options.selection.client(session: session)
         let root = options.dataDirectory.root
+        let remembering = Browser.Remembering(recent: RecentWebMaps(), views: RememberedViews(), portal: client.portalURL.absoluteString)
+        // Nothing named and nothing opened here before: the Maps card, to find a web map (your
+        // content when signed in, else a search), over the default one.
+        let neverOpened = !options.selection.isWebMapNamed && remembering.recent.last(portal: client.portalURL) == nil
         try await Browser.run(host: client.host, webMap: options.selection.webMapIDOrRecent,
                               library: { OfflineLibrary(root: root, portal: client.portalURL, webMap: $0) },
                               startingPhase: .loading, display: display, signIn: Browser.passwordSignIn(session: session, keep: true),
-                              recent: RecentWebMaps()) { client }
+                              remembering: remembering, startsOnMaps: neverOpened ? (client.isSignedIn ? .mine : .search) : nil) { client }
     }
 }
 
@@ -42,23 +46,41 @@ struct DisplayOptions: ParsableArguments {
 
 /// Opens the browser on a program that connects with `connect`.
 enum Browser {
-    /// The browser on `webMap`; when the user opens another web map from the Maps card, the
-    /// browser starts again on that one (its own library), with the same portal client.
+    /// What the browser keeps between runs: the web maps opened (`recent.json`) and where it was
+    /// on each (`views.json`), for this portal.
+    struct Remembering {
+        let recent: RecentWebMaps
+        let views: RememberedViews
+        let portal: String
+    }
+
+    /// The browser on `webMap` (at the view it was left at, when `remembering`); when the user
+    /// opens another web map from the Maps card, the browser starts again on that one (its own
+    /// library), with the same portal client. `startsOnMaps` opens the Maps card at the start.
     static func run(host: String, webMap: ItemID, library: (ItemID) -> OfflineLibrary, startingPhase: LoadPhase,
-                    display: DisplayOptions, signIn: Runtime.SignIn? = nil, recent: RecentWebMaps? = nil,
-                    connect: @escaping Runtime.Connect) async throws {
+                    display: DisplayOptions, signIn: Runtime.SignIn? = nil, remembering: Remembering? = nil,
+                    startsOnMaps: MapsTab? = nil, connect: @escaping Runtime.Connect) async throws {
         var next: ItemID? = webMap
         var phase = startingPhase
+        var cardAtStart = startsOnMaps
         while let webMap = next {
-            let runtime = await Runtime(library: library(webMap), signIn: signIn, recent: recent, connect: connect)
+            let runtime = await Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
             var state = AppState(portalHost: host, webMapID: webMap, phase: phase)
             let (settings, problems) = Settings.load()
             state.resumesInterruptedDownloads = settings.resumeDownloads
+            state.mapMode = MapMode(rawValue: settings.graphics.rawValue) ?? .braille
             if let problem = problems.first { state.notice = .problem(problem) }
+            if let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) { state.restore(view) }
+            state.startsOnMaps = cardAtStart
             let program = await Program(state: state, runtime: runtime)
-            try await present(program, display: display, geography: .bundled())
-            next = await program.state.nextWebMap
+            try await present(program, display: display, settings: settings, geography: .bundled())
+            let final = await program.state
+            if let remembering, let view = final.viewToRemember {
+                remembering.views.remember(view, portal: remembering.portal, webMap: webMap.rawValue)
+            }
+            next = final.nextWebMap
             phase = .loading
+            cardAtStart = nil
         }
     }
 
@@ -79,12 +101,14 @@ enum Browser {
 
     /// Runs a front end on `program` until the user quits, then shuts the program down: downloads
     /// under way stop with their bytes and control files saved, to resume next time.
-    static func present(_ program: Program, display: DisplayOptions, geography: OverviewGeography = .empty) async throws {
+    static func present(_ program: Program, display: DisplayOptions, settings: Settings = Settings(),
+                        geography: OverviewGeography = .empty) async throws {
         do {
             if display.plain {
                 await PlainApp.run(program)
             } else {
-                try await TerminalApp.run(program, settings: TerminalApp.Settings(ascii: display.ascii, geography: geography))
+                try await TerminalApp.run(program, settings: TerminalApp.Settings(ascii: display.ascii || settings.graphics == .ascii,
+                                                                                  geography: geography, theme: settings.theme))
             }
             await program.shutdown()
         } catch {

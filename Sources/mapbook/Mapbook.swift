@@ -30,7 +30,8 @@ struct Mapbook: AsyncParsableCommand {
 
             Exit status: 0 on success, 1 when the portal answered with an error, 3 when the portal \
             could not be reached, 64 for a usage error; `download` also 128+N after signal N. \
-            Settings: $XDG_CONFIG_HOME/mapbook/config (resume-downloads = true|false).
+            Settings: $XDG_CONFIG_HOME/mapbook/config (mapbook config list shows them); where the browser \
+            was on each web map: $XDG_STATE_HOME/mapbook.
             """,
         version: HTTPClient.version,
         subcommands: [BrowseCommand.self, AreasCommand.self, InfoCommand.self, DownloadCommand.self, LibraryCommand.self,

@@ -85,7 +85,7 @@ struct MapsCommand: AsyncParsableCommand {
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Read and change the settings in $XDG_CONFIG_HOME/mapbook/config: portal, webmap, client-id, resume-downloads.",
+        abstract: "Read and change the settings in $XDG_CONFIG_HOME/mapbook/config: portal, webmap, client-id, resume-downloads, theme, graphics.",
         subcommands: [List.self, Get.self, Set.self, Unset.self])
 
     struct List: ParsableCommand {

@@ -2,6 +2,7 @@ import AppModel
 import AppRuntime
 import ArgumentParser
 import Foundation
+import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
@@ -28,8 +29,13 @@ struct OpenCommand: AsyncParsableCommand {
         let runtime = await Runtime(library: OfflineLibrary(root: LibraryLocation.root(dataDir: nil), portalKey: "none",
                                                             webMap: ItemID.exploreMaine),
                                     source: source, connect: { throw MapSourceError("No portal is used by mapbook open.") })
-        let state = AppState.standaloneMap(title: URL(fileURLWithPath: file).lastPathComponent, sourceName: source.name, home: source.extent)
+        let settings = Settings.load().0
+        var state = AppState.standaloneMap(title: URL(fileURLWithPath: file).lastPathComponent, sourceName: source.name, home: source.extent)
+        if case .map(var map) = state.screen, let mode = MapMode(rawValue: settings.graphics.rawValue) {
+            map.mode = mode
+            state.screen = .map(map)
+        }
         let program = await Program(state: state, runtime: runtime)
-        try await Browser.present(program, display: display)
+        try await Browser.present(program, display: display, settings: settings)
     }
 }

@@ -39,6 +39,9 @@ struct PortalSelection: ParsableArguments {
 
     var webMapID: ItemID { ItemID(webMapText)! }
 
+    /// A web map is named: with `--webmap` or in the config file.
+    var isWebMapNamed: Bool { webmap != nil || settings.webMap != nil }
+
     /// The browser's web map: the one named, else the last one opened on the portal, else the default.
     var webMapIDOrRecent: ItemID {
         guard webmap == nil, let recent = RecentWebMaps().last(portal: portalURL!), let id = ItemID(recent.id) else { return webMapID }

@@ -188,3 +188,29 @@ struct RecentWebMapsTests {
         #expect(recent.all().map(\.title) == ["fresh"])
     }
 }
+
+/// Where the browser was on each web map: one entry per portal and web map, the newest kept; a
+/// damaged file is forgotten, not fatal.
+@Suite("Remembered views")
+struct RememberedViewsTests {
+    @Test func onePerWebMapAndPortalTheNewestKept() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-views-\(UUID())/views.json").path
+        let views = RememberedViews(path: path)
+        let a = "3bc3179f17da44a0ac0bfdac4ad15664"
+        let map = RememberedView.Map(area: nil, longitude: -68.2, latitude: 44.3, zoom: 11.5, mode: "blocks")
+        views.remember(RememberedView(order: "name", map: map), portal: "https://www.arcgis.com", webMap: a)
+        views.remember(RememberedView(order: "size"), portal: "https://other.example.com", webMap: a)
+        #expect(views.view(portal: "https://WWW.arcgis.com/sharing/rest", webMap: a) == RememberedView(order: "name", map: map))
+        #expect(views.view(portal: "https://other.example.com", webMap: a)?.order == "size")
+        #expect(views.view(portal: "https://www.arcgis.com", webMap: "0a11ce5ecdef4a7b9c1d2e3f40516273") == nil)
+        for n in 0..<(RememberedViews.limit + 5) {
+            views.remember(RememberedView(), portal: "https://p\(n).example.com", webMap: a, at: Date(timeIntervalSinceNow: Double(n)))
+        }
+        #expect(views.view(portal: "https://p\(RememberedViews.limit + 4).example.com", webMap: a) != nil)
+        #expect(views.view(portal: "https://www.arcgis.com", webMap: a) == nil, "the oldest went")
+        try Data("[".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(views.view(portal: "https://p1.example.com", webMap: a) == nil)
+        views.remember(RememberedView(order: "name"), portal: "https://www.arcgis.com", webMap: a)
+        #expect(views.view(portal: "https://www.arcgis.com", webMap: a)?.order == "name")
+    }
+}

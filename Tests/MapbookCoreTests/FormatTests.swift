@@ -97,6 +97,19 @@ import Testing
         }
     }
 
+    @Test func themeAndGraphicsAreNamedValues() throws {
+        let settings = try Settings(parsing: "theme = Light\ngraphics = blocks\n")
+        #expect(settings.theme == .light && settings.graphics == .blocks && settings.value("theme") == "light")
+        #expect(Settings().theme == .auto && Settings().graphics == .braille)
+        do {
+            _ = try Settings(parsing: "theme = solarized\ngraphics = sixel")
+            Issue.record("expected problems")
+        } catch {
+            #expect(error.sentences == ["config line 1: theme is auto, dark, light, mono, not “solarized”.",
+                                        "config line 2: graphics is braille, blocks, ascii, not “sixel”."])
+        }
+    }
+
     @Test func theFileFollowsXDG() {
         #expect(Settings.path(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/mapbook/config")
         #expect(Settings.path(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/mapbook/config")

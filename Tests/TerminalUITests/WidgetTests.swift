@@ -135,4 +135,14 @@ import Testing
             #expect(unselected.style.background == nil && !unselected.style.reverse)
         }
     }
+
+    /// The `theme` setting: light on a colour terminal; no colour at all with NO_COLOR or a
+    /// terminal without colours, whatever the setting.
+    @Test func theThemeSettingGivesWayToNoColour() {
+        #expect(UITheme.chosen(.light, noColor: false, colorCount: 256).card.background == 255)
+        #expect(UITheme.chosen(.auto, noColor: false, colorCount: 256).card.background == 235)
+        #expect(!UITheme.chosen(.light, noColor: true, colorCount: 256).colors)
+        #expect(!UITheme.chosen(.dark, noColor: false, colorCount: 2).colors)
+        #expect(!UITheme.chosen(.mono, noColor: false, colorCount: 256).colors)
+    }
 }

@@ -1,5 +1,6 @@
 import AppModel
 import MapRender
+import MapbookCore
 import TerminalCanvas
 
 /// The styles of the screens' parts: in 256 colours, or with attributes only (`NO_COLOR`, or a
@@ -52,6 +53,29 @@ public struct UITheme: Sendable {
         label: CellStyle(foreground: 246),
         card: CellStyle(foreground: 252, background: 235))
 
+    /// For terminals with a light background: dark text, pale bars and cards.
+    public static let light = UITheme(
+        colors: true, map: MapTheme(),
+        header: CellStyle(foreground: 231, background: 25, bold: true),
+        headerDim: CellStyle(foreground: 153, background: 25),
+        statusBar: CellStyle(foreground: 236, background: 252),
+        online: CellStyle(foreground: 28, background: 252, bold: true),
+        offline: CellStyle(foreground: 160, background: 252, bold: true),
+        title: CellStyle(bold: true),
+        dim: CellStyle(foreground: 243),
+        selectedTitle: CellStyle(),
+        selectedRow: CellStyle(background: 253),
+        selectedRowUnfocused: CellStyle(background: 255),
+        marker: CellStyle(foreground: 166, bold: true),
+        match: CellStyle(foreground: 166, bold: true, underline: true),
+        good: CellStyle(foreground: 28),
+        warning: CellStyle(foreground: 130),
+        error: CellStyle(foreground: 160, bold: true),
+        separator: CellStyle(foreground: 248),
+        heading: CellStyle(foreground: 25, bold: true),
+        label: CellStyle(foreground: 243),
+        card: CellStyle(foreground: 236, background: 255))
+
     public static let monochrome = UITheme(
         colors: false, map: MapTheme(),
         header: CellStyle(bold: true, reverse: true),
@@ -76,6 +100,17 @@ public struct UITheme: Sendable {
 }
 
 extension UITheme {
+    /// The theme chosen in the settings, on a terminal with `colorCount` colours: no colour at all
+    /// with `NO_COLOR` or fewer than 8.
+    public static func chosen(_ choice: ColorTheme, noColor: Bool, colorCount: Int) -> UITheme {
+        if noColor || colorCount < 8 { return .monochrome }
+        switch choice {
+        case .auto, .dark: return .color
+        case .light: return .light
+        case .mono: return .monochrome
+        }
+    }
+
     /// The style this theme gives a role of text.
     func style(for role: TextRole) -> CellStyle {
         switch role {
