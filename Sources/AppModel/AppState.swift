@@ -147,6 +147,8 @@ public struct AppState: Sendable {
     public var signedInAs: String?
     /// A view remembered from the last run, restored once the list is in (`restore`).
     public var viewToRestore: RememberedView?
+    /// The keys, with those the config gives to other actions (`KeyMap.bindings(overriding:)`).
+    public var keyBindings = KeyMap.bindings
     /// How maps are drawn when they open (the `graphics` setting; `c` changes an open map's).
     public var mapMode: MapMode = .braille
     /// The Maps card opens over the web map at the start (nothing was ever opened): on this tab.

@@ -158,10 +158,10 @@ public enum DetailsDocument {
 
 /// Help: the key map table, grouped by where each binding applies.
 public enum HelpDocument {
-    public static func lines(width: Int) -> [[StyledText]] {
+    public static func lines(width: Int, bindings all: [KeyBinding] = KeyMap.bindings) -> [[StyledText]] {
         var doc = DocumentBuilder(width: width)
         for context in KeyContext.allCases {
-            let bindings = KeyMap.bindings.filter { $0.context == context }
+            let bindings = all.filter { $0.context == context }
             guard !bindings.isEmpty else { continue }
             doc.heading(context.rawValue)
             for binding in bindings { doc.field(binding.label, binding.summary) }

@@ -1,3 +1,5 @@
+import MapbookCore
+
 /// Everything a user can ask for. Keys, mouse events and plain-mode commands become intents;
 /// `update` is the one place that acts on them. Most apply wherever they make sense (a move scrolls
 /// a document, moves the selection, or pans the map); typing a filter and answering a question have
@@ -207,22 +209,47 @@ public enum KeyMap {
                    summary: "No, leave it", context: .confirm, hint: nil),
     ]
 
+    /// The table with keys given to other actions in the config: each action overridden takes its
+    /// key alone, and the key leaves whatever had it where the two apply together.
+    public static func bindings(overriding keys: [KeyAction: Character]) -> [KeyBinding] {
+        guard !keys.isEmpty else { return bindings }
+        let claimed = keys.compactMap { action, character in action.intent.map { (intent: $0, key: Key.character(character)) } }
+        return bindings.map { binding in
+            guard [.everywhere, .list, .map].contains(binding.context) else { return binding }
+            var binding = binding
+            if let own = claimed.first(where: { $0.intent == binding.intent }) {
+                let label = String(own.key.character ?? " ")
+                binding.keys = [own.key]
+                binding.label = label
+                binding.hint = binding.hint.map { hint in label + hint.drop { $0 != " " } }
+                return binding
+            }
+            let taken = claimed.filter { claim in
+                bindings.contains { $0.intent == claim.intent && overlaps($0.context, binding.context) }
+            }.map(\.key)
+            binding.keys.removeAll { taken.contains($0) }
+            if binding.keys.isEmpty, binding.intent != nil { binding.label = "–"; binding.hint = nil }
+            return binding
+        }
+    }
+
+    private static func overlaps(_ a: KeyContext, _ b: KeyContext) -> Bool { a == b || a == .everywhere || b == .everywhere }
+
     /// The intent a key asks for in a context: answering a question looks only at its own keys;
     /// typing a filter at its own, then types characters, and leaves other keys to the list; the
     /// map view's own keys come before the ones that work everywhere; the list (and help) takes the
     /// keys that work everywhere, then the list's.
-    public static func intent(for key: Key, in context: KeyContext = .list) -> Intent? {
+    public static func intent(for key: Key, in context: KeyContext = .list, bindings: [KeyBinding] = bindings) -> Intent? {
+        func bound(_ context: KeyContext) -> Intent? {
+            bindings.first { $0.context == context && $0.intent != nil && $0.keys.contains(key) }?.intent
+        }
         switch context {
         case .form:
-            if let binding = bindings.first(where: { $0.context == .form && $0.intent != nil && $0.keys.contains(key) }) {
-                return binding.intent
-            }
+            if let intent = bound(.form) { return intent }
             if case .character(let character) = key { return .form(.type(character)) }
             return nil
         case .search:
-            if let binding = bindings.first(where: { $0.context == .search && $0.intent != nil && $0.keys.contains(key) }) {
-                return binding.intent
-            }
+            if let intent = bound(.search) { return intent }
             switch key {
             case .tab, .backTab: return .switchFocus
             case .up: return .search(.previous)
@@ -231,45 +258,91 @@ public enum KeyMap {
             default: return nil
             }
         case .filter, .confirm:
-            if let binding = bindings.first(where: { $0.context == context && $0.intent != nil && $0.keys.contains(key) }) {
-                return binding.intent
-            }
+            if let intent = bound(context) { return intent }
             if context == .confirm { return nil }
             // Characters are typed; other keys (arrows, Page Down…) still move in the list.
             if case .character(let character) = key { return .filter(.type(character)) }
         case .map:
-            switch key {
-            case .up, .character("k"): return .moveUp
-            case .down, .character("j"): return .moveDown
-            case .left, .character("h"): return .moveLeft
-            case .right, .character("l"): return .moveRight
-            default: break
+            // The pan keys (unless the config gave one to another action).
+            if bindings.contains(where: { $0.context == .map && $0.intent == nil && $0.keys.contains(key) }) {
+                switch key {
+                case .up, .character("k"): return .moveUp
+                case .down, .character("j"): return .moveDown
+                case .left, .character("h"): return .moveLeft
+                case .right, .character("l"): return .moveRight
+                default: break
+                }
             }
         case .everywhere, .list:
             break
         }
         let contexts: [KeyContext] = context == .map ? [.map, .everywhere] : [.everywhere, .list]
-        for context in contexts {
-            if let binding = bindings.first(where: { $0.context == context && $0.intent != nil && $0.keys.contains(key) }) {
-                return binding.intent
-            }
-        }
-        return nil
+        return contexts.lazy.compactMap(bound).first
     }
 
     /// Status bar hints while loading or when a card says why there is no list: only the keys that
     /// do something there.
-    public static func hints(for phase: LoadPhase) -> [String] {
+    public static func hints(for phase: LoadPhase, bindings: [KeyBinding] = bindings) -> [String] {
         switch phase {
-        case .loaded: hints()
-        case .unreachable, .notAnswering, .failed: ["r try now", "? help", "q quit"]
-        case .starting, .loading: ["? help", "q quit"]
+        case .loaded: hints(bindings: bindings)
+        case .unreachable, .notAnswering, .failed:
+            [(Intent.refresh, "try now"), (.toggleHelp, "help"), (.quit, "quit")].compactMap { intent, what in key(for: intent, bindings).map { "\($0) \(what)" } }
+        case .starting, .loading:
+            [(Intent.toggleHelp, "help"), (.quit, "quit")].compactMap { intent, what in key(for: intent, bindings).map { "\($0) \(what)" } }
         }
     }
 
+    /// The (first) character key for an intent, as text; nil when it has none.
+    public static func key(for intent: Intent, _ bindings: [KeyBinding] = bindings) -> String? {
+        bindings.first { $0.intent == intent && [.everywhere, .list, .map].contains($0.context) }?.keys.lazy.compactMap(\.character).first.map(String.init)
+    }
+
     /// Status bar hints of a context, in table order.
-    public static func hints(in context: KeyContext = .list) -> [String] {
+    public static func hints(in context: KeyContext = .list, bindings: [KeyBinding] = bindings) -> [String] {
         let contexts: [KeyContext] = context == .map ? [.map] : [.everywhere, .list]
         return bindings.filter { contexts.contains($0.context) }.compactMap(\.hint)
+    }
+}
+
+extension KeyAction {
+    /// What the action asks for.
+    public var intent: Intent? {
+        switch self {
+        case .download: .download
+        case .downloadAll: .downloadAll
+        case .cancel: .cancelDownload
+        case .remove: .remove
+        case .update: .update
+        case .refresh: .refresh
+        case .map: .openMap
+        case .details: .showDetails
+        case .filter: .startFilter
+        case .search: .startSearch
+        case .order: .cycleOrder
+        case .downloadedFirst: .toggleDownloadedFirst
+        case .maps: .showMaps
+        case .signIn: .signIn
+        case .help: .toggleHelp
+        case .quit: .quit
+        case .zoomIn: .zoomIn
+        case .zoomOut: .zoomOut
+        case .home: .home
+        case .bookmarks: .showBookmarks
+        case .layers: .showLayers
+        case .basemaps: .showBasemaps
+        case .whatsHere: .whatsHere
+        case .identify: .identify
+        case .pin: .dropPin
+        case .pins: .showPins
+        case .drawing: .cycleMapMode
+        }
+    }
+}
+
+extension Key {
+    /// The character of a character key.
+    var character: Character? {
+        if case .character(let character) = self { return character }
+        return nil
     }
 }

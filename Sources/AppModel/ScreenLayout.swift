@@ -24,11 +24,11 @@ public struct ScreenLayout: Equatable, Sendable {
     public var detailsBody: Rect { Rect(x: 2, y: 2, width: display.width - 4, height: display.height - 3) }
 
     /// The help card over the screen, its text area, and its lines.
-    public var help: (card: Rect, body: Rect, lines: [[StyledText]]) {
+    public func help(_ bindings: [KeyBinding] = KeyMap.bindings) -> (card: Rect, body: Rect, lines: [[StyledText]]) {
         let width = display.width, height = display.height
         let cardWidth = min(width - 4, 76)
         let bodyWidth = cardWidth - 4
-        let lines = HelpDocument.lines(width: bodyWidth)
+        let lines = HelpDocument.lines(width: bodyWidth, bindings: bindings)
         let cardHeight = min(lines.count + 2, height - 2)
         let card = Rect(x: (width - cardWidth) / 2, y: max((height - cardHeight) / 2, 1), width: cardWidth, height: cardHeight)
         return (card, Rect(x: card.x + 2, y: card.y + 1, width: bodyWidth, height: cardHeight - 2), lines)

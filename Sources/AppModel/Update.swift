@@ -16,7 +16,7 @@ public enum App {
             let maps = state.startsOnMaps.map { showMaps(&state, on: $0) } ?? []
             return [.readLibrary, .loadWebMap, .loadPins] + maps
         case .key(let key):
-            guard let intent = KeyMap.intent(for: key, in: state.keyContext) else { return [] }
+            guard let intent = KeyMap.intent(for: key, in: state.keyContext, bindings: state.keyBindings) else { return [] }
             return dispatch(&state, intent)
         case .mouse(let mouse):
             let (intent, drag) = MouseTranslator.translate(mouse, in: state)

@@ -17,9 +17,22 @@ public struct Settings: Equatable, Sendable {
     public var theme: ColorTheme = .auto
     /// How maps (and the screen) are drawn.
     public var graphics: GraphicsMode = .braille
+    /// Keys set to other actions (`key.download = D`): each replaces the action's own key.
+    public var keys: [KeyAction: Character] = [:]
 
     /// Every key, in the order `mapbook config list` shows them.
     public static let keys = ["portal", "webmap", "client-id", "resume-downloads", "theme", "graphics"]
+
+    /// A key the file can hold: one of `keys`, or `key.` and an action.
+    public static func isKnown(_ key: String) -> Bool {
+        keys.contains(key) || (key.hasPrefix("key.") && KeyAction(rawValue: String(key.dropFirst(4))) != nil)
+    }
+
+    /// The keys set, in the order `mapbook config list` shows them: every setting, then the keys
+    /// given to actions.
+    public var listedKeys: [String] {
+        Self.keys + KeyAction.allCases.filter { keys[$0] != nil }.map { "key." + $0.rawValue }
+    }
 
     /// A setting's value as the file would write it; nil when unset.
     public func value(_ key: String) -> String? {
@@ -30,14 +43,17 @@ public struct Settings: Equatable, Sendable {
         case "resume-downloads": resumeDownloads ? "true" : "false"
         case "theme": theme.rawValue
         case "graphics": graphics.rawValue
-        default: nil
+        default: key.hasPrefix("key.") ? KeyAction(rawValue: String(key.dropFirst(4))).flatMap { keys[$0] }.map(String.init) : nil
         }
     }
 
     /// `text` with `key` set to `value` (its line replaced, else one added), or removed for nil;
     /// throws when the key is unknown or the value unusable, leaving the text as it was.
     public static func text(_ text: String, setting key: String, to value: String?) throws(Problems) -> String {
-        guard keys.contains(key) else { throw Problems(settings: Settings(), sentences: ["mapbook has no setting “\(TerminalText.sanitizedLine(key, maxLength: 40))”; it has \(keys.joined(separator: ", "))."]) }
+        guard isKnown(key) else {
+            throw Problems(settings: Settings(), sentences: ["mapbook has no setting “\(TerminalText.sanitizedLine(key, maxLength: 40))”; it has "
+                                                             + "\(keys.joined(separator: ", ")) and key.ACTION (\(KeyAction.allCases.map(\.rawValue).joined(separator: ", ")))."])
+        }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         let matching = lines.indices.filter { lines[$0].split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) == key }
@@ -106,6 +122,20 @@ public struct Settings: Equatable, Sendable {
                     continue
                 }
                 clientID = value
+            case let name where name.hasPrefix("key."):
+                guard let action = KeyAction(rawValue: String(name.dropFirst(4))) else {
+                    problems.append("\(place): there is no action “\(TerminalText.sanitizedLine(String(name.dropFirst(4)), maxLength: 40))” to give a key to.")
+                    continue
+                }
+                guard pair[1].count == 1, let key = pair[1].first, key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+                    problems.append("\(place): \(name) is one character, such as D, not “\(TerminalText.sanitizedLine(pair[1], maxLength: 40))”.")
+                    continue
+                }
+                if let other = keys.first(where: { $0.value == key && $0.key != action })?.key {
+                    problems.append("\(place): \(name) = \(key), but \(key) is already the key for \(other.rawValue).")
+                    continue
+                }
+                keys[action] = key
             default:
                 problems.append("\(place): mapbook has no setting “\(TerminalText.sanitizedLine(pair[0], maxLength: 40))”.")
             }
@@ -157,4 +187,14 @@ public enum ColorTheme: String, CaseIterable, Sendable {
 /// braille is poor), or `ascii` for everything (as `--ascii`).
 public enum GraphicsMode: String, CaseIterable, Sendable {
     case braille, blocks, ascii
+}
+
+/// What a key can be set to do in the config (`key.download = D`): the browser's one-key actions.
+/// Moving (the arrows and hjkl), Enter and Esc stay as they are.
+public enum KeyAction: String, CaseIterable, Sendable {
+    case download, downloadAll = "download-all", cancel, remove, update, refresh
+    case map, details, filter, search, order, downloadedFirst = "downloaded-first"
+    case maps, signIn = "sign-in", help, quit
+    case zoomIn = "zoom-in", zoomOut = "zoom-out", home, bookmarks, layers, basemaps
+    case whatsHere = "whats-here", identify, pin, pins, drawing
 }

@@ -93,7 +93,7 @@ struct ConfigCommand: ParsableCommand {
         func run() throws {
             let (settings, problems) = Settings.load()
             for problem in problems { Output.standardError("mapbook: \(problem)") }
-            for key in Settings.keys { Output.line("\(key) = \(settings.value(key) ?? "")") }
+            for key in settings.listedKeys { Output.line("\(key) = \(settings.value(key) ?? "")") }
         }
     }
 
@@ -101,7 +101,9 @@ struct ConfigCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "One setting's value (nothing when unset).")
         @Argument var key: String
         func run() throws {
-            guard Settings.keys.contains(key) else { throw ValidationError("mapbook has no setting “\(key)”; it has \(Settings.keys.joined(separator: ", ")).") }
+            guard Settings.isKnown(key) else {
+                throw ValidationError("mapbook has no setting “\(key)”; it has \(Settings.keys.joined(separator: ", ")) and key.ACTION.")
+            }
             if let value = Settings.load().0.value(key) { Output.line(value) }
         }
     }

@@ -77,3 +77,35 @@ import Testing
         #expect(KeyMap.intent(for: .character("z")) == nil)
     }
 }
+
+/// Keys the config gives to other actions: the action takes its key alone, the key leaves what had
+/// it where both apply, help and the hints show the new key, the pan keys give way too.
+@Suite("Key overrides")
+struct KeyOverrideTests {
+    @Test func anOverriddenKeyMovesAndWhatHadItLosesIt() {
+        let bindings = KeyMap.bindings(overriding: [.download: "D", .layers: "l"])
+        #expect(KeyMap.intent(for: .character("D"), bindings: bindings) == .download)
+        #expect(KeyMap.intent(for: .character("d"), bindings: bindings) == nil, "d is no longer download")
+        #expect(!bindings.contains { $0.intent == .downloadAll && !$0.keys.isEmpty }, "D was download-all's")
+        #expect(KeyMap.hints(bindings: bindings).contains("D download"))
+        // In the map, l now lists layers instead of panning; h still pans, and l still moves right in the list.
+        #expect(KeyMap.intent(for: .character("l"), in: .map, bindings: bindings) == .showLayers)
+        #expect(KeyMap.intent(for: .character("h"), in: .map, bindings: bindings) == .moveLeft)
+        #expect(KeyMap.intent(for: .right, in: .map, bindings: bindings) == .moveRight)
+        #expect(KeyMap.intent(for: .character("l"), in: .list, bindings: bindings) == .moveRight)
+        // Typing is untouched: in a filter D is a letter.
+        #expect(KeyMap.intent(for: .character("D"), in: .filter, bindings: bindings) == .filter(.type("D")))
+        let help = HelpDocument.lines(width: 70, bindings: bindings).map { $0.map(\.text).joined() }
+        #expect(help.contains { $0.hasPrefix("D ") && $0.contains("Download the selected area") })
+    }
+
+    @Test func theStateUsesItsOwnKeys() {
+        var state = Fixture.loaded()
+        state.keyBindings = KeyMap.bindings(overriding: [.quit: "Q"])
+        _ = Fixture.keys(&state, .character("q"))
+        #expect(!state.isQuitting)
+        _ = Fixture.keys(&state, .character("Q"))
+        #expect(state.isQuitting)
+        #expect(KeyMap.hints(for: .failed("x"), bindings: state.keyBindings) == ["r try now", "? help", "Q quit"])
+    }
+}

@@ -310,7 +310,7 @@ struct UpdateOverlayTests {
         _ = Fixture.keys(&state, .down, .down)
         #expect(state.overlay == .help(scroll: 2) && state.selection == 0)
         _ = Fixture.keys(&state, .character("G"))
-        let help = state.layout!.help
+        let help = state.layout!.help()
         #expect(state.overlay == .help(scroll: help.lines.count - help.body.height))
         _ = Fixture.keys(&state, .escape)
         #expect(state.overlay == nil)

@@ -62,5 +62,14 @@ struct MapsCommandTests {
         #expect(try await config(["get", "webmap"]).stdout.isEmpty)
         let file = try String(contentsOfFile: home + "/config/mapbook/config", encoding: .utf8)
         #expect(file == "portal = \(portal)\n")
+        // Theme, graphics and keys: named values, refused by name when they cannot be used.
+        #expect(try await config(["set", "theme", "light"]).status == 0)
+        #expect(try await config(["set", "key.download", "D"]).status == 0)
+        let clash = try await config(["set", "key.quit", "D"])
+        #expect(clash.status == 1 && clash.stderr.contains("D is already the key for download"))
+        let graphics = try await config(["set", "graphics", "sixel"])
+        #expect(graphics.status == 1 && graphics.stderr.contains("graphics is braille, blocks, ascii"))
+        let listed = try await config(["list"]).stdout
+        #expect(listed.contains("theme = light\n") && listed.contains("graphics = braille\n") && listed.hasSuffix("key.download = D\n"))
     }
 }

@@ -110,6 +110,23 @@ import Testing
         }
     }
 
+    @Test func keysAreGivenToActionsOneCharacterEach() throws {
+        let settings = try Settings(parsing: "key.download = D\nkey.quit = Q\n")
+        #expect(settings.keys == [.download: "D", .quit: "Q"] && settings.value("key.download") == "D")
+        #expect(settings.listedKeys.suffix(2) == ["key.download", "key.quit"])
+        #expect(Settings.isKnown("key.layers") && !Settings.isKnown("key.fly"))
+        do {
+            _ = try Settings(parsing: "key.fly = f\nkey.download = Dd\nkey.cancel = Q\nkey.quit = Q")
+            Issue.record("expected problems")
+        } catch {
+            #expect(error.sentences == ["config line 1: there is no action “fly” to give a key to.",
+                                        "config line 2: key.download is one character, such as D, not “Dd”.",
+                                        "config line 4: key.quit = Q, but Q is already the key for cancel."])
+        }
+        // Setting one that clashes is refused by name.
+        #expect(throws: Settings.Problems.self) { try Settings.text("key.cancel = Q\n", setting: "key.quit", to: "Q") }
+    }
+
     @Test func theFileFollowsXDG() {
         #expect(Settings.path(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/mapbook/config")
         #expect(Settings.path(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/mapbook/config")

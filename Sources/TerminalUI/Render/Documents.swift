@@ -25,9 +25,9 @@ enum DocumentScreen {
                                into: &frame, options: options)
     }
 
-    static func drawHelp(scroll: Int, layout: ScreenLayout, into frame: inout Frame, options: RenderOptions) {
+    static func drawHelp(scroll: Int, layout: ScreenLayout, bindings: [KeyBinding], into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
-        let (card, body, document) = layout.help
+        let (card, body, document) = layout.help(bindings)
         let lines = document.map { theme.spans($0) }
         drawCard(card, title: "Keys", into: &frame, options: options)
         let scroll = drawLines(lines, scroll: scroll, in: body, into: &frame, base: theme.card)

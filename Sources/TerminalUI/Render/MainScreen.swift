@@ -24,7 +24,8 @@ enum MainScreen {
         let rows = state.rows
         let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
             : state.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
-            : ((state.signInWanted ? ["S sign in"] : []) + KeyMap.hints(for: state.phase)).joined(separator: "  ")
+            : ((state.signInWanted ? KeyMap.key(for: .signIn, state.keyBindings).map { ["\($0) sign in"] } ?? [] : [])
+               + KeyMap.hints(for: state.phase, bindings: state.keyBindings)).joined(separator: "  ")
         let position = rows.isEmpty ? "" : "\(state.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }

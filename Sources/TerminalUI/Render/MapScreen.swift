@@ -37,7 +37,7 @@ enum MapScreen {
         }
         if let here = map.whatsHere { drawWhatsHere(here, in: rect, into: &frame, options: options) }
         let hints = switch map.panel {
-        case nil: KeyMap.hints(in: .map).joined(separator: "  ") + "  Esc back"
+        case nil: KeyMap.hints(in: .map, bindings: state.keyBindings).joined(separator: "  ") + "  Esc back"
         case .layers?: "↑↓ choose · Space show/hide · Esc close"
         case .pins?: "↑↓ choose · Enter go · e edit · x delete · o open link · Esc close"
         default: "↑↓ choose · Enter go · Esc close"
