@@ -15,6 +15,8 @@ public struct MapViewState: Sendable {
     /// Which opening of a map this is: results for an earlier one are ignored.
     public var session: Int
     public var title: String
+    /// The area whose map this is; nil for the web map's (or a file's).
+    public var area: ItemID?
     /// Where the tiles come from, for the header: a file name, or the basemap's name and "online".
     public var sourceName: String
     /// The source it was opened on; nil for a file's map, or none.

@@ -165,6 +165,7 @@ extension App {
                          bookmarks: old.bookmarks, layout: state.layout)
         map.viewport = old.viewport
         map.mode = old.mode
+        map.area = old.area
         map.image = old.image
         map.fitsHomeWhenOpened = false
         map.source = source

@@ -16,15 +16,21 @@ extension App {
         case .area(let index):
             let area = state.areas[index]
             let title = state.title(of: row)
+            let effects: [Effect]
             if let record = state.downloads[area.item.id], let package = record.mapPackages.first {
-                return open(&state, title: title, sourceName: packageSourceName(title), home: area.item.extent,
-                            bookmarks: bookmarks, source: .package(area: area.item.id, package))
-            }
-            if state.network.isCutOff {
+                effects = open(&state, title: title, sourceName: packageSourceName(title), home: area.item.extent,
+                               bookmarks: bookmarks, source: .package(area: area.item.id, package))
+            } else if state.network.isCutOff {
                 state.notice = .notOnDeviceForMap(title: title)
                 return []
+            } else {
+                effects = openBasemap(&state, title: title, home: area.item.extent, bookmarks: bookmarks)
             }
-            return openBasemap(&state, title: title, home: area.item.extent, bookmarks: bookmarks)
+            if case .map(var map) = state.screen {
+                map.area = area.item.id
+                state.screen = .map(map)
+            }
+            return effects
         case .webMap:
             // Offline too: the basemap draws from what it kept (or says it has nothing).
             let home = state.webMap?.initialExtent?.geographic ?? state.webMapItem?.extent

@@ -17,10 +17,8 @@ extension AppState {
         let selected = selectedAreaIndex.map { areas[$0].item.id.rawValue }
         var remembered: RememberedView.Map?
         if let map, map.source != nil {
-            // An area's package names the area; a basemap was opened from the selected row.
-            let area: String? = if case .package(let id, _)? = map.source { id.rawValue } else { selected }
             let centre = map.viewport.center.geographic
-            remembered = RememberedView.Map(area: area, longitude: centre.longitude, latitude: centre.latitude, zoom: map.viewport.zoom,
+            remembered = RememberedView.Map(area: map.area?.rawValue, longitude: centre.longitude, latitude: centre.latitude, zoom: map.viewport.zoom,
                                             mode: map.mode.rawValue)
         }
         return RememberedView(order: order, downloadedFirst: downloadedFirst, selectedArea: selected, map: remembered)

@@ -334,8 +334,11 @@ public struct PortalClient: Sendable {
             do {
                 json = try JSONValue(parsing: response.body)
             } catch {
+                // A web page (a proxy's sign-in page, a wrong address) is named as one, not quoted.
                 let start = String(decoding: response.body.prefix(40), as: UTF8.self)
-                throw PortalError(.malformedResponse, host: host, serverMessage: "not JSON: \(start)", itemID: id)
+                let page = start.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().hasPrefix("<")
+                    || response.headers["content-type"]?.lowercased().contains("html") == true
+                throw PortalError(.malformedResponse, host: host, serverMessage: page ? "a web page, not JSON" : "not JSON: \(start)", itemID: id)
             }
             if let error = arcGISError(json, about: id) { throw error }
             return json

@@ -20,6 +20,9 @@ public enum HTTPError: Error, Sendable, Equatable {
     case tooManyRedirects(String)
     /// A redirect from https to plain http, which would send the rest of the exchange in the clear.
     case insecureRedirect(from: String, to: String)
+    /// A redirect to another host that would send the request's body (a password, a sign-in code,
+    /// a refresh token) there.
+    case bodyRedirected(from: String, to: String)
     /// An in-memory response exceeded the configured cap.
     case responseTooLarge(limit: Int)
     /// The server answered a range request with a range other than the one asked for.
@@ -98,6 +101,8 @@ extension HTTPError: UserFacingError {
             return "\(host) redirected too many times."
         case .insecureRedirect(let from, let to):
             return "\(from) redirected to \(to) over plain http; mapbook does not follow a secure connection to an insecure one."
+        case .bodyRedirected(let from, let to):
+            return "\(from) redirected a request with a body to \(to); mapbook sends what it posts only to the host it was meant for."
         case .responseTooLarge(let limit):
             return "The server's answer was larger than \(Format.bytes(Int64(limit))) and was refused."
         case .unexpectedRange(let host):

@@ -22,13 +22,15 @@ public enum Redirect {
         }
         var next = request
         next.url = to
-        if !sameOrigin(from, to) {
-            next.headers.removeAll { credentialHeaders.contains($0.0.lowercased()) }
-        }
         // As browsers and curl do: 303 always, and 301/302 after a POST, continue with a GET.
         if status == 303 || (request.method == "POST" && (status == 301 || status == 302)) {
             next.method = request.method == "HEAD" ? "HEAD" : "GET"
             next.body = nil
+        }
+        if !sameOrigin(from, to) {
+            next.headers.removeAll { credentialHeaders.contains($0.0.lowercased()) }
+            // A body posted (a password, a code, a refresh token) is never sent on to another host.
+            if next.body != nil { throw .bodyRedirected(from: from.host ?? "", to: to.host ?? "") }
         }
         return next
     }

@@ -72,7 +72,8 @@ enum Browser {
             state.keyBindings = KeyMap.bindings(overriding: settings.keys)
             if let problem = problems.first { state.notice = .problem(problem) }
             if let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) { state.restore(view) }
-            state.startsOnMaps = cardAtStart
+            // The plain mode has no Maps card.
+            state.startsOnMaps = display.plain ? nil : cardAtStart
             let program = await Program(state: state, runtime: runtime)
             try await present(program, display: display, settings: settings, geography: .bundled())
             let final = await program.state

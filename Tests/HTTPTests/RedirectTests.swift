@@ -81,6 +81,15 @@ struct RedirectTests {
         let after307 = try #require(try Redirect.next(after: post, status: 307, location: "/again"))
         #expect(after307.method == "POST" && after307.body == post.body)
         #expect(try Redirect.next(after: post, status: 304, location: "/x") == nil)
+        // What was posted never goes on to another host (a 307 or 308 would resend it); a 303 to
+        // another host continues without it.
+        #expect(throws: HTTPError.bodyRedirected(from: "portal.example.com", to: "evil.example.net")) {
+            try Redirect.next(after: post, status: 307, location: "https://evil.example.net/token")
+        }
+        #expect(throws: HTTPError.bodyRedirected(from: "portal.example.com", to: "evil.example.net")) {
+            try Redirect.next(after: post, status: 308, location: "https://evil.example.net/token")
+        }
+        #expect(try Redirect.next(after: post, status: 303, location: "https://elsewhere.example.net/done")?.body == nil)
         #expect(try Redirect.next(after: post, status: 302, location: nil) == nil)
     }
 }

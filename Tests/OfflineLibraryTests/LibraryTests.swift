@@ -42,6 +42,23 @@ import TileFormats
         #expect(names.allSatisfy { !$0.contains(".tmp-") })
     }
 
+    /// The Maps card's Recent tab offline: the portal's web maps kept here, each with how many of
+    /// its areas are downloaded; a folder that is not a web map's is passed over.
+    @Test func keptWebMapsAreListedWithTheirDownloadsWithoutThePortal() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let id = ItemID(SampleFixture.webMapID)!
+        try fixture.library.saveCatalog(LibraryCatalog(webMapItem: try await fixture.client.webMapItem(id),
+                                                       webMapData: try await fixture.client.itemDataJSON(id),
+                                                       areas: try await fixture.client.mapAreas(of: id), syncedAt: Date()))
+        #expect(try await fixture.downloadPortland(with: fixture.queue()).record != nil)
+        try FileManager.default.createDirectory(atPath: fixture.library.directory + "/../not-a-web-map", withIntermediateDirectories: true)
+        fixture.portal.stop()
+        let kept = OfflineLibrary.keptWebMaps(root: fixture.root, portalKey: fixture.library.portalKey)
+        #expect(kept.map(\.item.title) == ["Explore Maine"] && kept.map(\.downloadedAreas) == [1])
+        #expect(OfflineLibrary.keptWebMaps(root: fixture.root, portalKey: "elsewhere").isEmpty)
+    }
+
     @Test func aLibraryThatWasNeverSavedHasNoCatalog() throws {
         let library = OfflineLibrary(root: LibraryFixture.temporaryFolder(), portalKey: "nowhere", webMap: .exploreMaine)
         #expect(try library.loadCatalog(records: [:]) == nil)

@@ -91,6 +91,21 @@ struct SignInTests {
         }
     }
 
+    /// A token endpoint answering a web page (a proxy's sign-in page, a misconfigured portal): one
+    /// sentence, nothing of the page in it.
+    @Test func aTokenEndpointAnsweringHTMLIsOneSentence() async throws {
+        let page = try LoopbackServer { _ in
+            LoopbackResponse(status: 200, headers: [("Content-Type", "text/html")], body: Data("<html><body>Sign in\n<form></form></body></html>".utf8))
+        }
+        let client = PortalClient(portal: page.baseURL, http: HTTPClient(configuration: HTTPConfiguration(retry: .none)))
+        do {
+            _ = try await client.exchangeCode("code", clientID: Self.clientID, redirectURI: redirect, pkce: PKCE())
+            Issue.record("a web page was taken for tokens")
+        } catch {
+            #expect(!error.userSentence.isEmpty && !error.userSentence.contains("<") && !error.userSentence.contains("\n"), "\(error.userSentence)")
+        }
+    }
+
     @Test func anExpiredTokenIsRenewedOnceAndKept() async throws {
         try server.updateFaults { $0.tokenExpirySeconds = 1 }
         let pkce = PKCE()

@@ -67,7 +67,7 @@ import Testing
         defer { portal.stop() }
         let tmux = try Tmux(width: 100, height: 30)
         defer { tmux.close() }
-        try tmux.start("mapbook --portal \(portal.baseURL.absoluteString)")
+        try tmux.start("mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleCatalog.webMapID)")
         var screen = try await tmux.waitFor("127.0.0.1 is not answering", timeout: 30)
         #expect(screen.contains("○ portal not answering"))
         #expect(screen.contains("r try now  ? help  q quit") && !screen.contains("d download"))
@@ -237,10 +237,11 @@ import Testing
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
 
+        // The map opens again where it was left, on the basemap chosen; the list has it too.
         tmux.respawn(command, colours: true)
-        _ = try await tmux.waitFor("0 map areas", timeout: 30)
-        tmux.send("Enter")
-        screen = try await tmux.waitFor("Explore Maine Dark · online")
+        screen = try await tmux.waitFor("Explore Maine Dark · online", timeout: 30)
+        tmux.send("Escape")
+        _ = try await tmux.waitFor("0 map areas")
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
     }
@@ -340,10 +341,10 @@ import Testing
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
 
+        // Opened again where it was left: the web map's map at Portland, the pin on it.
         tmux.respawn("mapbook --portal \(portal.baseURL.absoluteString)")
-        _ = try await tmux.waitFor("6 map areas", timeout: 30)
-        tmux.send("Enter")
-        _ = try await tmux.waitFor("Explore Maine › Map")
+        _ = try await tmux.waitFor("Explore Maine › Map", timeout: 30)
+        _ = try await tmux.waitFor("⚑ Lunch spot", timeout: 30)
         tmux.send("P")
         screen = try await tmux.waitFor("Pins · 1")
         #expect(screen.contains("Lunch spot"))
@@ -408,6 +409,48 @@ import Testing
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// The first start, with no web map named or opened: the Maps card over the default one, its
+    /// search typed at once; a web map found opens (the browser starts again on it), Recent brings
+    /// the first back; an area's map zoomed and drawn in blocks is where the next start opens.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func theFirstStartFindsAWebMapAndTheNextOpensWhereItWasLeft() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try Tmux(width: 120, height: 40)
+        defer { tmux.close() }
+        let browse = "mapbook --portal \(portal.baseURL.absoluteString)"
+        try tmux.start(browse)
+        _ = try await tmux.waitFor("Type words, then Enter.", timeout: 30)
+        for character in "topographic" { tmux.send(String(character)) }
+        tmux.send("Enter")
+        var screen = try await tmux.waitFor("1 of 1 web map")
+        #expect(screen.contains("Search: topographic") && screen.contains("Maine Topographic"))
+        tmux.send("Enter")
+        _ = try await tmux.waitFor("This web map has no map areas.", timeout: 30)
+        tmux.send("M")
+        screen = try await tmux.waitFor("1 of 2 web maps")
+        #expect(screen.contains("Maine Topographic") && screen.contains("Explore Maine"))
+        tmux.send("Down", "Enter")
+        _ = try await tmux.waitFor("6 map areas", timeout: 30)
+        tmux.send("j", "m")
+        _ = try await tmux.waitFor("Acadia › Map")
+        tmux.send("+", "c")
+        screen = try await tmux.waitFor("Drawing in blocks")
+        let zoom = try #require(screen.split(separator: " ").first { $0.hasPrefix("z") && Double($0.dropFirst()) != nil })
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+
+        tmux.respawn(browse)
+        screen = try await tmux.waitFor("Acadia › Map", timeout: 30)
+        screen = try await tmux.waitFor(" \(zoom) ")
+        #expect(screen.contains("blocks") && !screen.contains("Type words"))
+        tmux.send("Escape")
+        screen = try await tmux.waitFor("6 map areas")
+        #expect(screen.contains("2/7"), "the area's row selected")
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// The 256-colour backgrounds (`48;5;N`) on the screen's map rows, within `columns`.
     static func backgrounds(in coloured: String, columns: Range<Int>) -> Set<Int> {
         var found = Set<Int>()
@@ -435,7 +478,7 @@ import Testing
     static func browse(_ portal: SamplePortal) async throws -> Tmux {
         let tmux = try Tmux(width: 120, height: 40)
         do {
-            try tmux.start("mapbook --portal \(portal.baseURL.absoluteString)")
+            try tmux.start("mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleCatalog.webMapID)")
             _ = try await tmux.waitFor("6 map areas", timeout: 30)
             _ = try await tmux.waitFor("● online")
         } catch {
