@@ -153,7 +153,7 @@ public struct AppState: Sendable {
     public var mapMode: MapMode = .braille
     /// The Maps card opens over the web map at the start (nothing was ever opened): on this tab.
     public var startsOnMaps: MapsTab?
-    /// The web map chosen in the Maps card: the browser starts again on it once this one has quit.
+    /// The web map chosen in the Maps card: a program of its own takes over once this one has quit.
     public var nextWebMap: ItemID?
     /// The user's pins (any portal), as last read.
     public var pins: [Pin] = []

@@ -39,8 +39,11 @@ public final class TerminalApp {
         self.program = program; self.backend = backend; self.options = options; self.signalFD = signalFD
     }
 
-    /// Runs until the user quits or the terminal goes away, then restores the terminal.
-    public static func run(_ program: Program, settings: Settings) async throws {
+    /// Runs until the user quits or the terminal goes away, then restores the terminal. Each
+    /// program that ends is handed to `next` (to shut it down), and the program `next` gives runs
+    /// on the same screen (another web map, opened from the Maps card), with no flash of the shell.
+    public static func run(_ program: Program, settings: Settings,
+                           next: @escaping @UIActor (Program) async -> Program? = { _ in nil }) async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw TerminalUnavailable(userMessage: "The full-screen browser needs a terminal; use a subcommand such as `mapbook areas` in scripts, or --plain.")
         }
@@ -52,10 +55,12 @@ public final class TerminalApp {
         }
         let backend = try CursesBackend(output: stdout, input: stdin)
         let theme = UITheme.chosen(settings.theme, noColor: settings.noColor, colorCount: backend.colorCount)
-        let app = TerminalApp(program: program, backend: backend,
-                              options: RenderOptions(glyphs: glyphs, theme: theme, geography: settings.geography),
-                              signalFD: signalFD)
-        await app.runLoop()
+        let options = RenderOptions(glyphs: glyphs, theme: theme, geography: settings.geography)
+        var current: Program? = program
+        while let program = current {
+            await TerminalApp(program: program, backend: backend, options: options, signalFD: signalFD).runLoop()
+            current = await next(program)
+        }
         backend.close()
     }
 

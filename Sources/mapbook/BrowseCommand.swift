@@ -1,5 +1,6 @@
 import AppModel
 import AppRuntime
+import EventLoop
 import ArcGISPortal
 import ArgumentParser
 import Foundation
@@ -55,34 +56,32 @@ enum Browser {
     }
 
     /// The browser on `webMap` (at the view it was left at, when `remembering`); when the user
-    /// opens another web map from the Maps card, the browser starts again on that one (its own
-    /// library), with the same portal client. `startsOnMaps` opens the Maps card at the start.
-    static func run(host: String, webMap: ItemID, library: (ItemID) -> OfflineLibrary, startingPhase: LoadPhase,
+    /// opens another web map from the Maps card, a new program (its own runtime and library) takes
+    /// over the same screen, with the same portal client. `startsOnMaps` opens the Maps card at the
+    /// start (not in the plain mode, which has none).
+    static func run(host: String, webMap: ItemID, library: @escaping @Sendable (ItemID) -> OfflineLibrary, startingPhase: LoadPhase,
                     display: DisplayOptions, signIn: Runtime.SignIn? = nil, remembering: Remembering? = nil,
                     startsOnMaps: MapsTab? = nil, connect: @escaping Runtime.Connect) async throws {
-        var next: ItemID? = webMap
-        var phase = startingPhase
-        var cardAtStart = startsOnMaps
-        while let webMap = next {
-            let runtime = await Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
+        let (settings, problems) = Settings.load()
+        @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: MapsTab?) async -> Program {
+            let runtime = Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
             var state = AppState(portalHost: host, webMapID: webMap, phase: phase)
-            let (settings, problems) = Settings.load()
             state.resumesInterruptedDownloads = settings.resumeDownloads
             state.mapMode = MapMode(rawValue: settings.graphics.rawValue) ?? .braille
             state.keyBindings = KeyMap.bindings(overriding: settings.keys)
             if let problem = problems.first { state.notice = .problem(problem) }
             if let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) { state.restore(view) }
-            // The plain mode has no Maps card.
-            state.startsOnMaps = display.plain ? nil : cardAtStart
-            let program = await Program(state: state, runtime: runtime)
-            try await present(program, display: display, settings: settings, geography: .bundled())
-            let final = await program.state
+            state.startsOnMaps = display.plain ? nil : card
+            return Program(state: state, runtime: runtime)
+        }
+        let first = await program(webMap, phase: startingPhase, card: startsOnMaps)
+        try await present(first, display: display, settings: settings, geography: .bundled()) { finished in
+            let final = finished.state
             if let remembering, let view = final.viewToRemember {
-                remembering.views.remember(view, portal: remembering.portal, webMap: webMap.rawValue)
+                remembering.views.remember(view, portal: remembering.portal, webMap: final.webMapID.rawValue)
             }
-            next = final.nextWebMap
-            phase = .loading
-            cardAtStart = nil
+            guard let chosen = final.nextWebMap else { return nil }
+            return await program(chosen, phase: .loading, card: nil)
         }
     }
 
@@ -102,18 +101,27 @@ enum Browser {
     }
 
     /// Runs a front end on `program` until the user quits, then shuts the program down: downloads
-    /// under way stop with their bytes and control files saved, to resume next time.
-    static func present(_ program: Program, display: DisplayOptions, settings: Settings = Settings(),
-                        geography: OverviewGeography = .empty) async throws {
-        do {
-            if display.plain {
-                await PlainApp.run(program)
-            } else {
-                try await TerminalApp.run(program, settings: TerminalApp.Settings(ascii: display.ascii || settings.graphics == .ascii,
-                                                                                  geography: geography, theme: settings.theme))
+    /// under way stop with their bytes and control files saved, to resume next time. `next`, given
+    /// the program that ended (shut down), may give another to run in its place.
+    static func present(_ program: Program, display: DisplayOptions, settings: Settings = Settings(), geography: OverviewGeography = .empty,
+                        next: @escaping @UIActor (Program) async -> Program? = { _ in nil }) async throws {
+        let ended: @UIActor (Program) async -> Program? = { finished in
+            await finished.shutdown()
+            return await next(finished)
+        }
+        guard !display.plain else {
+            var current: Program? = program
+            while let running = current {
+                await PlainApp.run(running)
+                current = await ended(running)
             }
-            await program.shutdown()
+            return
+        }
+        do {
+            try await TerminalApp.run(program, settings: TerminalApp.Settings(ascii: display.ascii || settings.graphics == .ascii,
+                                                                              geography: geography, theme: settings.theme), next: ended)
         } catch {
+            // The terminal could not be set up: no program ran.
             await program.shutdown()
             throw Output.fail(error, json: false)
         }
