@@ -118,6 +118,8 @@ extension App {
             maps.tab = .search
             effects = show(.search, in: &maps)
             maps.isTypingQuery = true
+        case .refresh where maps.tab == .search:
+            effects = editQuery(&maps, .pick)
         case .refresh:
             maps.lists[maps.tab] = nil
             maps.more[maps.tab] = nil
@@ -145,8 +147,8 @@ extension App {
         return effects
     }
 
-    /// A tab coming into view: its first page asked for unless it has a list, an answer on the way
-    /// or a problem (`r` asks again); the Search tab types its words until it has some.
+    /// A tab coming into view: its first page asked for unless it has a list or an answer is on the
+    /// way (a tab that failed is asked again); the Search tab types its words until it has some.
     private static func show(_ tab: MapsTab, in maps: inout MapsBrowser) -> [Effect] {
         maps.selection = 0
         maps.problems[tab] = maps.lists[tab] == nil ? nil : maps.problems[tab]

@@ -90,3 +90,16 @@ struct MapsCardTests {
         #expect(state.overlay == nil)
     }
 }
+
+extension MapsCardTests {
+    /// `r` asks a tab again: the Search tab its words.
+    @Test func refreshAsksTheTabAgain() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("M"), .character("/"), .character("x"), .enter)
+        let asked = MapsRequest(tab: .search, cursor: .search("x"))
+        _ = App.update(&state, .mapsLoaded(asked, .failure(LoadFailure(sentence: "Cannot reach h.", network: .offline, host: "h"))))
+        #expect(Fixture.keys(&state, .character("r")) == [.loadMaps(asked)])
+        _ = Fixture.keys(&state, .left)
+        #expect(Fixture.keys(&state, .character("r")).isEmpty, "Groups is still being asked for")
+    }
+}
