@@ -137,7 +137,7 @@ public struct WebMapPage: Sendable, Equatable {
 }
 
 extension PortalItem {
-    /// Whether the web map is set up for offline use (its `Offline` type keyword): the ones with
-    /// preplanned map areas are.
-    public var isOfflineEnabled: Bool { typeKeywords.contains("Offline") }
+    /// Whether the web map is set up for offline use (its `Offline` type keyword, or `Offline Map
+    /// Areas` once areas were made): the ones with preplanned map areas are.
+    public var isOfflineEnabled: Bool { typeKeywords.contains("Offline") || typeKeywords.contains("Offline Map Areas") }
 }
