@@ -97,6 +97,27 @@ struct AuthCommandTests {
         #expect(!login.stdout.contains(token) && !login.stderr.contains(token))
     }
 
+    /// A redirect that does not carry this sign-in's `state` (another tab, a forged link) is
+    /// refused before any code is exchanged, and nothing is kept.
+    @Test func anAnswerWithAnotherStateIsRefused() async throws {
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let browser = config + "/browser"
+        try """
+            #!/bin/sh
+            redirect=$(printf '%s' "$1" | sed -n 's/.*redirect_uri=\\([^&]*\\).*/\\1/p' | sed 's/%3A/:/g; s/%2F/\\//g')
+            curl -s -o /dev/null "$redirect?code=stolen&state=not-this-one"
+            """.write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+        var environment = environment
+        environment["BROWSER"] = browser
+        let login = try await CLI.runAsync(["auth", "login", "--portal", portal, "--client-id", "mapbookTest"], environment: environment)
+        #expect(login.status == 4 && login.stderr.contains("its state differs"), "\(login.stdout) \(login.stderr)")
+        #expect(!server.requests.contains { $0.path.hasSuffix("/oauth2/token") }, "no code was exchanged")
+        let status = try await CLI.runAsync(["auth", "status", "--portal", portal], environment: environment)
+        #expect(status.status == 4, "nothing kept")
+    }
+
     @Test func aCredentialsFileOthersCanReadIsNotUsed() async throws {
         defer { try? FileManager.default.removeItem(atPath: config) }
         let login = try await CLI.runAsync(["auth", "login", "--portal", portal, "--username", "demo", "--password-stdin"],
