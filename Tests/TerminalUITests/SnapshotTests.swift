@@ -102,6 +102,11 @@ import TerminalCanvas
         var ascii = SnapshotState.options
         ascii.glyphs = .ascii
         #expect(SnapshotState.render(state, width: size[0], height: size[1], options: ascii).cells.allSatisfy { $0.character.isASCII })
+        // Narrow: the keys that fit, the border's corners kept, the titles before the details.
+        let narrow = SnapshotState.render(state, width: 50, height: 20)
+        let bottom = try! #require((0..<20).map { narrow.row(at: $0) }.first { $0.contains("╰") })
+        #expect(bottom.contains("╰─") && bottom.contains("Enter open · / search ─╯") && !bottom.contains("Esc"))
+        #expect((0..<20).map { narrow.row(at: $0) }.contains { $0.contains("Explore Maine (staff)") })
     }
 
     @Test @UIActor func loadingOfflineErrorEmptyAndNoMatchStates() async {

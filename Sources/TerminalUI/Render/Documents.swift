@@ -142,8 +142,12 @@ enum MapsCard {
         }
         frame.put(DisplayWidth.truncated(status(maps, unicode: unicode), to: card.width - 4), x: card.x + 2, y: card.maxY - 2,
                   style: theme.card.overlaid(by: maps.problems[maps.tab] == nil ? theme.dim : theme.error), limit: card.maxX - 2)
-        let keys = maps.isTypingQuery ? " Enter search · Tab tabs · Esc stop typing " : " ←→ tabs · / search · Enter open · Esc close "
-        frame.put(keys, x: max(card.maxX - 2 - DisplayWidth.of(keys), card.x + 1), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+        // As many of the keys as the border has room for, the first ones first.
+        let parts = maps.isTypingQuery ? ["Enter search", "Tab tabs", "Esc stop typing"] : ["←→ tabs", "Enter open", "/ search", "Esc close"]
+        var keys = ""
+        for part in parts where DisplayWidth.of(keys + " · " + part) + 2 <= card.width - 4 { keys += (keys.isEmpty ? "" : " · ") + part }
+        keys = " \(keys) "
+        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
     }
 
     /// The Search tab's words, with a cursor while they are typed.
@@ -164,8 +168,11 @@ enum MapsCard {
         let here = map.downloadedAreas > 0 ? "\(map.downloadedAreas) area\(map.downloadedAreas == 1 ? "" : "s") here" : nil
         let details = [map.folder, map.owner, map.modified.map { Format.date($0) }, map.offline == true ? "Offline" : nil, here].compactMap { $0 }
         let inner = row.width - 2
-        let right = DisplayWidth.truncated(details.joined(separator: " · "), to: max(inner - 12, 0))
-        let title = DisplayWidth.truncated(map.title.isEmpty ? "Untitled" : map.title, to: max(inner - DisplayWidth.of(right) - 2, 10))
+        let name = map.title.isEmpty ? "Untitled" : map.title
+        // The title first: it keeps at least three fifths of the row; the details get the rest.
+        let titleRoom = min(DisplayWidth.of(name), max(inner * 3 / 5, inner - DisplayWidth.of(details.joined(separator: " · ")) - 2))
+        let right = DisplayWidth.truncated(details.joined(separator: " · "), to: max(inner - titleRoom - 2, 0))
+        let title = DisplayWidth.truncated(name, to: titleRoom)
         let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
         if selected { frame.fill(row, with: Cell(" ", style: style)) }
         frame.put(title, x: row.x + 1, y: row.y, style: style.overlaid(by: CellStyle(bold: true)), limit: row.maxX - 1)
