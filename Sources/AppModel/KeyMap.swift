@@ -27,6 +27,9 @@ public enum Intent: Hashable, Sendable {
     case signIn
     /// `M`: the Maps card, to open another web map.
     case showMaps
+    /// Typed in the plain mode: the Maps card on a tab, a search for web maps, the web map in a
+    /// row of the card (from 0).
+    case showMapsTab(MapsTab), searchMaps(String), chooseMap(Int)
     /// Space in the layer list: show or hide the layer.
     case toggle
     /// Mouse drag on the map: cells moved (right and down positive).

@@ -38,6 +38,10 @@ extension App {
             return startSignIn(&state)
         case .showMaps:
             return showMaps(&state)
+        case .showMapsTab(let tab):
+            return showMaps(&state, on: tab)
+        case .searchMaps:
+            return showMaps(&state, on: .search) + inMaps(&state, intent)
         case .refresh:
             // On a failed download, r retries it; anywhere else it reloads.
             if let index = state.selectedAreaIndex, case .failed? = state.transfers[state.areas[index].item.id] {

@@ -22,6 +22,13 @@ public struct MapListing: Equatable, Sendable {
         self.id = id; self.title = title; self.owner = owner; self.modified = modified; self.offline = offline; self.folder = folder
         self.thumbnail = thumbnail; self.downloadedAreas = downloadedAreas
     }
+
+    /// What a row says after the title: where it was found, its owner, when it changed, whether it
+    /// is set up for offline use, and how many of its areas are on this device.
+    public var facts: [String] {
+        let here = downloadedAreas > 0 ? "\(downloadedAreas) area\(downloadedAreas == 1 ? "" : "s") here" : nil
+        return [folder, owner, modified.map { Format.date($0) }, offline == true ? "Offline" : nil, here].compactMap { $0 }
+    }
 }
 
 /// Where the Maps card's web maps come from.
@@ -77,6 +84,24 @@ public struct MapsBrowser: Equatable, Sendable {
 
     public var rows: [MapListing] { lists[tab] ?? [] }
     public var isAsking: Bool { pending[tab] != nil }
+
+    /// The line under the list: why the tab has nothing, that more is being asked for, or how many.
+    public func status(unicode: Bool) -> String {
+        let ellipsis = unicode ? "…" : "..."
+        if let problem = problems[tab] { return problem }
+        let count = rows.count
+        if isAsking { return count == 0 ? "Asking\(ellipsis)" : "\(count) web maps; asking for more\(ellipsis)" }
+        guard let list = lists[tab] else { return tab == .search ? "Type words, then Enter." : "" }
+        if list.isEmpty {
+            switch tab {
+            case .recent: return "No web map opened here yet, and none with areas on this device."
+            case .search: return "No web maps match."
+            case .mine, .groups: return "No web maps."
+            }
+        }
+        let more = self.more[tab] != nil ? ", more below" : ""
+        return "\(selection + 1) of \(count) web map\(count == 1 ? "" : "s")\(more)"
+    }
 }
 
 /// The Maps card: `M` opens it on the web maps opened lately and those with areas on this device;
@@ -118,6 +143,18 @@ extension App {
             maps.tab = .search
             effects = show(.search, in: &maps)
             maps.isTypingQuery = true
+        case .showMapsTab(let tab):
+            maps.tab = tab
+            effects = show(tab, in: &maps)
+        case .searchMaps(let words):
+            maps.tab = .search
+            maps.query = String(words.prefix(200))
+            effects = editQuery(&maps, .pick)
+        case .chooseMap(let index):
+            guard maps.rows.indices.contains(index) else { return [] }
+            maps.selection = index
+            state.overlay = .maps(maps)
+            return inMaps(&state, .open)
         case .refresh where maps.tab == .search:
             effects = editQuery(&maps, .pick)
         case .refresh:

@@ -165,6 +165,18 @@ public final class PlainApp {
         case .answer(let yes):
             guard case .confirm? = program.state.overlay else { say("There is no question to answer."); return }
             program.send(.intent(.confirm(yes)))
+        case .maps(let tab): program.send(.intent(.showMapsTab(tab)))
+        case .searchMaps(let words): program.send(.intent(.searchMaps(words)))
+        case .moreMaps, .webMap:
+            guard case .maps(let maps)? = program.state.overlay, !maps.rows.isEmpty else { say("No web maps are listed: type maps first."); return }
+            if case .webMap(let number) = command {
+                guard maps.rows.indices.contains(number - 1) else { say("There is no web map \(number); the list has \(maps.rows.count)."); return }
+                program.send(.intent(.chooseMap(number - 1)))
+            } else if maps.more[maps.tab] == nil {
+                say("That is every web map of \(maps.tab.title).")
+            } else {
+                program.send(.intent(.bottom))
+            }
         case .help: PlainCommand.commandHelp.forEach(say)
         case .quit: program.send(.intent(.quit))
         }
@@ -173,7 +185,12 @@ public final class PlainApp {
     /// Selects row `number` (from 1) of the list, back on the main screen; false, with a
     /// sentence, when there is no such row.
     private func select(_ number: Int) -> Bool {
-        if program.state.screen.kind != .main { program.send(.intent(.back)) }
+        // Back to the list: the Maps card closed, a map left.
+        for _ in 0..<2 {
+            let onCard = if case .maps? = program.state.overlay { true } else { false }
+            guard onCard || program.state.screen.kind != .main else { break }
+            program.send(.intent(.back))
+        }
         let count = program.state.rows.count
         guard (1...max(count, 1)).contains(number), count > 0 else {
             say(count == 0 ? "Nothing is listed yet." : "There is no row \(number); the list has \(count). Type list.")

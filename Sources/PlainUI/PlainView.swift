@@ -33,6 +33,14 @@ public enum PlainView {
             add("confirm", "\(confirmation.question) \(confirmation.detail) Type yes or no.")
         }
         if let map = state.map { add("map", mapLine(map)) }
+        if case .maps(let maps)? = state.overlay {
+            // The card's tab and how it stands, then its rows numbered for `webmap N`.
+            add("maps", "Web maps, \(maps.tab.title): \(maps.status(unicode: true))")
+            for (index, listing) in maps.rows.enumerated() {
+                add("maps \(index)", "  \(index + 1). \(listing.title.isEmpty ? "Untitled" : listing.title)"
+                    + (listing.facts.isEmpty ? "" : " — " + listing.facts.joined(separator: " · ")))
+            }
+        }
         return facts
     }
 
@@ -116,6 +124,12 @@ public enum PlainCommand: Equatable, Sendable {
     case back
     case reload
     case answer(Bool)
+    /// The web maps of a tab (`maps`, `maps mine`), a search's (`maps search WORDS`), the next page
+    /// (`maps more`); `webmap N` opens the one in row N.
+    case maps(MapsTab)
+    case searchMaps(String)
+    case moreMaps
+    case webMap(Int)
     case help
     case quit
 
@@ -137,6 +151,21 @@ public enum PlainCommand: Equatable, Sendable {
         case "remove", "x": return numbered(PlainCommand.remove)
         case "update", "u": return numbered(PlainCommand.update)
         case "open", "map", "m": return numbered(PlainCommand.open)
+        case "maps":
+            switch words.dropFirst().first {
+            case nil, "recent": return .success(.maps(.recent))
+            case "mine", "my", "content": return .success(.maps(.mine))
+            case "groups", "group": return .success(.maps(.groups))
+            case "more": return .success(.moreMaps)
+            case "search", "find":
+                // The words as typed (not lowercased), after the verb and "search".
+                let typed = line.split(whereSeparator: \.isWhitespace).dropFirst(2).joined(separator: " ")
+                guard !typed.isEmpty else { return .failure(PlainCommandError("maps search needs words, as in maps search parks.")) }
+                return .success(.searchMaps(typed))
+            default:
+                return .failure(PlainCommandError("maps takes recent, mine, groups, search WORDS or more."))
+            }
+        case "webmap": return numbered(PlainCommand.webMap)
         case "back": return .success(.back)
         case "reload", "r": return .success(.reload)
         case "yes", "y": return .success(.answer(true))
@@ -158,6 +187,9 @@ public enum PlainCommand: Equatable, Sendable {
         "  remove N      remove area N from this device (asks; answer yes or no)",
         "  open N        open row N's map (told in words); back leaves it",
         "  reload        ask the portal again",
+        "  maps [recent|mine|groups]   web maps to open: opened here (and with areas here), yours, your groups'",
+        "  maps search WORDS           web maps matching the words; maps more: the next page",
+        "  webmap N      open web map N of the last maps list",
         "  help          this list",
         "  quit          stop; downloads keep their bytes and resume next time",
         "At the end of the input, mapbook waits for the downloads under way, then quits.",

@@ -19,6 +19,12 @@ struct PlainModeTests {
             process.arguments = arguments
             var environment = ProcessInfo.processInfo.environment
             environment.removeValue(forKey: "MAPBOOK_TOKEN")
+            environment.removeValue(forKey: "MAPBOOK_API_KEY")
+            // Settings, sign-ins and remembered views of this session only, never the user's.
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-home-\(UUID())").path
+            environment["XDG_CONFIG_HOME"] = home + "/config"
+            environment["XDG_STATE_HOME"] = home + "/state"
+            environment["MAPBOOK_KEYRING"] = "0"
             process.environment = environment
             process.standardInput = input
             process.standardOutput = output
@@ -114,5 +120,36 @@ struct PlainModeTests {
         await session.process.exited()
         #expect(session.process.terminationStatus == 0)
         #expect(session.printed.contains("Acadia downloaded · 2.0 MiB, verified"))
+    }
+
+    /// The Maps card in lines: the web maps of a search, numbered; `webmap N` opens one in place of
+    /// the first, and `maps` (Recent) then lists both.
+    @Test func mapsSearchAndOpenAnotherWebMap() async throws {
+        let server = try SampleFixture.start()
+        defer { server.stop() }
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let session = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--webmap", SampleCatalog.webMapID, "--data-dir", dataDir])
+        defer { if session.process.isRunning { session.process.terminate() } }
+        var at = try await session.waitFor("7. Bangor")
+        session.send("webmap 1")
+        at = try await session.waitFor("No web maps are listed: type maps first.", after: at)
+        session.send("maps search Topographic")
+        at = try await session.waitFor("Web maps, Search: 1 of 1 web map", after: at)
+        at = try await session.waitFor("  1. Maine Topographic — mapbook_sample · ", after: at)
+        session.send("maps bogus")
+        at = try await session.waitFor("maps takes recent, mine, groups, search WORDS or more.", after: at)
+        session.send("webmap 1")
+        at = try await session.waitFor("Maine Topographic: 0 map areas.", after: at, timeout: 30)
+        session.send("maps")
+        _ = try await session.waitFor("Web maps, Recent: 1 of 2 web maps", after: at)
+        _ = try await session.waitFor("1. Maine Topographic", after: at)
+        at = try await session.waitFor("2. Explore Maine", after: at)
+        // Back to the list of the web map open: the card closes for a command about a row.
+        session.send("details 1")
+        _ = try await session.waitFor("Maine Topographic", after: at)
+        session.send("quit")
+        await session.process.exited()
+        #expect(session.process.terminationStatus == 0)
     }
 }

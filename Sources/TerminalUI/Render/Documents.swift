@@ -140,7 +140,7 @@ enum MapsCard {
             drawRow(map, selected: index == maps.selection && !maps.isTypingQuery, in: Rect(x: list.x, y: list.y + index - top, width: list.width, height: 1),
                     into: &frame, options: options)
         }
-        frame.put(DisplayWidth.truncated(status(maps, unicode: unicode), to: card.width - 4), x: card.x + 2, y: card.maxY - 2,
+        frame.put(DisplayWidth.truncated(maps.status(unicode: unicode), to: card.width - 4), x: card.x + 2, y: card.maxY - 2,
                   style: theme.card.overlaid(by: maps.problems[maps.tab] == nil ? theme.dim : theme.error), limit: card.maxX - 2)
         // As many of the keys as the border has room for, the first ones first.
         let parts = maps.isTypingQuery ? ["Enter search", "Tab tabs", "Esc stop typing"] : ["←→ tabs", "Enter open", "/ search", "Esc close"]
@@ -165,8 +165,7 @@ enum MapsCard {
     /// whether it is set up for offline use and has areas on this device.
     private static func drawRow(_ map: MapListing, selected: Bool, in row: Rect, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
-        let here = map.downloadedAreas > 0 ? "\(map.downloadedAreas) area\(map.downloadedAreas == 1 ? "" : "s") here" : nil
-        let details = [map.folder, map.owner, map.modified.map { Format.date($0) }, map.offline == true ? "Offline" : nil, here].compactMap { $0 }
+        let details = map.facts
         let inner = row.width - 2
         let name = map.title.isEmpty ? "Untitled" : map.title
         // The title first: it keeps at least three fifths of the row; the details get the rest.
@@ -179,21 +178,4 @@ enum MapsCard {
         frame.put(right, x: row.maxX - 1 - DisplayWidth.of(right), y: row.y, style: selected ? style : style.overlaid(by: theme.dim), limit: row.maxX - 1)
     }
 
-    /// The line under the list: why the tab has nothing, that more is being asked for, or how many.
-    static func status(_ maps: MapsBrowser, unicode: Bool) -> String {
-        let ellipsis = unicode ? "…" : "..."
-        if let problem = maps.problems[maps.tab] { return problem }
-        let count = maps.rows.count
-        if maps.isAsking { return count == 0 ? "Asking\(ellipsis)" : "\(count) web maps; asking for more\(ellipsis)" }
-        guard let list = maps.lists[maps.tab] else { return maps.tab == .search ? "Type words, then Enter." : "" }
-        if list.isEmpty {
-            switch maps.tab {
-            case .recent: return "No web map opened here yet, and none with areas on this device."
-            case .search: return "No web maps match."
-            case .mine, .groups: return "No web maps."
-            }
-        }
-        let more = maps.more[maps.tab] != nil ? ", more below" : ""
-        return "\(maps.selection + 1) of \(count) web map\(count == 1 ? "" : "s")\(more)"
-    }
 }
