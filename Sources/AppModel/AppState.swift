@@ -272,7 +272,10 @@ public struct AppState: Sendable {
     public var layout: ScreenLayout? { display.map(ScreenLayout.init) }
 
     /// The status bar's sentence, if there is one.
-    public var message: String? { notice?.sentence }
+    public var message: String? { notice?.sentence(keys: keyBindings) }
+
+    /// The key the user presses for `intent`, as text for a sentence ("r to retry").
+    public func key(_ intent: Intent) -> String { KeyMap.key(for: intent, keyBindings) ?? "its key" }
 }
 
 /// How the list orders the map areas.

@@ -131,8 +131,8 @@ public enum DetailsDocument {
         case .paused(let bytes, let total, let resumes):
             let reached = total > 0 ? "\(Format.bytes(bytes)) of \(Format.bytes(total))" : Format.bytes(bytes)
             doc.field(resumes ? "Paused" : "Interrupted",
-                      "\(reached) arrived before mapbook stopped; " + (resumes ? "it resumes when online" : "d resumes it") + ", c discards it.")
-        case .failed(let sentence): doc.field("Download failed", sentence + " Press r to retry.", role: .error)
+                      "\(reached) arrived before mapbook stopped; " + (resumes ? "it resumes when online" : "\(state.key(.download)) resumes it") + ", \(state.key(.cancelDownload)) discards it.")
+        case .failed(let sentence): doc.field("Download failed", sentence + " Press \(state.key(.refresh)) to retry.", role: .error)
         default: break
         }
         guard let record = state.downloads[id] else {
@@ -201,11 +201,11 @@ public enum StatusText {
                 let percent = fraction.map { " \(Int(($0 * 100).rounded(.down)))%" } ?? " \(Format.bytes(bytes))"
                 return [StyledText(resumes ? "Paused " : "Interrupted ", .warning),
                         StyledText(ProgressText.bar(fraction: fraction, width: 10, ascii: ascii), .dim),
-                        StyledText(percent + (resumes ? " · resumes when online" : " · d resumes"), .dim)]
+                        StyledText(percent + (resumes ? " · resumes when online" : " · \(state.key(.download)) resumes"), .dim)]
             case .failed:
-                return [StyledText("Failed", .error), StyledText(" — r to retry · Enter for why", .dim)]
+                return [StyledText("Failed", .error), StyledText(" — \(state.key(.refresh)) to retry · Enter for why", .dim)]
             case .downloaded(let size, _, let updateAvailable):
-                if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · u to update", .dim)] }
+                if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · \(state.key(.update)) to update", .dim)] }
                 if let problem = state.downloads[area.item.id]?.drawProblem {
                     return [StyledText("Downloaded — cannot be drawn: ", .error), StyledText(TerminalText.sanitizedLine(problem, maxLength: 200), .dim)]
                 }
@@ -213,7 +213,7 @@ public enum StatusText {
             case .packaging:
                 return [StyledText("Packaging", .warning), StyledText(" · still being packaged on the portal", .dim)]
             case .packagingFailed:
-                return [StyledText("Packaging failed", .error), StyledText(" — r to reload", .dim)]
+                return [StyledText("Packaging failed", .error), StyledText(" — \(state.key(.refresh)) to reload", .dim)]
             case .unavailable(let value):
                 return [StyledText("Unavailable", .warning), StyledText(" · status “\(value)”", .dim)]
             case .unreadable(let reason):

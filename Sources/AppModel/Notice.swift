@@ -54,8 +54,13 @@ public enum Notice: Equatable, Sendable {
     case pinKept(String)
     case pinDeleted(String)
 
-    public var sentence: String {
-        switch self {
+    /// The sentence, naming the default keys.
+    public var sentence: String { sentence(keys: KeyMap.bindings) }
+
+    /// The sentence, naming the keys of `keys` (the config may have given actions other keys).
+    public func sentence(keys: [KeyBinding]) -> String {
+        func key(_ intent: Intent) -> String { KeyMap.key(for: intent, keys) ?? "its key" }
+        return switch self {
         case .offline: "Offline — showing downloaded areas"
         case .notAnswering(let host): "\(host) is not answering — showing downloaded areas; trying again by itself"
         case .backOnline: "Back online"
@@ -82,8 +87,8 @@ public enum Notice: Equatable, Sendable {
         case .notOnDeviceForMap(let title): "\(title) is not on this device: download it (d) to see its map offline."
         case .basemapNotDrawable(let layer?):
             "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is not a tiled layer, "
-                + "the kind mapbook draws; B offers the portal's basemaps, and a downloaded area's map opens with m."
-        case .basemapNotDrawable(nil): "This web map has no basemap; a downloaded area's map opens with m."
+                + "the kind mapbook draws; \(key(.showBasemaps)) offers the portal's basemaps, and a downloaded area's map opens with \(key(.openMap))."
+        case .basemapNotDrawable(nil): "This web map has no basemap; a downloaded area's map opens with \(key(.openMap))."
         case .noBookmarks: "This web map has no bookmarks."
         case .noBasemapChoice: "A map opened from a file has no other basemaps."
         case .ordered(.portal): "Areas in the portal's order."
@@ -100,7 +105,7 @@ public enum Notice: Equatable, Sendable {
         case .drawingMode(let mode): "Drawing in \(mode.rawValue)"
         case .bookmark(let name): "Bookmark: \(name)"
         case .problem(let sentence): sentence
-        case .noPins: "No pins yet: p drops one at the centre of the map."
+        case .noPins: "No pins yet: \(key(.dropPin)) drops one at the centre of the map."
         case .pinKept(let title): "Pin kept: \(title)"
         case .pinDeleted(let title): "Deleted the pin \(title)."
         }

@@ -108,4 +108,14 @@ struct KeyOverrideTests {
         #expect(state.isQuitting)
         #expect(KeyMap.hints(for: .failed("x"), bindings: state.keyBindings) == ["r try now", "? help", "Q quit"])
     }
+
+    @Test func sentencesNameTheKeysAsSet() {
+        var state = Fixture.loaded()
+        state.keyBindings = KeyMap.bindings(overriding: [.refresh: "R", .pin: "!"])
+        state.transfers[Fixture.acadia] = .failed("The link dropped.")
+        let row = state.rows.firstIndex(of: .area(0))!
+        #expect(StatusText.line(state.rows[row], state: state).map(\.text).joined().contains("R to retry"))
+        state.notice = .noPins
+        #expect(state.message == "No pins yet: ! drops one at the centre of the map.")
+    }
 }

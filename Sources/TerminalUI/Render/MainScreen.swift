@@ -85,15 +85,15 @@ enum MainScreen {
             return
         case .unreachable(let host):
             drawCard([Span("No internet connection", theme.error), Span("Cannot reach \(host).", .plain),
-                      Span("mapbook tries again by itself; r tries now.", theme.dim)], in: layout.entries, into: &frame, options: options)
+                      Span("mapbook tries again by itself; \(state.key(.refresh)) tries now.", theme.dim)], in: layout.entries, into: &frame, options: options)
             return
         case .notAnswering(let host, let sentence):
             drawCard([Span("\(host) is not answering", theme.error), Span(sentence, .plain),
-                      Span("mapbook tries again by itself; r tries now.", theme.dim)], in: layout.entries, into: &frame, options: options)
+                      Span("mapbook tries again by itself; \(state.key(.refresh)) tries now.", theme.dim)], in: layout.entries, into: &frame, options: options)
             return
         case .failed(let sentence):
             drawCard([Span(state.signInWanted ? "Signing in is needed" : "The portal answered with an error", theme.error), Span(sentence, .plain),
-                      Span(state.signInWanted ? "Press S to sign in, r to try again." : "Press r to try again.", theme.dim)],
+                      Span(state.signInWanted ? "Press \(state.key(.signIn)) to sign in, \(state.key(.refresh)) to try again." : "Press \(state.key(.refresh)) to try again.", theme.dim)],
                      in: layout.entries, into: &frame, options: options)
             return
         case .loaded:
