@@ -480,32 +480,17 @@ public final class Runtime {
 
     // MARK: Off the UI thread
 
-    /// A Maps tab's web maps: those opened lately on this portal (from this device), your content
-    /// (the root and each folder), your groups' (each group's web maps, once each).
     /// A page of the Maps card. Recent is read from this device: the web maps opened lately on this
     /// portal, then the others with areas downloaded here; the other tabs ask the portal.
     private nonisolated static func maps(_ request: MapsRequest, client: PortalClient?, recent: RecentWebMaps?,
                                          library: OfflineLibrary) async -> Result<MapsPage, LoadFailure> {
-        let kept = await onWorkPool { OfflineLibrary.keptWebMaps(root: library.root, portalKey: library.portalKey) }
-        let downloaded = Dictionary(kept.map { ($0.item.id, $0.downloadedAreas) }, uniquingKeysWith: { first, _ in first })
-        func listing(_ item: PortalItem, folder: String? = nil) -> MapListing {
-            MapListing(id: item.id, title: item.title, owner: item.owner, modified: item.modified, offline: item.isOfflineEnabled,
-                       folder: folder, thumbnail: item.thumbnail, downloadedAreas: downloaded[item.id] ?? 0)
-        }
         if request.tab == .recent {
-            let opened = (recent?.all() ?? []).filter { map in
-                URL(string: map.portal).map { LibraryLocation.portalKey(for: $0) == library.portalKey } ?? false
-            }
-            var listings = opened.compactMap { map -> MapListing? in
-                guard let id = ItemID(map.id) else { return nil }
-                let item = kept.first { $0.item.id == id }?.item
-                return MapListing(id: id, title: map.title, owner: item?.owner, modified: map.opened, offline: item?.isOfflineEnabled,
-                                  thumbnail: item?.thumbnail, downloadedAreas: downloaded[id] ?? 0)
-            }
-            for map in kept where map.downloadedAreas > 0 && !listings.contains(where: { $0.id == map.item.id }) {
-                listings.append(listing(map.item))
-            }
-            return .success(MapsPage(listings))
+            let local = await onWorkPool { OfflineLibrary.recentWebMaps(recent?.all() ?? [], root: library.root, portalKey: library.portalKey) }
+            return .success(MapsPage(local.map { map in
+                let item = map.kept?.item
+                return MapListing(id: map.id, title: map.title, owner: item?.owner, modified: map.opened ?? item?.modified,
+                                  offline: item?.isOfflineEnabled, thumbnail: item?.thumbnail, downloadedAreas: map.kept?.downloadedAreas ?? 0)
+            }))
         }
         guard let client else { return .failure(LoadFailure(sentence: "Not connected to the portal yet.", network: .unknown, host: "")) }
         guard client.isSignedIn || request.tab == .search else {
@@ -517,6 +502,12 @@ public final class Runtime {
             if request.cursor == nil, request.tab == .mine { cursor = try await client.myContent() }
             if request.cursor == nil, request.tab == .groups { cursor = try await client.myGroups() }
             let page = try await client.webMaps(from: cursor, atLeast: mapsPageSize)
+            let kept = await onWorkPool { OfflineLibrary.keptWebMaps(root: library.root, portalKey: library.portalKey) }
+            let downloaded = Dictionary(kept.map { ($0.item.id, $0.downloadedAreas) }, uniquingKeysWith: { first, _ in first })
+            func listing(_ item: PortalItem, folder: String?) -> MapListing {
+                MapListing(id: item.id, title: item.title, owner: item.owner, modified: item.modified, offline: item.isOfflineEnabled,
+                           folder: folder, thumbnail: item.thumbnail, downloadedAreas: downloaded[item.id] ?? 0)
+            }
             return .success(MapsPage(page.maps.map { listing($0.item, folder: $0.place) }, next: page.next))
         } catch {
             return .failure(LoadFailure(sentence: error.userSentence, network: (error as? HTTPError)?.networkState ?? .online, host: client.host))

@@ -68,6 +68,20 @@ public struct OfflineLibrary: Sendable {
         }
     }
 
+    /// Recent web maps as the Maps card and `mapbook maps --recent` list them, with no network: those
+    /// opened on this portal, newest first, then the others with areas downloaded here.
+    public static func recentWebMaps(_ recent: [RecentWebMap], root: String, portalKey: String) -> [LocalWebMap] {
+        let kept = keptWebMaps(root: root, portalKey: portalKey)
+        var found = recent.compactMap { map -> LocalWebMap? in
+            guard let id = ItemID(map.id), URL(string: map.portal).map({ LibraryLocation.portalKey(for: $0) == portalKey }) == true else { return nil }
+            return LocalWebMap(id: id, title: map.title, opened: map.opened, kept: kept.first { $0.item.id == id })
+        }
+        for map in kept where map.downloadedAreas > 0 && !found.contains(where: { $0.id == map.item.id }) {
+            found.append(LocalWebMap(id: map.item.id, title: map.item.title, opened: nil, kept: map))
+        }
+        return found
+    }
+
     // MARK: Catalog
 
     /// Keeps what the portal said about the web map and its areas, for browsing offline.
@@ -276,4 +290,12 @@ public struct OfflineLibrary: Sendable {
 public struct KeptWebMap: Sendable, Equatable {
     public var item: PortalItem
     public var downloadedAreas: Int
+}
+
+/// A web map known on this device: opened lately (when), and what the library keeps of it.
+public struct LocalWebMap: Sendable, Equatable {
+    public var id: ItemID
+    public var title: String
+    public var opened: Date?
+    public var kept: KeptWebMap?
 }

@@ -2,6 +2,7 @@ import ArcGISPortal
 import ArgumentParser
 import Foundation
 import MapbookCore
+import OfflineLibrary
 
 /// `mapbook maps`: web maps to open — your content, a group's, a search's, or those opened lately.
 struct MapsCommand: AsyncParsableCommand {
@@ -15,6 +16,7 @@ struct MapsCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: PortalOptions
+    @OptionGroup var dataDirectory: DataDirectoryOption
     @Flag(help: "Your content: the root and every folder.") var mine = false
     @Option(help: ArgumentHelp("A group's web maps.", valueName: "ID")) var group: String?
     @Option(help: ArgumentHelp("Web maps matching the text.", valueName: "TEXT")) var query: String?
@@ -29,15 +31,23 @@ struct MapsCommand: AsyncParsableCommand {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
     }
 
+    /// A web map listed: from the portal or from this device.
+    private struct Listed {
+        var id: ItemID, title: String, owner: String?, modified: Date?, offline: Bool?, folder: String?
+    }
+
     func run() async throws {
         let client = options.client()
-        let listed: [(id: String, title: String, owner: String?, modified: Date?, offline: Bool?, folder: String?)]
+        let portalKey = LibraryLocation.portalKey(for: client.portalURL)
+        let listed: [Listed]
         let source: String
         do {
             if recent || (!mine && group == nil && query == nil && !client.isSignedIn) {
                 source = "recent"
-                listed = RecentWebMaps().all().filter { PortalAddress.key($0.portal) == PortalAddress.key(client.portalURL.absoluteString) }
-                    .map { ($0.id, $0.title, nil, $0.opened, nil, nil) }
+                listed = OfflineLibrary.recentWebMaps(RecentWebMaps().all(), root: dataDirectory.root, portalKey: portalKey).map { map in
+                    Listed(id: map.id, title: map.title, owner: map.kept?.item.owner, modified: map.opened ?? map.kept?.item.modified,
+                           offline: map.kept?.item.isOfflineEnabled, folder: nil)
+                }
             } else {
                 let cursor: WebMapCursor
                 if let group {
@@ -51,30 +61,36 @@ struct MapsCommand: AsyncParsableCommand {
                     cursor = try await client.myContent()
                 }
                 listed = try await client.allWebMaps(from: cursor, limit: limit).map { map in
-                    (map.item.id.rawValue, map.item.title, map.item.owner, map.item.modified, map.item.isOfflineEnabled,
-                     map.place.flatMap { $0.isEmpty ? nil : $0 })
+                    Listed(id: map.item.id, title: map.item.title, owner: map.item.owner, modified: map.item.modified,
+                           offline: map.item.isOfflineEnabled, folder: map.place.flatMap { $0.isEmpty ? nil : $0 })
                 }
             }
         } catch {
             throw Output.fail(error, json: options.json)
         }
+        // How many of each one's areas are on this device.
+        let kept = OfflineLibrary.keptWebMaps(root: dataDirectory.root, portalKey: portalKey)
+        let here = Dictionary(kept.map { ($0.item.id, $0.downloadedAreas) }, uniquingKeysWith: { first, _ in first })
         if options.json {
             try Output.json(JSONValue.object([
                 "source": .string(source),
                 "maps": .array(listed.map { map in
-                    .object(["id": .string(map.id), "title": .text(map.title), "owner": .text(map.owner), "modified": .date(map.modified),
-                             "offline": map.offline.map { .bool($0) } ?? .null, "folder": .text(map.folder)])
+                    .object(["id": .string(map.id.rawValue), "title": .text(map.title), "owner": .text(map.owner), "modified": .date(map.modified),
+                             "offline": map.offline.map { .bool($0) } ?? .null, "folder": .text(map.folder),
+                             "downloadedAreas": .number(Double(here[map.id] ?? 0))])
                 }),
             ]))
             return
         }
         guard !listed.isEmpty else {
-            Output.line(source == "recent" ? "No web map was opened on \(client.host) yet: mapbook --webmap ID opens one." : "No web maps.")
+            Output.line(source == "recent" ? "No web map was opened on \(client.host) yet, and none has areas on this device: "
+                        + "mapbook --webmap ID opens one." : "No web maps.")
             return
         }
         let rows = listed.map { map in
-            [Output.cell(map.title, width: 40), Output.cell(map.folder.map { "\($0)/" } ?? "", width: 20), Output.cell(map.owner ?? "", width: 20),
-             map.modified.map { Format.date($0) } ?? "", map.offline == true ? "Offline" : "", map.id]
+            let marks = [map.offline == true ? "Offline" : nil, here[map.id].flatMap { $0 > 0 ? "\($0) area\($0 == 1 ? "" : "s") here" : nil }].compactMap { $0 }
+            return [Output.cell(map.title, width: 40), Output.cell(map.folder.map { "\($0)/" } ?? "", width: 20), Output.cell(map.owner ?? "", width: 20),
+                    map.modified.map { Format.date($0) } ?? "", marks.joined(separator: " · "), map.id.rawValue]
         }
         let header = ["TITLE", "FOLDER", "OWNER", source == "recent" ? "OPENED" : "MODIFIED", "", "ID"]
         for line in Output.table(header, rows) { Output.line(line) }

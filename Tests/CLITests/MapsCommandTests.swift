@@ -41,6 +41,13 @@ struct MapsCommandTests {
         #expect(found.map { $0["id"] as? String } == [SampleCatalog.protectedID])
         // The gallery's basemaps are web maps too, and a search finds them; areas are not web maps.
         #expect(try await maps(["--query", "Maine"]).allSatisfy { ($0["id"] as? String).map { !$0.hasPrefix("d1a2") } ?? false })
+        // A web map with an area downloaded here is recent too, never opened in the browser.
+        let data = home + "/data"
+        let download = try await CLI.runAsync(["download", "Acadia", "--portal", portal, "--data-dir", data], environment: environment)
+        #expect(download.status == 0, "\(download.stderr)")
+        let kept = try await maps(["--recent", "--data-dir", data])
+        #expect(kept.map { $0["title"] as? String } == ["Explore Maine"] && kept.first?["downloadedAreas"] as? Int == 1)
+        #expect(try await maps(["--mine", "--data-dir", data]).map { $0["downloadedAreas"] as? Int } == [0, 1])
     }
 
     @Test func configSetsGetsListsAndRefusesWhatItCannotUse() async throws {
