@@ -89,7 +89,7 @@ public struct OverviewMap: Sendable {
                      basemap: (frame: Frame, projection: MapProjection)? = nil) {
         guard !rect.isEmpty else { return }
         let marker = glyphs == .unicode ? "◆" : "@"
-        let bar = colors ? CellStyle(foreground: 252, background: theme.captionBar) : CellStyle(reverse: true)
+        let bar = colors ? CellStyle(foreground: theme.captionText, background: theme.captionBar) : CellStyle(reverse: true)
         frame.fill(Rect(x: rect.x, y: rect.y, width: rect.width, height: 1), with: Cell(" ", style: bar))
         if let selected, areas.indices.contains(selected) {
             let x = frame.put(" \(marker)", x: rect.x, y: rect.y, style: colors ? CellStyle(foreground: theme.selectedArea, background: theme.captionBar) : bar, limit: rect.maxX)

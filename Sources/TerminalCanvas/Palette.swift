@@ -59,10 +59,31 @@ public struct MapTheme: Sendable, Equatable {
     public var otherArea: PaletteIndex = 66
     public var selectedArea: PaletteIndex = 220
     public var captionBar: PaletteIndex = 237
+    public var captionText: PaletteIndex = 252
     /// City names over the world's outline.
     public var cityName: PaletteIndex = 250
     /// The user's pins.
     public var pin: PaletteIndex = 201
 
     public init() {}
+
+    /// For a light terminal background: pale water and land, darker lines.
+    public static let light: MapTheme = {
+        var theme = MapTheme()
+        theme.water = 153
+        theme.neighbourLand = 254
+        theme.neighbourBorder = 248
+        theme.land = 194
+        theme.countyBorder = 108
+        theme.coast = 28
+        theme.webMapExtent = 25
+        theme.area = 31
+        theme.otherArea = 103
+        theme.selectedArea = 166
+        theme.captionBar = 252
+        theme.captionText = 236
+        theme.cityName = 238
+        theme.pin = 163
+        return theme
+    }()
 }

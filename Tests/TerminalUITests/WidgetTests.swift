@@ -140,6 +140,7 @@ import Testing
     /// terminal without colours, whatever the setting.
     @Test func theThemeSettingGivesWayToNoColour() {
         #expect(UITheme.chosen(.light, noColor: false, colorCount: 256).card.background == 255)
+        #expect(UITheme.chosen(.light, noColor: false, colorCount: 256).map == .light, "the overview's colours too")
         #expect(UITheme.chosen(.auto, noColor: false, colorCount: 256).card.background == 235)
         #expect(!UITheme.chosen(.light, noColor: true, colorCount: 256).colors)
         #expect(!UITheme.chosen(.dark, noColor: false, colorCount: 2).colors)

@@ -55,7 +55,7 @@ public struct UITheme: Sendable {
 
     /// For terminals with a light background: dark text, pale bars and cards.
     public static let light = UITheme(
-        colors: true, map: MapTheme(),
+        colors: true, map: .light,
         header: CellStyle(foreground: 231, background: 25, bold: true),
         headerDim: CellStyle(foreground: 153, background: 25),
         statusBar: CellStyle(foreground: 236, background: 252),
