@@ -14,6 +14,7 @@ public enum App {
             if let map = state.map, map.isStandalone { return [.openMap(session: map.session, .given), .loadPins] }
             state.phase = state.webMapItem == nil ? state.connectingPhase : state.phase
             let maps = state.startsOnMaps.map { showMaps(&state, on: $0) } ?? []
+            state.startsOnMaps = nil
             return [.readLibrary, .loadWebMap, .loadPins] + maps
         case .key(let key):
             guard let intent = KeyMap.intent(for: key, in: state.keyContext, bindings: state.keyBindings) else { return [] }

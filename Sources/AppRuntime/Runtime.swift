@@ -504,11 +504,11 @@ public final class Runtime {
             let page = try await client.webMaps(from: cursor, atLeast: mapsPageSize)
             let kept = await onWorkPool { OfflineLibrary.keptWebMaps(root: library.root, portalKey: library.portalKey) }
             let downloaded = Dictionary(kept.map { ($0.item.id, $0.downloadedAreas) }, uniquingKeysWith: { first, _ in first })
-            func listing(_ item: PortalItem, folder: String?) -> MapListing {
-                MapListing(id: item.id, title: item.title, owner: item.owner, modified: item.modified, offline: item.isOfflineEnabled,
-                           folder: folder, thumbnail: item.thumbnail, downloadedAreas: downloaded[item.id] ?? 0)
-            }
-            return .success(MapsPage(page.maps.map { listing($0.item, folder: $0.place) }, next: page.next))
+            return .success(MapsPage(page.maps.map { map in
+                MapListing(id: map.item.id, title: map.item.title, owner: map.item.owner, modified: map.item.modified,
+                           offline: map.item.isOfflineEnabled, folder: map.place, thumbnail: map.item.thumbnail,
+                           downloadedAreas: downloaded[map.item.id] ?? 0)
+            }, next: page.next))
         } catch {
             return .failure(LoadFailure(sentence: error.userSentence, network: (error as? HTTPError)?.networkState ?? .online, host: client.host))
         }

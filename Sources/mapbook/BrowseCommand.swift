@@ -1,8 +1,8 @@
 import AppModel
 import AppRuntime
-import EventLoop
 import ArcGISPortal
 import ArgumentParser
+import EventLoop
 import Foundation
 import MapRender
 import MapbookCore
