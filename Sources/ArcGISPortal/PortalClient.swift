@@ -350,7 +350,9 @@ public struct PortalClient: Sendable {
     /// accepted it: ArcGIS sends its errors with HTTP 200.
     private func send<T>(_ request: HTTPRequest, about id: ItemID?, read: (HTTPResponse) throws -> T) async throws -> T {
         var asked = request
-        let entry = request.method == "GET" ? cache?.entry(for: request.url) : nil
+        // Whether this request carries a credential: its answer is kept apart from anonymous ones.
+        let signedIn = request.headers.contains { Redirect.credentialHeaders.contains($0.0.lowercased()) }
+        let entry = request.method == "GET" ? cache?.entry(for: request.url, signedIn: signedIn) : nil
         if let entry { asked.headers += HTTPCache.validators(of: entry) }
         let response: HTTPResponse
         do {
@@ -362,12 +364,12 @@ public struct PortalClient: Sendable {
             do {
                 return try read(HTTPResponse(status: 200, headers: response.headers, body: entry.body, url: response.url))
             } catch {
-                cache?.forget(request.url)
+                cache?.forget(request.url, signedIn: signedIn)
                 throw error
             }
         }
         let value = try read(response)
-        cache?.keep(response, for: request.url)
+        cache?.keep(response, for: request.url, signedIn: signedIn)
         return value
     }
 

@@ -23,6 +23,21 @@ import Testing
         #expect(cache.entry(for: URL(string: "https://www.arcgis.com/sharing/rest/content/items/abc")!) == nil)
     }
 
+    /// A signed-in answer (a search that finds private web maps) is never the one an anonymous
+    /// request is answered with, nor the other way round.
+    @Test func signedInAnswersAreKeptApart() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = HTTPCache(directory: folder)
+        let url = URL(string: "https://p.example/sharing/rest/search?q=maine&f=json")!
+        cache.keep(answer(#"{"results":["private"]}"#, headers: [("ETag", "a")]), for: url, signedIn: true)
+        #expect(cache.entry(for: url) == nil)
+        #expect(try #require(cache.entry(for: url, signedIn: true)).body == Data(#"{"results":["private"]}"#.utf8))
+        cache.keep(answer(#"{"results":[]}"#, headers: [("ETag", "b")]), for: url)
+        #expect(cache.entry(for: url)?.etag == "b" && cache.entry(for: url, signedIn: true)?.etag == "a")
+        cache.forget(url, signedIn: true)
+        #expect(cache.entry(for: url, signedIn: true) == nil && cache.entry(for: url) != nil)
+    }
+
     @Test func neverKeepsWhatItCannotCheckOrMustNotKeep() {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cache = HTTPCache(directory: folder)
