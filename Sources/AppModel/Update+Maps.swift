@@ -77,10 +77,8 @@ public struct MapsBrowser: Equatable, Sendable {
     /// The Search tab's words, and whether keys type into them.
     public var query = ""
     public var isTypingQuery = false
-    /// The portal client is ready; until it is, pages from the portal wait (Recent does not).
-    public var isConnected = true
 
-    public init(tab: MapsTab = .recent, isConnected: Bool = true) { self.tab = tab; self.isConnected = isConnected }
+    public init(tab: MapsTab = .recent) { self.tab = tab }
 
     public var rows: [MapListing] { lists[tab] ?? [] }
     public var isAsking: Bool { pending[tab] != nil }
@@ -110,13 +108,24 @@ public struct MapsBrowser: Equatable, Sendable {
 /// words and Enter asks; Enter on a row opens that web map; Esc closes.
 extension App {
     static func showMaps(_ state: inout AppState, on tab: MapsTab = .recent) -> [Effect] {
-        var maps = MapsBrowser(tab: tab, isConnected: state.isConnected)
+        var maps = MapsBrowser(tab: tab)
         let effects = show(tab, in: &maps)
         state.overlay = .maps(maps)
-        return effects
+        return whenConnected(effects, state)
     }
 
     static func inMaps(_ state: inout AppState, _ intent: Intent) -> [Effect] {
+        whenConnected(inCard(&state, intent), state)
+    }
+
+    /// Until the portal client is ready, pages from the portal stay asked for (`pending`) but wait:
+    /// `mapsConnected` sends them. Recent is read from this device and goes at once.
+    private static func whenConnected(_ effects: [Effect], _ state: AppState) -> [Effect] {
+        guard !state.isConnected else { return effects }
+        return effects.filter { if case .loadMaps(let request) = $0 { request.tab == .recent } else { true } }
+    }
+
+    private static func inCard(_ state: inout AppState, _ intent: Intent) -> [Effect] {
         guard case .maps(var maps)? = state.overlay else { return [] }
         var effects: [Effect] = []
         if maps.isTypingQuery, case .search(let edit) = intent {
@@ -154,7 +163,7 @@ extension App {
             guard maps.rows.indices.contains(index) else { return [] }
             maps.selection = index
             state.overlay = .maps(maps)
-            return inMaps(&state, .open)
+            return inCard(&state, .open)
         case .refresh where maps.tab == .search:
             effects = editQuery(&maps, .pick)
         case .refresh:
@@ -199,14 +208,13 @@ extension App {
 
     private static func ask(_ maps: inout MapsBrowser, _ request: MapsRequest) -> [Effect] {
         maps.pending[request.tab] = request
-        return maps.isConnected || request.tab == .recent ? [.loadMaps(request)] : []
+        return [.loadMaps(request)]
     }
 
-    /// The portal client is ready: the pages waiting for it are asked for.
+    /// The portal client is ready (this happens once, before which portal pages only waited): the
+    /// pages waiting for it are asked for.
     static func mapsConnected(_ state: inout AppState) -> [Effect] {
-        guard case .maps(var maps)? = state.overlay, !maps.isConnected else { return [] }
-        maps.isConnected = true
-        state.overlay = .maps(maps)
+        guard case .maps(let maps)? = state.overlay else { return [] }
         return maps.pending.values.filter { $0.tab != .recent }.sorted { $0.tab.rawValue < $1.tab.rawValue }.map { .loadMaps($0) }
     }
 

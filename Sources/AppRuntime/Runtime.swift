@@ -527,7 +527,7 @@ public final class Runtime {
             if let kept = await onWorkPool({ own.thumbnail(for: listing.id) }) {
                 found[listing.id] = kept
             } else if let client, let name = listing.thumbnail,
-                      let data = try? await client.thumbnail(of: PortalItem(id: listing.id, title: listing.title, type: "Web Map", thumbnail: name)) {
+                      let data = try? await client.thumbnail(of: listing.id, named: name) {
                 found[listing.id] = data
             }
         }

@@ -156,12 +156,17 @@ public struct PortalClient: Sendable {
     /// The item's thumbnail image bytes (`content/items/{id}/info/{thumbnail}`); nil if it has none.
     public func thumbnail(of item: PortalItem) async throws -> Data? {
         guard let name = item.thumbnail else { return nil }
-        let path = ["content", "items", item.id.rawValue, "info"] + name.split(separator: "/").map(String.init)
+        return try await thumbnail(of: item.id, named: name)
+    }
+
+    /// An item's thumbnail by its id and the name its item gives (`thumbnail/….png`).
+    public func thumbnail(of id: ItemID, named name: String) async throws -> Data {
+        let path = ["content", "items", id.rawValue, "info"] + name.split(separator: "/").map(String.init)
         guard !path.contains(where: { $0 == ".." || $0 == "." }) else {
-            throw PortalError(.malformedResponse, host: host, serverMessage: "thumbnail name leaves the item", itemID: item.id)
+            throw PortalError(.malformedResponse, host: host, serverMessage: "thumbnail name leaves the item", itemID: id)
         }
-        return try await send(request(path, query: []), about: item.id) { response in
-            try checkErrorBody(response, about: item.id)
+        return try await send(request(path, query: []), about: id) { response in
+            try checkErrorBody(response, about: id)
             return response.body
         }
     }

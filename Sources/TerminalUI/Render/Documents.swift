@@ -155,7 +155,9 @@ enum MapsCard {
         let theme = options.theme
         let label = "Search: "
         let room = card.width - 5 - DisplayWidth.of(label)
-        let text = maps.query.isEmpty && !maps.isTypingQuery ? "/ to type" : DisplayWidth.truncated(maps.query, to: room)
+        // Long words show their end, where the typing is.
+        var text = maps.query.isEmpty && !maps.isTypingQuery ? "/ to type" : maps.query
+        while DisplayWidth.of(text) > room - 1, !text.isEmpty { text.removeFirst() }
         let end = frame.put(label, x: card.x + 2, y: card.y + 2, style: theme.card.overlaid(by: CellStyle(bold: true)))
         let after = frame.put(text, x: end, y: card.y + 2, style: maps.query.isEmpty ? theme.card.overlaid(by: theme.dim) : theme.card, limit: card.maxX - 2)
         if maps.isTypingQuery { frame.put(options.glyphs == .unicode ? "▏" : "_", x: after, y: card.y + 2, style: theme.card, limit: card.maxX - 2) }
