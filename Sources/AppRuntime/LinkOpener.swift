@@ -2,8 +2,16 @@ import Foundation
 
 /// Hands a link to the user's browser: the first command of `$BROWSER` (a colon-separated list, as
 /// the convention has it), else `xdg-open`. Only http and https links; the link is one argument,
-/// never part of a shell line.
+/// never part of a shell line. The browser gets this process's environment less its secrets.
 public enum LinkOpener {
+    /// Variables that hold a token or key: never handed to a child process.
+    public static let secretVariables: Set<String> = ["MAPBOOK_TOKEN", "MAPBOOK_API_KEY"]
+
+    /// This process's environment without the secret variables.
+    public static func childEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        environment.filter { !secretVariables.contains($0.key) }
+    }
+
     /// nil when the browser was started; else why not, in one sentence.
     public static func open(_ link: String) -> String? {
         guard let url = URL(string: link), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
@@ -14,6 +22,7 @@ public enum LinkOpener {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [browser, url.absoluteString]
+        process.environment = childEnvironment()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -77,11 +77,11 @@ extension PortalClient {
     public func suggest(_ text: String, near: GeoPoint? = nil, limit: Int = 6, using service: GeocodeService) async throws -> [GeocodeSuggestion] {
         var query = [("text", try Self.searchText(text)), ("maxSuggestions", String(min(max(limit, 1), 15)))]
         if let near { query.append(("location", Self.coordinates(near))) }
-        let json = try await getJSON(service.url, ["suggest"], query: query)
-        return (json["suggestions"]?.array ?? []).compactMap { suggestion in
+        let json = try await getJSON(service.url, ["suggest"], query: query, deadline: Self.suggestDeadline)
+        return (json["suggestions"]?.array ?? []).lazy.compactMap { suggestion in
             guard let text = suggestion["text"]?.string, !text.isEmpty else { return nil }
             return GeocodeSuggestion(text: text, magicKey: suggestion["magicKey"]?.string, isCollection: suggestion["isCollection"]?.bool ?? false)
-        }
+        }.prefix(max(limit, 1)).map { $0 }
     }
 
     /// `findAddressCandidates`: places for `text` (with a suggestion's `magicKey`, that place), best
@@ -92,19 +92,42 @@ extension PortalClient {
                      ("maxLocations", String(min(max(limit, 1), 50))), ("outSR", "4326")]
         if let magicKey { query.append(("magicKey", magicKey)) }
         if let near { query.append(("location", Self.coordinates(near))) }
-        let json = try await getJSON(service.url, ["findAddressCandidates"], query: query)
-        return (json["candidates"]?.array ?? []).compactMap { candidate in
+        let json = try await getJSON(service.url, ["findAddressCandidates"], query: query, deadline: Self.queryDeadline)
+        // outSR is a request: a geocoder may answer in another reference, which the answer names.
+        let reference = SpatialReference(json: json["spatialReference"]) ?? .wgs84
+        let found: [GeocodeCandidate] = (json["candidates"]?.array ?? []).lazy.compactMap { candidate in
             guard let x = candidate["location"]?["x"]?.double, let y = candidate["location"]?["y"]?.double,
-                  x.isFinite, y.isFinite, abs(x) <= 180, abs(y) <= 90 else { return nil }
+                  let location = Self.geographic(x: x, y: y, in: SpatialReference(json: candidate["location"]?["spatialReference"]) ?? reference)
+            else { return nil }
             let attributes = candidate["attributes"]
             let label = attributes?["LongLabel"]?.string ?? candidate["address"]?.string ?? attributes?["Match_addr"]?.string
             guard let label, !label.isEmpty else { return nil }
-            let extent = Envelope(json: candidate["extent"], default: .wgs84)?.geographic
-            return GeocodeCandidate(label: label, location: GeoPoint(longitude: x, latitude: y), score: candidate["score"]?.double ?? 0,
+            let extent = Envelope(json: candidate["extent"], default: reference)?.geographic
+            return GeocodeCandidate(label: label, location: location, score: candidate["score"]?.double ?? 0,
                                     extent: extent.flatMap { $0.xmin <= $0.xmax && $0.ymin <= $0.ymax ? $0 : nil },
                                     type: attributes?["Type"]?.string.flatMap { $0.isEmpty ? nil : $0 } ?? attributes?["Addr_type"]?.string)
-        }
+        }.prefix(max(limit, 1)).map { $0 }
+        return found
     }
+
+    /// A point of a geocoder's answer in longitude and latitude; nil when it is off the map or in a
+    /// reference mapbook cannot convert.
+    static func geographic(x: Double, y: Double, in reference: SpatialReference) -> GeoPoint? {
+        guard x.isFinite, y.isFinite else { return nil }
+        var point = GeoPoint(longitude: x, latitude: y)
+        if reference.isWebMercator {
+            let converted = WebMercator.geographic(x: x, y: y)
+            point = GeoPoint(longitude: converted.longitude, latitude: converted.latitude)
+        } else if !reference.isWGS84 {
+            return nil
+        }
+        return abs(point.longitude) <= 180 && abs(point.latitude) <= 90 ? point : nil
+    }
+
+    /// How long a geocoder's answer may take in all, retries included (a server that drips a byte
+    /// every few seconds never trips the stall watchdog): suggestions are asked as the user types.
+    static let suggestDeadline = Duration.seconds(15)
+    static let queryDeadline = Duration.seconds(30)
 
     /// `reverseGeocode`: the address at `point`; nil where the geocoder finds none (it says so with
     /// an error body, code 400, "Unable to find address").
@@ -114,16 +137,21 @@ extension PortalClient {
         }
         let json: JSONValue
         do {
-            json = try await getJSON(service.url, ["reverseGeocode"], query: [("location", Self.coordinates(point)), ("outSR", "4326")])
+            json = try await getJSON(service.url, ["reverseGeocode"], query: [("location", Self.coordinates(point)), ("outSR", "4326")],
+                                     deadline: Self.queryDeadline)
         } catch let error as PortalError where error.kind == .rejected(code: 400) && error.serverMessage.localizedCaseInsensitiveContains("unable to find") {
             return nil
         }
         let address = json["address"]
         guard let label = address?["LongLabel"]?.string ?? address?["Match_addr"]?.string, !label.isEmpty else { return nil }
-        let location = json["location"].flatMap { l in l["x"]?.double.flatMap { x in l["y"]?.double.map { GeoPoint(longitude: x, latitude: $0) } } }
+        let location = json["location"].flatMap { l in
+            l["x"]?.double.flatMap { x in
+                l["y"]?.double.flatMap { Self.geographic(x: x, y: $0, in: SpatialReference(json: l["spatialReference"]) ?? .wgs84) }
+            }
+        }
         return ReverseGeocodeResult(label: label, city: address?["City"]?.string.flatMap { $0.isEmpty ? nil : $0 },
                                     region: address?["Region"]?.string.flatMap { $0.isEmpty ? nil : $0 },
-                                    location: location.flatMap { $0.longitude.isFinite && $0.latitude.isFinite ? $0 : nil })
+                                    location: location)
     }
 
     /// What a user typed, made fit to send: control characters out, trimmed, at most 200 characters.

@@ -52,8 +52,10 @@ public final class SignInSession: Sendable {
     public typealias Renewed = @Sendable (SignInTokens) -> Void
     private struct State {
         var token: String?; var expires: Date?; var refresh: Refresh?; var renewed: Renewed?
-        /// Servers asked whether they are federated with the portal, and their answer (by origin).
+        /// Servers asked whether they are federated with the portal, and the answer (by root).
         var federated: [String: Bool] = [:]
+        /// The roots of the servers the portal lists as federated; nil until asked.
+        var federatedServers: Set<String>?
     }
     private let state: Mutex<State>
 
@@ -68,15 +70,23 @@ public final class SignInSession: Sendable {
 
     /// Takes a new sign-in: its token from now on, renewed by `refresh` when it has one.
     public func signIn(_ tokens: SignInTokens, refresh: Refresh? = nil, renewed: Renewed? = nil) {
-        state.withLock { $0 = State(token: tokens.accessToken, expires: tokens.expires, refresh: refresh, renewed: renewed, federated: $0.federated) }
+        state.withLock {
+            $0 = State(token: tokens.accessToken, expires: tokens.expires, refresh: refresh, renewed: renewed,
+                       federated: $0.federated, federatedServers: $0.federatedServers)
+        }
     }
 
     public func signOut() { state.withLock { $0 = State() } }
 
-    /// What a server said of its federation with the portal; nil when it was not asked yet.
-    func isFederated(_ origin: String) -> Bool? { state.withLock { $0.federated[origin] } }
+    /// Whether the token may go to a server (by its root); nil when it was not worked out yet.
+    func isFederated(_ root: String) -> Bool? { state.withLock { $0.federated[root] } }
 
-    func setFederated(_ origin: String, _ federated: Bool) { state.withLock { $0.federated[origin] = federated } }
+    func setFederated(_ root: String, _ federated: Bool) { state.withLock { $0.federated[root] = federated } }
+
+    var federatedServers: Set<String>? {
+        get { state.withLock { $0.federatedServers } }
+        set { state.withLock { $0.federatedServers = newValue } }
+    }
 
     /// Within a minute of its expiry (or past it), and renewable.
     var needsRefresh: Bool {
@@ -119,9 +129,18 @@ extension PortalClient {
         ], json: false).url
     }
 
+    /// Refuses a sign-in over plain http to another machine: the password, code or tokens would
+    /// cross the network readable. Loopback (the sample portal) is allowed.
+    public func requireSecureSignIn() throws {
+        guard portalURL.scheme?.lowercased() == "https" || isLoopback else {
+            throw SignInError("\(host) is plain http: mapbook signs in only over https, so no password or token crosses the network readable.")
+        }
+    }
+
     /// `oauth2/token` with the code the redirect brought and the PKCE verifier.
     public func exchangeCode(_ code: String, clientID: String, redirectURI: String, pkce: PKCE) async throws -> SignInTokens {
-        try tokens(from: try await post(["oauth2", "token"], form: [
+        try requireSecureSignIn()
+        return try tokens(from: try await post(["oauth2", "token"], form: [
             ("client_id", clientID), ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
             ("code_verifier", pkce.verifier),
         ]))
@@ -129,6 +148,7 @@ extension PortalClient {
 
     /// A new access token for a refresh token.
     public func refresh(_ refreshToken: String, clientID: String) async throws -> SignInTokens {
+        try requireSecureSignIn()
         var tokens = try tokens(from: try await post(["oauth2", "token"], form: [
             ("client_id", clientID), ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
         ]))
@@ -144,20 +164,24 @@ extension PortalClient {
     /// `generateToken` for a username and password (ArcGIS Enterprise, scripts). POST only, and
     /// refused over plain http except to this machine: the password would cross the network readable.
     public func generateToken(username: String, password: String, minutes: Int = 120) async throws -> SignInTokens {
-        guard portalURL.scheme?.lowercased() == "https" || isLoopback else {
-            throw SignInError("\(host) is plain http: mapbook sends a password only over https.")
-        }
+        try requireSecureSignIn()
         let json: JSONValue
         do {
             json = try await post(["generateToken"], form: [
                 ("username", username), ("password", password), ("client", "referer"), ("referer", portalURL.absoluteString),
                 ("expiration", String(minutes)),
             ])
-        } catch let error as PortalError where error.kind == .rejected(code: 400) && error.serverMessage.localizedCaseInsensitiveContains("password") {
-            throw SignInError("The username or password is not right for \(host).")
+        } catch let error as PortalError where [.rejected(code: 400), .noAccess, .tokenRequired].contains(error.kind) {
+            // ArcGIS answers a wrong username or password with 400 "Unable to generate token."
+            // (the word "password" is only sometimes there).
+            throw SignInError("\(host) did not accept that username and password.")
         }
         guard let token = json["token"]?.string else { throw SignInError("\(host) answered generateToken without a token.") }
+        try Self.checkToken(token)
         let expires = json["expires"]?.double.map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date().addingTimeInterval(Double(minutes) * 60)
+        guard expires > Date() else {
+            throw SignInError("\(host) gave a token that had already expired (\(Format.date(expires, time: true))); check this computer's clock, then sign in again.")
+        }
         return SignInTokens(accessToken: token, expires: expires, username: username)
     }
 
@@ -175,8 +199,17 @@ extension PortalClient {
         return try await getJSON(request, about: nil)
     }
 
+    /// A token the portal gave that could split a header or a line is refused, never kept.
+    static func checkToken(_ token: String) throws {
+        guard Secrets.isAcceptableToken(token) else {
+            throw SignInError("The portal's answer held a token with spaces or control characters in it; it was not kept.")
+        }
+    }
+
     private func tokens(from json: JSONValue) throws -> SignInTokens {
         guard let access = json["access_token"]?.string else { throw SignInError("\(host) answered without an access token.") }
+        try Self.checkToken(access)
+        if let refresh = json["refresh_token"]?.string { try Self.checkToken(refresh) }
         let now = Date()
         return SignInTokens(accessToken: access, expires: now.addingTimeInterval(json["expires_in"]?.double ?? 1800),
                             refreshToken: json["refresh_token"]?.string,

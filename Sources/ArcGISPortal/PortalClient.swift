@@ -20,7 +20,8 @@ public struct PortalClient: Sendable {
 
     /// For API answers someone waits on: a portal that sends nothing for 10 s is not answering (a
     /// download's watchdog waits longer).
-    public static let apiHTTP = HTTPClient(configuration: HTTPConfiguration(stallTimeout: .seconds(10)))
+    /// Nor may one answer take more than two minutes in all, however slowly its bytes keep coming.
+    public static let apiHTTP = HTTPClient(configuration: HTTPConfiguration(stallTimeout: .seconds(10), deadline: .seconds(120)))
 
     /// Area2Package look-ups run this many at a time.
     private static let parallelLookups = 8
@@ -166,7 +167,7 @@ public struct PortalClient: Sendable {
             throw PortalError(.malformedResponse, host: host, serverMessage: "thumbnail name leaves the item", itemID: id)
         }
         return try await send(request(path, query: []), about: id) { response in
-            try checkErrorBody(response, about: id)
+            try checkErrorBody(response, about: id, request: request(path, query: []))
             return response.body
         }
     }
@@ -247,43 +248,87 @@ public struct PortalClient: Sendable {
             URLQueryItem(name: Self.formEncode($0.name), value: $0.value.map(Self.formEncode))
         }
         var headers: [(String, String)] = []
-        if let token = session?.token, mayCarryToken(base) { headers.append(("X-Esri-Authorization", "Bearer \(token)")) }
+        if let token = session?.token, Secrets.isAcceptableToken(token), mayCarryToken(base) {
+            headers.append(("X-Esri-Authorization", "Bearer \(token)"))
+        }
         return HTTPRequest(url: components.url!, headers: headers)
     }
 
-    /// The portal's own origin; from ArcGIS Online its own services (`*.arcgis.com`); and servers
-    /// whose `rest/info` named this portal as their `owningSystemUrl` (federated servers).
+    /// Who may receive the token (docs/auth.md): the portal's own origin; from ArcGIS Online its
+    /// own services (`*.arcgis.com`, over https); from ArcGIS Enterprise the servers the portal
+    /// itself lists as federated (`learnFederation`). A server's own claim is never enough.
     private func mayCarryToken(_ url: URL) -> Bool {
         if Self.origin(url) == Self.origin(portalURL) { return true }
-        let arcGIS = { (host: String?) in host.map { $0 == "arcgis.com" || $0.hasSuffix(".arcgis.com") } ?? false }
-        if url.scheme?.lowercased() == "https", arcGIS(portalURL.host?.lowercased()), arcGIS(url.host?.lowercased()) { return true }
-        return session?.isFederated(Self.origin(url)) == true
+        if isArcGISOnline { return url.scheme?.lowercased() == "https" && Self.isArcGISHost(url.host) }
+        guard let root = Self.serverRoot(of: url) else { return false }
+        return session?.isFederated(root) == true
+    }
+
+    /// ArcGIS Online (or one of its organisations' addresses).
+    var isArcGISOnline: Bool { portalURL.scheme?.lowercased() == "https" && Self.isArcGISHost(portalURL.host) }
+
+    private static func isArcGISHost(_ host: String?) -> Bool {
+        guard let host = host?.lowercased() else { return false }
+        return host == "arcgis.com" || host.hasSuffix(".arcgis.com")
     }
 
     static func origin(_ url: URL) -> String {
-        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? "")\(url.port.map { ":\($0)" } ?? "")"
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port.flatMap { (scheme == "https" && $0 == 443) || (scheme == "http" && $0 == 80) ? nil : $0 }
+        return "\(scheme)://\(url.host?.lowercased() ?? "")\(port.map { ":\($0)" } ?? "")"
     }
 
-    /// Before a signed-in request to a service on another server: asks that server (without the
-    /// token) whether the portal owns it (`{server}/rest/info` → `owningSystemUrl`), once per
-    /// server, so the token goes to federated servers and no others. Over https only (or between
-    /// loopback addresses, for tests).
+    /// A server's root, as the portal lists it (`https://host/server`) or as a service's address
+    /// begins (the part before `/rest/`): origin and path, lower-cased, no trailing slash.
+    static func serverRoot(of url: URL) -> String? {
+        guard url.host != nil else { return nil }
+        var path = url.path.lowercased()
+        if let rest = path.range(of: "/rest/") ?? (path.hasSuffix("/rest") ? path.range(of: "/rest", options: .backwards) : nil) {
+            path = String(path[..<rest.lowerBound])
+        }
+        while path.hasSuffix("/") { path.removeLast() }
+        return origin(url) + path
+    }
+
+    /// Before a signed-in request to a service on another server of an ArcGIS Enterprise portal:
+    /// whether the token may go there. Only when the portal lists the server among its federated
+    /// servers (`portals/{id}/servers`, asked of the portal once per session, with the token) and
+    /// the server's own `rest/info` (asked without the token) names the portal as its
+    /// `owningSystemUrl`. Over https only (or between loopback addresses, for tests). Remembered
+    /// per server for the session.
     func learnFederation(of serviceURL: URL) async {
-        guard let session, session.token != nil, !mayCarryToken(serviceURL), session.isFederated(Self.origin(serviceURL)) == nil,
-              let range = serviceURL.path.range(of: "/rest/services") else { return }
-        let secure = serviceURL.scheme?.lowercased() == "https" || (isLoopback && ["127.0.0.1", "localhost", "::1"].contains(serviceURL.host ?? ""))
-        guard secure, var info = URLComponents(url: serviceURL, resolvingAgainstBaseURL: false) else {
-            session.setFederated(Self.origin(serviceURL), false)
+        guard let session, session.token != nil, !isArcGISOnline, !mayCarryToken(serviceURL),
+              let root = Self.serverRoot(of: serviceURL), session.isFederated(root) == nil else { return }
+        let loopback = ["127.0.0.1", "localhost", "::1"]
+        let secure = serviceURL.scheme?.lowercased() == "https" || (isLoopback && loopback.contains(serviceURL.host ?? ""))
+        guard secure, await federatedServers(session).contains(root),
+              var info = URLComponents(string: root + "/rest/info") else {
+            session.setFederated(root, false)
             return
         }
-        info.path = String(serviceURL.path[..<range.lowerBound]) + "/rest/info"
         info.queryItems = [URLQueryItem(name: "f", value: "json")]
         var federated = false
         if let url = info.url, let answer = try? await http.send(HTTPRequest(url: url)), answer.status == 200,
+           HTTPCache.sameOrigin(answer, as: url),
            let owner = (try? JSONValue(parsing: answer.body))?["owningSystemUrl"]?.string {
             federated = PortalAddress.key(owner) == PortalAddress.key(portalURL.absoluteString)
         }
-        session.setFederated(Self.origin(serviceURL), federated)
+        session.setFederated(root, federated)
+    }
+
+    /// The roots of the servers the portal says are federated with it: `portals/self` gives its id,
+    /// `portals/{id}/servers` the list. Asked once per session; none when the portal will not say.
+    private func federatedServers(_ session: SignInSession) async -> Set<String> {
+        if let known = session.federatedServers { return known }
+        var roots: Set<String> = []
+        if let id = try? await getJSON(["portals", "self"], query: [], about: nil)["id"]?.string, !id.isEmpty,
+           let listed = try? await getJSON(["portals", id, "servers"], query: [], about: nil)["servers"]?.array {
+            for server in listed {
+                if let text = server["url"]?.string, let url = URL(string: text), let root = Self.serverRoot(of: url) { roots.insert(root) }
+            }
+        }
+        session.federatedServers = roots
+        return roots
     }
 
     private static let formSafe = CharacterSet(charactersIn:
@@ -297,9 +342,12 @@ public struct PortalClient: Sendable {
         try await getJSON(request(path, query: query), about: id)
     }
 
-    /// A service's JSON operation: `{base}/{path}?{query}&f=json`, its error body typed.
-    func getJSON(_ base: URL, _ path: [String], query: [(String, String)]) async throws -> JSONValue {
-        try await getJSON(request(base: base, path, query: query), about: nil)
+    /// A service's JSON operation: `{base}/{path}?{query}&f=json`, its error body typed; `deadline`
+    /// bounds the whole answer (else the client's).
+    func getJSON(_ base: URL, _ path: [String], query: [(String, String)], deadline: Duration? = nil) async throws -> JSONValue {
+        var request = request(base: base, path, query: query)
+        request.deadline = deadline
+        return try await getJSON(request, about: nil)
     }
 
     /// A JSON answer, with a token renewed first when it is about to expire, and once more when the
@@ -327,77 +375,96 @@ public struct PortalClient: Sendable {
 
     /// The request with the session's token as it is now.
     private func withCurrentToken(_ request: HTTPRequest) -> HTTPRequest {
-        guard let token = session?.token else { return request }
+        guard let token = session?.token, Secrets.isAcceptableToken(token) else { return request }
         var renewed = request
         renewed.headers = request.headers.map { $0.0 == "X-Esri-Authorization" ? ($0.0, "Bearer \(token)") : $0 }
         return renewed
     }
 
     private func readJSON(_ request: HTTPRequest, about id: ItemID?) async throws -> JSONValue {
-        try await send(request, about: id) { response in
+        let secrets = Secrets.carried(by: request)
+        return try await send(request, about: id) { response in
             let json: JSONValue
             do {
                 json = try JSONValue(parsing: response.body)
             } catch {
-                // A web page (a proxy's sign-in page, a wrong address) is named as one, not quoted.
+                // A web page (a proxy's sign-in page, a wrong address) is named as one, not quoted;
+                // nor is anything that answered a request carrying a secret (it may echo it).
                 let start = String(decoding: response.body.prefix(40), as: UTF8.self)
                 let page = start.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().hasPrefix("<")
                     || response.headers["content-type"]?.lowercased().contains("html") == true
-                throw PortalError(.malformedResponse, host: host, serverMessage: page ? "a web page, not JSON" : "not JSON: \(start)", itemID: id)
+                let message = page ? "a web page, not JSON" : request.body != nil || !secrets.isEmpty ? "not JSON" : "not JSON: \(start)"
+                throw PortalError(.malformedResponse, host: request.url.host ?? host, serverMessage: message, itemID: id)
             }
-            if let error = arcGISError(json, about: id) { throw error }
+            if let error = arcGISError(json, about: id, redacting: secrets, request: request) { throw error }
             return json
         }
     }
 
     /// The answer to `request`, read by `read`. A kept answer is asked about first: when the portal
-    /// says it has not changed (304), the kept body stands in. A new answer is kept only once `read`
-    /// accepted it: ArcGIS sends its errors with HTTP 200.
+    /// says it has not changed (304), the kept body stands in — only if the 304 came from the
+    /// address's own origin. A kept body that no longer reads is forgotten and the request asked
+    /// again without validators. A new answer is kept only once `read` accepted it: ArcGIS sends its
+    /// errors with HTTP 200.
     private func send<T>(_ request: HTTPRequest, about id: ItemID?, read: (HTTPResponse) throws -> T) async throws -> T {
-        var asked = request
         // Whether this request carries a credential: its answer is kept apart from anonymous ones.
         let signedIn = request.headers.contains { Redirect.credentialHeaders.contains($0.0.lowercased()) }
-        let entry = request.method == "GET" ? cache?.entry(for: request.url, signedIn: signedIn) : nil
-        if let entry { asked.headers += HTTPCache.validators(of: entry) }
-        let response: HTTPResponse
-        do {
-            response = try await http.send(asked)
-        } catch {
-            throw translate(error, about: id)
-        }
-        if response.status == 304, let entry {
+        var entry = request.method == "GET" ? cache?.entry(for: request.url, signedIn: signedIn) : nil
+        while true {
+            var asked = request
+            if let entry { asked.headers += HTTPCache.validators(of: entry) }
+            let response: HTTPResponse
             do {
-                return try read(HTTPResponse(status: 200, headers: response.headers, body: entry.body, url: response.url))
+                response = try await http.send(asked)
             } catch {
-                cache?.forget(request.url, signedIn: signedIn)
-                throw error
+                throw translate(error, about: id, request: request)
             }
+            if response.status == 304 {
+                if let kept = entry, HTTPCache.sameOrigin(response, as: request.url),
+                   let value = try? read(HTTPResponse(status: 200, headers: response.headers, body: kept.body, url: response.url)) {
+                    return value
+                }
+                cache?.forget(request.url, signedIn: signedIn)
+                guard entry != nil else {
+                    throw PortalError(.malformedResponse, host: response.url.host ?? host, serverMessage: "an answer of 304 to a question not asked", itemID: id)
+                }
+                entry = nil
+                continue
+            }
+            let value = try read(response)
+            cache?.keep(response, for: request.url, signedIn: signedIn)
+            return value
         }
-        let value = try read(response)
-        cache?.keep(response, for: request.url, signedIn: signedIn)
-        return value
     }
 
     /// Thumbnails are bytes, but an error still comes as a JSON error body.
-    private func checkErrorBody(_ response: HTTPResponse, about id: ItemID) throws {
+    private func checkErrorBody(_ response: HTTPResponse, about id: ItemID, request: HTTPRequest) throws {
         guard response.body.first == UInt8(ascii: "{"), let json = try? JSONValue(parsing: response.body) else { return }
-        if let error = arcGISError(json, about: id) { throw error }
+        if let error = arcGISError(json, about: id, redacting: [], request: request) { throw error }
     }
 
-    private func arcGISError(_ json: JSONValue, about id: ItemID?) -> PortalError? {
+    /// The answer's error body, typed; the server's words with any secret the request carried
+    /// taken out (a server may echo what it was sent).
+    private func arcGISError(_ json: JSONValue, about id: ItemID?, redacting secrets: [String], request: HTTPRequest) -> PortalError? {
         guard let error = json["error"], error.object != nil else { return nil }
         let code = error["code"]?.int64.map(Int.init) ?? 0
         var message = error["message"]?.string ?? ""
         let details = error["details"]?.stringArray ?? []
         if !details.isEmpty { message += (message.isEmpty ? "" : " ") + details.joined(separator: " ") }
-        return PortalError(PortalError.kind(forArcGISCode: code, message: message), host: host,
-                           serverMessage: message, itemID: id, tokenSent: session?.token != nil)
+        message = Secrets.redact(message, secrets + [session?.token].compactMap { $0 })
+        return PortalError(PortalError.kind(forArcGISCode: code, message: message), host: request.url.host ?? host,
+                           serverMessage: message, itemID: id, tokenSent: Self.carriesToken(request), tokenWithheld: session?.token != nil)
     }
 
     /// HTTP statuses that mean the same as ArcGIS codes become the same typed errors.
-    private func translate(_ error: HTTPError, about id: ItemID?) -> any Error {
+    private func translate(_ error: HTTPError, about id: ItemID?, request: HTTPRequest) -> any Error {
         guard case .status(let code, _, _) = error, [401, 403, 404, 498, 499].contains(code) else { return error }
-        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: host, itemID: id, tokenSent: session?.token != nil)
+        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: request.url.host ?? host, itemID: id,
+                           tokenSent: Self.carriesToken(request), tokenWithheld: session?.token != nil)
+    }
+
+    private static func carriesToken(_ request: HTTPRequest) -> Bool {
+        request.headers.contains { Redirect.credentialHeaders.contains($0.0.lowercased()) }
     }
 }
 

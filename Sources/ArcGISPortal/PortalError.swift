@@ -31,12 +31,16 @@ public struct PortalError: Error, Sendable, Equatable {
     public var itemID: ItemID?
     /// Whether the request carried a token: "sign in" then means the portal did not accept it.
     public var tokenSent: Bool
+    /// Signed in, but the token was kept from this host: the portal does not vouch for it.
+    public var tokenWithheld: Bool
 
-    public init(_ kind: Kind, host: String, serverMessage: String = "", itemID: ItemID? = nil, tokenSent: Bool = false) {
+    public init(_ kind: Kind, host: String, serverMessage: String = "", itemID: ItemID? = nil, tokenSent: Bool = false,
+                tokenWithheld: Bool = false) {
         self.kind = kind; self.host = host
         self.serverMessage = TerminalText.sanitizedLine(serverMessage, maxLength: 200)
         self.itemID = itemID
         self.tokenSent = tokenSent
+        self.tokenWithheld = tokenWithheld && !tokenSent
     }
 
     /// Maps an ArcGIS error code and message (`{"error":{"code":…,"message":…}}`) to its kind.
@@ -60,6 +64,8 @@ extension PortalError: UserFacingError {
     public var userMessage: String {
         let subject = itemID.map { "The item \($0)" } ?? "The requested resource"
         switch kind {
+        case .tokenRequired where tokenWithheld, .invalidToken where tokenWithheld:
+            return "\(host) asks for a sign-in, but your portal does not vouch for that server, so mapbook did not send it your token."
         case .notFound:
             return "\(subject) does not exist on \(host), or it is not shared with you."
         case .noAccess:

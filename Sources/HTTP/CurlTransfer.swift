@@ -59,6 +59,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// When a body byte last arrived (or the transfer started): the stall watchdog's reference.
     private var lastActivity = DispatchTime.now().uptimeNanoseconds
     private let stallTimeout: UInt64
+    /// When the whole request must be done (uptime nanoseconds), and the limit it came from.
+    private let deadline: (at: UInt64, limit: Duration)?
 
     /// What crosses threads: whether the caller cancelled, and the task waiting for the outcome.
     private let control = Mutex<(cancelled: Bool, waiting: CheckedContinuation<Result<Outcome, HTTPError>, Never>?)>((false, nil))
@@ -69,7 +71,8 @@ final class CurlTransfer: @unchecked Sendable {
     init(request: HTTPRequest, configuration: HTTPConfiguration, sink: Sink,
          rangeStart: Int64?, onProgress: (@Sendable (TransferProgress) -> Void)?,
          onWritten: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)? = nil,
-         onResponse: (@Sendable (String?) -> Void)? = nil) throws(HTTPError) {
+         onResponse: (@Sendable (String?) -> Void)? = nil,
+         deadline: (ContinuousClock.Instant, Duration)? = nil) throws(HTTPError) {
         CurlGlobal.initialize()
         guard let easy = curl_easy_init() else { throw .transport(code: -1, message: "libcurl could not start") }
         self.easy = easy
@@ -80,6 +83,10 @@ final class CurlTransfer: @unchecked Sendable {
         self.onWritten = onWritten
         self.onResponse = onResponse
         self.stallTimeout = UInt64(max(configuration.stallTimeout.milliseconds, 1)) * 1_000_000
+        self.deadline = deadline.map { instant, limit in
+            let left = max((instant - .now).milliseconds, 0)
+            return (DispatchTime.now().uptimeNanoseconds + UInt64(left) * 1_000_000, limit)
+        }
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         if case .file(_, _, let offset) = sink { fileStart = offset; filePosition = offset }
         configure(request: request, configuration: configuration, rangeStart: rangeStart)
@@ -286,8 +293,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// over a window of several seconds; "no byte for N seconds" is sharper and easier to explain.)
     fileprivate func shouldAbort() -> Bool {
         if cancelled { return true }
-        if DispatchTime.now().uptimeNanoseconds - lastActivity > stallTimeout {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now - lastActivity > stallTimeout {
             failure = failure ?? .stalled(host)
+            return true
+        }
+        if let deadline, now > deadline.at {
+            failure = failure ?? .deadlineExceeded(host, seconds: Int(deadline.limit.components.seconds))
             return true
         }
         return false

@@ -4,11 +4,15 @@ import MapbookCore
 /// Answers kept on disk with their validators (`ETag`, `Last-Modified`), one folder per portal,
 /// at most `limit` bytes, least recently used evicted first. The next request for the same
 /// address asks whether it changed (`If-None-Match`, `If-Modified-Since`); a 304 costs no body and
-/// the kept one is used. Keys are the address's path and query, so a portal's answers are found
-/// again however its host is reached; an answer to a signed-in request is kept apart from the
-/// anonymous one for the same address (they can differ: private items), and is only ever asked
-/// about again signed in. Credentials travel in headers, never in keys or files; an address that
-/// carries a `token` parameter is never kept.
+/// the kept one is used.
+///
+/// Keys are the whole address — origin (scheme, host, port), path and query — so an answer from
+/// one host is never handed out for another host's address, whatever their paths. An answer to a
+/// signed-in request is kept apart from the anonymous one for the same address (they can differ:
+/// private items), in a folder of its own that signing out empties. Files are 0600 in 0700
+/// folders. Credentials travel in headers, never in keys or files; an address that carries a
+/// `token` parameter is never kept, nor is a validator longer than `maxValidatorBytes` (sent back,
+/// it would make every later request too large for the server).
 public final class HTTPCache: Sendable {
     public struct Entry: Sendable, Equatable {
         public var body: Data
@@ -17,16 +21,24 @@ public final class HTTPCache: Sendable {
         public var storedAt: Date
     }
 
-    private let files: BoundedDiskCache
-    public var directory: String { files.directory }
+    /// Validators longer than this are not kept.
+    public static let maxValidatorBytes = 1024
+
+    private let anonymous: BoundedDiskCache
+    private let signedIn: BoundedDiskCache
+    public let directory: String
 
     public init(directory: String, limit: Int64 = 16 << 20) {
-        files = BoundedDiskCache(directory: directory, limit: limit, suffix: ".answer")
+        self.directory = directory
+        anonymous = BoundedDiskCache(directory: directory + "/anonymous", limit: limit / 2, suffix: ".answer")
+        signedIn = BoundedDiskCache(directory: directory + "/signed-in", limit: limit / 2, suffix: ".answer")
     }
+
+    private func files(signedIn: Bool) -> BoundedDiskCache { signedIn ? self.signedIn : anonymous }
 
     /// What is kept for `url`, if anything (and it is for this address: the key is checked).
     public func entry(for url: URL, signedIn: Bool = false) -> Entry? {
-        guard let key = Self.key(url, signedIn: signedIn), let data = files.read(Self.fileName(key)),
+        guard let key = Self.key(url), let data = files(signedIn: signedIn).read(Self.fileName(key)),
               let newline = data.firstIndex(of: 0x0A),
               let meta = try? JSONValue(parsing: data[data.startIndex..<newline]),
               meta["key"]?.string == key else { return nil }
@@ -42,30 +54,46 @@ public final class HTTPCache: Sendable {
         return headers
     }
 
-    /// Keeps a successful answer that has a validator (without one it could never be checked).
+    /// Whether `response` may stand for `url`: it came from the same origin (no redirect to
+    /// another host answered it).
+    public static func sameOrigin(_ response: HTTPResponse, as url: URL) -> Bool {
+        origin(response.url) == origin(url)
+    }
+
+    /// Keeps a successful answer that has a validator (without one it could never be checked) and
+    /// came from the address's own origin.
     public func keep(_ response: HTTPResponse, for url: URL, signedIn: Bool = false) {
-        guard response.status == 200, let key = Self.key(url, signedIn: signedIn),
+        guard response.status == 200, let key = Self.key(url), Self.sameOrigin(response, as: url),
               response.headers["etag"] != nil || response.headers["last-modified"] != nil,
+              (response.headers["etag"]?.utf8.count ?? 0) <= Self.maxValidatorBytes,
+              (response.headers["last-modified"]?.utf8.count ?? 0) <= Self.maxValidatorBytes,
               response.headers["cache-control"]?.lowercased().contains("no-store") != true else { return }
         var meta: [String: JSONValue] = ["key": .string(key), "storedAt": .number((Date().timeIntervalSince1970 * 1000).rounded())]
         meta["etag"] = response.headers["etag"].map(JSONValue.string)
         meta["lastModified"] = response.headers["last-modified"].map(JSONValue.string)
         // One line of JSON (the encoder escapes newlines), then the body as it came.
         guard let head = try? JSONEncoder().encode(JSONValue.object(meta)) else { return }
-        files.write(Self.fileName(key), head + Data([0x0A]) + response.body)
+        files(signedIn: signedIn).write(Self.fileName(key), head + Data([0x0A]) + response.body)
     }
 
     /// Forgets what is kept for `url` (the kept body turned out to be unusable).
     public func forget(_ url: URL, signedIn: Bool = false) {
-        if let key = Self.key(url, signedIn: signedIn) { files.remove(Self.fileName(key)) }
+        if let key = Self.key(url) { files(signedIn: signedIn).remove(Self.fileName(key)) }
     }
 
-    /// The path and query, marked when the request was signed in; nil for an address with a token
-    /// in it, which is never kept.
-    static func key(_ url: URL, signedIn: Bool = false) -> String? {
+    /// Forgets every answer to a signed-in request (signing out).
+    public func forgetSignedIn() { signedIn.removeAll() }
+
+    /// The origin, path and query; nil for an address with a token in it, which is never kept.
+    static func key(_ url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         if components.queryItems?.contains(where: { $0.name.lowercased() == "token" }) == true { return nil }
-        return components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "") + (signedIn ? " signed-in" : "")
+        return origin(url) + components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+    }
+
+    /// `scheme://host[:port]`, lower-cased, the port only when the address names one.
+    static func origin(_ url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? "")\(url.port.map { ":\($0)" } ?? "")"
     }
 
     private static func fileName(_ key: String) -> String { BoundedDiskCache.name(for: key) + ".answer" }

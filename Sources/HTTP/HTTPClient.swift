@@ -15,10 +15,13 @@ public final class HTTPClient: Sendable {
     /// Sends `request` and returns the response body in memory. Transient failures are retried by the
     /// configured policy; an HTTP status of 400 or more is thrown as `HTTPError.status`.
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-        try await withRetries(configuration.retry) { () throws(HTTPError) in
+        let limit = request.deadline ?? configuration.deadline
+        let deadline = limit.map { ContinuousClock.now + $0 }
+        return try await withRetries(configuration.retry, deadline: deadline) { () throws(HTTPError) in
             let (outcome, host) = try await exchange(request) { hop throws(HTTPError) in
                 try CurlTransfer(request: hop, configuration: configuration,
-                                 sink: .memory(limit: configuration.maxBodyBytes), rangeStart: nil, onProgress: nil)
+                                 sink: .memory(limit: configuration.maxBodyBytes), rangeStart: nil, onProgress: nil,
+                                 deadline: deadline.map { ($0, limit!) })
             }
             try Self.checkStatus(outcome, host: host)
             return HTTPResponse(status: outcome.status, headers: outcome.headers, body: outcome.body,
@@ -95,6 +98,7 @@ public final class HTTPClient: Sendable {
     /// each hop on a transfer `start` makes. Returns the final answer and the host that gave it.
     private func exchange(_ request: HTTPRequest, start: (HTTPRequest) throws(HTTPError) -> CurlTransfer)
         async throws(HTTPError) -> (CurlTransfer.Outcome, host: String) {
+        if let name = request.unsafeHeader { throw .invalidHeader(name) }
         var hop = request
         for _ in 0...max(configuration.maxRedirects, 0) {
             let transfer = try start(hop)
@@ -132,7 +136,7 @@ public final class HTTPClient: Sendable {
     /// Runs `attempt` until it succeeds, fails for good, or `policy` gives up. `progress` (for
     /// downloads) tells how far the file has come: an attempt that moved it on starts the policy's
     /// count and clock again.
-    private func withRetries<T>(_ policy: RetryPolicy, progress: () -> Int64 = { 0 },
+    private func withRetries<T>(_ policy: RetryPolicy, progress: () -> Int64 = { 0 }, deadline: ContinuousClock.Instant? = nil,
                                 _ attempt: () async throws(HTTPError) -> T) async throws(HTTPError) -> T {
         let clock = ContinuousClock()
         var since = clock.now, retry = 0, attempts = 0, reached = progress()
@@ -148,7 +152,8 @@ public final class HTTPClient: Sendable {
                     retry = 0
                 }
                 retry += 1
-                guard let wait = policy.delay(beforeRetry: retry, after: error, elapsed: clock.now - since) else { throw error }
+                guard let wait = policy.delay(beforeRetry: retry, after: error, elapsed: clock.now - since),
+                      deadline.map({ clock.now + wait < $0 }) ?? true else { throw error }
                 do { try await Task.sleep(for: wait) } catch { throw .cancelled }
             }
         }

@@ -11,6 +11,12 @@ public enum HTTPError: Error, Sendable, Equatable {
     case timedOut(String)
     /// Data stopped flowing mid-transfer (low-speed abort).
     case stalled(String)
+    /// Bytes kept coming, but too slowly for the answer to be whole within the request's deadline
+    /// (a server dripping a byte at a time): given up, not retried.
+    case deadlineExceeded(String, seconds: Int)
+    /// A request header with a line break or NUL in it (a token that would split the headers): the
+    /// request is not sent.
+    case invalidHeader(String)
     /// The connection closed before the response was complete.
     case connectionLost(String)
     /// The server answered with an HTTP error status.
@@ -66,7 +72,7 @@ public enum HTTPError: Error, Sendable, Equatable {
     public var networkState: NetworkState {
         switch self {
         case .cannotResolveHost, .timedOut: .offline
-        case .cannotConnect, .connectionLost, .stalled, .transport: .portalNotAnswering
+        case .cannotConnect, .connectionLost, .stalled, .deadlineExceeded, .transport: .portalNotAnswering
         default: .online
         }
     }
@@ -90,9 +96,14 @@ extension HTTPError: UserFacingError {
         case .timedOut(let host):
             return "\(host) did not answer in time. Check the connection and try again."
         case .stalled(let host):
-            return "The transfer from \(host) stalled. Try again; a download resumes where it stopped."
+            // Said of searches and listings as well as downloads: no promise that only a download keeps.
+            return "\(host) stalled: nothing came for too long, so the request was given up. Try again."
+        case .deadlineExceeded(let host, let seconds):
+            return "\(host) answered too slowly: its answer was not complete after \(seconds) s."
+        case .invalidHeader(let name):
+            return "A request was not sent: its \(name) header held a line break or control character."
         case .connectionLost(let host):
-            return "The connection to \(host) was lost mid-transfer. Try again; a download resumes where it stopped."
+            return "The connection to \(host) was lost mid-transfer. Try again."
         case .status(let code, let host, _):
             return "\(host) answered HTTP \(code) (\(HTTPError.reason(code)))."
         case .tls(let host, let detail):

@@ -22,9 +22,20 @@ public struct HTTPRequest: Sendable {
     public var headers: [(String, String)]
     /// Form-encoded POST body.
     public var body: Data?
+    /// The most this request may take in all, retries included; nil: the client's `deadline`.
+    public var deadline: Duration?
 
     public init(url: URL, method: String = "GET", headers: [(String, String)] = [], body: Data? = nil) {
         self.url = url; self.method = method; self.headers = headers; self.body = body
+    }
+
+    /// The first header whose name or value holds a line break, NUL or other control character:
+    /// sent, it would end the header early and start another (header injection).
+    var unsafeHeader: String? {
+        headers.first { name, value in
+            (name + value).unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }
+                || name.isEmpty || name.contains(":") || name.contains(" ")
+        }?.0
     }
 }
 
@@ -93,13 +104,19 @@ public struct HTTPConfiguration: Sendable {
     public var retry: RetryPolicy
     /// For downloads into files; by default `.downloads` with the standard policy, else `retry`.
     public var downloadRetry: RetryPolicy
+    /// The most an in-memory request may take in all, retries included: the stall watchdog alone
+    /// never ends a server that sends one byte every few seconds. nil for no limit (downloads into
+    /// files are bounded by the stall watchdog and their retry policy instead).
+    public var deadline: Duration?
 
     public init(userAgent: String = "mapbook/\(HTTPClient.version)", connectTimeout: Duration = .seconds(15),
                 stallTimeout: Duration = .seconds(30), maxBodyBytes: Int = 64 << 20,
-                maxRedirects: Int = 10, retry: RetryPolicy = .standard, downloadRetry: RetryPolicy? = nil) {
+                maxRedirects: Int = 10, retry: RetryPolicy = .standard, downloadRetry: RetryPolicy? = nil,
+                deadline: Duration? = nil) {
         self.userAgent = userAgent; self.connectTimeout = connectTimeout; self.stallTimeout = stallTimeout
         self.maxBodyBytes = maxBodyBytes; self.maxRedirects = maxRedirects
         self.retry = retry
         self.downloadRetry = downloadRetry ?? (retry == .standard ? .downloads : retry)
+        self.deadline = deadline
     }
 }

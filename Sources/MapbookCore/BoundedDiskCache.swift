@@ -4,7 +4,8 @@ import Synchronization
 /// Files kept in a folder, at most `limit` bytes: when over, the least recently used go first
 /// (reading a file marks it used). Writes are atomic (a temporary file, then a rename), so a
 /// reader — in this process or another — sees a whole file or none; a failed write is only a
-/// missed cache. The map tiles and the portal answers are kept this way.
+/// missed cache. The map tiles and the portal answers are kept this way. Files are 0600 and folders
+/// 0700: answers to signed-in requests may list private items.
 public final class BoundedDiskCache: Sendable {
     public let directory: String
     public let limit: Int64
@@ -38,9 +39,21 @@ public final class BoundedDiskCache: Sendable {
     }
 
     public func write(_ relativePath: String, _ data: Data) {
-        guard let temporary = temporaryPath(for: relativePath),
-              FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        guard let temporary = temporaryPath(for: relativePath) else { return }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return }
+        let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == data.count else { unlink(temporary); return }
         adopt(temporary, as: relativePath)
+    }
+
+    /// Deletes every file the cache keeps.
+    public func removeAll() {
+        size.withLock { size in
+            for file in Self.files(in: directory, suffix: suffix) { unlink(file.path) }
+            size = 0
+        }
     }
 
     /// A fresh path beside where `relativePath` goes (its folder made), for a file written in
@@ -48,7 +61,8 @@ public final class BoundedDiskCache: Sendable {
     public func temporaryPath(for relativePath: String) -> String? {
         let target = directory + "/" + relativePath
         let folder = (target as NSString).deletingLastPathComponent
-        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])) != nil else { return nil }
         return target + ".tmp\(UInt32.random(in: 0...UInt32.max))"
     }
 

@@ -45,6 +45,9 @@ public struct SampleFaults: Sendable, Equatable {
     /// Packages updated on the portal since first published (`update=AREA`): how many times, by
     /// package id. Each update moves `modified` a day on and changes the bytes.
     public var updates: [String: Int] = [:]
+    /// Servers the portal lists as federated with it (`portals/{id}/servers`), by root address
+    /// (`server=https://host/server`): the only ones a signed-in client may send its token to.
+    public var federatedServers: [String] = []
 
     public init() {}
 
@@ -100,6 +103,11 @@ public struct SampleFaults: Sendable, Equatable {
             case "complete": areaStatus[try area().id] = nil
             case "update": updates[try area().packageID, default: 0] += 1
             case "malformed": malformedAreas.insert(try area().id)
+            case "server":
+                guard let url = URL(string: value), url.scheme != nil, url.host != nil else {
+                    throw InvalidSetting(description: "server needs an address, not \"\(value)\"")
+                }
+                federatedServers.append(value)
             case "reset": self = SampleFaults()
             case "outage": break // handled by the portal, which owns the listener
             default: throw InvalidSetting(description: "unknown fault \"\(key)\"")

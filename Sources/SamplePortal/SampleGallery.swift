@@ -72,10 +72,13 @@ enum SampleGallery {
         ])
     }
 
+    /// The sample portal's id, as `portals/self` gives it.
+    static let portalID = "mApBoOkSaMpLe0001"
+
     /// `portals/self`, the fields a client needs to find the gallery and the geocoder.
     static func portalSelf(baseURL: String) -> JSONValue {
         .object([
-        "id": .string("mApBoOkSaMpLe0001"), "name": .string("mapbook sample portal"), "isPortal": .bool(false),
+        "id": .string(portalID), "name": .string("mapbook sample portal"), "isPortal": .bool(false),
         "helperServices": .object(["geocode": .array([.object([
             "url": .string(baseURL + SampleGeocoder.path), "name": .string("Maine Places"), "suggest": .bool(true),
             "placefinding": .bool(true), "batch": .bool(false),

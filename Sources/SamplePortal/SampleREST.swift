@@ -36,6 +36,18 @@ struct SampleREST {
             fields["user"] = SampleAuth.communitySelf(user: user)
             return json(.object(fields))
         }
+        if parts.count == 3, parts[0] == "portals", parts[2] == "servers" {
+            // As ArcGIS Enterprise lists its federated servers: to a signed-in user, by the portal's id.
+            guard wantsJSON else { return Self.html }
+            guard case .user = caller else { return json(Self.error(caller == .invalid ? 498 : 499, caller == .invalid ? "Invalid token." : "Token Required")) }
+            guard parts[1] == SampleGallery.portalID else { return json(Self.error(400, "Portal not found.")) }
+            let servers = faults.federatedServers.enumerated().map { index, url -> JSONValue in
+                .object(["id": .string("server\(index)"), "name": .string(URL(string: url)?.host ?? url), "url": .string(url),
+                         "adminUrl": .string(url), "serverRole": .string("FEDERATED_SERVER"), "serverType": .string("ArcGIS"),
+                         "isHosted": .bool(false)])
+            }
+            return json(.object(["servers": .array(servers)]))
+        }
         if parts == ["community", "self"] {
             switch caller {
             case .user(let user): return json(SampleAuth.communitySelf(user: user))

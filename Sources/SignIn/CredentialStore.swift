@@ -50,17 +50,48 @@ public struct CredentialStore: Sendable {
     /// Where a credential is kept, for `auth status`.
     public var location: String { keyring != nil ? "the desktop keyring (Secret Service)" : "file \(path)" }
 
+    /// The sign-ins kept in the file; refused (with a sentence) when others can read it or it is
+    /// not a plain file of this user's.
     public func load() throws -> [StoredCredential] {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return [] }
+        guard let info = try fileStatus() else { return [] }
         guard info.st_mode & 0o077 == 0 else {
             throw CredentialError("\(path) can be read by others, so mapbook will not use it: chmod 600 it, or sign in again.")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw CredentialError("\(path) could not be read.") }
+        return try readFile()
+    }
+
+    /// The file's status, nil when there is none; a symbolic link, or anything but a regular file,
+    /// is refused: writing would replace the link and leave the tokens where it pointed.
+    private func fileStatus() throws -> stat? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw CredentialError("\(path) is not a plain file (a symbolic link?), so mapbook will neither read nor write it: remove it, then sign in again.")
+        }
+        return info
+    }
+
+    /// Reads the file (never through a symbolic link), whatever its mode.
+    private func readFile() throws -> [StoredCredential] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { throw CredentialError("\(path) could not be read.") }
+        let data = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readDataToEndOfFile()
         do {
             return try JSONDecoder.credentials.decode([StoredCredential].self, from: data)
         } catch {
             throw CredentialError("\(path) is damaged. Sign in again: mapbook auth login")
+        }
+    }
+
+    /// Every sign-in in the file, for a change to it: read even when others could read the file
+    /// (the rewrite makes it 0600 again, and no other portal's sign-in is dropped on the way); a
+    /// damaged file counts as empty. A symbolic link is refused.
+    private func loadForChange() throws -> [StoredCredential] {
+        guard try fileStatus() != nil else { return [] }
+        do {
+            return try readFile()
+        } catch {
+            return []
         }
     }
 
@@ -72,7 +103,11 @@ public struct CredentialStore: Sendable {
     /// Keeps `credential`, replacing the portal's earlier one (in the keyring, a copy in the file
     /// goes). A damaged file is replaced whole.
     public func save(_ credential: StoredCredential) throws {
-        var all = (try? load()) ?? []
+        guard Secrets.isAcceptableToken(credential.tokens.accessToken),
+              credential.tokens.refreshToken.map(Secrets.isAcceptableToken) ?? true else {
+            throw CredentialError("The sign-in's token holds spaces or control characters; it was not kept.")
+        }
+        var all = try loadForChange()
         let before = all.count
         all.removeAll { PortalAddress.key($0.portal) == PortalAddress.key(credential.portal) }
         if let keyring {
@@ -89,7 +124,7 @@ public struct CredentialStore: Sendable {
     public func remove(portal: URL) throws -> StoredCredential? {
         let key = PortalAddress.key(portal.absoluteString)
         let fromKeyring = try keyring.flatMap { keyring in try keyring.lookup(key).map { kept in try keyring.clear(key); return kept } }
-        var all = (try? load()) ?? []
+        var all = try loadForChange()
         guard let index = all.firstIndex(where: { PortalAddress.key($0.portal) == key }) else { return fromKeyring }
         let removed = all.remove(at: index)
         try store(all)
@@ -131,7 +166,7 @@ public struct CredentialStore: Sendable {
         // Created 0600 before a byte is written, then renamed over the old file.
         let temporary = path + ".tmp-\(getpid())"
         unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw CredentialError("\(path) could not be written.") }
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor)

@@ -2,8 +2,10 @@ import AppRuntime
 import ArcGISPortal
 import ArgumentParser
 import Foundation
+import HTTP
 import LoopbackHTTP
 import MapbookCore
+import OfflineLibrary
 import SignIn
 import Synchronization
 
@@ -53,11 +55,9 @@ struct AuthCommand: AsyncParsableCommand {
             let client = PortalClient(portal: url)
             let store = CredentialStore()
             do {
+                try client.requireSecureSignIn()
                 let credential: StoredCredential
                 if let username {
-                    if url.scheme?.lowercased() != "https", !client.isLoopback {
-                        Output.standardError("mapbook: \(client.host) is plain http; a password is sent only over https.")
-                    }
                     guard let password = readLine(strippingNewline: true), !password.isEmpty else {
                         throw SignInError("No password came on standard input.")
                     }
@@ -70,7 +70,10 @@ struct AuthCommand: AsyncParsableCommand {
                                           + "or client-id = ID in \(Settings.path()) (docs/auth.md says how to register one).")
                     }
                     var tokens = try await noBrowser ? pasteCode(client, clientID: clientID) : browserCode(client, clientID: clientID)
-                    if tokens.username == nil { tokens.username = try? await PortalClient(portal: url, token: tokens.accessToken).signedInUser() }
+                    if tokens.username == nil {
+                        tokens.username = try? await PortalClient(portal: url, token: tokens.accessToken).signedInUser()
+                            .map { TerminalText.sanitizedLine($0, maxLength: 128) }
+                    }
                     credential = StoredCredential(portal: client.portalURL.absoluteString, username: tokens.username, method: .oauth,
                                                   clientID: clientID, tokens: tokens)
                 }
@@ -165,6 +168,8 @@ struct AuthCommand: AsyncParsableCommand {
         func run() async throws {
             let url = portal.url!
             let store = CredentialStore()
+            // Answers to signed-in requests (private items) go whether or not a sign-in is found.
+            HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: url))).forgetSignedIn()
             do {
                 guard let credential = try store.remove(portal: url) else {
                     Output.line("Not signed in to \(url.host ?? "the portal").")

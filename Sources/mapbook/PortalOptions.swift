@@ -61,7 +61,11 @@ struct PortalSelection: ParsableArguments {
     /// (the browser's `S` can sign it in later).
     func session() -> SignInSession {
         let environment = ProcessInfo.processInfo.environment
-        if let token = environment["MAPBOOK_TOKEN"] ?? environment["MAPBOOK_API_KEY"], !token.isEmpty {
+        if let name = ["MAPBOOK_TOKEN", "MAPBOOK_API_KEY"].first(where: { environment[$0]?.isEmpty == false }), let token = environment[name] {
+            guard Secrets.isAcceptableToken(token) else {
+                Output.write(Data("mapbook: \(name) holds spaces or control characters, so it is not a token; it was not used.\n".utf8), to: STDERR_FILENO)
+                return .signedOut()
+            }
             return SignInSession(token: token)
         }
         do {

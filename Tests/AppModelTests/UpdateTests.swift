@@ -186,7 +186,7 @@ struct UpdateLoadingAndListTests {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
         _ = App.update(&state, .resized(Display(width: 120, height: 40)))
         _ = App.update(&state, .network(.online))
-        let sentence = "The connection to p was lost mid-transfer. Try again; a download resumes where it stopped."
+        let sentence = "The connection to p was lost mid-transfer. Try again."
         let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p")))
         #expect(state.phase == .notAnswering(host: "p", sentence))
         #expect(state.network == .portalNotAnswering)

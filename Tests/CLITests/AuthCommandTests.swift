@@ -34,7 +34,7 @@ struct AuthCommandTests {
             return result
         }
         let wrong = try await run(["auth", "login", "--portal", portal, "--username", "demo", "--password-stdin"], input: "guess\n")
-        #expect(wrong.status == 4 && wrong.stderr == "mapbook: The username or password is not right for 127.0.0.1.\n")
+        #expect(wrong.status == 4 && wrong.stderr == "mapbook: 127.0.0.1 did not accept that username and password.\n")
         let login = try await run(["auth", "login", "--portal", portal, "--username", "demo", "--password-stdin"], input: "mapbook-demo\n")
         #expect(login.status == 0 && login.stdout == "Signed in to 127.0.0.1 as demo.\n", "\(login.stderr)")
         let token = try token()

@@ -82,11 +82,11 @@ struct SignInTests {
         let tokens = try await client.generateToken(username: "demo", password: "mapbook-demo")
         #expect(tokens.refreshToken == nil && tokens.username == "demo")
         #expect(server.requests.last?.method == "POST" && server.requests.last?.target.contains("mapbook-demo") == false)
-        await #expect(throws: SignInError("The username or password is not right for 127.0.0.1.")) {
+        await #expect(throws: SignInError("127.0.0.1 did not accept that username and password.")) {
             _ = try await client.generateToken(username: "demo", password: "guess")
         }
         // Plain http to another machine: the password is never sent.
-        await #expect(throws: SignInError("portal.example.com is plain http: mapbook sends a password only over https.")) {
+        await #expect(throws: SignInError("portal.example.com is plain http: mapbook signs in only over https, so no password or token crosses the network readable.")) {
             _ = try await PortalClient(portal: URL(string: "http://portal.example.com")!).generateToken(username: "demo", password: "x")
         }
     }
@@ -168,5 +168,49 @@ struct SignInTests {
         #expect(throws: CredentialError("Your sign-in to old.example.com has expired. Sign in again: mapbook auth login")) {
             _ = try store.session(for: URL(string: "https://old.example.com")!)
         }
+    }
+
+    private func credential(_ portal: String, token: String) -> StoredCredential {
+        StoredCredential(portal: portal, username: "u", method: .password, clientID: nil,
+                         tokens: SignInTokens(accessToken: token, expires: Date().addingTimeInterval(600)))
+    }
+
+    /// A world-readable file: logout still forgets this portal's token (and says it signed out),
+    /// and a new sign-in keeps the other portals' and makes the file 0600 again.
+    @Test func aWorldReadableFileIsStillCleanedAndNothingElseIsDropped() throws {
+        try store.save(credential("https://a.example.com", token: "token-of-a"))
+        try store.save(credential("https://b.example.com", token: "token-of-b"))
+        chmod(store.path, 0o644)
+        #expect(try store.remove(portal: URL(string: "https://a.example.com")!)?.tokens.accessToken == "token-of-a")
+        let text = try String(contentsOfFile: store.path, encoding: .utf8)
+        #expect(!text.contains("token-of-a") && text.contains("token-of-b"))
+        var info = stat()
+        #expect(stat(store.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        chmod(store.path, 0o644)
+        try store.save(credential("https://c.example.com", token: "token-of-c"))
+        #expect(Set(try store.load().map(\.portal)) == ["https://b.example.com", "https://c.example.com"])
+    }
+
+    /// A symbolic link in the credential file's place is never written through (the link would be
+    /// replaced and the tokens left where it pointed): refused, with a sentence.
+    @Test func aSymbolicLinkIsRefusedNotFollowed() throws {
+        try store.save(credential("https://a.example.com", token: "token-of-a"))
+        let target = store.directory + "/elsewhere.json"
+        try FileManager.default.moveItem(atPath: store.path, toPath: target)
+        try FileManager.default.createSymbolicLink(atPath: store.path, withDestinationPath: target)
+        for attempt in [{ _ = try store.remove(portal: URL(string: "https://a.example.com")!) },
+                        { try store.save(credential("https://b.example.com", token: "token-of-b")) }] as [() throws -> Void] {
+            #expect(throws: CredentialError.self) { try attempt() }
+        }
+        let error = #expect(throws: CredentialError.self) { _ = try store.load() }
+        #expect(error?.userSentence.contains("not a plain file") == true)
+        // The link and its target are as they were.
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: store.path)) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).contains("token-of-a"))
+    }
+
+    @Test func aTokenThatCouldSplitALineIsNeverKept() {
+        #expect(throws: CredentialError.self) { try store.save(credential("https://a.example.com", token: "tok\r\nX-Injected: yes")) }
+        #expect(!FileManager.default.fileExists(atPath: store.path))
     }
 }
