@@ -92,7 +92,7 @@ let package = Package(
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
                                                             "SamplePortal", "SnapshotSupport", "HTTP"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "OfflineLibraryTests", dependencies: ["OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore",
+        .testTarget(name: "OfflineLibraryTests", dependencies: ["OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore", "LoopbackHTTP",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats", "SharedTestData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
                                                            "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal"],

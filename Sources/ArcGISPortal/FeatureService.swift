@@ -17,9 +17,11 @@ public struct FeatureQueryResult: Sendable {
     public var featureJSON: [JSONValue]
     /// More matched than `limit` (or than a service without paging sends at once).
     public var isCapped: Bool
+    /// Why paging stopped before the service said it was done, when it did: one sentence.
+    public var stopped: String?
 
-    public init(features: [LayerFeature], featureJSON: [JSONValue], isCapped: Bool) {
-        self.features = features; self.featureJSON = featureJSON; self.isCapped = isCapped
+    public init(features: [LayerFeature], featureJSON: [JSONValue], isCapped: Bool, stopped: String? = nil) {
+        self.features = features; self.featureJSON = featureJSON; self.isCapped = isCapped; self.stopped = stopped
     }
 }
 
@@ -43,14 +45,26 @@ extension PortalClient {
         return FeatureLayerDescription(url: url, json: json, info: info)
     }
 
+    /// The most `query` requests one call makes, and the longest it pages: a service that keeps
+    /// saying it held features back must not keep mapbook asking for minutes.
+    public static let maxQueryPages = 100
+    public static let queryBudget = Duration.seconds(90)
+
     /// The layer's features that meet `extent` (WGS84 in and out), all fields, the layer's
     /// definition expression applied, paged by `resultOffset` while the service says it held some
-    /// back, and at most `limit`.
-    public func queryFeatures(_ layer: FeatureLayerDescription, within extent: GeoExtent, limit: Int) async throws -> FeatureQueryResult {
+    /// back, and at most `limit`. Paging stops, saying why, when a page brings no feature not seen
+    /// before (by object id), at `maxQueryPages`, or when `budget` has passed.
+    public func queryFeatures(_ layer: FeatureLayerDescription, within extent: GeoExtent, limit: Int,
+                              budget: Duration = PortalClient.queryBudget) async throws -> FeatureQueryResult {
         let pageSize = max(min(layer.info.maxRecordCount, 2000, limit), 1)
-        var features: [LayerFeature] = [], raw: [JSONValue] = []
+        let started = ContinuousClock.now
+        var features: [LayerFeature] = [], raw: [JSONValue] = [], seen: Set<String> = []
         var offset = 0
-        while true {
+        func result(capped: Bool, stopped: String? = nil) -> FeatureQueryResult {
+            FeatureQueryResult(features: Array(features.prefix(limit)), featureJSON: Array(raw.prefix(limit)),
+                               isCapped: capped || features.count > limit, stopped: stopped)
+        }
+        for pageNumber in 1...Self.maxQueryPages {
             var query = [
                 ("where", layer.info.definitionExpression ?? "1=1"),
                 ("geometry", "\(extent.xmin),\(extent.ymin),\(extent.xmax),\(extent.ymax)"),
@@ -63,19 +77,29 @@ extension PortalClient {
             let json = try await getJSON(layer.url, ["query"], query: query)
             let page = EsriFeatures.features(in: json)
             let pageJSON = json["features"]?.array ?? []
-            features += page.features
-            raw += pageJSON
-            offset += page.features.count
-            if features.count >= limit {
-                return FeatureQueryResult(features: Array(features.prefix(limit)), featureJSON: Array(raw.prefix(limit)),
-                                          isCapped: page.exceededTransferLimit || features.count > limit)
+            var fresh = 0
+            for (feature, json) in zip(page.features, pageJSON) {
+                // A feature already taken (the same page sent again) is not taken twice.
+                if let field = layer.info.objectIDField, let id = feature.attributes[field].flatMap({ $0.string ?? $0.double.map { "\($0)" } }) {
+                    guard seen.insert(id).inserted else { continue }
+                }
+                features.append(feature)
+                raw.append(json)
+                fresh += 1
             }
+            offset += page.features.count
+            if features.count >= limit { return result(capped: page.exceededTransferLimit || features.count > limit) }
             // A service without paging, or a page that brought nothing, ends it: what was sent is all there is.
-            guard page.exceededTransferLimit else { return FeatureQueryResult(features: features, featureJSON: raw, isCapped: false) }
-            guard layer.info.supportsPagination, !page.features.isEmpty else {
-                return FeatureQueryResult(features: features, featureJSON: raw, isCapped: true)
+            guard page.exceededTransferLimit else { return result(capped: false) }
+            guard layer.info.supportsPagination, !page.features.isEmpty else { return result(capped: true) }
+            guard fresh > 0 else {
+                return result(capped: true, stopped: "The service kept saying it held features back but sent none not seen before; stopped after \(pageNumber) pages.")
+            }
+            if ContinuousClock.now - started > budget {
+                return result(capped: true, stopped: "Paging through the service took over \(budget.components.seconds) s; stopped after \(pageNumber) pages.")
             }
         }
+        return result(capped: true, stopped: "The service kept saying it held features back; stopped after \(Self.maxQueryPages) pages.")
     }
 
     static func layerTitle(_ layer: WebMapLayer) -> String {

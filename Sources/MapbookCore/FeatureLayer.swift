@@ -320,7 +320,8 @@ public struct FeatureLayerInfo: Sendable, Equatable {
                   displayField: json["displayField"]?.string, renderer: renderer,
                   labeling: (overrides?["showLabels"]?.bool ?? true) ? FeatureLabeling(json: drawing?["labelingInfo"]) : nil,
                   minScale: max(pick("minScale")?.double ?? 0, 0), maxScale: max(pick("maxScale")?.double ?? 0, 0),
-                  maxRecordCount: max(json["maxRecordCount"]?.int64.map { Int(clamping: $0) } ?? 1000, 1),
+                  // 0 or less is no limit said: ArcGIS's default, not one feature a page.
+                  maxRecordCount: json["maxRecordCount"]?.int64.map { Int(clamping: $0) }.flatMap { $0 > 0 ? $0 : nil } ?? 1000,
                   supportsPagination: pagination, definitionExpression: expression,
                   popup: popupInfo.flatMap(PopupInfo.init(json:)))
     }

@@ -60,16 +60,17 @@ struct AreaDownload: Sendable {
             meter.finishPackage(size: arrived.last!.size)
         }
         if needed.isEmpty { started(0) }
-        // Small next to the packages: fetched whole before anything is committed, and kept once the
-        // area is (a copy that cannot be written leaves the area downloaded, its map online-only).
-        var files: [Data] = []
+        // The feature copies are part of the area: fetched whole and put in place before the record
+        // is written, so a disk that fills up while writing them fails the download (to be tried
+        // again, the verified packages adopted) instead of leaving an area "downloaded" without them.
+        var copies = 0
         if !featureLayers.isEmpty, let extent = area.extent {
-            files = await FeatureCopies.fetch(featureLayers, within: extent, client: client)
+            let files = await FeatureCopies.fetch(featureLayers, within: extent, client: client)
             try Task.checkCancellation()
+            try library.saveFeatureCopies(files, for: id)
+            copies = files.count
         }
-        let record = try commit(arrived)
-        if !files.isEmpty { try? library.saveFeatureCopies(files, for: id) }
-        return record
+        return try commit(arrived, featureCopies: copies)
     }
 
     /// A package that is on disk, whole and checked, with where it is now.
@@ -178,7 +179,7 @@ struct AreaDownload: Sendable {
     }
 
     /// Moves the packages in and writes the record; see the type's comment for the order.
-    private func commit(_ arrived: [Arrival]) throws -> DownloadRecord {
+    private func commit(_ arrived: [Arrival], featureCopies: Int) throws -> DownloadRecord {
         let id = area.item.id
         try AtomicFile.makeDirectory(library.packagesDirectory(id))
         var moved: [(from: String, to: String)] = []
@@ -197,7 +198,7 @@ struct AreaDownload: Sendable {
                                       drawProblem: PackageVerifier.drawProblem(path: target, fileName: name)))
             }
             let record = DownloadRecord(areaID: id, areaItem: area.item.arcGISJSON, packageItems: area.packages.map(\.item.arcGISJSON),
-                                        packages: packages,
+                                        packages: packages, featureCopies: featureCopies > 0 ? featureCopies : nil,
                                         // Whole seconds: the record reads back equal to what was written.
                                         downloadedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
             try AtomicFile.writeJSON(record, to: library.manifestPath(id))

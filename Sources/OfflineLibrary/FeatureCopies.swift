@@ -30,10 +30,16 @@ public enum FeatureCopies {
     public static let limit = 20_000
     static let format = "mapbook-feature-copy"
 
+    /// How long one area's feature copies may take in all, however its services page.
+    public static let budget = Duration.seconds(300)
+
     /// Each layer's copy over `extent` as a file's bytes. A layer that fails is written too, with
-    /// its sentence and no features: the map then says why it is missing.
-    public static func fetch(_ layers: [WebMapLayer], within extent: GeoExtent, client: PortalClient, limit: Int = limit) async -> [Data] {
+    /// its sentence and no features: the map then says why it is missing. The copies share
+    /// `budget`: a layer whose turn comes after it ran out is written with a sentence saying so.
+    public static func fetch(_ layers: [WebMapLayer], within extent: GeoExtent, client: PortalClient, limit: Int = limit,
+                             budget: Duration = budget) async -> [Data] {
         var files: [Data] = []
+        let deadline = ContinuousClock.now + budget
         for layer in layers {
             var document: [String: JSONValue] = [
                 "format": .string(format), "version": .number(1), "title": .string(layer.title ?? layer.id ?? "Layer"),
@@ -42,11 +48,16 @@ public enum FeatureCopies {
                 "extent": .array([extent.xmin, extent.ymin, extent.xmax, extent.ymax].map { .number($0) }),
             ]
             do {
+                let left = deadline - .now
+                guard left > .zero else {
+                    throw FeatureServiceError("Not copied: the area's feature copies took over \(budget.components.seconds) s.")
+                }
                 let description = try await client.featureLayer(layer)
-                let result = try await client.queryFeatures(description, within: extent, limit: limit)
+                let result = try await client.queryFeatures(description, within: extent, limit: limit, budget: min(left, PortalClient.queryBudget))
                 document["layer"] = description.json
                 document["features"] = .array(result.featureJSON)
                 document["capped"] = .bool(result.isCapped)
+                if let stopped = result.stopped { document["stopped"] = .string(stopped) }
             } catch {
                 document["problem"] = .string(TerminalText.sanitizedLine(error.userSentence, maxLength: 300))
             }
@@ -101,9 +112,15 @@ extension OfflineLibrary {
     func saveFeatureCopies(_ files: [Data], for area: ItemID) throws(LibraryError) {
         let folder = featuresDirectory(area), fresh = folder + ".new", old = folder + ".old"
         try? FileManager.default.removeItem(atPath: fresh)
-        try AtomicFile.makeDirectory(fresh)
-        for (index, data) in files.enumerated() {
-            try AtomicFile.write(data, to: fresh + "/" + String(format: "%02d.json", index))
+        do throws(LibraryError) {
+            try AtomicFile.makeDirectory(fresh)
+            for (index, data) in files.enumerated() {
+                try AtomicFile.write(data, to: fresh + "/" + String(format: "%02d.json", index))
+            }
+        } catch {
+            // A full disk leaves nothing half-written behind, and the old copies in place.
+            try? FileManager.default.removeItem(atPath: fresh)
+            throw error
         }
         try? FileManager.default.removeItem(atPath: old)
         if FileManager.default.fileExists(atPath: folder), rename(folder, old) != 0 { throw .write(path: folder, errno: errno) }

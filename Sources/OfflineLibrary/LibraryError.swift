@@ -19,6 +19,8 @@ public enum LibraryError: Error, Sendable, Equatable {
     /// No area in the library or on the portal goes by this name.
     case noSuchArea(String)
     case ambiguousArea(String, matches: [String])
+    /// A downloaded area's feature copies are not all on disk (deleted, or lost to a full disk).
+    case featureCopiesMissing(count: Int, of: Int)
 
     public var isDiskFull: Bool {
         switch self {
@@ -101,6 +103,9 @@ extension LibraryError: UserFacingError {
             return "\(Self.safe(title)) needs \(need) more on this disk, but only \(have) is free."
         case .noSuchArea(let name):
             return "No map area is called \"\(Self.safe(name))\"."
+        case .featureCopiesMissing(let count, let total):
+            return "\(count) of the area's \(total) feature layer cop\(total == 1 ? "y is" : "ies are") missing; "
+                + "`mapbook download` (or `verify --repair`) fetches them again."
         case .ambiguousArea(let name, let matches):
             return "\"\(Self.safe(name))\" could mean \(matches.prefix(5).map(Self.safe).joined(separator: ", ")); use the item id."
         }

@@ -69,11 +69,15 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
     public var areaItem: JSONValue
     public var packageItems: [JSONValue]
     public var packages: [Package]
+    /// How many operational layers' feature copies were put in place with the area (nil: none, or
+    /// a record from before copies were counted). Fewer on disk means the area is not whole.
+    public var featureCopies: Int?
     public var downloadedAt: Date
 
-    public init(areaID: ItemID, areaItem: JSONValue, packageItems: [JSONValue], packages: [Package], downloadedAt: Date) {
+    public init(areaID: ItemID, areaItem: JSONValue, packageItems: [JSONValue], packages: [Package], featureCopies: Int? = nil,
+                downloadedAt: Date) {
         self.areaID = areaID; self.areaItem = areaItem; self.packageItems = packageItems
-        self.packages = packages; self.downloadedAt = downloadedAt
+        self.packages = packages; self.featureCopies = featureCopies; self.downloadedAt = downloadedAt
     }
 
     public var area: MapArea? {

@@ -181,9 +181,17 @@ public struct OfflineLibrary: Sendable {
         return records
     }
 
-    /// Every file the record names is present with the size recorded.
+    /// Every file the record names is present with the size recorded, and its feature copies are.
     public func isIntact(_ record: DownloadRecord) -> Bool {
         !record.packages.isEmpty && record.packages.allSatisfy { AtomicFile.size(of: packagePath(record.areaID, $0)) == $0.size }
+            && missingFeatureCopies(record) == 0
+    }
+
+    /// How many of the feature copies the record counts are not on disk.
+    func missingFeatureCopies(_ record: DownloadRecord) -> Int {
+        guard let expected = record.featureCopies, expected > 0 else { return 0 }
+        let present = (0..<expected).filter { FileManager.default.fileExists(atPath: featuresDirectory(record.areaID) + String(format: "/%02d.json", $0)) }
+        return expected - present.count
     }
 
     /// Where a downloaded package's file is.
@@ -259,6 +267,12 @@ public struct OfflineLibrary: Sendable {
                 unlink(folder + "/" + name)
             }
         }
+        // Feature copies being written when the disk filled or the process died: the new ones are
+        // dropped; old ones swapped out but not yet deleted go back if nothing took their place.
+        let features = featuresDirectory(area)
+        try? FileManager.default.removeItem(atPath: features + ".new")
+        if !FileManager.default.fileExists(atPath: features), rename(features + ".old", features) == 0 { return }
+        try? FileManager.default.removeItem(atPath: features + ".old")
     }
 
     /// Why the area's map cannot be drawn by this mapbook, checked again now (a package an older
@@ -272,9 +286,12 @@ public struct OfflineLibrary: Sendable {
         return checked.drawProblem
     }
 
-    /// Re-checks every file of a downloaded area: present, the recorded size, and its checksums.
+    /// Re-checks every file of a downloaded area: present, the recorded size, and its checksums;
+    /// and that its feature copies are in place.
     public func verify(_ record: DownloadRecord) -> [LibraryError] {
-        record.packages.compactMap { package -> LibraryError? in
+        let missing = missingFeatureCopies(record)
+        let copies: [LibraryError] = missing > 0 ? [.featureCopiesMissing(count: missing, of: record.featureCopies ?? missing)] : []
+        return copies + record.packages.compactMap { package -> LibraryError? in
             do throws(LibraryError) {
                 try PackageVerifier.verify(path: packagePath(record.areaID, package), name: package.title,
                                            expectedSize: package.size, mustBeZip: PackageVerifier.mustBeZip(package.fileName))

@@ -25,57 +25,103 @@ public struct PinError: UserFacingError, Equatable {
 }
 
 /// The user's pins, in the data directory beside the portals (`pins.json`), independent of any
-/// portal. Written atomically; a file that cannot be read is moved aside as `pins.json.bad`, never
-/// emptied, and reading says so.
+/// portal. Every change reads, changes and writes the file under an exclusive `flock` on
+/// `pins.json.lock`, so two processes adding pins at once keep both; writes are atomic. A file that
+/// cannot be read is moved aside as `pins.json.bad-<time>` (every damaged copy kept), never
+/// emptied, and reading says where.
 public struct PinStore: Sendable {
     public let path: String
 
     public init(root: String) { path = root + "/pins.json" }
 
     public func load() throws -> [Pin] {
+        try locked { try read() }
+    }
+
+    /// The pins in the file; the lock must be held.
+    private func read() throws -> [Pin] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         do {
             return try AtomicFile.readJSON([Pin].self, from: path) ?? []
         } catch {
-            let aside = path + ".bad"
-            unlink(aside)
-            rename(path, aside)
-            throw PinError("\(path) could not be read (\(error.userSentence)); it was kept as \(aside), and a new pins file is started.")
+            let stamp = Self.stamp.string(from: Date())
+            var aside = path + ".bad-" + stamp, suffix = 1
+            while FileManager.default.fileExists(atPath: aside) {
+                suffix += 1
+                aside = path + ".bad-\(stamp)-\(suffix)"
+            }
+            guard rename(path, aside) == 0 else {
+                throw PinError("\(path) is damaged, and it could not be moved aside (\(String(cString: strerror(errno)))): "
+                               + "no pin was changed; move it away to start a new pins file.")
+            }
+            throw PinError("\(path) is damaged; it was kept as \(aside), and a new pins file is started.")
         }
     }
+
+    /// Runs `change` on the pins and writes the result, all under the lock.
+    private func modify<T>(_ change: (inout [Pin]) throws -> T) throws -> T {
+        try locked {
+            var pins = try read()
+            let result = try change(&pins)
+            try AtomicFile.writeJSON(pins, to: path)
+            return result
+        }
+    }
+
+    /// Holds an exclusive lock on `pins.json.lock` (waiting for another process's change) for `body`.
+    private func locked<T>(_ body: () throws -> T) throws -> T {
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw PinError("\(path).lock could not be opened (\(String(cString: strerror(errno)))), so the pins were not changed.") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw PinError("\(path).lock could not be locked, so the pins were not changed.") }
+        }
+        return try body()
+    }
+
+    private static let stamp: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter
+    }()
 
     /// Adds a pin: the title is needed, the point must be on the globe, a link must be http or https.
     @discardableResult
     public func add(title: String, note: String?, link: String?, at point: GeoPoint, now: Date = Date()) throws -> Pin {
         let pin = try Self.pin(id: Self.newID(), title: title, note: note, link: link, point: point, created: now)
-        var pins = try load()
-        pins.append(pin)
-        try AtomicFile.writeJSON(pins, to: path)
+        try modify { $0.append(pin) }
         return pin
     }
 
     /// Changes a pin's title, note and link (checked as when added); its place and time stay.
     @discardableResult
     public func update(_ id: String, title: String, note: String?, link: String?) throws -> Pin {
-        var pins = try load()
+        try modify { pins in try Self.update(&pins, id, title: title, note: note, link: link) }
+    }
+
+    private static func update(_ pins: inout [Pin], _ id: String, title: String, note: String?, link: String?) throws -> Pin {
         guard let index = pins.firstIndex(where: { $0.id == id }) else { throw PinError("That pin is no longer there.") }
         let old = pins[index]
         pins[index] = try Self.pin(id: id, title: title, note: note, link: link, point: GeoPoint(longitude: old.longitude, latitude: old.latitude),
                                    created: old.created)
-        try AtomicFile.writeJSON(pins, to: path)
         return pins[index]
     }
 
     /// Removes the pin with this id (or the one pin whose id starts so); false when there is none.
     public func remove(_ id: String) throws -> Bool {
-        var pins = try load()
+        try modify { pins in try Self.remove(&pins, id) }
+    }
+
+    private static func remove(_ pins: inout [Pin], _ id: String) throws -> Bool {
         let matches = pins.indices.filter { pins[$0].id == id || pins[$0].id.hasPrefix(id.lowercased()) }
         guard matches.count == 1 else {
             if matches.count > 1 { throw PinError("“\(TerminalText.sanitizedLine(id, maxLength: 40))” names more than one pin: give more of its id.") }
             return false
         }
         pins.remove(at: matches[0])
-        try AtomicFile.writeJSON(pins, to: path)
         return true
     }
 
@@ -100,7 +146,7 @@ public struct PinStore: Sendable {
         guard json["type"]?.string == "Feature" || json["type"]?.string == "FeatureCollection" else {
             throw PinError("The file is not a GeoJSON Feature or FeatureCollection.")
         }
-        var pins = try load(), problems: [String] = [], added = 0
+        var found: [Pin] = [], problems: [String] = []
         for (index, feature) in features.enumerated() {
             let coordinates = feature["geometry"]?["coordinates"]?.array ?? []
             guard feature["geometry"]?["type"]?.string == "Point", coordinates.count >= 2,
@@ -111,15 +157,14 @@ public struct PinStore: Sendable {
             let properties = feature["properties"]
             let title = properties?["title"]?.string ?? properties?["name"]?.string ?? ""
             do {
-                pins.append(try Self.pin(id: Self.newID(), title: title, note: properties?["note"]?.string, link: properties?["link"]?.string,
-                                         point: GeoPoint(longitude: longitude, latitude: latitude), created: now))
-                added += 1
+                found.append(try Self.pin(id: Self.newID(), title: title, note: properties?["note"]?.string, link: properties?["link"]?.string,
+                                          point: GeoPoint(longitude: longitude, latitude: latitude), created: now))
             } catch {
                 problems.append("Feature \(index + 1): \(error.userSentence)")
             }
         }
-        if added > 0 { try AtomicFile.writeJSON(pins, to: path) }
-        return (added, problems)
+        if !found.isEmpty { try modify { $0 += found } }
+        return (found.count, problems)
     }
 
     private static func pin(id: String, title: String, note: String?, link: String?, point: GeoPoint, created: Date) throws -> Pin {

@@ -33,7 +33,10 @@ public final class PlainApp {
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { Task { @UIActor in self.program.send(.interrupted) } }
+            source.setEventHandler {
+                StopSignal.record(number)
+                Task { @UIActor in self.program.send(.interrupted) }
+            }
             source.resume()
             signals.append(source)
         }

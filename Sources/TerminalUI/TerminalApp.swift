@@ -109,7 +109,12 @@ public final class TerminalApp {
             case .key(let key): program.send(.key(key))
             case .mouse(let mouse): program.send(.mouse(mouse))
             case .resize: resizeToTerminal()
-            case .interrupt, .hangUp: program.send(.interrupted)
+            case .interrupt:
+                StopSignal.record(SIGINT)
+                program.send(.interrupted)
+            case .hangUp:
+                StopSignal.record(SIGHUP)
+                program.send(.interrupted)
             }
         }
         if program.state.isQuitting { finish() }
@@ -117,7 +122,12 @@ public final class TerminalApp {
 
     private func readSignals() {
         for signal in SignalPipe.drain(signalFD) {
-            if signal == SIGWINCH { resizeToTerminal() } else { program.send(.interrupted) }
+            if signal == SIGWINCH {
+                resizeToTerminal()
+            } else {
+                StopSignal.record(signal)
+                program.send(.interrupted)
+            }
         }
         if program.state.isQuitting { finish() }
     }

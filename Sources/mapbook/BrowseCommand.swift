@@ -115,6 +115,7 @@ enum Browser {
                 await PlainApp.run(running)
                 current = await ended(running)
             }
+            if let status = StopSignal.exitStatus { throw ExitCode(status) }
             return
         }
         do {
@@ -125,5 +126,7 @@ enum Browser {
             await program.shutdown()
             throw Output.fail(error, json: false)
         }
+        // Stopped by a signal (downloads paused, to resume next time): 128 + its number.
+        if let status = StopSignal.exitStatus { throw ExitCode(status) }
     }
 }

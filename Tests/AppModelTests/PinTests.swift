@@ -109,7 +109,7 @@ struct PinTests {
 
     @Test func aDamagedPinsFileIsSaidAndTheOthersStillShow() {
         var state = Self.mapOpen()
-        _ = App.update(&state, .pinsLoaded([], problem: "pins.json could not be read; it was kept as pins.json.bad."))
-        #expect(state.notice == .problem("pins.json could not be read; it was kept as pins.json.bad."))
+        _ = App.update(&state, .pinsLoaded([], problem: "pins.json is damaged; it was kept as pins.json.bad-20261124-101500, and a new pins file is started."))
+        #expect(state.notice == .problem("pins.json is damaged; it was kept as pins.json.bad-20261124-101500, and a new pins file is started."))
     }
 }

@@ -177,4 +177,46 @@ struct PortalUnderFireTests {
         request.deadline = .seconds(1)
         await #expect(throws: HTTPError.deadlineExceeded("127.0.0.1", seconds: 1)) { try await client.send(request) }
     }
+
+    /// A layer whose service pages forever in one of three ways.
+    static func endlessLayer(_ mode: String) throws -> (LoopbackServer, WebMapLayer) {
+        let maxRecordCount = mode == "zero" ? 0 : 1000
+        let description = #"{"name":"Endless","geometryType":"esriGeometryPoint","objectIdField":"OBJECTID","maxRecordCount":\#(maxRecordCount),"# +
+            #""advancedQueryCapabilities":{"supportsPagination":true},"fields":[{"name":"OBJECTID","type":"esriFieldTypeOID"}]}"#
+        let server = try LoopbackServer { request in
+            guard request.path.hasSuffix("/query") else { return .json(description) }
+            let offset = Int(request.query["resultOffset"] ?? "0") ?? 0
+            let ids: [Int] = switch mode {
+            case "same": [1, 2, 3]
+            case "zero": Array(offset..<(offset + (Int(request.query["resultRecordCount"] ?? "1") ?? 1)))
+            default: [offset]
+            }
+            let features = ids.map { #"{"attributes":{"OBJECTID":\#($0)},"geometry":{"x":-70,"y":44}}"# }.joined(separator: ",")
+            return .json(#"{"features":[\#(features)],"exceededTransferLimit":true}"#)
+        }
+        return (server, WebMapLayer(title: "Endless", layerType: "ArcGISFeatureLayer", url: server.baseURL.absoluteString + "/arcgis/rest/services/E/FeatureServer/0"))
+    }
+
+    /// A service that always says it held features back: one new feature a page, the same page
+    /// again and again, or `maxRecordCount: 0`. Paging stops, bounded, and says why.
+    @Test(arguments: ["one", "same", "zero"])
+    func pagingThatNeverEndsIsBounded(mode: String) async throws {
+        let (server, layer) = try Self.endlessLayer(mode)
+        defer { server.stop() }
+        let client = PortalClient(portal: server.baseURL, http: quick)
+        let description = try await client.featureLayer(layer)
+        let result = try await client.queryFeatures(description, within: GeoExtent(xmin: -71, ymin: 43, xmax: -69, ymax: 45), limit: 20_000)
+        let queries = server.requests.filter { $0.path.hasSuffix("/query") }
+        #expect(queries.count <= PortalClient.maxQueryPages)
+        #expect(result.isCapped)
+        switch mode {
+        case "same":
+            #expect(queries.count == 2 && result.features.count == 3 && result.stopped?.contains("none not seen before") == true)
+        case "zero":
+            // No limit said is ArcGIS's default of 1,000 a page, not one feature a page.
+            #expect(queries.first?.query["resultRecordCount"] == "1000" && queries.count == 20 && result.features.count == 20_000)
+        default:
+            #expect(queries.count == PortalClient.maxQueryPages && result.stopped?.contains("stopped after") == true)
+        }
+    }
 }

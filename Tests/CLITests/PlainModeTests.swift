@@ -122,6 +122,25 @@ struct PlainModeTests {
         #expect(session.printed.contains("Acadia downloaded · 2.0 MiB, verified"))
     }
 
+    /// SIGTERM or SIGINT during a download: the download pauses (to resume next time) and mapbook
+    /// ends with 128 + the signal, never 0 with the area partial.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalMidDownloadExitsWithItsStatus(signal: Int32) async throws {
+        let server = try SampleFixture.start(faults: try { var faults = SampleFaults(); try faults.apply("bandwidth=64k"); return faults }())
+        defer { server.stop() }
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let session = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--data-dir", dataDir])
+        defer { if session.process.isRunning { session.process.terminate() } }
+        try await session.waitFor("7. Bangor")
+        session.send("download 2")
+        try await session.waitFor("Acadia: downloading")
+        kill(session.process.processIdentifier, signal)
+        await session.process.exited()
+        #expect(session.process.terminationStatus == 128 + signal, "\(session.printed)")
+        #expect(!session.printed.contains("Acadia downloaded"))
+    }
+
     /// The Maps card in lines: the web maps of a search, numbered; `webmap N` opens one in place of
     /// the first, and `maps` (Recent) then lists both.
     @Test func mapsSearchAndOpenAnotherWebMap() async throws {

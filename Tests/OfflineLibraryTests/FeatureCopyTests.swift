@@ -1,5 +1,6 @@
 import ArcGISPortal
 import Foundation
+import LoopbackHTTP
 import MapbookCore
 import PortalFixtures
 import SamplePortal
@@ -60,6 +61,72 @@ struct FeatureCopyTests {
         guard case .finished? = events.last else { Issue.record("\(events)"); return }
         let (copies, _) = fixture.library.featureCopies(fixture.portlandID)
         #expect(copies.count == 2 && copies.allSatisfy { $0.problem != nil && $0.features.isEmpty })
+    }
+
+    /// A feature service of `count` points with long attributes, and the web map layer naming it.
+    static func bigLayer(count: Int) throws -> (LoopbackServer, WebMapLayer) {
+        let description = #"{"name":"Big","geometryType":"esriGeometryPoint","objectIdField":"OBJECTID","maxRecordCount":50000,"# +
+            #""advancedQueryCapabilities":{"supportsPagination":true},"fields":[{"name":"OBJECTID","type":"esriFieldTypeOID"},{"name":"note","type":"esriFieldTypeString"}]}"#
+        let note = String(repeating: "n", count: 400)
+        let features = (0..<count).map { #"{"attributes":{"OBJECTID":\#($0),"note":"\#(note)"},"geometry":{"x":-70.25,"y":43.66}}"# }
+        let page = Data((#"{"features":["# + features.joined(separator: ",") + "]}").utf8)
+        let server = try LoopbackServer { request in
+            request.path.hasSuffix("/query") ? .json(data: page) : .json(description)
+        }
+        return (server, WebMapLayer(title: "Big", layerType: "ArcGISFeatureLayer", url: server.baseURL.absoluteString + "/arcgis/rest/services/Big/FeatureServer/0"))
+    }
+
+    /// The disk fills while the feature copies are written: the area is not recorded, nothing is
+    /// left half-written, and once there is room the next download adopts the verified package and
+    /// fetches the copies again.
+    @Test func aDiskThatFillsWithTheFeatureCopiesLeavesTheAreaNotDownloaded() async throws {
+        let mountPoint = LibraryFixture.temporaryFolder()
+        defer { umountTmpfs(mountPoint) }
+        let packageBytes = SampleFixture.content.packages[SampleFixture.portland.packageID]!.data.count
+        guard mountTmpfs(mountPoint, options: "size=\(packageBytes + 400 << 10)") else {
+            print("skipped: a full disk is simulated with a small tmpfs, which needs root (mount -t tmpfs)")
+            return
+        }
+        let (server, layer) = try Self.bigLayer(count: 5_000)
+        defer { server.stop() }
+        let fixture = try LibraryFixture(root: mountPoint)
+        defer { fixture.portal.stop() }
+        let queue = fixture.queue()
+        await queue.setFeatureLayers([layer])
+        let events = try await fixture.downloadPortland(with: queue)
+        guard case .failed(_, let failure)? = events.last else { Issue.record("\(events)"); return }
+        #expect(failure.isDiskFull, "\(failure.sentence)")
+        #expect(fixture.library.downloadRecord(fixture.portlandID) == nil && fixture.library.storedRecord(fixture.portlandID) == nil)
+        let areaFolder = fixture.library.areaDirectory(fixture.portlandID)
+        #expect(!FileManager.default.fileExists(atPath: areaFolder + "/features.new"))
+
+        // Room again: the package is adopted, not fetched again, and the copies arrive.
+        #expect(mountTmpfs(mountPoint, options: "remount,size=32m"))
+        let packageRequests = fixture.portal.requests.count { $0.path.hasSuffix("/data") && !$0.path.contains(SampleFixture.portlandID) }
+        let again = try await fixture.downloadPortland(with: queue)
+        guard case .finished? = again.last else { Issue.record("\(again)"); return }
+        #expect(fixture.portal.requests.count { $0.path.hasSuffix("/data") && !$0.path.contains(SampleFixture.portlandID) } == packageRequests)
+        let record = try #require(fixture.library.downloadRecord(fixture.portlandID))
+        #expect(record.featureCopies == 1 && fixture.library.featureCopies(fixture.portlandID).copies.first?.features.count == 5_000)
+    }
+
+    /// Copies deleted after the download: the area is no longer whole — verify says so, and the
+    /// next download fetches them again.
+    @Test func missingCopiesAreSeenAndFetchedAgain() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop() }
+        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        let queue = fixture.queue()
+        await queue.setFeatureLayers(layers)
+        guard case .finished? = try await fixture.downloadPortland(with: queue).last else { Issue.record("no download"); return }
+        let record = try #require(fixture.library.downloadRecord(fixture.portlandID))
+        #expect(record.featureCopies == 2 && fixture.library.verify(record).isEmpty)
+        try FileManager.default.removeItem(atPath: fixture.library.featuresDirectory(fixture.portlandID))
+        #expect(fixture.library.downloadRecord(fixture.portlandID) == nil)
+        #expect(fixture.library.verify(record) == [.featureCopiesMissing(count: 2, of: 2)])
+        guard case .finished? = try await fixture.downloadPortland(with: queue).last else { Issue.record("no repair"); return }
+        #expect(fixture.library.featureCopies(fixture.portlandID).copies.count == 2)
+        #expect(fixture.library.downloadRecord(fixture.portlandID) != nil)
     }
 
     @Test func aCopyStopsAtItsLimitAndSaysSo() async throws {

@@ -41,17 +41,51 @@ import Testing
         #expect(try store.load().isEmpty, "nothing half-kept")
     }
 
-    @Test func aDamagedFileIsKeptAsideNeverEmptied() throws {
+    /// Every damaged copy is kept (a second damage never destroys the first's backup), the sentence
+    /// says where, and speaks of pins, not areas.
+    @Test func everyDamagedFileIsKeptAsideNeverEmptied() throws {
         let store = PinStore(root: root)
-        try Data("[{\"id\":\"a\",\"title\":".utf8).write(to: URL(fileURLWithPath: store.path))
-        do {
-            _ = try store.load()
-            Issue.record("a truncated pins file was read")
-        } catch {
-            #expect(error.userSentence.contains("it was kept as \(store.path).bad"))
+        let damaged = [Data("[{\"id\":\"a\",\"title\":".utf8), Data("not json at all".utf8)]
+        for bytes in damaged {
+            try bytes.write(to: URL(fileURLWithPath: store.path))
+            let error = #expect(throws: PinError.self) { _ = try store.load() }
+            let sentence = error?.userSentence ?? ""
+            #expect(sentence.contains("it was kept as \(store.path).bad-") && !sentence.contains("area"), "\(sentence)")
+            #expect(try store.load().isEmpty, "a new file is started")
         }
-        #expect(FileManager.default.contents(atPath: store.path + ".bad") == Data("[{\"id\":\"a\",\"title\":".utf8))
-        #expect(try store.load().isEmpty, "a new file is started")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasPrefix("pins.json.bad-") }.sorted()
+        #expect(kept.count == 2)
+        #expect(Set(kept.compactMap { FileManager.default.contents(atPath: root + "/" + $0) }) == Set(damaged))
+    }
+
+    /// A damaged file on a disk where it cannot be moved aside: nothing claims it was kept, and
+    /// no pin is written over it.
+    @Test(.enabled(if: getuid() != 0, "root can write into a read-only folder"))
+    func aDamagedFileThatCannotBeMovedIsLeftAndSaidSo() throws {
+        let store = PinStore(root: root)
+        try Data("broken".utf8).write(to: URL(fileURLWithPath: store.path))
+        chmod(root, 0o500)
+        defer { chmod(root, 0o700) }
+        let error = #expect(throws: PinError.self) { try store.add(title: "x", note: nil, link: nil, at: GeoPoint(longitude: 1, latitude: 2)) }
+        #expect(error?.userSentence.contains("could not be moved aside") == true && error?.userSentence.contains("kept as") == false)
+        #expect(FileManager.default.contents(atPath: store.path) == Data("broken".utf8))
+    }
+
+    /// Two writers adding pins at once (each with its own open of the lock, as two processes have)
+    /// keep every pin.
+    @Test func concurrentWritersLoseNoPin() async throws {
+        let root = self.root
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    let store = PinStore(root: root)
+                    for index in 0..<40 {
+                        _ = try? store.add(title: "w\(writer)-\(index)", note: nil, link: nil, at: GeoPoint(longitude: Double(index), latitude: 1))
+                    }
+                }
+            }
+        }
+        #expect(try PinStore(root: root).load().count == 80)
     }
 
     @Test func importTakesThePointsAndNamesWhatItLeftOut() throws {
