@@ -26,8 +26,9 @@ public struct TileFolderSource: MapSource {
         let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL, found.count < 100_000 {
             let ext = file.pathExtension.lowercased()
+            // A symbolic link that leads out of the folder is not read.
             guard Self.vectorExtensions.contains(ext) || Self.imageExtensions.contains(ext),
-                  let key = Self.key(of: file, under: root) else { continue }
+                  let key = Self.key(of: file, under: root), FileByteSource.isInside(file.path, folder: path) else { continue }
             found[key] = file.path
             if Self.vectorExtensions.contains(ext) { vector += 1 } else { images += 1 }
         }
@@ -44,7 +45,7 @@ public struct TileFolderSource: MapSource {
         var names = Set<String>()
         if isVector {
             for key in found.keys.sorted().suffix(4) {
-                guard let data = FileManager.default.contents(atPath: found[key]!), data.count <= TileContent.maxVectorTileSize,
+                guard let data = try? FileByteSource.contents(of: found[key]!, limit: TileContent.maxVectorTileSize),
                       let tile = try? TileContent.decodeVectorTile(data) else { continue }
                 names.formUnion(tile.layers.map(\.name))
             }
@@ -54,10 +55,14 @@ public struct TileFolderSource: MapSource {
 
     public func tile(_ key: TileKey) async throws -> MapTile? {
         guard let path = paths[key] else { return nil }
-        let url = URL(fileURLWithPath: path)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= TileContent.maxVectorTileSize else { throw MapSourceError("\(url.lastPathComponent) is too large to be a tile.") }
-        return try MapTile(key: key, bytes: try Data(contentsOf: url), vector: isVector)
+        let bytes: Data
+        do {
+            // Opened without blocking and read only if a plain file: a FIFO in a tile's place never hangs the map.
+            bytes = try FileByteSource.contents(of: path, limit: TileContent.maxVectorTileSize)
+        } catch {
+            throw MapSourceError("\(URL(fileURLWithPath: path).lastPathComponent) cannot be read as a tile: \(error.description).")
+        }
+        return try MapTile(key: key, bytes: bytes, vector: isVector)
     }
 
     /// `…/z/x/y.ext` or `…/z-x-y.ext`, with every number in range for its zoom.

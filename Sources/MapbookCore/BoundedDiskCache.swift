@@ -18,9 +18,29 @@ public final class BoundedDiskCache: Sendable {
         self.directory = directory
         self.limit = limit
         self.suffix = suffix
+        Self.removeOrphans(in: directory, suffix: suffix)
         let found = Self.files(in: directory, suffix: suffix).reduce(0) { $0 + $1.size }
         size = Mutex(found)
         if found > limit { prune() }
+    }
+
+    /// Files being written when a process died or the disk filled (`<name><suffix>.tmp…`), older
+    /// than `age`: no writer is coming back for them.
+    static func removeOrphans(in directory: String, suffix: String, age: TimeInterval = 600) {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return }
+        let cutoff = Date().addingTimeInterval(-age)
+        while let relative = walker.nextObject() as? String {
+            guard relative.contains(suffix + ".tmp"), let modified = walker.fileAttributes?[.modificationDate] as? Date,
+                  modified < cutoff else { continue }
+            unlink(directory + "/" + relative)
+        }
+    }
+
+    /// Bytes free to this user on the disk holding `path`; nil when it cannot be told.
+    public static func freeBytes(at path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int64(clamping: UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
     }
 
     /// A 64-bit FNV-1a hash of `text`, in hexadecimal: a file name for a key of any length.

@@ -8,14 +8,32 @@ public protocol ByteSource: Sendable {
     func read(at offset: Int64, count: Int) throws(TileFormatError) -> Data
 }
 
-/// A file read with `pread`, safe to share between threads.
+/// A file read with `pread`, safe to share between threads. Only regular files: opened without
+/// blocking (a FIFO or device in a package's or cache's place would otherwise hang the open or
+/// the reads), then refused unless `fstat` says it is a plain file.
 public final class FileByteSource: ByteSource {
     public let path: String
     public let size: Int64
     private let descriptor: Int32
 
+    /// A small file read whole (a cache's `conf.xml`, a loose tile), refused above `limit` bytes.
+    public static func contents(of path: String, limit: Int) throws(TileFormatError) -> Data {
+        let source = try FileByteSource(path: path)
+        guard source.size <= Int64(limit) else { throw .malformed("\(path) is larger than \(limit) bytes") }
+        return try source.read(at: 0, count: Int(source.size))
+    }
+
+    /// Whether `path`, with every symbolic link resolved, is inside `folder` (also resolved): a
+    /// link inside a tile cache must not lead mapbook to read files elsewhere.
+    public static func isInside(_ path: String, folder: String) -> Bool {
+        guard let resolved = realpath(path, nil), let root = realpath(folder, nil) else { return false }
+        defer { free(resolved); free(root) }
+        let file = String(cString: resolved), base = String(cString: root)
+        return file.hasPrefix(base.hasSuffix("/") ? base : base + "/")
+    }
+
     public init(path: String) throws(TileFormatError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

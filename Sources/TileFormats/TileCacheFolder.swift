@@ -24,12 +24,13 @@ public final class TileCacheFolder: TileSource, Sendable {
     }
 
     public init(path: String) throws(TileFormatError) {
-        guard let folder = Self.configuration(in: path), let xmlData = FileManager.default.contents(atPath: folder + "/conf.xml") else {
+        guard let folder = Self.configuration(in: path) else {
             throw .cannotOpen(path: path, reason: "it has no conf.xml beside an _alllayers folder")
         }
+        let xmlData = try FileByteSource.contents(of: folder + "/conf.xml", limit: 4 << 20)
         self.path = path
         let xml = String(decoding: xmlData, as: UTF8.self)
-        let cdi = FileManager.default.contents(atPath: folder + "/conf.cdi").map { String(decoding: $0, as: UTF8.self) }
+        let cdi = (try? FileByteSource.contents(of: folder + "/conf.cdi", limit: 4 << 20)).map { String(decoding: $0, as: UTF8.self) }
         info = CacheConfiguration.info(xml: xml, cdi: cdi, kind: .cacheFolder, name: URL(fileURLWithPath: path).lastPathComponent)
         storage = CacheConfiguration.storageFormat(xml)
         let root = URL(fileURLWithPath: folder + "/_alllayers")
@@ -39,7 +40,8 @@ public final class TileCacheFolder: TileSource, Sendable {
         // A cache of millions of loose tiles is listed up to a limit; bundled caches hold few files.
         while let file = walker?.nextObject() as? URL, files.count < 4_000_000 {
             let full = file.standardizedFileURL.path
-            guard full.hasPrefix(prefix) else { continue }
+            // A symbolic link that leads out of the cache is not read.
+            guard full.hasPrefix(prefix), FileByteSource.isInside(full, folder: folder) else { continue }
             files[String(full.dropFirst(prefix.count)).lowercased()] = full
         }
         self.files = files

@@ -42,8 +42,43 @@ public final class ZipArchive: Sendable {
             if entryIndex[entry.name] == nil { entryIndex[entry.name] = entries.count }
             entries.append(entry)
         }
+        try Self.checkNoOverlap(entries)
         self.entries = entries
         self.entryIndex = entryIndex
+    }
+
+    /// Entries whose bytes overlap (a zip bomb's trick: many entries, one compressed stream) are
+    /// refused: in a real package every entry has bytes of its own.
+    static func checkNoOverlap(_ entries: [ZipEntry]) throws(TileFormatError) {
+        let files = entries.filter { !$0.isDirectory || $0.compressedSize > 0 }.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
+        for (current, next) in zip(files, files.dropFirst()) {
+            // A local header is at least 30 bytes and the name; then the entry's compressed bytes.
+            let (end, overflow) = current.localHeaderOffset.addingReportingOverflow(30 + Int64(current.name.utf8.count) + current.compressedSize)
+            guard !overflow, next.localHeaderOffset >= end else {
+                throw .malformed("\(current.name) and \(next.name) overlap in the package")
+            }
+        }
+    }
+
+    /// Deflate cannot shrink data more than about 1,032 to 1: an entry that claims more is lying.
+    static let maxCompressionRatio: Int64 = 1000
+    /// Large entries compressed this far are no tile bundle (those hold mostly JPEG and PNG tiles,
+    /// which barely compress): refused as a bomb.
+    static let maxLargeEntryRatio: Int64 = 100
+    static let largeEntry: Int64 = 256 << 20
+
+    /// Refuses, before a byte is inflated, an entry whose declared size is more than its
+    /// compressed bytes could honestly hold, or more than the cache or the disk can take.
+    static func checkInflatable(_ entry: ZipEntry, freeBytes: Int64?) throws(TileFormatError) {
+        guard entry.size <= maxInflatedEntry else { throw .tileTooLarge(entry.size) }
+        let compressed = max(entry.compressedSize, 1)
+        let ratio = entry.size / compressed
+        if entry.size > 1 << 20, ratio > maxCompressionRatio || (entry.size > largeEntry && ratio > maxLargeEntryRatio) {
+            throw .malformed("\(entry.name) claims to inflate \(ratio) times over (\(entry.compressedSize) to \(entry.size) bytes): refused as a zip bomb")
+        }
+        if let freeBytes, entry.size > freeBytes - (64 << 20) {
+            throw .cannotOpen(path: entry.name, reason: "inflating it needs \(entry.size >> 20) MiB and the disk has \(max(freeBytes, 0) >> 20) MiB free")
+        }
     }
 
     public func entry(named name: String) -> ZipEntry? { entryIndex[name].map { entries[$0] } }
@@ -77,13 +112,14 @@ public final class ZipArchive: Sendable {
     }
 
     private func inflatedCopy(of entry: ZipEntry) throws(TileFormatError) -> FileByteSource {
-        guard entry.size <= Self.maxInflatedEntry else { throw .tileTooLarge(entry.size) }
+        try Self.checkInflatable(entry, freeBytes: nil)
         let cache = Self.inflated
         let name = Self.inflatedName(of: entry)
         if let path = cache.existingPath(name), let kept = try? FileByteSource(path: path), kept.size == entry.size { return kept }
         guard let temporary = cache.temporaryPath(for: name) else {
             throw .cannotOpen(path: cache.directory, reason: "the folder for inflated package entries cannot be made")
         }
+        try Self.checkInflatable(entry, freeBytes: BoundedDiskCache.freeBytes(at: cache.directory))
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .cannotOpen(path: temporary, reason: String(cString: strerror(errno))) }
         var keep = false
@@ -138,6 +174,7 @@ public final class ZipArchive: Sendable {
         case .deflated:
             // The declared size is only a claim: inflating stops at it whatever the stream says.
             guard entry.compressedSize <= Int64(limit), entry.size <= Int64(limit) else { throw .tileTooLarge(entry.size) }
+            try Self.checkInflatable(entry, freeBytes: nil)
             var data = Data(capacity: Int(entry.size))
             try inflate(entry) { bytes throws(TileFormatError) in data.append(contentsOf: bytes) }
             return data

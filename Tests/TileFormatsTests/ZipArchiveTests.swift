@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 import Testing
 @testable import TileFormats
 
@@ -71,6 +72,54 @@ func patched(_ data: Data, _ old: String, _ new: String) -> Data {
         #expect(entry.method == .deflated)
         #expect(throws: TileFormatError.self) { try zip.contents(of: entry, limit: 1 << 20) }
         #expect(throws: TileFormatError.self, "a compressed entry is never handed out as tile bytes") { try zip.source(of: entry) }
+    }
+
+    /// A small deflated entry that claims to inflate a thousand times over (the 2.6 MB
+    /// `.tpk` whose bundle claims 1.9 GB): refused before a byte goes into the cache of inflated
+    /// entries. Honest entries, even compressible ones, still inflate.
+    @Test func anEntryClaimingToInflateFarPastItsSizeIsRefusedBeforeInflating() throws {
+        let path = temporaryFile(".tpk")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try ZipWriter(path: path)
+        try writer.add("v101/Layers/_alllayers/L00/R0000C0000.bundle", Data(count: 64 << 20), deflated: true)
+        try writer.add("honest.bin", Data((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }), deflated: true)
+        try writer.finish()
+        let zip = try ZipArchive(source: FileByteSource(path: path))
+        let bomb = try #require(zip.entry(named: "v101/Layers/_alllayers/L00/R0000C0000.bundle"))
+        #expect(bomb.size / bomb.compressedSize > ZipArchive.maxCompressionRatio)
+        let before = BoundedDiskCache.summary(of: ZipArchive.inflated.directory, suffix: ".inflated").bytes
+        let error = #expect(throws: TileFormatError.self) { try zip.source(of: bomb) }
+        #expect(error?.description.contains("zip bomb") == true)
+        #expect(BoundedDiskCache.summary(of: ZipArchive.inflated.directory, suffix: ".inflated").bytes <= before)
+        let honest = try #require(zip.entry(named: "honest.bin"))
+        #expect(try zip.source(of: honest).size == 2 << 20)
+        // More than the disk has free is refused too.
+        #expect(throws: TileFormatError.self) { try ZipArchive.checkInflatable(honest, freeBytes: 1 << 20) }
+    }
+
+    /// Two entries pointing at the same bytes (overlapping entries inflate one stream many times).
+    @Test func overlappingEntriesAreRefused() throws {
+        var bytes = [UInt8](try zipBytes([("a.bin", Data(repeating: 1, count: 100)), ("b.bin", Data(repeating: 2, count: 100))]))
+        let centrals = (0..<(bytes.count - 4)).filter { bytes[$0..<($0 + 4)].elementsEqual([0x50, 0x4B, 0x01, 0x02]) }
+        #expect(centrals.count == 2)
+        // b.bin's local header offset (central record + 42) made a's.
+        bytes.replaceSubrange((centrals[1] + 42)..<(centrals[1] + 46), with: bytes[(centrals[0] + 42)..<(centrals[0] + 46)])
+        let error = #expect(throws: TileFormatError.self) { try openZip(Data(bytes)) }
+        #expect(error?.description.contains("overlap") == true)
+    }
+
+    /// A temporary file left by a process that died mid-write is removed when the cache opens.
+    @Test func orphanedTemporaryFilesAreRemoved() throws {
+        let folder = temporaryFile("-cache")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let orphan = folder + "/abc.inflated.tmp123", fresh = folder + "/def.inflated.tmp456"
+        FileManager.default.createFile(atPath: orphan, contents: Data(count: 1000))
+        FileManager.default.createFile(atPath: fresh, contents: Data(count: 1000))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: orphan)
+        _ = BoundedDiskCache(directory: folder, limit: 1 << 20, suffix: ".inflated")
+        #expect(!FileManager.default.fileExists(atPath: orphan))
+        #expect(FileManager.default.fileExists(atPath: fresh), "a file being written now is left to its writer")
     }
 
     @Test func corruptArchivesAreTypedErrors() throws {
