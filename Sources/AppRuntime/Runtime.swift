@@ -520,18 +520,20 @@ public final class Runtime {
     /// The listings' thumbnails: the one kept with the web map's library, else the portal's.
     private nonisolated static func thumbnails(of listings: [MapListing], client: PortalClient?,
                                                library: OfflineLibrary) async -> [ItemID: RasterImage] {
-        var found: [ItemID: Data] = [:]
+        // One at a time, each decoded and shrunk as it comes: only one thumbnail's bytes (2 MiB at
+        // most) are ever held, however many web maps a page lists.
+        var images: [ItemID: RasterImage] = [:]
         for listing in listings {
             if Task.isCancelled { break }
             let own = OfflineLibrary(root: library.root, portalKey: library.portalKey, webMap: listing.id)
-            if let kept = await onWorkPool({ own.thumbnail(for: listing.id) }) {
-                found[listing.id] = kept
-            } else if let client, let name = listing.thumbnail,
-                      let data = try? await client.thumbnail(of: listing.id, named: name) {
-                found[listing.id] = data
+            var bytes = await onWorkPool { own.thumbnail(for: listing.id) }
+            if bytes == nil, let client, let name = listing.thumbnail {
+                bytes = try? await client.thumbnail(of: listing.id, named: name)
             }
+            guard let found = bytes else { continue }
+            images.merge(await onWorkPool { await decodeThumbnails([listing.id: found]) }) { _, new in new }
         }
-        return await onWorkPool { await decodeThumbnails(found) }
+        return images
     }
 
     private nonisolated static func stack(for choice: MapSourceChoice, given: (any MapSource)?, library: OfflineLibrary,

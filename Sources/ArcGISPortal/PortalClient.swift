@@ -160,13 +160,19 @@ public struct PortalClient: Sendable {
         return try await thumbnail(of: item.id, named: name)
     }
 
-    /// An item's thumbnail by its id and the name its item gives (`thumbnail/….png`).
+    /// The largest thumbnail taken: real ones are a few hundred kilobytes at most.
+    public static let maxThumbnailBytes = 2 << 20
+
+    /// An item's thumbnail by its id and the name its item gives (`thumbnail/….png`), refused past
+    /// `maxThumbnailBytes` (by `Content-Length`, else as it streams in).
     public func thumbnail(of id: ItemID, named name: String) async throws -> Data {
         let path = ["content", "items", id.rawValue, "info"] + name.split(separator: "/").map(String.init)
         guard !path.contains(where: { $0 == ".." || $0 == "." }) else {
             throw PortalError(.malformedResponse, host: host, serverMessage: "thumbnail name leaves the item", itemID: id)
         }
-        return try await send(request(path, query: []), about: id) { response in
+        var asked = request(path, query: [])
+        asked.maxBodyBytes = Self.maxThumbnailBytes
+        return try await send(asked, about: id) { response in
             try checkErrorBody(response, about: id, request: request(path, query: []))
             return response.body
         }

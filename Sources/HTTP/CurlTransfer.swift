@@ -254,6 +254,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// Decides, once the final response's headers are in, where its body goes.
     private func prepareSink() {
         sinkPrepared = true
+        if case .memory(let limit) = sink, let length = headers["content-length"].flatMap({ Int64($0) }), length > Int64(limit) {
+            // Said up front: refused before a byte of the body is taken.
+            failure = .responseTooLarge(limit: limit)
+            return
+        }
         guard case .file(let fd, let path, let requestedOffset) = sink else { return }
         let length = headers["content-length"].flatMap { Int64($0) }
         switch status {

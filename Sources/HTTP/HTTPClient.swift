@@ -20,7 +20,7 @@ public final class HTTPClient: Sendable {
         return try await withRetries(configuration.retry, deadline: deadline) { () throws(HTTPError) in
             let (outcome, host) = try await exchange(request) { hop throws(HTTPError) in
                 try CurlTransfer(request: hop, configuration: configuration,
-                                 sink: .memory(limit: configuration.maxBodyBytes), rangeStart: nil, onProgress: nil,
+                                 sink: .memory(limit: min(request.maxBodyBytes ?? .max, configuration.maxBodyBytes)), rangeStart: nil, onProgress: nil,
                                  deadline: deadline.map { ($0, limit!) })
             }
             try Self.checkStatus(outcome, host: host)

@@ -24,6 +24,8 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
     /// The most this request may take in all, retries included; nil: the client's `deadline`.
     public var deadline: Duration?
+    /// The largest answer taken into memory for this request; nil: the client's `maxBodyBytes`.
+    public var maxBodyBytes: Int?
 
     public init(url: URL, method: String = "GET", headers: [(String, String)] = [], body: Data? = nil) {
         self.url = url; self.method = method; self.headers = headers; self.body = body

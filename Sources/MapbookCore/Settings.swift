@@ -54,7 +54,10 @@ public struct Settings: Equatable, Sendable {
             throw Problems(settings: Settings(), sentences: ["mapbook has no setting “\(TerminalText.sanitizedLine(key, maxLength: 40))”; it has "
                                                              + "\(keys.joined(separator: ", ")) and key.ACTION (\(KeyAction.allCases.map(\.rawValue).joined(separator: ", ")))."])
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let value, let problem = unsafeValueProblem(key: key, value) {
+            throw Problems(settings: Settings(), sentences: [problem])
+        }
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         if lines.last == "" { lines.removeLast() }
         let matching = lines.indices.filter { lines[$0].split(separator: "=", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces) == key }
         for index in matching.reversed() { lines.remove(at: index) }
@@ -63,23 +66,40 @@ public struct Settings: Equatable, Sendable {
         do {
             _ = try Settings(parsing: updated)
         } catch {
-            // Only what this change brought in counts against it.
+            // Only what this change brought in counts against it, said of the value, not of a line.
             let own = error.sentences.filter { $0.contains(key) }
+                .map { $0.replacingOccurrences(of: #"^config line [0-9]+: "#, with: "", options: .regularExpression) }
             if !own.isEmpty { throw Problems(settings: error.settings, sentences: own) }
         }
         return updated
     }
 
+    /// Why `value` cannot be written as `key`'s value, if it cannot: a line break or other control
+    /// character would start a line of its own (another setting), and a `#` starts a comment.
+    static func unsafeValueProblem(key: String, _ value: String) -> String? {
+        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+            return "A value for \(key) cannot hold a line break or other control character."
+        }
+        if value.contains("#") { return "A value for \(key) cannot hold #, which starts a comment in the config file." }
+        return nil
+    }
+
     public init() {}
 
-    /// The settings in `text`, and a sentence for each line that could not be used.
+    /// The settings in `text`, and a sentence for each line that could not be used. Lines end with
+    /// LF, CRLF or CR; a line that was not UTF-8 (shown with U+FFFD in its place) is reported by
+    /// number and the others still apply.
     public init(parsing text: String, source: String = "config") throws(Problems) {
         var problems: [String] = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let place = "\(source) line \(number + 1)"
+            guard !raw.contains("\u{FFFD}") else {
+                problems.append("\(place) is not UTF-8 text.")
+                continue
+            }
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
             let pair = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            let place = "\(source) line \(number + 1)"
             guard pair.count == 2, !pair[0].isEmpty else {
                 problems.append("\(place) is not “key = value”.")
                 continue
@@ -158,9 +178,11 @@ public struct Settings: Equatable, Sendable {
     /// be used.
     public static func load(from path: String = Settings.path()) -> (Settings, [String]) {
         guard FileManager.default.fileExists(atPath: path) else { return (Settings(), []) }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            return (Settings(), ["\(path) could not be read as text; the defaults apply."])
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (Settings(), ["\(path) could not be read; the defaults apply."])
         }
+        // Bytes that are not UTF-8 spoil their own line only (see `init(parsing:)`).
+        let text = String(decoding: data, as: UTF8.self)
         do {
             return (try Settings(parsing: text, source: (path as NSString).lastPathComponent), [])
         } catch {

@@ -219,4 +219,16 @@ struct PortalUnderFireTests {
             #expect(queries.count == PortalClient.maxQueryPages && result.stopped?.contains("stopped after") == true)
         }
     }
+
+    /// A thumbnail of 50 MB is refused by its Content-Length, before its body is taken.
+    @Test func aHugeThumbnailIsRefused() async throws {
+        let big = Data(count: 50 << 20)
+        let server = try LoopbackServer { _ in LoopbackResponse(status: 200, headers: [("Content-Type", "image/png")], body: big) }
+        defer { server.stop() }
+        let client = PortalClient(portal: server.baseURL, http: quick)
+        let error = await #expect(throws: HTTPError.self) {
+            try await client.thumbnail(of: try #require(ItemID("0123456789abcdef0123456789abcdef")), named: "thumbnail/big.png")
+        }
+        #expect(error == .responseTooLarge(limit: PortalClient.maxThumbnailBytes))
+    }
 }

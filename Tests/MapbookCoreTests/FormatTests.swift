@@ -127,6 +127,35 @@ import Testing
         #expect(throws: Settings.Problems.self) { try Settings.text("key.cancel = Q\n", setting: "key.quit", to: "Q") }
     }
 
+    /// A value that would start a line of its own (another setting) or hold a comment is refused
+    /// when set; nothing is written.
+    @Test func valuesCannotInjectLinesOrComments() throws {
+        for value in ["abc\nportal = http://evil", "abc\r\nportal = http://evil", "abc\rx", "ab#c", "a\u{2028}b", "a\u{0}b"] {
+            let error = #expect(throws: Settings.Problems.self) { try Settings.text("", setting: "client-id", to: value) }
+            #expect(error?.sentences.first?.hasPrefix("A value for client-id cannot hold") == true, "\(value.debugDescription)")
+        }
+        // A refused value for a known key is said of the value, not of a line of a file.
+        let theme = #expect(throws: Settings.Problems.self) { try Settings.text("", setting: "theme", to: "purple") }
+        #expect(theme?.sentences == ["theme is auto, dark, light, mono, not “purple”."])
+    }
+
+    /// CRLF (and CR) files read line by line; a line of invalid UTF-8 is named by number and the
+    /// rest of the file still applies.
+    @Test func crlfFilesAndStrayBytesKeepTheRest() throws {
+        let crlf = try Settings(parsing: "theme = light\r\ngraphics = blocks\r\nresume-downloads = false\r\n")
+        #expect(crlf.theme == .light && crlf.graphics == .blocks && !crlf.resumeDownloads)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-config-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var bytes = Data("theme = light\r\n".utf8)
+        bytes += Data([0x63, 0x6C, 0xFF, 0x0A])  // "cl", a byte that is not UTF-8, LF
+        bytes += Data("graphics = ascii\n".utf8)
+        FileManager.default.createFile(atPath: folder + "/config", contents: bytes)
+        let (settings, problems) = Settings.load(from: folder + "/config")
+        #expect(settings.theme == .light && settings.graphics == .ascii)
+        #expect(problems == ["config line 2 is not UTF-8 text."])
+    }
+
     @Test func theFileFollowsXDG() {
         #expect(Settings.path(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/mapbook/config")
         #expect(Settings.path(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/mapbook/config")
