@@ -83,7 +83,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "SamplePortalTests", dependencies: ["SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats",
                                                                "MapbookAssets", "SharedTestData"]),
-        .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData"]),
+        .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP"]),
         .testTarget(name: "SignInTests", dependencies: ["SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
