@@ -26,10 +26,10 @@ struct SignInFormTests {
         _ = Fixture.keys(&state, .tab)
         for character in "qS3cret" { _ = App.update(&state, .key(.character(character))) }
         #expect(Fixture.keys(&state, .enter) == [.signIn(username: "alex", password: "qS3cret")])
-        _ = App.update(&state, .signInFailed("The username or password is not right for portal.example.com."))
+        _ = App.update(&state, .signInFailed("portal.example.com did not accept that username and password."))
         guard case .signIn(let refused)? = state.overlay else { Issue.record("form closed"); return }
         #expect(refused.password.isEmpty && refused.focus == .password && refused.username == "alex" && !refused.isSigningIn)
-        #expect(refused.problem == "The username or password is not right for portal.example.com.")
+        #expect(refused.problem == "portal.example.com did not accept that username and password.")
         for character in "right" { _ = App.update(&state, .key(.character(character))) }
         _ = Fixture.keys(&state, .enter)
         let effects = App.update(&state, .signedIn(username: "alex"))

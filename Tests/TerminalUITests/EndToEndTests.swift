@@ -15,7 +15,8 @@ import Testing
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
     func downloadThenLoseTheNetworkThenGetItBack() async throws {
         var faults = SampleFaults()
-        faults.bytesPerSecond = 400_000
+        // About ten seconds for the area: the bar stays long enough to be seen twice on a loaded machine.
+        faults.bytesPerSecond = 200_000
         let portal = try SampleFixture.start(faults: faults)
         defer { portal.stop() }
         let tmux = try await Self.browse(portal)
@@ -372,7 +373,7 @@ import Testing
         tmux.send("Tab")
         for character in "guess" { tmux.send(String(character)) }
         tmux.send("Enter")
-        screen = try await tmux.waitFor("The username or password is not right")
+        screen = try await tmux.waitFor("did not accept that username and password")
         #expect(screen.contains("Password  ▏") && !screen.contains("guess"), "the password is cleared, and never shown")
         for character in "mapbook-demo" { tmux.send(String(character)) }
         tmux.send("Enter")
