@@ -483,6 +483,30 @@ import Testing
         return found
     }
 
+    /// SIGTERM, or Ctrl-C typed, while a download runs: the browser ends with 128 + the signal
+    /// (the download paused, to resume next time), never 0 with the area partial.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)),
+          arguments: ["SIGTERM", "C-c"])
+    func aSignalMidDownloadEndsWithItsStatus(how: String) async throws {
+        var faults = SampleFaults()
+        faults.bytesPerSecond = 100_000
+        let portal = try SampleFixture.start(faults: faults)
+        defer { portal.stop() }
+        let tmux = try await Self.browse(portal)
+        defer { tmux.close() }
+        tmux.send("j")
+        _ = try await tmux.waitFor("2/7")
+        tmux.send("d")
+        _ = try await tmux.waitFor("Downloading ▕")
+        if how == "SIGTERM" {
+            Tmux.kill(commandLineContaining: portal.baseURL.absoluteString, signal: SIGTERM)
+            _ = try await tmux.waitFor("[exit 143]")
+        } else {
+            tmux.send("C-c")
+            _ = try await tmux.waitFor("[exit 130]")
+        }
+    }
+
     static func browse(_ portal: SamplePortal) async throws -> Tmux {
         let tmux = try Tmux(width: 120, height: 40)
         do {
@@ -614,14 +638,14 @@ final class Tmux {
 
     /// Sends SIGKILL to every process whose command line contains `marker`: a crash, as the
     /// program sees none of it.
-    static func kill(commandLineContaining marker: String) {
+    static func kill(commandLineContaining marker: String, signal: Int32 = SIGKILL) {
         let own = getpid()
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = pid_t(entry), pid != own,
                   let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
             let commandLine = String(decoding: raw.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
             if commandLine.hasPrefix("mapbook") || commandLine.contains("/mapbook "), commandLine.contains(marker) {
-                Glibc.kill(pid, SIGKILL)
+                Glibc.kill(pid, signal)
             }
         }
     }
