@@ -1,4 +1,5 @@
 import Foundation
+import MapRender
 import MapbookCore
 import OfflineLibrary
 
@@ -114,4 +115,13 @@ extension AppState {
 
     /// Downloads queued or moving bytes.
     public var activeTransferCount: Int { transfers.values.filter(\.isActive).count }
+}
+
+extension DownloadProgress {
+    /// The figures beside a download's bar, worded once for the list, the details, the plain mode
+    /// and the command line: `47%  3.1/6.6 MiB  1.2 MiB/s  0:03`, then `copying layers 1/2`.
+    public var figures: String {
+        ProgressText.figures(bytes: bytes, total: total, bytesPerSecond: bytesPerSecond,
+                             copied: featureCopies?.done, layers: featureCopies?.total)
+    }
 }

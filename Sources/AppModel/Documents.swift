@@ -125,7 +125,7 @@ public enum DetailsDocument {
         switch state.status(ofArea: index) {
         case .downloading(let progress, _):
             doc.field("Downloading", ProgressText.bar(fraction: progress.fraction, width: 22, ascii: false) + " "
-                      + ProgressText.figures(bytes: progress.bytes, total: progress.total, bytesPerSecond: progress.bytesPerSecond))
+                      + progress.figures)
         case .queued: doc.field("Download", "Queued")
         case .waitingForNetwork: doc.field("Download", "Waiting for the network; it resumes where it stopped.")
         case .paused(let bytes, let total, let resumes):
@@ -192,8 +192,7 @@ public enum StatusText {
             case .downloading(let progress, let isUpdate):
                 return [StyledText(isUpdate ? "Updating " : "Downloading ", .warning),
                         StyledText(ProgressText.bar(fraction: progress.fraction, width: 10, ascii: ascii), .good),
-                        StyledText(" " + ProgressText.figures(bytes: progress.bytes, total: progress.total,
-                                                              bytesPerSecond: progress.bytesPerSecond), .dim)]
+                        StyledText(" " + progress.figures, .dim)]
             case .waitingForNetwork:
                 return [StyledText("Waiting for the network", .warning), StyledText(" · resumes when online", .dim)]
             case .paused(let bytes, let total, let resumes):

@@ -23,8 +23,13 @@ public enum ProgressText {
         return "▕" + body + String(repeating: " ", count: inner - full) + "▏"
     }
 
-    /// `47%  3.1/6.6 MiB  1.2 MiB/s  0:03`; parts that are not known yet are left out.
-    public static func figures(bytes: Int64, total: Int64?, bytesPerSecond: Double?) -> String {
+    /// `47%  3.1/6.6 MiB  1.2 MiB/s  0:03`; parts that are not known yet are left out. Once the
+    /// packages are in and the feature layers are being copied (`copied` of `layers`):
+    /// `6.6 MiB  copying layers 1/2`.
+    public static func figures(bytes: Int64, total: Int64?, bytesPerSecond: Double?, copied: Int? = nil, layers: Int? = nil) -> String {
+        if let copied, let layers {
+            return "\(Format.bytes(total ?? bytes))  copying layers \(min(copied + 1, layers))/\(layers)"
+        }
         var parts: [String] = []
         if let total, total > 0 {
             parts.append("\(Int((Double(bytes) / Double(total) * 100).rounded(.down)))%")

@@ -31,9 +31,11 @@ struct AreaDownload: Sendable {
     var controlInterval: Duration = .seconds(2)
 
     /// Runs the download; `report` gets the area's bytes so far and its total when known (from the
-    /// HTTP thread), `started` the offset the first package resumes from. Throws `HTTPError` or
+    /// HTTP thread), `started` the offset the first package resumes from, `copying` how many
+    /// feature layer copies are fetched once the packages are in. Throws `HTTPError` or
     /// `LibraryError`.
-    func run(started: @Sendable (Int64) -> Void, report: @escaping @Sendable (Int64, Int64?) -> Void) async throws -> DownloadRecord {
+    func run(started: @Sendable (Int64) -> Void, report: @escaping @Sendable (Int64, Int64?) -> Void,
+             copying: @escaping @Sendable (FeatureCopyCount) -> Void = { _ in }) async throws -> DownloadRecord {
         let title = area.item.title, id = area.item.id
         try checkDownloadable()
         let lock = try await AreaLock.acquire(areaDirectory: library.areaDirectory(id), title: title, wait: waitForLock)
@@ -65,7 +67,9 @@ struct AreaDownload: Sendable {
         // again, the verified packages adopted) instead of leaving an area "downloaded" without them.
         var copies = 0
         if !featureLayers.isEmpty, let extent = area.extent {
-            let files = await FeatureCopies.fetch(featureLayers, within: extent, client: client)
+            let total = featureLayers.count
+            copying(FeatureCopyCount(done: 0, total: total))
+            let files = await FeatureCopies.fetch(featureLayers, within: extent, client: client) { copying(FeatureCopyCount(done: $0, total: total)) }
             try Task.checkCancellation()
             try library.saveFeatureCopies(files, for: id)
             copies = files.count

@@ -8,9 +8,12 @@ public struct DownloadProgress: Sendable, Equatable {
     public var bytes: Int64
     public var total: Int64?
     public var bytesPerSecond: Double?
+    /// Once the packages are in: the operational layers' feature copies being fetched, `done` of
+    /// `total` (the last part of an area's download, which moves no package bytes).
+    public var featureCopies: FeatureCopyCount?
 
-    public init(bytes: Int64, total: Int64?, bytesPerSecond: Double?) {
-        self.bytes = bytes; self.total = total; self.bytesPerSecond = bytesPerSecond
+    public init(bytes: Int64, total: Int64?, bytesPerSecond: Double?, featureCopies: FeatureCopyCount? = nil) {
+        self.bytes = bytes; self.total = total; self.bytesPerSecond = bytesPerSecond; self.featureCopies = featureCopies
     }
 
     /// 0…1, when the total is known.
@@ -23,6 +26,14 @@ public struct DownloadProgress: Sendable, Equatable {
         guard let total, let rate = bytesPerSecond, rate > 0 else { return nil }
         return Double(max(total - bytes, 0)) / rate
     }
+}
+
+/// How many of an area's feature layer copies are fetched.
+public struct FeatureCopyCount: Sendable, Equatable {
+    public var done: Int
+    public var total: Int
+
+    public init(done: Int, total: Int) { self.done = done; self.total = total }
 }
 
 /// Bytes per second over the last few seconds, from samples of a growing byte count: a burst or a
@@ -46,11 +57,23 @@ struct RateMeter {
 /// The byte count of each running download: set from the transfer threads, read by the queue's
 /// ticker. (A lock, not an actor hop, per piece of a download: the transfer thread must not wait.)
 final class ProgressCounters: Sendable {
-    private let counts = Mutex<[ItemID: (bytes: Int64, total: Int64?)]>([:])
+    struct Count: Sendable { var bytes: Int64; var total: Int64?; var featureCopies: FeatureCopyCount? }
+    private let counts = Mutex<[ItemID: Count]>([:])
 
-    func set(_ id: ItemID, bytes: Int64, total: Int64?) { counts.withLock { $0[id] = (bytes, total) } }
+    func set(_ id: ItemID, bytes: Int64, total: Int64?) {
+        counts.withLock { $0[id] = Count(bytes: bytes, total: total, featureCopies: $0[id]?.featureCopies) }
+    }
+
+    func setCopying(_ id: ItemID, _ count: FeatureCopyCount) {
+        counts.withLock { counts in
+            var entry = counts[id] ?? Count(bytes: 0, total: nil)
+            entry.featureCopies = count
+            counts[id] = entry
+        }
+    }
+
     func remove(_ id: ItemID) { counts.withLock { _ = $0.removeValue(forKey: id) } }
-    var current: [ItemID: (bytes: Int64, total: Int64?)] { counts.withLock { $0 } }
+    var current: [ItemID: Count] { counts.withLock { $0 } }
 }
 
 /// An area's bytes across its packages — those of finished packages and the current one's — and

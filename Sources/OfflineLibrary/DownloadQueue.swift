@@ -175,7 +175,8 @@ public actor DownloadQueue {
         var snapshot: [ItemID: DownloadProgress] = [:]
         for (id, counted) in counters.current where running[id] != nil {
             let rate = rates[id, default: RateMeter()].adding(bytes: counted.bytes, at: now)
-            snapshot[id] = DownloadProgress(bytes: counted.bytes, total: counted.total, bytesPerSecond: rate)
+            snapshot[id] = DownloadProgress(bytes: counted.bytes, total: counted.total,
+                                            bytesPerSecond: counted.featureCopies == nil ? rate : nil, featureCopies: counted.featureCopies)
         }
         if snapshot != published {
             published = snapshot
@@ -196,7 +197,8 @@ public actor DownloadQueue {
         }
         do {
             let record = try await job.run(started: { sink.yield(.started(id, resumedFrom: $0)) },
-                                           report: { counters.set(id, bytes: $0, total: $1) })
+                                           report: { counters.set(id, bytes: $0, total: $1) },
+                                           copying: { counters.setCopying(id, $0) })
             event = .finished(id, record)
         } catch {
             switch stopping[id] {

@@ -37,7 +37,7 @@ public enum FeatureCopies {
     /// its sentence and no features: the map then says why it is missing. The copies share
     /// `budget`: a layer whose turn comes after it ran out is written with a sentence saying so.
     public static func fetch(_ layers: [WebMapLayer], within extent: GeoExtent, client: PortalClient, limit: Int = limit,
-                             budget: Duration = budget) async -> [Data] {
+                             budget: Duration = budget, copied: @Sendable (Int) -> Void = { _ in }) async -> [Data] {
         var files: [Data] = []
         let deadline = ContinuousClock.now + budget
         for layer in layers {
@@ -62,6 +62,7 @@ public enum FeatureCopies {
                 document["problem"] = .string(TerminalText.sanitizedLine(error.userSentence, maxLength: 300))
             }
             files.append((try? JSONEncoder().encode(JSONValue.object(document))) ?? Data())
+            copied(files.count)
         }
         return files
     }

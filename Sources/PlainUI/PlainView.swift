@@ -1,6 +1,5 @@
 import AppModel
 import Foundation
-import MapRender
 import MapbookCore
 
 /// The plain mode's view of the state: sentences, no art and no cursor movement. A pure function
@@ -80,7 +79,7 @@ public enum PlainView {
     /// A row's state in words: the full screen's status line, with figures instead of a bar.
     private static func status(_ row: ListRow, state: AppState) -> String {
         if case .area(let index) = row, case .downloading(let progress, _) = state.status(ofArea: index) {
-            return "Downloading " + ProgressText.figures(bytes: progress.bytes, total: progress.total, bytesPerSecond: progress.bytesPerSecond)
+            return "Downloading " + progress.figures
         }
         return StatusText.line(row, state: state, ascii: true).plainText
     }

@@ -1,3 +1,4 @@
+import AppModel
 import ArcGISPortal
 import ArgumentParser
 import CTerminal
@@ -262,7 +263,7 @@ actor DownloadReport {
         let text = latest.values.sorted { $0.title < $1.title }.map { entry in
             let p = entry.progress
             return "\(Output.cell(entry.title, width: 24)) \(ProgressText.bar(fraction: p.fraction, width: 12, ascii: false)) "
-                + ProgressText.figures(bytes: p.bytes, total: p.total, bytesPerSecond: p.bytesPerSecond)
+                + p.figures
         }.joined(separator: " · ")
         Output.write(Data(("\r\u{1B}[K" + String(text.prefix(width))).utf8))
     }

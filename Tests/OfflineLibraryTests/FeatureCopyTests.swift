@@ -129,6 +129,31 @@ struct FeatureCopyTests {
         #expect(fixture.library.downloadRecord(fixture.portlandID) != nil)
     }
 
+    /// After the packages, the download's progress says the layers are being copied (not silence
+    /// at 100 %), one by one.
+    @Test func theCopiesArePartOfTheProgress() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop() }
+        try fixture.portal.updateFaults { $0.latencyMilliseconds = 400 }
+        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        let queue = fixture.queue()
+        await queue.setFeatureLayers(layers)
+        let watcher = Task {
+            var seen: [FeatureCopyCount] = []
+            for await snapshot in queue.progress {
+                if let count = snapshot[fixture.portlandID]?.featureCopies, seen.last != count { seen.append(count) }
+                if seen.last?.done == 2 || Task.isCancelled { break }
+            }
+            return seen
+        }
+        guard case .finished? = try await fixture.downloadPortland(with: queue).last else { Issue.record("no download"); return }
+        try await Task.sleep(for: .milliseconds(300))
+        watcher.cancel()
+        let seen = await watcher.value
+        #expect(seen.first == FeatureCopyCount(done: 0, total: 2), "\(seen)")
+        #expect(seen.allSatisfy { $0.total == 2 })
+    }
+
     @Test func aCopyStopsAtItsLimitAndSaysSo() async throws {
         let fixture = try LibraryFixture()
         let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers

@@ -79,6 +79,9 @@ import Testing
         #expect(ProgressText.figures(bytes: 3_250_586, total: 6_920_601, bytesPerSecond: 1_258_291)
                 == "46%  3.1/6.6 MiB  1.2 MiB/s  0:03")
         #expect(ProgressText.figures(bytes: 500, total: nil, bytesPerSecond: nil) == "500 B")
+        // The packages are in; the feature layers are being copied: said, not a silent 100 %.
+        #expect(DownloadProgress(bytes: 6_920_601, total: 6_920_601, bytesPerSecond: nil, featureCopies: FeatureCopyCount(done: 0, total: 2))
+            .figures == "6.6 MiB  copying layers 1/2")
         #expect(ProgressText.duration(3_725) == "1:02:05")
     }
 }
