@@ -24,6 +24,8 @@ public enum Event: Sendable {
     case libraryRead(LibrarySnapshot)
     /// The library could not be read; one sentence.
     case libraryUnreadable(String)
+    /// The basemap chosen for the web map could not be kept for the next start; one sentence.
+    case basemapNotKept(String)
     /// The portal client is ready (the sample portal may take a moment to start).
     case connected(host: String)
     /// The portal answered: the web map, its areas, and the library as it now is.

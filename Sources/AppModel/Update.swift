@@ -39,7 +39,7 @@ public enum App {
             guard state.network != .online || state.webMapItem == nil, let catalog = library.catalog else { return [] }
             state.lastSynced = catalog.syncedAt
             return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap, areas: catalog.areas)
-        case .libraryUnreadable(let sentence):
+        case .libraryUnreadable(let sentence), .basemapNotKept(let sentence):
             state.notice = .problem(sentence)
             return []
         case .connected(let host):

@@ -1,0 +1,174 @@
+import AppModel
+import ArcGISPortal
+import Connectivity
+import EventLoop
+import Foundation
+import HTTP
+import MapbookCore
+import OfflineLibrary
+
+/// The web map and its areas: the library read at start (no network), the portal connected (and,
+/// once it is, the download queue and the network monitor started, each feeding events), the
+/// catalogue loaded — shown as it fills in for a long listing — and kept for offline use, the
+/// web map remembered as opened, and the thumbnails synced.
+@UIActor
+final class CatalogHandler {
+    private let library: OfflineLibrary
+    private let http: HTTPClient
+    private let connect: Runtime.Connect
+    private let recent: RecentWebMaps?
+    private let networkTimings: NetworkMonitor.Timings
+    private let connection: PortalConnection
+    private let send: EventSink
+    private let tasks: TaskTracker
+
+    private var monitor: NetworkMonitor?
+    private var reading: Task<Void, Never>?
+    private var loading: Task<Void, Never>?
+    /// The web map's item and data while its areas are still being listed.
+    private var listingHead: (PortalItem, JSONValue)?
+    private var lastActivityNote = ContinuousClock.now - .seconds(10)
+
+    init(library: OfflineLibrary, http: HTTPClient, connect: @escaping Runtime.Connect, recent: RecentWebMaps?,
+         networkTimings: NetworkMonitor.Timings, connection: PortalConnection, send: EventSink, tasks: TaskTracker) {
+        self.library = library; self.http = http; self.connect = connect; self.recent = recent
+        self.networkTimings = networkTimings; self.connection = connection; self.send = send; self.tasks = tasks
+    }
+
+    func readLibrary() {
+        let library = library
+        reading = tasks.track { [send] in
+            let (snapshot, unreadable) = await onWorkPool { Self.snapshot(of: library) }
+            send(.libraryRead(snapshot))
+            if let unreadable { send(.libraryUnreadable(unreadable)) }
+            let items = snapshot.catalog.map { [$0.webMapItem] + $0.areas.map(\.item) } ?? []
+            let kept = await onWorkPool { Thumbnails.kept(of: items, in: library) }
+            if !kept.isEmpty { send(.thumbnails(kept)) }
+        }
+    }
+
+    func loadWebMap() {
+        loading?.cancel()
+        loading = tasks.track { [weak self] in await self?.load() }
+    }
+
+    func report(_ network: NetworkState) {
+        guard let monitor else { return }
+        tasks.track { await monitor.report(network) }
+    }
+
+    func checkNetwork() {
+        guard let monitor else { return }
+        tasks.track { await monitor.check() }
+    }
+
+    /// Someone is using the app: the network monitor probes at its active pace (at most once a
+    /// second is worth telling it).
+    func noteActivity() {
+        guard let monitor, ContinuousClock.now - lastActivityNote > .seconds(1) else { return }
+        lastActivityNote = .now
+        tasks.track { await monitor.activity() }
+    }
+
+    /// Downloads pause (their bytes and control files kept, to resume next time); the monitor stops.
+    func stop() async {
+        await connection.queue?.pauseAll()
+        await monitor?.stop()
+    }
+
+    // MARK: -
+
+    private func load() async {
+        await reading?.value
+        do {
+            let client: PortalClient
+            if let connected = connection.client {
+                client = connected
+            } else {
+                client = try await connect()
+                guard !Task.isCancelled else { return }
+                connection.client = client
+                startServices(client)
+                send(.connected(host: client.host))
+            }
+            let id = library.webMapID
+            async let item = client.webMapItem(id)
+            async let data = client.itemDataJSON(id)
+            async let listed = client.mapAreas(of: id) { [weak self] areas, known in
+                Task { @UIActor [weak self] in self?.showListing(areas, known: known) }
+            }
+            let (webMapItem, webMapData) = (try await item, try await data)
+            listingHead = (webMapItem, webMapData)
+            let areas = try await listed
+            // From here on a late report of the listing is dropped: the whole list follows.
+            listingHead = nil
+            let catalog = LibraryCatalog(webMapItem: webMapItem, webMapData: webMapData, areas: areas, syncedAt: Date())
+            guard !Task.isCancelled else { return }
+            let library = library
+            let (kept, snapshot) = await onWorkPool { Self.keep(catalog, in: library) }
+            await connection.queue?.setFeatureLayers(catalog.webMap.featureLayers)
+            if let recent {
+                let opened = RecentWebMap(portal: client.portalURL.absoluteString, id: webMapItem.id.rawValue,
+                                          title: TerminalText.sanitizedLine(webMapItem.title, maxLength: 200), opened: Date())
+                await onWorkPool { recent.remember(opened) }
+            }
+            send(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: client.host)))
+            if let kept { send(.catalogNotKept(kept)) }
+            let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
+            let images = await onWorkPool { Thumbnails.decode(thumbnails) }
+            if !images.isEmpty, !Task.isCancelled { send(.thumbnails(images)) }
+        } catch {
+            listingHead = nil
+            guard !Task.isCancelled, !(error is CancellationError) else { return }
+            send(.webMapFailed(LoadFailure(error, host: connection.client?.host ?? "")))
+        }
+    }
+
+    /// A long listing, shown as it fills in (once the web map's item and data are in).
+    private func showListing(_ areas: [MapArea], known: Int) {
+        guard let (item, data) = listingHead, loading?.isCancelled == false else { return }
+        send(.webMapListing(LibraryCatalog(webMapItem: item, webMapData: data, areas: areas, syncedAt: nil), known: known))
+    }
+
+    /// Once connected: the download queue and the network monitor, each feeding events.
+    private func startServices(_ client: PortalClient) {
+        let queue = DownloadQueue(library: library, client: client, http: http)
+        let monitor = NetworkMonitor(timings: networkTimings, watchRoutes: !client.isLoopback) { await client.probe() }
+        connection.queue = queue
+        self.monitor = monitor
+        tasks.track { [send] in
+            for await event in queue.events {
+                send(.download(event))
+                await monitor.activity()
+            }
+        }
+        tasks.track { [send] in
+            for await progress in queue.progress { send(.downloadProgress(progress)) }
+        }
+        tasks.track { [send] in
+            for await status in monitor.statuses { send(.network(status)) }
+        }
+    }
+
+    /// What the library holds, and why its catalogue could not be read, if it could not.
+    private nonisolated static func snapshot(of library: OfflineLibrary) -> (LibrarySnapshot, String?) {
+        let downloads = library.downloadRecords()
+        var catalog: LibraryCatalog?, unreadable: String?
+        do { catalog = try library.loadCatalog(records: downloads) } catch {
+            unreadable = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
+        }
+        return (LibrarySnapshot(catalog: catalog, downloads: downloads, partialBytes: library.partialDownloads(),
+                                chosenBasemap: library.chosenBasemap()), unreadable)
+    }
+
+    /// Keeps the catalogue for offline use (with fsyncs: never on the UI thread); returns why it
+    /// could not be kept, if it could not, and the library as it now is.
+    private nonisolated static func keep(_ catalog: LibraryCatalog, in library: OfflineLibrary) -> (String?, LibrarySnapshot) {
+        var failure: String?
+        do { try library.saveCatalog(catalog) } catch {
+            failure = TerminalText.sanitizedLine(error.userSentence, maxLength: 300)
+        }
+        let snapshot = LibrarySnapshot(catalog: nil, downloads: library.downloadRecords(), partialBytes: library.partialDownloads())
+        return (failure, snapshot)
+    }
+}

@@ -1,0 +1,158 @@
+import AppModel
+import ArcGISPortal
+import EventLoop
+import Foundation
+import HTTP
+import MapRender
+import MapSources
+import MapbookCore
+import OfflineLibrary
+
+/// The map view and the overview: opening a map's basemap and operational layers, drawing and
+/// identifying off the UI thread, the overview's first source that draws, the basemap gallery and
+/// the basemap chosen for the web map. One map is open at a time; answers for a map closed since
+/// are dropped.
+@UIActor
+final class MapsHandler {
+    private let library: OfflineLibrary
+    private let http: HTTPClient
+    private let connection: PortalConnection
+    /// `mapbook open FILE`: the map source the app was started with.
+    private let givenSource: (any MapSource)?
+    private let send: EventSink
+    private let tasks: TaskTracker
+
+    /// The open map: its session, its layers once they are open, and its operational layers once
+    /// those are.
+    private var map: (session: Int, stack: MapStack?, features: [FeatureLayerLoader], featureProblems: [String])?
+    /// The overview's sources and the layers of the one that drew (new sources get new loaders).
+    private var overview: (sources: [MapSourceChoice], stack: MapStack)?
+
+    init(library: OfflineLibrary, http: HTTPClient, connection: PortalConnection, givenSource: (any MapSource)?,
+         send: EventSink, tasks: TaskTracker) {
+        self.library = library; self.http = http; self.connection = connection; self.givenSource = givenSource
+        self.send = send; self.tasks = tasks
+    }
+
+    func open(session: Int, _ choice: MapSourceChoice) {
+        map = (session, nil, [], [])
+        tasks.track { [weak self] in await self?.openMap(session: session, choice) }
+    }
+
+    func openFeatureLayers(session: Int, _ layers: OperationalLayers) {
+        tasks.track { [weak self] in await self?.openLayers(session: session, layers) }
+    }
+
+    func draw(session: Int, _ request: MapRequest) {
+        guard let stack = drawable(session) else { return }
+        tasks.track { [send] in send(.mapDrawn(session: session, await onWorkPool { await stack.render(request) })) }
+    }
+
+    func identify(session: Int, at point: GeoPoint, _ request: MapRequest, id: Int) {
+        guard let stack = drawable(session) else { return }
+        tasks.track { [send] in
+            send(.identified(session: session, id: id, await onWorkPool { await stack.identify(at: point, request: request) }))
+        }
+    }
+
+    func close(session: Int) {
+        if map?.session == session { map = nil }
+    }
+
+    func drawOverview(_ request: MapRequest, sources: [MapSourceChoice]) {
+        tasks.track { [weak self] in await self?.overview(request, sources: sources) }
+    }
+
+    func loadBasemapGallery() {
+        guard let client = connection.client else { return send(.basemapGallery(.failure(.notConnected))) }
+        tasks.track { [send] in
+            do {
+                send(.basemapGallery(.success(try await client.basemapGallery())))
+            } catch {
+                send(.basemapGallery(.failure(LoadFailure(error, host: client.host))))
+            }
+        }
+    }
+
+    func rememberBasemap(_ basemap: Basemap?) {
+        let library = library
+        tasks.track { [send] in
+            do { try await onWorkPool { try library.saveChosenBasemap(basemap) } } catch {
+                send(.basemapNotKept("The basemap choice could not be kept: \(error.userSentence)"))
+            }
+        }
+    }
+
+    // MARK: -
+
+    private func openMap(session: Int, _ choice: MapSourceChoice) async {
+        do {
+            let (library, http, given) = (library, http, givenSource)
+            let stack = try await onWorkPool { try await Self.stack(for: choice, given: given, library: library, http: http) }
+            // A map closed (or replaced) while its source opened keeps no loader.
+            guard map?.session == session else { return }
+            map?.stack = stack
+            send(.mapOpened(session: session, MapSourceSummary(layerNames: stack.layerNames, extent: stack.extent,
+                                                               problems: stack.problems, legend: stack.legend())))
+        } catch {
+            guard !Task.isCancelled else { return }
+            send(.mapOpenFailed(session: session, error.userSentence))
+        }
+    }
+
+    /// The open map of `session` with its operational layers, once its basemap is open.
+    private func drawable(_ session: Int) -> MapStack? {
+        guard let map, map.session == session, var stack = map.stack else { return nil }
+        stack.features = map.features
+        // Layers that could not be opened are named in every drawing's footer, not only the first.
+        stack.problems += map.featureProblems
+        return stack
+    }
+
+    private func openLayers(session: Int, _ layers: OperationalLayers) async {
+        let (library, client) = (library, connection.client)
+        let (loaders, problems) = await onWorkPool { await OperationalLayerLoaders.open(layers, library: library, client: client) }
+        guard map?.session == session else { return }
+        map?.features = loaders
+        map?.featureProblems = problems
+        var legend: [String: [LegendEntry]] = [:]
+        for loader in loaders { legend[loader.title] = MapLegend.entries(for: loader.info) }
+        send(.featureLayersOpened(session: session, FeatureLayersSummary(titles: loaders.map(\.title),
+                                                                         hidden: loaders.filter { !$0.initiallyVisible }.map(\.title),
+                                                                         legend: legend, problems: problems)))
+    }
+
+    private func overview(_ request: MapRequest, sources: [MapSourceChoice]) async {
+        if let overview, overview.sources == sources {
+            let stack = overview.stack
+            send(.overviewDrawn(await onWorkPool { await stack.render(request) }))
+            return
+        }
+        // The first source that opens and draws something; none: the pane keeps the outline.
+        let (library, http) = (library, http)
+        for source in sources {
+            guard let stack = try? await onWorkPool({ try await Self.stack(for: source, given: nil, library: library, http: http) }) else {
+                continue
+            }
+            let image = await onWorkPool { await stack.render(request) }
+            guard image.report.featuresDrawn + image.report.rasterTilesDrawn > 0 else { continue }
+            overview = (sources, stack)
+            send(.overviewDrawn(image))
+            return
+        }
+        send(.overviewDrawn(nil))
+    }
+
+    private nonisolated static func stack(for choice: MapSourceChoice, given: (any MapSource)?, library: OfflineLibrary,
+                                          http: HTTPClient) async throws -> MapStack {
+        switch choice {
+        case .package(let area, let package):
+            return MapStack(try PackageMapSource(path: library.packagePath(area, package)))
+        case .basemap(let basemap):
+            return try await MapStack.connect(basemap, http: http, cacheDirectory: library.tileCacheDirectory)
+        case .given:
+            guard let given else { throw MapSourceError("No map was given to open.") }
+            return MapStack(given)
+        }
+    }
+}

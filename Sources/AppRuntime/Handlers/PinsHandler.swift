@@ -1,0 +1,70 @@
+import AppModel
+import EventLoop
+import Foundation
+import MapbookCore
+import OfflineLibrary
+
+/// The user's pins — read, kept, changed, deleted in the `PinStore` off the UI thread — and the
+/// links they carry, handed to the browser.
+@UIActor
+final class PinsHandler {
+    private let store: PinStore
+    private let send: EventSink
+    private let tasks: TaskTracker
+    private let openLink: @Sendable (String) -> String?
+
+    init(store: PinStore, send: EventSink, tasks: TaskTracker, openLink: @escaping @Sendable (String) -> String? = LinkOpener.open) {
+        self.store = store; self.send = send; self.tasks = tasks; self.openLink = openLink
+    }
+
+    func load() { changePins { _ in } }
+
+    func save(_ draft: PinDraft) {
+        let store = store
+        tasks.track { [send] in
+            let result = await onWorkPool { () -> Result<[Pin], PinError> in
+                do {
+                    if let id = draft.id {
+                        try store.update(id, title: draft.title, note: draft.note, link: draft.link)
+                    } else {
+                        try store.add(title: draft.title, note: draft.note, link: draft.link, at: draft.point)
+                    }
+                    return .success(try store.load())
+                } catch {
+                    return .failure(PinError(error.userSentence))
+                }
+            }
+            switch result {
+            case .success(let pins): send(.pinsLoaded(pins, problem: nil))
+            case .failure(let error): send(.pinNotSaved(error.userMessage))
+            }
+        }
+    }
+
+    func delete(_ id: String) { changePins { store in _ = try store.remove(id) } }
+
+    func open(_ link: String) {
+        let openLink = openLink
+        tasks.track { [send] in
+            let problem = await onWorkPool { openLink(link) }
+            send(.linkOpened(problem: problem))
+        }
+    }
+
+    /// Runs `change` on the store, then tells the pins as they now are (and why the change or the
+    /// reading failed, if it did).
+    private func changePins(_ change: @escaping @Sendable (PinStore) throws -> Void) {
+        let store = store
+        tasks.track { [send] in
+            let (pins, problem) = await onWorkPool { () -> ([Pin], String?) in
+                do {
+                    try change(store)
+                    return (try store.load(), nil)
+                } catch {
+                    return ((try? store.load()) ?? [], error.userSentence)
+                }
+            }
+            send(.pinsLoaded(pins, problem: problem))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import AppModel
+import ArcGISPortal
+import EventLoop
+import Foundation
+import MapbookCore
+
+/// The browser's sign-in form: the username and password handed to the command's way of signing
+/// in (which shares the client's session with the download queue and keeps the sign-in).
+@UIActor
+final class SignInHandler {
+    private let connection: PortalConnection
+    private let signIn: Runtime.SignIn?
+    private let send: EventSink
+    private let tasks: TaskTracker
+
+    init(connection: PortalConnection, signIn: Runtime.SignIn?, send: EventSink, tasks: TaskTracker) {
+        self.connection = connection; self.signIn = signIn; self.send = send; self.tasks = tasks
+    }
+
+    func signIn(username: String, password: String) {
+        guard let client = connection.client, let signIn else {
+            send(.signInFailed(connection.client == nil ? LoadFailure.notConnected.sentence
+                                                        : "This portal is signed in to with mapbook auth login."))
+            return
+        }
+        tasks.track { [send] in
+            do {
+                send(.signedIn(username: try await signIn(client, username, password)))
+            } catch {
+                send(.signInFailed(error.userSentence))
+            }
+        }
+    }
+}

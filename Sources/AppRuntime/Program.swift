@@ -1,0 +1,38 @@
+import AppModel
+import EventLoop
+import Observation
+
+/// The program: the state, the one update function, and the runtime that performs what it asks.
+/// Front ends send it events and watch `state` (it is observable); they never change the state
+/// themselves.
+@UIActor
+@Observable
+public final class Program {
+    public private(set) var state: AppState
+    @ObservationIgnored private let runtime: Runtime
+
+    public init(state: AppState, runtime: Runtime) {
+        self.state = state
+        self.runtime = runtime
+        runtime.attach { [weak self] event in self?.send(event) }
+    }
+
+    public func send(_ event: Event) {
+        switch event {
+        case .key, .mouse, .intent: runtime.noteActivity()
+        default: break
+        }
+        for effect in App.update(&state, event) { runtime.perform(effect) }
+    }
+
+    /// Stops downloads (keeping what arrived, to resume next time) and everything else running.
+    public func shutdown() async { await runtime.shutdown() }
+
+    /// Returns once the state has changed: for front ends that react to changes as they happen
+    /// (the plain mode) rather than redraw a screen.
+    public func nextChange() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            withObservationTracking { _ = state } onChange: { continuation.resume() }
+        }
+    }
+}

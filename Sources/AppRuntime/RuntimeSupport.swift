@@ -1,0 +1,66 @@
+import AppModel
+import ArcGISPortal
+import EventLoop
+import Foundation
+import HTTP
+import MapbookCore
+import OfflineLibrary
+
+/// Every task the runtime and its handlers start: kept until it ends, so `shutdown` can cancel
+/// and await them all. Nothing in the runtime starts a task any other way.
+@UIActor
+final class TaskTracker {
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var count = 0
+
+    /// Starts `body` as a tracked task.
+    @discardableResult
+    func track(_ body: @escaping @UIActor () async -> Void) -> Task<Void, Never> {
+        count += 1
+        let id = count
+        let task = Task { @UIActor [weak self] in
+            await body()
+            self?.tasks[id] = nil
+        }
+        tasks[id] = task
+        return task
+    }
+
+    /// How many tracked tasks have not ended.
+    var running: Int { tasks.count }
+
+    /// Cancels every tracked task and waits until all have ended.
+    func stopAll() async {
+        let running = tasks.values
+        for task in running { task.cancel() }
+        for task in running { await task.value }
+    }
+}
+
+/// Where results go: the program that owns the runtime (set once it is attached).
+@UIActor
+final class EventSink {
+    var deliver: (Event) -> Void = { _ in }
+    func callAsFunction(_ event: Event) { deliver(event) }
+}
+
+/// The portal as the handlers share it: the client once connected, and its download queue.
+@UIActor
+final class PortalConnection {
+    var client: PortalClient?
+    var queue: DownloadQueue?
+}
+
+extension LoadFailure {
+    /// Asked of the portal before the client was ready.
+    static let notConnected = LoadFailure(sentence: "Not connected to the portal yet.", network: .unknown, host: "")
+
+    /// The one mapping of a failure to what the model is told: its sentence, what it says of the
+    /// network (an `HTTPError`'s reachability; anything else means the server answered), and
+    /// whether a (new) sign-in would help.
+    init(_ error: any Error, host: String) {
+        let needsSignIn = error is SignInError || (error as? PortalError).map { [.tokenRequired, .invalidToken].contains($0.kind) } ?? false
+        self.init(sentence: error.userSentence, network: (error as? HTTPError)?.networkState ?? .online, host: host,
+                  needsSignIn: needsSignIn)
+    }
+}
