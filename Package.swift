@@ -86,6 +86,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP"]),
         .testTarget(name: "SignInTests", dependencies: ["SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
+        .testTarget(name: "AppRuntimeTests", dependencies: ["AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary",
+                                                               "MapRender", "MapSources"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
                                                           "MapSources", "MapRender", "TileFormats"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",

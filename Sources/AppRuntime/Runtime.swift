@@ -39,7 +39,7 @@ public final class Runtime {
                                  connection: connection, send: send, tasks: tasks)
         downloads = DownloadsHandler(library: library, connection: connection, send: send, tasks: tasks)
         maps = MapsHandler(library: library, http: http, connection: connection, givenSource: source, send: send, tasks: tasks)
-        places = PlacesHandler(connection: connection, send: send, tasks: tasks, library: library)
+        places = PlacesHandler(finder: PlaceFinder(client: { await connection.client }, library: library), send: send, tasks: tasks)
         pins = PinsHandler(store: PinStore(root: library.root), send: send, tasks: tasks)
         self.signIn = SignInHandler(connection: connection, signIn: signIn, send: send, tasks: tasks)
         directory = WebMapDirectoryHandler(connection: connection, recent: recent, library: library, send: send, tasks: tasks)

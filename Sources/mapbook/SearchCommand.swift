@@ -1,8 +1,7 @@
+import AppRuntime
 import ArcGISPortal
 import ArgumentParser
 import Foundation
-import HTTP
-import MapbookAssets
 import MapbookCore
 import OfflineLibrary
 
@@ -34,31 +33,21 @@ struct SearchCommand: AsyncParsableCommand {
         let client = library.selection.client()
         let point: GeoPoint?
         do { point = try near.map { try Coordinates.near($0, library: library.library) } } catch { throw Output.fail(error, json: json) }
-        var places: [GeocodeCandidate]?
-        if !offline {
-            do {
-                let service = try await client.geocodeService()
-                places = try await client.findCandidates(text, near: point, limit: limit, using: service)
-            } catch let error as HTTPError where error.networkState.isCutOff {
-                // Cut off: the names on this device answer, and the line says so.
-                if !json { FileHandle.standardError.write(Data("mapbook: \(error.userSentence) Searching the names on this device.\n".utf8)) }
-            } catch {
-                throw Output.fail(error, json: json)
-            }
+        // One rule with the browser's search (PlaceFinder): the geocoder, else the names on this device.
+        let answer = await PlaceFinder(client: { client }, library: library.library)
+            .places(for: text, near: point, limit: limit, online: !offline)
+        if let problem = answer.problem, !json {
+            Output.standardError("mapbook: \(problem.sentence) Searching the names on this device.")
         }
-        let fromDevice = places == nil
-        if fromDevice {
-            let index = PlaceIndex(places: library.library.downloadedPlaceNames() + MapbookAssets.placeNames())
-            places = index.search(text, near: point, limit: limit).map {
-                GeocodeCandidate(label: $0.name, location: $0.point, score: 100, extent: nil, type: nil)
-            }
-        }
+        let fromDevice = answer.source == .device
+        let places: [GeocodeCandidate]? = fromDevice ? answer.value.map { var place = $0; place.type = nil; return place } : answer.value
         let areas = await AreaLookup.load(client: fromDevice ? nil : client, library: library.library)
         let found = places ?? []
         if json {
             try Output.json(JSONValue.object([
                 "query": .text(text, width: 200),
                 "source": .string(fromDevice ? "device" : "geocoder"),
+                "geocoderProblem": .text(answer.problem?.sentence, width: 300),
                 "results": .array(found.map { place in
                     .object(["label": .text(place.label), "longitude": .number(place.location.longitude),
                              "latitude": .number(place.location.latitude), "score": .number(place.score), "type": .text(place.type, width: 64),
@@ -98,22 +87,14 @@ struct ReverseCommand: AsyncParsableCommand {
     func run() async throws {
         let location = Coordinates.parse(point)!
         let client = library.selection.client()
-        var address: ReverseGeocodeResult?
-        var asked = false
-        if !offline {
-            do {
-                address = try await client.reverseGeocode(location, using: try await client.geocodeService())
-                asked = true
-            } catch let error as HTTPError where error.networkState.isCutOff {
-                if !json { FileHandle.standardError.write(Data("mapbook: \(error.userSentence) Naming the nearest place on this device.\n".utf8)) }
-            } catch {
-                throw Output.fail(error, json: json)
-            }
+        // One rule with the browser's `w` (PlaceFinder): the geocoder's address, else the nearest
+        // named place on this device.
+        let found = await PlaceFinder(client: { client }, library: library.library).describe(location, online: !offline)
+        if let problem = found.problem, !json {
+            Output.standardError("mapbook: \(problem.sentence) Naming the nearest place on this device.")
         }
-        // Offline, or the geocoder knows no address here: the nearest named place on this device.
-        let nearest = address == nil
-            ? Gazetteer(places: library.library.downloadedPlaceNames() + MapbookAssets.placeNames()).nearest(to: location) : nil
-        let areas = await AreaLookup.load(client: asked ? client : nil, library: library.library)
+        let (address, nearest) = (found.address, found.nearest)
+        let areas = await AreaLookup.load(client: offline || found.problem?.network.isCutOff == true ? nil : client, library: library.library)
         if json {
             try Output.json(JSONValue.object([
                 "longitude": .number(location.longitude), "latitude": .number(location.latitude),
@@ -127,6 +108,7 @@ struct ReverseCommand: AsyncParsableCommand {
                              "longitude": .number(near.place.point.longitude), "latitude": .number(near.place.point.latitude)])
                 } ?? .null,
                 "areas": areas.json(containing: location),
+                "geocoderProblem": .text(found.problem?.sentence, width: 300),
             ]))
             return
         }

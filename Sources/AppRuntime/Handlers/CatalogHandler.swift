@@ -92,11 +92,16 @@ final class CatalogHandler {
                 send(.connected(host: client.host))
             }
             let id = library.webMapID
+            // A long listing's reports come from the portal client's tasks; a tracked task of the
+            // UI actor shows them (the newest only), until the whole list is in.
+            let (reports, report) = AsyncStream.makeStream(of: ListingReport.self, bufferingPolicy: .bufferingNewest(1))
+            defer { report.finish() }
+            tasks.track { [weak self] in
+                for await next in reports { self?.showListing(next.areas, known: next.known) }
+            }
             async let item = client.webMapItem(id)
             async let data = client.itemDataJSON(id)
-            async let listed = client.mapAreas(of: id) { [weak self] areas, known in
-                Task { @UIActor [weak self] in self?.showListing(areas, known: known) }
-            }
+            async let listed = client.mapAreas(of: id) { areas, known in report.yield(ListingReport(areas: areas, known: known)) }
             let (webMapItem, webMapData) = (try await item, try await data)
             listingHead = (webMapItem, webMapData)
             let areas = try await listed
@@ -122,6 +127,11 @@ final class CatalogHandler {
             guard !Task.isCancelled, !(error is CancellationError) else { return }
             send(.webMapFailed(LoadFailure(error, host: connection.client?.host ?? "")))
         }
+    }
+
+    private struct ListingReport: Sendable {
+        var areas: [MapArea]
+        var known: Int
     }
 
     /// A long listing, shown as it fills in (once the web map's item and data are in).

@@ -1,0 +1,106 @@
+import AppModel
+import ArcGISPortal
+import Foundation
+import MapbookAssets
+import MapbookCore
+import OfflineLibrary
+
+/// Finding places, one rule for the browser and the commands (`search`, `reverse`): the portal's
+/// geocoder (found through `portals/self` once) while online; when offline, or when the geocoder
+/// fails, the names on this device — those inside downloaded packages and the bundled places —
+/// with the geocoder's failure said. What the geocoder answers stands, even when it found nothing.
+public actor PlaceFinder {
+    /// Who answered.
+    public enum Source: String, Sendable { case geocoder, device }
+
+    /// An answer, who gave it, and why the geocoder did not, when it was asked and failed.
+    public struct Answer<Value: Sendable>: Sendable {
+        public var value: Value
+        public var source: Source
+        public var problem: LoadFailure?
+    }
+
+    /// What is at a point: the geocoder's address, else the nearest named place on this device.
+    public struct Description: Sendable {
+        public var address: ReverseGeocodeResult?
+        public var nearest: (place: PlaceName, meters: Double, direction: String)?
+        public var problem: LoadFailure?
+    }
+
+    /// The portal's client when there is one (nil: this device only); asked each time, since the
+    /// browser connects after it starts.
+    private let client: @Sendable () async -> PortalClient?
+    private let library: OfflineLibrary
+    private let bundled: @Sendable () -> [PlaceName]
+    private var geocoder: (client: URL, service: GeocodeService)?
+    /// The names on this device and the downloads they were read from: a new download means reading again.
+    private var names: (downloads: Set<ItemID>, index: PlaceIndex, gazetteer: Gazetteer)?
+
+    public init(client: @escaping @Sendable () async -> PortalClient?, library: OfflineLibrary,
+                bundled: @escaping @Sendable () -> [PlaceName] = { MapbookAssets.placeNames() }) {
+        self.client = client; self.library = library; self.bundled = bundled
+    }
+
+    /// Suggestions for what is being typed.
+    public func suggestions(for text: String, near: GeoPoint?, limit: Int, online: Bool) async -> Answer<[GeocodeSuggestion]> {
+        let asked = online ? await geocode { client, service in try await client.suggest(text, near: near, limit: limit, using: service) } : nil
+        if case .success(let found)? = asked { return Answer(value: found, source: .geocoder) }
+        let places = deviceNames().index.search(text, near: near, limit: limit)
+        return Answer(value: places.map { GeocodeSuggestion(text: $0.name, magicKey: nil) }, source: .device, problem: asked?.failure)
+    }
+
+    /// Places for `text` (with a suggestion's `magicKey`, that place), best first.
+    public func places(for text: String, magicKey: String? = nil, near: GeoPoint?, limit: Int, online: Bool) async -> Answer<[GeocodeCandidate]> {
+        let asked = online ? await geocode { client, service in
+            try await client.findCandidates(text, magicKey: magicKey, near: near, limit: limit, using: service)
+        } : nil
+        if case .success(let found)? = asked { return Answer(value: found, source: .geocoder) }
+        let places = deviceNames().index.search(text, near: near, limit: limit)
+        return Answer(value: places.map { GeocodeCandidate(label: $0.name, location: $0.point, score: 100, extent: nil, type: "on this device") },
+                      source: .device, problem: asked?.failure)
+    }
+
+    /// The address at `point`; where the geocoder knows none (or cannot be asked), the nearest
+    /// named place on this device.
+    public func describe(_ point: GeoPoint, online: Bool) async -> Description {
+        let asked = online ? await geocode { client, service in try await client.reverseGeocode(point, using: service) } : nil
+        if case .success(let address?)? = asked { return Description(address: address) }
+        return Description(nearest: deviceNames().gazetteer.nearest(to: point), problem: asked?.failure)
+    }
+
+    /// The geocoder's address at `point`, nothing else (for labelling pins).
+    public func address(at point: GeoPoint) async -> ReverseGeocodeResult? {
+        guard case .success(let address?) = await geocode({ client, service in try await client.reverseGeocode(point, using: service) })
+        else { return nil }
+        return address
+    }
+
+    /// A geocoder operation, the geocoder found through the portal the first time.
+    private func geocode<T: Sendable>(_ operation: @Sendable (PortalClient, GeocodeService) async throws -> T) async -> Result<T, LoadFailure> {
+        guard let client = await client() else { return .failure(.notConnected) }
+        do {
+            let service: GeocodeService
+            if let geocoder, geocoder.client == client.portalURL { service = geocoder.service } else {
+                service = try await client.geocodeService()
+                geocoder = (client.portalURL, service)
+            }
+            return .success(try await operation(client, service))
+        } catch {
+            return .failure(LoadFailure(error, host: client.host))
+        }
+    }
+
+    /// The names on this device, read again when the downloads changed.
+    private func deviceNames() -> (downloads: Set<ItemID>, index: PlaceIndex, gazetteer: Gazetteer) {
+        let downloads = Set(library.downloadRecords().keys)
+        if let names, names.downloads == downloads { return names }
+        let all = library.downloadedPlaceNames() + bundled()
+        let read = (downloads, PlaceIndex(places: all), Gazetteer(places: all))
+        names = read
+        return read
+    }
+}
+
+private extension Result {
+    var failure: Failure? { if case .failure(let failure) = self { failure } else { nil } }
+}

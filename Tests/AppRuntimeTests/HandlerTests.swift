@@ -1,0 +1,162 @@
+import AppModel
+import ArcGISPortal
+import EventLoop
+import Foundation
+import MapRender
+import MapSources
+import MapbookCore
+import OfflineLibrary
+import Testing
+@testable import AppRuntime
+
+/// Each of the runtime's handlers alone, with fakes for what it depends on: no portal, no network.
+/// What a handler is tested by is the events it sends.
+@UIActor
+@Suite("The runtime's handlers")
+struct HandlerTests {
+    let tasks = TaskTracker()
+    let sink = EventSink()
+    let recorder = Recorder()
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-handlers-\(UUID())").path
+
+    /// The events sent so far.
+    @UIActor final class Recorder {
+        var events: [Event] = []
+
+        /// Waits (at most 10 s) for an event `matching` returns a value for.
+        func first<T>(_ matching: (Event) -> T?) async throws -> T {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                if let found = events.lazy.compactMap(matching).first { return found }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            throw Timeout(events: events)
+        }
+    }
+
+    struct Timeout: Error, CustomStringConvertible {
+        let events: [Event]
+        var description: String { "no such event among \(events)" }
+    }
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let recorder = recorder
+        sink.deliver = { recorder.events.append($0) }
+    }
+
+    /// The library of the portal at 127.0.0.1:9 (nothing listens there).
+    var library: OfflineLibrary { OfflineLibrary(root: root, portalKey: LibraryLocation.portalKey(for: URL(string: "http://127.0.0.1:9")!),
+                                                 webMap: .exploreMaine) }
+
+    /// A client for an address nothing listens on: the handlers under test never ask it anything.
+    var unusedClient: PortalClient { PortalClient(portal: URL(string: "http://127.0.0.1:9")!) }
+
+    @Test func theCatalogSaysWhyTheWebMapCouldNotLoad() async throws {
+        let handler = CatalogHandler(library: library, http: .init(), connect: { throw PortalError(.tokenRequired, host: "p.example") },
+                                     recent: nil, networkTimings: .standard, connection: PortalConnection(), send: sink, tasks: tasks)
+        handler.readLibrary()
+        handler.loadWebMap()
+        _ = try await recorder.first { if case .libraryRead(let snapshot) = $0 { snapshot } else { nil } }
+        let failure = try await recorder.first { if case .webMapFailed(let failure) = $0 { failure } else { nil } }
+        #expect(failure.needsSignIn && failure.sentence.contains("p.example") && failure.network == .online)
+        await tasks.stopAll()
+    }
+
+    @Test func downloadsRemoveFromTheLibraryBeforeThePortalConnects() async throws {
+        let handler = DownloadsHandler(library: library, connection: PortalConnection(), send: sink, tasks: tasks)
+        handler.remove(.exploreMaine, title: "Nothing here")
+        let removed = try await recorder.first { if case .removed(let id) = $0 { id } else { nil } }
+        #expect(removed == .exploreMaine)
+        handler.finish()
+        await tasks.stopAll()
+    }
+
+    @Test func mapsSayWhatCouldNotOpenAndNeedAConnectionForTheGallery() async throws {
+        let handler = MapsHandler(library: library, http: .init(), connection: PortalConnection(), givenSource: nil, send: sink, tasks: tasks)
+        handler.open(session: 7, .given)
+        let failed = try await recorder.first { if case .mapOpenFailed(let session, let sentence) = $0 { (session, sentence) } else { nil } }
+        #expect(failed.0 == 7 && failed.1 == "No map was given to open.")
+        handler.loadBasemapGallery()
+        let gallery = try await recorder.first { if case .basemapGallery(.failure(let failure)) = $0 { failure } else { nil } }
+        #expect(gallery == .notConnected)
+        // A drawing asked of a map that is not open is not attempted.
+        handler.close(session: 7)
+        let before = recorder.events.count
+        handler.draw(session: 7, MapRequest(viewport: MapViewport(fitting: GeoExtent(xmin: -1, ymin: -1, xmax: 1, ymax: 1), columns: 10, rows: 10),
+                                            columns: 10, rows: 10))
+        #expect(recorder.events.count == before && tasks.running == 0)
+    }
+
+    @Test func placesAnswerFromThisDeviceWhenOffline() async throws {
+        let bangor = PlaceName(name: "Bangor", point: GeoPoint(longitude: -68.77, latitude: 44.80), rank: 1)
+        let finder = PlaceFinder(client: { nil }, library: library, bundled: { [bangor] })
+        let handler = PlacesHandler(finder: finder, send: sink, tasks: tasks)
+        handler.suggest("bang", request: 3, near: nil, online: true)
+        let (request, suggestions, offline) = try await recorder.first {
+            if case .placeSuggestions(let request, .success(let found), let offline) = $0 { (request, found, offline) } else { nil }
+        }
+        #expect(request == 3 && offline && suggestions.map(\.text) == ["Bangor"])
+        handler.describe(GeoPoint(longitude: -68.7, latitude: 44.8), request: 4, online: false)
+        let described = try await recorder.first { if case .placeDescribed(4, let place) = $0 { place } else { nil } }
+        guard case .near(let name, _, _, _) = described else { Issue.record("\(described)"); return }
+        #expect(name == "Bangor")
+    }
+
+    @Test func pinsAreKeptAndLinksHandedOn() async throws {
+        let opened = OpenedLinks()
+        let handler = PinsHandler(store: PinStore(root: root), send: sink, tasks: tasks, openLink: { opened.add($0); return nil })
+        handler.save(PinDraft(id: nil, title: "Ferry dock", note: nil, link: "https://example.com", point: GeoPoint(longitude: -70, latitude: 44)))
+        let pins = try await recorder.first { if case .pinsLoaded(let pins, nil) = $0, !pins.isEmpty { pins } else { nil } }
+        #expect(pins.map(\.title) == ["Ferry dock"])
+        handler.open("https://example.com")
+        _ = try await recorder.first { if case .linkOpened(nil) = $0 { true } else { nil } }
+        #expect(opened.links == ["https://example.com"])
+    }
+
+    @Test func signingInNeedsAConnectionThenUsesTheCommandsWay() async throws {
+        let connection = PortalConnection()
+        let handler = SignInHandler(connection: connection, signIn: { _, username, _ in username.uppercased() }, send: sink, tasks: tasks)
+        handler.signIn(username: "demo", password: "x")
+        #expect(try await recorder.first { if case .signInFailed(let sentence) = $0 { sentence } else { nil } } == LoadFailure.notConnected.sentence)
+        connection.client = unusedClient
+        handler.signIn(username: "demo", password: "x")
+        #expect(try await recorder.first { if case .signedIn(let user) = $0 { user } else { nil } } == "DEMO")
+    }
+
+    @Test func theDirectoryListsRecentFromThisDeviceAndAsksThePortalForTheRest() async throws {
+        let recent = RecentWebMaps(path: root + "/recent.json")
+        recent.remember(RecentWebMap(portal: "http://127.0.0.1:9", id: ItemID.exploreMaine.rawValue, title: "Explore Maine", opened: Date()))
+        let handler = WebMapDirectoryHandler(connection: PortalConnection(), recent: recent, library: library, send: sink, tasks: tasks)
+        handler.load(MapsRequest(tab: .recent))
+        let page = try await recorder.first { if case .mapsLoaded(_, .success(let page)) = $0 { page } else { nil } }
+        #expect(page.listings.map(\.title) == ["Explore Maine"])
+        handler.load(MapsRequest(tab: .search))
+        let failure = try await recorder.first { if case .mapsLoaded(_, .failure(let failure)) = $0 { failure } else { nil } }
+        #expect(failure == .notConnected)
+    }
+
+    /// However many tasks are under way — a connection that never comes, a download lane — none
+    /// is left running once `shutdown` returns.
+    @Test func shutdownLeavesNoTaskRunning() async throws {
+        let runtime = Runtime(library: library) {
+            try await Task.sleep(for: .seconds(600))
+            throw CancellationError()
+        }
+        runtime.perform(.readLibrary)
+        runtime.perform(.loadWebMap)
+        runtime.perform(.loadPins)
+        runtime.perform(.suggestPlaces("bang", request: 1, near: nil, online: false))
+        #expect(runtime.runningTasks > 0)
+        await runtime.shutdown()
+        #expect(runtime.runningTasks == 0)
+    }
+}
+
+/// Links handed to the fake browser, from whichever thread.
+final class OpenedLinks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func add(_ link: String) { lock.withLock { list.append(link) } }
+    var links: [String] { lock.withLock { list } }
+}
