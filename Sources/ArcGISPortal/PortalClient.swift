@@ -14,9 +14,9 @@ public struct PortalClient: Sendable {
     public let restURL: URL
     public var host: String { portalURL.host ?? portalURL.absoluteString }
 
-    private let http: HTTPClient
+    let http: HTTPClient
     /// The signed-in token, shared by copies of this client; nil when anonymous.
-    private let session: SignInSession?
+    let session: SignInSession?
 
     /// For API answers someone waits on: a portal that sends nothing for 10 s is not answering (a
     /// download's watchdog waits longer).
@@ -29,7 +29,7 @@ public struct PortalClient: Sendable {
     /// `portal` may be given with or without `/sharing/rest`. The token, when given, travels in the
     /// `X-Esri-Authorization` header, never in a URL, so it cannot leak into logs or error messages.
     /// Answers kept with their validators, asked about again rather than fetched again; nil for none.
-    private let cache: HTTPCache?
+    let cache: HTTPCache?
 
     public init(portal: URL, token: String? = nil, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil) {
         self.init(portal: portal, session: token.flatMap { $0.isEmpty ? nil : SignInSession(token: $0) }, http: http, cache: cache)
@@ -260,83 +260,6 @@ public struct PortalClient: Sendable {
         return HTTPRequest(url: components.url!, headers: headers)
     }
 
-    /// Who may receive the token (docs/auth.md): the portal's own origin; from ArcGIS Online its
-    /// own services (`*.arcgis.com`, over https); from ArcGIS Enterprise the servers the portal
-    /// itself lists as federated (`learnFederation`). A server's own claim is never enough.
-    private func mayCarryToken(_ url: URL) -> Bool {
-        if Self.origin(url) == Self.origin(portalURL) { return true }
-        if isArcGISOnline { return url.scheme?.lowercased() == "https" && Self.isArcGISHost(url.host) }
-        guard let root = Self.serverRoot(of: url) else { return false }
-        return session?.isFederated(root) == true
-    }
-
-    /// ArcGIS Online (or one of its organisations' addresses).
-    var isArcGISOnline: Bool { portalURL.scheme?.lowercased() == "https" && Self.isArcGISHost(portalURL.host) }
-
-    private static func isArcGISHost(_ host: String?) -> Bool {
-        guard let host = host?.lowercased() else { return false }
-        return host == "arcgis.com" || host.hasSuffix(".arcgis.com")
-    }
-
-    static func origin(_ url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port.flatMap { (scheme == "https" && $0 == 443) || (scheme == "http" && $0 == 80) ? nil : $0 }
-        return "\(scheme)://\(url.host?.lowercased() ?? "")\(port.map { ":\($0)" } ?? "")"
-    }
-
-    /// A server's root, as the portal lists it (`https://host/server`) or as a service's address
-    /// begins (the part before `/rest/`): origin and path, lower-cased, no trailing slash.
-    static func serverRoot(of url: URL) -> String? {
-        guard url.host != nil else { return nil }
-        var path = url.path.lowercased()
-        if let rest = path.range(of: "/rest/") ?? (path.hasSuffix("/rest") ? path.range(of: "/rest", options: .backwards) : nil) {
-            path = String(path[..<rest.lowerBound])
-        }
-        while path.hasSuffix("/") { path.removeLast() }
-        return origin(url) + path
-    }
-
-    /// Before a signed-in request to a service on another server of an ArcGIS Enterprise portal:
-    /// whether the token may go there. Only when the portal lists the server among its federated
-    /// servers (`portals/{id}/servers`, asked of the portal once per session, with the token) and
-    /// the server's own `rest/info` (asked without the token) names the portal as its
-    /// `owningSystemUrl`. Over https only (or between loopback addresses, for tests). Remembered
-    /// per server for the session.
-    func learnFederation(of serviceURL: URL) async {
-        guard let session, session.token != nil, !isArcGISOnline, !mayCarryToken(serviceURL),
-              let root = Self.serverRoot(of: serviceURL), session.isFederated(root) == nil else { return }
-        let loopback = ["127.0.0.1", "localhost", "::1"]
-        let secure = serviceURL.scheme?.lowercased() == "https" || (isLoopback && loopback.contains(serviceURL.host ?? ""))
-        guard secure, await federatedServers(session).contains(root),
-              var info = URLComponents(string: root + "/rest/info") else {
-            session.setFederated(root, false)
-            return
-        }
-        info.queryItems = [URLQueryItem(name: "f", value: "json")]
-        var federated = false
-        if let url = info.url, let answer = try? await http.send(HTTPRequest(url: url)), answer.status == 200,
-           HTTPCache.sameOrigin(answer, as: url),
-           let owner = (try? JSONValue(parsing: answer.body))?["owningSystemUrl"]?.string {
-            federated = PortalAddress.key(owner) == PortalAddress.key(portalURL.absoluteString)
-        }
-        session.setFederated(root, federated)
-    }
-
-    /// The roots of the servers the portal says are federated with it: `portals/self` gives its id,
-    /// `portals/{id}/servers` the list. Asked once per session; none when the portal will not say.
-    private func federatedServers(_ session: SignInSession) async -> Set<String> {
-        if let known = session.federatedServers { return known }
-        var roots: Set<String> = []
-        if let id = try? await getJSON(["portals", "self"], query: [], about: nil)["id"]?.string, !id.isEmpty,
-           let listed = try? await getJSON(["portals", id, "servers"], query: [], about: nil)["servers"]?.array {
-            for server in listed {
-                if let text = server["url"]?.string, let url = URL(string: text), let root = Self.serverRoot(of: url) { roots.insert(root) }
-            }
-        }
-        session.federatedServers = roots
-        return roots
-    }
-
     private static let formSafe = CharacterSet(charactersIn:
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
@@ -385,92 +308,6 @@ public struct PortalClient: Sendable {
         var renewed = request
         renewed.headers = request.headers.map { $0.0 == "X-Esri-Authorization" ? ($0.0, "Bearer \(token)") : $0 }
         return renewed
-    }
-
-    private func readJSON(_ request: HTTPRequest, about id: ItemID?) async throws -> JSONValue {
-        let secrets = Secrets.carried(by: request)
-        return try await send(request, about: id) { response in
-            let json: JSONValue
-            do {
-                json = try JSONValue(parsing: response.body)
-            } catch {
-                // A web page (a proxy's sign-in page, a wrong address) is named as one, not quoted;
-                // nor is anything that answered a request carrying a secret (it may echo it).
-                let start = String(decoding: response.body.prefix(40), as: UTF8.self)
-                let page = start.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().hasPrefix("<")
-                    || response.headers["content-type"]?.lowercased().contains("html") == true
-                let message = page ? "a web page, not JSON" : request.body != nil || !secrets.isEmpty ? "not JSON" : "not JSON: \(start)"
-                throw PortalError(.malformedResponse, host: request.url.host ?? host, serverMessage: message, itemID: id)
-            }
-            if let error = arcGISError(json, about: id, redacting: secrets, request: request) { throw error }
-            return json
-        }
-    }
-
-    /// The answer to `request`, read by `read`. A kept answer is asked about first: when the portal
-    /// says it has not changed (304), the kept body stands in — only if the 304 came from the
-    /// address's own origin. A kept body that no longer reads is forgotten and the request asked
-    /// again without validators. A new answer is kept only once `read` accepted it: ArcGIS sends its
-    /// errors with HTTP 200.
-    private func send<T>(_ request: HTTPRequest, about id: ItemID?, read: (HTTPResponse) throws -> T) async throws -> T {
-        // Whether this request carries a credential: its answer is kept apart from anonymous ones.
-        let signedIn = request.headers.contains { Redirect.credentialHeaders.contains($0.0.lowercased()) }
-        var entry = request.method == "GET" ? cache?.entry(for: request.url, signedIn: signedIn) : nil
-        while true {
-            var asked = request
-            if let entry { asked.headers += HTTPCache.validators(of: entry) }
-            let response: HTTPResponse
-            do {
-                response = try await http.send(asked)
-            } catch {
-                throw translate(error, about: id, request: request)
-            }
-            if response.status == 304 {
-                if let kept = entry, HTTPCache.sameOrigin(response, as: request.url),
-                   let value = try? read(HTTPResponse(status: 200, headers: response.headers, body: kept.body, url: response.url)) {
-                    return value
-                }
-                cache?.forget(request.url, signedIn: signedIn)
-                guard entry != nil else {
-                    throw PortalError(.malformedResponse, host: response.url.host ?? host, serverMessage: "an answer of 304 to a question not asked", itemID: id)
-                }
-                entry = nil
-                continue
-            }
-            let value = try read(response)
-            cache?.keep(response, for: request.url, signedIn: signedIn)
-            return value
-        }
-    }
-
-    /// Thumbnails are bytes, but an error still comes as a JSON error body.
-    private func checkErrorBody(_ response: HTTPResponse, about id: ItemID, request: HTTPRequest) throws {
-        guard response.body.first == UInt8(ascii: "{"), let json = try? JSONValue(parsing: response.body) else { return }
-        if let error = arcGISError(json, about: id, redacting: [], request: request) { throw error }
-    }
-
-    /// The answer's error body, typed; the server's words with any secret the request carried
-    /// taken out (a server may echo what it was sent).
-    private func arcGISError(_ json: JSONValue, about id: ItemID?, redacting secrets: [String], request: HTTPRequest) -> PortalError? {
-        guard let error = json["error"], error.object != nil else { return nil }
-        let code = error["code"]?.int64.map(Int.init) ?? 0
-        var message = error["message"]?.string ?? ""
-        let details = error["details"]?.stringArray ?? []
-        if !details.isEmpty { message += (message.isEmpty ? "" : " ") + details.joined(separator: " ") }
-        message = Secrets.redact(message, secrets + [session?.token].compactMap { $0 })
-        return PortalError(PortalError.kind(forArcGISCode: code, message: message), host: request.url.host ?? host,
-                           serverMessage: message, itemID: id, tokenSent: Self.carriesToken(request), tokenWithheld: session?.token != nil)
-    }
-
-    /// HTTP statuses that mean the same as ArcGIS codes become the same typed errors.
-    private func translate(_ error: HTTPError, about id: ItemID?, request: HTTPRequest) -> any Error {
-        guard case .status(let code, _, _) = error, [401, 403, 404, 498, 499].contains(code) else { return error }
-        return PortalError(PortalError.kind(forArcGISCode: code, message: ""), host: request.url.host ?? host, itemID: id,
-                           tokenSent: Self.carriesToken(request), tokenWithheld: session?.token != nil)
-    }
-
-    private static func carriesToken(_ request: HTTPRequest) -> Bool {
-        request.headers.contains { Redirect.credentialHeaders.contains($0.0.lowercased()) }
     }
 }
 

@@ -122,3 +122,10 @@ public struct HTTPConfiguration: Sendable {
         self.deadline = deadline
     }
 }
+
+extension Duration {
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -23,14 +23,15 @@ struct HandlerTests {
     @UIActor final class Recorder {
         var events: [Event] = []
 
-        /// Waits (at most 10 s) for an event `matching` returns a value for.
+        /// Waits for an event `matching` returns a value for: at most a minute, since the UI
+        /// actor's one thread is shared with every other test of the run.
         func first<T>(_ matching: (Event) -> T?) async throws -> T {
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while true {
                 if let found = events.lazy.compactMap(matching).first { return found }
+                guard ContinuousClock.now < deadline else { throw Timeout(events: events) }
                 try await Task.sleep(for: .milliseconds(10))
             }
-            throw Timeout(events: events)
         }
     }
 
