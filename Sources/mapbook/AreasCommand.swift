@@ -12,7 +12,7 @@ struct AreasCommand: AsyncParsableCommand {
         abstract: "List the web map's preplanned map areas: title, status, packages and size.")
 
     @OptionGroup var options: PortalOptions
-    @Option(help: ArgumentHelp("List the areas nearest to this point (or a place on this device, by name) first, with their distance.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("List the areas nearest to this point (or a place on this device, by name) first, with their distance.",
                                valueName: "LON,LAT|PLACE")) var near: String?
     @OptionGroup var dataDirectory: DataDirectoryOption
 

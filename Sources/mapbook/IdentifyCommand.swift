@@ -16,7 +16,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var source: MapSourceOptions
-    @Option(help: ArgumentHelp("The point to identify (write --at=-70.26,43.66 when the longitude is negative).", valueName: "LON,LAT"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The point to identify: longitude, latitude (such as -70.26,43.66).", valueName: "LON,LAT"))
     var at: String
     @Option(help: ArgumentHelp("Zoom level of the view (0–22); the tolerance is one cell at it.", valueName: "Z")) var zoom = 10.0
     @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false

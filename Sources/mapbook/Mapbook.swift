@@ -39,11 +39,22 @@ struct Mapbook: AsyncParsableCommand {
                       DemoCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
+    /// `mapbook reverse -68.2,44.35`: a point with a negative longitude reads as an option to the
+    /// argument parser, so it is moved after `--`, where it can only be the point. (Options that
+    /// take a point parse their value unconditionally.)
+    static func withPointLast(_ arguments: [String]) -> [String] {
+        guard arguments.first == "reverse", !arguments.contains("--") else { return arguments }
+        let isPoint = { (argument: String) in argument.hasPrefix("-") && Coordinates.parse(argument) != nil }
+        let points = arguments.filter(isPoint)
+        guard points.count == 1 else { return arguments }
+        return arguments.filter { !isPoint($0) } + ["--"] + points
+    }
+
     static func main() async {
         // A peer closing a socket must end that transfer, not the process.
         signal(SIGPIPE, SIG_IGN)
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(withPointLast(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -14,7 +14,7 @@ struct PinsCommand: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a pin.")
         @OptionGroup var dataDirectory: DataDirectoryOption
-        @Option(help: ArgumentHelp("Where: longitude, latitude (--at=-68.2,44.35 for a negative longitude).", valueName: "LON,LAT"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Where: longitude, latitude (such as -68.2,44.35).", valueName: "LON,LAT"))
         var at: String
         @Option(help: "What to call it.") var title: String
         @Option(help: "A note.") var note: String?

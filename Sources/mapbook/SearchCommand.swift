@@ -18,7 +18,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     @Argument(help: "What to look for: a place, an address.") var text: String
     @OptionGroup var library: LibraryOptions
-    @Option(help: ArgumentHelp("Prefer places near this point, or near a place on this device by name.", valueName: "LON,LAT|PLACE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Prefer places near this point, or near a place on this device by name.", valueName: "LON,LAT|PLACE"))
     var near: String?
     @Option(help: "How many places at most (1–50).") var limit = 10
     @Flag(name: .long, help: "Search only the names on this device (downloaded packages and the bundled places).") var offline = false
@@ -74,8 +74,7 @@ struct ReverseCommand: AsyncParsableCommand {
         commandName: "reverse",
         abstract: "The address at a point, from the portal's geocoder, and the map areas that hold the point.")
 
-    @Argument(help: ArgumentHelp("The point: longitude, latitude. A negative longitude goes last, after `--`: "
-                                 + "mapbook reverse --json -- -68.2,44.35", valueName: "LON,LAT")) var point: String
+    @Argument(help: ArgumentHelp("The point: longitude, latitude, such as -68.2,44.35.", valueName: "LON,LAT")) var point: String
     @OptionGroup var library: LibraryOptions
     @Flag(name: .long, help: "Only the names on this device: the nearest, with its distance and direction.") var offline = false
     @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false

@@ -79,7 +79,7 @@ struct SnapshotCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var source: MapSourceOptions
-    @Option(help: ArgumentHelp("The view's centre.", valueName: "LON,LAT")) var center: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The view's centre: longitude, latitude.", valueName: "LON,LAT")) var center: String?
     @Option(help: ArgumentHelp("Zoom level (0–22, as ArcGIS levels of detail).", valueName: "Z")) var zoom: Double?
     @Option(help: ArgumentHelp("Size in terminal cells.", valueName: "COLUMNSxROWS")) var size = "120x40"
     @Option(help: "braille, blocks or ascii.") var mode: MapMode = .braille
