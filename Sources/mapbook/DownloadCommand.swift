@@ -38,6 +38,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let client = options.selection.client()
         let library = options.library
         let chosen: [MapArea]
+        var skipped: [MapArea] = []
         let featureLayers: [WebMapLayer]
         do {
             let catalog = try await library.sync(from: client)
@@ -45,6 +46,7 @@ struct DownloadCommand: AsyncParsableCommand {
             featureLayers = catalog.webMap.featureLayers
             if all {
                 chosen = catalog.areas.filter(\.isDownloadable)
+                skipped = catalog.areas.filter { !$0.isDownloadable }
             } else if areas.isEmpty {
                 let partial = library.partialDownloads()
                 chosen = catalog.areas.filter { partial[$0.item.id] != nil }
@@ -61,6 +63,9 @@ struct DownloadCommand: AsyncParsableCommand {
         // Only an area whose record and files are intact counts: a missing or changed file is repaired.
         let records = library.downloadRecords()
         let report = DownloadReport(json: json)
+        // Areas --all cannot download (still packaging, failed on the portal, no packages): each
+        // named with why, and the command does not end in success.
+        for area in skipped { await report.skipped(area) }
         var wanted: [MapArea] = []
         for area in chosen {
             if let record = records[area.item.id], !record.needsUpdate(comparedWith: area) {
@@ -72,6 +77,7 @@ struct DownloadCommand: AsyncParsableCommand {
         try await DownloadRun(library: library, client: client, report: report, waitForLocks: wait, interrupt: interrupt,
                               featureLayers: featureLayers)
             .perform(wanted)
+        if !skipped.isEmpty { throw ExitCode.failure }
     }
 }
 
@@ -205,6 +211,17 @@ actor DownloadReport {
             }
         }
         if live, !json, !latest.isEmpty { drawStatus() }
+    }
+
+    func skipped(_ area: MapArea) {
+        let reason = NotDownloadableReason(area).map { LibraryError.notDownloadable(title: area.item.title, reason: $0).userSentence }
+            ?? "\(area.item.title) cannot be downloaded."
+        if json {
+            Output.jsonLine(["event": .string("skipped"), "area": .string(area.item.id.rawValue), "title": .text(area.item.title),
+                             "message": .text(reason, width: 400)])
+        } else {
+            say("\(Output.cell(area.item.title)): skipped — \(Output.cell(reason, width: 400))", error: true)
+        }
     }
 
     func upToDate(_ area: MapArea, record: DownloadRecord) {

@@ -37,6 +37,23 @@ struct LibraryCommandTests {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// `--all` with areas the portal cannot give yet: each named with why, the others downloaded,
+    /// and exit 1 (documented), in text and in JSON.
+    @Test func downloadAllNamesWhatItSkipsAndDoesNotClaimSuccess() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        try server.updateFaults { try $0.apply("processing=Caribou,failed=Boston") }
+        let text = try await CLI.runAsync(["download", "--all"] + common)
+        #expect(text.status == 1, "\(text.stdout) \(text.stderr)")
+        #expect(text.stderr.contains("Caribou: skipped — Caribou is still being packaged on the portal"))
+        #expect(text.stderr.contains("Boston: skipped — Boston cannot be downloaded: packaging it failed on the portal"))
+        #expect(text.stdout.contains("Bangor: downloaded"))
+        let json = try await CLI.runAsync(["download", "--all", "--json"] + common)
+        #expect(json.status == 1)
+        let skipped = jsonLines(json.stdout).filter { $0["event"] as? String == "skipped" }
+        #expect(Set(skipped.compactMap { $0["title"] as? String }) == ["Caribou", "Boston"])
+        #expect(skipped.allSatisfy { ($0["message"] as? String)?.isEmpty == false })
+    }
+
     @Test func downloadThenLibraryThenVerifyThenRemove() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let download = try await CLI.runAsync(["download", "Bangor", "--json"] + common)
