@@ -149,6 +149,8 @@ public struct AppState: Sendable {
     public var viewToRestore: RememberedView?
     /// The keys, with those the config gives to other actions (`KeyMap.bindings(overriding:)`).
     public var keyBindings = KeyMap.bindings
+    /// How distances are said (`units` in the config, else the locale's).
+    public var units: DistanceUnits = .forLocale()
     /// How maps are drawn when they open (the `graphics` setting; `c` changes an open map's).
     public var mapMode: MapMode = .braille
     /// The Maps card opens over the web map at the start (nothing was ever opened): on this tab.

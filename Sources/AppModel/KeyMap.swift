@@ -17,6 +17,8 @@ public enum Intent: Hashable, Sendable {
     case zoomIn, zoomOut, home, showBookmarks, showLayers, showBasemaps, whatsHere, cycleMapMode
     /// `i` in the map: what lies under the centre; `Tab`: the next thing found.
     case identify, nextHit
+    /// `R` in the map: start a ruler at the centre, or fix a point of it there.
+    case ruler
     /// A click on the map: identify at that cell of it.
     case identifyAt(column: Int, row: Int)
     /// `p`: a pin at the centre; `P`: the pins table; in it `e` edits and `o` opens the link.
@@ -168,6 +170,9 @@ public enum KeyMap {
                    summary: "What's here: the address at the centre (offline, the nearest named place)", context: .map, hint: nil),
         KeyBinding(keys: [.character("i")], intent: .identify, label: "i",
                    summary: "Identify: what lies at the centre (operational features, then the basemap's)", context: .map, hint: "i identify"),
+        KeyBinding(keys: [.character("R")], intent: .ruler, label: "R",
+                   summary: "Ruler: how far and which way from here (pan to measure; R or Enter adds a point; Esc ends)",
+                   context: .map, hint: nil),
         KeyBinding(keys: [.tab], intent: .nextHit, label: "Tab", summary: "Identify found several: the next one", context: .map, hint: nil),
         KeyBinding(keys: [.character("p")], intent: .dropPin, label: "p", summary: "Drop a pin at the centre: a title, a note, a link",
                    context: .map, hint: "p pin"),
@@ -335,6 +340,7 @@ extension KeyAction {
         case .basemaps: .showBasemaps
         case .whatsHere: .whatsHere
         case .identify: .identify
+        case .ruler: .ruler
         case .pin: .dropPin
         case .pins: .showPins
         case .drawing: .cycleMapMode

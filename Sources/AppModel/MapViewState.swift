@@ -9,6 +9,16 @@ public enum MapPanel: Equatable, Sendable {
     case bookmarks, layers, basemaps, pins
 }
 
+/// What can lie over the map, one at a time by construction: a list (bookmarks, layers, basemaps,
+/// pins) with its selection, what `i` identified, what `w` found at the centre, the ruler. Opening
+/// one closes the one before; Esc closes it.
+public enum MapCard: Equatable, Sendable {
+    case list(MapPanel, selection: Int)
+    case identify(IdentifyState)
+    case whatsHere(WhatsHere)
+    case ruler(Ruler)
+}
+
 /// The map view: what it shows, how, and the last picture drawn. The picture may be for an older
 /// viewport while a newer one is being drawn: a stale frame stays until the new one is ready.
 public struct MapViewState: Sendable {
@@ -32,8 +42,8 @@ public struct MapViewState: Sendable {
     /// starts, with the latest view, as soon as this one ends.
     public var isDrawing = false
     public var redrawWanted = false
-    public var panel: MapPanel?
-    public var panelSelection = 0
+    /// The card over the map, if one is open (`MapCard`: at most one by construction).
+    public var card: MapCard?
     public var bookmarks: [Bookmark]
     /// The source's layers, sanitized for the list, and those switched off (by the same names).
     public var layers: [String] = []
@@ -52,22 +62,59 @@ public struct MapViewState: Sendable {
     public var fitsHomeWhenOpened = true
     /// A place searched for, marked on the map with its name.
     public var pin: MapPin?
-    /// `w`: what is at the centre, asked for or known.
-    public var whatsHere: WhatsHere?
     /// Where the operational layers come from, to open them again on another basemap.
     public var operational: OperationalLayers?
     /// The operational layers' names, top first: the layer list shows them above the basemap's.
     public var operationalLayers: [String] = []
     /// Each listed layer's legend, by its name in the list.
     public var legend: [String: [LegendEntry]] = [:]
-    /// `i`: what was found under the centre, and which of it is shown.
-    public var identify: IdentifyState?
     /// The pins' titles when the pins table opened (the table reads the pins from the state).
     public var pinTitles: [String] = []
 
     public init(session: Int, title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
         self.session = session; self.title = title; self.sourceName = sourceName
         self.viewport = viewport; self.homeExtent = homeExtent; self.bookmarks = bookmarks
+    }
+
+    // The card's parts, read and written as if they were fields of their own; writing one opens
+    // it in place of whatever card was open, writing nil closes it only if it is the one open.
+
+    /// The list open over the map.
+    public var panel: MapPanel? {
+        get { if case .list(let panel, _) = card { panel } else { nil } }
+        set {
+            if let newValue { card = .list(newValue, selection: 0) } else if panel != nil { card = nil }
+        }
+    }
+
+    /// The selected row of the open list (0 when none is open).
+    public var panelSelection: Int {
+        get { if case .list(_, let selection) = card { selection } else { 0 } }
+        set { if case .list(let panel, _) = card { card = .list(panel, selection: newValue) } }
+    }
+
+    /// `i`: what was found under the centre, and which of it is shown.
+    public var identify: IdentifyState? {
+        get { if case .identify(let found) = card { found } else { nil } }
+        set {
+            if let newValue { card = .identify(newValue) } else if identify != nil { card = nil }
+        }
+    }
+
+    /// `w`: what is at the centre, asked for or known.
+    public var whatsHere: WhatsHere? {
+        get { if case .whatsHere(let here) = card { here } else { nil } }
+        set {
+            if let newValue { card = .whatsHere(newValue) } else if whatsHere != nil { card = nil }
+        }
+    }
+
+    /// `R`: the ruler being laid.
+    public var ruler: Ruler? {
+        get { if case .ruler(let ruler) = card { ruler } else { nil } }
+        set {
+            if let newValue { card = .ruler(newValue) } else if ruler != nil { card = nil }
+        }
     }
 
     /// Rows of the open panel.
@@ -81,6 +128,35 @@ public struct MapViewState: Sendable {
         case .pins?: pinTitles
         case nil: []
         }
+    }
+}
+
+/// `R` in the map view: a path laid point by point. The fixed points come first; the map's centre
+/// (the crosshair, moved by panning or the mouse) is the path's live end.
+public struct Ruler: Equatable, Sendable {
+    public var points: [GeoPoint]
+
+    public init(start: GeoPoint) { points = [start] }
+
+    /// The path with its live end at `centre`.
+    public func path(to centre: GeoPoint) -> [GeoPoint] { points + [centre] }
+
+    /// The whole path's length, metres.
+    public func length(to centre: GeoPoint) -> Double { Geodesy.length(path(to: centre)) }
+
+    /// The last segment: its length and bearing.
+    public func leg(to centre: GeoPoint) -> (meters: Double, bearing: Double) {
+        let last = points[points.count - 1]
+        return (Geodesy.distance(last, centre), Geodesy.bearing(from: last, to: centre))
+    }
+
+    /// What the ruler says, worded once for the card and the plain mode: `4.2 km, bearing 47° NE`
+    /// and, with more than one segment, `· total 9.8 km over 3 segments`.
+    public func sentence(to centre: GeoPoint, units: DistanceUnits) -> String {
+        let leg = leg(to: centre)
+        var text = "\(units.format(leg.meters)), bearing \(Int(leg.bearing.rounded()) % 360)° \(Geodesy.compassPoint(leg.bearing))"
+        if points.count > 1 { text += " · total \(units.format(length(to: centre))) over \(points.count) segments" }
+        return text
     }
 }
 

@@ -28,18 +28,19 @@ extension App {
     /// `i`: identify at the centre of the view; a click: at the middle of the cell clicked.
     static func identify(_ state: inout AppState, cell: (column: Int, row: Int)? = nil) -> [Effect] {
         guard var map = state.map, map.isOpen, let request = mapRequest(state) else { return [] }
-        var point = map.viewport.center.geographic
-        if let cell {
-            let projection = map.viewport.projection(columns: request.columns, rows: request.rows)
-            point = MercatorPoint(x: projection.left + (Double(cell.column * 2) + 1) / projection.scale,
-                                  y: projection.top - (Double(cell.row * 4) + 2) / projection.scale).geographic
-        }
+        let point = cell.map { Self.point(at: $0, of: map, request) } ?? map.viewport.center.geographic
         let id = (map.identify?.id ?? 0) + 1
         map.identify = IdentifyState(id: id, point: point)
-        map.whatsHere = nil
         state.screen = .map(map)
         state.notice = nil
         return [.identify(session: map.session, point: point, request: request, id: id)]
+    }
+
+    /// The middle of a cell of the map, on the globe.
+    static func point(at cell: (column: Int, row: Int), of map: MapViewState, _ request: MapRequest) -> GeoPoint {
+        let projection = map.viewport.projection(columns: request.columns, rows: request.rows)
+        return MercatorPoint(x: projection.left + (Double(cell.column * 2) + 1) / projection.scale,
+                             y: projection.top - (Double(cell.row * 4) + 2) / projection.scale).geographic
     }
 
     static func identified(_ state: inout AppState, session: Int, id: Int, _ hits: [IdentifyHit]) -> [Effect] {

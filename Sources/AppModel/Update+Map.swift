@@ -142,17 +142,29 @@ extension App {
             return showPins(&state)
         case .nextHit:
             return nextHit(&state)
-        case .back where map.identify != nil:
-            map.identify = nil
+        case .ruler, .open where map.ruler != nil, .identifyAt where map.ruler != nil:
+            // Starts the ruler at the centre, or fixes a point of it there (or where clicked) and
+            // starts the next segment.
+            var point = map.viewport.center.geographic
+            if case .identifyAt(let column, let row) = intent, let request = mapRequest(state) {
+                point = Self.point(at: (column, row), of: map, request)
+            }
+            if var ruler = map.ruler {
+                if ruler.points.last != point { ruler.points.append(point) }
+                map.ruler = ruler
+            } else {
+                map.ruler = Ruler(start: point)
+            }
+            state.screen = .map(map)
+        case .back where map.card != nil:
+            // Whichever card is open (identify, what's here, the ruler) closes: one rule, one card.
+            map.card = nil
             state.screen = .map(map)
         case .cycleMapMode:
             map.mode = map.mode.next
             state.screen = .map(map)
             state.notice = .drawingMode(map.mode)
             return requestMapDraw(&state)
-        case .back where map.whatsHere != nil:
-            map.whatsHere = nil
-            state.screen = .map(map)
         case .back:
             if map.isStandalone {
                 state.isQuitting = true

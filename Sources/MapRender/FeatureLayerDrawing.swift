@@ -268,7 +268,8 @@ enum FeatureLayerPainter {
 public enum FeatureHighlight {
     public static let color: PaletteIndex = 201
 
-    public static func draw(_ geometry: GeoGeometry, viewport: MapViewport, into frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool) {
+    public static func draw(_ geometry: GeoGeometry, viewport: MapViewport, into frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool,
+                            color: PaletteIndex = FeatureHighlight.color) {
         guard !rect.isEmpty else { return }
         let projection = viewport.projection(columns: rect.width, rows: rect.height)
         var canvas = MapCanvas(columns: rect.width, rows: rect.height)

@@ -19,9 +19,11 @@ public struct Settings: Equatable, Sendable {
     public var graphics: GraphicsMode = .braille
     /// Keys set to other actions (`key.download = D`): each replaces the action's own key.
     public var keys: [KeyAction: Character] = [:]
+    /// How distances are said (the ruler, "what's here"); by default what the locale measures in.
+    public var units: DistanceUnits = .forLocale()
 
     /// Every key, in the order `mapbook config list` shows them.
-    public static let keys = ["portal", "webmap", "client-id", "resume-downloads", "theme", "graphics"]
+    public static let keys = ["portal", "webmap", "client-id", "resume-downloads", "theme", "graphics", "units"]
 
     /// A key the file can hold: one of `keys`, or `key.` and an action.
     public static func isKnown(_ key: String) -> Bool {
@@ -43,6 +45,7 @@ public struct Settings: Equatable, Sendable {
         case "resume-downloads": resumeDownloads ? "true" : "false"
         case "theme": theme.rawValue
         case "graphics": graphics.rawValue
+        case "units": units.rawValue
         default: key.hasPrefix("key.") ? KeyAction(rawValue: String(key.dropFirst(4))).flatMap { keys[$0] }.map(String.init) : nil
         }
     }
@@ -135,6 +138,12 @@ public struct Settings: Equatable, Sendable {
                     continue
                 }
                 graphics = value
+            case "units":
+                guard let value = DistanceUnits(rawValue: pair[1].lowercased()) else {
+                    problems.append("\(place): units is metric or imperial, not “\(TerminalText.sanitizedLine(pair[1], maxLength: 40))”.")
+                    continue
+                }
+                units = value
             case "client-id":
                 let value = TerminalText.sanitizedLine(pair[1], maxLength: 100)
                 guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
@@ -218,5 +227,5 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case map, details, filter, search, order, downloadedFirst = "downloaded-first"
     case maps, signIn = "sign-in", help, quit
     case zoomIn = "zoom-in", zoomOut = "zoom-out", home, bookmarks, layers, basemaps
-    case whatsHere = "whats-here", identify, pin, pins, drawing
+    case whatsHere = "whats-here", identify, ruler, pin, pins, drawing
 }

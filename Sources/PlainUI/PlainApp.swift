@@ -180,6 +180,10 @@ public final class PlainApp {
             } else {
                 program.send(.intent(.bottom))
             }
+        case .ruler(let points):
+            var ruler = Ruler(start: points[0])
+            ruler.points += points.dropFirst().dropLast()
+            say("Ruler: " + ruler.sentence(to: points[points.count - 1], units: program.state.units))
         case .help: PlainCommand.commandHelp.forEach(say)
         case .quit: program.send(.intent(.quit))
         }

@@ -129,6 +129,8 @@ public enum PlainCommand: Equatable, Sendable {
     case searchMaps(String)
     case moreMaps
     case webMap(Int)
+    /// `ruler LON,LAT LON,LAT …`: the distance and bearing along the points, as the map's ruler says it.
+    case ruler([GeoPoint])
     case help
     case quit
 
@@ -142,6 +144,12 @@ public enum PlainCommand: Equatable, Sendable {
             return .success(make(number))
         }
         switch verb {
+        case "ruler", "measure":
+            let points = words.dropFirst().compactMap(GeoPoint.init(parsing:))
+            guard points.count >= 2, points.count == words.count - 1 else {
+                return .failure(PlainCommandError("ruler needs two or more points, longitude first, as in ruler -68.2,44.39 -68.77,44.8."))
+            }
+            return .success(.ruler(points))
         case "list", "ls": return .success(.list)
         case "details", "info": return numbered(PlainCommand.details)
         case "download" where words.count == 2 && words[1] == "all": return .success(.downloadAll)
@@ -189,6 +197,7 @@ public enum PlainCommand: Equatable, Sendable {
         "  maps [recent|mine|groups]   web maps to open: opened here (and with areas here), yours, your groups'",
         "  maps search WORDS           web maps matching the words; maps more: the next page",
         "  webmap N      open web map N of the last maps list",
+        "  ruler P P …   distance and bearing along points (P is LON,LAT, such as -68.2,44.39)",
         "  help          this list",
         "  quit          stop; downloads keep their bytes and resume next time",
         "At the end of the input, mapbook waits for the downloads under way, then quits.",

@@ -69,6 +69,7 @@ enum Browser {
             state.resumesInterruptedDownloads = settings.resumeDownloads
             state.mapMode = MapMode(rawValue: settings.graphics.rawValue) ?? .braille
             state.keyBindings = KeyMap.bindings(overriding: settings.keys)
+            state.units = settings.units
             if let problem = problems.first { state.notice = .problem(problem) }
             if let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) { state.restore(view) }
             state.startsOnMaps = display.plain ? nil : card

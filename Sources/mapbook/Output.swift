@@ -182,12 +182,7 @@ enum Coordinates {
         return place.point
     }
 
-    static func parse(_ text: String) -> GeoPoint? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let longitude = parts[0], let latitude = parts[1], longitude.isFinite, latitude.isFinite,
-              abs(longitude) <= 180, abs(latitude) <= 90 else { return nil }
-        return GeoPoint(longitude: longitude, latitude: latitude)
-    }
+    static func parse(_ text: String) -> GeoPoint? { GeoPoint(parsing: text) }
 }
 
 /// `--near` named a place this device does not know.

@@ -64,6 +64,18 @@ struct PlainModeTests {
 
     struct PlainTimeout: Error, CustomStringConvertible { let description: String }
 
+    /// A sample portal (with `faults`), a fresh data folder, and `mapbook --plain` on them with its
+    /// list printed.
+    static func listed(faults: String = "") async throws -> (SamplePortal, String, Session) {
+        var settings = SampleFaults()
+        try settings.apply(faults)
+        let server = try SampleFixture.start(faults: settings)
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-\(UUID())").path
+        let session = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--data-dir", dataDir])
+        try await session.waitFor("7. Bangor")
+        return (server, dataDir, session)
+    }
+
     @Test func listDownloadWithProgressDetailsRemoveQuit() async throws {
         var faults = SampleFaults()
         faults.bytesPerSecond = 400_000
@@ -108,13 +120,8 @@ struct PlainModeTests {
 
     /// At the end of the input, the downloads under way finish, then mapbook quits.
     @Test func theEndOfTheInputWaitsForDownloads() async throws {
-        let server = try SampleFixture.start()
-        defer { server.stop() }
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        let session = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--data-dir", dataDir])
-        defer { if session.process.isRunning { session.process.terminate() } }
-        try await session.waitFor("7. Bangor")
+        let (server, dataDir, session) = try await Self.listed()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: dataDir); if session.process.isRunning { session.process.terminate() } }
         session.send("download 2")
         session.endInput()
         await session.process.exited()
@@ -126,19 +133,40 @@ struct PlainModeTests {
     /// ends with 128 + the signal, never 0 with the area partial.
     @Test(arguments: [SIGTERM, SIGINT])
     func aSignalMidDownloadExitsWithItsStatus(signal: Int32) async throws {
-        let server = try SampleFixture.start(faults: try { var faults = SampleFaults(); try faults.apply("bandwidth=64k"); return faults }())
-        defer { server.stop() }
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        let session = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--data-dir", dataDir])
-        defer { if session.process.isRunning { session.process.terminate() } }
-        try await session.waitFor("7. Bangor")
+        let (server, dataDir, session) = try await Self.listed(faults: "bandwidth=64k")
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: dataDir); if session.process.isRunning { session.process.terminate() } }
         session.send("download 2")
         try await session.waitFor("Acadia: downloading")
         kill(session.process.processIdentifier, signal)
         await session.process.exited()
         #expect(session.process.terminationStatus == 128 + signal, "\(session.printed)")
         #expect(!session.printed.contains("Acadia downloaded"))
+    }
+
+    /// `ruler`: the distance along points, as the map's ruler says it, checked against haversine.
+    @Test func theRulerInPlainMode() async throws {
+        let server = try SampleFixture.start()
+        defer { server.stop() }
+        let session = try Session(["--plain", "--portal", server.baseURL.absoluteString])
+        defer { if session.process.isRunning { session.process.terminate() } }
+        try await session.waitFor("7. Bangor")
+        let (a, b) = ((-68.7726, 44.8012), (-68.2039, 44.3876))
+        session.send("ruler \(a.0),\(a.1) \(b.0),\(b.1)")
+        let end = try await session.waitFor("bearing")
+        try await session.waitFor("\n", after: end)
+        let line = session.printed.split(separator: "\n").last { $0.hasPrefix("Ruler: ") } ?? ""
+        let parts = line.dropFirst("Ruler: ".count).split(separator: " ")
+        let unit: Double = ["km": 1000, "mi": 1609.344][String(parts[1].dropLast())] ?? 0
+        let shown = (Double(parts[0]) ?? 0) * unit
+        let r = Double.pi / 180
+        let h = pow(sin((b.1 - a.1) * r / 2), 2) + cos(a.1 * r) * cos(b.1 * r) * pow(sin((b.0 - a.0) * r / 2), 2)
+        let reference = 2 * 6_371_008.8 * asin(h.squareRoot())
+        #expect(abs(shown - reference) < reference * 0.005 + 0.05 * unit, "\(line)")
+        #expect(line.hasSuffix("SE"))
+        session.send("ruler -68.2,44.39")
+        try await session.waitFor("ruler needs two or more points")
+        session.send("quit")
+        await session.process.exited()
     }
 
     /// The Maps card in lines: the web maps of a search, numbered; `webmap N` opens one in place of

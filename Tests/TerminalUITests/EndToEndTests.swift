@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 import PortalFixtures
 import SamplePortal
 import TerminalCanvas
@@ -87,16 +88,9 @@ import Testing
     /// byte the portal's; and `q` while a download runs asks first.
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
     func aDownloadKilledMidwayResumesAfterARestart() async throws {
-        var faults = SampleFaults()
-        faults.bytesPerSecond = 300_000
-        let portal = try SampleFixture.start(faults: faults)
-        defer { portal.stop() }
-        let tmux = try await Self.browse(portal)
-        defer { tmux.close() }
-        tmux.send("j")
-        _ = try await tmux.waitFor("2/7")
-        tmux.send("d")
-        var screen = try await tmux.waitFor("Downloading ▕")
+        let (portal, tmux, started) = try await Self.downloadingAcadia(bytesPerSecond: 300_000)
+        defer { portal.stop(); tmux.close() }
+        var screen = started
         let deadline = Date().addingTimeInterval(30)
         while Self.percent(in: screen) < 20, Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
@@ -194,6 +188,57 @@ import Testing
         #expect(screen.contains("Acadia") && screen.contains("2/2"))
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
+    }
+
+    /// `R` in the map view, then a pan: the ruler's card gives the great-circle distance between the
+    /// centre before and after, to 0.5 % of a haversine reference (and the display's rounding).
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func theRulerMeasuresThePan() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try await Self.browse(portal)
+        defer { tmux.close() }
+        tmux.send("Enter")
+        _ = try await tmux.waitFor("Explore Maine Basemap")
+        var screen = try await tmux.waitForSettled()
+        let start = try #require(Self.centre(in: screen), "\(screen)")
+        tmux.send("R")
+        _ = try await tmux.waitFor("Ruler")
+        tmux.send("l", "l", "l", "j", "j")
+        screen = try await tmux.waitForSettled()
+        let end = try #require(Self.centre(in: screen))
+        let shown = try #require(Self.rulerMeters(in: screen), "\(screen)")
+        let r = Double.pi / 180
+        let h = pow(sin((end.latitude - start.latitude) * r / 2), 2)
+            + cos(start.latitude * r) * cos(end.latitude * r) * pow(sin((end.longitude - start.longitude) * r / 2), 2)
+        let reference = 2 * 6_371_008.8 * asin(h.squareRoot())
+        #expect(reference > 10_000, "the pan covered some distance")
+        #expect(abs(shown.meters - reference) <= reference * 0.005 + shown.rounding, "ruler \(shown.meters) m, reference \(reference) m")
+        #expect(screen.contains("bearing"))
+        tmux.send("Escape")
+        screen = try await tmux.waitForSettled()
+        #expect(!screen.contains("Ruler"))
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
+    /// The centre in the map's footer: `44.3512°N 68.2210°W`.
+    static func centre(in screen: String) -> GeoPoint? {
+        let footer = screen.split(separator: "\n").last { $0.contains("°") } ?? ""
+        guard let range = footer.range(of: #"[0-9.]+°[NS] [0-9.]+°[EW]"#, options: .regularExpression) else { return nil }
+        let parts = footer[range].split(separator: " ")
+        guard let lat = Double(parts[0].dropLast(2)), let lon = Double(parts[1].dropLast(2)) else { return nil }
+        return GeoPoint(longitude: parts[1].hasSuffix("W") ? -lon : lon, latitude: parts[0].hasSuffix("S") ? -lat : lat)
+    }
+
+    /// The ruler card's first distance in metres, and how much the display's rounding may hide.
+    static func rulerMeters(in screen: String) -> (meters: Double, rounding: Double)? {
+        guard let range = screen.range(of: #"[0-9.]+ (km|m|mi|ft), bearing"#, options: .regularExpression) else { return nil }
+        let parts = screen[range].split(separator: " ")
+        guard let value = Double(parts[0]) else { return nil }
+        let unit: Double = ["km": 1000, "m": 1, "mi": 1609.344, "ft": 0.3048][String(parts[1].dropLast())] ?? 1
+        let step = parts[0].contains(".") ? 0.05 : 0.5
+        return (value * unit, step * unit)
     }
 
     /// The map footer's position: centre, zoom, scale.
@@ -488,22 +533,32 @@ import Testing
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)),
           arguments: ["SIGTERM", "C-c"])
     func aSignalMidDownloadEndsWithItsStatus(how: String) async throws {
-        var faults = SampleFaults()
-        faults.bytesPerSecond = 100_000
-        let portal = try SampleFixture.start(faults: faults)
-        defer { portal.stop() }
-        let tmux = try await Self.browse(portal)
-        defer { tmux.close() }
-        tmux.send("j")
-        _ = try await tmux.waitFor("2/7")
-        tmux.send("d")
-        _ = try await tmux.waitFor("Downloading ▕")
+        let (portal, tmux, _) = try await Self.downloadingAcadia(bytesPerSecond: 100_000)
+        defer { portal.stop(); tmux.close() }
         if how == "SIGTERM" {
             Tmux.kill(commandLineContaining: portal.baseURL.absoluteString, signal: SIGTERM)
             _ = try await tmux.waitFor("[exit 143]")
         } else {
             tmux.send("C-c")
             _ = try await tmux.waitFor("[exit 130]")
+        }
+    }
+
+    /// A portal slowed to `bytesPerSecond`, the browser on it, and Acadia (the second row) being
+    /// downloaded: the screen once its bar shows.
+    static func downloadingAcadia(bytesPerSecond: Int) async throws -> (SamplePortal, Tmux, String) {
+        var faults = SampleFaults()
+        faults.bytesPerSecond = bytesPerSecond
+        let portal = try SampleFixture.start(faults: faults)
+        do {
+            let tmux = try await Self.browse(portal)
+            tmux.send("j")
+            _ = try await tmux.waitFor("2/7")
+            tmux.send("d")
+            return (portal, tmux, try await tmux.waitFor("Downloading ▕"))
+        } catch {
+            portal.stop()
+            throw error
         }
     }
 

@@ -21,6 +21,7 @@ enum MapScreen {
             FeatureHighlight.draw(geometry, viewport: map.viewport, into: &frame, rect: rect, ascii: options.glyphs == .ascii,
                                   colors: options.theme.colors)
         }
+        if let ruler = map.ruler { drawRuler(ruler, map: map, state: state, in: rect, into: &frame, options: options) }
         drawMarkers(map, pins: state.pins, in: rect, into: &frame, options: options)
         if let status = map.status {
             for (offset, line) in DisplayWidth.wrapped(status, width: max(rect.width - 4, 1)).prefix(3).enumerated() {
@@ -61,14 +62,39 @@ enum MapScreen {
         lines.append((String(format: "%.4f°%@ %.4f°%@", abs(here.point.latitude), here.point.latitude >= 0 ? "N" : "S",
                              abs(here.point.longitude), here.point.longitude >= 0 ? "E" : "W"), theme.card.overlaid(by: theme.dim)))
         lines.append((here.areas.isEmpty ? "In no map area of this web map." : "In " + here.areas.joined(separator: ", "), theme.card))
+        drawCornerCard("What's here", lines: lines, closing: " Esc close ", in: rect, into: &frame, options: options)
+    }
+
+    /// A small card at the map's top left: a title, lines in their styles, and how to close it.
+    private static func drawCornerCard(_ title: String, lines: [(String, CellStyle)], closing: String, in rect: Rect, into frame: inout Frame,
+                                       options: RenderOptions) {
         let width = min(max(lines.map { DisplayWidth.of($0.0) }.max() ?? 0, 24) + 4, max(rect.width - 4, 10))
         let card = Rect(x: rect.x + 2, y: rect.y + 1, width: width, height: min(lines.count + 2, max(rect.height - 2, 3)))
-        DocumentScreen.drawCard(card, title: "What's here", into: &frame, options: options)
+        DocumentScreen.drawCard(card, title: title, into: &frame, options: options)
         for (offset, line) in lines.enumerated() where card.y + 1 + offset < card.maxY - 1 {
             frame.put(DisplayWidth.truncated(line.0, to: card.width - 4), x: card.x + 2, y: card.y + 1 + offset, style: line.1, limit: card.maxX - 2)
         }
-        let closing = " Esc close "
-        frame.put(closing, x: card.maxX - 2 - DisplayWidth.of(closing), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+        frame.put(closing, x: card.maxX - 2 - DisplayWidth.of(closing), y: card.maxY - 1, style: options.theme.card, limit: card.maxX - 1)
+    }
+
+    /// `R`: the ruler's path in braille from its first point to the centre, each point marked, the
+    /// centre crossed; and a card with the distance, bearing and total.
+    private static func drawRuler(_ ruler: Ruler, map: MapViewState, state: AppState, in rect: Rect, into frame: inout Frame,
+                                  options: RenderOptions) {
+        let theme = options.theme, unicode = options.glyphs == .unicode
+        let centre = map.viewport.center.geographic
+        let color: PaletteIndex = 226
+        FeatureHighlight.draw(.lines([ruler.path(to: centre)]), viewport: map.viewport, into: &frame, rect: rect, ascii: !unicode,
+                              colors: theme.colors, color: color)
+        let projection = map.viewport.projection(columns: rect.width, rows: rect.height)
+        for point in ruler.points {
+            MapMarker.draw(point, label: "", glyph: unicode ? "●" : "o", projection: projection, in: rect, into: &frame,
+                           color: theme.colors ? color : nil)
+        }
+        MapMarker.draw(centre, label: "", glyph: "+", projection: projection, in: rect, into: &frame, color: theme.colors ? color : nil)
+        drawCornerCard("Ruler", lines: [(ruler.sentence(to: centre, units: state.units), theme.card.overlaid(by: CellStyle(bold: true))),
+                                        ("Pan to measure · \(state.key(.ruler)) or Enter adds a point", theme.card.overlaid(by: theme.dim))],
+                       closing: " Esc end ", in: rect, into: &frame, options: options)
     }
 
     /// The user's pins, then a searched place over them: each a marker where it is and its name.

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Distances and bearings on the Earth, taken as a sphere of its mean radius (haversine): within
+/// 0.5 % of the ellipsoid's geodesic anywhere, which is what a terminal map can show. One place for
+/// the ruler, the gazetteer's "12 km to the NE" and "areas nearest first".
+public enum Geodesy {
+    /// The Earth's mean radius (IUGG), metres.
+    public static let earthRadius = 6_371_008.8
+
+    /// The great-circle distance between two points, in metres.
+    public static func distance(_ a: GeoPoint, _ b: GeoPoint) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (b.latitude - a.latitude) * radians, dLon = (b.longitude - a.longitude) * radians
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.latitude * radians) * cos(b.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * earthRadius * asin(min(1, h.squareRoot()))
+    }
+
+    /// The length of a path through `points`, in metres.
+    public static func length(_ points: [GeoPoint]) -> Double {
+        zip(points, points.dropFirst()).reduce(0) { $0 + distance($1.0, $1.1) }
+    }
+
+    /// The initial bearing from `a` to `b`, degrees clockwise from north, 0 ..< 360.
+    public static func bearing(from a: GeoPoint, to b: GeoPoint) -> Double {
+        let radians = Double.pi / 180
+        let y = sin((b.longitude - a.longitude) * radians) * cos(b.latitude * radians)
+        let x = cos(a.latitude * radians) * sin(b.latitude * radians)
+            - sin(a.latitude * radians) * cos(b.latitude * radians) * cos((b.longitude - a.longitude) * radians)
+        return (atan2(y, x) / radians + 360).truncatingRemainder(dividingBy: 360)
+    }
+
+    /// A bearing as one of eight compass points.
+    public static func compassPoint(_ bearing: Double) -> String {
+        ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][Int((bearing + 22.5) / 45) % 8]
+    }
+}
+
+extension GeoPoint {
+    /// `LON,LAT` as people write a point (`-68.2,44.35`); nil unless both are numbers on the globe.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let longitude = parts[0], let latitude = parts[1], longitude.isFinite, latitude.isFinite,
+              abs(longitude) <= 180, abs(latitude) <= 90 else { return nil }
+        self.init(longitude: longitude, latitude: latitude)
+    }
+}
+
+/// How distances are said: `metric` (m, km) or `imperial` (ft, mi).
+public enum DistanceUnits: String, CaseIterable, Sendable {
+    case metric, imperial
+
+    /// What the locale measures in: imperial for the United States (and Liberia, Myanmar), else metric.
+    public static func forLocale(_ locale: Locale = .current) -> DistanceUnits {
+        ["US", "LR", "MM"].contains(locale.region?.identifier ?? "") ? .imperial : .metric
+    }
+
+    /// `850 m`, `12.4 km`, `240 km`; `900 ft`, `3.2 mi`, `150 mi`.
+    public func format(_ meters: Double) -> String {
+        switch self {
+        case .metric:
+            return Format.distance(meters)
+        case .imperial:
+            let feet = meters / 0.3048, miles = meters / 1609.344
+            if miles < 0.2 { return "\(Int(feet.rounded())) ft" }
+            return miles < 100 ? String(format: "%.1f mi", miles) : "\(Int(miles.rounded())) mi"
+        }
+    }
+}
