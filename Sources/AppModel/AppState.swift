@@ -155,6 +155,9 @@ public struct AppState: Sendable {
     public var mapMode: MapMode = .braille
     /// The Maps card opens over the web map at the start (nothing was ever opened): on this tab.
     public var startsOnMaps: MapsTab?
+    /// False when the browser started on a portal with no web map named or opened there before:
+    /// nothing is loaded (the portal is only connected) until one is chosen on the Maps card.
+    public var hasWebMap = true
     /// The web map chosen in the Maps card: a program of its own takes over once this one has quit.
     public var nextWebMap: ItemID?
     /// The user's pins (any portal), as last read.

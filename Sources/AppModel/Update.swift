@@ -15,6 +15,10 @@ public enum App {
             state.phase = state.webMapItem == nil ? state.connectingPhase : state.phase
             let maps = state.startsOnMaps.map { showMaps(&state, on: $0) } ?? []
             state.startsOnMaps = nil
+            guard state.hasWebMap else {
+                state.phase = .starting(Self.chooseAWebMap(state))
+                return [.readLibrary, .connectPortal, .loadPins] + maps
+            }
             return [.readLibrary, .loadWebMap, .loadPins] + maps
         case .key(let key):
             guard let intent = KeyMap.intent(for: key, in: state.keyContext, bindings: state.keyBindings) else { return [] }
@@ -45,7 +49,7 @@ public enum App {
         case .connected(let host):
             state.portalHost = host
             state.isConnected = true
-            if state.webMapItem == nil { state.phase = .loading }
+            if state.webMapItem == nil, state.hasWebMap { state.phase = .loading }
             return mapsConnected(&state)
         case .webMapLoaded(let loaded):
             return webMapLoaded(&state, loaded)
@@ -130,9 +134,15 @@ public enum App {
 
     // MARK: Loading
 
+    /// What the main screen says behind the Maps card when no web map was named.
+    static func chooseAWebMap(_ state: AppState) -> String {
+        "No web map is named for this portal: \(state.key(.showMaps)) lists yours and finds others."
+    }
+
     /// `r` (or the network coming back): ask the portal again; what is loaded stays on screen meanwhile.
     static func reload(_ state: inout AppState) -> [Effect] {
         guard state.map?.isStandalone != true else { return [] }
+        guard state.hasWebMap else { return state.isConnected ? [] : [.connectPortal] }
         if state.webMapItem == nil {
             state.phase = state.isConnected ? .loading : state.connectingPhase
         } else {

@@ -52,6 +52,7 @@ public final class Runtime {
         switch effect {
         case .readLibrary: catalog.readLibrary()
         case .loadWebMap: catalog.loadWebMap()
+        case .connectPortal: catalog.connectOnly()
         case .reportNetwork(let network): catalog.report(network)
         case .checkNetwork: catalog.checkNetwork()
         case .download(let area): downloads.download(area)

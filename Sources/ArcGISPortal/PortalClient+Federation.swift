@@ -16,7 +16,7 @@ extension PortalClient {
     }
 
     /// ArcGIS Online (or one of its organisations' addresses).
-    var isArcGISOnline: Bool { portalURL.scheme?.lowercased() == "https" && Self.isArcGISHost(portalURL.host) }
+    public var isArcGISOnline: Bool { portalURL.scheme?.lowercased() == "https" && Self.isArcGISHost(portalURL.host) }
 
     private static func isArcGISHost(_ host: String?) -> Bool {
         guard let host = host?.lowercased() else { return false }

@@ -29,7 +29,10 @@ struct BrowseCommand: AsyncParsableCommand {
         // Nothing named and nothing opened here before: the Maps card, to find a web map (your
         // content when signed in, else a search), over the default one.
         let neverOpened = !options.selection.isWebMapNamed && remembering.recent.last(portal: client.portalURL) == nil
+        // The default web map (Explore Maine) belongs to ArcGIS Online: elsewhere, nothing loads
+        // behind the card until a web map is chosen.
         try await Browser.run(host: client.host, webMap: options.selection.webMapIDOrRecent,
+                              hasWebMap: !(neverOpened && !client.isArcGISOnline),
                               library: { OfflineLibrary(root: root, portal: client.portalURL, webMap: $0) },
                               startingPhase: .loading, display: display, signIn: Browser.passwordSignIn(session: session, keep: true),
                               remembering: remembering, startsOnMaps: neverOpened ? (client.isSignedIn ? .mine : .search) : nil) { client }
@@ -59,11 +62,12 @@ enum Browser {
     /// opens another web map from the Maps card, a new program (its own runtime and library) takes
     /// over the same screen, with the same portal client. `startsOnMaps` opens the Maps card at the
     /// start (not in the plain mode, which has none).
-    static func run(host: String, webMap: ItemID, library: @escaping @Sendable (ItemID) -> OfflineLibrary, startingPhase: LoadPhase,
+    static func run(host: String, webMap: ItemID, hasWebMap: Bool = true, library: @escaping @Sendable (ItemID) -> OfflineLibrary,
+                    startingPhase: LoadPhase,
                     display: DisplayOptions, signIn: Runtime.SignIn? = nil, remembering: Remembering? = nil,
                     startsOnMaps: MapsTab? = nil, connect: @escaping Runtime.Connect) async throws {
         let (settings, problems) = Settings.load()
-        @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: MapsTab?) async -> Program {
+        @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: MapsTab?, hasWebMap: Bool = true) async -> Program {
             let runtime = Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
             var state = AppState(portalHost: host, webMapID: webMap, phase: phase)
             state.resumesInterruptedDownloads = settings.resumeDownloads
@@ -73,9 +77,10 @@ enum Browser {
             if let problem = problems.first { state.notice = .problem(problem) }
             if let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) { state.restore(view) }
             state.startsOnMaps = display.plain ? nil : card
+            state.hasWebMap = hasWebMap
             return Program(state: state, runtime: runtime)
         }
-        let first = await program(webMap, phase: startingPhase, card: startsOnMaps)
+        let first = await program(webMap, phase: startingPhase, card: startsOnMaps, hasWebMap: hasWebMap)
         try await present(first, display: display, settings: settings, geography: .bundled()) { finished in
             let final = finished.state
             if let remembering, let view = final.viewToRemember {

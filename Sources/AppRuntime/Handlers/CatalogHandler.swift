@@ -52,6 +52,17 @@ final class CatalogHandler {
         loading = tasks.track { [weak self] in await self?.load() }
     }
 
+    /// Connects (once) without loading a web map: the Maps card's pages need the client.
+    func connectOnly() {
+        loading?.cancel()
+        loading = tasks.track { [weak self] in
+            do { _ = try await self?.connected() } catch {
+                guard !Task.isCancelled, !(error is CancellationError), let self else { return }
+                self.send(.webMapFailed(LoadFailure(error, host: self.connection.client?.host ?? "")))
+            }
+        }
+    }
+
     func report(_ network: NetworkState) {
         guard let monitor else { return }
         tasks.track { await monitor.report(network) }
@@ -81,16 +92,7 @@ final class CatalogHandler {
     private func load() async {
         await reading?.value
         do {
-            let client: PortalClient
-            if let connected = connection.client {
-                client = connected
-            } else {
-                client = try await connect()
-                guard !Task.isCancelled else { return }
-                connection.client = client
-                startServices(client)
-                send(.connected(host: client.host))
-            }
+            guard let client = try await connected() else { return }
             let id = library.webMapID
             // A long listing's reports come from the portal client's tasks; a tracked task of the
             // UI actor shows them (the newest only), until the whole list is in.
@@ -132,6 +134,18 @@ final class CatalogHandler {
     private struct ListingReport: Sendable {
         var areas: [MapArea]
         var known: Int
+    }
+
+    /// The portal's client, connected the first time (the download queue and network monitor
+    /// started, `connected` sent); nil when cancelled meanwhile.
+    private func connected() async throws -> PortalClient? {
+        if let client = connection.client { return client }
+        let client = try await connect()
+        guard !Task.isCancelled else { return nil }
+        connection.client = client
+        startServices(client)
+        send(.connected(host: client.host))
+        return client
     }
 
     /// A long listing, shown as it fills in (once the web map's item and data are in).
