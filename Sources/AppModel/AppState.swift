@@ -185,6 +185,22 @@ public struct AppState: Sendable {
         connectingPhase = phase
     }
 
+    /// Nothing asked for is still on its way that a next command could depend on: the web map is
+    /// in (or failed, or none is named), no map is opening, no page of the Maps card is being
+    /// asked for, no removal is under way. A question waiting for its answer is settled. Front ends
+    /// that take commands from a script (the plain mode) run the next one only then.
+    public var isSettled: Bool {
+        let webMapSettled = switch phase {
+        case .loading: false
+        case .starting: !hasWebMap
+        case .loaded, .failed, .unreachable, .notAnswering: true
+        }
+        let mapsSettled = if case .maps(let maps)? = overlay { maps.pending.isEmpty } else { true }
+        // A map opened is settled once its first picture is in.
+        let mapSettled = map.map { !$0.isOpening && ($0.image != nil || !$0.isOpen) } ?? true
+        return webMapSettled && mapsSettled && mapSettled && removing.isEmpty && nextWebMap == nil
+    }
+
     /// The list as shown: everything, or what matches the filter, best match first.
     public var rows: [ListRow] {
         guard webMapItem != nil else { return [] }

@@ -38,6 +38,8 @@ public struct MapViewState: Sendable {
     public var image: MapImage?
     /// The source is open: the map can be drawn.
     public var isOpen = false
+    /// Its source is still being opened (neither open nor failed yet).
+    public var isOpening = false
     /// A drawing is under way; `redrawWanted` when the view changed meanwhile, so the next drawing
     /// starts, with the latest view, as soon as this one ends.
     public var isDrawing = false

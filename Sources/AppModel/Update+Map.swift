@@ -67,7 +67,11 @@ extension App {
         if let why { map.status = why.sentence }
         state.screen = .map(map)
         state.notice = why
-        if let source { effects.append(.openMap(session: state.mapSessions, source)) }
+        if let source {
+            map.isOpening = true
+            state.screen = .map(map)
+            effects.append(.openMap(session: state.mapSessions, source))
+        }
         if source != nil, let operational { effects.append(.openFeatureLayers(session: state.mapSessions, operational)) }
         return effects
     }
@@ -86,6 +90,7 @@ extension App {
     static func mapOpened(_ state: inout AppState, session: Int, _ summary: MapSourceSummary) -> [Effect] {
         guard var map = state.map, map.session == session else { return [] }
         map.isOpen = true
+        map.isOpening = false
         map.status = nil
         // Layer names and problems come from inside packages: sanitized like network strings.
         map.layers = summary.layerNames.map { TerminalText.sanitizedLine($0, maxLength: 80) }

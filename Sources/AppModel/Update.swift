@@ -95,6 +95,7 @@ public enum App {
         case .mapOpenFailed(let session, let sentence):
             guard var map = state.map, map.session == session else { return [] }
             map.status = TerminalText.sanitizedLine(sentence, maxLength: 300)
+            map.isOpening = false
             state.screen = .map(map)
             return []
         case .mapDrawn(let session, let image):

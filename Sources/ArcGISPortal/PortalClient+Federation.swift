@@ -15,6 +15,14 @@ extension PortalClient {
         return session?.isFederated(root) == true
     }
 
+    /// Whether the portal is an ArcGIS Enterprise portal (`portals/self` → `isPortal`); nil when it
+    /// cannot be told (offline, no answer in a few seconds).
+    public func isEnterprise() async -> Bool? {
+        var asked = request(["portals", "self"], query: [])
+        asked.deadline = .seconds(5)
+        return try? await getJSON(asked, about: nil)["isPortal"]?.bool
+    }
+
     /// ArcGIS Online (or one of its organisations' addresses).
     public var isArcGISOnline: Bool { portalURL.scheme?.lowercased() == "https" && Self.isArcGISHost(portalURL.host) }
 

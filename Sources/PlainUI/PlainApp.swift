@@ -12,11 +12,16 @@ import MapbookCore
 public final class PlainApp {
     private let program: Program
     private var printed: [String: String] = [:]
-    private var pending = ""
-    /// Commands read before the web map has loaded (or failed to): a script can pipe its commands in
-    /// at once, and they run once there is a list to refer to.
-    private var waiting: [String] = []
-    private var inputEnded = false
+    /// What standard input has given and not yet run, kept across the programs of one run (`webmap
+    /// N` starts another program; the lines a script piped in after it are its).
+    private struct Input {
+        var pending = ""
+        /// Whole lines read and not run yet: a script can pipe its commands in at once, and each
+        /// runs once what the one before it asked for has come (`AppState.isSettled`).
+        var waiting: [String] = []
+        var ended = false
+    }
+    private static var input = Input()
     private var listShown = false
     private var finished: CheckedContinuation<Void, Never>?
     private var signals: [any DispatchSourceSignal] = []
@@ -72,7 +77,13 @@ public final class PlainApp {
     /// Runs what commands can run, then prints each fact whose sentence changed, and the list once,
     /// when it first loads.
     private func showChanges() {
+        showFacts()
         runWaitingCommands()
+        if isDone { finish() }
+    }
+
+    /// Prints each fact whose sentence changed, and the list once, when it first loads.
+    private func showFacts() {
         let state = program.state
         var seen = Set<String>()
         for fact in PlainView.facts(state) {
@@ -87,7 +98,6 @@ public final class PlainApp {
             listShown = true
             PlainView.list(state).forEach(say)
         }
-        if isDone { finish() }
     }
 
     private func say(_ line: String) {
@@ -112,36 +122,37 @@ public final class PlainApp {
         if count <= 0 {
             if count < 0, errno == EINTR || errno == EAGAIN { return }
             UIEventLoop.shared.unwatch(STDIN_FILENO)
-            if !pending.isEmpty { waiting.append(pending) }
-            pending = ""
-            inputEnded = true
+            if !Self.input.pending.isEmpty { Self.input.waiting.append(Self.input.pending) }
+            Self.input.pending = ""
+            Self.input.ended = true
             showChanges()
             return
         }
-        pending += String(decoding: buffer[..<count], as: UTF8.self)
-        while let newline = pending.firstIndex(of: "\n") {
-            waiting.append(String(pending[..<newline]))
-            pending = String(pending[pending.index(after: newline)...])
+        Self.input.pending += String(decoding: buffer[..<count], as: UTF8.self)
+        while let newline = Self.input.pending.firstIndex(of: "\n") {
+            Self.input.waiting.append(String(Self.input.pending[..<newline]))
+            Self.input.pending = String(Self.input.pending[Self.input.pending.index(after: newline)...])
         }
         runWaitingCommands()
     }
 
-    /// Runs the commands read so far, once the web map has loaded or failed to (quit and help at once).
+    /// Runs the commands read so far, each once the one before has settled (`help` at once).
     private func runWaitingCommands() {
-        while let line = waiting.first {
-            let ready: Bool
-            switch program.state.phase {
-            case .loaded, .failed, .unreachable, .notAnswering: ready = true
-            case .starting, .loading: ready = [.success(.quit), .success(.help)].contains(PlainCommand.parse(line))
-            }
-            guard ready else { return }
-            waiting.removeFirst()
+        while let line = Self.input.waiting.first {
+            let command = PlainCommand.parse(line)
+            guard program.state.isSettled || command == .success(.help) else { return }
+            // `download N` then `remove N` in a script means in that order: the removal waits for
+            // the download (a `cancel N` does not).
+            if case .success(.remove(let number))? = command, isDownloading(row: number) { return }
+            Self.input.waiting.removeFirst()
             perform(line)
+            // What the command printed at once comes before what the next one prints.
+            showFacts()
         }
     }
 
-    /// Everything read has run and the input is over.
-    private var inputDone: Bool { inputEnded && waiting.isEmpty }
+    /// Everything read has run (and settled) and the input is over.
+    private var inputDone: Bool { Self.input.ended && Self.input.waiting.isEmpty && program.state.isSettled }
 
     private func perform(_ line: String) {
         guard let parsed = PlainCommand.parse(line) else { return }
@@ -187,6 +198,14 @@ public final class PlainApp {
         case .help: PlainCommand.commandHelp.forEach(say)
         case .quit: program.send(.intent(.quit))
         }
+    }
+
+    /// Whether the area in row `number` (from 1) is queued or downloading.
+    private func isDownloading(row number: Int) -> Bool {
+        let rows = program.state.rows
+        guard rows.indices.contains(number - 1), case .area(let index) = rows[number - 1],
+              program.state.areas.indices.contains(index) else { return false }
+        return program.state.transfers[program.state.areas[index].item.id]?.isActive == true
     }
 
     /// Selects row `number` (from 1) of the list, back on the main screen; false, with a

@@ -48,6 +48,8 @@ public struct SampleFaults: Sendable, Equatable {
     /// Servers the portal lists as federated with it (`portals/{id}/servers`), by root address
     /// (`server=https://host/server`): the only ones a signed-in client may send its token to.
     public var federatedServers: [String] = []
+    /// `portals/self` says `isPortal: true`, as ArcGIS Enterprise does (ArcGIS Online says false).
+    public var enterprise = false
 
     public init() {}
 
@@ -103,6 +105,7 @@ public struct SampleFaults: Sendable, Equatable {
             case "complete": areaStatus[try area().id] = nil
             case "update": updates[try area().packageID, default: 0] += 1
             case "malformed": malformedAreas.insert(try area().id)
+            case "enterprise": enterprise = flag()
             case "server":
                 guard let url = URL(string: value), url.scheme != nil, url.host != nil else {
                     throw InvalidSetting(description: "server needs an address, not \"\(value)\"")

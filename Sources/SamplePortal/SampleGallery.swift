@@ -76,9 +76,9 @@ enum SampleGallery {
     static let portalID = "mApBoOkSaMpLe0001"
 
     /// `portals/self`, the fields a client needs to find the gallery and the geocoder.
-    static func portalSelf(baseURL: String) -> JSONValue {
+    static func portalSelf(baseURL: String, enterprise: Bool = false) -> JSONValue {
         .object([
-        "id": .string(portalID), "name": .string("mapbook sample portal"), "isPortal": .bool(false),
+        "id": .string(portalID), "name": .string("mapbook sample portal"), "isPortal": .bool(enterprise),
         "helperServices": .object(["geocode": .array([.object([
             "url": .string(baseURL + SampleGeocoder.path), "name": .string("Maine Places"), "suggest": .bool(true),
             "placefinding": .bool(true), "batch": .bool(false),

@@ -30,8 +30,9 @@ struct SampleREST {
         }
         if parts == ["portals", "self"] {
             guard wantsJSON else { return Self.html }
-            guard case .user(let user) = caller, case .object(var fields) = SampleGallery.portalSelf(baseURL: baseURL) else {
-                return caller == .invalid ? json(Self.error(498, "Invalid token.")) : json(SampleGallery.portalSelf(baseURL: baseURL))
+            let portal = SampleGallery.portalSelf(baseURL: baseURL, enterprise: faults.enterprise)
+            guard case .user(let user) = caller, case .object(var fields) = portal else {
+                return caller == .invalid ? json(Self.error(498, "Invalid token.")) : json(portal)
             }
             fields["user"] = SampleAuth.communitySelf(user: user)
             return json(.object(fields))

@@ -29,10 +29,12 @@ struct BrowseCommand: AsyncParsableCommand {
         // Nothing named and nothing opened here before: the Maps card, to find a web map (your
         // content when signed in, else a search), over the default one.
         let neverOpened = !options.selection.isWebMapNamed && remembering.recent.last(portal: client.portalURL) == nil
-        // The default web map (Explore Maine) belongs to ArcGIS Online: elsewhere, nothing loads
-        // behind the card until a web map is chosen.
+        // The default web map (Explore Maine) belongs to ArcGIS Online: on an ArcGIS Enterprise
+        // portal nothing loads behind the card until a web map is chosen. (Asked only on this
+        // first start; a portal that cannot say is treated as ArcGIS Online.)
+        let enterprise = neverOpened && !client.isArcGISOnline ? await client.isEnterprise() == true : false
         try await Browser.run(host: client.host, webMap: options.selection.webMapIDOrRecent,
-                              hasWebMap: !(neverOpened && !client.isArcGISOnline),
+                              hasWebMap: !enterprise,
                               library: { OfflineLibrary(root: root, portal: client.portalURL, webMap: $0) },
                               startingPhase: .loading, display: display, signIn: Browser.passwordSignIn(session: session, keep: true),
                               remembering: remembering, startsOnMaps: neverOpened ? (client.isSignedIn ? .mine : .search) : nil) { client }

@@ -143,6 +143,44 @@ struct PlainModeTests {
         #expect(!session.printed.contains("Acadia downloaded"))
     }
 
+    /// A script of commands piped in at once prints what the same commands print typed one at a
+    /// time, each after the last has settled: every answer comes before the next command runs, and
+    /// the end of the input waits for what is still on its way.
+    @Test func aScriptPipedAtOnceSaysWhatTypingItSays() async throws {
+        let script = ["list", "details 2", "open 2", "back", "maps search topographic", "maps", "details 3",
+                      "ruler -68.7726,44.8012 -68.2039,44.3876", "remove 2", "download 3", "remove 3", "yes", "list"]
+        // Typed: each line once the output has been still for a while.
+        let (server, typedData, typed) = try await Self.listed()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: typedData) }
+        for line in script {
+            typed.send(line)
+            var last = typed.printed
+            while true {
+                try await Task.sleep(for: .milliseconds(700))
+                if typed.printed == last { break }
+                last = typed.printed
+            }
+        }
+        typed.endInput()
+        await typed.process.exited()
+        // Piped: everything at once, then the end of the input.
+        let piped = try Session(["--plain", "--portal", server.baseURL.absoluteString, "--data-dir", typedData + "-piped"])
+        defer { try? FileManager.default.removeItem(atPath: typedData + "-piped") }
+        piped.send(script.joined(separator: "\n"))
+        piped.endInput()
+        await piped.process.exited()
+        // Progress lines depend on the speed of the moment, and "Online." may come before or after
+        // the web map's first line; from the list on, everything must match.
+        func said(_ text: String) -> [String] {
+            let lines = text.split(separator: "\n").map(String.init).filter { !$0.contains("downloading,") && !$0.contains("Downloading ") }
+            return Array(lines.drop { !$0.hasPrefix("1. ") })
+        }
+        #expect(said(piped.printed) == said(typed.printed), "piped:\n\(piped.printed)\ntyped:\n\(typed.printed)")
+        #expect(piped.printed.contains("1. Maine Topographic") && piped.printed.contains("Ruler: "))
+        #expect(piped.printed.contains("Boston downloaded") && piped.printed.contains("Removed Boston from this device."), "\(piped.printed)")
+        #expect(piped.process.terminationStatus == 0)
+    }
+
     /// `ruler`: the distance along points, as the map's ruler says it, checked against haversine.
     @Test func theRulerInPlainMode() async throws {
         let server = try SampleFixture.start()
