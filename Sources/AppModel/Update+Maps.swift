@@ -227,7 +227,8 @@ extension App {
     private static func editQuery(_ maps: inout MapsBrowser, _ edit: SearchEdit) -> [Effect] {
         switch edit {
         case .type(let character):
-            guard maps.query.count < 200, !character.isNewline else { return [] }
+            // A `/` that starts the words is the habit of starting a search, not part of it.
+            guard maps.query.count < 200, !character.isNewline, !(character == "/" && maps.query.isEmpty) else { return [] }
             maps.query.append(character)
         case .deleteBackward:
             if !maps.query.isEmpty { maps.query.removeLast() }

@@ -72,6 +72,10 @@ struct MapsCardTests {
         #expect(Fixture.keys(&state, .character("/"), .character("q"), .character("j"), .backspace).isEmpty)
         #expect(card(state)?.tab == .search && card(state)?.query == "q" && state.keyContext == .search)
         #expect(!state.isQuitting)
+        // Already typing, a `/` at the start of the words (the habit of starting a search) is not typed.
+        _ = Fixture.keys(&state, .backspace, .character("/"), .character("M"))
+        #expect(card(state)?.query == "M")
+        _ = Fixture.keys(&state, .backspace, .character("q"))
         _ = Fixture.keys(&state, .backspace, .character(" "))
         #expect(Fixture.keys(&state, .enter).isEmpty, "blank words are not asked")
         _ = Fixture.keys(&state, .character("p"), .character("a"), .character("r"), .character("k"))
