@@ -212,7 +212,8 @@ public enum StatusText {
             case .packaging:
                 return [StyledText("Packaging", .warning), StyledText(" · still being packaged on the portal", .dim)]
             case .packagingFailed:
-                return [StyledText("Packaging failed", .error), StyledText(" — \(state.key(.refresh)) to reload", .dim)]
+                // Reloading cannot fix it: only the area's owner, packaging it again on the portal.
+                return [StyledText("Packaging failed", .error), StyledText(" — its owner must package it again", .dim)]
             case .unavailable(let value):
                 return [StyledText("Unavailable", .warning), StyledText(" · status “\(value)”", .dim)]
             case .unreadable(let reason):

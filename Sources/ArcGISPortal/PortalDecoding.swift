@@ -24,7 +24,8 @@ enum PortalDecoding {
             access: json["access"]?.string,
             url: json["url"]?.string,
             tags: json["tags"]?.stringArray ?? [],
-            properties: properties)
+            properties: properties,
+            name: json["name"]?.string)
     }
 
     /// A map area: its item, `properties.status`, and its packages.

@@ -21,7 +21,7 @@ extension PortalItem {
             "description": text(description), "thumbnail": text(thumbnail), "created": millis(created),
             "modified": millis(modified), "size": size.map { .number(Double($0)) } ?? .number(-1),
             "access": text(access), "url": text(url), "tags": .array(tags.map(JSONValue.string)),
-            "properties": properties ?? .null,
+            "properties": properties ?? .null, "name": text(name),
         ]
         if let extent {
             fields["extent"] = .array([.array([.number(extent.xmin), .number(extent.ymin)]),

@@ -54,15 +54,17 @@ public struct PortalItem: Sendable, Equatable {
     public var tags: [String]
     /// The item's free-form `properties` object (map areas keep their status here).
     public var properties: JSONValue?
+    /// The file name of a file item (`Usa.tpkx`): its extension says what the file is.
+    public var name: String?
 
     public init(id: ItemID, title: String, type: String, typeKeywords: [String] = [], owner: String? = nil,
                 snippet: String? = nil, description: String? = nil, thumbnail: String? = nil,
                 extent: GeoExtent? = nil, created: Date? = nil, modified: Date? = nil, size: Int64? = nil,
-                access: String? = nil, url: String? = nil, tags: [String] = [], properties: JSONValue? = nil) {
+                access: String? = nil, url: String? = nil, tags: [String] = [], properties: JSONValue? = nil, name: String? = nil) {
         self.id = id; self.title = title; self.type = type; self.typeKeywords = typeKeywords
         self.owner = owner; self.snippet = snippet; self.description = description
         self.thumbnail = thumbnail; self.extent = extent; self.created = created
         self.modified = modified; self.size = size; self.access = access; self.url = url
-        self.tags = tags; self.properties = properties
+        self.tags = tags; self.properties = properties; self.name = name
     }
 }

@@ -50,6 +50,15 @@ public struct Settings: Equatable, Sendable {
         }
     }
 
+    /// What applies when `key` is not set, for the keys whose default is not a value of `Settings`.
+    public static func defaultValue(_ key: String) -> String? {
+        switch key {
+        case "portal": "https://www.arcgis.com"
+        case "webmap": "\(ItemID.exploreMaine.rawValue) (Explore Maine)"
+        default: nil
+        }
+    }
+
     /// `text` with `key` set to `value` (its line replaced, else one added), or removed for nil;
     /// throws when the key is unknown or the value unusable, leaving the text as it was.
     public static func text(_ text: String, setting key: String, to value: String?) throws(Problems) -> String {

@@ -17,7 +17,8 @@ public enum LibraryError: Error, Sendable, Equatable {
     /// The packages cannot fit: `needed` more bytes than the `free` ones on the library's disk.
     case notEnoughSpace(title: String, needed: Int64, free: Int64)
     /// No area in the library or on the portal goes by this name.
-    case noSuchArea(String)
+    /// No area goes by this name; `choices` are the areas' titles.
+    case noSuchArea(String, choices: [String] = [])
     case ambiguousArea(String, matches: [String])
     /// A downloaded area's feature copies are not all on disk (deleted, or lost to a full disk).
     case featureCopiesMissing(count: Int, of: Int)
@@ -101,8 +102,10 @@ extension LibraryError: UserFacingError {
         case .notEnoughSpace(let title, let needed, let free):
             let (need, have) = Format.bytes(needed, against: free)
             return "\(Self.safe(title)) needs \(need) more on this disk, but only \(have) is free."
-        case .noSuchArea(let name):
-            return "No map area is called \"\(Self.safe(name))\"."
+        case .noSuchArea(let name, let choices):
+            let listed = choices.prefix(10).map(Self.safe).joined(separator: ", ")
+            let more = choices.count > 10 ? ", and \(choices.count - 10) more" : ""
+            return "No map area is called \"\(Self.safe(name))\"." + (choices.isEmpty ? "" : " The areas are: \(listed)\(more).")
         case .featureCopiesMissing(let count, let total):
             return "\(count) of the area's \(total) feature layer cop\(total == 1 ? "y is" : "ies are") missing; "
                 + "`mapbook download` (or `verify --repair`) fetches them again."

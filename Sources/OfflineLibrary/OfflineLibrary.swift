@@ -44,13 +44,18 @@ public struct OfflineLibrary: Sendable {
     /// (never a name from the network). A new version gets a new name, so an update is written beside
     /// the files the current record names and the record switches to it in one step.
     static func fileName(for package: AreaPackage) -> String {
-        let ext: String
+        var ext: String
         switch package.kind {
         case .vectorTilePackage: ext = "vtpk"
         case .tilePackage: ext = package.item.typeKeywords.contains("tpkx") ? "tpkx" : "tpk"
         case .sqliteGeodatabase: ext = "geodatabase"
         case .mobileMapPackage: ext = "mmpk"
         case .other: ext = "bin"
+        }
+        // The item's own file name says best what it is (a Tile Package item may hold a .tpkx).
+        if let name = package.item.name,
+           case let own = (name as NSString).pathExtension.lowercased(), ["vtpk", "tpk", "tpkx", "geodatabase", "mmpk"].contains(own) {
+            ext = own
         }
         return "\(package.item.id.rawValue)-\(package.item.modified.map(DownloadRecord.millis) ?? 0).\(ext)"
     }

@@ -43,6 +43,6 @@ enum AreaNames {
         let prefixed = areas.filter { $0.item.title.lowercased().hasPrefix(wanted) }
         if prefixed.count == 1 { return prefixed[0] }
         if prefixed.count > 1 { throw .ambiguousArea(name, matches: prefixed.map { Output.cell($0.item.title) }) }
-        throw .noSuchArea(name)
+        throw .noSuchArea(name, choices: areas.map(\.item.title))
     }
 }

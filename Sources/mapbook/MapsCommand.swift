@@ -109,7 +109,10 @@ struct ConfigCommand: ParsableCommand {
         func run() throws {
             let (settings, problems) = Settings.load()
             for problem in problems { Output.standardError("mapbook: \(problem)") }
-            for key in settings.listedKeys { Output.line("\(key) = \(settings.value(key) ?? "")") }
+            // A key not set shows the default in effect, marked so.
+            for key in settings.listedKeys {
+                Output.line("\(key) = " + (settings.value(key) ?? Settings.defaultValue(key).map { "\($0)  (default)" } ?? ""))
+            }
         }
     }
 

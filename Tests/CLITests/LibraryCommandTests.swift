@@ -115,7 +115,8 @@ struct LibraryCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let unknown = try await CLI.runAsync(["download", "Atlantis"] + common)
         #expect(unknown.status == 1)
-        #expect(unknown.stderr == "mapbook: No map area is called \"Atlantis\".\n")
+        #expect(unknown.stderr == "mapbook: No map area is called \"Atlantis\". The areas are: "
+                + "Acadia, Boston, Baxter State Park, Greater Portland, Caribou, Bangor.\n")
         let ambiguous = try await CLI.runAsync(["download", "B", "--json"] + common)
         #expect(ambiguous.stdout.hasPrefix(#"{"error":{"kind":"ambiguousArea","#) && ambiguous.stdout.filter { $0 == "\n" }.count == 1)
         let both = try await CLI.runAsync(["download", "--all", "Bangor"] + common)

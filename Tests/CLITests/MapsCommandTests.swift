@@ -67,6 +67,8 @@ struct MapsCommandTests {
         #expect(info.status == 1 && info.stdout.contains("tokenRequired"), "the private web map, on the configured portal")
         #expect(try await config(["unset", "webmap"]).status == 0)
         #expect(try await config(["get", "webmap"]).stdout.isEmpty)
+        // Unset, `list` shows the default in effect, marked so.
+        #expect(try await config(["list"]).stdout.contains("webmap = 3bc3179f17da44a0ac0bfdac4ad15664 (Explore Maine)  (default)\n"))
         let file = try String(contentsOfFile: home + "/config/mapbook/config", encoding: .utf8)
         #expect(file == "portal = \(portal)\n")
         // Theme, graphics and keys: named values, refused by name when they cannot be used.

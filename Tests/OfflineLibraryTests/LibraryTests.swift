@@ -84,6 +84,21 @@ import TileFormats
 }
 
 @Suite struct ProgressTests {
+    /// A package is kept under the extension of the item's own file name: a Tile Package item
+    /// holding a `.tpkx` is not saved as `.tpk`.
+    @Test func packagesKeepTheirOwnFileNameExtension() throws {
+        let id = try #require(ItemID("0123456789abcdef0123456789abcdef"))
+        func named(_ name: String?, type: String) -> AreaPackage {
+            AreaPackage(item: PortalItem(id: id, title: "Basemap", type: type, modified: Date(timeIntervalSince1970: 1), name: name))
+        }
+        #expect(OfflineLibrary.fileName(for: named("Usa.tpkx", type: "Tile Package")).hasSuffix(".tpkx"))
+        #expect(OfflineLibrary.fileName(for: named("states.tpk", type: "Tile Package")).hasSuffix(".tpk"))
+        #expect(OfflineLibrary.fileName(for: named(nil, type: "Vector Tile Package")).hasSuffix(".vtpk"))
+        #expect(OfflineLibrary.fileName(for: named("evil.sh", type: "Vector Tile Package")).hasSuffix(".vtpk"))
+        // Kept in the record and read back.
+        #expect(PortalItem(arcGISJSON: named("Usa.tpkx", type: "Tile Package").item.arcGISJSON)?.name == "Usa.tpkx")
+    }
+
     @Test func rateIsAveragedOverTheWindow() {
         var meter = RateMeter(window: 5)
         _ = meter.adding(bytes: 0, at: 0)
