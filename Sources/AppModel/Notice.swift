@@ -16,7 +16,8 @@ public enum Notice: Equatable, Sendable {
     case catalogNotKept(String)
     case listingAreas(known: Int, of: Int)
     // Downloads
-    case downloaded(title: String, size: Int64)
+    /// An area downloaded, or (`updated`) one already here brought up to date.
+    case downloaded(title: String, size: Int64, updated: Bool = false)
     case downloadFailed(title: String, sentence: String)
     case cancelled(title: String)
     case downloadingCount(Int)
@@ -69,7 +70,7 @@ public enum Notice: Equatable, Sendable {
         case .notConnected: "Not connected to the portal yet."
         case .catalogNotKept(let why): "The list could not be kept for offline use: " + why
         case .listingAreas(let known, let total): "Listing the map areas: \(Format.grouped(known)) of \(Format.grouped(total)) checked…"
-        case .downloaded(let title, let size): "\(title) downloaded · \(Format.bytes(size)), verified"
+        case .downloaded(let title, let size, let updated): "\(title) \(updated ? "updated" : "downloaded") · \(Format.bytes(size)), verified"
         case .downloadFailed(let title, let sentence): "\(title): \(sentence)"
         case .cancelled(let title): "Cancelled the download of \(title)."
         case .downloadingCount(let count): "Downloading \(count) map area\(count == 1 ? "" : "s")…"

@@ -13,8 +13,9 @@ extension App {
         case .finished(let id, let record):
             state.transfers[id] = nil
             state.partialBytes[id] = nil
+            let updated = state.downloads[id] != nil
             state.downloads[id] = record
-            state.notice = .downloaded(title: state.title(of: id), size: record.size)
+            state.notice = .downloaded(title: state.title(of: id), size: record.size, updated: updated)
         case .failed(let id, let failure):
             keepPartialBytes(&state, id)
             if failure.isUnreachable {

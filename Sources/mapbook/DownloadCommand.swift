@@ -66,6 +66,7 @@ struct DownloadCommand: AsyncParsableCommand {
         // Areas --all cannot download (still packaging, failed on the portal, no packages): each
         // named with why, and the command does not end in success.
         for area in skipped { await report.skipped(area) }
+        await report.updating(chosen.filter { library.storedRecord($0.item.id) != nil }.map(\.item.id))
         var wanted: [MapArea] = []
         for area in chosen {
             if let record = records[area.item.id], !record.needsUpdate(comparedWith: area) {
@@ -182,6 +183,8 @@ actor DownloadReport {
     private var latest: [ItemID: (title: String, progress: DownloadProgress)] = [:]
     private var lastJSON: [ItemID: Double] = [:]
     private var titles: [ItemID: String] = [:]
+    /// Areas already on this device, being brought up to date: "updated", not "downloaded".
+    private var updating: Set<ItemID> = []
     /// Areas whose download ended: a progress snapshot sent just before is not shown after.
     private var ended: Set<ItemID> = []
 
@@ -193,6 +196,9 @@ actor DownloadReport {
     }
 
     private func title(_ id: ItemID) -> String { titles[id] ?? id.rawValue }
+
+    /// These areas have a record on this device: finishing brings them up to date.
+    func updating(_ ids: [ItemID]) { updating.formUnion(ids) }
 
     /// The running downloads' progress (the queue sends it at most ten times a second).
     func show(_ progress: [ItemID: DownloadProgress]) {
@@ -251,12 +257,13 @@ actor DownloadReport {
             latest[id] = nil
             if json {
                 Output.jsonLine(["event": .string("downloaded"), "area": .string(id.rawValue), "title": .text(title(id)),
+                      "updated": .bool(updating.contains(id)),
                       "size": .count(record.size), "path": .string(library.packagesDirectory(id)),
                       "verifiedBy": .string(record.packages.map(\.verifiedBy).joined(separator: ", ")),
                       "drawProblem": .text(record.drawProblem, width: 300)])
             } else {
                 let drawing = record.drawProblem.map { "; it cannot be drawn: \(Output.cell($0, width: 300))" } ?? ""
-                say("\(Output.cell(title(id))): downloaded \(Format.bytes(record.size)), verified (\(record.packages.map(\.verifiedBy).joined(separator: ", ")))\(drawing).")
+                say("\(Output.cell(title(id))): \(updating.contains(id) ? "updated" : "downloaded") \(Format.bytes(record.size)), verified (\(record.packages.map(\.verifiedBy).joined(separator: ", ")))\(drawing).")
             }
         case .failed(let id, let failure):
             latest[id] = nil

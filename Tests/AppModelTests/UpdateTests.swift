@@ -668,5 +668,6 @@ struct NoticeTests {
             == "This web map's basemap, “World Hillshade” (ArcGISMapServiceLayer), is not a tiled layer, the kind mapbook draws; "
             + "B offers the portal's basemaps, and a downloaded area's map opens with m.")
         #expect(Notice.downloaded(title: "A", size: 1_048_576).sentence == "A downloaded · 1.0 MiB, verified")
+        #expect(Notice.downloaded(title: "A", size: 1_048_576, updated: true).sentence == "A updated · 1.0 MiB, verified")
     }
 }

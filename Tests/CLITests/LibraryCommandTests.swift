@@ -67,6 +67,11 @@ struct LibraryCommandTests {
         // Already there: skipped, unless the portal updates it.
         let again = try await CLI.runAsync(["download", SampleFixture.bangorID] + common)
         #expect(again.stdout.contains("already downloaded and up to date"))
+        try server.updateFaults { try $0.apply("update=Bangor") }
+        let updated = try await CLI.runAsync(["download", SampleFixture.bangorID] + common)
+        #expect(updated.status == 0 && updated.stdout.contains("Bangor: updated "), "\(updated.stdout)")
+        try server.updateFaults { $0 = SampleFaults() }
+        _ = try await CLI.runAsync(["download", SampleFixture.bangorID] + common)
 
         let library = try await CLI.runAsync(["library", "--json"] + common)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(library.stdout.utf8)) as? [String: Any])
