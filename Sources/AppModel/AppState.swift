@@ -149,6 +149,8 @@ public struct AppState: Sendable {
     public var viewToRestore: RememberedView?
     /// The keys, with those the config gives to other actions (`KeyMap.bindings(overriding:)`).
     public var keyBindings = KeyMap.bindings
+    /// Counts the notices that fade: an expiry for an earlier one does not clear a newer.
+    public var noticeSerial = 0
     /// How distances are said (`units` in the config, else the locale's).
     public var units: DistanceUnits = .forLocale()
     /// How maps are drawn when they open (the `graphics` setting; `c` changes an open map's).

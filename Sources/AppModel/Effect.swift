@@ -12,6 +12,8 @@ public enum Effect: Equatable, Sendable {
     /// Connect if need be, fetch the web map and its areas, keep them in the library
     /// (→ `connected`, `webMapLoaded` or `webMapFailed`, `catalogNotKept`, `thumbnails`).
     case loadWebMap
+    /// In a few seconds, say that the notice numbered so has been shown long enough.
+    case expireNotice(Int)
     /// Connect to the portal (the download queue and network monitor start) without loading a web map.
     case connectPortal
     /// Queue the area's download (→ `download`, `downloadProgress`).

@@ -19,6 +19,8 @@ public enum Event: Sendable {
     case resized(Display)
     /// SIGINT, SIGTERM, SIGHUP, or the terminal went away.
     case interrupted
+    /// The notice numbered so has been shown long enough (`Effect.expireNotice`).
+    case noticeExpired(Int)
 
     /// What the library on disk holds (read at start, before any network answer).
     case libraryRead(LibrarySnapshot)

@@ -5,6 +5,9 @@ import OfflineLibrary
 /// What the status bar has to say: a value the model sets, worded once here for every front end
 /// (the terminal's status bar, the plain mode's lines). Titles and sentences in it are sanitized.
 public enum Notice: Equatable, Sendable {
+    /// How long news stays in the status bar before the key hints come back.
+    public static let fadesAfter = Duration.seconds(8)
+
     // The network and the portal
     case offline
     /// The network is there but the portal is not answering.
@@ -109,6 +112,20 @@ public enum Notice: Equatable, Sendable {
         case .noPins: "No pins yet: \(key(.dropPin)) drops one at the centre of the map."
         case .pinKept(let title): "Pin kept: \(title)"
         case .pinDeleted(let title): "Deleted the pin \(title)."
+        }
+    }
+}
+
+extension Notice {
+    /// News (a pin kept, a download done, an order chosen) fades; what describes a state that lasts
+    /// or a problem to act on (offline, a failure, progress) stays until something replaces it.
+    public var fades: Bool {
+        switch self {
+        case .offline, .notAnswering, .reloading, .checkingPortal, .notConnected, .catalogNotKept, .listingAreas, .downloadFailed,
+             .problem, .basemapNotDrawable:
+            false
+        default:
+            true
         }
     }
 }

@@ -8,8 +8,21 @@ import OfflineLibrary
 /// synchronous: it reads nothing but the state and the event, performs nothing, and says what work
 /// it wants done as `Effect` values, whose results come back as events. Every event is handled.
 public enum App {
+    /// The one update: `event` applied to `state`, and the work it asks for. A notice that is only
+    /// news (not a state that lasts, like being offline) gets a new `noticeSerial`: the program asks
+    /// for it to expire (`Effect.expireNotice`) a few seconds on, unless another takes its place first.
     public static func update(_ state: inout AppState, _ event: Event) -> [Effect] {
+        let before = state.notice
+        let effects = apply(&state, event)
+        if state.notice != before, let notice = state.notice, notice.fades { state.noticeSerial += 1 }
+        return effects
+    }
+
+    private static func apply(_ state: inout AppState, _ event: Event) -> [Effect] {
         switch event {
+        case .noticeExpired(let serial):
+            if serial == state.noticeSerial, state.notice?.fades == true { state.notice = nil }
+            return []
         case .started:
             if let map = state.map, map.isStandalone { return [.openMap(session: map.session, .given), .loadPins] }
             state.phase = state.webMapItem == nil ? state.connectingPhase : state.phase

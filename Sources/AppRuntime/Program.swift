@@ -22,7 +22,10 @@ public final class Program {
         case .key, .mouse, .intent: runtime.noteActivity()
         default: break
         }
+        let notice = state.noticeSerial
         for effect in App.update(&state, event) { runtime.perform(effect) }
+        // News in the status bar fades: its expiry asked for whenever a new one appears.
+        if state.noticeSerial != notice { runtime.perform(.expireNotice(state.noticeSerial)) }
     }
 
     /// Stops downloads (keeping what arrived, to resume next time) and everything else running.

@@ -22,3 +22,27 @@ struct NoWebMapTests {
         #expect(!App.update(&state, .key(.character("r"))).contains(.loadWebMap))
     }
 }
+
+/// News in the status bar fades a few seconds after it appears (the key hints come back); a
+/// state that lasts, or a problem to act on, stays until replaced; an expiry never clears a newer notice.
+@Suite("update: notices that fade")
+struct FadingNoticeTests {
+    @Test func newsFadesAndStatesStay() {
+        var state = Fixture.loaded()
+        let serial = state.noticeSerial
+        _ = App.update(&state, .download(.cancelled(Fixture.acadia)))
+        let first = state.noticeSerial
+        #expect(state.notice != nil && first == serial + 1)
+        // A newer notice comes first: the older expiry leaves it.
+        _ = Fixture.keys(&state, .character("o"))
+        let newer = state.noticeSerial
+        #expect(newer > first && state.notice != nil)
+        _ = App.update(&state, .noticeExpired(first))
+        #expect(state.notice != nil, "an old expiry does not clear a newer notice")
+        _ = App.update(&state, .noticeExpired(newer))
+        #expect(state.notice == nil && state.message == nil)
+        // Being offline is a state, not news: no expiry.
+        state.notice = nil
+        #expect(!Notice.offline.fades && !Notice.problem("x").fades && Notice.pinKept("Ferry dock").fades)
+    }
+}

@@ -137,6 +137,18 @@ struct HandlerTests {
         #expect(failure == .notConnected)
     }
 
+    /// A notice's expiry comes back as an event once it has been shown long enough.
+    @Test func aNoticeExpiresAfterItsTime() async throws {
+        let runtime = Runtime(library: library) { throw CancellationError() }
+        let recorder = recorder
+        runtime.attach { recorder.events.append($0) }
+        let asked = ContinuousClock.now
+        runtime.perform(.expireNotice(3))
+        #expect(try await recorder.first { if case .noticeExpired(let serial) = $0 { serial } else { nil } } == 3)
+        #expect(ContinuousClock.now - asked >= Notice.fadesAfter)
+        await runtime.shutdown()
+    }
+
     /// However many tasks are under way — a connection that never comes, a download lane — none
     /// is left running once `shutdown` returns.
     @Test func shutdownLeavesNoTaskRunning() async throws {
