@@ -124,4 +124,10 @@ extension DownloadProgress {
         ProgressText.figures(bytes: bytes, total: total, bytesPerSecond: bytesPerSecond,
                              copied: featureCopies?.done, layers: featureCopies?.total)
     }
+
+    /// The figures in at most `width` cells: the amounts go first, then the rate; the percentage
+    /// and the time left stay.
+    public func figures(fitting width: Int) -> String {
+        featureCopies == nil ? ProgressText.figures(bytes: bytes, total: total, bytesPerSecond: bytesPerSecond, fitting: width) : figures
+    }
 }

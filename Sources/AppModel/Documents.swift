@@ -174,7 +174,8 @@ public enum HelpDocument {
 /// `Downloading ▕████▍    ▏ 47% …`, `Downloaded · 42.1 MiB`, `Failed — r to retry`, `Update available`,
 /// `Packaging`, or the web map's summary.
 public enum StatusText {
-    public static func line(_ row: ListRow, state: AppState, ascii: Bool = false) -> [StyledText] {
+    /// `width`: the cells the line may take (the progress figures shrink to fit); nil for no limit.
+    public static func line(_ row: ListRow, state: AppState, ascii: Bool = false, width: Int? = nil) -> [StyledText] {
         switch row {
         case .webMap:
             let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
@@ -192,7 +193,8 @@ public enum StatusText {
             case .downloading(let progress, let isUpdate):
                 return [StyledText(isUpdate ? "Updating " : "Downloading ", .warning),
                         StyledText(ProgressText.bar(fraction: progress.fraction, width: 10, ascii: ascii), .good),
-                        StyledText(" " + progress.figures, .dim)]
+                        StyledText(" " + (width.map { progress.figures(fitting: $0 - DisplayWidth.of(isUpdate ? "Updating " : "Downloading ") - 11) }
+                                          ?? progress.figures), .dim)]
             case .waitingForNetwork:
                 return [StyledText("Waiting for the network", .warning), StyledText(" · resumes when online", .dim)]
             case .paused(let bytes, let total, let resumes):

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import TerminalCanvas
 
 /// A download's progress as text, the same in the list, the details and the command line:
 /// `▕████▍    ▏ 47%  3.1/6.6 MiB  1.2 MiB/s  0:03`.
@@ -42,6 +43,18 @@ public enum ProgressText {
             if let total, total > bytes { parts.append(duration(Double(total - bytes) / rate)) }
         }
         return parts.joined(separator: "  ")
+    }
+
+    /// The figures that fit in `width` cells, dropping first the amounts (`3.1/6.6 MiB`), then the
+    /// rate, so the percentage and the time left are the last to go.
+    public static func figures(bytes: Int64, total: Int64?, bytesPerSecond: Double?, fitting width: Int) -> String {
+        let full = figures(bytes: bytes, total: total, bytesPerSecond: bytesPerSecond)
+        guard DisplayWidth.of(full) > width, let total, total > 0 else { return full }
+        let percent = "\(Int((Double(bytes) / Double(total) * 100).rounded(.down)))%"
+        let rate = bytesPerSecond.flatMap { $0 > 0 ? Format.bytes(Int64($0)) + "/s" : nil }
+        let left = bytesPerSecond.flatMap { $0 > 0 && total > bytes ? duration(Double(total - bytes) / $0) : nil }
+        let candidates = [[percent, rate, left], [percent, left], [percent]].map { $0.compactMap { $0 }.joined(separator: "  ") }
+        return candidates.first { DisplayWidth.of($0) <= width } ?? percent
     }
 
     /// `3.1/6.6 MiB` when both are in the same unit, else `512 KiB/6.6 MiB`.

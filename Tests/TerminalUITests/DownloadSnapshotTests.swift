@@ -79,6 +79,12 @@ import Testing
         #expect(ProgressText.figures(bytes: 3_250_586, total: 6_920_601, bytesPerSecond: 1_258_291)
                 == "46%  3.1/6.6 MiB  1.2 MiB/s  0:03")
         #expect(ProgressText.figures(bytes: 500, total: nil, bytesPerSecond: nil) == "500 B")
+        // Narrower, the amounts go first, then the rate: the percentage and the time left stay.
+        let fit = { (width: Int) in ProgressText.figures(bytes: 3_250_586, total: 6_920_601, bytesPerSecond: 1_258_291, fitting: width) }
+        #expect(fit(40) == "46%  3.1/6.6 MiB  1.2 MiB/s  0:03")
+        #expect(fit(25) == "46%  1.2 MiB/s  0:03")
+        #expect(fit(12) == "46%  0:03")
+        #expect(fit(4) == "46%")
         // The packages are in; the feature layers are being copied: said, not a silent 100 %.
         #expect(DownloadProgress(bytes: 6_920_601, total: 6_920_601, bytesPerSecond: nil, featureCopies: FeatureCopyCount(done: 0, total: 2))
             .figures == "6.6 MiB  copying layers 1/2")

@@ -160,7 +160,8 @@ enum MainScreen {
                       style: theme.dim, limit: limit)
         }
         if rect.height > 2 {
-            frame.put(theme.spans(StatusText.line(row, state: state, ascii: options.glyphs == .ascii)), x: x, y: rect.y + 2, limit: limit)
+            frame.put(theme.spans(StatusText.line(row, state: state, ascii: options.glyphs == .ascii, width: limit - x)), x: x, y: rect.y + 2,
+                      limit: limit)
         }
         if rect.height > 3 {
             var facts = item.modified.map { ["Updated \(Format.date($0))"] } ?? []
