@@ -34,6 +34,8 @@ struct MapsCommand: AsyncParsableCommand {
     /// A web map listed: from the portal or from this device.
     private struct Listed {
         var id: ItemID, title: String, owner: String?, modified: Date?, offline: Bool?, folder: String?
+        /// When it was last opened here (Recent only; nil for one kept here but never opened).
+        var opened: Date? = nil
     }
 
     func run() async throws {
@@ -45,8 +47,8 @@ struct MapsCommand: AsyncParsableCommand {
             if recent || (!mine && group == nil && query == nil && !client.isSignedIn) {
                 source = "recent"
                 listed = OfflineLibrary.recentWebMaps(RecentWebMaps().all(), root: dataDirectory.root, portalKey: portalKey).map { map in
-                    Listed(id: map.id, title: map.title, owner: map.kept?.item.owner, modified: map.opened ?? map.kept?.item.modified,
-                           offline: map.kept?.item.isOfflineEnabled, folder: nil)
+                    Listed(id: map.id, title: map.title, owner: map.kept?.item.owner, modified: map.kept?.item.modified,
+                           offline: map.kept?.item.isOfflineEnabled, folder: nil, opened: map.opened)
                 }
             } else {
                 let cursor: WebMapCursor
@@ -75,7 +77,7 @@ struct MapsCommand: AsyncParsableCommand {
             try Output.json(JSONValue.object([
                 "source": .string(source),
                 "maps": .array(listed.map { map in
-                    .object(["id": .string(map.id.rawValue), "title": .text(map.title), "owner": .text(map.owner), "modified": .date(map.modified),
+                    .object(["id": .string(map.id.rawValue), "title": .text(map.title), "owner": .text(map.owner), "modified": .date(map.modified), "opened": .date(map.opened),
                              "offline": map.offline.map { .bool($0) } ?? .null, "folder": .text(map.folder),
                              "downloadedAreas": .number(Double(here[map.id] ?? 0))])
                 }),
@@ -90,7 +92,7 @@ struct MapsCommand: AsyncParsableCommand {
         let rows = listed.map { map in
             let marks = [map.offline == true ? "Offline" : nil, here[map.id].flatMap { $0 > 0 ? "\($0) area\($0 == 1 ? "" : "s") here" : nil }].compactMap { $0 }
             return [Output.cell(map.title, width: 40), Output.cell(map.folder.map { "\($0)/" } ?? "", width: 20), Output.cell(map.owner ?? "", width: 20),
-                    map.modified.map { Format.date($0) } ?? "", marks.joined(separator: " · "), map.id.rawValue]
+                    (source == "recent" ? map.opened : map.modified).map { Format.date($0) } ?? "", marks.joined(separator: " · "), map.id.rawValue]
         }
         let header = ["TITLE", "FOLDER", "OWNER", source == "recent" ? "OPENED" : "MODIFIED", "", "ID"]
         for line in Output.table(header, rows) { Output.line(line) }

@@ -47,6 +47,8 @@ struct MapsCommandTests {
         #expect(download.status == 0, "\(download.stderr)")
         let kept = try await maps(["--recent", "--data-dir", data])
         #expect(kept.map { $0["title"] as? String } == ["Explore Maine"] && kept.first?["downloadedAreas"] as? Int == 1)
+        // Kept here but never opened: no opened date (its item's modified date is not one).
+        #expect(kept.first?["opened"] is NSNull && kept.first?["modified"] is String)
         #expect(try await maps(["--mine", "--data-dir", data]).map { $0["downloadedAreas"] as? Int } == [0, 1])
     }
 
