@@ -30,8 +30,11 @@ public actor NetworkMonitor {
             self.offlineFirst = offlineFirst; self.offlineLongest = offlineLongest; self.debounce = debounce
         }
 
+        /// A portal that is back is noticed within 3 s, whether the outage began mid-session or
+        /// before mapbook started (a probe of a portal that is down costs one small request; with no
+        /// route at all nothing is probed: the route watcher says when one comes).
         public static let standard = Timings(onlineInterval: .seconds(2), offlineFirst: .seconds(1),
-                                             offlineLongest: .seconds(15), debounce: .milliseconds(800))
+                                             offlineLongest: .seconds(3), debounce: .milliseconds(800))
     }
 
     /// Network states as they change (the first one as soon as it is known). One consumer.

@@ -59,4 +59,26 @@ import Testing
         #expect(seen.all == [.online, .portalNotAnswering, .online, .offline, .online])
         await monitor.stop()
     }
+
+    /// Started while the portal is down, it is noticed back as soon as when the outage began
+    /// mid-session: the standard waits between probes never grow past 3 s. (With the old 15 s cap,
+    /// eight seconds of outage made the next look up to 8 s away.)
+    @Test func aPortalBackAfterAStartDuringAnOutageIsNoticedWithinTheCap() async {
+        #expect(NetworkMonitor.Timings.standard.offlineLongest <= .seconds(3))
+        let answer = Mutex(NetworkState.portalNotAnswering)
+        let monitor = NetworkMonitor(timings: .standard, watchRoutes: false) { answer.withLock { $0 } }
+        let seen = collect(monitor)
+        #expect(await wait { seen.all == [.portalNotAnswering] })
+        await monitor.report(.portalNotAnswering)
+        try? await Task.sleep(for: .seconds(8))
+        answer.withLock { $0 = .online }
+        let back = ContinuousClock.now
+        var noticed = false
+        while ContinuousClock.now - back < .seconds(15) {
+            if seen.all.last == .online { noticed = true; break }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(noticed && ContinuousClock.now - back < .seconds(6), "noticed after \(ContinuousClock.now - back)")
+        await monitor.stop()
+    }
 }
