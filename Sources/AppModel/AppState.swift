@@ -317,6 +317,6 @@ extension MapArea {
     public func distance(from point: GeoPoint) -> Double? {
         guard let e = extent else { return nil }
         let inside = GeoPoint(longitude: min(max(point.longitude, e.xmin), e.xmax), latitude: min(max(point.latitude, e.ymin), e.ymax))
-        return Gazetteer.meters(point, inside)
+        return Geodesy.distance(point, inside)
     }
 }

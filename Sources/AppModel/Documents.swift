@@ -191,10 +191,10 @@ public enum StatusText {
             case .queued:
                 return [StyledText("Queued", .warning), StyledText(" · c to cancel", .dim)]
             case .downloading(let progress, let isUpdate):
-                return [StyledText(isUpdate ? "Updating " : "Downloading ", .warning),
-                        StyledText(ProgressText.bar(fraction: progress.fraction, width: 10, ascii: ascii), .good),
-                        StyledText(" " + (width.map { progress.figures(fitting: $0 - DisplayWidth.of(isUpdate ? "Updating " : "Downloading ") - 11) }
-                                          ?? progress.figures), .dim)]
+                let label = isUpdate ? "Updating " : "Downloading ", bar = ProgressText.bar(fraction: progress.fraction, width: 10, ascii: ascii)
+                // The figures take what is left after the label, the bar and a space.
+                let figures = width.map { progress.figures(fitting: $0 - DisplayWidth.of(label) - DisplayWidth.of(bar) - 1) } ?? progress.figures
+                return [StyledText(label, .warning), StyledText(bar, .good), StyledText(" " + figures, .dim)]
             case .waitingForNetwork:
                 return [StyledText("Waiting for the network", .warning), StyledText(" · resumes when online", .dim)]
             case .paused(let bytes, let total, let resumes):

@@ -65,13 +65,10 @@ extension App {
         map.operational = operational
         map.mode = state.mapMode
         if let why { map.status = why.sentence }
+        map.isOpening = source != nil
         state.screen = .map(map)
         state.notice = why
-        if let source {
-            map.isOpening = true
-            state.screen = .map(map)
-            effects.append(.openMap(session: state.mapSessions, source))
-        }
+        if let source { effects.append(.openMap(session: state.mapSessions, source)) }
         if source != nil, let operational { effects.append(.openFeatureLayers(session: state.mapSessions, operational)) }
         return effects
     }

@@ -33,7 +33,7 @@ extension PortalClient {
     /// errors with HTTP 200.
     func send<T>(_ request: HTTPRequest, about id: ItemID?, read: (HTTPResponse) throws -> T) async throws -> T {
         // Whether this request carries a credential: its answer is kept apart from anonymous ones.
-        let signedIn = request.headers.contains { Redirect.credentialHeaders.contains($0.0.lowercased()) }
+        let signedIn = Self.carriesToken(request)
         var entry = request.method == "GET" ? cache?.entry(for: request.url, signedIn: signedIn) : nil
         while true {
             var asked = request

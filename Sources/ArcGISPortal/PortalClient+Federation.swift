@@ -9,7 +9,7 @@ extension PortalClient {
     /// own services (`*.arcgis.com`, over https); from ArcGIS Enterprise the servers the portal
     /// itself lists as federated (`learnFederation`). A server's own claim is never enough.
     func mayCarryToken(_ url: URL) -> Bool {
-        if Self.origin(url) == Self.origin(portalURL) { return true }
+        if url.origin == portalURL.origin { return true }
         if isArcGISOnline { return url.scheme?.lowercased() == "https" && Self.isArcGISHost(url.host) }
         guard let root = Self.serverRoot(of: url) else { return false }
         return session?.isFederated(root) == true
@@ -31,12 +31,6 @@ extension PortalClient {
         return host == "arcgis.com" || host.hasSuffix(".arcgis.com")
     }
 
-    static func origin(_ url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port.flatMap { (scheme == "https" && $0 == 443) || (scheme == "http" && $0 == 80) ? nil : $0 }
-        return "\(scheme)://\(url.host?.lowercased() ?? "")\(port.map { ":\($0)" } ?? "")"
-    }
-
     /// A server's root, as the portal lists it (`https://host/server`) or as a service's address
     /// begins (the part before `/rest/`): origin and path, lower-cased, no trailing slash.
     static func serverRoot(of url: URL) -> String? {
@@ -46,7 +40,7 @@ extension PortalClient {
             path = String(path[..<rest.lowerBound])
         }
         while path.hasSuffix("/") { path.removeLast() }
-        return origin(url) + path
+        return url.origin + path
     }
 
     /// Before a signed-in request to a service on another server of an ArcGIS Enterprise portal:
@@ -67,8 +61,10 @@ extension PortalClient {
         }
         info.queryItems = [URLQueryItem(name: "f", value: "json")]
         var federated = false
-        if let url = info.url, let answer = try? await http.send(HTTPRequest(url: url)), answer.status == 200,
-           HTTPCache.sameOrigin(answer, as: url),
+        var asked = info.url.map { HTTPRequest(url: $0) }
+        // The server is not trusted yet: its answer may not hold up every request to it for long.
+        asked?.deadline = .seconds(10)
+        if let asked, let answer = try? await http.send(asked), answer.status == 200, HTTPCache.sameOrigin(answer, as: asked.url),
            let owner = (try? JSONValue(parsing: answer.body))?["owningSystemUrl"]?.string {
             federated = PortalAddress.key(owner) == PortalAddress.key(portalURL.absoluteString)
         }

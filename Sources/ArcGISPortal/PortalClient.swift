@@ -173,7 +173,7 @@ public struct PortalClient: Sendable {
         var asked = request(path, query: [])
         asked.maxBodyBytes = Self.maxThumbnailBytes
         return try await send(asked, about: id) { response in
-            try checkErrorBody(response, about: id, request: request(path, query: []))
+            try checkErrorBody(response, about: id, request: asked)
             return response.body
         }
     }

@@ -57,7 +57,7 @@ public final class HTTPCache: Sendable {
     /// Whether `response` may stand for `url`: it came from the same origin (no redirect to
     /// another host answered it).
     public static func sameOrigin(_ response: HTTPResponse, as url: URL) -> Bool {
-        origin(response.url) == origin(url)
+        response.url.origin == url.origin
     }
 
     /// Keeps a successful answer that has a validator (without one it could never be checked) and
@@ -88,12 +88,7 @@ public final class HTTPCache: Sendable {
     static func key(_ url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         if components.queryItems?.contains(where: { $0.name.lowercased() == "token" }) == true { return nil }
-        return origin(url) + components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-    }
-
-    /// `scheme://host[:port]`, lower-cased, the port only when the address names one.
-    static func origin(_ url: URL) -> String {
-        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? "")\(url.port.map { ":\($0)" } ?? "")"
+        return url.origin + components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 
     private static func fileName(_ key: String) -> String { BoundedDiskCache.name(for: key) + ".answer" }

@@ -36,11 +36,15 @@ public enum Redirect {
     }
 
     /// Same scheme, host and port (default ports filled in).
-    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        func origin(_ url: URL) -> (String, String, Int) {
-            let scheme = url.scheme?.lowercased() ?? ""
-            return (scheme, url.host?.lowercased() ?? "", url.port ?? (scheme == "https" ? 443 : 80))
-        }
-        return origin(a) == origin(b)
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool { a.origin == b.origin }
+}
+
+extension URL {
+    /// `scheme://host[:port]`, lower-cased, the port only when it is not the scheme's default: what
+    /// credentials, kept answers and tokens are tied to.
+    public var origin: String {
+        let scheme = self.scheme?.lowercased() ?? ""
+        let port = self.port.flatMap { (scheme == "https" && $0 == 443) || (scheme == "http" && $0 == 80) ? nil : $0 }
+        return "\(scheme)://\(host?.lowercased() ?? "")\(port.map { ":\($0)" } ?? "")"
     }
 }

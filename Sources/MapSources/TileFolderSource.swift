@@ -23,12 +23,13 @@ public struct TileFolderSource: MapSource {
         name = TerminalText.sanitizedLine(root.lastPathComponent, maxLength: 120)
         var found: [TileKey: String] = [:]
         var vector = 0, images = 0
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: FolderBoundary.keys)
+        let boundary = FolderBoundary(path)
         while let file = files?.nextObject() as? URL, found.count < 100_000 {
             let ext = file.pathExtension.lowercased()
             // A symbolic link that leads out of the folder is not read.
             guard Self.vectorExtensions.contains(ext) || Self.imageExtensions.contains(ext),
-                  let key = Self.key(of: file, under: root), FileByteSource.isInside(file.path, folder: path) else { continue }
+                  let key = Self.key(of: file, under: root), boundary.admits(file) else { continue }
             found[key] = file.path
             if Self.vectorExtensions.contains(ext) { vector += 1 } else { images += 1 }
         }

@@ -18,30 +18,15 @@ public final class BoundedDiskCache: Sendable {
         self.directory = directory
         self.limit = limit
         self.suffix = suffix
-        Self.removeOrphans(in: directory, suffix: suffix)
-        let found = Self.files(in: directory, suffix: suffix).reduce(0) { $0 + $1.size }
+        // One walk of the folder: the files kept, and temporary files no writer is coming back for.
+        let found = Self.files(in: directory, suffix: suffix, removingOrphans: true).reduce(0) { $0 + $1.size }
         size = Mutex(found)
         if found > limit { prune() }
     }
 
-    /// Files being written when a process died or the disk filled (`<name><suffix>.tmp…`), older
-    /// than `age`: no writer is coming back for them.
-    static func removeOrphans(in directory: String, suffix: String, age: TimeInterval = 600) {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return }
-        let cutoff = Date().addingTimeInterval(-age)
-        while let relative = walker.nextObject() as? String {
-            guard relative.contains(suffix + ".tmp"), let modified = walker.fileAttributes?[.modificationDate] as? Date,
-                  modified < cutoff else { continue }
-            unlink(directory + "/" + relative)
-        }
-    }
-
-    /// Bytes free to this user on the disk holding `path`; nil when it cannot be told.
-    public static func freeBytes(at path: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return nil }
-        return Int64(clamping: UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
-    }
+    /// A temporary file (`<name><suffix>.tmp…`) older than this was being written when a process
+    /// died or the disk filled: no writer is coming back for it.
+    static let orphanAge: TimeInterval = 600
 
     /// A 64-bit FNV-1a hash of `text`, in hexadecimal: a file name for a key of any length.
     public static func name(for text: String) -> String {
@@ -127,10 +112,17 @@ public final class BoundedDiskCache: Sendable {
         }
     }
 
-    private static func files(in directory: String, suffix: String) -> [(path: String, size: Int64, used: Date)] {
+    /// The files kept; with `removingOrphans`, temporary files older than `orphanAge` are deleted on
+    /// the way.
+    private static func files(in directory: String, suffix: String, removingOrphans: Bool = false) -> [(path: String, size: Int64, used: Date)] {
         guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
         var result: [(String, Int64, Date)] = []
+        let cutoff = Date().addingTimeInterval(-orphanAge)
         while let relative = walker.nextObject() as? String {
+            if removingOrphans, relative.contains(suffix + ".tmp") {
+                if let modified = walker.fileAttributes?[.modificationDate] as? Date, modified < cutoff { unlink(directory + "/" + relative) }
+                continue
+            }
             guard relative.hasSuffix(suffix) else { continue }
             let path = directory + "/" + relative
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }

@@ -9,12 +9,9 @@ public struct Gazetteer: Sendable {
 
     /// The nearest place, how far it is (metres, on the sphere) and which way from `point`.
     public func nearest(to point: GeoPoint) -> (place: PlaceName, meters: Double, direction: String)? {
-        guard let place = places.min(by: { Self.meters($0.point, point) < Self.meters($1.point, point) }) else { return nil }
-        return (place, Self.meters(point, place.point), Self.direction(from: point, to: place.point))
+        guard let place = places.min(by: { Geodesy.distance($0.point, point) < Geodesy.distance($1.point, point) }) else { return nil }
+        return (place, Geodesy.distance(point, place.point), Self.direction(from: point, to: place.point))
     }
-
-    /// Great-circle distance, in metres (`Geodesy.distance`).
-    public static func meters(_ a: GeoPoint, _ b: GeoPoint) -> Double { Geodesy.distance(a, b) }
 
     /// The initial bearing from `a` to `b` as one of eight compass points.
     public static func direction(from a: GeoPoint, to b: GeoPoint) -> String {

@@ -75,7 +75,7 @@ public struct PlaceIndex: Sendable {
         let ranked = scored.map { entry in
             let place = places[Int(entry.key)]
             // Distance in bands of 10 km: within one, prominence decides.
-            return (place: place, quality: entry.value, band: near.map { Int(Gazetteer.meters($0, place.point) / 10_000) } ?? 0)
+            return (place: place, quality: entry.value, band: near.map { Int(Geodesy.distance($0, place.point) / 10_000) } ?? 0)
         }.sorted { a, b in
             if a.quality != b.quality { return a.quality > b.quality }
             if a.band != b.band { return a.band < b.band }

@@ -92,9 +92,7 @@ struct AreaDownload: Sendable {
     /// Refuses before the first byte when the packages cannot fit on the library's disk (a package
     /// the portal lists as larger than any disk included), counting the bytes already kept.
     private func checkSpace(for packages: [AreaPackage]) throws {
-        var info = statvfs()
-        guard statvfs(library.areaDirectory(area.item.id), &info) == 0 else { return }
-        let free = Int64(clamping: UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
+        guard let free = DiskSpace.available(at: library.areaDirectory(area.item.id)) else { return }
         let kept = packages.map { AtomicFile.size(of: library.partPath(area.item.id, $0.item.id)) ?? 0 }.reduce(0, +)
         let (total, overflow) = packages.reduce((Int64(0), false)) { sum, package in
             let added = sum.0.addingReportingOverflow(max(package.size ?? 0, 0))

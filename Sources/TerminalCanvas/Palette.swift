@@ -64,6 +64,8 @@ public struct MapTheme: Sendable, Equatable {
     public var cityName: PaletteIndex = 250
     /// The user's pins.
     public var pin: PaletteIndex = 201
+    /// The ruler's path, points and card.
+    public var ruler: PaletteIndex = 226
 
     public init() {}
 
@@ -84,6 +86,7 @@ public struct MapTheme: Sendable, Equatable {
         theme.captionText = 236
         theme.cityName = 238
         theme.pin = 163
+        theme.ruler = 130
         return theme
     }()
 }

@@ -23,14 +23,6 @@ public final class FileByteSource: ByteSource {
         return try source.read(at: 0, count: Int(source.size))
     }
 
-    /// Whether `path`, with every symbolic link resolved, is inside `folder` (also resolved): a
-    /// link inside a tile cache must not lead mapbook to read files elsewhere.
-    public static func isInside(_ path: String, folder: String) -> Bool {
-        guard let resolved = realpath(path, nil), let root = realpath(folder, nil) else { return false }
-        defer { free(resolved); free(root) }
-        let file = String(cString: resolved), base = String(cString: root)
-        return file.hasPrefix(base.hasSuffix("/") ? base : base + "/")
-    }
 
     public init(path: String) throws(TileFormatError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -86,5 +78,29 @@ public struct ByteSourceSlice: ByteSource {
 private func checkRange(offset: Int64, count: some BinaryInteger, within size: Int64, of what: String) throws(TileFormatError) {
     guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else {
         throw .truncated("\(what): \(count) bytes at \(offset) lie past its end (\(size) bytes)")
+    }
+}
+
+/// What may be read of a folder being walked: its own files, and symbolic links that resolve inside
+/// it; a link that leads elsewhere (or nowhere) is not read. The folder is resolved once; only
+/// links are resolved per file. Walk with `FolderBoundary.keys` so each file's kind comes with it.
+public struct FolderBoundary: Sendable {
+    /// The properties a walk should fetch for `admits`.
+    public static let keys: [URLResourceKey] = [.isSymbolicLinkKey]
+    private let root: String?
+
+    public init(_ folder: String) {
+        root = realpath(folder, nil).map { resolved in
+            defer { free(resolved) }
+            let base = String(cString: resolved)
+            return base.hasSuffix("/") ? base : base + "/"
+        }
+    }
+
+    public func admits(_ file: URL) -> Bool {
+        guard (try? file.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true else { return true }
+        guard let root, let resolved = realpath(file.path, nil) else { return false }
+        defer { free(resolved) }
+        return String(cString: resolved).hasPrefix(root)
     }
 }

@@ -35,13 +35,14 @@ public final class TileCacheFolder: TileSource, Sendable {
         storage = CacheConfiguration.storageFormat(xml)
         let root = URL(fileURLWithPath: folder + "/_alllayers")
         var files: [String: String] = [:]
-        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: FolderBoundary.keys)
+        let boundary = FolderBoundary(folder)
         let prefix = root.standardizedFileURL.path + "/"
         // A cache of millions of loose tiles is listed up to a limit; bundled caches hold few files.
         while let file = walker?.nextObject() as? URL, files.count < 4_000_000 {
             let full = file.standardizedFileURL.path
             // A symbolic link that leads out of the cache is not read.
-            guard full.hasPrefix(prefix), FileByteSource.isInside(full, folder: folder) else { continue }
+            guard full.hasPrefix(prefix), boundary.admits(file) else { continue }
             files[String(full.dropFirst(prefix.count)).lowercased()] = full
         }
         self.files = files

@@ -119,7 +119,7 @@ public final class ZipArchive: Sendable {
         guard let temporary = cache.temporaryPath(for: name) else {
             throw .cannotOpen(path: cache.directory, reason: "the folder for inflated package entries cannot be made")
         }
-        try Self.checkInflatable(entry, freeBytes: BoundedDiskCache.freeBytes(at: cache.directory))
+        try Self.checkInflatable(entry, freeBytes: DiskSpace.available(at: cache.directory))
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .cannotOpen(path: temporary, reason: String(cString: strerror(errno))) }
         var keep = false

@@ -2,10 +2,8 @@ import AppRuntime
 import ArcGISPortal
 import ArgumentParser
 import Foundation
-import HTTP
 import LoopbackHTTP
 import MapbookCore
-import OfflineLibrary
 import SignIn
 import Synchronization
 
@@ -169,7 +167,7 @@ struct AuthCommand: AsyncParsableCommand {
             let url = portal.url!
             let store = CredentialStore()
             // Answers to signed-in requests (private items) go whether or not a sign-in is found.
-            HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: url))).forgetSignedIn()
+            PortalSelection.answers(of: url).forgetSignedIn()
             do {
                 guard let credential = try store.remove(portal: url) else {
                     Output.line("Not signed in to \(url.host ?? "the portal").")

@@ -22,12 +22,12 @@ struct IdentifyCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
     func validate() throws {
-        guard Coordinates.parse(at) != nil else { throw ValidationError("--at must look like -70.25,43.66.") }
+        guard GeoPoint(parsing: at) != nil else { throw ValidationError("--at must look like -70.25,43.66.") }
         guard MapViewport.zoomRange.contains(zoom) else { throw ValidationError("--zoom must be between 0 and 22.") }
     }
 
     func run() async throws {
-        let point = Coordinates.parse(at)!
+        let point = GeoPoint(parsing: at)!
         let hits: [IdentifyHit], problems: [String]
         do {
             let (stack, _) = try await source.openStack()

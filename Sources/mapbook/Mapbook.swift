@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapbookCore
 import HTTP
 
 @main
@@ -44,7 +45,7 @@ struct Mapbook: AsyncParsableCommand {
     /// take a point parse their value unconditionally.)
     static func withPointLast(_ arguments: [String]) -> [String] {
         guard arguments.first == "reverse", !arguments.contains("--") else { return arguments }
-        let isPoint = { (argument: String) in argument.hasPrefix("-") && Coordinates.parse(argument) != nil }
+        let isPoint = { (argument: String) in argument.hasPrefix("-") && GeoPoint(parsing: argument) != nil }
         let points = arguments.filter(isPoint)
         guard points.count == 1 else { return arguments }
         return arguments.filter { !isPoint($0) } + ["--"] + points

@@ -172,7 +172,7 @@ enum Coordinates {
     /// `--near`: a point, or the name of a place on this device (the downloaded packages' names and
     /// the bundled places), the most prominent of that name.
     static func near(_ text: String, library: OfflineLibrary) throws -> GeoPoint {
-        if let point = parse(text) { return point }
+        if let point = GeoPoint(parsing: text) { return point }
         let index = PlaceIndex(places: library.downloadedPlaceNames() + MapbookAssets.placeNames())
         let wanted = PlaceIndex.fold(text.trimmingCharacters(in: .whitespaces))
         guard !wanted.isEmpty, let place = index.search(text, limit: 20).first(where: { PlaceIndex.fold($0.name) == wanted })
@@ -182,7 +182,6 @@ enum Coordinates {
         return place.point
     }
 
-    static func parse(_ text: String) -> GeoPoint? { GeoPoint(parsing: text) }
 }
 
 /// `--near` named a place this device does not know.

@@ -22,12 +22,12 @@ struct PinsCommand: ParsableCommand {
         @Flag(name: .long, help: "Print the pin as JSON.") var json = false
 
         func validate() throws {
-            guard Coordinates.parse(at) != nil else { throw ValidationError("--at must look like -68.2,44.35 (longitude, latitude).") }
+            guard GeoPoint(parsing: at) != nil else { throw ValidationError("--at must look like -68.2,44.35 (longitude, latitude).") }
         }
 
         func run() throws {
             do {
-                let pin = try PinStore(root: dataDirectory.root).add(title: title, note: note, link: link, at: Coordinates.parse(at)!)
+                let pin = try PinStore(root: dataDirectory.root).add(title: title, note: note, link: link, at: GeoPoint(parsing: at)!)
                 if json { try Output.json(PinStore.geoJSON([pin])["features"]?.array.first ?? .null) } else {
                     Output.line("Pinned \(Output.cell(pin.title)) (\(pin.id)).")
                 }

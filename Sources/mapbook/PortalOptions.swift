@@ -53,8 +53,12 @@ struct PortalSelection: ParsableArguments {
     /// the portal's answers to ask about again (`mapbook cache`). A kept sign-in that cannot be
     /// used is said on standard error, and the client goes without.
     func client(session: SignInSession? = nil) -> PortalClient {
-        PortalClient(portal: portalURL!, session: session ?? self.session(),
-                     cache: HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: portalURL!))))
+        PortalClient(portal: portalURL!, session: session ?? self.session(), cache: Self.answers(of: portalURL!))
+    }
+
+    /// The portal's answers kept for revalidation (`$XDG_CACHE_HOME/mapbook/http/<portal>`).
+    static func answers(of portal: URL) -> HTTPCache {
+        HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: portal)))
     }
 
     /// The portal's sign-in: the environment's token or key, else the kept sign-in, else signed out

@@ -40,9 +40,9 @@ struct SearchCommand: AsyncParsableCommand {
             Output.standardError("mapbook: \(problem.sentence) Searching the names on this device.")
         }
         let fromDevice = answer.source == .device
-        let places: [GeocodeCandidate]? = fromDevice ? answer.value.map { var place = $0; place.type = nil; return place } : answer.value
+        // Places from the device have no type here (docs/cli.md): the source says where they came from.
+        let found = fromDevice ? answer.value.map { var place = $0; place.type = nil; return place } : answer.value
         let areas = await AreaLookup.load(client: fromDevice ? nil : client, library: library.library)
-        let found = places ?? []
         if json {
             try Output.json(JSONValue.object([
                 "query": .text(text, width: 200),
@@ -80,11 +80,11 @@ struct ReverseCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
     func validate() throws {
-        guard Coordinates.parse(point) != nil else { throw ValidationError("The point must look like -68.2,44.35 (longitude, latitude).") }
+        guard GeoPoint(parsing: point) != nil else { throw ValidationError("The point must look like -68.2,44.35 (longitude, latitude).") }
     }
 
     func run() async throws {
-        let location = Coordinates.parse(point)!
+        let location = GeoPoint(parsing: point)!
         let client = library.selection.client()
         // One rule with the browser's `w` (PlaceFinder): the geocoder's address, else the nearest
         // named place on this device.

@@ -97,7 +97,7 @@ struct SnapshotCommand: AsyncParsableCommand {
         return (parts[0], parts[1])
     }
 
-    private func parsedCenter(_ text: String) -> GeoPoint? { Coordinates.parse(text) }
+    private func parsedCenter(_ text: String) -> GeoPoint? { GeoPoint(parsing: text) }
 
     func run() async throws {
         do {

@@ -136,9 +136,10 @@ struct LibraryCommandTests {
     /// portal sees the Range) and the file ends byte-identical to the portal's.
     @Test func aKilledDownloadResumesAndEndsIdentical() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        // Slow enough that the kill lands mid-download even when other tests keep the cooperative
-        // pool busy and this task's polling runs late.
-        try server.updateFaults { $0.bytesPerSecond = 100_000 }
+        // Slow enough (about 40 s for the package) that the kill lands mid-download even when other
+        // tests keep the cooperative pool busy and this task's polling runs late (seen beside two
+        // busy loops at 100 KB/s: the download ended before the kill).
+        try server.updateFaults { $0.bytesPerSecond = 50_000 }
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["download", "Bangor", "--json"] + common

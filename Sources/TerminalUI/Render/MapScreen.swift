@@ -83,7 +83,7 @@ enum MapScreen {
                                   options: RenderOptions) {
         let theme = options.theme, unicode = options.glyphs == .unicode
         let centre = map.viewport.center.geographic
-        let color: PaletteIndex = 226
+        let color = theme.map.ruler
         FeatureHighlight.draw(.lines([ruler.path(to: centre)]), viewport: map.viewport, into: &frame, rect: rect, ascii: !unicode,
                               colors: theme.colors, color: color)
         let projection = map.viewport.projection(columns: rect.width, rows: rect.height)
