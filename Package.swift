@@ -27,7 +27,16 @@ let package = Package(
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
                        providers: [.apt(["libsecret-1-dev"])]),
 
+        // What everything shares: the JSON tree and parser, formatting, untrusted-text sanitizing, files on disk.
         .target(name: "MapbookCore"),
+        // Geometry and projection: extents, spatial references, Web Mercator, GeoJSON, great-circle distance.
+        .target(name: "Geometry", dependencies: ["MapbookCore"]),
+        // The ArcGIS model as values: items, web maps, map areas, feature layers, renderers, popups.
+        .target(name: "ArcGISModel", dependencies: ["MapbookCore", "Geometry"]),
+        // The user's files: settings, the web maps opened, the views remembered.
+        .target(name: "UserFiles", dependencies: ["MapbookCore", "Geometry", "ArcGISModel"]),
+        // Places to search offline: one PlaceIndex (bundled and from downloaded packages) and the gazetteer.
+        .target(name: "Places", dependencies: ["MapbookCore", "Geometry", "TileFormats"]),
         // The terminal as a value: cells, frames, their diff, display widths, the xterm palette.
         .target(name: "TerminalCanvas"),
         // netlink's route events, whose socket address struct Swift does not import.
@@ -36,67 +45,69 @@ let package = Package(
         .target(name: "CTerminal"),
         .target(name: "CChecksum"),
         .target(name: "HTTP", dependencies: ["MapbookCore", "CCurl"]),
-        .target(name: "ArcGISPortal", dependencies: ["MapbookCore", "HTTP", "CCrypto"]),
+        .target(name: "ArcGISPortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "CCrypto"]),
         .target(name: "LoopbackHTTP"),
-        .target(name: "TileFormats", dependencies: ["MapbookCore", "CZlib", "CStb", "CChecksum"]),
+        .target(name: "TileFormats", dependencies: ["Geometry", "MapbookCore", "CZlib", "CStb", "CChecksum"]),
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
-        .target(name: "MapbookAssets", dependencies: ["MapbookCore"], path: "assets",
+        .target(name: "MapbookAssets", dependencies: ["Geometry", "Places", "MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world")]),
-        .target(name: "OfflineLibrary", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
+        .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "Geometry", "UserFiles", "Places", "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
-        .target(name: "SignIn", dependencies: ["MapbookCore", "HTTP", "ArcGISPortal", "CSecret"]),
-        .target(name: "MapRender", dependencies: ["MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
-        .target(name: "MapSources", dependencies: ["MapbookCore", "HTTP", "TileFormats", "MapRender", "TerminalCanvas"]),
+        .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret"]),
+        .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
+        .target(name: "MapSources", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "TileFormats", "MapRender", "TerminalCanvas"]),
         // The UI actor and its one thread, which sleeps in poll() when nothing happens.
         .target(name: "EventLoop"),
         // Whether the portal can be reached: netlink routes (watched by the event loop) and probes.
         .target(name: "Connectivity", dependencies: ["MapbookCore", "EventLoop", "CNetlink"]),
         // The app's logic as values: state, events, the pure update, effects, key map, layout.
-        .target(name: "AppModel", dependencies: ["MapbookCore", "ArcGISPortal", "TileFormats", "MapRender", "OfflineLibrary",
+        .target(name: "AppModel", dependencies: ["ArcGISModel", "Geometry", "UserFiles", "MapbookCore", "ArcGISPortal", "TileFormats", "MapRender", "OfflineLibrary",
                                               "MapSources", "TerminalCanvas"]),
         // Performs the model's effects with the services, and feeds the results back as events.
-        .target(name: "AppRuntime", dependencies: ["AppModel", "EventLoop", "Connectivity", "MapbookCore", "HTTP", "ArcGISPortal",
+        .target(name: "AppRuntime", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "MapbookCore", "HTTP", "ArcGISPortal",
                                                 "TileFormats", "MapRender", "MapSources", "OfflineLibrary", "MapbookAssets"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
-        .target(name: "PlainUI", dependencies: ["AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),
-        .target(name: "TerminalUI", dependencies: ["AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
+        .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),
+        .target(name: "TerminalUI", dependencies: ["Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
                                                    "MapbookAssets", "OfflineLibrary", "CCurses", "CTerminal"]),
-        .target(name: "SamplePortal", dependencies: ["MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto"]),
-        .executableTarget(name: "mapbook", dependencies: [
+        .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto"]),
+        .executableTarget(name: "mapbook", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
             "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "CTerminal", "SignIn", "LoopbackHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Benchmark driver for the scripts in scripts/: one module at a time, no UI.
-        .executableTarget(name: "mapbook-bench", dependencies: ["HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
+        .executableTarget(name: "mapbook-bench", dependencies: ["ArcGISModel", "Geometry", "Places", "HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
                                                                "AppRuntime", "EventLoop",
                                                                "MapRender", "TerminalCanvas", "MapbookCore", "TerminalUI", "OfflineLibrary",
                                                                "MapSources", "MapbookAssets"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
+        .testTarget(name: "ArcGISModelTests", dependencies: ["ArcGISModel", "Geometry", "MapbookCore"]),
+        .testTarget(name: "UserFilesTests", dependencies: ["UserFiles", "ArcGISModel", "Geometry", "MapbookCore"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "MapbookCore"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
-        .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISPortal", "PortalFixtures"],
+        .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISModel", "Geometry", "ArcGISPortal", "PortalFixtures"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "SamplePortalTests", dependencies: ["SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats",
+        .testTarget(name: "SamplePortalTests", dependencies: ["ArcGISModel", "Geometry", "SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats",
                                                                "MapbookAssets", "SharedTestData"]),
-        .testTarget(name: "CLITests", dependencies: ["mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP"]),
-        .testTarget(name: "SignInTests", dependencies: ["SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
-        .testTarget(name: "TileFormatsTests", dependencies: ["TileFormats", "SharedTestData"]),
-        .testTarget(name: "AppRuntimeTests", dependencies: ["AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary",
+        .testTarget(name: "CLITests", dependencies: ["ArcGISModel", "Geometry", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP"]),
+        .testTarget(name: "SignInTests", dependencies: ["ArcGISModel", "SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
+        .testTarget(name: "TileFormatsTests", dependencies: ["Geometry", "TileFormats", "SharedTestData"]),
+        .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary",
                                                                "MapRender", "MapSources"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
+        .testTarget(name: "AppModelTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
                                                           "MapSources", "MapRender", "TileFormats"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
+        .testTarget(name: "TerminalUITests", dependencies: ["ArcGISModel", "Geometry", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
                                                             "SamplePortal", "SnapshotSupport", "HTTP"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "OfflineLibraryTests", dependencies: ["OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore", "LoopbackHTTP",
+        .testTarget(name: "OfflineLibraryTests", dependencies: ["ArcGISModel", "Geometry", "Places", "OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore", "LoopbackHTTP",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats", "SharedTestData"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
+        .testTarget(name: "MapRenderTests", dependencies: ["ArcGISModel", "Geometry", "MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
                                                            "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
@@ -105,7 +116,7 @@ let package = Package(
         // Test support: text snapshots compared with files, recorded with MAPBOOK_RECORD_SNAPSHOTS=1.
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
         // Test support: the sample portal, its content built once per test process.
-        .target(name: "PortalFixtures", dependencies: ["SamplePortal", "OfflineLibrary", "MapbookCore", "AppModel", "AppRuntime",
+        .target(name: "PortalFixtures", dependencies: ["ArcGISModel", "SamplePortal", "OfflineLibrary", "MapbookCore", "AppModel", "AppRuntime",
                                                     "EventLoop", "ArcGISPortal", "MapSources", "HTTP"], path: "Tests/PortalFixtures"),
     ]
 )

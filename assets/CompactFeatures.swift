@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import Geometry
 
 /// Reads mapbook's compact feature format (`.mbgf`), which `scripts/derive-assets` writes and which
 /// describes itself there: varints, zigzag-encoded coordinate differences in 1e-5 degrees. The

@@ -1,5 +1,7 @@
 import Foundation
 import MapbookCore
+import Geometry
+import Places
 
 /// The geography that ships with mapbook (see ATTRIBUTION.md beside this file): Maine's outline and
 /// counties, its neighbouring states and provinces, and its places; and the world's countries and

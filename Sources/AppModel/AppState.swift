@@ -5,6 +5,9 @@ import MapbookCore
 import OfflineLibrary
 import TerminalCanvas
 import TileFormats
+import ArcGISModel
+import Geometry
+import UserFiles
 
 /// How far loading the web map has come.
 public enum LoadPhase: Equatable, Sendable {

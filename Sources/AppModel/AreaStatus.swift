@@ -2,6 +2,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// A download the model is tracking: asked for, under way, or stopped without finishing.
 public enum Transfer: Equatable, Sendable {

@@ -2,6 +2,7 @@ import ArcGISPortal
 import MapSources
 import OfflineLibrary
 import MapbookCore
+import ArcGISModel
 
 /// Network strings are made safe for the terminal as they enter the model, so nothing drawn later
 /// can carry an escape sequence or a control character, or run for pages.

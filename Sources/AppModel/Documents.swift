@@ -2,6 +2,7 @@ import MapRender
 import MapbookCore
 import OfflineLibrary
 import TerminalCanvas
+import ArcGISModel
 
 /// What a piece of text is, so that each front end can show it its own way: the terminal UI gives
 /// every role a style of its theme; the plain front end prints the text alone.
@@ -84,7 +85,7 @@ public enum DetailsDocument {
         doc.field("Owner", item.owner ?? "—")
         doc.field("Created", item.created.map { Format.date($0) } ?? "—")
         doc.field("Modified", item.modified.map { Format.date($0) } ?? "—")
-        doc.field("Extent", item.extent.map(Format.extent) ?? "—")
+        doc.field("Extent", item.extent?.summary ?? "—")
 
         switch row {
         case .webMap:

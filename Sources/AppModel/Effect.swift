@@ -3,6 +3,8 @@ import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
+import Geometry
 
 /// Work `update` asks for: values, performed by the runtime off the UI thread, whose results come
 /// back as events. Nothing in the model performs them itself.

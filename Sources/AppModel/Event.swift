@@ -5,6 +5,8 @@ import MapSources
 import MapbookCore
 import OfflineLibrary
 import TileFormats
+import ArcGISModel
+import Geometry
 
 /// Everything that can change the state: input, and the results of effects coming back. `update`
 /// handles every case.

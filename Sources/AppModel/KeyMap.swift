@@ -1,4 +1,5 @@
 import MapbookCore
+import UserFiles
 
 /// Everything a user can ask for. Keys, mouse events and plain-mode commands become intents;
 /// `update` is the one place that acts on them. Most apply wherever they make sense (a move scrolls

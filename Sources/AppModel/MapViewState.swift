@@ -2,6 +2,8 @@ import Foundation
 import MapRender
 import MapSources
 import MapbookCore
+import ArcGISModel
+import Geometry
 
 /// A list over the map: the web map's bookmarks, the layers with their visibility, the basemaps
 /// it can be drawn on, or the user's pins.

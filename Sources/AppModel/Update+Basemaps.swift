@@ -2,6 +2,7 @@ import ArcGISPortal
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// The portal's basemap gallery, as far as it is known.
 public enum BasemapGallery: Equatable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// Downloads: asking for them, and what the queue says back.
 extension App {

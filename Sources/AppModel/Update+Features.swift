@@ -2,6 +2,8 @@ import Foundation
 import MapRender
 import MapSources
 import MapbookCore
+import ArcGISModel
+import Geometry
 
 /// Operational layers and identify: the layers open beside the basemap (their names head the layer
 /// list, with their legends), and `i` asks what lies at the centre of the view.

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import Geometry
 
 /// Intents: the overlay takes them first, then the map screen, then what works everywhere, then
 /// the main list or the details document.

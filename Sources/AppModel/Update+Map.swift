@@ -2,6 +2,8 @@ import Foundation
 import MapRender
 import MapSources
 import MapbookCore
+import ArcGISModel
+import Geometry
 
 /// The map view and the overview's basemap. A burst of keys changes the viewport at once, key by
 /// key (none is dropped); drawing runs one at a time and, when it ends, starts again with the latest

@@ -1,6 +1,7 @@
 import ArcGISPortal
 import Foundation
 import MapbookCore
+import ArcGISModel
 
 /// A web map offered by the Maps card.
 public struct MapListing: Equatable, Sendable {

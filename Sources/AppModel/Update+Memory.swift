@@ -1,6 +1,9 @@
 import Foundation
 import MapRender
 import MapbookCore
+import ArcGISModel
+import Geometry
+import UserFiles
 
 /// What the browser remembers of a web map between runs (`RememberedView`): the list's order and
 /// selection, and the map that was open — where, how far in, how drawn. The command saves

@@ -2,6 +2,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import OfflineLibrary
+import Geometry
 
 /// A pin being written: where, the fields typed so far, which has the cursor; while `isSaving`,
 /// the keys wait for the store's answer; `problem` is why it was not kept.

@@ -3,6 +3,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import OfflineLibrary
+import Geometry
 
 /// The search line: what is typed, the geocoder's suggestions, which is chosen.
 public struct PlaceSearch: Equatable, Sendable {

@@ -3,6 +3,7 @@ import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// The app's logic: `update(&state, event) -> [Effect]`, the one place the state changes. Pure and
 /// synchronous: it reads nothing but the state and the event, performs nothing, and says what work

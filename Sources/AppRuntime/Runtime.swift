@@ -7,6 +7,7 @@ import HTTP
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import UserFiles
 
 /// Performs the model's effects and sends their results back as events. It composes one handler
 /// per domain — the catalogue and the connection, downloads, maps, places, pins, sign-in, the

@@ -1,5 +1,7 @@
 import Foundation
 import MapbookCore
+import ArcGISModel
+import Geometry
 
 /// A web map's feature layer as its service describes it: the description's JSON (kept for
 /// offline copies), and what it reads as with the web map's overrides.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import MapbookCore
+import Geometry
 
 /// A geocode service a portal offers (`portals/self` → `helperServices.geocode[]`).
 public struct GeocodeService: Sendable, Equatable {

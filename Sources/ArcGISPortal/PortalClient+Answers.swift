@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import MapbookCore
+import ArcGISModel
 
 /// Reading the portal's answers: kept answers asked about first (a 304 from the address's own
 /// origin stands in for the body), ArcGIS error bodies (sent with HTTP 200) typed, the server's

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import MapbookCore
+import ArcGISModel
 
 /// Who may receive the signed-in token besides the portal itself (docs/auth.md): ArcGIS Online's
 /// own services, and the servers an ArcGIS Enterprise portal vouches for as federated.

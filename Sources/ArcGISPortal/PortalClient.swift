@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import MapbookCore
+import ArcGISModel
 
 /// The ArcGIS portal REST API (`{portal}/sharing/rest`), as ArcGIS Online and ArcGIS Enterprise
 /// serve it. Every JSON answer is checked for an error body, since ArcGIS reports errors with

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import ArcGISModel
 
 /// A folder of a user's content.
 public struct PortalFolder: Sendable, Equatable {

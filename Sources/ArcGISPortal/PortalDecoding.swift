@@ -1,5 +1,7 @@
 import Foundation
 import MapbookCore
+import ArcGISModel
+import Geometry
 
 /// Turns REST JSON into mapbook's value types, forgiving where real portals vary: missing fields,
 /// `null`s, `[]` extents, numbers as strings, unknown layer types, extra fields.

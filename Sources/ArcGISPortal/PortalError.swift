@@ -1,5 +1,6 @@
 import HTTP
 import MapbookCore
+import ArcGISModel
 
 /// A portal that answered, but not with what was asked for. (A portal that could not be reached at
 /// all throws `HTTPError`.)

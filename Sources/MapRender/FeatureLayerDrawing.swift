@@ -1,6 +1,8 @@
 import Foundation
 import MapbookCore
 import TerminalCanvas
+import ArcGISModel
+import Geometry
 
 /// A feature layer's features made ready to draw and hit many times: each feature's parts in Web
 /// Mercator metres, its box, its symbol and class, its label. Built once per set of features.

@@ -2,6 +2,7 @@ import Foundation
 import MapbookCore
 import TileFormats
 import TerminalCanvas
+import Geometry
 
 /// Everything one map drawing needs. A value: `MapComposer.draw` is a pure function of it.
 public struct MapScene: Sendable {

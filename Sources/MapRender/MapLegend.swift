@@ -2,6 +2,7 @@ import Foundation
 import MapbookCore
 import TileFormats
 import TerminalCanvas
+import ArcGISModel
 
 /// One line of a legend: a swatch in a colour, and what it stands for (sanitized).
 public struct LegendEntry: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import MapbookCore
 import TerminalCanvas
+import Geometry
 
 /// A marked point on a map (a searched place, a pin): a glyph where it is and its name beside it,
 /// over the picture's backgrounds; in reverse video without colour.

@@ -1,4 +1,5 @@
 import MapbookCore
+import Geometry
 
 /// A point in Web Mercator metres.
 public struct MercatorPoint: Sendable, Equatable {

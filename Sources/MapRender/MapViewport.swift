@@ -1,6 +1,7 @@
 import Foundation
 import MapbookCore
 import TileFormats
+import Geometry
 
 /// How the map view draws: braille dots for lines over half-block fills, half blocks for everything
 /// (lines too: coarser, but solid colour), or ASCII characters for fonts without braille.

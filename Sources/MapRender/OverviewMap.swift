@@ -1,5 +1,6 @@
 import MapbookCore
 import TerminalCanvas
+import Geometry
 
 /// The geography drawn under the overview when no tiles are at hand, projected once: a detailed
 /// region (`land` with its subdivisions and neighbours) and the world's countries, for a web map

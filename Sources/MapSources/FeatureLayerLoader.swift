@@ -1,6 +1,8 @@
 import Foundation
 import MapRender
 import MapbookCore
+import ArcGISModel
+import Geometry
 
 /// An operational layer's features for the view. Offline, a stored copy: all its features, ready
 /// once. Online, its service: queried for a view with a margin around it, kept while later views

@@ -2,6 +2,8 @@ import Foundation
 import MapRender
 import MapbookCore
 import TileFormats
+import ArcGISModel
+import Geometry
 
 /// One thing found under the pointer: its popup card and its geometry, to highlight it.
 public struct IdentifyHit: Sendable, Equatable {

@@ -3,6 +3,8 @@ import HTTP
 import MapRender
 import MapbookCore
 import TerminalCanvas
+import ArcGISModel
+import Geometry
 
 /// What to draw: a view, a size in cells, and how.
 public struct MapRequest: Sendable, Equatable {

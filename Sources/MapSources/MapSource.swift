@@ -2,6 +2,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import TileFormats
+import Geometry
 
 /// Where a map view's tiles come from: a package on disk, a folder of loose tiles, or a
 /// VectorTileServer. Reading and decoding happen in `tile(_:)`, which callers run off the UI thread.

@@ -2,6 +2,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import TileFormats
+import Geometry
 
 /// A `.vtpk`, `.tpkx` or `.tpk` on disk, read in place (a downloaded area's package or a
 /// side-loaded file), or an ArcGIS cache folder.

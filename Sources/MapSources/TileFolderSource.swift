@@ -2,6 +2,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import TileFormats
+import Geometry
 
 /// A folder of loose tiles, as tile servers and tools lay them out: `{z}/{x}/{y}.pbf` (or `.mvt`,
 /// `.png`, `.jpg`) or flat `{z}-{x}-{y}.mvt`. The folder is listed once; tiles are read on demand.

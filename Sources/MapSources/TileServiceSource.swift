@@ -3,6 +3,8 @@ import HTTP
 import MapRender
 import MapbookCore
 import TileFormats
+import ArcGISModel
+import Geometry
 
 /// An online tile service, one layer of a web map's basemap: a VectorTileServer (its style from
 /// `styleUrl`), a tiled MapServer or ImageServer (`{url}?f=json` tileInfo, `{url}/tile/{level}/{row}/{col}`),

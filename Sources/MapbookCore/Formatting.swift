@@ -34,11 +34,6 @@ public enum Format {
         return (number < 0 ? "-" : "") + out
     }
 
-    public static func extent(_ extent: GeoExtent) -> String {
-        String(format: "%.4f, %.4f — %.4f, %.4f (lon, lat)", extent.xmin, extent.ymin, extent.xmax, extent.ymax)
-    }
-
-    /// A calendar date in UTC, `2024-03-05`: stable across machines, for listings.
     /// "850 m", "12.3 km", "143 km".
     public static func distance(_ meters: Double) -> String {
         if meters < 1000 { return "\(Int(meters.rounded())) m" }

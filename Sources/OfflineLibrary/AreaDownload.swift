@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import MapbookCore
 import Synchronization
+import ArcGISModel
 
 /// Downloads one map area's packages into the library: each streams into a `.part` file with a
 /// control file beside it, resumes from what is on disk, is verified, and only when every package

@@ -1,6 +1,7 @@
 import Foundation
 import MapbookCore
 import Synchronization
+import ArcGISModel
 
 /// How far an area's download has come, for progress bars: bytes on disk (resumed bytes included),
 /// the total when known, and the rate over the last few seconds with the time it implies.

@@ -2,6 +2,7 @@ import ArcGISPortal
 import Foundation
 import HTTP
 import MapbookCore
+import ArcGISModel
 
 /// What happened to an area's download: its lifecycle, in order per area. (Progress is a separate,
 /// latest-value stream: `DownloadQueue.progress`.)

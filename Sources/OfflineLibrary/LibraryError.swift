@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import ArcGISModel
 
 /// What can go wrong with the library on disk or a download into it; each is one sentence for the user.
 public enum LibraryError: Error, Sendable, Equatable {

@@ -1,6 +1,7 @@
 import ArcGISPortal
 import Foundation
 import MapbookCore
+import ArcGISModel
 
 /// What the library knows of the web map: its item, its data, and its areas with their packages,
 /// as the portal last listed them. Enough to show the list and details with no network.

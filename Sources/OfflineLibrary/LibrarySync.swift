@@ -1,6 +1,7 @@
 import ArcGISPortal
 import Foundation
 import MapbookCore
+import ArcGISModel
 
 extension OfflineLibrary {
     /// Fetches the web map, its data and its areas from the portal and keeps them, so the list and

@@ -1,6 +1,8 @@
 import ArcGISPortal
 import Foundation
 import MapbookCore
+import ArcGISModel
+import UserFiles
 
 /// The offline library of one web map on one portal, on disk:
 ///

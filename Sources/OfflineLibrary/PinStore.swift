@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import Geometry
 
 /// A place a user marked: where, what it is called, a note, and a link.
 public struct Pin: Codable, Equatable, Sendable {

@@ -1,6 +1,7 @@
 import AppModel
 import Foundation
 import MapbookCore
+import Geometry
 
 /// The plain mode's view of the state: sentences, no art and no cursor movement. A pure function
 /// of the state, like the full screen's renderer; `PlainApp` prints what changed.

@@ -2,6 +2,8 @@ import Foundation
 import MapbookAssets
 import MapbookCore
 import TileFormats
+import ArcGISModel
+import Geometry
 
 /// The sample basemap: the bundled geography cut into vector tiles. The VectorTileServer serves its
 /// tiles; each map area's package holds the tiles over that area, from zoom 0 to `areaZooms`.

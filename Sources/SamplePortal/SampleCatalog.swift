@@ -1,5 +1,7 @@
 import Foundation
 import MapbookCore
+import ArcGISModel
+import Geometry
 
 /// One of Explore Maine's preplanned map areas, as the sample portal serves it.
 public struct SampleArea: Sendable {

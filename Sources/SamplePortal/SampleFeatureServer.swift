@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTP
 import MapbookAssets
 import MapbookCore
+import Geometry
 
 /// Explore Maine's operational layers as a FeatureServer: "Places" (layer 0, the GeoNames towns as
 /// points, a unique-value renderer by size class) and "Counties" (layer 1, polygons, class breaks

@@ -4,6 +4,8 @@ import MapbookAssets
 import MapbookCore
 import Synchronization
 import TileFormats
+import ArcGISModel
+import Geometry
 
 /// The sample portal's basemap gallery, found as on ArcGIS Online: `portals/self` names the group
 /// by a query, the group holds one web map per basemap. Three basemaps: the vector Explore Maine

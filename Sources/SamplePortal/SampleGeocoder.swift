@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTP
 import MapbookCore
+import Geometry
 
 /// A GeocodeServer over the bundled Maine places and counties, at the address `portals/self`
 /// advertises: `suggest`, `findAddressCandidates` and `reverseGeocode` in the World Geocoding

@@ -3,6 +3,8 @@ import LoopbackHTTP
 import MapbookAssets
 import MapbookCore
 import TileFormats
+import ArcGISModel
+import Geometry
 
 /// `/sharing/rest/…` as ArcGIS Online answers it: items, item data, thumbnails, related items,
 /// search. Strict where the real API is: JSON only with `f=json` or `f=pjson` (an HTML page

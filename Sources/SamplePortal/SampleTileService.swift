@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTP
 import MapbookCore
 import TileFormats
+import ArcGISModel
 
 /// The basemap's VectorTileServer: the service description (`?f=json`), tiles at
 /// `tile/{z}/{y}/{x}.pbf` (row before column, gzip'd MVT) and its styles at `resources/styles/{name}.json`

@@ -1,6 +1,7 @@
 import Foundation
 import MapbookCore
 import TileFormats
+import Geometry
 
 /// Item thumbnails (200×133, as ArcGIS makes them) drawn from the bundled geography: water, the
 /// neighbours, Maine, and the area outlined in red.

@@ -2,6 +2,7 @@ import ArcGISPortal
 import Foundation
 import HTTP
 import MapbookCore
+import ArcGISModel
 
 /// One portal's sign-in as kept: who, how (OAuth or a password's token), the client id OAuth needs
 /// to renew, and the tokens.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import MapbookCore
+import Geometry
 
 /// A tile package on disk — `.vtpk`, `.tpkx` or `.tpk` — read in place. The kind is recognised from
 /// the archive's contents, not its file name: `p12/root.json` (vector), `root.json` (tpkx), or a

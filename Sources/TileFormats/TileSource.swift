@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import Geometry
 
 /// One level of detail of a tile set. `level` is the package's own id (the `Lnn` folder); `zoom` is
 /// the web zoom it corresponds to (2^zoom tiles across the world), nil when the tiling scheme is not

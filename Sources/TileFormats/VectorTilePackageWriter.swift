@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import Geometry
 
 /// Writes a `.vtpk` as ArcGIS lays one out — `esriinfo/iteminfo.xml`, `p12/root.json`, the style at
 /// `p12/resources/styles/root.json`, and gzip'd MVT tiles in Compact Cache V2 bundles under

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import Geometry
 
 /// A tile address in the web convention: zoom, column (x), row (y, from the top).
 public struct TileKey: Sendable, Hashable, Comparable, CustomStringConvertible {

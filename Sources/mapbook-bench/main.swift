@@ -23,6 +23,9 @@ import SamplePortal
 import TerminalUI
 import TileFormats
 import TerminalCanvas
+import ArcGISModel
+import Geometry
+import Places
 
 func peakResidentKiB() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""

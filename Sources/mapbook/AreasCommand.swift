@@ -4,6 +4,8 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
+import Geometry
 
 /// `mapbook areas`: the web map's preplanned map areas.
 struct AreasCommand: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// `mapbook basemaps`: the portal's basemap gallery, and which basemap this web map is drawn on.
 struct BasemapsCommand: AsyncParsableCommand {

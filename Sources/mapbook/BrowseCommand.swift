@@ -10,6 +10,8 @@ import OfflineLibrary
 import PlainUI
 import SignIn
 import TerminalUI
+import ArcGISModel
+import UserFiles
 
 /// `mapbook` with no subcommand: the full-screen browser.
 struct BrowseCommand: AsyncParsableCommand {

@@ -8,6 +8,7 @@ import HTTP
 import MapRender
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// `mapbook download`: takes map areas offline into the library.
 struct DownloadCommand: AsyncParsableCommand {

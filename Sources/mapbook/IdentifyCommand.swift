@@ -3,6 +3,7 @@ import Foundation
 import MapRender
 import MapSources
 import MapbookCore
+import Geometry
 
 /// `mapbook identify`: what `i` in the map view shows for a point, as text or JSON.
 struct IdentifyCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArcGISPortal
 import ArgumentParser
 import Foundation
 import MapbookCore
+import ArcGISModel
 
 /// `mapbook info ID`: one item's details.
 struct InfoCommand: AsyncParsableCommand {
@@ -38,7 +39,7 @@ struct InfoCommand: AsyncParsableCommand {
         if let modified = item.modified { rows.append(("Modified", Format.date(modified))) }
         if let size = item.size { rows.append(("Size", Format.bytes(size))) }
         if let extent = item.extent {
-            rows.append(("Extent", Format.extent(extent)))
+            rows.append(("Extent", extent.summary))
         }
         if let status = item.properties?["status"]?.string { rows.append(("Status", Output.cell(status, width: 32))) }
         if let access = item.access { rows.append(("Access", Output.cell(access))) }

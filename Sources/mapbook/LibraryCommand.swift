@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// `mapbook library`: what is on this device, with no network needed.
 struct LibraryCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// `--data-dir`: where the offline library is.
 struct DataDirectoryOption: ParsableArguments {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import HTTP
+import Geometry
+import UserFiles
 
 @main
 struct Mapbook: AsyncParsableCommand {

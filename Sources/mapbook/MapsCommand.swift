@@ -3,6 +3,8 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
+import UserFiles
 
 /// `mapbook maps`: web maps to open — your content, a group's, a search's, or those opened lately.
 struct MapsCommand: AsyncParsableCommand {

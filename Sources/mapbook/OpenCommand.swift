@@ -7,6 +7,8 @@ import MapSources
 import MapbookCore
 import OfflineLibrary
 import TerminalUI
+import ArcGISModel
+import UserFiles
 
 /// `mapbook open FILE`: a side-loaded package (or tile folder) in the full-screen map view.
 struct OpenCommand: AsyncParsableCommand {

@@ -7,6 +7,9 @@ import HTTP
 import MapbookCore
 import OfflineLibrary
 import TileFormats
+import ArcGISModel
+import Geometry
+import Places
 
 /// Printing: aligned tables for people, stable JSON for scripts, and one sentence for any failure.
 enum Output {

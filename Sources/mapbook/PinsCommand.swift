@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import Geometry
 
 /// `mapbook pins`: places marked by the user, kept in the data directory, any portal.
 struct PinsCommand: ParsableCommand {

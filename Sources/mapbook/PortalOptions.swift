@@ -5,6 +5,8 @@ import HTTP
 import MapbookCore
 import OfflineLibrary
 import SignIn
+import ArcGISModel
+import UserFiles
 
 /// Which portal and which web map: shared by the browser and the subcommands.
 struct PortalSelection: ParsableArguments {

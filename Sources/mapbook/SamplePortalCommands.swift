@@ -6,6 +6,7 @@ import Synchronization
 import MapbookCore
 import OfflineLibrary
 import SamplePortal
+import ArcGISModel
 
 /// `mapbook sample-portal`: the local stand-in for ArcGIS Online, standalone.
 struct SamplePortalCommand: AsyncParsableCommand {

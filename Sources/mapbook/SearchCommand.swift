@@ -4,6 +4,8 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
+import Geometry
 
 /// `mapbook search`: places by name from the portal's geocoder, each with the web map's areas that
 /// hold it.

@@ -8,6 +8,8 @@ import MapSources
 import MapbookCore
 import OfflineLibrary
 import TerminalCanvas
+import ArcGISModel
+import Geometry
 
 /// Where a map command's tiles come from: a downloaded area, a file, or (with neither) the web
 /// map's basemap online — the one chosen with `mapbook basemaps --use`, else its own.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// `mapbook verify`: re-checks every downloaded package against its size and checksums.
 struct VerifyCommand: AsyncParsableCommand {

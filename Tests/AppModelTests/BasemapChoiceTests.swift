@@ -5,6 +5,7 @@ import MapRender
 import MapSources
 import MapbookCore
 import Testing
+import ArcGISModel
 
 /// `B` in the map view: the portal's gallery asked for once, the list, a choice that reopens the
 /// map at the same view and is remembered; offline, what draws without the network.

@@ -6,6 +6,7 @@ import OfflineLibrary
 import TerminalCanvas
 import Testing
 @testable import AppModel
+import ArcGISModel
 
 /// Operational layers in the map view (asked for beside the basemap, listed above its layers with
 /// their legends) and `i`: the request, the card, Tab, Esc, and answers for other maps ignored.

@@ -3,6 +3,7 @@ import Foundation
 import MapbookCore
 import Testing
 @testable import AppModel
+import ArcGISModel
 
 /// `M`: tabs asked for when first shown, their lists made safe and paged, a search typed and
 /// asked, Enter choosing the web map the browser starts again on.

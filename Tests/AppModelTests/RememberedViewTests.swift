@@ -3,6 +3,8 @@ import Foundation
 import MapRender
 import MapbookCore
 import Testing
+import ArcGISModel
+import UserFiles
 
 /// Where the browser was on a web map, kept when it closes and restored when it opens again; the
 /// Maps card at the start when nothing was ever opened.

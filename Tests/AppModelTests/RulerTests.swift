@@ -5,6 +5,8 @@ import MapbookCore
 import TerminalCanvas
 import Testing
 @testable import AppModel
+import Geometry
+import UserFiles
 
 /// The ruler (`R`): great-circle distance and bearing from where it started to the centre, a path
 /// of several segments with its total; one card over the map at a time.

@@ -7,6 +7,8 @@ import MapbookCore
 import OfflineLibrary
 import TerminalCanvas
 import Testing
+import ArcGISModel
+import Geometry
 
 /// A web map of three areas, as values: no portal, no network, no disk.
 enum Fixture {

@@ -8,6 +8,10 @@ import MapbookCore
 import OfflineLibrary
 import Testing
 @testable import AppRuntime
+import Geometry
+import Places
+import UserFiles
+import ArcGISModel
 
 /// Each of the runtime's handlers alone, with fakes for what it depends on: no portal, no network.
 /// What a handler is tested by is the events it sends.

@@ -2,6 +2,8 @@ import Foundation
 import MapbookCore
 import Testing
 @testable import ArcGISPortal
+import ArcGISModel
+import Geometry
 
 @Suite("Decoding REST JSON, tolerant of real-world variation")
 struct DecodingTests {

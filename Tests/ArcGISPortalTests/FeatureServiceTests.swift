@@ -5,6 +5,8 @@ import PortalFixtures
 import SamplePortal
 import Testing
 @testable import ArcGISPortal
+import ArcGISModel
+import Geometry
 
 /// Operational layers from the web map, their descriptions and `query` against the sample
 /// FeatureServer: paging while the service holds features back, the cap, filters, errors.

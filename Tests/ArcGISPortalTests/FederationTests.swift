@@ -6,6 +6,7 @@ import PortalFixtures
 import SamplePortal
 import Testing
 @testable import ArcGISPortal
+import ArcGISModel
 
 /// A signed-in token goes to a server on another origin only when the portal vouches for it: the
 /// portal lists it among its federated servers (`portals/{id}/servers`) and the server's own

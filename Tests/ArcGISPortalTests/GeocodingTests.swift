@@ -6,6 +6,7 @@ import PortalFixtures
 import SamplePortal
 import Testing
 @testable import ArcGISPortal
+import Geometry
 
 /// The geocoder, found through `portals/self` and asked the World Geocoding Service's way: suggest,
 /// findAddressCandidates, reverseGeocode; its faults and bad input each one sentence.

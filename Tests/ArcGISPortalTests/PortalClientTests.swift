@@ -6,6 +6,7 @@ import PortalFixtures
 import SamplePortal
 import Testing
 @testable import ArcGISPortal
+import ArcGISModel
 
 @Suite("Portal client against the sample portal")
 struct PortalClientTests {

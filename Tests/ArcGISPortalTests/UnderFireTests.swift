@@ -4,6 +4,8 @@ import LoopbackHTTP
 import MapbookCore
 import Testing
 @testable import ArcGISPortal
+import ArcGISModel
+import Geometry
 
 /// Hostile and broken servers against the portal client: each case a small server on 127.0.0.1
 /// that misbehaves one way, and what mapbook must do about it.

@@ -3,6 +3,7 @@ import MapbookCore
 import PortalFixtures
 import SamplePortal
 import Testing
+import ArcGISModel
 
 /// `mapbook basemaps` lists the portal's gallery and keeps a choice per web map; `mapbook snapshot`
 /// without an area or file draws the web map's basemap (the chosen one) online.

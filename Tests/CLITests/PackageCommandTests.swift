@@ -3,6 +3,7 @@ import MapbookCore
 import SharedTestData
 import Testing
 import TileFormats
+import Geometry
 
 @Suite("mapbook package inspect / tile")
 struct PackageCommandTests {

@@ -3,6 +3,7 @@ import MapbookCore
 import TileFormats
 import Testing
 import TerminalCanvas
+import Geometry
 
 @Suite struct CanvasTests {
     @Test func eachDotSetsItsBrailleBit() {

@@ -4,6 +4,8 @@ import TerminalCanvas
 import Testing
 @testable import MapRender
 import MapSources
+import ArcGISModel
+import Geometry
 
 /// Operational layers over a basemap: each renderer type mapped to glyphs and colours, fills
 /// blended with what is below, labels beside points, hit tests within a tolerance.

@@ -6,6 +6,7 @@ import PortalFixtures
 import TileFormats
 import Testing
 import TerminalCanvas
+import Geometry
 
 /// Damaged input draws what it can and says what it left out; nothing crashes.
 @Suite struct HostileMapTests {

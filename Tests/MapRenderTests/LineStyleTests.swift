@@ -4,6 +4,7 @@ import TerminalCanvas
 import Testing
 import TileFormats
 @testable import MapRender
+import Geometry
 
 /// A style's line widths and dash patterns, approximated in braille dots, and names laid along
 /// the level stretches of lines.

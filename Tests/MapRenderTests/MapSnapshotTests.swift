@@ -6,6 +6,7 @@ import PortalFixtures
 import SharedTestData
 import SnapshotSupport
 import Testing
+import Geometry
 
 /// Golden pictures of real packages in each drawing mode, drawn the way `mapbook snapshot` draws
 /// them (without colour, so fills show as a density ramp).

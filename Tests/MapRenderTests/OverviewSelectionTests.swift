@@ -2,6 +2,7 @@ import MapbookCore
 import TerminalCanvas
 import Testing
 @testable import MapRender
+import Geometry
 
 /// The overview makes the selected area impossible to miss: its outline in the accent colour over
 /// the others (dimmed), its name beside it; and an outline over a basemap picture keeps the

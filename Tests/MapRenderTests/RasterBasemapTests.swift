@@ -9,6 +9,8 @@ import Testing
 import TileFormats
 @testable import MapRender
 @testable import MapSources
+import ArcGISModel
+import Geometry
 
 /// Raster basemaps: a cache's tiling scheme matched to Web Mercator zooms by resolution, the three
 /// kinds of tile address, layers stacked with their opacity, and the sample portal's raster

@@ -7,6 +7,8 @@ import TerminalCanvas
 import Testing
 @testable import MapRender
 @testable import MapSources
+import ArcGISModel
+import Geometry
 
 /// The sample basemap covers its data extent at every zoom a user reaches: no cell is left without
 /// a background (the terminal's own, black on most) or drawn black, from zoom 5 to 14, on land and

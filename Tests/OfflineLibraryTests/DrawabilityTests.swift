@@ -5,6 +5,7 @@ import SamplePortal
 import Testing
 import TileFormats
 @testable import OfflineLibrary
+import ArcGISModel
 
 /// A package whose checksums pass may still be one no reader here can draw: the record says so, and
 /// the area is never shown simply "Downloaded".

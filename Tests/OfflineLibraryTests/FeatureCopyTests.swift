@@ -6,6 +6,7 @@ import PortalFixtures
 import SamplePortal
 import Testing
 @testable import OfflineLibrary
+import ArcGISModel
 
 /// A downloaded area keeps its web map's operational layers beside its packages, read back with
 /// the portal gone; a layer that cannot be copied is named, a damaged copy is named, a cap is kept.

@@ -5,6 +5,7 @@ import MapbookCore
 import PortalFixtures
 import Testing
 import TileFormats
+import ArcGISModel
 
 @Suite struct LibraryLocationTests {
     @Test func dataDirectoryFollowsTheFlagThenTheEnvironmentThenXDG() {

@@ -5,6 +5,8 @@ import SharedTestData
 import Testing
 import TileFormats
 @testable import OfflineLibrary
+import Geometry
+import Places
 
 /// Searching without the network: the names inside vector packages, found by prefix with case and
 /// accents ignored, ranked by match, nearness and prominence; kept beside the package.

@@ -5,6 +5,7 @@ import MapbookCore
 import OfflineLibrary
 import PortalFixtures
 import SamplePortal
+import ArcGISModel
 
 /// A sample portal, a library in a fresh folder, and a queue downloading from one into the other.
 struct LibraryFixture {

@@ -7,6 +7,7 @@ import Foundation
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// Programs for tests: the real runtime against a sample or loopback portal, in a scratch library.
 @UIActor

@@ -3,6 +3,7 @@ import MapbookCore
 import SharedTestData
 import Testing
 @testable import MapbookAssets
+import Geometry
 
 @Suite struct BundledGeographyTests {
     /// Each bundled layer against the file it was derived from: the same features, in the order

@@ -6,6 +6,7 @@ import PortalFixtures
 import Testing
 import TileFormats
 @testable import SamplePortal
+import ArcGISModel
 
 /// The portal client and HTTP downloads against each fault the sample portal injects.
 @Suite struct FaultTests {

@@ -5,6 +5,7 @@ import MapbookCore
 import PortalFixtures
 import SamplePortal
 import Testing
+import ArcGISModel
 
 /// Portal answers kept with their validators are asked about, not fetched again: the second
 /// listing costs 304s and gives the same areas; tokens and ArcGIS error bodies never reach the cache.

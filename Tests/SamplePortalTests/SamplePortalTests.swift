@@ -6,6 +6,8 @@ import PortalFixtures
 import Testing
 import TileFormats
 @testable import SamplePortal
+import ArcGISModel
+import Geometry
 
 /// What the sample portal holds: real packages over each area, thumbnails, a basemap service.
 @Suite struct SampleContentTests {

@@ -7,6 +7,7 @@ import PortalFixtures
 import SamplePortal
 import Testing
 @testable import SignIn
+import ArcGISModel
 
 /// Each way of signing in against the sample portal — OAuth with PKCE (the browser's part done by
 /// the test), a password's generateToken — then renewal, revocation, and the credential file.

@@ -4,6 +4,8 @@ import PortalFixtures
 import SamplePortal
 import TerminalCanvas
 import Testing
+import ArcGISModel
+import Geometry
 
 /// `mapbook demo` in a real terminal (tmux): keys in, screen text out. Each step waits for the
 /// screen to show what it expects and settle, with a deadline, rather than sleeping.

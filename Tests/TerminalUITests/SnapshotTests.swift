@@ -6,6 +6,7 @@ import MapbookCore
 import Testing
 @testable import TerminalUI
 import TerminalCanvas
+import ArcGISModel
 
 @Suite struct SnapshotTests {
     static let sizes: [(width: Int, height: Int)] = [(80, 24), (120, 40), (200, 50), (50, 30)]

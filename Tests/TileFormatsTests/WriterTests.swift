@@ -2,6 +2,7 @@ import Foundation
 import MapbookCore
 import Testing
 @testable import TileFormats
+import Geometry
 
 /// A small map: a square "county" with a hole, a road across it and two towns.
 enum SampleFeatures {

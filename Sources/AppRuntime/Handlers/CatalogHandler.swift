@@ -6,6 +6,8 @@ import Foundation
 import HTTP
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
+import UserFiles
 
 /// The web map and its areas: the library read at start (no network), the portal connected (and,
 /// once it is, the download queue and the network monitor started, each feeding events), the

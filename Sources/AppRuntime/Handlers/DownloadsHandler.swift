@@ -3,6 +3,7 @@ import EventLoop
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
 
 /// Download commands — queue, cancel, discard, remove, pause — through one ordered lane, so a
 /// cancel never overtakes the enqueue before it. Before the portal connects there is no queue:

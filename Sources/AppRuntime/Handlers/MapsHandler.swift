@@ -7,6 +7,8 @@ import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
+import Geometry
 
 /// The map view and the overview: opening a map's basemap and operational layers, drawing and
 /// identifying off the UI thread, the overview's first source that draws, the basemap gallery and

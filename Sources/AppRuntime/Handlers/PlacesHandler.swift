@@ -4,6 +4,7 @@ import EventLoop
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import Geometry
 
 /// Finding places for the browser, through the `PlaceFinder` the commands use too: suggestions as
 /// the user types (a newer keystroke cancels the last, even in flight), places for a search, what

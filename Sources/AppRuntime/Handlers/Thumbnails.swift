@@ -4,6 +4,7 @@ import MapRender
 import MapbookCore
 import OfflineLibrary
 import TileFormats
+import ArcGISModel
 
 /// Thumbnails as the screens draw them: decoded and shrunk once, off the UI thread.
 enum Thumbnails {

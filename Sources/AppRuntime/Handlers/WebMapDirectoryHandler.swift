@@ -5,6 +5,8 @@ import Foundation
 import MapbookCore
 import OfflineLibrary
 import TileFormats
+import ArcGISModel
+import UserFiles
 
 /// The Maps card's web maps: Recent from this device (the web maps opened lately on this portal,
 /// then the others with areas downloaded here), the other tabs a page at a time from the portal;

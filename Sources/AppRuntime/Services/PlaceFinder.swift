@@ -4,6 +4,9 @@ import Foundation
 import MapbookAssets
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
+import Geometry
+import Places
 
 /// Finding places, one rule for the browser and the commands (`search`, `reverse`): the portal's
 /// geocoder (found through `portals/self` once) while online; when offline, or when the geocoder

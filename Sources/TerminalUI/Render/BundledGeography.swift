@@ -1,6 +1,7 @@
 import MapRender
 import MapbookAssets
 import MapbookCore
+import Geometry
 
 extension OverviewGeography {
     /// The outline of Maine, its counties and its neighbours, and the world's countries and cities, that ship

@@ -2,6 +2,7 @@ import AppModel
 import MapRender
 import MapbookCore
 import TerminalCanvas
+import Geometry
 
 /// The main screen: overview map beside (or above) the list of the web map and its areas.
 enum MainScreen {

@@ -2,6 +2,7 @@ import AppModel
 import MapRender
 import MapbookCore
 import TerminalCanvas
+import UserFiles
 
 /// The styles of the screens' parts: in 256 colours, or with attributes only (`NO_COLOR`, or a
 /// terminal without colour), where selection is shown in reverse video.

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-@testable import MapbookCore
+@testable import ArcGISModel
+import Geometry
+import MapbookCore
+import ArcGISModel
 
-/// Layer descriptions, renderers, labels, Esri JSON geometry and popups: each read the way ArcGIS
-/// writes them, and each kind of bad input read as far as it goes.
 @Suite("Feature layers and popups")
 struct FeatureLayerTests {
     static func json(_ text: String) -> JSONValue { try! JSONValue(parsing: Data(text.utf8)) }
@@ -163,54 +164,5 @@ struct FeatureLayerTests {
         #expect(polygon.covers(GeoPoint(longitude: 2, latitude: 2)))
         #expect(!polygon.covers(GeoPoint(longitude: 5, latitude: 5)) && !polygon.covers(GeoPoint(longitude: 11, latitude: 5)))
         #expect(!GeoGeometry.points([GeoPoint(longitude: 2, latitude: 2)]).covers(GeoPoint(longitude: 2, latitude: 2)))
-    }
-}
-
-/// The web maps opened lately: newest first, once each per portal, at most twenty; a damaged file
-/// is an empty list that the next write replaces.
-@Suite("Recent web maps")
-struct RecentWebMapsTests {
-    @Test func newestFirstOncePerPortalAndADamagedFileStartsAgain() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-recent-\(UUID())/recent.json").path
-        let recent = RecentWebMaps(path: path)
-        let a = "3bc3179f17da44a0ac0bfdac4ad15664", b = "0a11ce5ecdef4a7b9c1d2e3f40516273"
-        recent.remember(RecentWebMap(portal: "https://www.arcgis.com", id: a, title: "A", opened: Date(timeIntervalSince1970: 1)))
-        recent.remember(RecentWebMap(portal: "https://other.example.com", id: b, title: "B", opened: Date(timeIntervalSince1970: 2)))
-        recent.remember(RecentWebMap(portal: "https://WWW.arcgis.com/sharing/rest/", id: a, title: "A again", opened: Date(timeIntervalSince1970: 3)))
-        #expect(recent.all().map(\.title) == ["A again", "B"])
-        #expect(recent.last(portal: URL(string: "https://www.arcgis.com")!)?.title == "A again")
-        #expect(recent.last(portal: URL(string: "https://nowhere.example.com")!) == nil)
-        for n in 0..<30 { recent.remember(RecentWebMap(portal: "https://p\(n).example.com", id: a, title: "\(n)", opened: Date())) }
-        #expect(recent.all().count == RecentWebMaps.limit && recent.all().first?.title == "29")
-        try Data("{".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(recent.all().isEmpty)
-        recent.remember(RecentWebMap(portal: "https://www.arcgis.com", id: b, title: "fresh", opened: Date()))
-        #expect(recent.all().map(\.title) == ["fresh"])
-    }
-}
-
-/// Where the browser was on each web map: one entry per portal and web map, the newest kept; a
-/// damaged file is forgotten, not fatal.
-@Suite("Remembered views")
-struct RememberedViewsTests {
-    @Test func onePerWebMapAndPortalTheNewestKept() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-views-\(UUID())/views.json").path
-        let views = RememberedViews(path: path)
-        let a = "3bc3179f17da44a0ac0bfdac4ad15664"
-        let map = RememberedView.Map(area: nil, longitude: -68.2, latitude: 44.3, zoom: 11.5, mode: "blocks")
-        views.remember(RememberedView(order: "name", map: map), portal: "https://www.arcgis.com", webMap: a)
-        views.remember(RememberedView(order: "size"), portal: "https://other.example.com", webMap: a)
-        #expect(views.view(portal: "https://WWW.arcgis.com/sharing/rest", webMap: a) == RememberedView(order: "name", map: map))
-        #expect(views.view(portal: "https://other.example.com", webMap: a)?.order == "size")
-        #expect(views.view(portal: "https://www.arcgis.com", webMap: "0a11ce5ecdef4a7b9c1d2e3f40516273") == nil)
-        for n in 0..<(RememberedViews.limit + 5) {
-            views.remember(RememberedView(), portal: "https://p\(n).example.com", webMap: a, at: Date(timeIntervalSinceNow: Double(n)))
-        }
-        #expect(views.view(portal: "https://p\(RememberedViews.limit + 4).example.com", webMap: a) != nil)
-        #expect(views.view(portal: "https://www.arcgis.com", webMap: a) == nil, "the oldest went")
-        try Data("[".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(views.view(portal: "https://p1.example.com", webMap: a) == nil)
-        views.remember(RememberedView(order: "name"), portal: "https://www.arcgis.com", webMap: a)
-        #expect(views.view(portal: "https://www.arcgis.com", webMap: a)?.order == "name")
     }
 }

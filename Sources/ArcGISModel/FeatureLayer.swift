@@ -1,4 +1,6 @@
 import Foundation
+import MapbookCore
+import Geometry
 
 /// A colour of an ArcGIS symbol: `[r, g, b, a]`, each 0–255.
 public struct SymbolColor: Sendable, Equatable, Hashable {

@@ -1,4 +1,7 @@
 import Foundation
+import MapbookCore
+import ArcGISModel
+import Geometry
 
 /// What a person can set in `$XDG_CONFIG_HOME/mapbook/config` (else `~/.config/mapbook/config`):
 /// `key = value` lines, `#` comments. A file that cannot be read, a key mapbook does not know or

@@ -1,4 +1,6 @@
 import Foundation
+import MapbookCore
+import ArcGISModel
 
 /// Where the browser was on a web map when it closed, to open there again: the list's order and
 /// selection, and the map that was open (which, where, how drawn).

@@ -1,4 +1,6 @@
 import Foundation
+import MapbookCore
+import ArcGISModel
 
 /// A web map opened in the browser, for `mapbook maps --recent` and for opening it again.
 public struct RecentWebMap: Codable, Sendable, Equatable {
@@ -42,15 +44,5 @@ public struct RecentWebMaps: Sendable {
         guard let data = try? encoder.encode(Array(maps.prefix(Self.limit))) else { return }
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
-    }
-}
-
-/// How a portal's address is compared: without a trailing slash or `/sharing/rest`, ignoring case.
-public enum PortalAddress {
-    public static func key(_ portal: String) -> String {
-        var root = portal.lowercased()
-        while root.hasSuffix("/") { root.removeLast() }
-        if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
-        return root
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 
 /// A named place for searching offline: from a downloaded package's labels or the bundled gazetteer.
 public struct PlaceName: Sendable, Equatable {

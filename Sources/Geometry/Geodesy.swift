@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 
 /// Distances and bearings on the Earth, taken as a sphere of its mean radius (haversine): within
 /// 0.5 % of the ellipsoid's geodesic anywhere, which is what a terminal map can show. One place for

@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 
 /// A rectangle in WGS84 longitude/latitude degrees, as item `extent`s carry them.
 public struct GeoExtent: Sendable, Equatable, Codable {
@@ -26,6 +27,11 @@ public struct GeoExtent: Sendable, Equatable, Codable {
         GeoExtent(xmin: min(xmin, other.xmin), ymin: min(ymin, other.ymin),
                   xmax: max(xmax, other.xmax), ymax: max(ymax, other.ymax))
     }
+}
+
+extension GeoExtent {
+    /// `-70.1234, 43.5000 — -69.8000, 43.9000 (lon, lat)`, for details and `mapbook info`.
+    public var summary: String { String(format: "%.4f, %.4f — %.4f, %.4f (lon, lat)", xmin, ymin, xmax, ymax) }
 }
 
 extension Sequence<GeoExtent> {

@@ -1,4 +1,6 @@
 import Foundation
+import MapbookCore
+import Geometry
 
 /// Esri JSON feature sets (`query` answers, `outSR=4326`): points, multipoints, paths and rings.
 public enum EsriFeatures {

@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 
 /// A web map's `popupInfo` for a layer: the title template, the fields shown (with their labels
 /// and formats), and the description.

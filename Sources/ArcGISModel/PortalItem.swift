@@ -1,4 +1,6 @@
 import Foundation
+import MapbookCore
+import Geometry
 
 /// An ArcGIS item id: 32 hexadecimal characters. Validating ids before they go into a URL path keeps
 /// user input from turning into other paths.

@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 
 /// A longitude/latitude position in degrees.
 public struct GeoPoint: Sendable, Equatable, Hashable {

@@ -1,4 +1,6 @@
 import Foundation
+import MapbookCore
+import Geometry
 
 /// A layer of a web map, basemap or operational. Unknown layer types are kept by name.
 public struct WebMapLayer: Sendable, Equatable {

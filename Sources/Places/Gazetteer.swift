@@ -1,4 +1,5 @@
 import Foundation
+import Geometry
 
 /// Named places (the bundled Maine places and world cities) and the nearest of them to a point,
 /// with its distance and compass direction: "what's here" offline.
