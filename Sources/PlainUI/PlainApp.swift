@@ -24,7 +24,8 @@ public final class PlainApp {
     private static var input = Input()
     private var listShown = false
     private var finished: CheckedContinuation<Void, Never>?
-    private var signals: [any DispatchSourceSignal] = []
+
+    private static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
 
     private init(program: Program) { self.program = program }
 
@@ -35,15 +36,9 @@ public final class PlainApp {
     }
 
     private func run() async {
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                StopSignal.record(number)
-                Task { @UIActor in self.program.send(.interrupted) }
-            }
-            source.resume()
-            signals.append(source)
+        Signals.route(Self.stopSignals) { number in
+            StopSignal.record(number)
+            Task { @UIActor in self.program.send(.interrupted) }
         }
         UIEventLoop.shared.watch(STDIN_FILENO) { Task { @UIActor in self.readInput() } }
         program.send(.resized(Display(width: 100, height: 40, colors: false, unicode: false)))
@@ -59,7 +54,7 @@ public final class PlainApp {
         await withCheckedContinuation { finished = $0 }
         watching.cancel()
         UIEventLoop.shared.unwatch(STDIN_FILENO)
-        for source in signals { source.cancel() }
+        Signals.restoreDefaults(Self.stopSignals)
     }
 
     private var isDone: Bool {

@@ -32,12 +32,14 @@ public final class TerminalApp {
     private let program: Program
     private let backend: CursesBackend
     private let options: RenderOptions
-    private let signalFD: Int32
     private var redrawPending = false
     private var finished: CheckedContinuation<Void, Never>?
 
-    private init(program: Program, backend: CursesBackend, options: RenderOptions, signalFD: Int32) {
-        self.program = program; self.backend = backend; self.options = options; self.signalFD = signalFD
+    /// Resizes, and requests to stop.
+    private static let terminalSignals = [SIGWINCH, SIGINT, SIGTERM, SIGHUP]
+
+    private init(program: Program, backend: CursesBackend, options: RenderOptions) {
+        self.program = program; self.backend = backend; self.options = options
     }
 
     /// Runs until the user quits or the terminal goes away, then restores the terminal. Each
@@ -51,7 +53,7 @@ public final class TerminalApp {
         setlocale(LC_ALL, "")
         // Braille and box drawing need UTF-8; without it, fall back to ASCII rather than print garbage.
         let glyphs: GlyphSet = settings.ascii || mb_locale_is_utf8() == 0 ? .ascii : .unicode
-        guard let signalFD = SignalPipe.install() else {
+        guard Signals.route(terminalSignals, to: { _ in }) else {
             throw TerminalUnavailable(userMessage: "Cannot set up signal handling for the terminal.")
         }
         let backend = try CursesBackend(output: stdout, input: stdin)
@@ -59,7 +61,7 @@ public final class TerminalApp {
         let options = RenderOptions(glyphs: glyphs, theme: theme, geography: settings.geography)
         var current: Program? = program
         while let program = current {
-            await TerminalApp(program: program, backend: backend, options: options, signalFD: signalFD).runLoop()
+            await TerminalApp(program: program, backend: backend, options: options).runLoop()
             current = await next(program)
         }
         backend.close()
@@ -67,13 +69,12 @@ public final class TerminalApp {
 
     private func runLoop() async {
         UIEventLoop.shared.watch(STDIN_FILENO) { Task { @UIActor in self.readInput() } }
-        UIEventLoop.shared.watch(signalFD) { Task { @UIActor in self.readSignals() } }
+        Signals.route(Self.terminalSignals) { signal in Task { @UIActor in self.received(signal) } }
         program.send(.resized(display))
         program.send(.started)
         redraw()
         await withCheckedContinuation { finished = $0 }
         UIEventLoop.shared.unwatch(STDIN_FILENO)
-        UIEventLoop.shared.unwatch(signalFD)
     }
 
     private func finish() {
@@ -121,14 +122,12 @@ public final class TerminalApp {
         if program.state.isQuitting { finish() }
     }
 
-    private func readSignals() {
-        for signal in SignalPipe.drain(signalFD) {
-            if signal == SIGWINCH {
-                resizeToTerminal()
-            } else {
-                StopSignal.record(signal)
-                program.send(.interrupted)
-            }
+    private func received(_ signal: Int32) {
+        if signal == SIGWINCH {
+            resizeToTerminal()
+        } else {
+            StopSignal.record(signal)
+            program.send(.interrupted)
         }
         if program.state.isQuitting { finish() }
     }

@@ -2,6 +2,7 @@ import AppModel
 import ArcGISPortal
 import ArgumentParser
 import CTerminal
+import EventLoop
 import Foundation
 import Synchronization
 import HTTP
@@ -136,17 +137,10 @@ final class InterruptHandler: Sendable {
         var received: Int32?
     }
     private let state = Mutex(State())
-    /// Set once, in `init`, and only read after: safe to share.
-    private nonisolated(unsafe) var sources: [any DispatchSourceSignal] = []
+    private static let signals = [SIGINT, SIGTERM]
 
     init() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in interrupted(by: number) }
-            source.resume()
-            sources.append(source)
-        }
+        Signals.route(Self.signals) { [self] number in interrupted(by: number) }
     }
 
     /// The signal that arrived, if one did.
@@ -170,9 +164,7 @@ final class InterruptHandler: Sendable {
     }
 
     func cancel() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        Signals.restoreDefaults(Self.signals)
     }
 }
 
