@@ -60,7 +60,7 @@ public enum Overlay: Equatable, Sendable {
     /// A username and password being typed.
     case signIn(SignInForm)
     /// Web maps to open: recent, your content, your groups'.
-    case maps(MapsBrowser)
+    case maps(WebMapsBrowser)
 }
 
 public enum Focus: Equatable, Sendable {
@@ -159,7 +159,7 @@ public struct AppState: Sendable {
     /// How maps are drawn when they open (the `graphics` setting; `c` changes an open map's).
     public var mapMode: MapMode = .braille
     /// The Maps card opens over the web map at the start (nothing was ever opened): on this tab.
-    public var startsOnMaps: MapsTab?
+    public var startsOnMaps: WebMapsTab?
     /// False when the browser started on a portal with no web map named or opened there before:
     /// nothing is loaded (the portal is only connected) until one is chosen on the Maps card.
     public var hasWebMap = true

@@ -57,7 +57,7 @@ public enum Effect: Equatable, Sendable {
     /// nearest named place of the bundled gazetteer (→ `placeDescribed`).
     case describePlace(GeoPoint, request: Int, online: Bool)
     /// A page of web maps for a tab of the Maps card (→ `mapsLoaded`).
-    case loadMaps(MapsRequest)
+    case loadMaps(WebMapsRequest)
     /// The web maps' thumbnails: kept with their library, else from the portal (→ `thumbnails`).
     case loadMapThumbnails([MapListing])
     /// Sign in to the portal with a username and password (→ `signedIn` or `signInFailed`).

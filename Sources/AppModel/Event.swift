@@ -57,7 +57,7 @@ public enum Event: Sendable {
     case mapOpenFailed(session: Int, String)
     case mapDrawn(session: Int, MapImage)
     /// A page asked for by the Maps card: its web maps, or why they could not be had.
-    case mapsLoaded(MapsRequest, Result<MapsPage, LoadFailure>)
+    case mapsLoaded(WebMapsRequest, Result<WebMapsPage, LoadFailure>)
     /// Signed in from the browser, as this user; or why not.
     case signedIn(username: String)
     case signInFailed(String)

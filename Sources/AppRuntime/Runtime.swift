@@ -27,7 +27,7 @@ public final class Runtime {
     private let send = EventSink()
     private let catalog: CatalogHandler
     private let downloads: DownloadsHandler
-    private let maps: MapsHandler
+    private let maps: MapViewHandler
     private let places: PlacesHandler
     private let pins: PinsHandler
     private let signIn: SignInHandler
@@ -39,7 +39,7 @@ public final class Runtime {
         catalog = CatalogHandler(library: library, http: http, connect: connect, recent: recent, networkTimings: networkTimings,
                                  connection: connection, send: send, tasks: tasks)
         downloads = DownloadsHandler(library: library, connection: connection, send: send, tasks: tasks)
-        maps = MapsHandler(library: library, http: http, connection: connection, givenSource: source, send: send, tasks: tasks)
+        maps = MapViewHandler(library: library, http: http, connection: connection, givenSource: source, send: send, tasks: tasks)
         places = PlacesHandler(finder: PlaceFinder(client: { await connection.client }, library: library), send: send, tasks: tasks)
         pins = PinsHandler(store: PinStore(root: library.root), send: send, tasks: tasks)
         self.signIn = SignInHandler(connection: connection, signIn: signIn, send: send, tasks: tasks)

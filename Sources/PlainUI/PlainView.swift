@@ -126,7 +126,7 @@ public enum PlainCommand: Equatable, Sendable {
     case answer(Bool)
     /// The web maps of a tab (`maps`, `maps mine`), a search's (`maps search WORDS`), the next page
     /// (`maps more`); `webmap N` opens the one in row N.
-    case maps(MapsTab)
+    case maps(WebMapsTab)
     case searchMaps(String)
     case moreMaps
     case webMap(Int)

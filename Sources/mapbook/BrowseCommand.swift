@@ -69,9 +69,9 @@ enum Browser {
     static func run(host: String, webMap: ItemID, hasWebMap: Bool = true, library: @escaping @Sendable (ItemID) -> OfflineLibrary,
                     startingPhase: LoadPhase,
                     display: DisplayOptions, signIn: Runtime.SignIn? = nil, remembering: Remembering? = nil,
-                    startsOnMaps: MapsTab? = nil, connect: @escaping Runtime.Connect) async throws {
+                    startsOnMaps: WebMapsTab? = nil, connect: @escaping Runtime.Connect) async throws {
         let (settings, problems) = Settings.load()
-        @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: MapsTab?, hasWebMap: Bool = true) async -> Program {
+        @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: WebMapsTab?, hasWebMap: Bool = true) async -> Program {
             let runtime = Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
             var state = AppState(portalHost: host, webMapID: webMap, phase: phase)
             state.resumesInterruptedDownloads = settings.resumeDownloads

@@ -67,7 +67,7 @@ struct RememberedViewTests {
         let effects = App.update(&state, .started)
         guard case .maps(let maps)? = state.overlay else { Issue.record("no card"); return }
         #expect(maps.tab == .mine && !effects.contains { if case .loadMaps = $0 { true } else { false } })
-        #expect(App.update(&state, .connected(host: "portal.example.com")) == [.loadMaps(MapsRequest(tab: .mine))])
+        #expect(App.update(&state, .connected(host: "portal.example.com")) == [.loadMaps(WebMapsRequest(tab: .mine))])
         var searching = AppState(portalHost: "start", webMapID: Fixture.webMapID)
         searching.startsOnMaps = .search
         _ = App.update(&searching, .started)

@@ -78,7 +78,7 @@ struct HandlerTests {
     }
 
     @Test func mapsSayWhatCouldNotOpenAndNeedAConnectionForTheGallery() async throws {
-        let handler = MapsHandler(library: library, http: .init(), connection: PortalConnection(), givenSource: nil, send: sink, tasks: tasks)
+        let handler = MapViewHandler(library: library, http: .init(), connection: PortalConnection(), givenSource: nil, send: sink, tasks: tasks)
         handler.open(session: 7, .given)
         let failed = try await recorder.first { if case .mapOpenFailed(let session, let sentence) = $0 { (session, sentence) } else { nil } }
         #expect(failed.0 == 7 && failed.1 == "No map was given to open.")
@@ -133,10 +133,10 @@ struct HandlerTests {
         let recent = RecentWebMaps(path: root + "/recent.json")
         recent.remember(RecentWebMap(portal: "http://127.0.0.1:9", id: ItemID.exploreMaine.rawValue, title: "Explore Maine", opened: Date()))
         let handler = WebMapDirectoryHandler(connection: PortalConnection(), recent: recent, library: library, send: sink, tasks: tasks)
-        handler.load(MapsRequest(tab: .recent))
+        handler.load(WebMapsRequest(tab: .recent))
         let page = try await recorder.first { if case .mapsLoaded(_, .success(let page)) = $0 { page } else { nil } }
         #expect(page.listings.map(\.title) == ["Explore Maine"])
-        handler.load(MapsRequest(tab: .search))
+        handler.load(WebMapsRequest(tab: .search))
         let failure = try await recorder.first { if case .mapsLoaded(_, .failure(let failure)) = $0 { failure } else { nil } }
         #expect(failure == .notConnected)
     }

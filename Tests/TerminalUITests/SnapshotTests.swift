@@ -86,7 +86,7 @@ import ArcGISModel
     @Test(arguments: [[120, 40], [80, 24]])
     @UIActor func mapsCard(size: [Int]) async {
         var state = await SnapshotState.loaded()
-        var maps = MapsBrowser(tab: .search)
+        var maps = WebMapsBrowser(tab: .search)
         maps.query = "maine"
         maps.lists[.search] = [
             MapListing(id: .exploreMaine, title: "Explore Maine", owner: "mapbook_sample", modified: Date(timeIntervalSince1970: 1_700_000_000),

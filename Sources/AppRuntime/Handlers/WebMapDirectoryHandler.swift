@@ -23,7 +23,7 @@ final class WebMapDirectoryHandler {
         self.connection = connection; self.recent = recent; self.library = library; self.send = send; self.tasks = tasks
     }
 
-    func load(_ request: MapsRequest) {
+    func load(_ request: WebMapsRequest) {
         let (client, recent, library) = (connection.client, recent, library)
         tasks.track { [send] in send(.mapsLoaded(request, await Self.page(request, client: client, recent: recent, library: library))) }
     }
@@ -38,11 +38,11 @@ final class WebMapDirectoryHandler {
 
     /// A page of the Maps card. Recent is read from this device: the web maps opened lately on this
     /// portal, then the others with areas downloaded here; the other tabs ask the portal.
-    nonisolated static func page(_ request: MapsRequest, client: PortalClient?, recent: RecentWebMaps?,
-                                         library: OfflineLibrary) async -> Result<MapsPage, LoadFailure> {
+    nonisolated static func page(_ request: WebMapsRequest, client: PortalClient?, recent: RecentWebMaps?,
+                                         library: OfflineLibrary) async -> Result<WebMapsPage, LoadFailure> {
         if request.tab == .recent {
             let local = await onWorkPool { OfflineLibrary.recentWebMaps(recent?.all() ?? [], root: library.root, portalKey: library.portalKey) }
-            return .success(MapsPage(local.map { map in
+            return .success(WebMapsPage(local.map { map in
                 let item = map.kept?.item
                 return MapListing(id: map.id, title: map.title, owner: item?.owner, modified: map.opened ?? item?.modified,
                                   offline: item?.isOfflineEnabled, thumbnail: item?.thumbnail, downloadedAreas: map.kept?.downloadedAreas ?? 0)
@@ -60,7 +60,7 @@ final class WebMapDirectoryHandler {
             let page = try await client.webMaps(from: cursor, atLeast: mapsPageSize)
             let kept = await onWorkPool { OfflineLibrary.keptWebMaps(root: library.root, portalKey: library.portalKey) }
             let downloaded = Dictionary(kept.map { ($0.item.id, $0.downloadedAreas) }, uniquingKeysWith: { first, _ in first })
-            return .success(MapsPage(page.maps.map { map in
+            return .success(WebMapsPage(page.maps.map { map in
                 MapListing(id: map.item.id, title: map.item.title, owner: map.item.owner, modified: map.item.modified,
                            offline: map.item.isOfflineEnabled, folder: map.place, thumbnail: map.item.thumbnail,
                            downloadedAreas: downloaded[map.item.id] ?? 0)

@@ -31,7 +31,7 @@ public enum Renderer {
         case .search(let search)?: DocumentScreen.drawSearch(search, into: &frame, options: options)
         case .pinForm(let form)?: PinFormCard.draw(form, into: &frame, options: options)
         case .signIn(let form)?: SignInCard.draw(form, host: state.portalHost, into: &frame, options: options)
-        case .maps(let maps)?: MapsCard.draw(maps, state: state, into: &frame, options: options)
+        case .maps(let maps)?: WebMapsCard.draw(maps, state: state, into: &frame, options: options)
         case .filter?, nil: break
         }
         return frame

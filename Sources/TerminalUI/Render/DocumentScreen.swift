@@ -114,15 +114,15 @@ enum DocumentScreen {
 
 /// `M`: the Maps card — its tabs, the chosen tab's web maps (title, folder or group, owner, date,
 /// "Offline"), the selected one reversed, or why the tab is empty.
-enum MapsCard {
-    static func draw(_ maps: MapsBrowser, state: AppState, into frame: inout Frame, options: RenderOptions) {
+enum WebMapsCard {
+    static func draw(_ maps: WebMapsBrowser, state: AppState, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme, unicode = options.glyphs == .unicode
         let width = min(max(frame.width - 6, 30), 110)
         let height = min(max(frame.height - 6, 9), 26)
         let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - height) / 2, 1), width: width, height: height)
         DocumentScreen.drawCard(card, title: "Maps", into: &frame, options: options)
         var x = card.x + 2
-        for tab in MapsTab.allCases {
+        for tab in WebMapsTab.allCases {
             let label = " \(tab.title) "
             x = frame.put(label, x: x, y: card.y + 1, style: tab == maps.tab ? theme.card.overlaid(by: CellStyle(bold: true, reverse: true)) : theme.card,
                           limit: card.maxX - 2) + 1
@@ -151,7 +151,7 @@ enum MapsCard {
     }
 
     /// The Search tab's words, with a cursor while they are typed.
-    private static func drawQuery(_ maps: MapsBrowser, card: Rect, into frame: inout Frame, options: RenderOptions) {
+    private static func drawQuery(_ maps: WebMapsBrowser, card: Rect, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
         let label = "Search: "
         let room = card.width - 5 - DisplayWidth.of(label)

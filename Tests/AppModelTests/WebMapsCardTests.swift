@@ -11,17 +11,17 @@ import ArcGISModel
 struct MapsCardTests {
     let other = ItemID("0a11ce5ecdef4a7b9c1d2e3f40516273")!
 
-    func card(_ state: AppState) -> MapsBrowser? {
+    func card(_ state: AppState) -> WebMapsBrowser? {
         if case .maps(let maps)? = state.overlay { return maps }
         return nil
     }
 
     @Test func tabsLoadOnceAndEnterChoosesTheNextWebMap() {
         var state = Fixture.loaded()
-        #expect(Fixture.keys(&state, .character("M")) == [.loadMaps(MapsRequest(tab: .recent))])
-        _ = App.update(&state, .mapsLoaded(MapsRequest(tab: .recent), .success(MapsPage([]))))
-        #expect(Fixture.keys(&state, .right) == [.loadMaps(MapsRequest(tab: .mine))])
-        let effects = App.update(&state, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage([
+        #expect(Fixture.keys(&state, .character("M")) == [.loadMaps(WebMapsRequest(tab: .recent))])
+        _ = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .recent), .success(WebMapsPage([]))))
+        #expect(Fixture.keys(&state, .right) == [.loadMaps(WebMapsRequest(tab: .mine))])
+        let effects = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([
             MapListing(id: Fixture.webMapID, title: "This one"),
             MapListing(id: other, title: "Staff\u{1B}[2J", folder: "Field", thumbnail: "thumbnail/t.png")]))))
         #expect(effects == [.loadMapThumbnails([MapListing(id: Fixture.webMapID, title: "This one"),
@@ -33,7 +33,7 @@ struct MapsCardTests {
         _ = Fixture.keys(&state, .enter)
         #expect(state.overlay == nil && state.nextWebMap == nil && !state.isQuitting)
         _ = Fixture.keys(&state, .character("M"), .right)
-        _ = App.update(&state, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage([MapListing(id: other, title: "Staff")]))))
+        _ = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([MapListing(id: other, title: "Staff")]))))
         _ = Fixture.keys(&state, .enter)
         #expect(state.nextWebMap == other && state.isQuitting)
     }
@@ -43,23 +43,23 @@ struct MapsCardTests {
         _ = Fixture.keys(&state, .character("M"), .right)
         let more = WebMapCursor(sources: [.content(user: "demo", folder: nil)], start: 11)
         let first = (0..<10).map { MapListing(id: ItemID(String(format: "%032x", $0 + 1))!, title: "Map \($0)") }
-        _ = App.update(&state, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage(first, next: more))))
+        _ = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage(first, next: more))))
         #expect(Fixture.keys(&state, .down, .down, .down).isEmpty, "far from the end")
-        let next = MapsRequest(tab: .mine, cursor: more, appends: true)
+        let next = WebMapsRequest(tab: .mine, cursor: more, appends: true)
         #expect(Fixture.keys(&state, .down, .down) == [.loadMaps(next)])
         #expect(Fixture.keys(&state, .down).isEmpty, "asked once")
         // An answer to something no longer asked for is dropped; the page asked for adds its rows
         // (one already listed is not listed twice).
-        _ = App.update(&state, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage([]))))
+        _ = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([]))))
         #expect(card(state)?.rows.count == 10)
         let page = [first[9], MapListing(id: other, title: "Staff")]
-        _ = App.update(&state, .mapsLoaded(next, .success(MapsPage(page))))
+        _ = App.update(&state, .mapsLoaded(next, .success(WebMapsPage(page))))
         #expect(card(state)?.rows.map(\.title).suffix(2) == ["Map 9", "Staff"] && card(state)?.more[.mine] == nil)
         #expect(card(state)?.selection == 6)
         // A page that fails keeps the list and says why; moving asks again.
         var failing = Fixture.loaded()
         _ = Fixture.keys(&failing, .character("M"), .right)
-        _ = App.update(&failing, .mapsLoaded(MapsRequest(tab: .mine), .success(MapsPage(first, next: more))))
+        _ = App.update(&failing, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage(first, next: more))))
         #expect(Fixture.keys(&failing, .end) == [.loadMaps(next)])
         _ = App.update(&failing, .mapsLoaded(next, .failure(LoadFailure(sentence: "Cannot reach h.", network: .offline, host: "h"))))
         #expect(card(failing)?.rows.count == 10 && card(failing)?.problems[.mine] == "Cannot reach h.")
@@ -80,10 +80,10 @@ struct MapsCardTests {
         _ = Fixture.keys(&state, .backspace, .character(" "))
         #expect(Fixture.keys(&state, .enter).isEmpty, "blank words are not asked")
         _ = Fixture.keys(&state, .character("p"), .character("a"), .character("r"), .character("k"))
-        let asked = MapsRequest(tab: .search, cursor: .search("park"))
+        let asked = WebMapsRequest(tab: .search, cursor: .search("park"))
         #expect(Fixture.keys(&state, .enter) == [.loadMaps(asked)])
         #expect(card(state)?.isTypingQuery == false && state.keyContext == .list)
-        _ = App.update(&state, .mapsLoaded(asked, .success(MapsPage([MapListing(id: other, title: "Parks")]))))
+        _ = App.update(&state, .mapsLoaded(asked, .success(WebMapsPage([MapListing(id: other, title: "Parks")]))))
         // ↑ from the first row types again; Tab while typing changes tab.
         _ = Fixture.keys(&state, .up)
         #expect(card(state)?.isTypingQuery == true)
@@ -101,7 +101,7 @@ extension MapsCardTests {
     @Test func refreshAsksTheTabAgain() {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("M"), .character("/"), .character("x"), .enter)
-        let asked = MapsRequest(tab: .search, cursor: .search("x"))
+        let asked = WebMapsRequest(tab: .search, cursor: .search("x"))
         _ = App.update(&state, .mapsLoaded(asked, .failure(LoadFailure(sentence: "Cannot reach h.", network: .offline, host: "h"))))
         #expect(Fixture.keys(&state, .character("r")) == [.loadMaps(asked)])
         _ = Fixture.keys(&state, .left)

@@ -15,7 +15,7 @@ import Geometry
 /// the basemap chosen for the web map. One map is open at a time; answers for a map closed since
 /// are dropped.
 @UIActor
-final class MapsHandler {
+final class MapViewHandler {
     private let library: OfflineLibrary
     private let http: HTTPClient
     private let connection: PortalConnection

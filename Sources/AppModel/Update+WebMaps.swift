@@ -33,7 +33,7 @@ public struct MapListing: Equatable, Sendable {
 }
 
 /// Where the Maps card's web maps come from.
-public enum MapsTab: Int, CaseIterable, Sendable {
+public enum WebMapsTab: Int, CaseIterable, Sendable {
     case recent, mine, groups, search
 
     public var title: String {
@@ -47,19 +47,19 @@ public enum MapsTab: Int, CaseIterable, Sendable {
 }
 
 /// A page of a tab asked for: the first (`cursor` nil, or a search's words) or the next.
-public struct MapsRequest: Equatable, Sendable {
-    public var tab: MapsTab
+public struct WebMapsRequest: Equatable, Sendable {
+    public var tab: WebMapsTab
     public var cursor: WebMapCursor?
     /// The page adds to the list (else it replaces it).
     public var appends: Bool
 
-    public init(tab: MapsTab, cursor: WebMapCursor? = nil, appends: Bool = false) {
+    public init(tab: WebMapsTab, cursor: WebMapCursor? = nil, appends: Bool = false) {
         self.tab = tab; self.cursor = cursor; self.appends = appends
     }
 }
 
 /// A page of web maps, and where the next starts (nil: none left).
-public struct MapsPage: Equatable, Sendable {
+public struct WebMapsPage: Equatable, Sendable {
     public var listings: [MapListing]
     public var next: WebMapCursor?
 
@@ -68,18 +68,18 @@ public struct MapsPage: Equatable, Sendable {
 
 /// `M`: web maps to open, by tab: each tab's list (nil until its first page arrives), where its
 /// next page starts, the page it waits for, why it could not be had, and the row chosen.
-public struct MapsBrowser: Equatable, Sendable {
-    public var tab: MapsTab = .recent
-    public var lists: [MapsTab: [MapListing]] = [:]
-    public var problems: [MapsTab: String] = [:]
-    public var more: [MapsTab: WebMapCursor] = [:]
-    public var pending: [MapsTab: MapsRequest] = [:]
+public struct WebMapsBrowser: Equatable, Sendable {
+    public var tab: WebMapsTab = .recent
+    public var lists: [WebMapsTab: [MapListing]] = [:]
+    public var problems: [WebMapsTab: String] = [:]
+    public var more: [WebMapsTab: WebMapCursor] = [:]
+    public var pending: [WebMapsTab: WebMapsRequest] = [:]
     public var selection = 0
     /// The Search tab's words, and whether keys type into them.
     public var query = ""
     public var isTypingQuery = false
 
-    public init(tab: MapsTab = .recent) { self.tab = tab }
+    public init(tab: WebMapsTab = .recent) { self.tab = tab }
 
     public var rows: [MapListing] { lists[tab] ?? [] }
     public var isAsking: Bool { pending[tab] != nil }
@@ -108,8 +108,8 @@ public struct MapsBrowser: Equatable, Sendable {
 /// it shows; moving near the end of a list asks for its next page; in Search, `/` types the
 /// words and Enter asks; Enter on a row opens that web map; Esc closes.
 extension App {
-    static func showMaps(_ state: inout AppState, on tab: MapsTab = .recent) -> [Effect] {
-        var maps = MapsBrowser(tab: tab)
+    static func showMaps(_ state: inout AppState, on tab: WebMapsTab = .recent) -> [Effect] {
+        var maps = WebMapsBrowser(tab: tab)
         let effects = show(tab, in: &maps)
         state.overlay = .maps(maps)
         return whenConnected(effects, state)
@@ -146,8 +146,8 @@ extension App {
         case .bottom: maps.selection = last
         case .scroll(let rows): maps.selection = min(max(maps.selection + rows, 0), last)
         case .moveLeft, .moveRight, .switchFocus:
-            let count = MapsTab.allCases.count
-            maps.tab = MapsTab(rawValue: (maps.tab.rawValue + (intent == .moveLeft ? count - 1 : 1)) % count)!
+            let count = WebMapsTab.allCases.count
+            maps.tab = WebMapsTab(rawValue: (maps.tab.rawValue + (intent == .moveLeft ? count - 1 : 1)) % count)!
             effects = show(maps.tab, in: &maps)
         case .startFilter, .startSearch:
             maps.tab = .search
@@ -196,7 +196,7 @@ extension App {
 
     /// A tab coming into view: its first page asked for unless it has a list or an answer is on the
     /// way (a tab that failed is asked again); the Search tab types its words until it has some.
-    private static func show(_ tab: MapsTab, in maps: inout MapsBrowser) -> [Effect] {
+    private static func show(_ tab: WebMapsTab, in maps: inout WebMapsBrowser) -> [Effect] {
         maps.selection = 0
         maps.problems[tab] = maps.lists[tab] == nil ? nil : maps.problems[tab]
         guard maps.lists[tab] == nil, maps.pending[tab] == nil else { return [] }
@@ -204,10 +204,10 @@ extension App {
             maps.isTypingQuery = true
             return []
         }
-        return ask(&maps, MapsRequest(tab: tab))
+        return ask(&maps, WebMapsRequest(tab: tab))
     }
 
-    private static func ask(_ maps: inout MapsBrowser, _ request: MapsRequest) -> [Effect] {
+    private static func ask(_ maps: inout WebMapsBrowser, _ request: WebMapsRequest) -> [Effect] {
         maps.pending[request.tab] = request
         return [.loadMaps(request)]
     }
@@ -220,12 +220,12 @@ extension App {
     }
 
     /// The selection within a few rows of the end of a list with more: its next page.
-    private static func nextPageIfNear(_ maps: inout MapsBrowser) -> [Effect] {
+    private static func nextPageIfNear(_ maps: inout WebMapsBrowser) -> [Effect] {
         guard let cursor = maps.more[maps.tab], maps.pending[maps.tab] == nil, maps.selection >= maps.rows.count - 5 else { return [] }
-        return ask(&maps, MapsRequest(tab: maps.tab, cursor: cursor, appends: true))
+        return ask(&maps, WebMapsRequest(tab: maps.tab, cursor: cursor, appends: true))
     }
 
-    private static func editQuery(_ maps: inout MapsBrowser, _ edit: SearchEdit) -> [Effect] {
+    private static func editQuery(_ maps: inout WebMapsBrowser, _ edit: SearchEdit) -> [Effect] {
         switch edit {
         case .type(let character):
             // A `/` that starts the words is the habit of starting a search, not part of it.
@@ -241,7 +241,7 @@ extension App {
             maps.problems[.search] = nil
             maps.more[.search] = nil
             maps.selection = 0
-            return ask(&maps, MapsRequest(tab: .search, cursor: .search(words)))
+            return ask(&maps, WebMapsRequest(tab: .search, cursor: .search(words)))
         case .next:
             if !maps.rows.isEmpty { maps.isTypingQuery = false }
         case .close:
@@ -252,7 +252,7 @@ extension App {
         return []
     }
 
-    static func mapsLoaded(_ state: inout AppState, _ request: MapsRequest, _ result: Result<MapsPage, LoadFailure>) -> [Effect] {
+    static func mapsLoaded(_ state: inout AppState, _ request: WebMapsRequest, _ result: Result<WebMapsPage, LoadFailure>) -> [Effect] {
         guard case .maps(var maps)? = state.overlay, maps.pending[request.tab] == request else { return [] }
         maps.pending[request.tab] = nil
         var effects: [Effect] = []
