@@ -291,6 +291,15 @@ public struct AppState: Sendable {
         return nil
     }
 
+    /// Changes the open map in place, when there is one: the one way the update writes to it.
+    @discardableResult
+    public mutating func withMap<Result>(_ change: (inout MapViewState) -> Result) -> Result? {
+        guard case .map(var map) = screen else { return nil }
+        let result = change(&map)
+        screen = .map(map)
+        return result
+    }
+
     /// Typing into the filter.
     public var isEditingFilter: Bool { overlay == .filter }
 

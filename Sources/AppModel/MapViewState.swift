@@ -49,10 +49,9 @@ public struct MapViewState: Sendable {
     /// The card over the map, if one is open (`MapCard`: at most one by construction).
     public var card: MapCard?
     public var bookmarks: [Bookmark]
-    /// The source's layers, sanitized for the list, and those switched off (by the same names).
-    public var layers: [String] = []
-    /// The same layers as the package names them, for the renderer; never shown.
+    /// The source's layers as the package names them, for the renderer; `layers` shows them.
     public var sourceLayerNames: [String] = []
+    /// Layers switched off, by the names the list shows.
     public var hiddenLayers: Set<String> = []
     /// What the last drawing could not draw, for the footer.
     public var problems: [String] = []
@@ -60,8 +59,6 @@ public struct MapViewState: Sendable {
     public var status: String?
     /// `mapbook open FILE`: leaving the map quits.
     public var isStandalone = false
-    /// The basemap list's rows (made when it opens, and again when the gallery arrives).
-    public var basemapOptions: [BasemapOption] = []
     /// Opening fits the home view; a map reopened on another basemap keeps its view instead.
     public var fitsHomeWhenOpened = true
     /// A place searched for, marked on the map with its name.
@@ -72,8 +69,9 @@ public struct MapViewState: Sendable {
     public var operationalLayers: [String] = []
     /// Each listed layer's legend, by its name in the list.
     public var legend: [String: [LegendEntry]] = [:]
-    /// The pins' titles when the pins table opened (the table reads the pins from the state).
-    public var pinTitles: [String] = []
+
+    /// The source's layers, sanitized for the list.
+    public var layers: [String] { sourceLayerNames.map { TerminalText.sanitizedLine($0, maxLength: 80) } }
 
     public init(session: Int, title: String, sourceName: String, viewport: MapViewport, homeExtent: GeoExtent?, bookmarks: [Bookmark]) {
         self.session = session; self.title = title; self.sourceName = sourceName
@@ -121,15 +119,19 @@ public struct MapViewState: Sendable {
         }
     }
 
-    /// Rows of the open panel.
-    public var panelRows: [String] { panelRows(panel) }
+}
 
-    public func panelRows(_ panel: MapPanel?) -> [String] {
-        switch panel {
-        case .bookmarks?: bookmarks.map(\.name)
-        case .layers?: operationalLayers + layers
+extension AppState {
+    /// The rows of the list open over the map, derived from the state whenever they are read.
+    public var mapPanelRows: [String] { mapPanelRows(map?.panel) }
+
+    public func mapPanelRows(_ panel: MapPanel?) -> [String] {
+        guard let map else { return [] }
+        return switch panel {
+        case .bookmarks?: map.bookmarks.map(\.name)
+        case .layers?: map.operationalLayers + map.layers
         case .basemaps?: basemapOptions.map(\.label)
-        case .pins?: pinTitles
+        case .pins?: pins.map(\.title)
         case nil: []
         }
     }

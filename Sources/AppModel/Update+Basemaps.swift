@@ -61,7 +61,7 @@ extension App {
     /// `B` in the map view: the list of basemaps. Online, the portal's gallery is asked for the
     /// first time (and after a failure); offline, the list holds what draws without the network.
     static func showBasemaps(_ state: inout AppState) -> [Effect] {
-        guard var map = state.map, !map.isStandalone else {
+        guard let map = state.map, !map.isStandalone else {
             state.notice = .noBasemapChoice
             return []
         }
@@ -74,61 +74,26 @@ extension App {
             case .loading, .loaded: break
             }
         }
-        map.panel = .basemaps
-        map.basemapOptions = basemapOptions(state)
-        map.panelSelection = map.basemapOptions.firstIndex(where: \.isCurrent) ?? 0
-        state.screen = .map(map)
+        let current = state.basemapOptions.firstIndex(where: \.isCurrent) ?? 0
+        state.withMap { map in
+            map.panel = .basemaps
+            map.panelSelection = current
+        }
         return effects
     }
 
     static func basemapGalleryArrived(_ state: inout AppState, _ result: Result<[BasemapChoice], LoadFailure>) -> [Effect] {
+        // The row selected keeps its selection as the gallery's rows come in around it.
+        let before = state.basemapOptions, selection = state.map?.panelSelection ?? 0
+        let selected = before.indices.contains(selection) ? before[selection] : nil
         switch result {
         case .success(let choices): state.basemapGallery = .loaded(choices.map(DisplayText.basemapChoice))
         case .failure(let failure): state.basemapGallery = .failed(TerminalText.sanitizedLine(failure.sentence, maxLength: 300))
         }
-        guard var map = state.map, map.panel == .basemaps else { return [] }
-        let selected = map.basemapOptions.indices.contains(map.panelSelection) ? map.basemapOptions[map.panelSelection] : nil
-        map.basemapOptions = basemapOptions(state)
-        map.panelSelection = map.basemapOptions.firstIndex { $0.kind == selected?.kind }
-            ?? map.basemapOptions.firstIndex(where: \.isCurrent) ?? 0
-        state.screen = .map(map)
+        guard state.map?.panel == .basemaps else { return [] }
+        let options = state.basemapOptions
+        state.withMap { $0.panelSelection = options.firstIndex { $0.kind == selected?.kind } ?? options.firstIndex(where: \.isCurrent) ?? 0 }
         return []
-    }
-
-    /// The rows: the web map's own basemap and the gallery's online; the downloaded areas always.
-    static func basemapOptions(_ state: AppState) -> [BasemapOption] {
-        let current = state.map?.source
-        var options: [BasemapOption] = []
-        if !state.network.isCutOff {
-            if let own = state.webMap?.basemap, !own.drawableLayers.isEmpty {
-                options.append(BasemapOption(title: own.title ?? "Basemap", kind: .webMap(own),
-                                             isCurrent: current == .basemap(own)))
-            }
-            switch state.basemapGallery {
-            case .loaded(let choices):
-                for choice in choices where choice.basemap != state.webMap?.basemap {
-                    options.append(BasemapOption(title: choice.item.title, kind: .gallery(choice.basemap),
-                                                 isCurrent: current == .basemap(choice.basemap)))
-                }
-                if choices.isEmpty { options.append(BasemapOption(title: "This portal offers no basemap gallery.", kind: .message, isCurrent: false)) }
-            case .loading:
-                options.append(BasemapOption(title: "Asking the portal for its basemaps…", kind: .message, isCurrent: false))
-            case .failed(let sentence):
-                options.append(BasemapOption(title: sentence, kind: .message, isCurrent: false))
-            case .notAsked:
-                break
-            }
-        }
-        for (index, area) in state.areas.enumerated() {
-            guard let record = state.downloads[area.item.id], let package = record.mapPackages.first else { continue }
-            let title = state.title(of: .area(index))
-            options.append(BasemapOption(title: title, kind: .package(area: area.item.id, package),
-                                         isCurrent: current == .package(area: area.item.id, package)))
-        }
-        if options.isEmpty {
-            options.append(BasemapOption(title: "Offline, and no area is on this device.", kind: .message, isCurrent: false))
-        }
-        return options
     }
 
     /// Enter in the basemap list: the map reopens on the one chosen, at the same view. A basemap
@@ -182,4 +147,43 @@ extension App {
     }
 
     static func packageSourceName(_ title: String) -> String { "\(title) · on this device" }
+}
+
+extension AppState {
+    /// The rows of the basemap list, derived from the state: the web map's own basemap and the
+    /// gallery's while online; the downloaded areas always.
+    public var basemapOptions: [BasemapOption] {
+        let current = map?.source
+        var options: [BasemapOption] = []
+        if !network.isCutOff {
+            if let own = webMap?.basemap, !own.drawableLayers.isEmpty {
+                options.append(BasemapOption(title: own.title ?? "Basemap", kind: .webMap(own),
+                                             isCurrent: current == .basemap(own)))
+            }
+            switch basemapGallery {
+            case .loaded(let choices):
+                for choice in choices where choice.basemap != webMap?.basemap {
+                    options.append(BasemapOption(title: choice.item.title, kind: .gallery(choice.basemap),
+                                                 isCurrent: current == .basemap(choice.basemap)))
+                }
+                if choices.isEmpty { options.append(BasemapOption(title: "This portal offers no basemap gallery.", kind: .message, isCurrent: false)) }
+            case .loading:
+                options.append(BasemapOption(title: "Asking the portal for its basemaps…", kind: .message, isCurrent: false))
+            case .failed(let sentence):
+                options.append(BasemapOption(title: sentence, kind: .message, isCurrent: false))
+            case .notAsked:
+                break
+            }
+        }
+        for (index, area) in areas.enumerated() {
+            guard let record = downloads[area.item.id], let package = record.mapPackages.first else { continue }
+            let title = title(of: .area(index))
+            options.append(BasemapOption(title: title, kind: .package(area: area.item.id, package),
+                                         isCurrent: current == .package(area: area.item.id, package)))
+        }
+        if options.isEmpty {
+            options.append(BasemapOption(title: "Offline, and no area is on this device.", kind: .message, isCurrent: false))
+        }
+        return options
+    }
 }

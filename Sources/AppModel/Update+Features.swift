@@ -17,23 +17,23 @@ extension App {
     }
 
     static func featureLayersOpened(_ state: inout AppState, session: Int, _ summary: FeatureLayersSummary) -> [Effect] {
-        guard var map = state.map, map.session == session else { return [] }
+        guard state.map?.session == session else { return [] }
         func name(_ title: String) -> String { TerminalText.sanitizedLine(title, maxLength: 80) }
-        map.operationalLayers = summary.titles.reversed().map(name)
-        for title in summary.hidden { map.hiddenLayers.insert(name(title)) }
-        for (title, entries) in summary.legend { map.legend[name(title)] = entries }
-        map.problems += summary.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }
-        state.screen = .map(map)
+        state.withMap { map in
+            map.operationalLayers = summary.titles.reversed().map(name)
+            for title in summary.hidden { map.hiddenLayers.insert(name(title)) }
+            for (title, entries) in summary.legend { map.legend[name(title)] = entries }
+            map.problems += summary.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }
+        }
         return requestMapDraw(&state)
     }
 
     /// `i`: identify at the centre of the view; a click: at the middle of the cell clicked.
     static func identify(_ state: inout AppState, cell: (column: Int, row: Int)? = nil) -> [Effect] {
-        guard var map = state.map, map.isOpen, let request = mapRequest(state) else { return [] }
+        guard let map = state.map, map.isOpen, let request = mapRequest(state) else { return [] }
         let point = cell.map { Self.point(at: $0, of: map, request) } ?? map.viewport.center.geographic
         let id = (map.identify?.id ?? 0) + 1
-        map.identify = IdentifyState(id: id, point: point)
-        state.screen = .map(map)
+        state.withMap { $0.identify = IdentifyState(id: id, point: point) }
         state.notice = nil
         return [.identify(session: map.session, point: point, request: request, id: id)]
     }
@@ -46,19 +46,19 @@ extension App {
     }
 
     static func identified(_ state: inout AppState, session: Int, id: Int, _ hits: [IdentifyHit]) -> [Effect] {
-        guard var map = state.map, map.session == session, map.identify?.id == id else { return [] }
-        map.identify?.hits = hits.map(DisplayText.identifyHit)
-        map.identify?.index = 0
-        state.screen = .map(map)
+        guard let map = state.map, map.session == session, map.identify?.id == id else { return [] }
+        state.withMap { map in
+            map.identify?.hits = hits.map(DisplayText.identifyHit)
+            map.identify?.index = 0
+        }
         return []
     }
 
     /// `Tab` with several hits: the next, round to the first.
     static func nextHit(_ state: inout AppState) -> [Effect] {
-        guard var map = state.map, var found = map.identify, let hits = found.hits, hits.count > 1 else { return [] }
+        guard var found = state.map?.identify, let hits = found.hits, hits.count > 1 else { return [] }
         found.index = (found.index + 1) % hits.count
-        map.identify = found
-        state.screen = .map(map)
+        state.withMap { $0.identify = found }
         return []
     }
 }

@@ -28,10 +28,7 @@ extension App {
             } else {
                 effects = openBasemap(&state, title: title, home: area.item.extent, bookmarks: bookmarks)
             }
-            if case .map(var map) = state.screen {
-                map.area = area.item.id
-                state.screen = .map(map)
-            }
+            state.withMap { $0.area = area.item.id }
             return effects
         case .webMap:
             // Offline too: the basemap draws from what it kept (or says it has nothing).
@@ -87,25 +84,26 @@ extension App {
     }
 
     static func mapOpened(_ state: inout AppState, session: Int, _ summary: MapSourceSummary) -> [Effect] {
-        guard var map = state.map, map.session == session else { return [] }
-        map.isOpen = true
-        map.isOpening = false
-        map.status = nil
-        // Layer names and problems come from inside packages: sanitized like network strings.
-        map.layers = summary.layerNames.map { TerminalText.sanitizedLine($0, maxLength: 80) }
-        map.sourceLayerNames = summary.layerNames
-        for (name, entries) in summary.legend { map.legend[TerminalText.sanitizedLine(name, maxLength: 80)] = entries }
-        map.problems = summary.problems.map { TerminalText.sanitizedLine($0) }
-        if map.homeExtent == nil { map.homeExtent = summary.extent }
-        state.screen = .map(map)
+        guard state.map?.session == session else { return [] }
+        let fitsHome = state.withMap { map in
+            map.isOpen = true
+            map.isOpening = false
+            map.status = nil
+            // Layer names and problems come from inside packages: sanitized like network strings.
+            map.sourceLayerNames = summary.layerNames
+            for (name, entries) in summary.legend { map.legend[TerminalText.sanitizedLine(name, maxLength: 80)] = entries }
+            map.problems = summary.problems.map { TerminalText.sanitizedLine($0) }
+            if map.homeExtent == nil { map.homeExtent = summary.extent }
+            return map.fitsHomeWhenOpened
+        }
         // Opened before the terminal's size was known: fit the home view to it now (a map reopened
         // on another basemap keeps its view).
-        return map.fitsHomeWhenOpened ? goHome(&state) : requestMapDraw(&state)
+        return fitsHome == true ? goHome(&state) : requestMapDraw(&state)
     }
 
     /// Map keys; nil for intents the rest of the app handles (quit, help, downloads).
     static func inMap(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
-        guard var map = state.map else { return nil }
+        guard let map = state.map else { return nil }
         if map.panel == .pins, let handled = inPins(&state, intent) { return handled }
         if map.panel != nil, let handled = inPanel(&state, intent) { return handled }
         let columns = Double(max(state.layout?.mapRect.width ?? 1, 1)), rows = Double(max(state.layout?.mapRect.height ?? 1, 1))
@@ -124,14 +122,10 @@ extension App {
         case .home: return goHome(&state)
         case .showBookmarks:
             guard !map.bookmarks.isEmpty else { state.notice = .noBookmarks; return [] }
-            map.panel = .bookmarks
-            map.panelSelection = 0
-            state.screen = .map(map)
+            state.withMap { $0.panel = .bookmarks; $0.panelSelection = 0 }
         case .showLayers:
-            guard !map.panelRows(.layers).isEmpty else { state.notice = .noLayers; return [] }
-            map.panel = .layers
-            map.panelSelection = 0
-            state.screen = .map(map)
+            guard !state.mapPanelRows(.layers).isEmpty else { state.notice = .noLayers; return [] }
+            state.withMap { $0.panel = .layers; $0.panelSelection = 0 }
         case .showBasemaps:
             return showBasemaps(&state)
         case .whatsHere:
@@ -153,21 +147,20 @@ extension App {
             if case .identifyAt(let column, let row) = intent, let request = mapRequest(state) {
                 point = Self.point(at: (column, row), of: map, request)
             }
-            if var ruler = map.ruler {
-                if ruler.points.last != point { ruler.points.append(point) }
-                map.ruler = ruler
-            } else {
-                map.ruler = Ruler(start: point)
+            state.withMap { map in
+                if var ruler = map.ruler {
+                    if ruler.points.last != point { ruler.points.append(point) }
+                    map.ruler = ruler
+                } else {
+                    map.ruler = Ruler(start: point)
+                }
             }
-            state.screen = .map(map)
         case .back where map.card != nil:
             // Whichever card is open (identify, what's here, the ruler) closes: one rule, one card.
-            map.card = nil
-            state.screen = .map(map)
+            state.withMap { $0.card = nil }
         case .cycleMapMode:
-            map.mode = map.mode.next
-            state.screen = .map(map)
-            state.notice = .drawingMode(map.mode)
+            state.withMap { $0.mode = map.mode.next }
+            state.notice = .drawingMode(map.mode.next)
             return requestMapDraw(&state)
         case .back:
             if map.isStandalone {
@@ -192,55 +185,48 @@ extension App {
 
     /// The bookmark or layer list: ↑↓ choose, Enter goes or toggles, Space toggles, Esc closes.
     private static func inPanel(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
-        guard var map = state.map, let panel = map.panel else { return nil }
-        let count = map.panelRows.count
-        var effects: [Effect] = []
+        guard let map = state.map, let panel = map.panel else { return nil }
+        let last = max(state.mapPanelRows.count - 1, 0)
         switch intent {
-        case .moveUp: map.panelSelection = max(map.panelSelection - 1, 0)
-        case .moveDown: map.panelSelection = min(map.panelSelection + 1, max(count - 1, 0))
-        case .top: map.panelSelection = 0
-        case .bottom: map.panelSelection = max(count - 1, 0)
-        case .back: map.panel = nil
-        case .showBookmarks where panel == .bookmarks, .showLayers where panel == .layers, .showBasemaps where panel == .basemaps:
-            map.panel = nil
+        case .moveUp: state.withMap { $0.panelSelection = max($0.panelSelection - 1, 0) }
+        case .moveDown: state.withMap { $0.panelSelection = min($0.panelSelection + 1, last) }
+        case .top: state.withMap { $0.panelSelection = 0 }
+        case .bottom: state.withMap { $0.panelSelection = last }
+        case .back, .showBookmarks where panel == .bookmarks, .showLayers where panel == .layers,
+             .showBasemaps where panel == .basemaps, .showPins where panel == .pins:
+            state.withMap { $0.panel = nil }
         case .open where panel == .basemaps:
-            guard map.basemapOptions.indices.contains(map.panelSelection) else { return [] }
-            let option = map.basemapOptions[map.panelSelection]
+            let options = state.basemapOptions
+            guard options.indices.contains(map.panelSelection) else { return [] }
+            let option = options[map.panelSelection]
             guard option.kind != .message else { return [] }
-            guard !option.isCurrent else { map.panel = nil; break }
+            guard !option.isCurrent else { state.withMap { $0.panel = nil }; return [] }
             return chooseBasemap(&state, option)
         case .open where panel == .bookmarks:
             guard map.bookmarks.indices.contains(map.panelSelection),
                   let extent = map.bookmarks[map.panelSelection].extent.geographic else { return [] }
-            map.panel = nil
-            state.screen = .map(map)
+            state.withMap { $0.panel = nil }
             state.notice = .bookmark(map.bookmarks[map.panelSelection].name)
             return fit(&state, extent)
         case .open, .toggle:
-            let rows = map.panelRows
+            let rows = state.mapPanelRows
             guard panel == .layers, rows.indices.contains(map.panelSelection) else { return [] }
             let name = rows[map.panelSelection]
-            if map.hiddenLayers.contains(name) { map.hiddenLayers.remove(name) } else { map.hiddenLayers.insert(name) }
-            state.screen = .map(map)
+            state.withMap { map in
+                if map.hiddenLayers.contains(name) { map.hiddenLayers.remove(name) } else { map.hiddenLayers.insert(name) }
+            }
             return requestMapDraw(&state)
         case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers,
-             .showBasemaps, .whatsHere, .identify, .identifyAt, .nextHit, .dropPin:
-            return nil
-        case .showPins where panel == .pins:
-            map.panel = nil
-        case .quit, .toggleHelp:
+             .showBasemaps, .whatsHere, .identify, .identifyAt, .nextHit, .dropPin, .quit, .toggleHelp:
             return nil
         default:
-            effects = []
+            break
         }
-        state.screen = .map(map)
-        return effects
+        return []
     }
 
     private static func move(_ state: inout AppState, _ change: (MapViewport) -> MapViewport) -> [Effect] {
-        guard var map = state.map else { return [] }
-        map.viewport = change(map.viewport)
-        state.screen = .map(map)
+        state.withMap { $0.viewport = change($0.viewport) }
         return requestMapDraw(&state)
     }
 
@@ -250,10 +236,8 @@ extension App {
     }
 
     private static func fit(_ state: inout AppState, _ extent: GeoExtent) -> [Effect] {
-        guard var map = state.map else { return [] }
         let rect = state.layout?.mapRect
-        map.viewport = MapViewport(fitting: extent, columns: max(rect?.width ?? 1, 1), rows: max(rect?.height ?? 1, 1))
-        state.screen = .map(map)
+        state.withMap { $0.viewport = MapViewport(fitting: extent, columns: max(rect?.width ?? 1, 1), rows: max(rect?.height ?? 1, 1)) }
         return requestMapDraw(&state)
     }
 
@@ -279,25 +263,24 @@ extension App {
 
     /// One drawing at a time: a change while drawing is remembered and drawn when that one ends.
     static func requestMapDraw(_ state: inout AppState) -> [Effect] {
-        guard var map = state.map, map.isOpen, let request = mapRequest(state) else { return [] }
+        guard let map = state.map, map.isOpen, let request = mapRequest(state) else { return [] }
         if map.isDrawing {
-            map.redrawWanted = true
-            state.screen = .map(map)
+            state.withMap { $0.redrawWanted = true }
             return []
         }
-        map.isDrawing = true
-        state.screen = .map(map)
+        state.withMap { $0.isDrawing = true }
         return [.drawMap(session: map.session, request)]
     }
 
     static func mapDrawn(_ state: inout AppState, session: Int, _ image: MapImage) -> [Effect] {
-        guard var map = state.map, map.session == session else { return [] }
-        map.image = image
-        map.problems = image.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }
-        map.isDrawing = false
+        guard let map = state.map, map.session == session else { return [] }
         let stale = map.redrawWanted || image.request != mapRequest(state)
-        map.redrawWanted = false
-        state.screen = .map(map)
+        state.withMap { map in
+            map.image = image
+            map.problems = image.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }
+            map.isDrawing = false
+            map.redrawWanted = false
+        }
         return stale ? requestMapDraw(&state) : []
     }
 

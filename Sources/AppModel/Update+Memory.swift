@@ -54,12 +54,12 @@ extension App {
         guard let remembered = view.map, let mapRow = row(of: remembered.area) else { return [] }
         state.selection = mapRow
         let effects = openMap(&state)
-        guard var map = state.map else { return effects }
-        map.viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: remembered.longitude, latitude: remembered.latitude)),
-                                   zoom: remembered.zoom)
-        map.mode = MapMode(rawValue: remembered.mode) ?? map.mode
-        map.fitsHomeWhenOpened = false
-        state.screen = .map(map)
+        state.withMap { map in
+            map.viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: remembered.longitude, latitude: remembered.latitude)),
+                                       zoom: remembered.zoom)
+            map.mode = MapMode(rawValue: remembered.mode) ?? map.mode
+            map.fitsHomeWhenOpened = false
+        }
         return effects
     }
 }

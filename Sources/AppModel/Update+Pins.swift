@@ -84,27 +84,25 @@ extension App {
     }
 
     static func showPins(_ state: inout AppState) -> [Effect] {
-        guard var map = state.map else { return [] }
+        guard state.map != nil else { return [] }
         guard !state.pins.isEmpty else { state.notice = .noPins; return [] }
-        map.panel = .pins
-        map.panelSelection = 0
-        map.pinTitles = state.pins.map(\.title)
-        state.screen = .map(map)
+        state.withMap { $0.panel = .pins }
         let unplaced = state.pins.filter { state.pinPlaces[$0.id] == nil }
         return state.network.isCutOff || unplaced.isEmpty ? [] : [.describePins(unplaced)]
     }
 
     /// Keys in the pins table; nil for those the map handles.
     static func inPins(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
-        guard var map = state.map, map.panel == .pins, state.pins.indices.contains(map.panelSelection) else { return nil }
+        guard let map = state.map, map.panel == .pins, state.pins.indices.contains(map.panelSelection) else { return nil }
         let pin = state.pins[map.panelSelection]
         switch intent {
         case .open:
-            map.panel = nil
             let point = MercatorPoint(GeoPoint(longitude: pin.longitude, latitude: pin.latitude))
-            map.viewport = MapViewport(center: point, zoom: max(map.viewport.zoom, 12))
-            map.pin = MapPin(point: point.geographic, label: pin.title)
-            state.screen = .map(map)
+            state.withMap { map in
+                map.panel = nil
+                map.viewport = MapViewport(center: point, zoom: max(map.viewport.zoom, 12))
+                map.pin = MapPin(point: point.geographic, label: pin.title)
+            }
             return requestMapDraw(&state)
         case .editPin:
             state.overlay = .pinForm(PinForm(point: GeoPoint(longitude: pin.longitude, latitude: pin.latitude), editing: pin))
@@ -163,13 +161,12 @@ extension App {
             let added = state.pins.filter { !before.contains($0.id) }
             if form.editing == nil, !added.isEmpty, !state.network.isCutOff { effects.append(.describePins(added)) }
         }
-        guard var map = state.map else { return effects }
-        if map.panel == .pins {
-            map.pinTitles = state.pins.map(\.title)
-            if map.pinTitles.isEmpty { map.panel = nil }
-            map.panelSelection = min(map.panelSelection, max(map.pinTitles.count - 1, 0))
+        let count = state.pins.count
+        state.withMap { map in
+            guard map.panel == .pins else { return }
+            if count == 0 { map.panel = nil }
+            map.panelSelection = min(map.panelSelection, max(count - 1, 0))
         }
-        state.screen = .map(map)
         return effects
     }
 

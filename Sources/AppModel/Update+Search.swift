@@ -149,10 +149,7 @@ extension App {
             state.notice = .basemapNotDrawable(state.webMap?.basemap.undrawableLayers.first)
             return []
         }
-        if var map = state.map {
-            map.pin = MapPin(point: p, label: label)
-            state.screen = .map(map)
-        }
+        state.withMap { $0.pin = MapPin(point: p, label: label) }
         state.lastPlace = MapPin(point: p, label: label)
         // The list's selection moves to the area that holds the place: d then downloads it.
         if let index = state.areas.firstIndex(where: { $0.item.id == holding.first?.item.id }),
@@ -171,18 +168,16 @@ extension App {
 
     /// `w`: what is at the map's centre; the card shows at once, the answer when it comes.
     static func whatsHere(_ state: inout AppState) -> [Effect] {
-        guard var map = state.map else { return [] }
+        guard let map = state.map else { return [] }
         let point = map.viewport.center.geographic
         let request = (map.whatsHere?.request ?? 0) + 1
         let areas = state.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.downloads[$0.item.id] != nil ? " · on this device" : "") }
-        map.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas)
-        map.panel = nil
-        state.screen = .map(map)
+        state.withMap { $0.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas) }
         return [.describePlace(point, request: request, online: !map.isStandalone && !state.network.isCutOff && state.isConnected)]
     }
 
     static func placeDescribed(_ state: inout AppState, request: Int, _ description: PlaceDescription) -> [Effect] {
-        guard var map = state.map, var here = map.whatsHere, here.request == request else { return [] }
+        guard var here = state.map?.whatsHere, here.request == request else { return [] }
         here.answer = switch description {
         case .address(let label): .address(TerminalText.sanitizedLine(label, maxLength: 160))
         case .near(let name, let meters, let direction, let problem):
@@ -190,8 +185,7 @@ extension App {
                   geocoderProblem: problem.map { TerminalText.sanitizedLine($0, maxLength: 300) })
         case .nothing: .nothing
         }
-        map.whatsHere = here
-        state.screen = .map(map)
+        state.withMap { $0.whatsHere = here }
         return []
     }
 

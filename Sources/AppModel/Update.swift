@@ -107,10 +107,11 @@ public enum App {
         case .mapOpened(let session, let summary):
             return mapOpened(&state, session: session, summary)
         case .mapOpenFailed(let session, let sentence):
-            guard var map = state.map, map.session == session else { return [] }
-            map.status = TerminalText.sanitizedLine(sentence, maxLength: 300)
-            map.isOpening = false
-            state.screen = .map(map)
+            guard state.map?.session == session else { return [] }
+            state.withMap { map in
+                map.status = TerminalText.sanitizedLine(sentence, maxLength: 300)
+                map.isOpening = false
+            }
             return []
         case .mapDrawn(let session, let image):
             return mapDrawn(&state, session: session, image)

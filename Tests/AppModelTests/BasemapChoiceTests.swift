@@ -28,7 +28,7 @@ struct BasemapChoiceTests {
         _ = Fixture.keys(&state, .enter)
         _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: ["water"], extent: nil)))
         #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery], "the gallery is asked for the first time")
-        #expect(state.map?.panelRows.last == "  Asking the portal for its basemaps…")
+        #expect(state.mapPanelRows.last == "  Asking the portal for its basemaps…")
         _ = App.update(&state, .basemapGallery(.success(Self.gallery)))
         return state
     }
@@ -37,7 +37,7 @@ struct BasemapChoiceTests {
         let state = mapWithGallery()
         let map = try #require(state.map)
         #expect(map.panel == .basemaps)
-        #expect(map.panelRows == ["● Topo · this web map's own, vector", "  Dark Gray · vector", "  Imagery Hybrid · raster + reference"],
+        #expect(state.mapPanelRows == ["● Topo · this web map's own, vector", "  Dark Gray · vector", "  Imagery Hybrid · raster + reference"],
                 "titles from the portal are sanitized")
         #expect(map.panelSelection == 0)
     }
@@ -59,7 +59,7 @@ struct BasemapChoiceTests {
         #expect(request.viewport == view)
         // Back on the web map's own basemap: the choice is forgotten.
         _ = Fixture.keys(&state, .character("B"))
-        #expect(state.map?.panelRows[2] == "● Imagery Hybrid · raster + reference")
+        #expect(state.mapPanelRows[2] == "● Imagery Hybrid · raster + reference")
         let back = Fixture.keys(&state, .up, .up, .enter)
         #expect(back.contains(.rememberBasemap(nil)) && state.chosenBasemap == nil)
     }
@@ -75,7 +75,7 @@ struct BasemapChoiceTests {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .enter, .character("B"))
         _ = App.update(&state, .basemapGallery(.failure(LoadFailure(sentence: "The portal had a problem.", network: .online, host: "p"))))
-        #expect(state.map?.panelRows.last == "  The portal had a problem.")
+        #expect(state.mapPanelRows.last == "  The portal had a problem.")
         #expect(Fixture.keys(&state, .down, .enter).isEmpty, "a message row is not a choice")
         _ = Fixture.keys(&state, .escape)
         #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery])
@@ -93,7 +93,7 @@ struct BasemapChoiceTests {
         _ = Fixture.keys(&state, .character("m"))
         _ = App.update(&state, .network(.offline))
         #expect(Fixture.keys(&state, .character("B")).isEmpty, "no gallery without the network")
-        #expect(state.map?.panelRows == ["● Acadia · on this device"])
+        #expect(state.mapPanelRows == ["● Acadia · on this device"])
     }
 
     @Test func aWebMapWhoseBasemapCannotBeDrawnStillOpensItsMapForB() {

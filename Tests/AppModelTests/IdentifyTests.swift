@@ -38,7 +38,7 @@ struct IdentifyTests {
         guard case .drawMap? = effects.first else { Issue.record("\(effects)"); return }
         let map = state.map!
         #expect(map.operationalLayers.count == 2 && map.operationalLayers[1] == "Counties" && !map.operationalLayers[0].contains("\u{1B}"))
-        #expect(map.panelRows(.layers).suffix(1) == ["land"] && map.panelRows(.layers).count == 3)
+        #expect(state.mapPanelRows(.layers).suffix(1) == ["land"] && state.mapPanelRows(.layers).count == 3)
         #expect(map.hiddenLayers == ["Counties"] && map.problems.contains("Counties: one."))
         #expect(map.legend.values.contains(Self.legend) && map.legend["land"]?.first?.label == "land")
         // Hidden operational layers reach the runtime by their own names.

@@ -76,7 +76,7 @@ struct PinTests {
         #expect(Fixture.keys(&state, .character("P")).isEmpty && state.notice == .noPins)
         _ = App.update(&state, .pinsLoaded([Self.pin("a1", "Cove"), Self.pin("b2", "Ledge", link: "https://example.com/ledge")], problem: nil))
         let opened = Fixture.keys(&state, .character("P"))
-        #expect(state.map?.panel == .pins && state.map?.panelRows == ["Cove", "Ledge"])
+        #expect(state.map?.panel == .pins && state.mapPanelRows == ["Cove", "Ledge"])
         #expect(opened == [.describePins(state.pins)])
         _ = App.update(&state, .pinPlaces(["a1": "Bar Harbor, ME\u{1B}[2J"]))
         #expect(state.pinPlaces["a1"]?.contains("\u{1B}") == false)
@@ -98,7 +98,7 @@ struct PinTests {
         #expect(delete.question == "Delete the pin Ledge?")
         #expect(Fixture.keys(&state, .character("y")) == [.deletePin(id: "b2")])
         _ = App.update(&state, .pinsLoaded([Self.pin("a1", "Cove")], problem: nil))
-        #expect(state.map?.panelRows == ["Cove"] && state.map?.panelSelection == 0)
+        #expect(state.mapPanelRows == ["Cove"] && state.map?.panelSelection == 0)
         // Enter flies to the pin, marked.
         let flown = Fixture.keys(&state, .enter)
         guard case .drawMap? = flown.first else { Issue.record("\(flown)"); return }

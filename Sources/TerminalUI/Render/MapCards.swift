@@ -52,10 +52,9 @@ enum IdentifyCard {
 /// `L`: the layers, operational first, each with a box for shown or hidden and its legend under
 /// it (a swatch in its colour and what it stands for).
 enum LayerListPanel {
-    static func draw(_ map: MapViewState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+    static func draw(_ map: MapViewState, rows: [String], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
         let ascii = options.glyphs == .ascii
-        let rows = map.panelRows
         // One line per layer, then one per legend entry; the selected layer's line is kept in view.
         var lines: [(text: String, swatch: LegendEntry?, row: Int?)] = []
         for (index, name) in rows.enumerated() {

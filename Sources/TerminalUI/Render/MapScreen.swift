@@ -31,11 +31,11 @@ enum MapScreen {
         }
         if let found = map.identify { IdentifyCard.draw(found, in: rect, into: &frame, options: options) }
         if map.panel == .layers {
-            LayerListPanel.draw(map, in: rect, into: &frame, options: options)
+            LayerListPanel.draw(map, rows: state.mapPanelRows, in: rect, into: &frame, options: options)
         } else if map.panel == .pins {
             PinsTable.draw(map, state: state, in: rect, into: &frame, options: options)
         } else if map.panel != nil {
-            drawPanel(map, in: rect, into: &frame, options: options)
+            drawPanel(map, rows: state.mapPanelRows, in: rect, into: &frame, options: options)
         }
         if let here = map.whatsHere { drawWhatsHere(here, in: rect, into: &frame, options: options) }
         let hints = switch map.panel {
@@ -122,9 +122,8 @@ enum MapScreen {
         return "\(lat) \(lon)  z\(String(format: "%.1f", map.viewport.zoom))  1:\(Format.grouped(Int(map.viewport.scale.rounded())))  \(mode)\(busy)"
     }
 
-    private static func drawPanel(_ map: MapViewState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+    private static func drawPanel(_ map: MapViewState, rows: [String], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
-        let rows = map.panelRows
         let width = min(max((rows.map(DisplayWidth.of).max() ?? 0) + 10, 28), max(rect.width - 4, 10))
         let height = min(rows.count + 2, max(rect.height - 2, 3))
         let card = Rect(x: rect.maxX - width - 2, y: rect.y + 1, width: width, height: height)
