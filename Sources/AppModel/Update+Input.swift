@@ -97,20 +97,9 @@ extension App {
     }
 
     /// Where a scroll intent takes a document: nil for intents that do not scroll.
+    /// A page keeps one line of the one before in view.
     private static func scrolled(_ scroll: Int, by intent: Intent, page: Int, maximum: Int) -> Int? {
-        let step = max(page - 1, 1)
-        let target: Int
-        switch intent {
-        case .moveUp: target = scroll - 1
-        case .moveDown: target = scroll + 1
-        case .pageUp: target = scroll - step
-        case .pageDown: target = scroll + step
-        case .top: target = 0
-        case .bottom: target = maximum
-        case .scroll(let lines): target = scroll + lines
-        default: return nil
-        }
-        return min(max(target, 0), maximum)
+        ListCursor.moved(scroll, by: intent, count: maximum + 1, page: page - 1)
     }
 
     /// The details document's page height and how far it can scroll, at the state's size.
@@ -139,14 +128,9 @@ extension App {
         case .moveDown where state.focus == .overview: moveSpatially(&state, dx: 0, dy: -1)
         case .moveLeft where state.focus == .overview: moveSpatially(&state, dx: -1, dy: 0)
         case .moveRight where state.focus == .overview: moveSpatially(&state, dx: 1, dy: 0)
-        case .moveUp: select(&state, state.selection - 1)
-        case .moveDown: select(&state, state.selection + 1)
-        case .pageUp: select(&state, state.selection - page)
-        case .pageDown: select(&state, state.selection + page)
-        case .top: select(&state, 0)
-        case .bottom: select(&state, count - 1)
+        case .moveUp, .moveDown, .pageUp, .pageDown, .top, .bottom, .scroll:
+            if let row = ListCursor.moved(state.selection, by: intent, count: count, page: page) { select(&state, row) }
         case .selectRow(let row): state.focus = .list; select(&state, row)
-        case .scroll(let rows): select(&state, state.selection + rows)
         case .open where state.selectedRow == .webMap, .openMap:
             return openMap(&state)
         case .open, .showDetails:

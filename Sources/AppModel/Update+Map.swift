@@ -186,12 +186,10 @@ extension App {
     /// The bookmark or layer list: ↑↓ choose, Enter goes or toggles, Space toggles, Esc closes.
     private static func inPanel(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
         guard let map = state.map, let panel = map.panel else { return nil }
-        let last = max(state.mapPanelRows.count - 1, 0)
+        let count = state.mapPanelRows.count
         switch intent {
-        case .moveUp: state.withMap { $0.panelSelection = max($0.panelSelection - 1, 0) }
-        case .moveDown: state.withMap { $0.panelSelection = min($0.panelSelection + 1, last) }
-        case .top: state.withMap { $0.panelSelection = 0 }
-        case .bottom: state.withMap { $0.panelSelection = last }
+        case .moveUp, .moveDown, .top, .bottom:
+            if let row = ListCursor.moved(map.panelSelection, by: intent, count: count, page: 1) { state.withMap { $0.panelSelection = row } }
         case .back, .showBookmarks where panel == .bookmarks, .showLayers where panel == .layers,
              .showBasemaps where panel == .basemaps, .showPins where panel == .pins:
             state.withMap { $0.panel = nil }

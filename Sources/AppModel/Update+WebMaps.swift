@@ -134,17 +134,11 @@ extension App {
             state.overlay = .maps(maps)
             return effects
         }
-        let last = max(maps.rows.count - 1, 0)
         switch intent {
-        case .moveUp:
-            if maps.selection == 0, maps.tab == .search { maps.isTypingQuery = true }
-            maps.selection = max(maps.selection - 1, 0)
-        case .moveDown: maps.selection = min(maps.selection + 1, last)
-        case .pageUp: maps.selection = max(maps.selection - 10, 0)
-        case .pageDown: maps.selection = min(maps.selection + 10, last)
-        case .top: maps.selection = 0
-        case .bottom: maps.selection = last
-        case .scroll(let rows): maps.selection = min(max(maps.selection + rows, 0), last)
+        case .moveUp, .moveDown, .pageUp, .pageDown, .top, .bottom, .scroll:
+            // Up from the first row of a search goes back to its query.
+            if intent == .moveUp, maps.selection == 0, maps.tab == .search { maps.isTypingQuery = true }
+            maps.selection = ListCursor.moved(maps.selection, by: intent, count: maps.rows.count, page: 10) ?? maps.selection
         case .moveLeft, .moveRight, .switchFocus:
             let count = WebMapsTab.allCases.count
             maps.tab = WebMapsTab(rawValue: (maps.tab.rawValue + (intent == .moveLeft ? count - 1 : 1)) % count)!

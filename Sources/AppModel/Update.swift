@@ -266,10 +266,8 @@ public enum App {
 
     /// Scrolls the list just enough that the selection is on screen.
     static func keepSelectionInView(_ state: inout AppState) {
-        let capacity = max(state.layout?.main.listCapacity ?? 1, 1)
-        if state.selection < state.listTop { state.listTop = state.selection }
-        if state.selection >= state.listTop + capacity { state.listTop = state.selection - capacity + 1 }
-        state.listTop = max(min(state.listTop, max(state.rows.count - capacity, 0)), 0)
+        state.listTop = ListCursor.top(keeping: state.selection, from: state.listTop, count: state.rows.count,
+                                       visible: state.layout?.main.listCapacity ?? 1)
     }
 
     // MARK: Size

@@ -135,7 +135,7 @@ enum WebMapsCard {
             ImageArt.draw(image, into: &frame, rect: Rect(x: list.maxX - 25, y: list.y, width: 24, height: 8), glyphs: options.glyphs, colors: theme.colors)
             list.width -= 27
         }
-        let top = min(max(maps.selection - visible + 1, 0), max(rows.count - visible, 0))
+        let top = ListCursor.top(keeping: maps.selection, count: rows.count, visible: visible)
         for (index, map) in rows.enumerated().dropFirst(top).prefix(visible) {
             drawRow(map, selected: index == maps.selection && !maps.isTypingQuery, in: Rect(x: list.x, y: list.y + index - top, width: list.width, height: 1),
                     into: &frame, options: options)

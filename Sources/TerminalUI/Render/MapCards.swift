@@ -70,7 +70,7 @@ enum LayerListPanel {
         // The selected layer's legend shows below it when there is room.
         let legendBelow = lines[(selectedLine + 1)...].prefix { $0.row == nil }.count
         let wanted = min(selectedLine + legendBelow, lines.count - 1)
-        let top = min(max(wanted - visible + 1, 0), max(selectedLine, 0), max(lines.count - visible, 0))
+        let top = min(ListCursor.top(keeping: wanted, count: lines.count, visible: visible), selectedLine)
         for (offset, line) in lines.enumerated().dropFirst(top).prefix(visible) {
             let y = card.y + 1 + offset - top
             if let entry = line.swatch {
@@ -168,7 +168,7 @@ enum PinsTable {
         }
         frame.put(row(["Title", "Note", "Place", "Created"]), x: card.x + 2, y: card.y + 1, style: theme.card.overlaid(by: theme.heading), limit: card.maxX - 2)
         let visible = height - 3  // borders and the heading
-        let top = min(max(map.panelSelection - visible + 1, 0), max(pins.count - visible, 0))
+        let top = ListCursor.top(keeping: map.panelSelection, count: pins.count, visible: visible)
         for (index, pin) in pins.enumerated().dropFirst(top).prefix(visible) {
             let y = card.y + 2 + index - top
             let place = state.pinPlaces[pin.id] ?? String(format: "%.4f, %.4f", pin.latitude, pin.longitude)

@@ -130,7 +130,7 @@ enum MapScreen {
         let title = map.panel == .bookmarks ? "Bookmarks" : "Basemaps"
         DocumentScreen.drawCard(card, title: title, into: &frame, options: options)
         let visible = height - 2
-        let top = min(max(map.panelSelection - visible + 1, 0), max(rows.count - visible, 0))
+        let top = ListCursor.top(keeping: map.panelSelection, count: rows.count, visible: visible)
         for (offset, name) in rows.enumerated().dropFirst(top).prefix(visible) {
             let y = card.y + 1 + offset - top
             let text = name

@@ -1,0 +1,33 @@
+/// How a selection moves through a list and which rows are in view: the one rule for the areas
+/// list, the lists and tables over the map, the Maps card and the documents' scrolling (a document
+/// is a list of lines whose "selection" is its first line shown).
+public enum ListCursor {
+    /// Where `intent` takes `selection` in a list of `count` rows, `page` rows a page; nil for an
+    /// intent that does not move a selection.
+    public static func moved(_ selection: Int, by intent: Intent, count: Int, page: Int) -> Int? {
+        let target: Int
+        switch intent {
+        case .moveUp: target = selection - 1
+        case .moveDown: target = selection + 1
+        case .pageUp: target = selection - max(page, 1)
+        case .pageDown: target = selection + max(page, 1)
+        case .top: target = 0
+        case .bottom: target = count - 1
+        case .scroll(let rows): target = selection + rows
+        default: return nil
+        }
+        return clamped(target, count: count)
+    }
+
+    /// `row` kept within a list of `count` rows (0 for an empty one).
+    public static func clamped(_ row: Int, count: Int) -> Int { min(max(row, 0), max(count - 1, 0)) }
+
+    /// The first row to show so that `selection` is in a window of `visible` rows: `top` moves only
+    /// as far as it must, and never leaves empty rows below the list's end.
+    public static func top(keeping selection: Int, from top: Int = 0, count: Int, visible: Int) -> Int {
+        let visible = max(visible, 1)
+        var top = min(top, selection)
+        if selection >= top + visible { top = selection - visible + 1 }
+        return max(min(top, count - visible), 0)
+    }
+}
