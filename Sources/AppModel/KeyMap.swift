@@ -23,6 +23,8 @@ public struct KeyBinding: Sendable {
     public var context: KeyContext
     /// Short hint for the status bar ("/ filter"); nil to leave it out.
     public var hint: String?
+    /// A list or map key that knowingly takes a key that works everywhere, there (checked by a test).
+    public var shadowsGlobalKeys = false
 }
 
 /// The one table of keys. Help is generated from it, so it cannot drift from what the keys do.
@@ -112,7 +114,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character(" ")], intent: .toggle, label: "Space", summary: "In the layer list: show or hide the layer",
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("c")], intent: .cycleMapMode, label: "c", summary: "Drawing: braille, blocks, ASCII",
-                   context: .map, hint: nil),
+                   context: .map, hint: nil,
+                   shadowsGlobalKeys: true),
         // Any other character typed while filtering is `.filter(.type(character))` (see `intent(for:in:)`).
         KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters narrow the list", context: .filter, hint: nil),
         KeyBinding(keys: [.backspace], intent: .filter(.deleteBackward), label: "Backspace", summary: "Delete the last character",
