@@ -67,9 +67,10 @@ public enum MapComposer {
         var labels: [LabelCandidate] = []
         let referenceStart = min(referenceFrom ?? scenes.count, scenes.count)
         for (index, scene) in scenes.enumerated() {
-            // Where a raster basemap has no tile (not there, or not reachable), a neutral grey shows,
-            // never the terminal's own background.
-            if index == 0, first.colors, scene.tiles.isEmpty || scene.tiles.contains(where: \.isRaster) {
+            // Where the basemap has nothing (no tile at any level, past its data, beyond the poles,
+            // not reachable; a vector style without a background layer), a neutral grey shows, never
+            // the terminal's own background. A vector style's background paints over it.
+            if index == 0, first.colors {
                 canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: neutralBackground)
             }
             if index == referenceStart {
@@ -92,7 +93,7 @@ public enum MapComposer {
         return report
     }
 
-    /// The grey under raster tiles that did not arrive.
+    /// The grey where the basemap has nothing to draw.
     static let neutralBackground: PaletteIndex = 253
 
     private static func draw(_ scene: MapScene, projection: MapProjection, into canvas: inout MapCanvas,

@@ -48,6 +48,17 @@ import Geometry
         expectTextSnapshot(image.frame.text, named: "basemapde-vtpk-\(mode.rawValue)", in: Self.snapshots)
     }
 
+    /// Four `+` from the package's home: its level-7 tiles are absent in places, and their level-6
+    /// ancestors stand in (no cell left to the terminal's background).
+    @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
+    func basemapDeWhereLevelSevenIsMissing() async throws {
+        let source = try PackageMapSource(path: SharedData.url("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk").path)
+        let viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: 10.9359, latitude: 51.0181)), zoom: 6.9)
+        let image = await MapStack(source).render(MapRequest(viewport: viewport, columns: 120, rows: 38))
+        #expect(image.frame.cells.allSatisfy { $0.style.background != nil })
+        expectTextSnapshot(image.frame.text, named: "basemapde-vtpk-z6.9", in: Self.snapshots)
+    }
+
     @Test(.enabled(if: SharedData.available, SharedData.skipMessage), arguments: MapMode.allCases)
     func realWorldTiles(mode: MapMode) async throws {
         let source = try TileFolderSource(path: SharedData.url("vector/mvt-real-world/norway").path)

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import MapbookCore
 import PortalFixtures
+import SnapshotSupport
 import SamplePortal
 import TerminalCanvas
 import Testing
@@ -37,6 +38,22 @@ import Geometry
         // that shows as the neutral background too.
         let acadia = MapStack(try PackageMapSource(path: SampleFixture.acadiaPackagePath))
         for stack in [online, acadia] { await check(stack) }
+    }
+
+    /// The first view of `mapbook demo`'s map (the web map's extent, 120×38): the Gulf of Maine is
+    /// sea, never the terminal's black.
+    @Test func theGulfOfMaineInTheFirstViewIsSea() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let basemap = Basemap(title: "Explore Maine Basemap", layers: [
+            WebMapLayer(title: "Explore Maine Basemap", layerType: "VectorTileLayer",
+                        styleURL: portal.baseURL.absoluteString + SampleCatalog.basemapServicePath + "/resources/styles/root.json"),
+        ])
+        let stack = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: nil)
+        let viewport = MapViewport(fitting: SampleCatalog.extent, columns: 120, rows: 38)
+        let image = await stack.render(MapRequest(viewport: viewport, columns: 120, rows: 38))
+        #expect(image.frame.cells.allSatisfy { $0.style.background != nil })
+        expectTextSnapshot(image.frame.text, named: "sample-basemap-first-view", in: MapSnapshotTests.snapshots)
     }
 
     private func check(_ stack: MapStack) async {

@@ -1,0 +1,42 @@
+import Foundation
+import Geometry
+import SharedTestData
+import TerminalCanvas
+import Testing
+import TileFormats
+@testable import MapRender
+@testable import MapSources
+
+/// Real packages mapbook did not make leave no black hole: at every zoom from the package's first
+/// level to three past its last, over a grid of views across and around its data, every map cell
+/// has a background of its own, never the terminal's (black on most) — drawn from the tile, from
+/// the nearest ancestor present (overzoom), or the style's background or the neutral no-data fill
+/// where nothing covers it. (Dark pixels of a raster map are its picture, not holes.)
+@Suite(.enabled(if: SharedData.available, SharedData.skipMessage))
+struct RealPackageCoverageTests {
+    @Test(arguments: ["vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", "raster/tpkx/Usa.tpkx", "raster/tpk/states_filled.tpk"])
+    func noCellIsBlackAtAnyZoomOverAGridAroundTheData(_ path: String) async throws {
+        let source = try PackageMapSource(path: SharedData.url(path).path)
+        let stack = MapStack(source)
+        let extent = try #require(source.extent)
+        let zooms = source.zooms.lowerBound...(source.zooms.upperBound + 3)
+        var holes: [String] = []
+        for zoom in zooms {
+            // Five by five views from a quarter beyond the extent on each side.
+            let width = extent.xmax - extent.xmin, height = extent.ymax - extent.ymin
+            for i in 0..<5 {
+                for j in 0..<5 {
+                    let lon = extent.xmin - width / 4 + width * 1.5 * Double(i) / 4
+                    let lat = max(min(extent.ymin - height / 4 + height * 1.5 * Double(j) / 4, 84), -84)
+                    let request = MapRequest(viewport: MapViewport(center: MercatorPoint(GeoPoint(longitude: lon, latitude: lat)),
+                                                                   zoom: Double(zoom)), columns: 40, rows: 12)
+                    let image = await stack.render(request)
+                    let bare = image.frame.cells.filter { $0.style.background == nil }.count
+                    if bare > 0 { holes.append(String(format: "z%d at %.2f,%.2f: %d cells", zoom, lon, lat, bare)) }
+                }
+            }
+        }
+        let byZoom = Dictionary(grouping: holes) { $0.split(separator: " ")[0] }.mapValues(\.count).sorted { $0.key < $1.key }
+        #expect(holes.isEmpty, "\(path): \(holes.count) views with bare cells (\(byZoom)), e.g. \(holes.prefix(3))")
+    }
+}
