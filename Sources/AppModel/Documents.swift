@@ -145,6 +145,9 @@ public enum DetailsDocument {
         doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
         if let problem = record.drawProblem {
             doc.field("Map", "Cannot be drawn: " + TerminalText.sanitizedLine(problem, maxLength: 300), role: .error)
+        } else if case let damage = record.damagedTiles, damage.count > 0 {
+            let levels = damage.levels.map(String.init).joined(separator: ", ")
+            doc.field("Tiles", "\(damage.count) damaged, at level\(damage.levels.count == 1 ? "" : "s") \(levels); the map draws around them")
         }
         let update = record.needsUpdate(comparedWith: state.areas[index])
         doc.field("Update", update ? "Available: the portal has newer packages (u to update)"
@@ -211,7 +214,10 @@ public enum StatusText {
                 if let problem = state.downloads[area.item.id]?.drawProblem {
                     return [StyledText("Downloaded — cannot be drawn: ", .error), StyledText(TerminalText.sanitizedLine(problem, maxLength: 200), .dim)]
                 }
-                return [StyledText("Downloaded", .good), StyledText(" · \(Format.bytes(size))", .dim)]
+                // Damage upstream is told calmly: the map draws around it.
+                let damaged = state.downloads[area.item.id]?.damagedTiles.count ?? 0
+                return [StyledText("Downloaded", .good),
+                        StyledText((damaged > 0 ? " · \(damaged) tile\(damaged == 1 ? "" : "s") damaged" : "") + " · \(Format.bytes(size))", .dim)]
             case .packaging:
                 return [StyledText("Packaging", .warning), StyledText(" · still being packaged on the portal", .dim)]
             case .packagingFailed:

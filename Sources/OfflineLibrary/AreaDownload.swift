@@ -195,10 +195,12 @@ struct AreaDownload: Sendable {
                     try AtomicFile.move(file.path, to: target)
                     moved.append((file.path, target))
                 }
+                let tiles = PackageVerifier.checkTiles(path: target, fileName: name)
                 packages.append(.init(id: file.package.item.id, title: file.package.item.title, type: file.package.item.type,
                                       fileName: name, size: file.size,
                                       modified: file.package.item.modified.map(DownloadRecord.millis), verifiedBy: file.verifiedBy,
-                                      drawProblem: PackageVerifier.drawProblem(path: target, fileName: name)))
+                                      drawProblem: tiles?.drawProblem, damagedTiles: tiles.map(\.damaged).flatMap { $0 > 0 ? $0 : nil },
+                                      damagedLevels: tiles.flatMap { $0.damagedLevels.isEmpty ? nil : $0.damagedLevels }))
             }
             let record = DownloadRecord(areaID: id, areaItem: area.item.arcGISJSON, packageItems: area.packages.map(\.item.arcGISJSON),
                                         packages: packages, featureCopies: featureCopies > 0 ? featureCopies : nil,

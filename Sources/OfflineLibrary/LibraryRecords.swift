@@ -34,14 +34,21 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
         public var verifiedBy: String
         /// Why this tile package, whole and verified, cannot be drawn here; nil when it can.
         public var drawProblem: String?
+        /// Tiles found damaged when it arrived (upstream damage: the checksums passed), and their
+        /// levels; the map draws around them.
+        public var damagedTiles: Int?
+        public var damagedLevels: [Int]?
 
         public init(id: ItemID, title: String, type: String, fileName: String, size: Int64, modified: Int64?, verifiedBy: String,
-                    drawProblem: String? = nil) {
+                    drawProblem: String? = nil, damagedTiles: Int? = nil, damagedLevels: [Int]? = nil) {
             self.id = id; self.title = title; self.type = type; self.fileName = fileName
             self.size = size; self.modified = modified; self.verifiedBy = verifiedBy; self.drawProblem = drawProblem
+            self.damagedTiles = damagedTiles; self.damagedLevels = damagedLevels
         }
 
-        private enum CodingKeys: String, CodingKey { case id, title, type, fileName, size, modified, verifiedBy, drawProblem }
+        private enum CodingKeys: String, CodingKey {
+            case id, title, type, fileName, size, modified, verifiedBy, drawProblem, damagedTiles, damagedLevels
+        }
 
         /// A record is read back only if its file name stays inside the area's `packages` folder: a
         /// hand-edited or hostile `manifest.json` must not make mapbook read or delete files elsewhere.
@@ -55,7 +62,9 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
                       type: try c.decode(String.self, forKey: .type), fileName: fileName,
                       size: try c.decode(Int64.self, forKey: .size), modified: try c.decodeIfPresent(Int64.self, forKey: .modified),
                       verifiedBy: try c.decode(String.self, forKey: .verifiedBy),
-                      drawProblem: try c.decodeIfPresent(String.self, forKey: .drawProblem))
+                      drawProblem: try c.decodeIfPresent(String.self, forKey: .drawProblem),
+                      damagedTiles: try c.decodeIfPresent(Int.self, forKey: .damagedTiles),
+                      damagedLevels: try c.decodeIfPresent([Int].self, forKey: .damagedLevels))
         }
 
         /// Not empty, no `/`, no NUL, not `.`/`..` and not hidden.
@@ -94,6 +103,13 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
         let tiles = mapPackages
         guard !tiles.isEmpty, tiles.allSatisfy({ $0.drawProblem != nil }) else { return nil }
         return tiles[0].drawProblem
+    }
+
+    /// Tiles of its drawable packages found damaged when they arrived, and their levels.
+    public var damagedTiles: (count: Int, levels: [Int]) {
+        mapPackages.filter { $0.drawProblem == nil }.reduce((0, [])) { sum, package in
+            (sum.0 + (package.damagedTiles ?? 0), Array(Set(sum.1 + (package.damagedLevels ?? []))).sorted())
+        }
     }
 
     /// The packages a map view can draw, best first: vector tiles, then raster tile packages.

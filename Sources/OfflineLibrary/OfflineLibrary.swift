@@ -282,15 +282,25 @@ public struct OfflineLibrary: Sendable {
         try? FileManager.default.removeItem(atPath: features + ".old")
     }
 
-    /// Why the area's map cannot be drawn by this mapbook, checked again now (a package an older
-    /// mapbook could not read may be readable now); nil when one of its tile packages can be drawn.
-    public func drawProblem(_ record: DownloadRecord) -> String? {
+    /// Every tile of the area's tile packages read again now (a package an older mapbook could not
+    /// read may be readable now): the damaged ones counted, and why its map cannot be drawn when
+    /// none of its tile packages can be.
+    public func checkTiles(_ record: DownloadRecord) -> TileCheck {
         var checked = record
+        var total = TileCheck()
         for index in checked.packages.indices {
             let package = checked.packages[index]
-            checked.packages[index].drawProblem = PackageVerifier.drawProblem(path: packagePath(record.areaID, package), fileName: package.fileName)
+            guard let check = PackageVerifier.checkTiles(path: packagePath(record.areaID, package), fileName: package.fileName,
+                                                         whole: true) else { continue }
+            checked.packages[index].drawProblem = check.drawProblem
+            if check.drawProblem == nil {
+                total.checked += check.checked
+                total.damaged += check.damaged
+                total.damagedLevels = Array(Set(total.damagedLevels + check.damagedLevels)).sorted()
+            }
         }
-        return checked.drawProblem
+        total.drawProblem = checked.drawProblem
+        return total
     }
 
     /// Re-checks every file of a downloaded area: present, the recorded size, and its checksums;

@@ -2,6 +2,23 @@ import Foundation
 import Synchronization
 import TileFormats
 
+/// What reading a tile package's tiles found. Damage is counted, not fatal: the map draws from
+/// the levels around a damaged tile, so a package "cannot be drawn" only when no level can.
+public struct TileCheck: Sendable, Equatable {
+    /// Tiles read, and those damaged among them, with their levels.
+    public var checked = 0, damaged = 0
+    public var damagedLevels: [Int] = []
+    /// Why nothing of it can be drawn; nil when some level can.
+    public var drawProblem: String?
+
+    /// "2 of 144 tiles damaged (levels 0, 1)"; nil when none is.
+    public var damageSummary: String? {
+        guard damaged > 0 else { return nil }
+        let levels = damagedLevels.map(String.init).joined(separator: ", ")
+        return "\(damaged) of \(checked) tiles damaged (level\(damagedLevels.count == 1 ? "" : "s") \(levels))"
+    }
+}
+
 /// Decides whether a downloaded file is the package it should be: the size the portal listed, and,
 /// for the zip-based packages (.vtpk, .tpkx, .tpk, .mmpk), every entry's CRC-32. Portals publish no
 /// whole-file checksum, so the package's own checksums are the ones known.
@@ -30,26 +47,30 @@ enum PackageVerifier {
         return "zip CRC-32"
     }
 
-    /// Why a tile package that verified cannot be drawn, in one sentence; nil when it can (or when it
-    /// is not a tile package). It must open as a tile source and the tiles of its top level must
-    /// read as what it says it holds: a package whose checksums pass may still be in a form no
-    /// reader here knows.
-    static func drawProblem(path: String, fileName: String) -> String? {
+    /// Packages up to this size have every tile read when they arrive (a raster tile's check is its
+    /// header; a vector tile is decoded); larger ones a few tiles of each level.
+    static let wholeCheckLimit: Int64 = 64 << 20
+
+    /// Checks a tile package that verified: it must open as a tile source and some level's tiles
+    /// must read as what it says it holds (a package whose checksums pass may still be in a form
+    /// no reader here knows). Nil for files that are not tile packages.
+    static func checkTiles(path: String, fileName: String, whole wholeAsked: Bool = false) -> TileCheck? {
         guard ["vtpk", "tpkx", "tpk"].contains((fileName as NSString).pathExtension.lowercased()) else { return nil }
         do {
             let package = try TilePackage(path: path)
-            guard let top = package.info.levels.first else { return "it holds no levels of tiles" }
-            let positions = try package.tilePositions(level: top.level)
-            guard !positions.isEmpty else { return "its top level holds no tiles" }
-            for position in positions.prefix(4) {
-                guard let data = try package.tile(level: top.level, row: position.row, column: position.column) else { continue }
-                if case .undecodable(let reason) = TileContent.classify(data, vector: package.info.isVector) {
-                    return "a tile of its top level is unreadable (\(reason))"
-                }
+            guard !package.info.levels.isEmpty else { return TileCheck(drawProblem: "it holds no levels of tiles") }
+            let whole = wholeAsked || ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0) <= wholeCheckLimit
+            let result = try package.verifyTiles(perLevel: whole ? nil : 4)
+            var check = TileCheck(checked: result.checked, damaged: result.damaged.count)
+            check.damagedLevels = Array(Set(result.damaged.map(\.level))).sorted()
+            if result.checked == 0 {
+                check.drawProblem = "it holds no tiles"
+            } else if result.damaged.count == result.checked {
+                check.drawProblem = "none of its tiles can be read (\(result.damaged[0].reason))"
             }
-            return nil
+            return check
         } catch {
-            return error.description
+            return TileCheck(drawProblem: error.description)
         }
     }
 

@@ -78,13 +78,14 @@ public final class TilePackage: TileSource, Sendable {
         public var reason: String
     }
 
-    /// Reads every tile and judges its content (`TileContent.classify`): how many were checked, and
-    /// which are damaged. A bundle that cannot be read at all throws.
-    public func verifyTiles() throws(TileFormatError) -> (checked: Int, damaged: [DamagedTile]) {
+    /// Reads every tile (or the first `perLevel` of each level) and judges its content
+    /// (`TileContent.classify`): how many were checked, and which are damaged. A bundle that cannot
+    /// be read at all throws.
+    public func verifyTiles(perLevel: Int? = nil) throws(TileFormatError) -> (checked: Int, damaged: [DamagedTile]) {
         var checked = 0
         var damaged: [DamagedTile] = []
         for level in info.levels {
-            for p in try tilePositions(level: level.level) {
+            for p in try tilePositions(level: level.level).prefix(perLevel ?? .max) {
                 checked += 1
                 do {
                     guard let data = try tile(level: level.level, row: p.row, column: p.column) else { continue }

@@ -174,8 +174,8 @@ struct PackageCommand: ParsableCommand {
         if let check = report["check"], check != .null {
             let damaged = check["damaged"]?.array ?? []
             Output.line()
-            Output.line("Checked \(check["checked"]?.string ?? "0") tiles: "
-                        + (damaged.isEmpty ? "all decodable." : "\(damaged.count) damaged."))
+            let checked = check["checked"]?.string ?? "0"
+            Output.line("Checked \(checked) tiles: " + (damaged.isEmpty ? "all decodable." : "\(damaged.count) of \(checked) tiles damaged."))
             for tile in damaged {
                 Output.line("  level \(tile["level"]?.string ?? "") row \(tile["row"]?.string ?? "") "
                             + "column \(tile["column"]?.string ?? ""): \(tile["reason"]?.string ?? "")")

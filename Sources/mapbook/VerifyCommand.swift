@@ -30,17 +30,22 @@ struct VerifyCommand: AsyncParsableCommand {
             let title = record.area.map { Output.cell($0.item.title) } ?? record.areaID.rawValue
             let problems = library.verify(record)
             if !problems.isEmpty { failed.append(record) }
-            // Whole but not drawable is not a failure: downloading again would not change it.
-            let drawProblem = problems.isEmpty ? library.drawProblem(record) : nil
+            // Whole but damaged upstream, or not drawable, is not a failure: downloading again
+            // would not change it.
+            let tiles = problems.isEmpty ? library.checkTiles(record) : nil
+            let drawProblem = tiles?.drawProblem
             results.append(.object(["id": .string(record.areaID.rawValue), "title": .string(title),
                                     "ok": .bool(problems.isEmpty), "problems": .array(problems.map { .string($0.userSentence) }),
-                                    "drawProblem": .text(drawProblem, width: 300)]))
+                                    "drawProblem": .text(drawProblem, width: 300),
+                                    "tilesChecked": tiles.map { .number(Double($0.checked)) } ?? .null,
+                                    "tilesDamaged": tiles.map { .number(Double($0.damaged)) } ?? .null]))
             if json { continue }
             if problems.isEmpty {
                 let count = record.packages.count
                 Output.line("ok      \(title): \(count) package\(count == 1 ? "" : "s"), \(Format.bytes(record.size)), "
                             + record.packages.map(\.verifiedBy).joined(separator: ", ")
-                            + (drawProblem.map { "; it cannot be drawn: \(Output.cell($0, width: 300))" } ?? ""))
+                            + (drawProblem.map { "; it cannot be drawn: \(Output.cell($0, width: 300))" }
+                               ?? tiles?.damageSummary.map { "; \($0)" } ?? ""))
             } else {
                 for problem in problems { Output.line("FAILED  \(title): \(problem.userSentence)") }
             }

@@ -116,4 +116,20 @@ struct UndrawableAreaTests {
         let details = DetailsDocument.lines(state, width: 160).map(\.plainText).joined(separator: "\n")
         #expect(details.contains("Cannot be drawn: the package is not a tile package"))
     }
+
+    @Test func tilesDamagedUpstreamAreToldCalmly() {
+        let bangor = Fixture.areas.first { $0.item.id == Fixture.bangor }!
+        var record = Fixture.record(for: bangor)
+        record.packages[0].damagedTiles = 2
+        record.packages[0].damagedLevels = [0, 1]
+        var state = Fixture.loaded()
+        state.downloads[Fixture.bangor] = record
+        let index = state.areas.firstIndex { $0.item.id == Fixture.bangor }!
+        let line = StatusText.line(.area(index), state: state)
+        #expect(line.plainText.hasPrefix("Downloaded · 2 tiles damaged · "))
+        #expect(!line.contains { $0.role == .error })
+        Fixture.select(&state, "Bangor")
+        let details = DetailsDocument.lines(state, width: 160).map(\.plainText).joined(separator: "\n")
+        #expect(details.contains("2 damaged, at levels 0, 1; the map draws around them"))
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MapbookCore
 import PortalFixtures
+import SharedTestData
 import SamplePortal
 import Testing
 import TileFormats
@@ -28,15 +29,28 @@ import ArcGISModel
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         try package.data.write(to: URL(fileURLWithPath: real))
         #expect(try PackageVerifier.verify(path: real, name: "p", expectedSize: nil, mustBeZip: true) == "zip CRC-32")
-        #expect(PackageVerifier.drawProblem(path: real, fileName: "real.vtpk") == nil)
+        let check = try #require(PackageVerifier.checkTiles(path: real, fileName: "real.vtpk"))
+        #expect(check.drawProblem == nil && check.damaged == 0 && check.checked > 0)
 
         // Whole, with good checksums, and not a tile package at all.
         let other = try write([("readme.txt", Data("not tiles".utf8))], as: "other.vtpk")
         #expect(try PackageVerifier.verify(path: other, name: "p", expectedSize: nil, mustBeZip: true) == "zip CRC-32")
-        let problem = try #require(PackageVerifier.drawProblem(path: other, fileName: "other.vtpk"))
+        let problem = try #require(PackageVerifier.checkTiles(path: other, fileName: "other.vtpk")?.drawProblem)
         #expect(!problem.isEmpty)
         // Not a tile package kind: nothing to draw, nothing to say.
-        #expect(PackageVerifier.drawProblem(path: other, fileName: "other.mmpk") == nil)
+        #expect(PackageVerifier.checkTiles(path: other, fileName: "other.mmpk") == nil)
+    }
+
+    /// Esri's Usa.tpkx has two tiles damaged upstream (at levels 0 and 1): counted, not fatal, since
+    /// the map draws from the levels around them.
+    @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
+    func damagedTilesAreCountedNotFatal() throws {
+        let check = try #require(PackageVerifier.checkTiles(path: SharedData.url("raster/tpkx/Usa.tpkx").path, fileName: "Usa.tpkx"))
+        #expect(check.drawProblem == nil)
+        #expect(check.damageSummary == "2 of 144 tiles damaged (levels 0, 1)")
+        // A sample of each level, as for a large package, finds the same levels damaged.
+        let sampled = try TilePackage(path: SharedData.url("raster/tpkx/Usa.tpkx").path).verifyTiles(perLevel: 4)
+        #expect(sampled.checked == 1 + 1 + 4 + 4 + 4 + 4 && Set(sampled.damaged.map(\.level)) == [0, 1])
     }
 
     @Test func theRecordSaysWhyTheAreaCannotBeDrawn() throws {
@@ -53,5 +67,10 @@ import ArcGISModel
         record.packages.append(.init(id: ItemID("b0000000000000000000000000000002")!, title: "u", type: "Tile Package", fileName: "u.tpk",
                                      size: 1, modified: nil, verifiedBy: "zip CRC-32"))
         #expect(record.drawProblem == nil)
+        // Damage found on arrival is kept with the package, and summed over the drawable ones.
+        record.packages[1].damagedTiles = 2
+        record.packages[1].damagedLevels = [0, 1]
+        let kept = try JSONTreeDecoder.decode(DownloadRecord.self, from: try encoder.encode(record))
+        #expect(kept.damagedTiles.count == 2 && kept.damagedTiles.levels == [0, 1])
     }
 }
