@@ -22,7 +22,7 @@ public enum OperationalLayerLoaders {
                     continue
                 }
                 loaders.append(FeatureLayerLoader(title: title(copy.title), info: copy.info, features: copy.features, opacity: copy.opacity,
-                                                  visible: copy.visible, capped: copy.capped))
+                                                  visible: copy.visible, capped: copy.capped, leftOut: copy.leftOut))
             }
             return (loaders, problems)
         }

@@ -21,9 +21,12 @@ public struct FeatureQueryResult: Sendable {
     public var isCapped: Bool
     /// Why paging stopped before the service said it was done, when it did: one sentence.
     public var stopped: String?
+    /// How many matching features were left out at the limit, when the service told (by id).
+    public var leftOut: Int?
 
-    public init(features: [LayerFeature], featureJSON: [JSONValue], isCapped: Bool, stopped: String? = nil) {
+    public init(features: [LayerFeature], featureJSON: [JSONValue], isCapped: Bool, stopped: String? = nil, leftOut: Int? = nil) {
         self.features = features; self.featureJSON = featureJSON; self.isCapped = isCapped; self.stopped = stopped
+        self.leftOut = leftOut
     }
 }
 
@@ -82,7 +85,7 @@ extension PortalClient {
             var fresh = 0
             for (feature, json) in zip(page.features, pageJSON) {
                 // A feature already taken (the same page sent again) is not taken twice.
-                if let field = layer.info.objectIDField, let id = feature.attributes[field].flatMap({ $0.string ?? $0.double.map { "\($0)" } }) {
+                if let id = Self.objectID(of: feature, field: layer.info.objectIDField) {
                     guard seen.insert(id).inserted else { continue }
                 }
                 features.append(feature)
@@ -91,9 +94,13 @@ extension PortalClient {
             }
             offset += page.features.count
             if features.count >= limit { return result(capped: page.exceededTransferLimit || features.count > limit) }
-            // A service without paging, or a page that brought nothing, ends it: what was sent is all there is.
             guard page.exceededTransferLimit else { return result(capped: false) }
-            guard layer.info.supportsPagination, !page.features.isEmpty else { return result(capped: true) }
+            // A service that holds features back but cannot page: the rest by object id.
+            guard layer.info.supportsPagination else {
+                return try await restByObjectID(layer, extent: extent, limit: limit, pageSize: pageSize, started: started, budget: budget,
+                                                features: &features, raw: &raw, seen: &seen)
+            }
+            guard !page.features.isEmpty else { return result(capped: true) }
             guard fresh > 0 else {
                 return result(capped: true, stopped: "The service kept saying it held features back but sent none not seen before; stopped after \(pageNumber) pages.")
             }
@@ -102,6 +109,56 @@ extension PortalClient {
             }
         }
         return result(capped: true, stopped: "The service kept saying it held features back; stopped after \(Self.maxQueryPages) pages.")
+    }
+
+    /// Object ids at most per request: ids go in the address (a GET), which some servers cut at a
+    /// few kilobytes.
+    static let idsPerRequest = 250
+
+    /// For a layer without pagination: every matching object id (`returnIdsOnly`, the same where
+    /// and envelope), then the features not yet taken, in batches of its page size, up to `limit`.
+    /// Past the limit, the result says how many were left out.
+    private func restByObjectID(_ layer: FeatureLayerDescription, extent: GeoExtent, limit: Int, pageSize: Int, started: ContinuousClock.Instant,
+                                budget: Duration, features: inout [LayerFeature], raw: inout [JSONValue],
+                                seen: inout Set<String>) async throws -> FeatureQueryResult {
+        let filter = [
+            ("where", layer.info.definitionExpression ?? "1=1"),
+            ("geometry", "\(extent.xmin),\(extent.ymin),\(extent.xmax),\(extent.ymax)"),
+            ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"), ("spatialRel", "esriSpatialRelIntersects"),
+        ]
+        let answer = try await getJSON(layer.url, ["query"], query: filter + [("returnIdsOnly", "true")])
+        let idField = answer["objectIdFieldName"]?.string ?? layer.info.objectIDField
+        let ids = (answer["objectIds"]?.array ?? []).compactMap { $0.int64 }.sorted().map(String.init)
+        let wanted = ids.filter { !seen.contains($0) }
+        let room = max(limit - features.count, 0)
+        let leftOut = max(wanted.count - room, 0)
+        var stopped: String?
+        for batch in stride(from: 0, to: min(wanted.count, room), by: max(min(pageSize, Self.idsPerRequest), 1)) {
+            if ContinuousClock.now - started > budget {
+                stopped = "Fetching the service's features by id took over \(budget.components.seconds) s; stopped."
+                break
+            }
+            let chunk = wanted[batch..<min(batch + min(pageSize, Self.idsPerRequest), min(wanted.count, room))]
+            let json = try await getJSON(layer.url, ["query"], query: [
+                ("objectIds", chunk.joined(separator: ",")), ("outFields", "*"), ("returnGeometry", "true"), ("outSR", "4326"),
+            ])
+            let page = EsriFeatures.features(in: json)
+            for (feature, json) in zip(page.features, json["features"]?.array ?? []) {
+                if let id = Self.objectID(of: feature, field: idField) {
+                    guard seen.insert(id).inserted else { continue }
+                }
+                features.append(feature)
+                raw.append(json)
+            }
+        }
+        return FeatureQueryResult(features: Array(features.prefix(limit)), featureJSON: Array(raw.prefix(limit)),
+                                  isCapped: leftOut > 0 || stopped != nil, stopped: stopped, leftOut: leftOut > 0 ? leftOut : nil)
+    }
+
+    /// A feature's object id as text ("17", whether the service wrote 17 or 17.0), to tell features apart.
+    static func objectID(of feature: LayerFeature, field: String?) -> String? {
+        guard let field, let value = feature.attributes[field] else { return nil }
+        return value.int64.map(String.init) ?? value.string
     }
 
     static func layerTitle(_ layer: WebMapLayer) -> String {

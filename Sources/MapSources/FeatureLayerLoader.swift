@@ -21,6 +21,8 @@ public actor FeatureLayerLoader {
     /// What `prepared` covers, and the zoom it was asked for at.
     private var covered: (extent: GeoExtent, zoom: Double)?
     private var capped = false
+    /// How many features a stored copy left out at its limit, when known.
+    private var leftOut: Int?
     private var failure: String?
     /// When the service last failed: a drawing waits for the query, so a service that fails (or
     /// hangs until the stall timeout) is asked again only after `retryAfterFailure`.
@@ -31,10 +33,12 @@ public actor FeatureLayerLoader {
     public static let viewLimit = 5_000
 
     /// A stored copy: the features it holds; `capped` when the copy stopped at its limit.
-    public init(title: String, info: FeatureLayerInfo, features: [LayerFeature], opacity: Double = 1, visible: Bool = true, capped: Bool = false) {
+    public init(title: String, info: FeatureLayerInfo, features: [LayerFeature], opacity: Double = 1, visible: Bool = true, capped: Bool = false,
+                leftOut: Int? = nil) {
         self.title = title; self.info = info; self.opacity = opacity; initiallyVisible = visible; query = nil
         prepared = PreparedFeatureLayer(info: info, features: features)
         self.capped = capped
+        self.leftOut = leftOut
     }
 
     /// A service, queried as the view moves.
@@ -46,7 +50,7 @@ public actor FeatureLayerLoader {
     /// and a sentence when something is wrong: the service failed, or it held features back.
     public func features(for viewport: MapViewport, columns: Int, rows: Int) async -> (layer: PreparedFeatureLayer?, problem: String?) {
         guard info.isVisible(atScale: viewport.scale) else { return (nil, nil) }
-        guard let query else { return (prepared, capped ? Self.cappedSentence(title, stored: true) : nil) }
+        guard let query else { return (prepared, capped ? Self.cappedSentence(title, stored: true, leftOut: leftOut) : nil) }
         let view = viewport.geographicExtent(columns: columns, rows: rows)
         if let covered, covered.extent.contains(view), abs(covered.zoom - viewport.zoom) < 2.5 {
             return (prepared, failure ?? (capped ? Self.cappedSentence(title, stored: false) : nil))
@@ -72,9 +76,10 @@ public actor FeatureLayerLoader {
     /// The features last drawn, for identifying.
     public var current: PreparedFeatureLayer? { prepared }
 
-    static func cappedSentence(_ title: String, stored: Bool) -> String {
+    static func cappedSentence(_ title: String, stored: Bool, leftOut: Int? = nil) -> String {
         let name = TerminalText.sanitizedLine(title, maxLength: 60)
-        return stored ? "\(name): the copy on this device stopped at its limit; some features are missing."
+        let missing = leftOut.map { "\(Format.grouped($0)) feature\($0 == 1 ? " is" : "s are") missing" } ?? "some features are missing"
+        return stored ? "\(name): the copy on this device stopped at its limit; \(missing)."
                       : "\(name): more features than mapbook asks for at once here; zoom in to see them all."
     }
 }

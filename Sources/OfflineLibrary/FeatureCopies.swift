@@ -13,15 +13,16 @@ public struct FeatureCopy: Sendable {
     public var features: [LayerFeature]
     public var opacity: Double
     public var visible: Bool
-    /// The copy stopped at `FeatureCopies.limit`.
+    /// The copy stopped at `FeatureCopies.limit`; `leftOut` features were left out, when known.
     public var capped: Bool
+    public var leftOut: Int?
     /// Why the layer could not be copied when the area was downloaded; nil when it was.
     public var problem: String?
 
     public init(title: String, info: FeatureLayerInfo, features: [LayerFeature], opacity: Double = 1, visible: Bool = true,
-                capped: Bool = false, problem: String? = nil) {
+                capped: Bool = false, leftOut: Int? = nil, problem: String? = nil) {
         self.title = title; self.info = info; self.features = features; self.opacity = opacity; self.visible = visible
-        self.capped = capped; self.problem = problem
+        self.capped = capped; self.leftOut = leftOut; self.problem = problem
     }
 }
 
@@ -60,6 +61,7 @@ public enum FeatureCopies {
                 document["features"] = .array(result.featureJSON)
                 document["capped"] = .bool(result.isCapped)
                 if let stopped = result.stopped { document["stopped"] = .string(stopped) }
+                if let leftOut = result.leftOut { document["leftOut"] = .number(Double(leftOut)) }
             } catch {
                 document["problem"] = .string(TerminalText.sanitizedLine(error.userSentence, maxLength: 300))
             }
@@ -84,7 +86,8 @@ public enum FeatureCopies {
             return nil
         }
         let features = EsriFeatures.features(in: .object(["features": json["features"] ?? .array([])])).features
-        return FeatureCopy(title: title, info: info, features: features, opacity: opacity, visible: visible, capped: json["capped"]?.bool ?? false)
+        return FeatureCopy(title: title, info: info, features: features, opacity: opacity, visible: visible, capped: json["capped"]?.bool ?? false,
+                           leftOut: json["leftOut"]?.int64.map { Int(clamping: $0) })
     }
 }
 

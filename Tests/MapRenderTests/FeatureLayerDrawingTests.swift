@@ -150,4 +150,15 @@ struct FeatureLayerLoaderTests {
         #expect(calls.count == 1)
         #expect(first.problem?.hasPrefix("Places could not be loaded:") == true && moved.problem == first.problem && moved.layer == nil)
     }
+
+    /// A stored copy that stopped at its limit says how many features it left out, when known.
+    @Test func aCappedCopySaysHowManyAreMissing() async {
+        let info = FeatureLayerDrawingTests.towns
+        let known = FeatureLayerLoader(title: "Docks", info: info, features: [], capped: true, leftOut: 1_204)
+        let unknown = FeatureLayerLoader(title: "Docks", info: info, features: [], capped: true)
+        let view = MapViewport(center: MercatorPoint(GeoPoint(longitude: -68, latitude: 44)), zoom: 10)
+        #expect(await known.features(for: view, columns: 40, rows: 10).problem
+                == "Docks: the copy on this device stopped at its limit; 1,204 features are missing.")
+        #expect(await unknown.features(for: view, columns: 40, rows: 10).problem?.hasSuffix("some features are missing.") == true)
+    }
 }
