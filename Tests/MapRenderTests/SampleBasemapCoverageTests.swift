@@ -29,11 +29,7 @@ import Geometry
     @Test func noCellIsBlackOrBareInsideTheDataExtentAtZoomsFiveToFourteen() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
-        let basemap = Basemap(title: "Explore Maine Basemap", layers: [
-            WebMapLayer(title: "Explore Maine Basemap", layerType: "VectorTileLayer",
-                        styleURL: portal.baseURL.absoluteString + SampleCatalog.basemapServicePath + "/resources/styles/root.json"),
-        ])
-        let online = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: nil)
+        let online = try await Self.sampleBasemap(portal)
         // An area's package holds tiles over the area only: elsewhere there is nothing to draw, and
         // that shows as the neutral background too.
         let acadia = MapStack(try PackageMapSource(path: SampleFixture.acadiaPackagePath))
@@ -45,15 +41,20 @@ import Geometry
     @Test func theGulfOfMaineInTheFirstViewIsSea() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
-        let basemap = Basemap(title: "Explore Maine Basemap", layers: [
-            WebMapLayer(title: "Explore Maine Basemap", layerType: "VectorTileLayer",
-                        styleURL: portal.baseURL.absoluteString + SampleCatalog.basemapServicePath + "/resources/styles/root.json"),
-        ])
-        let stack = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: nil)
+        let stack = try await Self.sampleBasemap(portal)
         let viewport = MapViewport(fitting: SampleCatalog.extent, columns: 120, rows: 38)
         let image = await stack.render(MapRequest(viewport: viewport, columns: 120, rows: 38))
         #expect(image.frame.cells.allSatisfy { $0.style.background != nil })
         expectTextSnapshot(image.frame.text, named: "sample-basemap-first-view", in: MapSnapshotTests.snapshots)
+    }
+
+    /// The sample portal's basemap, online.
+    static func sampleBasemap(_ portal: SamplePortal) async throws -> MapStack {
+        let basemap = Basemap(title: "Explore Maine Basemap", layers: [
+            WebMapLayer(title: "Explore Maine Basemap", layerType: "VectorTileLayer",
+                        styleURL: portal.baseURL.absoluteString + SampleCatalog.basemapServicePath + "/resources/styles/root.json"),
+        ])
+        return try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: nil)
     }
 
     private func check(_ stack: MapStack) async {
