@@ -28,6 +28,16 @@ public struct MapScene: Sendable {
         self.hiddenLayers = hiddenLayers; self.attribution = attribution; self.colors = colors; self.opacity = opacity
     }
 
+    /// The style has a background layer at this zoom over vector tiles: it covers the whole view,
+    /// so nothing need lie under it.
+    var paintsBackground: Bool {
+        let zoom = styleZoom
+        return tiles.contains { !$0.isRaster } && style.layers.contains { layer in
+            layer.type == .background && layer.isVisible && layer.minZoom.map { zoom >= $0 } != false
+                && layer.maxZoom.map { zoom < $0 } != false
+        }
+    }
+
     /// The zoom the style's `minzoom`/`maxzoom` and zoom functions see.
     public var styleZoom: Double { viewport.zoom - log2(Double(max(tileSize, 1)) / 256) }
 }
@@ -70,7 +80,7 @@ public enum MapComposer {
             // Where the basemap has nothing (no tile at any level, past its data, beyond the poles,
             // not reachable; a vector style without a background layer), a neutral grey shows, never
             // the terminal's own background. A vector style's background paints over it.
-            if index == 0, first.colors {
+            if index == 0, first.colors, !scene.paintsBackground {
                 canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: neutralBackground)
             }
             if index == referenceStart {
