@@ -78,10 +78,13 @@ public enum HTTPError: Error, Sendable, Equatable {
     }
 
     /// True when the failure says the portal cannot be reached at all (as opposed to answering badly).
-    public var isUnreachable: Bool {
+    public var isUnreachable: Bool { unreachableHost != nil }
+
+    /// The host that could not be reached, when that is what happened.
+    public var unreachableHost: String? {
         switch self {
-        case .cannotResolveHost, .cannotConnect, .timedOut: return true
-        default: return false
+        case .cannotResolveHost(let host), .cannotConnect(let host), .timedOut(let host): return host
+        default: return nil
         }
     }
 }

@@ -36,7 +36,7 @@ public actor TileLoader {
         let zoom = viewport.tileZoom(tileSize: source.tileSize, available: source.zooms)
         let keys = viewport.tiles(atZoom: zoom, columns: columns, rows: rows)
         var failures: [String] = []
-        var offline = false
+        var unreachable: String?
         var found: [TileKey: MapTile] = [:]
         var missing: [TileKey] = []
         for (key, outcome) in await load(keys) {
@@ -44,7 +44,7 @@ public actor TileLoader {
             case .tile(let tile): found[key] = tile
             case .none: missing.append(key)
             case .failed(let error):
-                if (error as? HTTPError)?.isUnreachable == true { offline = true } else { failures.append(Self.reason(error)) }
+                if let host = (error as? HTTPError)?.unreachableHost { unreachable = host } else { failures.append(Self.reason(error)) }
                 missing.append(key)
             }
         }
@@ -75,10 +75,12 @@ public actor TileLoader {
         if !failures.isEmpty {
             problems.append("\(failures.count) tile\(failures.count == 1 ? "" : "s") could not be drawn: \(failures[0])")
         }
-        if offline { problems.append("Offline: only tiles seen before can be drawn.") }
+        if let unreachable {
+            problems.append("\(TerminalText.sanitizedLine(unreachable, maxLength: 80)) cannot be reached: only tiles seen before can be drawn.")
+        }
         let ordered = fallbacks.sorted { $0.key.z < $1.key.z } + keys.compactMap { found[$0] }
         let ring = viewport.tiles(atZoom: zoom, columns: columns * 2, rows: rows * 2).filter { cache[$0] == nil }
-        if !ring.isEmpty, !offline {
+        if !ring.isEmpty, unreachable == nil {
             prefetch = Task { [weak self] in _ = await self?.load(ring) }
         }
         return LoadedTiles(tiles: ordered, problems: problems)

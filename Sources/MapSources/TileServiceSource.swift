@@ -190,8 +190,10 @@ public struct TileServiceSource: MapSource {
             response = try await http.send(HTTPRequest(url: url))
         } catch {
             guard error.networkState.isCutOff else { throw error }
+            // Said by host: the portal may well answer while the basemap's own server does not.
             guard let data = kept?.read(name) else {
-                throw MapSourceError("Offline, and this basemap has not been opened on this device before.")
+                let host = TerminalText.sanitizedLine(url.host ?? "its server", maxLength: 80)
+                throw MapSourceError("The basemap's server \(host) cannot be reached, and this basemap has not been opened on this device before.")
             }
             return data
         }
