@@ -145,9 +145,10 @@ public enum DetailsDocument {
         doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
         if let problem = record.drawProblem {
             doc.field("Map", "Cannot be drawn: " + TerminalText.sanitizedLine(problem, maxLength: 300), role: .error)
-        } else if case let damage = record.damagedTiles, damage.count > 0 {
-            let levels = damage.levels.map(String.init).joined(separator: ", ")
-            doc.field("Tiles", "\(damage.count) damaged, at level\(damage.levels.count == 1 ? "" : "s") \(levels); the map draws around them")
+        } else if record.damagedTiles.count > 0 {
+            let (count, levels) = record.damagedTiles
+            doc.field("Tiles", "\(count) damaged, at level\(levels.count == 1 ? "" : "s") "
+                      + levels.map(String.init).joined(separator: ", ") + "; the map draws around them")
         }
         let update = record.needsUpdate(comparedWith: state.areas[index])
         doc.field("Update", update ? "Available: the portal has newer packages (u to update)"

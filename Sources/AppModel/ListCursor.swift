@@ -20,7 +20,7 @@ public enum ListCursor {
     }
 
     /// `row` kept within a list of `count` rows (0 for an empty one).
-    public static func clamped(_ row: Int, count: Int) -> Int { min(max(row, 0), max(count - 1, 0)) }
+    private static func clamped(_ row: Int, count: Int) -> Int { min(max(row, 0), max(count - 1, 0)) }
 
     /// The first row to show so that `selection` is in a window of `visible` rows: `top` moves only
     /// as far as it must, and never leaves empty rows below the list's end.

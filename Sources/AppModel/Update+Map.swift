@@ -251,9 +251,10 @@ extension App {
         guard let map = state.map, let layout = state.layout, layout.mapRect.width > 0, layout.mapRect.height > 0 else { return nil }
         // The list shows sanitized names; the renderer matches the package's own (operational
         // layers go by the names the runtime gave them, sanitized already).
+        let layers = map.layers
         let hidden = Set(map.hiddenLayers.compactMap { shown in
             map.operationalLayers.contains(shown) ? shown
-                : map.layers.firstIndex(of: shown).flatMap { map.sourceLayerNames.indices.contains($0) ? map.sourceLayerNames[$0] : nil }
+                : layers.firstIndex(of: shown).flatMap { map.sourceLayerNames.indices.contains($0) ? map.sourceLayerNames[$0] : nil }
         })
         return MapRequest(viewport: map.viewport, columns: layout.mapRect.width, rows: layout.mapRect.height,
                           mode: layout.display.unicode ? map.mode : .ascii, hiddenLayers: hidden, colors: layout.display.colors)

@@ -70,12 +70,7 @@ extension PortalClient {
                                isCapped: capped || features.count > limit, stopped: stopped)
         }
         for pageNumber in 1...Self.maxQueryPages {
-            var query = [
-                ("where", layer.info.definitionExpression ?? "1=1"),
-                ("geometry", "\(extent.xmin),\(extent.ymin),\(extent.xmax),\(extent.ymax)"),
-                ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"), ("spatialRel", "esriSpatialRelIntersects"),
-                ("outFields", "*"), ("returnGeometry", "true"), ("outSR", "4326"),
-            ]
+            var query = Self.filter(layer, extent) + Self.featuresWanted
             if layer.info.supportsPagination {
                 query += [("resultOffset", String(offset)), ("resultRecordCount", String(min(pageSize, limit - features.count)))]
             }
@@ -121,27 +116,25 @@ extension PortalClient {
     private func restByObjectID(_ layer: FeatureLayerDescription, extent: GeoExtent, limit: Int, pageSize: Int, started: ContinuousClock.Instant,
                                 budget: Duration, features: inout [LayerFeature], raw: inout [JSONValue],
                                 seen: inout Set<String>) async throws -> FeatureQueryResult {
-        let filter = [
-            ("where", layer.info.definitionExpression ?? "1=1"),
-            ("geometry", "\(extent.xmin),\(extent.ymin),\(extent.xmax),\(extent.ymax)"),
-            ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"), ("spatialRel", "esriSpatialRelIntersects"),
-        ]
-        let answer = try await getJSON(layer.url, ["query"], query: filter + [("returnIdsOnly", "true")])
+        let answer = try await getJSON(layer.url, ["query"], query: Self.filter(layer, extent) + [("returnIdsOnly", "true")])
         let idField = answer["objectIdFieldName"]?.string ?? layer.info.objectIDField
         let ids = (answer["objectIds"]?.array ?? []).compactMap { $0.int64 }.sorted().map(String.init)
         let wanted = ids.filter { !seen.contains($0) }
-        let room = max(limit - features.count, 0)
-        let leftOut = max(wanted.count - room, 0)
+        let asked = wanted.prefix(max(limit - features.count, 0))
+        let batchSize = max(min(pageSize, Self.idsPerRequest), 1)
+        let before = features.count
         var stopped: String?
-        for batch in stride(from: 0, to: min(wanted.count, room), by: max(min(pageSize, Self.idsPerRequest), 1)) {
+        for (number, batch) in stride(from: asked.startIndex, to: asked.endIndex, by: batchSize).enumerated() {
             if ContinuousClock.now - started > budget {
                 stopped = "Fetching the service's features by id took over \(budget.components.seconds) s; stopped."
                 break
             }
-            let chunk = wanted[batch..<min(batch + min(pageSize, Self.idsPerRequest), min(wanted.count, room))]
-            let json = try await getJSON(layer.url, ["query"], query: [
-                ("objectIds", chunk.joined(separator: ",")), ("outFields", "*"), ("returnGeometry", "true"), ("outSR", "4326"),
-            ])
+            if number == Self.maxQueryPages {
+                stopped = "The service's features by id took over \(Self.maxQueryPages) requests; stopped."
+                break
+            }
+            let chunk = asked[batch..<min(batch + batchSize, asked.endIndex)]
+            let json = try await getJSON(layer.url, ["query"], query: [("objectIds", chunk.joined(separator: ","))] + Self.featuresWanted)
             let page = EsriFeatures.features(in: json)
             for (feature, json) in zip(page.features, json["features"]?.array ?? []) {
                 if let id = Self.objectID(of: feature, field: idField) {
@@ -151,9 +144,21 @@ extension PortalClient {
                 raw.append(json)
             }
         }
+        // Those past the limit, and any the service did not send when asked by id.
+        let leftOut = max(wanted.count - (features.count - before), 0)
         return FeatureQueryResult(features: Array(features.prefix(limit)), featureJSON: Array(raw.prefix(limit)),
                                   isCapped: leftOut > 0 || stopped != nil, stopped: stopped, leftOut: leftOut > 0 ? leftOut : nil)
     }
+
+    /// Which features a query meets: the layer's definition and an envelope in WGS84.
+    static func filter(_ layer: FeatureLayerDescription, _ extent: GeoExtent) -> [(String, String)] {
+        [("where", layer.info.definitionExpression ?? "1=1"),
+         ("geometry", "\(extent.xmin),\(extent.ymin),\(extent.xmax),\(extent.ymax)"),
+         ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"), ("spatialRel", "esriSpatialRelIntersects")]
+    }
+
+    /// What a query sends back of each feature: every field and its geometry in WGS84.
+    static let featuresWanted = [("outFields", "*"), ("returnGeometry", "true"), ("outSR", "4326")]
 
     /// A feature's object id as text ("17", whether the service wrote 17 or 17.0), to tell features apart.
     static func objectID(of feature: LayerFeature, field: String?) -> String? {

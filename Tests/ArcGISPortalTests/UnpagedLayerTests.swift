@@ -63,4 +63,17 @@ import Geometry
         let batches = server.requests.compactMap { $0.query["objectIds"] }
         #expect(batches == ["3,4", "5"])
     }
+
+    /// Asking by id is bounded like paging: at most `maxQueryPages` requests, then one sentence,
+    /// and what was not fetched is counted as left out.
+    @Test func askingByIDIsBounded() async throws {
+        let server = try Self.server(features: 300)
+        defer { server.stop() }
+        let client = PortalClient(portal: server.baseURL, http: HTTPClient())
+        let description = try await client.featureLayer(layer(server))
+        let result = try await client.queryFeatures(description, within: extent, limit: 1000)
+        #expect(server.requests.filter { $0.query["objectIds"] != nil }.count == PortalClient.maxQueryPages)
+        #expect(result.features.count == 2 + 2 * PortalClient.maxQueryPages && result.leftOut == 300 - result.features.count)
+        #expect(result.isCapped && result.stopped?.contains("requests; stopped") == true)
+    }
 }
