@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "ArcGISModel", dependencies: ["MapbookCore", "Geometry"]),
         // The user's files: settings, the web maps opened, the views remembered.
         .target(name: "UserFiles", dependencies: ["MapbookCore", "Geometry", "ArcGISModel"]),
+        // What the offline library holds, as values: catalogues, download records, progress and events, its errors.
+        .target(name: "LibraryModel", dependencies: ["MapbookCore", "ArcGISModel"]),
         // Places to search offline: one PlaceIndex (bundled and from downloaded packages) and the gazetteer.
         .target(name: "Places", dependencies: ["MapbookCore", "Geometry", "TileFormats"]),
         // The terminal as a value: cells, frames, their diff, display widths, the xterm palette.
@@ -51,7 +53,7 @@ let package = Package(
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["Geometry", "Places", "MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world")]),
-        .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "Geometry", "UserFiles", "Places", "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
+        .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "LibraryModel", "Geometry", "UserFiles", "Places", "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
         .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
@@ -61,17 +63,17 @@ let package = Package(
         // Whether the portal can be reached: netlink routes (watched by the event loop) and probes.
         .target(name: "Connectivity", dependencies: ["MapbookCore", "EventLoop", "CNetlink"]),
         // The app's logic as values: state, events, the pure update, effects, key map, layout.
-        .target(name: "AppModel", dependencies: ["ArcGISModel", "Geometry", "UserFiles", "MapbookCore", "ArcGISPortal", "TileFormats", "MapRender", "OfflineLibrary",
-                                              "MapSources", "TerminalCanvas"]),
+        .target(name: "AppModel", dependencies: ["ArcGISModel", "Geometry", "UserFiles", "LibraryModel", "MapbookCore", "TileFormats", "MapRender",
+                                              "TerminalCanvas"]),
         // Performs the model's effects with the services, and feeds the results back as events.
-        .target(name: "AppRuntime", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "MapbookCore", "HTTP", "ArcGISPortal",
+        .target(name: "AppRuntime", dependencies: ["LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "MapbookCore", "HTTP", "ArcGISPortal",
                                                 "TileFormats", "MapRender", "MapSources", "OfflineLibrary", "MapbookAssets"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
         .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),
         .target(name: "TerminalUI", dependencies: ["Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
                                                    "MapbookAssets", "OfflineLibrary", "CCurses", "CTerminal"]),
         .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto"]),
-        .executableTarget(name: "mapbook", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", 
+        .executableTarget(name: "mapbook", dependencies: ["LibraryModel", "MapbookAssets", "ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
             "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "CTerminal", "SignIn", "LoopbackHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -90,24 +92,24 @@ let package = Package(
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "MapbookCore"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
-        .testTarget(name: "ArcGISPortalTests", dependencies: ["ArcGISModel", "Geometry", "ArcGISPortal", "PortalFixtures"],
+        .testTarget(name: "ArcGISPortalTests", dependencies: ["HTTP", "LoopbackHTTP", "MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "ArcGISPortal", "PortalFixtures"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "SamplePortalTests", dependencies: ["ArcGISModel", "Geometry", "SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats",
+        .testTarget(name: "SamplePortalTests", dependencies: ["MapbookCore", "ArcGISModel", "Geometry", "SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats",
                                                                "MapbookAssets", "SharedTestData"]),
-        .testTarget(name: "CLITests", dependencies: ["ArcGISModel", "Geometry", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP"]),
+        .testTarget(name: "CLITests", dependencies: ["MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP"]),
         .testTarget(name: "SignInTests", dependencies: ["ArcGISModel", "SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
-        .testTarget(name: "TileFormatsTests", dependencies: ["Geometry", "TileFormats", "SharedTestData"]),
+        .testTarget(name: "TileFormatsTests", dependencies: ["MapbookCore", "Geometry", "TileFormats", "SharedTestData"]),
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary",
                                                                "MapRender", "MapSources"]),
-        .testTarget(name: "AppModelTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
+        .testTarget(name: "AppModelTests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "OfflineLibrary", "TerminalCanvas", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
                                                           "MapSources", "MapRender", "TileFormats"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["ArcGISModel", "Geometry", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
+        .testTarget(name: "TerminalUITests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
                                                             "SamplePortal", "SnapshotSupport", "HTTP"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "OfflineLibraryTests", dependencies: ["ArcGISModel", "Geometry", "Places", "OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore", "LoopbackHTTP",
+        .testTarget(name: "OfflineLibraryTests", dependencies: ["LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "Places", "OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore", "LoopbackHTTP",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats", "SharedTestData"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["ArcGISModel", "Geometry", "MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
+        .testTarget(name: "MapRenderTests", dependencies: ["ArcGISPortal", "ArcGISModel", "Geometry", "MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
                                                            "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),

@@ -1,8 +1,7 @@
 import Foundation
 import MapRender
-import MapSources
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import TerminalCanvas
 import TileFormats
 import ArcGISModel

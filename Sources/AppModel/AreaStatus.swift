@@ -1,7 +1,7 @@
 import Foundation
 import MapRender
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import ArcGISModel
 
 /// A download the model is tracking: asked for, under way, or stopped without finishing.

@@ -1,6 +1,6 @@
-import ArcGISPortal
-import MapSources
-import OfflineLibrary
+import MapRender
+import UserFiles
+import LibraryModel
 import MapbookCore
 import ArcGISModel
 

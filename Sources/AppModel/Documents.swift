@@ -1,6 +1,6 @@
 import MapRender
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import TerminalCanvas
 import ArcGISModel
 

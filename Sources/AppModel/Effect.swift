@@ -1,8 +1,7 @@
-import ArcGISPortal
+import UserFiles
 import MapRender
-import MapSources
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import ArcGISModel
 import Geometry
 

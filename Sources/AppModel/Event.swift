@@ -1,9 +1,8 @@
-import ArcGISPortal
 import Foundation
+import UserFiles
 import MapRender
-import MapSources
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import TileFormats
 import ArcGISModel
 import Geometry

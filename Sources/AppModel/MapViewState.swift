@@ -1,6 +1,5 @@
 import Foundation
 import MapRender
-import MapSources
 import MapbookCore
 import ArcGISModel
 import Geometry

@@ -1,7 +1,8 @@
 import MapRender
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import ArcGISModel
+import UserFiles
 
 /// What the status bar has to say: a value the model sets, worded once here for every front end
 /// (the terminal's status bar, the plain mode's lines). Titles and sentences in it are sanitized.

@@ -1,7 +1,6 @@
-import ArcGISPortal
 import Foundation
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import ArcGISModel
 
 /// The portal's basemap gallery, as far as it is known.

@@ -1,6 +1,6 @@
 import Foundation
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import ArcGISModel
 
 /// Downloads: asking for them, and what the queue says back.

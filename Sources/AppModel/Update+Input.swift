@@ -1,4 +1,5 @@
 import Foundation
+import ArcGISModel
 import MapbookCore
 import Geometry
 

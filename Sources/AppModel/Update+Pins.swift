@@ -1,7 +1,9 @@
 import Foundation
+import ArcGISModel
+import UserFiles
 import MapRender
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import Geometry
 
 /// A pin being written: where, the fields typed so far, which has the cursor; while `isSaving`,

@@ -1,8 +1,8 @@
-import ArcGISPortal
 import Foundation
+import ArcGISModel
 import MapRender
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import Geometry
 
 /// The search line: what is typed, the geocoder's suggestions, which is chosen.

@@ -1,4 +1,5 @@
 import Foundation
+import ArcGISModel
 import MapbookCore
 
 /// The browser's sign-in: a username and a password (the password never shown), the field with

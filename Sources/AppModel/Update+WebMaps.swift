@@ -1,4 +1,3 @@
-import ArcGISPortal
 import Foundation
 import MapbookCore
 import ArcGISModel

@@ -1,8 +1,7 @@
 import Foundation
 import MapRender
-import MapSources
 import MapbookCore
-import OfflineLibrary
+import LibraryModel
 import ArcGISModel
 
 /// The app's logic: `update(&state, event) -> [Effect]`, the one place the state changes. Pure and
@@ -72,7 +71,7 @@ public enum App {
             // A list kept in the library is complete: better than one still filling in.
             guard state.webMapItem == nil else { return [] }
             return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap,
-                         areas: OfflineLibrary.adding(state.downloads, to: catalog.areas), notice: state.notice, complete: false)
+                         areas: LibraryCatalog.adding(state.downloads, to: catalog.areas), notice: state.notice, complete: false)
         case .webMapFailed(let failure):
             return webMapFailed(&state, failure)
         case .catalogNotKept(let why):
@@ -174,7 +173,7 @@ public enum App {
         state.lastSynced = loaded.catalog.syncedAt
         var effects = setNetwork(&state, .online)
         effects += apply(&state, item: loaded.catalog.webMapItem, webMap: loaded.catalog.webMap,
-                         areas: OfflineLibrary.adding(loaded.library.downloads, to: loaded.catalog.areas))
+                         areas: LibraryCatalog.adding(loaded.library.downloads, to: loaded.catalog.areas))
         effects += resumeInterrupted(&state)
         return [.reportNetwork(.online)] + effects
     }

@@ -5,14 +5,6 @@ import TileFormats
 import ArcGISModel
 import Geometry
 
-/// One thing found under the pointer: its popup card and its geometry, to highlight it.
-public struct IdentifyHit: Sendable, Equatable {
-    public var card: PopupCard
-    public var geometry: GeoGeometry?
-
-    public init(card: PopupCard, geometry: GeoGeometry?) { self.card = card; self.geometry = geometry }
-}
-
 extension MapStack {
     /// The most hits one identify returns.
     public static let identifyLimit = 20

@@ -4,6 +4,7 @@ import HTTP
 import MapbookCore
 import Synchronization
 import ArcGISModel
+import LibraryModel
 
 /// Downloads one map area's packages into the library: each streams into a `.part` file with a
 /// control file beside it, resumes from what is on disk, is verified, and only when every package

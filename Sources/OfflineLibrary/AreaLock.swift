@@ -1,4 +1,5 @@
 import Foundation
+import LibraryModel
 
 /// The one writer of an area's folder: an exclusive `flock` on `<area>/.lock`, held by whoever
 /// downloads or removes the area, in this process or another. The holder's pid is written into the

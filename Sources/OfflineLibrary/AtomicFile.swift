@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import LibraryModel
 
 /// Files written so that a crash or a full disk leaves either the old contents or the new, never a
 /// torn mix: write a temporary file beside the target, fsync it, rename it over, fsync the folder.

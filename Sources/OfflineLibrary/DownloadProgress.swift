@@ -2,40 +2,7 @@ import Foundation
 import MapbookCore
 import Synchronization
 import ArcGISModel
-
-/// How far an area's download has come, for progress bars: bytes on disk (resumed bytes included),
-/// the total when known, and the rate over the last few seconds with the time it implies.
-public struct DownloadProgress: Sendable, Equatable {
-    public var bytes: Int64
-    public var total: Int64?
-    public var bytesPerSecond: Double?
-    /// Once the packages are in: the operational layers' feature copies being fetched, `done` of
-    /// `total` (the last part of an area's download, which moves no package bytes).
-    public var featureCopies: FeatureCopyCount?
-
-    public init(bytes: Int64, total: Int64?, bytesPerSecond: Double?, featureCopies: FeatureCopyCount? = nil) {
-        self.bytes = bytes; self.total = total; self.bytesPerSecond = bytesPerSecond; self.featureCopies = featureCopies
-    }
-
-    /// 0…1, when the total is known.
-    public var fraction: Double? {
-        guard let total, total > 0 else { return nil }
-        return min(max(Double(bytes) / Double(total), 0), 1)
-    }
-
-    public var secondsRemaining: Double? {
-        guard let total, let rate = bytesPerSecond, rate > 0 else { return nil }
-        return Double(max(total - bytes, 0)) / rate
-    }
-}
-
-/// How many of an area's feature layer copies are fetched.
-public struct FeatureCopyCount: Sendable, Equatable {
-    public var done: Int
-    public var total: Int
-
-    public init(done: Int, total: Int) { self.done = done; self.total = total }
-}
+import LibraryModel
 
 /// Bytes per second over the last few seconds, from samples of a growing byte count: a burst or a
 /// pause does not swing the estimate. A count that goes back (a restart from zero) starts over.

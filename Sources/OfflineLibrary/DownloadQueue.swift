@@ -2,48 +2,19 @@ import ArcGISPortal
 import Foundation
 import HTTP
 import MapbookCore
+import LibraryModel
 import ArcGISModel
 
-/// What happened to an area's download: its lifecycle, in order per area. (Progress is a separate,
-/// latest-value stream: `DownloadQueue.progress`.)
-public enum DownloadEvent: Sendable, Equatable {
-    case queued(ItemID)
-    /// Bytes began to move; `resumedFrom` > 0 when an earlier download's bytes were kept.
-    case started(ItemID, resumedFrom: Int64)
-    /// Verified and recorded: the area is on this device.
-    case finished(ItemID, DownloadRecord)
-    case failed(ItemID, DownloadFailure)
-    /// Stopped by the user; its partial files are gone.
-    case cancelled(ItemID)
-    /// Stopped to be continued later (quitting, offline); its partial files and control file stay.
-    case paused(ItemID)
-}
-
-/// Why a download failed, as one sentence, and whether it was the network or the disk.
-public struct DownloadFailure: Sendable, Equatable {
-    public var sentence: String
-    /// The portal could not be reached at all: worth trying again when the network is back (the
-    /// browser waits for it).
-    public var isUnreachable: Bool
-    /// The retries ran out on the network — unreachable, or a link that stalled or kept dropping
-    /// without progress: an outage rather than a fault to fix (`download` exits 3).
-    public var isNetworkFailure: Bool
-    public var isDiskFull: Bool
-
-    public init(sentence: String, isUnreachable: Bool, isNetworkFailure: Bool? = nil, isDiskFull: Bool) {
-        self.sentence = sentence; self.isUnreachable = isUnreachable; self.isDiskFull = isDiskFull
-        self.isNetworkFailure = isNetworkFailure ?? isUnreachable
-    }
-
+extension DownloadFailure {
+    /// The failure as the download met it: an HTTP, disk or library error.
     init(_ error: any Error) {
-        sentence = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
         let http = error as? HTTPError
-        isUnreachable = http?.isUnreachable == true
-        isNetworkFailure = http.map { $0.isUnreachable || $0.isTransient && !$0.isStatus } == true
-        isDiskFull = (error as? LibraryError)?.isDiskFull == true || {
-            if case .diskFull? = error as? HTTPError { return true }
-            return false
+        let diskFull: Bool = {
+            if case .diskFull? = http { return true }
+            return (error as? LibraryError)?.isDiskFull == true
         }()
+        self.init(sentence: TerminalText.sanitizedLine(error.userSentence, maxLength: 400), isUnreachable: http?.isUnreachable == true,
+                  isNetworkFailure: http.map { $0.isUnreachable || $0.isTransient && !$0.isStatus } == true, isDiskFull: diskFull)
     }
 }
 

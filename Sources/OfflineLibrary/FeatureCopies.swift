@@ -3,6 +3,7 @@ import Foundation
 import MapbookCore
 import ArcGISModel
 import Geometry
+import LibraryModel
 
 /// An operational layer's features kept with a downloaded area, so its map shows and identifies
 /// them offline: the layer's description and the web map's overrides, as they came, and the

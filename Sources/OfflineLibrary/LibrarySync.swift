@@ -2,6 +2,7 @@ import ArcGISPortal
 import Foundation
 import MapbookCore
 import ArcGISModel
+import LibraryModel
 
 extension OfflineLibrary {
     /// Fetches the web map, its data and its areas from the portal and keeps them, so the list and

@@ -3,6 +3,7 @@ import Foundation
 import MapbookCore
 import ArcGISModel
 import UserFiles
+import LibraryModel
 
 /// The offline library of one web map on one portal, on disk:
 ///
@@ -115,16 +116,7 @@ public struct OfflineLibrary: Sendable {
             return MapArea(areaItem: item, packageItems: area.packages.compactMap(PortalItem.init(arcGISJSON:)),
                            unavailableReason: area.unavailable)
         } ?? []
-        return LibraryCatalog(webMapItem: item, webMapData: data, areas: Self.adding(records, to: areas), syncedAt: stored?.syncedAt)
-    }
-
-    /// `areas`, followed by the downloaded areas they do not include (the portal dropped them, or
-    /// they were downloaded before): what is on this device always stays listed.
-    public static func adding(_ records: [ItemID: DownloadRecord], to areas: [MapArea]) -> [MapArea] {
-        let listed = Set(areas.map(\.item.id))
-        let extra = records.values.sorted { $0.downloadedAt < $1.downloadedAt }
-            .filter { !listed.contains($0.areaID) }.compactMap(\.area)
-        return areas + extra
+        return LibraryCatalog(webMapItem: item, webMapData: data, areas: LibraryCatalog.adding(records, to: areas), syncedAt: stored?.syncedAt)
     }
 
     /// The basemap chosen for this web map (`B`, `mapbook basemaps --use`), kept as the web map

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TileFormats
+import LibraryModel
 
 /// What reading a tile package's tiles found. Damage is counted, not fatal: the map draws from
 /// the levels around a damaged tile, so a package "cannot be drawn" only when no level can.

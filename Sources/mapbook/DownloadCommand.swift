@@ -10,6 +10,7 @@ import MapRender
 import MapbookCore
 import OfflineLibrary
 import ArcGISModel
+import LibraryModel
 
 /// `mapbook download`: takes map areas offline into the library.
 struct DownloadCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import MapbookCore
 import OfflineLibrary
 import ArcGISModel
+import LibraryModel
 
 /// `mapbook library`: what is on this device, with no network needed.
 struct LibraryCommand: ParsableCommand {

@@ -4,6 +4,7 @@ import Foundation
 import MapbookCore
 import OfflineLibrary
 import ArcGISModel
+import LibraryModel
 
 /// `--data-dir`: where the offline library is.
 struct DataDirectoryOption: ParsableArguments {

@@ -10,6 +10,8 @@ import TileFormats
 import ArcGISModel
 import Geometry
 import Places
+import UserFiles
+import LibraryModel
 
 /// Printing: aligned tables for people, stable JSON for scripts, and one sentence for any failure.
 enum Output {

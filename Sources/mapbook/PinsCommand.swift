@@ -3,6 +3,7 @@ import Foundation
 import MapbookCore
 import OfflineLibrary
 import Geometry
+import UserFiles
 
 /// `mapbook pins`: places marked by the user, kept in the data directory, any portal.
 struct PinsCommand: ParsableCommand {

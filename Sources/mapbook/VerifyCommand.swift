@@ -3,6 +3,7 @@ import Foundation
 import MapbookCore
 import OfflineLibrary
 import ArcGISModel
+import LibraryModel
 
 /// `mapbook verify`: re-checks every downloaded package against its size and checksums.
 struct VerifyCommand: AsyncParsableCommand {

@@ -6,6 +6,7 @@ import OfflineLibrary
 import TerminalCanvas
 import Testing
 @testable import AppModel
+import UserFiles
 
 /// Pins in the browser: `p` writes one at the centre, the store's answer closes the form (or keeps
 /// it with the reason), `P` lists them, and the table's keys fly, edit, delete and open links,

@@ -5,6 +5,7 @@ import MapbookCore
 import Testing
 import Geometry
 import Places
+import ArcGISModel
 
 /// `s`: a search line whose every keystroke asks the geocoder again (an older answer is dropped);
 /// Enter opens the map on the place, pinned, from a downloaded area that holds it when there is one.

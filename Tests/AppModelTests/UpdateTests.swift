@@ -9,6 +9,7 @@ import TerminalCanvas
 import Testing
 import ArcGISModel
 import Geometry
+import LibraryModel
 
 /// A web map of three areas, as values: no portal, no network, no disk.
 enum Fixture {

@@ -7,6 +7,7 @@ import SamplePortal
 import Testing
 @testable import ArcGISPortal
 import Geometry
+import ArcGISModel
 
 /// The geocoder, found through `portals/self` and asked the World Geocoding Service's way: suggest,
 /// findAddressCandidates, reverseGeocode; its faults and bad input each one sentence.

@@ -5,6 +5,7 @@ import MapbookCore
 @testable import OfflineLibrary
 import PortalFixtures
 import Testing
+import LibraryModel
 
 /// Downloads into the library, clean and against every fault the sample portal injects. The rule
 /// under test throughout: an area is recorded as downloaded only when its files verified.

@@ -7,6 +7,7 @@ import Testing
 import TileFormats
 @testable import OfflineLibrary
 import ArcGISModel
+import LibraryModel
 
 /// A package whose checksums pass may still be one no reader here can draw: the record says so, and
 /// the area is never shown simply "Downloaded".

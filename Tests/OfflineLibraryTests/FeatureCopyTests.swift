@@ -7,6 +7,7 @@ import SamplePortal
 import Testing
 @testable import OfflineLibrary
 import ArcGISModel
+import LibraryModel
 
 /// A downloaded area keeps its web map's operational layers beside its packages, read back with
 /// the portal gone; a layer that cannot be copied is named, a damaged copy is named, a cap is kept.

@@ -6,6 +6,7 @@ import PortalFixtures
 import Testing
 import TileFormats
 import ArcGISModel
+import LibraryModel
 
 @Suite struct LibraryLocationTests {
     @Test func dataDirectoryFollowsTheFlagThenTheEnvironmentThenXDG() {

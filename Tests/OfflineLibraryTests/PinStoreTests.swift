@@ -3,6 +3,7 @@ import MapbookCore
 import Testing
 @testable import OfflineLibrary
 import Geometry
+import UserFiles
 
 /// Pins in the data directory: kept atomically, a damaged file kept aside (never emptied), links
 /// http or https only, GeoJSON out and in with the features left out named.

@@ -6,6 +6,7 @@ import OfflineLibrary
 import PortalFixtures
 import SamplePortal
 import ArcGISModel
+import LibraryModel
 
 /// A sample portal, a library in a fresh folder, and a queue downloading from one into the other.
 struct LibraryFixture {

@@ -7,6 +7,7 @@ import PortalFixtures
 import SamplePortal
 import Testing
 import ArcGISModel
+import LibraryModel
 
 /// The library's answers to what a hostile run found: files gone behind its back, two writers, a
 /// crash or a full disk at the worst moment, a portal that describes one area badly.

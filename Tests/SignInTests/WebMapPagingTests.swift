@@ -4,6 +4,7 @@ import HTTP
 import PortalFixtures
 import SamplePortal
 import Testing
+import ArcGISModel
 
 /// Finding web maps a page at a time, as the Maps card and `mapbook maps` do: your content's root
 /// then each folder, a group's, a search's; the cursor says where the next page starts.

@@ -6,6 +6,7 @@ import MapbookCore
 import OfflineLibrary
 import Testing
 @testable import TerminalUI
+import LibraryModel
 
 /// Download states on screen: progress bars, downloaded and failed rows, offline, the remove question.
 @Suite struct DownloadSnapshotTests {

@@ -6,6 +6,7 @@ import TerminalCanvas
 import Testing
 import ArcGISModel
 import Geometry
+import UserFiles
 
 /// `mapbook demo` in a real terminal (tmux): keys in, screen text out. Each step waits for the
 /// screen to show what it expects and settle, with a deadline, rather than sleeping.

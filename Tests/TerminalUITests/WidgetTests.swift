@@ -7,6 +7,7 @@ import OfflineLibrary
 import TerminalCanvas
 import Testing
 @testable import TerminalUI
+import LibraryModel
 
 /// The screens' parts on their own, each drawn into a small frame and checked line by line and
 /// style by style.

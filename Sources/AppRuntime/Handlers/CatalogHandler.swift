@@ -8,6 +8,7 @@ import MapbookCore
 import OfflineLibrary
 import ArcGISModel
 import UserFiles
+import LibraryModel
 
 /// The web map and its areas: the library read at start (no network), the portal connected (and,
 /// once it is, the download queue and the network monitor started, each feeding events), the

@@ -3,6 +3,7 @@ import EventLoop
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import UserFiles
 
 /// The user's pins — read, kept, changed, deleted in the `PinStore` off the UI thread — and the
 /// links they carry, handed to the browser.

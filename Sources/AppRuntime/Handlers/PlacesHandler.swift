@@ -5,6 +5,7 @@ import Foundation
 import MapbookCore
 import OfflineLibrary
 import Geometry
+import UserFiles
 
 /// Finding places for the browser, through the `PlaceFinder` the commands use too: suggestions as
 /// the user types (a newer keystroke cancels the last, even in flight), places for a search, what

@@ -5,6 +5,7 @@ import MapbookCore
 import OfflineLibrary
 import TerminalCanvas
 import Geometry
+import UserFiles
 
 /// The map view, full screen: a header, the last drawn picture of the map, a list of bookmarks or
 /// layers over it when open, and a footer with the centre, zoom, scale and drawing mode.

@@ -33,7 +33,7 @@ public enum LibraryError: Error, Sendable, Equatable {
     }
 
     /// The same problem found in a file kept on this device rather than in one just downloaded.
-    var asStored: LibraryError {
+    package var asStored: LibraryError {
         switch self {
         case .sizeMismatch(let package, let expected, let actual, _): .sizeMismatch(package: package, expected: expected, actual: actual, stored: true)
         case .damaged(let package, let detail, _): .damaged(package: package, detail: detail, stored: true)

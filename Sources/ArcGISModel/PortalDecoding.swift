@@ -5,9 +5,9 @@ import Geometry
 
 /// Turns REST JSON into mapbook's value types, forgiving where real portals vary: missing fields,
 /// `null`s, `[]` extents, numbers as strings, unknown layer types, extra fields.
-enum PortalDecoding {
+package enum PortalDecoding {
     /// An item; nil when it has no usable id (nothing else is required).
-    static func item(_ json: JSONValue) -> PortalItem? {
+    package static func item(_ json: JSONValue) -> PortalItem? {
         guard let id = json["id"]?.string.flatMap(ItemID.init) else { return nil }
         let properties = json["properties"].flatMap { $0.object == nil ? nil : $0 }
         return PortalItem(
@@ -32,7 +32,7 @@ enum PortalDecoding {
 
     /// A map area: its item, `properties.status`, and its packages.
     /// A package listed twice is kept once. `pending`: its packages have not been asked for yet.
-    static func mapArea(_ item: PortalItem, packages: [PortalItem], unavailableReason: String? = nil, pending: Bool = false) -> MapArea {
+    package static func mapArea(_ item: PortalItem, packages: [PortalItem], unavailableReason: String? = nil, pending: Bool = false) -> MapArea {
         var seen = Set<ItemID>()
         var area = MapArea(item: item, status: PackagingStatus(portalValue: item.properties?["status"]?.string),
                            packages: packages.filter { seen.insert($0.id).inserted }.map(AreaPackage.init),
@@ -42,7 +42,7 @@ enum PortalDecoding {
     }
 
     /// `[[xmin, ymin], [xmax, ymax]]` in degrees; nil for `[]`, `null` or anything out of range.
-    static func cornerExtent(_ json: JSONValue?) -> GeoExtent? {
+    package static func cornerExtent(_ json: JSONValue?) -> GeoExtent? {
         guard let json, let x0 = json[0]?[0]?.double, let y0 = json[0]?[1]?.double,
               let x1 = json[1]?[0]?.double, let y1 = json[1]?[1]?.double else { return nil }
         let extent = GeoExtent(xmin: min(x0, x1), ymin: min(y0, y1), xmax: max(x0, x1), ymax: max(y0, y1))
@@ -52,7 +52,7 @@ enum PortalDecoding {
 
     /// A map area item without an item extent may describe itself in `properties.extent` (an envelope)
     /// or `properties.area` (a polygon, or an envelope).
-    static func areaExtent(_ properties: JSONValue) -> GeoExtent? {
+    package static func areaExtent(_ properties: JSONValue) -> GeoExtent? {
         if let envelope = Envelope(json: properties["extent"], default: .wgs84)?.geographic { return envelope }
         guard let area = properties["area"] else { return nil }
         if let envelope = Envelope(json: area, default: .wgs84)?.geographic { return envelope }
@@ -67,7 +67,7 @@ enum PortalDecoding {
         return Envelope(xmin: box.0, ymin: box.1, xmax: box.2, ymax: box.3, spatialReference: sr).geographic
     }
 
-    static func webMap(_ json: JSONValue) -> WebMap {
+    package static func webMap(_ json: JSONValue) -> WebMap {
         let sr = SpatialReference(json: json["spatialReference"])
         let offline = json["applicationProperties"]?["offline"]
         return WebMap(
@@ -89,7 +89,7 @@ enum PortalDecoding {
     }
 
     /// A layer of any type; nil only for entries that are not objects at all.
-    static func layer(_ json: JSONValue) -> WebMapLayer? {
+    package static func layer(_ json: JSONValue) -> WebMapLayer? {
         guard json.object != nil else { return nil }
         return WebMapLayer(
             id: json["id"]?.string,

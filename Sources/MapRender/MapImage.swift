@@ -1,0 +1,40 @@
+import TerminalCanvas
+import ArcGISModel
+import Geometry
+
+/// What to draw: a view, a size in cells, and how.
+public struct MapRequest: Sendable, Equatable {
+    public var viewport: MapViewport
+    public var columns: Int
+    public var rows: Int
+    public var mode: MapMode
+    public var hiddenLayers: Set<String>
+    public var colors: Bool
+
+    public init(viewport: MapViewport, columns: Int, rows: Int, mode: MapMode = .braille, hiddenLayers: Set<String> = [],
+                colors: Bool = true) {
+        self.viewport = viewport; self.columns = columns; self.rows = rows; self.mode = mode
+        self.hiddenLayers = hiddenLayers; self.colors = colors
+    }
+}
+
+/// A drawn map: its cells, what it was drawn for, and what could not be drawn.
+public struct MapImage: Sendable {
+    public var frame: Frame
+    public var request: MapRequest
+    public var report: MapDrawReport
+    /// Sentences for the status bar; empty when everything drew.
+    public var problems: [String]
+
+    public init(frame: Frame, request: MapRequest, report: MapDrawReport = MapDrawReport(), problems: [String] = []) {
+        self.frame = frame; self.request = request; self.report = report; self.problems = problems
+    }
+}
+
+/// One thing found under the pointer: its popup card and its geometry, to highlight it.
+public struct IdentifyHit: Sendable, Equatable {
+    public var card: PopupCard
+    public var geometry: GeoGeometry?
+
+    public init(card: PopupCard, geometry: GeoGeometry?) { self.card = card; self.geometry = geometry }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// The layering, read from Package.swift: the model of the app is values and rules, so it must
+/// build without the network stack, and every module says what it imports.
+@Suite("Module shape")
+struct ModuleShapeTests {
+    /// Each target's declared dependencies, by name.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func targets() throws -> [String: Set<String>] {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let target = try Regex(#"\.(?:target|executableTarget|testTarget)\(name: "(\w+)", dependencies: \[([^\]]*)\]"#)
+        let quoted = try Regex(#""(\w+)""#)
+        var found: [String: Set<String>] = [:]
+        for match in manifest.matches(of: target) {
+            let name = String(match.output[1].substring ?? "")
+            let list = match.output[2].substring ?? ""
+            found[name] = Set(list.matches(of: quoted).compactMap { $0.output[1].substring.map(String.init) })
+        }
+        // Targets with no dependencies, and system libraries, depend on nothing.
+        for match in manifest.matches(of: try Regex(#"\.\w+\(name: "(\w+)""#)) {
+            let name = String(match.output[1].substring ?? "")
+            if found[name] == nil { found[name] = [] }
+        }
+        return found
+    }
+
+    static func closure(of name: String, in targets: [String: Set<String>]) -> Set<String> {
+        var seen: Set<String> = []
+        var queue = [name]
+        while let next = queue.popLast() {
+            for dependency in targets[next] ?? [] where seen.insert(dependency).inserted { queue.append(dependency) }
+        }
+        return seen
+    }
+
+    @Test func theAppModelBuildsWithoutTheNetworkStack() throws {
+        let targets = try Self.targets()
+        #expect(targets["AppModel"] != nil, "Package.swift names the AppModel target")
+        let reached = Self.closure(of: "AppModel", in: targets)
+        for networking in ["CCurl", "HTTP", "ArcGISPortal", "OfflineLibrary", "MapSources", "SignIn"] {
+            #expect(!reached.contains(networking), "AppModel reaches \(networking)")
+        }
+        // The check itself can fail: the runtime does reach libcurl.
+        #expect(Self.closure(of: "AppRuntime", in: targets).contains("CCurl"))
+    }
+
+    /// Importing a module the target does not declare builds only by luck of the build order.
+    @Test func everyTargetDeclaresTheModulesItImports() throws {
+        let targets = try Self.targets()
+        let importLine = try Regex(#"(?m)^(?:@testable )?import (\w+)"#)
+        var undeclared: [String] = []
+        for (name, dependencies) in targets {
+            let folder = ["Sources", "Tests"].map { Self.root.appendingPathComponent("\($0)/\(name)") }
+                .first { FileManager.default.fileExists(atPath: $0.path) }
+            guard let folder, let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for match in text.matches(of: importLine) {
+                    let module = String(match.output[1].substring ?? "")
+                    if targets[module] != nil, module != name, !dependencies.contains(module) { undeclared.append("\(name)/\(file) imports \(module)") }
+                }
+            }
+        }
+        #expect(undeclared.isEmpty, "\(undeclared.sorted().joined(separator: "; "))")
+    }
+}
