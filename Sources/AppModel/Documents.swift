@@ -132,7 +132,7 @@ public enum DetailsDocument {
         case .paused(let bytes, let total, let resumes):
             let reached = total > 0 ? "\(Format.bytes(bytes)) of \(Format.bytes(total))" : Format.bytes(bytes)
             doc.field(resumes ? "Paused" : "Interrupted",
-                      "\(reached) arrived before mapbook stopped; " + (resumes ? "it resumes when online" : "\(state.key(.download)) resumes it") + ", \(state.key(.cancelDownload)) discards it.")
+                      "\(reached) arrived before mapbook stopped; " + (resumes ? "it resumes when online" : "\(state.key(.area(.download))) resumes it") + ", \(state.key(.area(.cancel))) discards it.")
         case .failed(let sentence): doc.field("Download failed", sentence + " Press \(state.key(.refresh)) to retry.", role: .error)
         default: break
         }
@@ -207,11 +207,11 @@ public enum StatusText {
                 let percent = fraction.map { " \(Int(($0 * 100).rounded(.down)))%" } ?? " \(Format.bytes(bytes))"
                 return [StyledText(resumes ? "Paused " : "Interrupted ", .warning),
                         StyledText(ProgressText.bar(fraction: fraction, width: 10, ascii: ascii), .dim),
-                        StyledText(percent + (resumes ? " · resumes when online" : " · \(state.key(.download)) resumes"), .dim)]
+                        StyledText(percent + (resumes ? " · resumes when online" : " · \(state.key(.area(.download))) resumes"), .dim)]
             case .failed:
                 return [StyledText("Failed", .error), StyledText(" — \(state.key(.refresh)) to retry · Enter for why", .dim)]
             case .downloaded(let size, _, let updateAvailable):
-                if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · \(state.key(.update)) to update", .dim)] }
+                if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · \(state.key(.area(.update))) to update", .dim)] }
                 if let problem = state.downloads[area.item.id]?.drawProblem {
                     return [StyledText("Downloaded — cannot be drawn: ", .error), StyledText(TerminalText.sanitizedLine(problem, maxLength: 200), .dim)]
                 }

@@ -1,51 +1,88 @@
 /// Everything a user can ask for. Keys, mouse events and plain-mode commands become intents;
-/// `update` is the one place that acts on them. Most apply wherever they make sense (a move scrolls
-/// a document, moves the selection, or pans the map); typing a filter and answering a question have
-/// intents of their own.
+/// `update` is the one place that acts on them. The vocabulary is nested by where an intent
+/// belongs — the list, an area, the map, the Maps card — so each handler matches its own type
+/// exhaustively and passes on the rest by type; moving and a few keys (Enter, Esc, q, ?, r) mean
+/// something everywhere.
 public enum Intent: Hashable, Sendable {
-    case moveUp, moveDown, moveLeft, moveRight
-    case pageUp, pageDown, top, bottom
-    case open, back, quit
-    case startFilter, startSearch, refresh, switchFocus, toggleHelp
-    /// `o`: the next order of the areas; `O`: the downloaded ones first, or not.
-    case cycleOrder, toggleDownloadedFirst
-    case download, downloadAll, cancelDownload, remove, update
-    /// `m`: the selected row's map; `i`: its details.
-    case openMap, showDetails
-    case zoomIn, zoomOut, home, showBookmarks, showLayers, showBasemaps, whatsHere, cycleMapMode
-    /// `i` in the map: what lies under the centre; `Tab`: the next thing found.
-    case identify, nextHit
-    /// `R` in the map: start a ruler at the centre, or fix a point of it there.
-    case ruler
-    /// A click on the map: identify at that cell of it.
-    case identifyAt(column: Int, row: Int)
-    /// `p`: a pin at the centre; `P`: the pins table; in it `e` edits and `o` opens the link.
-    case dropPin, showPins, editPin, openLink
-    /// While filling in a form: a pin's title, note and link; a username and password.
-    case form(FormEdit)
+    /// Through what is shown: a list's selection, a document's lines; on the map, panning.
+    case move(Move)
+    /// Enter: the selected thing (a row's details, a bookmark, a basemap…).
+    case open
+    /// Esc: close what is open, or go back.
+    case back
+    case quit, toggleHelp
+    /// `r`: retry a failed download; elsewhere reload.
+    case refresh
+    /// `s`: search for a place.
+    case startSearch
     /// `S`: sign in to the portal with a username and password.
     case signIn
-    /// `M`: the Maps card, to open another web map.
-    case showMaps
-    /// Typed in the plain mode: the Maps card on a tab, a search for web maps, the web map in a
-    /// row of the card (from 0).
-    case showMapsTab(WebMapsTab), searchMaps(String), chooseMap(Int)
-    /// Space in the layer list: show or hide the layer.
-    case toggle
-    /// Mouse drag on the map: cells moved (right and down positive).
-    case pan(columns: Int, rows: Int)
-    /// Mouse wheel on the map: levels (in positive), toward a cell of the map.
-    case zoomAt(steps: Int, column: Int, row: Int)
-    /// A list row picked with the mouse (index into the visible rows).
-    case selectRow(Int)
-    /// Mouse wheel: rows to move the selection by.
-    case scroll(Int)
+    case list(ListIntent)
+    case area(AreaIntent)
+    case map(MapIntent)
+    case maps(MapsIntent)
+    /// While filling in a form: a pin's title, note and link; a username and password.
+    case form(FormEdit)
     /// While typing the list's filter.
     case filter(FilterEdit)
     /// While typing a place to search for.
     case search(SearchEdit)
     /// The answer to a confirmation.
     case confirm(Bool)
+}
+
+/// A move through a list or a document (on the map: a pan; the wheel zooms).
+public enum Move: Hashable, Sendable {
+    case up, down, left, right
+    case pageUp, pageDown, top, bottom
+    /// Mouse wheel: rows (notches) to move by, down positive.
+    case scroll(Int)
+}
+
+/// The areas list and the overview beside it.
+public enum ListIntent: Hashable, Sendable {
+    /// `m`: the selected row's map; `i`: its details.
+    case openMap, showDetails
+    case startFilter, switchFocus
+    /// `o`: the next order of the areas; `O`: the downloaded ones first, or not.
+    case cycleOrder, toggleDownloadedFirst
+    /// A row picked with the mouse (index into the visible rows).
+    case selectRow(Int)
+}
+
+/// What can be done to the selected area (in the pins table, `remove` deletes the pin).
+public enum AreaIntent: Hashable, Sendable {
+    case download, downloadAll, cancel, remove, update
+}
+
+/// The map view and the cards over it.
+public enum MapIntent: Hashable, Sendable {
+    case zoomIn, zoomOut, home
+    /// Mouse drag: cells moved (right and down positive).
+    case pan(columns: Int, rows: Int)
+    /// Mouse wheel: levels (in positive), toward a cell of the map.
+    case zoomAt(steps: Int, column: Int, row: Int)
+    case showBookmarks, showLayers, showBasemaps, showPins
+    case whatsHere, cycleMode
+    /// `i`: what lies under the centre; `Tab`: the next thing found.
+    case identify, nextHit
+    /// A click on the map: identify at that cell of it (with the ruler out: a point of it there).
+    case identifyAt(column: Int, row: Int)
+    /// `R`: start a ruler at the centre, or fix a point of it there.
+    case ruler
+    /// `p`: a pin at the centre; in the pins table `e` edits and `o` opens the link.
+    case dropPin, editPin, openLink
+    /// Space in the layer list: show or hide the layer.
+    case toggle
+}
+
+/// `M`, the Maps card, to open another web map. Typed in the plain mode: a tab, a search for web
+/// maps, the web map in a row of the card (from 0).
+public enum MapsIntent: Hashable, Sendable {
+    case show
+    case showTab(WebMapsTab)
+    case search(String)
+    case choose(Int)
 }
 
 /// Editing a form's fields.

@@ -17,6 +17,8 @@ public struct KeyBinding: Sendable {
     public var keys: [Key]
     /// Intent to dispatch; nil for bindings handled by the filter editor itself.
     public var intent: Intent?
+    /// The name the config gives it a key by (`key.download = D`); nil for keys that stay as they are.
+    public var action: KeyAction? = nil
     /// How the keys are written in help, e.g. "↑ k".
     public var label: String
     public var summary: String
@@ -30,90 +32,90 @@ public struct KeyBinding: Sendable {
 /// The one table of keys. Help is generated from it, so it cannot drift from what the keys do.
 public enum KeyMap {
     public static let bindings: [KeyBinding] = [
-        KeyBinding(keys: [.up, .character("k")], intent: .moveUp, label: "↑ k", summary: "Previous row; scroll up",
+        KeyBinding(keys: [.up, .character("k")], intent: .move(.up), label: "↑ k", summary: "Previous row; scroll up",
                    context: .everywhere, hint: nil),
-        KeyBinding(keys: [.down, .character("j")], intent: .moveDown, label: "↓ j", summary: "Next row; scroll down",
+        KeyBinding(keys: [.down, .character("j")], intent: .move(.down), label: "↓ j", summary: "Next row; scroll down",
                    context: .everywhere, hint: "↑↓ move"),
-        KeyBinding(keys: [.pageUp], intent: .pageUp, label: "PgUp", summary: "One page up", context: .everywhere, hint: nil),
-        KeyBinding(keys: [.pageDown], intent: .pageDown, label: "PgDn", summary: "One page down", context: .everywhere, hint: nil),
-        KeyBinding(keys: [.character("g"), .home], intent: .top, label: "g Home", summary: "First row; top", context: .everywhere, hint: nil),
-        KeyBinding(keys: [.character("G"), .end], intent: .bottom, label: "G End", summary: "Last row; bottom", context: .everywhere, hint: nil),
-        KeyBinding(keys: [.left, .character("h")], intent: .moveLeft, label: "← h",
+        KeyBinding(keys: [.pageUp], intent: .move(.pageUp), label: "PgUp", summary: "One page up", context: .everywhere, hint: nil),
+        KeyBinding(keys: [.pageDown], intent: .move(.pageDown), label: "PgDn", summary: "One page down", context: .everywhere, hint: nil),
+        KeyBinding(keys: [.character("g"), .home], intent: .move(.top), label: "g Home", summary: "First row; top", context: .everywhere, hint: nil),
+        KeyBinding(keys: [.character("G"), .end], intent: .move(.bottom), label: "G End", summary: "Last row; bottom", context: .everywhere, hint: nil),
+        KeyBinding(keys: [.left, .character("h")], intent: .move(.left), label: "← h",
                    summary: "Map focused: nearest area to the left (← → ↑ ↓ alike)", context: .list, hint: nil),
-        KeyBinding(keys: [.right, .character("l")], intent: .moveRight, label: "→ l", summary: "Map focused: nearest area to the right",
+        KeyBinding(keys: [.right, .character("l")], intent: .move(.right), label: "→ l", summary: "Map focused: nearest area to the right",
                    context: .list, hint: nil),
         KeyBinding(keys: [.enter], intent: .open, label: "Enter", summary: "An area's details; the web map's map",
                    context: .list, hint: nil),
-        KeyBinding(keys: [.character("m")], intent: .openMap, label: "m",
+        KeyBinding(keys: [.character("m")], intent: .list(.openMap), action: .map, label: "m",
                    summary: "The selected row's map, full screen (offline from a downloaded area)", context: .list, hint: "m map"),
-        KeyBinding(keys: [.character("i")], intent: .showDetails, label: "i", summary: "The selected row's details", context: .list, hint: nil),
-        KeyBinding(keys: [.tab, .backTab], intent: .switchFocus, label: "Tab", summary: "Switch focus between list and map",
+        KeyBinding(keys: [.character("i")], intent: .list(.showDetails), action: .details, label: "i", summary: "The selected row's details", context: .list, hint: nil),
+        KeyBinding(keys: [.tab, .backTab], intent: .list(.switchFocus), label: "Tab", summary: "Switch focus between list and map",
                    context: .list, hint: nil),
-        KeyBinding(keys: [.character("/")], intent: .startFilter, label: "/", summary: "Filter the list as you type (fuzzy)",
+        KeyBinding(keys: [.character("/")], intent: .list(.startFilter), action: .filter, label: "/", summary: "Filter the list as you type (fuzzy)",
                    context: .list, hint: "/ filter"),
-        KeyBinding(keys: [.character("s")], intent: .startSearch, label: "s", summary: "Search for a place and open the map there",
+        KeyBinding(keys: [.character("s")], intent: .startSearch, action: .search, label: "s", summary: "Search for a place and open the map there",
                    context: .list, hint: "s search"),
-        KeyBinding(keys: [.character("o")], intent: .cycleOrder, label: "o",
+        KeyBinding(keys: [.character("o")], intent: .list(.cycleOrder), action: .order, label: "o",
                    summary: "Order the areas: the portal's, nearest to the place searched last, by name, by size", context: .list, hint: nil),
-        KeyBinding(keys: [.character("O")], intent: .toggleDownloadedFirst, label: "O", summary: "Downloaded areas first, or in their place",
+        KeyBinding(keys: [.character("O")], intent: .list(.toggleDownloadedFirst), action: .downloadedFirst, label: "O", summary: "Downloaded areas first, or in their place",
                    context: .list, hint: nil),
-        KeyBinding(keys: [.character("d")], intent: .download, label: "d", summary: "Download the selected area",
+        KeyBinding(keys: [.character("d")], intent: .area(.download), action: .download, label: "d", summary: "Download the selected area",
                    context: .everywhere, hint: "d download"),
-        KeyBinding(keys: [.character("D")], intent: .downloadAll, label: "D", summary: "Download every area not on this device",
+        KeyBinding(keys: [.character("D")], intent: .area(.downloadAll), action: .downloadAll, label: "D", summary: "Download every area not on this device",
                    context: .everywhere, hint: nil),
-        KeyBinding(keys: [.character("c")], intent: .cancelDownload, label: "c", summary: "Cancel the selected area's download",
+        KeyBinding(keys: [.character("c")], intent: .area(.cancel), action: .cancel, label: "c", summary: "Cancel the selected area's download",
                    context: .everywhere, hint: nil),
-        KeyBinding(keys: [.character("u")], intent: .update, label: "u", summary: "Update a downloaded area the portal has changed",
+        KeyBinding(keys: [.character("u")], intent: .area(.update), action: .update, label: "u", summary: "Update a downloaded area the portal has changed",
                    context: .everywhere, hint: nil),
-        KeyBinding(keys: [.character("x")], intent: .remove, label: "x", summary: "Remove the selected area from this device (asks first)",
+        KeyBinding(keys: [.character("x")], intent: .area(.remove), action: .remove, label: "x", summary: "Remove the selected area from this device (asks first)",
                    context: .everywhere, hint: nil),
-        KeyBinding(keys: [.character("M")], intent: .showMaps, label: "M",
+        KeyBinding(keys: [.character("M")], intent: .maps(.show), action: .maps, label: "M",
                    summary: "Maps: open another web map (recent, your content, your groups', a search; ←→ between them, / types a search)", context: .list, hint: nil),
-        KeyBinding(keys: [.character("S")], intent: .signIn, label: "S",
+        KeyBinding(keys: [.character("S")], intent: .signIn, action: .signIn, label: "S",
                    summary: "Sign in to the portal with a username and password (mapbook auth login for OAuth)", context: .everywhere, hint: nil),
-        KeyBinding(keys: [.character("r")], intent: .refresh, label: "r",
+        KeyBinding(keys: [.character("r")], intent: .refresh, action: .refresh, label: "r",
                    summary: "Retry a failed download; elsewhere reload the web map and its areas",
                    context: .everywhere, hint: nil),
         KeyBinding(keys: [.escape], intent: .back, label: "Esc", summary: "Back; clear the filter; close help",
                    context: .everywhere, hint: nil),
-        KeyBinding(keys: [.character("?")], intent: .toggleHelp, label: "?", summary: "Show or hide this help",
+        KeyBinding(keys: [.character("?")], intent: .toggleHelp, action: .help, label: "?", summary: "Show or hide this help",
                    context: .everywhere, hint: "? help"),
-        KeyBinding(keys: [.character("q")], intent: .quit, label: "q", summary: "Quit", context: .everywhere, hint: "q quit"),
+        KeyBinding(keys: [.character("q")], intent: .quit, action: .quit, label: "q", summary: "Quit", context: .everywhere, hint: "q quit"),
         KeyBinding(keys: [.up, .down, .left, .right, .character("h"), .character("j"), .character("k"), .character("l")],
                    intent: nil, label: "←↑↓→ hjkl", summary: "Pan a quarter of the view (or drag with the mouse)", context: .map, hint: "←↑↓→ pan"),
-        KeyBinding(keys: [.character("+"), .character("=")], intent: .zoomIn, label: "+ =", summary: "Zoom in (or the wheel, toward the pointer)",
+        KeyBinding(keys: [.character("+"), .character("=")], intent: .map(.zoomIn), action: .zoomIn, label: "+ =", summary: "Zoom in (or the wheel, toward the pointer)",
                    context: .map, hint: "+- zoom"),
-        KeyBinding(keys: [.character("-"), .character("_")], intent: .zoomOut, label: "-", summary: "Zoom out", context: .map, hint: nil),
-        KeyBinding(keys: [.character("0")], intent: .home, label: "0", summary: "Back to the whole map or area", context: .map, hint: "0 home"),
-        KeyBinding(keys: [.character("b")], intent: .showBookmarks, label: "b", summary: "Bookmarks: go to a saved place",
+        KeyBinding(keys: [.character("-"), .character("_")], intent: .map(.zoomOut), action: .zoomOut, label: "-", summary: "Zoom out", context: .map, hint: nil),
+        KeyBinding(keys: [.character("0")], intent: .map(.home), action: .home, label: "0", summary: "Back to the whole map or area", context: .map, hint: "0 home"),
+        KeyBinding(keys: [.character("b")], intent: .map(.showBookmarks), action: .bookmarks, label: "b", summary: "Bookmarks: go to a saved place",
                    context: .map, hint: "b bookmarks"),
-        KeyBinding(keys: [.character("L")], intent: .showLayers, label: "L",
+        KeyBinding(keys: [.character("L")], intent: .map(.showLayers), action: .layers, label: "L",
                    summary: "Layers: Space shows or hides one (l pans, as in hjkl)", context: .map, hint: "L layers"),
-        KeyBinding(keys: [.character("s")], intent: .startSearch, label: "s", summary: "Search for a place and go there",
+        KeyBinding(keys: [.character("s")], intent: .startSearch, action: .search, label: "s", summary: "Search for a place and go there",
                    context: .map, hint: nil),
-        KeyBinding(keys: [.character("w")], intent: .whatsHere, label: "w",
+        KeyBinding(keys: [.character("w")], intent: .map(.whatsHere), action: .whatsHere, label: "w",
                    summary: "What's here: the address at the centre (offline, the nearest named place)", context: .map, hint: nil),
-        KeyBinding(keys: [.character("i")], intent: .identify, label: "i",
+        KeyBinding(keys: [.character("i")], intent: .map(.identify), action: .identify, label: "i",
                    summary: "Identify: what lies at the centre (operational features, then the basemap's)", context: .map, hint: "i identify"),
-        KeyBinding(keys: [.character("R")], intent: .ruler, label: "R",
+        KeyBinding(keys: [.character("R")], intent: .map(.ruler), action: .ruler, label: "R",
                    summary: "Ruler: how far and which way from here (pan to measure; R or Enter adds a point; Esc ends)",
                    context: .map, hint: nil),
-        KeyBinding(keys: [.tab], intent: .nextHit, label: "Tab", summary: "Identify found several: the next one", context: .map, hint: nil),
-        KeyBinding(keys: [.character("p")], intent: .dropPin, label: "p", summary: "Drop a pin at the centre: a title, a note, a link",
+        KeyBinding(keys: [.tab], intent: .map(.nextHit), label: "Tab", summary: "Identify found several: the next one", context: .map, hint: nil),
+        KeyBinding(keys: [.character("p")], intent: .map(.dropPin), action: .pin, label: "p", summary: "Drop a pin at the centre: a title, a note, a link",
                    context: .map, hint: "p pin"),
-        KeyBinding(keys: [.character("P")], intent: .showPins, label: "P",
+        KeyBinding(keys: [.character("P")], intent: .map(.showPins), action: .pins, label: "P",
                    summary: "Pins: Enter goes there, e edits, x deletes, o opens the link", context: .map, hint: nil),
-        KeyBinding(keys: [.character("e")], intent: .editPin, label: "e", summary: "In the pins list: edit the pin", context: .map, hint: nil),
-        KeyBinding(keys: [.character("o")], intent: .openLink, label: "o", summary: "In the pins list: open the pin's link (shown first)",
+        KeyBinding(keys: [.character("e")], intent: .map(.editPin), label: "e", summary: "In the pins list: edit the pin", context: .map, hint: nil),
+        KeyBinding(keys: [.character("o")], intent: .map(.openLink), label: "o", summary: "In the pins list: open the pin's link (shown first)",
                    context: .map, hint: nil),
-        KeyBinding(keys: [.character("B")], intent: .showBasemaps, label: "B",
+        KeyBinding(keys: [.character("B")], intent: .map(.showBasemaps), action: .basemaps, label: "B",
                    summary: "Basemaps: draw this map on another of the portal's basemaps", context: .map, hint: "B basemap"),
         KeyBinding(keys: [.enter], intent: .open, label: "Enter",
                    summary: "In a list: go to the bookmark, show/hide the layer, use the basemap",
                    context: .map, hint: nil),
-        KeyBinding(keys: [.character(" ")], intent: .toggle, label: "Space", summary: "In the layer list: show or hide the layer",
+        KeyBinding(keys: [.character(" ")], intent: .map(.toggle), label: "Space", summary: "In the layer list: show or hide the layer",
                    context: .map, hint: nil),
-        KeyBinding(keys: [.character("c")], intent: .cycleMapMode, label: "c", summary: "Drawing: braille, blocks, ASCII",
+        KeyBinding(keys: [.character("c")], intent: .map(.cycleMode), action: .drawing, label: "c", summary: "Drawing: braille, blocks, ASCII",
                    context: .map, hint: nil,
                    shadowsGlobalKeys: true),
         // Any other character typed while filtering is `.filter(.type(character))` (see `intent(for:in:)`).
@@ -185,7 +187,7 @@ public enum KeyMap {
         case .search:
             if let intent = bound(.search) { return intent }
             switch key {
-            case .tab, .backTab: return .switchFocus
+            case .tab, .backTab: return .list(.switchFocus)
             case .up: return .search(.previous)
             case .down: return .search(.next)
             case .character(let character): return .search(.type(character))
@@ -200,10 +202,10 @@ public enum KeyMap {
             // The pan keys (unless the config gave one to another action).
             if bindings.contains(where: { $0.context == .map && $0.intent == nil && $0.keys.contains(key) }) {
                 switch key {
-                case .up, .character("k"): return .moveUp
-                case .down, .character("j"): return .moveDown
-                case .left, .character("h"): return .moveLeft
-                case .right, .character("l"): return .moveRight
+                case .up, .character("k"): return .move(.up)
+                case .down, .character("j"): return .move(.down)
+                case .left, .character("h"): return .move(.left)
+                case .right, .character("l"): return .move(.right)
                 default: break
                 }
             }
@@ -239,39 +241,8 @@ public enum KeyMap {
 }
 
 extension KeyAction {
-    /// What the action asks for.
-    public var intent: Intent? {
-        switch self {
-        case .download: .download
-        case .downloadAll: .downloadAll
-        case .cancel: .cancelDownload
-        case .remove: .remove
-        case .update: .update
-        case .refresh: .refresh
-        case .map: .openMap
-        case .details: .showDetails
-        case .filter: .startFilter
-        case .search: .startSearch
-        case .order: .cycleOrder
-        case .downloadedFirst: .toggleDownloadedFirst
-        case .maps: .showMaps
-        case .signIn: .signIn
-        case .help: .toggleHelp
-        case .quit: .quit
-        case .zoomIn: .zoomIn
-        case .zoomOut: .zoomOut
-        case .home: .home
-        case .bookmarks: .showBookmarks
-        case .layers: .showLayers
-        case .basemaps: .showBasemaps
-        case .whatsHere: .whatsHere
-        case .identify: .identify
-        case .ruler: .ruler
-        case .pin: .dropPin
-        case .pins: .showPins
-        case .drawing: .cycleMapMode
-        }
-    }
+    /// What the action asks for: the intent of the binding in the key table that names it.
+    public var intent: Intent? { KeyMap.bindings.first { $0.action == self }?.intent }
 }
 
 extension Key {

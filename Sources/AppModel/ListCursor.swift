@@ -2,19 +2,18 @@
 /// list, the lists and tables over the map, the Maps card and the documents' scrolling (a document
 /// is a list of lines whose "selection" is its first line shown).
 public enum ListCursor {
-    /// Where `intent` takes `selection` in a list of `count` rows, `page` rows a page; nil for an
-    /// intent that does not move a selection.
-    public static func moved(_ selection: Int, by intent: Intent, count: Int, page: Int) -> Int? {
-        let target: Int
-        switch intent {
-        case .moveUp: target = selection - 1
-        case .moveDown: target = selection + 1
-        case .pageUp: target = selection - max(page, 1)
-        case .pageDown: target = selection + max(page, 1)
-        case .top: target = 0
-        case .bottom: target = count - 1
-        case .scroll(let rows): target = selection + rows
-        default: return nil
+    /// Where `move` takes `selection` in a list of `count` rows, `page` rows a page (left and right
+    /// leave it where it is).
+    public static func moved(_ selection: Int, by move: Move, count: Int, page: Int) -> Int {
+        let target = switch move {
+        case .up: selection - 1
+        case .down: selection + 1
+        case .pageUp: selection - max(page, 1)
+        case .pageDown: selection + max(page, 1)
+        case .top: 0
+        case .bottom: count - 1
+        case .scroll(let rows): selection + rows
+        case .left, .right: selection
         }
         return clamped(target, count: count)
     }

@@ -93,8 +93,8 @@ public enum Notice: Equatable, Sendable {
         case .notOnDeviceForMap(let title): "\(title) is not on this device: download it (d) to see its map offline."
         case .basemapNotDrawable(let layer?):
             "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is not a tiled layer, "
-                + "the kind mapbook draws; \(key(.showBasemaps)) offers the portal's basemaps, and a downloaded area's map opens with \(key(.openMap))."
-        case .basemapNotDrawable(nil): "This web map has no basemap; a downloaded area's map opens with \(key(.openMap))."
+                + "the kind mapbook draws; \(key(.map(.showBasemaps))) offers the portal's basemaps, and a downloaded area's map opens with \(key(.list(.openMap)))."
+        case .basemapNotDrawable(nil): "This web map has no basemap; a downloaded area's map opens with \(key(.list(.openMap)))."
         case .noBookmarks: "This web map has no bookmarks."
         case .noBasemapChoice: "A map opened from a file has no other basemaps."
         case .ordered(.portal): "Areas in the portal's order."
@@ -111,7 +111,7 @@ public enum Notice: Equatable, Sendable {
         case .drawingMode(let mode): "Drawing in \(mode.rawValue)"
         case .bookmark(let name): "Bookmark: \(name)"
         case .problem(let sentence): sentence
-        case .noPins: "No pins yet: \(key(.dropPin)) drops one at the centre of the map."
+        case .noPins: "No pins yet: \(key(.map(.dropPin))) drops one at the centre of the map."
         case .pinKept(let title): "Pin kept: \(title)"
         case .pinDeleted(let title): "Deleted the pin \(title)."
         }

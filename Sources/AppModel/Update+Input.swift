@@ -38,40 +38,50 @@ extension App {
             state.overlay = .help(scroll: 0)
         case .signIn:
             return startSignIn(&state)
-        case .showMaps:
+        case .maps(.show):
             return showMaps(&state)
-        case .showMapsTab(let tab):
+        case .maps(.showTab(let tab)):
             return showMaps(&state, on: tab)
-        case .searchMaps:
+        case .maps(.search):
             return showMaps(&state, on: .search) + inMaps(&state, intent)
+        case .maps(.choose):
+            break
         case .refresh:
             // On a failed download, r retries it; anywhere else it reloads.
             if let index = state.selectedAreaIndex, case .failed? = state.transfers[state.areas[index].item.id] {
                 return startDownload(&state, state.areas[index])
             }
             return reload(&state)
-        case .download: return download(&state)
-        case .downloadAll: return downloadAll(&state)
-        case .cancelDownload: return cancelDownload(&state)
-        case .remove: askToRemove(&state)
-        case .update: return update(&state)
+        case .area(let asked):
+            return onArea(&state, asked)
         case .back: back(&state)
         case .startSearch:
             return startSearch(&state)
-        case .cycleOrder:
+        case .list(.cycleOrder):
             cycleOrder(&state)
-        case .toggleDownloadedFirst:
+        case .list(.toggleDownloadedFirst):
             let previous = state.selectedRow
             state.downloadedFirst.toggle()
             state.notice = .downloadedFirst(state.downloadedFirst)
             reselect(&state, previous)
-        case .filter, .confirm, .search:
-            break
-        default:
+        case .move, .open, .list:
             if case .details = state.screen { return inDetails(&state, intent) }
             return inMain(&state, intent)
+        case .map, .filter, .confirm, .search, .form:
+            // The map's intents away from the map, and editing with nothing open to edit.
+            break
         }
         return []
+    }
+
+    private static func onArea(_ state: inout AppState, _ asked: AreaIntent) -> [Effect] {
+        switch asked {
+        case .download: return download(&state)
+        case .downloadAll: return downloadAll(&state)
+        case .cancel: return cancelDownload(&state)
+        case .remove: askToRemove(&state); return []
+        case .update: return update(&state)
+        }
     }
 
     /// Help is a document over the screen: moves scroll it; Esc or ? close it; q still quits.
@@ -82,25 +92,30 @@ extension App {
             state.overlay = nil
         case .quit:
             return nil
-        default:
+        case .move(let move):
             let (page, maximum) = helpExtent(state)
-            state.overlay = .help(scroll: scrolled(scroll, by: intent, page: page, maximum: maximum) ?? scroll)
+            state.overlay = .help(scroll: scrolled(scroll, by: move, page: page, maximum: maximum))
+        default:
+            break
         }
         return []
     }
 
     private static func inDetails(_ state: inout AppState, _ intent: Intent) -> [Effect] {
         guard case .details(let scroll) = state.screen else { return [] }
-        if intent == .openMap { return openMap(&state) }
-        let (page, maximum) = detailsExtent(state)
-        if let target = scrolled(scroll, by: intent, page: page, maximum: maximum) { state.screen = .details(scroll: target) }
+        switch intent {
+        case .list(.openMap): return openMap(&state)
+        case .move(let move):
+            let (page, maximum) = detailsExtent(state)
+            state.screen = .details(scroll: scrolled(scroll, by: move, page: page, maximum: maximum))
+        default: break
+        }
         return []
     }
 
-    /// Where a scroll intent takes a document: nil for intents that do not scroll.
-    /// A page keeps one line of the one before in view.
-    private static func scrolled(_ scroll: Int, by intent: Intent, page: Int, maximum: Int) -> Int? {
-        ListCursor.moved(scroll, by: intent, count: maximum + 1, page: page - 1)
+    /// Where a move takes a document. A page keeps one line of the one before in view.
+    private static func scrolled(_ scroll: Int, by move: Move, page: Int, maximum: Int) -> Int {
+        ListCursor.moved(scroll, by: move, count: maximum + 1, page: page - 1)
     }
 
     /// The details document's page height and how far it can scroll, at the state's size.
@@ -125,23 +140,23 @@ extension App {
         let count = state.rows.count
         let page = max(state.layout?.main.listCapacity ?? 1, 1)
         switch intent {
-        case .moveUp where state.focus == .overview: moveSpatially(&state, dx: 0, dy: 1)
-        case .moveDown where state.focus == .overview: moveSpatially(&state, dx: 0, dy: -1)
-        case .moveLeft where state.focus == .overview: moveSpatially(&state, dx: -1, dy: 0)
-        case .moveRight where state.focus == .overview: moveSpatially(&state, dx: 1, dy: 0)
-        case .moveUp, .moveDown, .pageUp, .pageDown, .top, .bottom, .scroll:
-            if let row = ListCursor.moved(state.selection, by: intent, count: count, page: page) { select(&state, row) }
-        case .selectRow(let row): state.focus = .list; select(&state, row)
-        case .open where state.selectedRow == .webMap, .openMap:
+        case .move(.up) where state.focus == .overview: moveSpatially(&state, dx: 0, dy: 1)
+        case .move(.down) where state.focus == .overview: moveSpatially(&state, dx: 0, dy: -1)
+        case .move(.left) where state.focus == .overview: moveSpatially(&state, dx: -1, dy: 0)
+        case .move(.right) where state.focus == .overview: moveSpatially(&state, dx: 1, dy: 0)
+        case .move(let move):
+            select(&state, ListCursor.moved(state.selection, by: move, count: count, page: page))
+        case .list(.selectRow(let row)): state.focus = .list; select(&state, row)
+        case .open where state.selectedRow == .webMap, .list(.openMap):
             return openMap(&state)
-        case .open, .showDetails:
+        case .open, .list(.showDetails):
             guard state.selectedRow != nil else { return [] }
             state.screen = .details(scroll: 0)
-        case .startFilter:
+        case .list(.startFilter):
             guard state.webMapItem != nil else { return [] }
             state.overlay = .filter
             state.focus = .list
-        case .switchFocus:
+        case .list(.switchFocus):
             state.focus = state.focus == .list ? .overview : .list
         default:
             break
@@ -228,9 +243,9 @@ public enum MouseTranslator {
         case .wheel(let rows, let point):
             let rect = layout.mapRect
             if onMap, rect.contains(x: point.x, y: point.y) {
-                return (.zoomAt(steps: -rows, column: point.x - rect.x, row: point.y - rect.y), state.dragPoint)
+                return (.map(.zoomAt(steps: -rows, column: point.x - rect.x, row: point.y - rect.y)), state.dragPoint)
             }
-            return (.scroll(rows), state.dragPoint)
+            return (.move(.scroll(rows)), state.dragPoint)
         case .press(let point):
             if onMap { return (nil, point) }
             // Only the main screen's list can be clicked, and not under a card or a question.
@@ -238,16 +253,16 @@ public enum MouseTranslator {
                   let row = layout.main.row(atX: point.x, y: point.y, top: state.listTop), row < state.rows.count else {
                 return (nil, nil)
             }
-            return (.selectRow(row), nil)
+            return (.list(.selectRow(row)), nil)
         case .drag(let point):
             guard onMap, let last = state.dragPoint else { return (nil, state.dragPoint) }
             guard point != last else { return (nil, point) }
-            return (.pan(columns: point.x - last.x, rows: point.y - last.y), point)
+            return (.map(.pan(columns: point.x - last.x, rows: point.y - last.y)), point)
         case .release(let point):
             // A press and release on one cell of the map, with no drag between: identify there.
             let rect = layout.mapRect
             if onMap, state.overlay == nil, state.dragPoint == point, rect.contains(x: point.x, y: point.y) {
-                return (.identifyAt(column: point.x - rect.x, row: point.y - rect.y), nil)
+                return (.map(.identifyAt(column: point.x - rect.x, row: point.y - rect.y)), nil)
             }
             return (nil, nil)
         }

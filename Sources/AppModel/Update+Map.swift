@@ -100,22 +100,49 @@ extension App {
         return fitsHome == true ? goHome(&state) : requestMapDraw(&state)
     }
 
-    /// Map keys; nil for intents the rest of the app handles (quit, help, downloads).
+    /// The map view's intents; nil for the ones the rest of the app handles (quit, help, downloads,
+    /// a place search). The list's intents do nothing over the map.
     static func inMap(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
         guard let map = state.map else { return nil }
         if map.panel == .pins, let handled = inPins(&state, intent) { return handled }
         if map.panel != nil, let handled = inPanel(&state, intent) { return handled }
-        let columns = Double(max(state.layout?.mapRect.width ?? 1, 1)), rows = Double(max(state.layout?.mapRect.height ?? 1, 1))
         switch intent {
-        case .moveUp: return move(&state) { $0.panned(dotsX: 0, dotsY: -rows) }
-        case .moveDown: return move(&state) { $0.panned(dotsX: 0, dotsY: rows) }
-        case .moveLeft: return move(&state) { $0.panned(dotsX: -columns / 2, dotsY: 0) }
-        case .moveRight: return move(&state) { $0.panned(dotsX: columns / 2, dotsY: 0) }
+        case .move(let move): return pan(&state, move)
+        case .map(let asked): return onMap(&state, asked)
+        case .open where map.ruler != nil: return layRuler(&state, at: nil)
+        case .back where map.card != nil:
+            // Whichever card is open (identify, what's here, the ruler) closes: one rule, one card.
+            state.withMap { $0.card = nil }
+            return []
+        case .back: return leaveMap(&state, map)
+        case .open, .list, .maps, .signIn, .form:
+            return []
+        case .quit, .toggleHelp, .refresh, .startSearch, .area, .filter, .search, .confirm:
+            return nil
+        }
+    }
+
+    /// Arrows pan a quarter of the view; the wheel zooms.
+    private static func pan(_ state: inout AppState, _ move: Move) -> [Effect] {
+        let columns = Double(max(state.layout?.mapRect.width ?? 1, 1)), rows = Double(max(state.layout?.mapRect.height ?? 1, 1))
+        switch move {
+        case .up: return self.move(&state) { $0.panned(dotsX: 0, dotsY: -rows) }
+        case .down: return self.move(&state) { $0.panned(dotsX: 0, dotsY: rows) }
+        case .left: return self.move(&state) { $0.panned(dotsX: -columns / 2, dotsY: 0) }
+        case .right: return self.move(&state) { $0.panned(dotsX: columns / 2, dotsY: 0) }
+        case .scroll(let notches): return self.move(&state) { $0.zoomed(by: Double(-notches)) }
+        case .pageUp, .pageDown, .top, .bottom: return []
+        }
+    }
+
+    private static func onMap(_ state: inout AppState, _ asked: MapIntent) -> [Effect] {
+        guard let map = state.map else { return [] }
+        switch asked {
         case .pan(let dx, let dy): return move(&state) { $0.panned(dotsX: Double(-dx * 2), dotsY: Double(-dy * 4)) }
         case .zoomIn: return move(&state) { $0.zoomed(by: 1) }
         case .zoomOut: return move(&state) { $0.zoomed(by: -1) }
-        case .scroll(let notches): return move(&state) { $0.zoomed(by: Double(-notches)) }
         case .zoomAt(let steps, let column, let row):
+            let columns = Double(max(state.layout?.mapRect.width ?? 1, 1)), rows = Double(max(state.layout?.mapRect.height ?? 1, 1))
             let anchor = (x: Double(column * 2 + 1) - columns, y: Double(row * 4 + 2) - rows * 2)
             return move(&state) { $0.zoomed(by: Double(steps), anchor: anchor) }
         case .home: return goHome(&state)
@@ -125,72 +152,69 @@ extension App {
         case .showLayers:
             guard !state.mapPanelRows(.layers).isEmpty else { state.notice = .noLayers; return [] }
             state.withMap { $0.panel = .layers; $0.panelSelection = 0 }
-        case .showBasemaps:
-            return showBasemaps(&state)
-        case .whatsHere:
-            return whatsHere(&state)
-        case .identify:
-            return identify(&state)
-        case .identifyAt(let column, let row):
-            return identify(&state, cell: (column, row))
-        case .dropPin:
-            return dropPin(&state)
-        case .showPins:
-            return showPins(&state)
-        case .nextHit:
-            return nextHit(&state)
-        case .ruler, .open where map.ruler != nil, .identifyAt where map.ruler != nil:
-            // Starts the ruler at the centre, or fixes a point of it there (or where clicked) and
-            // starts the next segment.
-            var point = map.viewport.center.geographic
-            if case .identifyAt(let column, let row) = intent, let request = mapRequest(state) {
-                point = Self.point(at: (column, row), of: map, request)
-            }
-            state.withMap { map in
-                if var ruler = map.ruler {
-                    if ruler.points.last != point { ruler.points.append(point) }
-                    map.ruler = ruler
-                } else {
-                    map.ruler = Ruler(start: point)
-                }
-            }
-        case .back where map.card != nil:
-            // Whichever card is open (identify, what's here, the ruler) closes: one rule, one card.
-            state.withMap { $0.card = nil }
-        case .cycleMapMode:
+        case .showBasemaps: return showBasemaps(&state)
+        case .whatsHere: return whatsHere(&state)
+        case .identify: return identify(&state)
+        case .identifyAt(let column, let row) where map.ruler != nil: return layRuler(&state, at: (column, row))
+        case .identifyAt(let column, let row): return identify(&state, cell: (column, row))
+        case .dropPin: return dropPin(&state)
+        case .showPins: return showPins(&state)
+        case .nextHit: return nextHit(&state)
+        case .ruler: return layRuler(&state, at: nil)
+        case .cycleMode:
             state.withMap { $0.mode = map.mode.next }
             state.notice = .drawingMode(map.mode.next)
             return requestMapDraw(&state)
-        case .back:
-            if map.isStandalone {
-                state.isQuitting = true
-                return []
-            }
-            state.screen = .main
-            state.notice = switch state.network {
-            case .offline: .offline
-            case .portalNotAnswering: .notAnswering(host: state.portalHost)
-            default: nil
-            }
-            return [.closeMap(session: map.session)]
-        case .quit, .toggleHelp, .download, .downloadAll, .cancelDownload, .remove, .update, .refresh, .filter, .confirm, .startSearch,
-             .search, .cycleOrder, .toggleDownloadedFirst:
-            return nil
-        default:
+        case .editPin, .openLink, .toggle:
+            // Only in the pins table and the layer list.
             break
         }
         return []
     }
 
-    /// The bookmark or layer list: ↑↓ choose, Enter goes or toggles, Space toggles, Esc closes.
+    /// Starts the ruler at the centre, or fixes a point of it there (or at a clicked cell) and
+    /// starts the next segment.
+    private static func layRuler(_ state: inout AppState, at cell: (column: Int, row: Int)?) -> [Effect] {
+        guard let map = state.map else { return [] }
+        var point = map.viewport.center.geographic
+        if let cell, let request = mapRequest(state) { point = Self.point(at: cell, of: map, request) }
+        state.withMap { map in
+            if var ruler = map.ruler {
+                if ruler.points.last != point { ruler.points.append(point) }
+                map.ruler = ruler
+            } else {
+                map.ruler = Ruler(start: point)
+            }
+        }
+        return []
+    }
+
+    /// Esc with nothing open: back to the list (a map opened from a file quits).
+    private static func leaveMap(_ state: inout AppState, _ map: MapViewState) -> [Effect] {
+        if map.isStandalone {
+            state.isQuitting = true
+            return []
+        }
+        state.screen = .main
+        state.notice = switch state.network {
+        case .offline: .offline
+        case .portalNotAnswering: .notAnswering(host: state.portalHost)
+        default: nil
+        }
+        return [.closeMap(session: map.session)]
+    }
+
+    /// A list over the map takes moves, Enter, Space and Esc (and its own key, which closes it);
+    /// the map's other intents go on to the map.
     private static func inPanel(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
         guard let map = state.map, let panel = map.panel else { return nil }
         let count = state.mapPanelRows.count
         switch intent {
-        case .moveUp, .moveDown, .top, .bottom:
-            if let row = ListCursor.moved(map.panelSelection, by: intent, count: count, page: 1) { state.withMap { $0.panelSelection = row } }
-        case .back, .showBookmarks where panel == .bookmarks, .showLayers where panel == .layers,
-             .showBasemaps where panel == .basemaps, .showPins where panel == .pins:
+        case .move(.up), .move(.down), .move(.top), .move(.bottom):
+            guard case .move(let move) = intent else { return [] }
+            state.withMap { $0.panelSelection = ListCursor.moved(map.panelSelection, by: move, count: count, page: 1) }
+        case .back, .map(.showBookmarks) where panel == .bookmarks, .map(.showLayers) where panel == .layers,
+             .map(.showBasemaps) where panel == .basemaps, .map(.showPins) where panel == .pins:
             state.withMap { $0.panel = nil }
         case .open where panel == .basemaps:
             let options = state.basemapOptions
@@ -205,7 +229,7 @@ extension App {
             state.withMap { $0.panel = nil }
             state.notice = .bookmark(map.bookmarks[map.panelSelection].name)
             return fit(&state, extent)
-        case .open, .toggle:
+        case .open, .map(.toggle):
             let rows = state.mapPanelRows
             guard panel == .layers, rows.indices.contains(map.panelSelection) else { return [] }
             let name = rows[map.panelSelection]
@@ -213,10 +237,9 @@ extension App {
                 if map.hiddenLayers.contains(name) { map.hiddenLayers.remove(name) } else { map.hiddenLayers.insert(name) }
             }
             return requestMapDraw(&state)
-        case .moveLeft, .moveRight, .pan, .zoomIn, .zoomOut, .zoomAt, .scroll, .home, .cycleMapMode, .showBookmarks, .showLayers,
-             .showBasemaps, .whatsHere, .identify, .identifyAt, .nextHit, .dropPin, .quit, .toggleHelp:
+        case .move, .map, .quit, .toggleHelp:
             return nil
-        default:
+        case .refresh, .startSearch, .signIn, .list, .area, .maps, .form, .filter, .search, .confirm:
             break
         }
         return []

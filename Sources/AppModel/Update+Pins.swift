@@ -106,14 +106,14 @@ extension App {
                 map.pin = MapPin(point: point.geographic, label: pin.title)
             }
             return requestMapDraw(&state)
-        case .editPin:
+        case .map(.editPin):
             state.overlay = .pinForm(PinForm(point: GeoPoint(longitude: pin.longitude, latitude: pin.latitude), editing: pin))
             return []
-        case .remove:
+        case .area(.remove):
             state.overlay = .confirm(Confirmation(question: "Delete the pin \(pin.title)?", detail: "It cannot be brought back.",
                                                   action: .deletePin(id: pin.id)))
             return []
-        case .openLink:
+        case .map(.openLink):
             guard let link = pin.link else { state.notice = .problem("\(pin.title) has no link."); return [] }
             state.overlay = .confirm(Confirmation(question: "Open this link in the browser?", detail: link, action: .openLink(link)))
             return []

@@ -134,26 +134,26 @@ extension App {
             return effects
         }
         switch intent {
-        case .moveUp, .moveDown, .pageUp, .pageDown, .top, .bottom, .scroll:
-            // Up from the first row of a search goes back to its query.
-            if intent == .moveUp, maps.selection == 0, maps.tab == .search { maps.isTypingQuery = true }
-            maps.selection = ListCursor.moved(maps.selection, by: intent, count: maps.rows.count, page: 10) ?? maps.selection
-        case .moveLeft, .moveRight, .switchFocus:
+        case .move(.left), .move(.right), .list(.switchFocus):
             let count = WebMapsTab.allCases.count
-            maps.tab = WebMapsTab(rawValue: (maps.tab.rawValue + (intent == .moveLeft ? count - 1 : 1)) % count)!
+            maps.tab = WebMapsTab(rawValue: (maps.tab.rawValue + (intent == .move(.left) ? count - 1 : 1)) % count)!
             effects = show(maps.tab, in: &maps)
-        case .startFilter, .startSearch:
+        case .move(let move):
+            // Up from the first row of a search goes back to its query.
+            if move == .up, maps.selection == 0, maps.tab == .search { maps.isTypingQuery = true }
+            maps.selection = ListCursor.moved(maps.selection, by: move, count: maps.rows.count, page: 10)
+        case .list(.startFilter), .startSearch:
             maps.tab = .search
             effects = show(.search, in: &maps)
             maps.isTypingQuery = true
-        case .showMapsTab(let tab):
+        case .maps(.showTab(let tab)):
             maps.tab = tab
             effects = show(tab, in: &maps)
-        case .searchMaps(let words):
+        case .maps(.search(let words)):
             maps.tab = .search
             maps.query = String(words.prefix(200))
             effects = editQuery(&maps, .pick)
-        case .chooseMap(let index):
+        case .maps(.choose(let index)):
             guard maps.rows.indices.contains(index) else { return [] }
             maps.selection = index
             state.overlay = .maps(maps)
@@ -172,7 +172,7 @@ extension App {
             state.nextWebMap = chosen.id
             quit(&state)
             return []
-        case .back, .showMaps:
+        case .back, .maps(.show):
             state.overlay = nil
             return []
         case .quit:

@@ -151,7 +151,7 @@ public enum App {
 
     /// What the main screen says behind the Maps card when no web map was named.
     static func chooseAWebMap(_ state: AppState) -> String {
-        "No web map is named for this portal: \(state.key(.showMaps)) lists yours and finds others."
+        "No web map is named for this portal: \(state.key(.maps(.show))) lists yours and finds others."
     }
 
     /// `r` (or the network coming back): ask the portal again; what is loaded stays on screen meanwhile.

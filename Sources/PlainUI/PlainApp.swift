@@ -163,28 +163,28 @@ public final class PlainApp {
         case .details(let number):
             guard select(number) else { return }
             PlainView.details(program.state).forEach(say)
-        case .download(let number): if select(number) { program.send(.intent(.download)) }
-        case .downloadAll: program.send(.intent(.downloadAll))
-        case .cancel(let number): if select(number) { program.send(.intent(.cancelDownload)) }
-        case .update(let number): if select(number) { program.send(.intent(.update)) }
-        case .remove(let number): if select(number) { program.send(.intent(.remove)) }
-        case .open(let number): if select(number) { program.send(.intent(.openMap)) }
+        case .download(let number): if select(number) { program.send(.intent(.area(.download))) }
+        case .downloadAll: program.send(.intent(.area(.downloadAll)))
+        case .cancel(let number): if select(number) { program.send(.intent(.area(.cancel))) }
+        case .update(let number): if select(number) { program.send(.intent(.area(.update))) }
+        case .remove(let number): if select(number) { program.send(.intent(.area(.remove))) }
+        case .open(let number): if select(number) { program.send(.intent(.list(.openMap))) }
         case .back: program.send(.intent(.back))
         case .reload: program.send(.intent(.refresh))
         case .answer(let yes):
             guard case .confirm? = program.state.overlay else { say("There is no question to answer."); return }
             program.send(.intent(.confirm(yes)))
-        case .maps(let tab): program.send(.intent(.showMapsTab(tab)))
-        case .searchMaps(let words): program.send(.intent(.searchMaps(words)))
+        case .maps(let tab): program.send(.intent(.maps(.showTab(tab))))
+        case .searchMaps(let words): program.send(.intent(.maps(.search(words))))
         case .moreMaps, .webMap:
             guard case .maps(let maps)? = program.state.overlay, !maps.rows.isEmpty else { say("No web maps are listed: type maps first."); return }
             if case .webMap(let number) = command {
                 guard maps.rows.indices.contains(number - 1) else { say("There is no web map \(number); the list has \(maps.rows.count)."); return }
-                program.send(.intent(.chooseMap(number - 1)))
+                program.send(.intent(.maps(.choose(number - 1))))
             } else if maps.more[maps.tab] == nil {
                 say("That is every web map of \(maps.tab.title).")
             } else {
-                program.send(.intent(.bottom))
+                program.send(.intent(.move(.bottom)))
             }
         case .ruler(let points):
             var ruler = Ruler(start: points[0])
@@ -217,7 +217,7 @@ public final class PlainApp {
             say(count == 0 ? "Nothing is listed yet." : "There is no row \(number); the list has \(count). Type list.")
             return false
         }
-        program.send(.intent(.selectRow(number - 1)))
+        program.send(.intent(.list(.selectRow(number - 1))))
         return true
     }
 }

@@ -120,7 +120,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
     }
     // The bundled outline under the overview (as offline), the heavier of its two pictures.
     state.overviewBasemap = nil
-    _ = App.update(&state, .intent(.selectRow(3)))
+    _ = App.update(&state, .intent(.list(.selectRow(3))))
     func frame() -> Frame { Renderer.render(state, width: width, height: height, options: options) }
     func summary(_ times: [Double]) -> String {
         let sorted = times.sorted()
@@ -212,7 +212,7 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     // Zoomed (in whole levels, as the keys do) to about the zoom measured above.
     if let zoom, let home = program.state.map?.viewport.zoom {
         let steps = Int((zoom - home).rounded())
-        program.send(.intent(.zoomAt(steps: steps, column: columns / 2, row: rows / 2)))
+        program.send(.intent(.map(.zoomAt(steps: steps, column: columns / 2, row: rows / 2))))
         await settle(program, until: drawn)
     }
     var keyToFrame: [Double] = []

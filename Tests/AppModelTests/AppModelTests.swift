@@ -111,7 +111,7 @@ import Testing
         defer { portal.stop() }
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
-        program.send(.intent(.selectRow(6)))
+        program.send(.intent(.list(.selectRow(6))))
         #expect(program.state.title(of: program.state.selectedRow!) == "Bangor")
         program.send(.key(.character("d")))
         let bangor = program.state.areas[5].item.id

@@ -1,5 +1,6 @@
 import AppModel
 import Testing
+import UserFiles
 
 @Suite struct FuzzyMatchTests {
     @Test func matchesInOrderIgnoringCase() {
@@ -22,10 +23,10 @@ import Testing
 
 @Suite struct KeyMapTests {
     @Test func everyKeyboardIntentHasAKeyAndNoKeyMeansTwoThings() {
-        let keyboardIntents: [Intent] = [.moveUp, .moveDown, .moveLeft, .moveRight, .pageUp, .pageDown, .top, .bottom,
-                                         .open, .back, .quit, .startFilter, .refresh, .switchFocus, .toggleHelp,
-                                         .download, .downloadAll, .cancelDownload, .remove, .update, .openMap, .showDetails,
-                                         .zoomIn, .zoomOut, .home, .showBookmarks, .showLayers, .cycleMapMode, .toggle]
+        let keyboardIntents: [Intent] = [.move(.up), .move(.down), .move(.left), .move(.right), .move(.pageUp), .move(.pageDown), .move(.top), .move(.bottom),
+                                         .open, .back, .quit, .list(.startFilter), .refresh, .list(.switchFocus), .toggleHelp,
+                                         .area(.download), .area(.downloadAll), .area(.cancel), .area(.remove), .area(.update), .list(.openMap), .list(.showDetails),
+                                         .map(.zoomIn), .map(.zoomOut), .map(.home), .map(.showBookmarks), .map(.showLayers), .map(.cycleMode), .map(.toggle)]
         for intent in keyboardIntents {
             #expect(KeyMap.bindings.contains { $0.intent == intent && !$0.keys.isEmpty }, "no key for \(intent)")
         }
@@ -35,10 +36,10 @@ import Testing
         #expect(Set(listKeys).count == listKeys.count, "a key is bound twice outside the map")
         let mapKeys = KeyMap.bindings.filter { $0.context == .map }.flatMap(\.keys)
         #expect(Set(mapKeys).count == mapKeys.count, "a key is bound twice in the map")
-        #expect(KeyMap.intent(for: .character("c")) == .cancelDownload)
-        #expect(KeyMap.intent(for: .character("c"), in: .map) == .cycleMapMode)
-        #expect(KeyMap.intent(for: .character("l"), in: .map) == .moveRight)
-        #expect(KeyMap.intent(for: .character("L"), in: .map) == .showLayers)
+        #expect(KeyMap.intent(for: .character("c")) == .area(.cancel))
+        #expect(KeyMap.intent(for: .character("c"), in: .map) == .map(.cycleMode))
+        #expect(KeyMap.intent(for: .character("l"), in: .map) == .move(.right))
+        #expect(KeyMap.intent(for: .character("L"), in: .map) == .map(.showLayers))
         #expect(KeyMap.intent(for: .character("q"), in: .map) == .quit)
     }
 
@@ -48,7 +49,7 @@ import Testing
         #expect(KeyMap.intent(for: .backspace, in: .filter) == .filter(.deleteBackward))
         #expect(KeyMap.intent(for: .enter, in: .filter) == .filter(.keep))
         #expect(KeyMap.intent(for: .escape, in: .filter) == .filter(.clear))
-        #expect(KeyMap.intent(for: .down, in: .filter) == .moveDown, "arrows still move while typing")
+        #expect(KeyMap.intent(for: .down, in: .filter) == .move(.down), "arrows still move while typing")
         #expect(KeyMap.intent(for: .character("y"), in: .confirm) == .confirm(true))
         #expect(KeyMap.intent(for: .enter, in: .confirm) == .confirm(true))
         #expect(KeyMap.intent(for: .character("N"), in: .confirm) == .confirm(false))
@@ -61,18 +62,29 @@ import Testing
         }
     }
 
+    /// The config's action names live on the key table's rows: each names one intent, so a key given
+    /// in the config can only ever mean what the table says.
+    @Test func everyConfigActionNamesRowsOfOneIntent() {
+        for action in KeyAction.allCases {
+            let rows = KeyMap.bindings.filter { $0.action == action }
+            #expect(!rows.isEmpty, "no row of the key table is \(action.rawValue)")
+            #expect(Set(rows.compactMap(\.intent)).count == 1, "\(action.rawValue) names rows of different intents")
+        }
+        #expect(KeyAction.drawing.intent == .map(.cycleMode))
+    }
+
     @Test func theDocumentedKeysDoWhatTheIssueSays() {
-        #expect(KeyMap.intent(for: .character("j")) == .moveDown)
-        #expect(KeyMap.intent(for: .character("k")) == .moveUp)
-        #expect(KeyMap.intent(for: .pageDown) == .pageDown)
-        #expect(KeyMap.intent(for: .character("g")) == .top)
-        #expect(KeyMap.intent(for: .character("G")) == .bottom)
+        #expect(KeyMap.intent(for: .character("j")) == .move(.down))
+        #expect(KeyMap.intent(for: .character("k")) == .move(.up))
+        #expect(KeyMap.intent(for: .pageDown) == .move(.pageDown))
+        #expect(KeyMap.intent(for: .character("g")) == .move(.top))
+        #expect(KeyMap.intent(for: .character("G")) == .move(.bottom))
         #expect(KeyMap.intent(for: .enter) == .open)
         #expect(KeyMap.intent(for: .escape) == .back)
         #expect(KeyMap.intent(for: .character("q")) == .quit)
-        #expect(KeyMap.intent(for: .character("/")) == .startFilter)
+        #expect(KeyMap.intent(for: .character("/")) == .list(.startFilter))
         #expect(KeyMap.intent(for: .character("r")) == .refresh)
-        #expect(KeyMap.intent(for: .tab) == .switchFocus)
+        #expect(KeyMap.intent(for: .tab) == .list(.switchFocus))
         #expect(KeyMap.intent(for: .character("?")) == .toggleHelp)
         #expect(KeyMap.intent(for: .character("z")) == nil)
     }
@@ -84,15 +96,15 @@ import Testing
 struct KeyOverrideTests {
     @Test func anOverriddenKeyMovesAndWhatHadItLosesIt() {
         let bindings = KeyMap.bindings(overriding: [.download: "D", .layers: "l"])
-        #expect(KeyMap.intent(for: .character("D"), bindings: bindings) == .download)
+        #expect(KeyMap.intent(for: .character("D"), bindings: bindings) == .area(.download))
         #expect(KeyMap.intent(for: .character("d"), bindings: bindings) == nil, "d is no longer download")
-        #expect(!bindings.contains { $0.intent == .downloadAll && !$0.keys.isEmpty }, "D was download-all's")
+        #expect(!bindings.contains { $0.intent == .area(.downloadAll) && !$0.keys.isEmpty }, "D was download-all's")
         #expect(KeyMap.hints(bindings: bindings).contains("D download"))
         // In the map, l now lists layers instead of panning; h still pans, and l still moves right in the list.
-        #expect(KeyMap.intent(for: .character("l"), in: .map, bindings: bindings) == .showLayers)
-        #expect(KeyMap.intent(for: .character("h"), in: .map, bindings: bindings) == .moveLeft)
-        #expect(KeyMap.intent(for: .right, in: .map, bindings: bindings) == .moveRight)
-        #expect(KeyMap.intent(for: .character("l"), in: .list, bindings: bindings) == .moveRight)
+        #expect(KeyMap.intent(for: .character("l"), in: .map, bindings: bindings) == .map(.showLayers))
+        #expect(KeyMap.intent(for: .character("h"), in: .map, bindings: bindings) == .move(.left))
+        #expect(KeyMap.intent(for: .right, in: .map, bindings: bindings) == .move(.right))
+        #expect(KeyMap.intent(for: .character("l"), in: .list, bindings: bindings) == .move(.right))
         // Typing is untouched: in a filter D is a letter.
         #expect(KeyMap.intent(for: .character("D"), in: .filter, bindings: bindings) == .filter(.type("D")))
         let help = HelpDocument.lines(width: 70, bindings: bindings).map { $0.map(\.text).joined() }

@@ -26,7 +26,7 @@ struct KeyShadowingTests {
 
     @Test func theCheckFindsAShadow() {
         var bindings = KeyMap.bindings
-        let map = try! #require(bindings.firstIndex { $0.intent == .zoomIn })
+        let map = try! #require(bindings.firstIndex { $0.intent == .map(.zoomIn) })
         bindings[map].keys.append(.character("d"))
         #expect(Self.shadowed(bindings).count == 1)
     }

@@ -4,15 +4,15 @@ import Testing
 @Suite("One rule for moving through lists")
 struct ListCursorTests {
     @Test func movesStayInsideTheList() {
-        #expect(ListCursor.moved(0, by: .moveUp, count: 5, page: 3) == 0)
-        #expect(ListCursor.moved(4, by: .moveDown, count: 5, page: 3) == 4)
+        #expect(ListCursor.moved(0, by: .up, count: 5, page: 3) == 0)
+        #expect(ListCursor.moved(4, by: .down, count: 5, page: 3) == 4)
         #expect(ListCursor.moved(1, by: .pageDown, count: 5, page: 3) == 4)
         #expect(ListCursor.moved(4, by: .pageUp, count: 5, page: 3) == 1)
         #expect(ListCursor.moved(2, by: .bottom, count: 5, page: 3) == 4)
         #expect(ListCursor.moved(2, by: .top, count: 5, page: 3) == 0)
         #expect(ListCursor.moved(2, by: .scroll(-9), count: 5, page: 3) == 0)
-        #expect(ListCursor.moved(0, by: .moveDown, count: 0, page: 3) == 0, "an empty list keeps row 0")
-        #expect(ListCursor.moved(2, by: .zoomIn, count: 5, page: 3) == nil)
+        #expect(ListCursor.moved(0, by: .down, count: 0, page: 3) == 0, "an empty list keeps row 0")
+        #expect(ListCursor.moved(2, by: .left, count: 5, page: 3) == 2, "sideways is not through the list")
     }
 
     @Test func theWindowMovesOnlyAsFarAsItMust() {
@@ -34,9 +34,9 @@ struct ListCursorTests {
         func next() -> UInt64 { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return state >> 33 }
         let count = Int(next() % 40), visible = Int(next() % 12) + 1
         var selection = 0, top = 0
-        let intents: [Intent] = [.moveUp, .moveDown, .pageUp, .pageDown, .top, .bottom, .scroll(3), .scroll(-7)]
+        let moves: [Move] = [.up, .down, .pageUp, .pageDown, .top, .bottom, .scroll(3), .scroll(-7)]
         for _ in 0..<50 {
-            selection = ListCursor.moved(selection, by: intents[Int(next() % UInt64(intents.count))], count: count, page: visible)!
+            selection = ListCursor.moved(selection, by: moves[Int(next() % UInt64(moves.count))], count: count, page: visible)
             top = ListCursor.top(keeping: selection, from: top, count: count, visible: visible)
             #expect(selection >= 0 && selection < max(count, 1))
             #expect(top <= selection && selection < top + visible)

@@ -71,7 +71,7 @@ enum Fixture {
 
     static func select(_ state: inout AppState, _ title: String) {
         let row = state.rows.firstIndex { state.title(of: $0).hasSuffix(title) }!
-        _ = App.update(&state, .intent(.selectRow(row)))
+        _ = App.update(&state, .intent(.list(.selectRow(row))))
     }
 }
 
@@ -626,11 +626,11 @@ struct MouseTests {
     @Test func theWheelScrollsTheListAndZoomsTheMapTowardThePointer() {
         var state = Fixture.loaded()
         let list = state.layout!.main.entries
-        #expect(MouseTranslator.translate(.wheel(rows: 1, at: CellPoint(x: list.x, y: list.y)), in: state).intent == .scroll(1))
+        #expect(MouseTranslator.translate(.wheel(rows: 1, at: CellPoint(x: list.x, y: list.y)), in: state).intent == .move(.scroll(1)))
         var (map, _) = UpdateMapTests.openMap()
         let rect = map.layout!.mapRect
         let (intent, _) = MouseTranslator.translate(.wheel(rows: -1, at: CellPoint(x: 10, y: rect.y + 5)), in: map)
-        #expect(intent == .zoomAt(steps: 1, column: 10, row: 5))
+        #expect(intent == .map(.zoomAt(steps: 1, column: 10, row: 5)))
         let zoom = map.map!.viewport.zoom
         _ = App.update(&map, .mouse(.wheel(rows: -1, at: CellPoint(x: 10, y: rect.y + 5))))
         #expect(map.map!.viewport.zoom == zoom + 1)
@@ -641,7 +641,7 @@ struct MouseTests {
         let before = state.map!.viewport
         _ = App.update(&state, .mouse(.press(CellPoint(x: 50, y: 20))))
         #expect(state.dragPoint == CellPoint(x: 50, y: 20))
-        #expect(MouseTranslator.translate(.drag(CellPoint(x: 53, y: 18)), in: state).intent == .pan(columns: 3, rows: -2))
+        #expect(MouseTranslator.translate(.drag(CellPoint(x: 53, y: 18)), in: state).intent == .map(.pan(columns: 3, rows: -2)))
         _ = App.update(&state, .mouse(.drag(CellPoint(x: 53, y: 18))))
         #expect(state.map!.viewport == before.panned(dotsX: -6, dotsY: 8))
         _ = App.update(&state, .mouse(.release(CellPoint(x: 53, y: 18))))

@@ -63,8 +63,8 @@ import ArcGISModel
         details.screen = .details(scroll: 0)
         details.selection = 1
         help.overlay = .help(scroll: 0)
-        _ = App.update(&map, .intent(.selectRow(1)))
-        _ = App.update(&map, .intent(.openMap))
+        _ = App.update(&map, .intent(.list(.selectRow(1))))
+        _ = App.update(&map, .intent(.list(.openMap)))
         question.overlay = .confirm(Confirmation(question: "2 downloads running — quit and resume them next time?",
                                                  detail: "What has arrived is kept on this device.", action: .quit))
         offline.network = .offline

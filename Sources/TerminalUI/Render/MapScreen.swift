@@ -95,7 +95,7 @@ enum MapScreen {
         }
         MapMarker.draw(centre, label: "", glyph: "+", projection: projection, in: rect, into: &frame, color: theme.colors ? color : nil)
         drawCornerCard("Ruler", lines: [(ruler.sentence(to: centre, units: state.units), theme.card.overlaid(by: CellStyle(bold: true))),
-                                        ("Pan to measure · \(state.key(.ruler)) or Enter adds a point", theme.card.overlaid(by: theme.dim))],
+                                        ("Pan to measure · \(state.key(.map(.ruler))) or Enter adds a point", theme.card.overlaid(by: theme.dim))],
                        closing: " Esc end ", in: rect, into: &frame, options: options)
     }
 
