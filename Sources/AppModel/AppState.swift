@@ -93,6 +93,55 @@ public struct CellPoint: Equatable, Sendable {
     public init(x: Int, y: Int) { self.x = x; self.y = y }
 }
 
+/// What is on this device, and what is moving toward it.
+public struct LibraryState: Sendable {
+    /// Areas on this device (verified downloads with their files in place), by area id.
+    public var downloads: [ItemID: DownloadRecord] = [:]
+    /// Bytes of interrupted downloads kept on disk, by area id.
+    public var partialBytes: [ItemID: Int64] = [:]
+    /// Downloads asked for in this session and not finished, by area id.
+    public var transfers: [ItemID: Transfer] = [:]
+    /// Areas being removed (asked for, not yet done).
+    public var removing: Set<ItemID> = []
+    /// Downloads that an earlier run left part way resume once the portal answers (the
+    /// `resume-downloads` setting).
+    public var resumesInterrupted = true
+    /// They have been resumed this session (once is enough: what fails after that waits for `r`).
+    public var hasResumedInterrupted = false
+
+    public init() {}
+}
+
+/// The overview pane: the web map's basemap drawn for it, when it could be (online); the bundled
+/// outline is drawn otherwise.
+public struct OverviewState: Sendable {
+    public var basemap: MapImage?
+    /// What the picture was drawn from (the sources tried, in order).
+    public var drawnFrom: [MapSourceChoice] = []
+    /// The sources a drawing under way tries (one drawing at a time).
+    public var drawing: [MapSourceChoice]?
+
+    public var isDrawing: Bool { drawing != nil }
+
+    public init() {}
+}
+
+/// The areas list beside the overview.
+public struct AreaListState: Sendable {
+    /// How it orders the areas (`o`), and whether the downloaded ones come first (`O`).
+    public var order: AreaOrder = .portal
+    public var downloadedFirst = false
+    public var filterText = ""
+    /// Whether the list or the overview has the keys.
+    public var focus: Focus = .list
+    /// Index into `AppState.rows`.
+    public var selection = 0
+    /// The first row on screen.
+    public var top = 0
+
+    public init() {}
+}
+
 /// Everything the screen shows, and everything `update` decides by: a value, changed only by
 /// `update(_:_:)`. Every string in it that came from the network has been sanitized (see
 /// `DisplayText`).
@@ -106,38 +155,20 @@ public struct AppState: Sendable {
     public var phase: LoadPhase
     public var network: NetworkState = .unknown
     public var lastSynced: Date?
-    /// Areas on this device (verified downloads with their files in place), by area id.
-    public var downloads: [ItemID: DownloadRecord] = [:]
-    /// Bytes of interrupted downloads kept on disk, by area id.
-    public var partialBytes: [ItemID: Int64] = [:]
-    /// Downloads asked for in this session and not finished, by area id.
-    public var transfers: [ItemID: Transfer] = [:]
-    /// Areas being removed (asked for, not yet done).
-    public var removing: Set<ItemID> = []
-    /// The web map's basemap drawn for the overview pane, when it could be (online); the bundled
-    /// outline is drawn otherwise.
-    public var overviewBasemap: MapImage?
-    /// What the overview picture was drawn from (the sources tried, in order).
-    public var overviewDrawnFrom: [MapSourceChoice] = []
-    /// The sources an overview drawing under way tries (one drawing at a time).
-    public var overviewDrawing: [MapSourceChoice]?
-    /// How the list orders the areas (`o`), and whether the downloaded ones come first (`O`).
-    public var areaOrder: AreaOrder = .portal
-    public var downloadedFirst = false
+    /// The areas on this device and the downloads under way.
+    public var library = LibraryState()
+    /// The overview pane's picture.
+    public var overview = OverviewState()
+    /// The areas list: its order, filter, selection and scroll, and whether it has the keys.
+    public var list = AreaListState()
     /// The place searched for last: what "nearest" measures from.
     public var lastPlace: MapPin?
     /// The basemap chosen for this web map with `B` (remembered in the library); nil: the web map's own.
     public var chosenBasemap: Basemap?
     /// The portal's basemap gallery, asked for the first time `B` is pressed online.
     public var basemapGallery: BasemapGallery = .notAsked
-    public var isDrawingOverview: Bool { overviewDrawing != nil }
     /// The portal client is ready: downloads can be queued.
     public var isConnected = false
-    /// Downloads that an earlier run left part way resume once the portal answers (the
-    /// `resume-downloads` setting).
-    public var resumesInterruptedDownloads = true
-    /// They have been resumed this session (once is enough: what fails after that waits for `r`).
-    public var hasResumedInterrupted = false
     /// The state shown while connecting: `.loading`, or what connecting involves.
     public var connectingPhase: LoadPhase
 
@@ -168,12 +199,6 @@ public struct AppState: Sendable {
     public var pins: [Pin] = []
     /// Pins' places, reverse-geocoded this session, by pin id.
     public var pinPlaces: [String: String] = [:]
-    public var focus: Focus = .list
-    /// Index into `rows`.
-    public var selection = 0
-    /// The first list row on screen.
-    public var listTop = 0
-    public var filterText = ""
     /// One line for the status bar.
     public var notice: Notice?
     public var isQuitting = false
@@ -202,7 +227,7 @@ public struct AppState: Sendable {
         let mapsSettled = if case .maps(let maps)? = overlay { maps.pending.isEmpty } else { true }
         // A map opened is settled once its first picture is in.
         let mapSettled = map.map { !$0.isOpening && ($0.image != nil || !$0.isOpen) } ?? true
-        return webMapSettled && mapsSettled && mapSettled && removing.isEmpty && nextWebMap == nil
+        return webMapSettled && mapsSettled && mapSettled && library.removing.isEmpty && nextWebMap == nil
     }
 
     /// The list as shown: everything, or what matches the filter, best match first.
@@ -211,7 +236,7 @@ public struct AppState: Sendable {
         // Offline, only what is on this device (or on its way) is listed.
         let shown = ordered(network.isCutOff ? areas.indices.filter(isOnDeviceOrOnItsWay) : Array(areas.indices))
         let all = [ListRow.webMap] + shown.map(ListRow.area)
-        let query = filterText.trimmingCharacters(in: .whitespaces)
+        let query = list.filterText.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { return all }
         return all.enumerated()
             .compactMap { offset, row in FuzzyMatch.match(query, in: title(of: row)).map { (row, $0.score, offset) } }
@@ -222,18 +247,18 @@ public struct AppState: Sendable {
     /// The areas in the order chosen with `o` (a stable sort: ties keep the portal's order), the
     /// downloaded ones first with `O`.
     private func ordered(_ indices: [Int]) -> [Int] {
-        let key: (Int) -> Double? = switch areaOrder {
+        let key: (Int) -> Double? = switch list.order {
         case .portal: { _ in nil }
         case .nearest(let place): { areas[$0].distance(from: place.point) }
         case .name: { _ in nil }
         case .size: { -Double(areas[$0].size) }
         }
         let sorted = indices.enumerated().sorted { a, b in
-            if downloadedFirst {
-                let da = downloads[areas[a.element].item.id] != nil, db = downloads[areas[b.element].item.id] != nil
+            if list.downloadedFirst {
+                let da = library.downloads[areas[a.element].item.id] != nil, db = library.downloads[areas[b.element].item.id] != nil
                 if da != db { return da }
             }
-            if case .name = areaOrder {
+            if case .name = list.order {
                 let order = areas[a.element].item.title.localizedStandardCompare(areas[b.element].item.title)
                 if order != .orderedSame { return order == .orderedAscending }
             } else if let ka = key(a.element), let kb = key(b.element), ka != kb {
@@ -249,7 +274,7 @@ public struct AppState: Sendable {
 
     public var selectedRow: ListRow? {
         let rows = rows
-        return rows.indices.contains(selection) ? rows[selection] : nil
+        return rows.indices.contains(list.selection) ? rows[list.selection] : nil
     }
 
     /// The selected map area's index in `areas`, if an area (not the web map) is selected.
@@ -276,7 +301,7 @@ public struct AppState: Sendable {
 
     /// Offsets of the characters of the row's title that the filter matched, for highlighting.
     public func filterMatches(in row: ListRow) -> [Int] {
-        let query = filterText.trimmingCharacters(in: .whitespaces)
+        let query = list.filterText.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { return [] }
         return FuzzyMatch.match(query, in: title(of: row))?.positions ?? []
     }

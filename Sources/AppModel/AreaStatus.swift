@@ -77,8 +77,8 @@ extension AppState {
     public func status(ofArea index: Int) -> AreaStatus {
         guard areas.indices.contains(index) else { return .unavailable("unknown") }
         let area = areas[index], id = area.item.id
-        let record = downloads[id]
-        switch transfers[id] {
+        let record = library.downloads[id]
+        switch library.transfers[id] {
         case .queued?: return .queued
         case .running(let progress)?: return .downloading(progress, isUpdate: record != nil)
         case .waitingForNetwork?: return .waitingForNetwork
@@ -88,8 +88,8 @@ extension AppState {
         if let record {
             return .downloaded(size: record.size, at: record.downloadedAt, updateAvailable: record.needsUpdate(comparedWith: area))
         }
-        if let bytes = partialBytes[id], bytes > 0 {
-            return .paused(bytes: bytes, of: area.size, resumesByItself: resumesInterruptedDownloads)
+        if let bytes = library.partialBytes[id], bytes > 0 {
+            return .paused(bytes: bytes, of: area.size, resumesByItself: library.resumesInterrupted)
         }
         if let reason = area.unavailableReason { return .unreadable(reason) }
         if area.packagesPending { return .checking }
@@ -103,7 +103,7 @@ extension AppState {
     }
 
     public func isDownloaded(_ index: Int) -> Bool {
-        areas.indices.contains(index) && downloads[areas[index].item.id] != nil
+        areas.indices.contains(index) && library.downloads[areas[index].item.id] != nil
     }
 
     /// On this device, on its way (asked for this session), or part way there (bytes kept from
@@ -111,11 +111,11 @@ extension AppState {
     public func isOnDeviceOrOnItsWay(_ index: Int) -> Bool {
         guard areas.indices.contains(index) else { return false }
         let id = areas[index].item.id
-        return downloads[id] != nil || transfers[id] != nil || (partialBytes[id] ?? 0) > 0
+        return library.downloads[id] != nil || library.transfers[id] != nil || (library.partialBytes[id] ?? 0) > 0
     }
 
     /// Downloads queued or moving bytes.
-    public var activeTransferCount: Int { transfers.values.filter(\.isActive).count }
+    public var activeTransferCount: Int { library.transfers.values.filter(\.isActive).count }
 }
 
 extension DownloadProgress {

@@ -136,7 +136,7 @@ public enum DetailsDocument {
         case .failed(let sentence): doc.field("Download failed", sentence + " Press \(state.key(.refresh)) to retry.", role: .error)
         default: break
         }
-        guard let record = state.downloads[id] else {
+        guard let record = state.library.downloads[id] else {
             doc.field("Size on disk", "Not downloaded")
             return
         }
@@ -185,7 +185,7 @@ public enum StatusText {
         case .webMap:
             let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
             let type = state.webMapItem?.type.isEmpty == false ? state.webMapItem!.type : "Web Map"
-            let here = state.downloads.count
+            let here = state.library.downloads.count
             return [StyledText("\(type) · \(count)", .dim), StyledText(here > 0 ? " · \(here) on this device" : "", .good)]
         case .area(let index):
             guard state.areas.indices.contains(index) else { return [] }
@@ -212,11 +212,11 @@ public enum StatusText {
                 return [StyledText("Failed", .error), StyledText(" — \(state.key(.refresh)) to retry · Enter for why", .dim)]
             case .downloaded(let size, _, let updateAvailable):
                 if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · \(state.key(.area(.update))) to update", .dim)] }
-                if let problem = state.downloads[area.item.id]?.drawProblem {
+                if let problem = state.library.downloads[area.item.id]?.drawProblem {
                     return [StyledText("Downloaded — cannot be drawn: ", .error), StyledText(TerminalText.sanitizedLine(problem, maxLength: 200), .dim)]
                 }
                 // Damage upstream is told calmly: the map draws around it.
-                let damaged = state.downloads[area.item.id]?.damagedTiles.count ?? 0
+                let damaged = state.library.downloads[area.item.id]?.damagedTiles.count ?? 0
                 return [StyledText("Downloaded", .good),
                         StyledText((damaged > 0 ? " · \(damaged) tile\(damaged == 1 ? "" : "s") damaged" : "") + " · \(Format.bytes(size))", .dim)]
             case .packaging:

@@ -109,7 +109,7 @@ extension App {
             let chosen: Basemap? = if case .gallery = option.kind { basemap } else { nil }
             if state.chosenBasemap != chosen {
                 state.chosenBasemap = chosen
-                state.overviewBasemap = nil
+                state.overview.basemap = nil
                 effects.append(.rememberBasemap(chosen))
             }
             source = .basemap(basemap)
@@ -175,7 +175,7 @@ extension AppState {
             }
         }
         for (index, area) in areas.enumerated() {
-            guard let record = downloads[area.item.id], let package = record.mapPackages.first else { continue }
+            guard let record = library.downloads[area.item.id], let package = record.mapPackages.first else { continue }
             let title = title(of: .area(index))
             options.append(BasemapOption(title: title, kind: .package(area: area.item.id, package),
                                          isCurrent: current == .package(area: area.item.id, package)))

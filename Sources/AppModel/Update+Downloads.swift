@@ -8,44 +8,44 @@ extension App {
     static func downloadEvent(_ state: inout AppState, _ event: DownloadEvent) -> [Effect] {
         switch event {
         case .queued(let id):
-            if state.transfers[id] == nil { state.transfers[id] = .queued }
+            if state.library.transfers[id] == nil { state.library.transfers[id] = .queued }
         case .started:
             break
         case .finished(let id, let record):
-            state.transfers[id] = nil
-            state.partialBytes[id] = nil
-            let updated = state.downloads[id] != nil
-            state.downloads[id] = record
+            state.library.transfers[id] = nil
+            state.library.partialBytes[id] = nil
+            let updated = state.library.downloads[id] != nil
+            state.library.downloads[id] = record
             state.notice = .downloaded(title: state.title(of: id), size: record.size, updated: updated)
         case .failed(let id, let failure):
             keepPartialBytes(&state, id)
             if failure.isUnreachable {
-                state.transfers[id] = .waitingForNetwork
+                state.library.transfers[id] = .waitingForNetwork
                 return [.checkNetwork]
             }
-            state.transfers[id] = .failed(failure.sentence)
+            state.library.transfers[id] = .failed(failure.sentence)
             state.notice = .downloadFailed(title: state.title(of: id), sentence: failure.sentence)
         case .cancelled(let id):
-            state.transfers[id] = nil
-            state.partialBytes[id] = nil
+            state.library.transfers[id] = nil
+            state.library.partialBytes[id] = nil
             state.notice = .cancelled(title: state.title(of: id))
         case .paused(let id):
             keepPartialBytes(&state, id)
-            if state.transfers[id] != .waitingForNetwork { state.transfers[id] = nil }
+            if state.library.transfers[id] != .waitingForNetwork { state.library.transfers[id] = nil }
         }
         return []
     }
 
     /// A download that stopped keeps its bytes on disk: what it had reached is what `x` removes.
     private static func keepPartialBytes(_ state: inout AppState, _ id: ItemID) {
-        if case .running(let progress)? = state.transfers[id], progress.bytes > 0 { state.partialBytes[id] = progress.bytes }
+        if case .running(let progress)? = state.library.transfers[id], progress.bytes > 0 { state.library.partialBytes[id] = progress.bytes }
     }
 
     /// Once the portal answers, downloads an earlier run left part way go on by themselves (unless
     /// the `resume-downloads` setting says not to); once a session.
     static func resumeInterrupted(_ state: inout AppState) -> [Effect] {
-        guard state.resumesInterruptedDownloads, !state.hasResumedInterrupted, state.isConnected, !state.network.isCutOff else { return [] }
-        state.hasResumedInterrupted = true
+        guard state.library.resumesInterrupted, !state.library.hasResumedInterrupted, state.isConnected, !state.network.isCutOff else { return [] }
+        state.library.hasResumedInterrupted = true
         return state.areas.indices.flatMap { index -> [Effect] in
             guard case .paused = state.status(ofArea: index) else { return [] }
             return startDownload(&state, state.areas[index])
@@ -69,7 +69,7 @@ extension App {
             state.notice = .notConnected
             return []
         }
-        state.transfers[area.item.id] = .queued
+        state.library.transfers[area.item.id] = .queued
         return [.download(area)]
     }
 
@@ -130,15 +130,15 @@ extension App {
             return []
         }
         let id = state.areas[index].item.id
-        switch state.transfers[id] {
-        case nil where (state.partialBytes[id] ?? 0) == 0:
+        switch state.library.transfers[id] {
+        case nil where (state.library.partialBytes[id] ?? 0) == 0:
             state.notice = .noDownloadToCancel
             return []
         case .queued?, .running?:
             return [.cancelDownload(id)]
         case nil, .failed?, .waitingForNetwork?:
-            state.transfers[id] = nil
-            state.partialBytes[id] = nil
+            state.library.transfers[id] = nil
+            state.library.partialBytes[id] = nil
             state.notice = .cancelled(title: state.title(of: id))
             return [.discardPartialDownload(id)]
         }
@@ -148,7 +148,7 @@ extension App {
     static func askToRemove(_ state: inout AppState) {
         guard let index = state.selectedAreaIndex else { return }
         let id = state.areas[index].item.id, title = state.title(of: id)
-        guard let size = state.downloads[id]?.size ?? state.partialBytes[id] else {
+        guard let size = state.library.downloads[id]?.size ?? state.library.partialBytes[id] else {
             state.notice = .notOnDevice(title: title)
             return
         }
@@ -171,7 +171,7 @@ extension App {
             return []
         case .remove(let id):
             // The runtime stops the area's download and waits for it before deleting anything.
-            state.removing.insert(id)
+            state.library.removing.insert(id)
             return [.removeDownload(id, title: state.title(of: id))]
         case .deletePin(let id):
             state.notice = .pinDeleted(state.pins.first { $0.id == id }?.title ?? "")

@@ -48,7 +48,7 @@ extension App {
             break
         case .refresh:
             // On a failed download, r retries it; anywhere else it reloads.
-            if let index = state.selectedAreaIndex, case .failed? = state.transfers[state.areas[index].item.id] {
+            if let index = state.selectedAreaIndex, case .failed? = state.library.transfers[state.areas[index].item.id] {
                 return startDownload(&state, state.areas[index])
             }
             return reload(&state)
@@ -61,8 +61,8 @@ extension App {
             cycleOrder(&state)
         case .list(.toggleDownloadedFirst):
             let previous = state.selectedRow
-            state.downloadedFirst.toggle()
-            state.notice = .downloadedFirst(state.downloadedFirst)
+            state.list.downloadedFirst.toggle()
+            state.notice = .downloadedFirst(state.list.downloadedFirst)
             reselect(&state, previous)
         case .move, .open, .list:
             if case .details = state.screen { return inDetails(&state, intent) }
@@ -140,13 +140,13 @@ extension App {
         let count = state.rows.count
         let page = max(state.layout?.main.listCapacity ?? 1, 1)
         switch intent {
-        case .move(.up) where state.focus == .overview: moveSpatially(&state, dx: 0, dy: 1)
-        case .move(.down) where state.focus == .overview: moveSpatially(&state, dx: 0, dy: -1)
-        case .move(.left) where state.focus == .overview: moveSpatially(&state, dx: -1, dy: 0)
-        case .move(.right) where state.focus == .overview: moveSpatially(&state, dx: 1, dy: 0)
+        case .move(.up) where state.list.focus == .overview: moveSpatially(&state, dx: 0, dy: 1)
+        case .move(.down) where state.list.focus == .overview: moveSpatially(&state, dx: 0, dy: -1)
+        case .move(.left) where state.list.focus == .overview: moveSpatially(&state, dx: -1, dy: 0)
+        case .move(.right) where state.list.focus == .overview: moveSpatially(&state, dx: 1, dy: 0)
         case .move(let move):
-            select(&state, ListCursor.moved(state.selection, by: move, count: count, page: page))
-        case .list(.selectRow(let row)): state.focus = .list; select(&state, row)
+            select(&state, ListCursor.moved(state.list.selection, by: move, count: count, page: page))
+        case .list(.selectRow(let row)): state.list.focus = .list; select(&state, row)
         case .open where state.selectedRow == .webMap, .list(.openMap):
             return openMap(&state)
         case .open, .list(.showDetails):
@@ -155,9 +155,9 @@ extension App {
         case .list(.startFilter):
             guard state.webMapItem != nil else { return [] }
             state.overlay = .filter
-            state.focus = .list
+            state.list.focus = .list
         case .list(.switchFocus):
-            state.focus = state.focus == .list ? .overview : .list
+            state.list.focus = state.list.focus == .list ? .overview : .list
         default:
             break
         }
@@ -167,15 +167,15 @@ extension App {
     private static func editFilter(_ state: inout AppState, _ edit: FilterEdit) -> [Effect] {
         switch edit {
         case .type(let character):
-            state.filterText.append(character)
+            state.list.filterText.append(character)
             filterChanged(&state)
         case .deleteBackward:
-            if !state.filterText.isEmpty { state.filterText.removeLast(); filterChanged(&state) }
+            if !state.list.filterText.isEmpty { state.list.filterText.removeLast(); filterChanged(&state) }
         case .keep:
             state.overlay = nil
         case .clear:
             state.overlay = nil
-            state.filterText = ""
+            state.list.filterText = ""
             filterChanged(&state)
         }
         return []
@@ -184,24 +184,24 @@ extension App {
     private static func back(_ state: inout AppState) {
         if case .details = state.screen {
             state.screen = .main
-        } else if !state.filterText.isEmpty {
-            state.filterText = ""
+        } else if !state.list.filterText.isEmpty {
+            state.list.filterText = ""
             filterChanged(&state)
-        } else if state.focus == .overview {
-            state.focus = .list
+        } else if state.list.focus == .overview {
+            state.list.focus = .list
         }
     }
 
     private static func select(_ state: inout AppState, _ row: Int) {
         let count = state.rows.count
         guard count > 0 else { return }
-        state.selection = min(max(row, 0), count - 1)
+        state.list.selection = min(max(row, 0), count - 1)
         keepSelectionInView(&state)
     }
 
     private static func filterChanged(_ state: inout AppState) {
-        state.selection = 0
-        state.listTop = 0
+        state.list.selection = 0
+        state.list.top = 0
     }
 
     /// With the map focused, arrows pick the nearest area whose centre lies in that direction
@@ -211,7 +211,7 @@ extension App {
         let current = state.selectedRow.flatMap { centre(of: $0, in: state) }
         guard let from = current ?? state.webMapItem?.extent.map(centre) else { return }
         var best: (index: Int, cost: Double)?
-        for (index, row) in rows.enumerated() where index != state.selection {
+        for (index, row) in rows.enumerated() where index != state.list.selection {
             guard case .area = row, let to = centre(of: row, in: state) else { continue }
             let along = (to.x - from.x) * dx + (to.y - from.y) * dy
             let across = abs((to.x - from.x) * dy - (to.y - from.y) * dx)
@@ -250,7 +250,7 @@ public enum MouseTranslator {
             if onMap { return (nil, point) }
             // Only the main screen's list can be clicked, and not under a card or a question.
             guard state.screen.kind == .main, state.overlay == nil || state.overlay == .filter, !layout.isTooSmall,
-                  let row = layout.main.row(atX: point.x, y: point.y, top: state.listTop), row < state.rows.count else {
+                  let row = layout.main.row(atX: point.x, y: point.y, top: state.list.top), row < state.rows.count else {
                 return (nil, nil)
             }
             return (.list(.selectRow(row)), nil)

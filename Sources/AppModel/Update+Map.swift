@@ -18,7 +18,7 @@ extension App {
             let area = state.areas[index]
             let title = state.title(of: row)
             let effects: [Effect]
-            if let record = state.downloads[area.item.id], let package = record.mapPackages.first {
+            if let record = state.library.downloads[area.item.id], let package = record.mapPackages.first {
                 effects = open(&state, title: title, sourceName: packageSourceName(title), home: area.item.extent,
                                bookmarks: bookmarks, source: .package(area: area.item.id, package))
             } else if state.network.isCutOff {
@@ -311,7 +311,7 @@ extension App {
     /// next waits for it and uses the size then).
     static func requestOverviewDraw(_ state: inout AppState) -> [Effect] {
         let sources = overviewSources(state)
-        guard state.phase == .loaded, !state.isDrawingOverview, !sources.isEmpty,
+        guard state.phase == .loaded, !state.overview.isDrawing, !sources.isEmpty,
               let layout = state.layout, layout.main.overview.width > 0, layout.main.overview.height > 1 else { return [] }
         let areas = state.areas.compactMap { area in area.extent.map { OverviewArea(title: "", extent: $0) } }
         guard let view = OverviewMap(geography: .empty, webMapExtent: state.webMapExtent, areas: areas, selected: nil).viewExtent
@@ -319,8 +319,8 @@ extension App {
         let columns = layout.main.overview.width, rows = layout.main.overview.height - 1
         let request = MapRequest(viewport: MapViewport(fitting: view, columns: columns, rows: rows), columns: columns, rows: rows,
                                  mode: .braille, colors: layout.display.colors)
-        guard state.overviewBasemap?.request != request || state.overviewDrawnFrom != sources else { return [] }
-        state.overviewDrawing = sources
+        guard state.overview.basemap?.request != request || state.overview.drawnFrom != sources else { return [] }
+        state.overview.drawing = sources
         return [.drawOverview(request, sources: sources)]
     }
 
@@ -330,23 +330,23 @@ extension App {
     static func overviewSources(_ state: AppState) -> [MapSourceChoice] {
         var sources: [MapSourceChoice] = state.onlineBasemap.map { [.basemap($0)] } ?? []
         guard state.network.isCutOff else { return sources }
-        let downloaded = state.areas.filter { state.downloads[$0.item.id]?.mapPackages.isEmpty == false }
+        let downloaded = state.areas.filter { state.library.downloads[$0.item.id]?.mapPackages.isEmpty == false }
         for area in downloaded.sorted(by: { ($0.extent?.area ?? 0) > ($1.extent?.area ?? 0) }) {
-            if let package = state.downloads[area.item.id]?.mapPackages.first { sources.append(.package(area: area.item.id, package)) }
+            if let package = state.library.downloads[area.item.id]?.mapPackages.first { sources.append(.package(area: area.item.id, package)) }
         }
         return sources
     }
 
     static func overviewDrawn(_ state: inout AppState, _ image: MapImage?) -> [Effect] {
-        let drawn = state.overviewDrawing
-        state.overviewDrawing = nil
+        let drawn = state.overview.drawing
+        state.overview.drawing = nil
         guard let image, image.report.featuresDrawn + image.report.rasterTilesDrawn > 0 else {
             // Not drawn: the outline is no worse. But if the sources changed meanwhile (the library's
             // copy named a server that has moved, as the sample portal's port does), try the new ones.
             return drawn != overviewSources(state) ? requestOverviewDraw(&state) : []
         }
-        state.overviewBasemap = image
-        state.overviewDrawnFrom = drawn ?? []
+        state.overview.basemap = image
+        state.overview.drawnFrom = drawn ?? []
         return requestOverviewDraw(&state)
     }
 }

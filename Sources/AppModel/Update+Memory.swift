@@ -12,7 +12,7 @@ extension AppState {
     /// Where the browser is now; nil before the web map is listed, and for a file's map.
     public var viewToRemember: RememberedView? {
         guard webMapItem != nil, map?.isStandalone != true else { return nil }
-        let order: String = switch areaOrder {
+        let order: String = switch list.order {
         case .name: "name"
         case .size: "size"
         case .portal, .nearest: "portal"
@@ -24,17 +24,17 @@ extension AppState {
             remembered = RememberedView.Map(area: map.area?.rawValue, longitude: centre.longitude, latitude: centre.latitude, zoom: map.viewport.zoom,
                                             mode: map.mode.rawValue)
         }
-        return RememberedView(order: order, downloadedFirst: downloadedFirst, selectedArea: selected, map: remembered)
+        return RememberedView(order: order, downloadedFirst: list.downloadedFirst, selectedArea: selected, map: remembered)
     }
 
     /// Takes a remembered view: the order at once; the selection and the map once the list is in.
     public mutating func restore(_ view: RememberedView) {
-        areaOrder = switch view.order {
+        list.order = switch view.order {
         case "name": .name
         case "size": .size
         default: .portal
         }
-        downloadedFirst = view.downloadedFirst ?? false
+        list.downloadedFirst = view.downloadedFirst ?? false
         viewToRestore = view
     }
 }
@@ -50,9 +50,9 @@ extension App {
             guard let id = ItemID(area), let index = state.areas.firstIndex(where: { $0.item.id == id }) else { return nil }
             return state.rows.firstIndex(of: .area(index))
         }
-        if let selected = row(of: view.selectedArea) { state.selection = selected }
+        if let selected = row(of: view.selectedArea) { state.list.selection = selected }
         guard let remembered = view.map, let mapRow = row(of: remembered.area) else { return [] }
-        state.selection = mapRow
+        state.list.selection = mapRow
         let effects = openMap(&state)
         state.withMap { map in
             map.viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: remembered.longitude, latitude: remembered.latitude)),

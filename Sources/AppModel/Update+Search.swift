@@ -137,8 +137,8 @@ extension App {
         let holding = state.areas.filter { $0.extent?.contains(p) == true }
         let bookmarks = state.webMap?.bookmarks ?? []
         var effects: [Effect]
-        if let area = holding.first(where: { state.downloads[$0.item.id]?.mapPackages.isEmpty == false }),
-           let package = state.downloads[area.item.id]?.mapPackages.first {
+        if let area = holding.first(where: { state.library.downloads[$0.item.id]?.mapPackages.isEmpty == false }),
+           let package = state.library.downloads[area.item.id]?.mapPackages.first {
             let title = TerminalText.sanitizedLine(area.item.title, maxLength: 120)
             effects = open(&state, title: label, sourceName: packageSourceName(title), home: view, bookmarks: bookmarks,
                            source: .package(area: area.item.id, package))
@@ -154,12 +154,12 @@ extension App {
         // The list's selection moves to the area that holds the place: d then downloads it.
         if let index = state.areas.firstIndex(where: { $0.item.id == holding.first?.item.id }),
            let row = state.rows.firstIndex(of: .area(index)) {
-            state.selection = row
+            state.list.selection = row
             keepSelectionInView(&state)
         }
-        if case .nearest = state.areaOrder { state.areaOrder = .nearest(MapPin(point: p, label: label)) }
+        if case .nearest = state.list.order { state.list.order = .nearest(MapPin(point: p, label: label)) }
         state.notice = .placeFound(label, areas: holding.map { area in
-            TerminalText.sanitizedLine(area.item.title, maxLength: 80) + (state.downloads[area.item.id] != nil ? " · on this device" : "")
+            TerminalText.sanitizedLine(area.item.title, maxLength: 80) + (state.library.downloads[area.item.id] != nil ? " · on this device" : "")
         })
         return effects
     }
@@ -171,7 +171,7 @@ extension App {
         guard let map = state.map else { return [] }
         let point = map.viewport.center.geographic
         let request = (map.whatsHere?.request ?? 0) + 1
-        let areas = state.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.downloads[$0.item.id] != nil ? " · on this device" : "") }
+        let areas = state.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.library.downloads[$0.item.id] != nil ? " · on this device" : "") }
         state.withMap { $0.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas) }
         return [.describePlace(point, request: request, online: !map.isStandalone && !state.network.isCutOff && state.isConnected)]
     }
@@ -194,13 +194,13 @@ extension App {
     /// `o`: portal → nearest to the place searched last (when there is one) → name → size → portal.
     static func cycleOrder(_ state: inout AppState) {
         let previous = state.selectedRow
-        state.areaOrder = switch state.areaOrder {
+        state.list.order = switch state.list.order {
         case .portal: state.lastPlace.map(AreaOrder.nearest) ?? .name
         case .nearest: .name
         case .name: .size
         case .size: .portal
         }
-        state.notice = .ordered(state.areaOrder)
+        state.notice = .ordered(state.list.order)
         reselect(&state, previous)
     }
 }

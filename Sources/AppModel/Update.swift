@@ -49,8 +49,8 @@ public enum App {
             return []
 
         case .libraryRead(let library):
-            state.downloads = library.downloads
-            state.partialBytes = library.partialBytes
+            state.library.downloads = library.downloads
+            state.library.partialBytes = library.partialBytes
             state.chosenBasemap = library.chosenBasemap.map(DisplayText.basemap)
             // What the portal said this session is newer than what the library kept.
             guard state.network != .online || state.webMapItem == nil, let catalog = library.catalog else { return [] }
@@ -71,7 +71,7 @@ public enum App {
             // A list kept in the library is complete: better than one still filling in.
             guard state.webMapItem == nil else { return [] }
             return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap,
-                         areas: LibraryCatalog.adding(state.downloads, to: catalog.areas), notice: state.notice, complete: false)
+                         areas: LibraryCatalog.adding(state.library.downloads, to: catalog.areas), notice: state.notice, complete: false)
         case .webMapFailed(let failure):
             return webMapFailed(&state, failure)
         case .catalogNotKept(let why):
@@ -84,20 +84,20 @@ public enum App {
         case .download(let download):
             return downloadEvent(&state, download)
         case .downloadProgress(let progress):
-            for (id, value) in progress where state.transfers[id]?.isActive == true { state.transfers[id] = .running(value) }
+            for (id, value) in progress where state.library.transfers[id]?.isActive == true { state.library.transfers[id] = .running(value) }
             return []
         case .removed(let id):
             let previous = state.selectedRow
-            state.removing.remove(id)
-            state.downloads[id] = nil
-            state.transfers[id] = nil
-            state.partialBytes[id] = nil
+            state.library.removing.remove(id)
+            state.library.downloads[id] = nil
+            state.library.transfers[id] = nil
+            state.library.partialBytes[id] = nil
             state.notice = .removed(title: state.title(of: id))
             // Offline, the removed area leaves the list.
             reselect(&state, previous)
             return []
         case .removeFailed(let id, let sentence):
-            state.removing.remove(id)
+            state.library.removing.remove(id)
             state.notice = .problem(sentence)
             return []
         case .network(let status):
@@ -168,8 +168,8 @@ public enum App {
 
     private static func webMapLoaded(_ state: inout AppState, _ loaded: WebMapSnapshot) -> [Effect] {
         state.portalHost = loaded.host
-        state.downloads = loaded.library.downloads
-        state.partialBytes = loaded.library.partialBytes
+        state.library.downloads = loaded.library.downloads
+        state.library.partialBytes = loaded.library.partialBytes
         state.lastSynced = loaded.catalog.syncedAt
         var effects = setNetwork(&state, .online)
         effects += apply(&state, item: loaded.catalog.webMapItem, webMap: loaded.catalog.webMap,
@@ -229,7 +229,7 @@ public enum App {
         } else if status == .online, was.isCutOff {
             state.notice = .backOnline
             effects += reload(&state)
-            for (id, transfer) in state.transfers where transfer == .waitingForNetwork {
+            for (id, transfer) in state.library.transfers where transfer == .waitingForNetwork {
                 if let area = state.areas.first(where: { $0.item.id == id }) { effects += startDownload(&state, area) }
             }
         }
@@ -238,9 +238,9 @@ public enum App {
 
     /// Downloads wait for the network, keeping their bytes.
     private static func pauseForNetwork(_ state: inout AppState) -> [Effect] {
-        let active = state.transfers.filter { $0.value.isActive }
+        let active = state.library.transfers.filter { $0.value.isActive }
         guard !active.isEmpty else { return [] }
-        for id in active.keys { state.transfers[id] = .waitingForNetwork }
+        for id in active.keys { state.library.transfers[id] = .waitingForNetwork }
         return [.pauseDownloads]
     }
 
@@ -259,13 +259,13 @@ public enum App {
     /// selection stays in range; either way it stays in view.
     static func reselect(_ state: inout AppState, _ previous: ListRow?) {
         let rows = state.rows
-        state.selection = previous.flatMap { rows.firstIndex(of: $0) } ?? min(state.selection, max(rows.count - 1, 0))
+        state.list.selection = previous.flatMap { rows.firstIndex(of: $0) } ?? min(state.list.selection, max(rows.count - 1, 0))
         keepSelectionInView(&state)
     }
 
     /// Scrolls the list just enough that the selection is on screen.
     static func keepSelectionInView(_ state: inout AppState) {
-        state.listTop = ListCursor.top(keeping: state.selection, from: state.listTop, count: state.rows.count,
+        state.list.top = ListCursor.top(keeping: state.list.selection, from: state.list.top, count: state.rows.count,
                                        visible: state.layout?.main.listCapacity ?? 1)
     }
 

@@ -59,7 +59,7 @@ public final class PlainApp {
 
     private var isDone: Bool {
         program.state.isQuitting
-            || inputDone && !program.state.transfers.values.contains { $0.isActive } && program.state.removing.isEmpty
+            || inputDone && !program.state.library.transfers.values.contains { $0.isActive } && program.state.library.removing.isEmpty
     }
 
     private func finish() {
@@ -200,7 +200,7 @@ public final class PlainApp {
         let rows = program.state.rows
         guard rows.indices.contains(number - 1), case .area(let index) = rows[number - 1],
               program.state.areas.indices.contains(index) else { return false }
-        return program.state.transfers[program.state.areas[index].item.id]?.isActive == true
+        return program.state.library.transfers[program.state.areas[index].item.id]?.isActive == true
     }
 
     /// Selects row `number` (from 1) of the list, back on the main screen; false, with a

@@ -26,7 +26,7 @@ public enum PlainView {
         case .unknown: break
         }
         add("notice", state.notice?.sentence)
-        for (id, transfer) in state.transfers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        for (id, transfer) in state.library.transfers.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             add("transfer \(id)", transferLine(transfer, title: state.title(of: id)))
         }
         if case .confirm(let confirmation)? = state.overlay {

@@ -119,7 +119,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
         fail("\(error)", status: 1)
     }
     // The bundled outline under the overview (as offline), the heavier of its two pictures.
-    state.overviewBasemap = nil
+    state.overview.basemap = nil
     _ = App.update(&state, .intent(.list(.selectRow(3))))
     func frame() -> Frame { Renderer.render(state, width: width, height: height, options: options) }
     func summary(_ times: [Double]) -> String {

@@ -74,7 +74,7 @@ enum Browser {
         @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: WebMapsTab?, hasWebMap: Bool = true) async -> Program {
             let runtime = Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
             var state = AppState(portalHost: host, webMapID: webMap, phase: phase)
-            state.resumesInterruptedDownloads = settings.resumeDownloads
+            state.library.resumesInterrupted = settings.resumeDownloads
             state.mapMode = MapMode(rawValue: settings.graphics.rawValue) ?? .braille
             state.keyBindings = KeyMap.bindings(overriding: settings.keys)
             state.units = settings.units

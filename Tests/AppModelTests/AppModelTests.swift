@@ -33,16 +33,16 @@ import Testing
     @Test func theOverviewIsDrawnFromTheBasemap() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
-        let program = await ProgramFixture.started(portal: portal.baseURL) { $0.overviewBasemap != nil }
+        let program = await ProgramFixture.started(portal: portal.baseURL) { $0.overview.basemap != nil }
         defer { Task { await program.shutdown() } }
-        let image = try #require(program.state.overviewBasemap)
+        let image = try #require(program.state.overview.basemap)
         let pane = ScreenLayout(ProgramFixture.display).main.overview
         #expect(image.request.columns == pane.width && image.request.rows == pane.height - 1)
         #expect(image.report.featuresDrawn > 0)
         #expect(image.frame.text.contains(where: { ("\u{2801}"..."\u{28FF}").contains($0) }), "braille lines of the basemap")
         program.send(.resized(Display(width: 100, height: 30)))
         let smaller = ScreenLayout(Display(width: 100, height: 30)).main.overview
-        #expect(await ProgramFixture.settle(program) { $0.overviewBasemap?.request.columns == smaller.width })
+        #expect(await ProgramFixture.settle(program) { $0.overview.basemap?.request.columns == smaller.width })
     }
 
     @Test func aPortalThatRefusesIsNotAnsweringNotNoAreas() async throws {
@@ -115,20 +115,20 @@ import Testing
         #expect(program.state.title(of: program.state.selectedRow!) == "Bangor")
         program.send(.key(.character("d")))
         let bangor = program.state.areas[5].item.id
-        #expect(program.state.transfers[bangor] == .queued)
+        #expect(program.state.library.transfers[bangor] == .queued)
         // Progress shows while the bytes come; on a crowded machine the first bytes may come only
         // after a stalled request is retried, so the whole download is watched, not a fixed minute.
         var sawProgress = false
         #expect(await ProgramFixture.settle(program, timeout: .seconds(180)) { state in
-            if case .running? = state.transfers[bangor] { sawProgress = true }
-            return state.downloads[bangor] != nil
+            if case .running? = state.library.transfers[bangor] { sawProgress = true }
+            return state.library.downloads[bangor] != nil
         })
         #expect(sawProgress, "progress was shown while the bytes came")
         #expect(program.state.message == "Bangor downloaded · 2.0 MiB, verified")
         program.send(.key(.character("x")))
         #expect(program.state.overlay.map { if case .confirm = $0 { true } else { false } } == true)
         program.send(.key(.character("y")))
-        #expect(await ProgramFixture.settle(program) { $0.downloads[bangor] == nil })
+        #expect(await ProgramFixture.settle(program) { $0.library.downloads[bangor] == nil })
         #expect(program.state.message == "Removed Bangor from this device.")
     }
 }

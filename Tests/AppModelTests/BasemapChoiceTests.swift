@@ -117,7 +117,7 @@ struct OfflineOverviewTests {
             if case .drawOverview(_, let sources) = effect { return sources }
             return nil
         }.first)
-        let bangor = state.downloads[Fixture.bangor]!.mapPackages[0], acadia = state.downloads[Fixture.acadia]!.mapPackages[0]
+        let bangor = state.library.downloads[Fixture.bangor]!.mapPackages[0], acadia = state.library.downloads[Fixture.acadia]!.mapPackages[0]
         // Acadia's extent is the larger: its package first.
         #expect(sources == [.basemap(state.onlineBasemap!), .package(area: Fixture.acadia, acadia), .package(area: Fixture.bangor, bangor)])
     }

@@ -124,7 +124,7 @@ struct KeyOverrideTests {
     @Test func sentencesNameTheKeysAsSet() {
         var state = Fixture.loaded()
         state.keyBindings = KeyMap.bindings(overriding: [.refresh: "R", .pin: "!"])
-        state.transfers[Fixture.acadia] = .failed("The link dropped.")
+        state.library.transfers[Fixture.acadia] = .failed("The link dropped.")
         let row = state.rows.firstIndex(of: .area(0))!
         #expect(StatusText.line(state.rows[row], state: state).map(\.text).joined().contains("R to retry"))
         state.notice = .noPins

@@ -149,9 +149,9 @@ struct AreaOrderTests {
         #expect(titles(state) == ["Acadia", "Bangor", "Greater Portland"])
         #expect(state.title(of: state.selectedRow!) == "Greater Portland", "the selection follows its area")
         _ = Fixture.keys(&state, .character("o"))
-        #expect(state.areaOrder == .size)
+        #expect(state.list.order == .size)
         _ = Fixture.keys(&state, .character("o"), .character("O"))
-        #expect(state.areaOrder == .portal && titles(state) == ["Bangor", "Acadia", "Greater Portland"])
+        #expect(state.list.order == .portal && titles(state) == ["Bangor", "Acadia", "Greater Portland"])
         #expect(state.message == "Areas on this device first.")
     }
 

@@ -36,7 +36,7 @@ struct RememberedViewTests {
         #expect(view.map?.mode == "blocks")
 
         let again = reopened(with: view, downloaded: [Fixture.bangor])
-        #expect(again.areaOrder == .name && again.selectedRow.map { again.title(of: $0) } == "Bangor")
+        #expect(again.list.order == .name && again.selectedRow.map { again.title(of: $0) } == "Bangor")
         let map = try #require(again.map)
         #expect(map.mode == .blocks && !map.fitsHomeWhenOpened)
         #expect(abs(map.viewport.zoom - before.viewport.zoom) < 1e-9)
@@ -51,12 +51,12 @@ struct RememberedViewTests {
         let view = try #require(state.viewToRemember)
         #expect(view.map == nil && view.downloadedFirst == true)
         let again = reopened(with: view)
-        #expect(again.map == nil && again.downloadedFirst && again.selectedRow.map { again.title(of: $0) } == "Acadia")
+        #expect(again.map == nil && again.list.downloadedFirst && again.selectedRow.map { again.title(of: $0) } == "Acadia")
         // The area no longer listed: the list at its top, no map.
         let gone = RememberedView(order: "size", selectedArea: String(repeating: "f", count: 32),
                                   map: .init(area: String(repeating: "f", count: 32), longitude: -68, latitude: 44, zoom: 9, mode: "braille"))
         let other = reopened(with: gone)
-        #expect(other.map == nil && other.selection == 0 && other.areaOrder == .size)
+        #expect(other.map == nil && other.list.selection == 0 && other.list.order == .size)
         // Nothing to remember before the web map is listed.
         #expect(AppState(portalHost: "h", webMapID: Fixture.webMapID).viewToRemember == nil)
     }

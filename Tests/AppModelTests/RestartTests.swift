@@ -12,7 +12,7 @@ struct RestartTests {
     /// Bangor (2.0 MiB) was 40 % down when mapbook was killed.
     private func restarted(resumes: Bool = true, network: NetworkState = .online) -> (AppState, [Effect]) {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
-        state.resumesInterruptedDownloads = resumes
+        state.library.resumesInterrupted = resumes
         _ = App.update(&state, .resized(Display(width: 120, height: 40)))
         let bangorSize = Fixture.catalog.areas.first { $0.item.id == Fixture.bangor }!.size
         let partial = [Fixture.bangor: (bangorSize * 2 + 4) / 5]
@@ -44,10 +44,10 @@ struct RestartTests {
         let (state, effects) = restarted()
         let bangor = state.areas[bangorIndex(state)]
         #expect(effects.contains(.download(bangor)))
-        #expect(state.transfers[Fixture.bangor] == .queued)
+        #expect(state.library.transfers[Fixture.bangor] == .queued)
         // A later reload does not start it again (it is running, or failed and waits for r).
         var later = state
-        later.transfers[Fixture.bangor] = .failed("x")
+        later.library.transfers[Fixture.bangor] = .failed("x")
         let again = App.update(&later, .webMapLoaded(WebMapSnapshot(
             catalog: Fixture.catalog, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [Fixture.bangor: 1]), host: "p")))
         #expect(!again.contains { if case .download = $0 { true } else { false } })
@@ -67,7 +67,7 @@ struct RestartTests {
         var (state, _) = restarted(resumes: false)
         Fixture.select(&state, "Bangor")
         #expect(Fixture.keys(&state, .character("c")) == [.discardPartialDownload(Fixture.bangor)])
-        #expect(state.partialBytes[Fixture.bangor] == nil)
+        #expect(state.library.partialBytes[Fixture.bangor] == nil)
         #expect(StatusText.line(.area(bangorIndex(state)), state: state).plainText.hasPrefix("Ready"))
     }
 
@@ -109,7 +109,7 @@ struct UndrawableAreaTests {
         var record = Fixture.record(for: bangor)
         record.packages[0].drawProblem = "the package \u{1B}[31mis not a tile package"
         var state = Fixture.loaded()
-        state.downloads[Fixture.bangor] = record
+        state.library.downloads[Fixture.bangor] = record
         let index = state.areas.firstIndex { $0.item.id == Fixture.bangor }!
         #expect(StatusText.line(.area(index), state: state).plainText == "Downloaded — cannot be drawn: the package is not a tile package")
         Fixture.select(&state, "Bangor")
@@ -123,7 +123,7 @@ struct UndrawableAreaTests {
         record.packages[0].damagedTiles = 2
         record.packages[0].damagedLevels = [0, 1]
         var state = Fixture.loaded()
-        state.downloads[Fixture.bangor] = record
+        state.library.downloads[Fixture.bangor] = record
         let index = state.areas.firstIndex { $0.item.id == Fixture.bangor }!
         let line = StatusText.line(.area(index), state: state)
         #expect(line.plainText.hasPrefix("Downloaded · 2 tiles damaged · "))

@@ -92,7 +92,7 @@ struct UpdateLoadingAndListTests {
         _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [Fixture.bangor: 500])))
         #expect(state.phase == .loaded)
         #expect(state.areas.count == 3)
-        #expect(state.partialBytes[Fixture.bangor] == 500)
+        #expect(state.library.partialBytes[Fixture.bangor] == 500)
         #expect(state.network == .unknown)
     }
 
@@ -114,7 +114,7 @@ struct UpdateLoadingAndListTests {
         #expect(state.network == .online && state.portalHost == "portal.example.com")
         #expect(effects.first == .reportNetwork(.online))
         #expect(effects.contains { if case .drawOverview = $0 { true } else { false } }, "the overview's basemap is drawn")
-        #expect(state.isDrawingOverview)
+        #expect(state.overview.isDrawing)
         // A newer library read does not replace what the portal said.
         _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: LibraryCatalog(webMapItem: Fixture.catalog.webMapItem,
                                                                                     webMapData: .null, areas: [], syncedAt: nil),
@@ -203,7 +203,7 @@ struct UpdateLoadingAndListTests {
         _ = App.update(&loaded, .download(.queued(Fixture.bangor)))
         let paused = App.update(&loaded, .webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p")))
         #expect(paused.contains(.pauseDownloads))
-        #expect(loaded.transfers[Fixture.bangor] == .waitingForNetwork)
+        #expect(loaded.library.transfers[Fixture.bangor] == .waitingForNetwork)
         #expect(loaded.message == "p is not answering — showing downloaded areas; trying again by itself")
         #expect(loaded.rows.count == 3, "the web map, Acadia, and Bangor waiting for the network")
         let back = App.update(&loaded, .network(.online))
@@ -223,13 +223,13 @@ struct UpdateLoadingAndListTests {
         var state = Fixture.loaded(width: 100, height: 17)
         #expect(state.layout?.main.listCapacity == 3)
         _ = Fixture.keys(&state, .down, .character("j"), .down)
-        #expect(state.selection == 3 && state.listTop == 1)
+        #expect(state.list.selection == 3 && state.list.top == 1)
         _ = Fixture.keys(&state, .up, .up, .up)
-        #expect(state.selection == 0 && state.listTop == 0)
+        #expect(state.list.selection == 0 && state.list.top == 0)
         _ = Fixture.keys(&state, .character("G"))
-        #expect(state.selection == 3)
+        #expect(state.list.selection == 3)
         _ = Fixture.keys(&state, .character("g"), .pageDown)
-        #expect(state.selection == 3)
+        #expect(state.list.selection == 3)
     }
 
     @Test func enterOnAnAreaOpensItsDetailsAndEscapeComesBack() {
@@ -267,11 +267,11 @@ struct UpdateLoadingAndListTests {
         var state = Fixture.loaded()
         Fixture.select(&state, "Portland")
         _ = Fixture.keys(&state, .tab)
-        #expect(state.focus == .overview)
+        #expect(state.list.focus == .overview)
         _ = Fixture.keys(&state, .right)
         #expect(state.title(of: state.selectedRow!) != "Greater Portland")
         _ = Fixture.keys(&state, .escape)
-        #expect(state.focus == .list)
+        #expect(state.list.focus == .list)
     }
 }
 
@@ -283,27 +283,27 @@ struct UpdateOverlayTests {
         #expect(state.overlay == .filter && state.keyContext == .filter)
         _ = Fixture.keys(&state, .character("b"), .character("a"), .character("n"))
         #expect(state.rows == [.area(2)])
-        #expect(state.filterText == "ban" && state.selection == 0)
+        #expect(state.list.filterText == "ban" && state.list.selection == 0)
     }
 
     @Test func lettersThatAreKeysElsewhereAreTypedIntoTheFilter() {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("/"), .character("q"), .character("d"), .character("?"))
-        #expect(!state.isQuitting && state.overlay == .filter && state.filterText == "qd?")
+        #expect(!state.isQuitting && state.overlay == .filter && state.list.filterText == "qd?")
     }
 
     @Test func backspaceEnterAndEscapeEditTheFilter() {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("/"), .character("a"), .character("x"), .backspace, .enter)
-        #expect(state.overlay == nil && state.filterText == "a")
+        #expect(state.overlay == nil && state.list.filterText == "a")
         _ = Fixture.keys(&state, .character("/"), .escape)
-        #expect(state.overlay == nil && state.filterText.isEmpty && state.rows.count == 4)
+        #expect(state.overlay == nil && state.list.filterText.isEmpty && state.rows.count == 4)
     }
 
     @Test func arrowsStillMoveWhileTyping() {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("/"), .character("a"), .down)
-        #expect(state.overlay == .filter && state.selection == 1)
+        #expect(state.overlay == .filter && state.list.selection == 1)
     }
 
     @Test func helpScrollsAndClosesAndTheListStaysPut() {
@@ -311,7 +311,7 @@ struct UpdateOverlayTests {
         _ = Fixture.keys(&state, .character("?"))
         #expect(state.overlay == .help(scroll: 0))
         _ = Fixture.keys(&state, .down, .down)
-        #expect(state.overlay == .help(scroll: 2) && state.selection == 0)
+        #expect(state.overlay == .help(scroll: 2) && state.list.selection == 0)
         _ = Fixture.keys(&state, .character("G"))
         let help = state.layout!.help()
         #expect(state.overlay == .help(scroll: help.lines.count - help.body.height))
@@ -335,7 +335,7 @@ struct UpdateOverlayTests {
         #expect(Fixture.keys(&state, .character("j"), .character("d")).isEmpty, "other keys wait for the answer")
         #expect(state.selectedRow == .area(0))
         #expect(Fixture.keys(&state, .character("n")).isEmpty)
-        #expect(state.overlay == nil && state.downloads[Fixture.acadia] != nil)
+        #expect(state.overlay == nil && state.library.downloads[Fixture.acadia] != nil)
     }
 
     @Test func yesRemovesThroughTheRuntimeAndTheResultComesBack() {
@@ -345,7 +345,7 @@ struct UpdateOverlayTests {
         #expect(Fixture.keys(&state, .character("y")) == [.removeDownload(Fixture.acadia, title: "Acadia")])
         #expect(state.overlay == nil)
         _ = App.update(&state, .removed(Fixture.acadia))
-        #expect(state.downloads.isEmpty && state.message == "Removed Acadia from this device.")
+        #expect(state.library.downloads.isEmpty && state.message == "Removed Acadia from this device.")
     }
 
     @Test func removingAnAreaThatIsNotHereSaysSo() {
@@ -358,7 +358,7 @@ struct UpdateOverlayTests {
     @Test func aFailedRemoveIsOneSentence() {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         _ = App.update(&state, .removeFailed(Fixture.acadia, "Acadia is being downloaded by another mapbook (pid 7); wait for it, or stop it first."))
-        #expect(state.downloads[Fixture.acadia] != nil)
+        #expect(state.library.downloads[Fixture.acadia] != nil)
         #expect(state.message?.hasPrefix("Acadia is being downloaded by another mapbook") == true)
     }
 }
@@ -370,7 +370,7 @@ struct UpdateDownloadTests {
         Fixture.select(&state, "Bangor")
         let effects = Fixture.keys(&state, .character("d"))
         #expect(effects == [.download(state.areas[2])])
-        #expect(state.transfers[Fixture.bangor] == .queued)
+        #expect(state.library.transfers[Fixture.bangor] == .queued)
         #expect(Fixture.keys(&state, .character("d")).isEmpty, "already queued")
     }
 
@@ -380,7 +380,7 @@ struct UpdateDownloadTests {
         Fixture.select(&state, "Bangor")
         #expect(Fixture.keys(&state, .character("d")).isEmpty)
         #expect(state.message == "Not connected to the portal yet.")
-        #expect(state.transfers.isEmpty)
+        #expect(state.library.transfers.isEmpty)
     }
 
     @Test func capitalDQueuesEveryAreaNotHere() {
@@ -396,8 +396,8 @@ struct UpdateDownloadTests {
         _ = Fixture.keys(&state, .character("d"))
         let progress = DownloadProgress(bytes: 1_000, total: 2_097_152, bytesPerSecond: 500)
         _ = App.update(&state, .downloadProgress([Fixture.bangor: progress, Fixture.acadia: progress]))
-        #expect(state.transfers[Fixture.bangor] == .running(progress))
-        #expect(state.transfers[Fixture.acadia] == nil)
+        #expect(state.library.transfers[Fixture.bangor] == .running(progress))
+        #expect(state.library.transfers[Fixture.acadia] == nil)
     }
 
     @Test func aFinishedDownloadIsRecordedAndSaidSo() {
@@ -406,7 +406,7 @@ struct UpdateDownloadTests {
         _ = Fixture.keys(&state, .character("d"))
         let record = Fixture.record(for: state.areas[2])
         _ = App.update(&state, .download(.finished(Fixture.bangor, record)))
-        #expect(state.transfers[Fixture.bangor] == nil && state.downloads[Fixture.bangor] == record)
+        #expect(state.library.transfers[Fixture.bangor] == nil && state.library.downloads[Fixture.bangor] == record)
         #expect(state.message == "Bangor downloaded · 2.0 MiB, verified")
         #expect(Fixture.keys(&state, .character("d")).isEmpty)
         #expect(state.message == "Bangor is downloaded and up to date.")
@@ -420,7 +420,7 @@ struct UpdateDownloadTests {
         _ = Fixture.keys(&state, .character("d"))
         let failure = DownloadFailure(sentence: "p answered HTTP 503 (service unavailable).", isUnreachable: false, isDiskFull: false)
         _ = App.update(&state, .download(.failed(Fixture.bangor, failure)))
-        #expect(state.transfers[Fixture.bangor] == .failed(failure.sentence))
+        #expect(state.library.transfers[Fixture.bangor] == .failed(failure.sentence))
         #expect(state.message == "Bangor: p answered HTTP 503 (service unavailable).")
         #expect(Fixture.keys(&state, .character("r")) == [.download(state.areas[2])])
     }
@@ -432,8 +432,8 @@ struct UpdateDownloadTests {
         _ = App.update(&state, .downloadProgress([Fixture.bangor: DownloadProgress(bytes: 4_096, total: nil, bytesPerSecond: nil)]))
         let failure = DownloadFailure(sentence: "Cannot reach p.", isUnreachable: true, isDiskFull: false)
         #expect(App.update(&state, .download(.failed(Fixture.bangor, failure))) == [.checkNetwork])
-        #expect(state.transfers[Fixture.bangor] == .waitingForNetwork)
-        #expect(state.partialBytes[Fixture.bangor] == 4_096, "what it reached can be removed")
+        #expect(state.library.transfers[Fixture.bangor] == .waitingForNetwork)
+        #expect(state.library.partialBytes[Fixture.bangor] == 4_096, "what it reached can be removed")
     }
 
     @Test func cCancelsARunningDownloadAndDiscardsAFailedOnesBytes() {
@@ -442,11 +442,11 @@ struct UpdateDownloadTests {
         _ = Fixture.keys(&state, .character("d"))
         #expect(Fixture.keys(&state, .character("c")) == [.cancelDownload(Fixture.bangor)])
         _ = App.update(&state, .download(.cancelled(Fixture.bangor)))
-        #expect(state.transfers[Fixture.bangor] == nil && state.message == "Cancelled the download of Bangor.")
+        #expect(state.library.transfers[Fixture.bangor] == nil && state.message == "Cancelled the download of Bangor.")
         _ = Fixture.keys(&state, .character("d"))
         _ = App.update(&state, .download(.failed(Fixture.bangor, DownloadFailure(sentence: "x", isUnreachable: false, isDiskFull: false))))
         #expect(Fixture.keys(&state, .character("c")) == [.discardPartialDownload(Fixture.bangor)])
-        #expect(state.transfers[Fixture.bangor] == nil)
+        #expect(state.library.transfers[Fixture.bangor] == nil)
         #expect(Fixture.keys(&state, .character("c")).isEmpty && state.message == "No download to cancel.")
     }
 
@@ -456,7 +456,7 @@ struct UpdateDownloadTests {
         _ = Fixture.keys(&state, .character("d"))
         let effects = App.update(&state, .network(.offline))
         #expect(effects.contains(.pauseDownloads))
-        #expect(state.transfers[Fixture.bangor] == .waitingForNetwork)
+        #expect(state.library.transfers[Fixture.bangor] == .waitingForNetwork)
         #expect(state.rows == [.webMap, .area(0), .area(2)], "Acadia, and Bangor waiting for the network")
         #expect(state.message == "Offline — showing downloaded areas")
         Fixture.select(&state, "Acadia")
@@ -472,7 +472,7 @@ struct UpdateDownloadTests {
         let effects = App.update(&state, .network(.online))
         #expect(effects.contains(.loadWebMap))
         #expect(effects.contains(.download(state.areas[2])))
-        #expect(state.transfers[Fixture.bangor] == .queued)
+        #expect(state.library.transfers[Fixture.bangor] == .queued)
         #expect(state.message == "Reloading…")
     }
 }
@@ -486,7 +486,7 @@ struct UpdateMapTests {
     static func openMap() -> (AppState, MapRequest) {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&state, "Acadia")
-        let package = state.downloads[Fixture.acadia]!.packages[0]
+        let package = state.library.downloads[Fixture.acadia]!.packages[0]
         #expect(Fixture.keys(&state, .character("m")) == [.openMap(session: 1, .package(area: Fixture.acadia, package))])
         #expect(state.map?.status == "Opening the map…")
         let effects = App.update(&state, .mapOpened(session: 1, summary))
@@ -608,10 +608,10 @@ struct MouseTests {
         var state = Fixture.loaded()
         let entries = state.layout!.main.entries
         _ = App.update(&state, .mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight * 2))))
-        #expect(state.selection == 2 && state.dragPoint == nil)
+        #expect(state.list.selection == 2 && state.dragPoint == nil)
         // The blank line between entries is not an entry.
         _ = App.update(&state, .mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight - 1))))
-        #expect(state.selection == 2)
+        #expect(state.list.selection == 2)
     }
 
     @Test func aClickUnderAQuestionDoesNothing() {

@@ -10,10 +10,10 @@ import TerminalUI
         var state = await SnapshotState.loaded()
         let terminal = try OffscreenTerminal(width: 200, height: 50)
         defer { terminal.close() }
-        state.selection = 4
+        state.list.selection = 4
         let first = terminal.draw(SnapshotState.render(state, width: 200, height: 50))
         #expect(first > 2000, "the first frame paints the whole screen")
-        state.selection = 5
+        state.list.selection = 5
         let moved = SnapshotState.render(state, width: 200, height: 50)
         let move = terminal.draw(moved)
         // The budget with the full-width selection band: 2 KB (a full redraw is ten times more).

@@ -14,15 +14,15 @@ import LibraryModel
     @UIActor static func state() async -> AppState {
         var state = await SnapshotState.loaded()
         let portland = state.areas[3], bangor = state.areas[5], acadia = state.areas[0]
-        state.downloads[portland.item.id] = DownloadRecord(
+        state.library.downloads[portland.item.id] = DownloadRecord(
             areaID: portland.item.id, areaItem: .null, packageItems: [],
             packages: [.init(id: portland.packages[0].item.id, title: "Greater Portland basemap", type: "Vector Tile Package",
                              fileName: "p.vtpk", size: portland.size,
                              modified: portland.packages[0].item.modified.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) },
                              verifiedBy: "zip CRC-32")],
             downloadedAt: Date(timeIntervalSince1970: 1_763_700_000))
-        state.transfers[bangor.item.id] = .running(DownloadProgress(bytes: 987_654, total: bangor.size, bytesPerSecond: 1_250_000))
-        state.transfers[acadia.item.id] = .failed("www.example.com answered HTTP 503 (service unavailable).")
+        state.library.transfers[bangor.item.id] = .running(DownloadProgress(bytes: 987_654, total: bangor.size, bytesPerSecond: 1_250_000))
+        state.library.transfers[acadia.item.id] = .failed("www.example.com answered HTTP 503 (service unavailable).")
         return state
     }
 
@@ -40,7 +40,7 @@ import LibraryModel
     @Test @UIActor func detailsShowWhatIsOnThisDevice() async {
         var state = await Self.state()
         state.screen = .details(scroll: 0)
-        state.selection = 4
+        state.list.selection = 4
         let text = SnapshotState.render(state, width: 100, height: 60).text
         #expect(text.contains("Size on disk      2.1 MiB"))
         #expect(text.contains("Verified          zip CRC-32"))
@@ -51,8 +51,8 @@ import LibraryModel
         var state = await Self.state()
         state.network = .offline
         state.notice = .offline
-        state.transfers[state.areas[5].item.id] = .waitingForNetwork
-        state.selection = 0
+        state.library.transfers[state.areas[5].item.id] = .waitingForNetwork
+        state.list.selection = 0
         let frame = SnapshotState.render(state, width: 120, height: 40)
         expectSnapshot(frame, "downloads-offline-120x40")
         let text = frame.text

@@ -52,11 +52,11 @@ import Testing
 
         var state = model.state
         var frames = [SnapshotState.render(state, width: 120, height: 40)]
-        state.selection = 1
+        state.list.selection = 1
         frames.append(SnapshotState.render(state, width: 120, height: 40))
         state.screen = .details(scroll: 0)
         frames.append(SnapshotState.render(state, width: 120, height: 40))
-        state.selection = 0
+        state.list.selection = 0
         frames.append(SnapshotState.render(state, width: 120, height: 40))
         for frame in frames {
             let scalars = frame.cells.flatMap { $0.character.unicodeScalars }

@@ -15,7 +15,7 @@ import Testing
         let portal = try SampleFixture.start()
         defer { portal.stop() }
         let program = await ProgramFixture.started(portal: portal.baseURL, cache: HTTPCache(directory: folder)) {
-            ProgramFixture.settledLoad($0) && $0.overviewBasemap != nil
+            ProgramFixture.settledLoad($0) && $0.overview.basemap != nil
         }
         defer { Task { await program.shutdown() } }
         let before = SnapshotState.render(program.state, width: 120, height: 40)

@@ -61,7 +61,7 @@ import ArcGISModel
         options.glyphs = .ascii
         var details = loaded, help = loaded, map = loaded, question = loaded, offline = loaded
         details.screen = .details(scroll: 0)
-        details.selection = 1
+        details.list.selection = 1
         help.overlay = .help(scroll: 0)
         _ = App.update(&map, .intent(.list(.selectRow(1))))
         _ = App.update(&map, .intent(.list(.openMap)))
@@ -123,11 +123,11 @@ import ArcGISModel
         states.append(("error", failed))
         var empty = loaded
         empty.areas = []
-        empty.selection = 0
+        empty.list.selection = 0
         states.append(("no-areas", empty))
         var noMatch = loaded
-        noMatch.filterText = "zzz"
-        noMatch.selection = 0
+        noMatch.list.filterText = "zzz"
+        noMatch.list.selection = 0
         states.append(("no-match", noMatch))
         for (name, state) in states {
             expectSnapshot(SnapshotState.render(state, width: 80, height: 24), "state-\(name)")
@@ -172,7 +172,7 @@ import ArcGISModel
         #expect(mapMarkers.count == 1)
         // With the web map selected the caption names the map, and no area is marked.
         var webMap = state
-        webMap.selection = 0
+        webMap.list.selection = 0
         let mapFrame = SnapshotState.render(webMap, width: 120, height: 40)
         #expect(mapFrame.row(at: layout.overview.y).hasPrefix(" Explore Maine"))
         #expect(!mapFrame.cells.contains { $0.character == "◆" })

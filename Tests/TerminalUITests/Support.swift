@@ -25,9 +25,9 @@ enum SnapshotState {
                 await program.shutdown()
                 var state = program.state
                 state.lastSynced = nil
-                state.selection = 4
+                state.list.selection = 4
                 // The snapshots show the bundled outline, as before the basemap can be drawn.
-                state.overviewBasemap = nil
+                state.overview.basemap = nil
                 return state
             }
         }

@@ -77,7 +77,7 @@ import LibraryModel
     @Test @UIActor func anAreaRowShowsItsStatusAndTheSelectionMarker() async {
         var state = await SnapshotState.loaded()
         let bangor = state.areas[5]
-        state.transfers[bangor.item.id] = .running(DownloadProgress(bytes: 1_048_576, total: 2_097_152, bytesPerSecond: 524_288))
+        state.library.transfers[bangor.item.id] = .running(DownloadProgress(bytes: 1_048_576, total: 2_097_152, bytesPerSecond: 524_288))
         var frame = Frame(width: 80, height: 3)
         MainScreen.drawEntry(.area(5), state: state, selected: true, in: frame.bounds, into: &frame, options: options)
         let text = frame.text.split(separator: "\n").map(String.init)
@@ -95,8 +95,8 @@ import LibraryModel
     /// The list shows the rows from its scroll position, as many as fit, five lines an entry.
     @Test @UIActor func theListShowsTheRowsFromItsScrollPosition() async {
         var state = await SnapshotState.loaded()
-        state.listTop = 2
-        state.selection = 3
+        state.list.top = 2
+        state.list.selection = 3
         let layout = MainLayout(width: 100, height: 17)
         var frame = Frame(width: 100, height: 17)
         MainScreen.drawList(state, layout: layout, into: &frame, options: options)

@@ -24,10 +24,10 @@ enum MainScreen {
 
         let rows = state.rows
         let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
-            : state.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
+            : state.list.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
             : ((state.signInWanted ? KeyMap.key(for: .signIn, state.keyBindings).map { ["\($0) sign in"] } ?? [] : [])
                + KeyMap.hints(for: state.phase, bindings: state.keyBindings)).joined(separator: "  ")
-        let position = rows.isEmpty ? "" : "\(state.selection + 1)/\(rows.count)"
+        let position = rows.isEmpty ? "" : "\(state.list.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }
 
@@ -47,7 +47,7 @@ enum MainScreen {
                               pins: state.pins.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) })
         // The basemap picture when one was drawn for this pane's size, else the bundled outline.
         let mapPart = (columns: rect.width, rows: rect.height - 1)
-        let basemap = state.overviewBasemap.flatMap { image -> (frame: Frame, projection: MapProjection)? in
+        let basemap = state.overview.basemap.flatMap { image -> (frame: Frame, projection: MapProjection)? in
             guard (image.request.columns, image.request.rows) == mapPart, options.glyphs == .unicode else { return nil }
             return (image.frame, image.request.viewport.projection(columns: mapPart.columns, rows: mapPart.rows))
         }
@@ -63,9 +63,9 @@ enum MainScreen {
 
         // Caption: the filter being typed, or what the list holds.
         let caption: [Span]
-        if state.isEditingFilter || !state.filterText.isEmpty {
+        if state.isEditingFilter || !state.list.filterText.isEmpty {
             let cursor = state.isEditingFilter ? (options.glyphs == .unicode ? "▏" : "_") : ""
-            caption = [Span(" / ", theme.heading), Span(state.filterText + cursor, theme.title),
+            caption = [Span(" / ", theme.heading), Span(state.list.filterText + cursor, theme.title),
                        Span("  \(max(rows.count, 0)) of \(state.areas.count + 1)", theme.dim)]
         } else if state.phase == .loaded {
             let total = state.areas.reduce(Int64(0)) { $0 + $1.size }
@@ -103,19 +103,19 @@ enum MainScreen {
 
         let entries = layout.entries
         if rows.isEmpty {
-            drawCard([Span("Nothing matches “\(state.filterText)”.", theme.title), Span("Esc clears the filter.", theme.dim)],
+            drawCard([Span("Nothing matches “\(state.list.filterText)”.", theme.title), Span("Esc clears the filter.", theme.dim)],
                      in: entries, into: &frame, options: options)
             return
         }
         let capacity = layout.listCapacity
-        let top = min(state.listTop, max(rows.count - 1, 0))
+        let top = min(state.list.top, max(rows.count - 1, 0))
         for (slot, index) in (top..<min(top + capacity, rows.count)).enumerated() {
             let rect = Rect(x: entries.x, y: entries.y + slot * MainLayout.entryHeight, width: entries.width,
                             height: min(MainLayout.entryHeight - 1, entries.maxY - (entries.y + slot * MainLayout.entryHeight)))
-            drawEntry(rows[index], state: state, selected: index == state.selection, in: rect, into: &frame, options: options)
+            drawEntry(rows[index], state: state, selected: index == state.list.selection, in: rect, into: &frame, options: options)
         }
         let y = entries.y + MainLayout.entryHeight
-        if y < entries.maxY, rows.count == 1, state.filterText.isEmpty {
+        if y < entries.maxY, rows.count == 1, state.list.filterText.isEmpty {
             let note = state.hasNoAreas ? " This web map has no map areas."
                 : state.network.isCutOff ? " No map areas are on this device yet; they download when online." : ""
             frame.put(note, x: entries.x, y: y, style: theme.dim, limit: entries.maxX)
@@ -139,7 +139,7 @@ enum MainScreen {
         // The selection is a marker bar (bright while the list has focus) and a band across the row's
         // text (a background; reverse video without colour), so it cannot be missed.
         if selected {
-            let marker = state.focus == .list ? theme.marker : theme.dim
+            let marker = state.list.focus == .list ? theme.marker : theme.dim
             for y in rect.y..<rect.maxY { frame.put(glyphs.marker, x: rect.x, y: y, style: marker) }
         }
         let thumbnailWidth = rect.width >= 40 ? 12 : 8
@@ -166,13 +166,13 @@ enum MainScreen {
         }
         if rect.height > 3 {
             var facts = item.modified.map { ["Updated \(Format.date($0))"] } ?? []
-            if case .nearest(let place) = state.areaOrder, case .area(let index) = row, let meters = state.areas[index].distance(from: place.point) {
+            if case .nearest(let place) = state.list.order, case .area(let index) = row, let meters = state.areas[index].distance(from: place.point) {
                 facts.append(meters < 1 ? "holds \(place.label)" : "\(Format.distance(meters)) from \(place.label)")
             }
             frame.put(DisplayWidth.truncated(facts.joined(separator: " · "), to: limit - x), x: x, y: rect.y + 3, style: theme.dim, limit: limit)
         }
         if selected {
-            let band = state.focus == .list ? theme.selectedRow : theme.selectedRowUnfocused
+            let band = state.list.focus == .list ? theme.selectedRow : theme.selectedRowUnfocused
             frame.restyle(Rect(x: thumbnail.maxX, y: rect.y, width: rect.maxX - thumbnail.maxX, height: rect.height)) { $0.overlaid(by: band) }
         }
     }
