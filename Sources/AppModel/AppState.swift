@@ -142,6 +142,28 @@ public struct AreaListState: Sendable {
     public init() {}
 }
 
+/// The basemaps a web map can be drawn on.
+public struct BasemapsState: Sendable {
+    /// The basemap chosen for this web map with `B` (remembered in the library); nil: the web map's own.
+    public var chosen: Basemap?
+    /// The portal's basemap gallery, asked for the first time `B` is pressed online.
+    public var gallery: BasemapGallery = .notAsked
+
+    public init() {}
+}
+
+/// What the user set in the config, as the browser applies it.
+public struct Preferences: Sendable {
+    /// The keys, with those the config gives to other actions (`KeyMap.bindings(overriding:)`).
+    public var keyBindings = KeyMap.bindings
+    /// How distances are said (`units` in the config, else the locale's).
+    public var units: DistanceUnits = .forLocale()
+    /// How maps are drawn when they open (the `graphics` setting; `c` changes an open map's).
+    public var mapMode: MapMode = .braille
+
+    public init() {}
+}
+
 /// Everything the screen shows, and everything `update` decides by: a value, changed only by
 /// `update(_:_:)`. Every string in it that came from the network has been sanitized (see
 /// `DisplayText`).
@@ -163,10 +185,10 @@ public struct AppState: Sendable {
     public var list = AreaListState()
     /// The place searched for last: what "nearest" measures from.
     public var lastPlace: MapPin?
-    /// The basemap chosen for this web map with `B` (remembered in the library); nil: the web map's own.
-    public var chosenBasemap: Basemap?
-    /// The portal's basemap gallery, asked for the first time `B` is pressed online.
-    public var basemapGallery: BasemapGallery = .notAsked
+    /// The basemap chosen with `B`, and the portal's gallery to choose from.
+    public var basemaps = BasemapsState()
+    /// What the user set: keys, units, how maps are drawn.
+    public var preferences = Preferences()
     /// The portal client is ready: downloads can be queued.
     public var isConnected = false
     /// The state shown while connecting: `.loading`, or what connecting involves.
@@ -180,14 +202,8 @@ public struct AppState: Sendable {
     public var signedInAs: String?
     /// A view remembered from the last run, restored once the list is in (`restore`).
     public var viewToRestore: RememberedView?
-    /// The keys, with those the config gives to other actions (`KeyMap.bindings(overriding:)`).
-    public var keyBindings = KeyMap.bindings
     /// Counts the notices that fade: an expiry for an earlier one does not clear a newer.
     public var noticeSerial = 0
-    /// How distances are said (`units` in the config, else the locale's).
-    public var units: DistanceUnits = .forLocale()
-    /// How maps are drawn when they open (the `graphics` setting; `c` changes an open map's).
-    public var mapMode: MapMode = .braille
     /// The Maps card opens over the web map at the start (nothing was ever opened): on this tab.
     public var startsOnMaps: WebMapsTab?
     /// False when the browser started on a portal with no web map named or opened there before:
@@ -331,10 +347,10 @@ public struct AppState: Sendable {
     public var layout: ScreenLayout? { display.map(ScreenLayout.init) }
 
     /// The status bar's sentence, if there is one.
-    public var message: String? { notice?.sentence(keys: keyBindings) }
+    public var message: String? { notice?.sentence(keys: preferences.keyBindings) }
 
     /// The key the user presses for `intent`, as text for a sentence ("r to retry").
-    public func key(_ intent: Intent) -> String { KeyMap.key(for: intent, keyBindings) ?? "its key" }
+    public func key(_ intent: Intent) -> String { KeyMap.key(for: intent, preferences.keyBindings) ?? "its key" }
 }
 
 /// How the list orders the map areas.

@@ -66,9 +66,9 @@ extension App {
         }
         var effects: [Effect] = []
         if !state.network.isCutOff, state.isConnected {
-            switch state.basemapGallery {
+            switch state.basemaps.gallery {
             case .notAsked, .failed:
-                state.basemapGallery = .loading
+                state.basemaps.gallery = .loading
                 effects.append(.loadBasemapGallery)
             case .loading, .loaded: break
             }
@@ -86,8 +86,8 @@ extension App {
         let before = state.basemapOptions, selection = state.map?.panelSelection ?? 0
         let selected = before.indices.contains(selection) ? before[selection] : nil
         switch result {
-        case .success(let choices): state.basemapGallery = .loaded(choices.map(DisplayText.basemapChoice))
-        case .failure(let failure): state.basemapGallery = .failed(TerminalText.sanitizedLine(failure.sentence, maxLength: 300))
+        case .success(let choices): state.basemaps.gallery = .loaded(choices.map(DisplayText.basemapChoice))
+        case .failure(let failure): state.basemaps.gallery = .failed(TerminalText.sanitizedLine(failure.sentence, maxLength: 300))
         }
         guard state.map?.panel == .basemaps else { return [] }
         let options = state.basemapOptions
@@ -107,8 +107,8 @@ extension App {
             return []
         case .webMap(let basemap), .gallery(let basemap):
             let chosen: Basemap? = if case .gallery = option.kind { basemap } else { nil }
-            if state.chosenBasemap != chosen {
-                state.chosenBasemap = chosen
+            if state.basemaps.chosen != chosen {
+                state.basemaps.chosen = chosen
                 state.overview.basemap = nil
                 effects.append(.rememberBasemap(chosen))
             }
@@ -159,7 +159,7 @@ extension AppState {
                 options.append(BasemapOption(title: own.title ?? "Basemap", kind: .webMap(own),
                                              isCurrent: current == .basemap(own)))
             }
-            switch basemapGallery {
+            switch basemaps.gallery {
             case .loaded(let choices):
                 for choice in choices where choice.basemap != webMap?.basemap {
                     options.append(BasemapOption(title: choice.item.title, kind: .gallery(choice.basemap),

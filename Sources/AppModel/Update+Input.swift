@@ -126,7 +126,7 @@ extension App {
     }
 
     static func helpExtent(_ state: AppState) -> (page: Int, maximum: Int) {
-        guard let help = state.layout?.help(state.keyBindings), help.body.height > 0 else { return (1, 0) }
+        guard let help = state.layout?.help(state.preferences.keyBindings), help.body.height > 0 else { return (1, 0) }
         return (help.body.height, max(help.lines.count - help.body.height, 0))
     }
 

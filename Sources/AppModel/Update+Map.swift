@@ -61,7 +61,7 @@ extension App {
                          layout: state.layout)
         map.source = source
         map.operational = operational
-        map.mode = state.mapMode
+        map.mode = state.preferences.mapMode
         if let why { map.status = why.sentence }
         map.isOpening = source != nil
         state.screen = .map(map)
@@ -355,7 +355,7 @@ extension AppState {
     /// The basemap drawn online: the one chosen with `B`, else the web map's own, when mapbook can
     /// draw a layer of it.
     public var onlineBasemap: Basemap? {
-        guard let basemap = chosenBasemap ?? webMap?.basemap, !basemap.drawableLayers.isEmpty else { return nil }
+        guard let basemap = basemaps.chosen ?? webMap?.basemap, !basemap.drawableLayers.isEmpty else { return nil }
         return basemap
     }
 

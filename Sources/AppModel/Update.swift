@@ -34,7 +34,7 @@ public enum App {
             }
             return [.readLibrary, .loadWebMap, .loadPins] + maps
         case .key(let key):
-            guard let intent = KeyMap.intent(for: key, in: state.keyContext, bindings: state.keyBindings) else { return [] }
+            guard let intent = KeyMap.intent(for: key, in: state.keyContext, bindings: state.preferences.keyBindings) else { return [] }
             return dispatch(&state, intent)
         case .mouse(let mouse):
             let (intent, drag) = MouseTranslator.translate(mouse, in: state)
@@ -51,7 +51,7 @@ public enum App {
         case .libraryRead(let library):
             state.library.downloads = library.downloads
             state.library.partialBytes = library.partialBytes
-            state.chosenBasemap = library.chosenBasemap.map(DisplayText.basemap)
+            state.basemaps.chosen = library.chosenBasemap.map(DisplayText.basemap)
             // What the portal said this session is newer than what the library kept.
             guard state.network != .online || state.webMapItem == nil, let catalog = library.catalog else { return [] }
             state.lastSynced = catalog.syncedAt

@@ -189,7 +189,7 @@ public final class PlainApp {
         case .ruler(let points):
             var ruler = Ruler(start: points[0])
             ruler.points += points.dropFirst().dropLast()
-            say("Ruler: " + ruler.sentence(to: points[points.count - 1], units: program.state.units))
+            say("Ruler: " + ruler.sentence(to: points[points.count - 1], units: program.state.preferences.units))
         case .help: PlainCommand.commandHelp.forEach(say)
         case .quit: program.send(.intent(.quit))
         }

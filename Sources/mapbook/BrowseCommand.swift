@@ -75,9 +75,9 @@ enum Browser {
             let runtime = Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
             var state = AppState(portalHost: host, webMapID: webMap, phase: phase)
             state.library.resumesInterrupted = settings.resumeDownloads
-            state.mapMode = MapMode(rawValue: settings.graphics.rawValue) ?? .braille
-            state.keyBindings = KeyMap.bindings(overriding: settings.keys)
-            state.units = settings.units
+            state.preferences.mapMode = MapMode(rawValue: settings.graphics.rawValue) ?? .braille
+            state.preferences.keyBindings = KeyMap.bindings(overriding: settings.keys)
+            state.preferences.units = settings.units
             if let problem = problems.first { state.notice = .problem(problem) }
             if let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) { state.restore(view) }
             state.startsOnMaps = display.plain ? nil : card

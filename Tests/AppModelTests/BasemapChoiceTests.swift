@@ -46,11 +46,11 @@ struct BasemapChoiceTests {
         var state = mapWithGallery()
         _ = Fixture.keys(&state, .escape, .character("+"), .character("B"))
         let view = try #require(state.map?.viewport)
-        #expect(state.basemapGallery != .loading, "asked once: the list is already known")
+        #expect(state.basemaps.gallery != .loading, "asked once: the list is already known")
         let effects = Fixture.keys(&state, .down, .down, .enter)
         #expect(effects.contains(.rememberBasemap(Self.imagery)))
         #expect(effects.contains(.closeMap(session: 1)) && effects.contains(.openMap(session: 2, .basemap(Self.imagery))))
-        #expect(state.chosenBasemap == Self.imagery && state.onlineBasemap == Self.imagery)
+        #expect(state.basemaps.chosen == Self.imagery && state.onlineBasemap == Self.imagery)
         #expect(state.map?.viewport == view && state.map?.sourceName == "Imagery · online")
         #expect(state.message == "Drawing on Imagery Hybrid.")
         // Opened, the map keeps the view instead of going home.
@@ -61,7 +61,7 @@ struct BasemapChoiceTests {
         _ = Fixture.keys(&state, .character("B"))
         #expect(state.mapPanelRows[2] == "● Imagery Hybrid · raster + reference")
         let back = Fixture.keys(&state, .up, .up, .enter)
-        #expect(back.contains(.rememberBasemap(nil)) && state.chosenBasemap == nil)
+        #expect(back.contains(.rememberBasemap(nil)) && state.basemaps.chosen == nil)
     }
 
     @Test func theChoiceKeptInTheLibraryIsTheBasemapAfterARestart() {

@@ -113,17 +113,17 @@ struct KeyOverrideTests {
 
     @Test func theStateUsesItsOwnKeys() {
         var state = Fixture.loaded()
-        state.keyBindings = KeyMap.bindings(overriding: [.quit: "Q"])
+        state.preferences.keyBindings = KeyMap.bindings(overriding: [.quit: "Q"])
         _ = Fixture.keys(&state, .character("q"))
         #expect(!state.isQuitting)
         _ = Fixture.keys(&state, .character("Q"))
         #expect(state.isQuitting)
-        #expect(KeyMap.hints(for: .failed("x"), bindings: state.keyBindings) == ["r try now", "? help", "Q quit"])
+        #expect(KeyMap.hints(for: .failed("x"), bindings: state.preferences.keyBindings) == ["r try now", "? help", "Q quit"])
     }
 
     @Test func sentencesNameTheKeysAsSet() {
         var state = Fixture.loaded()
-        state.keyBindings = KeyMap.bindings(overriding: [.refresh: "R", .pin: "!"])
+        state.preferences.keyBindings = KeyMap.bindings(overriding: [.refresh: "R", .pin: "!"])
         state.library.transfers[Fixture.acadia] = .failed("The link dropped.")
         let row = state.rows.firstIndex(of: .area(0))!
         #expect(StatusText.line(state.rows[row], state: state).map(\.text).joined().contains("R to retry"))

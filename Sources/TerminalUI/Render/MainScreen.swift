@@ -25,8 +25,8 @@ enum MainScreen {
         let rows = state.rows
         let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
             : state.list.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
-            : ((state.signInWanted ? KeyMap.key(for: .signIn, state.keyBindings).map { ["\($0) sign in"] } ?? [] : [])
-               + KeyMap.hints(for: state.phase, bindings: state.keyBindings)).joined(separator: "  ")
+            : ((state.signInWanted ? KeyMap.key(for: .signIn, state.preferences.keyBindings).map { ["\($0) sign in"] } ?? [] : [])
+               + KeyMap.hints(for: state.phase, bindings: state.preferences.keyBindings)).joined(separator: "  ")
         let position = rows.isEmpty ? "" : "\(state.list.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }

@@ -40,7 +40,7 @@ enum MapScreen {
         }
         if let here = map.whatsHere { drawWhatsHere(here, in: rect, into: &frame, options: options) }
         let hints = switch map.panel {
-        case nil: KeyMap.hints(in: .map, bindings: state.keyBindings).joined(separator: "  ") + "  Esc back"
+        case nil: KeyMap.hints(in: .map, bindings: state.preferences.keyBindings).joined(separator: "  ") + "  Esc back"
         case .layers?: "↑↓ choose · Space show/hide · Esc close"
         case .pins?: "↑↓ choose · Enter go · e edit · x delete · o open link · Esc close"
         default: "↑↓ choose · Enter go · Esc close"
@@ -94,7 +94,7 @@ enum MapScreen {
                            color: theme.colors ? color : nil)
         }
         MapMarker.draw(centre, label: "", glyph: "+", projection: projection, in: rect, into: &frame, color: theme.colors ? color : nil)
-        drawCornerCard("Ruler", lines: [(ruler.sentence(to: centre, units: state.units), theme.card.overlaid(by: CellStyle(bold: true))),
+        drawCornerCard("Ruler", lines: [(ruler.sentence(to: centre, units: state.preferences.units), theme.card.overlaid(by: CellStyle(bold: true))),
                                         ("Pan to measure · \(state.key(.map(.ruler))) or Enter adds a point", theme.card.overlaid(by: theme.dim))],
                        closing: " Esc end ", in: rect, into: &frame, options: options)
     }

@@ -26,7 +26,7 @@ public enum Renderer {
         case .map(let map): MapScreen.draw(map, state: state, into: &frame, options: options)
         }
         switch state.overlay {
-        case .help(let scroll)?: DocumentScreen.drawHelp(scroll: scroll, layout: layout, bindings: state.keyBindings, into: &frame, options: options)
+        case .help(let scroll)?: DocumentScreen.drawHelp(scroll: scroll, layout: layout, bindings: state.preferences.keyBindings, into: &frame, options: options)
         case .confirm(let confirmation)?: DocumentScreen.drawConfirmation(confirmation, into: &frame, options: options)
         case .search(let search)?: DocumentScreen.drawSearch(search, into: &frame, options: options)
         case .pinForm(let form)?: PinFormCard.draw(form, into: &frame, options: options)
