@@ -68,9 +68,17 @@ public struct Envelope: Sendable, Equatable, Codable {
     /// The envelope in longitude/latitude, when its spatial reference is one we can convert.
     public var geographic: GeoExtent? {
         if spatialReference.isWGS84 { return GeoExtent(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax) }
-        guard spatialReference.isWebMercator else { return nil }
-        let sw = WebMercator.geographic(x: xmin, y: ymin), ne = WebMercator.geographic(x: xmax, y: ymax)
-        return GeoExtent(xmin: sw.longitude, ymin: sw.latitude, xmax: ne.longitude, ymax: ne.latitude)
+        if spatialReference.isWebMercator {
+            let sw = WebMercator.geographic(x: xmin, y: ymin), ne = WebMercator.geographic(x: xmax, y: ymax)
+            return GeoExtent(xmin: sw.longitude, ymin: sw.latitude, xmax: ne.longitude, ymax: ne.latitude)
+        }
+        // A projected zone: its four corners and edges' midpoints, since meridians converge.
+        guard let zone = spatialReference.transverseMercator, xmin <= xmax, ymin <= ymax else { return nil }
+        let xs = [xmin, (xmin + xmax) / 2, xmax], ys = [ymin, (ymin + ymax) / 2, ymax]
+        let points = xs.flatMap { x in ys.map { y in zone.geographic(x: x, y: y) } }
+        guard points.allSatisfy({ $0.longitude.isFinite && $0.latitude.isFinite && abs($0.latitude) <= 90 }) else { return nil }
+        return GeoExtent(xmin: points.map(\.longitude).min()!, ymin: points.map(\.latitude).min()!,
+                         xmax: points.map(\.longitude).max()!, ymax: points.map(\.latitude).max()!)
     }
 }
 
