@@ -91,4 +91,7 @@ public enum MapSourceChoice: Equatable, Sendable {
     case basemap(Basemap)
     /// The source the runtime was started with (`mapbook open FILE`).
     case given
+    /// The bundled world outline: what a web map's layers are drawn over when its basemap cannot be
+    /// (another projection, a layer type mapbook does not draw).
+    case outline
 }

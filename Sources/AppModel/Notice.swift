@@ -3,6 +3,7 @@ import MapbookCore
 import LibraryModel
 import ArcGISModel
 import UserFiles
+import Geometry
 
 /// What the status bar has to say: a value the model sets, worded once here for every front end
 /// (the terminal's status bar, the plain mode's lines). Titles and sentences in it are sanitized.
@@ -42,6 +43,8 @@ public enum Notice: Equatable, Sendable {
     case notOnDeviceForMap(title: String)
     /// The web map's basemap layer mapbook cannot draw (its title and type), or nil for none at all.
     case basemapNotDrawable(WebMapLayer?)
+    /// The web map's basemap is in another projection than Web Mercator.
+    case basemapProjection(SpatialReference)
     case noBookmarks
     /// `B` in a map opened from a file: it has no portal to choose from.
     case noBasemapChoice
@@ -93,8 +96,11 @@ public enum Notice: Equatable, Sendable {
         case .notOnDeviceForMap(let title): "\(title) is not on this device: download it (d) to see its map offline."
         case .basemapNotDrawable(let layer?):
             "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is not a tiled layer, "
-                + "the kind mapbook draws; \(key(.map(.showBasemaps))) offers the portal's basemaps, and a downloaded area's map opens with \(key(.list(.openMap)))."
-        case .basemapNotDrawable(nil): "This web map has no basemap; a downloaded area's map opens with \(key(.list(.openMap)))."
+                + "the kind mapbook draws: its layers are drawn over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
+        case .basemapNotDrawable(nil): "This web map has no basemap: its layers are drawn over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
+        case .basemapProjection(let reference):
+            "This web map's basemap is in \(reference.description); mapbook draws Web Mercator basemaps, so its layers are drawn "
+                + "over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
         case .noBookmarks: "This web map has no bookmarks."
         case .noBasemapChoice: "A map opened from a file has no other basemaps."
         case .ordered(.portal): "Areas in the portal's order."
@@ -124,7 +130,7 @@ extension Notice {
     public var fades: Bool {
         switch self {
         case .offline, .notAnswering, .reloading, .checkingPortal, .notConnected, .catalogNotKept, .listingAreas, .downloadFailed,
-             .problem, .basemapNotDrawable:
+             .problem, .basemapNotDrawable, .basemapProjection:
             false
         default:
             true

@@ -36,12 +36,14 @@ extension App {
         }
     }
 
-    private static func openBasemap(_ state: inout AppState, title: String, home: GeoExtent?, bookmarks: [Bookmark]) -> [Effect] {
-        guard let basemap = state.onlineBasemap else {
-            // The map view opens all the same, saying why it is empty: B there offers the portal's basemaps.
-            let why = Notice.basemapNotDrawable(state.webMap?.basemap.undrawableLayers.first ?? state.webMap?.basemapLayers.first)
-            return open(&state, title: title, sourceName: "no basemap", home: home, bookmarks: bookmarks, source: nil, why: why)
+    /// The web map's basemap online, else its layers over the world outline, saying why.
+    static func openBasemap(_ state: inout AppState, title: String, home: GeoExtent?, bookmarks: [Bookmark]) -> [Effect] {
+        if let why = state.basemapNotShown {
+            // The web map's layers are drawn all the same, over the world outline, saying why the
+            // basemap is not: B there offers the portal's basemaps.
+            return open(&state, title: title, sourceName: "world outline", home: home, bookmarks: bookmarks, source: .outline, why: why)
         }
+        guard let basemap = state.onlineBasemap else { return [] }  // basemapNotShown said why
         return open(&state, title: title, sourceName: sourceName(basemap, state), home: home, bookmarks: bookmarks,
                     source: .basemap(basemap))
     }
@@ -52,7 +54,7 @@ extension App {
                              source: MapSourceChoice?, why: Notice? = nil) -> [Effect] {
         let operational: OperationalLayers? = switch source {
         case .package(let area, _)?: operationalLayers(state, area: area)
-        case .basemap?: operationalLayers(state, area: nil)
+        case .basemap?, .outline?: operationalLayers(state, area: nil)
         case .given?, nil: nil
         }
         var effects: [Effect] = state.map.map { [.closeMap(session: $0.session)] } ?? []
@@ -355,8 +357,19 @@ extension AppState {
     /// The basemap drawn online: the one chosen with `B`, else the web map's own, when mapbook can
     /// draw a layer of it.
     public var onlineBasemap: Basemap? {
-        guard let basemap = basemaps.chosen ?? webMap?.basemap, !basemap.drawableLayers.isEmpty else { return nil }
+        guard basemapNotShown == nil, let basemap = basemaps.chosen ?? webMap?.basemap else { return nil }
         return basemap
+    }
+
+    /// Why the web map's basemap cannot be drawn, when it cannot: it is in another projection
+    /// (mapbook draws Web Mercator tiles), or none of its layers is of a kind mapbook draws. A
+    /// basemap chosen with `B` is one mapbook draws.
+    public var basemapNotShown: Notice? {
+        if let chosen = basemaps.chosen { return chosen.drawableLayers.isEmpty ? .basemapNotDrawable(chosen.undrawableLayers.first) : nil }
+        guard let webMap else { return .basemapNotDrawable(nil) }
+        if let reference = webMap.spatialReference, reference.code != nil, !reference.isWebMercator { return .basemapProjection(reference) }
+        guard webMap.basemap.drawableLayers.isEmpty else { return nil }
+        return .basemapNotDrawable(webMap.basemap.undrawableLayers.first ?? webMap.basemapLayers.first)
     }
 
     /// A state whose whole app is one map (`mapbook open FILE`): leaving the map quits.

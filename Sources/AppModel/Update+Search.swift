@@ -142,12 +142,8 @@ extension App {
             let title = TerminalText.sanitizedLine(area.item.title, maxLength: 120)
             effects = open(&state, title: label, sourceName: packageSourceName(title), home: view, bookmarks: bookmarks,
                            source: .package(area: area.item.id, package))
-        } else if let basemap = state.onlineBasemap {
-            effects = open(&state, title: label, sourceName: sourceName(basemap, state), home: view, bookmarks: bookmarks,
-                           source: .basemap(basemap))
         } else {
-            state.notice = .basemapNotDrawable(state.webMap?.basemap.undrawableLayers.first)
-            return []
+            effects = openBasemap(&state, title: label, home: view, bookmarks: bookmarks)
         }
         state.withMap { $0.pin = MapPin(point: p, label: label) }
         state.lastPlace = MapPin(point: p, label: label)

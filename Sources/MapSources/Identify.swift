@@ -17,7 +17,7 @@ extension MapStack {
         // A cell is 2 × 4 dots; one dot is `resolution` metres.
         let tolerance = request.viewport.resolution * 4
         var hits: [IdentifyHit] = []
-        for loader in features.reversed() where !request.hiddenLayers.contains(loader.title) {
+        for loader in (baseFeatures + features).reversed() where !request.hiddenLayers.contains(loader.title) {
             guard loader.info.isVisible(atScale: request.viewport.scale), let layer = await loader.current else { continue }
             for index in layer.hits(at: target, tolerance: tolerance) {
                 let feature = layer.features[index]

@@ -21,6 +21,8 @@ public struct MapStack: Sendable {
     }
 
     public let layers: [Layer]
+    /// Feature layers that stand in for a basemap (the world outline), under the operational ones.
+    public var baseFeatures: [FeatureLayerLoader] = []
     /// The web map's operational feature layers, bottom first.
     public var features: [FeatureLayerLoader] = []
     /// Layers that could not be opened or drawn, one sentence each: the footer names them.
@@ -38,6 +40,7 @@ public struct MapStack: Sendable {
     /// by its name and each vector service's source layers.
     /// (The operational layers are listed apart, above these.)
     public var layerNames: [String] {
+        guard !layers.isEmpty else { return baseFeatures.map(\.title) }
         guard layers.count > 1 else { return layers.first?.loader.source.layerNames ?? [] }
         return layers.flatMap { layer in layer.loader.source.isVector ? layer.loader.source.style.sourceLayers : [layer.loader.source.name] }
     }
@@ -70,7 +73,7 @@ public struct MapStack: Sendable {
             for await tiles in group { results[tiles.index] = tiles.value }
             return results
         }
-        let shown = features.filter { !request.hiddenLayers.contains($0.title) }
+        let shown = (baseFeatures + features).filter { !request.hiddenLayers.contains($0.title) }
         let featureResults = await withTaskGroup(of: Indexed<(layer: PreparedFeatureLayer?, problem: String?)>.self,
                                                  returning: [(layer: PreparedFeatureLayer?, problem: String?)?].self) { group in
             for (index, loader) in shown.enumerated() {
@@ -102,8 +105,10 @@ public struct MapStack: Sendable {
                             tileSize: source.tileSize, hiddenLayers: hidden, attribution: source.attribution,
                             colors: request.colors, opacity: layer.opacity)
         }
+        // No tiles at all (the world outline alone): one empty scene sets the view for the features.
+        let drawn = scenes.isEmpty ? [MapScene(viewport: request.viewport, mode: request.mode, tiles: [], colors: request.colors)] : scenes
         var frame = Frame(width: request.columns, height: request.rows)
-        let report = MapComposer.draw(scenes, features: featureScenes, referenceFrom: layers.firstIndex(where: \.isReference),
+        let report = MapComposer.draw(drawn, features: featureScenes, referenceFrom: layers.firstIndex(where: \.isReference),
                                       into: &frame, rect: frame.bounds)
         var problems = problems + featureProblems
         for sentence in loaded.flatMap({ $0?.problems ?? [] }) where !problems.contains(sentence) { problems.append(sentence) }
@@ -115,6 +120,24 @@ public struct MapStack: Sendable {
 }
 
 extension MapStack {
+    /// The world outline alone, standing in for a basemap mapbook cannot draw: `countries` as a
+    /// light land fill with grey borders, over the neutral no-data grey; `problems` say why.
+    public static func outline(_ countries: [GeoFeature], problems: [String] = []) -> MapStack {
+        let land = FeatureSymbol(kind: .fill(style: "esriSFSSolid"), color: SymbolColor(r: 236, g: 234, b: 222),
+                                 outline: SymbolColor(r: 150, g: 150, b: 150))
+        let info = FeatureLayerInfo(name: outlineTitle, geometryType: .polygon, fields: [FeatureField(name: "name", type: "esriFieldTypeString")],
+                                    displayField: "name", renderer: FeatureRenderer(kind: .simple, classes: [], defaultSymbol: land))
+        let features = countries.map { country in
+            LayerFeature(geometry: country.geometry, attributes: country.property("name").map { ["name": $0] } ?? [:])
+        }
+        var stack = MapStack(layers: [], problems: problems)
+        stack.baseFeatures = [FeatureLayerLoader(title: outlineTitle, info: info, features: features)]
+        return stack
+    }
+
+    /// The outline's name in the layer list.
+    public static let outlineTitle = "World outline"
+
     /// Opens the basemap's layers that mapbook draws (together, kept in order). Layers it cannot
     /// draw or open are named in `problems`; with none open it throws the first layer's error.
     public static func connect(_ basemap: Basemap, http: HTTPClient, cacheDirectory: String?) async throws -> MapStack {

@@ -101,7 +101,7 @@ struct BasemapChoiceTests {
         var webMap = state.webMap!
         webMap.basemapLayers = [WebMapLayer(title: "Relief", layerType: "ArcGISMapServiceLayer")]
         state.webMap = webMap
-        #expect(Fixture.keys(&state, .enter).isEmpty, "nothing to open")
+        #expect(Fixture.keys(&state, .enter) == [.openMap(session: 1, .outline)], "the world outline stands in")
         #expect(state.map?.status?.hasPrefix("This web map's basemap, “Relief” (ArcGISMapServiceLayer), is not a tiled layer") == true)
         #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery])
     }

@@ -90,7 +90,15 @@ final class MapViewHandler {
     private func openMap(session: Int, _ choice: MapSourceChoice) async {
         do {
             let (library, http, given) = (library, http, givenSource)
-            let stack = try await onWorkPool { try await Self.stack(for: choice, given: given, library: library, http: http) }
+            let stack = try await onWorkPool {
+                do {
+                    return try await Self.stack(for: choice, given: given, library: library, http: http)
+                } catch where choice.isBasemap {
+                    // A basemap whose host does not answer (or that cannot be drawn) leaves the web
+                    // map's layers drawn over the world outline, the reason in the footer.
+                    return MapStack.worldOutline(problems: [error.userSentence])
+                }
+            }
             // A map closed (or replaced) while its source opened keeps no loader.
             guard map?.session == session else { return }
             map?.stack = stack
@@ -152,9 +160,15 @@ final class MapViewHandler {
             return MapStack(try PackageMapSource(path: library.packagePath(area, package)))
         case .basemap(let basemap):
             return try await MapStack.connect(basemap, http: http, cacheDirectory: library.tileCacheDirectory)
+        case .outline:
+            return MapStack.worldOutline()
         case .given:
             guard let given else { throw MapSourceError("No map was given to open.") }
             return MapStack(given)
         }
     }
+}
+
+private extension MapSourceChoice {
+    var isBasemap: Bool { if case .basemap = self { true } else { false } }
 }

@@ -1,0 +1,22 @@
+import AppRuntime
+import Geometry
+import MapRender
+import MapSources
+import Testing
+
+/// The world outline that stands in for a basemap mapbook cannot draw: the countries drawn, named
+/// in the layer list, identified by name.
+@Suite("The world outline")
+struct WorldOutlineTests {
+    @Test func itDrawsTheCountriesAndIdentifiesThemByName() async throws {
+        let stack = MapStack.worldOutline(problems: ["The basemap's server tiles.example.com cannot be reached."])
+        #expect(stack.layerNames == [MapStack.outlineTitle])
+        let paris = GeoPoint(longitude: 2.35, latitude: 48.86)
+        let request = MapRequest(viewport: MapViewport(center: MercatorPoint(paris), zoom: 5), columns: 60, rows: 20)
+        let image = await stack.render(request)
+        #expect(image.report.featuresDrawn > 0)
+        #expect(image.problems.contains("The basemap's server tiles.example.com cannot be reached."), "the reason stays in the footer")
+        let hits = await stack.identify(at: paris, request: request)
+        #expect(hits.first?.card.title == "France")
+    }
+}
