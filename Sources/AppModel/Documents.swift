@@ -114,7 +114,7 @@ public enum DetailsDocument {
             for layer in map.operationalLayers.dropFirst() { doc.field("", layerLine(layer)) }
             doc.field("Bookmarks", map.bookmarks.first?.name ?? "none")
             for bookmark in map.bookmarks.dropFirst() { doc.field("", bookmark.name) }
-            if let wkid = map.spatialReference?.latestWkid ?? map.spatialReference?.wkid { doc.field("Spatial ref.", "WKID \(wkid)") }
+            if let wkid = map.spatialReference?.code { doc.field("Spatial ref.", "WKID \(wkid)") }
         } else {
             doc.paragraph("The web map's definition has not been loaded.", role: .dim)
         }

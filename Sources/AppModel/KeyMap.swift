@@ -149,20 +149,19 @@ public enum KeyMap {
     /// key alone, and the key leaves whatever had it where the two apply together.
     public static func bindings(overriding keys: [KeyAction: Character]) -> [KeyBinding] {
         guard !keys.isEmpty else { return bindings }
-        let claimed = keys.compactMap { action, character in action.intent.map { (intent: $0, key: Key.character(character)) } }
         return bindings.map { binding in
             guard [.everywhere, .list, .map].contains(binding.context) else { return binding }
             var binding = binding
-            if let own = claimed.first(where: { $0.intent == binding.intent }) {
-                let label = String(own.key.character ?? " ")
-                binding.keys = [own.key]
+            if let action = binding.action, let character = keys[action] {
+                let label = String(character)
+                binding.keys = [.character(character)]
                 binding.label = label
                 binding.hint = binding.hint.map { hint in label + hint.drop { $0 != " " } }
                 return binding
             }
-            let taken = claimed.filter { claim in
-                bindings.contains { $0.intent == claim.intent && overlaps($0.context, binding.context) }
-            }.map(\.key)
+            let taken = keys.filter { action, _ in
+                bindings.contains { $0.action == action && overlaps($0.context, binding.context) }
+            }.map { Key.character($0.value) }
             binding.keys.removeAll { taken.contains($0) }
             if binding.keys.isEmpty, binding.intent != nil { binding.label = "–"; binding.hint = nil }
             return binding
@@ -238,11 +237,6 @@ public enum KeyMap {
         let contexts: [KeyContext] = context == .map ? [.map] : [.everywhere, .list]
         return bindings.filter { contexts.contains($0.context) }.compactMap(\.hint)
     }
-}
-
-extension KeyAction {
-    /// What the action asks for: the intent of the binding in the key table that names it.
-    public var intent: Intent? { KeyMap.bindings.first { $0.action == self }?.intent }
 }
 
 extension Key {

@@ -99,7 +99,7 @@ public enum Notice: Equatable, Sendable {
                 + "the kind mapbook draws: its layers are drawn over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
         case .basemapNotDrawable(nil): "This web map has no basemap: its layers are drawn over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
         case .basemapProjection(let reference):
-            "This web map's basemap is in \(reference.description); mapbook draws Web Mercator basemaps, so its layers are drawn "
+            "This web map's basemap is in \(reference.summary); mapbook draws Web Mercator basemaps, so its layers are drawn "
                 + "over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
         case .noBookmarks: "This web map has no bookmarks."
         case .noBasemapChoice: "A map opened from a file has no other basemaps."

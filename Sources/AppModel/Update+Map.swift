@@ -124,9 +124,14 @@ extension App {
         }
     }
 
+    /// The map's cells across and down (at least one each).
+    private static func mapCells(_ state: AppState) -> (columns: Double, rows: Double) {
+        (Double(max(state.layout?.mapRect.width ?? 1, 1)), Double(max(state.layout?.mapRect.height ?? 1, 1)))
+    }
+
     /// Arrows pan a quarter of the view; the wheel zooms.
     private static func pan(_ state: inout AppState, _ move: Move) -> [Effect] {
-        let columns = Double(max(state.layout?.mapRect.width ?? 1, 1)), rows = Double(max(state.layout?.mapRect.height ?? 1, 1))
+        let (columns, rows) = mapCells(state)
         switch move {
         case .up: return self.move(&state) { $0.panned(dotsX: 0, dotsY: -rows) }
         case .down: return self.move(&state) { $0.panned(dotsX: 0, dotsY: rows) }
@@ -144,7 +149,7 @@ extension App {
         case .zoomIn: return move(&state) { $0.zoomed(by: 1) }
         case .zoomOut: return move(&state) { $0.zoomed(by: -1) }
         case .zoomAt(let steps, let column, let row):
-            let columns = Double(max(state.layout?.mapRect.width ?? 1, 1)), rows = Double(max(state.layout?.mapRect.height ?? 1, 1))
+            let (columns, rows) = mapCells(state)
             let anchor = (x: Double(column * 2 + 1) - columns, y: Double(row * 4 + 2) - rows * 2)
             return move(&state) { $0.zoomed(by: Double(steps), anchor: anchor) }
         case .home: return goHome(&state)

@@ -51,8 +51,11 @@ public struct SpatialReference: Sendable, Equatable, Codable {
     public static let wgs84 = SpatialReference(wkid: 4326)
     public static let webMercator = SpatialReference(wkid: 102100, latestWkid: 3857)
 
-    public var isWebMercator: Bool { [102100, 102113, 3857, 900913].contains(latestWkid ?? wkid ?? 0) }
-    public var isWGS84: Bool { (latestWkid ?? wkid) == 4326 }
+    /// The EPSG code in use (`latestWkid` first).
+    public var code: Int? { latestWkid ?? wkid }
+
+    public var isWebMercator: Bool { [102100, 102113, 3857, 900913].contains(code ?? 0) }
+    public var isWGS84: Bool { code == 4326 }
 }
 
 /// An envelope in a named spatial reference (web map viewpoints and bookmarks).

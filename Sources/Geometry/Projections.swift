@@ -37,9 +37,6 @@ public struct TransverseMercator: Sendable, Equatable {
 }
 
 extension SpatialReference {
-    /// The EPSG code in use (`latestWkid` first).
-    public var code: Int? { latestWkid ?? wkid }
-
     /// Its transverse Mercator zone, for the families real web maps use: WGS 84, NAD83 and ETRS89
     /// UTM zones, NAD83 MTM zones (Québec, the Maritimes, Ontario) and New Zealand's NZTM.
     public var transverseMercator: TransverseMercator? {
@@ -83,7 +80,7 @@ extension SpatialReference {
     }
 
     /// "NAD83 / MTM zone 7 (wkid 32187)", or "wkid N" alone.
-    public var description: String {
+    public var summary: String {
         let wkid = code.map { "wkid \($0)" } ?? "an unnamed spatial reference"
         return name.map { "\($0) (\(wkid))" } ?? wkid
     }

@@ -1,4 +1,5 @@
 import AppRuntime
+import Foundation
 import Geometry
 import MapRender
 import MapSources
@@ -18,5 +19,16 @@ struct WorldOutlineTests {
         #expect(image.problems.contains("The basemap's server tiles.example.com cannot be reached."), "the reason stays in the footer")
         let hits = await stack.identify(at: paris, request: request)
         #expect(hits.first?.card.title == "France")
+    }
+
+    /// Land and sea alike are painted: no cell is left in the terminal's own black.
+    @Test(arguments: [(80, 22, 2.0), (200, 48, 6.5)])
+    func noCellIsLeftBlack(columns: Int, rows: Int, zoom: Double) async {
+        let quebec = GeoPoint(longitude: -71.2, latitude: 46.8)
+        let request = MapRequest(viewport: MapViewport(center: MercatorPoint(quebec), zoom: zoom), columns: columns, rows: rows)
+        let image = await MapStack.worldOutline().render(request)
+        if ProcessInfo.processInfo.environment["MAPBOOK_SHOW_OUTLINE"] != nil { print(image.frame.text) }
+        #expect(image.frame.cells.allSatisfy { $0.style.background != nil }, "a cell in the terminal's background")
+        #expect(Set(image.frame.cells.compactMap(\.style.background)).count >= 2, "land shows apart from the sea")
     }
 }

@@ -29,9 +29,9 @@ struct ProjectionTests {
     }
 
     @Test func referencesAreNamedForPeople() {
-        #expect(SpatialReference(wkid: 32187).description == "NAD83 / MTM zone 7 (wkid 32187)")
-        #expect(SpatialReference(wkid: 25832).description == "ETRS89 / UTM zone 32N (wkid 25832)")
+        #expect(SpatialReference(wkid: 32187).summary == "NAD83 / MTM zone 7 (wkid 32187)")
+        #expect(SpatialReference(wkid: 25832).summary == "ETRS89 / UTM zone 32N (wkid 25832)")
         #expect(SpatialReference(wkid: 102100, latestWkid: 3857).name == "Web Mercator")
-        #expect(SpatialReference(wkid: 99999).description == "wkid 99999")
+        #expect(SpatialReference(wkid: 99999).summary == "wkid 99999")
     }
 }
