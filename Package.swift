@@ -46,14 +46,14 @@ let package = Package(
         // ioctl(TIOCGWINSZ), which Swift cannot call (variadic): the terminal's size, without curses.
         .target(name: "CTerminal"),
         .target(name: "CChecksum"),
-        .target(name: "HTTP", dependencies: ["MapbookCore", "CCurl"]),
+        .target(name: "HTTP", dependencies: ["MapbookCore", "EventLoop", "CCurl"]),
         .target(name: "ArcGISPortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "CCrypto"]),
         .target(name: "LoopbackHTTP"),
         .target(name: "TileFormats", dependencies: ["Geometry", "MapbookCore", "CZlib", "CStb", "CChecksum"]),
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["Geometry", "Places", "MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world")]),
-        .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "LibraryModel", "Geometry", "UserFiles", "Places", "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats"]),
+        .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "LibraryModel", "Geometry", "UserFiles", "Places", "MapbookCore", "EventLoop", "HTTP", "ArcGISPortal", "TileFormats"]),
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
         .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),

@@ -5,9 +5,10 @@ import Foundation
 /// debounced so one lost packet does not flip the screen. Three sources feed it:
 /// - the kernel's routes (netlink): no default route means offline at once;
 /// - a light probe of the portal: while online every `onlineInterval` as long as something is
-///   happening (`activity`: input, downloads), then less and less often while nothing is, so an idle
-///   screen costs next to nothing; while cut off with backoff, so it notices by itself when the
-///   portal answers again;
+///   happening (`activity`: input, downloads), and not at all once nothing has for `idleAfter` — an
+///   idle screen costs nothing, and the next key probes at once, so what it says is fresh when
+///   someone looks; while cut off (in doubt) with backoff, so it notices by itself when the portal
+///   answers again;
 /// - the outcome of real requests: `report` (the web map's load, which is believed at once) and
 ///   `check` (a download that could not connect, which triggers a probe).
 public actor NetworkMonitor {
@@ -15,18 +16,17 @@ public actor NetworkMonitor {
         /// Between probes while online and active: how long an outage can go unnoticed when nothing
         /// else is asked.
         public var onlineInterval: Duration
-        /// After this long without activity the online interval doubles, up to `onlineLongest`.
+        /// After this long without activity an online portal is no longer probed.
         public var idleAfter: Duration
-        public var onlineLongest: Duration
         /// First and longest wait between probes while offline.
         public var offlineFirst: Duration
         public var offlineLongest: Duration
         /// A change is published only when a second look this much later agrees.
         public var debounce: Duration
 
-        public init(onlineInterval: Duration, idleAfter: Duration = .seconds(15), onlineLongest: Duration = .seconds(60),
+        public init(onlineInterval: Duration, idleAfter: Duration = .seconds(15),
                     offlineFirst: Duration, offlineLongest: Duration, debounce: Duration) {
-            self.onlineInterval = onlineInterval; self.idleAfter = idleAfter; self.onlineLongest = onlineLongest
+            self.onlineInterval = onlineInterval; self.idleAfter = idleAfter
             self.offlineFirst = offlineFirst; self.offlineLongest = offlineLongest; self.debounce = debounce
         }
 
@@ -49,6 +49,8 @@ public actor NetworkMonitor {
     private var wake: (id: Int, continuation: CheckedContinuation<Void, Never>)?
     private var wakeCount = 0
     private var nudged = false
+    /// The last key or download event. Start-up counts as one: whether the portal answers is in
+    /// doubt until it has been watched a while, so an outage just after start is noticed unasked.
     private var lastActivity = ContinuousClock.now
     /// Real requests that failed in a row since one succeeded: while the portal's root answers but
     /// its web map does not, each reload waits longer (a probe alone cannot clear this).
@@ -92,6 +94,8 @@ public actor NetworkMonitor {
         let hold = min(timings.offlineFirst * (1 << min(failedReports - 1, 16)), timings.offlineLongest)
         holdUntil = .now + hold
         set(state)
+        // Now in doubt: the probe, perhaps asleep for an idle screen, watches for the way back.
+        nudge()
     }
 
     /// A request (a download) could not reach its server: probe now rather than at the next turn.
@@ -102,7 +106,7 @@ public actor NetworkMonitor {
     /// Something is happening (a key, a download): probe at the active pace again, and at once if
     /// the pace had slowed, so what the screen says about the network is fresh when someone looks.
     public func activity() {
-        let wasIdle = ContinuousClock.now - lastActivity >= timings.idleAfter
+        let wasIdle = isIdle
         lastActivity = .now
         if wasIdle, published == .online { nudge() }
     }
@@ -122,7 +126,6 @@ public actor NetworkMonitor {
 
     private func run() async {
         var offlineWait = timings.offlineFirst
-        var onlineWait = timings.onlineInterval
         while !Task.isCancelled {
             if published.isCutOff, ContinuousClock.now < holdUntil {
                 await nap(holdUntil - .now)
@@ -142,12 +145,13 @@ public actor NetworkMonitor {
                 offlineWait = min(offlineWait * 2, timings.offlineLongest)
             } else {
                 offlineWait = timings.offlineFirst
-                let idle = ContinuousClock.now - lastActivity >= timings.idleAfter
-                onlineWait = idle ? min(onlineWait * 2, timings.onlineLongest) : timings.onlineInterval
-                await nap(onlineWait)
+                // Idle and online: sleep until a key, a failed request or a route change nudges.
+                await nap(isIdle ? nil : timings.onlineInterval)
             }
         }
     }
+
+    private var isIdle: Bool { ContinuousClock.now - lastActivity >= timings.idleAfter }
 
     private func look() async -> NetworkState {
         guard hasDefaultRoute else { return .offline }
@@ -162,12 +166,14 @@ public actor NetworkMonitor {
 
     // MARK: Sleeping that a nudge can cut short
 
-    private func nap(_ duration: Duration) async {
+    /// Sleeps for `duration`, or until nudged when it is nil.
+    private func nap(_ duration: Duration?) async {
         if nudged { nudged = false; return }
         wakeCount += 1
         let id = wakeCount
         await withCheckedContinuation { continuation in
             wake = (id, continuation)
+            guard let duration else { return }
             Task { [weak self] in
                 try? await Task.sleep(for: duration)
                 await self?.endNap(id)

@@ -1,3 +1,4 @@
+import EventLoop
 import Foundation
 
 /// The background half of writing a download, on its own serial queue so that the transfer thread
@@ -10,7 +11,7 @@ import Foundation
 final class DownloadWriteback: @unchecked Sendable {
     private let fd: Int32
     private let observer: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)?
-    private let queue = DispatchQueue(label: "mapbook.download.writeback")
+    private let queue = SerialQueue()
     /// Where the next hand-over starts. Transfer thread only.
     private var handedOver: Int64
     /// Set when a read-back fails: the observer then sees nothing more, and treats the rest as unseen.
@@ -34,7 +35,7 @@ final class DownloadWriteback: @unchecked Sendable {
     /// Hands over the rest and waits until everything handed over is done.
     func finish(at position: Int64) {
         if position > handedOver { handOver(upTo: position) }
-        queue.sync {}
+        queue.sync()
     }
 
     private func handOver(upTo end: Int64) {

@@ -1,4 +1,5 @@
 import ArcGISPortal
+import EventLoop
 import Foundation
 import HTTP
 import MapbookCore
@@ -247,7 +248,7 @@ private final class ControlSaver: Sendable {
     private let control: Mutex<PartialDownload>
     private let path: String
     private let meter: AreaByteCount
-    private let queue = DispatchQueue(label: "mapbook.control-file")
+    private let queue = SerialQueue()
 
     init(control: PartialDownload, path: String, meter: AreaByteCount) {
         self.control = Mutex(control); self.path = path; self.meter = meter
@@ -271,7 +272,7 @@ private final class ControlSaver: Sendable {
 
     /// Returns once every save asked for so far is on disk.
     func flush() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
+        await queue.flush()
     }
 
     private func write() {

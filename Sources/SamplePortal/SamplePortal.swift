@@ -182,8 +182,12 @@ final class SampleRouter: Sendable {
         if let seconds = settings.first(where: { $0.0 == "outage" }).flatMap({ Double($0.1) }), seconds > 0,
            let server = state.withLock({ $0.server }) {
             // Answer first, then drop off the network.
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { server.suspend() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05 + seconds) { try? server.resume() }
+            Task {
+                try? await Task.sleep(for: .milliseconds(50))
+                server.suspend()
+                try? await Task.sleep(for: .seconds(seconds))
+                try? server.resume()
+            }
         }
         return SampleREST.json(faults.json)
     }

@@ -46,6 +46,9 @@ public struct Rect: Hashable, Sendable {
     public var isEmpty: Bool { width == 0 || height == 0 }
 
     public func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
+
+    /// The rectangle `cells` in from each side: a card's inside, within its border.
+    public func inset(by cells: Int) -> Rect { Rect(x: x + cells, y: y + cells, width: width - 2 * cells, height: height - 2 * cells) }
 }
 
 /// The screen as a grid of cells: what `render` produces and the backend puts on the terminal.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventLoop
 import Foundation
 import MapbookCore
 import HTTP
@@ -54,6 +55,8 @@ struct Mapbook: AsyncParsableCommand {
     }
 
     static func main() async {
+        // Before any task starts: an idle mapbook must not wake once a second (QuietExecutor).
+        installQuietExecutor()
         // A peer closing a socket must end that transfer, not the process.
         signal(SIGPIPE, SIG_IGN)
         do {

@@ -132,6 +132,36 @@ struct LibraryCommandTests {
         #expect(resume.stdout == "No download was left part way: nothing to resume. Name the areas to download, or give --all.\n")
     }
 
+    /// A download neither starts libdispatch's worker threads nor its one-second pool monitor:
+    /// tasks, timers and the download's writes run on mapbook's own threads (`QuietExecutor`,
+    /// `SerialQueue`), so a mapbook left open after downloading still costs nothing idle.
+    @Test func aDownloadRunsOnMapbooksOwnThreads() async throws {
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        try server.updateFaults { $0.bytesPerSecond = 400_000 }
+        defer { try? server.updateFaults { $0.bytesPerSecond = nil } }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["download", "Bangor"] + common
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var names = Set<String>()
+        var samples = 0
+        while process.isRunning {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task")) ?? []
+            for task in tasks {
+                if let name = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(task)/comm", encoding: .utf8) {
+                    names.insert(name.trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+            }
+            samples += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(process.terminationStatus == 0)
+        #expect(samples > 5, "the download was watched while it ran")
+        #expect(!names.contains { $0.contains("qos") || $0.contains("dispatch") }, "threads seen: \(names.sorted())")
+    }
+
     /// SIGKILL mid-download, then the same command again: it resumes from the bytes on disk (the
     /// portal sees the Range) and the file ends byte-identical to the portal's.
     @Test func aKilledDownloadResumesAndEndsIdentical() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// The network monitor's decisions, with its timings shrunk: what it publishes and in what order,
 /// not how fast a machine is.
 @Suite struct NetworkMonitorTests {
-    static let quick = NetworkMonitor.Timings(onlineInterval: .milliseconds(50), idleAfter: .seconds(60), onlineLongest: .seconds(1),
+    static let quick = NetworkMonitor.Timings(onlineInterval: .milliseconds(50), idleAfter: .seconds(60),
                                               offlineFirst: .milliseconds(50), offlineLongest: .milliseconds(400),
                                               debounce: .milliseconds(20))
 
@@ -79,6 +79,28 @@ import Testing
             try? await Task.sleep(for: .milliseconds(50))
         }
         #expect(noticed && ContinuousClock.now - back < .seconds(6), "noticed after \(ContinuousClock.now - back)")
+        await monitor.stop()
+    }
+
+    /// Idle costs nothing: an online portal is probed while something happens (start-up counts),
+    /// not once nothing has for `idleAfter`, and the next key probes again at once.
+    @Test func anIdleOnlineScreenIsNotProbedUntilSomethingHappens() async {
+        let probes = Mutex(0)
+        var timings = Self.quick
+        timings.idleAfter = .milliseconds(500)
+        let monitor = NetworkMonitor(timings: timings, watchRoutes: false) {
+            probes.withLock { $0 += 1 }
+            return .online
+        }
+        let seen = collect(monitor)
+        #expect(await wait { seen.all == [.online] })
+        // Left alone past `idleAfter` (and any probe under way finished): no more probes.
+        try? await Task.sleep(for: .milliseconds(1500))
+        let settled = probes.withLock { $0 }
+        try? await Task.sleep(for: .milliseconds(1000))
+        #expect(probes.withLock { $0 } == settled, "no probe while idle")
+        await monitor.activity()
+        #expect(await wait { probes.withLock { $0 } > settled }, "a key probes again at once")
         await monitor.stop()
     }
 }

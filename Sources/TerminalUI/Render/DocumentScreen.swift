@@ -135,10 +135,8 @@ enum WebMapsCard {
             ImageArt.draw(image, into: &frame, rect: Rect(x: list.maxX - 25, y: list.y, width: 24, height: 8), glyphs: options.glyphs, colors: theme.colors)
             list.width -= 27
         }
-        let top = ListCursor.top(keeping: maps.selection, count: rows.count, visible: visible)
-        for (index, map) in rows.enumerated().dropFirst(top).prefix(visible) {
-            drawRow(map, selected: index == maps.selection && !maps.isTypingQuery, in: Rect(x: list.x, y: list.y + index - top, width: list.width, height: 1),
-                    into: &frame, options: options)
+        ScrollingList(count: rows.count, selection: maps.selection).draw(in: list, into: &frame) { index, line, isSelected, frame in
+            drawRow(rows[index], selected: isSelected && !maps.isTypingQuery, in: line, into: &frame, options: options)
         }
         frame.put(DisplayWidth.truncated(maps.status(unicode: unicode), to: card.width - 4), x: card.x + 2, y: card.maxY - 2,
                   style: theme.card.overlaid(by: maps.problems[maps.tab] == nil ? theme.dim : theme.error), limit: card.maxX - 2)

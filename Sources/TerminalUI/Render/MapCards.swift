@@ -65,25 +65,22 @@ enum LayerListPanel {
         let height = min(lines.count + 2, max(rect.height - 2, 3))
         let card = Rect(x: rect.maxX - width - 2, y: rect.y + 1, width: width, height: height)
         DocumentScreen.drawCard(card, title: "Layers", into: &frame, options: options)
-        let visible = height - 2
         let selectedLine = lines.firstIndex { $0.row == map.panelSelection } ?? 0
         // The selected layer's legend shows below it when there is room.
         let legendBelow = lines[(selectedLine + 1)...].prefix { $0.row == nil }.count
-        let wanted = min(selectedLine + legendBelow, lines.count - 1)
-        let top = min(ListCursor.top(keeping: wanted, count: lines.count, visible: visible), selectedLine)
-        for (offset, line) in lines.enumerated().dropFirst(top).prefix(visible) {
-            let y = card.y + 1 + offset - top
-            if let entry = line.swatch {
-                let swatch = CellStyle(foreground: theme.colors ? entry.color : nil, background: theme.card.background, bold: true)
-                frame.put(String(entry.glyph(ascii: ascii)), x: card.x + 6, y: y, style: swatch, limit: card.maxX - 2)
-                frame.put(DisplayWidth.truncated(line.text, to: card.width - 11), x: card.x + 8, y: y, style: theme.card, limit: card.maxX - 2)
-                continue
+        let band = theme.card.overlaid(by: CellStyle(reverse: true))
+        ScrollingList(count: lines.count, selection: selectedLine, alsoShowing: selectedLine + legendBelow)
+            .draw(in: card.inset(by: 1), into: &frame, band: band) { index, row, isSelected, frame in
+                let line = lines[index]
+                if let entry = line.swatch {
+                    let swatch = CellStyle(foreground: theme.colors ? entry.color : nil, background: theme.card.background, bold: true)
+                    frame.put(String(entry.glyph(ascii: ascii)), x: card.x + 6, y: row.y, style: swatch, limit: card.maxX - 2)
+                    frame.put(DisplayWidth.truncated(line.text, to: card.width - 11), x: card.x + 8, y: row.y, style: theme.card, limit: card.maxX - 2)
+                } else {
+                    frame.put(DisplayWidth.truncated(line.text, to: card.width - 4), x: card.x + 2, y: row.y,
+                              style: isSelected ? band : theme.card, limit: card.maxX - 2)
+                }
             }
-            let selected = line.row == map.panelSelection
-            let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
-            if selected { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }
-            frame.put(DisplayWidth.truncated(line.text, to: card.width - 4), x: card.x + 2, y: y, style: style, limit: card.maxX - 2)
-        }
     }
 }
 
@@ -167,16 +164,14 @@ enum PinsTable {
             }.joined(separator: "  ")
         }
         frame.put(row(["Title", "Note", "Place", "Created"]), x: card.x + 2, y: card.y + 1, style: theme.card.overlaid(by: theme.heading), limit: card.maxX - 2)
-        let visible = height - 3  // borders and the heading
-        let top = ListCursor.top(keeping: map.panelSelection, count: pins.count, visible: visible)
-        for (index, pin) in pins.enumerated().dropFirst(top).prefix(visible) {
-            let y = card.y + 2 + index - top
+        // Below the heading, above the bottom border.
+        let rows = Rect(x: card.x + 1, y: card.y + 2, width: card.width - 2, height: height - 3)
+        let band = theme.card.overlaid(by: CellStyle(reverse: true))
+        ScrollingList(count: pins.count, selection: map.panelSelection).draw(in: rows, into: &frame, band: band) { index, line, isSelected, frame in
+            let pin = pins[index]
             let place = state.pinPlaces[pin.id] ?? String(format: "%.4f, %.4f", pin.latitude, pin.longitude)
             let text = row([pin.title, pin.note ?? "", place, Format.date(pin.created, time: true)])
-            let selected = index == map.panelSelection
-            let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
-            if selected { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }
-            frame.put(text, x: card.x + 2, y: y, style: style, limit: card.maxX - 2)
+            frame.put(text, x: card.x + 2, y: line.y, style: isSelected ? band : theme.card, limit: card.maxX - 2)
         }
         if let link = pins.indices.contains(map.panelSelection) ? pins[map.panelSelection].link : nil {
             frame.put(DisplayWidth.truncated("Link: " + link, to: card.width - 4), x: card.x + 2, y: card.maxY - 1,

@@ -130,15 +130,11 @@ enum MapScreen {
         let card = Rect(x: rect.maxX - width - 2, y: rect.y + 1, width: width, height: height)
         let title = map.panel == .bookmarks ? "Bookmarks" : "Basemaps"
         DocumentScreen.drawCard(card, title: title, into: &frame, options: options)
-        let visible = height - 2
-        let top = ListCursor.top(keeping: map.panelSelection, count: rows.count, visible: visible)
-        for (offset, name) in rows.enumerated().dropFirst(top).prefix(visible) {
-            let y = card.y + 1 + offset - top
-            let text = name
-            let selected = offset == map.panelSelection
-            let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
-            if selected { frame.fill(Rect(x: card.x + 1, y: y, width: card.width - 2, height: 1), with: Cell(" ", style: style)) }
-            frame.put(DisplayWidth.truncated(text, to: card.width - 4), x: card.x + 2, y: y, style: style, limit: card.maxX - 2)
-        }
+        let band = theme.card.overlaid(by: CellStyle(reverse: true))
+        ScrollingList(count: rows.count, selection: map.panelSelection)
+            .draw(in: card.inset(by: 1), into: &frame, band: band) { index, line, isSelected, frame in
+                frame.put(DisplayWidth.truncated(rows[index], to: card.width - 4), x: card.x + 2, y: line.y,
+                          style: isSelected ? band : theme.card, limit: card.maxX - 2)
+            }
     }
 }
