@@ -164,19 +164,45 @@ public struct Preferences: Sendable {
     public init() {}
 }
 
+/// The portal this browser talks to: its host, whether it is connected and reachable, and who
+/// signed in to it.
+public struct PortalSession: Sendable {
+    public var host: String
+    public var network: NetworkState = .unknown
+    public var lastSynced: Date?
+    /// The portal client is ready: downloads can be queued.
+    public var isConnected = false
+    /// The state shown while connecting: `.loading`, or what connecting involves.
+    public var connectingPhase: LoadPhase
+    /// The portal asked for a sign-in (its answer to the web map, or an expired one): `S` offers it.
+    public var signInWanted = false
+    /// Who signed in from the browser this session.
+    public var signedInAs: String?
+
+    public init(host: String, connectingPhase: LoadPhase) { self.host = host; self.connectingPhase = connectingPhase }
+}
+
+/// The user's pins (any portal), as last read, and their places.
+public struct PinsState: Sendable {
+    public var all: [Pin] = []
+    /// Pins' places, reverse-geocoded this session, by pin id.
+    public var places: [String: String] = [:]
+
+    public init() {}
+}
+
 /// Everything the screen shows, and everything `update` decides by: a value, changed only by
 /// `update(_:_:)`. Every string in it that came from the network has been sanitized (see
 /// `DisplayText`).
 public struct AppState: Sendable {
-    public var portalHost: String
+    /// The portal: host, connection, network, sign-in.
+    public var portal: PortalSession
     public var webMapID: ItemID
     public var webMapItem: PortalItem?
     public var webMap: WebMap?
     public var areas: [MapArea] = []
     public var thumbnails: [ItemID: RasterImage] = [:]
     public var phase: LoadPhase
-    public var network: NetworkState = .unknown
-    public var lastSynced: Date?
     /// The areas on this device and the downloads under way.
     public var library = LibraryState()
     /// The overview pane's picture.
@@ -189,17 +215,9 @@ public struct AppState: Sendable {
     public var basemaps = BasemapsState()
     /// What the user set: keys, units, how maps are drawn.
     public var preferences = Preferences()
-    /// The portal client is ready: downloads can be queued.
-    public var isConnected = false
-    /// The state shown while connecting: `.loading`, or what connecting involves.
-    public var connectingPhase: LoadPhase
 
     public var screen: Screen = .main
     public var overlay: Overlay?
-    /// The portal asked for a sign-in (its answer to the web map, or an expired one): `S` offers it.
-    public var signInWanted = false
-    /// Who signed in from the browser this session.
-    public var signedInAs: String?
     /// A view remembered from the last run, restored once the list is in (`restore`).
     public var viewToRestore: RememberedView?
     /// Counts the notices that fade: an expiry for an earlier one does not clear a newer.
@@ -211,10 +229,8 @@ public struct AppState: Sendable {
     public var hasWebMap = true
     /// The web map chosen in the Maps card: a program of its own takes over once this one has quit.
     public var nextWebMap: ItemID?
-    /// The user's pins (any portal), as last read.
-    public var pins: [Pin] = []
-    /// Pins' places, reverse-geocoded this session, by pin id.
-    public var pinPlaces: [String: String] = [:]
+    /// The user's pins and their places.
+    public var pins = PinsState()
     /// One line for the status bar.
     public var notice: Notice?
     public var isQuitting = false
@@ -226,8 +242,8 @@ public struct AppState: Sendable {
     public var mapSessions = 0
 
     public init(portalHost: String, webMapID: ItemID, phase: LoadPhase = .loading) {
-        self.portalHost = portalHost; self.webMapID = webMapID; self.phase = phase
-        connectingPhase = phase
+        portal = PortalSession(host: portalHost, connectingPhase: phase)
+        self.webMapID = webMapID; self.phase = phase
     }
 
     /// Nothing asked for is still on its way that a next command could depend on: the web map is
@@ -250,7 +266,7 @@ public struct AppState: Sendable {
     public var rows: [ListRow] {
         guard webMapItem != nil else { return [] }
         // Offline, only what is on this device (or on its way) is listed.
-        let shown = ordered(network.isCutOff ? areas.indices.filter(isOnDeviceOrOnItsWay) : Array(areas.indices))
+        let shown = ordered(portal.network.isCutOff ? areas.indices.filter(isOnDeviceOrOnItsWay) : Array(areas.indices))
         let all = [ListRow.webMap] + shown.map(ListRow.area)
         let query = list.filterText.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { return all }

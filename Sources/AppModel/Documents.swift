@@ -152,7 +152,7 @@ public enum DetailsDocument {
         }
         let update = record.needsUpdate(comparedWith: state.areas[index])
         doc.field("Update", update ? "Available: the portal has newer packages (u to update)"
-                  : state.network.isCutOff ? "Up to date as of the last sync" : "Up to date")
+                  : state.portal.network.isCutOff ? "Up to date as of the last sync" : "Up to date")
     }
 
     private static func layerLine(_ layer: WebMapLayer) -> String {

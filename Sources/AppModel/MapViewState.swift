@@ -130,7 +130,7 @@ extension AppState {
         case .bookmarks?: map.bookmarks.map(\.name)
         case .layers?: map.operationalLayers + map.layers
         case .basemaps?: basemapOptions.map(\.label)
-        case .pins?: pins.map(\.title)
+        case .pins?: pins.all.map(\.title)
         case nil: []
         }
     }

@@ -65,7 +65,7 @@ extension App {
             return []
         }
         var effects: [Effect] = []
-        if !state.network.isCutOff, state.isConnected {
+        if !state.portal.network.isCutOff, state.portal.isConnected {
             switch state.basemaps.gallery {
             case .notAsked, .failed:
                 state.basemaps.gallery = .loading
@@ -142,7 +142,7 @@ extension App {
 
     /// The header's name of a basemap: online, or offline from the tiles it kept.
     static func sourceName(_ basemap: Basemap, _ state: AppState) -> String {
-        "\(basemap.title ?? basemap.drawableLayers.first?.title ?? "basemap") · \(state.network.isCutOff ? "offline, tiles seen before" : "online")"
+        "\(basemap.title ?? basemap.drawableLayers.first?.title ?? "basemap") · \(state.portal.network.isCutOff ? "offline, tiles seen before" : "online")"
     }
 
     static func packageSourceName(_ title: String) -> String { "\(title) · on this device" }
@@ -154,7 +154,7 @@ extension AppState {
     public var basemapOptions: [BasemapOption] {
         let current = map?.source
         var options: [BasemapOption] = []
-        if !network.isCutOff {
+        if !portal.network.isCutOff {
             if let own = webMap?.basemap, !own.drawableLayers.isEmpty {
                 options.append(BasemapOption(title: own.title ?? "Basemap", kind: .webMap(own),
                                              isCurrent: current == .basemap(own)))

@@ -44,7 +44,7 @@ extension App {
     /// Once the portal answers, downloads an earlier run left part way go on by themselves (unless
     /// the `resume-downloads` setting says not to); once a session.
     static func resumeInterrupted(_ state: inout AppState) -> [Effect] {
-        guard state.library.resumesInterrupted, !state.library.hasResumedInterrupted, state.isConnected, !state.network.isCutOff else { return [] }
+        guard state.library.resumesInterrupted, !state.library.hasResumedInterrupted, state.portal.isConnected, !state.portal.network.isCutOff else { return [] }
         state.library.hasResumedInterrupted = true
         return state.areas.indices.flatMap { index -> [Effect] in
             guard case .paused = state.status(ofArea: index) else { return [] }
@@ -65,7 +65,7 @@ extension App {
     }
 
     static func startDownload(_ state: inout AppState, _ area: MapArea) -> [Effect] {
-        guard state.isConnected else {
+        guard state.portal.isConnected else {
             state.notice = .notConnected
             return []
         }
@@ -79,7 +79,7 @@ extension App {
         let area = state.areas[index]
         switch state.status(ofArea: index) {
         case .ready, .failed, .waitingForNetwork, .paused:
-            guard !state.network.isCutOff else { state.notice = .offlineDownloads; return [] }
+            guard !state.portal.network.isCutOff else { state.notice = .offlineDownloads; return [] }
             return startDownload(&state, area)
         case .downloaded(_, _, let updateAvailable):
             if updateAvailable { return update(&state) }
@@ -96,7 +96,7 @@ extension App {
 
     /// `D`: every area that can be downloaded and is not here (or has an update).
     static func downloadAll(_ state: inout AppState) -> [Effect] {
-        guard !state.network.isCutOff else { state.notice = .offlineDownloads; return [] }
+        guard !state.portal.network.isCutOff else { state.notice = .offlineDownloads; return [] }
         var effects: [Effect] = []
         var count = 0
         for index in state.areas.indices {
@@ -118,7 +118,7 @@ extension App {
             return []
         }
         guard available else { state.notice = .noUpdate; return [] }
-        guard !state.network.isCutOff else { state.notice = .offlineUpdates; return [] }
+        guard !state.portal.network.isCutOff else { state.notice = .offlineUpdates; return [] }
         return startDownload(&state, state.areas[index])
     }
 
@@ -174,7 +174,7 @@ extension App {
             state.library.removing.insert(id)
             return [.removeDownload(id, title: state.title(of: id))]
         case .deletePin(let id):
-            state.notice = .pinDeleted(state.pins.first { $0.id == id }?.title ?? "")
+            state.notice = .pinDeleted(state.pins.all.first { $0.id == id }?.title ?? "")
             return [.deletePin(id: id)]
         case .openLink(let link):
             return [.openLink(link)]

@@ -12,7 +12,7 @@ extension App {
     static func operationalLayers(_ state: AppState, area: ItemID?) -> OperationalLayers? {
         let layers = state.webMap?.featureLayers ?? []
         guard !layers.isEmpty else { return nil }
-        return OperationalLayers(area: area, online: state.network.isCutOff ? [] : layers)
+        return OperationalLayers(area: area, online: state.portal.network.isCutOff ? [] : layers)
     }
 
     static func featureLayersOpened(_ state: inout AppState, session: Int, _ summary: FeatureLayersSummary) -> [Effect] {

@@ -21,7 +21,7 @@ extension App {
             if let record = state.library.downloads[area.item.id], let package = record.mapPackages.first {
                 effects = open(&state, title: title, sourceName: packageSourceName(title), home: area.item.extent,
                                bookmarks: bookmarks, source: .package(area: area.item.id, package))
-            } else if state.network.isCutOff {
+            } else if state.portal.network.isCutOff {
                 state.notice = .notOnDeviceForMap(title: title)
                 return []
             } else {
@@ -203,9 +203,9 @@ extension App {
             return []
         }
         state.screen = .main
-        state.notice = switch state.network {
+        state.notice = switch state.portal.network {
         case .offline: .offline
-        case .portalNotAnswering: .notAnswering(host: state.portalHost)
+        case .portalNotAnswering: .notAnswering(host: state.portal.host)
         default: nil
         }
         return [.closeMap(session: map.session)]
@@ -336,7 +336,7 @@ extension App {
     /// each holds the coarse levels around its area.
     static func overviewSources(_ state: AppState) -> [MapSourceChoice] {
         var sources: [MapSourceChoice] = state.onlineBasemap.map { [.basemap($0)] } ?? []
-        guard state.network.isCutOff else { return sources }
+        guard state.portal.network.isCutOff else { return sources }
         let downloaded = state.areas.filter { state.library.downloads[$0.item.id]?.mapPackages.isEmpty == false }
         for area in downloaded.sorted(by: { ($0.extent?.area ?? 0) > ($1.extent?.area ?? 0) }) {
             if let package = state.library.downloads[area.item.id]?.mapPackages.first { sources.append(.package(area: area.item.id, package)) }

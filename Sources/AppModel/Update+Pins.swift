@@ -87,16 +87,16 @@ extension App {
 
     static func showPins(_ state: inout AppState) -> [Effect] {
         guard state.map != nil else { return [] }
-        guard !state.pins.isEmpty else { state.notice = .noPins; return [] }
+        guard !state.pins.all.isEmpty else { state.notice = .noPins; return [] }
         state.withMap { $0.panel = .pins }
-        let unplaced = state.pins.filter { state.pinPlaces[$0.id] == nil }
-        return state.network.isCutOff || unplaced.isEmpty ? [] : [.describePins(unplaced)]
+        let unplaced = state.pins.all.filter { state.pins.places[$0.id] == nil }
+        return state.portal.network.isCutOff || unplaced.isEmpty ? [] : [.describePins(unplaced)]
     }
 
     /// Keys in the pins table; nil for those the map handles.
     static func inPins(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
-        guard let map = state.map, map.panel == .pins, state.pins.indices.contains(map.panelSelection) else { return nil }
-        let pin = state.pins[map.panelSelection]
+        guard let map = state.map, map.panel == .pins, state.pins.all.indices.contains(map.panelSelection) else { return nil }
+        let pin = state.pins.all[map.panelSelection]
         switch intent {
         case .open:
             let point = MercatorPoint(GeoPoint(longitude: pin.longitude, latitude: pin.latitude))
@@ -152,18 +152,18 @@ extension App {
     }
 
     static func pinsLoaded(_ state: inout AppState, _ pins: [Pin], problem: String?) -> [Effect] {
-        let before = Set(state.pins.map(\.id))
-        state.pins = pins.map(DisplayText.pin)
+        let before = Set(state.pins.all.map(\.id))
+        state.pins.all = pins.map(DisplayText.pin)
         if let problem { state.notice = .problem(TerminalText.sanitizedLine(problem, maxLength: 400)) }
         var effects: [Effect] = []
         if case .pinForm(let form)? = state.overlay, form.isSaving {
             state.overlay = nil
             state.notice = .pinKept(TerminalText.sanitizedLine(form.title, maxLength: 120))
             // A new pin's place is asked for at once, while the network is there.
-            let added = state.pins.filter { !before.contains($0.id) }
-            if form.editing == nil, !added.isEmpty, !state.network.isCutOff { effects.append(.describePins(added)) }
+            let added = state.pins.all.filter { !before.contains($0.id) }
+            if form.editing == nil, !added.isEmpty, !state.portal.network.isCutOff { effects.append(.describePins(added)) }
         }
-        let count = state.pins.count
+        let count = state.pins.all.count
         state.withMap { map in
             guard map.panel == .pins else { return }
             if count == 0 { map.panel = nil }

@@ -74,7 +74,7 @@ extension App {
 
     /// A new request for what is typed now (or none, for too little), replacing any before it.
     /// The geocoder is worth asking: connected, and the network not known to be cut off.
-    private static func isOnline(_ state: AppState) -> Bool { state.isConnected && !state.network.isCutOff }
+    private static func isOnline(_ state: AppState) -> Bool { state.portal.isConnected && !state.portal.network.isCutOff }
 
     private static func ask(_ search: inout PlaceSearch, near: GeoPoint?, online: Bool) -> [Effect] {
         search.request += 1
@@ -169,7 +169,7 @@ extension App {
         let request = (map.whatsHere?.request ?? 0) + 1
         let areas = state.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.library.downloads[$0.item.id] != nil ? " · on this device" : "") }
         state.withMap { $0.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas) }
-        return [.describePlace(point, request: request, online: !map.isStandalone && !state.network.isCutOff && state.isConnected)]
+        return [.describePlace(point, request: request, online: !map.isStandalone && !state.portal.network.isCutOff && state.portal.isConnected)]
     }
 
     static func placeDescribed(_ state: inout AppState, request: Int, _ description: PlaceDescription) -> [Effect] {

@@ -21,8 +21,8 @@ public struct SignInForm: Equatable, Sendable {
 /// again, signed in.
 extension App {
     static func startSignIn(_ state: inout AppState) -> [Effect] {
-        guard state.isConnected || state.phase != .loading else { return [] }
-        state.overlay = .signIn(SignInForm(username: state.signedInAs ?? ""))
+        guard state.portal.isConnected || state.phase != .loading else { return [] }
+        state.overlay = .signIn(SignInForm(username: state.portal.signedInAs ?? ""))
         return []
     }
 
@@ -62,9 +62,9 @@ extension App {
     static func signedIn(_ state: inout AppState, username: String) -> [Effect] {
         let name = TerminalText.sanitizedLine(username, maxLength: 128)
         if case .signIn? = state.overlay { state.overlay = nil }
-        state.signedInAs = name
-        state.signInWanted = false
-        state.notice = .problem("Signed in to \(state.portalHost) as \(name).")
+        state.portal.signedInAs = name
+        state.portal.signInWanted = false
+        state.notice = .problem("Signed in to \(state.portal.host) as \(name).")
         return reload(&state)
     }
 

@@ -121,7 +121,7 @@ extension App {
     /// Until the portal client is ready, pages from the portal stay asked for (`pending`) but wait:
     /// `mapsConnected` sends them. Recent is read from this device and goes at once.
     private static func whenConnected(_ effects: [Effect], _ state: AppState) -> [Effect] {
-        guard !state.isConnected else { return effects }
+        guard !state.portal.isConnected else { return effects }
         return effects.filter { if case .loadMaps(let request) = $0 { request.tab == .recent } else { true } }
     }
 

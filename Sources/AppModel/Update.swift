@@ -25,7 +25,7 @@ public enum App {
             return []
         case .started:
             if let map = state.map, map.isStandalone { return [.openMap(session: map.session, .given), .loadPins] }
-            state.phase = state.webMapItem == nil ? state.connectingPhase : state.phase
+            state.phase = state.webMapItem == nil ? state.portal.connectingPhase : state.phase
             let maps = state.startsOnMaps.map { showMaps(&state, on: $0) } ?? []
             state.startsOnMaps = nil
             guard state.hasWebMap else {
@@ -53,15 +53,15 @@ public enum App {
             state.library.partialBytes = library.partialBytes
             state.basemaps.chosen = library.chosenBasemap.map(DisplayText.basemap)
             // What the portal said this session is newer than what the library kept.
-            guard state.network != .online || state.webMapItem == nil, let catalog = library.catalog else { return [] }
-            state.lastSynced = catalog.syncedAt
+            guard state.portal.network != .online || state.webMapItem == nil, let catalog = library.catalog else { return [] }
+            state.portal.lastSynced = catalog.syncedAt
             return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap, areas: catalog.areas)
         case .libraryUnreadable(let sentence), .basemapNotKept(let sentence):
             state.notice = .problem(sentence)
             return []
         case .connected(let host):
-            state.portalHost = host
-            state.isConnected = true
+            state.portal.host = host
+            state.portal.isConnected = true
             if state.webMapItem == nil, state.hasWebMap { state.phase = .loading }
             return mapsConnected(&state)
         case .webMapLoaded(let loaded):
@@ -125,7 +125,7 @@ public enum App {
         case .pinNotSaved(let sentence):
             return pinNotSaved(&state, sentence)
         case .pinPlaces(let places):
-            for (id, place) in places { state.pinPlaces[id] = TerminalText.sanitizedLine(place, maxLength: 200) }
+            for (id, place) in places { state.pins.places[id] = TerminalText.sanitizedLine(place, maxLength: 200) }
             return []
         case .linkOpened(let problem):
             if let problem { state.notice = .problem(TerminalText.sanitizedLine(problem, maxLength: 400)) }
@@ -157,20 +157,20 @@ public enum App {
     /// `r` (or the network coming back): ask the portal again; what is loaded stays on screen meanwhile.
     static func reload(_ state: inout AppState) -> [Effect] {
         guard state.map?.isStandalone != true else { return [] }
-        guard state.hasWebMap else { return state.isConnected ? [] : [.connectPortal] }
+        guard state.hasWebMap else { return state.portal.isConnected ? [] : [.connectPortal] }
         if state.webMapItem == nil {
-            state.phase = state.isConnected ? .loading : state.connectingPhase
+            state.phase = state.portal.isConnected ? .loading : state.portal.connectingPhase
         } else {
-            state.notice = state.network.isCutOff ? .checkingPortal : .reloading
+            state.notice = state.portal.network.isCutOff ? .checkingPortal : .reloading
         }
         return [.loadWebMap]
     }
 
     private static func webMapLoaded(_ state: inout AppState, _ loaded: WebMapSnapshot) -> [Effect] {
-        state.portalHost = loaded.host
+        state.portal.host = loaded.host
         state.library.downloads = loaded.library.downloads
         state.library.partialBytes = loaded.library.partialBytes
-        state.lastSynced = loaded.catalog.syncedAt
+        state.portal.lastSynced = loaded.catalog.syncedAt
         var effects = setNetwork(&state, .online)
         effects += apply(&state, item: loaded.catalog.webMapItem, webMap: loaded.catalog.webMap,
                          areas: LibraryCatalog.adding(loaded.library.downloads, to: loaded.catalog.areas))
@@ -184,7 +184,7 @@ public enum App {
         var effects = setNetwork(&state, network)
         let sentence = TerminalText.sanitizedLine(failure.sentence, maxLength: 400)
         let host = TerminalText.sanitizedLine(failure.host, maxLength: 200)
-        state.signInWanted = failure.needsSignIn
+        state.portal.signInWanted = failure.needsSignIn
         if state.webMapItem != nil {
             // What was loaded stays on screen; the status bar says why it is not fresh.
             state.notice = switch network {
@@ -221,10 +221,10 @@ public enum App {
     // MARK: The network
 
     private static func networkChanged(_ state: inout AppState, _ status: NetworkState) -> [Effect] {
-        let was = state.network
+        let was = state.portal.network
         var effects = setNetwork(&state, status)
         if status.isCutOff, !was.isCutOff {
-            if state.webMapItem != nil { state.notice = status == .offline ? .offline : .notAnswering(host: state.portalHost) }
+            if state.webMapItem != nil { state.notice = status == .offline ? .offline : .notAnswering(host: state.portal.host) }
             effects += pauseForNetwork(&state)
         } else if status == .online, was.isCutOff {
             state.notice = .backOnline
@@ -246,9 +246,9 @@ public enum App {
 
     /// Going offline hides rows; the selection stays on the same row where it can.
     static func setNetwork(_ state: inout AppState, _ status: NetworkState) -> [Effect] {
-        guard status != state.network else { return [] }
+        guard status != state.portal.network else { return [] }
         let previous = state.selectedRow
-        state.network = status
+        state.portal.network = status
         reselect(&state, previous)
         return requestOverviewDraw(&state)
     }

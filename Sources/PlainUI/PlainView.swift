@@ -18,11 +18,11 @@ public enum PlainView {
         var facts: [Fact] = []
         func add(_ key: String, _ line: String?) { if let line, !line.isEmpty { facts.append(Fact(key: key, line: line)) } }
         add("phase", phase(state))
-        switch state.network {
+        switch state.portal.network {
         case .online: add("network", "Online.")
         case .offline, .portalNotAnswering:
-            let what = state.network == .offline ? "Offline" : "The portal is not answering"
-            add("network", what + (state.lastSynced.map { ", last synced \(Format.timestamp($0))" } ?? "") + ".")
+            let what = state.portal.network == .offline ? "Offline" : "The portal is not answering"
+            add("network", what + (state.portal.lastSynced.map { ", last synced \(Format.timestamp($0))" } ?? "") + ".")
         case .unknown: break
         }
         add("notice", state.notice?.sentence)
@@ -64,7 +64,7 @@ public enum PlainView {
     private static func phase(_ state: AppState) -> String? {
         switch state.phase {
         case .starting(let what): return what
-        case .loading: return "Loading the web map from \(state.portalHost)…"
+        case .loading: return "Loading the web map from \(state.portal.host)…"
         case .loaded:
             guard state.map?.isStandalone != true else { return nil }
             let title = state.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? "The web map"

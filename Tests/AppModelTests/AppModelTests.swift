@@ -18,8 +18,8 @@ import Testing
         defer { Task { await program.shutdown() } }
         let state = program.state
         #expect(state.phase == .loaded)
-        #expect(state.network == .online)
-        #expect(state.portalHost == "127.0.0.1")
+        #expect(state.portal.network == .online)
+        #expect(state.portal.host == "127.0.0.1")
         #expect(state.webMapItem?.title == "Explore Maine")
         #expect(state.areas.map(\.item.title) == ["Acadia", "Boston", "Baxter State Park", "Greater Portland", "Caribou", "Bangor"])
         #expect(state.rows.count == 7 && state.rows.first == .webMap)
@@ -53,12 +53,12 @@ import Testing
         defer { Task { await program.shutdown() } }
         #expect(program.state.phase == .notAnswering(
             host: "127.0.0.1", "Cannot reach 127.0.0.1: the connection was refused or the network is unreachable."))
-        #expect(program.state.network == .portalNotAnswering)
+        #expect(program.state.portal.network == .portalNotAnswering)
         #expect(!program.state.hasNoAreas)
         // Back online, r loads it.
         try portal.setOutage(false)
         program.send(.key(.character("r")))
-        #expect(await ProgramFixture.settle(program) { $0.phase == .loaded && $0.network == .online })
+        #expect(await ProgramFixture.settle(program) { $0.phase == .loaded && $0.portal.network == .online })
     }
 
     @Test func losingTheNetworkKeepsWhatWasLoaded() async throws {
@@ -68,7 +68,7 @@ import Testing
         defer { Task { await program.shutdown() } }
         try portal.setOutage(true)
         program.send(.key(.character("r")))
-        #expect(await ProgramFixture.settle(program) { $0.network == .portalNotAnswering })
+        #expect(await ProgramFixture.settle(program) { $0.portal.network == .portalNotAnswering })
         #expect(program.state.phase == .loaded)
         #expect(program.state.areas.count == 6)
         #expect(program.state.message == "127.0.0.1 is not answering — showing downloaded areas; trying again by itself")
@@ -86,7 +86,7 @@ import Testing
         }
         #expect(sentence.hasSuffix("."))
         #expect(!sentence.contains("\n"))
-        #expect(program.state.network == .online)
+        #expect(program.state.portal.network == .online)
     }
 
     @Test func anItemThatIsNotAWebMapIsRefused() async throws {

@@ -18,7 +18,7 @@ struct IdentifyTests {
     static func openMap(network: NetworkState = .online) -> AppState {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         state.webMap?.operationalLayers = [places]
-        state.network = network
+        state.portal.network = network
         Fixture.select(&state, "Acadia")
         let effects = Fixture.keys(&state, .character("m"))
         let online = network.isCutOff ? [] : [places]

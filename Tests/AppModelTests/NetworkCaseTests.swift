@@ -39,7 +39,7 @@ import Testing
         defer { Task { await program.shutdown() } }
         #expect(program.state.phase == .notAnswering(
             host: "127.0.0.1", "Cannot reach 127.0.0.1: the connection was refused or the network is unreachable."))
-        #expect(program.state.network == .portalNotAnswering)
+        #expect(program.state.portal.network == .portalNotAnswering)
         #expect(KeyMap.hints(for: program.state.phase) == ["r try now", "? help", "q quit"])
     }
 
@@ -51,7 +51,7 @@ import Testing
         let program = await ProgramFixture.started(portal: url)
         defer { Task { await program.shutdown() } }
         #expect(program.state.phase == .unreachable(host: "mapbook-no-such-host.invalid"))
-        #expect(program.state.network == .offline)
+        #expect(program.state.portal.network == .offline)
     }
 
     @Test func connectionsClosedAfterAcceptAreNotAnswering() async throws {
@@ -69,7 +69,7 @@ import Testing
             return
         }
         #expect(host == "127.0.0.1" && sentence.contains("lost"))
-        #expect(program.state.network == .portalNotAnswering, "not online")
+        #expect(program.state.portal.network == .portalNotAnswering, "not online")
     }
 
     @Test func aServerErrorIsTheErrorCardSoon() async throws {
@@ -83,7 +83,7 @@ import Testing
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
         #expect(program.state.phase == .failed("127.0.0.1 answered HTTP 500 (internal server error)."))
-        #expect(program.state.network == .online, "the portal answered")
+        #expect(program.state.portal.network == .online, "the portal answered")
         #expect(KeyMap.hints(for: program.state.phase) == ["r try now", "? help", "q quit"])
     }
 
@@ -114,9 +114,9 @@ import Testing
         defer { portal.stop() }
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
-        #expect(program.state.network == .portalNotAnswering)
+        #expect(program.state.portal.network == .portalNotAnswering)
         portal.updateFaults { $0.hangUp = false }
-        #expect(await ProgramFixture.settle(program, timeout: .seconds(60)) { $0.phase == .loaded && $0.network == .online },
+        #expect(await ProgramFixture.settle(program, timeout: .seconds(60)) { $0.phase == .loaded && $0.portal.network == .online },
                 "reloaded without a key")
     }
 }

@@ -17,7 +17,7 @@ struct NoWebMapTests {
         guard case .starting(let sentence) = state.phase else { Issue.record("\(state.phase)"); return }
         #expect(sentence.contains("No web map is named") && sentence.contains("M"))
         _ = App.update(&state, .connected(host: "portal.example.com"))
-        #expect(state.isConnected && state.phase == .starting(sentence), "connecting does not start loading")
+        #expect(state.portal.isConnected && state.phase == .starting(sentence), "connecting does not start loading")
         // `r`, or the network coming back, asks nothing of the default web map.
         #expect(!App.update(&state, .key(.character("r"))).contains(.loadWebMap))
     }

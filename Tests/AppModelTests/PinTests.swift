@@ -58,7 +58,7 @@ struct PinTests {
         #expect(draft.link == "https://example.com")
         let kept = Self.pin("abc", "Quiet cove", link: "https://example.com")
         let afterSave = App.update(&state, .pinsLoaded([kept], problem: nil))
-        #expect(state.overlay == nil && state.notice == .pinKept("Quiet cove") && state.pins == [kept])
+        #expect(state.overlay == nil && state.notice == .pinKept("Quiet cove") && state.pins.all == [kept])
         #expect(afterSave == [.describePins([kept])])
     }
 
@@ -78,9 +78,9 @@ struct PinTests {
         _ = App.update(&state, .pinsLoaded([Self.pin("a1", "Cove"), Self.pin("b2", "Ledge", link: "https://example.com/ledge")], problem: nil))
         let opened = Fixture.keys(&state, .character("P"))
         #expect(state.map?.panel == .pins && state.mapPanelRows == ["Cove", "Ledge"])
-        #expect(opened == [.describePins(state.pins)])
+        #expect(opened == [.describePins(state.pins.all)])
         _ = App.update(&state, .pinPlaces(["a1": "Bar Harbor, ME\u{1B}[2J"]))
-        #expect(state.pinPlaces["a1"]?.contains("\u{1B}") == false)
+        #expect(state.pins.places["a1"]?.contains("\u{1B}") == false)
         // o on a pin without a link says so; on one with, asks with the link in full.
         _ = Fixture.keys(&state, .character("o"))
         #expect(state.notice == .problem("Cove has no link.") && state.overlay == nil)

@@ -18,7 +18,7 @@ struct SignInFormTests {
 
     @Test func theFormSignsInAndTheWebMapLoadsAgain() {
         var state = Self.refused()
-        #expect(state.signInWanted && state.phase == .failed("portal.example.com requires signing in for this."))
+        #expect(state.portal.signInWanted && state.phase == .failed("portal.example.com requires signing in for this."))
         _ = Fixture.keys(&state, .character("S"))
         guard case .signIn? = state.overlay else { Issue.record("no form"); return }
         // Keys type: q and S are letters here.
@@ -33,7 +33,7 @@ struct SignInFormTests {
         for character in "right" { _ = App.update(&state, .key(.character(character))) }
         _ = Fixture.keys(&state, .enter)
         let effects = App.update(&state, .signedIn(username: "alex"))
-        #expect(state.overlay == nil && state.signedInAs == "alex" && !state.signInWanted)
+        #expect(state.overlay == nil && state.portal.signedInAs == "alex" && !state.portal.signInWanted)
         #expect(effects.contains(.loadWebMap))
     }
 

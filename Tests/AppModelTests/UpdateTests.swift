@@ -84,7 +84,7 @@ struct UpdateLoadingAndListTests {
         #expect(App.update(&state, .started) == [.readLibrary, .loadWebMap, .loadPins])
         #expect(state.phase == .starting("Starting…"))
         _ = App.update(&state, .connected(host: "127.0.0.1"))
-        #expect(state.phase == .loading && state.portalHost == "127.0.0.1" && state.isConnected)
+        #expect(state.phase == .loading && state.portal.host == "127.0.0.1" && state.portal.isConnected)
     }
 
     @Test func theLibraryIsShownBeforeThePortalAnswers() {
@@ -93,7 +93,7 @@ struct UpdateLoadingAndListTests {
         #expect(state.phase == .loaded)
         #expect(state.areas.count == 3)
         #expect(state.library.partialBytes[Fixture.bangor] == 500)
-        #expect(state.network == .unknown)
+        #expect(state.portal.network == .unknown)
     }
 
     @Test func anUnreadableLibraryIsOneSentenceAndThePortalStillLoads() {
@@ -111,7 +111,7 @@ struct UpdateLoadingAndListTests {
                                                                       library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]),
                                                                       host: "portal.example.com")))
         #expect(state.areas[1].item.title == "Greater Portland")
-        #expect(state.network == .online && state.portalHost == "portal.example.com")
+        #expect(state.portal.network == .online && state.portal.host == "portal.example.com")
         #expect(effects.first == .reportNetwork(.online))
         #expect(effects.contains { if case .drawOverview = $0 { true } else { false } }, "the overview's basemap is drawn")
         #expect(state.overview.isDrawing)
@@ -178,7 +178,7 @@ struct UpdateLoadingAndListTests {
         let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: "Cannot reach www.arcgis.com.", network: .offline,
                                                                    host: "www.arcgis.com")))
         #expect(state.phase == .unreachable(host: "www.arcgis.com"))
-        #expect(state.network == .offline)
+        #expect(state.portal.network == .offline)
         #expect(effects == [.reportNetwork(.offline)])
         #expect(KeyMap.hints(for: state.phase) == ["r try now", "? help", "q quit"], "no d download, no m map on a card")
     }
@@ -192,7 +192,7 @@ struct UpdateLoadingAndListTests {
         let sentence = "The connection to p was lost mid-transfer. Try again."
         let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p")))
         #expect(state.phase == .notAnswering(host: "p", sentence))
-        #expect(state.network == .portalNotAnswering)
+        #expect(state.portal.network == .portalNotAnswering)
         #expect(effects.first == .reportNetwork(.portalNotAnswering))
         #expect(App.update(&state, .network(.online)) == [.loadWebMap])
 
@@ -215,7 +215,7 @@ struct UpdateLoadingAndListTests {
         _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "p answered HTTP 500.", network: .online, host: "p")))
         #expect(state.phase == .loaded && state.areas.count == 3)
         #expect(state.message == "p answered HTTP 500.")
-        #expect(state.network == .online)
+        #expect(state.portal.network == .online)
     }
 
     @Test func arrowsMoveTheSelectionAndTheListScrolls() {

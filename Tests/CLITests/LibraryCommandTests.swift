@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MapbookCore
 import PortalFixtures
 import SamplePortal
@@ -145,18 +146,23 @@ struct LibraryCommandTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var names = Set<String>()
-        var samples = 0
-        while process.isRunning {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task")) ?? []
-            for task in tasks {
-                if let name = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(task)/comm", encoding: .utf8) {
-                    names.insert(name.trimmingCharacters(in: .whitespacesAndNewlines))
+        // Watched from a thread of its own: the cooperative pool may be busy with other tests.
+        let seen = Mutex((names: Set<String>(), samples: 0))
+        let pid = process.processIdentifier
+        let watcher = Thread {
+            while process.isRunning {
+                let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+                let names = tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8) }
+                seen.withLock {
+                    $0.names.formUnion(names.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+                    $0.samples += 1
                 }
+                usleep(100_000)
             }
-            samples += 1
-            try await Task.sleep(for: .milliseconds(100))
         }
+        watcher.start()
+        await process.exited()
+        let (names, samples) = seen.withLock { ($0.names, $0.samples) }
         #expect(process.terminationStatus == 0)
         #expect(samples > 5, "the download was watched while it ran")
         #expect(!names.contains { $0.contains("qos") || $0.contains("dispatch") }, "threads seen: \(names.sorted())")

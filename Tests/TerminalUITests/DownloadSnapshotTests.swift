@@ -49,7 +49,7 @@ import LibraryModel
 
     @Test @UIActor func offlineListsOnlyWhatIsOnThisDeviceOrOnItsWay() async {
         var state = await Self.state()
-        state.network = .offline
+        state.portal.network = .offline
         state.notice = .offline
         state.library.transfers[state.areas[5].item.id] = .waitingForNetwork
         state.list.selection = 0

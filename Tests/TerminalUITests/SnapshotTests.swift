@@ -67,7 +67,7 @@ import ArcGISModel
         _ = App.update(&map, .intent(.list(.openMap)))
         question.overlay = .confirm(Confirmation(question: "2 downloads running — quit and resume them next time?",
                                                  detail: "What has arrived is kept on this device.", action: .quit))
-        offline.network = .offline
+        offline.portal.network = .offline
         offline.notice = .offline
         for (name, state) in [("main", loaded), ("details", details), ("help", help), ("map", map), ("question", question),
                               ("offline", offline)] {
@@ -115,11 +115,11 @@ import ArcGISModel
         var states: [(String, AppState)] = []
         states.append(("loading", AppState(portalHost: "www.arcgis.com", webMapID: .exploreMaine, phase: .loading)))
         var offline = AppState(portalHost: "www.arcgis.com", webMapID: .exploreMaine, phase: .unreachable(host: "www.arcgis.com"))
-        offline.network = .offline
+        offline.portal.network = .offline
         states.append(("offline", offline))
         var failed = AppState(portalHost: "www.arcgis.com", webMapID: .exploreMaine,
                               phase: .failed("www.arcgis.com says the item was not found (ArcGIS error 400)."))
-        failed.network = .online
+        failed.portal.network = .online
         states.append(("error", failed))
         var empty = loaded
         empty.areas = []

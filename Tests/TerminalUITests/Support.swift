@@ -24,7 +24,7 @@ enum SnapshotState {
                 let program = await ProgramFixture.started(portal: portal.baseURL)
                 await program.shutdown()
                 var state = program.state
-                state.lastSynced = nil
+                state.portal.lastSynced = nil
                 state.list.selection = 4
                 // The snapshots show the bundled outline, as before the basemap can be drawn.
                 state.overview.basemap = nil

@@ -21,11 +21,11 @@ import LibraryModel
         var state = AppState(portalHost: "p", webMapID: .exploreMaine, phase: .loaded)
         var components = DateComponents(year: 2026, month: 11, day: 20, hour: 9, minute: 5)
         components.timeZone = .current
-        state.lastSynced = try #require(Calendar.current.date(from: components))
+        state.portal.lastSynced = try #require(Calendar.current.date(from: components))
         var frame = Frame(width: 70, height: 1)
         Renderer.drawStatusBar(state, hints: "? help", position: "", into: &frame, options: options)
         #expect(frame.row(at: 0).hasPrefix(" ◌ connecting · list of 20 Nov 09:05 │ ? help"))
-        state.network = .portalNotAnswering
+        state.portal.network = .portalNotAnswering
         Renderer.drawStatusBar(state, hints: "? help", position: "", into: &frame, options: options)
         #expect(frame.row(at: 0).hasPrefix(" ○ portal not answering · synced 20 Nov 09:05 │"))
         state.screen = AppState.standaloneMap(title: "m", sourceName: "s", home: nil).screen
@@ -35,8 +35,8 @@ import LibraryModel
 
     @Test func theStatusBarSaysTheNetworkThenTheMessageAndThePosition() {
         var state = AppState(portalHost: "p", webMapID: .exploreMaine, phase: .loaded)
-        state.network = .offline
-        state.lastSynced = nil
+        state.portal.network = .offline
+        state.portal.lastSynced = nil
         state.notice = .offline
         var frame = Frame(width: 60, height: 2)
         Renderer.drawStatusBar(state, hints: "? help", position: "2/7", into: &frame, options: options)
@@ -45,7 +45,7 @@ import LibraryModel
         #expect(frame[20, 1].style == theme.statusBar)
         #expect(frame.row(at: 0).isEmpty, "only its own line")
         state.notice = nil
-        state.network = .online
+        state.portal.network = .online
         Renderer.drawStatusBar(state, hints: "? help", position: "", into: &frame, options: options)
         #expect(frame.row(at: 1) == " ● online │ ? help")
         #expect(frame[1, 1].style == theme.online)

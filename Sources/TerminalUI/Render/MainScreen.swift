@@ -9,7 +9,7 @@ enum MainScreen {
     static func draw(_ state: AppState, layout: MainLayout, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme, glyphs = Glyphs(options.glyphs)
         let title = state.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? (state.hasWebMap ? "Loading…" : "No web map")
-        Renderer.drawHeader([title], right: state.portalHost, into: &frame, options: options)
+        Renderer.drawHeader([title], right: state.portal.host, into: &frame, options: options)
 
         drawOverview(state, in: layout.overview, into: &frame, options: options)
         if layout.isStacked {
@@ -25,7 +25,7 @@ enum MainScreen {
         let rows = state.rows
         let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
             : state.list.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
-            : ((state.signInWanted ? KeyMap.key(for: .signIn, state.preferences.keyBindings).map { ["\($0) sign in"] } ?? [] : [])
+            : ((state.portal.signInWanted ? KeyMap.key(for: .signIn, state.preferences.keyBindings).map { ["\($0) sign in"] } ?? [] : [])
                + KeyMap.hints(for: state.phase, bindings: state.preferences.keyBindings)).joined(separator: "  ")
         let position = rows.isEmpty ? "" : "\(state.list.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
@@ -44,7 +44,7 @@ enum MainScreen {
         let map = OverviewMap(geography: options.geography,
                               webMapExtent: state.webMapExtent,
                               areas: shown, selected: selected,
-                              pins: state.pins.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) })
+                              pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) })
         // The basemap picture when one was drawn for this pane's size, else the bundled outline.
         let mapPart = (columns: rect.width, rows: rect.height - 1)
         let basemap = state.overview.basemap.flatMap { image -> (frame: Frame, projection: MapProjection)? in
@@ -81,7 +81,7 @@ enum MainScreen {
             drawCard([Span(what, theme.title)], in: layout.entries, into: &frame, options: options)
             return
         case .loading:
-            drawCard([Span("Loading the web map…", theme.title), Span(state.portalHost, theme.dim)],
+            drawCard([Span("Loading the web map…", theme.title), Span(state.portal.host, theme.dim)],
                      in: layout.entries, into: &frame, options: options)
             return
         case .unreachable(let host):
@@ -93,8 +93,8 @@ enum MainScreen {
                       Span("mapbook tries again by itself; \(state.key(.refresh)) tries now.", theme.dim)], in: layout.entries, into: &frame, options: options)
             return
         case .failed(let sentence):
-            drawCard([Span(state.signInWanted ? "Signing in is needed" : "The portal answered with an error", theme.error), Span(sentence, .plain),
-                      Span(state.signInWanted ? "Press \(state.key(.signIn)) to sign in, \(state.key(.refresh)) to try again." : "Press \(state.key(.refresh)) to try again.", theme.dim)],
+            drawCard([Span(state.portal.signInWanted ? "Signing in is needed" : "The portal answered with an error", theme.error), Span(sentence, .plain),
+                      Span(state.portal.signInWanted ? "Press \(state.key(.signIn)) to sign in, \(state.key(.refresh)) to try again." : "Press \(state.key(.refresh)) to try again.", theme.dim)],
                      in: layout.entries, into: &frame, options: options)
             return
         case .loaded:
@@ -117,7 +117,7 @@ enum MainScreen {
         let y = entries.y + MainLayout.entryHeight
         if y < entries.maxY, rows.count == 1, state.list.filterText.isEmpty {
             let note = state.hasNoAreas ? " This web map has no map areas."
-                : state.network.isCutOff ? " No map areas are on this device yet; they download when online." : ""
+                : state.portal.network.isCutOff ? " No map areas are on this device yet; they download when online." : ""
             frame.put(note, x: entries.x, y: y, style: theme.dim, limit: entries.maxX)
         }
     }

@@ -148,7 +148,7 @@ enum PinFormCard {
 enum PinsTable {
     static func draw(_ map: MapViewState, state: AppState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
-        let pins = state.pins
+        let pins = state.pins.all
         let width = max(min(rect.width - 4, 110), 20)
         let height = min(pins.count + 3, max(rect.height - 2, 4))
         let card = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + 1, width: width, height: height)
@@ -169,7 +169,7 @@ enum PinsTable {
         let band = theme.card.overlaid(by: CellStyle(reverse: true))
         ScrollingList(count: pins.count, selection: map.panelSelection).draw(in: rows, into: &frame, band: band) { index, line, isSelected, frame in
             let pin = pins[index]
-            let place = state.pinPlaces[pin.id] ?? String(format: "%.4f, %.4f", pin.latitude, pin.longitude)
+            let place = state.pins.places[pin.id] ?? String(format: "%.4f, %.4f", pin.latitude, pin.longitude)
             let text = row([pin.title, pin.note ?? "", place, Format.date(pin.created, time: true)])
             frame.put(text, x: card.x + 2, y: line.y, style: isSelected ? band : theme.card, limit: card.maxX - 2)
         }

@@ -24,7 +24,7 @@ enum MapScreen {
                                   colors: options.theme.colors)
         }
         if let ruler = map.ruler { drawRuler(ruler, map: map, state: state, in: rect, into: &frame, options: options) }
-        drawMarkers(map, pins: state.pins, in: rect, into: &frame, options: options)
+        drawMarkers(map, pins: state.pins.all, in: rect, into: &frame, options: options)
         if let status = map.status {
             for (offset, line) in DisplayWidth.wrapped(status, width: max(rect.width - 4, 1)).prefix(3).enumerated() {
                 frame.putCentred(line, in: rect, y: rect.y + rect.height / 2 + offset, style: offset == 0 ? theme.title : theme.dim)

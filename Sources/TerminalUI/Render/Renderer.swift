@@ -30,7 +30,7 @@ public enum Renderer {
         case .confirm(let confirmation)?: DocumentScreen.drawConfirmation(confirmation, into: &frame, options: options)
         case .search(let search)?: DocumentScreen.drawSearch(search, into: &frame, options: options)
         case .pinForm(let form)?: PinFormCard.draw(form, into: &frame, options: options)
-        case .signIn(let form)?: SignInCard.draw(form, host: state.portalHost, into: &frame, options: options)
+        case .signIn(let form)?: SignInCard.draw(form, host: state.portal.host, into: &frame, options: options)
         case .maps(let maps)?: WebMapsCard.draw(maps, state: state, into: &frame, options: options)
         case .filter?, nil: break
         }
@@ -73,15 +73,15 @@ public enum Renderer {
         let network: (String, CellStyle)
         // The map's footer has its own figures to show; when the list was synced is for the list.
         let onMap = state.screen.kind == .map
-        switch state.network {
+        switch state.portal.network {
         case .unknown:
             // Before the portal answers, the list on screen is the one kept from the last sync: say so, and when.
-            let kept = state.phase == .loaded && !onMap ? state.lastSynced.map { " · list of \(when($0))" } ?? "" : ""
+            let kept = state.phase == .loaded && !onMap ? state.portal.lastSynced.map { " · list of \(when($0))" } ?? "" : ""
             network = ("\(glyphs.connecting) connecting\(kept)", theme.statusBar)
         case .online: network = ("\(glyphs.online) online", theme.online)
         case .offline, .portalNotAnswering:
-            let synced = onMap ? "" : state.lastSynced.map { " · synced \(when($0))" } ?? ""
-            let what = state.network == .offline ? "offline" : "portal not answering"
+            let synced = onMap ? "" : state.portal.lastSynced.map { " · synced \(when($0))" } ?? ""
+            let what = state.portal.network == .offline ? "offline" : "portal not answering"
             network = ("\(glyphs.offline) \(what)\(synced)", theme.offline)
         }
         let positionStart = frame.width - DisplayWidth.of(position) - 1
