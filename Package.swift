@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary",
                                                                "MapRender", "MapSources"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "OfflineLibrary", "TerminalCanvas", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
-                                                          "MapSources", "MapRender", "TileFormats"]),
+                                                          "MapSources", "MapRender", "TileFormats", "MapbookAssets"]),
         .testTarget(name: "TerminalUITests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
                                                             "SamplePortal", "SnapshotSupport", "HTTP"],

@@ -4,8 +4,8 @@ import Geometry
 import Places
 
 /// The geography that ships with mapbook (see ATTRIBUTION.md beside this file): Maine's outline and
-/// counties, its neighbouring states and provinces, and its places; and the world's countries and
-/// some of its cities.
+/// counties, its neighbouring states and provinces, and its places; the world's countries and
+/// some of its cities (drawn); and the world gazetteer (searched).
 public enum MapbookAssets {
     public enum Layer: String, CaseIterable, Sendable {
         case state, counties, region, places
@@ -17,20 +17,21 @@ public enum MapbookAssets {
     /// One line crediting every source, for attribution lines on screen and in packages.
     public static let attribution = "U.S. Census Bureau; Natural Earth; © GeoNames (CC BY 4.0)"
 
-    /// The bundled named places, for searching and "what's here" offline: Maine's towns (ranked by
-    /// population) and the world's cities.
-    public static func placeNames() -> [PlaceName] {
+    /// The bundled named places, for searching and "what's here" offline: Maine's towns of 1,000
+    /// people or more, and the world gazetteer's places of 15,000 or more (read once, on first use).
+    public static func placeNames() -> [PlaceName] { bundledPlaceNames }
+
+    private static let bundledPlaceNames: [PlaceName] = {
         let towns = ((try? features(.places)) ?? []).compactMap { feature -> PlaceName? in
             guard case .points(let points) = feature.geometry, let point = points.first, let name = feature.property("name")?.string else { return nil }
-            // Larger towns rank first: 10,000 people rank as a zoom-8 label, 100 as zoom 12.
-            return PlaceName(name: name, point: point, rank: 16 - 2 * log10(max(feature.property("population")?.double ?? 1, 1)))
+            let population = Int(feature.property("population")?.double ?? 1)
+            return PlaceName(name: name, point: point, rank: PlaceName.rank(population: population), region: "Maine, United States", source: .gazetteer)
         }
-        let cities = ((try? features(.cities)) ?? []).compactMap { feature -> PlaceName? in
-            guard case .points(let points) = feature.geometry, let point = points.first, let name = feature.property("name")?.string else { return nil }
-            return PlaceName(name: name, point: point, rank: 4)
-        }
-        return towns + cities
-    }
+        let world = Bundle.module.url(forResource: "gazetteer", withExtension: "mbpl", subdirectory: "world")
+            .flatMap { try? Data(contentsOf: $0) }.flatMap { try? WorldGazetteer.decode($0) } ?? []
+        // The world's places of Maine are the towns' own already.
+        return towns + world.filter { $0.region != "Maine, United States" }
+    }()
 
     /// The layer's features, in a fixed order.
     public static func features(_ layer: Layer) throws -> [GeoFeature] {

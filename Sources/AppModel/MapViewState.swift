@@ -200,6 +200,7 @@ public struct WhatsHere: Equatable, Sendable {
 /// geocoder knows nothing, or — with its sentence — when it failed), or nothing known.
 public enum PlaceDescription: Equatable, Sendable {
     case address(String)
-    case near(name: String, meters: Double, direction: String, geocoderProblem: String?)
+    /// The nearest named place, said as people say it (`Gazetteer.sentence`: "12 km west of Bangor, …").
+    case near(sentence: String, geocoderProblem: String?)
     case nothing
 }

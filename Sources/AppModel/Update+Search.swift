@@ -176,8 +176,8 @@ extension App {
         guard var here = state.map?.whatsHere, here.request == request else { return [] }
         here.answer = switch description {
         case .address(let label): .address(TerminalText.sanitizedLine(label, maxLength: 160))
-        case .near(let name, let meters, let direction, let problem):
-            .near(name: TerminalText.sanitizedLine(name, maxLength: 80), meters: meters, direction: direction,
+        case .near(let sentence, let problem):
+            .near(sentence: TerminalText.sanitizedLine(sentence, maxLength: 200),
                   geocoderProblem: problem.map { TerminalText.sanitizedLine($0, maxLength: 300) })
         case .nothing: .nothing
         }

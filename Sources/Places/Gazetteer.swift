@@ -1,21 +1,33 @@
 import Foundation
 import Geometry
+import MapbookCore
 
-/// Named places (the bundled Maine places and world cities) and the nearest of them to a point,
-/// with its distance and compass direction: "what's here" offline.
+/// Named places (the bundled Maine towns and world gazetteer, and the names in downloaded
+/// packages) and the nearest of them to a point: "what's here" offline.
 public struct Gazetteer: Sendable {
+    public typealias Nearest = (place: PlaceName, meters: Double, direction: String)
+
     public let places: [PlaceName]
 
     public init(places: [PlaceName]) { self.places = places }
 
-    /// The nearest place, how far it is (metres, on the sphere) and which way from `point`.
-    public func nearest(to point: GeoPoint) -> (place: PlaceName, meters: Double, direction: String)? {
+    /// The nearest place, how far it is (metres, on the sphere), and which way `point` lies from it
+    /// in words ("north-west").
+    public func nearest(to point: GeoPoint) -> Nearest? {
         guard let place = places.min(by: { Geodesy.distance($0.point, point) < Geodesy.distance($1.point, point) }) else { return nil }
-        return (place, Geodesy.distance(point, place.point), Self.direction(from: point, to: place.point))
+        return (place, Geodesy.distance(point, place.point), Self.direction(of: point, from: place.point))
     }
 
-    /// The initial bearing from `a` to `b` as one of eight compass points.
-    public static func direction(from a: GeoPoint, to b: GeoPoint) -> String {
-        Geodesy.compassPoint(Geodesy.bearing(from: a, to: b))
+    /// Which way `point` lies from `place`, as one of eight compass directions in words.
+    public static func direction(of point: GeoPoint, from place: GeoPoint) -> String {
+        ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"][
+            Int((Geodesy.bearing(from: place, to: point) + 22.5) / 45) % 8]
+    }
+
+    /// The sentence for the nearest place, as people say it: "811 km west of Denver, Colorado,
+    /// United States"; "In Bangor, …" within a kilometre.
+    public static func sentence(_ nearest: Nearest) -> String {
+        nearest.meters < 1_000 ? "In \(nearest.place.title)"
+            : "\(Format.distance(nearest.meters)) \(nearest.direction) of \(nearest.place.title)"
     }
 }

@@ -3,19 +3,34 @@ import Geometry
 
 /// A named place for searching offline: from a downloaded package's labels or the bundled gazetteer.
 public struct PlaceName: Sendable, Equatable {
+    /// Where a name was found, said with the results.
+    public enum Source: String, Sendable {
+        case package = "a package on this device"
+        case gazetteer = "the world gazetteer"
+    }
+
     public var name: String
     public var point: GeoPoint
     /// How prominent it is: a package's coarsest zoom showing it (lower is more prominent), or a
     /// place's population (as a negative zoom-like rank, so one ordering serves both).
     public var rank: Double
+    /// Its state and country, when known ("Texas, United States").
+    public var region: String?
+    public var source: Source
 
-    public init(name: String, point: GeoPoint, rank: Double) { self.name = name; self.point = point; self.rank = rank }
+    public init(name: String, point: GeoPoint, rank: Double, region: String? = nil, source: Source = .package) {
+        self.name = name; self.point = point; self.rank = rank; self.region = region; self.source = source
+    }
+
+    /// The name with its region: "Austin, Texas, United States".
+    public var title: String { region.map { "\(name), \($0)" } ?? name }
 }
 
 /// Names searched by prefix without the network: every name and every word in it is a key, folded
 /// (case and accents ignored: "luneburg" finds "Lüneburg"), kept sorted, so a prefix is a binary
-/// search and a walk over its matches; when no prefix matches, names holding the letters in order. Ranked by how well it matches (the whole name, its start, a
-/// word's start), then by distance to a point (in bands of 10 km), then by prominence.
+/// search and a walk over its matches; when no prefix matches, names or words a typo or two away
+/// (`TypoDistance`). Ranked by how well it matches (the whole name, its start, a word's start),
+/// then by distance to a point (in bands of 10 km), then by prominence.
 public struct PlaceIndex: Sendable {
     public let places: [PlaceName]
     /// Each place's name folded, once.
@@ -33,6 +48,8 @@ public struct PlaceIndex: Sendable {
             for word in folded.split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "," || $0 == "/" }).dropFirst() {
                 entries.append((String(word), Int32(index)))
             }
+            // With its region too, so "Bangor, Maine" tells one Bangor from another.
+            if let region = places[index].region { entries.append((folded + ", " + Self.fold(region), Int32(index))) }
         }
         entries.sort { $0.0 < $1.0 }
         keys = entries.map(\.0)
@@ -58,18 +75,20 @@ public struct PlaceIndex: Sendable {
         while position < keys.count, keys[position].hasPrefix(query), scored.count < 20_000 {
             let owner = owners[position]
             let name = folded[Int(owner)]
-            let quality = name == query ? 3 : name.hasPrefix(query) ? 2 : 1
+            let key = keys[position]
+            let quality = name == query ? 3 : name.hasPrefix(query) ? 2 : key.count > name.count && key.hasPrefix(name) ? 2 : 1
             scored[owner] = max(scored[owner] ?? 0, quality)
             position += 1
         }
-        // Nothing starts so: a name holding the letters in order will do ("lnbrg" finds "Lüneburg"),
-        // a slower walk over every name, for what prefixes do not find.
+        // Nothing starts so: a name (or a word of one) a typo or two away will do ("Hambrug" finds
+        // "Hamburg"), a slower walk over every key, for what prefixes do not find.
         if scored.isEmpty, query.count >= 3 {
-            let wanted = Array(query.unicodeScalars.filter { $0 != " " })
-            for (index, name) in folded.enumerated() where scored.count < 2_000 {
-                var next = 0
-                for scalar in name.unicodeScalars where next < wanted.count && scalar == wanted[next] { next += 1 }
-                if next == wanted.count { scored[Int32(index)] = 0 }
+            let wanted = Array(query.unicodeScalars)
+            let allowed = TypoDistance.allowed(forLength: wanted.count)
+            for (position, key) in keys.enumerated() where scored.count < 2_000 {
+                let owner = owners[position]
+                guard scored[owner] == nil else { continue }
+                if TypoDistance.within(allowed, wanted, Array(key.unicodeScalars)) { scored[owner] = 0 }
             }
         }
         // Each match's distance worked out once, not in every comparison.

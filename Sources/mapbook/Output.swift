@@ -175,13 +175,17 @@ extension JSONValue {
 /// `LON,LAT` as the commands take a point.
 enum Coordinates {
     /// `--near`: a point, or the name of a place on this device (the downloaded packages' names and
-    /// the bundled places), the most prominent of that name.
+    /// the bundled places; "Bangor, Maine" to say which): one of that name — in a downloaded package
+    /// before the gazetteer's, then the most prominent — else the best whose name starts so. Never
+    /// a guess at a typo: a point to search near must be the one meant.
     static func near(_ text: String, library: OfflineLibrary) throws -> GeoPoint {
         if let point = GeoPoint(parsing: text) { return point }
         let index = PlaceIndex(places: library.downloadedPlaceNames() + MapbookAssets.placeNames())
         let wanted = PlaceIndex.fold(text.trimmingCharacters(in: .whitespaces))
-        guard !wanted.isEmpty, let place = index.search(text, limit: 20).first(where: { PlaceIndex.fold($0.name) == wanted })
-                ?? index.search(text, limit: 1).first else {
+        let found = wanted.isEmpty ? [] : index.search(text, limit: 50)
+        let named = found.filter { PlaceIndex.fold($0.name) == wanted || PlaceIndex.fold($0.title) == wanted }
+        guard let place = named.min(by: { ($0.source == .package ? 0 : 1, $0.rank) < ($1.source == .package ? 0 : 1, $1.rank) })
+                ?? found.first(where: { PlaceIndex.fold($0.title).hasPrefix(wanted) }) else {
             throw UnknownPlace(userMessage: "No place called “\(Output.cell(text, width: 60))” is known on this device; give --near as LON,LAT.")
         }
         return place.point

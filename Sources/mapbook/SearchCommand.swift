@@ -6,6 +6,7 @@ import MapbookCore
 import OfflineLibrary
 import ArcGISModel
 import Geometry
+import Places
 
 /// `mapbook search`: places by name from the portal's geocoder, each with the web map's areas that
 /// hold it.
@@ -42,8 +43,9 @@ struct SearchCommand: AsyncParsableCommand {
             Output.standardError("mapbook: \(problem.sentence) Searching the names on this device.")
         }
         let fromDevice = answer.source == .device
-        // Places from the device have no type here (docs/cli.md): the source says where they came from.
-        let found = fromDevice ? answer.value.map { var place = $0; place.type = nil; return place } : answer.value
+        // A place from the device has for type where it was found: "a package on this device" or
+        // "the world gazetteer" (docs/cli.md).
+        let found = answer.value
         let areas = await AreaLookup.load(client: fromDevice ? nil : client, library: library.library)
         if json {
             try Output.json(JSONValue.object([
@@ -105,7 +107,8 @@ struct ReverseCommand: AsyncParsableCommand {
                              "latitude": address.location.map { .number($0.latitude) } ?? .null])
                 } ?? .null,
                 "nearest": nearest.map { near in
-                    .object(["name": .text(near.place.name), "distance": .number(near.meters.rounded()), "direction": .string(near.direction),
+                    .object(["name": .text(near.place.name), "region": .text(near.place.region), "source": .string(near.place.source.rawValue),
+                             "distance": .number(near.meters.rounded()), "direction": .string(near.direction),
                              "longitude": .number(near.place.point.longitude), "latitude": .number(near.place.point.latitude)])
                 } ?? .null,
                 "areas": areas.json(containing: location),
@@ -113,7 +116,7 @@ struct ReverseCommand: AsyncParsableCommand {
             ]))
             return
         }
-        let nearestLine = nearest.map { "Near \(Output.cell($0.place.name)), \(Format.distance($0.meters)) to the \($0.direction)" }
+        let nearestLine = nearest.map { Output.cell(Gazetteer.sentence($0), width: 160) }
         Output.line((address.map { Output.cell($0.label, width: 120) } ?? nearestLine ?? "No address is known here.")
                     + areas.sentence(containing: location))
     }

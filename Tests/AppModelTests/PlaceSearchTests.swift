@@ -1,3 +1,4 @@
+import MapbookAssets
 import AppModel
 import ArcGISPortal
 import Foundation
@@ -127,10 +128,61 @@ struct WhatsHereTests {
         let gazetteer = Gazetteer(places: [PlaceName(name: "Bar Harbor", point: GeoPoint(longitude: -68.2039, latitude: 44.3876), rank: 8),
                                            PlaceName(name: "Bangor", point: GeoPoint(longitude: -68.7778, latitude: 44.8012), rank: 7)])
         let near = try #require(gazetteer.nearest(to: GeoPoint(longitude: -68.25, latitude: 44.35)))
-        #expect(near.place.name == "Bar Harbor" && near.direction == "NE")
+        // The point lies south-west of Bar Harbor, and is said so.
+        #expect(near.place.name == "Bar Harbor" && near.direction == "south-west")
         #expect(abs(near.meters - 5_482) < 100, "\(near.meters)")
-        #expect(Gazetteer.direction(from: GeoPoint(longitude: 0, latitude: 0), to: GeoPoint(longitude: 0, latitude: -1)) == "S")
+        #expect(Gazetteer.sentence(near) == "5.6 km south-west of Bar Harbor")
+        #expect(Gazetteer.direction(of: GeoPoint(longitude: 0, latitude: -1), from: GeoPoint(longitude: 0, latitude: 0)) == "south")
         #expect(Gazetteer(places: []).nearest(to: GeoPoint(longitude: 0, latitude: 0)) == nil)
+    }
+}
+
+/// The world gazetteer that ships with mapbook: GeoNames' places of 15,000 people or more, read on
+/// first use, searched with typos forgiven but never with scattered letters.
+@Suite("the world gazetteer")
+struct WorldGazetteerTests {
+    static let places = MapbookAssets.placeNames()
+    static let index = PlaceIndex(places: places)
+
+    @Test func itHoldsTheWorldsTownsWithTheirRegion() throws {
+        #expect(Self.places.count > 30_000)
+        let austin = try #require(Self.index.search("Austin", limit: 5).first)
+        #expect(austin.title == "Austin, Texas, United States" && austin.source == .gazetteer)
+        #expect(abs(austin.point.longitude - -97.74) < 0.05 && abs(austin.point.latitude - 30.27) < 0.05)
+        #expect(Self.index.search("Dallas", limit: 1).first?.title == "Dallas, Texas, United States")
+        #expect(Self.index.search("Hamburg", limit: 1).first?.title == "Hamburg, Germany")
+        #expect(Self.index.search("Bangor", near: GeoPoint(longitude: -68.8, latitude: 44.8), limit: 1).first?.title == "Bangor, Maine, United States")
+    }
+
+    @Test func aTypoFindsTheNameAndScatteredLettersFindNothing() {
+        #expect(Self.index.search("Hambrug", limit: 1).first?.name == "Hamburg")
+        #expect(Self.index.search("Austn", limit: 3).contains { $0.title == "Austin, Texas, United States" })
+        #expect(Self.index.search("xqzv", limit: 5).isEmpty)
+        #expect(Self.index.search("hmbg", limit: 5).isEmpty, "letters in order alone no longer match")
+    }
+
+    @Test func typoDistanceCountsSwapsAsOneAndMeasuresToANamesStart() {
+        func within(_ allowed: Int, _ typed: String, _ name: String) -> Bool {
+            TypoDistance.within(allowed, Array(typed.unicodeScalars), Array(name.unicodeScalars))
+        }
+        #expect(within(1, "hmaburg", "hamburg"), "two neighbours swapped: one typo")
+        #expect(within(1, "hambr", "hamburg"), "a start of the name")
+        #expect(!within(1, "hmbrg", "hamburg"))
+        #expect(within(2, "hmbrg", "hamburg"))
+        #expect(!within(1, "abc", "xyz") && !within(2, "austin", "boston"))
+        #expect(TypoDistance.allowed(forLength: 4) == 1 && TypoDistance.allowed(forLength: 7) == 2)
+    }
+
+    @Test func theNearestPlaceToAustinIsAustin() throws {
+        let near = try #require(Gazetteer(places: Self.places).nearest(to: GeoPoint(longitude: -97.743, latitude: 30.266)))
+        #expect(near.place.title == "Austin, Texas, United States", "\(Gazetteer.sentence(near))")
+        let denver = try #require(Gazetteer(places: Self.places.filter { $0.name == "Denver" }).nearest(to: GeoPoint(longitude: -114.5, latitude: 39.7)))
+        #expect(Gazetteer.sentence(denver).contains("km west of Denver, Colorado, United States"))
+    }
+
+    @Test func aDamagedGazetteerIsRefusedNotMisread() {
+        #expect(throws: WorldGazetteer.ReadError.notAGazetteer) { try WorldGazetteer.decode(Data("MBGF".utf8)) }
+        #expect(throws: WorldGazetteer.ReadError.truncated) { try WorldGazetteer.decode(Data([0x4D, 0x42, 0x50, 0x4C, 1, 0xFF, 0xFF, 0xFF, 0x7F])) }
     }
 }
 

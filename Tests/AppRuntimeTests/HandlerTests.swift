@@ -104,8 +104,8 @@ struct HandlerTests {
         #expect(request == 3 && offline && suggestions.map(\.text) == ["Bangor"])
         handler.describe(GeoPoint(longitude: -68.7, latitude: 44.8), request: 4, online: false)
         let described = try await recorder.first { if case .placeDescribed(4, let place) = $0 { place } else { nil } }
-        guard case .near(let name, _, _, _) = described else { Issue.record("\(described)"); return }
-        #expect(name == "Bangor")
+        guard case .near(let sentence, _) = described else { Issue.record("\(described)"); return }
+        #expect(sentence.hasSuffix(" of Bangor"), "\(sentence)")
     }
 
     @Test func pinsAreKeptAndLinksHandedOn() async throws {

@@ -108,11 +108,12 @@ struct SearchCommandTests {
         let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
         #expect(json["source"] as? String == "device")
         let first = try #require((json["results"] as? [[String: Any]])?.first)
-        #expect(first["label"] as? String == "Bar Harbor" && abs((first["latitude"] as? Double ?? 0) - 44.39) < 0.05)
+        #expect(first["label"] as? String == "Bar Harbor, Maine, United States" && abs((first["latitude"] as? Double ?? 0) - 44.39) < 0.05)
+        #expect(first["type"] as? String == "the world gazetteer", "which source answered")
         #expect(!server.requests.contains { $0.path.contains("GeocodeServer") }, "offline asks no geocoder")
         // A portal that cannot be reached: the same, said on standard error.
-        let unreachable = try await run(["search", "bangor", "--portal", "http://127.0.0.1:9"])
-        #expect(unreachable.status == 0 && unreachable.stdout.hasPrefix("Bangor  44.79"))
+        let unreachable = try await run(["search", "bangor, maine", "--portal", "http://127.0.0.1:9"])
+        #expect(unreachable.status == 0 && unreachable.stdout.hasPrefix("Bangor, Maine, United States  44.79"), "\(unreachable.stdout)")
         #expect(unreachable.stderr.contains("Searching the names on this device."))
     }
 
@@ -122,14 +123,18 @@ struct SearchCommandTests {
         let json = try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
         #expect(json["address"] is NSNull)
         let nearest = try #require(json["nearest"] as? [String: Any])
-        #expect(nearest["name"] as? String == "Bar Harbor" && nearest["direction"] as? String == "NE")
+        // The point lies south-west of Bar Harbor.
+        #expect(nearest["name"] as? String == "Bar Harbor" && nearest["direction"] as? String == "south-west")
+        #expect(nearest["region"] as? String == "Maine, United States" && nearest["source"] as? String == "the world gazetteer")
         #expect(abs((nearest["distance"] as? Double ?? 0) - 5_600) < 300)
         let text = try await run(["reverse", "--offline", "--portal", portal, "--", "-68.25,44.35"])
-        #expect(text.stdout == "Near Bar Harbor, 5.6 km to the NE\n")
-        let near = try await run(["search", "harbor", "--near", "Bangor", "--offline", "--limit", "1", "--portal", portal])
+        #expect(text.stdout == "5.6 km south-west of Bar Harbor, Maine, United States\n")
+        let near = try await run(["search", "harbor", "--near", "Bangor, Maine", "--offline", "--limit", "1", "--portal", portal])
         #expect(near.stdout.hasPrefix("Bar Harbor"), "the Harbor nearest Bangor")
-        let unknown = try await run(["search", "harbor", "--near", "Atlantis", "--portal", portal])
-        #expect(unknown.status != 0 && unknown.stderr.contains("No place called “Atlantis” is known on this device"))
+        let unknown = try await run(["search", "harbor", "--near", "Qwxzy", "--portal", portal])
+        #expect(unknown.status != 0 && unknown.stderr.contains("No place called “Qwxzy” is known on this device"))
+        let typo = try await run(["search", "harbor", "--near", "Bangr", "--portal", portal])
+        #expect(typo.status != 0, "a point to search near is never a guess at a typo")
     }
 
     /// A geocoder that is down: the names on this device answer, as in the browser, and the
@@ -142,7 +147,7 @@ struct SearchCommandTests {
         #expect(json["source"] as? String == "device" && (json["geocoderProblem"] as? String)?.contains("503") == true)
         #expect(((json["results"] as? [[String: Any]])?.first?["label"] as? String)?.hasPrefix("Bangor") == true)
         let text = try await run(["reverse", "--portal", portal, "--", "-68.77,44.80"])
-        #expect(text.status == 0 && text.stdout.hasPrefix("Near Bangor") && text.stderr.contains("503"), "\(text.stdout) \(text.stderr)")
+        #expect(text.status == 0 && text.stdout.contains("Bangor, Maine, United States") && text.stderr.contains("503"), "\(text.stdout) \(text.stderr)")
     }
 }
 
@@ -158,10 +163,10 @@ struct AreasNearTests {
         #expect(areas.first?["title"] as? String == "Greater Portland" && areas.first?["distance"] as? Double == 0)
         let distances = areas.compactMap { $0["distance"] as? Double }
         #expect(distances == distances.sorted() && distances.count == areas.count)
-        let named = try await CLI.runAsync(["areas", "--portal", server.baseURL.absoluteString, "--near", "Portland"])
+        let named = try await CLI.runAsync(["areas", "--portal", server.baseURL.absoluteString, "--near", "Portland, Maine"])
         #expect(named.status == 0 && named.stdout.split(separator: "\n").dropFirst(2).first?.contains("Greater Portland") == true)
-        let bad = try await CLI.runAsync(["areas", "--portal", server.baseURL.absoluteString, "--near", "Atlantis"])
-        #expect(bad.status != 0 && bad.stderr.contains("No place called “Atlantis” is known on this device"))
+        let bad = try await CLI.runAsync(["areas", "--portal", server.baseURL.absoluteString, "--near", "Qwxzy"])
+        #expect(bad.status != 0 && bad.stderr.contains("No place called “Qwxzy” is known on this device"))
     }
 }
 

@@ -5,6 +5,7 @@ import Foundation
 import MapbookCore
 import OfflineLibrary
 import Geometry
+import Places
 import UserFiles
 
 /// Finding places for the browser, through the `PlaceFinder` the commands use too: suggestions as
@@ -50,7 +51,7 @@ final class PlacesHandler {
             let found = await finder.describe(point, online: online)
             if let address = found.address { return send(.placeDescribed(request: request, .address(address.label))) }
             send(.placeDescribed(request: request, found.nearest.map {
-                .near(name: $0.place.name, meters: $0.meters, direction: $0.direction, geocoderProblem: found.problem?.sentence)
+                .near(sentence: Gazetteer.sentence($0), geocoderProblem: found.problem?.sentence)
             } ?? .nothing))
         }
     }

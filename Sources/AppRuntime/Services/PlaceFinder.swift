@@ -49,7 +49,7 @@ public actor PlaceFinder {
         let asked = online ? await geocode { client, service in try await client.suggest(text, near: near, limit: limit, using: service) } : nil
         if case .success(let found)? = asked { return Answer(value: found, source: .geocoder) }
         let places = deviceNames().index.search(text, near: near, limit: limit)
-        return Answer(value: places.map { GeocodeSuggestion(text: $0.name, magicKey: nil) }, source: .device, problem: asked?.failure)
+        return Answer(value: places.map { GeocodeSuggestion(text: $0.title, magicKey: nil) }, source: .device, problem: asked?.failure)
     }
 
     /// Places for `text` (with a suggestion's `magicKey`, that place), best first.
@@ -59,7 +59,8 @@ public actor PlaceFinder {
         } : nil
         if case .success(let found)? = asked { return Answer(value: found, source: .geocoder) }
         let places = deviceNames().index.search(text, near: near, limit: limit)
-        return Answer(value: places.map { GeocodeCandidate(label: $0.name, location: $0.point, score: 100, extent: nil, type: "on this device") },
+        // The type says which source answered: a downloaded package or the world gazetteer.
+        return Answer(value: places.map { GeocodeCandidate(label: $0.title, location: $0.point, score: 100, extent: nil, type: $0.source.rawValue) },
                       source: .device, problem: asked?.failure)
     }
 

@@ -56,9 +56,9 @@ enum MapScreen {
         switch here.answer {
         case nil: lines.append((options.glyphs == .unicode ? "Asking…" : "Asking...", theme.card.overlaid(by: theme.dim)))
         case .address(let label)?: lines.append((label, theme.card.overlaid(by: CellStyle(bold: true))))
-        case .near(let name, let meters, let direction, let problem)?:
+        case .near(let sentence, let problem)?:
             if let problem { lines.append((problem, theme.card.overlaid(by: theme.dim))) }
-            lines.append(("\(Format.distance(meters)) \(direction) of here: \(name)", theme.card.overlaid(by: CellStyle(bold: true))))
+            lines.append((sentence, theme.card.overlaid(by: CellStyle(bold: true))))
         case .nothing?: lines.append(("Nothing known here.", theme.card.overlaid(by: theme.dim)))
         }
         lines.append((String(format: "%.4f°%@ %.4f°%@", abs(here.point.latitude), here.point.latitude >= 0 ? "N" : "S",
