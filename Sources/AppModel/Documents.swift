@@ -179,8 +179,19 @@ public enum HelpDocument {
 /// `Downloading ▕████▍    ▏ 47% …`, `Downloaded · 42.1 MiB`, `Failed — r to retry`, `Update available`,
 /// `Packaging`, or the web map's summary.
 public enum StatusText {
+    /// How a line names what can be done next: the full screen's keys ("c to cancel"), or the plain
+    /// mode's commands for the row numbered `number` ("cancel 3 to cancel").
+    public enum Wording: Sendable { case keys, commands(number: Int) }
+
     /// `width`: the cells the line may take (the progress figures shrink to fit); nil for no limit.
-    public static func line(_ row: ListRow, state: AppState, ascii: Bool = false, width: Int? = nil) -> [StyledText] {
+    public static func line(_ row: ListRow, state: AppState, ascii: Bool = false, width: Int? = nil, wording: Wording = .keys) -> [StyledText] {
+        /// What does something, worded for the front end: its key, or the plain command.
+        func named(_ key: String, command: String) -> String {
+            switch wording {
+            case .keys: key
+            case .commands(let number): "\(command) \(number)"
+            }
+        }
         switch row {
         case .webMap:
             let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
@@ -194,7 +205,7 @@ public enum StatusText {
             case .ready(let size):
                 return [StyledText("Ready", .good), StyledText(area.packages.isEmpty ? " · no packages" : " · \(Format.bytes(size))", .dim)]
             case .queued:
-                return [StyledText("Queued", .warning), StyledText(" · c to cancel", .dim)]
+                return [StyledText("Queued", .warning), StyledText(" · \(named(state.key(.area(.cancel)), command: "cancel")) to cancel", .dim)]
             case .downloading(let progress, let isUpdate):
                 let label = isUpdate ? "Updating " : "Downloading ", bar = ProgressText.bar(fraction: progress.fraction, width: 10, ascii: ascii)
                 // The figures take what is left after the label, the bar and a space.
@@ -207,11 +218,11 @@ public enum StatusText {
                 let percent = fraction.map { " \(Int(($0 * 100).rounded(.down)))%" } ?? " \(Format.bytes(bytes))"
                 return [StyledText(resumes ? "Paused " : "Interrupted ", .warning),
                         StyledText(ProgressText.bar(fraction: fraction, width: 10, ascii: ascii), .dim),
-                        StyledText(percent + (resumes ? " · resumes when online" : " · \(state.key(.area(.download))) resumes"), .dim)]
+                        StyledText(percent + (resumes ? " · resumes when online" : " · \(named(state.key(.area(.download)), command: "download")) resumes"), .dim)]
             case .failed:
-                return [StyledText("Failed", .error), StyledText(" — \(state.key(.refresh)) to retry · Enter for why", .dim)]
+                return [StyledText("Failed", .error), StyledText(" — \(named(state.key(.refresh), command: "download")) to retry · \(named("Enter", command: "details")) for why", .dim)]
             case .downloaded(let size, _, let updateAvailable):
-                if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · \(state.key(.area(.update))) to update", .dim)] }
+                if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · \(named(state.key(.area(.update)), command: "update")) to update", .dim)] }
                 if let problem = state.library.downloads[area.item.id]?.drawProblem {
                     return [StyledText("Downloaded — cannot be drawn: ", .error), StyledText(TerminalText.sanitizedLine(problem, maxLength: 200), .dim)]
                 }

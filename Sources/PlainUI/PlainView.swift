@@ -49,7 +49,7 @@ public enum PlainView {
         guard !state.rows.isEmpty else {
             return [state.webMapItem == nil ? "Nothing is loaded yet." : "Nothing matches the filter."]
         }
-        return state.rows.enumerated().map { index, row in "\(index + 1). \(state.title(of: row)) — \(status(row, state: state))" }
+        return state.rows.enumerated().map { index, row in "\(index + 1). \(state.title(of: row)) — \(status(row, number: index + 1, state: state))" }
     }
 
     /// Everything the details screen says about row `number` (from 1), as lines of text.
@@ -77,12 +77,13 @@ public enum PlainView {
         }
     }
 
-    /// A row's state in words: the full screen's status line, with figures instead of a bar.
-    private static func status(_ row: ListRow, state: AppState) -> String {
+    /// A row's state in words: the full screen's status line, with figures instead of a bar and
+    /// the plain mode's commands for the row instead of keys ("cancel 3 to cancel").
+    private static func status(_ row: ListRow, number: Int, state: AppState) -> String {
         if case .area(let index) = row, case .downloading(let progress, _) = state.status(ofArea: index) {
             return "Downloading " + progress.figures
         }
-        return StatusText.line(row, state: state, ascii: true).plainText
+        return StatusText.line(row, state: state, ascii: true, wording: .commands(number: number)).plainText
     }
 
     /// Progress in steps of 10 %, so a log gets ten lines for a download, not a thousand.

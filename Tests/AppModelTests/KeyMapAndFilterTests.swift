@@ -126,7 +126,13 @@ struct KeyOverrideTests {
         state.preferences.keyBindings = KeyMap.bindings(overriding: [.refresh: "R", .pin: "!"])
         state.library.transfers[Fixture.acadia] = .failed("The link dropped.")
         let row = state.rows.firstIndex(of: .area(0))!
-        #expect(StatusText.line(state.rows[row], state: state).map(\.text).joined().contains("R to retry"))
+        #expect(StatusText.line(state.rows[row], state: state).map(\.text).joined().contains("R to retry · Enter for why"))
+        // The plain mode words the same line with its own commands for the row, never keys.
+        let plain = StatusText.line(state.rows[row], state: state, wording: .commands(number: row + 1)).plainText
+        #expect(plain == "Failed — download \(row + 1) to retry · details \(row + 1) for why", "\(plain)")
+        state.library.transfers[Fixture.acadia] = .queued
+        #expect(StatusText.line(state.rows[row], state: state, wording: .commands(number: 3)).plainText.hasSuffix("· cancel 3 to cancel"))
+        #expect(StatusText.line(state.rows[row], state: state).plainText.hasSuffix("· c to cancel"))
         state.notice = .noPins
         #expect(state.message == "No pins yet: ! drops one at the centre of the map.")
     }
