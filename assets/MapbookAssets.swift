@@ -22,15 +22,16 @@ public enum MapbookAssets {
     public static func placeNames() -> [PlaceName] { bundledPlaceNames }
 
     private static let bundledPlaceNames: [PlaceName] = {
+        let maine = "Maine, United States"
         let towns = ((try? features(.places)) ?? []).compactMap { feature -> PlaceName? in
             guard case .points(let points) = feature.geometry, let point = points.first, let name = feature.property("name")?.string else { return nil }
             let population = Int(feature.property("population")?.double ?? 1)
-            return PlaceName(name: name, point: point, rank: PlaceName.rank(population: population), region: "Maine, United States", source: .gazetteer)
+            return PlaceName(name: name, point: point, rank: PlaceName.rank(population: population), region: maine, source: .gazetteer)
         }
         let world = Bundle.module.url(forResource: "gazetteer", withExtension: "mbpl", subdirectory: "world")
             .flatMap { try? Data(contentsOf: $0) }.flatMap { try? WorldGazetteer.decode($0) } ?? []
         // The world's places of Maine are the towns' own already.
-        return towns + world.filter { $0.region != "Maine, United States" }
+        return towns + world.filter { $0.region != maine }
     }()
 
     /// The layer's features, in a fixed order.

@@ -14,8 +14,13 @@ public struct Gazetteer: Sendable {
     /// The nearest place, how far it is (metres, on the sphere), and which way `point` lies from it
     /// in words ("north-west").
     public func nearest(to point: GeoPoint) -> Nearest? {
-        guard let place = places.min(by: { Geodesy.distance($0.point, point) < Geodesy.distance($1.point, point) }) else { return nil }
-        return (place, Geodesy.distance(point, place.point), Self.direction(of: point, from: place.point))
+        // Each place's distance worked out once (34,000 of them with the world gazetteer).
+        var nearest: (place: PlaceName, meters: Double)?
+        for place in places {
+            let meters = Geodesy.distance(point, place.point)
+            if meters < nearest?.meters ?? .infinity { nearest = (place, meters) }
+        }
+        return nearest.map { ($0.place, $0.meters, Self.direction(of: point, from: $0.place.point)) }
     }
 
     /// Which way `point` lies from `place`, as one of eight compass directions in words.

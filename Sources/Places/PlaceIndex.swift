@@ -75,8 +75,9 @@ public struct PlaceIndex: Sendable {
         while position < keys.count, keys[position].hasPrefix(query), scored.count < 20_000 {
             let owner = owners[position]
             let name = folded[Int(owner)]
-            let key = keys[position]
-            let quality = name == query ? 3 : name.hasPrefix(query) ? 2 : key.count > name.count && key.hasPrefix(name) ? 2 : 1
+            // The whole name first; then its start, or the name with its region (a key that
+            // starts with the whole name); then a later word's start.
+            let quality = name == query ? 3 : name.hasPrefix(query) || keys[position].hasPrefix(name) ? 2 : 1
             scored[owner] = max(scored[owner] ?? 0, quality)
             position += 1
         }
