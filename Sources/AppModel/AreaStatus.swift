@@ -3,6 +3,7 @@ import MapRender
 import MapbookCore
 import LibraryModel
 import ArcGISModel
+import TerminalCanvas
 
 /// A download the model is tracking: asked for, under way, or stopped without finishing.
 public enum Transfer: Equatable, Sendable {
@@ -130,5 +131,18 @@ extension DownloadProgress {
     /// and the time left stay.
     public func figures(fitting width: Int) -> String {
         featureCopies == nil ? ProgressText.figures(bytes: bytes, total: total, bytesPerSecond: bytesPerSecond, fitting: width) : figures
+    }
+
+    /// One running download's line for the command line, in at most `width` cells:
+    /// `Acadia National Park       ▕█████▌      ▏ 47%  3.1/6.6 MiB  1.2 MiB/s  0:03`. The title
+    /// gives way first (down to 12 cells), then the figures shrink as `figures(fitting:)` says.
+    public func line(title: String, width: Int, ascii: Bool = false) -> String {
+        let bar = ProgressText.bar(fraction: fraction, width: 14, ascii: ascii)
+        let full = figures
+        let titleWidth = min(max(width - DisplayWidth.of(bar) - DisplayWidth.of(full) - 2, 12), 28)
+        let cut = DisplayWidth.truncated(TerminalText.sanitizedLine(title), to: titleWidth)
+        let name = cut + String(repeating: " ", count: titleWidth - DisplayWidth.of(cut))
+        let room = max(width - titleWidth - DisplayWidth.of(bar) - 2, 4)
+        return name + " " + bar + " " + figures(fitting: room)
     }
 }

@@ -273,21 +273,29 @@ actor DownloadReport {
         }
     }
 
-    func end() { if live, !json { Output.write(Data("\r\u{1B}[K".utf8)) } }
+    func end() { clearStatus() }
 
-    /// One line, rewritten in place, with every running area's bar.
+    /// Lines of the live block now on screen, the cursor on the last of them.
+    private var drawnLines = 0
+
+    /// A line per running area, rewritten in place: concurrent downloads never share a line.
     private func drawStatus() {
+        clearStatus()
         let width = max(Int(TerminalSize.columns()) - 1, 20)
-        let text = latest.values.sorted { $0.title < $1.title }.map { entry in
-            let p = entry.progress
-            return "\(Output.cell(entry.title, width: 24)) \(ProgressText.bar(fraction: p.fraction, width: 12, ascii: false)) "
-                + p.figures
-        }.joined(separator: " · ")
-        Output.write(Data(("\r\u{1B}[K" + String(text.prefix(width))).utf8))
+        let lines = latest.values.sorted { $0.title < $1.title }.map { $0.progress.line(title: $0.title, width: width) }
+        Output.write(Data(lines.joined(separator: "\n").utf8))
+        drawnLines = lines.count
+    }
+
+    /// Takes the live block off the screen, leaving the cursor where it began.
+    private func clearStatus() {
+        guard live, !json, drawnLines > 0 else { return }
+        Output.write(Data(("\r" + (drawnLines > 1 ? "\u{1B}[\(drawnLines - 1)A" : "") + "\u{1B}[J").utf8))
+        drawnLines = 0
     }
 
     private func say(_ text: String, error: Bool = false) {
-        if live, !json { Output.write(Data("\r\u{1B}[K".utf8)) }
+        clearStatus()
         Output.write(Data((text + "\n").utf8), to: error ? STDERR_FILENO : STDOUT_FILENO)
         if live, !json, !latest.isEmpty { drawStatus() }
     }

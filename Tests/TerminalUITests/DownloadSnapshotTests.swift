@@ -4,6 +4,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import OfflineLibrary
+import TerminalCanvas
 import Testing
 @testable import TerminalUI
 import LibraryModel
@@ -90,5 +91,20 @@ import LibraryModel
         #expect(DownloadProgress(bytes: 6_920_601, total: 6_920_601, bytesPerSecond: nil, featureCopies: FeatureCopyCount(done: 0, total: 2))
             .figures == "6.6 MiB  copying layers 1/2")
         #expect(ProgressText.duration(3_725) == "1:02:05")
+    }
+
+    /// `mapbook download`'s line per running area: the title gives way before the figures, and
+    /// the line never passes the width it is given.
+    @Test func aCommandLineDownloadLineFitsItsWidth() {
+        let progress = DownloadProgress(bytes: 3_250_586, total: 6_920_601, bytesPerSecond: 1_258_291)
+        let wide = progress.line(title: "Acadia National Park", width: 119)
+        #expect(wide == "Acadia National Park         ▕█████▋      ▏ 46%  3.1/6.6 MiB  1.2 MiB/s  0:03")
+        #expect(progress.line(title: "Acadia National Park", width: 61) == "Acadia Nati… ▕█████▋      ▏ 46%  3.1/6.6 MiB  1.2 MiB/s  0:03")
+        #expect(progress.line(title: "Acadia National Park", width: 59) == "Acadia Nati… ▕█████▋      ▏ 46%  1.2 MiB/s  0:03")
+        for width in [20, 30, 40, 50, 79] {
+            #expect(DisplayWidth.of(progress.line(title: "Acadia National Park", width: width)) <= max(width, 33), "width \(width)")
+        }
+        #expect(progress.line(title: "Acadia National Park", width: 40).hasSuffix("46%  0:03"))
+        #expect(!progress.line(title: "Bad\u{1B}[31mTitle", width: 80).contains("\u{1B}"))
     }
 }

@@ -562,6 +562,28 @@ import UserFiles
         }
     }
 
+    /// `mapbook download --all` on a terminal: the two areas downloading at once have a line each,
+    /// rewritten in place, never two bars on one line cut at the edge.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func concurrentCommandLineDownloadsHaveALineEach() async throws {
+        var faults = SampleFaults()
+        faults.bytesPerSecond = 60_000
+        let portal = try SampleFixture.start(faults: faults)
+        let tmux = try Tmux(width: 100, height: 20)
+        defer { portal.stop(); tmux.close() }
+        try tmux.start("mapbook download --all --portal \(portal.baseURL.absoluteString)")
+        let screen = try await tmux.waitUntil("two bars") { screen in
+            screen.split(separator: "\n").filter { $0.contains("▕") && $0.contains("%") }.count == 2
+        }
+        let bars = screen.split(separator: "\n").filter { $0.contains("▕") }
+        #expect(bars.allSatisfy { $0.components(separatedBy: "▕").count == 2 && DisplayWidth.of(String($0)) < 100 }, "\(screen)")
+        // Rewritten in place: a second later there are still two, not a scroll of them.
+        try await Task.sleep(for: .seconds(1))
+        #expect(tmux.capture().split(separator: "\n").filter { $0.contains("▕") }.count == 2, "\(tmux.capture())")
+        tmux.send("C-c")
+        _ = try await tmux.waitFor("[exit 130]")
+    }
+
     /// A portal slowed to `bytesPerSecond`, the browser on it, and Acadia (the second row) being
     /// downloaded: the screen once its bar shows.
     static func downloadingAcadia(bytesPerSecond: Int) async throws -> (SamplePortal, Tmux, String) {
