@@ -26,6 +26,8 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
                        providers: [.apt(["libsecret-1-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
 
         // What everything shares: the JSON tree and parser, formatting, untrusted-text sanitizing, files on disk.
         .target(name: "MapbookCore"),
@@ -50,6 +52,8 @@ let package = Package(
         .target(name: "ArcGISPortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "CCrypto"]),
         .target(name: "LoopbackHTTP"),
         .target(name: "TileFormats", dependencies: ["Geometry", "MapbookCore", "CZlib", "CStb", "CChecksum"]),
+        // Mobile geodatabases (.geodatabase, SQLite): layers, rows and Esri's shape blobs, read-only.
+        .target(name: "Geodatabase", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "CSQLite"]),
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["Geometry", "Places", "MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world")]),
@@ -98,6 +102,7 @@ let package = Package(
                                                                "MapbookAssets", "SharedTestData"]),
         .testTarget(name: "CLITests", dependencies: ["MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP"]),
         .testTarget(name: "SignInTests", dependencies: ["ArcGISModel", "SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
+        .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["MapbookCore", "Geometry", "TileFormats", "SharedTestData"]),
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary",
                                                                "MapRender", "MapSources"]),

@@ -186,8 +186,34 @@ public struct FeatureField: Sendable, Equatable {
     public var alias: String?
     /// `esriFieldTypeString`, `esriFieldTypeDate`, `esriFieldTypeInteger`, …
     public var type: String
+    /// A coded-value domain's names by code (the code's text: `3`, `"PAVED"`): shown instead of the code.
+    public var codedValues: [String: String]
 
-    public init(name: String, alias: String? = nil, type: String) { self.name = name; self.alias = alias; self.type = type }
+    public init(name: String, alias: String? = nil, type: String, codedValues: [String: String] = [:]) {
+        self.name = name; self.alias = alias; self.type = type; self.codedValues = codedValues
+    }
+
+    /// A field as a layer description gives it (`{name, alias, type, domain}`); nil without a name.
+    public init?(json field: JSONValue) {
+        guard let name = field["name"]?.string else { return nil }
+        var names: [String: String] = [:]
+        if field["domain"]?["type"]?.string == "codedValue" {
+            for coded in field["domain"]?["codedValues"]?.array ?? [] {
+                guard let code = coded["code"].flatMap(Self.codeText), let name = coded["name"]?.string else { continue }
+                names[code] = name
+            }
+        }
+        self.init(name: name, alias: field["alias"]?.string, type: field["type"]?.string ?? "esriFieldTypeString", codedValues: names)
+    }
+
+    /// A code as the domain's table keys it: numbers without a needless `.0`.
+    public static func codeText(_ value: JSONValue) -> String? {
+        switch value {
+        case .number(let n) where n.isFinite: return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+        case .string(let s): return s
+        default: return nil
+        }
+    }
 
     public var isDate: Bool { type == "esriFieldTypeDate" || type == "esriFieldTypeDateOnly" || type == "esriFieldTypeTimestampOffset" }
 }
@@ -307,10 +333,7 @@ public struct FeatureLayerInfo: Sendable, Equatable {
         guard let geometry = json["geometryType"]?.string.flatMap(FeatureGeometryType.init(rawValue:)) else { return nil }
         func pick(_ key: String) -> JSONValue? { overrides?[key] ?? json[key] }
         let drawing = overrides?["drawingInfo"] ?? json["drawingInfo"]
-        let fields = (json["fields"]?.array ?? []).compactMap { field -> FeatureField? in
-            guard let name = field["name"]?.string else { return nil }
-            return FeatureField(name: name, alias: field["alias"]?.string, type: field["type"]?.string ?? "esriFieldTypeString")
-        }
+        let fields = (json["fields"]?.array ?? []).compactMap(FeatureField.init(json:))
         let renderer = FeatureRenderer(json: drawing?["renderer"])
             ?? FeatureRenderer(kind: .unsupported(type: "none"), classes: [], defaultSymbol: nil)
         let expression = (overrides?["definitionExpression"]?.string ?? json["definitionExpression"]?.string)

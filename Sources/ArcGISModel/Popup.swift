@@ -112,6 +112,9 @@ public enum PopupFormat {
 
     public static func value(_ value: JSONValue?, field: FeatureField?, info: PopupInfo.Field?) -> String {
         guard let value else { return "" }
+        if let field, !field.codedValues.isEmpty, let code = FeatureField.codeText(value), let name = field.codedValues[code] {
+            return TerminalText.sanitizedLine(name, maxLength: 500)
+        }
         if field?.isDate == true || info?.dateFormat != nil, let date = date(value) {
             return self.date(date, format: info?.dateFormat)
         }

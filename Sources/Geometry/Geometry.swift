@@ -19,6 +19,11 @@ public struct GeoExtent: Sendable, Equatable, Codable {
         other.xmin >= xmin && other.xmax <= xmax && other.ymin >= ymin && other.ymax <= ymax
     }
 
+    /// Whether the two share any point, edges included.
+    public func intersects(_ other: GeoExtent) -> Bool {
+        other.xmin <= xmax && other.xmax >= xmin && other.ymin <= ymax && other.ymax >= ymin
+    }
+
     /// Its size in square degrees, for comparing extents.
     public var area: Double { max(xmax - xmin, 0) * max(ymax - ymin, 0) }
 

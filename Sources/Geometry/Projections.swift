@@ -79,6 +79,17 @@ extension SpatialReference {
         }
     }
 
+    /// Brings a point of this reference to longitude/latitude: WGS 84, Web Mercator and the
+    /// transverse Mercator zones; nil for a system mapbook cannot project.
+    public var geographicPoint: (@Sendable (_ x: Double, _ y: Double) -> GeoPoint)? {
+        if isWGS84 { return { GeoPoint(longitude: $0, latitude: $1) } }
+        if isWebMercator {
+            return { let p = WebMercator.geographic(x: $0, y: $1); return GeoPoint(longitude: p.longitude, latitude: p.latitude) }
+        }
+        guard let zone = transverseMercator else { return nil }
+        return { zone.geographic(x: $0, y: $1) }
+    }
+
     /// "NAD83 / MTM zone 7 (wkid 32187)", or "wkid N" alone.
     public var summary: String {
         let wkid = code.map { "wkid \($0)" } ?? "an unnamed spatial reference"

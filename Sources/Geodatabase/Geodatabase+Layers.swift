@@ -1,0 +1,115 @@
+import ArcGISModel
+import Foundation
+import Geometry
+import MapbookCore
+
+extension Geodatabase {
+    /// A row of `st_geometry_columns`: a table's shape column and its spatial reference.
+    struct GeometryColumn {
+        let table: String
+        let column: String
+        /// OGC codes: 1 point, 2/5 lines, 3/6 polygons, 4 multipoints.
+        let type: Int
+        /// 2 for x/y; 3 or 4 with Z or M.
+        let dimension: Int
+        let srid: Int
+    }
+
+    /// The layers: every table with a shape column, described by its service item when the file has
+    /// one (a replica, a mobile map package), else by its columns.
+    static func readLayers(_ file: SQLiteFile) throws -> ([GeodatabaseLayer], [String]) {
+        var columns: [GeometryColumn] = []
+        try file.rows("SELECT f_table_name, f_geometry_column, geometry_type, coord_dimension, srid FROM st_geometry_columns") { row in
+            if let table = row.text(0), let column = row.text(1), !table.hasPrefix("GDB_") {
+                columns.append(GeometryColumn(table: table, column: column, type: Int(row.int(2) ?? 0),
+                                              dimension: Int(row.int(3) ?? 2), srid: Int(row.int(4) ?? 0)))
+            }
+            return columns.count < 10_000
+        }
+        var items: [(id: Int, table: String, info: JSONValue)] = []
+        if try file.has("GDB_ServiceItems", type: "table") {
+            try file.rows("SELECT ItemId, DatasetName, ItemInfo FROM GDB_ServiceItems WHERE ItemType = 1") { row in
+                if let id = row.int(0), let table = row.text(1), let text = row.text(2),
+                   let json = try? JSONValue(parsing: Data(text.utf8)) {
+                    items.append((Int(clamping: id), table, json))
+                }
+                return items.count < 10_000
+            }
+        }
+        var layers: [GeodatabaseLayer] = []
+        for column in columns {
+            let item = items.first { $0.table.caseInsensitiveCompare(column.table) == .orderedSame }
+            layers.append(try layer(column, item: item.map { ($0.id, $0.info) }, file: file))
+        }
+        // Service items first, in their layer order; tables found only by their shape column after.
+        layers.sort { ($0.serviceLayerID ?? Int.max, $0.table) < ($1.serviceLayerID ?? Int.max, $1.table) }
+        let tables = items.filter { item in !columns.contains { $0.table.caseInsensitiveCompare(item.table) == .orderedSame } }
+            .map { $0.info["name"]?.string ?? $0.table }
+        return (layers, tables)
+    }
+
+    private static func layer(_ column: GeometryColumn, item: (id: Int, info: JSONValue)?, file: SQLiteFile) throws -> GeodatabaseLayer {
+        let (reference, grid) = try spatialReference(column.srid, file: file)
+        let tableColumns = try file.columns(of: column.table)
+        let geometryType: FeatureGeometryType? = switch column.type {
+        case 1: .point
+        case 2, 5: .polyline
+        case 3, 6: .polygon
+        default: nil
+        }
+        let info = item.flatMap { FeatureLayerInfo(json: $0.info) }
+            ?? FeatureLayerInfo(name: column.table, geometryType: geometryType ?? .point, fields: tableColumns.compactMap { field($0, shape: column.column) },
+                                objectIDField: tableColumns.first { $0.name.caseInsensitiveCompare("OBJECTID") == .orderedSame }?.name,
+                                displayField: tableColumns.first { $0.type.lowercased().hasPrefix("text") }?.name,
+                                renderer: FeatureRenderer(kind: .simple, classes: [], defaultSymbol: nil))
+        var problem: String?
+        if geometryType == nil {
+            problem = column.type == 4 ? "its shapes are multipoints, which mapbook does not draw yet" : "its shapes are of a kind mapbook does not draw (code \(column.type))"
+        } else if column.dimension != 2 {
+            problem = "its shapes carry Z or M values, which mapbook does not read yet"
+        } else if reference.geographicPoint == nil {
+            problem = "it is in \(reference.summary), which mapbook cannot project"
+        } else if grid == nil {
+            problem = "its coordinate grid (spatial reference \(column.srid)) is missing"
+        }
+        let view = "\(column.table)_evw"
+        let rows: GeodatabaseLayer.RowSource = try file.has(view, type: "view") ? .view(view)
+            : .table(onlyLive: tableColumns.contains { $0.name.caseInsensitiveCompare("gdb_to_date") == .orderedSame })
+        return GeodatabaseLayer(serviceLayerID: item?.id, table: column.table, geometryColumn: column.column, info: info,
+                                spatialReference: reference, grid: grid ?? CoordinateGrid(originX: 0, originY: 0, scale: 1),
+                                cannotBeDrawn: problem, rowSource: rows)
+    }
+
+    /// A column as a field: SQLite's declared types as the service's field types.
+    private static func field(_ column: (name: String, type: String), shape: String) -> FeatureField? {
+        guard column.name.caseInsensitiveCompare(shape) != .orderedSame else { return nil }
+        let declared = column.type.lowercased()
+        let type = switch true {
+        case column.name.caseInsensitiveCompare("OBJECTID") == .orderedSame: "esriFieldTypeOID"
+        case declared.contains("date"): "esriFieldTypeDate"
+        case declared.hasPrefix("int"): "esriFieldTypeInteger"
+        case declared.hasPrefix("float") || declared.hasPrefix("real") || declared.hasPrefix("double"): "esriFieldTypeDouble"
+        case declared.contains("uuid") || declared.contains("guid"): "esriFieldTypeGUID"
+        default: "esriFieldTypeString"
+        }
+        return FeatureField(name: column.name, type: type)
+    }
+
+    /// The spatial reference's EPSG code and coordinate grid, from `st_aux_spatial_reference_systems`.
+    private static func spatialReference(_ srid: Int, file: SQLiteFile) throws -> (SpatialReference, CoordinateGrid?) {
+        var found: (SpatialReference, CoordinateGrid?) = (SpatialReference(wkid: srid), nil)
+        guard try file.has("st_aux_spatial_reference_systems", type: "table") else { return found }
+        try file.rows("SELECT auth_srid, falsex, falsey, xyunits FROM st_aux_spatial_reference_systems WHERE srid = \(srid)") { row in
+            let code = row.int(0).map { Int(clamping: $0) } ?? srid
+            let grid = zip3(row.double(1), row.double(2), row.double(3)).map { CoordinateGrid(originX: $0, originY: $1, scale: $2) }
+            found = (SpatialReference(wkid: code), grid)
+            return false
+        }
+        return found
+    }
+
+    private static func zip3(_ a: Double?, _ b: Double?, _ c: Double?) -> (Double, Double, Double)? {
+        guard let a, let b, let c else { return nil }
+        return (a, b, c)
+    }
+}

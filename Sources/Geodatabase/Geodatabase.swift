@@ -1,0 +1,158 @@
+import ArcGISModel
+import Foundation
+import Geometry
+import MapbookCore
+
+/// A feature layer of a mobile geodatabase: where its rows are, how its shapes are stored, and its
+/// description (the service's layer JSON kept in `GDB_ServiceItems`, or one made from its columns).
+public struct GeodatabaseLayer: Sendable {
+    /// The feature service's layer id (`GDB_ServiceItems.ItemId`); nil for a table without one.
+    public let serviceLayerID: Int?
+    public let table: String
+    public let geometryColumn: String
+    public let info: FeatureLayerInfo
+    public let spatialReference: SpatialReference
+    public let grid: CoordinateGrid
+    /// Why none of its shapes can be drawn (another projection, Z or M values), when so.
+    public let cannotBeDrawn: String?
+    /// The live rows: the `<table>_evw` view of a replica that keeps history, else the table.
+    let rowSource: RowSource
+
+    enum RowSource: Sendable {
+        case table(onlyLive: Bool)
+        case view(String)
+    }
+}
+
+/// A layer's features as read: the ones drawn, and how many were skipped and why.
+public struct GeodatabaseFeatures: Sendable {
+    public var features: [LayerFeature]
+    /// Shapes that broke their own rules (skipped, never drawn wrong), with the first reason.
+    public var damaged: Int
+    public var firstDamage: String?
+    /// Shapes of a kind mapbook does not draw, with the first kind named.
+    public var undrawable: Int
+    public var firstUndrawable: String?
+    /// Whether reading stopped at the limit asked for.
+    public var capped: Bool
+}
+
+/// A mobile geodatabase (`.geodatabase`): the SQLite file ArcGIS Runtime and ArcGIS Pro write for
+/// offline features (preplanned areas' replicas, mobile map packages). Read-only; never a write.
+public final class Geodatabase {
+    public let layers: [GeodatabaseLayer]
+    /// The feature tables without a shape column, by name (listed, not drawn).
+    public let tables: [String]
+    private let file: SQLiteFile
+
+    /// The far-future date replicas give a live row's `gdb_to_date` (9999-12-31 as a Julian day).
+    static let liveRowJulianDay = 5_373_484.0
+
+    public init(path: String) throws {
+        file = try SQLiteFile(path: path)
+        guard try file.has("st_geometry_columns", type: "table") else {
+            throw GeodatabaseError("It is a SQLite database but not a mobile geodatabase (it has no st_geometry_columns).")
+        }
+        (layers, tables) = try Self.readLayers(file)
+    }
+
+    // MARK: - Features
+
+    /// The layer's live features, in longitude/latitude, with attributes as the service would send
+    /// them (dates in epoch milliseconds). `within` uses the spatial index when the table has one.
+    public func features(of layer: GeodatabaseLayer, within extent: GeoExtent? = nil, limit: Int = 250_000) throws -> GeodatabaseFeatures {
+        var result = GeodatabaseFeatures(features: [], damaged: 0, undrawable: 0, capped: false)
+        guard layer.cannotBeDrawn == nil, let toGeographic = layer.spatialReference.geographicPoint else { return result }
+        let dateFields = Set(layer.info.fields.filter(\.isDate).map(\.name))
+        let (sql, bounds) = try query(layer, within: extent)
+        try file.rows(sql, binding: bounds) { row in
+            guard result.features.count < limit else { result.capped = true; return false }
+            var attributes: FeatureAttributes = [:]
+            var shape: [UInt8]?
+            for column in 0..<row.count {
+                let name = row.name(column)
+                if name.caseInsensitiveCompare(layer.geometryColumn) == .orderedSame { shape = row.blob(column); continue }
+                if dateFields.contains(name), let day = row.double(column) {
+                    attributes[name] = .number(((day - 2_440_587.5) * 86_400_000).rounded())
+                } else {
+                    attributes[name] = row.json(column)
+                }
+            }
+            guard let shape else {
+                result.features.append(LayerFeature(geometry: nil, attributes: attributes))
+                return true
+            }
+            do {
+                let geometry = try Self.geometry(ShapeBlob.decode(shape, grid: layer.grid), toGeographic: toGeographic)
+                if let extent, let box = geometry?.extent, !box.intersects(extent) { return true }
+                result.features.append(LayerFeature(geometry: geometry, attributes: attributes))
+            } catch let error as ShapeBlobError {
+                switch error.kind {
+                case .damaged: result.damaged += 1; result.firstDamage = result.firstDamage ?? error.reason
+                case .cannotBeDrawn: result.undrawable += 1; result.firstUndrawable = result.firstUndrawable ?? error.reason
+                }
+            }
+            return true
+        }
+        return result
+    }
+
+    /// How many live rows the layer has.
+    public func count(of layer: GeodatabaseLayer) throws -> Int {
+        var count = 0
+        try file.rows("SELECT count(*) FROM \(source(layer))") { row in
+            count = Int(row.int(0) ?? 0)
+            return false
+        }
+        return count
+    }
+
+    private func source(_ layer: GeodatabaseLayer) -> String {
+        switch layer.rowSource {
+        case .view(let view): return SQLiteFile.quoted(view)
+        case .table(let onlyLive):
+            let table = SQLiteFile.quoted(layer.table)
+            return onlyLive ? "(SELECT * FROM \(table) WHERE gdb_to_date >= \(Self.liveRowJulianDay))" : table
+        }
+    }
+
+    /// The rows to read: through the spatial index (an RTREE in the layer's coordinates) when an
+    /// extent is asked for, the layer is Web Mercator or WGS 84 and its rows are the table's own.
+    private func query(_ layer: GeodatabaseLayer, within extent: GeoExtent?) throws -> (String, [Double]) {
+        let index = "st_spindex__\(layer.table)_\(layer.geometryColumn)"
+        guard let extent, case .table(let onlyLive) = layer.rowSource, try file.has(index, type: "table"),
+              let box = Self.box(extent, in: layer.spatialReference) else {
+            return ("SELECT * FROM \(source(layer))", [])
+        }
+        let live = onlyLive ? " AND t.gdb_to_date >= \(Self.liveRowJulianDay)" : ""
+        return ("SELECT t.* FROM \(SQLiteFile.quoted(layer.table)) t JOIN \(SQLiteFile.quoted(index)) s ON s.pkid = t.rowid "
+                + "WHERE s.minx <= ? AND s.maxx >= ? AND s.miny <= ? AND s.maxy >= ?\(live)",
+                [box.xmax, box.xmin, box.ymax, box.ymin])
+    }
+
+    private static func box(_ extent: GeoExtent, in reference: SpatialReference) -> GeoExtent? {
+        if reference.isWGS84 { return extent }
+        guard reference.isWebMercator else { return nil }
+        let sw = WebMercator.projected(longitude: extent.xmin, latitude: extent.ymin)
+        let ne = WebMercator.projected(longitude: extent.xmax, latitude: extent.ymax)
+        return GeoExtent(xmin: sw.x, ymin: sw.y, xmax: ne.x, ymax: ne.y)
+    }
+
+    static func geometry(_ shape: StoredShape, toGeographic: (Double, Double) -> GeoPoint) throws -> GeoGeometry? {
+        func convert(_ part: [(x: Double, y: Double)]) throws -> [GeoPoint] {
+            try part.map { point in
+                let p = toGeographic(point.x, point.y)
+                guard p.longitude.isFinite, p.latitude.isFinite, abs(p.latitude) <= 90, abs(p.longitude) <= 540 else {
+                    throw ShapeBlobError.damaged("a point lies off the earth")
+                }
+                return p
+            }
+        }
+        switch shape {
+        case .empty: return nil
+        case .point(let x, let y): return .points(try convert([(x, y)]))
+        case .polyline(let parts): return .lines(try parts.map(convert))
+        case .polygon(let rings): return GeoGeometry.polygons(nesting: try rings.map(convert))
+        }
+    }
+}
