@@ -102,7 +102,7 @@ let package = Package(
                                                                "MapbookAssets", "SharedTestData"]),
         .testTarget(name: "CLITests", dependencies: ["MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP"]),
         .testTarget(name: "SignInTests", dependencies: ["ArcGISModel", "SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
-        .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
+        .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "CSQLite", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["MapbookCore", "Geometry", "TileFormats", "SharedTestData"]),
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary",
                                                                "MapRender", "MapSources"]),

@@ -48,8 +48,9 @@ public final class Geodatabase {
     /// The far-future date replicas give a live row's `gdb_to_date` (9999-12-31 as a Julian day).
     static let liveRowJulianDay = 5_373_484.0
 
-    public init(path: String) throws {
-        file = try SQLiteFile(path: path)
+    /// `statementSeconds` bounds each read, so a file made to loop ends in a sentence.
+    public init(path: String, statementSeconds: Double = 20) throws {
+        file = try SQLiteFile(path: path, statementSeconds: statementSeconds)
         guard try file.has("st_geometry_columns", type: "table") else {
             throw GeodatabaseError("It is a SQLite database but not a mobile geodatabase (it has no st_geometry_columns).")
         }
@@ -68,21 +69,26 @@ public final class Geodatabase {
         try file.rows(sql, binding: bounds) { row in
             guard result.features.count < limit else { result.capped = true; return false }
             var attributes: FeatureAttributes = [:]
-            var shape: [UInt8]?
+            var shape: [UInt8]?, shapeIsNull = true
             for column in 0..<row.count {
                 let name = row.name(column)
-                if name.caseInsensitiveCompare(layer.geometryColumn) == .orderedSame { shape = row.blob(column); continue }
+                if name.caseInsensitiveCompare(layer.geometryColumn) == .orderedSame {
+                    shape = row.blob(column); shapeIsNull = row.isNull(column)
+                    continue
+                }
                 if dateFields.contains(name), let day = row.double(column) {
                     attributes[name] = .number(((day - 2_440_587.5) * 86_400_000).rounded())
                 } else {
                     attributes[name] = row.json(column)
                 }
             }
-            guard let shape else {
-                result.features.append(LayerFeature(geometry: nil, attributes: attributes))
-                return true
-            }
             do {
+                guard let shape else {
+                    // No shape is a feature without one; a shape of text or a number is damage.
+                    guard shapeIsNull else { throw ShapeBlobError.damaged("a shape is not a blob") }
+                    result.features.append(LayerFeature(geometry: nil, attributes: attributes))
+                    return true
+                }
                 let geometry = try Self.geometry(ShapeBlob.decode(shape, grid: layer.grid), toGeographic: toGeographic)
                 if let extent, let box = geometry?.extent, !box.intersects(extent) { return true }
                 result.features.append(LayerFeature(geometry: geometry, attributes: attributes))

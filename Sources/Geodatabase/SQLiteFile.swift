@@ -11,18 +11,19 @@ public struct GeodatabaseError: Error, Equatable, Sendable, CustomStringConverti
 
 /// A SQLite file opened read-only and immutable (nothing it holds can be written, and no journal
 /// is looked for), with limits a hostile file cannot pass: no value over 64 MiB, no statement
-/// running over `statementSeconds`, views and triggers unable to call any function with side
+/// running over its time, views and triggers unable to call any function with side
 /// effects (`trusted_schema` off).
 final class SQLiteFile {
     private let handle: OpaquePointer
     private let deadline: DeadlineBox
-    static let statementSeconds = 20.0
+    private let statementSeconds: Double
     static let largestValue: Int32 = 64 << 20
 
     /// A box the progress handler reads through its context pointer.
     private final class DeadlineBox { var at = Date.distantFuture }
 
-    init(path: String) throws {
+    init(path: String, statementSeconds: Double) throws {
+        self.statementSeconds = statementSeconds
         // A URI, so `immutable=1` can be said; the path's own `%`, `?` and `#` escaped.
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "%?#")
@@ -60,7 +61,7 @@ final class SQLiteFile {
 
     /// Runs `sql` with `doubles` bound in order, calling `each` per row until it returns false.
     func rows(_ sql: String, binding doubles: [Double] = [], _ each: (SQLiteRow) throws -> Bool) throws {
-        deadline.at = Date().addingTimeInterval(Self.statementSeconds)
+        deadline.at = Date().addingTimeInterval(statementSeconds)
         defer { deadline.at = .distantFuture }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
@@ -100,7 +101,7 @@ final class SQLiteFile {
     private func failure() -> GeodatabaseError {
         let code = sqlite3_errcode(handle)
         if code == SQLITE_INTERRUPT {
-            return GeodatabaseError("Reading it took longer than \(Int(Self.statementSeconds)) s and was stopped.")
+            return GeodatabaseError("Reading it took longer than \(Int(statementSeconds.rounded(.up))) s and was stopped.")
         }
         let reason = TerminalText.sanitizedLine(String(cString: sqlite3_errmsg(handle)), maxLength: 160)
         return GeodatabaseError(code == SQLITE_NOTADB ? "It is not a SQLite database." : "It cannot be read (\(reason)).")
