@@ -61,7 +61,7 @@ let package = Package(
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
         .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
-        .target(name: "MapSources", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "TileFormats", "MapRender", "TerminalCanvas"]),
+        .target(name: "MapSources", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "TileFormats", "Geodatabase", "MapRender", "TerminalCanvas"]),
         // The UI actor and its one thread, which sleeps in poll() when nothing happens.
         .target(name: "EventLoop"),
         // Whether the portal can be reached: netlink routes (watched by the event loop) and probes.
@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "AppModel", dependencies: ["ArcGISModel", "Geometry", "UserFiles", "LibraryModel", "MapbookCore", "TileFormats", "MapRender",
                                               "TerminalCanvas"]),
         // Performs the model's effects with the services, and feeds the results back as events.
-        .target(name: "AppRuntime", dependencies: ["LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "MapbookCore", "HTTP", "ArcGISPortal",
+        .target(name: "AppRuntime", dependencies: ["LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "Geodatabase", "MapbookCore", "HTTP", "ArcGISPortal",
                                                 "TileFormats", "MapRender", "MapSources", "OfflineLibrary", "MapbookAssets"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
         .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),

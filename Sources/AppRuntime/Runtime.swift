@@ -34,12 +34,12 @@ public final class Runtime {
     private let directory: WebMapDirectoryHandler
 
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
-                source: (any MapSource)? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil, connect: @escaping Connect) {
+                map: MapStack? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil, connect: @escaping Connect) {
         let connection = PortalConnection()
         catalog = CatalogHandler(library: library, http: http, connect: connect, recent: recent, networkTimings: networkTimings,
                                  connection: connection, send: send, tasks: tasks)
         downloads = DownloadsHandler(library: library, connection: connection, send: send, tasks: tasks)
-        maps = MapViewHandler(library: library, http: http, connection: connection, givenSource: source, send: send, tasks: tasks)
+        maps = MapViewHandler(library: library, http: http, connection: connection, given: map, send: send, tasks: tasks)
         places = PlacesHandler(finder: PlaceFinder(client: { await connection.client }, library: library), send: send, tasks: tasks)
         pins = PinsHandler(store: PinStore(root: library.root), send: send, tasks: tasks)
         self.signIn = SignInHandler(connection: connection, signIn: signIn, send: send, tasks: tasks)

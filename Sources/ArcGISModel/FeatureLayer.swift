@@ -109,6 +109,16 @@ public struct FeatureRenderer: Sendable, Equatable {
     public var defaultSymbol: FeatureSymbol?
     public var defaultLabel: String?
 
+    /// The renderer's type as the REST API names it: `simple`, `uniqueValue`, `classBreaks`, or what it was.
+    public var kindName: String {
+        switch kind {
+        case .simple: "simple"
+        case .uniqueValue: "uniqueValue"
+        case .classBreaks: "classBreaks"
+        case .unsupported(let type): TerminalText.sanitizedLine(type, maxLength: 40)
+        }
+    }
+
     public init(kind: Kind, classes: [RendererClass], defaultSymbol: FeatureSymbol? = nil, defaultLabel: String? = nil) {
         self.kind = kind; self.classes = classes; self.defaultSymbol = defaultSymbol; self.defaultLabel = defaultLabel
     }

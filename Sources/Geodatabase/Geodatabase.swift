@@ -50,11 +50,24 @@ public final class Geodatabase {
 
     /// `statementSeconds` bounds each read, so a file made to loop ends in a sentence.
     public init(path: String, statementSeconds: Double = 20) throws {
-        file = try SQLiteFile(path: path, statementSeconds: statementSeconds)
-        guard try file.has("st_geometry_columns", type: "table") else {
-            throw GeodatabaseError("It is a SQLite database but not a mobile geodatabase (it has no st_geometry_columns).")
+        let name = TerminalText.sanitizedLine(URL(fileURLWithPath: path).lastPathComponent, maxLength: 80)
+        do {
+            file = try SQLiteFile(path: path, statementSeconds: statementSeconds)
+            guard try file.has("st_geometry_columns", type: "table") else {
+                throw GeodatabaseError("It is a SQLite database but not a mobile geodatabase (it has no st_geometry_columns).")
+            }
+            (layers, tables) = try Self.readLayers(file)
+        } catch let error as GeodatabaseError {
+            throw GeodatabaseError("\(name): \(error.sentence)")
         }
-        (layers, tables) = try Self.readLayers(file)
+    }
+
+    /// Whether the file starts as every SQLite database does: how a side-loaded geodatabase is
+    /// told from a tile package, whatever its name.
+    public static func isSQLite(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
     }
 
     // MARK: - Features

@@ -3,10 +3,11 @@ import Foundation
 import MapbookCore
 
 /// Why a geodatabase could not be read: one sentence.
-public struct GeodatabaseError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct GeodatabaseError: UserFacingError, Equatable, Sendable, CustomStringConvertible {
     public let sentence: String
     public init(_ sentence: String) { self.sentence = sentence }
     public var description: String { sentence }
+    public var userMessage: String { sentence }
 }
 
 /// A SQLite file opened read-only and immutable (nothing it holds can be written, and no journal

@@ -200,7 +200,7 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     print("cold_load_and_draw \(summary(cold))")
 
     let program = Program(state: .standaloneMap(title: "bench", sourceName: source.name, home: source.extent),
-                          runtime: Runtime(library: scratchLibrary, source: source) { throw CancellationError() })
+                          runtime: Runtime(library: scratchLibrary, map: MapStack(source)) { throw CancellationError() })
     /// Drawn for the current view, and nothing more to draw.
     func drawn(_ state: AppState) -> Bool {
         guard let map = state.map, let image = map.image else { return false }

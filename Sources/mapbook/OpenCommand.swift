@@ -8,31 +8,32 @@ import MapbookCore
 import OfflineLibrary
 import TerminalUI
 import ArcGISModel
+import Geometry
 import UserFiles
 
 /// `mapbook open FILE`: a side-loaded package (or tile folder) in the full-screen map view.
 struct OpenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Open a .vtpk, .tpkx or .tpk file (or a folder of {z}/{x}/{y}.pbf tiles) in the full-screen map view.",
+        abstract: "Open a .vtpk, .tpkx or .tpk file, a mobile geodatabase (.geodatabase) or a folder of tiles in the full-screen map view.",
         discussion: "No portal and no network are involved. Keys are listed on the ? help screen; Esc or q quits.")
 
     @Argument(help: ArgumentHelp("The package or folder.", valueName: "FILE")) var file: String
     @OptionGroup var display: DisplayOptions
 
     func run() async throws {
-        let source: any MapSource
+        let opened: (stack: MapStack, home: GeoExtent?, name: String)
         do {
-            source = try MapSources.open(path: file)
+            opened = try SideLoadedMap.open(path: file)
         } catch {
             throw Output.fail(error, json: false)
         }
         // No portal: a standalone map never loads a web map.
         let runtime = await Runtime(library: OfflineLibrary(root: LibraryLocation.root(dataDir: nil), portalKey: "none",
                                                             webMap: ItemID.exploreMaine),
-                                    source: source, connect: { throw MapSourceError("No portal is used by mapbook open.") })
+                                    map: opened.stack, connect: { throw MapSourceError("No portal is used by mapbook open.") })
         let settings = Settings.load().0
-        var state = AppState.standaloneMap(title: URL(fileURLWithPath: file).lastPathComponent, sourceName: source.name, home: source.extent)
+        var state = AppState.standaloneMap(title: URL(fileURLWithPath: file).lastPathComponent, sourceName: opened.name, home: opened.home)
         if case .map(var map) = state.screen, let mode = MapMode(rawValue: settings.graphics.rawValue) {
             map.mode = mode
             state.screen = .map(map)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Geodatabase
 import MapbookCore
 import TileFormats
 
@@ -12,8 +13,8 @@ struct PackageCommand: ParsableCommand {
 
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a package's type, tile format, levels, tile counts per level, extent and size.",
-            discussion: "With --check, every tile is read and judged; any damaged tile makes the exit status 1.")
+            abstract: "Show a package's type, tile format, levels, tile counts per level, extent and size; a geodatabase's layers and feature counts.",
+            discussion: "With --check, every tile (or every shape of a geodatabase) is read and judged; any damaged one makes the exit status 1.")
 
         @Argument(help: ArgumentHelp("The package file.", valueName: "FILE")) var file: String
         @Flag(help: "Read every tile and report those that cannot be decoded.") var check = false
@@ -22,6 +23,13 @@ struct PackageCommand: ParsableCommand {
         func run() throws {
             let report: JSONValue
             var damagedCount = 0
+            if Geodatabase.isSQLite(path: file) {
+                let report: JSONValue, damaged: Int
+                do { (report, damaged) = try GeodatabaseInspection.report(path: file) } catch { throw Output.fail(error, json: json) }
+                if json { try Output.json(report) } else { GeodatabaseInspection.print(report) }
+                if check, damaged > 0 { throw ExitCode.failure }
+                return
+            }
             do {
                 let package = try TilePackage(path: file)
                 let verification = check ? try package.verifyTiles() : nil

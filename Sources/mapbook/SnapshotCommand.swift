@@ -16,7 +16,7 @@ import Geometry
 struct MapSourceOptions: ParsableArguments {
     @OptionGroup var library: LibraryOptions
     @Option(help: ArgumentHelp("A downloaded map area (item id or title).", valueName: "AREA")) var area: String?
-    @Option(help: ArgumentHelp("A .vtpk, .tpkx or .tpk file, or a folder of {z}/{x}/{y}.pbf tiles.", valueName: "FILE")) var file: String?
+    @Option(help: ArgumentHelp("A .vtpk, .tpkx or .tpk file, a mobile geodatabase (.geodatabase), or a folder of tiles.", valueName: "FILE")) var file: String?
 
     func validate() throws {
         guard area == nil || file == nil else { throw ValidationError("Give at most one of --area and --file.") }
@@ -26,14 +26,16 @@ struct MapSourceOptions: ParsableArguments {
     /// copies, or the services online) and the extent to show first.
     func openStack() async throws -> (stack: MapStack, home: GeoExtent?) {
         let library = self.library.library
-        guard area == nil, file == nil else {
-            let (source, _, areaID) = try open()
+        if let file {
+            let opened = try SideLoadedMap.open(path: file)
+            return (opened.stack, opened.home)
+        }
+        guard area == nil else {
+            let (source, areaID) = try openArea()
             var stack = MapStack(source)
-            if let areaID {
-                let (loaders, problems) = await OperationalLayerLoaders.open(OperationalLayers(area: areaID, online: []), library: library, client: nil)
-                stack.features = loaders
-                stack.problems += problems
-            }
+            let (loaders, problems) = await OperationalLayerLoaders.open(OperationalLayers(area: areaID, online: []), library: library, client: nil)
+            stack.features = loaders
+            stack.problems += problems
             return (stack, source.extent)
         }
         let client = self.library.selection.client()
@@ -50,9 +52,8 @@ struct MapSourceOptions: ParsableArguments {
         return (stack, (try? await client.webMapItem(library.webMapID))?.extent ?? stack.extent)
     }
 
-    /// The source, a title for it, and the area it belongs to (nil for a file).
-    func open() throws -> (source: any MapSource, title: String, area: ItemID?) {
-        if let file { return (try MapSources.open(path: file), TerminalText.sanitizedLine(file, maxLength: 120), nil) }
+    /// The downloaded area's tile package, and the area.
+    private func openArea() throws -> (source: any MapSource, area: ItemID) {
         let library = self.library.library
         let records = library.downloadRecords()
         let known = try library.loadCatalog(records: records)?.areas ?? records.values.compactMap(\.area)
@@ -64,7 +65,7 @@ struct MapSourceOptions: ParsableArguments {
         guard let path = library.mapPackagePaths(record).first else {
             throw MapSourceError("\(title) has no tile package to draw.")
         }
-        return (try PackageMapSource(path: path), title, area.item.id)
+        return (try PackageMapSource(path: path), area.item.id)
     }
 }
 

@@ -78,7 +78,7 @@ struct HandlerTests {
     }
 
     @Test func mapsSayWhatCouldNotOpenAndNeedAConnectionForTheGallery() async throws {
-        let handler = MapViewHandler(library: library, http: .init(), connection: PortalConnection(), givenSource: nil, send: sink, tasks: tasks)
+        let handler = MapViewHandler(library: library, http: .init(), connection: PortalConnection(), given: nil, send: sink, tasks: tasks)
         handler.open(session: 7, .given)
         let failed = try await recorder.first { if case .mapOpenFailed(let session, let sentence) = $0 { (session, sentence) } else { nil } }
         #expect(failed.0 == 7 && failed.1 == "No map was given to open.")

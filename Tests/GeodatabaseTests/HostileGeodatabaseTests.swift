@@ -151,13 +151,13 @@ import Testing
     @Test func filesThatAreNotGeodatabasesSaySo() throws {
         let junk = Self.scratch("junk.geodatabase")
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: junk))
-        #expect(throws: GeodatabaseError("It is not a SQLite database.")) { try Geodatabase(path: junk) }
+        #expect(throws: GeodatabaseError("junk.geodatabase: It is not a SQLite database.")) { try Geodatabase(path: junk) }
         let missing = Self.scratch("missing.geodatabase")
         #expect(throws: GeodatabaseError.self) { try Geodatabase(path: missing) }
         let plain = Self.scratch("plain.geodatabase")
         var db: OpaquePointer?
         sqlite3_open(plain, &db); sqlite3_exec(db, "CREATE TABLE t (a)", nil, nil, nil); sqlite3_close(db)
-        #expect(throws: GeodatabaseError("It is a SQLite database but not a mobile geodatabase (it has no st_geometry_columns).")) {
+        #expect(throws: GeodatabaseError("plain.geodatabase: It is a SQLite database but not a mobile geodatabase (it has no st_geometry_columns).")) {
             try Geodatabase(path: plain)
         }
         // A truncated copy of a real file.

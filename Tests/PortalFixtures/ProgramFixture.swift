@@ -30,7 +30,7 @@ public enum ProgramFixture {
 
     /// A program whose whole app is the map of `source`, drawn at the display's size.
     public static func map(_ source: any MapSource, title: String, display: Display) async -> Program {
-        let runtime = Runtime(library: SampleFixture.scratchLibrary(), source: source) { throw CancellationError() }
+        let runtime = Runtime(library: SampleFixture.scratchLibrary(), map: MapStack(source)) { throw CancellationError() }
         let program = Program(state: .standaloneMap(title: title, sourceName: source.name, home: source.extent), runtime: runtime)
         program.send(.resized(display))
         program.send(.started)

@@ -20,7 +20,8 @@ final class MapViewHandler {
     private let http: HTTPClient
     private let connection: PortalConnection
     /// `mapbook open FILE`: the map source the app was started with.
-    private let givenSource: (any MapSource)?
+    /// The map a standalone view was given (`mapbook open`): its feature layers are its operational ones.
+    private let given: MapStack?
     private let send: EventSink
     private let tasks: TaskTracker
 
@@ -30,9 +31,9 @@ final class MapViewHandler {
     /// The overview's sources and the layers of the one that drew (new sources get new loaders).
     private var overview: (sources: [MapSourceChoice], stack: MapStack)?
 
-    init(library: OfflineLibrary, http: HTTPClient, connection: PortalConnection, givenSource: (any MapSource)?,
+    init(library: OfflineLibrary, http: HTTPClient, connection: PortalConnection, given: MapStack?,
          send: EventSink, tasks: TaskTracker) {
-        self.library = library; self.http = http; self.connection = connection; self.givenSource = givenSource
+        self.library = library; self.http = http; self.connection = connection; self.given = given
         self.send = send; self.tasks = tasks
     }
 
@@ -89,7 +90,7 @@ final class MapViewHandler {
 
     private func openMap(session: Int, _ choice: MapSourceChoice) async {
         do {
-            let (library, http, given) = (library, http, givenSource)
+            let (library, http, given) = (library, http, given)
             let stack = try await onWorkPool {
                 do {
                     return try await Self.stack(for: choice, given: given, library: library, http: http)
@@ -104,6 +105,7 @@ final class MapViewHandler {
             map?.stack = stack
             send(.mapOpened(session: session, MapSourceSummary(layerNames: stack.layerNames, extent: stack.extent,
                                                                problems: stack.problems, legend: stack.legend())))
+            if !stack.features.isEmpty { use(stack.features, problems: [], session: session) }
         } catch {
             guard !Task.isCancelled else { return }
             send(.mapOpenFailed(session: session, error.userSentence))
@@ -122,6 +124,11 @@ final class MapViewHandler {
     private func openLayers(session: Int, _ layers: OperationalLayers) async {
         let (library, client) = (library, connection.client)
         let (loaders, problems) = await onWorkPool { await OperationalLayerLoaders.open(layers, library: library, client: client) }
+        use(loaders, problems: problems, session: session)
+    }
+
+    /// The map's operational layers, listed with their legends.
+    private func use(_ loaders: [FeatureLayerLoader], problems: [String], session: Int) {
         guard map?.session == session else { return }
         map?.features = loaders
         map?.featureProblems = problems
@@ -153,7 +160,7 @@ final class MapViewHandler {
         send(.overviewDrawn(nil))
     }
 
-    private nonisolated static func stack(for choice: MapSourceChoice, given: (any MapSource)?, library: OfflineLibrary,
+    private nonisolated static func stack(for choice: MapSourceChoice, given: MapStack?, library: OfflineLibrary,
                                           http: HTTPClient) async throws -> MapStack {
         switch choice {
         case .package(let area, let package):
@@ -164,7 +171,7 @@ final class MapViewHandler {
             return MapStack.worldOutline()
         case .given:
             guard let given else { throw MapSourceError("No map was given to open.") }
-            return MapStack(given)
+            return given
         }
     }
 }

@@ -1,0 +1,63 @@
+import ArcGISModel
+import Foundation
+import Geodatabase
+import Geometry
+import MapbookCore
+
+/// A mobile geodatabase's layers as operational layers, read from the file once: drawn, listed,
+/// identified and given a legend as a feature service's are.
+public enum GeodatabaseLayers {
+    public struct Opened: Sendable {
+        public var loaders: [FeatureLayerLoader]
+        /// One sentence per layer that cannot be drawn, or drawn without some of its shapes.
+        public var problems: [String]
+        /// Where its features are.
+        public var extent: GeoExtent?
+    }
+
+    /// The most features read from one layer: beyond it the layer is drawn capped, and says so.
+    public static let featureLimit = 250_000
+
+    public static func open(path: String) throws -> Opened {
+        let gdb = try Geodatabase(path: path)
+        var opened = Opened(loaders: [], problems: [], extent: nil)
+        for layer in drawingOrder(gdb.layers) {
+            let title = TerminalText.sanitizedLine(layer.info.name, maxLength: 80)
+            if let reason = layer.cannotBeDrawn {
+                opened.problems.append("\(title) cannot be drawn: \(reason).")
+                continue
+            }
+            let read: GeodatabaseFeatures
+            do { read = try gdb.features(of: layer, limit: featureLimit) } catch let error as GeodatabaseError {
+                opened.problems.append("\(title) could not be read: \(error.sentence)")
+                continue
+            }
+            opened.problems += sentences(title, read)
+            opened.extent = read.features.compactMap(\.extent).reduce(opened.extent) { $0?.union($1) ?? $1 }
+            opened.loaders.append(FeatureLayerLoader(title: title, info: layer.info, features: read.features, capped: read.capped))
+        }
+        if gdb.layers.isEmpty { opened.problems.append("The geodatabase holds no layer with shapes.") }
+        return opened
+    }
+
+    /// Bottom first, as operational layers are: polygons under lines under points, and within a
+    /// kind the service's order read as a table of contents (layer 0 on top).
+    static func drawingOrder(_ layers: [GeodatabaseLayer]) -> [GeodatabaseLayer] {
+        func rank(_ type: FeatureGeometryType) -> Int { type == .polygon ? 0 : type == .polyline ? 1 : 2 }
+        return layers.enumerated().sorted { a, b in
+            (rank(a.element.info.geometryType), -a.offset) < (rank(b.element.info.geometryType), -b.offset)
+        }.map(\.element)
+    }
+
+    /// What was left out of a layer, in sentences.
+    static func sentences(_ title: String, _ read: GeodatabaseFeatures) -> [String] {
+        var out: [String] = []
+        if read.damaged > 0 {
+            out.append("\(title): \(read.damaged) \(read.damaged == 1 ? "shape is" : "shapes are") damaged and not drawn (\(read.firstDamage ?? "")).")
+        }
+        if read.undrawable > 0 {
+            out.append("\(title): \(read.undrawable) \(read.undrawable == 1 ? "shape" : "shapes") cannot be drawn (\(read.firstUndrawable ?? "")).")
+        }
+        return out
+    }
+}

@@ -1,0 +1,63 @@
+import ArcGISModel
+import Foundation
+import Geodatabase
+import Geometry
+import MapbookCore
+
+/// `mapbook package inspect` of a mobile geodatabase: its layers, their shapes and feature counts,
+/// read from the file alone. Every shape is decoded and checked; `--check` fails on any damaged.
+enum GeodatabaseInspection {
+    static func report(path: String) throws -> (report: JSONValue, damaged: Int) {
+        let gdb = try Geodatabase(path: path)
+        var layers: [JSONValue] = [], damagedTotal = 0
+        for layer in gdb.layers {
+            let read: GeodatabaseFeatures
+            do { read = try gdb.features(of: layer, limit: Int.max) } catch let error as GeodatabaseError {
+                throw GeodatabaseError("\(TerminalText.sanitizedLine(layer.info.name, maxLength: 80)) could not be read: \(error.sentence)")
+            }
+            damagedTotal += read.damaged
+            let extent = read.features.compactMap(\.extent).reduce(nil as GeoExtent?) { $0?.union($1) ?? $1 }
+            layers.append(.object([
+                "name": .text(layer.info.name, width: 120),
+                "table": .text(layer.table, width: 120),
+                "serviceLayerId": layer.serviceLayerID.map { .number(Double($0)) } ?? .null,
+                "geometryType": .string(layer.info.geometryType.rawValue),
+                "spatialReference": .string(layer.spatialReference.summary),
+                "features": .number(Double(try gdb.count(of: layer))),
+                "drawn": .number(Double(read.features.count)),
+                "damaged": .number(Double(read.damaged)),
+                "damage": .text(read.firstDamage, width: 200),
+                "cannotBeDrawn": .text(layer.cannotBeDrawn ?? (read.undrawable > 0 ? "\(read.undrawable) shapes: \(read.firstUndrawable ?? "")" : nil), width: 200),
+                "renderer": .string(layer.info.renderer.kindName),
+                "displayField": .text(layer.info.displayField, width: 120),
+                "extent": extent.map { .object(["xmin": .number($0.xmin), "ymin": .number($0.ymin), "xmax": .number($0.xmax), "ymax": .number($0.ymax)]) } ?? .null,
+            ]))
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+        return (.object([
+            "file": .text(URL(fileURLWithPath: path).lastPathComponent, width: 200),
+            "type": .string("geodatabase"),
+            "size": .number(Double(size)),
+            "layers": .array(layers),
+            "tables": .array(gdb.tables.map { .text($0, width: 120) }),
+        ]), damagedTotal)
+    }
+
+    static func print(_ report: JSONValue) {
+        let size = report["size"]?.int64 ?? 0
+        Output.line("\(report["file"]?.string ?? "") — Mobile geodatabase (.geodatabase), \(Format.bytes(size))")
+        Output.line()
+        let rows = (report["layers"]?.array ?? []).map { layer -> [String] in
+            let s = { (key: String) in layer[key]?.string ?? "" }
+            let type = s("geometryType").replacingOccurrences(of: "esriGeometry", with: "").lowercased()
+            let state = layer["cannotBeDrawn"]?.string.map { "cannot be drawn: \($0)" }
+                ?? ((layer["damaged"]?.int64 ?? 0) > 0 ? "\(s("damaged")) damaged: \(s("damage"))" : "ok")
+            return [s("serviceLayerId"), s("name"), type, s("features"), s("spatialReference"), state]
+        }
+        for line in Output.table(["ID", "LAYER", "SHAPES", "FEATURES", "SPATIAL REFERENCE", "STATE"], rows, rightAligned: [0, 3]) {
+            Output.line("  " + line)
+        }
+        let tables = report["tables"]?.array.compactMap(\.string) ?? []
+        if !tables.isEmpty { Output.line("\nTables without shapes (not drawn): \(tables.joined(separator: ", "))") }
+    }
+}
