@@ -114,7 +114,7 @@ let package = Package(
                     exclude: ["Snapshots"]),
         .testTarget(name: "OfflineLibraryTests", dependencies: ["LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "Places", "OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore", "LoopbackHTTP",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats", "SharedTestData"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["ArcGISPortal", "ArcGISModel", "Geometry", "MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
+        .testTarget(name: "MapRenderTests", dependencies: ["ArcGISPortal", "Geodatabase", "ArcGISModel", "Geometry", "MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
                                                            "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
