@@ -13,6 +13,7 @@ import AppRuntime
 import EventLoop
 import ArcGISPortal
 import Foundation
+import Geodatabase
 import HTTP
 import MapRender
 import MapbookAssets
@@ -34,6 +35,12 @@ func peakResidentKiB() -> Int {
 }
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+
+/// The median and 95th percentile of timings in seconds, in milliseconds.
+func summary(_ times: [Double]) -> String {
+    let sorted = times.sorted()
+    return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
+}
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("mapbook-bench: \(message)\n".utf8))
@@ -122,10 +129,6 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
     state.overview.basemap = nil
     _ = App.update(&state, .intent(.list(.selectRow(3))))
     func frame() -> Frame { Renderer.render(state, width: width, height: height, options: options) }
-    func summary(_ times: [Double]) -> String {
-        let sorted = times.sorted()
-        return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
-    }
     var compose: [Double] = [], keyToFrame: [Double] = []
     for run in 0..<runs {
         var start = ContinuousClock.now
@@ -172,10 +175,6 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     let columns = mapRect.width, rows = mapRect.height
     var viewport = MapViewport(fitting: source.extent ?? GeoExtent(xmin: -180, ymin: -80, xmax: 180, ymax: 80), columns: columns, rows: rows)
     if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
-    func summary(_ times: [Double]) -> String {
-        let sorted = times.sorted()
-        return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
-    }
 
     let loaded = await TileLoader(source: source).tiles(for: viewport, columns: columns, rows: rows)
     let scene = MapScene(viewport: viewport, style: source.style, tiles: loaded.tiles, tileSize: source.tileSize,
@@ -243,10 +242,6 @@ func benchOnlineBasemap(width: Int, height: Int, zoom: Double) async {
     let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
     func connect() async -> MapStack {
         do { return try await MapStack.connect(choice.basemap, http: HTTPClient(), cacheDirectory: nil) } catch { fail(error.userSentence, status: 1) }
-    }
-    func summary(_ times: [Double]) -> String {
-        let sorted = times.sorted()
-        return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
     }
     let stack = await connect()
     _ = await stack.render(request)
@@ -413,10 +408,6 @@ func benchFeatures(width: Int, height: Int) async {
     let loaded = await TileLoader(source: source).tiles(for: viewport, columns: columns, rows: rows)
     let scene = MapScene(viewport: viewport, style: source.style, tiles: loaded.tiles, tileSize: source.tileSize, attribution: source.attribution)
     let layers = [FeatureLayerScene(layer: preparedPolygons, opacity: 0.8), FeatureLayerScene(layer: preparedPoints)]
-    func summary(_ times: [Double]) -> String {
-        let sorted = times.sorted()
-        return String(format: "median_ms=%.3f p95_ms=%.3f", sorted[sorted.count / 2] * 1e3, sorted[sorted.count * 95 / 100] * 1e3)
-    }
     var basemapOnly: [Double] = [], withFeatures: [Double] = []
     var report = MapDrawReport()
     for _ in 0..<200 {
@@ -454,6 +445,29 @@ func benchFeatures(width: Int, height: Int) async {
     }
 }
 
+/// A mobile geodatabase read as `mapbook open` reads it: opened (schema and layers), every layer's
+/// features read and decoded, and a box query through the spatial index; 20 rounds each.
+func benchGeodatabase(path: String) {
+    var open: [Double] = [], read: [Double] = [], box: [Double] = []
+    var shapes = 0
+    for _ in 0..<20 {
+        var start = ContinuousClock.now
+        guard let gdb = try? Geodatabase(path: path) else { fail("cannot read \(path)", status: 1) }
+        open.append(seconds(ContinuousClock.now - start))
+        start = ContinuousClock.now
+        shapes = 0
+        for layer in gdb.layers { shapes += (try? gdb.features(of: layer).features.count) ?? 0 }
+        read.append(seconds(ContinuousClock.now - start))
+        start = ContinuousClock.now
+        let maine = GeoExtent(xmin: -71.1, ymin: 43.0, xmax: -66.9, ymax: 47.5)
+        for layer in gdb.layers { _ = try? gdb.features(of: layer, within: maine) }
+        box.append(seconds(ContinuousClock.now - start))
+    }
+    print("geodatabase_open \(summary(open))")
+    print("geodatabase_read_all shapes=\(shapes) \(summary(read))")
+    print("geodatabase_box_query_maine \(summary(box))")
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "download" where arguments.count == 4:
@@ -477,11 +491,13 @@ case "names" where arguments.count <= 3:
     benchNames(package: arguments.count == 3 ? arguments[2] : nil)
 case "json" where arguments.count > 2:
     benchJSON(Array(arguments.dropFirst(2)))
+case "geodatabase" where arguments.count == 3:
+    benchGeodatabase(path: arguments[2])
 case "features" where arguments.count == 3:
     let size = arguments[2].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
     await benchFeatures(width: size[0], height: size[1])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE",
          status: 64)
 }
