@@ -17,24 +17,12 @@ public struct CoordinateGrid: Sendable, Equatable {
 }
 
 /// A shape read from a mobile geodatabase's blob, in the layer's own coordinates.
-public enum StoredShape: Sendable, Equatable {
+public enum StoredShape: Sendable {
     case empty
     case point(x: Double, y: Double)
     case polyline([[(x: Double, y: Double)]])
     /// Rings as stored (counter-clockwise outer rings); which are holes is found by containment.
     case polygon([[(x: Double, y: Double)]])
-
-    public static func == (a: StoredShape, b: StoredShape) -> Bool {
-        func same(_ p: [[(x: Double, y: Double)]], _ q: [[(x: Double, y: Double)]]) -> Bool {
-            p.count == q.count && zip(p, q).allSatisfy { $0.count == $1.count && zip($0, $1).allSatisfy { $0.x == $1.x && $0.y == $1.y } }
-        }
-        switch (a, b) {
-        case (.empty, .empty): return true
-        case let (.point(x1, y1), .point(x2, y2)): return x1 == x2 && y1 == y2
-        case let (.polyline(p), .polyline(q)), let (.polygon(p), .polygon(q)): return same(p, q)
-        default: return false
-        }
-    }
 }
 
 /// Why a shape blob was not drawn: one sentence's ending ("…: <reason>").

@@ -15,7 +15,7 @@ extension GeoGeometry {
         let around: [[Int]] = rings.indices.map { i in
             guard let probe = rings[i].first else { return [] }
             return rings.indices.filter { j in
-                j != i && areas[j] > areas[i] && (boxes[j]?.contains(probe) ?? false) && covers(probe, ring: rings[j])
+                j != i && areas[j] > areas[i] && (boxes[j]?.contains(probe) ?? false) && GeoGeometry.polygons([[rings[j]]]).covers(probe)
             }
         }
         var polygons: [[[GeoPoint]]] = [], polygonOf: [Int: Int] = [:]
@@ -39,20 +39,5 @@ extension GeoGeometry {
             previous = point
         }
         return sum / 2
-    }
-
-    /// Even-odd crossing test.
-    static func covers(_ p: GeoPoint, ring: [GeoPoint]) -> Bool {
-        var inside = false
-        var j = ring.count - 1
-        for i in ring.indices {
-            let a = ring[i], b = ring[j]
-            if (a.latitude > p.latitude) != (b.latitude > p.latitude),
-               p.longitude < (b.longitude - a.longitude) * (p.latitude - a.latitude) / (b.latitude - a.latitude) + a.longitude {
-                inside.toggle()
-            }
-            j = i
-        }
-        return inside
     }
 }

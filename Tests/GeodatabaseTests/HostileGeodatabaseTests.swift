@@ -222,3 +222,21 @@ import Testing
         #expect(gdb.layers[0].cannotBeDrawn == "it is in wkid 2154, which mapbook cannot project")
     }
 }
+
+/// Rings whose orientation says nothing: holes found by containment.
+@Suite struct RingNestingTests {
+    static func square(_ x: Double, _ y: Double, _ size: Double) -> [GeoPoint] {
+        // Counter-clockwise, as mobile geodatabases store outer rings and holes alike.
+        [(x, y), (x + size, y), (x + size, y + size), (x, y + size), (x, y)].map { GeoPoint(longitude: $0.0, latitude: $0.1) }
+    }
+
+    @Test func aHoleGoesToTheRingAroundItAndAnIslandStandsAlone() {
+        let outer = Self.square(0, 0, 10), hole = Self.square(2, 2, 3), island = Self.square(20, 0, 2), lake = Self.square(3, 3, 1)
+        guard case .polygons(let polygons) = GeoGeometry.polygons(nesting: [hole, island, outer, lake]) else { Issue.record("no polygons"); return }
+        // The outer ring with its hole; the island; the lake's island inside the hole stands alone.
+        #expect(polygons.count == 3)
+        #expect(polygons.contains { $0 == [outer, hole] })
+        #expect(polygons.contains { $0 == [island] })
+        #expect(polygons.contains { $0 == [lake] })
+    }
+}
