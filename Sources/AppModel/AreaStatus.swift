@@ -136,8 +136,8 @@ extension DownloadProgress {
     /// One running download's line for the command line, in at most `width` cells:
     /// `Acadia National Park       ▕█████▌      ▏ 47%  3.1/6.6 MiB  1.2 MiB/s  0:03`. The title
     /// gives way first (down to 12 cells), then the figures shrink as `figures(fitting:)` says.
-    public func line(title: String, width: Int, ascii: Bool = false) -> String {
-        let bar = ProgressText.bar(fraction: fraction, width: 14, ascii: ascii)
+    public func line(title: String, width: Int) -> String {
+        let bar = ProgressText.bar(fraction: fraction, width: 14, ascii: false)
         let full = figures
         let titleWidth = min(max(width - DisplayWidth.of(bar) - DisplayWidth.of(full) - 2, 12), 28)
         let cut = DisplayWidth.truncated(TerminalText.sanitizedLine(title), to: titleWidth)

@@ -24,16 +24,27 @@ public struct GeodatabaseLayer: Sendable {
     }
 }
 
-/// A layer's features as read: the ones drawn, and how many were skipped and why.
+/// The shapes a read skipped, counted, with the first reason of each kind.
+public struct SkippedShapes: Sendable, Equatable {
+    /// Shapes that broke their own rules (skipped, never drawn wrong).
+    public var damaged = 0
+    public var firstDamage: String?
+    /// Shapes of a kind mapbook does not draw.
+    public var undrawable = 0
+    public var firstUndrawable: String?
+
+    mutating func count(_ error: ShapeBlobError) {
+        switch error.kind {
+        case .damaged: damaged += 1; firstDamage = firstDamage ?? error.reason
+        case .cannotBeDrawn: undrawable += 1; firstUndrawable = firstUndrawable ?? error.reason
+        }
+    }
+}
+
+/// A layer's features as read: the ones drawn, the shapes skipped, and whether it stopped at its limit.
 public struct GeodatabaseFeatures: Sendable {
     public var features: [LayerFeature]
-    /// Shapes that broke their own rules (skipped, never drawn wrong), with the first reason.
-    public var damaged: Int
-    public var firstDamage: String?
-    /// Shapes of a kind mapbook does not draw, with the first kind named.
-    public var undrawable: Int
-    public var firstUndrawable: String?
-    /// Whether reading stopped at the limit asked for.
+    public var skipped: SkippedShapes
     public var capped: Bool
 }
 
@@ -72,15 +83,26 @@ public final class Geodatabase {
 
     // MARK: - Features
 
-    /// The layer's live features, in longitude/latitude, with attributes as the service would send
-    /// them (dates in epoch milliseconds). `within` uses the spatial index when the table has one.
+    /// The layer's live features, in longitude/latitude, at most `limit` of them (see `scan`).
     public func features(of layer: GeodatabaseLayer, within extent: GeoExtent? = nil, limit: Int = 250_000) throws -> GeodatabaseFeatures {
-        var result = GeodatabaseFeatures(features: [], damaged: 0, undrawable: 0, capped: false)
-        guard layer.cannotBeDrawn == nil, let toGeographic = layer.spatialReference.geographicPoint else { return result }
+        var features: [LayerFeature] = [], capped = false
+        let skipped = try scan(layer, within: extent) { feature in
+            guard features.count < limit else { capped = true; return false }
+            features.append(feature)
+            return true
+        }
+        return GeodatabaseFeatures(features: features, skipped: skipped, capped: capped)
+    }
+
+    /// Hands each live feature to `each` as it is read (until it returns false), in longitude/
+    /// latitude, with attributes as the service would send them (dates in epoch milliseconds); memory
+    /// stays that of one row. `within` uses the spatial index when the table has one.
+    public func scan(_ layer: GeodatabaseLayer, within extent: GeoExtent? = nil, _ each: (LayerFeature) -> Bool) throws -> SkippedShapes {
+        var skipped = SkippedShapes()
+        guard layer.cannotBeDrawn == nil, let toGeographic = layer.spatialReference.geographicPoint else { return skipped }
         let dateFields = Set(layer.info.fields.filter(\.isDate).map(\.name))
         let (sql, bounds) = try query(layer, within: extent)
         try file.rows(sql, binding: bounds) { row in
-            guard result.features.count < limit else { result.capped = true; return false }
             var attributes: FeatureAttributes = [:]
             var shape: [UInt8]?, shapeIsNull = true
             for column in 0..<row.count {
@@ -99,21 +121,17 @@ public final class Geodatabase {
                 guard let shape else {
                     // No shape is a feature without one; a shape of text or a number is damage.
                     guard shapeIsNull else { throw ShapeBlobError.damaged("a shape is not a blob") }
-                    result.features.append(LayerFeature(geometry: nil, attributes: attributes))
-                    return true
+                    return each(LayerFeature(geometry: nil, attributes: attributes))
                 }
                 let geometry = try Self.geometry(ShapeBlob.decode(shape, grid: layer.grid), toGeographic: toGeographic)
                 if let extent, let box = geometry?.extent, !box.intersects(extent) { return true }
-                result.features.append(LayerFeature(geometry: geometry, attributes: attributes))
+                return each(LayerFeature(geometry: geometry, attributes: attributes))
             } catch let error as ShapeBlobError {
-                switch error.kind {
-                case .damaged: result.damaged += 1; result.firstDamage = result.firstDamage ?? error.reason
-                case .cannotBeDrawn: result.undrawable += 1; result.firstUndrawable = result.firstUndrawable ?? error.reason
-                }
+                skipped.count(error)
+                return true
             }
-            return true
         }
-        return result
+        return skipped
     }
 
     /// How many live rows the layer has.

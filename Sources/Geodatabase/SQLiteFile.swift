@@ -43,15 +43,11 @@ final class SQLiteFile {
             guard let context else { return 0 }
             return Date() > Unmanaged<DeadlineBox>.fromOpaque(context).takeUnretainedValue().at ? 1 : 0
         }, Unmanaged.passUnretained(deadline).toOpaque())
-        do {
-            try execute("PRAGMA trusted_schema = OFF")
-            try execute("PRAGMA query_only = ON")
-            // Reading the schema is the first real read: a file that is not SQLite fails here.
-            try rows("SELECT count(*) FROM sqlite_master") { _ in true }
-        } catch {
-            sqlite3_close_v2(db)
-            throw error
-        }
+        // Every property is set: a failure from here on closes the handle in deinit, once.
+        try execute("PRAGMA trusted_schema = OFF")
+        try execute("PRAGMA query_only = ON")
+        // Reading the schema is the first real read: a file that is not SQLite fails here.
+        try rows("SELECT count(*) FROM sqlite_master") { _ in true }
     }
 
     deinit { sqlite3_close_v2(handle) }

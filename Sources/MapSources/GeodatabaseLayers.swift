@@ -32,7 +32,7 @@ public enum GeodatabaseLayers {
                 opened.problems.append("\(title) could not be read: \(error.sentence)")
                 continue
             }
-            opened.problems += sentences(title, read)
+            opened.problems += sentences(title, read.skipped)
             opened.extent = read.features.compactMap(\.extent).reduce(opened.extent) { $0?.union($1) ?? $1 }
             opened.loaders.append(FeatureLayerLoader(title: title, info: layer.info, features: read.features, capped: read.capped))
         }
@@ -50,7 +50,7 @@ public enum GeodatabaseLayers {
     }
 
     /// What was left out of a layer, in sentences.
-    static func sentences(_ title: String, _ read: GeodatabaseFeatures) -> [String] {
+    static func sentences(_ title: String, _ read: SkippedShapes) -> [String] {
         var out: [String] = []
         if read.damaged > 0 {
             out.append("\(title): \(read.damaged) \(read.damaged == 1 ? "shape is" : "shapes are") damaged and not drawn (\(read.firstDamage ?? "")).")

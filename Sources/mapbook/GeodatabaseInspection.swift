@@ -11,12 +11,19 @@ enum GeodatabaseInspection {
         let gdb = try Geodatabase(path: path)
         var layers: [JSONValue] = [], damagedTotal = 0
         for layer in gdb.layers {
-            let read: GeodatabaseFeatures
-            do { read = try gdb.features(of: layer, limit: Int.max) } catch let error as GeodatabaseError {
+            // Streamed: counted and measured, never held.
+            var drawn = 0, extent: GeoExtent?
+            let skipped: SkippedShapes
+            do {
+                skipped = try gdb.scan(layer) { feature in
+                    drawn += 1
+                    if let box = feature.extent { extent = extent?.union(box) ?? box }
+                    return true
+                }
+            } catch let error as GeodatabaseError {
                 throw GeodatabaseError("\(TerminalText.sanitizedLine(layer.info.name, maxLength: 80)) could not be read: \(error.sentence)")
             }
-            damagedTotal += read.damaged
-            let extent = read.features.compactMap(\.extent).reduce(nil as GeoExtent?) { $0?.union($1) ?? $1 }
+            damagedTotal += skipped.damaged
             layers.append(.object([
                 "name": .text(layer.info.name, width: 120),
                 "table": .text(layer.table, width: 120),
@@ -24,10 +31,10 @@ enum GeodatabaseInspection {
                 "geometryType": .string(layer.info.geometryType.rawValue),
                 "spatialReference": .string(layer.spatialReference.summary),
                 "features": .number(Double(try gdb.count(of: layer))),
-                "drawn": .number(Double(read.features.count)),
-                "damaged": .number(Double(read.damaged)),
-                "damage": .text(read.firstDamage, width: 200),
-                "cannotBeDrawn": .text(layer.cannotBeDrawn ?? (read.undrawable > 0 ? "\(read.undrawable) shapes: \(read.firstUndrawable ?? "")" : nil), width: 200),
+                "drawn": .number(Double(drawn)),
+                "damaged": .number(Double(skipped.damaged)),
+                "damage": .text(skipped.firstDamage, width: 200),
+                "cannotBeDrawn": .text(layer.cannotBeDrawn ?? (skipped.undrawable > 0 ? "\(skipped.undrawable) shapes: \(skipped.firstUndrawable ?? "")" : nil), width: 200),
                 "renderer": .string(layer.info.renderer.kindName),
                 "displayField": .text(layer.info.displayField, width: 120),
                 "extent": extent.map { .object(["xmin": .number($0.xmin), "ymin": .number($0.ymin), "xmax": .number($0.xmax), "ymax": .number($0.ymax)]) } ?? .null,

@@ -184,8 +184,8 @@ import Testing
         let read = try gdb.features(of: layer)
         #expect(read.features.count == 2)   // the good one, and the one without a shape
         #expect(read.features.filter { $0.geometry != nil }.count == 1)
-        #expect(read.damaged == 4)
-        #expect(read.firstDamage == "a shape is not a blob")
+        #expect(read.skipped.damaged == 4)
+        #expect(read.skipped.firstDamage == "a shape is not a blob")
     }
 
     /// A view made to run for ever ends after its time, in a sentence.

@@ -19,7 +19,6 @@ final class MapViewHandler {
     private let library: OfflineLibrary
     private let http: HTTPClient
     private let connection: PortalConnection
-    /// `mapbook open FILE`: the map source the app was started with.
     /// The map a standalone view was given (`mapbook open`): its feature layers are its operational ones.
     private let given: MapStack?
     private let send: EventSink
