@@ -29,7 +29,8 @@ import UserFiles
         tmux.send("j", "j", "j", "j")
         _ = try await tmux.waitFor("5/7")
         tmux.send("d")
-        let first = try await tmux.waitFor("Downloading ▕")
+        // The first bar may come before the total is known (bytes, no percentage): wait for one.
+        let first = try await tmux.waitUntil("a bar with a percentage") { $0.contains("Downloading ▕") && Self.percent(in: $0) >= 0 }
         #expect(Self.percent(in: first) >= 0 && Self.percent(in: first) < 100)
         // The bar advances: a higher percentage, or on past the bytes (copying the layers, then
         // done) — on a loaded machine the bytes may end between two looks.
