@@ -61,7 +61,9 @@ let package = Package(
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
         .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
-        .target(name: "MapSources", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "TileFormats", "Geodatabase", "MapRender", "TerminalCanvas"]),
+        // Mobile map packages (.mmpk, zipped or unpacked): their maps and the files their layers name.
+        .target(name: "MobilePackages", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats"]),
+        .target(name: "MapSources", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "TileFormats", "Geodatabase", "MobilePackages", "MapRender", "TerminalCanvas"]),
         // The UI actor and its one thread, which sleeps in poll() when nothing happens.
         .target(name: "EventLoop"),
         // Whether the portal can be reached: netlink routes (watched by the event loop) and probes.
@@ -71,7 +73,7 @@ let package = Package(
                                               "TerminalCanvas"]),
         // Performs the model's effects with the services, and feeds the results back as events.
         .target(name: "AppRuntime", dependencies: ["LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "Geodatabase", "MapbookCore", "HTTP", "ArcGISPortal",
-                                                "TileFormats", "MapRender", "MapSources", "OfflineLibrary", "MapbookAssets"]),
+                                                "TileFormats", "MapRender", "MapSources", "MobilePackages", "OfflineLibrary", "MapbookAssets"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
         .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),
         .target(name: "TerminalUI", dependencies: ["Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
@@ -79,7 +81,7 @@ let package = Package(
         .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto"]),
         .executableTarget(name: "mapbook", dependencies: ["LibraryModel", "MapbookAssets", "ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
-            "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "CTerminal", "SignIn", "LoopbackHTTP",
+            "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

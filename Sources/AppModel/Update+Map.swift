@@ -378,10 +378,10 @@ extension AppState {
     }
 
     /// A state whose whole app is one map (`mapbook open FILE`): leaving the map quits.
-    public static func standaloneMap(title: String, sourceName: String, home: GeoExtent?) -> AppState {
+    public static func standaloneMap(title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark] = []) -> AppState {
         var state = AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded)
         state.mapSessions = 1
-        var map = App.newMap(session: 1, title: title, sourceName: sourceName, home: home, bookmarks: [], layout: nil)
+        var map = App.newMap(session: 1, title: title, sourceName: sourceName, home: home, bookmarks: bookmarks, layout: nil)
         map.isStandalone = true
         state.screen = .map(map)
         return state

@@ -96,6 +96,7 @@ package enum PortalDecoding {
             title: json["title"]?.string,
             layerType: json["layerType"]?.string ?? "Unknown",
             url: json["url"]?.string,
+            path: json["path"]?.string,
             styleURL: json["styleUrl"]?.string,
             templateURL: json["templateUrl"]?.string,
             subDomains: json["subDomains"]?.array.compactMap(\.string) ?? [],

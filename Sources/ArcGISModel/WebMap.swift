@@ -10,6 +10,9 @@ public struct WebMapLayer: Sendable, Equatable {
     /// `ArcGISFeatureLayer`, `GroupLayer`, …
     public var layerType: String
     public var url: String?
+    /// A layer inside a mobile map package names its data by `path` instead of `url`:
+    /// `file:./data.geodatabase?itemId=0`, `file:./basemap.tpkx`.
+    public var path: String?
     /// Vector tile layers point at a Mapbox GL style.
     public var styleURL: String?
     /// `WebTiledLayer`: the tile address with `{level}`, `{col}`, `{row}` and `{subDomain}`.
@@ -27,11 +30,11 @@ public struct WebMapLayer: Sendable, Equatable {
     public var layerDefinition: JSONValue?
     public var popupInfo: JSONValue?
 
-    public init(id: String? = nil, title: String? = nil, layerType: String, url: String? = nil,
+    public init(id: String? = nil, title: String? = nil, layerType: String, url: String? = nil, path: String? = nil,
                 styleURL: String? = nil, templateURL: String? = nil, subDomains: [String] = [], itemID: ItemID? = nil,
                 visible: Bool = true, opacity: Double = 1, isReference: Bool = false, layers: [WebMapLayer] = [],
                 layerDefinition: JSONValue? = nil, popupInfo: JSONValue? = nil) {
-        self.id = id; self.title = title; self.layerType = layerType; self.url = url
+        self.id = id; self.title = title; self.layerType = layerType; self.url = url; self.path = path
         self.styleURL = styleURL; self.templateURL = templateURL; self.subDomains = subDomains; self.itemID = itemID
         self.visible = visible; self.opacity = opacity; self.isReference = isReference
         self.layers = layers; self.layerDefinition = layerDefinition; self.popupInfo = popupInfo

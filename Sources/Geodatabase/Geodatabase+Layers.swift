@@ -75,7 +75,7 @@ extension Geodatabase {
         let view = "\(column.table)_evw"
         let rows: GeodatabaseLayer.RowSource = try file.has(view, type: "view") ? .view(view)
             : .table(onlyLive: tableColumns.contains { $0.name.caseInsensitiveCompare("gdb_to_date") == .orderedSame })
-        return GeodatabaseLayer(serviceLayerID: item?.id, table: column.table, geometryColumn: column.column, info: info,
+        return GeodatabaseLayer(serviceLayerID: item?.id, table: column.table, geometryColumn: column.column, info: info, serviceItem: item?.info,
                                 spatialReference: reference, grid: grid ?? CoordinateGrid(originX: 0, originY: 0, scale: 1),
                                 cannotBeDrawn: problem, rowSource: rows)
     }

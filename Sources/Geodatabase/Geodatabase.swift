@@ -11,6 +11,8 @@ public struct GeodatabaseLayer: Sendable {
     public let table: String
     public let geometryColumn: String
     public let info: FeatureLayerInfo
+    /// The layer's JSON from `GDB_ServiceItems`, for a map that overrides its renderer or popup.
+    public let serviceItem: JSONValue?
     public let spatialReference: SpatialReference
     public let grid: CoordinateGrid
     /// Why none of its shapes can be drawn (another projection, Z or M values), when so.
@@ -59,9 +61,16 @@ public final class Geodatabase {
     /// The far-future date replicas give a live row's `gdb_to_date` (9999-12-31 as a Julian day).
     static let liveRowJulianDay = 5_373_484.0
 
+    /// The layer a map names by service layer id (`path`'s `itemId`); without an id, the only layer.
+    public func layer(serviceLayerID id: Int?) -> GeodatabaseLayer? {
+        guard let id else { return layers.count == 1 ? layers.first : nil }
+        return layers.first { $0.serviceLayerID == id }
+    }
+
     /// `statementSeconds` bounds each read, so a file made to loop ends in a sentence.
-    public init(path: String, statementSeconds: Double = 20) throws {
-        let name = TerminalText.sanitizedLine(URL(fileURLWithPath: path).lastPathComponent, maxLength: 80)
+    /// `name` is what its sentences call it (a packaged copy's own file name means nothing).
+    public init(path: String, name: String? = nil, statementSeconds: Double = 20) throws {
+        let name = TerminalText.sanitizedLine(name ?? URL(fileURLWithPath: path).lastPathComponent, maxLength: 80)
         do {
             file = try SQLiteFile(path: path, statementSeconds: statementSeconds)
             guard try file.has("st_geometry_columns", type: "table") else {

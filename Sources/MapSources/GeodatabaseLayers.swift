@@ -22,22 +22,30 @@ public enum GeodatabaseLayers {
         let gdb = try Geodatabase(path: path)
         var opened = Opened(loaders: [], problems: [], extent: nil)
         for layer in drawingOrder(gdb.layers) {
-            let title = TerminalText.sanitizedLine(layer.info.name, maxLength: 80)
-            if let reason = layer.cannotBeDrawn {
-                opened.problems.append("\(title) cannot be drawn: \(reason).")
-                continue
-            }
-            let read: GeodatabaseFeatures
-            do { read = try gdb.features(of: layer, limit: featureLimit) } catch let error as GeodatabaseError {
-                opened.problems.append("\(title) could not be read: \(error.sentence)")
-                continue
-            }
-            opened.problems += sentences(title, read.skipped)
-            opened.extent = read.features.compactMap(\.extent).reduce(opened.extent) { $0?.union($1) ?? $1 }
-            opened.loaders.append(FeatureLayerLoader(title: title, info: layer.info, features: read.features, capped: read.capped))
+            let read = self.read(layer, from: gdb, title: layer.info.name, info: layer.info)
+            opened.problems += read.problems
+            opened.extent = [opened.extent, read.extent].compactMap { $0 }.reduce(nil) { $0?.union($1) ?? $1 }
+            if let loader = read.loader { opened.loaders.append(loader) }
         }
         if gdb.layers.isEmpty { opened.problems.append("The geodatabase holds no layer with shapes.") }
         return opened
+    }
+
+    /// One layer read whole into a stored copy, drawn as `info` says (the layer's own description, or
+    /// a map's overrides of it); sentences for what could not be read.
+    public static func read(_ layer: GeodatabaseLayer, from gdb: Geodatabase, title: String, info: FeatureLayerInfo,
+                            opacity: Double = 1, visible: Bool = true) -> (loader: FeatureLayerLoader?, problems: [String], extent: GeoExtent?) {
+        let title = TerminalText.sanitizedLine(title, maxLength: 80)
+        if let reason = layer.cannotBeDrawn { return (nil, ["\(title) cannot be drawn: \(reason)."], nil) }
+        let read: GeodatabaseFeatures
+        do { read = try gdb.features(of: layer, limit: featureLimit) } catch let error as GeodatabaseError {
+            return (nil, ["\(title) could not be read: \(error.sentence)"], nil)
+        } catch {
+            return (nil, ["\(title) could not be read: \(error.userSentence)"], nil)
+        }
+        let extent = read.features.compactMap(\.extent).reduce(nil) { $0?.union($1) ?? $1 }
+        let loader = FeatureLayerLoader(title: title, info: info, features: read.features, opacity: opacity, visible: visible, capped: read.capped)
+        return (loader, sentences(title, read.skipped), extent)
     }
 
     /// Bottom first, as operational layers are: polygons under lines under points, and within a

@@ -111,7 +111,16 @@ public final class ZipArchive: Sendable {
         BoundedDiskCache.name(for: "\(entry.name)|\(entry.compressedSize)|\(entry.size)|\(entry.crc32)") + ".inflated"
     }
 
-    private func inflatedCopy(of entry: ZipEntry) throws(TileFormatError) -> FileByteSource {
+    /// An entry as a file of its own, for readers that need a path (SQLite opens a packaged
+    /// geodatabase this way): kept in `inflated` like a deflated bundle, stored entries copied.
+    public func fileCopy(of entry: ZipEntry) throws(TileFormatError) -> String {
+        guard !entry.isEncrypted else { throw .malformed("\(entry.name) is encrypted") }
+        return try diskCopy(of: entry).path
+    }
+
+    private func inflatedCopy(of entry: ZipEntry) throws(TileFormatError) -> FileByteSource { try diskCopy(of: entry) }
+
+    private func diskCopy(of entry: ZipEntry) throws(TileFormatError) -> FileByteSource {
         try Self.checkInflatable(entry, freeBytes: nil)
         let cache = Self.inflated
         let name = Self.inflatedName(of: entry)
@@ -127,20 +136,42 @@ public final class ZipArchive: Sendable {
             close(fd)
             if !keep { unlink(temporary) }
         }
-        try inflate(entry) { bytes throws(TileFormatError) in
+        let write: (UnsafeRawBufferPointer) throws(TileFormatError) -> Void = { bytes throws(TileFormatError) in
             var written = 0
             while written < bytes.count {
-                let n = write(fd, bytes.baseAddress! + written, bytes.count - written)
+                let n = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
                 guard n > 0 else {
                     throw .cannotOpen(path: temporary, reason: "could not be written (\(String(cString: strerror(errno))))")
                 }
                 written += n
             }
         }
+        switch entry.method {
+        case .stored: try copyStored(entry, into: write)
+        case .deflated: try inflate(entry, into: write)
+        case .other(let method): throw .malformed("\(entry.name) uses unsupported compression method \(method)")
+        }
         keep = true
         cache.adopt(temporary, as: name)
         guard let path = cache.existingPath(name) else { throw .cannotOpen(path: cache.directory + "/" + name, reason: "it went missing") }
         return try FileByteSource(path: path)
+    }
+
+    /// A stored entry a piece at a time into `output`, checked against its CRC-32.
+    private func copyStored(_ entry: ZipEntry, into output: (UnsafeRawBufferPointer) throws(TileFormatError) -> Void) throws(TileFormatError) {
+        let data = try source(of: entry)
+        var crc: UInt32 = 0, offset: Int64 = 0
+        while offset < entry.size {
+            let piece = try data.read(at: offset, count: Int(min(Int64(4 << 20), entry.size - offset)))
+            crc = Deflate.crc32(piece, continuing: crc)
+            var failure: TileFormatError?
+            piece.withUnsafeBytes { bytes in
+                do throws(TileFormatError) { try output(bytes) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            offset += Int64(piece.count)
+        }
+        guard crc == entry.crc32 else { throw .malformed("\(entry.name) fails its CRC check") }
     }
 
     /// Inflates a deflated entry a piece at a time into `output`; throws unless it comes to exactly

@@ -11,34 +11,9 @@ enum GeodatabaseInspection {
         let gdb = try Geodatabase(path: path)
         var layers: [JSONValue] = [], damagedTotal = 0
         for layer in gdb.layers {
-            // Streamed: counted and measured, never held.
-            var drawn = 0, extent: GeoExtent?
-            let skipped: SkippedShapes
-            do {
-                skipped = try gdb.scan(layer) { feature in
-                    drawn += 1
-                    if let box = feature.extent { extent = extent?.union(box) ?? box }
-                    return true
-                }
-            } catch let error as GeodatabaseError {
-                throw GeodatabaseError("\(TerminalText.sanitizedLine(layer.info.name, maxLength: 80)) could not be read: \(error.sentence)")
-            }
-            damagedTotal += skipped.damaged
-            layers.append(.object([
-                "name": .text(layer.info.name, width: 120),
-                "table": .text(layer.table, width: 120),
-                "serviceLayerId": layer.serviceLayerID.map { .number(Double($0)) } ?? .null,
-                "geometryType": .string(layer.info.geometryType.rawValue),
-                "spatialReference": .string(layer.spatialReference.summary),
-                "features": .number(Double(try gdb.count(of: layer))),
-                "drawn": .number(Double(drawn)),
-                "damaged": .number(Double(skipped.damaged)),
-                "damage": .text(skipped.firstDamage, width: 200),
-                "cannotBeDrawn": .text(layer.cannotBeDrawn ?? (skipped.undrawable > 0 ? "\(skipped.undrawable) shapes: \(skipped.firstUndrawable ?? "")" : nil), width: 200),
-                "renderer": .string(layer.info.renderer.kindName),
-                "displayField": .text(layer.info.displayField, width: 120),
-                "extent": extent.map { .object(["xmin": .number($0.xmin), "ymin": .number($0.ymin), "xmax": .number($0.xmax), "ymax": .number($0.ymax)]) } ?? .null,
-            ]))
+            let (report, damaged) = try self.layer(layer, of: gdb)
+            layers.append(report)
+            damagedTotal += damaged
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
         return (.object([
@@ -50,6 +25,42 @@ enum GeodatabaseInspection {
         ]), damagedTotal)
     }
 
+    /// One layer: counted and measured with every shape decoded and checked (streamed, never held).
+    static func layer(_ layer: GeodatabaseLayer, of gdb: Geodatabase) throws -> (report: JSONValue, damaged: Int) {
+        var drawn = 0, extent: GeoExtent?
+        let skipped: SkippedShapes
+        do {
+            skipped = try gdb.scan(layer) { feature in
+                drawn += 1
+                if let box = feature.extent { extent = extent?.union(box) ?? box }
+                return true
+            }
+        } catch let error as GeodatabaseError {
+            throw GeodatabaseError("\(TerminalText.sanitizedLine(layer.info.name, maxLength: 80)) could not be read: \(error.sentence)")
+        }
+        return (.object([
+            "name": .text(layer.info.name, width: 120),
+            "table": .text(layer.table, width: 120),
+            "serviceLayerId": layer.serviceLayerID.map { .number(Double($0)) } ?? .null,
+            "geometryType": .string(layer.info.geometryType.rawValue),
+            "spatialReference": .string(layer.spatialReference.summary),
+            "features": .number(Double(try gdb.count(of: layer))),
+            "drawn": .number(Double(drawn)),
+            "damaged": .number(Double(skipped.damaged)),
+            "damage": .text(skipped.firstDamage, width: 200),
+            "cannotBeDrawn": .text(layer.cannotBeDrawn ?? (skipped.undrawable > 0 ? "\(skipped.undrawable) shapes: \(skipped.firstUndrawable ?? "")" : nil), width: 200),
+            "renderer": .string(layer.info.renderer.kindName),
+            "displayField": .text(layer.info.displayField, width: 120),
+            "extent": extent.map { .object(["xmin": .number($0.xmin), "ymin": .number($0.ymin), "xmax": .number($0.xmax), "ymax": .number($0.ymax)]) } ?? .null,
+        ]), skipped.damaged)
+    }
+
+    /// A layer's state in a word or a sentence: "ok", its damage, or why it cannot be drawn.
+    static func state(_ layer: JSONValue) -> String {
+        layer["cannotBeDrawn"]?.string.map { "cannot be drawn: \($0)" }
+            ?? ((layer["damaged"]?.int64 ?? 0) > 0 ? "\(layer["damaged"]?.string ?? "") damaged: \(layer["damage"]?.string ?? "")" : "ok")
+    }
+
     static func print(_ report: JSONValue) {
         let size = report["size"]?.int64 ?? 0
         Output.line("\(report["file"]?.string ?? "") — Mobile geodatabase (.geodatabase), \(Format.bytes(size))")
@@ -57,9 +68,7 @@ enum GeodatabaseInspection {
         let rows = (report["layers"]?.array ?? []).map { layer -> [String] in
             let s = { (key: String) in layer[key]?.string ?? "" }
             let type = s("geometryType").replacingOccurrences(of: "esriGeometry", with: "").lowercased()
-            let state = layer["cannotBeDrawn"]?.string.map { "cannot be drawn: \($0)" }
-                ?? ((layer["damaged"]?.int64 ?? 0) > 0 ? "\(s("damaged")) damaged: \(s("damage"))" : "ok")
-            return [s("serviceLayerId"), s("name"), type, s("features"), s("spatialReference"), state]
+            return [s("serviceLayerId"), s("name"), type, s("features"), s("spatialReference"), state(layer)]
         }
         for line in Output.table(["ID", "LAYER", "SHAPES", "FEATURES", "SPATIAL REFERENCE", "STATE"], rows, rightAligned: [0, 3]) {
             Output.line("  " + line)

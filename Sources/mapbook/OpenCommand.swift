@@ -15,16 +15,20 @@ import UserFiles
 struct OpenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Open a .vtpk, .tpkx or .tpk file, a mobile geodatabase (.geodatabase) or a folder of tiles in the full-screen map view.",
-        discussion: "No portal and no network are involved. Keys are listed on the ? help screen; Esc or q quits.")
+        abstract: "Open a mobile map package (.mmpk), a .vtpk, .tpkx or .tpk file, a mobile geodatabase (.geodatabase) or a folder of tiles in the full-screen map view.",
+        discussion: """
+            No portal and no network are involved. A mobile map package (zipped, or unpacked into a folder) opens on its first \
+            map, or the one --map names, with its bookmarks (b) and layers (L). Keys are listed on the ? help screen; Esc or q quits.
+            """)
 
     @Argument(help: ArgumentHelp("The package or folder.", valueName: "FILE")) var file: String
+    @Option(help: ArgumentHelp("A mobile map package's map, by name or number (1 is the first).", valueName: "NAME")) var map: String?
     @OptionGroup var display: DisplayOptions
 
     func run() async throws {
-        let opened: (stack: MapStack, home: GeoExtent?, name: String)
+        let opened: SideLoadedMap
         do {
-            opened = try SideLoadedMap.open(path: file)
+            opened = try SideLoadedMap.open(path: file, map: map)
         } catch {
             throw Output.fail(error, json: false)
         }
@@ -33,7 +37,7 @@ struct OpenCommand: AsyncParsableCommand {
                                                             webMap: ItemID.exploreMaine),
                                     map: opened.stack, connect: { throw MapSourceError("No portal is used by mapbook open.") })
         let settings = Settings.load().0
-        var state = AppState.standaloneMap(title: URL(fileURLWithPath: file).lastPathComponent, sourceName: opened.name, home: opened.home)
+        var state = AppState.standaloneMap(title: opened.title, sourceName: opened.name, home: opened.home, bookmarks: opened.bookmarks)
         if case .map(var map) = state.screen, let mode = MapMode(rawValue: settings.graphics.rawValue) {
             map.mode = mode
             state.screen = .map(map)

@@ -2,27 +2,38 @@ import ArgumentParser
 import Foundation
 import Geodatabase
 import MapbookCore
+import MobilePackages
 import TileFormats
 
 /// `mapbook package …`: look inside tile packages (.vtpk, .tpkx, .tpk) without a portal.
 struct PackageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "package",
-        abstract: "Inspect tile packages (.vtpk, .tpkx, .tpk) and extract tiles.",
+        abstract: "Inspect tile packages (.vtpk, .tpkx, .tpk), mobile map packages (.mmpk) and mobile geodatabases, and extract tiles.",
         subcommands: [Inspect.self, Tile.self])
 
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a package's type, tile format, levels, tile counts per level, extent and size; a geodatabase's layers and feature counts.",
-            discussion: "With --check, every tile (or every shape of a geodatabase) is read and judged; any damaged one makes the exit status 1.")
+            abstract: "Show a package's type, tile format, levels, tile counts per level, extent and size; a geodatabase's layers and feature counts; a mobile map package's maps and their layers.",
+            discussion: """
+                With --check, every tile (or every shape of a geodatabase or mobile map package, and a zipped package's \
+                checksums) is read and judged; any damaged one makes the exit status 1.
+                """)
 
-        @Argument(help: ArgumentHelp("The package file.", valueName: "FILE")) var file: String
+        @Argument(help: ArgumentHelp("The package file (or an unpacked mobile map package's folder).", valueName: "FILE")) var file: String
         @Flag(help: "Read every tile and report those that cannot be decoded.") var check = false
         @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
         func run() throws {
             let report: JSONValue
             var damagedCount = 0
+            if MobileMapPackage.recognizes(path: file) {
+                let report: JSONValue, damaged: Int
+                do { (report, damaged) = try MobilePackageInspection.report(path: file, check: check) } catch { throw Output.fail(error, json: json) }
+                if json { try Output.json(report) } else { MobilePackageInspection.print(report) }
+                if check, damaged > 0 { throw ExitCode.failure }
+                return
+            }
             if Geodatabase.isSQLite(path: file) {
                 let report: JSONValue, damaged: Int
                 do { (report, damaged) = try GeodatabaseInspection.report(path: file) } catch { throw Output.fail(error, json: json) }

@@ -16,10 +16,13 @@ import Geometry
 struct MapSourceOptions: ParsableArguments {
     @OptionGroup var library: LibraryOptions
     @Option(help: ArgumentHelp("A downloaded map area (item id or title).", valueName: "AREA")) var area: String?
-    @Option(help: ArgumentHelp("A .vtpk, .tpkx or .tpk file, a mobile geodatabase (.geodatabase), or a folder of tiles.", valueName: "FILE")) var file: String?
+    @Option(help: ArgumentHelp("A mobile map package (.mmpk), a .vtpk, .tpkx or .tpk file, a mobile geodatabase (.geodatabase), or a folder of tiles.",
+                               valueName: "FILE")) var file: String?
+    @Option(help: ArgumentHelp("With --file, a mobile map package's map, by name or number (1 is the first).", valueName: "NAME")) var map: String?
 
     func validate() throws {
         guard area == nil || file == nil else { throw ValidationError("Give at most one of --area and --file.") }
+        guard map == nil || file != nil else { throw ValidationError("--map chooses a map of a mobile map package given with --file.") }
     }
 
     /// The layers to draw (an area's and the web map's with their operational layers: the area's
@@ -27,7 +30,7 @@ struct MapSourceOptions: ParsableArguments {
     func openStack() async throws -> (stack: MapStack, home: GeoExtent?) {
         let library = self.library.library
         if let file {
-            let opened = try SideLoadedMap.open(path: file)
+            let opened = try SideLoadedMap.open(path: file, map: map)
             return (opened.stack, opened.home)
         }
         guard area == nil else {
