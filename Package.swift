@@ -112,16 +112,16 @@ let package = Package(
                                                           "MapSources", "MapRender", "TileFormats", "MapbookAssets"]),
         .testTarget(name: "TerminalUITests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
-                                                            "SamplePortal", "SnapshotSupport", "HTTP"],
+                                                            "SamplePortal", "SnapshotSupport", "HTTP", "SharedTestData"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "OfflineLibraryTests", dependencies: ["LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "Places", "OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore", "LoopbackHTTP",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats", "SharedTestData"]),
         .testTarget(name: "MapRenderTests", dependencies: ["ArcGISPortal", "Geodatabase", "ArcGISModel", "Geometry", "MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
-                                                           "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal"],
+                                                           "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal", "MobilePackages"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
         // Test support: where ../shared/data is, and the message for tests skipped without it.
-        .target(name: "SharedTestData", path: "Tests/SharedTestData"),
+        .target(name: "SharedTestData", dependencies: ["TileFormats"], path: "Tests/SharedTestData"),
         // Test support: text snapshots compared with files, recorded with MAPBOOK_RECORD_SNAPSHOTS=1.
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
         // Test support: the sample portal, its content built once per test process.

@@ -122,7 +122,8 @@ public final class MobileMapPackage: Sendable {
         problems = ordered.1
         self.problems = problems
         guard !maps.isEmpty else {
-            throw MobilePackageError("\(label) holds no map that can be read" + (problems.first.map { ": \($0)" } ?? " (no pNN/*.mmap in it)."))
+            throw MobilePackageError("\(label) holds no map that can be read" + (found.isEmpty && !files.keys.contains(where: Self.isMapEntry)
+                ? " (no pNN/*.mmap in it)." : ": " + (problems.first ?? "")))
         }
     }
 
@@ -213,7 +214,9 @@ public final class MobileMapPackage: Sendable {
     /// has no checksums to check); throws the first that fails.
     public func verifyChecksums() throws(MobilePackageError) {
         guard case .zip(let zip) = container else { return }
-        do { try zip.verifyChecksums() } catch { throw MobilePackageError("It is damaged: \(error.description).") }
+        do { try zip.verifyChecksums() } catch {
+            throw MobilePackageError("\(TerminalText.sanitizedLine(URL(fileURLWithPath: path).lastPathComponent, maxLength: 120)) is damaged: \(error.description).")
+        }
     }
 
     // MARK: Reading
@@ -239,8 +242,12 @@ public final class MobileMapPackage: Sendable {
         switch container {
         case .folder(let root): return try FileByteSource.contents(of: try inside(root, name), limit: maxDocument)
         case .zip(let zip):
-            guard let data = try zip.contents(of: name, limit: maxDocument) else { throw MobilePackageError("\(shown(name)) is missing") }
-            return data
+            do {
+                guard let data = try zip.contents(of: name, limit: maxDocument) else { throw MobilePackageError("\(shown(name)) is missing") }
+                return data
+            } catch let error as TileFormatError {
+                throw MobilePackageError(error.description)
+            }
         }
     }
 
@@ -255,15 +262,17 @@ public final class MobileMapPackage: Sendable {
         return resolved
     }
 
-    /// The folder's files with their sizes, names relative to it; links are not followed.
+    /// The folder's files with their sizes, names relative to it; links are listed, not followed.
     private static func listFolder(_ root: String, label: String) throws(MobilePackageError) -> [String: Int64] {
-        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: root), includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey],
+        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: root), includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey, .fileSizeKey],
                                                           options: []) else {
             throw MobilePackageError("\(label) cannot be listed.")
         }
         var files: [String: Int64] = [:]
         for case let url as URL in walker {
-            guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]), values.isRegularFile == true else { continue }
+            // Links are listed, so reading one says where it leads (`inside`) rather than "not there".
+            guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey, .fileSizeKey]),
+                  values.isRegularFile == true || values.isSymbolicLink == true else { continue }
             let full = url.standardizedFileURL.path
             guard full.hasPrefix(root + "/") else { continue }
             files[String(full.dropFirst(root.count + 1))] = Int64(values.fileSize ?? 0)

@@ -2,6 +2,7 @@ import Foundation
 import MapbookCore
 import PortalFixtures
 import SamplePortal
+import SharedTestData
 import TerminalCanvas
 import Testing
 import ArcGISModel
@@ -194,6 +195,42 @@ import UserFiles
         screen = try await tmux.waitFor("127.0.0.1 is not answering — showing downloaded areas")
         #expect(screen.contains("Acadia") && screen.contains("2/2"))
         tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
+    /// A mobile map package side-loaded with `mapbook open`: its title, its map drawn from the package
+    /// alone, the layer it cannot draw named, its bookmarks, its layers and identify.
+    @Test(.enabled(if: tmuxAvailable && TestMobilePackage.available, "needs tmux and ../shared/data"), .timeLimit(.minutes(3)))
+    func aMobileMapPackageOpensWithItsBookmarksLayersAndIdentify() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-e2e-mmpk-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("usa.mmpk").path
+        try TestMobilePackage.zip(try TestMobilePackage.files(), to: path)
+        let tmux = try Tmux(width: 120, height: 40)
+        defer { tmux.close() }
+        try tmux.start("mapbook open '\(path)'")
+        var screen = try await tmux.waitFor("USA mapbook › Map")
+        screen = try await tmux.waitFor("Weather is an online layer (WMS)")
+
+        tmux.send("b")
+        screen = try await tmux.waitFor("─ Bookmarks")
+        #expect(screen.contains("New England") && screen.contains("Texas"))
+        tmux.send("Enter")
+        screen = try await tmux.waitFor("Bookmark: New England")
+        screen = try await tmux.waitForSettled()
+        #expect(screen.contains("●"), "the cities drawn")
+
+        tmux.send("L")
+        screen = try await tmux.waitFor("[x] Cities")
+        #expect(screen.contains("[x] Highways") && screen.contains("[x] States"))
+        tmux.send("Escape")
+        _ = try await tmux.waitForSettled()
+
+        tmux.send("i")
+        screen = try await tmux.waitFor("Identify · ")
+        #expect(["│ Highways", "STATE_NAME", "City: "].contains { screen.contains($0) }, "a highway, state or city of the package")
+        tmux.send("Escape", "q")
         _ = try await tmux.waitFor("[exit 0]")
     }
 
