@@ -447,7 +447,7 @@ func benchFeatures(width: Int, height: Int) async {
 
 /// A mobile geodatabase read as `mapbook open` reads it: opened (schema and layers), every layer's
 /// features read and decoded, and a box query through the spatial index; 20 rounds each.
-func benchGeodatabase(path: String) {
+func benchGeodatabase(path: String) async {
     var open: [Double] = [], read: [Double] = [], box: [Double] = []
     var shapes = 0
     for _ in 0..<20 {
@@ -466,6 +466,56 @@ func benchGeodatabase(path: String) {
     print("geodatabase_open \(summary(open))")
     print("geodatabase_read_all shapes=\(shapes) \(summary(read))")
     print("geodatabase_box_query_maine \(summary(box))")
+
+    // What `mapbook open FILE` does before its first frame: open, read, draw at 200×50.
+    var first: [Double] = []
+    for _ in 0..<10 {
+        let start = ContinuousClock.now
+        guard let opened = try? SideLoadedMap.open(path: path) else { fail("cannot open \(path)", status: 1) }
+        let viewport = MapViewport(fitting: opened.home ?? GeoExtent(xmin: -125, ymin: 24, xmax: -66, ymax: 50), columns: 200, rows: 50)
+        _ = await opened.stack.render(MapRequest(viewport: viewport, columns: 200, rows: 50))
+        first.append(seconds(ContinuousClock.now - start))
+    }
+    print("geodatabase_open_and_first_draw_200x50 \(summary(first))")
+    await benchGeodatabaseQuery(points: 100_000)
+}
+
+/// A box query of 1 % of a geodatabase's extent (a tenth of each side) through its RTREE, on
+/// `points` random points over the conterminous United States written here; 20 boxes.
+func benchGeodatabaseQuery(points: Int) async {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-bench-\(getpid()).geodatabase").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let area = GeoExtent(xmin: -125, ymin: 25, xmax: -67, ymax: 49)
+    var generator = SystemRandomNumberGenerator()
+    let info = JSONValue.object([
+        "name": .string("Points"), "geometryType": .string("esriGeometryPoint"), "objectIdField": .string("OBJECTID"),
+        "fields": .array([.object(["name": .string("OBJECTID"), "type": .string("esriFieldTypeOID")]),
+                          .object(["name": .string("NAME"), "type": .string("esriFieldTypeString")])]),
+    ])
+    let writeStart = ContinuousClock.now
+    do {
+        let writer = try GeodatabaseWriter(path: path)
+        try writer.addLayer(id: 0, table: "Points", info: info)
+        for index in 0..<points {
+            let p = WebMercator.projected(longitude: Double.random(in: area.xmin...area.xmax, using: &generator),
+                                          latitude: Double.random(in: area.ymin...area.ymax, using: &generator))
+            try writer.insert(into: "Points", attributes: ["NAME": .string("Point \(index)")], shape: .point(x: p.x, y: p.y))
+        }
+        try writer.finish()
+    } catch {
+        fail("cannot write \(path): \(error.userSentence)", status: 1)
+    }
+    print("geodatabase_write_points=\(points) seconds=\(String(format: "%.2f", seconds(ContinuousClock.now - writeStart)))")
+    guard let gdb = try? Geodatabase(path: path), let layer = gdb.layers.first else { fail("cannot read \(path)", status: 1) }
+    var times: [Double] = [], found = 0
+    let w = (area.xmax - area.xmin) / 10, h = (area.ymax - area.ymin) / 10
+    for round in 0..<20 {
+        let x = area.xmin + Double(round % 9) * w, y = area.ymin + Double(round % 7) * h
+        let start = ContinuousClock.now
+        found += (try? gdb.features(of: layer, within: GeoExtent(xmin: x, ymin: y, xmax: x + w, ymax: y + h)).features.count) ?? 0
+        times.append(seconds(ContinuousClock.now - start))
+    }
+    print("geodatabase_box_query_1_percent_of_\(points)_points features_per_box=\(found / 20) \(summary(times))")
 }
 
 let arguments = CommandLine.arguments
@@ -492,7 +542,7 @@ case "names" where arguments.count <= 3:
 case "json" where arguments.count > 2:
     benchJSON(Array(arguments.dropFirst(2)))
 case "geodatabase" where arguments.count == 3:
-    benchGeodatabase(path: arguments[2])
+    await benchGeodatabase(path: arguments[2])
 case "features" where arguments.count == 3:
     let size = arguments[2].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
