@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import MapRender
 import MapSources
+import MobilePackages
 import MapbookCore
 import OfflineLibrary
 import TerminalUI
@@ -21,14 +22,18 @@ struct OpenCommand: AsyncParsableCommand {
             map, or the one --map names, with its bookmarks (b) and layers (L). Keys are listed on the ? help screen; Esc or q quits.
             """)
 
-    @Argument(help: ArgumentHelp("The package or folder.", valueName: "FILE")) var file: String
+    @Argument(help: ArgumentHelp("The package or folder, or the title or file name of a mobile map package on this device (`mapbook packages`).",
+                                 valueName: "FILE")) var file: String
+    @OptionGroup var dataDirectory: DataDirectoryOption
     @Option(help: ArgumentHelp("A mobile map package's map, by name or number (1 is the first).", valueName: "NAME")) var map: String?
     @OptionGroup var display: DisplayOptions
 
     func run() async throws {
         let opened: SideLoadedMap
         do {
-            opened = try SideLoadedMap.open(path: file, map: map)
+            // Not a path here: a package on this device, by title or file name.
+            let path = FileManager.default.fileExists(atPath: file) ? file : try DevicePackages(libraryRoot: dataDirectory.root).find(file).path
+            opened = try SideLoadedMap.open(path: path, map: map)
         } catch {
             throw Output.fail(error, json: false)
         }

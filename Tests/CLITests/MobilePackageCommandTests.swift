@@ -65,4 +65,36 @@ struct MobilePackageCommandTests {
         let plain = try await CLI.runAsync(["snapshot", "--file", usaGeodatabasePath, "--map", "x"], environment: environment)
         #expect(plain.stderr == "mapbook: usa.geodatabase is not a mobile map package, so it has no maps to choose from.\n")
     }
+
+    /// `import` reads each package whole, copies it into the library's packages/ folder (replacing
+    /// one of the same name), refuses what is not a package; `packages` lists them offline, by title;
+    /// `packages remove` wants a file name when two share a title.
+    @Test func importListAndRemovePackagesOnThisDevice() async throws {
+        let (zipped, environment) = try Self.make()
+        let dir = URL(fileURLWithPath: zipped).deletingLastPathComponent().path
+        try TestMobilePackage.unpack(try TestMobilePackage.files(), into: dir + "/usa-unpacked")
+        let library = dir + "/library"
+        let data = ["--data-dir", library]
+        var result = try await CLI.runAsync(["import", zipped, dir + "/usa-unpacked", usaGeodatabasePath] + data, environment: environment)
+        #expect(result.status == 1, "one of three is not a package")
+        #expect(result.stdout == "Imported USA mapbook (usa.mmpk, 1 map, 1.6 MiB).\nImported USA mapbook (usa-unpacked, 1 map, 1.6 MiB).\n")
+        #expect(result.stderr == "mapbook: usa.geodatabase is not a mobile map package (a .mmpk, or a folder holding pNN/*.mmap).\n")
+        result = try await CLI.runAsync(["import", zipped] + data, environment: environment)
+        #expect(result.status == 0 && result.stdout.hasPrefix("Replaced USA mapbook (usa.mmpk"))
+        // What an interrupted import leaves is hidden and not listed.
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: library + "/packages/.importing-1-usa.mmpk"))
+
+        let listed = try JSONValue(parsing: Data(try await CLI.runAsync(["packages", "--json"] + data, environment: environment).stdout.utf8))
+        #expect(listed.array.map { $0["file"]?.string ?? "" } == ["usa-unpacked", "usa.mmpk"], "by title, then file name")
+        #expect(listed.array.allSatisfy { $0["title"] == .string("USA mapbook") && $0["maps"] == .array([.string("USA")]) && $0["problem"] == .null })
+        #expect(try await CLI.runAsync(["package", "inspect", library + "/packages/usa.mmpk"], environment: environment).status == 0)
+
+        result = try await CLI.runAsync(["packages", "remove", "usa mapbook"] + data, environment: environment)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("mapbook: Several packages on this device are called usa mapbook ("))
+        result = try await CLI.runAsync(["packages", "remove", "usa.mmpk"] + data, environment: environment)
+        #expect(result.status == 0 && result.stdout == "Removed USA mapbook (1.6 MiB freed).\n")
+        let text = try await CLI.runAsync(["packages"] + data, environment: environment).stdout
+        #expect(text.split(separator: "\n").count == 2 && text.contains("usa-unpacked") && !text.contains("usa.mmpk"))
+    }
 }

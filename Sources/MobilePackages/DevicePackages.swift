@@ -1,0 +1,119 @@
+import ArcGISModel
+import Foundation
+import MapbookCore
+
+/// The mobile map packages kept on this device: a folder of the offline library (`packages/`),
+/// filled by `mapbook import` or by hand, read without a network. Shared by the CLI and the browser.
+public struct DevicePackages: Sendable {
+    /// One package in the folder, read; or the sentence why it cannot be.
+    public struct Entry: Sendable {
+        /// Its name in the folder: a `.mmpk` file or an unpacked package's folder.
+        public let fileName: String
+        public let path: String
+        public let size: Int64
+        /// When it arrived here (the file's modification time).
+        public let added: Date?
+        public let info: MobileMapPackageInfo?
+        public let mapNames: [String]
+        public let problem: String?
+    }
+
+    public let folder: String
+
+    /// The folder inside the library at `libraryRoot`.
+    public init(libraryRoot: String) { folder = libraryRoot + "/packages" }
+
+    /// Every package in the folder, by title (then file name); entries that do not read say why.
+    public func list() -> [Entry] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
+        return names.map { entry(at: folder + "/" + $0) }
+            .sorted {
+                let order = ($0.info?.title ?? $0.fileName).localizedStandardCompare($1.info?.title ?? $1.fileName)
+                return order == .orderedSame ? $0.fileName < $1.fileName : order == .orderedAscending
+            }
+    }
+
+    /// Copies a package into the folder after reading it whole (and, zipped, checking every file
+    /// against its checksum), so what lands here opens. A package of the same name is replaced, and
+    /// only once the copy is complete; an interrupted import leaves nothing behind but a hidden part.
+    @discardableResult
+    public func importPackage(from source: String) throws(MobilePackageError) -> (entry: Entry, replaced: Bool) {
+        let name = URL(fileURLWithPath: source).standardizedFileURL.lastPathComponent
+        let shown = TerminalText.sanitizedLine(name, maxLength: 120)
+        guard MobileMapPackage.recognizes(path: source) else {
+            throw MobilePackageError("\(shown) is not a mobile map package (a .mmpk, or a folder holding pNN/*.mmap).")
+        }
+        let package = try MobileMapPackage(path: source)
+        try package.verifyChecksums()
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw MobilePackageError("The packages folder cannot be made (\(error.localizedDescription)).")
+        }
+        if let free = DiskSpace.available(at: folder), package.size > free - (16 << 20) {
+            throw MobilePackageError("\(shown) needs \(Format.bytes(package.size)) and the disk has \(Format.bytes(max(free, 0))) free.")
+        }
+        let destination = folder + "/" + name
+        let part = folder + "/.importing-\(getpid())-" + name
+        try? FileManager.default.removeItem(atPath: part)
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: part)
+        } catch {
+            try? FileManager.default.removeItem(atPath: part)
+            throw MobilePackageError("\(shown) could not be copied here (\(error.localizedDescription)).")
+        }
+        let replaced = FileManager.default.fileExists(atPath: destination)
+        // A file replaces a file in one rename; a folder has to go first.
+        if replaced, package.isFolder || (try? FileManager.default.attributesOfItem(atPath: destination)[.type] as? FileAttributeType) == .typeDirectory {
+            try? FileManager.default.removeItem(atPath: destination)
+        }
+        // Added now, whatever the source's own time: the list's "added" says when it came.
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: part)
+        guard rename(part, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: part)
+            throw MobilePackageError("\(shown) could not be put in place (\(reason)).")
+        }
+        return (entry(at: destination), replaced)
+    }
+
+    /// A package by its file name, else its title (any case); several of one title are refused by name.
+    public func find(_ name: String) throws(MobilePackageError) -> Entry {
+        let entries = list()
+        if let exact = entries.first(where: { $0.fileName == name }) { return exact }
+        let matches = entries.filter {
+            $0.info?.title.caseInsensitiveCompare(name) == .orderedSame || $0.fileName.caseInsensitiveCompare(name) == .orderedSame
+        }
+        let shown = TerminalText.sanitizedLine(name, maxLength: 80)
+        guard matches.count <= 1 else {
+            throw MobilePackageError("Several packages on this device are called \(shown) (\(matches.map { TerminalText.sanitizedLine($0.fileName, maxLength: 60) }.joined(separator: ", "))); name one by its file.")
+        }
+        guard let found = matches.first else {
+            throw MobilePackageError("No file or package on this device is called \(shown) (`mapbook packages` lists the packages).")
+        }
+        return found
+    }
+
+    /// Removes a package from the folder (`find` says which).
+    @discardableResult
+    public func remove(_ name: String) throws(MobilePackageError) -> Entry {
+        let found = try find(name)
+        do { try FileManager.default.removeItem(atPath: found.path) } catch {
+            throw MobilePackageError("\(TerminalText.sanitizedLine(found.fileName, maxLength: 80)) could not be removed (\(error.localizedDescription)).")
+        }
+        return found
+    }
+
+    private func entry(at path: String) -> Entry {
+        let fileName = URL(fileURLWithPath: path).lastPathComponent
+        let added = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        do {
+            let package = try MobileMapPackage(path: path)
+            return Entry(fileName: fileName, path: path, size: package.size, added: added, info: package.info,
+                         mapNames: package.maps.map(\.name), problem: nil)
+        } catch {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64 ?? 0
+            return Entry(fileName: fileName, path: path, size: size, added: added, info: nil, mapNames: [], problem: error.sentence)
+        }
+    }
+}
