@@ -101,7 +101,7 @@ public enum Notice: Equatable, Sendable {
         case .basemapProjection(let reference):
             "This web map's basemap is in \(reference.summary); mapbook draws Web Mercator basemaps, so its layers are drawn "
                 + "over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
-        case .noBookmarks: "This web map has no bookmarks."
+        case .noBookmarks: "This map has no bookmarks."
         case .noBasemapChoice: "A map opened from a file has no other basemaps."
         case .ordered(.portal): "Areas in the portal's order."
         case .ordered(.nearest(let place)): "Areas nearest to \(place.label) first."

@@ -61,7 +61,7 @@ import Testing
         program.send(.key(.character(" ")))
         #expect(await ProgramFixture.settle(program) { $0.map?.image?.request.hiddenLayers == ["state"] })
         program.send(.key(.character("b")))
-        #expect(program.state.message == "This web map has no bookmarks.")
+        #expect(program.state.message == "This map has no bookmarks.")
         program.send(.key(.escape))
         program.send(.key(.escape))
         #expect(program.state.isQuitting, "leaving a file's map quits mapbook open")
