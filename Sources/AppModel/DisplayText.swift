@@ -32,8 +32,13 @@ enum DisplayText {
         clean.basemapTitle = map.basemapTitle.map { TerminalText.sanitizedLine($0, maxLength: 128) }
         clean.basemapLayers = map.basemapLayers.map(layer)
         clean.operationalLayers = map.operationalLayers.map(layer)
-        clean.bookmarks = map.bookmarks.prefix(256).map { Bookmark(name: TerminalText.sanitizedLine($0.name, maxLength: 128), extent: $0.extent) }
+        clean.bookmarks = bookmarks(map.bookmarks)
         return clean
+    }
+
+    /// A map's bookmarks as the lists show them: at most 256, each name one clean line.
+    static func bookmarks(_ marks: [Bookmark]) -> [Bookmark] {
+        marks.prefix(256).map { Bookmark(name: TerminalText.sanitizedLine($0.name, maxLength: 128), extent: $0.extent) }
     }
 
     /// A popup card is made of sanitized strings already (`PopupCard.make`); a card from elsewhere

@@ -381,7 +381,8 @@ extension AppState {
     public static func standaloneMap(title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark] = []) -> AppState {
         var state = AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded)
         state.mapSessions = 1
-        var map = App.newMap(session: 1, title: title, sourceName: sourceName, home: home, bookmarks: bookmarks, layout: nil)
+        // A side-loaded package's bookmarks come from the file, cleaned as a web map's are.
+        var map = App.newMap(session: 1, title: title, sourceName: sourceName, home: home, bookmarks: DisplayText.bookmarks(bookmarks), layout: nil)
         map.isStandalone = true
         state.screen = .map(map)
         return state

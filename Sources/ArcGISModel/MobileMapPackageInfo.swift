@@ -36,7 +36,7 @@ public struct MobileMapPackageInfo: Sendable, Equatable {
                   modified: json["modified"]?.epochMillisecondsDate)
     }
 
-    /// The bytes of a base64 `data:` URI; nil for anything else, or past 4 MiB.
+    /// The bytes of a base64 `data:` URI; nil for anything else, or for a URI over 6 MiB (about 4.5 MiB of image).
     static func dataURIBytes(_ uri: String) -> Data? {
         guard uri.hasPrefix("data:"), uri.utf8.count <= 6 << 20, let comma = uri.firstIndex(of: ","),
               uri[..<comma].hasSuffix(";base64") else { return nil }

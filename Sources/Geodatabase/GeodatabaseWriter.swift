@@ -8,7 +8,7 @@ import MapbookCore
 /// layer's JSON, `st_geometry_columns`, the coordinate grid in `st_aux_spatial_reference_systems`,
 /// shape blobs and an `st_spindex__…` RTREE per layer — for the sample portal's areas and packages
 /// and for benchmarks. Web Mercator only, on the grid of Esri's own sample. Through libsqlite3, in
-/// one transaction.
+/// one transaction; a file already at the path is replaced.
 public final class GeodatabaseWriter {
     private let handle: OpaquePointer
     private var inserts: [String: (statement: OpaquePointer, columns: [String], index: String)] = [:]

@@ -169,29 +169,24 @@ public final class MobileMapPackage: Sendable {
 
     /// A file's bytes, read in place (a tile package inside the package).
     public func byteSource(of name: String) throws(MobilePackageError) -> any ByteSource {
-        do {
-            switch container {
-            case .folder(let root): return try FileByteSource(path: try Self.inside(root, name))
-            case .zip(let zip):
-                guard let entry = zip.entry(named: name) else { throw MobilePackageError("\(Self.shown(name)) is not in the package.") }
-                return try zip.source(of: entry)
-            }
-        } catch let error as MobilePackageError {
-            throw error
-        } catch {
-            throw MobilePackageError("\(Self.shown(name)) cannot be read: \(error.userSentence)")
-        }
+        try reading(name) { zip, entry in try zip.source(of: entry) } inFolder: { path in try FileByteSource(path: path) }
     }
 
     /// A file on disk for readers that need a path (SQLite): the folder's own, or a copy out of the zip
     /// (checked against its CRC, kept with the inflated package entries).
     public func localPath(of name: String) throws(MobilePackageError) -> String {
+        try reading(name) { zip, entry in try zip.fileCopy(of: entry) } inFolder: { path in path }
+    }
+
+    /// A file of the package, by its entry in the zip or its checked path in the folder; any failure
+    /// one sentence naming it.
+    private func reading<T>(_ name: String, inZip: (ZipArchive, ZipEntry) throws -> T, inFolder: (String) throws -> T) throws(MobilePackageError) -> T {
         do {
             switch container {
-            case .folder(let root): return try Self.inside(root, name)
+            case .folder(let root): return try inFolder(try Self.inside(root, name))
             case .zip(let zip):
                 guard let entry = zip.entry(named: name) else { throw MobilePackageError("\(Self.shown(name)) is not in the package.") }
-                return try zip.fileCopy(of: entry)
+                return try inZip(zip, entry)
             }
         } catch let error as MobilePackageError {
             throw error

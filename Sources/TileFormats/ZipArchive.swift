@@ -93,7 +93,7 @@ public final class ZipArchive: Sendable {
             guard entry.compressedSize == entry.size else { throw .malformed("\(entry.name) is stored but its two sizes differ") }
             return try ByteSourceSlice(source, start: try dataOffset(of: entry), size: entry.size)
         case .deflated:
-            return try ByteSourceSlice(try inflatedCopy(of: entry), start: 0, size: entry.size)
+            return try ByteSourceSlice(try diskCopy(of: entry), start: 0, size: entry.size)
         case .other(let method):
             throw .malformed("\(entry.name) uses unsupported compression method \(method)")
         }
@@ -117,8 +117,6 @@ public final class ZipArchive: Sendable {
         guard !entry.isEncrypted else { throw .malformed("\(entry.name) is encrypted") }
         return try diskCopy(of: entry).path
     }
-
-    private func inflatedCopy(of entry: ZipEntry) throws(TileFormatError) -> FileByteSource { try diskCopy(of: entry) }
 
     private func diskCopy(of entry: ZipEntry) throws(TileFormatError) -> FileByteSource {
         try Self.checkInflatable(entry, freeBytes: nil)

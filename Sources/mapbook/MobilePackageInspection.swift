@@ -78,7 +78,8 @@ enum MobilePackageInspection {
         Output.line("\(s("title")) — Mobile map package (\(s("form") == "folder" ? "unpacked folder" : ".mmpk")), \(Format.bytes(report["size"]?.int64 ?? 0))")
         if !s("snippet").isEmpty { Output.line(s("snippet")) }
         let dates = [("created", s("created")), ("modified", s("modified"))].filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1)" }
-        if !dates.isEmpty { Output.line(dates.joined(separator: " · ").prefix(1).uppercased() + dates.joined(separator: " · ").dropFirst()) }
+            .joined(separator: " · ")
+        if !dates.isEmpty { Output.line(dates.prefix(1).uppercased() + dates.dropFirst()) }
         let maps = report["maps"]?.array ?? []
         for map in maps {
             let marks = map["bookmarks"]?.array.count ?? 0

@@ -595,6 +595,14 @@ struct UpdateMapTests {
         #expect(state.isQuitting)
     }
 
+    /// A package's bookmark names come from the file: cleaned before any list shows them.
+    @Test func aStandaloneMapsBookmarksAreCleaned() {
+        let extent = Envelope(xmin: 0, ymin: 0, xmax: 1, ymax: 1, spatialReference: .wgs84)
+        let state = AppState.standaloneMap(title: "f", sourceName: "f", home: nil,
+                                           bookmarks: [Bookmark(name: "Harbor\u{1B}[2J\nview", extent: extent)])
+        #expect(state.map?.bookmarks.map(\.name) == ["Harbor view"])
+    }
+
     @Test func aMapThatCannotOpenSaysWhy() {
         var state = AppState.standaloneMap(title: "f", sourceName: "f", home: nil)
         _ = App.update(&state, .mapOpenFailed(session: 1, "f.vtpk cannot be opened: \u{1B}[2Jnot a zip."))

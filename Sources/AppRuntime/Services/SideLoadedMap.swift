@@ -18,8 +18,6 @@ public struct SideLoadedMap: Sendable {
     /// What the screen's title says: the file's name, or the package's title.
     public var title: String
     public var bookmarks: [Bookmark] = []
-    /// A package's maps, by name, in its order (empty for anything else).
-    public var maps: [String] = []
 
     /// `map` chooses a package's map by name (any case) or number (1 is the first); the first
     /// without it.
@@ -39,12 +37,11 @@ public struct SideLoadedMap: Sendable {
 
     private static func openPackage(path: String, map wanted: String?) throws -> SideLoadedMap {
         let package = try MobileMapPackage(path: path)
-        let names = package.maps.map { TerminalText.sanitizedLine($0.name, maxLength: 80) }
         let chosen: MobileMapPackage.Map
         if let wanted {
             guard let found = package.maps.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame })
                 ?? Int(wanted).flatMap({ $0 >= 1 && $0 <= package.maps.count ? package.maps[$0 - 1] : nil }) else {
-                throw MapSourceError("\(TerminalText.sanitizedLine(package.info.title, maxLength: 80)) has no map \(TerminalText.sanitizedLine(wanted, maxLength: 80)); its maps are \(names.joined(separator: ", ")).")
+                throw MapSourceError("\(TerminalText.sanitizedLine(package.info.title, maxLength: 80)) has no map \(TerminalText.sanitizedLine(wanted, maxLength: 80)); its maps are \(package.maps.map { TerminalText.sanitizedLine($0.name, maxLength: 80) }.joined(separator: ", ")).")
             }
             chosen = found
         } else {
@@ -63,6 +60,6 @@ public struct SideLoadedMap: Sendable {
             stack.features = opened.features
         }
         return SideLoadedMap(stack: stack, home: opened.home, name: TerminalText.sanitizedLine(chosen.name, maxLength: 80),
-                             title: TerminalText.sanitizedLine(package.info.title, maxLength: 80), bookmarks: opened.bookmarks, maps: names)
+                             title: TerminalText.sanitizedLine(package.info.title, maxLength: 80), bookmarks: opened.bookmarks)
     }
 }
