@@ -75,12 +75,13 @@ public enum Effect: Equatable, Sendable {
 }
 
 /// Where a map's operational layers come from: a downloaded area's copies when it has them, else
-/// the web map's layers from their services (none when the network is cut off).
+/// the web map's layers (bottom first, groups opened), from their services while `online`.
 public struct OperationalLayers: Equatable, Sendable {
     public var area: ItemID?
-    public var online: [WebMapLayer]
+    public var layers: [WebMapLayer]
+    public var online: Bool
 
-    public init(area: ItemID? = nil, online: [WebMapLayer]) { self.area = area; self.online = online }
+    public init(area: ItemID? = nil, layers: [WebMapLayer], online: Bool) { self.area = area; self.layers = layers; self.online = online }
 }
 
 /// Where a map's tiles come from.

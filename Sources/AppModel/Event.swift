@@ -126,16 +126,19 @@ public struct LoadFailure: Error, Equatable, Sendable {
     }
 }
 
-/// What a map's operational layers are: their names bottom first (as the runtime's loaders name
-/// them), those the web map hides at first, each one's legend, and what went wrong.
+/// What a map's operational layers are: the names of those drawn, bottom first (as the runtime's
+/// loaders name them), those the web map hides at first, each one's legend, the layers only listed
+/// ("Roads (KML) · not drawn"), and what went wrong.
 public struct FeatureLayersSummary: Equatable, Sendable {
     public var titles: [String]
     public var hidden: [String]
     public var legend: [String: [LegendEntry]]
+    public var listedOnly: [String]
     public var problems: [String]
 
-    public init(titles: [String], hidden: [String] = [], legend: [String: [LegendEntry]] = [:], problems: [String] = []) {
-        self.titles = titles; self.hidden = hidden; self.legend = legend; self.problems = problems
+    public init(titles: [String], hidden: [String] = [], legend: [String: [LegendEntry]] = [:], listedOnly: [String] = [],
+                problems: [String] = []) {
+        self.titles = titles; self.hidden = hidden; self.legend = legend; self.listedOnly = listedOnly; self.problems = problems
     }
 }
 

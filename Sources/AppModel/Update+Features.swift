@@ -8,18 +8,19 @@ import Geometry
 /// list, with their legends), and `i` asks what lies at the centre of the view.
 extension App {
     /// Where the map being opened takes its operational layers from: a downloaded area's copies,
-    /// else the web map's services while the network is there.
+    /// else the web map's layers, their services asked while the network is there.
     static func operationalLayers(_ state: AppState, area: ItemID?) -> OperationalLayers? {
-        let layers = state.webMap?.featureLayers ?? []
+        let layers = state.webMap?.flatOperationalLayers ?? []
         guard !layers.isEmpty else { return nil }
-        return OperationalLayers(area: area, online: state.portal.network.isCutOff ? [] : layers)
+        return OperationalLayers(area: area, layers: layers, online: !state.portal.network.isCutOff)
     }
 
     static func featureLayersOpened(_ state: inout AppState, session: Int, _ summary: FeatureLayersSummary) -> [Effect] {
         guard state.map?.session == session else { return [] }
         func name(_ title: String) -> String { TerminalText.sanitizedLine(title, maxLength: 80) }
         state.withMap { map in
-            map.operationalLayers = summary.titles.reversed().map(name)
+            // Upper layers first; those only listed, at the bottom.
+            map.operationalLayers = summary.titles.reversed().map(name) + summary.listedOnly.map(name)
             for title in summary.hidden { map.hiddenLayers.insert(name(title)) }
             for (title, entries) in summary.legend { map.legend[name(title)] = entries }
             map.problems += summary.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }

@@ -1,57 +1,132 @@
 import AppModel
 import ArcGISPortal
 import Foundation
+import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import ArcGISModel
+
+/// A map's operational layers, opened: the features mapbook draws, the pictures servers draw, the
+/// layers only listed, and a sentence for each that could not be opened.
+public struct OpenedOperationalLayers: Sendable {
+    public var features: [FeatureLayerLoader] = []
+    public var images: [ServiceImageLayer] = []
+    /// Layers listed in the layer list but not drawn: "Roads (KML) · not drawn".
+    public var listedOnly: [String] = []
+    public var problems: [String] = []
+
+    /// The layers drawn over `stack`'s basemap.
+    public func add(to stack: inout MapStack) {
+        stack.features += features
+        stack.images += images
+        stack.problems += problems
+    }
+}
 
 /// Opens a map's operational layers, for the browser and the commands alike.
 public enum OperationalLayerLoaders {
-    /// The loaders of a map's operational layers: a downloaded area's copies when it has them, else
-    /// the web map's layers from their services (described together, kept in order); a sentence
-    /// for each that could not be opened.
-    public static func open(_ layers: OperationalLayers, library: OfflineLibrary, client: PortalClient?) async -> ([FeatureLayerLoader], [String]) {
-        func title(_ text: String) -> String { TerminalText.sanitizedLine(text, maxLength: 80) }
+    /// One layer, opened.
+    private enum Opened: Sendable {
+        case features([FeatureLayerLoader], problems: [String])
+        case image(ServiceImageLayer)
+        case listed(String)
+        case failed(String)
+    }
+
+    /// A downloaded area's copies when it has them (map services, which cannot be kept, still drawn
+    /// online); else each layer as its kind is drawn: a feature service queried for the view, a
+    /// feature collection read from the web map, a CSV file fetched once, a map service's pictures.
+    /// Kept in the web map's order; what needs the network is listed, not drawn, without it.
+    public static func open(_ layers: OperationalLayers, library: OfflineLibrary, client: PortalClient?) async -> OpenedOperationalLayers {
+        var opened = OpenedOperationalLayers()
+        var remaining = layers.layers
         if let area = layers.area, library.hasFeatureCopies(area) {
             let (copies, unreadable) = library.featureCopies(area)
-            var problems = unreadable
-            var loaders: [FeatureLayerLoader] = []
+            opened.problems = unreadable
             for copy in copies {
                 if let problem = copy.problem {
-                    problems.append("\(title(copy.title)) was not copied to this device: \(problem)")
+                    opened.problems.append("\(title(copy.title)) was not copied to this device: \(problem)")
                     continue
                 }
-                loaders.append(FeatureLayerLoader(title: title(copy.title), info: copy.info, features: copy.features, opacity: copy.opacity,
-                                                  visible: copy.visible, capped: copy.capped, leftOut: copy.leftOut))
+                opened.features.append(FeatureLayerLoader(title: title(copy.title), info: copy.info, features: copy.features, opacity: copy.opacity,
+                                                          visible: copy.visible, capped: copy.capped, leftOut: copy.leftOut))
             }
-            return (loaders, problems)
+            remaining = remaining.filter { $0.drawing == .serviceImage || $0.drawing == .none }
         }
-        guard let client, !layers.online.isEmpty else { return ([], []) }
-        let described = await withTaskGroup(of: Indexed<Result<FeatureLayerDescription, any Error>>.self,
-                                            returning: [Result<FeatureLayerDescription, any Error>?].self) { group in
-            for (index, layer) in layers.online.enumerated() {
-                group.addTask {
-                    do { return Indexed(index, .success(try await client.featureLayer(layer))) } catch { return Indexed(index, .failure(error)) }
-                }
+        let client = layers.online ? client : nil
+        let results = await withTaskGroup(of: Indexed<Opened>.self, returning: [Opened?].self) { group in
+            for (index, layer) in remaining.enumerated() {
+                group.addTask { Indexed(index, await open(layer, client: client)) }
             }
-            var results = [Result<FeatureLayerDescription, any Error>?](repeating: nil, count: layers.online.count)
+            var results = [Opened?](repeating: nil, count: remaining.count)
             for await result in group { results[result.index] = result.value }
             return results
         }
-        var loaders: [FeatureLayerLoader] = [], problems: [String] = []
-        for (layer, result) in zip(layers.online, described) {
-            let name = title(layer.title ?? layer.id ?? "Layer")
+        for result in results {
             switch result {
-            case .success(let description)?:
-                loaders.append(FeatureLayerLoader(title: name, info: description.info, opacity: layer.opacity, visible: layer.visible) { extent in
-                    let result = try await client.queryFeatures(description, within: extent, limit: FeatureLayerLoader.viewLimit)
-                    return (result.features, result.isCapped)
-                })
-            case .failure(let error)?: problems.append("\(name) could not be opened: \(error.userSentence)")
+            case .features(let loaders, let problems)?: opened.features += loaders; opened.problems += problems
+            case .image(let layer)?: opened.images.append(layer)
+            case .listed(let line)?: opened.listedOnly.append(line)
+            case .failed(let sentence)?: opened.problems.append(sentence)
             case nil: break
             }
         }
-        return (loaders, problems)
+        return opened
     }
 
+    private static func title(_ text: String) -> String { TerminalText.sanitizedLine(text, maxLength: 80) }
+
+    private static func open(_ layer: WebMapLayer, client: PortalClient?) async -> Opened {
+        let name = title(layer.title ?? layer.id ?? "Layer")
+        let kind = TerminalText.sanitizedLine(layer.layerType, maxLength: 40)
+        if layer.drawing == .featureCollection {
+            let (read, problems) = FeatureCollectionLayers.read(layer)
+            return .features(read.map { embedded in loader(embedded, layer) }, problems: problems)
+        }
+        guard layer.drawing != .none else { return .listed("\(name) (\(kind)) · not drawn") }
+        guard let client else { return .listed("\(name) (\(kind)) · needs the network") }
+        do {
+            switch layer.drawing {
+            case .csv:
+                return .features([loader(try await client.csvLayer(layer), layer)], problems: [])
+            case .serviceImage:
+                let service = try await client.mapService(layer)
+                let legend = await client.legend(of: service).map { MapLegend.entries(serviceLegend: $0) } ?? []
+                return .image(ServiceImageLayer(
+                    title: name, opacity: layer.opacity, visible: layer.visible, legend: legend,
+                    attribution: service.copyright.map { TerminalText.sanitizedLine(HTMLText.plainText($0), maxLength: 120) },
+                    fetch: { view in try await client.exportImage(service, view: serviceView(view)) },
+                    identify: { point, view in
+                        try await client.identify(service, at: point, view: serviceView(view)).map { hit(from: $0, layer: name, service: service) }
+                    }))
+            default:
+                let description = try await client.featureLayer(layer)
+                return .features([FeatureLayerLoader(title: name, info: description.info, opacity: layer.opacity, visible: layer.visible) { extent in
+                    let result = try await client.queryFeatures(description, within: extent, limit: FeatureLayerLoader.viewLimit)
+                    return (result.features, result.isCapped)
+                }], problems: [])
+            }
+        } catch {
+            return .failed("\(name) could not be opened: \(error.userSentence)")
+        }
+    }
+
+    /// A layer read whole (a feature collection's part, a CSV file): a stored copy.
+    private static func loader(_ read: EmbeddedFeatureLayer, _ layer: WebMapLayer) -> FeatureLayerLoader {
+        FeatureLayerLoader(title: title(read.title), info: read.info, features: read.features, opacity: layer.opacity, visible: layer.visible,
+                           capped: read.leftOut > 0, leftOut: read.leftOut > 0 ? read.leftOut : nil)
+    }
+
+    private static func serviceView(_ view: ServiceImageLayer.ImageView) -> ServiceView {
+        ServiceView(xmin: view.left, ymin: view.bottom, xmax: view.right, ymax: view.top, width: view.width, height: view.height)
+    }
+
+    /// A map service's feature as a popup card: the web map's popup for its sublayer, else every attribute.
+    private static func hit(from result: ServiceIdentifyResult, layer: String, service: MapServiceDescription) -> IdentifyHit {
+        let popup = service.popups[result.layerID].flatMap(PopupInfo.init(json:))
+        let card = PopupCard.make(layer: "\(layer) · \(result.layerName)", attributes: result.attributes, fields: [], popup: popup,
+                                  displayField: result.displayField)
+        return IdentifyHit(card: card, geometry: result.geometry)
+    }
 }

@@ -91,6 +91,10 @@ package enum PortalDecoding {
     /// A layer of any type; nil only for entries that are not objects at all.
     package static func layer(_ json: JSONValue) -> WebMapLayer? {
         guard json.object != nil else { return nil }
+        let csv = json["layerType"]?.string == "CSV" ? CSVLayout(
+            delimiter: json["columnDelimiter"]?.string.flatMap { $0.count == 1 ? $0.first : nil } ?? ",",
+            latitudeField: json["locationInfo"]?["latitudeFieldName"]?.string,
+            longitudeField: json["locationInfo"]?["longitudeFieldName"]?.string) : nil
         return WebMapLayer(
             id: json["id"]?.string,
             title: json["title"]?.string,
@@ -106,6 +110,9 @@ package enum PortalDecoding {
             isReference: json["isReference"]?.bool ?? false,
             layers: json["layers"]?.array.compactMap(layer) ?? [],
             layerDefinition: json["layerDefinition"].flatMap { $0.object == nil ? nil : $0 },
-            popupInfo: json["popupInfo"].flatMap { $0.object == nil ? nil : $0 })
+            popupInfo: json["popupInfo"].flatMap { $0.object == nil ? nil : $0 },
+            visibleLayers: json["visibleLayers"].map { $0.array.compactMap(\.int64).map { Int(clamping: $0) } },
+            featureCollection: json["featureCollection"].flatMap { $0.object == nil ? nil : $0 },
+            csv: csv)
     }
 }

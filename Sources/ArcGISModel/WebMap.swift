@@ -29,16 +29,53 @@ public struct WebMapLayer: Sendable, Equatable {
     /// that override the service's) and `popupInfo`, kept as JSON for `FeatureLayerInfo`.
     public var layerDefinition: JSONValue?
     public var popupInfo: JSONValue?
+    /// A map service layer's `visibleLayers`: the sublayers it shows (nil: the service's defaults).
+    public var visibleLayers: [Int]?
+    /// Features carried inside the web map (`featureCollection`: layers, each a `layerDefinition`
+    /// and a `featureSet`), kept as JSON for `FeatureCollectionLayers`.
+    public var featureCollection: JSONValue?
+    /// A `CSV` layer's delimiter and coordinate fields.
+    public var csv: CSVLayout?
 
     public init(id: String? = nil, title: String? = nil, layerType: String, url: String? = nil, path: String? = nil,
                 styleURL: String? = nil, templateURL: String? = nil, subDomains: [String] = [], itemID: ItemID? = nil,
                 visible: Bool = true, opacity: Double = 1, isReference: Bool = false, layers: [WebMapLayer] = [],
-                layerDefinition: JSONValue? = nil, popupInfo: JSONValue? = nil) {
+                layerDefinition: JSONValue? = nil, popupInfo: JSONValue? = nil, visibleLayers: [Int]? = nil,
+                featureCollection: JSONValue? = nil, csv: CSVLayout? = nil) {
         self.id = id; self.title = title; self.layerType = layerType; self.url = url; self.path = path
         self.styleURL = styleURL; self.templateURL = templateURL; self.subDomains = subDomains; self.itemID = itemID
         self.visible = visible; self.opacity = opacity; self.isReference = isReference
         self.layers = layers; self.layerDefinition = layerDefinition; self.popupInfo = popupInfo
+        self.visibleLayers = visibleLayers; self.featureCollection = featureCollection; self.csv = csv
     }
+
+    /// How mapbook draws an operational layer.
+    public enum Drawing: Sendable, Equatable {
+        /// A feature service's layer, queried for the view (`ArcGISFeatureLayer` with a `url`).
+        case featureService
+        /// Features inside the web map (`featureCollection`): no request at all.
+        case featureCollection
+        /// A CSV file of points, fetched once (`CSV`).
+        case csv
+        /// A map or image service drawn by the server for each view (`export`, `exportImage`).
+        case serviceImage
+        /// Listed, not drawn.
+        case none
+    }
+
+    public var drawing: Drawing {
+        if featureCollection != nil { return .featureCollection }
+        guard url != nil else { return .none }
+        switch layerType {
+        case "ArcGISFeatureLayer": return .featureService
+        case "CSV": return .csv
+        case "ArcGISMapServiceLayer", "ArcGISImageServiceLayer": return .serviceImage
+        default: return .none
+        }
+    }
+
+    /// Layers whose features come without asking a service each time: they are drawn offline too.
+    public var needsNoNetwork: Bool { drawing == .featureCollection }
 
     /// The tiled layer types mapbook draws as a basemap.
     public static let drawableBasemapTypes: Set<String> = [
@@ -112,19 +149,41 @@ public struct WebMap: Sendable, Equatable {
         self.initialExtent = initialExtent; self.bookmarks = bookmarks; self.offline = offline
     }
 
-    /// The operational feature layers mapbook draws, bottom first, group layers opened (a hidden
-    /// group hides its layers): `ArcGISFeatureLayer`s with the address of one layer of a service.
-    public var featureLayers: [WebMapLayer] {
+    /// The operational layers, bottom first, group layers opened (a hidden group hides its layers).
+    public var flatOperationalLayers: [WebMapLayer] {
         func flatten(_ layers: [WebMapLayer], visible: Bool) -> [WebMapLayer] {
             layers.flatMap { layer -> [WebMapLayer] in
                 if layer.layerType == "GroupLayer" { return flatten(layer.layers, visible: visible && layer.visible) }
-                guard layer.layerType == "ArcGISFeatureLayer", layer.url != nil else { return [] }
                 var shown = layer
                 shown.visible = visible && layer.visible
                 return [shown]
             }
         }
         return flatten(operationalLayers, visible: true)
+    }
+
+    /// The operational layers mapbook draws as features, bottom first: feature services' layers,
+    /// feature collections and CSV files.
+    public var featureLayers: [WebMapLayer] {
+        flatOperationalLayers.filter { [.featureService, .featureCollection, .csv].contains($0.drawing) }
+    }
+
+    /// The operational layers the server draws for each view (map and image services), bottom first.
+    public var serviceImageLayers: [WebMapLayer] { flatOperationalLayers.filter { $0.drawing == .serviceImage } }
+
+    /// The operational layers mapbook does not draw (WMS, KML, scene and tiled layers, …), to list them.
+    public var undrawnOperationalLayers: [WebMapLayer] { flatOperationalLayers.filter { $0.drawing == .none } }
+}
+
+/// How a `CSV` layer's file is laid out (`columnDelimiter`, `locationInfo`).
+public struct CSVLayout: Sendable, Equatable {
+    public var delimiter: Character
+    /// `locationInfo.latitudeFieldName` and `longitudeFieldName`; nil: found by their usual names.
+    public var latitudeField: String?
+    public var longitudeField: String?
+
+    public init(delimiter: Character = ",", latitudeField: String? = nil, longitudeField: String? = nil) {
+        self.delimiter = delimiter; self.latitudeField = latitudeField; self.longitudeField = longitudeField
     }
 }
 

@@ -254,11 +254,16 @@ public struct PortalClient: Sendable {
         components.percentEncodedQueryItems = items.isEmpty ? nil : items.map {
             URLQueryItem(name: Self.formEncode($0.name), value: $0.value.map(Self.formEncode))
         }
+        return request(url: components.url!)
+    }
+
+    /// A GET of `url` as it is, with the token when the address may carry it.
+    func request(url: URL) -> HTTPRequest {
         var headers: [(String, String)] = []
-        if let token = session?.token, Secrets.isAcceptableToken(token), mayCarryToken(base) {
+        if let token = session?.token, Secrets.isAcceptableToken(token), mayCarryToken(url) {
             headers.append(("X-Esri-Authorization", "Bearer \(token)"))
         }
-        return HTTPRequest(url: components.url!, headers: headers)
+        return HTTPRequest(url: url, headers: headers)
     }
 
     private static let formSafe = CharacterSet(charactersIn:

@@ -42,6 +42,18 @@ public struct MapScene: Sendable {
     public var styleZoom: Double { viewport.zoom - log2(Double(max(tileSize, 1)) / 256) }
 }
 
+/// A picture a server drew for a box of the map (a map service's `export`): placed by its own box in
+/// Web Mercator metres, which may be an earlier view's while a new one is asked for.
+public struct PlacedImage: Sendable {
+    public var image: RasterImage
+    public var left: Double, top: Double, right: Double, bottom: Double
+    public var opacity: Double
+
+    public init(image: RasterImage, left: Double, top: Double, right: Double, bottom: Double, opacity: Double = 1) {
+        self.image = image; self.left = left; self.top = top; self.right = right; self.bottom = bottom; self.opacity = opacity
+    }
+}
+
 /// What a drawing left out, for the status bar.
 public struct MapDrawReport: Sendable, Equatable {
     public var featuresDrawn = 0
@@ -64,10 +76,11 @@ public enum MapComposer {
     }
 
     /// Several layers of one view (a basemap and its reference layers): the first scene sets the
-    /// viewport, mode and colours for all. Operational `features` go over the basemap and under
-    /// the scenes from `referenceFrom` on (its reference layers); their labels rank above its.
+    /// viewport, mode and colours for all. Operational `images` and then `features` go over the
+    /// basemap and under the scenes from `referenceFrom` on (its reference layers); the features'
+    /// labels rank above its.
     @discardableResult
-    public static func draw(_ scenes: [MapScene], features: [FeatureLayerScene] = [], referenceFrom: Int? = nil,
+    public static func draw(_ scenes: [MapScene], images: [PlacedImage] = [], features: [FeatureLayerScene] = [], referenceFrom: Int? = nil,
                             into frame: inout Frame, rect: Rect) -> MapDrawReport {
         var report = MapDrawReport()
         guard !rect.isEmpty, let first = scenes.first else { return report }
@@ -84,12 +97,12 @@ public enum MapComposer {
                 canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: neutralBackground)
             }
             if index == referenceStart {
-                report.featuresDrawn += FeatureLayerPainter.drawShapes(features, projection: projection, canvas: &canvas, colors: first.colors)
+                drawOperational(images, features, projection: projection, canvas: &canvas, colors: first.colors, report: &report)
             }
             draw(scene, projection: projection, into: &canvas, labels: &labels, labelOrder: index * 100_000, report: &report)
         }
         if referenceStart == scenes.count {
-            report.featuresDrawn += FeatureLayerPainter.drawShapes(features, projection: projection, canvas: &canvas, colors: first.colors)
+            drawOperational(images, features, projection: projection, canvas: &canvas, colors: first.colors, report: &report)
         }
         canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: first.mode == .ascii ? .ascii : .unicode, colors: first.colors,
                     shadeWithoutColor: true)
@@ -101,6 +114,13 @@ public enum MapComposer {
         let credits = scenes.compactMap(\.attribution).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         drawAttribution(credits.isEmpty ? nil : credits.joined(separator: " | "), into: &frame, rect: rect, colors: first.colors)
         return report
+    }
+
+    private static func drawOperational(_ images: [PlacedImage], _ features: [FeatureLayerScene], projection: MapProjection,
+                                        canvas: inout MapCanvas, colors: Bool, report: inout MapDrawReport) {
+        var blender = PixelBlender()
+        for image in images where drawImage(image, projection: projection, into: &canvas, blender: &blender) { report.rasterTilesDrawn += 1 }
+        report.featuresDrawn += FeatureLayerPainter.drawShapes(features, projection: projection, canvas: &canvas, colors: colors)
     }
 
     /// The grey where the basemap has nothing to draw.
@@ -157,7 +177,7 @@ public enum MapComposer {
             if case .raster(let image) = tile.content { byKey[tile.key] = image; zooms.insert(tile.key.z) }
         }
         guard !byKey.isEmpty, !hidden else { return 0 }
-        var colorCache: [Int: PaletteIndex] = [:]
+        var blender = PixelBlender()
         for py in 0..<(canvas.rows * 2) {
             let my = projection.top - (Double(py) * 2 + 1) / projection.scale
             for px in 0..<canvas.columns {
@@ -170,30 +190,37 @@ public enum MapComposer {
                           let image = byKey[TileKey(z: z, x: Int(fx), y: Int(fy))] else { continue }
                     let ix = min(Int((fx - fx.rounded(.down)) * Double(image.width)), image.width - 1)
                     let iy = min(Int((fy - fy.rounded(.down)) * Double(image.height)), image.height - 1)
-                    let p = image.pixel(x: ix, y: iy)
-                    let alpha = opacity * Double(p.a) / 255
-                    let below = alpha < 0.85 ? canvas.pixel(x: px, y: py) : nil
-                    // Over nothing, a pixel shows only when it is more there than not.
-                    guard alpha >= (below == nil ? 0.5 : 0.15) else { break }
-                    // The colour cache's key: the pixel, and what it is blended over.
-                    let packed = Int(p.r) << 16 | Int(p.g) << 8 | Int(p.b) | (below.map { (Int($0) + 1) << 24 } ?? 0)
-                    let index = colorCache[packed] ?? {
-                        var (r, g, b) = (Double(p.r), Double(p.g), Double(p.b))
-                        if let below {
-                            let under = XtermPalette.rgb(below)
-                            r = r * alpha + Double(under.r) * (1 - alpha)
-                            g = g * alpha + Double(under.g) * (1 - alpha)
-                            b = b * alpha + Double(under.b) * (1 - alpha)
-                        }
-                        return XtermPalette.nearest(r: Int(r.rounded()), g: Int(g.rounded()), b: Int(b.rounded()))
-                    }()
-                    colorCache[packed] = index
-                    canvas.setPixel(x: px, y: py, color: index)
+                    blender.blend(image.pixel(x: ix, y: iy), opacity: opacity, atX: px, y: py, into: &canvas)
                     break
                 }
             }
         }
         return byKey.count
+    }
+
+    /// A server's picture over what is drawn, each half-cell pixel from the image pixel under its
+    /// centre; whether any of it fell in the view.
+    private static func drawImage(_ placed: PlacedImage, projection: MapProjection, into canvas: inout MapCanvas,
+                                  blender: inout PixelBlender) -> Bool {
+        let image = placed.image
+        let spanX = placed.right - placed.left, spanY = placed.top - placed.bottom
+        guard spanX > 0, spanY > 0, image.width > 0, image.height > 0 else { return false }
+        var drawn = false
+        for py in 0..<(canvas.rows * 2) {
+            let my = projection.top - (Double(py) * 2 + 1) / projection.scale
+            let fy = (placed.top - my) / spanY
+            guard fy >= 0, fy < 1 else { continue }
+            let iy = min(Int(fy * Double(image.height)), image.height - 1)
+            for px in 0..<canvas.columns {
+                let mx = projection.left + (Double(px) * 2 + 1) / projection.scale
+                let fx = (mx - placed.left) / spanX
+                guard fx >= 0, fx < 1 else { continue }
+                blender.blend(image.pixel(x: min(Int(fx * Double(image.width)), image.width - 1), y: iy), opacity: placed.opacity,
+                              atX: px, y: py, into: &canvas)
+                drawn = true
+            }
+        }
+        return drawn
     }
 
     // MARK: Vector layers
@@ -302,5 +329,32 @@ public enum MapComposer {
         var phase = 0.0
         for i in 1..<points.count { canvas.line(from: points[i - 1], to: points[i], color: color, style: style, phase: &phase) }
         if closed { canvas.line(from: points[points.count - 1], to: points[0], color: color, style: style, phase: &phase) }
+    }
+}
+
+/// Lays a picture's pixel over a canvas pixel: blended by the layer's opacity and the pixel's alpha
+/// with what is below, to the nearest palette colour (remembered: pictures repeat their colours).
+struct PixelBlender {
+    private var cache: [Int: PaletteIndex] = [:]
+
+    mutating func blend(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), opacity: Double, atX px: Int, y py: Int, into canvas: inout MapCanvas) {
+        let alpha = opacity * Double(p.a) / 255
+        let below = alpha < 0.85 ? canvas.pixel(x: px, y: py) : nil
+        // Over nothing, a pixel shows only when it is more there than not.
+        guard alpha >= (below == nil ? 0.5 : 0.15) else { return }
+        // The cache's key: the pixel, and what it is blended over.
+        let packed = Int(p.r) << 16 | Int(p.g) << 8 | Int(p.b) | (below.map { (Int($0) + 1) << 24 } ?? 0)
+        let index = cache[packed] ?? {
+            var (r, g, b) = (Double(p.r), Double(p.g), Double(p.b))
+            if let below {
+                let under = XtermPalette.rgb(below)
+                r = r * alpha + Double(under.r) * (1 - alpha)
+                g = g * alpha + Double(under.g) * (1 - alpha)
+                b = b * alpha + Double(under.b) * (1 - alpha)
+            }
+            return XtermPalette.nearest(r: Int(r.rounded()), g: Int(g.rounded()), b: Int(b.rounded()))
+        }()
+        cache[packed] = index
+        canvas.setPixel(x: px, y: py, color: index)
     }
 }

@@ -10,7 +10,7 @@ extension MapStack {
     public static let identifyLimit = 20
 
     /// What lies under `point` in the view of `request`, within one cell: operational features
-    /// first (upper layers first), then the basemap's vector tile features (points and labels, then
+    /// first (upper layers first), then map services' (their `identify`), then the basemap's vector tile features (points and labels, then
     /// lines, then areas; upper layers first).
     public func identify(at point: GeoPoint, request: MapRequest) async -> [IdentifyHit] {
         let target = MercatorPoint(point)
@@ -27,6 +27,12 @@ extension MapStack {
                 if hits.count >= Self.identifyLimit { return hits }
             }
         }
+        // Then what the servers of map services say lies there (upper layers first).
+        for layer in images.reversed() where !request.hiddenLayers.contains(layer.title) && hits.count < Self.identifyLimit {
+            hits += await layer.identify(at: point, viewport: request.viewport, columns: request.columns, rows: request.rows)
+                .prefix(Self.identifyLimit - hits.count)
+        }
+        if hits.count >= Self.identifyLimit { return hits }
         for layer in layers.reversed() where layer.loader.source.isVector {
             let loaded = await layer.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows)
             hits += Self.tileHits(loaded.tiles, at: target, tolerance: tolerance, hidden: request.hiddenLayers,

@@ -25,6 +25,8 @@ public struct MapStack: Sendable {
     public var baseFeatures: [FeatureLayerLoader] = []
     /// The web map's operational feature layers, bottom first.
     public var features: [FeatureLayerLoader] = []
+    /// The web map's operational layers the server draws (map services), bottom first; under the features.
+    public var images: [ServiceImageLayer] = []
     /// Layers that could not be opened or drawn, one sentence each: the footer names them.
     public var problems: [String]
 
@@ -83,6 +85,16 @@ public struct MapStack: Sendable {
             for await result in group { results[result.index] = result.value }
             return results
         }
+        let shownImages = images.filter { !request.hiddenLayers.contains($0.title) }
+        let imageResults = await withTaskGroup(of: Indexed<(image: PlacedImage?, problem: String?)>.self,
+                                               returning: [(image: PlacedImage?, problem: String?)?].self) { group in
+            for (index, layer) in shownImages.enumerated() {
+                group.addTask { Indexed(index, await layer.image(for: request.viewport, columns: request.columns, rows: request.rows)) }
+            }
+            var results = [(image: PlacedImage?, problem: String?)?](repeating: nil, count: shownImages.count)
+            for await result in group { results[result.index] = result.value }
+            return results
+        }
         var featureScenes: [FeatureLayerScene] = []
         var featureProblems: [String] = []
         for (loader, result) in zip(shown, featureResults) {
@@ -106,11 +118,15 @@ public struct MapStack: Sendable {
                             colors: request.colors, opacity: layer.opacity)
         }
         // No tiles at all (the world outline alone): one empty scene sets the view for the features.
-        let drawn = scenes.isEmpty ? [MapScene(viewport: request.viewport, mode: request.mode, tiles: [], colors: request.colors)] : scenes
+        var drawn = scenes.isEmpty ? [MapScene(viewport: request.viewport, mode: request.mode, tiles: [], colors: request.colors)] : scenes
+        // A map service's credit joins the basemap's.
+        let credits = ([drawn[0].attribution] + shownImages.map(\.attribution)).compactMap { $0 }
+            .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        drawn[0].attribution = credits.isEmpty ? nil : credits.joined(separator: " | ")
         var frame = Frame(width: request.columns, height: request.rows)
-        let report = MapComposer.draw(drawn, features: featureScenes, referenceFrom: layers.firstIndex(where: \.isReference),
-                                      into: &frame, rect: frame.bounds)
-        var problems = problems + featureProblems
+        let report = MapComposer.draw(drawn, images: imageResults.compactMap { $0?.image }, features: featureScenes,
+                                      referenceFrom: layers.firstIndex(where: \.isReference), into: &frame, rect: frame.bounds)
+        var problems = problems + imageResults.compactMap { $0?.problem } + featureProblems
         for sentence in loaded.flatMap({ $0?.problems ?? [] }) where !problems.contains(sentence) { problems.append(sentence) }
         if report.damagedFeatures > 0 {
             problems.append("\(report.damagedFeatures) feature\(report.damagedFeatures == 1 ? "" : "s") with broken geometry left out.")

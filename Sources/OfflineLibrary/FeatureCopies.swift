@@ -37,37 +37,67 @@ public enum FeatureCopies {
     /// How long one area's feature copies may take in all, however its services page.
     public static let budget = Duration.seconds(300)
 
-    /// Each layer's copy over `extent` as a file's bytes. A layer that fails is written too, with
+    /// Each layer's copy over `extent` as a file's bytes (a feature collection's, one a part; a CSV
+    /// file's, read once). A layer that fails is written too, with
     /// its sentence and no features: the map then says why it is missing. The copies share
     /// `budget`: a layer whose turn comes after it ran out is written with a sentence saying so.
     public static func fetch(_ layers: [WebMapLayer], within extent: GeoExtent, client: PortalClient, limit: Int = limit,
                              budget: Duration = budget, copied: @Sendable (Int) -> Void = { _ in }) async -> [Data] {
         var files: [Data] = []
+        var done = 0
         let deadline = ContinuousClock.now + budget
         for layer in layers {
-            var document: [String: JSONValue] = [
-                "format": .string(format), "version": .number(1), "title": .string(layer.title ?? layer.id ?? "Layer"),
-                "url": layer.url.map { .string($0) } ?? .null, "opacity": .number(layer.opacity), "visible": .bool(layer.visible),
-                "layerDefinition": layer.layerDefinition ?? .null, "popupInfo": layer.popupInfo ?? .null,
-                "extent": .array([extent.xmin, extent.ymin, extent.xmax, extent.ymax].map { .number($0) }),
-            ]
+            func document(title: String? = nil, popupInfo: JSONValue? = layer.popupInfo) -> [String: JSONValue] {
+                [
+                    "format": .string(format), "version": .number(1), "title": .string(title ?? layer.title ?? layer.id ?? "Layer"),
+                    "url": layer.url.map { .string($0) } ?? .null, "opacity": .number(layer.opacity), "visible": .bool(layer.visible),
+                    "layerDefinition": layer.layerDefinition ?? .null, "popupInfo": popupInfo ?? .null,
+                    "extent": .array([extent.xmin, extent.ymin, extent.xmax, extent.ymax].map { .number($0) }),
+                ]
+            }
+            func embedded(_ read: EmbeddedFeatureLayer) -> [String: JSONValue] {
+                var copy = document(title: read.title, popupInfo: read.popupInfo)
+                copy["layer"] = read.description
+                copy["features"] = .array(read.featureJSON)
+                copy["capped"] = .bool(read.leftOut > 0)
+                if read.leftOut > 0 { copy["leftOut"] = .number(Double(read.leftOut)) }
+                return copy
+            }
+            var documents: [[String: JSONValue]] = []
             do {
                 let left = deadline - .now
-                guard left > .zero else {
+                switch layer.drawing {
+                case .featureCollection:
+                    // Inside the web map: kept with the area all the same, so the area's map is whole.
+                    let (read, problems) = FeatureCollectionLayers.read(layer)
+                    documents = read.map(embedded) + problems.map { problem in
+                        var copy = document()
+                        copy["problem"] = .string(problem)
+                        return copy
+                    }
+                case _ where left <= .zero:
                     throw FeatureServiceError("Not copied: the area's feature copies took over \(budget.components.seconds) s.")
+                case .csv:
+                    documents = [embedded(try await client.csvLayer(layer))]
+                default:
+                    var copy = document()
+                    let description = try await client.featureLayer(layer)
+                    let result = try await client.queryFeatures(description, within: extent, limit: limit, budget: min(left, PortalClient.queryBudget))
+                    copy["layer"] = description.json
+                    copy["features"] = .array(result.featureJSON)
+                    copy["capped"] = .bool(result.isCapped)
+                    if let stopped = result.stopped { copy["stopped"] = .string(stopped) }
+                    if let leftOut = result.leftOut { copy["leftOut"] = .number(Double(leftOut)) }
+                    documents = [copy]
                 }
-                let description = try await client.featureLayer(layer)
-                let result = try await client.queryFeatures(description, within: extent, limit: limit, budget: min(left, PortalClient.queryBudget))
-                document["layer"] = description.json
-                document["features"] = .array(result.featureJSON)
-                document["capped"] = .bool(result.isCapped)
-                if let stopped = result.stopped { document["stopped"] = .string(stopped) }
-                if let leftOut = result.leftOut { document["leftOut"] = .number(Double(leftOut)) }
             } catch {
-                document["problem"] = .string(TerminalText.sanitizedLine(error.userSentence, maxLength: 300))
+                var copy = document()
+                copy["problem"] = .string(TerminalText.sanitizedLine(error.userSentence, maxLength: 300))
+                documents = [copy]
             }
-            files.append((try? JSONEncoder().encode(JSONValue.object(document))) ?? Data())
-            copied(files.count)
+            for copy in documents { files.append((try? JSONEncoder().encode(JSONValue.object(copy))) ?? Data()) }
+            done += 1
+            copied(done)
         }
         return files
     }

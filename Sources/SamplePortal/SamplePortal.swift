@@ -138,6 +138,9 @@ final class SampleRouter: Sendable {
         if request.path.hasPrefix(SampleFeatureServer.path) {
             return content.featureServer.respond(request, down: faults.featuresDown)
         }
+        if request.path.hasPrefix(SampleMapService.path) {
+            return SampleMapService(content.featureServer).respond(request)
+        }
         if request.path.hasPrefix(SampleGallery.rasterServicePath) {
             return SampleMapServer(tiles: content.rasterTiles).respond(request)
         }

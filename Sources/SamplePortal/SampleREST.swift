@@ -77,8 +77,13 @@ struct SampleREST {
             return wantsJSON ? json(item) : Self.html
         case ["data"]:
             if let area = SampleCatalog.area(packageID: id) { return packageData(area, request) }
+            // A CSV item's data is the file, whatever `f` says.
+            if id == SampleServicesMap.csvID {
+                return LoopbackResponse(status: 200, headers: [("Content-Type", "text/csv")], body: Data(SampleServicesMap.csv.utf8))
+            }
             guard wantsJSON else { return Self.html }
             if id == SampleCatalog.webMapID || id == SampleCatalog.protectedID { return json(webMapData()) }
+            if id == SampleServicesMap.id { return json(SampleServicesMap.data(baseURL: baseURL)) }
             if let basemap = SampleGallery.item(id) { return json(SampleGallery.data(of: basemap, baseURL: baseURL)) }
             if let area = SampleCatalog.area(id: id) { return json(.object(["packages": .array([.string(area.packageID)])])) }
             return json(Self.notFound)
@@ -90,7 +95,8 @@ struct SampleREST {
             let forward = request.query["direction"] == "forward"
             let related: [JSONValue]
             switch (request.query["relationshipType"], forward) {
-            case ("Map2Area"?, true): related = [SampleCatalog.webMapID, SampleCatalog.protectedID].contains(id) ? SampleCatalog.areas.map(areaItem) : []
+            case ("Map2Area"?, true):
+                related = [SampleCatalog.webMapID, SampleCatalog.protectedID, SampleServicesMap.id].contains(id) ? SampleCatalog.areas.map(areaItem) : []
             case ("Map2Area"?, false): related = SampleCatalog.area(id: id) != nil ? [webMapItem()] : []
             case ("Area2Package"?, true):
                 // A portal that answers one area's package list badly (seen in the wild: an object or null).
@@ -102,7 +108,7 @@ struct SampleREST {
             return json(.object(["total": .number(Double(related.count)), "relatedItems": .array(related)]))
         case let rest where rest.first == "info" && rest.count > 1:
             guard item["thumbnail"]?.string == rest.dropFirst().joined(separator: "/"),
-                  let png = content.thumbnails[id == SampleCatalog.protectedID ? SampleCatalog.webMapID : id] else {
+                  let png = content.thumbnails[[SampleCatalog.protectedID, SampleServicesMap.id].contains(id) ? SampleCatalog.webMapID : id] else {
                 return json(Self.notFound)
             }
             return LoopbackResponse(status: 200, headers: [("Content-Type", "image/png")], body: png)
@@ -120,6 +126,16 @@ struct SampleREST {
             item["access"] = .string("org")
             item["owner"] = .string(SampleAuth.username)
             return .object(item)
+        }
+        if id == SampleServicesMap.id {
+            var item = webMapItem(id: id, title: SampleServicesMap.title)
+            item["snippet"] = .string(SampleServicesMap.snippet)
+            return .object(item)
+        }
+        if id == SampleServicesMap.csvID {
+            return .object(Self.itemFields(id: id, title: SampleServicesMap.csvTitle, type: "CSV", typeKeywords: ["CSV", "Data"],
+                                           snippet: "Ferry terminals on Maine's coast.", description: nil, extent: SampleCatalog.extent,
+                                           thumbnail: nil, modified: SampleCatalog.modified, size: Int64(SampleServicesMap.csv.utf8.count)))
         }
         if let area = SampleCatalog.area(id: id) { return areaItem(area) }
         if let area = SampleCatalog.area(packageID: id) { return packageItem(area) }
@@ -187,7 +203,9 @@ struct SampleREST {
 
     // MARK: Data
 
-    func webMapData() -> JSONValue {
+    func webMapData() -> JSONValue { Self.exploreMaineData(baseURL: baseURL) }
+
+    static func exploreMaineData(baseURL: String) -> JSONValue {
         let webMercator: JSONValue = .object(["wkid": .number(102100), "latestWkid": .number(3857)])
         func envelope(_ e: GeoExtent) -> JSONValue {
             let sw = WebMercator.projected(longitude: e.xmin, latitude: e.ymin)
@@ -282,7 +300,7 @@ struct SampleREST {
         let start = max(1, Int(query["start"] ?? "") ?? 1), num = min(100, max(1, Int(query["num"] ?? "") ?? 10))
         // The private web map is found only by those signed in, as an org's items are.
         let ids = [SampleCatalog.webMapID] + (signedIn ? [SampleCatalog.protectedID] : []) + SampleCatalog.areas.flatMap { [$0.id, $0.packageID] }
-            + SampleGallery.items.map(\.id)
+            + SampleGallery.items.map(\.id) + [SampleServicesMap.id, SampleServicesMap.csvID]
         let terms = Self.terms(q)
         let matches = ids.compactMap(item).filter { item in
             terms.allSatisfy { field, value in

@@ -89,6 +89,9 @@ enum Thumbnail {
             pixels[i] = color.0; pixels[i + 1] = color.1; pixels[i + 2] = color.2; pixels[i + 3] = 255
         }
 
+        /// Every pixel transparent: a picture to lay over a map.
+        mutating func clear() { pixels = [UInt8](repeating: 0, count: width * height * 4) }
+
         mutating func fill(color: (UInt8, UInt8, UInt8)) {
             for y in 0..<height { for x in 0..<width { set(x, y, color) } }
         }

@@ -36,9 +36,8 @@ struct MapSourceOptions: ParsableArguments {
         guard area == nil else {
             let (source, areaID) = try openArea()
             var stack = MapStack(source)
-            let (loaders, problems) = await OperationalLayerLoaders.open(OperationalLayers(area: areaID, online: []), library: library, client: nil)
-            stack.features = loaders
-            stack.problems += problems
+            await OperationalLayerLoaders.open(OperationalLayers(area: areaID, layers: [], online: false), library: library, client: nil)
+                .add(to: &stack)
             return (stack, source.extent)
         }
         let client = self.library.selection.client()
@@ -48,9 +47,8 @@ struct MapSourceOptions: ParsableArguments {
             throw MapSourceError(basemap.undrawableLayers.first.map(TileServiceSource.cannotDraw) ?? "The web map has no basemap.")
         }
         var stack = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: library.tileCacheDirectory)
-        let (loaders, problems) = await OperationalLayerLoaders.open(OperationalLayers(online: webMap.featureLayers), library: library, client: client)
-        stack.features = loaders
-        stack.problems += problems
+        await OperationalLayerLoaders.open(OperationalLayers(layers: webMap.flatOperationalLayers, online: true), library: library, client: client)
+            .add(to: &stack)
         if let home = webMap.initialExtent?.geographic { return (stack, home) }
         return (stack, (try? await client.webMapItem(library.webMapID))?.extent ?? stack.extent)
     }

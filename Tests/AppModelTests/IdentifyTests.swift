@@ -21,8 +21,7 @@ struct IdentifyTests {
         state.portal.network = network
         Fixture.select(&state, "Acadia")
         let effects = Fixture.keys(&state, .character("m"))
-        let online = network.isCutOff ? [] : [places]
-        #expect(effects.last == .openFeatureLayers(session: 1, OperationalLayers(area: Fixture.acadia, online: online)))
+        #expect(effects.last == .openFeatureLayers(session: 1, OperationalLayers(area: Fixture.acadia, layers: [places], online: !network.isCutOff)))
         _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: ["land"], extent: nil,
                                                                       legend: ["land": [LegendEntry(swatch: .fill, color: 100, label: "land")]])))
         _ = App.update(&state, .mapDrawn(session: 1, MapImage(frame: Frame(width: 120, height: 38), request: App.mapRequest(state)!)))

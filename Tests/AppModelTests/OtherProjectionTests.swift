@@ -40,7 +40,7 @@ struct OtherProjectionTests {
         let layers = try #require(effects.compactMap { effect -> OperationalLayers? in
             if case .openFeatureLayers(1, let layers) = effect { layers } else { nil }
         }.first, "the operational layers open with the outline")
-        #expect(layers.online.map(\.title) == ["Parcs"], "the group's feature layer")
+        #expect(layers.layers.map(\.title) == ["Parcs"], "the group's feature layer")
         #expect(state.map?.sourceName == "world outline")
         #expect(state.message == "This web map's basemap is in NAD83 / MTM zone 7 (wkid 32187); mapbook draws Web Mercator basemaps, "
                 + "so its layers are drawn over the world outline; B offers the portal's basemaps.")

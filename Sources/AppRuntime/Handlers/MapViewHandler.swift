@@ -26,7 +26,7 @@ final class MapViewHandler {
 
     /// The open map: its session, its layers once they are open, and its operational layers once
     /// those are.
-    private var map: (session: Int, stack: MapStack?, features: [FeatureLayerLoader], featureProblems: [String])?
+    private var map: (session: Int, stack: MapStack?, operational: OpenedOperationalLayers)?
     /// The overview's sources and the layers of the one that drew (new sources get new loaders).
     private var overview: (sources: [MapSourceChoice], stack: MapStack)?
 
@@ -37,7 +37,7 @@ final class MapViewHandler {
     }
 
     func open(session: Int, _ choice: MapSourceChoice) {
-        map = (session, nil, [], [])
+        map = (session, nil, OpenedOperationalLayers())
         tasks.track { [weak self] in await self?.openMap(session: session, choice) }
     }
 
@@ -104,7 +104,7 @@ final class MapViewHandler {
             map?.stack = stack
             send(.mapOpened(session: session, MapSourceSummary(layerNames: stack.layerNames, extent: stack.extent,
                                                                problems: stack.problems, legend: stack.legend())))
-            if !stack.features.isEmpty { use(stack.features, problems: [], session: session) }
+            if !stack.features.isEmpty { use(OpenedOperationalLayers(features: stack.features), session: session) }
         } catch {
             guard !Task.isCancelled else { return }
             send(.mapOpenFailed(session: session, error.userSentence))
@@ -114,28 +114,29 @@ final class MapViewHandler {
     /// The open map of `session` with its operational layers, once its basemap is open.
     private func drawable(_ session: Int) -> MapStack? {
         guard let map, map.session == session, var stack = map.stack else { return nil }
-        stack.features = map.features
         // Layers that could not be opened are named in every drawing's footer, not only the first.
-        stack.problems += map.featureProblems
+        stack.features = []
+        map.operational.add(to: &stack)
         return stack
     }
 
     private func openLayers(session: Int, _ layers: OperationalLayers) async {
         let (library, client) = (library, connection.client)
-        let (loaders, problems) = await onWorkPool { await OperationalLayerLoaders.open(layers, library: library, client: client) }
-        use(loaders, problems: problems, session: session)
+        let opened = await onWorkPool { await OperationalLayerLoaders.open(layers, library: library, client: client) }
+        use(opened, session: session)
     }
 
-    /// The map's operational layers, listed with their legends.
-    private func use(_ loaders: [FeatureLayerLoader], problems: [String], session: Int) {
+    /// The map's operational layers, listed with their legends (a map service's pictures under the features).
+    private func use(_ opened: OpenedOperationalLayers, session: Int) {
         guard map?.session == session else { return }
-        map?.features = loaders
-        map?.featureProblems = problems
+        map?.operational = opened
         var legend: [String: [LegendEntry]] = [:]
-        for loader in loaders { legend[loader.title] = MapLegend.entries(for: loader.info) }
-        send(.featureLayersOpened(session: session, FeatureLayersSummary(titles: loaders.map(\.title),
-                                                                         hidden: loaders.filter { !$0.initiallyVisible }.map(\.title),
-                                                                         legend: legend, problems: problems)))
+        for loader in opened.features { legend[loader.title] = MapLegend.entries(for: loader.info) }
+        for layer in opened.images where !layer.legend.isEmpty { legend[layer.title] = layer.legend }
+        let hidden = opened.features.filter { !$0.initiallyVisible }.map(\.title) + opened.images.filter { !$0.initiallyVisible }.map(\.title)
+        send(.featureLayersOpened(session: session, FeatureLayersSummary(titles: opened.images.map(\.title) + opened.features.map(\.title),
+                                                                         hidden: hidden, legend: legend, listedOnly: opened.listedOnly,
+                                                                         problems: opened.problems)))
     }
 
     private func overview(_ request: MapRequest, sources: [MapSourceChoice]) async {

@@ -1,0 +1,99 @@
+import Foundation
+import MapRender
+import MapbookCore
+import TileFormats
+import Geometry
+
+/// An operational layer the server draws for each view (a map service's `export`): asked for the
+/// view's box at the map's pixel grid (a cell's width by half its height, the grid raster pictures
+/// are drawn at), once the view has held still a moment; a newer view cancels the question before
+/// it; the last few pictures are kept by view, and until the new one comes the last picture is
+/// drawn where it belongs.
+public actor ServiceImageLayer {
+    /// The picture of a box, as the server drew it (PNG or JPEG bytes).
+    public typealias Fetch = @Sendable (ImageView) async throws -> Data
+    /// What lies at a point of a view.
+    public typealias Identify = @Sendable (GeoPoint, ImageView) async throws -> [IdentifyHit]
+
+    /// A box in Web Mercator metres and its size in pixels.
+    public struct ImageView: Sendable, Hashable {
+        public var left: Double, top: Double, right: Double, bottom: Double
+        public var width: Int, height: Int
+    }
+
+    public nonisolated let title: String
+    public nonisolated let opacity: Double
+    public nonisolated let initiallyVisible: Bool
+    public nonisolated let legend: [LegendEntry]
+    public nonisolated let attribution: String?
+    private let fetch: Fetch
+    private let identifyAt: Identify?
+    /// The pictures last drawn, the newest last.
+    private var kept: [(view: ImageView, image: RasterImage)] = []
+    private var asking: (view: ImageView, task: Task<RasterImage, any Error>)?
+    private var generation = 0
+    private var failure: String?
+    private var failedAt: ContinuousClock.Instant?
+
+    /// How long a view must hold still before it is asked for: panning asks once, at the end.
+    static let settle: Duration = .milliseconds(120)
+    static let keptPictures = 6
+
+    public init(title: String, opacity: Double = 1, visible: Bool = true, legend: [LegendEntry] = [], attribution: String? = nil,
+                fetch: @escaping Fetch, identify: Identify? = nil) {
+        self.title = title; self.opacity = opacity; initiallyVisible = visible; self.legend = legend
+        self.attribution = attribution; self.fetch = fetch; identifyAt = identify
+    }
+
+    /// The view of a request: its box and the pixel grid it is drawn at.
+    public nonisolated static func view(_ viewport: MapViewport, columns: Int, rows: Int) -> ImageView {
+        let projection = viewport.projection(columns: columns, rows: rows)
+        return ImageView(left: projection.left, top: projection.top, right: projection.left + Double(columns * 2) / projection.scale,
+                         bottom: projection.top - Double(rows * 4) / projection.scale, width: max(columns, 1), height: max(rows * 2, 1))
+    }
+
+    /// The picture to draw for a view (the newest kept one while the view's own is not there), and a
+    /// sentence when the service failed.
+    public func image(for viewport: MapViewport, columns: Int, rows: Int) async -> (image: PlacedImage?, problem: String?) {
+        let view = Self.view(viewport, columns: columns, rows: rows)
+        if let hit = kept.last(where: { $0.view == view }) { return (placed(hit), nil) }
+        generation += 1
+        let mine = generation
+        try? await Task.sleep(for: Self.settle)
+        // A newer view came while this one settled: it is the one asked for.
+        guard mine == generation, !Task.isCancelled else { return (kept.last.map(placed), failure) }
+        if let failedAt, ContinuousClock.now - failedAt < FeatureLayerLoader.retryAfterFailure { return (kept.last.map(placed), failure) }
+        if let asking, asking.view != view { asking.task.cancel() }
+        let fetch = fetch
+        let task = asking?.view == view ? asking!.task : Task { try RasterImage(decoding: try await fetch(view)) }
+        asking = (view, task)
+        do {
+            let image = try await task.value
+            if asking?.view == view { asking = nil }
+            kept.removeAll { $0.view == view }
+            kept.append((view, image))
+            if kept.count > Self.keptPictures { kept.removeFirst() }
+            failure = nil
+            failedAt = nil
+            return (placed((view, image)), nil)
+        } catch {
+            if asking?.view == view { asking = nil }
+            // Superseded: the newer view's drawing shows the answer.
+            guard !(error is CancellationError), !task.isCancelled else { return (kept.last.map(placed), failure) }
+            failure = "\(TerminalText.sanitizedLine(title, maxLength: 60)) could not be drawn: \(error.userSentence)"
+            failedAt = .now
+            return (kept.last.map(placed), failure)
+        }
+    }
+
+    /// What lies at a point of the view, as the service says; nothing when it cannot identify.
+    public func identify(at point: GeoPoint, viewport: MapViewport, columns: Int, rows: Int) async -> [IdentifyHit] {
+        guard let identifyAt else { return [] }
+        return (try? await identifyAt(point, Self.view(viewport, columns: columns, rows: rows))) ?? []
+    }
+
+    private func placed(_ kept: (view: ImageView, image: RasterImage)) -> PlacedImage {
+        PlacedImage(image: kept.image, left: kept.view.left, top: kept.view.top, right: kept.view.right, bottom: kept.view.bottom,
+                    opacity: opacity)
+    }
+}
