@@ -10,28 +10,33 @@ extension MapStack {
     public static let identifyLimit = 20
 
     /// What lies under `point` in the view of `request`, within one cell: operational features
-    /// first (upper layers first), then map services' (their `identify`), then the basemap's vector tile features (points and labels, then
+    /// first (upper layers first), then map services' (their `identify`), then the world outline's
+    /// when it stands in for a basemap, then the basemap's vector tile features (points and labels, then
     /// lines, then areas; upper layers first).
     public func identify(at point: GeoPoint, request: MapRequest) async -> [IdentifyHit] {
         let target = MercatorPoint(point)
         // A cell is 2 × 4 dots; one dot is `resolution` metres.
         let tolerance = request.viewport.resolution * 4
         var hits: [IdentifyHit] = []
-        for loader in (baseFeatures + features).reversed() where !request.hiddenLayers.contains(loader.title) {
-            guard loader.info.isVisible(atScale: request.viewport.scale), let layer = await loader.current else { continue }
-            for index in layer.hits(at: target, tolerance: tolerance) {
-                let feature = layer.features[index]
-                let card = PopupCard.make(layer: loader.title, attributes: feature.attributes, fields: layer.info.fields, popup: layer.info.popup,
-                                          displayField: layer.info.displayField)
-                hits.append(IdentifyHit(card: card, geometry: feature.geometry))
-                if hits.count >= Self.identifyLimit { return hits }
+        func featureHits(_ loaders: [FeatureLayerLoader]) async {
+            for loader in loaders.reversed() where !request.hiddenLayers.contains(loader.title) && hits.count < Self.identifyLimit {
+                guard loader.info.isVisible(atScale: request.viewport.scale), let layer = await loader.current else { continue }
+                for index in layer.hits(at: target, tolerance: tolerance).prefix(Self.identifyLimit - hits.count) {
+                    let feature = layer.features[index]
+                    let card = PopupCard.make(layer: loader.title, attributes: feature.attributes, fields: layer.info.fields,
+                                              popup: layer.info.popup, displayField: layer.info.displayField)
+                    hits.append(IdentifyHit(card: card, geometry: feature.geometry))
+                }
             }
         }
-        // Then what the servers of map services say lies there (upper layers first).
+        await featureHits(features)
+        // Then what the servers of map services say lies there (upper layers first), then what
+        // stands in for a basemap (the world outline).
         for layer in images.reversed() where !request.hiddenLayers.contains(layer.title) && hits.count < Self.identifyLimit {
             hits += await layer.identify(at: point, viewport: request.viewport, columns: request.columns, rows: request.rows)
                 .prefix(Self.identifyLimit - hits.count)
         }
+        await featureHits(baseFeatures)
         if hits.count >= Self.identifyLimit { return hits }
         for layer in layers.reversed() where layer.loader.source.isVector {
             let loaded = await layer.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows)

@@ -7,11 +7,11 @@ import Geometry
 /// collection inside the web map (lighthouses, in Web Mercator, as ArcGIS Online saves them), a
 /// CSV item (ferry terminals) and a KML layer mapbook lists but does not draw — over Explore
 /// Maine's basemap, with the same map areas.
-enum SampleServicesMap {
-    static let id = "5e7a1c2b3d4f4a6b8c9d0e1f2a3b4c5d"
-    static let title = "Maine services"
+public enum SampleServicesMap {
+    public static let id = "5e7a1c2b3d4f4a6b8c9d0e1f2a3b4c5d"
+    public static let title = "Maine services"
     static let snippet = "Maine's towns and counties from a map service, with lighthouses and ferry terminals."
-    static let csvID = "c5f0a1e2d3c44b5a96877a8b9c0d1e2f"
+    public static let csvID = "c5f0a1e2d3c44b5a96877a8b9c0d1e2f"
     static let csvTitle = "Maine ferry terminals"
 
     /// Lighthouses on Maine's coast: name, year first lit, longitude, latitude.

@@ -54,6 +54,27 @@ struct FeatureCopyTests {
         #expect(!fixture.library.hasFeatureCopies(fixture.portlandID))
     }
 
+    /// A feature collection's features and a CSV file's rows are kept with the area too (a map
+    /// service cannot be: it is drawn online only), and read back with the portal gone.
+    @Test func featureCollectionsAndCSVFilesAreKeptWithTheArea() async throws {
+        let fixture = try LibraryFixture()
+        let layers = try await fixture.client.webMap(ItemID(SampleServicesMap.id)!).featureLayers
+        #expect(layers.map(\.title) == ["Lighthouses", "Ferry terminals"])
+        let queue = fixture.queue()
+        await queue.setFeatureLayers(layers)
+        let events = try await fixture.downloadPortland(with: queue)
+        guard case .finished? = events.last else { Issue.record("\(events)"); return }
+        fixture.portal.stop()
+        let (copies, problems) = fixture.library.featureCopies(fixture.portlandID)
+        #expect(problems.isEmpty && copies.map(\.title) == ["Lighthouses", "Ferry terminals"] && copies.allSatisfy { $0.problem == nil })
+        let lights = copies[0], ferries = copies[1]
+        #expect(lights.features.count == 6 && lights.info.popup?.title == "{name}")
+        guard case .points(let points)? = lights.features.first?.geometry else { Issue.record("no point"); return }
+        #expect(abs(points[0].longitude + 70.2078) < 1e-6, "kept in degrees")
+        #expect(ferries.features.count == 5 && ferries.info.popup?.title == "{Name} ferry terminal")
+        #expect(ferries.info.symbol(for: [:]).symbol.color == SymbolColor(r: 30, g: 90, b: 200), "the web map's renderer")
+    }
+
     @Test func aLayerThatCannotBeCopiedIsNamedAndTheAreaStillDownloads() async throws {
         let fixture = try LibraryFixture(faults: "featuresDown")
         let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
