@@ -56,6 +56,10 @@ public struct MapServiceError: UserFacingError, Equatable {
 extension PortalClient {
     /// The largest picture taken: a view of a 200-column terminal is a few hundred kilobytes.
     public static let maxServiceImageBytes = 16 << 20
+    /// A picture's pixel is two of the map's dots wide, and the map's scale counts a dot as a pixel
+    /// at 96 dpi: at 48 dpi the server works at the scale the footer shows (sublayers' scale ranges
+    /// agree) and sizes its symbols for it.
+    public static let serviceImageDPI = 48
     /// Identify looks this many pixels around the point: within a cell of the map.
     public static let identifyTolerance = 2
 
@@ -100,7 +104,7 @@ extension PortalClient {
             ("size", "\(view.width),\(view.height)"), ("format", service.isImageService ? "png" : "png32"),
         ]
         if !service.isImageService {
-            query += [("transparent", "true"), ("dpi", "96")]
+            query += [("transparent", "true"), ("dpi", String(Self.serviceImageDPI))]
             if let shown = service.shownLayers { query.append(("layers", "show:" + shown.map(String.init).joined(separator: ","))) }
         }
         query.append(("f", "image"))
@@ -116,7 +120,7 @@ extension PortalClient {
         let json = try await getJSON(service.url, ["identify"], query: [
             ("geometry", "\(point.longitude),\(point.latitude)"), ("geometryType", "esriGeometryPoint"), ("sr", "4326"),
             ("layers", shown), ("tolerance", String(Self.identifyTolerance)),
-            ("mapExtent", "\(box.xmin),\(box.ymin),\(box.xmax),\(box.ymax)"), ("imageDisplay", "\(view.width),\(view.height),96"),
+            ("mapExtent", "\(box.xmin),\(box.ymin),\(box.xmax),\(box.ymax)"), ("imageDisplay", "\(view.width),\(view.height),\(Self.serviceImageDPI)"),
             ("returnGeometry", "true"),
         ])
         return (json["results"]?.array ?? []).prefix(50).map { result in

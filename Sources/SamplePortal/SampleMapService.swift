@@ -89,10 +89,12 @@ struct SampleMapService {
             }
         }
         if shown.contains(0) {
+            // A 3-pixel dot at 96 dpi, smaller as the pixels asked for grow.
+            let radius = Int((Double(query["dpi"] ?? "") ?? 96) / 96 + 0.01)
             for place in places.features where place.extent.intersects(view) {
                 guard let x = place.geometry["x"]?.double, let y = place.geometry["y"]?.double else { continue }
                 let p = canvas.pixel(GeoPoint(longitude: x, latitude: y))
-                for dx in -1...1 { for dy in -1...1 { canvas.set(Int(p.x) + dx, Int(p.y) + dy, Self.townColor) } }
+                for dx in -radius...radius { for dy in -radius...radius { canvas.set(Int(p.x) + dx, Int(p.y) + dy, Self.townColor) } }
             }
         }
         return LoopbackResponse(status: 200, headers: [("Content-Type", "image/png")], body: PNG.encode(width: width, height: height, rgba: canvas.pixels))

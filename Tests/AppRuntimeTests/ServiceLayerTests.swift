@@ -62,7 +62,7 @@ struct ServiceLayerTests {
                 && abs(box[2] - view.right) < 1e-3 && abs(box[3] - view.top) < 1e-3)
         #expect(export.query["size"] == "80,48", "a cell's width by half its height: the grid pictures are drawn at")
         #expect(export.query["bboxSR"] == "3857" && export.query["imageSR"] == "3857" && export.query["format"] == "png32")
-        #expect(export.query["transparent"] == "true" && export.query["layers"] == "show:0,1" && export.query["dpi"] == "96")
+        #expect(export.query["transparent"] == "true" && export.query["layers"] == "show:0,1" && export.query["dpi"] == "48")
         #expect(export.query["f"] == "image")
         // The county lines the server drew show over the outline: the picture is laid where it belongs.
         let outlineOnly = await MapStack.worldOutline().render(request)
@@ -90,7 +90,7 @@ struct ServiceLayerTests {
         let identify = try #require(portal.requests.first { $0.path.hasSuffix("/MapServer/identify") })
         #expect(identify.query["geometry"] == "-69.1047,44.1037" && identify.query["geometryType"] == "esriGeometryPoint")
         #expect(identify.query["sr"] == "4326" && identify.query["layers"] == "visible:0,1" && identify.query["tolerance"] == "2")
-        #expect(identify.query["imageDisplay"] == "120,76,96" && identify.query["returnGeometry"] == "true")
+        #expect(identify.query["imageDisplay"] == "120,76,48" && identify.query["returnGeometry"] == "true")
         #expect(identify.query["mapExtent"]?.split(separator: ",").count == 4)
     }
 
