@@ -234,6 +234,52 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// A web map of map services, a feature collection, a CSV layer and a KML layer: online the map
+    /// service's picture draws and identifies, every layer is in L (the KML one "not drawn"); with
+    /// an area downloaded and the portal gone, the collection's and the CSV's features still show
+    /// and the map service is listed as needing the network.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func aWebMapOfServicesCollectionsAndCSVOnlineThenOffline() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try Tmux(width: 120, height: 40)
+        defer { tmux.close() }
+        try tmux.start("mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleServicesMap.id)")
+        _ = try await tmux.waitFor("6 map areas", timeout: 30)
+        tmux.send("m")
+        var screen = try await tmux.waitFor("Maine services › Map")
+        screen = try await tmux.waitForSettled()
+        #expect(portal.requests.contains { $0.path.hasSuffix("/MapServer/export") }, "the service drew the view")
+        #expect(screen.contains("◆") && screen.contains("■"), "lighthouses and ferry terminals")
+        tmux.send("L")
+        screen = try await tmux.waitFor("[x] Maine boundaries")
+        #expect(screen.contains("[x] Lighthouses") && screen.contains("[x] Ferry terminals") && screen.contains("Counties"))
+        #expect(screen.contains("Hiking trails (KML) · not drawn"))
+        tmux.send("Escape")
+        _ = try await tmux.waitForSettled()
+        // What lies at the centre, as the map service's identify says: towns near it, its county.
+        tmux.send("i")
+        screen = try await tmux.waitFor("Maine boundaries · ")
+        #expect(screen.contains("Identify · ") && (screen.contains("County") || screen.contains("Town")))
+        tmux.send("Escape", "Escape")
+        _ = try await tmux.waitFor("6 map areas")
+        tmux.send("Down", "Down", "Down", "Down")
+        _ = try await tmux.waitFor("5/7")
+        tmux.send("d")
+        _ = try await tmux.waitFor("Greater Portland downloaded", timeout: 30)
+        try portal.setOutage(true)
+        _ = try await tmux.waitFor("○ portal not answering", timeout: 10)
+        tmux.send("m")
+        screen = try await tmux.waitFor("Greater Portland › Map")
+        screen = try await tmux.waitForSettled()
+        #expect(screen.contains("◆"), "Portland Head Light, from the copy kept with the area")
+        tmux.send("L")
+        screen = try await tmux.waitFor("[x] Ferry terminals")
+        #expect(screen.contains("[x] Lighthouses") && screen.contains("Maine boundaries (ArcGISMapServiceLayer) · needs the network"))
+        tmux.send("Escape", "Escape", "q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// `R` in the map view, then a pan: the ruler's card gives the great-circle distance between the
     /// centre before and after, to 0.5 % of a haversine reference (and the display's rounding).
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
