@@ -65,7 +65,8 @@ public actor ServiceImageLayer {
         if let failedAt, ContinuousClock.now - failedAt < FeatureLayerLoader.retryAfterFailure { return (kept.last.map(placed), failure) }
         if let asking, asking.view != view { asking.task.cancel() }
         let fetch = fetch
-        let task = asking?.view == view ? asking!.task : Task { try RasterImage(decoding: try await fetch(view)) }
+        // The same view already being asked for (two drawings of it): wait for that answer.
+        let task = (asking?.view == view ? asking?.task : nil) ?? Task { try RasterImage(decoding: try await fetch(view)) }
         asking = (view, task)
         do {
             let image = try await task.value
