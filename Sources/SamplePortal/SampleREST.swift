@@ -84,6 +84,7 @@ struct SampleREST {
             guard wantsJSON else { return Self.html }
             if id == SampleCatalog.webMapID || id == SampleCatalog.protectedID { return json(webMapData()) }
             if id == SampleServicesMap.id { return json(SampleServicesMap.data(baseURL: baseURL)) }
+            if id == SampleUTMMap.id { return json(SampleUTMMap.data(baseURL: baseURL)) }
             if let basemap = SampleGallery.item(id) { return json(SampleGallery.data(of: basemap, baseURL: baseURL)) }
             if let area = SampleCatalog.area(id: id) { return json(.object(["packages": .array([.string(area.packageID)])])) }
             return json(Self.notFound)
@@ -108,7 +109,7 @@ struct SampleREST {
             return json(.object(["total": .number(Double(related.count)), "relatedItems": .array(related)]))
         case let rest where rest.first == "info" && rest.count > 1:
             guard item["thumbnail"]?.string == rest.dropFirst().joined(separator: "/"),
-                  let png = content.thumbnails[[SampleCatalog.protectedID, SampleServicesMap.id].contains(id) ? SampleCatalog.webMapID : id] else {
+                  let png = content.thumbnails[[SampleCatalog.protectedID, SampleServicesMap.id, SampleUTMMap.id].contains(id) ? SampleCatalog.webMapID : id] else {
                 return json(Self.notFound)
             }
             return LoopbackResponse(status: 200, headers: [("Content-Type", "image/png")], body: png)
@@ -127,9 +128,10 @@ struct SampleREST {
             item["owner"] = .string(SampleAuth.username)
             return .object(item)
         }
-        if id == SampleServicesMap.id {
-            var item = webMapItem(id: id, title: SampleServicesMap.title)
-            item["snippet"] = .string(SampleServicesMap.snippet)
+        for (mapID, title, snippet) in [(SampleServicesMap.id, SampleServicesMap.title, SampleServicesMap.snippet),
+                                        (SampleUTMMap.id, SampleUTMMap.title, SampleUTMMap.snippet)] where id == mapID {
+            var item = webMapItem(id: id, title: title)
+            item["snippet"] = .string(snippet)
             return .object(item)
         }
         if id == SampleServicesMap.csvID {
@@ -300,7 +302,7 @@ struct SampleREST {
         let start = max(1, Int(query["start"] ?? "") ?? 1), num = min(100, max(1, Int(query["num"] ?? "") ?? 10))
         // The private web map is found only by those signed in, as an org's items are.
         let ids = [SampleCatalog.webMapID] + (signedIn ? [SampleCatalog.protectedID] : []) + SampleCatalog.areas.flatMap { [$0.id, $0.packageID] }
-            + SampleGallery.items.map(\.id) + [SampleServicesMap.id, SampleServicesMap.csvID]
+            + SampleGallery.items.map(\.id) + [SampleServicesMap.id, SampleUTMMap.id, SampleServicesMap.csvID]
         let terms = Self.terms(q)
         let matches = ids.compactMap(item).filter { item in
             terms.allSatisfy { field, value in

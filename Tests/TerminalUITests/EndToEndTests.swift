@@ -280,6 +280,30 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// A web map in NAD83 / UTM zone 19N: its basemap is not drawn, and says why; its feature layers
+    /// are, over the world outline, at the initial view its UTM extent gives; `L` lists them.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func aWebMapInAnotherProjectionShowsItsLayersAndSaysWhy() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try Tmux(width: 120, height: 40)
+        defer { tmux.close() }
+        try tmux.start("mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleUTMMap.id)")
+        _ = try await tmux.waitFor("Maine survey (UTM)", timeout: 30)
+        tmux.send("m")
+        var screen = try await tmux.waitFor("This web map's basemap is in NAD83 / UTM zone 19N")
+        screen = try await tmux.waitForSettled()
+        #expect(screen.contains("world outline"))
+        let centre = try #require(Self.centre(in: screen), "\(screen)")
+        #expect(abs(centre.latitude - 44.25) < 0.3 && abs(centre.longitude + 69.24) < 0.3, "mid-coast Maine, from the UTM extent: \(centre)")
+        #expect(portal.requests.contains { $0.path.hasSuffix("/FeatureServer/0/query") }, "the places asked for the view")
+        tmux.send("L")
+        screen = try await tmux.waitFor("[x] Places")
+        #expect(screen.contains("[x] Counties") && screen.contains("World outline"))
+        tmux.send("Escape", "Escape", "q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// `R` in the map view, then a pan: the ruler's card gives the great-circle distance between the
     /// centre before and after, to 0.5 % of a haversine reference (and the display's rounding).
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
