@@ -161,6 +161,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
 @UIActor
 func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     if path == "sample-topographic" { return await benchOnlineBasemap(width: width, height: height, zoom: zoom ?? 9) }
+    if path == "sample-services" { return await benchServiceLayers(width: width, height: height, zoom: zoom ?? 9) }
     var file = path
     if path == "sample" {
         guard let content = try? SampleContent.build(),
@@ -261,6 +262,38 @@ func benchOnlineBasemap(width: Int, height: Int, zoom: Double) async {
         cold.append(seconds(ContinuousClock.now - start))
     }
     print("cold_connect_load_and_draw \(summary(cold))")
+}
+
+/// The sample's Maine services web map over its vector basemap: a map service's picture, a feature
+/// collection and a CSV layer. Warm: the view's picture kept; a new view: settled, asked, decoded, drawn.
+func benchServiceLayers(width: Int, height: Int, zoom: Double) async {
+    guard let content = try? SampleContent.build(), let portal = try? SamplePortal(content: content) else { fail("no sample portal", status: 1) }
+    defer { portal.stop() }
+    let client = PortalClient(portal: portal.baseURL)
+    guard let webMap = try? await client.webMap(ItemID(SampleServicesMap.id)!),
+          var stack = try? await MapStack.connect(webMap.basemap, http: HTTPClient(), cacheDirectory: nil) else { fail("no web map", status: 1) }
+    await OperationalLayerLoaders.open(OperationalLayers(layers: webMap.flatOperationalLayers, online: true), library: scratchLibrary, client: client)
+        .add(to: &stack)
+    let mapRect = ScreenLayout.mapRect(width: width, height: height)
+    let columns = mapRect.width, rows = mapRect.height
+    var viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: -69.1, latitude: 44.1)), zoom: zoom)
+    var image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows))
+    var warm: [Double] = []
+    for _ in 0..<100 {
+        let start = ContinuousClock.now
+        image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows))
+        warm.append(seconds(ContinuousClock.now - start))
+    }
+    print("images=\(stack.images.count) features=\(image.report.featuresDrawn) pictures=\(image.report.rasterTilesDrawn) zoom=\(zoom)")
+    print("warm_render_\(columns)x\(rows) \(summary(warm))")
+    var fresh: [Double] = []
+    for _ in 0..<20 {
+        viewport.center.x += 2_000
+        let start = ContinuousClock.now
+        _ = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows))
+        fresh.append(seconds(ContinuousClock.now - start))
+    }
+    print("new_view_settle_export_draw \(summary(fresh))")
 }
 
 /// Median of `runs` parses of each file into a document tree, by mapbook's parser and Foundation's two.
