@@ -36,13 +36,13 @@ public actor ServiceImageLayer {
     private var failedAt: ContinuousClock.Instant?
 
     /// How long a view must hold still before it is asked for: panning asks once, at the end.
-    static let settle: Duration = .milliseconds(120)
+    private let settle: Duration
     static let keptPictures = 6
 
     public init(title: String, opacity: Double = 1, visible: Bool = true, legend: [LegendEntry] = [], attribution: String? = nil,
-                fetch: @escaping Fetch, identify: Identify? = nil) {
+                settle: Duration = .milliseconds(120), fetch: @escaping Fetch, identify: Identify? = nil) {
         self.title = title; self.opacity = opacity; initiallyVisible = visible; self.legend = legend
-        self.attribution = attribution; self.fetch = fetch; identifyAt = identify
+        self.attribution = attribution; self.settle = settle; self.fetch = fetch; identifyAt = identify
     }
 
     /// The view of a request: its box and the pixel grid it is drawn at.
@@ -59,7 +59,7 @@ public actor ServiceImageLayer {
         if let hit = kept.last(where: { $0.view == view }) { return (placed(hit), nil) }
         generation += 1
         let mine = generation
-        try? await Task.sleep(for: Self.settle)
+        try? await Task.sleep(for: settle)
         // A newer view came while this one settled: it is the one asked for.
         guard mine == generation, !Task.isCancelled else { return (kept.last.map(placed), failure) }
         if let failedAt, ContinuousClock.now - failedAt < FeatureLayerLoader.retryAfterFailure { return (kept.last.map(placed), failure) }

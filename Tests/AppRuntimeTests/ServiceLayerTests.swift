@@ -134,7 +134,8 @@ struct ServiceLayerTests {
     @Test func aNewerViewSupersedesTheOneBeforeAndKeptViewsAreNotAskedAgain() async throws {
         let asked = Mutex<[ServiceImageLayer.ImageView]>([])
         let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!
-        let layer = ServiceImageLayer(title: "Roads") { view in
+        // A long settle, so a busy machine cannot make the second view come after the first one settled.
+        let layer = ServiceImageLayer(title: "Roads", settle: .milliseconds(600)) { view in
             asked.withLock { $0.append(view) }
             try await Task.sleep(for: .milliseconds(50))
             return png
