@@ -55,21 +55,13 @@ public enum OperationalLayerLoaders {
             remaining = remaining.filter { $0.drawing == .serviceImage || $0.drawing == .none }
         }
         let client = layers.online ? client : nil
-        let results = await withTaskGroup(of: Indexed<Opened>.self, returning: [Opened?].self) { group in
-            for (index, layer) in remaining.enumerated() {
-                group.addTask { Indexed(index, await open(layer, client: client)) }
-            }
-            var results = [Opened?](repeating: nil, count: remaining.count)
-            for await result in group { results[result.index] = result.value }
-            return results
-        }
+        let results = await remaining.concurrentMap { await open($0, client: client) }
         for result in results {
             switch result {
-            case .features(let loaders, let problems)?: opened.features += loaders; opened.problems += problems
-            case .image(let layer)?: opened.images.append(layer)
-            case .listed(let line)?: opened.listedOnly.append(line)
-            case .failed(let sentence)?: opened.problems.append(sentence)
-            case nil: break
+            case .features(let loaders, let problems): opened.features += loaders; opened.problems += problems
+            case .image(let layer): opened.images.append(layer)
+            case .listed(let line): opened.listedOnly.append(line)
+            case .failed(let sentence): opened.problems.append(sentence)
             }
         }
         return opened

@@ -67,44 +67,21 @@ public struct MapStack: Sendable {
     /// Loads every layer's tiles (together) and draws them. The drawing happens on the caller's
     /// task, outside the loaders, so a long draw never holds up tile loading.
     public func render(_ request: MapRequest) async -> MapImage {
-        let loaded = await withTaskGroup(of: Indexed<LoadedTiles>.self, returning: [LoadedTiles?].self) { group in
-            for (index, layer) in layers.enumerated() {
-                group.addTask { Indexed(index, await layer.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows)) }
-            }
-            var results = [LoadedTiles?](repeating: nil, count: layers.count)
-            for await tiles in group { results[tiles.index] = tiles.value }
-            return results
-        }
+        let loaded = await layers.concurrentMap { await $0.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows) }
         let shown = (baseFeatures + features).filter { !request.hiddenLayers.contains($0.title) }
-        let featureResults = await withTaskGroup(of: Indexed<(layer: PreparedFeatureLayer?, problem: String?)>.self,
-                                                 returning: [(layer: PreparedFeatureLayer?, problem: String?)?].self) { group in
-            for (index, loader) in shown.enumerated() {
-                group.addTask { Indexed(index, await loader.features(for: request.viewport, columns: request.columns, rows: request.rows)) }
-            }
-            var results = [(layer: PreparedFeatureLayer?, problem: String?)?](repeating: nil, count: shown.count)
-            for await result in group { results[result.index] = result.value }
-            return results
-        }
+        let featureResults = await shown.concurrentMap { await $0.features(for: request.viewport, columns: request.columns, rows: request.rows) }
         let shownImages = images.filter { !request.hiddenLayers.contains($0.title) }
-        let imageResults = await withTaskGroup(of: Indexed<(image: PlacedImage?, problem: String?)>.self,
-                                               returning: [(image: PlacedImage?, problem: String?)?].self) { group in
-            for (index, layer) in shownImages.enumerated() {
-                group.addTask { Indexed(index, await layer.image(for: request.viewport, columns: request.columns, rows: request.rows)) }
-            }
-            var results = [(image: PlacedImage?, problem: String?)?](repeating: nil, count: shownImages.count)
-            for await result in group { results[result.index] = result.value }
-            return results
-        }
+        let imageResults = await shownImages.concurrentMap { await $0.image(for: request.viewport, columns: request.columns, rows: request.rows) }
         var featureScenes: [FeatureLayerScene] = []
         var featureProblems: [String] = []
         for (loader, result) in zip(shown, featureResults) {
-            if let layer = result?.layer {
+            if let layer = result.layer {
                 featureScenes.append(FeatureLayerScene(layer: layer, opacity: loader.opacity))
                 if layer.withoutGeometry > 0 {
                     featureProblems.append("\(TerminalText.sanitizedLine(loader.title, maxLength: 60)): \(layer.withoutGeometry) feature\(layer.withoutGeometry == 1 ? "" : "s") without a geometry left out.")
                 }
             }
-            if let problem = result?.problem { featureProblems.append(problem) }
+            if let problem = result.problem { featureProblems.append(problem) }
             if let problem = loader.info.rendererProblem { featureProblems.append(problem) }
         }
         let single = layers.count == 1
@@ -113,7 +90,7 @@ public struct MapStack: Sendable {
             var hidden = request.hiddenLayers
             // Several layers: a raster service is switched off by its own name.
             if !single, !source.isVector, hidden.contains(source.name) { hidden.insert(MapComposer.rasterLayerName) }
-            return MapScene(viewport: request.viewport, mode: request.mode, style: source.style, tiles: tiles?.tiles ?? [],
+            return MapScene(viewport: request.viewport, mode: request.mode, style: source.style, tiles: tiles.tiles,
                             tileSize: source.tileSize, hiddenLayers: hidden, attribution: source.attribution,
                             colors: request.colors, opacity: layer.opacity)
         }
@@ -124,10 +101,10 @@ public struct MapStack: Sendable {
             .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         drawn[0].attribution = credits.isEmpty ? nil : credits.joined(separator: " | ")
         var frame = Frame(width: request.columns, height: request.rows)
-        let report = MapComposer.draw(drawn, images: imageResults.compactMap { $0?.image }, features: featureScenes,
+        let report = MapComposer.draw(drawn, images: imageResults.compactMap(\.image), features: featureScenes,
                                       referenceFrom: layers.firstIndex(where: \.isReference), into: &frame, rect: frame.bounds)
-        var problems = problems + imageResults.compactMap { $0?.problem } + featureProblems
-        for sentence in loaded.flatMap({ $0?.problems ?? [] }) where !problems.contains(sentence) { problems.append(sentence) }
+        var problems = problems + imageResults.compactMap(\.problem) + featureProblems
+        for sentence in loaded.flatMap(\.problems) where !problems.contains(sentence) { problems.append(sentence) }
         if report.damagedFeatures > 0 {
             problems.append("\(report.damagedFeatures) feature\(report.damagedFeatures == 1 ? "" : "s") with broken geometry left out.")
         }
@@ -158,29 +135,19 @@ extension MapStack {
     /// draw or open are named in `problems`; with none open it throws the first layer's error.
     public static func connect(_ basemap: Basemap, http: HTTPClient, cacheDirectory: String?) async throws -> MapStack {
         let drawable = basemap.drawableLayers
-        let opened = await withTaskGroup(of: Indexed<Result<TileServiceSource, any Error>>.self,
-                                         returning: [Result<TileServiceSource, any Error>?].self) { group in
-            for (index, layer) in drawable.enumerated() {
-                group.addTask {
-                    do { return Indexed(index, .success(try await TileServiceSource.connect(layer, http: http, cacheDirectory: cacheDirectory))) }
-                    catch { return Indexed(index, .failure(error)) }
-                }
-            }
-            var results = [Result<TileServiceSource, any Error>?](repeating: nil, count: drawable.count)
-            for await result in group { results[result.index] = result.value }
-            return results
+        let opened = await drawable.concurrentMap { layer -> Result<TileServiceSource, any Error> in
+            do { return .success(try await TileServiceSource.connect(layer, http: http, cacheDirectory: cacheDirectory)) } catch { return .failure(error) }
         }
         var layers: [Layer] = []
         var problems = basemap.undrawableLayers.map(TileServiceSource.cannotDraw)
         var firstError: (any Error)?
         for (layer, result) in zip(drawable, opened) {
             switch result {
-            case .success(let source)?:
+            case .success(let source):
                 layers.append(Layer(loader: TileLoader(source: source), opacity: layer.opacity, isReference: layer.isReference))
-            case .failure(let error)?:
+            case .failure(let error):
                 firstError = firstError ?? error
                 problems.append("\(TileServiceSource.layerName(layer)) could not be opened: \(error.userSentence)")
-            case nil: break
             }
         }
         guard !layers.isEmpty else {

@@ -7,3 +7,17 @@ public struct Indexed<Value: Sendable>: Sendable {
 
     public init(_ index: Int, _ value: Value) { self.index = index; self.value = value }
 }
+
+extension Sequence where Element: Sendable {
+    /// `transform` of every element at once (a task each), the results in the sequence's order.
+    public func concurrentMap<T: Sendable>(_ transform: @escaping @Sendable (Element) async -> T) async -> [T] {
+        let items = Array(self)
+        return await withTaskGroup(of: Indexed<T>.self, returning: [T].self) { group in
+            for (index, item) in items.enumerated() { group.addTask { Indexed(index, await transform(item)) } }
+            var results = [T?](repeating: nil, count: items.count)
+            for await result in group { results[result.index] = result.value }
+            // Every child answered its own index.
+            return results.compactMap { $0 }
+        }
+    }
+}
