@@ -13,14 +13,19 @@ import LibraryModel
 /// the portal gone; a layer that cannot be copied is named, a damaged copy is named, a cap is kept.
 @Suite("Feature copies with downloaded areas")
 struct FeatureCopyTests {
+    /// Portland downloaded with the feature layers of a web map, then the portal stopped; whether it finished.
+    static func downloadPortland(_ fixture: LibraryFixture, copying webMap: String) async throws -> Bool {
+        let queue = fixture.queue()
+        await queue.setFeatureLayers(try await fixture.client.webMap(ItemID(webMap)!).featureLayers)
+        let events = try await fixture.downloadPortland(with: queue)
+        fixture.portal.stop()
+        guard case .finished? = events.last else { Issue.record("\(events)"); return false }
+        return true
+    }
+
     @Test func aDownloadCopiesTheOperationalLayersWhichReadBackWithThePortalGone() async throws {
         let fixture = try LibraryFixture()
-        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
-        let queue = fixture.queue()
-        await queue.setFeatureLayers(layers)
-        let events = try await fixture.downloadPortland(with: queue)
-        guard case .finished? = events.last else { Issue.record("\(events)"); return }
-        fixture.portal.stop()
+        guard try await Self.downloadPortland(fixture, copying: SampleFixture.webMapID) else { return }
 
         let (copies, problems) = fixture.library.featureCopies(fixture.portlandID)
         #expect(problems.isEmpty && copies.map(\.title) == ["Counties", "Places"])
@@ -58,13 +63,7 @@ struct FeatureCopyTests {
     /// service cannot be: it is drawn online only), and read back with the portal gone.
     @Test func featureCollectionsAndCSVFilesAreKeptWithTheArea() async throws {
         let fixture = try LibraryFixture()
-        let layers = try await fixture.client.webMap(ItemID(SampleServicesMap.id)!).featureLayers
-        #expect(layers.map(\.title) == ["Lighthouses", "Ferry terminals"])
-        let queue = fixture.queue()
-        await queue.setFeatureLayers(layers)
-        let events = try await fixture.downloadPortland(with: queue)
-        guard case .finished? = events.last else { Issue.record("\(events)"); return }
-        fixture.portal.stop()
+        guard try await Self.downloadPortland(fixture, copying: SampleServicesMap.id) else { return }
         let (copies, problems) = fixture.library.featureCopies(fixture.portlandID)
         #expect(problems.isEmpty && copies.map(\.title) == ["Lighthouses", "Ferry terminals"] && copies.allSatisfy { $0.problem == nil })
         let lights = copies[0], ferries = copies[1]
