@@ -82,7 +82,8 @@ public enum CSVLayer {
         guard let text = String(data: bytes, encoding: .utf8) ?? String(data: bytes, encoding: .isoLatin1) else {
             throw Unreadable(userMessage: "\(title) is not drawn: its file is not text.")
         }
-        var rows = Self.rows(text, delimiter: layout.delimiter, limit: EmbeddedFeatureLayer.limit + 1)
+        // The header and at most `limit` rows are kept; the rest only counted.
+        var (rows, leftOut) = Self.rows(text, delimiter: layout.delimiter, keep: EmbeddedFeatureLayer.limit + 1)
         guard !rows.isEmpty else { throw Unreadable(userMessage: "\(title) is not drawn: its file is empty.") }
         let header = rows.removeFirst().map { $0.trimmingCharacters(in: .whitespaces) }
         func column(_ named: String?, _ usual: [String]) -> Int? {
@@ -93,8 +94,6 @@ public enum CSVLayer {
               let longitude = column(layout.longitudeField, ["longitude", "lon", "long", "lng", "x", "point_x"]) else {
             throw Unreadable(userMessage: "\(title) is not drawn: its file has no latitude and longitude columns mapbook can find.")
         }
-        let leftOut = max(rows.count - EmbeddedFeatureLayer.limit, 0)
-        rows = Array(rows.prefix(EmbeddedFeatureLayer.limit))
         // A column of numbers only is a number field; anything else is text.
         let names = header.enumerated().map { index, name in name.isEmpty ? "field\(index + 1)" : name }
         let numeric = names.indices.map { index in
@@ -140,18 +139,21 @@ public enum CSVLayer {
                            "color": .array([.number(227), .number(26), .number(28), .number(255)])]),
     ])
 
-    /// The file's rows, each a list of fields, at most `limit`; blank lines left out.
-    static func rows(_ text: String, delimiter: Character, limit: Int) -> [[String]] {
+    /// The file's rows, each a list of fields, the first `keep` kept and the rest counted; blank
+    /// lines left out.
+    static func rows(_ text: String, delimiter: Character, keep: Int) -> (rows: [[String]], more: Int) {
         var rows: [[String]] = [], row: [String] = [], field = ""
+        var more = 0
         var quoted = false, fieldStarted = false
         var iterator = text.makeIterator()
         func endRow() {
             row.append(field)
-            if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
+            if !(row.count == 1 && row[0].isEmpty) {
+                if rows.count < keep { rows.append(row) } else { more += 1 }
+            }
             row = []; field = ""; fieldStarted = false
         }
         while let c = iterator.next() {
-            if rows.count >= limit { return rows }
             if quoted {
                 if c == "\"" {
                     // A doubled quote is one quote; a single one ends the quoted part.
@@ -170,6 +172,6 @@ public enum CSVLayer {
             }
         }
         if !field.isEmpty || !row.isEmpty { endRow() }
-        return Array(rows.prefix(limit))
+        return (rows, more)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import MapbookCore
-import ArcGISModel
 import Geometry
 
 /// Turns REST JSON into mapbook's value types, forgiving where real portals vary: missing fields,

@@ -1,6 +1,5 @@
 import Foundation
 import MapbookCore
-import ArcGISModel
 
 /// Items and web maps as ArcGIS JSON, for keeping them on disk (the offline library) and reading
 /// them back with the same decoders the REST answers go through.

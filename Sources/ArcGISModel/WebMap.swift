@@ -74,9 +74,6 @@ public struct WebMapLayer: Sendable, Equatable {
         }
     }
 
-    /// Layers whose features come without asking a service each time: they are drawn offline too.
-    public var needsNoNetwork: Bool { drawing == .featureCollection }
-
     /// The tiled layer types mapbook draws as a basemap.
     public static let drawableBasemapTypes: Set<String> = [
         "VectorTileLayer", "ArcGISTiledMapServiceLayer", "ArcGISTiledImageServiceLayer", "ArcGISImageServiceLayer", "WebTiledLayer",
@@ -167,12 +164,6 @@ public struct WebMap: Sendable, Equatable {
     public var featureLayers: [WebMapLayer] {
         flatOperationalLayers.filter { [.featureService, .featureCollection, .csv].contains($0.drawing) }
     }
-
-    /// The operational layers the server draws for each view (map and image services), bottom first.
-    public var serviceImageLayers: [WebMapLayer] { flatOperationalLayers.filter { $0.drawing == .serviceImage } }
-
-    /// The operational layers mapbook does not draw (WMS, KML, scene and tiled layers, …), to list them.
-    public var undrawnOperationalLayers: [WebMapLayer] { flatOperationalLayers.filter { $0.drawing == .none } }
 }
 
 /// How a `CSV` layer's file is laid out (`columnDelimiter`, `locationInfo`).

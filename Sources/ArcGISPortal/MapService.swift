@@ -60,6 +60,8 @@ extension PortalClient {
     /// at 96 dpi: at 48 dpi the server works at the scale the footer shows (sublayers' scale ranges
     /// agree) and sizes its symbols for it.
     public static let serviceImageDPI = 48
+    /// The longest a picture, an identify or a CSV file may take, retries included.
+    public static let serviceDeadline = Duration.seconds(20)
     /// Identify looks this many pixels around the point: within a cell of the map.
     public static let identifyTolerance = 2
 
@@ -89,6 +91,8 @@ extension PortalClient {
         var asked = request(base: service.url, [service.isImageService ? "exportImage" : "export"],
                             query: Self.exportQuery(service, view: view), json: false)
         asked.maxBodyBytes = Self.maxServiceImageBytes
+        // A drawing waits for the picture: a server that drips is given up on well before the API's 2 minutes.
+        asked.deadline = Self.serviceDeadline
         return try await send(asked, about: nil) { response in
             if response.body.first == UInt8(ascii: "{"), let json = try? JSONValue(parsing: response.body),
                let error = arcGISError(json, about: nil, redacting: [], request: asked) {
@@ -122,7 +126,7 @@ extension PortalClient {
             ("layers", shown), ("tolerance", String(Self.identifyTolerance)),
             ("mapExtent", "\(box.xmin),\(box.ymin),\(box.xmax),\(box.ymax)"), ("imageDisplay", "\(view.width),\(view.height),\(Self.serviceImageDPI)"),
             ("returnGeometry", "true"),
-        ])
+        ], deadline: Self.serviceDeadline)
         return (json["results"]?.array ?? []).prefix(50).map { result in
             ServiceIdentifyResult(layerID: result["layerId"]?.int64.map { Int(clamping: $0) } ?? -1,
                                   layerName: result["layerName"]?.string ?? "Layer",
@@ -146,6 +150,7 @@ extension PortalClient {
         await learnFederation(of: url)
         var asked = request(url: url)
         asked.maxBodyBytes = Self.maxCSVBytes
+        asked.deadline = Self.serviceDeadline
         let data = try await send(asked, about: nil) { response in
             if response.body.first == UInt8(ascii: "{"), let json = try? JSONValue(parsing: response.body),
                let error = arcGISError(json, about: nil, redacting: [], request: asked) {

@@ -57,7 +57,7 @@ public struct PlacedImage: Sendable {
 /// What a drawing left out, for the status bar.
 public struct MapDrawReport: Sendable, Equatable {
     public var featuresDrawn = 0
-    /// Raster tiles that showed.
+    /// Raster tiles, and servers' pictures, that showed.
     public var rasterTilesDrawn = 0
     /// Features whose geometry could not be decoded.
     public var damagedFeatures = 0

@@ -67,11 +67,13 @@ public struct MapStack: Sendable {
     /// Loads every layer's tiles (together) and draws them. The drawing happens on the caller's
     /// task, outside the loaders, so a long draw never holds up tile loading.
     public func render(_ request: MapRequest) async -> MapImage {
-        let loaded = await layers.concurrentMap { await $0.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows) }
+        // Tiles, features and servers' pictures are waited for together: a drawing takes as long as the slowest.
+        async let tiles = layers.concurrentMap { await $0.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows) }
         let shown = (baseFeatures + features).filter { !request.hiddenLayers.contains($0.title) }
-        let featureResults = await shown.concurrentMap { await $0.features(for: request.viewport, columns: request.columns, rows: request.rows) }
+        async let features = shown.concurrentMap { await $0.features(for: request.viewport, columns: request.columns, rows: request.rows) }
         let shownImages = images.filter { !request.hiddenLayers.contains($0.title) }
-        let imageResults = await shownImages.concurrentMap { await $0.image(for: request.viewport, columns: request.columns, rows: request.rows) }
+        async let pictures = shownImages.concurrentMap { await $0.image(for: request.viewport, columns: request.columns, rows: request.rows) }
+        let (loaded, featureResults, imageResults) = await (tiles, features, pictures)
         var featureScenes: [FeatureLayerScene] = []
         var featureProblems: [String] = []
         for (loader, result) in zip(shown, featureResults) {

@@ -3,6 +3,7 @@ import MapRender
 import MapbookCore
 import TileFormats
 import Geometry
+import ArcGISModel
 
 /// An operational layer the server draws for each view (a map service's `export`): asked for the
 /// view's box at the map's pixel grid (a cell's width by half its height, the grid raster pictures
@@ -87,10 +88,18 @@ public actor ServiceImageLayer {
         }
     }
 
-    /// What lies at a point of the view, as the service says; nothing when it cannot identify.
+    /// What lies at a point of the view, as the service says; when it cannot say, a card saying why
+    /// (the rest of identify's answers still come).
     public func identify(at point: GeoPoint, viewport: MapViewport, columns: Int, rows: Int) async -> [IdentifyHit] {
         guard let identifyAt else { return [] }
-        return (try? await identifyAt(point, Self.view(viewport, columns: columns, rows: rows))) ?? []
+        do {
+            return try await identifyAt(point, Self.view(viewport, columns: columns, rows: rows))
+        } catch {
+            let name = TerminalText.sanitizedLine(title, maxLength: 80)
+            return [IdentifyHit(card: PopupCard(layer: name, title: "Not identified",
+                                                rows: [], text: "\(name) could not be asked what lies here: \(error.userSentence)"),
+                                geometry: nil)]
+        }
     }
 
     private func placed(_ kept: (view: ImageView, image: RasterImage)) -> PlacedImage {

@@ -63,17 +63,21 @@ public struct DevicePackages: Sendable {
             throw MobilePackageError("\(shown) could not be copied here (\(error.localizedDescription)).")
         }
         let replaced = FileManager.default.fileExists(atPath: destination)
-        // A file replaces a file in one rename; a folder has to go first.
-        if replaced, package.isFolder || (try? FileManager.default.attributesOfItem(atPath: destination)[.type] as? FileAttributeType) == .typeDirectory {
-            try? FileManager.default.removeItem(atPath: destination)
-        }
+        // A file replaces a file in one rename; a folder is moved aside first, and back if the new
+        // one cannot take its place, so the old package is gone only once the new one is there.
+        let aside = folder + "/.replaced-\(getpid())-" + name
+        let folderInTheWay = replaced && (package.isFolder
+            || (try? FileManager.default.attributesOfItem(atPath: destination)[.type] as? FileAttributeType) == .typeDirectory)
+        if folderInTheWay { _ = rename(destination, aside) }
         // Added now, whatever the source's own time: the list's "added" says when it came.
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: part)
         guard rename(part, destination) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: part)
+            if folderInTheWay { _ = rename(aside, destination) }
             throw MobilePackageError("\(shown) could not be put in place (\(reason)).")
         }
+        if folderInTheWay { try? FileManager.default.removeItem(atPath: aside) }
         return (entry(at: destination), replaced)
     }
 

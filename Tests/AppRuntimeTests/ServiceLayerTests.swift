@@ -128,6 +128,10 @@ struct ServiceLayerTests {
         let image = await stack.render(request)
         #expect(image.report.featuresDrawn > 0, "the outline still draws")
         #expect(image.problems.contains { $0.hasPrefix("Roads could not be drawn: ") && $0.contains("Map export failed") }, "\(image.problems)")
+        // Its identify fails too: a card says so, and the outline's answer still comes.
+        let hits = await stack.identify(at: Self.rockland, request: request)
+        #expect(hits.first?.card.title == "Not identified" && hits.first?.card.text?.hasPrefix("Roads could not be asked what lies here: ") == true)
+        #expect(hits.dropFirst().contains { $0.card.title == "United States of America" })
     }
 
     /// Panning asks once, for where the view came to rest; a view seen before is not asked again.

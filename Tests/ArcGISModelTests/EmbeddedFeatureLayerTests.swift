@@ -29,13 +29,12 @@ struct EmbeddedFeatureLayerTests {
         let map = PortalDecoding.webMap(try JSONValue(parsing: Data(json.utf8)))
         #expect(map.flatOperationalLayers.map(\.drawing) == [.serviceImage, .csv, .featureCollection, .featureService, .none, .none])
         #expect(map.featureLayers.map(\.title) == ["Wells", "Notes", "Parcels"])
-        #expect(map.serviceImageLayers.map(\.title) == ["Soils"] && map.undrawnOperationalLayers.map(\.title) == ["Trails", "No address"])
-        let soils = map.serviceImageLayers[0]
+        let soils = map.flatOperationalLayers[0]
+        #expect(soils.title == "Soils" && map.flatOperationalLayers.filter { $0.drawing == .none }.map(\.title) == ["Trails", "No address"])
         #expect(soils.visibleLayers == [2, 5] && soils.layers.first?.id == "2" && soils.layers.first?.popupInfo != nil)
         let wells = map.featureLayers[0]
         #expect(!wells.visible, "a hidden group hides its layers")
         #expect(wells.csv == CSVLayout(delimiter: ";", latitudeField: "lat_dd", longitudeField: "lon_dd"))
-        #expect(map.featureLayers[1].needsNoNetwork && !map.featureLayers[2].needsNoNetwork)
     }
 
     @Test func aFeatureCollectionInWebMercatorIsReadInDegreesWithItsOwnPopupAndRenderer() throws {
@@ -93,6 +92,10 @@ struct EmbeddedFeatureLayerTests {
         #expect(read.info.displayField == "Name" && read.info.geometryType == .point)
         #expect(read.info.field("Lat")?.type == "esriFieldTypeString", "\"north\" makes the column text")
         #expect(read.info.rendererProblem == nil, "a default marker when the web map gives no renderer")
+        // Past the limit, rows are counted, not kept.
+        let many = "lat,lon\n" + String(repeating: "44,-69\n", count: EmbeddedFeatureLayer.limit + 5)
+        let capped = try CSVLayer.read(Data(many.utf8), layer: layer)
+        #expect(capped.features.count == EmbeddedFeatureLayer.limit && capped.leftOut == 5)
     }
 
     @Test func aCSVFileWithItsOwnDelimiterAndFieldsAndOnesThatCannotBeRead() throws {

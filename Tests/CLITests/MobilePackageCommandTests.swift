@@ -81,6 +81,10 @@ struct MobilePackageCommandTests {
         #expect(result.stderr == "mapbook: usa.geodatabase is not a mobile map package (a .mmpk, or a folder holding pNN/*.mmap).\n")
         result = try await CLI.runAsync(["import", zipped] + data, environment: environment)
         #expect(result.status == 0 && result.stdout.hasPrefix("Replaced USA mapbook (usa.mmpk"))
+        // An unpacked package replaced: the old folder is moved aside and gone only once the new one is in place.
+        result = try await CLI.runAsync(["import", dir + "/usa-unpacked"] + data, environment: environment)
+        #expect(result.status == 0 && result.stdout.hasPrefix("Replaced USA mapbook (usa-unpacked"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library + "/packages").sorted() == ["usa-unpacked", "usa.mmpk"])
         // What an interrupted import leaves is hidden and not listed.
         try Data("partial".utf8).write(to: URL(fileURLWithPath: library + "/packages/.importing-1-usa.mmpk"))
 

@@ -114,7 +114,8 @@ final class MapViewHandler {
     /// The open map of `session` with its operational layers, once its basemap is open.
     private func drawable(_ session: Int) -> MapStack? {
         guard let map, map.session == session, var stack = map.stack else { return nil }
-        // Layers that could not be opened are named in every drawing's footer, not only the first.
+        // The operational layers as opened (a given map's own were taken over by `use`); those that
+        // could not be opened are named in every drawing's footer, not only the first.
         stack.features = []
         map.operational.add(to: &stack)
         return stack
