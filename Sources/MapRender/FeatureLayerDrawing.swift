@@ -283,7 +283,10 @@ public enum FeatureHighlight {
                 let d = projection.dot(MercatorPoint(point))
                 let column = Int((d.x / 2).rounded(.down)), row = Int((d.y / 4).rounded(.down))
                 guard column >= 0, row >= 0, column < rect.width, row < rect.height else { continue }
-                frame[rect.x + column, rect.y + row] = Cell(ascii ? "@" : "◉", style: CellStyle(foreground: colors ? color : nil, bold: true, reverse: !colors))
+                // On the map's own background: a marker never leaves a cell of the terminal's black.
+                let below = frame[rect.x + column, rect.y + row].style.background
+                frame[rect.x + column, rect.y + row] = Cell(ascii ? "@" : "◉", style: CellStyle(foreground: colors ? color : nil, background: colors ? below : nil,
+                                                                                              bold: true, reverse: !colors))
             }
             return
         case .lines(let lines):

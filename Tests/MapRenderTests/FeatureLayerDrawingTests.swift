@@ -161,4 +161,15 @@ struct FeatureLayerLoaderTests {
                 == "Docks: the copy on this device stopped at its limit; 1,204 features are missing.")
         #expect(await unknown.features(for: view, columns: 40, rows: 10).problem?.hasSuffix("some features are missing.") == true)
     }
+
+    /// An identified point's marker keeps the map's background under it: no cell of the terminal's black.
+    @Test func anIdentifiedPointKeepsTheMapsBackground() {
+        let viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: -69, latitude: 44)), zoom: 8)
+        var frame = Frame(width: 20, height: 6)
+        for y in 0..<6 { for x in 0..<20 { frame[x, y] = Cell(" ", style: CellStyle(background: 188)) } }
+        FeatureHighlight.draw(.points([GeoPoint(longitude: -69, latitude: 44)]), viewport: viewport, into: &frame, rect: frame.bounds,
+                              ascii: false, colors: true)
+        let marked = frame.cells.filter { $0.character == "◉" }
+        #expect(marked.count == 1 && marked.allSatisfy { $0.style.background == 188 && $0.style.foreground == FeatureHighlight.color })
+    }
 }
