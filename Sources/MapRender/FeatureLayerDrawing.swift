@@ -215,13 +215,13 @@ enum FeatureLayerPainter {
         }
     }
 
-    /// Points as glyphs in their colour (the last drawn wins a cell), and every layer's label
-    /// candidates: points label to their right (one label a cell: the others could not be placed
-    /// anyway), lines and areas at their box's centre.
-    static func drawMarkers(_ scenes: [FeatureLayerScene], projection: MapProjection, frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool,
-                            scale: Double, labels: inout [MapComposer.LabelCandidate], occupied: inout Set<Int>, order: Int) -> Int {
-        var drawn = 0
-        var labelled = [Bool](repeating: false, count: rect.width * rect.height)
+    /// Points as marks in their colour (the last drawn wins a cell), and every layer's names:
+    /// points' beside them (one name a cell: the others could not be placed anyway), lines' and
+    /// areas' at their box's centre. Returns them with how many points were marked.
+    static func marks(_ scenes: [FeatureLayerScene], projection: MapProjection, columns: Int, rows: Int, ascii: Bool, scale: Double,
+                      order: Int) -> (marks: [MapMark], labels: [MapLabel], drawn: Int) {
+        var marks: [MapMark] = [], labels: [MapLabel] = []
+        var labelled = [Bool](repeating: false, count: columns * rows)
         for (layerIndex, scene) in scenes.enumerated() {
             let layer = scene.layer
             let labelsShown = layer.info.labeling.map { ($0.minScale == 0 || scale <= $0.minScale) && ($0.maxScale == 0 || scale >= $0.maxScale) } ?? false
@@ -230,74 +230,81 @@ enum FeatureLayerPainter {
             let glyphs = layer.paints.map { glyph($0.kind, ascii: ascii) }
             for index in layer.features.indices where !layer.parts[index].isEmpty {
                 if isPoint {
-                    let paint = layer.paints[layer.symbolIndex[index]]
-                    let style = CellStyle(foreground: colors ? paint.color : nil, bold: true)
+                    let color = layer.paints[layer.symbolIndex[index]].color
                     for part in layer.parts[index] {
                         guard let p = part.first else { continue }
                         let x = ((p.x - projection.left) * projection.scale / 2).rounded(.down)
                         let y = ((projection.top - p.y) * projection.scale / 4).rounded(.down)
-                        guard x >= 0, y >= 0, x < Double(rect.width), y < Double(rect.height) else { continue }
-                        let column = Int(x), row = Int(y)
-                        var cell = Cell(glyphs[layer.symbolIndex[index]], style: style)
-                        cell.style.background = frame[rect.x + column, rect.y + row].style.background
-                        frame[rect.x + column, rect.y + row] = cell
-                        occupied.insert(row * rect.width + column)
-                        drawn += 1
+                        guard x >= 0, y >= 0, x < Double(columns), y < Double(rows) else { continue }
+                        marks.append(MapMark(column: Int(x), row: Int(y), glyph: glyphs[layer.symbolIndex[index]], color: color))
                     }
                 }
                 guard labelsShown, let text = layer.labels[index] else { continue }
                 let box = layer.boxes[index]
                 let cx = ((box.minX + box.maxX) / 2 - projection.left) * projection.scale / 2
                 let cy = (projection.top - (box.minY + box.maxY) / 2) * projection.scale / 4
-                guard cx >= -40, cy >= 0, cx < Double(rect.width + 40), cy < Double(rect.height) else { continue }
-                // A point's label starts a cell past its marker, so the label's margin leaves the marker be.
-                let column = Int(cx.rounded(.down)) + (isPoint ? 1 : 0), row = Int(cy.rounded(.down))
-                if isPoint, column > 0, column <= rect.width {
-                    let cell = row * rect.width + column - 1
-                    if labelled[cell] { continue }
-                    labelled[cell] = true
+                guard cx >= -40, cy >= 0, cx < Double(columns + 40), cy < Double(rows) else { continue }
+                let column = Int(cx.rounded(.down)), row = Int(cy.rounded(.down))
+                let rank = MapLabel.Rank.map(order + layerIndex)
+                if isPoint {
+                    guard column >= 0, column < columns, !labelled[row * columns + column] else { continue }
+                    labelled[row * columns + column] = true
+                    labels.append(.beside(column: column, row: row, text: text, rank: rank, color: labelColor, standsOut: false))
+                } else {
+                    labels.append(.centred(column: column, row: row, text: text, rank: rank, color: labelColor))
                 }
-                labels.append(MapComposer.LabelCandidate(text: text, column: column, row: row, order: order + layerIndex, color: labelColor,
-                                                         isPoint: isPoint))
             }
         }
-        return drawn
+        return (marks, labels, marks.count)
     }
 }
 
-/// The identified feature, drawn over the finished map so it stands out whatever lies below: its
-/// outline or path in a bright colour, a point as a ringed marker.
+/// The identified feature, over the map and under every name, so it stands out whatever lies
+/// below: its path or outline in a bright colour (`drawPath`), a point as a ringed mark, and its
+/// name placed before any other (`names`).
 public enum FeatureHighlight {
     public static let color: PaletteIndex = 201
 
-    public static func draw(_ geometry: GeoGeometry, viewport: MapViewport, into frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool,
-                            color: PaletteIndex = FeatureHighlight.color) {
+    /// A line's path or an area's outline, two dots wide, over what `frame` holds in `rect`
+    /// (a point is a mark: `names`).
+    public static func drawPath(_ geometry: GeoGeometry, viewport: MapViewport, into frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool,
+                                color: PaletteIndex = FeatureHighlight.color) {
         guard !rect.isEmpty else { return }
         let projection = viewport.projection(columns: rect.width, rows: rect.height)
         var canvas = MapCanvas(columns: rect.width, rows: rect.height)
         let style = LineStyle(width: 2, dasharray: [])
-        func dots(_ points: [GeoPoint]) -> [(x: Double, y: Double)] { points.map { projection.dot(MercatorPoint($0)) } }
+        let paths: [[GeoPoint]]
         switch geometry {
-        case .points(let points):
-            for point in points {
-                let d = projection.dot(MercatorPoint(point))
-                let column = Int((d.x / 2).rounded(.down)), row = Int((d.y / 4).rounded(.down))
-                guard column >= 0, row >= 0, column < rect.width, row < rect.height else { continue }
-                // On the map's own background: a marker never leaves a cell of the terminal's black.
-                let below = frame[rect.x + column, rect.y + row].style.background
-                frame[rect.x + column, rect.y + row] = Cell(ascii ? "@" : "◉", style: CellStyle(foreground: colors ? color : nil, background: colors ? below : nil,
-                                                                                              bold: true, reverse: !colors))
-            }
-            return
-        case .lines(let lines):
-            for line in lines { var phase = 0.0; for (a, b) in zip(dots(line), dots(line).dropFirst()) { canvas.line(from: a, to: b, color: color, style: style, phase: &phase) } }
-        case .polygons(let polygons):
-            for ring in polygons.joined() {
-                var phase = 0.0
-                let d = dots(ring)
-                for (a, b) in zip(d, d.dropFirst()) { canvas.line(from: a, to: b, color: color, style: style, phase: &phase) }
-            }
+        case .points: return
+        case .lines(let lines): paths = lines
+        case .polygons(let polygons): paths = Array(polygons.joined())
+        }
+        for path in paths {
+            var phase = 0.0
+            let d = path.map { projection.dot(MercatorPoint($0)) }
+            for (a, b) in zip(d, d.dropFirst()) { canvas.line(from: a, to: b, color: color, style: style, phase: &phase) }
         }
         canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: ascii ? .ascii : .unicode, colors: colors, overlay: true)
+    }
+
+    /// A point's ringed marks, and `title` beside the first of them, else in the middle of the
+    /// feature's box; in a map of `size` cells.
+    public static func names(_ geometry: GeoGeometry, title: String, viewport: MapViewport, size: (columns: Int, rows: Int), ascii: Bool,
+                             color: PaletteIndex = FeatureHighlight.color) -> LabelPass {
+        let projection = viewport.projection(columns: size.columns, rows: size.rows)
+        var pass = LabelPass()
+        if case .points(let points) = geometry {
+            for (index, point) in points.enumerated() {
+                pass.mark(point, glyph: ascii ? "@" : "◉", label: index == 0 ? title : "", rank: .identified, color: color,
+                          projection: projection, size: size)
+            }
+        } else if let extent = geometry.extent, !title.isEmpty {
+            let d = projection.dot(MercatorPoint(GeoPoint(longitude: (extent.xmin + extent.xmax) / 2, latitude: (extent.ymin + extent.ymax) / 2)))
+            if d.x.isFinite, d.y.isFinite, abs(d.x) < 1e6, abs(d.y) < 1e6 {
+                pass.labels.append(.centred(column: Int((d.x / 2).rounded(.down)), row: Int((d.y / 4).rounded(.down)),
+                                            text: DisplayWidth.truncated(title, to: 40), rank: .identified, color: color))
+            }
+        }
+        return pass
     }
 }

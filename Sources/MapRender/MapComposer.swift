@@ -61,33 +61,47 @@ public struct MapDrawReport: Sendable, Equatable {
     public var rasterTilesDrawn = 0
     /// Features whose geometry could not be decoded.
     public var damagedFeatures = 0
+    /// Names placed: by `MapComposer.draw`, which places them (a composed picture's are placed when shown).
     public var labelsPlaced = 0
 
     public init() {}
 }
 
-/// Draws map scenes into a frame, bottom first: raster tiles as half-block pixels (blended by the
-/// layer's opacity), then each style's layers in order (background, fills, lines, circles); then
-/// the labels of all, placed without overlapping (upper layers first), then the attribution line.
+/// Draws map scenes, bottom first: raster tiles as half-block pixels (blended by the layer's
+/// opacity), then each style's layers in order (background, fills, lines, circles). Their names,
+/// feature layers' marks and the attribution go into the picture's `LabelPass`, placed last.
 public enum MapComposer {
+    /// Draws and names the map in `rect` in one go.
     @discardableResult
     public static func draw(_ scene: MapScene, into frame: inout Frame, rect: Rect) -> MapDrawReport {
         draw([scene], into: &frame, rect: rect)
     }
 
-    /// Several layers of one view (a basemap and its reference layers): the first scene sets the
-    /// viewport, mode and colours for all. Operational `images` and then `features` go over the
-    /// basemap and under the scenes from `referenceFrom` on (its reference layers); the features'
-    /// labels rank above its.
+    /// `compose`, then its names placed, into `rect`.
     @discardableResult
     public static func draw(_ scenes: [MapScene], images: [PlacedImage] = [], features: [FeatureLayerScene] = [], referenceFrom: Int? = nil,
                             into frame: inout Frame, rect: Rect) -> MapDrawReport {
+        guard !rect.isEmpty else { return MapDrawReport() }
+        let composed = compose(scenes, images: images, features: features, referenceFrom: referenceFrom, columns: rect.width, rows: rect.height)
+        var report = composed.report
+        frame.paste(composed.picture.frame, at: (rect.x, rect.y), clip: rect)
+        report.labelsPlaced = composed.picture.names.draw(into: &frame, rect: rect, colors: composed.picture.colors).count
+        return report
+    }
+
+    /// Several layers of one view (a basemap and its reference layers): the first scene sets the
+    /// viewport, mode and colours for all. Operational `images` and then `features` go over the
+    /// basemap and under the scenes from `referenceFrom` on (its reference layers); the features'
+    /// names rank above its.
+    public static func compose(_ scenes: [MapScene], images: [PlacedImage] = [], features: [FeatureLayerScene] = [],
+                               referenceFrom: Int? = nil, columns: Int, rows: Int) -> (picture: MapPicture, report: MapDrawReport) {
         var report = MapDrawReport()
-        guard !rect.isEmpty, let first = scenes.first else { return report }
-        let projection = first.viewport.projection(columns: rect.width, rows: rect.height)
-        var canvas = MapCanvas(columns: rect.width, rows: rect.height)
+        var frame = Frame(width: max(columns, 0), height: max(rows, 0))
+        guard columns > 0, rows > 0, let first = scenes.first else { return (MapPicture(frame: frame), report) }
+        let projection = first.viewport.projection(columns: columns, rows: rows)
+        var canvas = MapCanvas(columns: columns, rows: rows)
         canvas.linesAsPixels = first.mode == .blocks
-        var labels: [LabelCandidate] = []
+        var names = LabelPass()
         let referenceStart = min(referenceFrom ?? scenes.count, scenes.count)
         for (index, scene) in scenes.enumerated() {
             // Where the basemap has nothing (no tile at any level, past its data, beyond the poles,
@@ -99,21 +113,21 @@ public enum MapComposer {
             if index == referenceStart {
                 drawOperational(images, features, projection: projection, canvas: &canvas, colors: first.colors, report: &report)
             }
-            draw(scene, projection: projection, into: &canvas, labels: &labels, labelOrder: index * 100_000, report: &report)
+            draw(scene, projection: projection, into: &canvas, labels: &names.labels, labelOrder: index * 100_000, report: &report)
         }
         if referenceStart == scenes.count {
             drawOperational(images, features, projection: projection, canvas: &canvas, colors: first.colors, report: &report)
         }
-        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: first.mode == .ascii ? .ascii : .unicode, colors: first.colors,
+        canvas.draw(into: &frame, at: (0, 0), glyphs: first.mode == .ascii ? .ascii : .unicode, colors: first.colors,
                     shadeWithoutColor: true)
-        var occupied = Set<Int>()
-        report.featuresDrawn += FeatureLayerPainter.drawMarkers(features, projection: projection, frame: &frame, rect: rect,
-                                                                ascii: first.mode == .ascii, colors: first.colors, scale: first.viewport.scale,
-                                                                labels: &labels, occupied: &occupied, order: scenes.count * 100_000)
-        report.labelsPlaced = place(labels, into: &frame, rect: rect, colors: first.colors, reserved: occupied)
+        let points = FeatureLayerPainter.marks(features, projection: projection, columns: columns, rows: rows, ascii: first.mode == .ascii,
+                                               scale: first.viewport.scale, order: scenes.count * 100_000)
+        report.featuresDrawn += points.drawn
+        names.marks = points.marks
+        names.labels += points.labels
         let credits = scenes.compactMap(\.attribution).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        drawAttribution(credits.isEmpty ? nil : credits.joined(separator: " | "), into: &frame, rect: rect, colors: first.colors)
-        return report
+        names.attribution = credits.isEmpty ? nil : credits.joined(separator: " | ")
+        return (MapPicture(frame: frame, names: names, colors: first.colors), report)
     }
 
     private static func drawOperational(_ images: [PlacedImage], _ features: [FeatureLayerScene], projection: MapProjection,
@@ -127,7 +141,7 @@ public enum MapComposer {
     static let neutralBackground: PaletteIndex = 253
 
     private static func draw(_ scene: MapScene, projection: MapProjection, into canvas: inout MapCanvas,
-                             labels: inout [LabelCandidate], labelOrder: Int, report: inout MapDrawReport) {
+                             labels: inout [MapLabel], labelOrder: Int, report: inout MapDrawReport) {
         let zoom = scene.styleZoom
         var base = StyleColor(r: 242, g: 239, b: 233)
         report.rasterTilesDrawn += drawRasters(scene.tiles, projection: projection, into: &canvas, opacity: scene.opacity,
@@ -226,7 +240,7 @@ public enum MapComposer {
     // MARK: Vector layers
 
     private static func paint(_ source: PreparedLayer, of key: TileKey, with painter: LayerPainter, filter: FeatureFilter,
-                              order: Int, projection: MapProjection, canvas: inout MapCanvas, labels: inout [LabelCandidate]) -> Int {
+                              order: Int, projection: MapProjection, canvas: inout MapCanvas, labels: inout [MapLabel]) -> Int {
         let layer = source.layer
         let span = 2 * WebMercator.originShift / Double(1 << min(max(key.z, 0), 30))
         let extent = Double(max(layer.extent, 1))
@@ -313,8 +327,11 @@ public enum MapComposer {
                 }
                 guard d.x >= 0, d.y >= 0, d.x < Double(canvas.dotWidth), d.y < Double(canvas.dotHeight) else { continue }
                 let color = painter.color("text-color", opacity: "text-opacity", context) ?? StyleColor(r: 0, g: 0, b: 0)
-                labels.append(LabelCandidate(text: text, column: Int(d.x / 2), row: Int(d.y / 4), order: order,
-                                             color: color.paletteIndex, isPoint: feature.type == .point))
+                let (column, row) = (Int(d.x / 2), Int(d.y / 4))
+                // A point's name starts just right of it; a line's or an area's is centred.
+                labels.append(feature.type == .point
+                    ? MapLabel(text: text, spots: [MapLabel.Spot(column: column + 1, row: row)], rank: .map(order), color: color.paletteIndex, bold: true)
+                    : .centred(column: column, row: row, text: text, rank: .map(order), color: color.paletteIndex))
             default:
                 continue
             }

@@ -18,17 +18,21 @@ public struct MapRequest: Sendable, Equatable {
     }
 }
 
-/// A drawn map: its cells, what it was drawn for, and what could not be drawn.
+/// A drawn map: its picture (names still to place), what it was drawn for, and what could not be drawn.
 public struct MapImage: Sendable {
-    public var frame: Frame
+    /// Screens add their own marks and names to its pass, so all are placed together.
+    public var picture: MapPicture
     public var request: MapRequest
     public var report: MapDrawReport
     /// Sentences for the status bar; empty when everything drew.
     public var problems: [String]
 
-    public init(frame: Frame, request: MapRequest, report: MapDrawReport = MapDrawReport(), problems: [String] = []) {
-        self.frame = frame; self.request = request; self.report = report; self.problems = problems
+    public init(picture: MapPicture, request: MapRequest, report: MapDrawReport = MapDrawReport(), problems: [String] = []) {
+        self.picture = picture; self.request = request; self.report = report; self.problems = problems
     }
+
+    /// The map with its names and nothing more: what `snapshot` prints.
+    public var frame: Frame { picture.finished().frame }
 }
 
 /// One thing found under the pointer: its popup card and its geometry, to highlight it.

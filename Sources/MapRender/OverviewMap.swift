@@ -87,7 +87,7 @@ public struct OverviewMap: Sendable {
     /// `basemap` is a picture of the map under this pane's map part, with the projection it was
     /// drawn with: the extents then go over it instead of over the outline.
     public func draw(into frame: inout Frame, rect: Rect, title: String, theme: MapTheme = MapTheme(), glyphs: GlyphSet, colors: Bool,
-                     basemap: (frame: Frame, projection: MapProjection)? = nil) {
+                     basemap: (picture: MapPicture, projection: MapProjection)? = nil) {
         guard !rect.isEmpty else { return }
         let marker = glyphs == .unicode ? "◆" : "@"
         let bar = colors ? CellStyle(foreground: theme.captionText, background: theme.captionBar) : CellStyle(reverse: true)
@@ -104,13 +104,13 @@ public struct OverviewMap: Sendable {
     }
 
     private func drawMap(into frame: inout Frame, rect: Rect, theme: MapTheme, marker: Character, colors: Bool, glyphs: GlyphSet,
-                         basemap: (frame: Frame, projection: MapProjection)?) {
+                         basemap: (picture: MapPicture, projection: MapProjection)?) {
         guard !rect.isEmpty else { return }
         var canvas = MapCanvas(columns: rect.width, rows: rect.height)
         let projection: MapProjection
         if let basemap {
             projection = basemap.projection
-            frame.paste(basemap.frame, at: (rect.x, rect.y), clip: rect)
+            frame.paste(basemap.picture.frame, at: (rect.x, rect.y), clip: rect)
         } else if let view = viewExtent {
             projection = MapProjection(fitting: view, dotWidth: canvas.dotWidth, dotHeight: canvas.dotHeight)
         } else {
@@ -158,58 +158,47 @@ public struct OverviewMap: Sendable {
         }
         if let chosen { outline(box: box(areas[chosen].extent), color: theme.selectedArea) }
         canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: glyphs, colors: colors, overlay: basemap != nil)
-        if basemap == nil, !regional { nameCities(projection: projection, in: rect, into: &frame, color: colors ? theme.cityName : nil, glyphs: glyphs) }
+
+        // Then every name in one pass: the selected area's first, the pins', the basemap's or the cities'.
+        var names = basemap?.picture.names ?? LabelPass()
+        let size = (columns: rect.width, rows: rect.height)
+        if basemap == nil, !regional { names.labels += cityNames(projection: projection, size: size, color: theme.cityName, glyphs: glyphs) }
         for pin in pins {
-            MapMarker.draw(pin.point, label: pin.title, glyph: glyphs == .unicode ? "⚑" : "P", projection: projection, in: rect, into: &frame,
-                           color: colors ? theme.pin : nil)
+            names.mark(pin.point, glyph: glyphs == .unicode ? "⚑" : "P", label: pin.title, rank: .pin, color: theme.pin,
+                       projection: projection, size: size)
         }
-
-        // Its marker at its centre, and its name beside it on the map (also in the caption bar).
-        guard let selected = chosen else { return }
-        let corners = box(areas[selected].extent)
-        label(areas[selected].title, besideBox: corners, in: rect, into: &frame, color: colors ? theme.selectedArea : nil)
-        let middle = (x: (corners[0].x + corners[2].x) / 4, y: (corners[0].y + corners[2].y) / 8)
-        guard middle.x.isFinite, middle.y.isFinite, abs(middle.x) < 1e6, abs(middle.y) < 1e6 else { return }
-        let centre = (x: rect.x + Int(middle.x), y: rect.y + Int(middle.y))
-        guard rect.contains(x: centre.x, y: centre.y) else { return }
-        frame[centre.x, centre.y] = Cell(marker, style: CellStyle(foreground: colors ? theme.selectedArea : nil,
-                                                                 background: frame[centre.x, centre.y].style.background, bold: true))
+        if let selected = chosen {
+            // Its mark at its centre, and its name beside its box (also in the caption bar).
+            let corners = box(areas[selected].extent)
+            let middle = (x: (corners[0].x + corners[2].x) / 4, y: (corners[0].y + corners[2].y) / 8)
+            if middle.x.isFinite, middle.y.isFinite, abs(middle.x) < 1e6, abs(middle.y) < 1e6 {
+                names.marks.append(MapMark(column: Int(middle.x), row: Int(middle.y), glyph: marker, color: theme.selectedArea))
+            }
+            if let label = label(areas[selected].title, besideBox: corners, color: theme.selectedArea) { names.labels.append(label) }
+        }
+        names.draw(into: &frame, rect: rect, colors: colors)
     }
 
-    /// The cities in view, each a dot and its name to the right, where the name and a cell around it
-    /// are free of other names; at most one name per twenty cells of the pane, so the outline shows.
-    private func nameCities(projection: MapProjection, in rect: Rect, into frame: inout Frame, color: PaletteIndex?, glyphs: GlyphSet) {
-        var taken = [Bool](repeating: false, count: rect.width * rect.height)
-        var placed = 0
-        let limit = rect.width * rect.height / 20
-        for city in geography.cities where placed < limit {
+    /// The cities, each a dot and its name to the right, with a row free above and below it so the
+    /// outline shows.
+    private func cityNames(projection: MapProjection, size: (columns: Int, rows: Int), color: PaletteIndex, glyphs: GlyphSet) -> [MapLabel] {
+        geography.cities.compactMap { city in
             let dot = projection.dot(city.point)
-            let column = Int((dot.x / 2).rounded(.down)), row = Int((dot.y / 4).rounded(.down))
+            guard dot.x.isFinite, dot.y.isFinite, abs(dot.x) < 1e6, abs(dot.y) < 1e6 else { return nil }
             let text = (glyphs == .unicode ? "•" : "*") + DisplayWidth.truncated(city.name, to: 16)
-            let width = DisplayWidth.of(text)
-            guard row >= 0, row < rect.height, column >= 0, column + width <= rect.width else { continue }
-            let span = max(column - 1, 0)..<min(column + width + 1, rect.width)
-            let rows = max(row - 1, 0)...min(row + 1, rect.height - 1)
-            guard !rows.contains(where: { r in span.contains { taken[r * rect.width + $0] } }) else { continue }
-            for r in rows { for c in span { taken[r * rect.width + c] = true } }
-            let x = rect.x + column, y = rect.y + row
-            frame.putOver(text, x: x, y: y, style: CellStyle(foreground: color), limit: rect.maxX)
-            placed += 1
+            return MapLabel(text: text, spots: [MapLabel.Spot(column: Int((dot.x / 2).rounded(.down)), row: Int((dot.y / 4).rounded(.down)))],
+                            rank: .map(0), color: color, clearance: 1)
         }
     }
 
-    /// `title` on the row of the box's top edge, just right of it, else just left of it, each cell
-    /// keeping the map's background; left out when it fits on neither side.
-    private func label(_ title: String, besideBox corners: [(x: Double, y: Double)], in rect: Rect, into frame: inout Frame,
-                       color: PaletteIndex?) {
+    /// `title` on the row of the box's top edge, just right of it, else just left of it.
+    private func label(_ title: String, besideBox corners: [(x: Double, y: Double)], color: PaletteIndex) -> MapLabel? {
         let text = DisplayWidth.truncated(title, to: 24)
         let width = DisplayWidth.of(text)
         // Dots are two columns and four rows to a cell.
+        guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e6 && abs($0.y) < 1e6 }), width > 0 else { return nil }
         let top = Int(corners[0].y / 4), left = Int(corners[0].x / 2), right = Int(corners[2].x / 2)
-        guard top >= 0, top < rect.height, width > 0 else { return }
-        let x: Int
-        if right + 2 + width <= rect.width { x = right + 2 } else if left - 1 - width >= 0 { x = left - 1 - width } else { return }
-        let y = rect.y + top, start = rect.x + x
-        frame.putOver(text, x: start, y: y, style: CellStyle(foreground: color, bold: true), limit: rect.maxX)
+        return MapLabel(text: text, spots: [MapLabel.Spot(column: right + 1, row: top), MapLabel.Spot(column: left - 2 - width, row: top)],
+                        rank: .selected, color: color, bold: true, padded: true)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The xterm 256-colour palette: 16 system colours, a 6×6×6 colour cube and 24 greys.
 public enum XtermPalette {
     private static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
@@ -37,6 +39,21 @@ public enum XtermPalette {
         if Int(index) < count { return index }
         let c = rgb(index)
         return (0..<PaletteIndex(min(count, 16))).min { distance($0, c.r, c.g, c.b) < distance($1, c.r, c.g, c.b) }!
+    }
+
+    /// The WCAG contrast ratio of two palette colours: 1 (the same) to 21 (black on white). Text
+    /// wants 3 or more to be read at a glance.
+    public static func contrast(_ a: PaletteIndex, _ b: PaletteIndex) -> Double {
+        func luminance(_ index: PaletteIndex) -> Double {
+            let c = rgb(index)
+            func channel(_ v: Int) -> Double {
+                let s = Double(v) / 255
+                return s <= 0.03928 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+            }
+            return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b)
+        }
+        let (la, lb) = (luminance(a), luminance(b))
+        return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
     }
 
     private static func distance(_ index: PaletteIndex, _ r: Int, _ g: Int, _ b: Int) -> Int {

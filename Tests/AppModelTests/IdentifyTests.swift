@@ -24,7 +24,7 @@ struct IdentifyTests {
         #expect(effects.last == .openFeatureLayers(session: 1, OperationalLayers(area: Fixture.acadia, layers: [places], online: !network.isCutOff)))
         _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: ["land"], extent: nil,
                                                                       legend: ["land": [LegendEntry(swatch: .fill, color: 100, label: "land")]])))
-        _ = App.update(&state, .mapDrawn(session: 1, MapImage(frame: Frame(width: 120, height: 38), request: App.mapRequest(state)!)))
+        _ = App.update(&state, .mapDrawn(session: 1, MapImage(picture: MapPicture(frame: Frame(width: 120, height: 38)), request: App.mapRequest(state)!)))
         return state
     }
 

@@ -23,7 +23,7 @@ struct PinTests {
         Fixture.select(&state, "Acadia")
         _ = Fixture.keys(&state, .character("m"))
         _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: ["land"], extent: nil)))
-        _ = App.update(&state, .mapDrawn(session: 1, MapImage(frame: Frame(width: 120, height: 38), request: App.mapRequest(state)!)))
+        _ = App.update(&state, .mapDrawn(session: 1, MapImage(picture: MapPicture(frame: Frame(width: 120, height: 38)), request: App.mapRequest(state)!)))
         return state
     }
 

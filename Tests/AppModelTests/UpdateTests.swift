@@ -499,7 +499,7 @@ struct UpdateMapTests {
     }
 
     static func image(for request: MapRequest) -> MapImage {
-        MapImage(frame: Frame(width: request.columns, height: request.rows), request: request)
+        MapImage(picture: MapPicture(frame: Frame(width: request.columns, height: request.rows)), request: request)
     }
 
     @Test func mOpensADownloadedAreasPackageAndDrawsItsHomeView() {

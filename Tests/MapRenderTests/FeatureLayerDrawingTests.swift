@@ -167,8 +167,10 @@ struct FeatureLayerLoaderTests {
         let viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: -69, latitude: 44)), zoom: 8)
         var frame = Frame(width: 20, height: 6)
         for y in 0..<6 { for x in 0..<20 { frame[x, y] = Cell(" ", style: CellStyle(background: 188)) } }
-        FeatureHighlight.draw(.points([GeoPoint(longitude: -69, latitude: 44)]), viewport: viewport, into: &frame, rect: frame.bounds,
-                              ascii: false, colors: true)
+        let point = GeoGeometry.points([GeoPoint(longitude: -69, latitude: 44)])
+        FeatureHighlight.drawPath(point, viewport: viewport, into: &frame, rect: frame.bounds, ascii: false, colors: true)
+        FeatureHighlight.names(point, title: "", viewport: viewport, size: (20, 6), ascii: false)
+            .draw(into: &frame, rect: frame.bounds, colors: true)
         let marked = frame.cells.filter { $0.character == "◉" }
         #expect(marked.count == 1 && marked.allSatisfy { $0.style.background == 188 && $0.style.foreground == FeatureHighlight.color })
     }

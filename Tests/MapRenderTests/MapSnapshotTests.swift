@@ -64,7 +64,7 @@ import Geometry
         let source = try TileFolderSource(path: SharedData.url("vector/mvt-real-world/norway").path)
         let image = await Self.picture(source, mode: mode)
         #expect(image.problems.isEmpty)
-        #expect(image.report.labelsPlaced > 3)
+        #expect(image.picture.finished().placed.count > 3)
         expectTextSnapshot(image.frame.text, named: "norway-mvt-\(mode.rawValue)", in: Self.snapshots)
     }
 

@@ -34,16 +34,16 @@ import Geometry
         let overview = OverviewMap(geography: .empty, webMapExtent: nil, areas: areas, selected: 0)
         let view = try #require(overview.viewExtent)
         var basemap = Frame(width: 60, height: 19)
-        basemap.fill(basemap.bounds, with: Cell(" ", style: CellStyle(background: 65)))
+        basemap.fill(basemap.bounds, with: Cell(" ", style: CellStyle(background: 22)))
         let projection = MapProjection(fitting: view, dotWidth: 120, dotHeight: 76)
         var frame = Frame(width: 60, height: 20)
-        overview.draw(into: &frame, rect: frame.bounds, title: "t", glyphs: .unicode, colors: true, basemap: (basemap, projection))
+        overview.draw(into: &frame, rect: frame.bounds, title: "t", glyphs: .unicode, colors: true, basemap: (MapPicture(frame: basemap), projection))
         let lines = (1..<20).flatMap { y in (0..<60).map { frame[$0, y] } }.filter { ("\u{2801}"..."\u{28FF}").contains($0.character) }
         #expect(!lines.isEmpty)
-        #expect(lines.allSatisfy { $0.style.background == 65 }, "no black cells under the outlines")
+        #expect(lines.allSatisfy { $0.style.background == 22 }, "no black cells under the outlines")
         let label = (1..<20).compactMap { y in frame.row(at: y).range(of: "West").map { (y, frame.row(at: y).distance(from: frame.row(at: y).startIndex, to: $0.lowerBound)) } }.first
         let (y, x) = try #require(label)
-        #expect(frame[x, y].style.background == 65, "the name keeps the picture's background too")
+        #expect(frame[x, y].style.background == 22, "the name keeps the picture's background too")
     }
 }
 

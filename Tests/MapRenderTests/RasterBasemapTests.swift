@@ -143,7 +143,7 @@ import Geometry
         let request = MapRequest(viewport: MapViewport(center: MercatorPoint(GeoPoint(longitude: -70.26, latitude: 43.66)), zoom: 9),
                                  columns: 80, rows: 24)
         let image = await stack.render(request)
-        #expect(image.report.rasterTilesDrawn > 0 && image.report.labelsPlaced > 0, "raster tiles with place names on top")
+        #expect(image.report.rasterTilesDrawn > 0 && !image.picture.finished().placed.isEmpty, "raster tiles with place names on top")
         // The layer list's legend: the MapServer's own (labels, swatches in its pictures' colours),
         // and the reference layer's style layers by source layer.
         let legend = stack.legend()

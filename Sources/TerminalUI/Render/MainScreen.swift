@@ -47,9 +47,9 @@ enum MainScreen {
                               pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) })
         // The basemap picture when one was drawn for this pane's size, else the bundled outline.
         let mapPart = (columns: rect.width, rows: rect.height - 1)
-        let basemap = state.overview.basemap.flatMap { image -> (frame: Frame, projection: MapProjection)? in
+        let basemap = state.overview.basemap.flatMap { image -> (picture: MapPicture, projection: MapProjection)? in
             guard (image.request.columns, image.request.rows) == mapPart, options.glyphs == .unicode else { return nil }
-            return (image.frame, image.request.viewport.projection(columns: mapPart.columns, rows: mapPart.rows))
+            return (image.picture, image.request.viewport.projection(columns: mapPart.columns, rows: mapPart.rows))
         }
         map.draw(into: &frame, rect: rect, title: state.webMapItem?.title ?? "", theme: options.theme.map, glyphs: options.glyphs,
                  colors: options.theme.colors, basemap: basemap)

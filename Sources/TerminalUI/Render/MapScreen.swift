@@ -15,21 +15,13 @@ enum MapScreen {
         let right = map.isStandalone ? "file on this device" : map.sourceName
         Renderer.drawHeader([map.title, "Map"], right: right, into: &frame, options: options)
         let rect = ScreenLayout.mapRect(width: frame.width, height: frame.height)
-        if let image = map.image {
-            // A picture drawn for another size is shown as far as it fits until the new one is ready.
-            frame.paste(image.frame, at: (rect.x, rect.y), clip: rect)
-        }
-        if let geometry = map.identify?.shown?.geometry {
-            FeatureHighlight.draw(geometry, viewport: map.viewport, into: &frame, rect: rect, ascii: options.glyphs == .ascii,
-                                  colors: options.theme.colors)
-        }
-        if let ruler = map.ruler { drawRuler(ruler, map: map, state: state, in: rect, into: &frame, options: options) }
-        drawMarkers(map, pins: state.pins.all, in: rect, into: &frame, options: options)
+        drawMap(map, pins: state.pins.all, in: rect, into: &frame, options: options)
         if let status = map.status {
             for (offset, line) in DisplayWidth.wrapped(status, width: max(rect.width - 4, 1)).prefix(3).enumerated() {
                 frame.putCentred(line, in: rect, y: rect.y + rect.height / 2 + offset, style: offset == 0 ? theme.title : theme.dim)
             }
         }
+        if let ruler = map.ruler { drawRulerCard(ruler, map: map, state: state, in: rect, into: &frame, options: options) }
         if let found = map.identify { IdentifyCard.draw(found, in: rect, into: &frame, options: options) }
         if map.panel == .layers {
             LayerListPanel.draw(map, rows: state.mapPanelRows, in: rect, into: &frame, options: options)
@@ -79,38 +71,26 @@ enum MapScreen {
         frame.put(closing, x: card.maxX - 2 - DisplayWidth.of(closing), y: card.maxY - 1, style: options.theme.card, limit: card.maxX - 1)
     }
 
-    /// `R`: the ruler's path in braille from its first point to the centre, each point marked, the
-    /// centre crossed; and a card with the distance, bearing and total.
-    private static func drawRuler(_ ruler: Ruler, map: MapViewState, state: AppState, in rect: Rect, into frame: inout Frame,
-                                  options: RenderOptions) {
-        let theme = options.theme, unicode = options.glyphs == .unicode
+    /// The last drawn picture of the map, and over it what the view lays on it, named in one pass.
+    private static func drawMap(_ map: MapViewState, pins: [Pin], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         let centre = map.viewport.center.geographic
-        let color = theme.map.ruler
-        FeatureHighlight.draw(.lines([ruler.path(to: centre)]), viewport: map.viewport, into: &frame, rect: rect, ascii: !unicode,
-                              colors: theme.colors, color: color)
-        let projection = map.viewport.projection(columns: rect.width, rows: rect.height)
-        for point in ruler.points {
-            MapMarker.draw(point, label: "", glyph: unicode ? "●" : "o", projection: projection, in: rect, into: &frame,
-                           color: theme.colors ? color : nil)
-        }
-        MapMarker.draw(centre, label: "", glyph: "+", projection: projection, in: rect, into: &frame, color: theme.colors ? color : nil)
+        let overlays = MapOverlays(
+            identified: map.identify?.shown.flatMap { hit in hit.geometry.map { ($0, hit.card.title) } },
+            ruler: map.ruler.map { MapOverlays.Ruler(path: $0.path(to: centre), points: $0.points, centre: centre) },
+            pins: pins.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
+            searched: map.pin.map { ($0.label, $0.point) })
+        overlays.draw(over: map.image?.picture, viewport: map.viewport, into: &frame, rect: rect, theme: options.theme.map,
+                      glyphs: options.glyphs, colors: options.theme.colors)
+    }
+
+    /// `R`'s card: the distance, bearing and total to the centre.
+    private static func drawRulerCard(_ ruler: Ruler, map: MapViewState, state: AppState, in rect: Rect, into frame: inout Frame,
+                                      options: RenderOptions) {
+        let theme = options.theme
+        let centre = map.viewport.center.geographic
         drawCornerCard("Ruler", lines: [(ruler.sentence(to: centre, units: state.preferences.units), theme.card.overlaid(by: CellStyle(bold: true))),
                                         ("Pan to measure · \(state.key(.map(.ruler))) or Enter adds a point", theme.card.overlaid(by: theme.dim))],
                        closing: " Esc end ", in: rect, into: &frame, options: options)
-    }
-
-    /// The user's pins, then a searched place over them: each a marker where it is and its name.
-    private static func drawMarkers(_ map: MapViewState, pins: [Pin], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
-        let projection = map.viewport.projection(columns: rect.width, rows: rect.height)
-        let colors = options.theme.colors, unicode = options.glyphs == .unicode
-        for pin in pins {
-            MapMarker.draw(GeoPoint(longitude: pin.longitude, latitude: pin.latitude), label: pin.title, glyph: unicode ? "⚑" : "P",
-                           projection: projection, in: rect, into: &frame, color: colors ? options.theme.map.pin : nil)
-        }
-        if let pin = map.pin {
-            MapMarker.draw(pin.point, label: pin.label, glyph: unicode ? "◆" : "@", projection: projection, in: rect, into: &frame,
-                           color: colors ? options.theme.map.selectedArea : nil)
-        }
     }
 
     /// `44.3512°N 68.2210°W  z11.0  1:288,895  braille`, and `…` while a newer view is drawing.
