@@ -81,9 +81,9 @@ public struct Envelope: Sendable, Equatable, Codable {
             return GeoExtent(xmin: sw.longitude, ymin: sw.latitude, xmax: ne.longitude, ymax: ne.latitude)
         }
         // A projected zone: its four corners and edges' midpoints, since meridians converge.
-        guard let zone = spatialReference.transverseMercator, xmin <= xmax, ymin <= ymax else { return nil }
+        guard let project = spatialReference.geographicPoint, xmin <= xmax, ymin <= ymax else { return nil }
         let xs = [xmin, (xmin + xmax) / 2, xmax], ys = [ymin, (ymin + ymax) / 2, ymax]
-        let points = xs.flatMap { x in ys.map { y in zone.geographic(x: x, y: y) } }
+        let points = xs.flatMap { x in ys.map { y in project(x, y) } }
         guard points.allSatisfy({ $0.longitude.isFinite && $0.latitude.isFinite && abs($0.latitude) <= 90 }) else { return nil }
         return GeoExtent(xmin: points.map(\.longitude).min()!, ymin: points.map(\.latitude).min()!,
                          xmax: points.map(\.longitude).max()!, ymax: points.map(\.latitude).max()!)

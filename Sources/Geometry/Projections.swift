@@ -36,6 +36,86 @@ public struct TransverseMercator: Sendable, Equatable {
     }
 }
 
+/// A conic zone on the GRS 80 ellipsoid: Lambert conformal conic with two standard parallels
+/// (Lambert-93, Canada's and the USA's Lambert maps) or Albers equal-area (the USA's, British
+/// Columbia's, Alaska's, Australia's). Brings a projected extent back to longitude and latitude.
+/// Snyder, "Map Projections — A Working Manual", equations 15-1 to 15-11 and 14-1 to 14-21.
+public struct ConicProjection: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case lambertConformal, albersEqualArea }
+
+    public var kind: Kind
+    public var originLatitude: Double, centralMeridian: Double
+    public var standardParallels: (Double, Double)
+    public var falseEasting: Double, falseNorthing: Double
+
+    public init(_ kind: Kind, originLatitude: Double, centralMeridian: Double, standardParallels: (Double, Double),
+                falseEasting: Double = 0, falseNorthing: Double = 0) {
+        self.kind = kind; self.originLatitude = originLatitude; self.centralMeridian = centralMeridian
+        self.standardParallels = standardParallels; self.falseEasting = falseEasting; self.falseNorthing = falseNorthing
+    }
+
+    public static func == (a: ConicProjection, b: ConicProjection) -> Bool {
+        a.kind == b.kind && a.originLatitude == b.originLatitude && a.centralMeridian == b.centralMeridian
+            && a.standardParallels == b.standardParallels && a.falseEasting == b.falseEasting && a.falseNorthing == b.falseNorthing
+    }
+
+    private static let a = 6_378_137.0
+    private static let e2 = { let f = 1 / 298.257_222_101; return f * (2 - f) }()
+    private static let e = e2.squareRoot()
+
+    private static func m(_ phi: Double) -> Double { cos(phi) / (1 - e2 * sin(phi) * sin(phi)).squareRoot() }
+    private static func t(_ phi: Double) -> Double {
+        tan(.pi / 4 - phi / 2) / pow((1 - e * sin(phi)) / (1 + e * sin(phi)), e / 2)
+    }
+    private static func q(_ phi: Double) -> Double {
+        let s = sin(phi)
+        return (1 - e2) * (s / (1 - e2 * s * s) - 1 / (2 * e) * log((1 - e * s) / (1 + e * s)))
+    }
+
+    /// The point at easting `x`, northing `y`.
+    public func geographic(x: Double, y: Double) -> GeoPoint {
+        let a = Self.a, e = Self.e, e2 = Self.e2
+        let (phi0, phi1, phi2) = (originLatitude * .pi / 180, standardParallels.0 * .pi / 180, standardParallels.1 * .pi / 180)
+        let dx = x - falseEasting, dy = y - falseNorthing
+        var phi: Double, theta: Double, n: Double
+        switch kind {
+        case .lambertConformal:
+            let (m1, m2, t1, t2) = (Self.m(phi1), Self.m(phi2), Self.t(phi1), Self.t(phi2))
+            n = phi1 == phi2 ? sin(phi1) : (log(m1) - log(m2)) / (log(t1) - log(t2))
+            let f = m1 / (n * pow(t1, n))
+            let rho0 = a * f * pow(Self.t(phi0), n)
+            let sign: Double = n < 0 ? -1 : 1
+            let rho = sign * (dx * dx + (rho0 - dy) * (rho0 - dy)).squareRoot()
+            theta = atan2(sign * dx, sign * (rho0 - dy))
+            let t = pow(rho / (a * f), 1 / n)
+            phi = .pi / 2 - 2 * atan(t)
+            for _ in 0..<15 {
+                let next = .pi / 2 - 2 * atan(t * pow((1 - e * sin(phi)) / (1 + e * sin(phi)), e / 2))
+                if abs(next - phi) < 1e-12 { phi = next; break }
+                phi = next
+            }
+        case .albersEqualArea:
+            let (m1, m2, q1, q2) = (Self.m(phi1), Self.m(phi2), Self.q(phi1), Self.q(phi2))
+            n = phi1 == phi2 ? sin(phi1) : (m1 * m1 - m2 * m2) / (q2 - q1)
+            let c = m1 * m1 + n * q1
+            let rho0 = a * (c - n * Self.q(phi0)).squareRoot() / n
+            let sign: Double = n < 0 ? -1 : 1
+            let rho = (dx * dx + (rho0 - dy) * (rho0 - dy)).squareRoot()
+            theta = atan2(sign * dx, sign * (rho0 - dy))
+            let q = (c - rho * rho * n * n / (a * a)) / n
+            phi = asin(max(min(q / 2, 1), -1))
+            for _ in 0..<15 {
+                let s = sin(phi)
+                let next = phi + pow(1 - e2 * s * s, 2) / (2 * cos(phi))
+                    * (q / (1 - e2) - s / (1 - e2 * s * s) + 1 / (2 * e) * log((1 - e * s) / (1 + e * s)))
+                if abs(next - phi) < 1e-12 { phi = next; break }
+                phi = next
+            }
+        }
+        return GeoPoint(longitude: centralMeridian + theta / n * 180 / .pi, latitude: phi * 180 / .pi)
+    }
+}
+
 extension SpatialReference {
     /// Its transverse Mercator zone, for the families real web maps use: WGS 84, NAD83 and ETRS89
     /// UTM zones, NAD83 MTM zones (Québec, the Maritimes, Ontario) and New Zealand's NZTM.
@@ -75,19 +155,53 @@ extension SpatialReference {
         case 2056: return "CH1903+ / LV95"
         case 28992: return "Amersfoort / RD New"
         case 3005: return "NAD83 / BC Albers"
+        case 2154: return "RGF93 / Lambert-93"
+        case 3347: return "NAD83 / Statistics Canada Lambert"
+        case 3978: return "NAD83 / Canada Atlas Lambert"
+        case 102004: return "USA Contiguous Lambert Conformal Conic"
+        case 3034: return "ETRS89 / LCC Europe"
+        case 5070: return "NAD83 / Conus Albers"
+        case 102003: return "USA Contiguous Albers Equal Area Conic"
+        case 3338: return "NAD83 / Alaska Albers"
+        case 3577: return "GDA94 / Australian Albers"
         default: return nil
         }
     }
 
-    /// Brings a point of this reference to longitude/latitude: WGS 84, Web Mercator and the
-    /// transverse Mercator zones; nil for a system mapbook cannot project.
+    /// Its conic zone: Lambert conformal conic (RGF93 / Lambert-93, NAD83 / Statistics Canada and
+    /// Canada Atlas Lambert, the USA's contiguous Lambert, ETRS89 / LCC Europe) or Albers equal-area
+    /// (NAD83 / Conus Albers and the USA's contiguous Albers, BC Albers, Alaska Albers, GDA94 /
+    /// Australian Albers).
+    public var conic: ConicProjection? {
+        guard let code else { return nil }
+        switch code {
+        case 2154: return ConicProjection(.lambertConformal, originLatitude: 46.5, centralMeridian: 3, standardParallels: (49, 44),
+                                          falseEasting: 700_000, falseNorthing: 6_600_000)
+        case 3347: return ConicProjection(.lambertConformal, originLatitude: 63.390675, centralMeridian: -91.866_666_666_666_67,
+                                          standardParallels: (49, 77), falseEasting: 6_200_000, falseNorthing: 3_000_000)
+        case 3978: return ConicProjection(.lambertConformal, originLatitude: 49, centralMeridian: -95, standardParallels: (49, 77))
+        case 102004: return ConicProjection(.lambertConformal, originLatitude: 39, centralMeridian: -96, standardParallels: (33, 45))
+        case 3034: return ConicProjection(.lambertConformal, originLatitude: 52, centralMeridian: 10, standardParallels: (35, 65),
+                                          falseEasting: 4_000_000, falseNorthing: 2_800_000)
+        case 5070, 102003: return ConicProjection(.albersEqualArea, originLatitude: 23, centralMeridian: -96, standardParallels: (29.5, 45.5))
+        case 3005: return ConicProjection(.albersEqualArea, originLatitude: 45, centralMeridian: -126, standardParallels: (50, 58.5),
+                                          falseEasting: 1_000_000)
+        case 3338: return ConicProjection(.albersEqualArea, originLatitude: 50, centralMeridian: -154, standardParallels: (55, 65))
+        case 3577: return ConicProjection(.albersEqualArea, originLatitude: 0, centralMeridian: 132, standardParallels: (-18, -36))
+        default: return nil
+        }
+    }
+
+    /// Brings a point of this reference to longitude/latitude: WGS 84, Web Mercator, the
+    /// transverse Mercator and the conic zones; nil for a system mapbook cannot project.
     public var geographicPoint: (@Sendable (_ x: Double, _ y: Double) -> GeoPoint)? {
         if isWGS84 { return { GeoPoint(longitude: $0, latitude: $1) } }
         if isWebMercator {
             return { let p = WebMercator.geographic(x: $0, y: $1); return GeoPoint(longitude: p.longitude, latitude: p.latitude) }
         }
-        guard let zone = transverseMercator else { return nil }
-        return { zone.geographic(x: $0, y: $1) }
+        if let zone = transverseMercator { return { zone.geographic(x: $0, y: $1) } }
+        guard let cone = conic else { return nil }
+        return { cone.geographic(x: $0, y: $1) }
     }
 
     /// "NAD83 / MTM zone 7 (wkid 32187)", or "wkid N" alone.

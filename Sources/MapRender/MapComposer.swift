@@ -81,23 +81,21 @@ public enum MapComposer {
     @discardableResult
     public static func draw(_ scenes: [MapScene], images: [PlacedImage] = [], features: [FeatureLayerScene] = [], referenceFrom: Int? = nil,
                             into frame: inout Frame, rect: Rect) -> MapDrawReport {
-        guard !rect.isEmpty else { return MapDrawReport() }
-        let composed = compose(scenes, images: images, features: features, referenceFrom: referenceFrom, columns: rect.width, rows: rect.height)
-        var report = composed.report
-        frame.paste(composed.picture.frame, at: (rect.x, rect.y), clip: rect)
-        report.labelsPlaced = composed.picture.names.draw(into: &frame, rect: rect, colors: composed.picture.colors).count
+        let (names, composed) = compose(scenes, images: images, features: features, referenceFrom: referenceFrom, into: &frame, rect: rect)
+        var report = composed
+        report.labelsPlaced = names.draw(into: &frame, rect: rect, colors: scenes.first?.colors ?? true).count
         return report
     }
 
-    /// Several layers of one view (a basemap and its reference layers): the first scene sets the
-    /// viewport, mode and colours for all. Operational `images` and then `features` go over the
-    /// basemap and under the scenes from `referenceFrom` on (its reference layers); the features'
-    /// names rank above its.
+    /// Several layers of one view (a basemap and its reference layers), drawn into `rect`, and the
+    /// pass that will name them: the first scene sets the viewport, mode and colours for all.
+    /// Operational `images` and then `features` go over the basemap and under the scenes from
+    /// `referenceFrom` on (its reference layers); the features' names rank above its.
     public static func compose(_ scenes: [MapScene], images: [PlacedImage] = [], features: [FeatureLayerScene] = [],
-                               referenceFrom: Int? = nil, columns: Int, rows: Int) -> (picture: MapPicture, report: MapDrawReport) {
+                               referenceFrom: Int? = nil, into frame: inout Frame, rect: Rect) -> (names: LabelPass, report: MapDrawReport) {
         var report = MapDrawReport()
-        var frame = Frame(width: max(columns, 0), height: max(rows, 0))
-        guard columns > 0, rows > 0, let first = scenes.first else { return (MapPicture(frame: frame), report) }
+        guard !rect.isEmpty, let first = scenes.first else { return (LabelPass(), report) }
+        let (columns, rows) = (rect.width, rect.height)
         let projection = first.viewport.projection(columns: columns, rows: rows)
         var canvas = MapCanvas(columns: columns, rows: rows)
         canvas.linesAsPixels = first.mode == .blocks
@@ -118,7 +116,7 @@ public enum MapComposer {
         if referenceStart == scenes.count {
             drawOperational(images, features, projection: projection, canvas: &canvas, colors: first.colors, report: &report)
         }
-        canvas.draw(into: &frame, at: (0, 0), glyphs: first.mode == .ascii ? .ascii : .unicode, colors: first.colors,
+        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: first.mode == .ascii ? .ascii : .unicode, colors: first.colors,
                     shadeWithoutColor: true)
         let points = FeatureLayerPainter.marks(features, projection: projection, columns: columns, rows: rows, ascii: first.mode == .ascii,
                                                scale: first.viewport.scale, order: scenes.count * 100_000)
@@ -127,7 +125,7 @@ public enum MapComposer {
         names.labels += points.labels
         let credits = scenes.compactMap(\.attribution).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         names.attribution = credits.isEmpty ? nil : credits.joined(separator: " | ")
-        return (MapPicture(frame: frame, names: names, colors: first.colors), report)
+        return (names, report)
     }
 
     private static func drawOperational(_ images: [PlacedImage], _ features: [FeatureLayerScene], projection: MapProjection,

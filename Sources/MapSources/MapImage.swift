@@ -102,15 +102,15 @@ public struct MapStack: Sendable {
         let credits = ([drawn[0].attribution] + shownImages.map(\.attribution)).compactMap { $0 }
             .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         drawn[0].attribution = credits.isEmpty ? nil : credits.joined(separator: " | ")
-        let (picture, report) = MapComposer.compose(drawn, images: imageResults.compactMap(\.image), features: featureScenes,
-                                                    referenceFrom: layers.firstIndex(where: \.isReference),
-                                                    columns: request.columns, rows: request.rows)
+        var frame = Frame(width: request.columns, height: request.rows)
+        let (names, report) = MapComposer.compose(drawn, images: imageResults.compactMap(\.image), features: featureScenes,
+                                                  referenceFrom: layers.firstIndex(where: \.isReference), into: &frame, rect: frame.bounds)
         var problems = problems + imageResults.compactMap(\.problem) + featureProblems
         for sentence in loaded.flatMap(\.problems) where !problems.contains(sentence) { problems.append(sentence) }
         if report.damagedFeatures > 0 {
             problems.append("\(report.damagedFeatures) feature\(report.damagedFeatures == 1 ? "" : "s") with broken geometry left out.")
         }
-        return MapImage(picture: picture, request: request, report: report, problems: problems)
+        return MapImage(picture: MapPicture(frame: frame, names: names, colors: request.colors), request: request, report: report, problems: problems)
     }
 }
 

@@ -216,10 +216,10 @@ import Testing
 
     /// A layer in a projection mapbook does not know is listed with why, not drawn in the wrong place.
     @Test func anUnknownProjectionIsNamed() throws {
-        let path = Self.scratch("lambert.geodatabase")
-        try Self.write(path, shapes: ["NULL"], extra: "UPDATE st_aux_spatial_reference_systems SET auth_srid = 2154;")
+        let path = Self.scratch("grid.geodatabase")
+        try Self.write(path, shapes: ["NULL"], extra: "UPDATE st_aux_spatial_reference_systems SET auth_srid = 27700;")
         let gdb = try Geodatabase(path: path)
-        #expect(gdb.layers[0].cannotBeDrawn == "it is in wkid 2154, which mapbook cannot project")
+        #expect(gdb.layers[0].cannotBeDrawn == "it is in OSGB36 / British National Grid (wkid 27700), which mapbook cannot project")
     }
 }
 
