@@ -94,13 +94,10 @@ public enum Notice: Equatable, Sendable {
         case .notOnDevice(let title): "\(title) is not on this device."
         case .removed(let title): "Removed \(title) from this device."
         case .notOnDeviceForMap(let title): "\(title) is not on this device: download it (d) to see its map offline."
-        case .basemapNotDrawable(let layer?):
-            "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is not a tiled layer, "
-                + "the kind mapbook draws: its layers are drawn over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
-        case .basemapNotDrawable(nil): "This web map has no basemap: its layers are drawn over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
+        case .basemapNotDrawable(let layer):
+            BasemapObstacle.notDrawable(layer).sentence + "; \(key(.map(.showBasemaps))) offers the portal's basemaps."
         case .basemapProjection(let reference):
-            "This web map's basemap is in \(reference.summary); mapbook draws Web Mercator basemaps, so its layers are drawn "
-                + "over the world outline; \(key(.map(.showBasemaps))) offers the portal's basemaps."
+            BasemapObstacle.projection(reference).sentence + "; \(key(.map(.showBasemaps))) offers the portal's basemaps."
         case .noBookmarks: "This map has no bookmarks."
         case .noBasemapChoice: "A map opened from a file has no other basemaps."
         case .ordered(.portal): "Areas in the portal's order."

@@ -366,15 +366,13 @@ extension AppState {
         return basemap
     }
 
-    /// Why the web map's basemap cannot be drawn, when it cannot: it is in another projection
-    /// (mapbook draws Web Mercator tiles), or none of its layers is of a kind mapbook draws. A
-    /// basemap chosen with `B` is one mapbook draws.
+    /// Why the web map's basemap cannot be drawn, when it cannot (`BasemapObstacle`).
     public var basemapNotShown: Notice? {
-        if let chosen = basemaps.chosen { return chosen.drawableLayers.isEmpty ? .basemapNotDrawable(chosen.undrawableLayers.first) : nil }
-        guard let webMap else { return .basemapNotDrawable(nil) }
-        if let reference = webMap.spatialReference, reference.code != nil, !reference.isWebMercator { return .basemapProjection(reference) }
-        guard webMap.basemap.drawableLayers.isEmpty else { return nil }
-        return .basemapNotDrawable(webMap.basemap.undrawableLayers.first ?? webMap.basemapLayers.first)
+        switch BasemapObstacle.of(webMap, chosen: basemaps.chosen) {
+        case .projection(let reference)?: .basemapProjection(reference)
+        case .notDrawable(let layer)?: .basemapNotDrawable(layer)
+        case nil: nil
+        }
     }
 
     /// A state whose whole app is one map (`mapbook open FILE`): leaving the map quits.

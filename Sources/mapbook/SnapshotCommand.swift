@@ -42,11 +42,19 @@ struct MapSourceOptions: ParsableArguments {
         }
         let client = self.library.selection.client()
         let webMap = try await client.webMap(library.webMapID)
-        let basemap = library.chosenBasemap() ?? webMap.basemap
-        guard !basemap.drawableLayers.isEmpty else {
-            throw MapSourceError(basemap.undrawableLayers.first.map(TileServiceSource.cannotDraw) ?? "The web map has no basemap.")
+        // As in the browser: a basemap mapbook cannot draw, or whose host does not answer, leaves the
+        // web map's layers drawn over the world outline, and says why.
+        let chosen = library.chosenBasemap()
+        var stack: MapStack
+        if let obstacle = BasemapObstacle.of(webMap, chosen: chosen) {
+            stack = MapStack.worldOutline(problems: [obstacle.sentence + "; `mapbook basemaps --use` chooses another."])
+        } else {
+            do {
+                stack = try await MapStack.connect(chosen ?? webMap.basemap, http: HTTPClient(), cacheDirectory: library.tileCacheDirectory)
+            } catch {
+                stack = MapStack.worldOutline(problems: [error.userSentence])
+            }
         }
-        var stack = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: library.tileCacheDirectory)
         await OperationalLayerLoaders.open(OperationalLayers(layers: webMap.flatOperationalLayers, online: true), library: library, client: client)
             .add(to: &stack)
         if let home = webMap.initialExtent?.geographic { return (stack, home) }

@@ -61,6 +61,17 @@ struct BasemapsCommandTests {
         #expect(colours.count >= 3, "\(colours)")
         #expect(result.stdout.contains("Natural Earth"), "the service's copyright")
     }
+
+    /// A web map in UTM: as in the browser, its layers over the world outline, and why on stderr.
+    @Test func aSnapshotOfAWebMapInAnotherProjectionDrawsItsLayersOverTheOutline() async throws {
+        let result = try await run(["snapshot", "--webmap", SampleUTMMap.id, "--size", "80x24", "--ansi"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("This web map's basemap is in NAD83 / UTM zone 19N (wkid 26919)"), "\(result.stderr)")
+        #expect(result.stderr.contains("mapbook basemaps --use"))
+        #expect(result.stdout.split(separator: "\n").count == 24)
+        #expect(server.requests.contains { $0.path.hasSuffix("/FeatureServer/1/query") }, "its counties asked for the view: \(server.requests.map(\.path))")
+        #expect(!server.requests.contains { $0.path.contains("Maine_Survey_UTM") }, "the UTM basemap is not asked for tiles")
+    }
 }
 
 /// `mapbook search` and `mapbook reverse`: the portal's geocoder, each place with the areas that hold it.

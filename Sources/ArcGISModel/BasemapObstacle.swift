@@ -1,0 +1,33 @@
+import Geometry
+
+/// Why mapbook cannot draw a web map's basemap (its layers are then drawn over the world outline):
+/// one rule for the browser and `snapshot`.
+public enum BasemapObstacle: Sendable, Equatable {
+    /// The web map is in another projection than Web Mercator, the only one mapbook draws tiles in.
+    case projection(SpatialReference)
+    /// None of its layers is of a kind mapbook draws (the first such layer), or it has none.
+    case notDrawable(WebMapLayer?)
+
+    /// What stands in the way of `chosen` (a basemap picked by the user, always Web Mercator), else
+    /// of the web map's own; nil when it can be drawn.
+    public static func of(_ webMap: WebMap?, chosen: Basemap? = nil) -> BasemapObstacle? {
+        if let chosen { return chosen.drawableLayers.isEmpty ? .notDrawable(chosen.undrawableLayers.first) : nil }
+        guard let webMap else { return .notDrawable(nil) }
+        if let reference = webMap.spatialReference, reference.code != nil, !reference.isWebMercator { return .projection(reference) }
+        guard webMap.basemap.drawableLayers.isEmpty else { return nil }
+        return .notDrawable(webMap.basemap.undrawableLayers.first ?? webMap.basemapLayers.first)
+    }
+
+    /// The sentence that says so, without its end: callers add how to choose another basemap.
+    public var sentence: String {
+        switch self {
+        case .notDrawable(let layer?):
+            "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is not a tiled layer, "
+                + "the kind mapbook draws: its layers are drawn over the world outline"
+        case .notDrawable(nil): "This web map has no basemap: its layers are drawn over the world outline"
+        case .projection(let reference):
+            "This web map's basemap is in \(reference.summary); mapbook draws Web Mercator basemaps, so its layers are drawn "
+                + "over the world outline"
+        }
+    }
+}
