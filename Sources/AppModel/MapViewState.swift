@@ -66,6 +66,8 @@ public struct MapViewState: Sendable {
     public var operational: OperationalLayers?
     /// The operational layers' names, top first: the layer list shows them above the basemap's.
     public var operationalLayers: [String] = []
+    /// Those of them only listed ("Roads (KML) · not drawn"): nothing to show or hide.
+    public var listedOnlyLayers: Set<String> = []
     /// Each listed layer's legend, by its name in the list.
     public var legend: [String: [LegendEntry]] = [:]
 

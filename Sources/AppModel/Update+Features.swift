@@ -21,6 +21,7 @@ extension App {
         state.withMap { map in
             // Upper layers first; those only listed, at the bottom.
             map.operationalLayers = summary.titles.reversed().map(name) + summary.listedOnly.map(name)
+            map.listedOnlyLayers = Set(summary.listedOnly.map(name))
             for title in summary.hidden { map.hiddenLayers.insert(name(title)) }
             for (title, entries) in summary.legend { map.legend[name(title)] = entries }
             map.problems += summary.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }

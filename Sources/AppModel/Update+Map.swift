@@ -240,6 +240,7 @@ extension App {
             let rows = state.mapPanelRows
             guard panel == .layers, rows.indices.contains(map.panelSelection) else { return [] }
             let name = rows[map.panelSelection]
+            guard !map.listedOnlyLayers.contains(name) else { return [] }
             state.withMap { map in
                 if map.hiddenLayers.contains(name) { map.hiddenLayers.remove(name) } else { map.hiddenLayers.insert(name) }
             }

@@ -46,6 +46,23 @@ struct IdentifyTests {
         #expect(App.update(&state, .featureLayersOpened(session: 9, FeatureLayersSummary(titles: ["X"]))).isEmpty)
     }
 
+    /// A layer only listed (a KML one) has nothing to show or hide: Space on it changes nothing.
+    @Test func aLayerOnlyListedCannotBeSwitchedOff() {
+        var state = Self.openMap()
+        _ = App.update(&state, .featureLayersOpened(session: 1, FeatureLayersSummary(titles: ["Places"], listedOnly: ["Trails (KML) · not drawn"])))
+        #expect(state.map?.listedOnlyLayers == ["Trails (KML) · not drawn"])
+        _ = Fixture.keys(&state, .character("L"))
+        let rows = state.mapPanelRows(.layers)
+        let listed = try! #require(rows.firstIndex(of: "Trails (KML) · not drawn"))
+        let places = try! #require(rows.firstIndex(of: "Places"))
+        for _ in 0..<listed { _ = Fixture.keys(&state, .down) }
+        _ = Fixture.keys(&state, .character(" "))
+        #expect(state.map?.hiddenLayers.isEmpty == true && state.map?.redrawWanted == false)
+        for _ in 0..<(listed - places) { _ = Fixture.keys(&state, .up) }
+        _ = Fixture.keys(&state, .character(" "))
+        #expect(state.map?.hiddenLayers == ["Places"] && state.map?.redrawWanted == true)
+    }
+
     @Test func offlineTheAreaStillAsksForItsCopiesButNotTheServices() {
         _ = Self.openMap(network: .offline)
     }

@@ -58,7 +58,9 @@ enum LayerListPanel {
         // One line per layer, then one per legend entry; the selected layer's line is kept in view.
         var lines: [(text: String, swatch: LegendEntry?, row: Int?)] = []
         for (index, name) in rows.enumerated() {
-            lines.append(((map.hiddenLayers.contains(name) ? "[ ] " : "[x] ") + name, nil, index))
+            // A layer only listed has nothing to show or hide: no box.
+            let box = map.listedOnlyLayers.contains(name) ? "    " : map.hiddenLayers.contains(name) ? "[ ] " : "[x] "
+            lines.append((box + name, nil, index))
             for entry in map.legend[name] ?? [] { lines.append((entry.label, entry, nil)) }
         }
         let width = min(max((lines.map { DisplayWidth.of($0.text) + ($0.swatch == nil ? 0 : 6) }.max() ?? 0) + 6, 30), max(rect.width - 4, 10))
