@@ -2,23 +2,12 @@ import Foundation
 import Testing
 import Geometry
 import MapRender
+import SharedTestData
 import TerminalCanvas
 
 /// Every name on a map is placed in one pass: by rank, never over another name, a mark or the
 /// attribution, never cut by a line drawn after it, and readable on what lies beneath.
 @Suite struct LabelPassTests {
-    /// A seeded generator, so a failing frame can be drawn again.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let words = ["Bar Harbor", "Ferry dock", "Route 1", "Acadia", "Lunch spot", "Northern Germany Basemap", "東京", "Île d'Orléans",
                         "Portland", "A", "Gulf of Maine", "Mount Desert Island", "Bass Harbor Head Light", "Søndre Land"]
     static let grounds: [PaletteIndex] = [22, 17, 194, 153, 253, 255, 236, 65, 117]

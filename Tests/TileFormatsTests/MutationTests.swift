@@ -3,18 +3,6 @@ import SharedTestData
 import Testing
 @testable import TileFormats
 
-/// A small, seeded generator, so a failing mutation can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Damages `data` the way disks and links do: flipped bytes, a run of 0xFF (absurd sizes and
 /// offsets), or a cut.
 func mutate(_ data: Data, using rng: inout SplitMix64) -> Data {
