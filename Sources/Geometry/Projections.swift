@@ -45,18 +45,14 @@ public struct ConicProjection: Sendable, Equatable {
 
     public var kind: Kind
     public var originLatitude: Double, centralMeridian: Double
-    public var standardParallels: (Double, Double)
+    public var firstParallel: Double, secondParallel: Double
     public var falseEasting: Double, falseNorthing: Double
 
     public init(_ kind: Kind, originLatitude: Double, centralMeridian: Double, standardParallels: (Double, Double),
                 falseEasting: Double = 0, falseNorthing: Double = 0) {
         self.kind = kind; self.originLatitude = originLatitude; self.centralMeridian = centralMeridian
-        self.standardParallels = standardParallels; self.falseEasting = falseEasting; self.falseNorthing = falseNorthing
-    }
-
-    public static func == (a: ConicProjection, b: ConicProjection) -> Bool {
-        a.kind == b.kind && a.originLatitude == b.originLatitude && a.centralMeridian == b.centralMeridian
-            && a.standardParallels == b.standardParallels && a.falseEasting == b.falseEasting && a.falseNorthing == b.falseNorthing
+        (firstParallel, secondParallel) = standardParallels
+        self.falseEasting = falseEasting; self.falseNorthing = falseNorthing
     }
 
     private static let a = 6_378_137.0
@@ -75,7 +71,7 @@ public struct ConicProjection: Sendable, Equatable {
     /// The point at easting `x`, northing `y`.
     public func geographic(x: Double, y: Double) -> GeoPoint {
         let a = Self.a, e = Self.e, e2 = Self.e2
-        let (phi0, phi1, phi2) = (originLatitude * .pi / 180, standardParallels.0 * .pi / 180, standardParallels.1 * .pi / 180)
+        let (phi0, phi1, phi2) = (originLatitude * .pi / 180, firstParallel * .pi / 180, secondParallel * .pi / 180)
         let dx = x - falseEasting, dy = y - falseNorthing
         var phi: Double, theta: Double, n: Double
         switch kind {

@@ -299,10 +299,9 @@ public enum FeatureHighlight {
                           projection: projection, size: size)
             }
         } else if let extent = geometry.extent, !title.isEmpty {
-            let d = projection.dot(MercatorPoint(GeoPoint(longitude: (extent.xmin + extent.xmax) / 2, latitude: (extent.ymin + extent.ymax) / 2)))
-            if d.x.isFinite, d.y.isFinite, abs(d.x) < 1e6, abs(d.y) < 1e6 {
-                pass.labels.append(.centred(column: Int((d.x / 2).rounded(.down)), row: Int((d.y / 4).rounded(.down)),
-                                            text: DisplayWidth.truncated(title, to: 40), rank: .identified, color: color))
+            let middle = MercatorPoint(GeoPoint(longitude: (extent.xmin + extent.xmax) / 2, latitude: (extent.ymin + extent.ymax) / 2))
+            if let (column, row) = projection.cell(middle) {
+                pass.labels.append(.centred(column: column, row: row, text: DisplayWidth.truncated(title, to: 40), rank: .identified, color: color))
             }
         }
         return pass

@@ -11,6 +11,9 @@ public struct MapLabel: Sendable, Equatable {
 
         public static func < (a: Rank, b: Rank) -> Bool { (a.tier, a.order) < (b.tier, b.order) }
 
+        /// One of the map's own names (kept from repeating nearby), not one a screen added.
+        var isMap: Bool { tier == 1 }
+
         /// The identified feature's name.
         public static let identified = Rank(tier: 4, order: 0)
         /// A searched place; the selected map area.
@@ -139,7 +142,7 @@ public struct LabelPass: Sendable {
                 let rows = max(spot.row - label.clearance, 0)...min(spot.row + label.clearance, rect.height - 1)
                 return !rows.contains { row in span.contains { occupied[row * rect.width + $0] } }
             }
-            let isMapName = label.rank.tier == MapLabel.Rank.map(0).tier
+            let isMapName = label.rank.isMap
             guard let spot = label.spots.first(where: free),
                   !(isMapName && mapNames[label.text, default: []].contains { abs($0.0 - spot.column) < 24 && abs($0.1 - spot.row) < 6 })
             else { continue }
@@ -174,10 +177,8 @@ public struct LabelPass: Sendable {
     /// Adds a marked point and its name (when it has one), if the point is in a map of `size` cells.
     public mutating func mark(_ point: GeoPoint, glyph: Character, label: String = "", rank: MapLabel.Rank, color: PaletteIndex,
                               projection: MapProjection, size: (columns: Int, rows: Int)) {
-        let dot = projection.dot(MercatorPoint(point))
-        guard dot.x.isFinite, dot.y.isFinite, abs(dot.x) < 1e6, abs(dot.y) < 1e6 else { return }
-        let column = Int((dot.x / 2).rounded(.down)), row = Int((dot.y / 4).rounded(.down))
-        guard (0..<size.columns).contains(column), (0..<size.rows).contains(row) else { return }
+        guard let (column, row) = projection.cell(MercatorPoint(point)),
+              (0..<size.columns).contains(column), (0..<size.rows).contains(row) else { return }
         marks.append(MapMark(column: column, row: row, glyph: glyph, color: color, standsOut: true))
         if !label.isEmpty {
             labels.append(.beside(column: column, row: row, text: DisplayWidth.truncated(label, to: 40), rank: rank, color: color))

@@ -51,4 +51,12 @@ public struct MapProjection: Sendable, Equatable {
     public func dot(longitude: Double, latitude: Double) -> (x: Double, y: Double) {
         dot(MercatorPoint(GeoPoint(longitude: longitude, latitude: latitude)))
     }
+
+    /// The cell a point falls in (a cell is two dots wide and four tall), from the grid's top left;
+    /// nil when it lies too far off for a grid to hold (a pole, an absurd coordinate).
+    public func cell(_ p: MercatorPoint) -> (column: Int, row: Int)? {
+        let d = dot(p)
+        guard d.x.isFinite, d.y.isFinite, abs(d.x) < 1e6, abs(d.y) < 1e6 else { return nil }
+        return (Int((d.x / 2).rounded(.down)), Int((d.y / 4).rounded(.down)))
+    }
 }

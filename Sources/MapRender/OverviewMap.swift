@@ -183,11 +183,9 @@ public struct OverviewMap: Sendable {
     /// outline shows.
     private func cityNames(projection: MapProjection, size: (columns: Int, rows: Int), color: PaletteIndex, glyphs: GlyphSet) -> [MapLabel] {
         geography.cities.compactMap { city in
-            let dot = projection.dot(city.point)
-            guard dot.x.isFinite, dot.y.isFinite, abs(dot.x) < 1e6, abs(dot.y) < 1e6 else { return nil }
+            guard let (column, row) = projection.cell(city.point) else { return nil }
             let text = (glyphs == .unicode ? "•" : "*") + DisplayWidth.truncated(city.name, to: 16)
-            return MapLabel(text: text, spots: [MapLabel.Spot(column: Int((dot.x / 2).rounded(.down)), row: Int((dot.y / 4).rounded(.down)))],
-                            rank: .map(0), color: color, clearance: 1)
+            return MapLabel(text: text, spots: [MapLabel.Spot(column: column, row: row)], rank: .map(0), color: color, clearance: 1)
         }
     }
 

@@ -55,7 +55,7 @@ struct IdentifyCommand: AsyncParsableCommand {
             ]))
             return
         }
-        for problem in problems { FileHandle.standardError.write(Data("mapbook: \(problem)\n".utf8)) }
+        problems.forEach(Output.problem)
         guard !hits.isEmpty else {
             Output.line(String(format: "Nothing at %.5f,%.5f within a cell at zoom %g.", point.longitude, point.latitude, zoom))
             return

@@ -112,7 +112,7 @@ struct ConfigCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every setting and its value.")
         func run() throws {
             let (settings, problems) = Settings.load()
-            for problem in problems { Output.standardError("mapbook: \(problem)") }
+            problems.forEach(Output.problem)
             // A key not set shows the default in effect, marked so.
             for key in settings.listedKeys {
                 Output.line("\(key) = " + (settings.value(key) ?? Settings.defaultValue(key).map { "\($0)  (default)" } ?? ""))

@@ -24,6 +24,12 @@ enum Output {
 
     static func line(_ text: String = "") { write(Data((text + "\n").utf8)) }
 
+    /// "mapbook: …" on standard error, for what could not be done while the rest was: one clean line,
+    /// since problems carry names from packages and servers.
+    static func problem(_ text: String) {
+        standardError("mapbook: " + TerminalText.sanitizedLine(text, maxLength: 500))
+    }
+
     /// A line (or, without `newline`, a prompt) on standard error.
     static func standardError(_ text: String, newline: Bool = true) {
         write(Data((text + (newline ? "\n" : "")).utf8), to: STDERR_FILENO)

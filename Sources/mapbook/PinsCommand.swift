@@ -95,7 +95,7 @@ struct PinsCommand: ParsableCommand {
                     throw PinError("\(Output.cell(file, width: 200)) cannot be read.")
                 }
                 let (added, problems) = try PinStore(root: dataDirectory.root).importGeoJSON(data)
-                for problem in problems { FileHandle.standardError.write(Data("mapbook: \(problem)\n".utf8)) }
+                problems.forEach(Output.problem)
                 Output.line("Added \(added) pin\(added == 1 ? "" : "s")\(problems.isEmpty ? "" : "; \(problems.count) left out").")
             } catch {
                 throw Output.fail(error, json: false)

@@ -121,7 +121,7 @@ struct SnapshotCommand: AsyncParsableCommand {
             if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
             let image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode, colors: ansi))
             Output.line(ansi ? ANSIText.render(image.frame) : image.frame.text)
-            for problem in image.problems { FileHandle.standardError.write(Data("mapbook: \(problem)\n".utf8)) }
+            image.problems.forEach(Output.problem)
         } catch {
             throw Output.fail(error, json: false)
         }

@@ -4,6 +4,7 @@ import PortalFixtures
 import SamplePortal
 import Testing
 import ArcGISModel
+import LoopbackHTTP
 
 /// `mapbook basemaps` lists the portal's gallery and keeps a choice per web map; `mapbook snapshot`
 /// without an area or file draws the web map's basemap (the chosen one) online.
@@ -71,6 +72,23 @@ struct BasemapsCommandTests {
         #expect(result.stdout.split(separator: "\n").count == 24)
         #expect(server.requests.contains { $0.path.hasSuffix("/FeatureServer/1/query") }, "its counties asked for the view: \(server.requests.map(\.path))")
         #expect(!server.requests.contains { $0.path.contains("Maine_Survey_UTM") }, "the UTM basemap is not asked for tiles")
+    }
+
+    /// A basemap layer's title from the portal reaches standard error only cleaned.
+    @Test func theSentenceOnAnUndrawableBasemapIsCleaned() async throws {
+        let id = "0123456789abcdef0123456789abcdef"
+        let portal = try LoopbackServer { request in
+            guard request.path == "/sharing/rest/content/items/\(id)/data" else {
+                return .json(#"{"error":{"code":404,"message":"Item does not exist or is inaccessible.","details":[]}}"#)
+            }
+            return .json(#"{"baseMap": {"baseMapLayers": [{"layerType": "KML", "title": "Evil\u001b[2J\u0007 layer", "url": "http://127.0.0.1/x.kml"}]}}"#)
+        }
+        defer { portal.stop() }
+        let result = try await CLI.runAsync(["snapshot", "--portal", portal.baseURL.absoluteString, "--webmap", id, "--size", "40x12",
+                                             "--data-dir", data], environment: ["XDG_CACHE_HOME": data + "/cache"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Evil") && result.stderr.contains("world outline"), "\(result.stderr)")
+        #expect(!result.stderr.utf8.contains(0x1B) && !result.stderr.utf8.contains(0x07))
     }
 }
 
