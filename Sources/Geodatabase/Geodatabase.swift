@@ -56,6 +56,8 @@ public final class Geodatabase {
     public let layers: [GeodatabaseLayer]
     /// The feature tables without a shape column, by name (listed, not drawn).
     public let tables: [String]
+    /// Where its features were taken from, when it is a replica.
+    public let replica: GeodatabaseReplica?
     private let file: SQLiteFile
 
     /// The far-future date replicas give a live row's `gdb_to_date` (9999-12-31 as a Julian day).
@@ -77,6 +79,7 @@ public final class Geodatabase {
                 throw GeodatabaseError("It is a SQLite database but not a mobile geodatabase (it has no st_geometry_columns).")
             }
             (layers, tables) = try Self.readLayers(file)
+            replica = try Self.readReplica(file)
         } catch let error as GeodatabaseError {
             throw GeodatabaseError("\(name): \(error.sentence)")
         }

@@ -113,6 +113,21 @@ public final class GeodatabaseWriter {
         try execute("INSERT INTO \(quoted(insert.index)) VALUES (\(sqlite3_last_insert_rowid(handle)), \(box.xmin), \(box.xmax), \(box.ymin), \(box.ymax))")
     }
 
+    /// The replica's record, as a preplanned area's file carries it: a `GDB_Items` row of type
+    /// "Sync Replica" (in the table's real columns) whose definition is the `<GPSyncReplica>` XML.
+    public func addReplica(_ replica: GeodatabaseReplica) throws {
+        try execute("""
+            CREATE TABLE IF NOT EXISTS GDB_Items (ObjectID INTEGER PRIMARY KEY NOT NULL, UUID uuidtext NOT NULL, Type uuidtext NOT NULL,
+              Name text(226), PhysicalName text(226), Path text(512), Url text(255), Properties int32, Defaults blob(52428800),
+              DatasetSubtype1 int32, DatasetSubtype2 int32, DatasetInfo1 text(255), DatasetInfo2 text(255), Definition xmltext,
+              Documentation xmltext, ItemInfo xmltext, Shape geometryblob);
+            INSERT INTO GDB_Items (UUID, Type, Name, PhysicalName, Path, Properties, DatasetInfo1, Definition)
+              VALUES (\(literal(replica.id ?? "{00000000-0000-0000-0000-000000000000}")), '\(GeodatabaseReplica.itemType)',
+                      \(literal(replica.name ?? "Replica")), \(literal((replica.name ?? "Replica").uppercased())), \(literal(replica.name ?? "Replica")),
+                      1, \(literal(replica.serviceURL)), \(literal(replica.xml)));
+            """)
+    }
+
     /// Commits what was written.
     public func finish() throws { try execute("COMMIT") }
 
