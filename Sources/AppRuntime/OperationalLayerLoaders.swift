@@ -6,6 +6,7 @@ import MapSources
 import MapbookCore
 import OfflineLibrary
 import ArcGISModel
+import Geodatabase
 
 /// A map's operational layers, opened: the features mapbook draws, the pictures servers draw, the
 /// layers only listed, and a sentence for each that could not be opened.
@@ -34,17 +35,26 @@ public enum OperationalLayerLoaders {
         case failed(String)
     }
 
-    /// A downloaded area's copies when it has them (map services, which cannot be kept, still drawn
-    /// online); else each layer as its kind is drawn: a feature service queried for the view, a
-    /// feature collection read from the web map, a CSV file fetched once, a map service's pictures.
-    /// Kept in the web map's order; what needs the network is listed, not drawn, without it.
+    /// A downloaded area's layers from its own geodatabases where it has them, then from its copies
+    /// (map services, which cannot be kept, still drawn online); else each layer as its kind is
+    /// drawn: a feature service queried for the view, a feature collection read from the web map, a
+    /// CSV file fetched once, a map service's pictures. What needs the network is listed, not
+    /// drawn, without it.
     public static func open(_ layers: OperationalLayers, library: OfflineLibrary, client: PortalClient?) async -> OpenedOperationalLayers {
         var opened = OpenedOperationalLayers()
         var remaining = layers.layers
+        var geodatabases = AreaGeodatabases([])
+        if let area = layers.area {
+            geodatabases = library.geodatabases(area)
+            opened.problems += geodatabases.problems
+            opened.features += areaGeodatabaseLayers(geodatabases, webMapLayers: remaining, problems: &opened.problems)
+            remaining = remaining.filter { !geodatabases.covers($0) }
+        }
         if let area = layers.area, library.hasFeatureCopies(area) {
             let (copies, unreadable) = library.featureCopies(area)
-            opened.problems = unreadable
-            for copy in copies {
+            opened.problems += unreadable
+            // An earlier download's copy of a layer the area's geodatabase now holds is not drawn twice.
+            for copy in copies where copy.url.flatMap(geodatabases.table(forURL:)) == nil {
                 if let problem = copy.problem {
                     opened.problems.append("\(title(copy.title)) was not copied to this device: \(problem)")
                     continue
@@ -68,6 +78,29 @@ public enum OperationalLayerLoaders {
     }
 
     private static func title(_ text: String) -> String { TerminalText.sanitizedLine(text, maxLength: 80) }
+
+    /// The layers an area's geodatabases hold, bottom first: those no web map layer names (with
+    /// their own renderer and fields), then the web map's, in its order and drawn as it says.
+    private static func areaGeodatabaseLayers(_ geodatabases: AreaGeodatabases, webMapLayers: [WebMapLayer],
+                                              problems: inout [String]) -> [FeatureLayerLoader] {
+        guard !geodatabases.isEmpty else { return [] }
+        var loaders: [FeatureLayerLoader] = []
+        let unnamed = geodatabases.unnamed(by: webMapLayers)
+        for file in geodatabases.files {
+            for table in GeodatabaseLayers.drawingOrder(unnamed.filter { $0.gdb === file.gdb }.map(\.layer)) {
+                let read = GeodatabaseLayers.read(table, from: file.gdb, title: table.info.name, info: table.info)
+                problems += read.problems
+                if let loader = read.loader { loaders.append(loader) }
+            }
+        }
+        for layer in webMapLayers {
+            guard let (gdb, table) = geodatabases.table(for: layer) else { continue }
+            let read = GeodatabaseLayers.read(table, from: gdb, as: layer, visible: layer.visible)
+            problems += read.problems
+            if let loader = read.loader { loaders.append(loader) }
+        }
+        return loaders
+    }
 
     private static func open(_ layer: WebMapLayer, client: PortalClient?) async -> Opened {
         let name = title(layer.title ?? layer.id ?? "Layer")

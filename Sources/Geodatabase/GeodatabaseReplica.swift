@@ -11,6 +11,8 @@ public struct GeodatabaseReplica: Sendable, Equatable {
         public var table: String
         /// The server generation the layer was taken at (`ReplicaServerGen`).
         public var serverGeneration: Int64?
+
+        public init(id: Int, table: String, serverGeneration: Int64?) { self.id = id; self.table = table; self.serverGeneration = serverGeneration }
     }
 
     public var id: String?

@@ -29,6 +29,14 @@ public struct LibraryCatalog: Sendable {
 /// A map area that is on this device: written last, and only once every package arrived whole and
 /// passed its checks. Its presence is what "downloaded" means.
 public struct DownloadRecord: Sendable, Equatable, Codable {
+    /// A layer a geodatabase package holds, and how many live features.
+    public struct HeldLayer: Sendable, Equatable, Codable {
+        public var title: String
+        public var features: Int
+
+        public init(title: String, features: Int) { self.title = title; self.features = features }
+    }
+
     public struct Package: Sendable, Equatable, Codable {
         public var id: ItemID
         public var title: String
@@ -46,16 +54,18 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
         /// levels; the map draws around them.
         public var damagedTiles: Int?
         public var damagedLevels: [Int]?
+        /// A geodatabase's layers and their feature counts, read when it arrived.
+        public var layers: [HeldLayer]?
 
         public init(id: ItemID, title: String, type: String, fileName: String, size: Int64, modified: Int64?, verifiedBy: String,
-                    drawProblem: String? = nil, damagedTiles: Int? = nil, damagedLevels: [Int]? = nil) {
+                    drawProblem: String? = nil, damagedTiles: Int? = nil, damagedLevels: [Int]? = nil, layers: [HeldLayer]? = nil) {
             self.id = id; self.title = title; self.type = type; self.fileName = fileName
             self.size = size; self.modified = modified; self.verifiedBy = verifiedBy; self.drawProblem = drawProblem
-            self.damagedTiles = damagedTiles; self.damagedLevels = damagedLevels
+            self.damagedTiles = damagedTiles; self.damagedLevels = damagedLevels; self.layers = layers
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, title, type, fileName, size, modified, verifiedBy, drawProblem, damagedTiles, damagedLevels
+            case id, title, type, fileName, size, modified, verifiedBy, drawProblem, damagedTiles, damagedLevels, layers
         }
 
         /// A record is read back only if its file name stays inside the area's `packages` folder: a
@@ -72,7 +82,8 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
                       verifiedBy: try c.decode(String.self, forKey: .verifiedBy),
                       drawProblem: try c.decodeIfPresent(String.self, forKey: .drawProblem),
                       damagedTiles: try c.decodeIfPresent(Int.self, forKey: .damagedTiles),
-                      damagedLevels: try c.decodeIfPresent([Int].self, forKey: .damagedLevels))
+                      damagedLevels: try c.decodeIfPresent([Int].self, forKey: .damagedLevels),
+                      layers: try c.decodeIfPresent([HeldLayer].self, forKey: .layers))
         }
 
         /// Not empty, no `/`, no NUL, not `.`/`..` and not hidden.
@@ -126,6 +137,9 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
         let rank = ["Vector Tile Package": 0, "Compact Tile Package": 1, "Tile Package": 1]
         return packages.filter { rank[$0.type] != nil }.sorted { rank[$0.type]! < rank[$1.type]! }
     }
+
+    /// The packages holding the area's features (SQLite Geodatabases).
+    public var geodatabasePackages: [Package] { packages.filter { $0.type == "SQLite Geodatabase" } }
 
     /// Whether the portal's current packages differ from the ones on disk (by id, modified and size).
     public func needsUpdate(comparedWith current: MapArea) -> Bool {

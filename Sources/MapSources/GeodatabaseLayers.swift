@@ -48,9 +48,19 @@ public enum GeodatabaseLayers {
         return (loader, sentences(title, read.skipped), extent)
     }
 
+    /// One table drawn as a map's layer says (a mobile map's, a web map's): the layer's renderer,
+    /// labels and popup over the table's own description, its title, opacity and visibility.
+    public static func read(_ table: GeodatabaseLayer, from gdb: Geodatabase, as layer: WebMapLayer,
+                            visible: Bool) -> (loader: FeatureLayerLoader?, problems: [String], extent: GeoExtent?) {
+        let info = table.serviceItem.flatMap {
+            FeatureLayerInfo(json: $0, overrides: layer.layerDefinition, popupInfo: layer.popupInfo, title: layer.title)
+        } ?? table.info
+        return read(table, from: gdb, title: layer.title ?? table.info.name, info: info, opacity: layer.opacity, visible: visible)
+    }
+
     /// Bottom first, as operational layers are: polygons under lines under points, and within a
     /// kind the service's order read as a table of contents (layer 0 on top).
-    static func drawingOrder(_ layers: [GeodatabaseLayer]) -> [GeodatabaseLayer] {
+    public static func drawingOrder(_ layers: [GeodatabaseLayer]) -> [GeodatabaseLayer] {
         func rank(_ type: FeatureGeometryType) -> Int { type == .polygon ? 0 : type == .polyline ? 1 : 2 }
         return layers.enumerated().sorted { a, b in
             (rank(a.element.info.geometryType), -a.offset) < (rank(b.element.info.geometryType), -b.offset)

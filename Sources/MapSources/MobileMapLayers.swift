@@ -60,11 +60,7 @@ public struct MobileMapLayers: Sendable {
                     continue
                 }
                 let (gdb, table) = found
-                let info = table.serviceItem.flatMap {
-                    FeatureLayerInfo(json: $0, overrides: planned.layer.layerDefinition, popupInfo: planned.layer.popupInfo, title: planned.layer.title)
-                } ?? table.info
-                let read = GeodatabaseLayers.read(table, from: gdb, title: planned.layer.title ?? table.info.name, info: info,
-                                                  opacity: planned.layer.opacity, visible: planned.visible)
+                let read = GeodatabaseLayers.read(table, from: gdb, as: planned.layer, visible: planned.visible)
                 opened.problems += read.problems
                 if let extent = read.extent { dataExtent = dataExtent?.union(extent) ?? extent }
                 if let loader = read.loader {

@@ -69,10 +69,16 @@ struct AreaDownload: Sendable {
         // is written, so a disk that fills up while writing them fails the download (to be tried
         // again, the verified packages adopted) instead of leaving an area "downloaded" without them.
         var copies = 0
+        // Layers the area's own geodatabases hold are drawn from them: no copy is fetched.
+        let geodatabases = AreaGeodatabases(arrived.filter { $0.package.kind == .sqliteGeodatabase }.map {
+            AreaGeodatabases.Package(title: $0.package.item.title, path: $0.path, keywords: $0.package.item.typeKeywords)
+        })
         if !featureLayers.isEmpty, let extent = area.extent {
-            let total = featureLayers.count
-            copying(FeatureCopyCount(done: 0, total: total))
-            let files = await FeatureCopies.fetch(featureLayers, within: extent, client: client) { copying(FeatureCopyCount(done: $0, total: total)) }
+            let copied = featureLayers.filter { !geodatabases.covers($0) }
+            let total = copied.count
+            if total > 0 { copying(FeatureCopyCount(done: 0, total: total)) }
+            // Saved even when empty: copies an earlier download made of these layers are replaced.
+            let files = await FeatureCopies.fetch(copied, within: extent, client: client) { copying(FeatureCopyCount(done: $0, total: total)) }
             try Task.checkCancellation()
             try library.saveFeatureCopies(files, for: id)
             copies = files.count
@@ -202,7 +208,8 @@ struct AreaDownload: Sendable {
                                       fileName: name, size: file.size,
                                       modified: file.package.item.modified.map(DownloadRecord.millis), verifiedBy: file.verifiedBy,
                                       drawProblem: tiles?.drawProblem, damagedTiles: tiles.map(\.damaged).flatMap { $0 > 0 ? $0 : nil },
-                                      damagedLevels: tiles.flatMap { $0.damagedLevels.isEmpty ? nil : $0.damagedLevels }))
+                                      damagedLevels: tiles.flatMap { $0.damagedLevels.isEmpty ? nil : $0.damagedLevels },
+                                      layers: file.package.kind == .sqliteGeodatabase ? AreaGeodatabases.heldLayers(path: target, title: file.package.item.title) : nil))
             }
             let record = DownloadRecord(areaID: id, areaItem: area.item.arcGISJSON, packageItems: area.packages.map(\.item.arcGISJSON),
                                         packages: packages, featureCopies: featureCopies > 0 ? featureCopies : nil,

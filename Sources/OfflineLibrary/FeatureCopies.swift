@@ -19,11 +19,13 @@ public struct FeatureCopy: Sendable {
     public var leftOut: Int?
     /// Why the layer could not be copied when the area was downloaded; nil when it was.
     public var problem: String?
+    /// The web map layer's URL, when it had one.
+    public var url: String?
 
     public init(title: String, info: FeatureLayerInfo, features: [LayerFeature], opacity: Double = 1, visible: Bool = true,
-                capped: Bool = false, leftOut: Int? = nil, problem: String? = nil) {
+                capped: Bool = false, leftOut: Int? = nil, problem: String? = nil, url: String? = nil) {
         self.title = title; self.info = info; self.features = features; self.opacity = opacity; self.visible = visible
-        self.capped = capped; self.leftOut = leftOut; self.problem = problem
+        self.capped = capped; self.leftOut = leftOut; self.problem = problem; self.url = url
     }
 }
 
@@ -107,9 +109,10 @@ public enum FeatureCopies {
         guard let json = try? JSONValue(parsing: data), json["format"]?.string == format else { return nil }
         let title = json["title"]?.string ?? "Layer"
         let opacity = min(max(json["opacity"]?.double ?? 1, 0), 1), visible = json["visible"]?.bool ?? true
+        let url = json["url"]?.string
         if let problem = json["problem"]?.string {
             return FeatureCopy(title: title, info: FeatureLayerInfo(name: title, geometryType: .point, renderer: FeatureRenderer(kind: .simple, classes: [])),
-                               features: [], opacity: opacity, visible: visible, problem: problem)
+                               features: [], opacity: opacity, visible: visible, problem: problem, url: url)
         }
         func present(_ key: String) -> JSONValue? { json[key].flatMap { $0 == .null ? nil : $0 } }
         guard let layer = json["layer"],
@@ -118,7 +121,7 @@ public enum FeatureCopies {
         }
         let features = EsriFeatures.features(in: .object(["features": json["features"] ?? .array([])])).features
         return FeatureCopy(title: title, info: info, features: features, opacity: opacity, visible: visible, capped: json["capped"]?.bool ?? false,
-                           leftOut: json["leftOut"]?.int64.map { Int(clamping: $0) })
+                           leftOut: json["leftOut"]?.int64.map { Int(clamping: $0) }, url: url)
     }
 }
 

@@ -9,8 +9,10 @@ public struct SampleArea: Sendable {
     public var title: String
     public var snippet: String
     public var extent: GeoExtent
-    /// The id of its one package, a vector tile package of the basemap.
+    /// The id of its basemap's package, a vector tile package.
     public var packageID: String
+    /// The id of its SQLite Geodatabase package (the web map's feature layers), when it has one.
+    public var geodatabaseID: String? = nil
 
     /// The package's file name, as ArcGIS names area packages.
     public var packageName: String { title.replacingOccurrences(of: " ", with: "_") + ".vtpk" }
@@ -54,7 +56,7 @@ public enum SampleCatalog {
         SampleArea(id: "ca71b0a1c2d34e5f6a7b8c9d0e1f2a3b", title: "Caribou",
                    snippet: "Caribou, Presque Isle and the potato country of the Aroostook valley.",
                    extent: GeoExtent(xmin: -68.16, ymin: 46.76, xmax: -67.90, ymax: 46.92),
-                   packageID: "e3f4a5b6c7d84e9f0a1b2c3d4e5f6a54"),
+                   packageID: "e3f4a5b6c7d84e9f0a1b2c3d4e5f6a54", geodatabaseID: "9e0db000c7d84e9f0a1b2c3d4e5f6a56"),
         SampleArea(id: "e26115e1fb1343c39fbd2970fd9d3792", title: "Bangor",
                    snippet: "Bangor, Brewer, Orono and the Penobscot River.",
                    extent: GeoExtent(xmin: -68.90, ymin: 44.74, xmax: -68.62, ymax: 44.92),
@@ -62,7 +64,8 @@ public enum SampleCatalog {
     ]
 
     public static func area(id: String) -> SampleArea? { areas.first { $0.id == id } }
-    public static func area(packageID: String) -> SampleArea? { areas.first { $0.packageID == packageID } }
+    /// The area one of whose packages has this id.
+    public static func area(packageID: String) -> SampleArea? { areas.first { $0.packageID == packageID || $0.geodatabaseID == packageID } }
 
     /// Bookmarks of the web map: Maine, and each area.
     static var bookmarks: [(name: String, extent: GeoExtent)] {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MapbookCore
 import TileFormats
 
@@ -28,12 +29,23 @@ public final class SampleContent: Sendable {
     let geocoder: SampleGeocoder
     /// The FeatureServer's places and counties, gathered once.
     let featureServer: SampleFeatureServer
+    /// Areas' geodatabase packages, by area, server address and generation: made when first asked for.
+    private let geodatabases = Mutex<[String: Data]>([:])
 
     init(basemap: SampleBasemap, packages: [String: Package], thumbnails: [String: Data]) {
         self.basemap = basemap; self.packages = packages; self.thumbnails = thumbnails
         rasterTiles = SampleRasterTiles(basemap)
         geocoder = SampleGeocoder(basemap: basemap)
         featureServer = SampleFeatureServer(basemap: basemap)
+    }
+
+    /// The area's geodatabase package as served from `baseURL` at `generation`; empty if it cannot be made.
+    func geodatabase(for area: SampleArea, baseURL: String, generation: Int64) -> Data {
+        let key = "\(area.id)|\(baseURL)|\(generation)"
+        if let made = geodatabases.withLock({ $0[key] }) { return made }
+        let data = (try? SampleAreaGeodatabase.bytes(for: area, features: featureServer, baseURL: baseURL, generation: generation)) ?? Data()
+        geodatabases.withLock { $0[key] = data }
+        return data
     }
 
     /// The default cache: `$XDG_CACHE_HOME/mapbook/sample-portal` (or `~/.cache/…`).

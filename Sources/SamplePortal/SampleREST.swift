@@ -76,7 +76,7 @@ struct SampleREST {
         case []:
             return wantsJSON ? json(item) : Self.html
         case ["data"]:
-            if let area = SampleCatalog.area(packageID: id) { return packageData(area, request) }
+            if let area = SampleCatalog.area(packageID: id) { return packageData(area, id: id, request) }
             // A CSV item's data is the file, whatever `f` says.
             if id == SampleServicesMap.csvID {
                 return LoopbackResponse(status: 200, headers: [("Content-Type", "text/csv")], body: Data(SampleServicesMap.csv.utf8))
@@ -86,7 +86,7 @@ struct SampleREST {
             if id == SampleServicesMap.id { return json(SampleServicesMap.data(baseURL: baseURL)) }
             if id == SampleUTMMap.id { return json(SampleUTMMap.data(baseURL: baseURL)) }
             if let basemap = SampleGallery.item(id) { return json(SampleGallery.data(of: basemap, baseURL: baseURL)) }
-            if let area = SampleCatalog.area(id: id) { return json(.object(["packages": .array([.string(area.packageID)])])) }
+            if let area = SampleCatalog.area(id: id) { return json(.object(["packages": .array(Self.packageIDs(area).map { .string($0) })])) }
             return json(Self.notFound)
         case ["relatedItems"]:
             guard wantsJSON else { return Self.html }
@@ -102,7 +102,7 @@ struct SampleREST {
             case ("Area2Package"?, true):
                 // A portal that answers one area's package list badly (seen in the wild: an object or null).
                 if faults.malformedAreas.contains(id) { return json(.object(["total": .number(1), "relatedItems": .null])) }
-                related = SampleCatalog.area(id: id).map { [packageItem($0)] } ?? []
+                related = SampleCatalog.area(id: id).map { area in Self.packageIDs(area).compactMap { packageItem(area, id: $0) } } ?? []
             case ("Area2Package"?, false): related = SampleCatalog.area(packageID: id).map { [areaItem($0)] } ?? []
             default: return json(Self.error(400, "Invalid or missing input parameters.", details: ["relationshipType"]))
             }
@@ -140,7 +140,7 @@ struct SampleREST {
                                            thumbnail: nil, modified: SampleCatalog.modified, size: Int64(SampleServicesMap.csv.utf8.count)))
         }
         if let area = SampleCatalog.area(id: id) { return areaItem(area) }
-        if let area = SampleCatalog.area(packageID: id) { return packageItem(area) }
+        if let area = SampleCatalog.area(packageID: id) { return packageItem(area, id: id) }
         if let basemap = SampleGallery.item(id) { return basemapItem(basemap) }
         return nil
     }
@@ -173,8 +173,23 @@ struct SampleREST {
         return .object(fields)
     }
 
-    private func packageItem(_ area: SampleArea) -> JSONValue {
+    /// An area's packages: its basemap's, then its features' when it has them.
+    static func packageIDs(_ area: SampleArea) -> [String] { [area.packageID] + (area.geodatabaseID.map { [$0] } ?? []) }
+
+    private func packageItem(_ area: SampleArea, id: String) -> JSONValue? {
         let updates = faults.updates[area.packageID] ?? 0
+        if id == area.geodatabaseID {
+            // As ArcGIS lists a preplanned area's replica: named for it, with the service in its keywords.
+            let service = baseURL + SampleFeatureServer.path
+            var fields = Self.itemFields(id: id, title: "\(area.title) features", type: "SQLite Geodatabase",
+                                         typeKeywords: ["Data", "SQLite Geodatabase", "Replica", "Syncable", "MapAreaPackage", "ReferenceURL#" + service],
+                                         snippet: nil, description: nil, extent: area.extent, thumbnail: nil,
+                                         modified: SampleCatalog.modified + 200_000 + Int64(updates) * 86_400_000,
+                                         size: Int64(geodatabaseBytes(area).count))
+            fields["name"] = .string("replica_\(SampleAreaGeodatabase.replicaID.dropFirst().dropLast().lowercased()).geodatabase")
+            return .object(fields)
+        }
+        guard id == area.packageID else { return nil }
         var fields = Self.itemFields(id: area.packageID, title: "\(area.title) basemap", type: "Vector Tile Package",
                                      typeKeywords: ["Vector Tile Package", "vtpk", "Map Area Package"],
                                      snippet: nil, description: nil, extent: area.extent, thumbnail: nil,
@@ -272,8 +287,14 @@ struct SampleREST {
         return data
     }
 
-    private func packageData(_ area: SampleArea, _ request: LoopbackRequest) -> LoopbackResponse {
-        var data = packageBytes(area)
+    /// The area's geodatabase package as it is now: each update a new server generation.
+    func geodatabaseBytes(_ area: SampleArea) -> Data {
+        content.geodatabase(for: area, baseURL: baseURL, generation: 1000 + Int64(faults.updates[area.packageID] ?? 0))
+    }
+
+    private func packageData(_ area: SampleArea, id: String, _ request: LoopbackRequest) -> LoopbackResponse {
+        let isGeodatabase = id == area.geodatabaseID
+        var data = isGeodatabase ? geodatabaseBytes(area) : packageBytes(area)
         let etag = SampleContent.etag(of: data)
         let updates = faults.updates[area.packageID] ?? 0
         let modified = Date(timeIntervalSince1970: Double(SampleCatalog.modified + 200_000) / 1000 + Double(updates) * 86_400)
@@ -283,7 +304,8 @@ struct SampleREST {
         var ranged = request
         if faults.ignoreRange { ranged.headers["range"] = nil }
         var response = LoopbackResponse.file(data, for: ranged, etag: etag, lastModified: modified)
-        response.headers.append(("Content-Disposition", "attachment; filename=\"\(area.packageName)\""))
+        let name = isGeodatabase ? "replica.geodatabase" : area.packageName
+        response.headers.append(("Content-Disposition", "attachment; filename=\"\(name)\""))
         response.delivery.bytesPerSecond = faults.bytesPerSecond
         response.delivery.closeAfterBodyBytes = faults.dropAfterBytes
         response.delivery.stallAfterBodyBytes = faults.stallAfterBytes
@@ -301,7 +323,7 @@ struct SampleREST {
         let q = (query["q"] ?? "").replacingOccurrences(of: "(", with: " ").replacingOccurrences(of: ")", with: " ")
         let start = max(1, Int(query["start"] ?? "") ?? 1), num = min(100, max(1, Int(query["num"] ?? "") ?? 10))
         // The private web map is found only by those signed in, as an org's items are.
-        let ids = [SampleCatalog.webMapID] + (signedIn ? [SampleCatalog.protectedID] : []) + SampleCatalog.areas.flatMap { [$0.id, $0.packageID] }
+        let ids = [SampleCatalog.webMapID] + (signedIn ? [SampleCatalog.protectedID] : []) + SampleCatalog.areas.flatMap { [$0.id] + Self.packageIDs($0) }
             + SampleGallery.items.map(\.id) + [SampleServicesMap.id, SampleUTMMap.id, SampleServicesMap.csvID]
         let terms = Self.terms(q)
         let matches = ids.compactMap(item).filter { item in

@@ -34,9 +34,9 @@ struct MapSourceOptions: ParsableArguments {
             return (opened.stack, opened.home)
         }
         guard area == nil else {
-            let (source, areaID) = try openArea()
+            let (source, areaID, layers) = try openArea()
             var stack = MapStack(source)
-            await OperationalLayerLoaders.open(OperationalLayers(area: areaID, layers: [], online: false), library: library, client: nil)
+            await OperationalLayerLoaders.open(OperationalLayers(area: areaID, layers: layers, online: false), library: library, client: nil)
                 .add(to: &stack)
             return (stack, source.extent)
         }
@@ -62,10 +62,13 @@ struct MapSourceOptions: ParsableArguments {
     }
 
     /// The downloaded area's tile package, and the area.
-    private func openArea() throws -> (source: any MapSource, area: ItemID) {
+    /// The area's tile package, and the web map's operational layers as kept in the library (which
+    /// the area's geodatabases are matched to).
+    private func openArea() throws -> (source: any MapSource, area: ItemID, layers: [WebMapLayer]) {
         let library = self.library.library
         let records = library.downloadRecords()
-        let known = try library.loadCatalog(records: records)?.areas ?? records.values.compactMap(\.area)
+        let catalog = try library.loadCatalog(records: records)
+        let known = catalog?.areas ?? records.values.compactMap(\.area)
         let area = try AreaNames.resolve(area ?? "", in: known)
         let title = Output.cell(area.item.title)
         guard let record = records[area.item.id] else {
@@ -74,7 +77,7 @@ struct MapSourceOptions: ParsableArguments {
         guard let path = library.mapPackagePaths(record).first else {
             throw MapSourceError("\(title) has no tile package to draw.")
         }
-        return (try PackageMapSource(path: path), area.item.id)
+        return (try PackageMapSource(path: path), area.item.id, catalog?.webMap.flatOperationalLayers ?? [])
     }
 }
 
