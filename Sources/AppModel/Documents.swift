@@ -143,6 +143,7 @@ public enum DetailsDocument {
         doc.field("Size on disk", Format.bytes(record.size))
         doc.field("Downloaded", Format.timestamp(record.downloadedAt))
         doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
+        if let held = record.heldFeatures { doc.field("Features", held) }
         if let problem = record.drawProblem {
             doc.field("Map", "Cannot be drawn: " + TerminalText.sanitizedLine(problem, maxLength: 300), role: .error)
         } else if record.damagedTiles.count > 0 {

@@ -141,6 +141,15 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
     /// The packages holding the area's features (SQLite Geodatabases).
     public var geodatabasePackages: [Package] { packages.filter { $0.type == "SQLite Geodatabase" } }
 
+    /// The layers its geodatabases hold and their features, for details and `mapbook library`:
+    /// "Places: 2 features · Counties: 1 feature"; nil when it holds none.
+    public var heldFeatures: String? {
+        let layers = geodatabasePackages.flatMap { $0.layers ?? [] }
+        guard !layers.isEmpty else { return nil }
+        return layers.map { "\(TerminalText.sanitizedLine($0.title, maxLength: 80)): \($0.features) feature\($0.features == 1 ? "" : "s")" }
+            .joined(separator: " · ")
+    }
+
     /// Whether the portal's current packages differ from the ones on disk (by id, modified and size).
     public func needsUpdate(comparedWith current: MapArea) -> Bool {
         guard !current.packages.isEmpty else { return false }

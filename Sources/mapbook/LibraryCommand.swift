@@ -45,6 +45,9 @@ struct LibraryCommand: ParsableCommand {
         for line in Output.table(["TITLE", "STATE", "SIZE", "DOWNLOADED", "ID"], rows, rightAligned: [2]) {
             Output.line("  " + line)
         }
+        for area in areas {
+            if let held = records[area.item.id]?.heldFeatures { Output.line("  \(Output.cell(area.item.title)) holds \(held).") }
+        }
         let damaged = library.storedRecords().keys.filter { records[$0] == nil }
         for area in areas where damaged.contains(area.item.id) {
             Output.line()
@@ -55,6 +58,12 @@ struct LibraryCommand: ParsableCommand {
 
     static func state(of id: ItemID, records: [ItemID: DownloadRecord], partial: [ItemID: Int64]) -> String {
         records[id] != nil ? "downloaded" : partial[id] != nil ? "partial" : "not downloaded"
+    }
+
+    /// A geodatabase package's layers and their feature counts; null for a tile package.
+    private static func heldLayers(_ package: DownloadRecord.Package) -> JSONValue {
+        guard let layers = package.layers else { return .null }
+        return .array(layers.map { layer -> JSONValue in .object(["title": .text(layer.title), "features": .count(Int64(layer.features))]) })
     }
 
     /// The JSON of `mapbook library --json` (see docs/cli.md).
@@ -76,7 +85,7 @@ struct LibraryCommand: ParsableCommand {
                     "packages": .array((record?.packages ?? []).map { package in
                         .object(["id": .string(package.id.rawValue), "title": .text(package.title),
                                  "path": .string(library.packagePath(id, package)), "size": .count(package.size),
-                                 "verifiedBy": .string(package.verifiedBy)])
+                                 "verifiedBy": .string(package.verifiedBy), "layers": heldLayers(package)])
                     }),
                 ])
             }),

@@ -49,6 +49,7 @@ struct AreaGeodatabaseTests {
         let record = try #require(library.downloadRecord(id))
         let held = try #require(record.geodatabasePackages.first?.layers)
         #expect(held.map(\.title) == ["Places", "Counties"] && held[1].features == 1 && held[0].features >= 2, "\(held)")
+        #expect(record.heldFeatures == "Places: \(held[0].features) features · Counties: 1 feature", "as details and `mapbook library` say it")
         #expect(!library.hasFeatureCopies(id), "nothing copied of the layers the geodatabase holds")
         #expect(!portal.requests.contains { $0.path.contains("/FeatureServer/") }, "the feature service was never asked")
 
