@@ -12,7 +12,7 @@ struct IdentifyCommand: AsyncParsableCommand {
         abstract: "Show the features at a point: operational layers' popups, then the basemap's vector tile features.",
         discussion: """
             Looks within one terminal cell of the point in a 120×40 view at --zoom, as `i` does in the map view: the web \
-            map's operational layers (from their services, or with --area from the copies kept with the download), then \
+            map's operational layers (from their services, or with --area from the area's geodatabases and the copies kept with the download), then \
             the vector basemap's features (labels and points first). With --area or --file it needs no network.
             """)
 
