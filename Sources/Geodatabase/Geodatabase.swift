@@ -85,6 +85,17 @@ public final class Geodatabase {
         }
     }
 
+    /// SQLite's own check of the file's pages and indexes (`PRAGMA quick_check`): nil when whole,
+    /// else its first complaint.
+    public func damage() throws -> String? {
+        var problem: String?
+        try file.rows("PRAGMA quick_check(1)") { row in
+            if let text = row.text(0), text != "ok" { problem = text }
+            return false
+        }
+        return problem
+    }
+
     /// Whether the file starts as every SQLite database does: how a side-loaded geodatabase is
     /// told from a tile package, whatever its name.
     public static func isSQLite(path: String) -> Bool {

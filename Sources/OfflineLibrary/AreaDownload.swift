@@ -125,7 +125,7 @@ struct AreaDownload: Sendable {
         for path in candidates {
             guard let size = AtomicFile.size(of: path), let expected = package.size, expected > 0, size == expected,
                   let verifiedBy = try? PackageVerifier.verify(path: path, name: package.item.title, expectedSize: expected,
-                                                               mustBeZip: PackageVerifier.mustBeZip(name)) else { continue }
+                                                               fileName: name) else { continue }
             return Arrival(package: package, path: path, verifiedBy: verifiedBy, size: size)
         }
         return nil
@@ -178,7 +178,7 @@ struct AreaDownload: Sendable {
 
         do {
             let verifiedBy = try PackageVerifier.verify(path: part, name: package.item.title, expectedSize: package.size,
-                                                        mustBeZip: PackageVerifier.mustBeZip(OfflineLibrary.fileName(for: package)),
+                                                        fileName: OfflineLibrary.fileName(for: package),
                                                         streamed: checksums.result)
             return Arrival(package: package, path: part, verifiedBy: verifiedBy, size: result.size)
         } catch {

@@ -303,7 +303,7 @@ public struct OfflineLibrary: Sendable {
         return copies + record.packages.compactMap { package -> LibraryError? in
             do throws(LibraryError) {
                 try PackageVerifier.verify(path: packagePath(record.areaID, package), name: package.title,
-                                           expectedSize: package.size, mustBeZip: PackageVerifier.mustBeZip(package.fileName))
+                                           expectedSize: package.size, fileName: package.fileName)
                 return nil
             } catch {
                 return error.asStored

@@ -1,4 +1,6 @@
 import Foundation
+import Geodatabase
+import MapbookCore
 import Synchronization
 import TileFormats
 import LibraryModel
@@ -21,13 +23,15 @@ public struct TileCheck: Sendable, Equatable {
 }
 
 /// Decides whether a downloaded file is the package it should be: the size the portal listed, and,
-/// for the zip-based packages (.vtpk, .tpkx, .tpk, .mmpk), every entry's CRC-32. Portals publish no
+/// for the zip-based packages (.vtpk, .tpkx, .tpk, .mmpk), every entry's CRC-32; for a geodatabase,
+/// that it opens as one and SQLite finds its pages whole. Portals publish no
 /// whole-file checksum, so the package's own checksums are the ones known.
 enum PackageVerifier {
     /// Returns how the file was checked; throws when it fails.
     /// `streamed` holds CRCs computed while the file downloaded; entries it covers are not read again.
     @discardableResult
-    static func verify(path: String, name: String, expectedSize: Int64?, mustBeZip: Bool,
+    /// `fileName` (the package's name in the library) says what it must be.
+    static func verify(path: String, name: String, expectedSize: Int64?, fileName: String,
                        streamed: ZipStreamChecksums? = nil) throws(LibraryError) -> String {
         guard let size = AtomicFile.size(of: path) else { throw .damaged(package: name, detail: "the file is missing") }
         if let expectedSize, expectedSize > 0, size != expectedSize {
@@ -37,8 +41,20 @@ enum PackageVerifier {
         do { source = try FileByteSource(path: path) } catch { throw .damaged(package: name, detail: error.description) }
         let magic = size >= 4 ? (try? source.read(at: 0, count: 4)) : nil
         guard magic == Data([0x50, 0x4B, 0x03, 0x04]) else {
-            if mustBeZip { throw .damaged(package: name, detail: "it is not a package: no zip header") }
-            return "size"
+            if mustBeZip(fileName) { throw .damaged(package: name, detail: "it is not a package: no zip header") }
+            guard (fileName as NSString).pathExtension == "geodatabase" else { return "size" }
+            guard Geodatabase.isSQLite(path: path) else { throw .damaged(package: name, detail: "it is not a geodatabase: no SQLite header") }
+            // A geodatabase has no checksums: SQLite's own check of its pages and indexes stands in.
+            do {
+                if let damage = try Geodatabase(path: path, name: name, statementSeconds: 600).damage() {
+                    throw LibraryError.damaged(package: name, detail: "its database is damaged (\(TerminalText.sanitizedLine(damage, maxLength: 120)))")
+                }
+            } catch let error as LibraryError {
+                throw error
+            } catch {
+                throw .damaged(package: name, detail: error.userSentence)
+            }
+            return "size, SQLite check"
         }
         do {
             try ZipArchive(source: source).verifyChecksums(streamed: streamed)

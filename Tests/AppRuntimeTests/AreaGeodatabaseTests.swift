@@ -50,6 +50,8 @@ struct AreaGeodatabaseTests {
         let held = try #require(record.geodatabasePackages.first?.layers)
         #expect(held.map(\.title) == ["Places", "Counties"] && held[1].features == 1 && held[0].features >= 2, "\(held)")
         #expect(record.heldFeatures == "Places: \(held[0].features) features · Counties: 1 feature", "as details and `mapbook library` say it")
+        #expect(record.geodatabasePackages.first?.verifiedBy == "size, SQLite check")
+        #expect(library.verify(record).isEmpty)
         #expect(!library.hasFeatureCopies(id), "nothing copied of the layers the geodatabase holds")
         #expect(!portal.requests.contains { $0.path.contains("/FeatureServer/") }, "the feature service was never asked")
 
@@ -89,6 +91,7 @@ struct AreaGeodatabaseTests {
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         // Same size (the record still holds), other bytes: not a database.
         try Data(repeating: 0x41, count: size).write(to: URL(fileURLWithPath: path))
+        #expect(library.verify(record).map(\.userSentence) == ["Caribou features on this device is damaged (it is not a geodatabase: no SQLite header); `mapbook verify --repair` downloads it again."], "\(library.verify(record))")
         opened = await OperationalLayerLoaders.open(OperationalLayers(area: id, layers: layers, online: false), library: library, client: nil)
         #expect(opened.problems.first?.hasPrefix("The area's features Caribou features could not be read:") == true, "\(opened.problems)")
         #expect(opened.features.map(\.title) == ["Places"], "the older copy, now that no file stands for it")

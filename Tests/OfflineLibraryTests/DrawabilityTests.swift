@@ -29,13 +29,13 @@ import LibraryModel
         let real = scratch.appendingPathComponent("real.vtpk").path
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         try package.data.write(to: URL(fileURLWithPath: real))
-        #expect(try PackageVerifier.verify(path: real, name: "p", expectedSize: nil, mustBeZip: true) == "zip CRC-32")
+        #expect(try PackageVerifier.verify(path: real, name: "p", expectedSize: nil, fileName: "p.vtpk") == "zip CRC-32")
         let check = try #require(PackageVerifier.checkTiles(path: real, fileName: "real.vtpk"))
         #expect(check.drawProblem == nil && check.damaged == 0 && check.checked > 0)
 
         // Whole, with good checksums, and not a tile package at all.
         let other = try write([("readme.txt", Data("not tiles".utf8))], as: "other.vtpk")
-        #expect(try PackageVerifier.verify(path: other, name: "p", expectedSize: nil, mustBeZip: true) == "zip CRC-32")
+        #expect(try PackageVerifier.verify(path: other, name: "p", expectedSize: nil, fileName: "p.vtpk") == "zip CRC-32")
         let problem = try #require(PackageVerifier.checkTiles(path: other, fileName: "other.vtpk")?.drawProblem)
         #expect(!problem.isEmpty)
         // Not a tile package kind: nothing to draw, nothing to say.

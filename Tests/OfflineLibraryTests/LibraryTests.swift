@@ -156,7 +156,7 @@ import LibraryModel
         bytes[200_000...].withUnsafeBytes { (rest: UnsafeRawBufferPointer) in checksums.consume(rest, at: 200_000) }
         #expect(checksums.result.entries.count == 2)
         #expect(try ZipArchive(source: FileByteSource(path: path)).verifyChecksums(streamed: checksums.result) == 0)
-        #expect(try PackageVerifier.verify(path: path, name: "p", expectedSize: Int64(bytes.count), mustBeZip: true,
+        #expect(try PackageVerifier.verify(path: path, name: "p", expectedSize: Int64(bytes.count), fileName: "p.vtpk",
                                            streamed: checksums.result) == "zip CRC-32")
     }
 }
