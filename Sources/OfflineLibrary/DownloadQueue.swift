@@ -1,4 +1,5 @@
 import ArcGISPortal
+import EventLoop
 import Foundation
 import HTTP
 import MapbookCore
@@ -168,9 +169,13 @@ public actor DownloadQueue {
             rates[id] = nil
         }
         do {
-            let record = try await job.run(started: { sink.yield(.started(id, resumedFrom: $0)) },
-                                           report: { counters.set(id, bytes: $0, total: $1) },
-                                           copying: { counters.setCopying(id, $0) })
+            // On mapbook's work threads: checking a package (every zip entry's CRC, every tile,
+            // SQLite's page check) keeps a core busy for seconds, which the cooperative pool must not lose.
+            let record = try await onWorkPool { () async throws -> DownloadRecord in
+                try await job.run(started: { sink.yield(.started(id, resumedFrom: $0)) },
+                                  report: { counters.set(id, bytes: $0, total: $1) },
+                                  copying: { counters.setCopying(id, $0) })
+            }
             event = .finished(id, record)
         } catch {
             switch stopping[id] {
