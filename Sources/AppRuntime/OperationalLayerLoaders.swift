@@ -85,10 +85,9 @@ public enum OperationalLayerLoaders {
                                               problems: inout [String]) -> [FeatureLayerLoader] {
         guard !geodatabases.isEmpty else { return [] }
         var loaders: [FeatureLayerLoader] = []
-        let unnamed = geodatabases.unnamed(by: webMapLayers)
-        for file in geodatabases.files {
-            for table in GeodatabaseLayers.drawingOrder(unnamed.filter { $0.gdb === file.gdb }.map(\.layer)) {
-                let read = GeodatabaseLayers.read(table, from: file.gdb, title: table.info.name, info: table.info)
+        for (gdb, tables) in geodatabases.unnamed(by: webMapLayers) {
+            for table in GeodatabaseLayers.drawingOrder(tables) {
+                let read = GeodatabaseLayers.read(table, from: gdb, title: table.info.name, info: table.info)
                 problems += read.problems
                 if let loader = read.loader { loaders.append(loader) }
             }

@@ -31,22 +31,22 @@ public struct GeodatabaseReplica: Sendable, Equatable {
 
     /// Reads the XML ArcGIS writes; nil when it names no service.
     public init?(xml: String) {
-        guard let service = XMLElements.text(of: "ServiceName", in: xml), !service.isEmpty else { return nil }
+        guard let service = XMLText.elements("ServiceName", in: xml).first, !service.isEmpty else { return nil }
         serviceURL = service
-        id = XMLElements.text(of: "ReplicaID", in: xml)
-        name = XMLElements.text(of: "ReplicaName", in: xml)
-        layers = XMLElements.bodies(of: "GPSyncDataset", in: xml).map(String.init).compactMap { dataset in
-            guard XMLElements.text(of: "IsAttachment", in: dataset) != "true",
-                  XMLElements.text(of: "DatasetType", in: dataset).map({ $0 == "esriDTFeatureClass" }) ?? true,
-                  let id = XMLElements.text(of: "LayerID", in: dataset).flatMap({ Int($0) }) else { return nil }
-            return Layer(id: id, table: XMLElements.text(of: "DatasetName", in: dataset) ?? "",
-                         serverGeneration: XMLElements.text(of: "ReplicaServerGen", in: dataset).flatMap { Int64($0) })
+        id = XMLText.elements("ReplicaID", in: xml).first
+        name = XMLText.elements("ReplicaName", in: xml).first
+        layers = XMLText.bodies("GPSyncDataset", in: xml).map(String.init).compactMap { dataset in
+            guard XMLText.elements("IsAttachment", in: dataset).first != "true",
+                  XMLText.elements("DatasetType", in: dataset).first.map({ $0 == "esriDTFeatureClass" }) ?? true,
+                  let id = XMLText.elements("LayerID", in: dataset).first.flatMap({ Int($0) }) else { return nil }
+            return Layer(id: id, table: XMLText.elements("DatasetName", in: dataset).first ?? "",
+                         serverGeneration: XMLText.elements("ReplicaServerGen", in: dataset).first.flatMap { Int64($0) })
         }
     }
 
     /// The XML as ArcGIS writes it (for the sample portal's areas).
     public var xml: String {
-        func element(_ name: String, _ value: String?) -> String { value.map { "<\(name)>\(XMLElements.escaped($0))</\(name)>" } ?? "" }
+        func element(_ name: String, _ value: String?) -> String { value.map { "<\(name)>\(XMLText.escaped($0))</\(name)>" } ?? "" }
         let datasets = layers.enumerated().map { index, layer in
             "<GPSyncDataset xsi:type='typens:GPSyncDataset'>" + element("DatasetID", String(index + 1)) + element("DatasetName", layer.table)
                 + "<DatasetType>esriDTFeatureClass</DatasetType>" + element("LayerID", String(layer.id)) + element("LayerName", layer.table)
@@ -109,46 +109,5 @@ extension Geodatabase {
             return replica == nil
         }
         return replica
-    }
-}
-
-/// Just enough of XML to read the few plain elements of a replica's record: an element's text by
-/// name (the first one), and the bodies of repeated elements. Entities are decoded; nothing else
-/// of XML is needed or trusted.
-enum XMLElements {
-    static func text(of name: String, in xml: String) -> String? {
-        bodies(of: name, in: xml, limit: 1).first.map { decoded($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-    }
-
-    /// The inner text of each `<name …>…</name>`, in order (`<name/>` has none).
-    static func bodies(of name: String, in xml: String, limit: Int = 10_000) -> [Substring] {
-        var found: [Substring] = []
-        var rest = xml[...]
-        while found.count < limit, let open = rest.range(of: "<\(name)") {
-            let after = rest[open.upperBound...]
-            // `<GPSyncDatasets` is not `<GPSyncDataset`: the name must end there.
-            guard let next = after.first, next == ">" || next == " " || next == "\t" || next == "\n" || next == "/" else {
-                rest = after
-                continue
-            }
-            guard let tagEnd = after.firstIndex(of: ">") else { break }
-            if tagEnd > after.startIndex, after[after.index(before: tagEnd)] == "/" { rest = after[tagEnd...].dropFirst(); continue }
-            let body = after[after.index(after: tagEnd)...]
-            guard let close = body.range(of: "</\(name)>") else { break }
-            found.append(body[..<close.lowerBound])
-            rest = body[close.upperBound...]
-        }
-        return found
-    }
-
-    static func decoded(_ text: Substring) -> String {
-        guard text.contains("&") else { return String(text) }
-        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }

@@ -9,11 +9,10 @@ import MapbookCore
 /// service URL, else the package item's `ReferenceURL#` keyword, and the layer id). Those layers
 /// are drawn from the files — the owner's features, as packaged — and never copied from the service.
 public struct AreaGeodatabases {
-    public struct File {
-        public let title: String
-        public let gdb: Geodatabase
+    private struct File {
+        let gdb: Geodatabase
         /// The service the package item names in its keywords.
-        public let reference: String?
+        let reference: String?
     }
 
     /// One geodatabase package to open: where it is and what its item says.
@@ -25,7 +24,7 @@ public struct AreaGeodatabases {
         public init(title: String, path: String, keywords: [String]) { self.title = title; self.path = path; self.keywords = keywords }
     }
 
-    public private(set) var files: [File] = []
+    private var files: [File] = []
     /// One sentence per file that could not be opened.
     public private(set) var problems: [String] = []
 
@@ -34,7 +33,7 @@ public struct AreaGeodatabases {
             let title = TerminalText.sanitizedLine(package.title, maxLength: 80)
             do {
                 let gdb = try Geodatabase(path: package.path, name: title)
-                files.append(File(title: title, gdb: gdb, reference: FeatureServiceURL.reference(inKeywords: package.keywords)))
+                files.append(File(gdb: gdb, reference: FeatureServiceURL.reference(inKeywords: package.keywords)))
             } catch {
                 problems.append("The area's features \(title) could not be read: \(error.userSentence)")
             }
@@ -59,21 +58,22 @@ public struct AreaGeodatabases {
     /// Whether a file stands for the layer (its features are not to be copied from the service).
     public func covers(_ layer: WebMapLayer) -> Bool { table(for: layer) != nil }
 
-    /// The tables no layer of `layers` names (a sample's or a Pro-made file's, or layers the web map
-    /// dropped), bottom first: drawn too, with their own renderer.
-    public func unnamed(by layers: [WebMapLayer]) -> [(gdb: Geodatabase, layer: GeodatabaseLayer)] {
+    /// Each file's tables no layer of `layers` names (a sample's or a Pro-made file's, or layers the
+    /// web map dropped): drawn too, with their own renderer.
+    public func unnamed(by layers: [WebMapLayer]) -> [(gdb: Geodatabase, tables: [GeodatabaseLayer])] {
         let named = layers.compactMap { table(for: $0) }
-        return files.flatMap { file in
-            file.gdb.layers.filter { table in !named.contains { $0.gdb === file.gdb && $0.layer.table == table.table } }
-                .map { (file.gdb, $0) }
+        return files.map { file in
+            (file.gdb, file.gdb.layers.filter { table in !named.contains { $0.gdb === file.gdb && $0.layer.table == table.table } })
         }
     }
 
-    /// Each table's name and live feature count, for the record (nil when it cannot be counted).
+    /// Each table's name and live feature count, for the record: nil when the file cannot be
+    /// opened, a table left out when it cannot be counted (never a count of 0 for one that failed).
     static func heldLayers(path: String, title: String) -> [DownloadRecord.HeldLayer]? {
         guard let gdb = try? Geodatabase(path: path, name: title) else { return nil }
-        return gdb.layers.map { DownloadRecord.HeldLayer(title: TerminalText.sanitizedLine($0.info.name, maxLength: 80),
-                                                         features: (try? gdb.count(of: $0)) ?? 0) }
+        return gdb.layers.compactMap { table in
+            (try? gdb.count(of: table)).map { DownloadRecord.HeldLayer(title: TerminalText.sanitizedLine(table.info.name, maxLength: 80), features: $0) }
+        }
     }
 }
 

@@ -27,10 +27,10 @@ public struct TileCheck: Sendable, Equatable {
 /// that it opens as one and SQLite finds its pages whole. Portals publish no
 /// whole-file checksum, so the package's own checksums are the ones known.
 enum PackageVerifier {
-    /// Returns how the file was checked; throws when it fails.
-    /// `streamed` holds CRCs computed while the file downloaded; entries it covers are not read again.
+    /// Returns how the file was checked; throws when it fails. `fileName` (the package's name in the
+    /// library) says what it must be. `streamed` holds CRCs computed while the file downloaded;
+    /// entries it covers are not read again.
     @discardableResult
-    /// `fileName` (the package's name in the library) says what it must be.
     static func verify(path: String, name: String, expectedSize: Int64?, fileName: String,
                        streamed: ZipStreamChecksums? = nil) throws(LibraryError) -> String {
         guard let size = AtomicFile.size(of: path) else { throw .damaged(package: name, detail: "the file is missing") }
@@ -45,15 +45,11 @@ enum PackageVerifier {
             guard (fileName as NSString).pathExtension == "geodatabase" else { return "size" }
             guard Geodatabase.isSQLite(path: path) else { throw .damaged(package: name, detail: "it is not a geodatabase: no SQLite header") }
             // A geodatabase has no checksums: SQLite's own check of its pages and indexes stands in.
-            do {
-                if let damage = try Geodatabase(path: path, name: name, statementSeconds: 600).damage() {
-                    throw LibraryError.damaged(package: name, detail: "its database is damaged (\(TerminalText.sanitizedLine(damage, maxLength: 120)))")
-                }
-            } catch let error as LibraryError {
-                throw error
-            } catch {
+            let damage: String?
+            do { damage = try Geodatabase(path: path, name: name, statementSeconds: 600).damage() } catch {
                 throw .damaged(package: name, detail: error.userSentence)
             }
+            if let damage { throw .damaged(package: name, detail: "its database is damaged (\(TerminalText.sanitizedLine(damage, maxLength: 120)))") }
             return "size, SQLite check"
         }
         do {

@@ -291,29 +291,3 @@ final class BundleCache: Sendable {
         }
     }
 }
-
-/// Just enough XML for Esri's cache descriptions: the text of every `<name …>text</name>`, unescaped.
-enum XMLText {
-    static func elements(_ name: String, in xml: String) -> [String] {
-        var results: [String] = []
-        var rest = xml[...]
-        while let open = rest.range(of: "<" + name) {
-            guard open.upperBound < rest.endIndex, let tagEnd = rest[open.upperBound...].firstIndex(of: ">") else { break }
-            let next = rest[open.upperBound]
-            // `<X` must not match `<XMin`: the name ends at a space, `>` or `/`.
-            guard next == ">" || next == " " || next == "/" else { rest = rest[open.upperBound...]; continue }
-            let contentStart = rest.index(after: tagEnd)
-            guard let close = rest[contentStart...].range(of: "</" + name + ">") else { break }
-            results.append(unescape(String(rest[contentStart..<close.lowerBound])).trimmingCharacters(in: .whitespacesAndNewlines))
-            rest = rest[close.upperBound...]
-        }
-        return results
-    }
-
-    private static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-}

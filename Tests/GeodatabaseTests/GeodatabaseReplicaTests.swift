@@ -69,6 +69,22 @@ struct GeodatabaseReplicaTests {
         #expect(GeodatabaseReplica(xml: "<ServiceName/><ServiceName>") == nil)
     }
 
+    /// What stands in for a checksum: SQLite's page check finds a page whose header is broken.
+    @Test func sqlitesOwnCheckFindsABrokenPage() throws {
+        let (gdb, path) = try Self.written(replica: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try gdb.damage() == nil)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+        // Every page after the schema's gets an impossible b-tree page type.
+        for page in stride(from: pageSize, to: bytes.count, by: pageSize) { bytes[page] = 0xFF }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let found: String? = try { () throws -> String? in
+            do { return try Geodatabase(path: path).damage() } catch { return "\(error)" }
+        }()
+        #expect(found != nil)
+    }
+
     @Test(.enabled(if: FileManager.default.fileExists(atPath: usaGeodatabase), "needs ../shared/data/features/usa.geodatabase"))
     func esrisSampleHasNoReplicaRecord() throws {
         let gdb = try Geodatabase(path: usaGeodatabase)
