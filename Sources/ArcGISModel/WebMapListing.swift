@@ -14,7 +14,7 @@ public struct PortalGroup: Sendable, Equatable {
     public init(id: String, title: String) { self.id = id; self.title = title }
 }
 
-/// Where web maps are looked for.
+/// Where web maps (or mobile map packages) are looked for.
 public enum WebMapSource: Sendable, Equatable {
     /// A user's content: the root (nil) or a folder.
     case content(user: String, folder: PortalFolder?)
@@ -51,6 +51,11 @@ public struct WebMapPage: Sendable, Equatable {
 }
 
 extension PortalItem {
+    /// The type of a portal's mobile map package items.
+    public static let mobileMapPackageType = "Mobile Map Package"
+    /// The tag the Offline Mapbook finds packages by, when no words are given.
+    public static let offlineMapbookKeyword = "Offline Mapbook"
+
     /// Whether the web map is set up for offline use (its `Offline` type keyword, or `Offline Map
     /// Areas` once areas were made): the ones with preplanned map areas are.
     public var isOfflineEnabled: Bool { typeKeywords.contains("Offline") || typeKeywords.contains("Offline Map Areas") }

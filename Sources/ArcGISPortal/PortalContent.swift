@@ -2,7 +2,7 @@ import Foundation
 import MapbookCore
 import ArcGISModel
 
-/// The signed-in user's content and groups, and finding web maps.
+/// The signed-in user's content and groups, and finding web maps and mobile map packages.
 extension PortalClient {
     /// `community/self`: who is signed in, and their groups.
     public func me() async throws -> (username: String, groups: [PortalGroup]) {
@@ -46,6 +46,17 @@ extension PortalClient {
     /// Web maps from `cursor` on: pages of `pageSize` items (100, the API's most) are read until
     /// `atLeast` web maps are found or nothing is left; the page says where the next one starts.
     public func webMaps(from cursor: WebMapCursor, atLeast: Int = 50, pageSize: Int = 100) async throws -> WebMapPage {
+        try await items(ofType: "Web Map", from: cursor, atLeast: atLeast, pageSize: pageSize)
+    }
+
+    /// The portal's mobile map packages from `cursor` on, as `webMaps` finds web maps.
+    public func mobileMapPackages(from cursor: WebMapCursor, atLeast: Int = 50, pageSize: Int = 100) async throws -> WebMapPage {
+        try await items(ofType: PortalItem.mobileMapPackageType, from: cursor, atLeast: atLeast, pageSize: pageSize)
+    }
+
+    /// Items of one `type` from `cursor` on: a user's content (its folders after its root), groups
+    /// (`group:ID`) and searches (`(words) AND type:"…"`), read a page at a time.
+    func items(ofType type: String, from cursor: WebMapCursor, atLeast: Int, pageSize: Int) async throws -> WebMapPage {
         var found: [FoundWebMap] = []
         var cursor = cursor
         while let source = cursor.sources.first, found.count < atLeast {
@@ -53,19 +64,19 @@ extension PortalClient {
             switch source {
             case .content(let user, let folder):
                 let page = try await userContent(user, folder: folder?.id, start: cursor.start, num: pageSize)
-                found += page.items.filter { $0.type == "Web Map" }.map { FoundWebMap(item: $0, place: folder?.title) }
+                found += page.items.filter { $0.type == type }.map { FoundWebMap(item: $0, place: folder?.title) }
                 // The root lists the folders: each is read after it.
                 if folder == nil, cursor.start == 1 {
                     cursor.sources += page.folders.map { WebMapSource.content(user: user, folder: $0) }
                 }
                 next = page.nextStart
             case .group(let group):
-                let page = try await search("group:\(group.id) AND type:\"Web Map\"", start: cursor.start, num: pageSize)
-                found += page.results.filter { $0.type == "Web Map" }.map { FoundWebMap(item: $0, place: group.title) }
+                let page = try await search("group:\(group.id) AND type:\"\(type)\"", start: cursor.start, num: pageSize)
+                found += page.results.filter { $0.type == type }.map { FoundWebMap(item: $0, place: group.title) }
                 next = page.nextStart
             case .search(let text):
-                let page = try await search("(\(text)) AND type:\"Web Map\"", start: cursor.start, num: pageSize)
-                found += page.results.filter { $0.type == "Web Map" }.map { FoundWebMap(item: $0, place: nil) }
+                let page = try await search("(\(text)) AND type:\"\(type)\"", start: cursor.start, num: pageSize)
+                found += page.results.filter { $0.type == type }.map { FoundWebMap(item: $0, place: nil) }
                 next = page.nextStart
             }
             if let next, next > cursor.start {

@@ -3,7 +3,6 @@ import EventLoop
 import Foundation
 import HTTP
 import MapbookCore
-import Synchronization
 import ArcGISModel
 import LibraryModel
 
@@ -118,10 +117,7 @@ struct AreaDownload: Sendable {
         let id = area.item.id, name = OfflineLibrary.fileName(for: package)
         let placed = library.packagesDirectory(id) + "/" + name, part = library.partPath(id, package.item.id)
         var candidates = [placed]
-        if let control = (try? AtomicFile.readJSON(PartialDownload.self, from: library.controlPath(id, package.item.id))) ?? nil,
-           control.describes(package) {
-            candidates.append(part)
-        }
+        if transfer(of: package).control != nil { candidates.append(part) }
         for path in candidates {
             guard let size = AtomicFile.size(of: path), let expected = package.size, expected > 0, size == expected,
                   let verifiedBy = try? PackageVerifier.verify(path: path, name: package.item.title, expectedSize: expected,
@@ -133,60 +129,24 @@ struct AreaDownload: Sendable {
 
     private func fetch(_ package: AreaPackage, first: Bool, started: @Sendable (Int64) -> Void, meter: AreaByteCount,
                        report: @escaping @Sendable (Int64) -> Void) async throws -> Arrival {
+        let transfer = transfer(of: package)
+        let (result, checksums) = try await transfer.run(meter: meter, started: { if first { started($0) } }, report: report)
+        do {
+            let verifiedBy = try PackageVerifier.verify(path: transfer.part, name: package.item.title, expectedSize: package.size,
+                                                        fileName: OfflineLibrary.fileName(for: package), streamed: checksums)
+            return Arrival(package: package, path: transfer.part, verifiedBy: verifiedBy, size: result.size)
+        } catch {
+            transfer.discard()
+            throw error
+        }
+    }
+
+    private func transfer(of package: AreaPackage) -> ResumableTransfer {
         let id = area.item.id
-        let part = library.partPath(id, package.item.id), controlPath = library.controlPath(id, package.item.id)
-        try AtomicFile.makeDirectory(library.partialDirectory(id))
-        let resume = resumePoint(for: package, part: part, controlPath: controlPath)
-        // The .part exists before its control file: a control file without its .part means the
-        // package was moved on (see `adopt`), never that it was not started.
-        let created = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard created >= 0 else { throw LibraryError.write(path: part, errno: errno) }
-        close(created)
-        if first { started(resume?.offset ?? 0) }
-        let control = PartialDownload(url: client.packageRequest(package.item.id).url.absoluteString,
-                                      packageID: package.item.id, packageModified: package.item.modified.map(DownloadRecord.millis),
-                                      expectedSize: package.size, validator: resume?.validator,
-                                      bytesDone: resume?.offset ?? 0, savedAt: Date())
-        try AtomicFile.writeJSON(control, to: controlPath)
-        let saver = ControlSaver(control: control, path: controlPath, meter: meter)
-
-        // Save the control file every few seconds while bytes arrive, and once more however this ends.
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: controlInterval)
-                saver.save()
-            }
-        }
-        let checksums = StreamingChecksums(resumingFrom: part, count: resume?.offset ?? 0)
-        let result: DownloadResult
-        do {
-            result = try await http.download(client.packageRequest(package.item.id), to: part, resumingFrom: resume,
-                                             written: checksums.consume, responded: saver.responded) { progress in
-                report(meter.update(bytes: progress.bytes, validator: progress.validator))
-            }
-        } catch {
-            ticker.cancel()
-            await ticker.value
-            saver.save()
-            await saver.flush()
-            throw error
-        }
-        // Ended before anything else touches the control file: no late save can bring it back.
-        ticker.cancel()
-        await ticker.value
-        await saver.flush()
-
-        do {
-            let verifiedBy = try PackageVerifier.verify(path: part, name: package.item.title, expectedSize: package.size,
-                                                        fileName: OfflineLibrary.fileName(for: package),
-                                                        streamed: checksums.result)
-            return Arrival(package: package, path: part, verifiedBy: verifiedBy, size: result.size)
-        } catch {
-            // Bad bytes cannot be resumed: the next try starts clean.
-            unlink(part)
-            unlink(controlPath)
-            throw error
-        }
+        return ResumableTransfer(http: http, request: client.packageRequest(package.item.id), part: library.partPath(id, package.item.id),
+                                 controlPath: library.controlPath(id, package.item.id), itemID: package.item.id,
+                                 modified: package.item.modified.map(DownloadRecord.millis), expectedSize: package.size,
+                                 controlInterval: controlInterval)
     }
 
     /// Moves the packages in and writes the record; see the type's comment for the order.
@@ -223,71 +183,5 @@ struct AreaDownload: Sendable {
             for (from, to) in moved.reversed() { rename(to, from) }
             throw error
         }
-    }
-
-    /// Where to pick up a package: from its `.part` file when the control file says it is a download
-    /// of this same package version and names the response it came from; otherwise from zero.
-    private func resumePoint(for package: AreaPackage, part: String, controlPath: String) -> ResumePoint? {
-        guard let control = (try? AtomicFile.readJSON(PartialDownload.self, from: controlPath)) ?? nil,
-              control.describes(package),
-              let validator = control.validator,
-              let size = AtomicFile.size(of: part), size > 0 else {
-            unlink(part)
-            return nil
-        }
-        return ResumePoint(offset: size, validator: validator)
-    }
-}
-
-extension PartialDownload {
-    /// Whether this control file is about this version of the package.
-    func describes(_ package: AreaPackage) -> Bool {
-        packageID == package.item.id && packageModified == package.item.modified.map(DownloadRecord.millis)
-            && expectedSize == package.size
-    }
-}
-
-/// Writes a package's control file: when the response's validator is known, every few seconds, and
-/// at the end. Saves run in order on a queue of their own — never on the transfer thread, which
-/// every download in the process shares and which must not wait for an fsync — and the newest
-/// validator and byte count always win.
-private final class ControlSaver: Sendable {
-    private let control: Mutex<PartialDownload>
-    private let path: String
-    private let meter: AreaByteCount
-    private let queue = SerialQueue()
-
-    init(control: PartialDownload, path: String, meter: AreaByteCount) {
-        self.control = Mutex(control); self.path = path; self.meter = meter
-    }
-
-    /// The response about to be written names `validator`: saved as soon as can be, so a crash in
-    /// the first seconds still resumes with `If-Range`.
-    @Sendable func responded(_ validator: String?) {
-        control.withLock { $0.validator = validator }
-        queue.async { self.write() }
-    }
-
-    func save() {
-        let current = meter.current
-        control.withLock {
-            $0.bytesDone = max(current.bytes, $0.bytesDone)
-            $0.validator = current.validator ?? $0.validator
-        }
-        queue.async { self.write() }
-    }
-
-    /// Returns once every save asked for so far is on disk.
-    func flush() async {
-        await queue.flush()
-    }
-
-    private func write() {
-        let snapshot = control.withLock { control -> PartialDownload in
-            control.savedAt = Date()
-            return control
-        }
-        // A failed save only costs a resume; the download itself goes on.
-        try? AtomicFile.writeJSON(snapshot, to: path)
     }
 }

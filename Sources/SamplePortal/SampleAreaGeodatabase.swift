@@ -14,20 +14,28 @@ enum SampleAreaGeodatabase {
 
     /// The file for `area`, served from `baseURL`; `generation` grows with each update of the area.
     static func bytes(for area: SampleArea, features: SampleFeatureServer, baseURL: String, generation: Int64) throws -> Data {
+        try bytes(within: area.extent, features: features, replica: GeodatabaseReplica(
+            id: replicaID, name: "\(area.title.replacingOccurrences(of: " ", with: "_"))_replica", serviceURL: baseURL + SampleFeatureServer.path,
+            layers: tables.enumerated().map { .init(id: $0.offset, table: $0.element, serverGeneration: generation) }))
+    }
+
+    /// The service's tables, by layer id.
+    static let tables = ["Places", "Counties"]
+
+    /// A geodatabase of the FeatureServer's features that meet `extent`, each layer under its
+    /// service layer id; with a replica record, or without one as ArcGIS Pro writes a package's.
+    static func bytes(within extent: GeoExtent, features: SampleFeatureServer, replica: GeodatabaseReplica?) throws -> Data {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-sample-\(UUID().uuidString).geodatabase").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try GeodatabaseWriter(path: path)
-        let tables = ["Places", "Counties"]
         for (id, layer) in features.layers.enumerated() {
             try writer.addLayer(id: id, table: tables[id], info: layer.json)
-            for feature in layer.features where feature.extent.intersects(area.extent) {
+            for feature in layer.features where feature.extent.intersects(extent) {
                 guard let shape = shape(feature.geometry) else { continue }
                 try writer.insert(into: tables[id], attributes: feature.attributes, shape: shape)
             }
         }
-        try writer.addReplica(GeodatabaseReplica(
-            id: replicaID, name: "\(area.title.replacingOccurrences(of: " ", with: "_"))_replica", serviceURL: baseURL + SampleFeatureServer.path,
-            layers: tables.enumerated().map { .init(id: $0.offset, table: $0.element, serverGeneration: generation) }))
+        if let replica { try writer.addReplica(replica) }
         try writer.finish()
         guard let data = FileManager.default.contents(atPath: path) else { throw GeodatabaseError("The sample geodatabase vanished after writing.") }
         return data

@@ -31,6 +31,8 @@ public final class SampleContent: Sendable {
     let featureServer: SampleFeatureServer
     /// Areas' geodatabase packages, by area, server address and generation: made when first asked for.
     private let geodatabases = Mutex<[String: Data]>([:])
+    /// The mobile map package item's bytes: made when first asked for.
+    private let mobilePackageBytes = Mutex<Data?>(nil)
 
     init(basemap: SampleBasemap, packages: [String: Package], thumbnails: [String: Data]) {
         self.basemap = basemap; self.packages = packages; self.thumbnails = thumbnails
@@ -46,6 +48,14 @@ public final class SampleContent: Sendable {
         let data = (try? SampleAreaGeodatabase.bytes(for: area, features: featureServer, baseURL: baseURL, generation: generation)) ?? Data()
         geodatabases.withLock { $0[key] = data }
         return data
+    }
+
+    /// The "Mobile Map Package" item's file; empty if it cannot be made.
+    func mobilePackage() -> Data {
+        if let made = mobilePackageBytes.withLock({ $0 }) { return made }
+        let data = (try? SampleMobilePackage.bytes(basemap: basemap, features: featureServer, thumbnail: thumbnails[SampleCatalog.webMapID])) ?? Data()
+        mobilePackageBytes.withLock { $0 = $0 ?? data }
+        return mobilePackageBytes.withLock { $0 ?? data }
     }
 
     /// The default cache: `$XDG_CACHE_HOME/mapbook/sample-portal` (or `~/.cache/…`).

@@ -103,7 +103,9 @@ public struct SampleFaults: Sendable, Equatable {
             case "revoked": revoked = flag()
             case "processing", "failed": areaStatus[try area().id] = key
             case "complete": areaStatus[try area().id] = nil
-            case "update": updates[try area().packageID, default: 0] += 1
+            case "update":
+                let isMobilePackage = [SampleMobilePackage.id, SampleMobilePackage.title.lowercased()].contains(value.lowercased())
+                updates[isMobilePackage ? SampleMobilePackage.id : try area().packageID, default: 0] += 1
             case "malformed": malformedAreas.insert(try area().id)
             case "enterprise": enterprise = flag()
             case "server":

@@ -77,6 +77,10 @@ struct SampleREST {
             return wantsJSON ? json(item) : Self.html
         case ["data"]:
             if let area = SampleCatalog.area(packageID: id) { return packageData(area, id: id, request) }
+            if id == SampleMobilePackage.id {
+                return fileData(mobilePackageBytes(), named: SampleMobilePackage.fileName,
+                                modified: Date(timeIntervalSince1970: Double(mobilePackageModified) / 1000), request)
+            }
             // A CSV item's data is the file, whatever `f` says.
             if id == SampleServicesMap.csvID {
                 return LoopbackResponse(status: 200, headers: [("Content-Type", "text/csv")], body: Data(SampleServicesMap.csv.utf8))
@@ -109,7 +113,7 @@ struct SampleREST {
             return json(.object(["total": .number(Double(related.count)), "relatedItems": .array(related)]))
         case let rest where rest.first == "info" && rest.count > 1:
             guard item["thumbnail"]?.string == rest.dropFirst().joined(separator: "/"),
-                  let png = content.thumbnails[[SampleCatalog.protectedID, SampleServicesMap.id, SampleUTMMap.id].contains(id) ? SampleCatalog.webMapID : id] else {
+                  let png = content.thumbnails[[SampleCatalog.protectedID, SampleServicesMap.id, SampleUTMMap.id, SampleMobilePackage.id].contains(id) ? SampleCatalog.webMapID : id] else {
                 return json(Self.notFound)
             }
             return LoopbackResponse(status: 200, headers: [("Content-Type", "image/png")], body: png)
@@ -140,6 +144,7 @@ struct SampleREST {
                                            thumbnail: nil, modified: SampleCatalog.modified, size: Int64(SampleServicesMap.csv.utf8.count)))
         }
         if let area = SampleCatalog.area(id: id) { return areaItem(area) }
+        if id == SampleMobilePackage.id { return mobilePackageItem() }
         if let area = SampleCatalog.area(packageID: id) { return packageItem(area, id: id) }
         if let basemap = SampleGallery.item(id) { return basemapItem(basemap) }
         return nil
@@ -277,11 +282,15 @@ struct SampleREST {
     /// The package as it is now: each update appends a zip comment, so the bytes and size change
     /// and the file stays a valid package.
     func packageBytes(_ area: SampleArea) -> Data {
-        guard let package = content.packages[area.packageID] else { return Data() }
-        let updates = faults.updates[area.packageID] ?? 0
-        guard updates > 0, package.data.count >= 22 else { return package.data }
+        Self.updated(content.packages[area.packageID]?.data ?? Data(), updates: faults.updates[area.packageID] ?? 0)
+    }
+
+    /// A zip's bytes after `updates` updates: each sets a zip comment, so the bytes and size change
+    /// and the file stays a valid package.
+    static func updated(_ zip: Data, updates: Int) -> Data {
+        guard updates > 0, zip.count >= 22 else { return zip }
         let comment = Data("mapbook sample portal: update \(updates)".utf8)
-        var data = package.data
+        var data = zip
         data.replaceSubrange((data.count - 2)..<data.count, with: [UInt8(comment.count & 0xFF), UInt8(comment.count >> 8)])
         data.append(comment)
         return data
@@ -294,17 +303,22 @@ struct SampleREST {
 
     private func packageData(_ area: SampleArea, id: String, _ request: LoopbackRequest) -> LoopbackResponse {
         let isGeodatabase = id == area.geodatabaseID
-        var data = isGeodatabase ? geodatabaseBytes(area) : packageBytes(area)
-        let etag = SampleContent.etag(of: data)
         let updates = faults.updates[area.packageID] ?? 0
         let modified = Date(timeIntervalSince1970: Double(SampleCatalog.modified + 200_000) / 1000 + Double(updates) * 86_400)
+        return fileData(isGeodatabase ? geodatabaseBytes(area) : packageBytes(area), named: isGeodatabase ? "replica.geodatabase" : area.packageName,
+                        modified: modified, request)
+    }
+
+    /// A file item's bytes as the portal sends them (ranges, validators), with the download faults applied.
+    private func fileData(_ bytes: Data, named name: String, modified: Date, _ request: LoopbackRequest) -> LoopbackResponse {
+        var data = bytes
+        let etag = SampleContent.etag(of: data)
         if faults.corrupt {
             for i in stride(from: 1000, to: data.count, by: 4096) { data[i] ^= 0x5A }
         }
         var ranged = request
         if faults.ignoreRange { ranged.headers["range"] = nil }
         var response = LoopbackResponse.file(data, for: ranged, etag: etag, lastModified: modified)
-        let name = isGeodatabase ? "replica.geodatabase" : area.packageName
         response.headers.append(("Content-Disposition", "attachment; filename=\"\(name)\""))
         response.delivery.bytesPerSecond = faults.bytesPerSecond
         response.delivery.closeAfterBodyBytes = faults.dropAfterBytes
@@ -312,6 +326,24 @@ struct SampleREST {
         response.delivery.stallDuration = .seconds(faults.stallSeconds)
         if faults.wrongLength { response.delivery.declaredLength = response.body.count + 1000 }
         return response
+    }
+
+    /// The mobile map package as it is now: each update a day later, with other bytes.
+    func mobilePackageBytes() -> Data {
+        Self.updated(content.mobilePackage(), updates: faults.updates[SampleMobilePackage.id] ?? 0)
+    }
+
+    private var mobilePackageModified: Int64 { SampleMobilePackage.modified + Int64(faults.updates[SampleMobilePackage.id] ?? 0) * 86_400_000 }
+
+    private func mobilePackageItem() -> JSONValue {
+        var fields = Self.itemFields(id: SampleMobilePackage.id, title: SampleMobilePackage.title, type: "Mobile Map Package",
+                                     typeKeywords: ["Mobile Map Package", "mmpk", "ArcGIS Pro", "Offline"],
+                                     snippet: SampleMobilePackage.snippet, description: "<p>Towns and counties of Maine, to take anywhere.</p>",
+                                     extent: SampleCatalog.extent, thumbnail: "thumbnail/thumbnail.png", modified: mobilePackageModified,
+                                     size: Int64(mobilePackageBytes().count))
+        fields["name"] = .string(SampleMobilePackage.fileName)
+        fields["tags"] = .array(SampleMobilePackage.tags.map { .string($0) })
+        return .object(fields)
     }
 
     // MARK: Search
@@ -324,7 +356,7 @@ struct SampleREST {
         let start = max(1, Int(query["start"] ?? "") ?? 1), num = min(100, max(1, Int(query["num"] ?? "") ?? 10))
         // The private web map is found only by those signed in, as an org's items are.
         let ids = [SampleCatalog.webMapID] + (signedIn ? [SampleCatalog.protectedID] : []) + SampleCatalog.areas.flatMap { [$0.id] + Self.packageIDs($0) }
-            + SampleGallery.items.map(\.id) + [SampleServicesMap.id, SampleUTMMap.id, SampleServicesMap.csvID]
+            + SampleGallery.items.map(\.id) + [SampleServicesMap.id, SampleUTMMap.id, SampleServicesMap.csvID, SampleMobilePackage.id]
         let terms = Self.terms(q)
         let matches = ids.compactMap(item).filter { item in
             terms.allSatisfy { field, value in
@@ -334,7 +366,7 @@ struct SampleREST {
                 case "tags"?: haystacks = item["tags"]?.stringArray ?? []
                 case "group"?:
                     let id = item["id"]?.string ?? ""
-                    if value == SampleAuth.groupID { return [SampleCatalog.webMapID, SampleCatalog.protectedID].contains(id) }
+                    if value == SampleAuth.groupID { return [SampleCatalog.webMapID, SampleCatalog.protectedID, SampleMobilePackage.id].contains(id) }
                     return value == SampleGallery.groupID && SampleGallery.item(id) != nil
                 case let field?: haystacks = [item[field]?.string].compactMap { $0 }
                 }
@@ -354,7 +386,7 @@ struct SampleREST {
         let folders = SampleAuth.folders
         let ids: [String]
         switch folder {
-        case nil: ids = [SampleCatalog.protectedID]
+        case nil: ids = [SampleCatalog.protectedID, SampleMobilePackage.id]
         case folders[0].id?: ids = [SampleCatalog.webMapID]
         case folders[1].id?: ids = []
         default: return nil
