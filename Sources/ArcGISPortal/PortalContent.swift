@@ -91,10 +91,19 @@ extension PortalClient {
 
     /// Every web map from `cursor` on, up to `limit`, each once.
     public func allWebMaps(from cursor: WebMapCursor, limit: Int = 1_000) async throws -> [FoundWebMap] {
+        try await all(ofType: "Web Map", from: cursor, limit: limit)
+    }
+
+    /// Every mobile map package item from `cursor` on, up to `limit`, each once.
+    public func allMobileMapPackages(from cursor: WebMapCursor, limit: Int = 1_000) async throws -> [FoundWebMap] {
+        try await all(ofType: PortalItem.mobileMapPackageType, from: cursor, limit: limit)
+    }
+
+    private func all(ofType type: String, from cursor: WebMapCursor, limit: Int) async throws -> [FoundWebMap] {
         var found: [FoundWebMap] = []
         var next: WebMapCursor? = cursor
         while let cursor = next, found.count < limit {
-            let page = try await webMaps(from: cursor, atLeast: limit - found.count)
+            let page = try await items(ofType: type, from: cursor, atLeast: limit - found.count, pageSize: 100)
             for map in page.maps where !found.contains(where: { $0.item.id == map.item.id }) { found.append(map) }
             next = page.next
         }

@@ -160,6 +160,6 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
         return stored != listed
     }
 
-    package static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    package static func millis(_ date: Date) -> Int64 { date.epochMilliseconds }
 }
 

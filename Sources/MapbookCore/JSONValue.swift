@@ -101,3 +101,8 @@ extension JSONValue: Codable {
         }
     }
 }
+
+extension Date {
+    /// Whole milliseconds since 1970, as ArcGIS sends dates.
+    public var epochMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+}

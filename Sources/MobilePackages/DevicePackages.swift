@@ -16,6 +16,14 @@ public struct DevicePackages: Sendable {
         public let info: MobileMapPackageInfo?
         public let mapNames: [String]
         public let problem: String?
+        /// The portal item it was downloaded from; nil for one imported or copied here.
+        public let origin: PackageOrigin?
+
+        /// Whether the portal's item has changed since this copy was downloaded.
+        public func isOutdated(by item: PortalItem) -> Bool {
+            guard let origin, origin.itemID == item.id.rawValue, let modified = item.modified else { return false }
+            return modified.epochMilliseconds > origin.modified
+        }
     }
 
     public let folder: String
@@ -98,6 +106,17 @@ public struct DevicePackages: Sendable {
         return found
     }
 
+    /// The package downloaded from a portal item, if it is here.
+    public func downloaded(_ item: ItemID) -> Entry? {
+        list().first { $0.origin?.itemID == item.rawValue }
+    }
+
+    /// The file a portal item's package is kept in: named by its id, never by a name from the network.
+    public static func fileName(for item: ItemID) -> String { item.rawValue + ".mmpk" }
+
+    /// Where the record of a downloaded package's portal item is kept.
+    public func originPath(of fileName: String) -> String { folder + "/.origins/" + fileName + ".json" }
+
     /// Removes a package from the folder (`find` says which).
     @discardableResult
     public func remove(_ name: String) throws(MobilePackageError) -> Entry {
@@ -105,19 +124,49 @@ public struct DevicePackages: Sendable {
         do { try FileManager.default.removeItem(atPath: found.path) } catch {
             throw MobilePackageError("\(TerminalText.sanitizedLine(found.fileName, maxLength: 80)) could not be removed (\(error.localizedDescription)).")
         }
+        try? FileManager.default.removeItem(atPath: originPath(of: found.fileName))
         return found
+    }
+
+    /// Dates as the library writes them: epoch milliseconds.
+    private static var originDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
     }
 
     private func entry(at path: String) -> Entry {
         let fileName = URL(fileURLWithPath: path).lastPathComponent
         let added = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64 ?? 0
+        // Trusted only while it describes the file there: a crash between writing it and moving a
+        // new download in leaves one that names another size.
+        let origin = (FileManager.default.contents(atPath: originPath(of: fileName)))
+            .flatMap { try? Self.originDecoder.decode(PackageOrigin.self, from: $0) }
+            .flatMap { $0.size == fileSize ? $0 : nil }
         do {
             let package = try MobileMapPackage(path: path)
             return Entry(fileName: fileName, path: path, size: package.size, added: added, info: package.info,
-                         mapNames: package.maps.map(\.name), problem: nil)
+                         mapNames: package.maps.map(\.name), problem: nil, origin: origin)
         } catch {
-            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64 ?? 0
-            return Entry(fileName: fileName, path: path, size: size, added: added, info: nil, mapNames: [], problem: error.sentence)
+            return Entry(fileName: fileName, path: path, size: fileSize, added: added, info: nil, mapNames: [], problem: error.sentence, origin: origin)
         }
+    }
+}
+
+/// Where a package in the folder came from, when it was downloaded from a portal: the item and the
+/// version (`modified`, epoch milliseconds) fetched, for "update available".
+public struct PackageOrigin: Sendable, Equatable, Codable {
+    public var portal: String
+    public var itemID: String
+    public var title: String
+    public var modified: Int64
+    /// The file's size once downloaded.
+    public var size: Int64
+    public var downloadedAt: Date
+
+    public init(portal: String, itemID: String, title: String, modified: Int64, size: Int64, downloadedAt: Date) {
+        self.portal = portal; self.itemID = itemID; self.title = title; self.modified = modified; self.size = size
+        self.downloadedAt = downloadedAt
     }
 }

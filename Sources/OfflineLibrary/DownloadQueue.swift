@@ -8,7 +8,7 @@ import ArcGISModel
 
 extension DownloadFailure {
     /// The failure as the download met it: an HTTP, disk or library error.
-    init(_ error: any Error) {
+    public init(_ error: any Error) {
         let http = error as? HTTPError
         let diskFull: Bool = {
             if case .diskFull? = http { return true }

@@ -7,9 +7,9 @@ import TileFormats
 /// "Offline Mapbook"): Maine's places and counties in a geodatabase, over a vector tile package of
 /// the basemap, with two bookmarks — laid out as ArcGIS Pro lays out a package (`package.info`,
 /// `p13/mobile_map.mmap`, the data beside it), stored, not deflated, as real `.mmpk` files are.
-enum SampleMobilePackage {
-    static let id = "0ff1ab00c7d84e9f0a1b2c3d4e5f6a57"
-    static let title = "Maine Places"
+public enum SampleMobilePackage {
+    public static let id = "0ff1ab00c7d84e9f0a1b2c3d4e5f6a57"
+    public static let title = "Maine Places"
     static let fileName = "Maine_Places.mmpk"
     static let snippet = "Maine's places and counties over the Explore Maine basemap, for the Offline Mapbook."
     static let tags = ["Offline Mapbook", "Maine", "offline"]

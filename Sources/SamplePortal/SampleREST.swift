@@ -380,14 +380,14 @@ struct SampleREST {
     }
 
     /// `content/users/{user}[/{folder}]`: the demo user's items (the private web map at the root,
-    /// Explore Maine in "Field work", nothing in "Archive") and folders, a page at a time (`start`,
+    /// Explore Maine and the mobile map package in "Field work", nothing in "Archive") and folders, a page at a time (`start`,
     /// `num`); nil for an unknown folder.
     func userContent(user: String, folder: String?, query: [String: String]) -> JSONValue? {
         let folders = SampleAuth.folders
         let ids: [String]
         switch folder {
-        case nil: ids = [SampleCatalog.protectedID, SampleMobilePackage.id]
-        case folders[0].id?: ids = [SampleCatalog.webMapID]
+        case nil: ids = [SampleCatalog.protectedID]
+        case folders[0].id?: ids = [SampleCatalog.webMapID, SampleMobilePackage.id]
         case folders[1].id?: ids = []
         default: return nil
         }

@@ -18,7 +18,8 @@ struct DownloadCommand: AsyncParsableCommand {
         commandName: "download",
         abstract: "Download map areas into the offline library (resuming any interrupted download).",
         discussion: """
-            AREA is a map area's item id or title (or the start of one). An area already downloaded is \
+            AREA is a map area's item id or title (or the start of one), or the id of a portal's Mobile Map Package \
+            item, which is downloaded into this device's packages (see mapbook packages). An area already downloaded is \
             skipped unless the portal has updated its packages, when it is downloaded again beside the \
             old files and swapped in once verified. Ctrl-C stops, keeping what arrived; run the same \
             command again to resume. With no AREA and no --all, every download an earlier run left part \
@@ -40,6 +41,18 @@ struct DownloadCommand: AsyncParsableCommand {
         defer { interrupt.cancel() }
         let client = options.selection.client()
         let library = options.library
+        // Mobile map package items are downloaded onto the device, not into the web map's library.
+        let packageItems = await PackageDownloadRun.packageItems(among: areas, client: client)
+        var packageFailures: [DownloadFailure] = []
+        if !packageItems.isEmpty {
+            packageFailures = try await PackageDownloadRun(client: client, root: options.dataDirectory.root, report: DownloadReport(json: json),
+                                                           json: json, waitForLocks: wait, interrupt: interrupt).perform(packageItems)
+        }
+        let areas = self.areas.filter { name in !packageItems.contains { $0.id.rawValue == name } }
+        if !packageItems.isEmpty, areas.isEmpty {
+            if packageFailures.isEmpty { return }
+            throw packageFailures.allSatisfy(\.isNetworkFailure) ? ExitCode(3) : ExitCode.failure
+        }
         let chosen: [MapArea]
         var skipped: [MapArea] = []
         let featureLayers: [WebMapLayer]
@@ -81,7 +94,7 @@ struct DownloadCommand: AsyncParsableCommand {
         try await DownloadRun(library: library, client: client, report: report, waitForLocks: wait, interrupt: interrupt,
                               featureLayers: featureLayers)
             .perform(wanted)
-        if !skipped.isEmpty { throw ExitCode.failure }
+        if !skipped.isEmpty || !packageFailures.isEmpty { throw ExitCode.failure }
     }
 }
 
@@ -183,6 +196,9 @@ actor DownloadReport {
     private var ended: Set<ItemID> = []
 
     init(json: Bool) { self.json = json }
+
+    /// The title a package item is called by in what follows.
+    func name(_ id: ItemID, _ title: String) { titles[id] = title }
 
     /// The titles areas are called by in what follows.
     func name(_ areas: [MapArea]) {

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import MobilePackages
+import ArcGISModel
+import ArcGISPortal
 
 /// `mapbook packages`: the mobile map packages kept on this device; `mapbook import` adds them.
 struct PackagesCommand: ParsableCommand {
@@ -12,7 +14,7 @@ struct PackagesCommand: ParsableCommand {
             They live in the offline library's packages/ folder ($XDG_DATA_HOME/mapbook/packages, or --data-dir), put there \
             by `mapbook import` or copied by hand; `mapbook open` opens them. Works without a network.
             """,
-        subcommands: [List.self, Remove.self],
+        subcommands: [List.self, Available.self, Remove.self],
         defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
@@ -33,6 +35,54 @@ struct PackagesCommand: ParsableCommand {
                  entry.added.map(Format.timestamp) ?? "", entry.problem.map { "cannot be read: " + $0 } ?? ""]
             }
             for line in Output.table(["TITLE", "FILE", "MAPS", "SIZE", "ADDED", ""], rows, rightAligned: [2, 3]) {
+                Output.line(line.trimmingCharacters(in: .whitespaces))
+            }
+        }
+    }
+
+    struct Available: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the portal's mobile map packages (by default those tagged \"Offline Mapbook\"), and which are on this device.",
+            discussion: "mapbook download ID downloads one onto this device; run again, it fetches only a newer version.")
+        @OptionGroup var options: PortalOptions
+        @OptionGroup var dataDirectory: DataDirectoryOption
+        @Option(help: ArgumentHelp("Packages matching the text (default: \"Offline Mapbook\").", valueName: "TEXT")) var query: String?
+        @Flag(help: "Your content's packages (needs a sign-in: mapbook auth login).") var mine = false
+        @Option(help: "At most this many packages.") var limit = 1_000
+
+        func validate() throws {
+            guard !(mine && query != nil) else { throw ValidationError("Give --mine or --query, not both.") }
+            guard limit > 0 else { throw ValidationError("--limit must be at least 1.") }
+        }
+
+        func run() async throws {
+            let client = options.client()
+            let found: [FoundWebMap]
+            do {
+                let cursor = mine ? try await client.myContent() : .search(query ?? "\"\(PortalItem.offlineMapbookKeyword)\"")
+                found = try await client.allMobileMapPackages(from: cursor, limit: limit)
+            } catch {
+                throw Output.fail(error, json: options.json)
+            }
+            let device = DevicePackages(libraryRoot: dataDirectory.root)
+            func state(_ item: PortalItem) -> String? {
+                guard let entry = device.downloaded(item.id) else { return nil }
+                return entry.isOutdated(by: item) ? "update available" : "on this device"
+            }
+            if options.json {
+                return try Output.json(JSONValue.array(found.map { package in
+                    let item = package.item
+                    return .object(["id": .string(item.id.rawValue), "title": .text(item.title), "snippet": .text(item.snippet, width: 400),
+                                    "owner": .text(item.owner), "created": .date(item.created), "modified": .date(item.modified),
+                                    "size": .count(item.size), "folder": .text(package.place), "onDevice": .text(state(item))])
+                }))
+            }
+            guard !found.isEmpty else { return Output.line(mine ? "No mobile map packages in your content." : "No mobile map packages match.") }
+            let rows = found.map { package in
+                [Output.cell(package.item.title, width: 40), package.item.size.map(Format.bytes) ?? "", package.item.created.map { Format.date($0) } ?? "",
+                 state(package.item) ?? "", package.item.id.rawValue]
+            }
+            for line in Output.table(["TITLE", "SIZE", "CREATED", "HERE", "ID"], rows, rightAligned: [1]) {
                 Output.line(line.trimmingCharacters(in: .whitespaces))
             }
         }
@@ -69,6 +119,7 @@ struct PackagesCommand: ParsableCommand {
             "created": .date(entry.info?.created),
             "modified": .date(entry.info?.modified),
             "added": .date(entry.added),
+            "item": .text(entry.origin?.itemID),
             "problem": .text(entry.problem, width: 400),
         ])
     }

@@ -1,0 +1,83 @@
+import ArcGISModel
+import ArcGISPortal
+import Foundation
+import HTTP
+import LibraryModel
+import MapbookCore
+import MobilePackages
+
+/// Downloads a portal's "Mobile Map Package" item onto this device, into the packages folder the
+/// imported ones share (`DevicePackages`): streamed into `.downloads/<id>/` with a control file,
+/// resumed from what is on disk, checked whole (every zip entry's CRC-32, and that it opens as a
+/// mobile map package), then moved in under `<id>.mmpk` in one rename, replacing an older version
+/// only once the new one is complete. A record of the item and version (`.origins/`) lets the list
+/// say when the portal has a newer one.
+public struct PortalPackageDownload: Sendable {
+    public let item: PortalItem
+    public let packages: DevicePackages
+    let client: PortalClient
+    let http: HTTPClient
+    /// Wait for another process's download of the item to end instead of failing at once.
+    public var waitForLock = false
+
+    public init(item: PortalItem, libraryRoot: String, client: PortalClient, http: HTTPClient = HTTPClient()) {
+        self.item = item; self.packages = DevicePackages(libraryRoot: libraryRoot); self.client = client; self.http = http
+    }
+
+    private var workDirectory: String { packages.folder + "/.downloads/" + item.id.rawValue }
+    private var fileName: String { DevicePackages.fileName(for: item.id) }
+    private var title: String { TerminalText.sanitizedLine(item.title, maxLength: 120) }
+
+    private var transfer: ResumableTransfer {
+        ResumableTransfer(http: http, request: client.packageRequest(item.id), part: workDirectory + "/package.part",
+                          controlPath: workDirectory + "/package.json", itemID: item.id,
+                          modified: item.modified?.epochMilliseconds, expectedSize: item.size.flatMap { $0 > 0 ? $0 : nil })
+    }
+
+    /// Whether this version of the item is already on the device.
+    public var isOnDevice: Bool {
+        guard let entry = packages.downloaded(item.id) else { return false }
+        return !entry.isOutdated(by: item) && entry.problem == nil
+    }
+
+    /// Runs the download; `report` gets the bytes so far and the total when known (from the HTTP
+    /// thread), `started` the offset it resumes from. Throws `HTTPError` or `LibraryError`.
+    public func run(started: (Int64) -> Void = { _ in },
+                    report: @escaping @Sendable (Int64, Int64?) -> Void) async throws -> DevicePackages.Entry {
+        guard item.type == PortalItem.mobileMapPackageType else {
+            throw LibraryError.notDownloadable(title: item.title, reason: .status("a \(item.type), not a mobile map package"))
+        }
+        let lock = try await AreaLock.acquire(areaDirectory: workDirectory, title: item.title, wait: waitForLock)
+        defer { withExtendedLifetime(lock) {} }
+        let expected = item.size.flatMap { $0 > 0 ? $0 : nil }
+        if let expected, let free = DiskSpace.available(at: packages.folder) {
+            let kept = transfer.control != nil ? AtomicFile.size(of: transfer.part) ?? 0 : 0
+            if expected - kept > free { throw LibraryError.notEnoughSpace(title: item.title, needed: expected - kept, free: free) }
+        }
+        let transfer = transfer
+        let (result, checksums) = try await transfer.run(meter: AreaByteCount(), started: started) { report($0, expected) }
+        do {
+            try PackageVerifier.verify(path: transfer.part, name: item.title, expectedSize: expected, fileName: fileName, streamed: checksums)
+            do { _ = try MobileMapPackage(path: transfer.part) } catch {
+                throw LibraryError.damaged(package: item.title, detail: "it is not a mobile map package (\(error.sentence))")
+            }
+        } catch {
+            transfer.discard()
+            throw error
+        }
+        // The record first, then the file: a record that names another size than the file there is
+        // not believed (see `DevicePackages`), so a crash between the two leaves nothing wrong said.
+        let origin = PackageOrigin(portal: client.portalURL.absoluteString, itemID: item.id.rawValue, title: item.title,
+                                   modified: item.modified?.epochMilliseconds ?? 0, size: result.size,
+                                   downloadedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+        try AtomicFile.makeDirectory(packages.folder + "/.origins")
+        try AtomicFile.writeJSON(origin, to: packages.originPath(of: fileName))
+        try AtomicFile.move(transfer.part, to: packages.folder + "/" + fileName)
+        unlink(transfer.controlPath)
+        try? FileManager.default.removeItem(atPath: workDirectory)
+        guard let entry = packages.downloaded(item.id) else {
+            throw LibraryError.damaged(package: item.title, detail: "it vanished once downloaded")
+        }
+        return entry
+    }
+}

@@ -1,0 +1,84 @@
+import ArcGISModel
+import ArcGISPortal
+import ArgumentParser
+import Foundation
+import HTTP
+import LibraryModel
+import MapbookCore
+import MobilePackages
+import OfflineLibrary
+
+/// `mapbook download ITEM` for a portal's "Mobile Map Package" items: each downloaded in turn into
+/// this device's packages (resuming an earlier try), told as `download` tells areas — a live line
+/// on a terminal, JSON lines with `--json` — with the same exit statuses.
+struct PackageDownloadRun {
+    let client: PortalClient
+    let root: String
+    let report: DownloadReport
+    let json: Bool
+    var waitForLocks = false
+    let interrupt: InterruptHandler
+
+    /// The arguments that name mobile map package items, asked of the portal (ids only: titles name areas).
+    static func packageItems(among names: [String], client: PortalClient) async -> [PortalItem] {
+        var found: [PortalItem] = []
+        for name in names {
+            guard let id = ItemID(name), let item = try? await client.item(id), item.type == PortalItem.mobileMapPackageType else { continue }
+            found.append(item)
+        }
+        return found
+    }
+
+    /// Returns the failures; a signal ends the command here with 128+N.
+    func perform(_ items: [PortalItem]) async throws -> [DownloadFailure] {
+        var failures: [DownloadFailure] = []
+        for item in items {
+            let download = PortalPackageDownload(item: item, libraryRoot: root, client: client)
+            let title = Output.cell(item.title)
+            if download.isOnDevice, let entry = download.packages.downloaded(item.id) {
+                if json {
+                    Output.jsonLine(["event": .string("upToDate"), "package": .string(item.id.rawValue), "title": .text(item.title),
+                                     "size": .count(entry.size), "path": .string(entry.path)])
+                } else {
+                    Output.line("\(title): already downloaded and up to date (\(Format.bytes(entry.size))).")
+                }
+                continue
+            }
+            await report.name(item.id, item.title)
+            let task = Task { [report] in
+                try await download.run(started: { offset in
+                    if json { Output.jsonLine(["event": .string("started"), "package": .string(item.id.rawValue), "resumedFrom": .count(offset)]) }
+                    else if offset > 0 { Output.line("\(title): resuming after \(Format.bytes(offset)).") }
+                }) { bytes, total in
+                    Task { await report.show([item.id: DownloadProgress(bytes: bytes, total: total, bytesPerSecond: nil)]) }
+                }
+            }
+            interrupt.onInterrupt { task.cancel() }
+            do {
+                let entry = try await task.value
+                await report.end()
+                if json {
+                    Output.jsonLine(["event": .string("downloaded"), "package": .string(item.id.rawValue), "title": .text(item.title),
+                                     "size": .count(entry.size), "path": .string(entry.path), "verifiedBy": .string("zip CRC-32")])
+                } else {
+                    Output.line("\(title): downloaded \(Format.bytes(entry.size)), verified (zip CRC-32), into \(Output.cell(entry.path, width: 400)).")
+                }
+            } catch {
+                await report.end()
+                if let number = interrupt.receivedSignal {
+                    Output.standardError("mapbook: stopped; run the same command again to resume.")
+                    throw ExitCode(128 + number)
+                }
+                let failure = DownloadFailure(error)
+                failures.append(failure)
+                if json {
+                    Output.jsonLine(["event": .string("failed"), "package": .string(item.id.rawValue), "title": .text(item.title),
+                                     "message": .string(failure.sentence), "unreachable": .bool(failure.isNetworkFailure)])
+                } else {
+                    Output.standardError("\(title): failed. \(failure.sentence)")
+                }
+            }
+        }
+        return failures
+    }
+}
