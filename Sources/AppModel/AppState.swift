@@ -229,6 +229,8 @@ public struct AppState: Sendable {
     public var hasWebMap = true
     /// The web map chosen in the Maps card: a program of its own takes over once this one has quit.
     public var nextWebMap: ItemID?
+    /// A mobile map package on this device chosen in the Maps card: opened once this program ends.
+    public var nextPackage: String?
     /// The user's pins and their places.
     public var pins = PinsState()
     /// One line for the status bar.
@@ -259,7 +261,7 @@ public struct AppState: Sendable {
         let mapsSettled = if case .maps(let maps)? = overlay { maps.pending.isEmpty } else { true }
         // A map opened is settled once its first picture is in.
         let mapSettled = map.map { !$0.isOpening && ($0.image != nil || !$0.isOpen) } ?? true
-        return webMapSettled && mapsSettled && mapSettled && library.removing.isEmpty && nextWebMap == nil
+        return webMapSettled && mapsSettled && mapSettled && library.removing.isEmpty && nextWebMap == nil && nextPackage == nil
     }
 
     /// The list as shown: everything, or what matches the filter, best match first.

@@ -27,6 +27,8 @@ public enum Transfer: Equatable, Sendable {
 public struct Confirmation: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case remove(ItemID)
+        /// Delete a mobile map package from this device.
+        case removePackage(path: String, title: String)
         /// Quit while downloads run (they stop with their bytes kept, to resume next time).
         case quit
         case deletePin(id: String)
@@ -44,7 +46,7 @@ public struct Confirmation: Equatable, Sendable {
     /// The keys that answer, and what each does.
     public var answers: String {
         switch action {
-        case .remove: "y yes, remove · n no, keep it"
+        case .remove, .removePackage: "y yes, remove · n no, keep it"
         case .quit: "y yes, quit · n no, stay"
         case .deletePin: "y yes, delete · n no, keep it"
         case .openLink: "y yes, open it · n no"

@@ -55,6 +55,10 @@ public enum Effect: Equatable, Sendable {
     /// What is at `point`: the geocoder's address when `online`, else (or when it knows none) the
     /// nearest named place of the bundled gazetteer (→ `placeDescribed`).
     case describePlace(GeoPoint, request: Int, online: Bool)
+    /// Download a portal's mobile map package onto this device (→ `packageProgress`, then `packageDownloaded`).
+    case downloadPackage(ItemID, title: String)
+    /// Delete a mobile map package from this device (→ `packageRemoved`).
+    case removePackage(path: String, title: String)
     /// A page of web maps for a tab of the Maps card (→ `mapsLoaded`).
     case loadMaps(WebMapsRequest)
     /// The web maps' thumbnails: kept with their library, else from the portal (→ `thumbnails`).

@@ -57,6 +57,10 @@ public enum Event: Sendable {
     case mapDrawn(session: Int, MapImage)
     /// A page asked for by the Maps card: its web maps, or why they could not be had.
     case mapsLoaded(WebMapsRequest, Result<WebMapsPage, LoadFailure>)
+    case packageProgress(ItemID, DownloadProgress)
+    case packageDownloaded(ItemID, title: String, Result<PackageListing, LoadFailure>)
+    /// A package was deleted from this device, or why it could not be.
+    case packageRemoved(title: String, Result<Void, LoadFailure>)
     /// Signed in from the browser, as this user; or why not.
     case signedIn(username: String)
     case signInFailed(String)

@@ -162,7 +162,8 @@ extension App {
         state.overlay = nil
         guard yes else {
             // Staying: a web map chosen in the Maps card is not opened after all.
-            if confirmation.action == .quit { state.nextWebMap = nil }
+            if confirmation.action == .quit { state.nextWebMap = nil; state.nextPackage = nil }
+            if case .removePackage = confirmation.action { return showMaps(&state, on: .packages) }
             return []
         }
         switch confirmation.action {
@@ -178,6 +179,8 @@ extension App {
             return [.deletePin(id: id)]
         case .openLink(let link):
             return [.openLink(link)]
+        case .removePackage(let path, let title):
+            return [.removePackage(path: path, title: title)]
         }
     }
 }

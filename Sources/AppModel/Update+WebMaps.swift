@@ -16,16 +16,19 @@ public struct MapListing: Equatable, Sendable {
     public var thumbnail: String?
     /// Its areas downloaded to this device.
     public var downloadedAreas = 0
+    /// For the Packages tab: the mobile map package, on this device or the portal.
+    public var package: PackageListing?
 
     public init(id: ItemID, title: String, owner: String? = nil, modified: Date? = nil, offline: Bool? = nil, folder: String? = nil,
-                thumbnail: String? = nil, downloadedAreas: Int = 0) {
+                thumbnail: String? = nil, downloadedAreas: Int = 0, package: PackageListing? = nil) {
         self.id = id; self.title = title; self.owner = owner; self.modified = modified; self.offline = offline; self.folder = folder
-        self.thumbnail = thumbnail; self.downloadedAreas = downloadedAreas
+        self.thumbnail = thumbnail; self.downloadedAreas = downloadedAreas; self.package = package
     }
 
     /// What a row says after the title: where it was found, its owner, when it changed, whether it
     /// is set up for offline use, and how many of its areas are on this device.
     public var facts: [String] {
+        if let package { return package.facts(owner: owner, created: modified) }
         let here = downloadedAreas > 0 ? "\(downloadedAreas) area\(downloadedAreas == 1 ? "" : "s") here" : nil
         return [folder, owner, modified.map { Format.date($0) }, offline == true ? "Offline" : nil, here].compactMap { $0 }
     }
@@ -33,7 +36,7 @@ public struct MapListing: Equatable, Sendable {
 
 /// Where the Maps card's web maps come from.
 public enum WebMapsTab: Int, CaseIterable, Sendable {
-    case recent, mine, groups, search
+    case recent, mine, groups, search, packages
 
     public var title: String {
         switch self {
@@ -41,8 +44,12 @@ public enum WebMapsTab: Int, CaseIterable, Sendable {
         case .mine: "My content"
         case .groups: "Groups"
         case .search: "Search"
+        case .packages: "Packages"
         }
     }
+
+    /// Read from this device first (the Packages tab adds the portal's when it can).
+    var isOnDevice: Bool { self == .recent || self == .packages }
 }
 
 /// A page of a tab asked for: the first (`cursor` nil, or a search's words) or the next.
@@ -62,7 +69,12 @@ public struct WebMapsPage: Equatable, Sendable {
     public var listings: [MapListing]
     public var next: WebMapCursor?
 
-    public init(_ listings: [MapListing], next: WebMapCursor? = nil) { self.listings = listings; self.next = next }
+    /// Said under the list instead of its count: why part of it could not be had.
+    public var note: String?
+
+    public init(_ listings: [MapListing], next: WebMapCursor? = nil, note: String? = nil) {
+        self.listings = listings; self.next = next; self.note = note
+    }
 }
 
 /// `M`: web maps to open, by tab: each tab's list (nil until its first page arrives), where its
@@ -77,6 +89,8 @@ public struct WebMapsBrowser: Equatable, Sendable {
     /// The Search tab's words, and whether keys type into them.
     public var query = ""
     public var isTypingQuery = false
+    /// The package whose download Enter started: it opens when it arrives.
+    public var opensWhenDownloaded: ItemID?
 
     public init(tab: WebMapsTab = .recent) { self.tab = tab }
 
@@ -88,17 +102,19 @@ public struct WebMapsBrowser: Equatable, Sendable {
         let ellipsis = unicode ? "…" : "..."
         if let problem = problems[tab] { return problem }
         let count = rows.count
-        if isAsking { return count == 0 ? "Asking\(ellipsis)" : "\(count) web maps; asking for more\(ellipsis)" }
+        let noun = tab == .packages ? "package" : "web map"
+        if isAsking { return count == 0 ? "Asking\(ellipsis)" : "\(count) \(noun)s; asking for more\(ellipsis)" }
         guard let list = lists[tab] else { return tab == .search ? "Type words, then Enter." : "" }
         if list.isEmpty {
             switch tab {
             case .recent: return "No web map opened here yet, and none with areas on this device."
             case .search: return "No web maps match."
             case .mine, .groups: return "No web maps."
+            case .packages: return "No mobile map packages here or on the portal (mapbook import adds files)."
             }
         }
         let more = self.more[tab] != nil ? ", more below" : ""
-        return "\(selection + 1) of \(count) web map\(count == 1 ? "" : "s")\(more)"
+        return "\(selection + 1) of \(count) \(noun)\(count == 1 ? "" : "s")\(more)"
     }
 }
 
@@ -119,10 +135,11 @@ extension App {
     }
 
     /// Until the portal client is ready, pages from the portal stay asked for (`pending`) but wait:
-    /// `mapsConnected` sends them. Recent is read from this device and goes at once.
+    /// `mapsConnected` sends them. Recent, and the packages on this device, are read from this
+    /// device and go at once.
     private static func whenConnected(_ effects: [Effect], _ state: AppState) -> [Effect] {
         guard !state.portal.isConnected else { return effects }
-        return effects.filter { if case .loadMaps(let request) = $0 { request.tab == .recent } else { true } }
+        return effects.filter { if case .loadMaps(let request) = $0 { request.tab.isOnDevice } else { true } }
     }
 
     private static func inCard(_ state: inout AppState, _ intent: Intent) -> [Effect] {
@@ -164,6 +181,14 @@ extension App {
             maps.lists[maps.tab] = nil
             maps.more[maps.tab] = nil
             effects = show(maps.tab, in: &maps)
+        case .open where maps.tab == .packages, .area(.download) where maps.tab == .packages:
+            effects = openPackage(&state, &maps)
+            if state.overlay == nil { return effects }
+        case .area(.update) where maps.tab == .packages:
+            effects = updatePackage(&maps)
+        case .area(.remove) where maps.tab == .packages:
+            askToRemovePackage(&state, maps)
+            return []
         case .open:
             guard maps.rows.indices.contains(maps.selection) else { return [] }
             let chosen = maps.rows[maps.selection]
@@ -208,8 +233,14 @@ extension App {
     /// The portal client is ready (this happens once, before which portal pages only waited): the
     /// pages waiting for it are asked for.
     static func mapsConnected(_ state: inout AppState) -> [Effect] {
-        guard case .maps(let maps)? = state.overlay else { return [] }
-        return maps.pending.values.filter { $0.tab != .recent }.sorted { $0.tab.rawValue < $1.tab.rawValue }.map { .loadMaps($0) }
+        guard case .maps(var maps)? = state.overlay else { return [] }
+        var effects = maps.pending.values.filter { !$0.tab.isOnDevice }.sorted { $0.tab.rawValue < $1.tab.rawValue }.map { Effect.loadMaps($0) }
+        // Packages listed before the portal could be asked: asked again, with the portal's.
+        if maps.lists[.packages] != nil, maps.pending[.packages] == nil {
+            effects += ask(&maps, WebMapsRequest(tab: .packages))
+            state.overlay = .maps(maps)
+        }
+        return effects
     }
 
     /// The selection within a few rows of the end of a list with more: its next page.
@@ -262,7 +293,7 @@ extension App {
             for listing in listings where !list.contains(where: { $0.id == listing.id }) { list.append(listing) }
             maps.lists[request.tab] = list
             maps.more[request.tab] = page.next
-            maps.problems[request.tab] = nil
+            maps.problems[request.tab] = page.note.map { TerminalText.sanitizedLine($0, maxLength: 300) }
             let unseen = listings.filter { state.thumbnails[$0.id] == nil }
             if !unseen.isEmpty { effects.append(.loadMapThumbnails(unseen)) }
             // Not after a failure: the next move asks again, not a loop.

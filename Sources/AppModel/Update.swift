@@ -116,6 +116,19 @@ public enum App {
             return mapDrawn(&state, session: session, image)
         case .mapsLoaded(let request, let result):
             return mapsLoaded(&state, request, result)
+        case .packageProgress(let item, let progress):
+            packageProgress(&state, item, progress)
+            return []
+        case .packageDownloaded(let item, let title, let result):
+            packageDownloaded(&state, item, title: title, result)
+            return []
+        case .packageRemoved(let title, let result):
+            switch result {
+            case .success: state.notice = .removed(title: title)
+            case .failure(let failure): state.notice = .problem(failure.sentence)
+            }
+            // The card was closed to ask: it comes back on the packages, listed afresh.
+            return showMaps(&state, on: .packages)
         case .signedIn(let username):
             return signedIn(&state, username: username)
         case .signInFailed(let sentence):

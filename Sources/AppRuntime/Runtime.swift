@@ -32,6 +32,7 @@ public final class Runtime {
     private let pins: PinsHandler
     private let signIn: SignInHandler
     private let directory: WebMapDirectoryHandler
+    private let packages: PackagesHandler
 
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
                 map: MapStack? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil, connect: @escaping Connect) {
@@ -44,6 +45,7 @@ public final class Runtime {
         pins = PinsHandler(store: PinStore(root: library.root), send: send, tasks: tasks)
         self.signIn = SignInHandler(connection: connection, signIn: signIn, send: send, tasks: tasks)
         directory = WebMapDirectoryHandler(connection: connection, recent: recent, library: library, send: send, tasks: tasks)
+        packages = PackagesHandler(connection: connection, root: library.root, send: send, tasks: tasks)
     }
 
     /// Where events go: the program that owns this runtime.
@@ -82,6 +84,8 @@ public final class Runtime {
         case .signIn(let username, let password): signIn.signIn(username: username, password: password)
         case .loadMaps(let request): directory.load(request)
         case .loadMapThumbnails(let listings): directory.loadThumbnails(listings)
+        case .downloadPackage(let id, let title): packages.download(id, title: title)
+        case .removePackage(let path, let title): packages.remove(path: path, title: title)
         }
     }
 

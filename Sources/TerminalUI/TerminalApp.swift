@@ -89,7 +89,8 @@ public final class TerminalApp {
     /// Renders and flushes; re-arms observation so the next state change redraws.
     private func redraw() {
         redrawPending = false
-        guard !program.state.isQuitting else { return }
+        // A quit may come from an event, not a key (a package downloaded from the Maps card opens).
+        guard !program.state.isQuitting else { return finish() }
         let state = withObservationTracking { program.state } onChange: { [weak self] in
             Task { @UIActor in self?.scheduleRedraw() }
         }

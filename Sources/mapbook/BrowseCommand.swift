@@ -5,6 +5,7 @@ import ArgumentParser
 import EventLoop
 import Foundation
 import MapRender
+import MapSources
 import MapbookCore
 import OfflineLibrary
 import PlainUI
@@ -89,6 +90,14 @@ enum Browser {
             let final = finished.state
             if let remembering, let view = final.viewToRemember {
                 remembering.views.remember(view, portal: remembering.portal, webMap: final.webMapID.rawValue)
+            }
+            // A package chosen in the Maps card: the map view on it, as `mapbook open` shows it.
+            if let path = final.nextPackage {
+                // One that no longer opens: back to the card, whose row says why.
+                guard let opened = try? SideLoadedMap.open(path: path, map: nil) else {
+                    return await program(final.webMapID, phase: .loading, card: .packages)
+                }
+                return OpenCommand.program(opened, settings: settings)
             }
             guard let chosen = final.nextWebMap else { return nil }
             return await program(chosen, phase: .loading, card: nil)

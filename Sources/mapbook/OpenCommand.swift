@@ -10,6 +10,7 @@ import OfflineLibrary
 import TerminalUI
 import ArcGISModel
 import Geometry
+import EventLoop
 import UserFiles
 
 /// `mapbook open FILE`: a side-loaded package (or tile folder) in the full-screen map view.
@@ -37,17 +38,20 @@ struct OpenCommand: AsyncParsableCommand {
         } catch {
             throw Output.fail(error, json: false)
         }
-        // No portal: a standalone map never loads a web map.
-        let runtime = await Runtime(library: OfflineLibrary(root: LibraryLocation.root(dataDir: nil), portalKey: "none",
-                                                            webMap: ItemID.exploreMaine),
-                                    map: opened.stack, connect: { throw MapSourceError("No portal is used by mapbook open.") })
         let settings = Settings.load().0
+        try await Browser.present(await Self.program(opened, settings: settings), display: display, settings: settings)
+    }
+
+    /// The map view on a side-loaded map, with no portal: a standalone map never loads a web map.
+    /// Also what the browser becomes when a package is opened from the Maps card.
+    @UIActor static func program(_ opened: SideLoadedMap, settings: Settings) -> Program {
+        let runtime = Runtime(library: OfflineLibrary(root: LibraryLocation.root(dataDir: nil), portalKey: "none", webMap: ItemID.exploreMaine),
+                              map: opened.stack, connect: { throw MapSourceError("No portal is used by mapbook open.") })
         var state = AppState.standaloneMap(title: opened.title, sourceName: opened.name, home: opened.home, bookmarks: opened.bookmarks)
         if case .map(var map) = state.screen, let mode = MapMode(rawValue: settings.graphics.rawValue) {
             map.mode = mode
             state.screen = .map(map)
         }
-        let program = await Program(state: state, runtime: runtime)
-        try await Browser.present(program, display: display, settings: settings)
+        return Program(state: state, runtime: runtime)
     }
 }

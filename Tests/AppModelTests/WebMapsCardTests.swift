@@ -87,7 +87,7 @@ struct MapsCardTests {
         // ↑ from the first row types again; Tab while typing changes tab.
         _ = Fixture.keys(&state, .up)
         #expect(card(state)?.isTypingQuery == true)
-        #expect(Fixture.keys(&state, .tab) == [] && card(state)?.tab == .recent)
+        #expect(Fixture.keys(&state, .tab) == [.loadMaps(WebMapsRequest(tab: .packages))] && card(state)?.tab == .packages)
         // Esc stops typing, a second closes the card.
         _ = Fixture.keys(&state, .left, .escape)
         #expect(card(state)?.isTypingQuery == false)

@@ -234,6 +234,54 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// The Offline Mapbook's portal packages: the Maps card's Packages tab finds the portal's
+    /// package, Enter downloads it (its progress in the row) and opens it — its bookmarks and
+    /// identify from the file — and, back in the browser, `x` removes it after asking.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func aPortalPackageDownloadedOpenedAndRemoved() async throws {
+        var faults = SampleFaults()
+        faults.bytesPerSecond = 600_000
+        let portal = try SampleFixture.start(faults: faults)
+        defer { portal.stop() }
+        let tmux = try await Self.browse(portal)
+        defer { tmux.close() }
+        tmux.send("M")
+        _ = try await tmux.waitFor("─ Maps")
+        tmux.send("Left")
+        var screen = try await tmux.waitFor("1 of 1 package")
+        #expect(screen.contains("Maine Places") && screen.contains("1.8 MiB") && !screen.contains("On this device"))
+        tmux.send("Enter")
+        screen = try await tmux.waitFor("Downloading")
+        screen = try await tmux.waitFor("Maine Places › Map", timeout: 30)
+        tmux.send("b")
+        screen = try await tmux.waitFor("─ Bookmarks")
+        #expect(screen.contains("All of Maine") && screen.contains("Greater Portland"))
+        tmux.send("j", "Enter")
+        _ = try await tmux.waitFor("Bookmark: Greater Portland")
+        _ = try await tmux.waitForSettled()
+        tmux.send("i")
+        screen = try await tmux.waitFor("Identify · ")
+        #expect(["│ Places", "│ Counties"].contains { screen.contains($0) }, "a place or county of the package")
+        tmux.send("Escape", "q")
+        _ = try await tmux.waitFor("[exit 0]")
+
+        // The browser again: the package is on this device; x asks, y removes, the portal's still listed.
+        tmux.respawn("mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleCatalog.webMapID)")
+        _ = try await tmux.waitFor("● online")
+        tmux.send("M")
+        _ = try await tmux.waitFor("─ Maps")
+        tmux.send("Left")
+        _ = try await tmux.waitFor("On this device")
+        tmux.send("x")
+        screen = try await tmux.waitFor("Remove Maine Places from this device?")
+        tmux.send("y")
+        screen = try await tmux.waitFor("Removed Maine Places from this device.")
+        screen = try await tmux.waitFor("1 of 1 package")
+        #expect(!screen.contains("On this device"))
+        tmux.send("Escape", "q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// A web map of map services, a feature collection, a CSV layer and a KML layer: online the map
     /// service's picture draws and identifies, every layer is in L (the KML one "not drawn"); with
     /// an area downloaded and the portal gone, the collection's and the CSV's features still show

@@ -40,6 +40,7 @@ final class WebMapDirectoryHandler {
     /// portal, then the others with areas downloaded here; the other tabs ask the portal.
     nonisolated static func page(_ request: WebMapsRequest, client: PortalClient?, recent: RecentWebMaps?,
                                          library: OfflineLibrary) async -> Result<WebMapsPage, LoadFailure> {
+        if request.tab == .packages { return await PackagesHandler.page(client: client, root: library.root) }
         if request.tab == .recent {
             let local = await onWorkPool { OfflineLibrary.recentWebMaps(recent?.all() ?? [], root: library.root, portalKey: library.portalKey) }
             return .success(WebMapsPage(local.map { map in

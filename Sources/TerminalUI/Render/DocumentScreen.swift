@@ -141,7 +141,9 @@ enum WebMapsCard {
         frame.put(DisplayWidth.truncated(maps.status(unicode: unicode), to: card.width - 4), x: card.x + 2, y: card.maxY - 2,
                   style: theme.card.overlaid(by: maps.problems[maps.tab] == nil ? theme.dim : theme.error), limit: card.maxX - 2)
         // As many of the keys as the border has room for, the first ones first.
-        let parts = maps.isTypingQuery ? ["Enter search", "Tab tabs", "Esc stop typing"] : ["←→ tabs", "Enter open", "/ search", "Esc close"]
+        let parts = maps.isTypingQuery ? ["Enter search", "Tab tabs", "Esc stop typing"]
+            : maps.tab == .packages ? ["←→ tabs", "Enter open or download", "u update", "x remove", "Esc close"]
+            : ["←→ tabs", "Enter open", "/ search", "Esc close"]
         var keys = ""
         for part in parts where DisplayWidth.of(keys + " · " + part) + 2 <= card.width - 4 { keys += (keys.isEmpty ? "" : " · ") + part }
         keys = " \(keys) "
