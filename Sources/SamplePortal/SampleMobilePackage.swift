@@ -54,13 +54,7 @@ public enum SampleMobilePackage {
     }
 
     private static func map() -> JSONValue {
-        let webMercator: JSONValue = .object(["wkid": .number(102100), "latestWkid": .number(3857)])
-        func envelope(_ e: GeoExtent) -> JSONValue {
-            let sw = WebMercator.projected(longitude: e.xmin, latitude: e.ymin)
-            let ne = WebMercator.projected(longitude: e.xmax, latitude: e.ymax)
-            return .object(["xmin": .number(sw.x), "ymin": .number(sw.y), "xmax": .number(ne.x), "ymax": .number(ne.y),
-                            "spatialReference": webMercator])
-        }
+        let (webMercator, envelope) = (SampleREST.webMercator, SampleREST.envelope)
         let portland = SampleCatalog.areas.first { $0.title == "Greater Portland" }!.extent
         return .object([
             "map": .object([

@@ -227,14 +227,17 @@ struct SampleREST {
 
     func webMapData() -> JSONValue { Self.exploreMaineData(baseURL: baseURL) }
 
+    static let webMercator: JSONValue = .object(["wkid": .number(102100), "latestWkid": .number(3857)])
+
+    /// An extent in degrees as a web map's Web Mercator envelope.
+    static func envelope(_ e: GeoExtent) -> JSONValue {
+        let sw = WebMercator.projected(longitude: e.xmin, latitude: e.ymin)
+        let ne = WebMercator.projected(longitude: e.xmax, latitude: e.ymax)
+        return .object(["xmin": .number(sw.x), "ymin": .number(sw.y), "xmax": .number(ne.x), "ymax": .number(ne.y),
+                        "spatialReference": webMercator])
+    }
+
     static func exploreMaineData(baseURL: String) -> JSONValue {
-        let webMercator: JSONValue = .object(["wkid": .number(102100), "latestWkid": .number(3857)])
-        func envelope(_ e: GeoExtent) -> JSONValue {
-            let sw = WebMercator.projected(longitude: e.xmin, latitude: e.ymin)
-            let ne = WebMercator.projected(longitude: e.xmax, latitude: e.ymax)
-            return .object(["xmin": .number(sw.x), "ymin": .number(sw.y), "xmax": .number(ne.x), "ymax": .number(ne.y),
-                            "spatialReference": webMercator])
-        }
         let service = baseURL + SampleCatalog.basemapServicePath
         let features = baseURL + SampleFeatureServer.path
         return .object([
