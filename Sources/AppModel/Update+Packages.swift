@@ -58,8 +58,8 @@ extension App {
 
     static func openPackage(_ state: inout AppState, _ maps: inout WebMapsBrowser) -> [Effect] {
         guard let (row, package) = selectedPackage(maps), package.progress == nil else { return [] }
-        if let path = package.path, package.problem == nil || package.item == nil {
-            guard package.problem == nil else { return [] }
+        // One here that reads opens; one that does not, or a failed download, is fetched again.
+        if let path = package.path, package.problem == nil {
             state.overlay = nil
             state.nextPackage = path
             quit(&state)

@@ -287,6 +287,7 @@ extension App {
                 clean.title = TerminalText.sanitizedLine(listing.title, maxLength: 200)
                 clean.owner = listing.owner.map { TerminalText.sanitizedLine($0, maxLength: 100) }
                 clean.folder = listing.folder.map { TerminalText.sanitizedLine($0, maxLength: 100) }
+                clean.package?.problem = listing.package?.problem.map { TerminalText.sanitizedLine($0, maxLength: 200) }
                 return clean
             }
             var list = request.appends ? maps.lists[request.tab] ?? [] : []

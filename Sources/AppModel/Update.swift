@@ -125,7 +125,7 @@ public enum App {
         case .packageRemoved(let title, let result):
             switch result {
             case .success: state.notice = .removed(title: title)
-            case .failure(let failure): state.notice = .problem(failure.sentence)
+            case .failure(let failure): state.notice = .problem(TerminalText.sanitizedLine(failure.sentence, maxLength: 300))
             }
             // The card was closed to ask: it comes back on the packages, listed afresh.
             return showMaps(&state, on: .packages)

@@ -54,6 +54,9 @@ extension PortalClient {
         try await items(ofType: PortalItem.mobileMapPackageType, from: cursor, atLeast: atLeast, pageSize: pageSize)
     }
 
+    /// How far into one source (a folder, a group, a search) pages are followed.
+    public static let maxItemsPerSource = 10_000
+
     /// Items of one `type` from `cursor` on: a user's content (its folders after its root), groups
     /// (`group:ID`) and searches (`(words) AND type:"…"`), read a page at a time.
     func items(ofType type: String, from cursor: WebMapCursor, atLeast: Int, pageSize: Int) async throws -> WebMapPage {
@@ -79,7 +82,9 @@ extension PortalClient {
                 found += page.results.filter { $0.type == type }.map { FoundWebMap(item: $0, place: nil) }
                 next = page.nextStart
             }
-            if let next, next > cursor.start {
+            // ArcGIS lists at most 10,000 results of a search; a portal that pages past that without
+            // end (or lists nothing of the type, page after page) is left there.
+            if let next, next > cursor.start, next <= Self.maxItemsPerSource {
                 cursor.start = next
             } else {
                 cursor.sources.removeFirst()

@@ -1,5 +1,6 @@
 import Foundation
 import ArcGISModel
+import Synchronization
 
 /// How far an area's download has come, for progress bars: bytes on disk (resumed bytes included),
 /// the total when known, and the rate over the last few seconds with the time it implies.
@@ -68,3 +69,17 @@ public struct DownloadFailure: Sendable, Equatable {
     }
 }
 
+
+/// A transfer's newest progress: written from the transfer thread at every piece, read by a
+/// ticker that shows it a few times a second (a lock, not a task per piece).
+public final class LatestProgress: Sendable {
+    private let latest = Mutex<DownloadProgress?>(nil)
+
+    public init() {}
+
+    public func note(bytes: Int64, total: Int64?) {
+        latest.withLock { $0 = DownloadProgress(bytes: bytes, total: total, bytesPerSecond: nil) }
+    }
+
+    public var current: DownloadProgress? { latest.withLock { $0 } }
+}

@@ -108,7 +108,10 @@ public struct DevicePackages: Sendable {
 
     /// The package downloaded from a portal item, if it is here.
     public func downloaded(_ item: ItemID) -> Entry? {
-        list().first { $0.origin?.itemID == item.rawValue }
+        let path = folder + "/" + Self.fileName(for: item)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let found = entry(at: path)
+        return found.origin?.itemID == item.rawValue ? found : nil
     }
 
     /// The file a portal item's package is kept in: named by its id, never by a name from the network.

@@ -26,7 +26,6 @@ public struct PortalPackageDownload: Sendable {
 
     private var workDirectory: String { packages.folder + "/.downloads/" + item.id.rawValue }
     private var fileName: String { DevicePackages.fileName(for: item.id) }
-    private var title: String { TerminalText.sanitizedLine(item.title, maxLength: 120) }
 
     private var transfer: ResumableTransfer {
         ResumableTransfer(http: http, request: client.packageRequest(item.id), part: workDirectory + "/package.part",
@@ -34,10 +33,9 @@ public struct PortalPackageDownload: Sendable {
                           modified: item.modified?.epochMilliseconds, expectedSize: item.size.flatMap { $0 > 0 ? $0 : nil })
     }
 
-    /// Whether this version of the item is already on the device.
-    public var isOnDevice: Bool {
-        guard let entry = packages.downloaded(item.id) else { return false }
-        return !entry.isOutdated(by: item) && entry.problem == nil
+    /// The copy on this device when it is this version of the item and reads.
+    public var currentCopy: DevicePackages.Entry? {
+        packages.downloaded(item.id).flatMap { !$0.isOutdated(by: item) && $0.problem == nil ? $0 : nil }
     }
 
     /// Runs the download; `report` gets the bytes so far and the total when known (from the HTTP
@@ -45,7 +43,7 @@ public struct PortalPackageDownload: Sendable {
     public func run(started: (Int64) -> Void = { _ in },
                     report: @escaping @Sendable (Int64, Int64?) -> Void) async throws -> DevicePackages.Entry {
         guard item.type == PortalItem.mobileMapPackageType else {
-            throw LibraryError.notDownloadable(title: item.title, reason: .status("a \(item.type), not a mobile map package"))
+            throw LibraryError.notDownloadable(title: item.title, reason: .unavailable("it is a \(item.type) item, not a mobile map package"))
         }
         let lock = try await AreaLock.acquire(areaDirectory: workDirectory, title: item.title, wait: waitForLock)
         defer { withExtendedLifetime(lock) {} }

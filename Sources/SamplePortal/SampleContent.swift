@@ -54,8 +54,11 @@ public final class SampleContent: Sendable {
     func mobilePackage() -> Data {
         if let made = mobilePackageBytes.withLock({ $0 }) { return made }
         let data = (try? SampleMobilePackage.bytes(basemap: basemap, features: featureServer, thumbnail: thumbnails[SampleCatalog.webMapID])) ?? Data()
-        mobilePackageBytes.withLock { $0 = $0 ?? data }
-        return mobilePackageBytes.withLock { $0 ?? data }
+        // Two first requests may both make it; the first kept is the one served.
+        return mobilePackageBytes.withLock { kept in
+            if kept == nil { kept = data }
+            return kept!
+        }
     }
 
     /// The default cache: `$XDG_CACHE_HOME/mapbook/sample-portal` (or `~/.cache/…`).

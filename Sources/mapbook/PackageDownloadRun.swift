@@ -35,7 +35,7 @@ struct PackageDownloadRun {
         for item in items {
             let download = PortalPackageDownload(item: item, libraryRoot: root, client: client)
             let title = Output.cell(item.title)
-            if download.isOnDevice, let entry = download.packages.downloaded(item.id) {
+            if let entry = download.currentCopy {
                 if json {
                     Output.jsonLine(["event": .string("upToDate"), "package": .string(item.id.rawValue), "title": .text(item.title),
                                      "size": .count(entry.size), "path": .string(entry.path)])
@@ -45,17 +45,24 @@ struct PackageDownloadRun {
                 continue
             }
             await report.name(item.id, item.title)
-            let task = Task { [report] in
+            // The transfer thread only notes the bytes; the line is redrawn a few times a second.
+            let latest = LatestProgress()
+            let ticker = Task { [report] in
+                while (try? await Task.sleep(for: .milliseconds(200))) != nil {
+                    if let progress = latest.current { await report.show([item.id: progress]) }
+                }
+            }
+            defer { ticker.cancel() }
+            let task = Task {
                 try await download.run(started: { offset in
                     if json { Output.jsonLine(["event": .string("started"), "package": .string(item.id.rawValue), "resumedFrom": .count(offset)]) }
                     else if offset > 0 { Output.line("\(title): resuming after \(Format.bytes(offset)).") }
-                }) { bytes, total in
-                    Task { await report.show([item.id: DownloadProgress(bytes: bytes, total: total, bytesPerSecond: nil)]) }
-                }
+                }, report: latest.note)
             }
             interrupt.onInterrupt { task.cancel() }
             do {
                 let entry = try await task.value
+                ticker.cancel()
                 await report.end()
                 if json {
                     Output.jsonLine(["event": .string("downloaded"), "package": .string(item.id.rawValue), "title": .text(item.title),
@@ -64,6 +71,7 @@ struct PackageDownloadRun {
                     Output.line("\(title): downloaded \(Format.bytes(entry.size)), verified (zip CRC-32), into \(Output.cell(entry.path, width: 400)).")
                 }
             } catch {
+                ticker.cancel()
                 await report.end()
                 if let number = interrupt.receivedSignal {
                     Output.standardError("mapbook: stopped; run the same command again to resume.")

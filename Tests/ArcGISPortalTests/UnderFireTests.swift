@@ -224,6 +224,21 @@ struct PortalUnderFireTests {
         }
     }
 
+    /// A search that pages without end and never lists an item of the type asked for: the listing
+    /// ends, empty, after 10,000 results, not never.
+    @Test func aSearchThatNeverEndsIsBounded() async throws {
+        let server = try LoopbackServer { request in
+            let start = Int(request.query["start"] ?? "1") ?? 1
+            let results = (0..<100).map { #"{"id":"\#(String(format: "%032x", start + $0))","title":"Not a package","type":"Web Map"}"# }
+            return .json(#"{"total":1000000,"start":\#(start),"num":100,"nextStart":\#(start + 100),"results":[\#(results.joined(separator: ","))]}"#)
+        }
+        defer { server.stop() }
+        let client = PortalClient(portal: server.baseURL, http: quick)
+        let found = try await client.allMobileMapPackages(from: .search("anything"))
+        #expect(found.isEmpty)
+        #expect(server.requests.count <= PortalClient.maxItemsPerSource / 100 + 1)
+    }
+
     /// A thumbnail of 50 MB is refused by its Content-Length, before its body is taken.
     @Test func aHugeThumbnailIsRefused() async throws {
         let big = Data(count: 50 << 20)

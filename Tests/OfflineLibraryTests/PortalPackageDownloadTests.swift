@@ -47,7 +47,7 @@ import LibraryModel
         let listed = DevicePackages(libraryRoot: fixture.root).list()
         #expect(listed.map(\.fileName) == [entry.fileName])
         #expect(!FileManager.default.fileExists(atPath: fixture.root + "/packages/.downloads/\(Self.packageID.rawValue)"))
-        #expect(PortalPackageDownload(item: try await item(fixture), libraryRoot: fixture.root, client: fixture.client).isOnDevice)
+        #expect(PortalPackageDownload(item: try await item(fixture), libraryRoot: fixture.root, client: fixture.client).currentCopy != nil)
     }
 
     @Test func aNewerVersionOnThePortalIsAnUpdate() async throws {
@@ -57,7 +57,7 @@ import LibraryModel
         try fixture.portal.updateFaults { try $0.apply("update=Maine Places") }
         let newer = try await item(fixture)
         #expect(first.isOutdated(by: newer))
-        #expect(!PortalPackageDownload(item: newer, libraryRoot: fixture.root, client: fixture.client).isOnDevice)
+        #expect(PortalPackageDownload(item: newer, libraryRoot: fixture.root, client: fixture.client).currentCopy == nil)
         let second = try await download(fixture)
         #expect(!second.isOutdated(by: newer) && second.size == newer.size && second.size != first.size)
         #expect(DevicePackages(libraryRoot: fixture.root).list().count == 1)

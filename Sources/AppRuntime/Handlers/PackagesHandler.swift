@@ -7,7 +7,6 @@ import LibraryModel
 import MapbookCore
 import MobilePackages
 import OfflineLibrary
-import Synchronization
 
 /// The Maps card's Packages tab: its rows (this device's packages, then the portal's "Mobile Map
 /// Package" items tagged Offline Mapbook), a portal package downloaded onto this device with its
@@ -44,20 +43,17 @@ final class PackagesHandler {
 
     func download(_ id: ItemID, title: String) {
         let (connection, root, send) = (connection, root, send)
-        let latest = Mutex<DownloadProgress?>(nil)
-        // The bar moves a few times a second, however fast the bytes come.
-        let ticker = Task { @UIActor in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(200))
-                if let progress = latest.withLock({ $0 }) { send(.packageProgress(id, progress)) }
-            }
-        }
+        let latest = LatestProgress()
         tasks.track {
+            // The bar moves a few times a second, however fast the bytes come; never after the end.
+            let ticker = Task { @UIActor in
+                while (try? await Task.sleep(for: .milliseconds(200))) != nil {
+                    if let progress = latest.current { send(.packageProgress(id, progress)) }
+                }
+            }
             defer { ticker.cancel() }
             guard let client = connection.client else { return send(.packageDownloaded(id, title: title, .failure(.notConnected))) }
-            let result = await Self.fetch(id, client: client, root: root) { bytes, total in
-                latest.withLock { $0 = DownloadProgress(bytes: bytes, total: total, bytesPerSecond: nil) }
-            }
+            let result = await Self.fetch(id, client: client, root: root, report: latest.note)
             send(.packageDownloaded(id, title: title, result))
         }
     }
