@@ -56,6 +56,9 @@ public struct FeatureSymbol: Sendable, Equatable {
                       outline: outline, size: json["outline"]?["width"]?.double ?? 1)
         case "esriTS":
             self.init(kind: .text, color: SymbolColor(json: json["color"]))
+        case let type where type.hasPrefix("CIM"):
+            // Pro's symbols inside a classic renderer, as a mobile geodatabase's AdvancedDrawingInfo has them.
+            self.init(cim: json)
         default:
             return nil
         }
@@ -94,7 +97,8 @@ public struct RendererClass: Sendable, Equatable {
     public init(match: Match, label: String, symbol: FeatureSymbol) { self.match = match; self.label = label; self.symbol = symbol }
 }
 
-/// A layer's `drawingInfo.renderer`: simple, unique value or class breaks. Other types (heat maps,
+/// A layer's `drawingInfo.renderer`: simple, unique value or class breaks, classic or CIM
+/// (`CIMSymbology`). Other types (heat maps,
 /// dot density, Arcade expressions) draw everything with the default symbol and say so.
 public struct FeatureRenderer: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
@@ -125,6 +129,10 @@ public struct FeatureRenderer: Sendable, Equatable {
 
     public init?(json: JSONValue?) {
         guard let json, let type = json["type"]?.string else { return nil }
+        if type.hasPrefix("CIM") {
+            self.init(cim: json)
+            return
+        }
         let defaultSymbol = FeatureSymbol(json: json["defaultSymbol"])
         let defaultLabel = json["defaultLabel"]?.string
         switch type {

@@ -28,10 +28,12 @@ extension Geodatabase {
         }
         var items: [(id: Int, table: String, info: JSONValue)] = []
         if try file.has("GDB_ServiceItems", type: "table") {
-            try file.rows("SELECT ItemId, DatasetName, ItemInfo FROM GDB_ServiceItems WHERE ItemType = 1") { row in
+            let advanced = try file.columns(of: "GDB_ServiceItems").contains { $0.name.caseInsensitiveCompare("AdvancedDrawingInfo") == .orderedSame }
+            try file.rows("SELECT ItemId, DatasetName, ItemInfo\(advanced ? ", AdvancedDrawingInfo" : "") FROM GDB_ServiceItems WHERE ItemType = 1") { row in
                 if let id = row.int(0), let table = row.text(1), let text = row.text(2),
                    let json = try? JSONValue(parsing: Data(text.utf8)) {
-                    items.append((Int(clamping: id), table, json))
+                    let pro = advanced ? row.text(3).flatMap { try? JSONValue(parsing: Data($0.utf8)) } : nil
+                    items.append((Int(clamping: id), table, withDrawing(json, advanced: pro)))
                 }
                 return items.count < 10_000
             }
@@ -46,6 +48,23 @@ extension Geodatabase {
         let tables = items.filter { item in !columns.contains { $0.table.caseInsensitiveCompare(item.table) == .orderedSame } }
             .map { $0.info["name"]?.string ?? $0.table }
         return (layers, tables)
+    }
+
+    /// A layer's JSON with a renderer mapbook can read: its classic `drawingInfo` when that has one,
+    /// else the one in `AdvancedDrawingInfo` — Pro's, as CIM symbols in a classic renderer or a CIM
+    /// renderer (read as the nearest classic one).
+    static func withDrawing(_ info: JSONValue, advanced: JSONValue?) -> JSONValue {
+        func isRead(_ renderer: FeatureRenderer) -> Bool { if case .unsupported = renderer.kind { false } else { true } }
+        let classic = FeatureRenderer(json: info["drawingInfo"]?["renderer"])
+        if let classic, isRead(classic) { return info }
+        guard let advanced, var object = info.object else { return info }
+        let drawing = advanced["drawingInfo"] ?? (advanced["renderer"] != nil ? advanced : .object(["renderer": advanced]))
+        guard let renderer = FeatureRenderer(json: drawing["renderer"]), classic == nil || isRead(renderer) else { return info }
+        var merged = info["drawingInfo"]?.object ?? [:]
+        merged["renderer"] = drawing["renderer"]
+        if merged["labelingInfo"]?.array.isEmpty ?? true { merged["labelingInfo"] = drawing["labelingInfo"] }
+        object["drawingInfo"] = .object(merged)
+        return .object(object)
     }
 
     private static func layer(_ column: GeometryColumn, item: (id: Int, info: JSONValue)?, file: SQLiteFile) throws -> GeodatabaseLayer {

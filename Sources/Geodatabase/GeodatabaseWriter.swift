@@ -51,8 +51,9 @@ public final class GeodatabaseWriter {
     }
 
     /// A layer's table, from its layer JSON (`name`, `geometryType`, `fields`): the object id field
-    /// as the row id, the other fields as columns, a `Shape` column and its spatial index.
-    public func addLayer(id: Int, table: String, info: JSONValue) throws {
+    /// as the row id, the other fields as columns, a `Shape` column and its spatial index;
+    /// `advancedDrawing` is Pro's symbology for it (`AdvancedDrawingInfo`), when given.
+    public func addLayer(id: Int, table: String, info: JSONValue, advancedDrawing: JSONValue? = nil) throws {
         let geometryType: Int = switch info["geometryType"]?.string {
         case "esriGeometryPoint": 1
         case "esriGeometryPolyline": 5
@@ -77,7 +78,8 @@ public final class GeodatabaseWriter {
             CREATE VIRTUAL TABLE \(quoted(index)) USING RTREE (pkid, minx, maxx, miny, maxy);
             INSERT INTO st_geometry_columns (f_table_name, f_geometry_column, geometry_type, coord_dimension, srid, spatial_index_type)
               VALUES (\(literal(table)), 'Shape', \(geometryType), 2, \(Self.srid), 'RTREEXY');
-            INSERT INTO GDB_ServiceItems (DatasetName, ItemType, ItemId, ItemInfo) VALUES (\(literal(table)), 1, \(id), \(literal(String(decoding: try JSONEncoder().encode(info), as: UTF8.self))));
+            INSERT INTO GDB_ServiceItems (DatasetName, ItemType, ItemId, ItemInfo, AdvancedDrawingInfo)
+              VALUES (\(literal(table)), 1, \(id), \(literal(try text(info))), \(try advancedDrawing.map { literal(try text($0)) } ?? "NULL"));
             """)
         let names = fields.map(\.0) + ["Shape"]
         var statement: OpaquePointer?
@@ -156,6 +158,7 @@ public final class GeodatabaseWriter {
 
     private func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
     private func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+    private func text(_ json: JSONValue) throws -> String { String(decoding: try JSONEncoder().encode(json), as: UTF8.self) }
 }
 
 /// SQLite copies the bytes bound with it (`SQLITE_TRANSIENT`, a macro Swift does not import).

@@ -1,7 +1,9 @@
 import ArcGISModel
+import CSQLite
 import Foundation
-import Geodatabase
+@testable import Geodatabase
 import Geometry
+import MapbookCore
 import SharedTestData
 import Testing
 
@@ -72,5 +74,65 @@ struct UsaGeodatabaseTests {
             }
         }
         #expect(highways.contains { if case .lines(let l) = $0.geometry { l.count > 1 } else { false } })
+    }
+}
+
+/// Pro's symbology in `AdvancedDrawingInfo`, read when a layer's JSON has no classic renderer.
+struct GeodatabaseSymbologyTests {
+    /// Esri's sample keeps both: read alone, its CIM symbols give the very renderers its classic
+    /// `drawingInfo` gives.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: usaGeodatabase), "needs ../shared/data/features/usa.geodatabase"))
+    func theRealFilesProSymbologyMatchesItsClassicOne() throws {
+        var db: OpaquePointer?
+        #expect(sqlite3_open_v2("file:\(usaGeodatabase)?mode=ro&immutable=1", &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK)
+        defer { sqlite3_close_v2(db) }
+        var statement: OpaquePointer?
+        #expect(sqlite3_prepare_v2(db, "SELECT ItemInfo, AdvancedDrawingInfo FROM GDB_ServiceItems WHERE ItemType = 1 ORDER BY ItemId", -1, &statement, nil) == SQLITE_OK)
+        defer { sqlite3_finalize(statement) }
+        var compared = 0
+        while sqlite3_step(statement) == SQLITE_ROW {
+            let info = try JSONValue(parsing: Data(String(cString: sqlite3_column_text(statement, 0)).utf8))
+            let advanced = try JSONValue(parsing: Data(String(cString: sqlite3_column_text(statement, 1)).utf8))
+            var bare = try #require(info.object)
+            bare["drawingInfo"] = nil
+            let fromPro = try #require(FeatureLayerInfo(json: Geodatabase.withDrawing(.object(bare), advanced: advanced)))
+            let classic = try #require(FeatureLayerInfo(json: info))
+            #expect(fromPro.renderer == classic.renderer, "\(classic.name)")
+            #expect(!fromPro.renderer.classes.isEmpty)
+            compared += 1
+        }
+        #expect(compared == 3)
+    }
+
+    /// A layer whose only renderer is a CIM one is drawn by its classes, through the reader.
+    @Test func aLayerWithOnlyACIMRendererIsDrawnByItsClasses() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cim-\(UUID().uuidString).geodatabase").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try GeodatabaseWriter(path: path)
+        let info = try JSONValue(parsing: Data(#"""
+            {"name": "Roads", "geometryType": "esriGeometryPolyline", "objectIdField": "OBJECTID", "displayField": "NAME",
+             "fields": [{"name": "OBJECTID", "type": "esriFieldTypeOID"}, {"name": "NAME", "type": "esriFieldTypeString"},
+                        {"name": "CLASS", "type": "esriFieldTypeString"}]}
+            """#.utf8))
+        let stroke = { (r: Int) in
+            #"{"type":"CIMSymbolReference","symbol":{"type":"CIMLineSymbol","symbolLayers":[{"type":"CIMSolidStroke","width":2,"color":{"type":"CIMRGBColor","values":[\#(r),0,0,100]}}]}}"#
+        }
+        let pro = try JSONValue(parsing: Data(#"""
+            {"type":"CIMUniqueValueRenderer","fields":["CLASS"],"groups":[{"classes":[
+              {"label":"Highway","symbol":\#(stroke(255)),"values":[{"fieldValues":["highway"]}]},
+              {"label":"Street","symbol":\#(stroke(100)),"values":[{"fieldValues":["street"]}]}]}]}
+            """#.utf8))
+        try writer.addLayer(id: 0, table: "Roads", info: info, advancedDrawing: pro)
+        let a = WebMercator.projected(longitude: -70, latitude: 44), b = WebMercator.projected(longitude: -69, latitude: 45)
+        try writer.insert(into: "Roads", attributes: ["NAME": .string("Route 1"), "CLASS": .string("street")], shape: .polyline([[(a.x, a.y), (b.x, b.y)]]))
+        try writer.finish()
+
+        let gdb = try Geodatabase(path: path)
+        let layer = try #require(gdb.layers.first)
+        #expect(layer.info.renderer.kind == .uniqueValue(fields: ["CLASS"], delimiter: ","))
+        #expect(layer.info.rendererProblem == nil)
+        let road = try #require(try gdb.features(of: layer).features.first)
+        let (symbol, index) = layer.info.symbol(for: road.attributes)
+        #expect(index == 1 && symbol == FeatureSymbol(kind: .line(style: "esriSLSSolid"), color: SymbolColor(r: 100, g: 0, b: 0), size: 2))
     }
 }
