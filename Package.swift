@@ -40,7 +40,7 @@ let package = Package(
         // What the offline library holds, as values: catalogues, download records, progress and events, its errors.
         .target(name: "LibraryModel", dependencies: ["MapbookCore", "ArcGISModel"]),
         // Places to search offline: one PlaceIndex (bundled and from downloaded packages) and the gazetteer.
-        .target(name: "Places", dependencies: ["MapbookCore", "Geometry", "TileFormats"]),
+        .target(name: "Places", dependencies: ["MapbookCore", "Geometry", "TileFormats", "ArcGISModel"]),
         // The terminal as a value: cells, frames, their diff, display widths, the xterm palette.
         .target(name: "TerminalCanvas"),
         // netlink's route events, whose socket address struct Swift does not import.

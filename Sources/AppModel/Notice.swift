@@ -53,6 +53,8 @@ public enum Notice: Equatable, Sendable {
     case downloadedFirst(Bool)
     /// A place found and shown, and the areas that hold it.
     case placeFound(String, areas: [String])
+    /// A place shown on the map open now, and where it was found (a layer, a package, the gazetteer).
+    case placeShown(String, from: String?)
     case basemapChosen(String)
     case noLayers
     case drawingMode(MapMode)
@@ -108,6 +110,7 @@ public enum Notice: Equatable, Sendable {
         case .downloadedFirst(false): "Areas on this device in their place."
         case .placeFound(let label, let areas) where areas.isEmpty: "\(label) — in no map area of this web map."
         case .placeFound(let label, let areas): "\(label) — in \(areas.joined(separator: ", "))"
+        case .placeShown(let label, let from): "\(label)\(from.map { " — from \($0)" } ?? "")."
         case .basemapChosen(let title): "Drawing on \(title)."
 
         case .noLayers: "No layers to list yet."

@@ -263,7 +263,7 @@ extension App {
         return fit(&state, extent)
     }
 
-    private static func fit(_ state: inout AppState, _ extent: GeoExtent) -> [Effect] {
+    static func fit(_ state: inout AppState, _ extent: GeoExtent) -> [Effect] {
         let rect = state.layout?.mapRect
         state.withMap { $0.viewport = MapViewport(fitting: extent, columns: max(rect?.width ?? 1, 1), rows: max(rect?.height ?? 1, 1)) }
         return requestMapDraw(&state)

@@ -35,7 +35,7 @@ extension App {
     static let suggestFrom = 2
 
     static func startSearch(_ state: inout AppState) -> [Effect] {
-        guard state.webMapItem != nil || state.map != nil, state.map?.isStandalone != true else { return [] }
+        guard state.webMapItem != nil || state.map != nil else { return [] }
         state.overlay = .search(PlaceSearch())
         return []
     }
@@ -114,7 +114,8 @@ extension App {
     }
 
     /// The place found: the search closes and the map opens on it, pinned. A downloaded area that
-    /// holds it draws it (offline-ready); else the online basemap.
+    /// holds it draws it (offline-ready); else the online basemap. A feature of the open map (or any
+    /// place, on a map opened from a file) is shown where the map is.
     static func placesFound(_ state: inout AppState, request: Int, _ result: Result<[GeocodeCandidate], LoadFailure>) -> [Effect] {
         guard case .search(var search)? = state.overlay, search.request == request else { return [] }
         let candidates: [GeocodeCandidate]
@@ -134,6 +135,13 @@ extension App {
         let label = TerminalText.sanitizedLine(place.label, maxLength: 120)
         let p = place.location
         let view = place.extent ?? GeoExtent(xmin: p.longitude - 0.05, ymin: p.latitude - 0.05, xmax: p.longitude + 0.05, ymax: p.latitude + 0.05)
+        // A feature of the open map, or any place on a map opened from a file, is shown on the map
+        // open now: framed, pinned.
+        if state.map != nil, place.isOnOpenMap || state.map?.isStandalone == true {
+            state.withMap { $0.pin = MapPin(point: p, label: label) }
+            state.notice = .placeShown(label, from: place.isOnOpenMap ? place.type.map { TerminalText.sanitizedLine($0, maxLength: 80) } : nil)
+            return fit(&state, view)
+        }
         let holding = state.areas.filter { $0.extent?.contains(p) == true }
         let bookmarks = state.webMap?.bookmarks ?? []
         var effects: [Effect]

@@ -40,8 +40,9 @@ public final class Runtime {
         catalog = CatalogHandler(library: library, http: http, connect: connect, recent: recent, networkTimings: networkTimings,
                                  connection: connection, send: send, tasks: tasks)
         downloads = DownloadsHandler(library: library, connection: connection, send: send, tasks: tasks)
-        maps = MapViewHandler(library: library, http: http, connection: connection, given: map, send: send, tasks: tasks)
-        places = PlacesHandler(finder: PlaceFinder(client: { await connection.client }, library: library), send: send, tasks: tasks)
+        let finder = PlaceFinder(client: { await connection.client }, library: library)
+        maps = MapViewHandler(library: library, http: http, connection: connection, given: map, finder: finder, send: send, tasks: tasks)
+        places = PlacesHandler(finder: finder, send: send, tasks: tasks)
         pins = PinsHandler(store: PinStore(root: library.root), send: send, tasks: tasks)
         self.signIn = SignInHandler(connection: connection, signIn: signIn, send: send, tasks: tasks)
         directory = WebMapDirectoryHandler(connection: connection, recent: recent, library: library, send: send, tasks: tasks)

@@ -32,9 +32,12 @@ public struct GeocodeCandidate: Sendable, Equatable {
     public var extent: GeoExtent?
     /// The kind of place (`City`, `County`, `POI`, `StreetAddress`, …) when the geocoder says.
     public var type: String?
+    /// A feature of the map open now, found by its display field: shown there, not on another map.
+    public var isOnOpenMap: Bool
 
-    public init(label: String, location: GeoPoint, score: Double, extent: GeoExtent?, type: String?) {
+    public init(label: String, location: GeoPoint, score: Double, extent: GeoExtent?, type: String?, isOnOpenMap: Bool = false) {
         self.label = label; self.location = location; self.score = score; self.extent = extent; self.type = type
+        self.isOnOpenMap = isOnOpenMap
     }
 }
 

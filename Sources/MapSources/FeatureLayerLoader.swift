@@ -76,6 +76,9 @@ public actor FeatureLayerLoader {
     /// The features last drawn, for identifying.
     public var current: PreparedFeatureLayer? { prepared }
 
+    /// All the layer's features when it is a stored copy (nil for a service, which holds only a view's).
+    public var storedFeatures: [LayerFeature]? { query == nil ? prepared?.features : nil }
+
     static func cappedSentence(_ title: String, stored: Bool, leftOut: Int? = nil) -> String {
         let name = TerminalText.sanitizedLine(title, maxLength: 60)
         let missing = leftOut.map { "\(Format.grouped($0)) feature\($0 == 1 ? " is" : "s are") missing" } ?? "some features are missing"

@@ -7,6 +7,8 @@ public struct PlaceName: Sendable, Equatable {
     public enum Source: String, Sendable {
         case package = "a package on this device"
         case gazetteer = "the world gazetteer"
+        /// A feature of an operational layer, found by its display field.
+        case feature = "a layer on this device"
     }
 
     public var name: String
@@ -17,20 +19,29 @@ public struct PlaceName: Sendable, Equatable {
     /// Its state and country, when known ("Texas, United States").
     public var region: String?
     public var source: Source
+    /// The layer a feature is of.
+    public var layer: String?
+    /// What to frame: a line's or an area's extent (a point has none).
+    public var extent: GeoExtent?
 
-    public init(name: String, point: GeoPoint, rank: Double, region: String? = nil, source: Source = .package) {
-        self.name = name; self.point = point; self.rank = rank; self.region = region; self.source = source
+    public init(name: String, point: GeoPoint, rank: Double, region: String? = nil, source: Source = .package, layer: String? = nil,
+                extent: GeoExtent? = nil) {
+        self.name = name; self.point = point; self.rank = rank; self.region = region; self.source = source; self.layer = layer
+        self.extent = extent
     }
 
     /// The name with its region: "Austin, Texas, United States".
     public var title: String { region.map { "\(name), \($0)" } ?? name }
+
+    /// Where it was found, said with a result: "Places, a layer on this device".
+    public var origin: String { layer.map { "\($0), \(source.rawValue)" } ?? source.rawValue }
 }
 
 /// Names searched by prefix without the network: every name and every word in it is a key, folded
 /// (case and accents ignored: "luneburg" finds "Lüneburg"), kept sorted, so a prefix is a binary
 /// search and a walk over its matches; when no prefix matches, names or words a typo or two away
 /// (`TypoDistance`). Ranked by how well it matches (the whole name, its start, a word's start),
-/// then by distance to a point (in bands of 10 km), then by prominence.
+/// then by distance to a point (in bands of 10 km), then by prominence; one place said once.
 public struct PlaceIndex: Sendable {
     public let places: [PlaceName]
     /// Each place's name folded, once.
@@ -101,14 +112,28 @@ public struct PlaceIndex: Sendable {
             if a.quality != b.quality { return a.quality > b.quality }
             if a.band != b.band { return a.band < b.band }
             if a.place.rank != b.place.rank { return a.place.rank < b.place.rank }
-            return a.place.name < b.place.name
+            // Ties broken by name and place, so an answer is the same each time.
+            return (a.place.name, a.place.point.longitude, a.place.point.latitude) < (b.place.name, b.place.point.longitude, b.place.point.latitude)
         }
-        var seen = Set<String>()
         var result: [PlaceName] = []
         for entry in ranked where result.count < limit {
-            let key = entry.place.name + String(format: "%.1f,%.1f", entry.place.point.longitude, entry.place.point.latitude)
-            if seen.insert(key).inserted { result.append(entry.place) }
+            let place = entry.place
+            let same = result.contains { kept in
+                kept.name == place.name && Geodesy.distance(kept.point, place.point) < max(Self.sameness(kept), Self.sameness(place))
+            }
+            if !same { result.append(place) }
         }
         return result
+    }
+
+    /// How near two places of one name are one place, in metres: a package labels a county or a
+    /// river once per tile, far apart; the gazetteer and a package name a town a little apart;
+    /// features of a layer are each their own.
+    private static func sameness(_ place: PlaceName) -> Double {
+        switch place.source {
+        case .package: 25_000
+        case .gazetteer: 5_000
+        case .feature: 100
+        }
     }
 }

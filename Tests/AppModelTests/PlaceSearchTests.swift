@@ -63,6 +63,27 @@ struct PlaceSearchTests {
         #expect(state.message == "Bar Harbor, ME, USA — in Acadia · on this device")
     }
 
+    /// A feature of the open map is shown on it (no other map opens); on a map opened from a file,
+    /// any place found is.
+    @Test func aFeatureOfTheOpenMapIsShownThere() throws {
+        var state = AppState.standaloneMap(title: "usa.geodatabase", sourceName: "usa.geodatabase", home: nil)
+        _ = App.update(&state, .started)
+        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
+        _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: [], extent: nil)))
+        _ = Fixture.keys(&state, .character("s"))
+        #expect(state.keyContext == .search, "a map opened from a file searches too")
+        _ = typed(&state, "boston")
+        guard case .findPlaces(_, _, let request, _, _)? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
+        let boston = GeocodeCandidate(label: "Boston", location: GeoPoint(longitude: -71.09, latitude: 42.32), score: 100, extent: nil,
+                                      type: "US-Major-Cities, a layer on this device", isOnOpenMap: true)
+        let effects = App.update(&state, .placesFound(request: request, .success([boston])))
+        let map = try #require(state.map)
+        #expect(map.session == 1 && !effects.contains { if case .openMap = $0 { true } else { false } }, "\(effects)")
+        #expect(map.pin == MapPin(point: boston.location, label: "Boston"))
+        #expect(abs(map.viewport.center.geographic.longitude - -71.09) < 0.01 && abs(map.viewport.center.geographic.latitude - 42.32) < 0.01)
+        #expect(state.message == "Boston — from US-Major-Cities, a layer on this device.")
+    }
+
     @Test func fromThePlaceDDownloadsTheAreaThatHoldsIt() throws {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("s"))

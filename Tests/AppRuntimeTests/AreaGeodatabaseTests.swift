@@ -71,6 +71,13 @@ struct AreaGeodatabaseTests {
         #expect(hits.first?.card.title == "Caribou", "\(hits.map(\.card.title))")
         #expect(hits.first?.card.rows.contains(PopupCard.Row(label: "Population", value: "7,816")) == true)
         #expect(hits.contains { $0.card.title == "Aroostook" && $0.card.layer == "Counties" })
+        // Its features are found by name on this device, with their layer, a county framed whole.
+        let found = await PlaceFinder(client: { nil }, library: library, bundled: { [] }).places(for: "Aroostook", near: nil, limit: 10, online: false)
+        #expect(found.source == .device)
+        #expect(found.value.contains { $0.label == "Aroostook" && $0.type == "Counties, a layer on this device" && $0.extent != nil },
+                "\(found.value.map { ($0.label, $0.type) })")
+        let caribou = await PlaceFinder(client: { nil }, library: library, bundled: { [] }).places(for: "Caribou", near: nil, limit: 10, online: false)
+        #expect(caribou.value.contains { $0.type == "Places, a layer on this device" && $0.extent == nil })
         try await Self.anOlderCopyIsNotDrawnTwiceAndABrokenFileIsSaid(library, webMap, id)
     }
 

@@ -78,7 +78,8 @@ struct HandlerTests {
     }
 
     @Test func mapsSayWhatCouldNotOpenAndNeedAConnectionForTheGallery() async throws {
-        let handler = MapViewHandler(library: library, http: .init(), connection: PortalConnection(), given: nil, send: sink, tasks: tasks)
+        let handler = MapViewHandler(library: library, http: .init(), connection: PortalConnection(), given: nil,
+                                     finder: PlaceFinder(client: { nil }, library: library), send: sink, tasks: tasks)
         handler.open(session: 7, .given)
         let failed = try await recorder.first { if case .mapOpenFailed(let session, let sentence) = $0 { (session, sentence) } else { nil } }
         #expect(failed.0 == 7 && failed.1 == "No map was given to open.")
@@ -87,10 +88,39 @@ struct HandlerTests {
         #expect(gallery == .notConnected)
         // A drawing asked of a map that is not open is not attempted.
         handler.close(session: 7)
+        while tasks.running > 0 { try await Task.sleep(for: .milliseconds(5)) }
         let before = recorder.events.count
         handler.draw(session: 7, MapRequest(viewport: MapViewport(fitting: GeoExtent(xmin: -1, ymin: -1, xmax: 1, ymax: 1), columns: 10, rows: 10),
                                             columns: 10, rows: 10))
         #expect(recorder.events.count == before && tasks.running == 0)
+    }
+
+    /// The open map's stored features are searched by display field, first, while it is open.
+    @Test func theOpenMapsFeaturesAreFoundByNameUntilItCloses() async throws {
+        let info = FeatureLayerInfo(name: "Lakes", geometryType: .point, fields: [FeatureField(name: "NAME", type: "esriFieldTypeString")],
+                                    displayField: "NAME", renderer: FeatureRenderer(kind: .simple, classes: []))
+        let lake = LayerFeature(geometry: .points([GeoPoint(longitude: -69.6, latitude: 45.7)]), attributes: ["NAME": .string("Moosehead Lake")])
+        var given = MapStack.worldOutline()
+        given.features = [FeatureLayerLoader(title: "Lakes", info: info, features: [lake])]
+        let moose = PlaceName(name: "Moose River", point: GeoPoint(longitude: -70.2, latitude: 45.6), rank: 1)
+        let finder = PlaceFinder(client: { nil }, library: library, bundled: { [moose] })
+        let handler = MapViewHandler(library: library, http: .init(), connection: PortalConnection(), given: given, finder: finder,
+                                     send: sink, tasks: tasks)
+        func found() async -> [String] {
+            await finder.places(for: "moose", near: nil, limit: 5, online: false).value.map { "\($0.label) · \($0.type ?? "")" }
+        }
+        #expect(await found() == ["Moose River · a package on this device"])
+        handler.open(session: 4, .given)
+        _ = try await recorder.first { if case .featureLayersOpened(4, _) = $0 { true } else { nil } }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while await found().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await found() == ["Moosehead Lake · Lakes, a layer on this device", "Moose River · a package on this device"])
+        handler.close(session: 4)
+        await tasks.stopAll()
+        #expect(await found() == ["Moose River · a package on this device"], "closed: the map's features are no longer searched")
+        // Names arriving for a closed map are dropped.
+        await finder.mapOpened(session: 4, features: PlaceIndex(places: [PlaceName(name: "Moosehead Lake", point: GeoPoint(longitude: -69.6, latitude: 45.7), rank: 1)]))
+        #expect(await found().count == 1)
     }
 
     @Test func placesAnswerFromThisDeviceWhenOffline() async throws {

@@ -50,7 +50,8 @@ import LibraryModel
         try expectDownloaded(fixture, events)
         #expect(events.first == .queued(fixture.portlandID))
         #expect(events.contains(.started(fixture.portlandID, resumedFrom: 0)))
-        #expect(progress.count >= 3)
+        // Seen while the bytes moved (a loaded machine may see few snapshots, never only one).
+        #expect(progress.count >= 2 && (progress.first?.bytes ?? 0) < (progress.last?.bytes ?? 0), "\(progress.map(\.bytes))")
         #expect(progress.map(\.bytes) == progress.map(\.bytes).sorted(), "progress never goes back")
         #expect(progress.last?.total == Int64(fixture.original.count))
         #expect(progress.contains { ($0.bytesPerSecond ?? 0) > 0 })

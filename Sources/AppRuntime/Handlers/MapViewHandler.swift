@@ -7,6 +7,7 @@ import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import Places
 import ArcGISModel
 import Geometry
 
@@ -21,6 +22,8 @@ final class MapViewHandler {
     private let connection: PortalConnection
     /// The map a standalone view was given (`mapbook open`): its feature layers are its operational ones.
     private let given: MapStack?
+    /// Told the open map's features, for searching them.
+    private let finder: PlaceFinder
     private let send: EventSink
     private let tasks: TaskTracker
 
@@ -30,9 +33,9 @@ final class MapViewHandler {
     /// The overview's sources and the layers of the one that drew (new sources get new loaders).
     private var overview: (sources: [MapSourceChoice], stack: MapStack)?
 
-    init(library: OfflineLibrary, http: HTTPClient, connection: PortalConnection, given: MapStack?,
+    init(library: OfflineLibrary, http: HTTPClient, connection: PortalConnection, given: MapStack?, finder: PlaceFinder,
          send: EventSink, tasks: TaskTracker) {
-        self.library = library; self.http = http; self.connection = connection; self.given = given
+        self.library = library; self.http = http; self.connection = connection; self.given = given; self.finder = finder
         self.send = send; self.tasks = tasks
     }
 
@@ -59,6 +62,8 @@ final class MapViewHandler {
 
     func close(session: Int) {
         if map?.session == session { map = nil }
+        let finder = finder
+        tasks.track { await finder.mapClosed(session: session) }
     }
 
     func drawOverview(_ request: MapRequest, sources: [MapSourceChoice]) {
@@ -138,6 +143,19 @@ final class MapViewHandler {
         send(.featureLayersOpened(session: session, FeatureLayersSummary(titles: opened.images.map(\.title) + opened.features.map(\.title),
                                                                          hidden: hidden, legend: legend, listedOnly: opened.listedOnly,
                                                                          problems: opened.problems)))
+        // Its stored layers' features, searchable by display field while it is open.
+        let (finder, loaders) = (finder, opened.features)
+        tasks.track {
+            let index = await onWorkPool {
+                var names: [PlaceName] = []
+                for loader in loaders {
+                    guard let features = await loader.storedFeatures else { continue }
+                    names += PlaceIndex.names(ofFeatures: features, info: loader.info, layer: loader.title)
+                }
+                return PlaceIndex(places: names)
+            }
+            await finder.mapOpened(session: session, features: index)
+        }
     }
 
     private func overview(_ request: MapRequest, sources: [MapSourceChoice]) async {

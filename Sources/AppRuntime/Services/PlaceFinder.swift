@@ -10,8 +10,10 @@ import Places
 
 /// Finding places, one rule for the browser and the commands (`search`, `reverse`): the portal's
 /// geocoder (found through `portals/self` once) while online; when offline, or when the geocoder
-/// fails, the names on this device — those inside downloaded packages and the bundled places —
-/// with the geocoder's failure said. What the geocoder answers stands, even when it found nothing.
+/// fails, the names on this device — the labels inside downloaded packages, the downloaded areas'
+/// features by display field, and the bundled places — with the geocoder's failure said. What the
+/// geocoder answers stands, even when it found nothing. The open map's own features (a mobile map
+/// package's, a geodatabase's, an area's), by display field, come first either way.
 public actor PlaceFinder {
     /// Who answered.
     public enum Source: String, Sendable { case geocoder, device }
@@ -38,30 +40,60 @@ public actor PlaceFinder {
     private var geocoder: (client: URL, service: GeocodeService)?
     /// The names on this device and the downloads they were read from: a new download means reading again.
     private var names: (downloads: Set<ItemID>, index: PlaceIndex, gazetteer: Gazetteer)?
+    /// The open map's features by display field, and the map's session.
+    private var openMap: (session: Int, index: PlaceIndex)?
+    /// The last map session closed: names arriving for it (or an older one) are dropped.
+    private var closedSession = Int.min
 
     public init(client: @escaping @Sendable () async -> PortalClient?, library: OfflineLibrary,
                 bundled: @escaping @Sendable () -> [PlaceName] = { MapbookAssets.placeNames() }) {
         self.client = client; self.library = library; self.bundled = bundled
     }
 
+    /// The open map's features, searched first until `mapClosed(session:)`.
+    public func mapOpened(session: Int, features index: PlaceIndex) {
+        guard session > closedSession else { return }
+        openMap = index.places.isEmpty ? nil : (session, index)
+    }
+
+    public func mapClosed(session: Int) {
+        closedSession = max(closedSession, session)
+        if let openMap, openMap.session <= session { self.openMap = nil }
+    }
+
     /// Suggestions for what is being typed.
     public func suggestions(for text: String, near: GeoPoint?, limit: Int, online: Bool) async -> Answer<[GeocodeSuggestion]> {
+        let onMap = mapFeatures(text, near: near, limit: limit).map { GeocodeSuggestion(text: $0.title, magicKey: nil) }
         let asked = online ? await geocode { client, service in try await client.suggest(text, near: near, limit: limit, using: service) } : nil
-        if case .success(let found)? = asked { return Answer(value: found, source: .geocoder) }
-        let places = deviceNames().index.search(text, near: near, limit: limit)
-        return Answer(value: places.map { GeocodeSuggestion(text: $0.title, magicKey: nil) }, source: .device, problem: asked?.failure)
+        if case .success(let found)? = asked { return Answer(value: Array((onMap + found).prefix(limit)), source: .geocoder) }
+        let places = deviceNames().index.search(text, near: near, limit: limit).map { GeocodeSuggestion(text: $0.title, magicKey: nil) }
+        var seen = Set(onMap.map(\.text))
+        return Answer(value: Array((onMap + places.filter { seen.insert($0.text).inserted }).prefix(limit)), source: .device, problem: asked?.failure)
     }
 
     /// Places for `text` (with a suggestion's `magicKey`, that place), best first.
     public func places(for text: String, magicKey: String? = nil, near: GeoPoint?, limit: Int, online: Bool) async -> Answer<[GeocodeCandidate]> {
+        let onMap = mapFeatures(text, near: near, limit: limit)
         let asked = online ? await geocode { client, service in
             try await client.findCandidates(text, magicKey: magicKey, near: near, limit: limit, using: service)
         } : nil
-        if case .success(let found)? = asked { return Answer(value: found, source: .geocoder) }
-        let places = deviceNames().index.search(text, near: near, limit: limit)
-        // The type says which source answered: a downloaded package or the world gazetteer.
-        return Answer(value: places.map { GeocodeCandidate(label: $0.title, location: $0.point, score: 100, extent: nil, type: $0.source.rawValue) },
-                      source: .device, problem: asked?.failure)
+        let shown = onMap.map { Self.candidate($0, onOpenMap: true) }
+        if case .success(let found)? = asked { return Answer(value: Array((shown + found).prefix(limit)), source: .geocoder) }
+        // A feature of the open map found again on this device (an area's) is said once.
+        let places = deviceNames().index.search(text, near: near, limit: limit).filter { place in
+            !onMap.contains { $0.name == place.name && Geodesy.distance($0.point, place.point) < 100 }
+        }
+        return Answer(value: Array((shown + places.map { Self.candidate($0, onOpenMap: false) }).prefix(limit)), source: .device, problem: asked?.failure)
+    }
+
+    /// A name on this device as a candidate; its type says where it was found (a downloaded
+    /// package, a layer, the world gazetteer).
+    private static func candidate(_ place: PlaceName, onOpenMap: Bool) -> GeocodeCandidate {
+        GeocodeCandidate(label: place.title, location: place.point, score: 100, extent: place.extent, type: place.origin, isOnOpenMap: onOpenMap)
+    }
+
+    private func mapFeatures(_ text: String, near: GeoPoint?, limit: Int) -> [PlaceName] {
+        openMap?.index.search(text, near: near, limit: limit) ?? []
     }
 
     /// The address at `point`; where the geocoder knows none (or cannot be asked), the nearest
