@@ -81,9 +81,12 @@ public struct Display: Equatable, Sendable {
     public var colors: Bool
     /// Braille and box drawing can be shown (a UTF-8 locale, not `--ascii`).
     public var unicode: Bool
+    /// The light theme is chosen: the terminal's background is light.
+    public var lightTheme: Bool
 
-    public init(width: Int, height: Int, colors: Bool = true, unicode: Bool = true) {
+    public init(width: Int, height: Int, colors: Bool = true, unicode: Bool = true, lightTheme: Bool = false) {
         self.width = max(width, 0); self.height = max(height, 0); self.colors = colors; self.unicode = unicode
+        self.lightTheme = lightTheme
     }
 }
 

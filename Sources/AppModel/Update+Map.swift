@@ -287,7 +287,8 @@ extension App {
                 : layers.firstIndex(of: shown).flatMap { map.sourceLayerNames.indices.contains($0) ? map.sourceLayerNames[$0] : nil }
         })
         return MapRequest(viewport: map.viewport, columns: layout.mapRect.width, rows: layout.mapRect.height,
-                          mode: layout.display.unicode ? map.mode : .ascii, hiddenLayers: hidden, colors: layout.display.colors)
+                          mode: layout.display.unicode ? map.mode : .ascii, hiddenLayers: hidden, colors: layout.display.colors,
+                          lightTheme: layout.display.lightTheme)
     }
 
     /// One drawing at a time: a change while drawing is remembered and drawn when that one ends.
@@ -326,7 +327,7 @@ extension App {
         else { return [] }
         let columns = layout.main.overview.width, rows = layout.main.overview.height - 1
         let request = MapRequest(viewport: MapViewport(fitting: view, columns: columns, rows: rows), columns: columns, rows: rows,
-                                 mode: .braille, colors: layout.display.colors)
+                                 mode: .braille, colors: layout.display.colors, lightTheme: layout.display.lightTheme)
         guard state.overview.basemap?.request != request || state.overview.drawnFrom != sources else { return [] }
         state.overview.drawing = sources
         return [.drawOverview(request, sources: sources)]

@@ -290,10 +290,11 @@ public enum App {
         let new = ScreenLayout(display)
         var effects: [Effect] = []
         if old?.mapRect.width != new.mapRect.width || old?.mapRect.height != new.mapRect.height
-            || old?.display.colors != display.colors || old?.display.unicode != display.unicode {
+            || old?.display.colors != display.colors || old?.display.unicode != display.unicode
+            || old?.display.lightTheme != display.lightTheme {
             effects += mapLayoutChanged(&state)
         }
-        if old?.main.overview != new.main.overview || old?.display.colors != display.colors {
+        if old?.main.overview != new.main.overview || old?.display.colors != display.colors || old?.display.lightTheme != display.lightTheme {
             effects += requestOverviewDraw(&state)
         }
         clampDocumentScroll(&state)

@@ -18,14 +18,17 @@ public struct MapScene: Sendable {
     /// Shown at the bottom right, already sanitized.
     public var attribution: String?
     public var colors: Bool
+    /// Drawn on a light terminal background (`MapRequest.lightTheme`).
+    public var lightTheme: Bool
     /// A basemap layer's opacity over the layers below it (raster pixels are blended by it).
     public var opacity: Double
 
     public init(viewport: MapViewport, mode: MapMode = .braille, style: MapStyle = .plain, tiles: [MapTile],
                 tileSize: Int = 512, hiddenLayers: Set<String> = [], attribution: String? = nil, colors: Bool = true,
-                opacity: Double = 1) {
+                lightTheme: Bool = false, opacity: Double = 1) {
         self.viewport = viewport; self.mode = mode; self.style = style; self.tiles = tiles; self.tileSize = tileSize
-        self.hiddenLayers = hiddenLayers; self.attribution = attribution; self.colors = colors; self.opacity = opacity
+        self.hiddenLayers = hiddenLayers; self.attribution = attribution; self.colors = colors; self.lightTheme = lightTheme
+        self.opacity = opacity
     }
 
     /// The style has a background layer at this zoom over vector tiles: it covers the whole view,
@@ -105,8 +108,8 @@ public enum MapComposer {
             // Where the basemap has nothing (no tile at any level, past its data, beyond the poles,
             // not reachable; a vector style without a background layer), a neutral grey shows, never
             // the terminal's own background. A vector style's background paints over it.
-            if index == 0, first.colors, !scene.paintsBackground {
-                canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: neutralBackground)
+            if index == 0, !scene.paintsBackground {
+                canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: noData(first))
             }
             if index == referenceStart {
                 drawOperational(images, features, projection: projection, canvas: &canvas, colors: first.colors, report: &report)
@@ -135,8 +138,16 @@ public enum MapComposer {
         report.featuresDrawn += FeatureLayerPainter.drawShapes(features, projection: projection, canvas: &canvas, colors: colors)
     }
 
-    /// The grey where the basemap has nothing to draw.
-    static let neutralBackground: PaletteIndex = 253
+    /// The grey where the basemap has nothing to draw: a mid grey on a dark terminal, a pale one on
+    /// a light terminal — apart from the terminal's own background either way, and from a map's
+    /// colours. Without colour, the pale one, whose shade is a sparse dotted texture (`.`): "no data",
+    /// never blank like light land.
+    static func noData(_ scene: MapScene) -> PaletteIndex {
+        scene.colors && !scene.lightTheme ? noDataOnDark : noDataOnLight
+    }
+
+    static let noDataOnDark: PaletteIndex = 239
+    static let noDataOnLight: PaletteIndex = 253
 
     private static func draw(_ scene: MapScene, projection: MapProjection, into canvas: inout MapCanvas,
                              labels: inout [MapLabel], labelOrder: Int, report: inout MapDrawReport) {

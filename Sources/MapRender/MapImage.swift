@@ -10,11 +10,13 @@ public struct MapRequest: Sendable, Equatable {
     public var mode: MapMode
     public var hiddenLayers: Set<String>
     public var colors: Bool
+    /// The terminal's background is light (the light theme): what no map covers is a light grey, not a dark one.
+    public var lightTheme: Bool
 
     public init(viewport: MapViewport, columns: Int, rows: Int, mode: MapMode = .braille, hiddenLayers: Set<String> = [],
-                colors: Bool = true) {
+                colors: Bool = true, lightTheme: Bool = false) {
         self.viewport = viewport; self.columns = columns; self.rows = rows; self.mode = mode
-        self.hiddenLayers = hiddenLayers; self.colors = colors
+        self.hiddenLayers = hiddenLayers; self.colors = colors; self.lightTheme = lightTheme
     }
 }
 

@@ -94,10 +94,11 @@ public struct MapStack: Sendable {
             if !single, !source.isVector, hidden.contains(source.name) { hidden.insert(MapComposer.rasterLayerName) }
             return MapScene(viewport: request.viewport, mode: request.mode, style: source.style, tiles: tiles.tiles,
                             tileSize: source.tileSize, hiddenLayers: hidden, attribution: source.attribution,
-                            colors: request.colors, opacity: layer.opacity)
+                            colors: request.colors, lightTheme: request.lightTheme, opacity: layer.opacity)
         }
         // No tiles at all (the world outline alone): one empty scene sets the view for the features.
-        var drawn = scenes.isEmpty ? [MapScene(viewport: request.viewport, mode: request.mode, tiles: [], colors: request.colors)] : scenes
+        var drawn = scenes.isEmpty ? [MapScene(viewport: request.viewport, mode: request.mode, tiles: [], colors: request.colors,
+                                                          lightTheme: request.lightTheme)] : scenes
         // A map service's credit joins the basemap's.
         let credits = ([drawn[0].attribution] + shownImages.map(\.attribution)).compactMap { $0 }
             .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }

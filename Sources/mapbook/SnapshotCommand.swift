@@ -8,6 +8,7 @@ import MapSources
 import MapbookCore
 import OfflineLibrary
 import TerminalCanvas
+import UserFiles
 import ArcGISModel
 import Geometry
 
@@ -122,7 +123,9 @@ struct SnapshotCommand: AsyncParsableCommand {
                                        columns: columns, rows: rows)
             if let center, let point = parsedCenter(center) { viewport.center = MercatorPoint(point) }
             if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
-            let image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode, colors: ansi))
+            // The theme the browser would use: the same picture of the same view.
+            let light = ansi && Settings.load().0.theme == .light
+            let image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode, colors: ansi, lightTheme: light))
             Output.line(ansi ? ANSIText.render(image.frame) : image.frame.text)
             image.problems.forEach(Output.problem)
         } catch {

@@ -74,12 +74,12 @@ struct FeatureLayerDrawingTests {
         #expect(opaque[20, 6].style.background == blue)
         // Half see-through over the neutral grey: neither blue nor grey.
         let mixed = half[20, 6].style.background
-        #expect(mixed != nil && mixed != blue && mixed != MapComposer.neutralBackground)
+        #expect(mixed != nil && mixed != blue && mixed != MapComposer.noDataOnDark)
         // Outside the polygon, the basemap as it was.
-        #expect(half[1, 0].style.background == MapComposer.neutralBackground)
+        #expect(half[1, 0].style.background == MapComposer.noDataOnDark)
         // Out of its class (v = 50): the fallback fill, drawn all the same.
         let other = PreparedFeatureLayer(info: info, features: [LayerFeature(geometry: .polygons([[ring]]), attributes: ["v": .number(50)])])
-        #expect(draw([FeatureLayerScene(layer: other)]).0[20, 6].style.background != MapComposer.neutralBackground)
+        #expect(draw([FeatureLayerScene(layer: other)]).0[20, 6].style.background != MapComposer.noDataOnDark)
     }
 
     @Test func hitsAreWithinTheToleranceTopmostFirstAndPolygonsCoverTheirInside() {

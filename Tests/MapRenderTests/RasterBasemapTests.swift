@@ -98,7 +98,15 @@ import Geometry
         var missing = below
         missing.tiles = []
         MapComposer.draw([missing], into: &empty, rect: empty.bounds)
-        #expect(empty.cells.allSatisfy { $0.style.background == MapComposer.neutralBackground })
+        #expect(empty.cells.allSatisfy { $0.style.background == MapComposer.noDataOnDark })
+        // The theme decides the grey: pale on a light terminal; without colour, a dotted texture.
+        missing.lightTheme = true
+        MapComposer.draw([missing], into: &empty, rect: empty.bounds)
+        #expect(empty.cells.allSatisfy { $0.style.background == MapComposer.noDataOnLight })
+        missing.colors = false
+        missing.lightTheme = false
+        MapComposer.draw([missing], into: &empty, rect: empty.bounds)
+        #expect(empty.cells.allSatisfy { $0.character == "." && $0.style == CellStyle() }, "\(empty.text)")
     }
 
     // MARK: Against the sample portal

@@ -66,6 +66,8 @@ import Geometry
                 let bare = image.frame.cells.filter { $0.style.background == nil || black.contains($0.style.background!) }
                 #expect(bare.isEmpty, "\(name) at zoom \(zoom): \(bare.count) cells without a colour or black")
                 #expect(image.problems.isEmpty, "\(name) at zoom \(zoom): \(image.problems)")
+                let problem = await RealPackageCoverageTests.monochromeProblem(stack, request, colour: image.frame)
+                #expect(problem == nil, "\(name) at zoom \(zoom) without colour: \(problem ?? "")")
             }
         }
     }

@@ -15,7 +15,7 @@ public enum Renderer {
 
     private static func compose(_ state: AppState, width: Int, height: Int, options: RenderOptions) -> Frame {
         var frame = Frame(width: width, height: height)
-        let layout = ScreenLayout(Display(width: width, height: height, colors: options.theme.colors, unicode: options.glyphs == .unicode))
+        let layout = ScreenLayout(display(width: width, height: height, options: options))
         if layout.isTooSmall {
             drawTooSmall(into: &frame, options: options)
             return frame
@@ -39,7 +39,8 @@ public enum Renderer {
 
     /// The display a terminal of this size offers with these options: what the model is told.
     public static func display(width: Int, height: Int, options: RenderOptions) -> Display {
-        Display(width: width, height: height, colors: options.theme.colors, unicode: options.glyphs == .unicode)
+        Display(width: width, height: height, colors: options.theme.colors, unicode: options.glyphs == .unicode,
+                lightTheme: options.theme.colors && options.theme.map == .light)
     }
 
     private static func drawTooSmall(into frame: inout Frame, options: RenderOptions) {
