@@ -26,8 +26,8 @@ public enum BasemapObstacle: Sendable, Equatable {
                 + "the kind mapbook draws: its layers are drawn over the world outline"
         case .notDrawable(nil): "This web map has no basemap: its layers are drawn over the world outline"
         case .projection(let reference):
-            "This web map's basemap is in \(reference.summary); mapbook draws Web Mercator basemaps, so its layers are drawn "
-                + "over the world outline"
+            // Its layers are over the world outline, as the map's title bar says.
+            "This web map's basemap is in \(reference.summary); mapbook draws Web Mercator basemaps"
         }
     }
 }

@@ -42,8 +42,8 @@ struct OtherProjectionTests {
         }.first, "the operational layers open with the outline")
         #expect(layers.layers.map(\.title) == ["Parcs"], "the group's feature layer")
         #expect(state.map?.sourceName == "world outline")
-        #expect(state.message == "This web map's basemap is in NAD83 / MTM zone 7 (wkid 32187); mapbook draws Web Mercator basemaps, "
-                + "so its layers are drawn over the world outline; B offers the portal's basemaps.")
+        #expect(state.message == "This web map's basemap is in NAD83 / MTM zone 7 (wkid 32187); mapbook draws Web Mercator basemaps; "
+                + "B offers the portal's basemaps.")
         // Home is the initial view, projected from the zone: Québec City, not the item's wider box.
         let home = try #require(state.map?.homeExtent)
         #expect(home.xmin > -71.4 && home.xmax < -71.0 && home.ymin > 46.6 && home.ymax < 46.9)

@@ -340,7 +340,8 @@ import UserFiles
         _ = try await tmux.waitFor("Maine survey (UTM)", timeout: 30)
         tmux.send("m")
         var screen = try await tmux.waitFor("This web map's basemap is in NAD83 / UTM zone 19N")
-        screen = try await tmux.waitForSettled()
+        // The whole sentence, on the footer's two lines, beside the position.
+        #expect(screen.contains("mapbook draws Web Mercator basemaps; B offers the") && screen.contains("│ portal's basemaps."), "\(screen)")
         #expect(screen.contains("world outline"))
         let centre = try #require(Self.centre(in: screen), "\(screen)")
         #expect(abs(centre.latitude - 44.25) < 0.3 && abs(centre.longitude + 69.24) < 0.3, "mid-coast Maine, from the UTM extent: \(centre)")
