@@ -63,12 +63,12 @@ public actor PlaceFinder {
 
     /// Suggestions for what is being typed.
     public func suggestions(for text: String, near: GeoPoint?, limit: Int, online: Bool) async -> Answer<[GeocodeSuggestion]> {
-        let onMap = mapFeatures(text, near: near, limit: limit).map { GeocodeSuggestion(text: $0.title, magicKey: nil) }
+        let found = mapFeatures(text, near: near, limit: limit)
+        let onMap = found.map { GeocodeSuggestion(text: $0.title, magicKey: nil) }
         let asked = online ? await geocode { client, service in try await client.suggest(text, near: near, limit: limit, using: service) } : nil
-        if case .success(let found)? = asked { return Answer(value: Array((onMap + found).prefix(limit)), source: .geocoder) }
-        let places = deviceNames().index.search(text, near: near, limit: limit).map { GeocodeSuggestion(text: $0.title, magicKey: nil) }
-        var seen = Set(onMap.map(\.text))
-        return Answer(value: Array((onMap + places.filter { seen.insert($0.text).inserted }).prefix(limit)), source: .device, problem: asked?.failure)
+        if case .success(let answered)? = asked { return Answer(value: Array((onMap + answered).prefix(limit)), source: .geocoder) }
+        let places = onDevice(text, near: near, limit: limit, besides: found).map { GeocodeSuggestion(text: $0.title, magicKey: nil) }
+        return Answer(value: Array((onMap + places).prefix(limit)), source: .device, problem: asked?.failure)
     }
 
     /// Places for `text` (with a suggestion's `magicKey`, that place), best first.
@@ -79,10 +79,7 @@ public actor PlaceFinder {
         } : nil
         let shown = onMap.map { Self.candidate($0, onOpenMap: true) }
         if case .success(let found)? = asked { return Answer(value: Array((shown + found).prefix(limit)), source: .geocoder) }
-        // A feature of the open map found again on this device (an area's) is said once.
-        let places = deviceNames().index.search(text, near: near, limit: limit).filter { place in
-            !onMap.contains { $0.name == place.name && Geodesy.distance($0.point, place.point) < 100 }
-        }
+        let places = onDevice(text, near: near, limit: limit, besides: onMap)
         return Answer(value: Array((shown + places.map { Self.candidate($0, onOpenMap: false) }).prefix(limit)), source: .device, problem: asked?.failure)
     }
 
@@ -94,6 +91,14 @@ public actor PlaceFinder {
 
     private func mapFeatures(_ text: String, near: GeoPoint?, limit: Int) -> [PlaceName] {
         openMap?.index.search(text, near: near, limit: limit) ?? []
+    }
+
+    /// The names on this device for `text`, but for the open map's features found already (an
+    /// area's, found again among the downloads): each said once.
+    private func onDevice(_ text: String, near: GeoPoint?, limit: Int, besides onMap: [PlaceName]) -> [PlaceName] {
+        deviceNames().index.search(text, near: near, limit: limit).filter { place in
+            !onMap.contains { $0.name == place.name && Geodesy.distance($0.point, place.point) < 100 }
+        }
     }
 
     /// The address at `point`; where the geocoder knows none (or cannot be asked), the nearest

@@ -95,16 +95,14 @@ public enum Renderer {
         // A notice longer than the line takes the line above too, over the screen's last row, for
         // as long as it shows: its start across the whole width, the rest beside the position.
         if let message = state.message, DisplayWidth.of(message) > room, frame.height > 8 {
-            let full = frame.width - 2
-            let words = message.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            var upper = 0, used = 0
-            while upper < words.count, used + (upper > 0 ? 1 : 0) + DisplayWidth.of(words[upper]) <= full {
-                used += (upper > 0 ? 1 : 0) + DisplayWidth.of(words[upper]); upper += 1
-            }
-            if upper > 0 {
+            let words = message.split(separator: " ", omittingEmptySubsequences: true)
+            let upper = DisplayWidth.wrapped(message, width: frame.width - 2).first ?? ""
+            let taken = upper.split(separator: " ").count
+            // Whole words on the upper line (a word too long for it is not split there).
+            if taken > 0, words.prefix(taken).joined(separator: " ") == upper {
                 frame.fill(Rect(x: 0, y: y - 1, width: frame.width, height: 1), with: Cell(" ", style: theme.statusBar))
-                frame.put(words[..<upper].joined(separator: " "), x: 1, y: y - 1, style: theme.statusBar, limit: frame.width - 1)
-                frame.put(DisplayWidth.truncated(words[upper...].joined(separator: " "), to: room), x: x, y: y, style: theme.statusBar,
+                frame.put(upper, x: 1, y: y - 1, style: theme.statusBar, limit: frame.width - 1)
+                frame.put(DisplayWidth.truncated(words.dropFirst(taken).joined(separator: " "), to: room), x: x, y: y, style: theme.statusBar,
                           limit: positionStart)
                 frame.put(position, x: positionStart, y: y, style: theme.statusBar)
                 return
