@@ -12,7 +12,7 @@ import TileFormats
 /// has a background of its own, never the terminal's (black on most) — drawn from the tile, from
 /// the nearest ancestor present (overzoom), or the style's background or the neutral no-data fill
 /// where nothing covers it. (Dark pixels of a raster map are its picture, not holes.) Without
-/// colour (`NO_COLOR`) the same views carry no colour at all, and where there is no data they show
+/// colour (`NO_COLOR`) views across the same grid carry no colour at all, and where there is no data they show
 /// the no-data texture, never blank.
 @Suite(.enabled(if: SharedData.available, SharedData.skipMessage))
 struct RealPackageCoverageTests {
@@ -35,7 +35,9 @@ struct RealPackageCoverageTests {
                     let image = await stack.render(request)
                     let bare = image.frame.cells.filter { $0.style.background == nil }.count
                     if bare > 0 { holes.append(String(format: "z%d at %.2f,%.2f: %d cells", zoom, lon, lat, bare)) }
-                    if let wrong = await Self.monochromeProblem(stack, request, colour: image.frame) {
+                    // Without colour, at the corners and middle of the grid (two more drawings a view:
+                    // the whole grid would triple the suite's heaviest test).
+                    if i % 2 == 0, j % 2 == 0, let wrong = await Self.monochromeProblem(stack, request, colour: image.frame) {
                         holes.append(String(format: "z%d at %.2f,%.2f without colour: %@", zoom, lon, lat, wrong))
                     }
                 }
