@@ -7,20 +7,23 @@ import MapbookCore
 import OfflineLibrary
 import ArcGISModel
 import Geodatabase
+import HTTP
 
 /// A map's operational layers, opened: the features mapbook draws, the pictures servers draw, the
 /// layers only listed, and a sentence for each that could not be opened.
 public struct OpenedOperationalLayers: Sendable {
     public var features: [FeatureLayerLoader] = []
-    public var images: [ServiceImageLayer] = []
+    /// Map services, each over the feature layers listed under it.
+    public var images: [MapStack.StackedImage] = []
     /// Layers listed in the layer list but not drawn: "Roads (KML) · not drawn".
     public var listedOnly: [String] = []
     public var problems: [String] = []
 
     /// The layers drawn over `stack`'s basemap.
     public func add(to stack: inout MapStack) {
+        let below = stack.features.count
         stack.features += features
-        stack.images += images
+        stack.images += images.map { MapStack.StackedImage($0.layer, featuresBelow: below + $0.featuresBelow) }
         stack.problems += problems
     }
 }
@@ -69,7 +72,7 @@ public enum OperationalLayerLoaders {
         for result in results {
             switch result {
             case .features(let loaders, let problems): opened.features += loaders; opened.problems += problems
-            case .image(let layer): opened.images.append(layer)
+            case .image(let layer): opened.images.append(MapStack.StackedImage(layer, featuresBelow: opened.features.count))
             case .listed(let line): opened.listedOnly.append(line)
             case .failed(let sentence): opened.problems.append(sentence)
             }
@@ -115,15 +118,7 @@ public enum OperationalLayerLoaders {
             case .csv:
                 return .features([loader(try await client.csvLayer(layer), layer)], problems: [])
             case .serviceImage:
-                let service = try await client.mapService(layer)
-                let legend = await client.legend(of: service).map { MapLegend.entries(serviceLegend: $0) } ?? []
-                return .image(ServiceImageLayer(
-                    title: name, opacity: layer.opacity, visible: layer.visible, legend: legend,
-                    attribution: service.copyright.map { TerminalText.sanitizedLine(HTMLText.plainText($0), maxLength: 120) },
-                    fetch: { view in try await client.exportImage(service, view: serviceView(view)) },
-                    identify: { point, view in
-                        try await client.identify(service, at: point, view: serviceView(view)).map { hit(from: $0, layer: name, service: service) }
-                    }))
+                return .image(try await serviceImage(layer, client: client))
             default:
                 let description = try await client.featureLayer(layer)
                 return .features([FeatureLayerLoader(title: name, info: description.info, opacity: layer.opacity, visible: layer.visible) { extent in
@@ -134,6 +129,29 @@ public enum OperationalLayerLoaders {
         } catch {
             return .failed("\(name) could not be opened: \(error.userSentence)")
         }
+    }
+
+    /// A map service (or an image service that is not tiled), operational or basemap: its pictures
+    /// asked of its `export` for each view, what lies at a point of its `identify`, its legend.
+    public static func serviceImage(_ layer: WebMapLayer, client: PortalClient) async throws -> ServiceImageLayer {
+        let name = title(layer.title ?? layer.id ?? "Layer")
+        let service = try await client.mapService(layer)
+        let legend = await client.legend(of: service).map { MapLegend.entries(serviceLegend: $0) } ?? []
+        return ServiceImageLayer(
+            title: name, opacity: layer.opacity, visible: layer.visible, legend: legend,
+            attribution: service.copyright.map { TerminalText.sanitizedLine(HTMLText.plainText($0), maxLength: 120) },
+            fetch: { view in try await client.exportImage(service, view: serviceView(view)) },
+            identify: { point, view in
+                try await client.identify(service, at: point, view: serviceView(view)).map { hit(from: $0, layer: name, service: service) }
+            })
+    }
+
+    /// A web map's basemap, its map services drawn through `client` (none: they are named as not
+    /// drawn); the browser and the commands alike.
+    public static func basemap(_ basemap: Basemap, client: PortalClient?, http: HTTPClient, cacheDirectory: String?) async throws -> MapStack {
+        var opener: MapStack.ServiceImageOpener?
+        if let client { opener = { layer in try await serviceImage(layer, client: client) } }
+        return try await MapStack.connect(basemap, http: http, cacheDirectory: cacheDirectory, openImage: opener)
     }
 
     /// A layer read whole (a feature collection's part, a CSV file): a stored copy.

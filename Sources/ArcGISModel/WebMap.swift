@@ -74,9 +74,10 @@ public struct WebMapLayer: Sendable, Equatable {
         }
     }
 
-    /// The tiled layer types mapbook draws as a basemap.
+    /// The layer types mapbook draws as a basemap: tiled ones, and map services drawn by their server.
     public static let drawableBasemapTypes: Set<String> = [
         "VectorTileLayer", "ArcGISTiledMapServiceLayer", "ArcGISTiledImageServiceLayer", "ArcGISImageServiceLayer", "WebTiledLayer",
+        "ArcGISMapServiceLayer",
     ]
 
     public var isDrawableBasemap: Bool { Self.drawableBasemapTypes.contains(layerType) }

@@ -51,9 +51,12 @@ public struct PlacedImage: Sendable {
     public var image: RasterImage
     public var left: Double, top: Double, right: Double, bottom: Double
     public var opacity: Double
+    /// How many of the frame's feature layers are drawn under it (the rest over it).
+    public var featuresBelow: Int
 
-    public init(image: RasterImage, left: Double, top: Double, right: Double, bottom: Double, opacity: Double = 1) {
+    public init(image: RasterImage, left: Double, top: Double, right: Double, bottom: Double, opacity: Double = 1, featuresBelow: Int = 0) {
         self.image = image; self.left = left; self.top = top; self.right = right; self.bottom = bottom; self.opacity = opacity
+        self.featuresBelow = featuresBelow
     }
 }
 
@@ -134,8 +137,16 @@ public enum MapComposer {
     private static func drawOperational(_ images: [PlacedImage], _ features: [FeatureLayerScene], projection: MapProjection,
                                         canvas: inout MapCanvas, colors: Bool, report: inout MapDrawReport) {
         var blender = PixelBlender()
-        for image in images where drawImage(image, projection: projection, into: &canvas, blender: &blender) { report.rasterTilesDrawn += 1 }
-        report.featuresDrawn += FeatureLayerPainter.drawShapes(features, projection: projection, canvas: &canvas, colors: colors)
+        // Pictures and feature layers in their order: each picture over the feature layers under it.
+        var pending = images.enumerated().sorted { ($0.element.featuresBelow, $0.offset) < ($1.element.featuresBelow, $1.offset) }.map(\.element)[...]
+        for index in 0...features.count {
+            while let image = pending.first, image.featuresBelow <= index || index == features.count {
+                pending.removeFirst()
+                if drawImage(image, projection: projection, into: &canvas, blender: &blender) { report.rasterTilesDrawn += 1 }
+            }
+            guard index < features.count else { break }
+            report.featuresDrawn += FeatureLayerPainter.drawShapes([features[index]], projection: projection, canvas: &canvas, colors: colors)
+        }
     }
 
     /// The grey where the basemap has nothing to draw: a mid grey on a dark terminal, a pale one on

@@ -51,10 +51,17 @@ public struct MapOverlays: Sendable {
             }
             names.mark(ruler.centre, glyph: "+", rank: .selected, color: theme.ruler, projection: projection, size: size)
         }
+        // A pin on the searched place's cell stands for it (it was pinned there): the pin shows, first
+        // among the names, not hidden under the search marker.
+        let searchedCell = searched.flatMap { projection.cell(MercatorPoint($0.point)) }
+        var searchedIsPinned = false
         for pin in pins {
-            names.mark(pin.point, glyph: ascii ? "P" : "⚑", label: pin.title, rank: .pin, color: theme.pin, projection: projection, size: size)
+            let onSearched = searchedCell.map { cell in projection.cell(MercatorPoint(pin.point)).map { $0 == cell } ?? false } ?? false
+            searchedIsPinned = searchedIsPinned || onSearched
+            names.mark(pin.point, glyph: ascii ? "P" : "⚑", label: pin.title, rank: onSearched ? .selected : .pin, color: theme.pin,
+                       projection: projection, size: size)
         }
-        if let searched {
+        if let searched, !searchedIsPinned {
             names.mark(searched.point, glyph: ascii ? "@" : "◆", label: searched.label, rank: .selected, color: theme.selectedArea,
                        projection: projection, size: size)
         }

@@ -32,7 +32,7 @@ extension MapStack {
         await featureHits(features)
         // Then what the servers of map services say lies there (upper layers first), then what
         // stands in for a basemap (the world outline).
-        for layer in images.reversed() where !request.hiddenLayers.contains(layer.title) && hits.count < Self.identifyLimit {
+        for layer in images.reversed().map(\.layer) where !request.hiddenLayers.contains(layer.title) && hits.count < Self.identifyLimit {
             hits += await layer.identify(at: point, viewport: request.viewport, columns: request.columns, rows: request.rows)
                 .prefix(Self.identifyLimit - hits.count)
         }

@@ -20,13 +20,27 @@ public struct MapStack: Sendable {
         }
     }
 
+    /// A layer a server draws, and where it lies in the stack.
+    public struct StackedImage: Sendable {
+        public let layer: ServiceImageLayer
+        /// How many of the operational feature layers lie under it: a map service listed between two
+        /// feature layers is drawn between them.
+        public let featuresBelow: Int
+        /// One of the basemap's layers: under every feature, listed with the basemap.
+        public let isBasemap: Bool
+
+        public init(_ layer: ServiceImageLayer, featuresBelow: Int = 0, isBasemap: Bool = false) {
+            self.layer = layer; self.featuresBelow = featuresBelow; self.isBasemap = isBasemap
+        }
+    }
+
     public let layers: [Layer]
     /// Feature layers that stand in for a basemap (the world outline), under the operational ones.
     public var baseFeatures: [FeatureLayerLoader] = []
     /// The web map's operational feature layers, bottom first.
     public var features: [FeatureLayerLoader] = []
-    /// The web map's operational layers the server draws (map services), bottom first; under the features.
-    public var images: [ServiceImageLayer] = []
+    /// The layers a server draws (map services), bottom first, each where it lies among the features.
+    public var images: [StackedImage] = []
     /// Layers that could not be opened or drawn, one sentence each: the footer names them.
     public var problems: [String]
 
@@ -42,15 +56,18 @@ public struct MapStack: Sendable {
     /// by its name and each vector service's source layers.
     /// (The operational layers are listed apart, above these.)
     public var layerNames: [String] {
-        guard !layers.isEmpty else { return baseFeatures.map(\.title) }
-        guard layers.count > 1 else { return layers.first?.loader.source.layerNames ?? [] }
+        let pictures = images.filter(\.isBasemap).map(\.layer.title)
+        guard !layers.isEmpty else { return baseFeatures.map(\.title) + pictures }
+        guard layers.count > 1 || !pictures.isEmpty else { return layers.first?.loader.source.layerNames ?? [] }
         return layers.flatMap { layer in layer.loader.source.isVector ? layer.loader.source.style.sourceLayers : [layer.loader.source.name] }
+            + pictures
     }
 
     /// The legends of the listed layers: a vector layer's by source layer (its colours as at style
-    /// zoom `zoom`), a raster service's by its name (its own legend, when it has one).
+    /// zoom `zoom`), a raster service's or a map service's by its name (its own legend, when it has one).
     public func legend(zoom: Double = 10) -> [String: [LegendEntry]] {
-        layers.reduce(into: [:]) { legend, layer in
+        let pictures = images.filter { $0.isBasemap && !$0.layer.legend.isEmpty }
+        return layers.reduce(into: Dictionary(pictures.map { ($0.layer.title, $0.layer.legend) }) { first, _ in first }) { legend, layer in
             let source = layer.loader.source
             if source.isVector {
                 legend.merge(MapLegend.entries(for: source.style, zoom: zoom)) { first, _ in first }
@@ -71,12 +88,15 @@ public struct MapStack: Sendable {
         async let tiles = layers.concurrentMap { await $0.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows) }
         let shown = (baseFeatures + features).filter { !request.hiddenLayers.contains($0.title) }
         async let features = shown.concurrentMap { await $0.features(for: request.viewport, columns: request.columns, rows: request.rows) }
-        let shownImages = images.filter { !request.hiddenLayers.contains($0.title) }
-        async let pictures = shownImages.concurrentMap { await $0.image(for: request.viewport, columns: request.columns, rows: request.rows) }
+        let shownImages = images.filter { !request.hiddenLayers.contains($0.layer.title) }
+        async let pictures = shownImages.concurrentMap { await $0.layer.image(for: request.viewport, columns: request.columns, rows: request.rows) }
         let (loaded, featureResults, imageResults) = await (tiles, features, pictures)
         var featureScenes: [FeatureLayerScene] = []
         var featureProblems: [String] = []
+        // How many scenes the first n shown layers gave (a layer with nothing loaded gives none).
+        var scenesOfFirst = [0]
         for (loader, result) in zip(shown, featureResults) {
+            defer { scenesOfFirst.append(featureScenes.count) }
             if let layer = result.layer {
                 featureScenes.append(FeatureLayerScene(layer: layer, opacity: loader.opacity))
                 if layer.withoutGeometry > 0 {
@@ -100,11 +120,20 @@ public struct MapStack: Sendable {
         var drawn = scenes.isEmpty ? [MapScene(viewport: request.viewport, mode: request.mode, tiles: [], colors: request.colors,
                                                           lightTheme: request.lightTheme)] : scenes
         // A map service's credit joins the basemap's.
-        let credits = ([drawn[0].attribution] + shownImages.map(\.attribution)).compactMap { $0 }
+        let credits = ([drawn[0].attribution] + shownImages.map(\.layer.attribution)).compactMap { $0 }
             .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         drawn[0].attribution = credits.isEmpty ? nil : credits.joined(separator: " | ")
         var frame = Frame(width: request.columns, height: request.rows)
-        let (names, report) = MapComposer.compose(drawn, images: imageResults.compactMap(\.image), features: featureScenes,
+        // A picture lies over the shown feature layers under it: the base ones, and the operational
+        // ones below it in the web map.
+        let shownBase = baseFeatures.filter { !request.hiddenLayers.contains($0.title) }.count
+        let placed = zip(shownImages, imageResults).compactMap { stacked, result -> PlacedImage? in
+            guard var image = result.image else { return nil }
+            let shownBelow = shownBase + self.features.prefix(stacked.featuresBelow).filter { !request.hiddenLayers.contains($0.title) }.count
+            image.featuresBelow = stacked.isBasemap ? 0 : scenesOfFirst[min(shownBelow, scenesOfFirst.count - 1)]
+            return image
+        }
+        let (names, report) = MapComposer.compose(drawn, images: placed, features: featureScenes,
                                                   referenceFrom: layers.firstIndex(where: \.isReference), into: &frame, rect: frame.bounds)
         var problems = problems + imageResults.compactMap(\.problem) + featureProblems
         for sentence in loaded.flatMap(\.problems) where !problems.contains(sentence) { problems.append(sentence) }
@@ -134,29 +163,65 @@ extension MapStack {
     /// The outline's name in the layer list.
     public static let outlineTitle = "World outline"
 
-    /// Opens the basemap's layers that mapbook draws (together, kept in order). Layers it cannot
-    /// draw or open are named in `problems`; with none open it throws the first layer's error.
-    public static func connect(_ basemap: Basemap, http: HTTPClient, cacheDirectory: String?) async throws -> MapStack {
+    /// Opens a layer the server draws for each view (a map service): given by the caller, which
+    /// knows the portal that vouches for the service's host.
+    public typealias ServiceImageOpener = @Sendable (WebMapLayer) async throws -> ServiceImageLayer
+
+    /// Opens the basemap's layers that mapbook draws (together, kept in order): tiled services as
+    /// tiles; map services, and image services that are not tiled, through `openImage`. Layers it
+    /// cannot draw or open are named in `problems`; with none open it throws the first layer's error.
+    public static func connect(_ basemap: Basemap, http: HTTPClient, cacheDirectory: String?,
+                               openImage: ServiceImageOpener? = nil) async throws -> MapStack {
         let drawable = basemap.drawableLayers
-        let opened = await drawable.concurrentMap { layer -> Result<TileServiceSource, any Error> in
-            do { return .success(try await TileServiceSource.connect(layer, http: http, cacheDirectory: cacheDirectory)) } catch { return .failure(error) }
+        let opened = await drawable.concurrentMap { layer -> Result<BasemapPart, any Error> in
+            do { return .success(try await openPart(layer, http: http, cacheDirectory: cacheDirectory, openImage: openImage)) } catch {
+                return .failure(error)
+            }
         }
         var layers: [Layer] = []
+        var images: [StackedImage] = []
         var problems = basemap.undrawableLayers.map(TileServiceSource.cannotDraw)
         var firstError: (any Error)?
         for (layer, result) in zip(drawable, opened) {
             switch result {
-            case .success(let source):
+            case .success(.tiles(let source)):
                 layers.append(Layer(loader: TileLoader(source: source), opacity: layer.opacity, isReference: layer.isReference))
+            case .success(.image(let picture)):
+                images.append(StackedImage(picture, isBasemap: true))
             case .failure(let error):
                 firstError = firstError ?? error
                 problems.append("\(TileServiceSource.layerName(layer)) could not be opened: \(error.userSentence)")
             }
         }
-        guard !layers.isEmpty else {
+        guard !layers.isEmpty || !images.isEmpty else {
             if let firstError { throw firstError }
             throw MapSourceError(problems.first ?? "This basemap has no layer mapbook can draw.")
         }
-        return MapStack(layers: layers, problems: problems)
+        var stack = MapStack(layers: layers, problems: problems)
+        stack.images = images
+        return stack
+    }
+
+    private enum BasemapPart: Sendable {
+        case tiles(TileServiceSource)
+        case image(ServiceImageLayer)
+    }
+
+    /// A map service is drawn by its server; an image service by its tiles where it has them, else
+    /// by its server too.
+    private static func openPart(_ layer: WebMapLayer, http: HTTPClient, cacheDirectory: String?,
+                                 openImage: ServiceImageOpener?) async throws -> BasemapPart {
+        if layer.layerType == "ArcGISMapServiceLayer" {
+            guard let openImage else {
+                throw MapSourceError("\(TileServiceSource.layerName(layer)) is drawn by its server, which cannot be asked here.")
+            }
+            return .image(try await openImage(layer))
+        }
+        do {
+            return .tiles(try await TileServiceSource.connect(layer, http: http, cacheDirectory: cacheDirectory))
+        } catch let tiled where layer.layerType == "ArcGISImageServiceLayer" {
+            guard let openImage, let picture = try? await openImage(layer) else { throw tiled }
+            return .image(picture)
+        }
     }
 }

@@ -40,9 +40,9 @@ public struct TileServiceSource: MapSource {
         }
     }
 
-    /// "World Hillshade (ArcGISMapServiceLayer) cannot be drawn: mapbook draws tiled layers only."
+    /// "Roads (WMS) cannot be drawn: mapbook draws tiled layers and map services."
     public static func cannotDraw(_ layer: WebMapLayer) -> String {
-        "\(Self.layerName(layer)) (\(TerminalText.sanitizedLine(layer.layerType, maxLength: 60))) cannot be drawn: mapbook draws tiled layers only."
+        "\(Self.layerName(layer)) (\(TerminalText.sanitizedLine(layer.layerType, maxLength: 60))) cannot be drawn: mapbook draws tiled layers and map services."
     }
 
     static func layerName(_ layer: WebMapLayer) -> String {
@@ -95,7 +95,7 @@ public struct TileServiceSource: MapSource {
         }
         let json = try await describe(service, http: http, cacheDirectory: cacheDirectory)
         guard json["tileInfo"]?.object != nil, json["singleFusedMapCache"]?.bool != false else {
-            throw MapSourceError("\(layerName(layer)) is not a tiled service: mapbook draws tiled layers only.")
+            throw MapSourceError("\(layerName(layer)) is not a tiled service.")
         }
         let scheme = try RasterTiling(tileInfo: json["tileInfo"]!, layerName: layerName(layer))
         // The legend is a nicety: a service without one (an ImageServer, an old MapServer) still draws.

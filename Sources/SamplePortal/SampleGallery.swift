@@ -41,6 +41,16 @@ enum SampleGallery {
              snippet: "The Explore Maine basemap in dark colours, for night use.", thumbnail: .dark) { base in
             [vectorLayer(id: "explore-maine-dark", title: "Explore Maine Dark", style: base + styleURL("dark"))]
         },
+        Item(id: "8e4b5d6f7a8b4c9d1e2f3a4b5c6d7e8f", title: "Maine Relief with Boundaries",
+             snippet: "The raster tiles of Maine, with towns and counties drawn for each view by a dynamic map service.",
+             thumbnail: .topographic) { base in
+            [.object(["id": .string("maine-topographic"), "layerType": .string("ArcGISTiledMapServiceLayer"),
+                      "title": .string("Maine Topographic"), "url": .string(base + rasterServicePath),
+                      "visibility": .bool(true), "opacity": .number(1)]),
+             .object(["id": .string("maine-boundaries"), "layerType": .string("ArcGISMapServiceLayer"),
+                      "title": .string("Maine Boundaries"), "url": .string(base + SampleMapService.path),
+                      "visibility": .bool(true), "opacity": .number(1)])]
+        },
     ]
 
     static func item(_ id: String) -> Item? { items.first { $0.id == id } }

@@ -51,7 +51,8 @@ struct MapSourceOptions: ParsableArguments {
             stack = MapStack.worldOutline(problems: [obstacle.sentence + "; `mapbook basemaps --use` chooses another."])
         } else {
             do {
-                stack = try await MapStack.connect(chosen ?? webMap.basemap, http: HTTPClient(), cacheDirectory: library.tileCacheDirectory)
+                stack = try await OperationalLayerLoaders.basemap(chosen ?? webMap.basemap, client: client, http: HTTPClient(),
+                                                                  cacheDirectory: library.tileCacheDirectory)
             } catch {
                 stack = MapStack.worldOutline(problems: [error.userSentence])
             }

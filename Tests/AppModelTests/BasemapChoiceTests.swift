@@ -99,10 +99,10 @@ struct BasemapChoiceTests {
     @Test func aWebMapWhoseBasemapCannotBeDrawnStillOpensItsMapForB() {
         var state = Fixture.loaded()
         var webMap = state.webMap!
-        webMap.basemapLayers = [WebMapLayer(title: "Relief", layerType: "ArcGISMapServiceLayer")]
+        webMap.basemapLayers = [WebMapLayer(title: "Relief", layerType: "WMS")]
         state.webMap = webMap
         #expect(Fixture.keys(&state, .enter) == [.openMap(session: 1, .outline)], "the world outline stands in")
-        #expect(state.map?.status?.hasPrefix("This web map's basemap, “Relief” (ArcGISMapServiceLayer), is not a tiled layer") == true)
+        #expect(state.map?.status?.hasPrefix("This web map's basemap, “Relief” (WMS), is of a kind mapbook does not draw") == true)
         #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery])
     }
 }

@@ -55,10 +55,10 @@ struct OtherProjectionTests {
     }
 
     @Test func aBasemapOfAKindMapbookDoesNotDrawAlsoGivesWayToTheOutline() {
-        var state = Self.quebec(basemapType: "ArcGISMapServiceLayer", wkid: 102100)
+        var state = Self.quebec(basemapType: "WMS", wkid: 102100)
         let effects = Fixture.keys(&state, .enter)
         #expect(effects.contains(.openMap(session: 1, .outline)))
-        #expect(state.message?.hasPrefix("This web map's basemap, “Carte de base” (ArcGISMapServiceLayer), is not a tiled layer") == true)
+        #expect(state.message?.hasPrefix("This web map's basemap, “Carte de base” (WMS), is of a kind mapbook does not draw") == true)
     }
 
     @Test func aWebMercatorWebMapStillOpensOnItsBasemap() {

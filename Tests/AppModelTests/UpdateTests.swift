@@ -675,8 +675,8 @@ struct NoticeTests {
         }
         #expect(Notice.downloadingCount(1).sentence == "Downloading 1 map area…")
         // A basemap mapbook cannot draw is named, never silently replaced.
-        #expect(Notice.basemapNotDrawable(WebMapLayer(title: "World Hillshade", layerType: "ArcGISMapServiceLayer")).sentence
-            == "This web map's basemap, “World Hillshade” (ArcGISMapServiceLayer), is not a tiled layer, the kind mapbook draws: "
+        #expect(Notice.basemapNotDrawable(WebMapLayer(title: "World Hillshade", layerType: "WMS")).sentence
+            == "This web map's basemap, “World Hillshade” (WMS), is of a kind mapbook does not draw (it draws tiled layers and map services): "
             + "its layers are drawn over the world outline; B offers the portal's basemaps.")
         #expect(Notice.downloaded(title: "A", size: 1_048_576).sentence == "A downloaded · 1.0 MiB, verified")
         #expect(Notice.downloaded(title: "A", size: 1_048_576, updated: true).sentence == "A updated · 1.0 MiB, verified")

@@ -4,6 +4,7 @@ import ArcGISModel
 import ArcGISPortal
 import Foundation
 import Geometry
+import HTTP
 import LoopbackHTTP
 import MapRender
 import MapSources
@@ -34,10 +35,10 @@ struct ServiceLayerTests {
         let (portal, opened) = try await Self.open()
         defer { portal.stop() }
         #expect(opened.features.map(\.title) == ["Lighthouses", "Ferry terminals"])
-        #expect(opened.images.map(\.title) == ["Maine boundaries"])
+        #expect(opened.images.map(\.layer.title) == ["Maine boundaries"])
         #expect(opened.listedOnly == ["Hiking trails (KML) · not drawn"])
         #expect(opened.problems.isEmpty, "\(opened.problems)")
-        #expect(opened.images[0].legend.map(\.label) == ["Towns", "Counties"], "the service's legend, for L")
+        #expect(opened.images[0].layer.legend.map(\.label) == ["Towns", "Counties"], "the service's legend, for L")
         let ferries = try #require(await opened.features[1].current)
         #expect(ferries.features.count == 5 && ferries.info.popup?.title == "{Name} ferry terminal")
         #expect(portal.requests.filter { $0.path.hasSuffix("/data") && $0.path.contains(SampleServicesMap.csvID) }.count == 1,
@@ -74,6 +75,33 @@ struct ServiceLayerTests {
         let without = await stack.render(hidden)
         #expect(without.report.rasterTilesDrawn == 0)
         #expect(portal.requests.filter { $0.path.hasSuffix("/MapServer/export") }.count == 1)
+    }
+
+    @Test func aMapServiceBasemapIsDrawnByItsServerUnderTheFeatures() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let client = PortalClient(portal: portal.baseURL)
+        let basemap = Basemap(title: "Boundaries", layers: [
+            WebMapLayer(title: "Maine boundaries", layerType: "ArcGISMapServiceLayer", url: portal.baseURL.absoluteString + "/arcgis/rest/services/Maine_Boundaries/MapServer"),
+        ])
+        let webMap = WebMap(basemapTitle: basemap.title, basemapLayers: basemap.layers)
+        #expect(BasemapObstacle.of(webMap, chosen: nil) == nil, "a map service is a basemap mapbook draws")
+        var stack = try await OperationalLayerLoaders.basemap(basemap, client: client, http: HTTPClient(), cacheDirectory: nil)
+        #expect(stack.layerNames == ["Maine boundaries"] && stack.problems.isEmpty, "\(stack.layerNames) \(stack.problems)")
+        #expect(stack.legend()["Maine boundaries"]?.map(\.label) == ["Towns", "Counties"], "its legend, for L")
+        let (_, opened) = try await Self.open()
+        opened.add(to: &stack)
+        #expect(stack.images.map(\.isBasemap) == [true, false])
+        let request = MapRequest(viewport: MapViewport(center: MercatorPoint(Self.rockland), zoom: 9), columns: 80, rows: 24)
+        let image = await stack.render(request)
+        #expect(image.report.rasterTilesDrawn == 2, "the basemap's picture and the operational one")
+        #expect(image.problems.isEmpty, "\(image.problems)")
+        // Without a portal to ask through, one sentence names the layer.
+        await #expect {
+            _ = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: nil)
+        } throws: { error in
+            error.userSentence == "Maine boundaries is drawn by its server, which cannot be asked here."
+        }
     }
 
     @Test func identifyAsksTheServiceAndShowsItsSublayersPopups() async throws {
@@ -120,7 +148,7 @@ struct ServiceLayerTests {
         let client = PortalClient(portal: server.baseURL)
         let opened = await OperationalLayerLoaders.open(OperationalLayers(layers: layers, online: true), library: SampleFixture.scratchLibrary(),
                                                         client: client)
-        #expect(opened.images.map(\.title) == ["Roads"] && opened.images[0].legend.isEmpty, "a service without a legend still draws")
+        #expect(opened.images.map(\.layer.title) == ["Roads"] && opened.images[0].layer.legend.isEmpty, "a service without a legend still draws")
         #expect(opened.problems.count == 1 && opened.problems[0].hasPrefix("Wells could not be opened: "), "\(opened.problems)")
         var stack = MapStack.worldOutline()
         opened.add(to: &stack)

@@ -29,7 +29,8 @@ struct BasemapsCommandTests {
         #expect(listed.status == 0, "\(listed.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: listed.output) as? [String: Any])
         let gallery = try #require(json["gallery"] as? [[String: Any]])
-        #expect(gallery.map { $0["title"] as? String } == ["Explore Maine Basemap", "Maine Topographic", "Explore Maine Dark"])
+        #expect(gallery.map { $0["title"] as? String } == ["Explore Maine Basemap", "Maine Topographic", "Explore Maine Dark",
+                                                                 "Maine Relief with Boundaries"])
         let layers = try #require(gallery[1]["layers"] as? [[String: Any]])
         #expect(layers.map { $0["layerType"] as? String } == ["ArcGISTiledMapServiceLayer", "VectorTileLayer"])
         #expect(layers.map { $0["isReference"] as? Bool } == [false, true])

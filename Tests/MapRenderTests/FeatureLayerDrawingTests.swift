@@ -6,6 +6,7 @@ import Testing
 import MapSources
 import ArcGISModel
 import Geometry
+import TileFormats
 
 /// Operational layers over a basemap: each renderer type mapped to glyphs and colours, fills
 /// blended with what is below, labels beside points, hit tests within a tolerance.
@@ -80,6 +81,36 @@ struct FeatureLayerDrawingTests {
         // Out of its class (v = 50): the fallback fill, drawn all the same.
         let other = PreparedFeatureLayer(info: info, features: [LayerFeature(geometry: .polygons([[ring]]), attributes: ["v": .number(50)])])
         #expect(draw([FeatureLayerScene(layer: other)]).0[20, 6].style.background != MapComposer.noDataOnDark)
+    }
+
+    @Test func aServersPictureLiesBetweenTheFeatureLayersUnderAndOverIt() {
+        func area(_ name: String, _ r: UInt8, _ g: UInt8, _ b: UInt8, from x0: Int, to x1: Int) -> FeatureLayerScene {
+            let fill = FeatureSymbol(kind: .fill(style: "esriSFSSolid"), color: SymbolColor(r: r, g: g, b: b))
+            let info = FeatureLayerInfo(name: name, geometryType: .polygon, renderer: FeatureRenderer(kind: .simple, classes: [], defaultSymbol: fill))
+            let ring = [Self.point(cells: x0, -5), Self.point(cells: x1, -5), Self.point(cells: x1, 4), Self.point(cells: x0, 4), Self.point(cells: x0, -5)]
+            return FeatureLayerScene(layer: PreparedFeatureLayer(info: info, features: [LayerFeature(geometry: .polygons([[ring]]), attributes: [:])]))
+        }
+        // Red under the picture, blue over it; the picture green, opaque, across the whole view.
+        let red = area("Under", 255, 0, 0, from: -18, to: 0), blue = area("Over", 0, 0, 255, from: 0, to: 18)
+        let projection = Self.viewport.projection(columns: 40, rows: 12)
+        let green = RasterImage(width: 4, height: 4, rgba: [UInt8]((0..<16).flatMap { _ in [0, 200, 0, 255] as [UInt8] }))
+        func picture(over below: Int) -> PlacedImage {
+            PlacedImage(image: green, left: projection.left, top: projection.top, right: projection.left + 80 / projection.scale,
+                        bottom: projection.top - 48 / projection.scale, featuresBelow: below)
+        }
+        func drawn(_ image: PlacedImage) -> Frame {
+            var frame = Frame(width: 40, height: 12)
+            MapComposer.draw([MapScene(viewport: Self.viewport, tiles: [])], images: [image], features: [red, blue], into: &frame, rect: frame.bounds)
+            return frame
+        }
+        let (redCell, blueCell) = (XtermPalette.nearest(r: 255, g: 0, b: 0), XtermPalette.nearest(r: 0, g: 0, b: 255))
+        let between = drawn(picture(over: 1))
+        #expect(between[10, 6].style.background != redCell, "the picture covers the layer under it")
+        #expect(between[30, 6].style.background == blueCell, "the layer over the picture shows")
+        let under = drawn(picture(over: 0))
+        #expect(under[10, 6].style.background == redCell && under[30, 6].style.background == blueCell)
+        let over = drawn(picture(over: 2))
+        #expect(over[10, 6].style.background != redCell && over[30, 6].style.background != blueCell)
     }
 
     @Test func hitsAreWithinTheToleranceTopmostFirstAndPolygonsCoverTheirInside() {

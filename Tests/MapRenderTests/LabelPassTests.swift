@@ -118,6 +118,23 @@ import TerminalCanvas
         #expect(placed.map(\.row) == [2, 1, 3])
     }
 
+    @Test func aPinOnTheSearchedPlaceShowsInsteadOfTheSearchMarker() {
+        let viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: -68.2, latitude: 44.35)), zoom: 10)
+        let place = GeoPoint(longitude: -68.2, latitude: 44.35), elsewhere = GeoPoint(longitude: -68.1, latitude: 44.4)
+        func drawn(pins: [(title: String, point: GeoPoint)]) -> (Frame, [PlacedLabel]) {
+            var frame = Frame(width: 60, height: 20)
+            let overlays = MapOverlays(pins: pins, searched: ("Bar Harbor", place))
+            let placed = overlays.draw(over: nil, viewport: viewport, into: &frame, rect: frame.bounds, theme: MapTheme(), glyphs: .unicode, colors: true)
+            return (frame, placed)
+        }
+        let (searchedOnly, searchedNames) = drawn(pins: [(title: "Lunch spot", point: elsewhere)])
+        #expect((0..<20).contains { searchedOnly.row(at: $0).contains("◆") } && searchedNames.map(\.text).contains(" Bar Harbor "))
+        // Pinned there: the pin and its title, first; no search marker over it.
+        let (pinned, pinnedNames) = drawn(pins: [(title: "Bar Harbor pin", point: place)])
+        #expect((0..<20).contains { pinned.row(at: $0).contains("⚑") } && !(0..<20).contains { pinned.row(at: $0).contains("◆") })
+        #expect(pinnedNames.first?.text == " Bar Harbor pin ")
+    }
+
     @Test func aNameAtTheRightEdgeGoesToTheLeftOfItsMark() {
         var pass = LabelPass(marks: [MapMark(column: 36, row: 1, glyph: "⚑", color: 201)])
         pass.labels = [.beside(column: 36, row: 1, text: "Ferry dock", rank: .pin, color: 201)]

@@ -68,13 +68,13 @@ import Geometry
         let basemap = Basemap(title: "Imagery Hybrid", layers: [
             WebMapLayer(title: "Labels", layerType: "VectorTileLayer", isReference: true),
             WebMapLayer(title: "Imagery", layerType: "ArcGISTiledMapServiceLayer"),
-            WebMapLayer(title: "Hillshade", layerType: "ArcGISMapServiceLayer"),
+            WebMapLayer(title: "Hillshade", layerType: "WMS"),
             WebMapLayer(title: "Hidden", layerType: "WebTiledLayer", visible: false),
         ])
         #expect(basemap.drawableLayers.map(\.title) == ["Imagery", "Labels"])
         #expect(basemap.undrawableLayers.map(\.title) == ["Hillshade"])
         #expect(TileServiceSource.cannotDraw(basemap.undrawableLayers[0])
-            == "Hillshade (ArcGISMapServiceLayer) cannot be drawn: mapbook draws tiled layers only.")
+            == "Hillshade (WMS) cannot be drawn: mapbook draws tiled layers and map services.")
         #expect(Basemap(arcGISJSON: basemap.arcGISJSON) == basemap, "kept in the library as the web map spec's baseMap")
     }
 
@@ -131,14 +131,22 @@ import Geometry
         defer { portal.stop() }
         let client = PortalClient(portal: portal.baseURL)
         let gallery = try await client.basemapGallery()
-        #expect(gallery.map(\.item.title) == ["Explore Maine Basemap", "Maine Topographic", "Explore Maine Dark"])
+        #expect(gallery.map(\.item.title) == ["Explore Maine Basemap", "Maine Topographic", "Explore Maine Dark", "Maine Relief with Boundaries"])
         let topographic = gallery[1].basemap
         #expect(topographic.drawableLayers.map(\.layerType) == ["ArcGISTiledMapServiceLayer", "VectorTileLayer"])
         #expect(topographic.drawableLayers.last?.isReference == true)
 
         let maine = GeoExtent(xmin: -71, ymin: 43, xmax: -67, ymax: 47.4)
+        // Each basemap draws, a map service through the portal's client (as the browser asks it).
+        let openImage: MapStack.ServiceImageOpener = { layer in
+            let service = try await client.mapService(layer)
+            return ServiceImageLayer(title: layer.title ?? "", fetch: { view in
+                try await client.exportImage(service, view: ServiceView(xmin: view.left, ymin: view.bottom, xmax: view.right, ymax: view.top,
+                                                                        width: view.width, height: view.height))
+            })
+        }
         for choice in gallery {
-            let stack = try await MapStack.connect(choice.basemap, http: HTTPClient(), cacheDirectory: nil)
+            let stack = try await MapStack.connect(choice.basemap, http: HTTPClient(), cacheDirectory: nil, openImage: openImage)
             #expect(stack.problems.isEmpty, "\(choice.item.title): \(stack.problems)")
             let request = MapRequest(viewport: MapViewport(fitting: maine, columns: 80, rows: 24), columns: 80, rows: 24)
             let image = await stack.render(request)
@@ -177,12 +185,12 @@ import Geometry
             WebMapLayer(title: "Maine Topographic", layerType: "ArcGISTiledMapServiceLayer",
                         url: portal.baseURL.absoluteString + "/arcgis/rest/services/Maine_Topographic/MapServer"),
             WebMapLayer(title: "Gone", layerType: "ArcGISTiledMapServiceLayer", url: portal.baseURL.absoluteString + "/arcgis/rest/services/Gone/MapServer"),
-            WebMapLayer(title: "Relief", layerType: "ArcGISMapServiceLayer", url: portal.baseURL.absoluteString + "/arcgis/rest/services/Relief/MapServer"),
+            WebMapLayer(title: "Relief", layerType: "WMS", url: portal.baseURL.absoluteString + "/wms"),
         ])
         let stack = try await MapStack.connect(basemap, http: HTTPClient(), cacheDirectory: nil)
         #expect(stack.layers.count == 1)
         #expect(stack.problems.count == 2)
-        #expect(stack.problems.contains { $0.hasPrefix("Relief (ArcGISMapServiceLayer) cannot be drawn") })
+        #expect(stack.problems.contains { $0 == "Relief (WMS) cannot be drawn: mapbook draws tiled layers and map services." })
         #expect(stack.problems.contains { $0.hasPrefix("Gone could not be opened:") })
     }
 }

@@ -29,7 +29,7 @@ struct WebMapPagingTests {
             pages.append(page.maps.map(\.item.title))
             cursor = page.next
         }
-        #expect(pages.map(\.count) == [2, 2, 2, 1], "\(pages)")
+        #expect(pages.map(\.count) == [2, 2, 2, 2], "\(pages)")
         let starts = server.requests.filter { $0.target.contains("/search?") }.compactMap {
             URLComponents(string: $0.target)?.queryItems?.first { $0.name == "start" }?.value
         }

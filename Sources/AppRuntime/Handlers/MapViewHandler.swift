@@ -94,10 +94,10 @@ final class MapViewHandler {
 
     private func openMap(session: Int, _ choice: MapSourceChoice) async {
         do {
-            let (library, http, given) = (library, http, given)
+            let (library, http, given, client) = (library, http, given, connection.client)
             let stack = try await onWorkPool {
                 do {
-                    return try await Self.stack(for: choice, given: given, library: library, http: http)
+                    return try await Self.stack(for: choice, given: given, library: library, http: http, client: client)
                 } catch where choice.isBasemap {
                     // A basemap whose host does not answer (or that cannot be drawn) leaves the web
                     // map's layers drawn over the world outline, the reason in the footer.
@@ -138,9 +138,10 @@ final class MapViewHandler {
         map?.operational = opened
         var legend: [String: [LegendEntry]] = [:]
         for loader in opened.features { legend[loader.title] = MapLegend.entries(for: loader.info) }
-        for layer in opened.images where !layer.legend.isEmpty { legend[layer.title] = layer.legend }
-        let hidden = opened.features.filter { !$0.initiallyVisible }.map(\.title) + opened.images.filter { !$0.initiallyVisible }.map(\.title)
-        send(.featureLayersOpened(session: session, FeatureLayersSummary(titles: opened.images.map(\.title) + opened.features.map(\.title),
+        let images = opened.images.map(\.layer)
+        for layer in images where !layer.legend.isEmpty { legend[layer.title] = layer.legend }
+        let hidden = opened.features.filter { !$0.initiallyVisible }.map(\.title) + images.filter { !$0.initiallyVisible }.map(\.title)
+        send(.featureLayersOpened(session: session, FeatureLayersSummary(titles: images.map(\.title) + opened.features.map(\.title),
                                                                          hidden: hidden, legend: legend, listedOnly: opened.listedOnly,
                                                                          problems: opened.problems)))
         // Its stored layers' features, searchable by display field while it is open.
@@ -165,9 +166,11 @@ final class MapViewHandler {
             return
         }
         // The first source that opens and draws something; none: the pane keeps the outline.
-        let (library, http) = (library, http)
+        let (library, http, client) = (library, http, connection.client)
         for source in sources {
-            guard let stack = try? await onWorkPool({ try await Self.stack(for: source, given: nil, library: library, http: http) }) else {
+            guard let stack = try? await onWorkPool({
+                try await Self.stack(for: source, given: nil, library: library, http: http, client: client)
+            }) else {
                 continue
             }
             let image = await onWorkPool { await stack.render(request) }
@@ -180,12 +183,12 @@ final class MapViewHandler {
     }
 
     private nonisolated static func stack(for choice: MapSourceChoice, given: MapStack?, library: OfflineLibrary,
-                                          http: HTTPClient) async throws -> MapStack {
+                                          http: HTTPClient, client: PortalClient?) async throws -> MapStack {
         switch choice {
         case .package(let area, let package):
             return MapStack(try PackageMapSource(path: library.packagePath(area, package)))
         case .basemap(let basemap):
-            return try await MapStack.connect(basemap, http: http, cacheDirectory: library.tileCacheDirectory)
+            return try await OperationalLayerLoaders.basemap(basemap, client: client, http: http, cacheDirectory: library.tileCacheDirectory)
         case .outline:
             return MapStack.worldOutline()
         case .given:
