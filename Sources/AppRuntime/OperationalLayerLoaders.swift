@@ -8,6 +8,7 @@ import OfflineLibrary
 import ArcGISModel
 import Geodatabase
 import HTTP
+import TileFormats
 
 /// A map's operational layers, opened: the features mapbook draws, the pictures servers draw, the
 /// layers only listed, and a sentence for each that could not be opened.
@@ -57,15 +58,31 @@ public enum OperationalLayerLoaders {
             let (copies, unreadable) = library.featureCopies(area)
             opened.problems += unreadable
             // An earlier download's copy of a layer the area's geodatabase now holds is not drawn twice.
+            var pictured: Set<String> = []
             for copy in copies where copy.url.flatMap(geodatabases.table(forURL:)) == nil {
                 if let problem = copy.problem {
                     opened.problems.append("\(title(copy.title)) was not copied to this device: \(problem)")
                     continue
                 }
+                if let picture = copy.picture {
+                    // Online the service draws each view sharper than the kept picture of the area.
+                    guard !layers.online || client == nil else { continue }
+                    if let url = copy.url { pictured.insert(url) }
+                    do {
+                        let image = try RasterImage(decoding: picture.image)
+                        opened.images.append(MapStack.StackedImage(
+                            ServiceImageLayer(title: title(copy.title), opacity: copy.opacity, visible: copy.visible, kept: image,
+                                              box: (picture.xmin, picture.ymin, picture.xmax, picture.ymax)),
+                            featuresBelow: opened.features.count))
+                    } catch {
+                        opened.problems.append("\(title(copy.title))'s picture on this device could not be read: \(error.userSentence)")
+                    }
+                    continue
+                }
                 opened.features.append(FeatureLayerLoader(title: title(copy.title), info: copy.info, features: copy.features, opacity: copy.opacity,
                                                           visible: copy.visible, capped: copy.capped, leftOut: copy.leftOut))
             }
-            remaining = remaining.filter { $0.drawing == .serviceImage || $0.drawing == .none }
+            remaining = remaining.filter { ($0.drawing == .serviceImage && !pictured.contains($0.url ?? "")) || $0.drawing == .none }
         }
         let client = layers.online ? client : nil
         let results = await remaining.concurrentMap { await open($0, client: client) }

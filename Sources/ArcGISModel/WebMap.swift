@@ -165,6 +165,12 @@ public struct WebMap: Sendable, Equatable {
     public var featureLayers: [WebMapLayer] {
         flatOperationalLayers.filter { [.featureService, .featureCollection, .csv].contains($0.drawing) }
     }
+
+    /// The operational layers kept with a downloaded area, bottom first: the feature layers' copies,
+    /// and the map services' pictures of the area.
+    public var keptLayers: [WebMapLayer] {
+        flatOperationalLayers.filter { [.featureService, .featureCollection, .csv, .serviceImage].contains($0.drawing) }
+    }
 }
 
 /// How a `CSV` layer's file is laid out (`columnDelimiter`, `locationInfo`).

@@ -29,6 +29,8 @@ public actor ServiceImageLayer {
     public nonisolated let attribution: String?
     private let fetch: Fetch
     private let identifyAt: Identify?
+    /// A picture kept on this device (a downloaded area's), drawn for every view instead of asking.
+    private let keptPicture: PlacedImage?
     /// The pictures last drawn, the newest last.
     private var kept: [(view: ImageView, image: RasterImage)] = []
     private var asking: (view: ImageView, task: Task<RasterImage, any Error>)?
@@ -44,6 +46,17 @@ public actor ServiceImageLayer {
                 settle: Duration = .milliseconds(120), fetch: @escaping Fetch, identify: Identify? = nil) {
         self.title = title; self.opacity = opacity; initiallyVisible = visible; self.legend = legend
         self.attribution = attribution; self.settle = settle; self.fetch = fetch; identifyAt = identify
+        keptPicture = nil
+    }
+
+    /// A map service's picture of a box, kept on this device: drawn where it belongs for every view
+    /// (overzoomed past its detail), without asking the server, which cannot be asked what lies there.
+    public init(title: String, opacity: Double = 1, visible: Bool = true, kept image: RasterImage,
+                box: (xmin: Double, ymin: Double, xmax: Double, ymax: Double)) {
+        self.title = title; self.opacity = opacity; initiallyVisible = visible; legend = []; attribution = nil; settle = .zero
+        fetch = { _ in throw CancellationError() }
+        identifyAt = nil
+        keptPicture = PlacedImage(image: image, left: box.xmin, top: box.ymax, right: box.xmax, bottom: box.ymin, opacity: opacity)
     }
 
     /// The view of a request: its box and the pixel grid it is drawn at.
@@ -56,6 +69,7 @@ public actor ServiceImageLayer {
     /// The picture to draw for a view (the newest kept one while the view's own is not there), and a
     /// sentence when the service failed.
     public func image(for viewport: MapViewport, columns: Int, rows: Int) async -> (image: PlacedImage?, problem: String?) {
+        if let keptPicture { return (keptPicture, nil) }
         let view = Self.view(viewport, columns: columns, rows: rows)
         if let hit = kept.last(where: { $0.view == view }) { return (placed(hit), nil) }
         generation += 1

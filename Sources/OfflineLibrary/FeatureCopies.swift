@@ -4,6 +4,7 @@ import MapbookCore
 import ArcGISModel
 import Geometry
 import LibraryModel
+import TileFormats
 
 /// An operational layer's features kept with a downloaded area, so its map shows and identifies
 /// them offline: the layer's description and the web map's overrides, as they came, and the
@@ -21,11 +22,36 @@ public struct FeatureCopy: Sendable {
     public var problem: String?
     /// The web map layer's URL, when it had one.
     public var url: String?
+    /// A map service's picture of the area, in place of features.
+    public var picture: KeptPicture?
 
     public init(title: String, info: FeatureLayerInfo, features: [LayerFeature], opacity: Double = 1, visible: Bool = true,
-                capped: Bool = false, leftOut: Int? = nil, problem: String? = nil, url: String? = nil) {
+                capped: Bool = false, leftOut: Int? = nil, problem: String? = nil, url: String? = nil, picture: KeptPicture? = nil) {
         self.title = title; self.info = info; self.features = features; self.opacity = opacity; self.visible = visible
-        self.capped = capped; self.leftOut = leftOut; self.problem = problem; self.url = url
+        self.capped = capped; self.leftOut = leftOut; self.problem = problem; self.url = url; self.picture = picture
+    }
+}
+
+/// A map service's picture of a downloaded area, drawn offline where the service cannot be asked:
+/// the image's bytes (PNG) and its box in Web Mercator metres.
+public struct KeptPicture: Sendable {
+    public var image: Data
+    public var xmin: Double, ymin: Double, xmax: Double, ymax: Double
+
+    /// The longest side of the picture asked for: detail to about 1/2048 of the area's width, within
+    /// the 4096 pixels ArcGIS Server gives by default.
+    public static let longestSide = 2048
+
+    /// The box and size asked of the service for `extent`: its Web Mercator box, the longest side
+    /// `longestSide` pixels and the other in proportion.
+    public static func view(of extent: GeoExtent) -> ServiceView {
+        let sw = WebMercator.projected(longitude: extent.xmin, latitude: extent.ymin)
+        let ne = WebMercator.projected(longitude: extent.xmax, latitude: extent.ymax)
+        let (width, height) = (max(ne.x - sw.x, 1), max(ne.y - sw.y, 1))
+        let scale = Double(longestSide) / max(width, height)
+        return ServiceView(xmin: sw.x, ymin: sw.y, xmax: sw.x + width, ymax: sw.y + height,
+                           width: max(Int((width * scale).rounded(.toNearestOrAwayFromZero)), 1),
+                           height: max(Int((height * scale).rounded(.toNearestOrAwayFromZero)), 1))
     }
 }
 
@@ -81,6 +107,19 @@ public enum FeatureCopies {
                     throw FeatureServiceError("Not copied: the area's feature copies took over \(budget.components.seconds) s.")
                 case .csv:
                     documents = [embedded(try await client.csvLayer(layer))]
+                case .serviceImage:
+                    // The server's picture of the whole area, kept to be drawn offline.
+                    let view = KeptPicture.view(of: extent)
+                    let image = try await client.exportImage(try await client.mapService(layer), view: view)
+                    do { _ = try RasterImage(decoding: image) } catch {
+                        throw MapServiceError("The service's picture of the area could not be read: \(error.userSentence)")
+                    }
+                    var copy = document()
+                    copy["picture"] = .object([
+                        "image": .string(image.base64EncodedString()),
+                        "box": .array([view.xmin, view.ymin, view.xmax, view.ymax].map { .number($0) }),
+                    ])
+                    documents = [copy]
                 default:
                     var copy = document()
                     let description = try await client.featureLayer(layer)
@@ -113,6 +152,14 @@ public enum FeatureCopies {
         if let problem = json["problem"]?.string {
             return FeatureCopy(title: title, info: FeatureLayerInfo(name: title, geometryType: .point, renderer: FeatureRenderer(kind: .simple, classes: [])),
                                features: [], opacity: opacity, visible: visible, problem: problem, url: url)
+        }
+        if let picture = json["picture"] {
+            guard let image = picture["image"]?.string.flatMap({ Data(base64Encoded: $0) }),
+                  let box = picture["box"]?.array.compactMap(\.double), box.count == 4, box.allSatisfy(\.isFinite),
+                  box[2] > box[0], box[3] > box[1] else { return nil }
+            return FeatureCopy(title: title, info: FeatureLayerInfo(name: title, geometryType: .point, renderer: FeatureRenderer(kind: .simple, classes: [])),
+                               features: [], opacity: opacity, visible: visible, url: url,
+                               picture: KeptPicture(image: image, xmin: box[0], ymin: box[1], xmax: box[2], ymax: box[3]))
         }
         func present(_ key: String) -> JSONValue? { json[key].flatMap { $0 == .null ? nil : $0 } }
         guard let layer = json["layer"],

@@ -59,7 +59,7 @@ struct DownloadCommand: AsyncParsableCommand {
         do {
             let catalog = try await library.sync(from: client)
             _ = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
-            featureLayers = catalog.webMap.featureLayers
+            featureLayers = catalog.webMap.keptLayers
             if all {
                 chosen = catalog.areas.filter(\.isDownloadable)
                 skipped = catalog.areas.filter { !$0.isDownloadable }

@@ -68,7 +68,7 @@ struct VerifyCommand: AsyncParsableCommand {
         do {
             let catalog = try await library.sync(from: client)
             current = failed.compactMap { record in catalog.areas.first { $0.item.id == record.areaID } ?? record.area }
-            featureLayers = catalog.webMap.featureLayers
+            featureLayers = catalog.webMap.keptLayers
         } catch {
             throw Output.fail(error, json: json)
         }

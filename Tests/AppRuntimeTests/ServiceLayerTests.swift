@@ -9,6 +9,7 @@ import LoopbackHTTP
 import MapRender
 import MapSources
 import MapbookCore
+import OfflineLibrary
 import PortalFixtures
 import SamplePortal
 import Synchronization
@@ -129,6 +130,37 @@ struct ServiceLayerTests {
         #expect(opened.listedOnly == ["Maine boundaries (ArcGISMapServiceLayer) · needs the network",
                                       "Ferry terminals (CSV) · needs the network", "Hiking trails (KML) · not drawn"])
         #expect(!portal.requests.contains { $0.path.contains("MapServer") || $0.path.contains(SampleServicesMap.csvID) })
+    }
+
+    @Test func aDownloadedAreaDrawsTheMapServicesKeptPictureOffline() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let library = OfflineLibrary(root: FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-kept-picture-\(UUID())").path,
+                                     portal: portal.baseURL, webMap: ItemID(SampleServicesMap.id)!)
+        let client = PortalClient(portal: portal.baseURL)
+        let webMap = try await client.webMap(ItemID(SampleServicesMap.id)!)
+        let area = try #require(try await client.mapAreas(of: ItemID(SampleFixture.webMapID)!).first { $0.item.id.rawValue == SampleFixture.portlandID })
+        let queue = DownloadQueue(library: library, client: client, http: HTTPClient())
+        await queue.setFeatureLayers(webMap.keptLayers)
+        await queue.enqueue(area)
+        for await event in queue.events {
+            if case .finished(area.item.id, _) = event { break }
+            if case .failed(area.item.id, let error) = event { Issue.record("\(error)"); return }
+        }
+        portal.stop()
+        let opened = await OperationalLayerLoaders.open(OperationalLayers(area: area.item.id, layers: webMap.flatOperationalLayers, online: false),
+                                                        library: library, client: nil)
+        #expect(opened.images.map(\.layer.title) == ["Maine boundaries"] && opened.images[0].featuresBelow == 0)
+        #expect(opened.features.map(\.title) == ["Lighthouses", "Ferry terminals"])
+        #expect(opened.listedOnly == ["Hiking trails (KML) · not drawn"], "the map service is drawn from its picture, not listed")
+        var stack = MapStack.worldOutline()
+        opened.add(to: &stack)
+        let portland = GeoPoint(longitude: -70.2553, latitude: 43.6615)
+        let request = MapRequest(viewport: MapViewport(center: MercatorPoint(portland), zoom: 11), columns: 80, rows: 24)
+        let image = await stack.render(request)
+        #expect(image.report.rasterTilesDrawn == 1 && image.problems.isEmpty, "\(image.problems)")
+        let outlineOnly = await MapStack.worldOutline().render(request)
+        #expect(image.frame.cells != outlineOnly.frame.cells, "the kept picture's lines show")
     }
 
     /// A server that describes itself and then refuses to draw, and a CSV file that is not one.

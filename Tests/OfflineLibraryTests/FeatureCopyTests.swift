@@ -8,6 +8,7 @@ import Testing
 @testable import OfflineLibrary
 import ArcGISModel
 import LibraryModel
+import TileFormats
 
 /// A downloaded area keeps its web map's operational layers beside its packages, read back with
 /// the portal gone; a layer that cannot be copied is named, a damaged copy is named, a cap is kept.
@@ -16,7 +17,7 @@ struct FeatureCopyTests {
     /// Portland downloaded with the feature layers of a web map, then the portal stopped; whether it finished.
     static func downloadPortland(_ fixture: LibraryFixture, copying webMap: String) async throws -> Bool {
         let queue = fixture.queue()
-        await queue.setFeatureLayers(try await fixture.client.webMap(ItemID(webMap)!).featureLayers)
+        await queue.setFeatureLayers(try await fixture.client.webMap(ItemID(webMap)!).keptLayers)
         let events = try await fixture.downloadPortland(with: queue)
         fixture.portal.stop()
         guard case .finished? = events.last else { Issue.record("\(events)"); return false }
@@ -59,14 +60,25 @@ struct FeatureCopyTests {
         #expect(!fixture.library.hasFeatureCopies(fixture.portlandID))
     }
 
-    /// A feature collection's features and a CSV file's rows are kept with the area too (a map
-    /// service cannot be: it is drawn online only), and read back with the portal gone.
-    @Test func featureCollectionsAndCSVFilesAreKeptWithTheArea() async throws {
+    /// A feature collection's features, a CSV file's rows and a map service's picture of the area
+    /// are kept with the area too, and read back with the portal gone.
+    @Test func featureCollectionsCSVFilesAndMapServicePicturesAreKeptWithTheArea() async throws {
         let fixture = try LibraryFixture()
         guard try await Self.downloadPortland(fixture, copying: SampleServicesMap.id) else { return }
         let (copies, problems) = fixture.library.featureCopies(fixture.portlandID)
-        #expect(problems.isEmpty && copies.map(\.title) == ["Lighthouses", "Ferry terminals"] && copies.allSatisfy { $0.problem == nil })
-        let lights = copies[0], ferries = copies[1]
+        #expect(problems.isEmpty && copies.map(\.title) == ["Maine boundaries", "Lighthouses", "Ferry terminals"]
+                && copies.allSatisfy { $0.problem == nil })
+        // The service's picture of the whole area, 2048 pixels on its longest side, its box the area's.
+        let picture = try #require(copies[0].picture)
+        let view = KeptPicture.view(of: fixture.portland.extent)
+        #expect(max(view.width, view.height) == 2048 && copies[0].features.isEmpty)
+        #expect(picture.xmin == view.xmin && picture.ymax == view.ymax)
+        let image = try RasterImage(decoding: picture.image)
+        #expect(image.width == view.width && image.height == view.height)
+        let export = try #require(fixture.portal.requests.first { $0.path.hasSuffix("/MapServer/export") })
+        #expect(export.query["size"] == "\(view.width),\(view.height)" && export.query["transparent"] == "true"
+                && export.query["layers"] == "show:0,1" && export.query["f"] == "image")
+        let lights = copies[1], ferries = copies[2]
         #expect(lights.features.count == 6 && lights.info.popup?.title == "{name}")
         guard case .points(let points)? = lights.features.first?.geometry else { Issue.record("no point"); return }
         #expect(abs(points[0].longitude + 70.2078) < 1e-6, "kept in degrees")
