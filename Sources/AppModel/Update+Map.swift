@@ -304,6 +304,14 @@ extension App {
 
     static func mapDrawn(_ state: inout AppState, session: Int, _ image: MapImage) -> [Effect] {
         guard let map = state.map, map.session == session else { return [] }
+        // A first drawing from what was at hand: shown while the whole one is still being drawn
+        // (its footer sentences wait for that), unless the view has moved on since.
+        if image.isAtHand {
+            if !map.redrawWanted, image.request == mapRequest(state) {
+                state.withMap { $0.image = image }
+            }
+            return []
+        }
         let stale = map.redrawWanted || image.request != mapRequest(state)
         state.withMap { map in
             map.image = image

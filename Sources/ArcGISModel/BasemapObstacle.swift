@@ -22,8 +22,8 @@ public enum BasemapObstacle: Sendable, Equatable {
     public var sentence: String {
         switch self {
         case .notDrawable(let layer?):
-            "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is of a kind mapbook does not draw "
-                + "(it draws tiled layers and map services): its layers are drawn over the world outline"
+            "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is of a kind mapbook does not draw: "
+                + "its layers are drawn over the world outline"
         case .notDrawable(nil): "This web map has no basemap: its layers are drawn over the world outline"
         case .projection(let reference):
             // Its layers are over the world outline, as the map's title bar says.

@@ -28,6 +28,9 @@ public struct MapImage: Sendable {
     public var report: MapDrawReport
     /// Sentences for the status bar; empty when everything drew.
     public var problems: [String]
+    /// Drawn at once from what was at hand while the rest of the view is on its way; the whole
+    /// drawing follows.
+    public var isAtHand = false
 
     public init(picture: MapPicture, request: MapRequest, report: MapDrawReport = MapDrawReport(), problems: [String] = []) {
         self.picture = picture; self.request = request; self.report = report; self.problems = problems

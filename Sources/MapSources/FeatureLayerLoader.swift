@@ -52,10 +52,8 @@ public actor FeatureLayerLoader {
         guard info.isVisible(atScale: viewport.scale) else { return (nil, nil) }
         guard let query else { return (prepared, capped ? Self.cappedSentence(title, stored: true, leftOut: leftOut) : nil) }
         let view = viewport.geographicExtent(columns: columns, rows: rows)
-        if let covered, covered.extent.contains(view), abs(covered.zoom - viewport.zoom) < 2.5 {
-            return (prepared, failure ?? (capped ? Self.cappedSentence(title, stored: false) : nil))
-        }
-        if let failedAt, ContinuousClock.now - failedAt < Self.retryAfterFailure { return (prepared, failure) }
+        if covers(view, zoom: viewport.zoom) { return (prepared, failure ?? (capped ? Self.cappedSentence(title, stored: false) : nil)) }
+        if isResting { return (prepared, failure) }
         let w = view.xmax - view.xmin, h = view.ymax - view.ymin
         let asked = GeoExtent(xmin: max(view.xmin - w / 2, -180), ymin: max(view.ymin - h / 2, -85.06),
                               xmax: min(view.xmax + w / 2, 180), ymax: min(view.ymax + h / 2, 85.06))
@@ -72,6 +70,23 @@ public actor FeatureLayerLoader {
         }
         return (prepared, failure ?? (capped ? Self.cappedSentence(title, stored: false) : nil))
     }
+
+    /// The features last loaded, to draw at once, and whether the view's are still to be asked for.
+    public func atHand(for viewport: MapViewport, columns: Int, rows: Int) -> (layer: PreparedFeatureLayer?, waits: Bool) {
+        guard info.isVisible(atScale: viewport.scale) else { return (nil, false) }
+        guard query != nil else { return (prepared, false) }
+        let view = viewport.geographicExtent(columns: columns, rows: rows)
+        return (prepared, !covers(view, zoom: viewport.zoom) && !isResting)
+    }
+
+    /// The features loaded last hold `view` at about this zoom.
+    private func covers(_ view: GeoExtent, zoom: Double) -> Bool {
+        guard let covered else { return false }
+        return covered.extent.contains(view) && abs(covered.zoom - zoom) < 2.5
+    }
+
+    /// The service failed a moment ago: it is not asked again yet.
+    private var isResting: Bool { failedAt.map { ContinuousClock.now - $0 < Self.retryAfterFailure } ?? false }
 
     /// The features last drawn, for identifying.
     public var current: PreparedFeatureLayer? { prepared }

@@ -86,11 +86,41 @@ public struct MapStack: Sendable {
     public func render(_ request: MapRequest) async -> MapImage {
         // Tiles, features and servers' pictures are waited for together: a drawing takes as long as the slowest.
         async let tiles = layers.concurrentMap { await $0.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows) }
-        let shown = (baseFeatures + features).filter { !request.hiddenLayers.contains($0.title) }
+        let shown = shownFeatures(request)
         async let features = shown.concurrentMap { await $0.features(for: request.viewport, columns: request.columns, rows: request.rows) }
-        let shownImages = images.filter { !request.hiddenLayers.contains($0.layer.title) }
+        let shownImages = shownImages(request)
         async let pictures = shownImages.concurrentMap { await $0.layer.image(for: request.viewport, columns: request.columns, rows: request.rows) }
         let (loaded, featureResults, imageResults) = await (tiles, features, pictures)
+        return compose(request, loaded, featureResults, imageResults)
+    }
+
+    /// The view drawn at once from what is at hand — tiles in memory (a coarser one where the view's
+    /// is still on its way), the features and pictures of the last views — while the rest comes from
+    /// the network; nil when nothing is on its way, so `render` alone draws it as soon.
+    public func renderAtHand(_ request: MapRequest) async -> MapImage? {
+        let (columns, rows) = (request.columns, request.rows)
+        let tiles = await layers.concurrentMap { await $0.loader.atHand(for: request.viewport, columns: columns, rows: rows) }
+        let features = await shownFeatures(request).concurrentMap { await $0.atHand(for: request.viewport, columns: columns, rows: rows) }
+        let pictures = await shownImages(request).concurrentMap { await $0.layer.atHand(for: request.viewport, columns: columns, rows: rows) }
+        guard tiles.contains(where: \.waits) || features.contains(where: \.waits) || pictures.contains(where: \.waits) else { return nil }
+        var image = compose(request, tiles.map { LoadedTiles(tiles: $0.tiles, problems: []) }, features.map { ($0.layer, nil) },
+                            pictures.map { ($0.image, nil) })
+        image.isAtHand = true
+        return image
+    }
+
+    private func shownFeatures(_ request: MapRequest) -> [FeatureLayerLoader] {
+        (baseFeatures + features).filter { !request.hiddenLayers.contains($0.title) }
+    }
+
+    private func shownImages(_ request: MapRequest) -> [StackedImage] {
+        images.filter { !request.hiddenLayers.contains($0.layer.title) }
+    }
+
+    /// One picture of the view from what was loaded for it, with the sentences for what was not.
+    private func compose(_ request: MapRequest, _ loaded: [LoadedTiles], _ featureResults: [(layer: PreparedFeatureLayer?, problem: String?)],
+                         _ imageResults: [(image: PlacedImage?, problem: String?)]) -> MapImage {
+        let shown = shownFeatures(request), shownImages = shownImages(request)
         var featureScenes: [FeatureLayerScene] = []
         var featureProblems: [String] = []
         // How many scenes the first n shown layers gave (a layer with nothing loaded gives none).

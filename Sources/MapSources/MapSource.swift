@@ -23,10 +23,13 @@ public protocol MapSource: Sendable {
     func tile(_ key: TileKey) async throws -> MapTile?
     /// What a raster source's colours mean, when it says (a MapServer's legend).
     var legend: [LegendEntry] { get }
+    /// Its tiles come over the network (a file's are at hand).
+    var isRemote: Bool { get }
 }
 
 extension MapSource {
     public var legend: [LegendEntry] { [] }
+    public var isRemote: Bool { false }
 
     /// The layers the layer list offers: the style's source layers, or one entry for raster tiles.
     public var layerNames: [String] { isVector ? style.sourceLayers : [MapComposer.rasterLayerName] }

@@ -77,7 +77,7 @@ public actor ServiceImageLayer {
         try? await Task.sleep(for: settle)
         // A newer view came while this one settled: it is the one asked for.
         guard mine == generation, !Task.isCancelled else { return (kept.last.map(placed), failure) }
-        if let failedAt, ContinuousClock.now - failedAt < FeatureLayerLoader.retryAfterFailure { return (kept.last.map(placed), failure) }
+        if isResting { return (kept.last.map(placed), failure) }
         if let asking, asking.view != view { asking.task.cancel() }
         let fetch = fetch
         // The same view already being asked for (two drawings of it): wait for that answer.
@@ -101,6 +101,18 @@ public actor ServiceImageLayer {
             return (kept.last.map(placed), failure)
         }
     }
+
+    /// The picture to draw at once (the view's own if kept, else the newest), and whether the
+    /// view's own is still to be asked for.
+    public func atHand(for viewport: MapViewport, columns: Int, rows: Int) -> (image: PlacedImage?, waits: Bool) {
+        if let keptPicture { return (keptPicture, false) }
+        let view = Self.view(viewport, columns: columns, rows: rows)
+        if let hit = kept.last(where: { $0.view == view }) { return (placed(hit), false) }
+        return (kept.last.map(placed), !isResting)
+    }
+
+    /// The service failed a moment ago: it is not asked again yet.
+    private var isResting: Bool { failedAt.map { ContinuousClock.now - $0 < FeatureLayerLoader.retryAfterFailure } ?? false }
 
     /// What lies at a point of the view, as the service says; when it cannot say, a card saying why
     /// (the rest of identify's answers still come).

@@ -86,6 +86,29 @@ public actor TileLoader {
         return LoadedTiles(tiles: ordered, problems: problems)
     }
 
+    /// The view's tiles in memory, a coarser one in memory under each that is not, and whether some
+    /// are still to come over the network (a file's tiles are read as soon as drawn: never waited for).
+    public func atHand(for viewport: MapViewport, columns: Int, rows: Int) -> (tiles: [MapTile], waits: Bool) {
+        let zoom = viewport.tileZoom(tileSize: source.tileSize, available: source.zooms)
+        let keys = viewport.tiles(atZoom: zoom, columns: columns, rows: rows)
+        var found: [MapTile] = [], coarser: [TileKey: MapTile] = [:]
+        var waits = false
+        for key in keys {
+            switch cache[key] {
+            case .tile(let tile)?: found.append(tile)
+            case .none?: break
+            case nil:
+                waits = waits || source.isRemote
+                var parent = key
+                while parent.z > source.zooms.lowerBound {
+                    parent = TileKey(z: parent.z - 1, x: parent.x / 2, y: parent.y / 2)
+                    if case .tile(let tile)? = cache[parent] { coarser[parent] = tile; break }
+                }
+            }
+        }
+        return (coarser.values.sorted { $0.key.z < $1.key.z } + found, waits)
+    }
+
     /// Tiles from the cache or the source, six at a time, in the order asked.
     private func load(_ keys: [TileKey]) async -> [(TileKey, Outcome)] {
         var results: [TileKey: Outcome] = [:]

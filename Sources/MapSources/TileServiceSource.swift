@@ -21,6 +21,7 @@ public struct TileServiceSource: MapSource {
     public let tileSize: Int
     /// A MapServer's legend (`legend?f=json`), for the layer list.
     public let legend: [LegendEntry]
+    public var isRemote: Bool { true }
     let addressing: TileAddressing
     private let http: HTTPClient
     private let cache: TileDiskCache?

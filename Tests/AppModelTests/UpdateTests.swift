@@ -531,6 +531,30 @@ struct UpdateMapTests {
         #expect(state.map?.isDrawing == false)
     }
 
+    /// A first drawing from what was at hand shows at once, the drawing still under way; one for a
+    /// view since left is not shown; the whole drawing then ends it.
+    @Test func aDrawingFromWhatIsAtHandShowsWhileTheWholeOneComes() {
+        var (state, request) = Self.openMap()
+        var atHand = Self.image(for: request)
+        atHand.isAtHand = true
+        #expect(App.update(&state, .mapDrawn(session: 1, atHand)).isEmpty)
+        #expect(state.map?.image?.isAtHand == true && state.map?.isDrawing == true)
+        #expect(Fixture.keys(&state, .right).isEmpty, "the whole drawing is still under way: the next waits for it")
+        let whole = App.update(&state, .mapDrawn(session: 1, Self.image(for: request)))
+        guard case .drawMap(1, let latest)? = whole.first else { Issue.record("\(whole)"); return }
+        #expect(latest.viewport == state.map?.viewport && state.map?.image?.isAtHand == false)
+
+        // The view moved on before the first drawing came: it is not shown.
+        let reopened = Self.openMap()
+        var moved = reopened.0
+        let old = reopened.1
+        _ = Fixture.keys(&moved, .right)
+        var late = Self.image(for: old)
+        late.isAtHand = true
+        #expect(App.update(&moved, .mapDrawn(session: 1, late)).isEmpty)
+        #expect(moved.map?.image == nil && moved.map?.isDrawing == true)
+    }
+
     @Test func resultsForAClosedMapAreIgnored() {
         var (state, request) = Self.openMap()
         #expect(Fixture.keys(&state, .escape) == [.closeMap(session: 1)])
@@ -676,7 +700,7 @@ struct NoticeTests {
         #expect(Notice.downloadingCount(1).sentence == "Downloading 1 map area…")
         // A basemap mapbook cannot draw is named, never silently replaced.
         #expect(Notice.basemapNotDrawable(WebMapLayer(title: "World Hillshade", layerType: "WMS")).sentence
-            == "This web map's basemap, “World Hillshade” (WMS), is of a kind mapbook does not draw (it draws tiled layers and map services): "
+            == "This web map's basemap, “World Hillshade” (WMS), is of a kind mapbook does not draw: "
             + "its layers are drawn over the world outline; B offers the portal's basemaps.")
         #expect(Notice.downloaded(title: "A", size: 1_048_576).sentence == "A downloaded · 1.0 MiB, verified")
         #expect(Notice.downloaded(title: "A", size: 1_048_576, updated: true).sentence == "A updated · 1.0 MiB, verified")

@@ -323,7 +323,9 @@ import UserFiles
         #expect(screen.contains("◆"), "Portland Head Light, from the copy kept with the area")
         tmux.send("L")
         screen = try await tmux.waitFor("[x] Ferry terminals")
-        #expect(screen.contains("[x] Lighthouses") && screen.contains("Maine boundaries (ArcGISMapServiceLayer) · needs the network"))
+        // The map service, from its picture of the area kept with the download.
+        #expect(screen.contains("[x] Lighthouses") && screen.contains("[x] Maine boundaries") && !screen.contains("needs the network"))
+        #expect(portal.requests.contains { $0.path.hasSuffix("/MapServer/export") && $0.query["size"]?.contains("2048") == true })
         tmux.send("Escape", "Escape", "q")
         _ = try await tmux.waitFor("[exit 0]")
     }

@@ -1,3 +1,4 @@
+import ArcGISModel
 import AppModel
 import EventLoop
 import Foundation
@@ -49,6 +50,26 @@ import LibraryModel
         Renderer.drawStatusBar(state, hints: "? help", position: "", into: &frame, options: options)
         #expect(frame.row(at: 1) == " ● online │ ? help")
         #expect(frame[1, 1].style == theme.online)
+    }
+
+    /// At 80 columns the basemap's sentence is longer than the line and the line above: it takes two
+    /// lines above, and is read whole; at 120, one.
+    @Test func aLongNoticeTakesAsManyLinesAboveAsItNeedsUpToTwo() throws {
+        var state = AppState(portalHost: "p", webMapID: .exploreMaine, phase: .loaded)
+        state.portal.network = .online
+        state.notice = .basemapNotDrawable(WebMapLayer(title: "Carte de base", layerType: "WMS"))
+        let sentence = try #require(state.message)
+        let position = "46.8139°N 71.2080°W  z12.0  1:144,448  braille"
+        for (width, above) in [(80, 2), (120, 1)] {
+            var frame = Frame(width: width, height: 10)
+            Renderer.drawStatusBar(state, hints: "", position: position, into: &frame, options: options)
+            let rows = ((9 - above)...9).map { frame.row(at: $0).trimmingCharacters(in: .whitespaces) }
+            #expect(rows.last?.hasSuffix(position) == true)
+            let last = rows.last.map { String($0.dropFirst("● online │ ".count).dropLast(position.count)) } ?? ""
+            let read = (rows.dropLast() + [last]).joined(separator: " ").split(separator: " ").joined(separator: " ")
+            #expect(read == sentence, "\(width) columns: \(rows)")
+            #expect(frame.row(at: 8 - above).isEmpty, "\(width) columns: no more lines than it needs")
+        }
     }
 
     @Test func aCardHasABorderItsTitleAndBlankInside() {

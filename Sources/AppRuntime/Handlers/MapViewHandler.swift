@@ -50,7 +50,11 @@ final class MapViewHandler {
 
     func draw(session: Int, _ request: MapRequest) {
         guard let stack = drawable(session) else { return }
-        tasks.track { [send] in send(.mapDrawn(session: session, await onWorkPool { await stack.render(request) })) }
+        tasks.track { [send] in
+            // What is at hand shows at once; the whole view follows when the network has given the rest.
+            if let first = await onWorkPool({ await stack.renderAtHand(request) }) { send(.mapDrawn(session: session, first)) }
+            send(.mapDrawn(session: session, await onWorkPool { await stack.render(request) }))
+        }
     }
 
     func identify(session: Int, at point: GeoPoint, _ request: MapRequest, id: Int) {

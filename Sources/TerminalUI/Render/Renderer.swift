@@ -92,16 +92,25 @@ public enum Renderer {
             x = frame.put(" \(glyphs.vertical) ", x: x, y: y, style: theme.statusBar, limit: positionStart)
         }
         let room = positionStart - x - 1
-        // A notice longer than the line takes the line above too, over the screen's last row, for
-        // as long as it shows: its start across the whole width, the rest beside the position.
+        // A notice longer than the line takes a line above too (two on a narrow screen), over the
+        // screen's last rows, for as long as it shows: its start across the whole width, the rest
+        // beside the position.
         if let message = state.message, DisplayWidth.of(message) > room, frame.height > 8 {
             let words = message.split(separator: " ", omittingEmptySubsequences: true)
-            let upper = DisplayWidth.wrapped(message, width: frame.width - 2).first ?? ""
-            let taken = upper.split(separator: " ").count
-            // Whole words on the upper line (a word too long for it is not split there).
-            if taken > 0, words.prefix(taken).joined(separator: " ") == upper {
-                frame.fill(Rect(x: 0, y: y - 1, width: frame.width, height: 1), with: Cell(" ", style: theme.statusBar))
-                frame.put(upper, x: 1, y: y - 1, style: theme.statusBar, limit: frame.width - 1)
+            var upper: [String] = []
+            var taken = 0
+            for line in DisplayWidth.wrapped(message, width: frame.width - 2).prefix(2) {
+                upper.append(line)
+                taken += line.split(separator: " ").count
+                if DisplayWidth.of(words.dropFirst(taken).joined(separator: " ")) <= room { break }
+            }
+            // Whole words on the upper lines (a word too long for a line is not split there).
+            if taken > 0, words.prefix(taken).joined(separator: " ") == upper.joined(separator: " ") {
+                for (index, line) in upper.enumerated() {
+                    let row = y - upper.count + index
+                    frame.fill(Rect(x: 0, y: row, width: frame.width, height: 1), with: Cell(" ", style: theme.statusBar))
+                    frame.put(line, x: 1, y: row, style: theme.statusBar, limit: frame.width - 1)
+                }
                 frame.put(DisplayWidth.truncated(words.dropFirst(taken).joined(separator: " "), to: room), x: x, y: y, style: theme.statusBar,
                           limit: positionStart)
                 frame.put(position, x: positionStart, y: y, style: theme.statusBar)
