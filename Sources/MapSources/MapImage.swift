@@ -96,13 +96,15 @@ public struct MapStack: Sendable {
 
     /// The view drawn at once from what is at hand — tiles in memory (a coarser one where the view's
     /// is still on its way), the features and pictures of the last views — while the rest comes from
-    /// the network; nil when nothing is on its way, so `render` alone draws it as soon.
+    /// the network; nil when nothing is on its way, so `render` alone draws it as soon, and when
+    /// nothing is at hand, so the last picture stays until the whole one comes.
     public func renderAtHand(_ request: MapRequest) async -> MapImage? {
         let (columns, rows) = (request.columns, request.rows)
         let tiles = await layers.concurrentMap { await $0.loader.atHand(for: request.viewport, columns: columns, rows: rows) }
         let features = await shownFeatures(request).concurrentMap { await $0.atHand(for: request.viewport, columns: columns, rows: rows) }
         let pictures = await shownImages(request).concurrentMap { await $0.layer.atHand(for: request.viewport, columns: columns, rows: rows) }
-        guard tiles.contains(where: \.waits) || features.contains(where: \.waits) || pictures.contains(where: \.waits) else { return nil }
+        guard tiles.contains(where: \.waits) || features.contains(where: \.waits) || pictures.contains(where: \.waits),
+              layers.isEmpty || tiles.contains(where: { !$0.tiles.isEmpty }) else { return nil }
         var image = compose(request, tiles.map { LoadedTiles(tiles: $0.tiles, problems: []) }, features.map { ($0.layer, nil) },
                             pictures.map { ($0.image, nil) })
         image.isAtHand = true
