@@ -1,4 +1,5 @@
 import Geometry
+import MapbookCore
 
 /// Why mapbook cannot draw a web map's basemap (its layers are then drawn over the world outline):
 /// one rule for the browser and `snapshot`.
@@ -22,7 +23,9 @@ public enum BasemapObstacle: Sendable, Equatable {
     public var sentence: String {
         switch self {
         case .notDrawable(let layer?):
-            "This web map's basemap\(layer.title.map { ", “\($0)”" } ?? "") (\(layer.layerType)), is of a kind mapbook does not draw: "
+            // The layer's title and type come from the web map: cleaned for the terminal.
+            "This web map's basemap\(layer.title.map { ", “\(TerminalText.sanitizedLine($0, maxLength: 80))”" } ?? "") "
+                + "(\(TerminalText.sanitizedLine(layer.layerType, maxLength: 40))), is of a kind mapbook does not draw: "
                 + "its layers are drawn over the world outline"
         case .notDrawable(nil): "This web map has no basemap: its layers are drawn over the world outline"
         case .projection(let reference):

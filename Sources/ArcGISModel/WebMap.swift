@@ -160,12 +160,6 @@ public struct WebMap: Sendable, Equatable {
         return flatten(operationalLayers, visible: true)
     }
 
-    /// The operational layers mapbook draws as features, bottom first: feature services' layers,
-    /// feature collections and CSV files.
-    public var featureLayers: [WebMapLayer] {
-        flatOperationalLayers.filter { [.featureService, .featureCollection, .csv].contains($0.drawing) }
-    }
-
     /// The operational layers kept with a downloaded area, bottom first: the feature layers' copies,
     /// and the map services' pictures of the area.
     public var keptLayers: [WebMapLayer] {

@@ -27,8 +27,9 @@ struct AreaDownload: Sendable {
     let http: HTTPClient
     /// Wait for another process's download of the area to end instead of failing at once.
     var waitForLock = false
-    /// The web map's operational layers, copied over the area beside its packages.
-    var featureLayers: [WebMapLayer] = []
+    /// The web map's operational layers kept over the area beside its packages: feature copies, map
+    /// services' pictures (`WebMap.keptLayers`).
+    var keptLayers: [WebMapLayer] = []
     /// How often the control file is saved while bytes arrive.
     var controlInterval: Duration = .seconds(2)
 
@@ -72,8 +73,8 @@ struct AreaDownload: Sendable {
         let geodatabases = AreaGeodatabases(arrived.filter { $0.package.kind == .sqliteGeodatabase }.map {
             AreaGeodatabases.Package(title: $0.package.item.title, path: $0.path, keywords: $0.package.item.typeKeywords)
         })
-        if !featureLayers.isEmpty, let extent = area.extent {
-            let copied = featureLayers.filter { !geodatabases.covers($0) }
+        if !keptLayers.isEmpty, let extent = area.extent {
+            let copied = keptLayers.filter { !geodatabases.covers($0) }
             let total = copied.count
             if total > 0 { copying(FeatureCopyCount(done: 0, total: total)) }
             // Saved even when empty: copies an earlier download made of these layers are replaced.

@@ -42,8 +42,8 @@ public actor DownloadQueue {
     private let http: HTTPClient
     private let maxConcurrent: Int
     private let waitForLocks: Bool
-    /// The web map's operational feature layers: each download keeps a copy of them over its area.
-    private var featureLayers: [WebMapLayer] = []
+    /// The web map's operational layers each download keeps over its area (`WebMap.keptLayers`).
+    private var keptLayers: [WebMapLayer] = []
 
     private enum Stop { case cancel, pause }
     private var waiting: [MapArea] = []
@@ -62,7 +62,7 @@ public actor DownloadQueue {
     }
 
     /// The operational layers later downloads copy (the web map's, once it is read).
-    public func setFeatureLayers(_ layers: [WebMapLayer]) { featureLayers = layers }
+    public func setKeptLayers(_ layers: [WebMapLayer]) { keptLayers = layers }
 
     /// Queues the area (again) unless it is already queued or downloading. A downloaded area is
     /// downloaded anew beside the old files, which stay until the new ones have passed (an update).
@@ -162,7 +162,7 @@ public actor DownloadQueue {
         let id = area.item.id
         let sink = self.sink, counters = self.counters
         let job = AreaDownload(area: area, library: library, client: client, http: http, waitForLock: waitForLocks,
-                               featureLayers: featureLayers)
+                               keptLayers: keptLayers)
         let event: DownloadEvent
         defer {
             counters.remove(id)

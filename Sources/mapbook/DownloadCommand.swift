@@ -55,11 +55,11 @@ struct DownloadCommand: AsyncParsableCommand {
         }
         let chosen: [MapArea]
         var skipped: [MapArea] = []
-        let featureLayers: [WebMapLayer]
+        let keptLayers: [WebMapLayer]
         do {
             let catalog = try await library.sync(from: client)
             _ = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
-            featureLayers = catalog.webMap.keptLayers
+            keptLayers = catalog.webMap.keptLayers
             if all {
                 chosen = catalog.areas.filter(\.isDownloadable)
                 skipped = catalog.areas.filter { !$0.isDownloadable }
@@ -92,7 +92,7 @@ struct DownloadCommand: AsyncParsableCommand {
             }
         }
         try await DownloadRun(library: library, client: client, report: report, waitForLocks: wait, interrupt: interrupt,
-                              featureLayers: featureLayers)
+                              keptLayers: keptLayers)
             .perform(wanted)
         if !skipped.isEmpty || !packageFailures.isEmpty { throw ExitCode.failure }
     }
@@ -108,11 +108,11 @@ struct DownloadRun {
     var waitForLocks = false
     let interrupt: InterruptHandler
     /// The web map's operational layers, copied with each area.
-    var featureLayers: [WebMapLayer] = []
+    var keptLayers: [WebMapLayer] = []
 
     func perform(_ areas: [MapArea]) async throws {
         let queue = DownloadQueue(library: library, client: client, waitForLocks: waitForLocks)
-        await queue.setFeatureLayers(featureLayers)
+        await queue.setKeptLayers(keptLayers)
         interrupt.onInterrupt { await queue.pauseAll() }
         await report.name(areas)
         let report = self.report

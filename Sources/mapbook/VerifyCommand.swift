@@ -64,16 +64,16 @@ struct VerifyCommand: AsyncParsableCommand {
         // The portal's current description of each area if it has one, else the one recorded.
         let client = options.selection.client()
         let current: [MapArea]
-        let featureLayers: [WebMapLayer]
+        let keptLayers: [WebMapLayer]
         do {
             let catalog = try await library.sync(from: client)
             current = failed.compactMap { record in catalog.areas.first { $0.item.id == record.areaID } ?? record.area }
-            featureLayers = catalog.webMap.keptLayers
+            keptLayers = catalog.webMap.keptLayers
         } catch {
             throw Output.fail(error, json: json)
         }
         try await DownloadRun(library: library, client: client, report: DownloadReport(json: json), interrupt: interrupt,
-                              featureLayers: featureLayers)
+                              keptLayers: keptLayers)
             .perform(current)
     }
 }

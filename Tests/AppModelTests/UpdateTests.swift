@@ -702,6 +702,8 @@ struct NoticeTests {
         #expect(Notice.basemapNotDrawable(WebMapLayer(title: "World Hillshade", layerType: "WMS")).sentence
             == "This web map's basemap, “World Hillshade” (WMS), is of a kind mapbook does not draw: "
             + "its layers are drawn over the world outline; B offers the portal's basemaps.")
+        #expect(!Notice.basemapNotDrawable(WebMapLayer(title: "Relief\u{1b}[2J\u{7}", layerType: "WMS\u{1b}]0;x\u{7}")).sentence
+            .contains { $0.asciiValue.map { $0 < 0x20 } ?? false }, "the web map's title and type are cleaned")
         #expect(Notice.downloaded(title: "A", size: 1_048_576).sentence == "A downloaded · 1.0 MiB, verified")
         #expect(Notice.downloaded(title: "A", size: 1_048_576, updated: true).sentence == "A updated · 1.0 MiB, verified")
     }

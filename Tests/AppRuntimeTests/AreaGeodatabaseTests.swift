@@ -34,7 +34,7 @@ struct AreaGeodatabaseTests {
         let area = try #require(try await client.mapAreas(of: ItemID(SampleFixture.webMapID)!).first { $0.item.title == "Caribou" })
         #expect(area.packages.map(\.kind) == [.vectorTilePackage, .sqliteGeodatabase])
         let queue = DownloadQueue(library: library, client: client, http: http)
-        await queue.setFeatureLayers(webMap.featureLayers)
+        await queue.setKeptLayers(webMap.keptLayers)
         await queue.enqueue(area)
         for await event in queue.events {
             if case .finished(area.item.id, _) = event { break }

@@ -141,7 +141,7 @@ struct ServiceLayerTests {
         let webMap = try await client.webMap(ItemID(SampleServicesMap.id)!)
         let area = try #require(try await client.mapAreas(of: ItemID(SampleFixture.webMapID)!).first { $0.item.id.rawValue == SampleFixture.portlandID })
         let queue = DownloadQueue(library: library, client: client, http: HTTPClient())
-        await queue.setFeatureLayers(webMap.keptLayers)
+        await queue.setKeptLayers(webMap.keptLayers)
         await queue.enqueue(area)
         for await event in queue.events {
             if case .finished(area.item.id, _) = event { break }

@@ -28,11 +28,11 @@ struct EmbeddedFeatureLayerTests {
             """
         let map = PortalDecoding.webMap(try JSONValue(parsing: Data(json.utf8)))
         #expect(map.flatOperationalLayers.map(\.drawing) == [.serviceImage, .csv, .featureCollection, .featureService, .none, .none])
-        #expect(map.featureLayers.map(\.title) == ["Wells", "Notes", "Parcels"])
+        #expect(map.keptLayers.map(\.title) == ["Soils", "Wells", "Notes", "Parcels"], "the map service's picture is kept too")
         let soils = map.flatOperationalLayers[0]
         #expect(soils.title == "Soils" && map.flatOperationalLayers.filter { $0.drawing == .none }.map(\.title) == ["Trails", "No address"])
         #expect(soils.visibleLayers == [2, 5] && soils.layers.first?.id == "2" && soils.layers.first?.popupInfo != nil)
-        let wells = map.featureLayers[0]
+        let wells = map.keptLayers[1]
         #expect(!wells.visible, "a hidden group hides its layers")
         #expect(wells.csv == CSVLayout(delimiter: ";", latitudeField: "lat_dd", longitudeField: "lon_dd"))
     }

@@ -21,7 +21,7 @@ struct FeatureServiceTests {
     }
 
     func layers() async throws -> [WebMapLayer] {
-        try await client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        try await client.webMap(ItemID(SampleFixture.webMapID)!).keptLayers
     }
 
     @Test func theWebMapsOperationalLayersAreReadWithTheirPopupsBottomFirst() async throws {

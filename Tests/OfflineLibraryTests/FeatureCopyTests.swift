@@ -17,7 +17,7 @@ struct FeatureCopyTests {
     /// Portland downloaded with the feature layers of a web map, then the portal stopped; whether it finished.
     static func downloadPortland(_ fixture: LibraryFixture, copying webMap: String) async throws -> Bool {
         let queue = fixture.queue()
-        await queue.setFeatureLayers(try await fixture.client.webMap(ItemID(webMap)!).keptLayers)
+        await queue.setKeptLayers(try await fixture.client.webMap(ItemID(webMap)!).keptLayers)
         let events = try await fixture.downloadPortland(with: queue)
         fixture.portal.stop()
         guard case .finished? = events.last else { Issue.record("\(events)"); return false }
@@ -47,7 +47,7 @@ struct FeatureCopyTests {
         // (The portal back, at another address: the same library folder, downloading from it.)
         let back = try LibraryFixture()
         let again = DownloadQueue(library: fixture.library, client: back.client, http: LibraryFixture.http())
-        await again.setFeatureLayers(try await back.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers)
+        await again.setKeptLayers(try await back.client.webMap(ItemID(SampleFixture.webMapID)!).keptLayers)
         FileManager.default.createFile(atPath: fixture.library.featuresDirectory(fixture.portlandID) + "/01.json", contents: Data("{".utf8))
         #expect(fixture.library.featureCopies(fixture.portlandID).problems.count == 1)
         await again.enqueue(try await back.area(SampleFixture.portlandID))
@@ -88,9 +88,9 @@ struct FeatureCopyTests {
 
     @Test func aLayerThatCannotBeCopiedIsNamedAndTheAreaStillDownloads() async throws {
         let fixture = try LibraryFixture(faults: "featuresDown")
-        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).keptLayers
         let queue = fixture.queue()
-        await queue.setFeatureLayers(layers)
+        await queue.setKeptLayers(layers)
         let events = try await fixture.downloadPortland(with: queue)
         guard case .finished? = events.last else { Issue.record("\(events)"); return }
         let (copies, _) = fixture.library.featureCopies(fixture.portlandID)
@@ -126,7 +126,7 @@ struct FeatureCopyTests {
         let fixture = try LibraryFixture(root: mountPoint)
         defer { fixture.portal.stop() }
         let queue = fixture.queue()
-        await queue.setFeatureLayers([layer])
+        await queue.setKeptLayers([layer])
         let events = try await fixture.downloadPortland(with: queue)
         guard case .failed(_, let failure)? = events.last else { Issue.record("\(events)"); return }
         #expect(failure.isDiskFull, "\(failure.sentence)")
@@ -149,9 +149,9 @@ struct FeatureCopyTests {
     @Test func missingCopiesAreSeenAndFetchedAgain() async throws {
         let fixture = try LibraryFixture()
         defer { fixture.portal.stop() }
-        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).keptLayers
         let queue = fixture.queue()
-        await queue.setFeatureLayers(layers)
+        await queue.setKeptLayers(layers)
         guard case .finished? = try await fixture.downloadPortland(with: queue).last else { Issue.record("no download"); return }
         let record = try #require(fixture.library.downloadRecord(fixture.portlandID))
         #expect(record.featureCopies == 2 && fixture.library.verify(record).isEmpty)
@@ -169,9 +169,9 @@ struct FeatureCopyTests {
         let fixture = try LibraryFixture()
         defer { fixture.portal.stop() }
         try fixture.portal.updateFaults { $0.latencyMilliseconds = 400 }
-        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).keptLayers
         let queue = fixture.queue()
-        await queue.setFeatureLayers(layers)
+        await queue.setKeptLayers(layers)
         let watcher = Task {
             var seen: [FeatureCopyCount] = []
             for await snapshot in queue.progress {
@@ -190,7 +190,7 @@ struct FeatureCopyTests {
 
     @Test func aCopyStopsAtItsLimitAndSaysSo() async throws {
         let fixture = try LibraryFixture()
-        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).featureLayers
+        let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).keptLayers
         let files = await FeatureCopies.fetch([layers[1]], within: SampleCatalog.extent, client: fixture.client, limit: 120)
         let copy = try #require(FeatureCopies.read(files[0]))
         #expect(copy.capped && copy.features.count == 120)

@@ -116,7 +116,7 @@ final class CatalogHandler {
             guard !Task.isCancelled else { return }
             let library = library
             let (kept, snapshot) = await onWorkPool { Self.keep(catalog, in: library) }
-            await connection.queue?.setFeatureLayers(catalog.webMap.keptLayers)
+            await connection.queue?.setKeptLayers(catalog.webMap.keptLayers)
             if let recent {
                 let opened = RecentWebMap(portal: client.portalURL.absoluteString, id: webMapItem.id.rawValue,
                                           title: TerminalText.sanitizedLine(webMapItem.title, maxLength: 200), opened: Date())
