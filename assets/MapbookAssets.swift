@@ -10,8 +10,17 @@ public enum MapbookAssets {
     public enum Layer: String, CaseIterable, Sendable {
         case state, counties, region, places
         case countries, cities
+        /// The interstate highways of the contiguous United States, cut at their junctions: the
+        /// sample portal's road network.
+        case highways
 
-        var folder: String { [.countries, .cities].contains(self) ? "world" : "maine" }
+        var folder: String {
+            switch self {
+            case .countries, .cities: "world"
+            case .highways: "usa"
+            default: "maine"
+            }
+        }
     }
 
     /// One line crediting every source, for attribution lines on screen and in packages.

@@ -87,6 +87,31 @@ public enum GeoJSON {
     }
 }
 
+extension GeoJSON {
+    /// A geometry as GeoJSON: Point or MultiPoint, LineString or MultiLineString, Polygon or
+    /// MultiPolygon, the single form when there is one part.
+    public static func json(_ geometry: GeoGeometry) -> JSONValue {
+        func position(_ p: GeoPoint) -> JSONValue { .array([.number(p.longitude), .number(p.latitude)]) }
+        func line(_ l: [GeoPoint]) -> JSONValue { .array(l.map(position)) }
+        func polygon(_ rings: [[GeoPoint]]) -> JSONValue { .array(rings.map(line)) }
+        let (type, coordinates): (String, JSONValue)
+        switch geometry {
+        case .points(let p): (type, coordinates) = p.count == 1 ? ("Point", position(p[0])) : ("MultiPoint", line(p))
+        case .lines(let l): (type, coordinates) = l.count == 1 ? ("LineString", line(l[0])) : ("MultiLineString", .array(l.map(line)))
+        case .polygons(let p): (type, coordinates) = p.count == 1 ? ("Polygon", polygon(p[0])) : ("MultiPolygon", .array(p.map(polygon)))
+        }
+        return .object(["type": .string(type), "coordinates": coordinates])
+    }
+
+    /// A FeatureCollection (RFC 7946) of features with their properties; a nil geometry stays null.
+    public static func featureCollection(_ features: [(geometry: GeoGeometry?, properties: [String: JSONValue])]) -> JSONValue {
+        .object(["type": .string("FeatureCollection"), "features": .array(features.map { feature in
+            .object(["type": .string("Feature"), "properties": .object(feature.properties),
+                     "geometry": feature.geometry.map(json) ?? .null])
+        })])
+    }
+}
+
 extension GeoGeometry {
     /// Whether a polygon covers the point (even–odd over all its rings: holes leave it out). Points
     /// and lines cover nothing.

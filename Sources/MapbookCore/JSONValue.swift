@@ -100,6 +100,13 @@ extension JSONValue: Codable {
         case .object(let o): try c.encode(o)
         }
     }
+
+    /// The value as one line of JSON, keys sorted: a request parameter that carries JSON.
+    public var compactText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
 }
 
 extension Date {

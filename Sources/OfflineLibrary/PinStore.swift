@@ -108,13 +108,12 @@ public struct PinStore: Sendable {
     /// and creation time.
     public static func geoJSON(_ pins: [Pin]) -> JSONValue {
         let dates = ISO8601DateFormatter()
-        return .object(["type": .string("FeatureCollection"), "features": .array(pins.map { pin in
+        return GeoJSON.featureCollection(pins.map { pin in
             var properties: [String: JSONValue] = ["id": .string(pin.id), "title": .string(pin.title), "created": .string(dates.string(from: pin.created))]
             if let note = pin.note { properties["note"] = .string(note) }
             if let link = pin.link { properties["link"] = .string(link) }
-            return .object(["type": .string("Feature"), "properties": .object(properties),
-                            "geometry": .object(["type": .string("Point"), "coordinates": .array([.number(pin.longitude), .number(pin.latitude)])])])
-        })])
+            return (geometry: .points([GeoPoint(longitude: pin.longitude, latitude: pin.latitude)]), properties: properties)
+        })
     }
 
     /// Adds the points of a GeoJSON FeatureCollection (or one Feature); returns how many were added

@@ -128,7 +128,8 @@ enum Output {
             switch command {
             case .noTile: return "noTile"
             case .notVector: return "notVector"
-            case .terminal: return "usage"
+            case .terminal, .chooseLayer: return "usage"
+            case .noLayer: return "noSuchLayer"
             }
         }
         return "internal"

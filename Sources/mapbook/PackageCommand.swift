@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Geodatabase
+import Geometry
 import MapbookCore
 import MobilePackages
 import TileFormats
@@ -9,8 +10,8 @@ import TileFormats
 struct PackageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "package",
-        abstract: "Inspect tile packages (.vtpk, .tpkx, .tpk), mobile map packages (.mmpk) and mobile geodatabases, and extract tiles.",
-        subcommands: [Inspect.self, Tile.self])
+        abstract: "Inspect tile packages (.vtpk, .tpkx, .tpk), mobile map packages (.mmpk) and mobile geodatabases, and extract tiles and features.",
+        subcommands: [Inspect.self, Tile.self, Features.self])
 
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -115,6 +116,53 @@ struct PackageCommand: ParsableCommand {
                 throw Output.fail(PackageCommandError.terminal, json: false)
             }
             Output.write(data)
+        }
+    }
+
+    struct Features: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a mobile geodatabase layer's features as GeoJSON (RFC 7946), in longitude and latitude.",
+            discussion: """
+                Shapes that are damaged or of a kind mapbook does not read are left out and counted on standard error; \
+                the exit status is then 1.
+                """)
+
+        @Argument(help: ArgumentHelp("The mobile geodatabase (.geodatabase).", valueName: "FILE")) var file: String
+        @Option(help: ArgumentHelp("The layer, by name (needed when the file holds more than one).", valueName: "NAME")) var layer: String?
+
+        func run() throws {
+            let collection: JSONValue, skipped: SkippedShapes
+            do {
+                let gdb = try Geodatabase(path: file)
+                let chosen = try Self.layer(named: layer, in: gdb)
+                var features: [(geometry: GeoGeometry?, properties: [String: JSONValue])] = []
+                skipped = try gdb.scan(chosen) { feature in
+                    features.append((feature.geometry, feature.attributes))
+                    return true
+                }
+                collection = GeoJSON.featureCollection(features)
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+            try Output.json(collection)
+            let left = skipped.damaged + skipped.undrawable
+            if left > 0 {
+                Output.problem("\(left) shapes were left out: \(skipped.firstDamage ?? skipped.firstUndrawable ?? "unreadable").")
+                throw ExitCode.failure
+            }
+        }
+
+        /// The layer asked for, or the only one; the names to choose from when neither.
+        static func layer(named name: String?, in gdb: Geodatabase) throws -> GeodatabaseLayer {
+            let names = gdb.layers.map { TerminalText.sanitizedLine($0.info.name, maxLength: 80) }.joined(separator: ", ")
+            guard let name else {
+                guard gdb.layers.count == 1 else { throw PackageCommandError.chooseLayer(names) }
+                return gdb.layers[0]
+            }
+            guard let found = gdb.layers.first(where: { $0.info.name.caseInsensitiveCompare(name) == .orderedSame || $0.table.caseInsensitiveCompare(name) == .orderedSame }) else {
+                throw PackageCommandError.noLayer(TerminalText.sanitizedLine(name, maxLength: 80), names)
+            }
+            return found
         }
     }
 
@@ -269,12 +317,16 @@ enum PackageCommandError: Error, UserFacingError {
     case noTile(String, file: String)
     case notVector
     case terminal
+    case chooseLayer(String)
+    case noLayer(String, String)
 
     var userMessage: String {
         switch self {
         case .noTile(let key, let file): return "There is no tile \(key) in \(file)."
         case .notVector: return "This package holds images, not vector tiles: leave out --decode to get the image bytes."
         case .terminal: return "Standard output is a terminal: redirect the tile to a file, or use --decode or --json."
+        case .chooseLayer(let names): return "The file holds several layers: choose one with --layer (\(names.isEmpty ? "none has a shape" : names))."
+        case .noLayer(let name, let names): return "There is no layer “\(name)” in the file: its layers are \(names.isEmpty ? "none" : names)."
         }
     }
 }

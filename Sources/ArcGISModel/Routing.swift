@@ -1,0 +1,241 @@
+import Foundation
+import MapbookCore
+import Geometry
+
+/// A route service a portal offers (`portals/self` → `helperServices.route`).
+public struct RouteService: Sendable, Equatable {
+    public var url: URL
+    /// `helperServices.routingUtilities`, which lists the travel modes, when the portal names one.
+    public var utilities: URL?
+
+    public init(url: URL, utilities: URL? = nil) { self.url = url; self.utilities = utilities }
+}
+
+/// A place on a route: where, and the name the directions use for it.
+public struct RouteStop: Sendable, Equatable {
+    public var name: String
+    public var point: GeoPoint
+
+    public init(name: String, point: GeoPoint) { self.name = name; self.point = point }
+}
+
+/// A travel mode the portal offers (`GetTravelModes`): its name, and the JSON the service takes.
+public struct TravelMode: Sendable, Equatable {
+    public var name: String
+    public var json: String
+
+    public init(name: String, json: String) { self.name = name; self.json = json }
+}
+
+/// The units the directions' lengths are given in (`directionsLengthUnits`).
+public enum RouteUnits: String, Sendable, CaseIterable {
+    case kilometers = "km", miles = "mi"
+
+    public var serviceName: String { self == .kilometers ? "esriNAUKilometers" : "esriNAUMiles" }
+    public var metres: Double { self == .kilometers ? 1000 : 1609.344 }
+}
+
+/// What a maneuver is: the kinds of `esriDirectionsManeuverType` a driver is told, grouped by the
+/// glyph they are shown with.
+public enum ManeuverKind: String, Sendable, CaseIterable {
+    case depart, arrive, straight, bearLeft, bearRight, turnLeft, turnRight, sharpLeft, sharpRight, uTurn
+    case rampLeft, rampRight, exit, merge, highwayChange, forkLeft, forkRight, roundabout, ferry, other
+
+    /// The service's name for it (`esriDMTTurnLeft`); names mapbook does not know are `other`.
+    public init(serviceName: String?) {
+        switch serviceName {
+        case "esriDMTDepart": self = .depart
+        case "esriDMTStop": self = .arrive
+        case "esriDMTStraight": self = .straight
+        case "esriDMTBearLeft": self = .bearLeft
+        case "esriDMTBearRight": self = .bearRight
+        case "esriDMTTurnLeft", "esriDMTTurnLeftLeft", "esriDMTTurnLeftRight": self = .turnLeft
+        case "esriDMTTurnRight", "esriDMTTurnRightRight", "esriDMTTurnRightLeft": self = .turnRight
+        case "esriDMTSharpLeft": self = .sharpLeft
+        case "esriDMTSharpRight": self = .sharpRight
+        case "esriDMTUTurn": self = .uTurn
+        case "esriDMTRampLeft": self = .rampLeft
+        case "esriDMTRampRight": self = .rampRight
+        case "esriDMTHighwayExit": self = .exit
+        case "esriDMTHighwayMerge": self = .merge
+        case "esriDMTHighwayChange": self = .highwayChange
+        case "esriDMTForkLeft", "esriDMTForkCenter": self = .forkLeft
+        case "esriDMTForkRight": self = .forkRight
+        case "esriDMTRoundabout": self = .roundabout
+        case "esriDMTFerry", "esriDMTEndOfFerry": self = .ferry
+        default: self = .other
+        }
+    }
+
+    /// The service's name, as the sample route service writes it.
+    public var serviceName: String {
+        switch self {
+        case .depart: "esriDMTDepart"
+        case .arrive: "esriDMTStop"
+        case .straight: "esriDMTStraight"
+        case .bearLeft: "esriDMTBearLeft"
+        case .bearRight: "esriDMTBearRight"
+        case .turnLeft: "esriDMTTurnLeft"
+        case .turnRight: "esriDMTTurnRight"
+        case .sharpLeft: "esriDMTSharpLeft"
+        case .sharpRight: "esriDMTSharpRight"
+        case .uTurn: "esriDMTUTurn"
+        case .rampLeft: "esriDMTRampLeft"
+        case .rampRight: "esriDMTRampRight"
+        case .exit: "esriDMTHighwayExit"
+        case .merge: "esriDMTHighwayMerge"
+        case .highwayChange: "esriDMTHighwayChange"
+        case .forkLeft: "esriDMTForkLeft"
+        case .forkRight: "esriDMTForkRight"
+        case .roundabout: "esriDMTRoundabout"
+        case .ferry: "esriDMTFerry"
+        case .other: "esriDMTUnknown"
+        }
+    }
+
+    /// One terminal cell that says which way: arrows for turns, a flag for the end.
+    public var glyph: String {
+        switch self {
+        case .depart: "●"
+        case .arrive: "◆"
+        case .straight, .merge, .highwayChange: "↑"
+        case .bearLeft, .rampLeft, .forkLeft: "↖"
+        case .bearRight, .rampRight, .forkRight, .exit: "↗"
+        case .turnLeft, .sharpLeft: "←"
+        case .turnRight, .sharpRight: "→"
+        case .uTurn: "↶"
+        case .roundabout: "↻"
+        case .ferry: "≈"
+        case .other: "·"
+        }
+    }
+}
+
+/// One step of the directions: what to do, how far and how long until the next, and where.
+public struct Maneuver: Sendable, Equatable {
+    public var kind: ManeuverKind
+    public var text: String
+    /// In the route's units; 0 for the arrival.
+    public var length: Double
+    public var minutes: Double
+    public var arrival: Date?
+    /// The step's line (decoded from its compressed geometry); empty when the service sent none
+    /// usable, and then the step is listed but not drawn.
+    public var path: [GeoPoint]
+
+    public init(kind: ManeuverKind, text: String, length: Double, minutes: Double, arrival: Date?, path: [GeoPoint]) {
+        self.kind = kind; self.text = text; self.length = length; self.minutes = minutes; self.arrival = arrival; self.path = path
+    }
+}
+
+/// A solved route: its line, its totals and its directions.
+public struct Route: Sendable, Equatable {
+    public var stops: [RouteStop]
+    public var units: RouteUnits
+    /// The route's line, its paths joined in order.
+    public var path: [GeoPoint]
+    public var length: Double
+    public var minutes: Double
+    public var extent: GeoExtent?
+    public var maneuvers: [Maneuver]
+    public var start: Date
+    /// When the route was solved by name of mode (`travelMode`), else the service's default.
+    public var modeName: String?
+
+    public init(stops: [RouteStop], units: RouteUnits, path: [GeoPoint], length: Double, minutes: Double, extent: GeoExtent?,
+                maneuvers: [Maneuver], start: Date, modeName: String? = nil) {
+        self.stops = stops; self.units = units; self.path = path; self.length = length; self.minutes = minutes
+        self.extent = extent; self.maneuvers = maneuvers; self.start = start; self.modeName = modeName
+    }
+
+    public var arrival: Date { start.addingTimeInterval(minutes * 60) }
+}
+
+/// The route could not be found, or the answer was unusable: one sentence.
+public struct RouteError: UserFacingError, Equatable {
+    public let userMessage: String
+    public init(_ message: String) { userMessage = message }
+}
+
+/// Esri's compressed geometry (the `compressedGeometry` of each directions step): signed base-32
+/// numbers (`0-9a-v`, each led by `+` or `-`). The first is the coordinate factor, then x and y as
+/// running sums, each divided by the factor. The newer form starts `+0+1+<flags>` and carries Z
+/// and M values after `|`, which a map line does not need.
+public enum CompressedGeometry {
+    public static func decode(_ text: String) throws -> [GeoPoint] {
+        let body = text.split(separator: "|", omittingEmptySubsequences: false)[0]
+        var numbers = try integers(body)
+        if body.hasPrefix("+0") {
+            guard numbers.count >= 3, numbers[1] == 1 else { throw RouteError("a step's compressed geometry is of a version mapbook does not read") }
+            guard (0...3).contains(numbers[2]) else { throw RouteError("a step's compressed geometry has flags mapbook does not know") }
+            numbers.removeFirst(3)
+        }
+        guard let factor = numbers.first, factor > 0, numbers.count % 2 == 1 else {
+            throw RouteError("a step's compressed geometry is cut short")
+        }
+        var x = 0, y = 0, points: [GeoPoint] = []
+        points.reserveCapacity(numbers.count / 2)
+        for i in stride(from: 1, to: numbers.count, by: 2) {
+            let (nx, ox) = x.addingReportingOverflow(numbers[i]), (ny, oy) = y.addingReportingOverflow(numbers[i + 1])
+            guard !ox, !oy else { throw RouteError("a step's compressed geometry runs past any coordinate") }
+            x = nx; y = ny
+            let point = GeoPoint(longitude: Double(x) / Double(factor), latitude: Double(y) / Double(factor))
+            guard abs(point.longitude) <= 180, abs(point.latitude) <= 90 else {
+                throw RouteError("a step's compressed geometry leaves the map")
+            }
+            points.append(point)
+        }
+        return points
+    }
+
+    /// The old form, as route services send it in WGS84: factor 55,585 (about 2 m).
+    public static func encode(_ points: [GeoPoint], factor: Int = 55_585) -> String {
+        var text = base32(factor), x = 0, y = 0
+        for point in points {
+            let px = Int((point.longitude * Double(factor)).rounded()), py = Int((point.latitude * Double(factor)).rounded())
+            text += base32(px - x) + base32(py - y)
+            x = px; y = py
+        }
+        return text
+    }
+
+    private static let digits = Array("0123456789abcdefghijklmnopqrstuv")
+
+    private static func base32(_ value: Int) -> String {
+        var magnitude = value.magnitude, out: [Character] = []
+        repeat {
+            out.append(digits[Int(magnitude % 32)])
+            magnitude /= 32
+        } while magnitude > 0
+        return (value < 0 ? "-" : "+") + String(out.reversed())
+    }
+
+    private static func integers(_ text: Substring) throws -> [Int] {
+        var numbers: [Int] = [], current: Int?, negative = false
+        for character in text {
+            if character == "+" || character == "-" {
+                if let current { numbers.append(negative ? -current : current) }
+                current = 0; negative = character == "-"
+                continue
+            }
+            guard let value = base32Value(character), let sofar = current else {
+                throw RouteError("a step's compressed geometry holds a character that is not base 32")
+            }
+            let (times, o1) = sofar.multipliedReportingOverflow(by: 32)
+            let (sum, o2) = times.addingReportingOverflow(value)
+            guard !o1, !o2 else { throw RouteError("a step's compressed geometry holds a number too large") }
+            current = sum
+        }
+        if let current { numbers.append(negative ? -current : current) }
+        return numbers
+    }
+
+    private static func base32Value(_ c: Character) -> Int? {
+        guard let ascii = c.asciiValue else { return nil }
+        switch ascii {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(ascii - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "v"): return Int(ascii - UInt8(ascii: "a")) + 10
+        default: return nil
+        }
+    }
+}
