@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),
         .target(name: "TerminalUI", dependencies: ["Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
                                                    "MapbookAssets", "OfflineLibrary", "CCurses", "CTerminal"]),
-        .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "Geodatabase"]),
+        .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "Geodatabase", "Places"]),
         .executableTarget(name: "mapbook", dependencies: ["LibraryModel", "MapbookAssets", "ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
             "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP",

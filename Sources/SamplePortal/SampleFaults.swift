@@ -26,6 +26,12 @@ public struct SampleFaults: Sendable, Equatable {
     public var hangUp = false
     /// The geocode service answers HTTP 503, as one behind a failing load balancer.
     public var geocodeDown = false
+    /// The route service answers HTTP 503.
+    public var routeDown = false
+    /// The route service finds no way between any stops ("No solution found.").
+    public var noRoute = false
+    /// The route service refuses a caller without a token (499), as ArcGIS Online's does.
+    public var routeNeedsSignIn = false
     /// The FeatureServer answers HTTP 503.
     public var featuresDown = false
     /// Answers `Range` requests with 200 and the whole file.
@@ -96,6 +102,9 @@ public struct SampleFaults: Sendable, Equatable {
             case "hangup": hangUp = flag()
             case "geocodeDown": geocodeDown = flag()
             case "featuresDown": featuresDown = flag()
+            case "routeDown": routeDown = flag()
+            case "noRoute": noRoute = flag()
+            case "routeNeedsSignIn": routeNeedsSignIn = flag()
             case "ignoreRange": ignoreRange = flag()
             case "wrongLength": wrongLength = flag()
             case "corrupt": corrupt = flag()

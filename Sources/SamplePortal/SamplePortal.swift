@@ -135,6 +135,12 @@ final class SampleRouter: Sendable {
         if request.path.hasPrefix(SampleGeocoder.path) {
             return content.geocoder.respond(request, down: faults.geocodeDown)
         }
+        if request.path.hasPrefix(SampleRouteService.path) || request.path.hasPrefix(SampleRouteService.utilitiesPath) {
+            let signedIn: Bool
+            if case .user = auth.caller(request, faults: faults) { signedIn = true } else { signedIn = false }
+            return content.routes.respond(request, down: faults.routeDown, noRoute: faults.noRoute, signedIn: signedIn,
+                                          needsSignIn: faults.routeNeedsSignIn)
+        }
         if request.path.hasPrefix(SampleFeatureServer.path) {
             return content.featureServer.respond(request, down: faults.featuresDown)
         }
