@@ -33,6 +33,11 @@ public enum RouteUnits: String, Sendable, CaseIterable {
 
     public var serviceName: String { self == .kilometers ? "esriNAUKilometers" : "esriNAUMiles" }
     public var metres: Double { self == .kilometers ? 1000 : 1609.344 }
+
+    /// "12.3 km", "0.4 mi", "3,039 mi": a length in these units.
+    public func describe(_ length: Double) -> String {
+        length >= 100 ? "\(Format.grouped(Int(length.rounded()))) \(rawValue)" : String(format: "%.1f %@", length, rawValue)
+    }
 }
 
 /// What a maneuver is: the kinds of `esriDirectionsManeuverType` a driver is told, grouped by the
@@ -149,6 +154,11 @@ public struct Route: Sendable, Equatable {
     }
 
     public var arrival: Date { start.addingTimeInterval(minutes * 60) }
+
+    /// "128.7 mi · 2 h 01 min": a step's or the whole route's length and time, as listed.
+    public func measure(length: Double, minutes: Double) -> String {
+        "\(units.describe(length)) · \(Format.duration(minutes: minutes))"
+    }
 }
 
 /// The route could not be found, or the answer was unusable: one sentence.

@@ -79,7 +79,7 @@ extension PortalClient {
     static let maxRouteBytes = 8 << 20
 
     /// Refuses what no route service can solve, before asking one.
-    static func checkStops(_ stops: [RouteStop]) throws {
+    public static func checkStops(_ stops: [RouteStop]) throws {
         guard stops.count >= 2 else { throw RouteError("A route needs a start and an end.") }
         guard stops.count <= maxRouteStops else { throw RouteError("A route takes at most \(maxRouteStops) stops; this one has \(stops.count).") }
         for stop in stops {

@@ -40,6 +40,14 @@ public enum Format {
         return meters < 100_000 ? String(format: "%.1f km", meters / 1000) : "\(Int((meters / 1000).rounded())) km"
     }
 
+    /// "45 min", "2 h 01 min", "1 d 22 h": how long a drive takes.
+    public static func duration(minutes: Double) -> String {
+        let total = Int(max(minutes, 0).rounded())
+        if total < 60 { return "\(max(total, minutes > 0 ? 1 : 0)) min" }
+        if total < 24 * 60 { return String(format: "%d h %02d min", total / 60, total % 60) }
+        return "\(total / (24 * 60)) d \((total % (24 * 60) + 30) / 60) h"
+    }
+
     /// `2024-05-03`, or with `time` `2024-05-03 14:07 UTC`.
     public static func date(_ date: Date, time: Bool = false) -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -99,47 +99,51 @@ struct SampleRoadNetwork: Sendable {
         return Snap(edge: best.edge, point: on, before: Array(points[...best.segment]) + [on], after: [on] + points[(best.segment + 1)...], offRoad: offRoad)
     }
 
-    /// The quickest way from one snapped stop to the next, as pieces of road in order; nil when no
-    /// road joins them.
-    func quickest(from start: Snap, to end: Snap) -> [Piece]? {
+    /// The quickest way from one snapped stop to the next (with `shortest`, the shortest), as
+    /// pieces of road in order; nil when no road joins them.
+    func quickest(from start: Snap, to end: Snap, shortest: Bool = false) -> [Piece]? {
+        // Costs are seconds, or with `shortest` metres at one metre a second.
+        func speed(_ road: String?) -> Double { shortest ? 1 : Self.speed(of: road) }
         // Dijkstra from the start's two ends of its edge, each reached along part of that edge.
         let startEdge = edges[start.edge], endEdge = edges[end.edge]
-        var time = [Double](repeating: .infinity, count: nodes.count)
+        var best = [Double](repeating: .infinity, count: nodes.count)
         var via = [Int?](repeating: nil, count: nodes.count)
         var queue = MinQueue()
         let towardFrom = Geodesy.length(start.before), towardTo = Geodesy.length(start.after)
-        time[startEdge.from] = towardFrom / Self.speed(of: startEdge.road)
-        time[startEdge.to] = min(time[startEdge.to], towardTo / Self.speed(of: startEdge.road))
-        queue.push(startEdge.from, time[startEdge.from]); queue.push(startEdge.to, time[startEdge.to])
+        best[startEdge.from] = towardFrom / speed(startEdge.road)
+        best[startEdge.to] = min(best[startEdge.to], towardTo / speed(startEdge.road))
+        queue.push(startEdge.from, best[startEdge.from]); queue.push(startEdge.to, best[startEdge.to])
         while let (node, t) = queue.pop() {
-            guard t <= time[node] else { continue }
+            guard t <= best[node] else { continue }
             for e in adjacency[node] {
                 let edge = edges[e]
                 let next = edge.from == node ? edge.to : edge.from
-                if t + edge.seconds < time[next] {
-                    time[next] = t + edge.seconds; via[next] = e
-                    queue.push(next, time[next])
+                let step = shortest ? edge.metres : edge.seconds
+                if t + step < best[next] {
+                    best[next] = t + step; via[next] = e
+                    queue.push(next, best[next])
                 }
             }
         }
-        let speed = Self.speed(of: endEdge.road)
-        let fromEnds = [(endEdge.from, time[endEdge.from] + Geodesy.length(end.before) / speed, true),
-                        (endEdge.to, time[endEdge.to] + Geodesy.length(end.after) / speed, false)]
+        let endSpeed = speed(endEdge.road)
+        let fromEnds = [(endEdge.from, best[endEdge.from] + Geodesy.length(end.before) / endSpeed, true),
+                        (endEdge.to, best[endEdge.to] + Geodesy.length(end.after) / endSpeed, false)]
         var pieces: [Piece]
-        if start.edge == end.edge, let direct = along(startEdge, start, end) {
+        if start.edge == end.edge {
+            let direct = along(startEdge, start, end)
             pieces = [direct]
-            if let best = fromEnds.min(by: { $0.1 < $1.1 }), best.1 + 1 < direct.seconds {
-                pieces = path(to: best.0, via: via, start: start, enteredFromStart: best.2, end: end)
+            if let nearest = fromEnds.min(by: { $0.1 < $1.1 }), nearest.1 + 1 < (shortest ? direct.metres : direct.seconds) {
+                pieces = path(to: nearest.0, via: via, start: start, enteredFromStart: nearest.2, end: end)
             }
         } else {
-            guard let best = fromEnds.min(by: { $0.1 < $1.1 }), best.1.isFinite else { return nil }
-            pieces = path(to: best.0, via: via, start: start, enteredFromStart: best.2, end: end)
+            guard let nearest = fromEnds.min(by: { $0.1 < $1.1 }), nearest.1.isFinite else { return nil }
+            pieces = path(to: nearest.0, via: via, start: start, enteredFromStart: nearest.2, end: end)
         }
         return pieces.filter { $0.points.count >= 2 && $0.metres > 0 }
     }
 
     /// Along one edge from one snap to the other.
-    private func along(_ edge: Edge, _ start: Snap, _ end: Snap) -> Piece? {
+    private func along(_ edge: Edge, _ start: Snap, _ end: Snap) -> Piece {
         // A snap's `before` is the edge's points up to its segment, then the snapped point.
         let s = start.before.count - 2, e = end.before.count - 2
         let between: [GeoPoint]

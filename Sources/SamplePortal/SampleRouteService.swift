@@ -81,6 +81,9 @@ struct SampleRouteService: Sendable {
         }
         let units: RouteUnits = query["directionsLengthUnits"] == "esriNAUKilometers" ? .kilometers : .miles
         let start = query["startTime"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
+        // A travel mode whose impedance is a distance asks for the shortest way, not the quickest.
+        let mode = query["travelMode"].flatMap { try? JSONValue(parsing: Data($0.utf8)) }
+        let shortest = ["Kilometers", "Miles"].contains(mode?["impedanceAttributeName"]?.string ?? "")
         var snaps: [SampleRoadNetwork.Snap] = []
         for stop in stops {
             guard let snap = network.snap(stop.point) else {
@@ -92,7 +95,7 @@ struct SampleRouteService: Sendable {
         if noRoute { return Self.failure(["No solution found."]) }
         var legs: [[SampleRoadNetwork.Piece]] = []
         for i in 0..<(stops.count - 1) {
-            guard let pieces = network.quickest(from: snaps[i], to: snaps[i + 1]) else { return Self.failure(["No solution found."]) }
+            guard let pieces = network.quickest(from: snaps[i], to: snaps[i + 1], shortest: shortest) else { return Self.failure(["No solution found."]) }
             let leave = SampleRoadNetwork.Piece(road: nil, points: [stops[i].point, snaps[i].point], metres: snaps[i].offRoad,
                                                 seconds: snaps[i].offRoad / SampleRoadNetwork.speed(of: nil))
             let reach = SampleRoadNetwork.Piece(road: nil, points: [snaps[i + 1].point, stops[i + 1].point], metres: snaps[i + 1].offRoad,
@@ -207,7 +210,7 @@ struct SampleRouteService: Sendable {
             if let road = group.road {
                 let toward = i == groups.count - 1 ? destination : place(ahead: group.points)
                 let verb = i == 0 ? "Go \(Self.compassWord(heading)) on" : (kind == .highwayChange ? "Continue on" : "Take")
-                text = "\(verb) \(road) \(Self.compassLetter(heading))" + (toward.map { " toward \($0)" } ?? "")
+                text = "\(verb) \(road) \(Self.signedDirection(of: road, heading: heading))" + (toward.map { " toward \($0)" } ?? "")
             } else if i == groups.count - 1 {
                 text = "Leave the interstate and drive \(Self.compassWord(heading)) to \(destination)"
             } else {
@@ -237,8 +240,12 @@ struct SampleRouteService: Sendable {
         return Geodesy.bearing(from: first, to: last)
     }
 
-    /// Highways are signed by the main way they run: N, E, S or W.
-    private static func compassLetter(_ bearing: Double) -> String { ["N", "E", "S", "W"][Int((bearing + 45) / 90) % 4] }
+    /// Interstates are signed by their axis: odd numbers north or south, even ones east or west.
+    static func signedDirection(of road: String, heading: Double) -> String {
+        let number = Int(road.filter(\.isNumber).suffix(2)) ?? 0
+        let radians = heading * .pi / 180
+        return number % 2 == 1 ? (cos(radians) >= 0 ? "N" : "S") : (sin(radians) >= 0 ? "E" : "W")
+    }
     private static func compassWord(_ bearing: Double) -> String { ["north", "east", "south", "west"][Int((bearing + 45) / 90) % 4] }
 
     /// The maneuver from the end of one stretch onto the next, by how far the way bends there

@@ -39,19 +39,44 @@ struct Mapbook: AsyncParsableCommand {
             """,
         version: HTTPClient.version,
         subcommands: [BrowseCommand.self, AreasCommand.self, InfoCommand.self, DownloadCommand.self, LibraryCommand.self,
-                      RemoveCommand.self, VerifyCommand.self, CacheCommand.self, BasemapsCommand.self, SearchCommand.self, ReverseCommand.self, PinsCommand.self, IdentifyCommand.self, AuthCommand.self, MapsCommand.self, ConfigCommand.self, SnapshotCommand.self, OpenCommand.self, PackageCommand.self, PackagesCommand.self, ImportCommand.self, SamplePortalCommand.self,
+                      RemoveCommand.self, VerifyCommand.self, CacheCommand.self, BasemapsCommand.self, SearchCommand.self, ReverseCommand.self, RouteCommand.self, PinsCommand.self, IdentifyCommand.self, AuthCommand.self, MapsCommand.self, ConfigCommand.self, SnapshotCommand.self, OpenCommand.self, PackageCommand.self, PackagesCommand.self, ImportCommand.self, SamplePortalCommand.self,
                       DemoCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     /// `mapbook reverse -68.2,44.35`: a point with a negative longitude reads as an option to the
     /// argument parser, so it is moved after `--`, where it can only be the point. (Options that
     /// take a point parse their value unconditionally.)
+    /// `mapbook route -70.26,43.66 Bangor`: the same, but two places may be points, so every place
+    /// (whatever is not an option or an option's value) goes after `--`, in order.
     static func withPointLast(_ arguments: [String]) -> [String] {
-        guard arguments.first == "reverse", !arguments.contains("--") else { return arguments }
+        guard !arguments.contains("--") else { return arguments }
+        if arguments.first == "route" { return withPlacesLast(arguments) }
+        guard arguments.first == "reverse" else { return arguments }
         let isPoint = { (argument: String) in argument.hasPrefix("-") && GeoPoint(parsing: argument) != nil }
         let points = arguments.filter(isPoint)
         guard points.count == 1 else { return arguments }
         return arguments.filter { !isPoint($0) } + ["--"] + points
+    }
+
+    private static func withPlacesLast(_ arguments: [String]) -> [String] {
+        guard arguments.contains(where: { $0.hasPrefix("-") && GeoPoint(parsing: $0) != nil }) else { return arguments }
+        let flags: Set = ["--json", "--help", "-h"]
+        var options = [arguments[0]], places: [String] = []
+        var i = 1
+        while i < arguments.count {
+            let argument = arguments[i]
+            if argument.hasPrefix("-"), GeoPoint(parsing: argument) == nil {
+                options.append(argument)
+                // An option's value follows it, unless it is a flag or carries its value after "=".
+                if !flags.contains(argument), !argument.contains("="), i + 1 < arguments.count {
+                    options.append(arguments[i + 1]); i += 1
+                }
+            } else {
+                places.append(argument)
+            }
+            i += 1
+        }
+        return options + ["--"] + places
     }
 
     static func main() async {

@@ -1,3 +1,4 @@
+import AppRuntime
 import ArcGISPortal
 import ArgumentParser
 import Foundation
@@ -80,7 +81,8 @@ enum Output {
         } else {
             write(Data("mapbook: \(sentence)\n".utf8), to: STDERR_FILENO)
         }
-        if error is SignInError || error is CredentialError { return ExitCode(4) }
+        if error is SignInError || error is CredentialError || (error as? RoutePlanner.Failure)?.problem.needsSignIn == true { return ExitCode(4) }
+        if (error as? RoutePlanner.Failure)?.problem.network.isCutOff == true { return ExitCode(3) }
         return (error as? HTTPError)?.isUnreachable == true ? ExitCode(3) : ExitCode.failure
     }
 
@@ -122,6 +124,9 @@ enum Output {
         }
         if error is NoSuchBasemap { return "noSuchBasemap" }
         if error is UnknownPlace { return "noSuchPlace" }
+        if let failure = error as? RoutePlanner.Failure {
+            return failure.problem.needsSignIn ? "signIn" : failure.problem.network.isCutOff ? "unreachable" : "route"
+        }
         if error is PinError { return "pin" }
         if error is SignInError || error is CredentialError { return "signIn" }
         if let command = error as? PackageCommandError {

@@ -1,0 +1,100 @@
+import AppRuntime
+import ArgumentParser
+import Foundation
+import MapbookCore
+import ArcGISModel
+import Geometry
+
+/// `mapbook route`: directions between places from the portal's route service.
+struct RouteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Directions from one place to another (through --via places) from the portal's route service.",
+        discussion: """
+            Each place is LON,LAT or a name, found with the portal's geocoder (or, when it cannot be asked, among the \
+            names on this device). The route service is the one the portal names in portals/self (helperServices.route); \
+            ArcGIS Online's needs a sign-in. When no route can be had, the straight-line distance is said.
+            """)
+
+    @Argument(help: ArgumentHelp("Where to start: LON,LAT or a place's name.", valueName: "FROM")) var from: String
+    @Argument(help: ArgumentHelp("Where to go: LON,LAT or a place's name.", valueName: "TO")) var to: String
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("A place to pass on the way, in order (repeatable).", valueName: "PLACE")) var via: [String] = []
+    @Option(help: ArgumentHelp("A travel mode the portal offers, by name (\"Driving Distance\").", valueName: "NAME")) var mode: String?
+    @Option(help: "Units for lengths: km or mi.") var units: String = "km"
+    @OptionGroup var library: LibraryOptions
+    @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+
+    func validate() throws {
+        guard RouteUnits(rawValue: units) != nil else { throw ValidationError("--units must be km or mi.") }
+        for place in [from, to] + via where place.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("A place must be LON,LAT or a name, not empty.")
+        }
+        guard via.count + 2 <= 150 else { throw ValidationError("A route takes at most 150 stops.") }
+    }
+
+    func run() async throws {
+        let client = library.selection.client()
+        let finder = PlaceFinder(client: { client }, library: library.library)
+        var stops: [RouteStop] = []
+        do {
+            for place in [from] + via + [to] { stops.append(try await Self.stop(place, finder: finder, json: json)) }
+        } catch {
+            throw Output.fail(error, json: json)
+        }
+        let answer = await RoutePlanner(client: { client }).route(through: stops, units: RouteUnits(rawValue: units)!, mode: mode)
+        let route: Route
+        switch answer {
+        case .success(let found): route = found
+        case .failure(let failure): throw Output.fail(failure, json: json)
+        }
+        if json { try Output.json(Self.json(route)) } else { Self.print(route) }
+    }
+
+    /// A place as a stop: a point as given, else the best place the geocoder (or this device) finds.
+    static func stop(_ text: String, finder: PlaceFinder, json: Bool) async throws -> RouteStop {
+        if let point = GeoPoint(parsing: text) { return RouteStop(name: text.replacingOccurrences(of: " ", with: ""), point: point) }
+        let answer = await finder.places(for: text, near: nil, limit: 1, online: true)
+        if let problem = answer.problem, !json {
+            Output.standardError("mapbook: \(problem.sentence) Looking for “\(Output.cell(text, width: 60))” among the names on this device.")
+        }
+        guard let place = answer.value.first else {
+            throw UnknownPlace(userMessage: "No place called “\(Output.cell(text, width: 60))” was found; give it as LON,LAT.")
+        }
+        return RouteStop(name: TerminalText.sanitizedLine(place.label, maxLength: 100), point: place.location)
+    }
+
+    /// The JSON of `mapbook route --json` (docs/cli.md).
+    static func json(_ route: Route) -> JSONValue {
+        .object([
+            "stops": .array(route.stops.map { .object(["name": .text($0.name), "longitude": .number($0.point.longitude), "latitude": .number($0.point.latitude)]) }),
+            "units": .string(route.units.rawValue),
+            "mode": .text(route.modeName),
+            "length": .number(route.length),
+            "minutes": .number(route.minutes),
+            "start": .date(route.start),
+            "arrival": .date(route.arrival),
+            "extent": .extent(route.extent),
+            "path": .array(route.path.map { .array([.number($0.longitude), .number($0.latitude)]) }),
+            "maneuvers": .array(route.maneuvers.map { step in
+                .object(["kind": .string(step.kind.rawValue), "text": .text(step.text), "length": .number(step.length),
+                         "minutes": .number(step.minutes), "arrival": .date(step.arrival), "points": .number(Double(step.path.count))])
+            }),
+        ])
+    }
+
+    static func print(_ route: Route) {
+        let names = route.stops.map { Output.cell($0.name, width: 60) }.joined(separator: " → ")
+        Output.line("\(names): \(route.measure(length: route.length, minutes: route.minutes)), arriving \(Format.date(route.arrival, time: true))"
+                    + (route.modeName.map { " (\(Output.cell($0, width: 40)))" } ?? ""))
+        let width = String(route.maneuvers.count).count
+        for (i, step) in route.maneuvers.enumerated() {
+            let number = String(i + 1).leftPadded(to: width)
+            let measure = step.kind == .arrive || step.kind == .depart ? "" : "  " + route.measure(length: step.length, minutes: step.minutes)
+            Output.line("  \(number) \(step.kind.glyph) \(Output.cell(step.text, width: 100))\(measure)")
+        }
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: " ", count: max(width - count, 0)) + self }
+}
