@@ -37,7 +37,16 @@ struct RouteCommand: AsyncParsableCommand {
         let finder = PlaceFinder(client: { client }, library: library.library)
         var stops: [RouteStop] = []
         do {
-            for place in [from] + via + [to] { stops.append(try await Self.stop(place, finder: finder, json: json)) }
+            var told = json
+            for place in [from] + via + [to] {
+                // A name is looked for near the stop before it ("Bangor" after Portland, Maine).
+                let (stop, problem) = try await Self.stop(place, near: stops.last?.point, finder: finder)
+                if let problem, !told {
+                    Output.standardError("mapbook: \(problem) Looking for places among the names on this device.")
+                    told = true
+                }
+                stops.append(stop)
+            }
         } catch {
             throw Output.fail(error, json: json)
         }
@@ -51,16 +60,14 @@ struct RouteCommand: AsyncParsableCommand {
     }
 
     /// A place as a stop: a point as given, else the best place the geocoder (or this device) finds.
-    static func stop(_ text: String, finder: PlaceFinder, json: Bool) async throws -> RouteStop {
-        if let point = GeoPoint(parsing: text) { return RouteStop(name: text.replacingOccurrences(of: " ", with: ""), point: point) }
-        let answer = await finder.places(for: text, near: nil, limit: 1, online: true)
-        if let problem = answer.problem, !json {
-            Output.standardError("mapbook: \(problem.sentence) Looking for “\(Output.cell(text, width: 60))” among the names on this device.")
-        }
+    /// With the geocoder's failure, when the names on this device answered instead.
+    static func stop(_ text: String, near: GeoPoint?, finder: PlaceFinder) async throws -> (RouteStop, String?) {
+        if let point = GeoPoint(parsing: text) { return (RouteStop(name: text.replacingOccurrences(of: " ", with: ""), point: point), nil) }
+        let answer = await finder.places(for: text, near: near, limit: 1, online: true)
         guard let place = answer.value.first else {
             throw UnknownPlace(userMessage: "No place called “\(Output.cell(text, width: 60))” was found; give it as LON,LAT.")
         }
-        return RouteStop(name: TerminalText.sanitizedLine(place.label, maxLength: 100), point: place.location)
+        return (RouteStop(name: TerminalText.sanitizedLine(place.label, maxLength: 100), point: place.location), answer.problem?.sentence)
     }
 
     /// The JSON of `mapbook route --json` (docs/cli.md).
