@@ -48,29 +48,16 @@ public enum ManeuverKind: String, Sendable, CaseIterable {
 
     /// The service's name for it (`esriDMTTurnLeft`); names mapbook does not know are `other`.
     public init(serviceName: String?) {
-        switch serviceName {
-        case "esriDMTDepart": self = .depart
-        case "esriDMTStop": self = .arrive
-        case "esriDMTStraight": self = .straight
-        case "esriDMTBearLeft": self = .bearLeft
-        case "esriDMTBearRight": self = .bearRight
-        case "esriDMTTurnLeft", "esriDMTTurnLeftLeft", "esriDMTTurnLeftRight": self = .turnLeft
-        case "esriDMTTurnRight", "esriDMTTurnRightRight", "esriDMTTurnRightLeft": self = .turnRight
-        case "esriDMTSharpLeft": self = .sharpLeft
-        case "esriDMTSharpRight": self = .sharpRight
-        case "esriDMTUTurn": self = .uTurn
-        case "esriDMTRampLeft": self = .rampLeft
-        case "esriDMTRampRight": self = .rampRight
-        case "esriDMTHighwayExit": self = .exit
-        case "esriDMTHighwayMerge": self = .merge
-        case "esriDMTHighwayChange": self = .highwayChange
-        case "esriDMTForkLeft", "esriDMTForkCenter": self = .forkLeft
-        case "esriDMTForkRight": self = .forkRight
-        case "esriDMTRoundabout": self = .roundabout
-        case "esriDMTFerry", "esriDMTEndOfFerry": self = .ferry
-        default: self = .other
-        }
+        let name = serviceName.map { Self.aliases[$0] ?? $0 }
+        self = Self.allCases.first { $0.serviceName == name } ?? .other
     }
+
+    /// The service's kinds that mapbook shows as another's glyph.
+    private static let aliases = [
+        "esriDMTTurnLeftLeft": "esriDMTTurnLeft", "esriDMTTurnLeftRight": "esriDMTTurnLeft",
+        "esriDMTTurnRightRight": "esriDMTTurnRight", "esriDMTTurnRightLeft": "esriDMTTurnRight",
+        "esriDMTForkCenter": "esriDMTForkLeft", "esriDMTEndOfFerry": "esriDMTFerry",
+    ]
 
     /// The service's name, as the sample route service writes it.
     public var serviceName: String {

@@ -192,11 +192,7 @@ extension PortalClient {
 
     /// A form POST to `{rest}/path` whose answer is JSON, error bodies typed as for GETs.
     private func post(_ path: [String], form: [(String, String)]) async throws -> JSONValue {
-        var request = request(path, query: [], json: false)
-        request.method = "POST"
-        request.headers.append(("Content-Type", "application/x-www-form-urlencoded"))
-        request.body = Data((form + [("f", "json")]).map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
-        return try await getJSON(request, about: nil)
+        try await getJSON(formPost(base: restURL, path, form: form), about: nil)
     }
 
     /// A token the portal gave that could split a header or a line is refused, never kept.

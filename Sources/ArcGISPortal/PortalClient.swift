@@ -257,6 +257,16 @@ public struct PortalClient: Sendable {
         return request(url: components.url!)
     }
 
+    /// A form POST to `{base}/{path}` with `f=json`: for secrets, and for parameters too long for an
+    /// address (a route's stops), with the token as for a GET.
+    func formPost(base: URL, _ path: [String], form: [(String, String)]) -> HTTPRequest {
+        var request = request(base: base, path, query: [], json: false)
+        request.method = "POST"
+        request.headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+        request.body = Data((form + [("f", "json")]).map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        return request
+    }
+
     /// A GET of `url` as it is, with the token when the address may carry it.
     func request(url: URL) -> HTTPRequest {
         var headers: [(String, String)] = []

@@ -52,13 +52,14 @@ extension PortalClient {
                      "attributes": .object(["Name": .string(TerminalText.sanitizedLine(stop.name, maxLength: 100))])])
         }
         let stopsJSON = JSONValue.object(["features": .array(features), "spatialReference": .object(["wkid": .number(4326)])])
-        var query: [(String, String)] = [
+        var form: [(String, String)] = [
             ("stops", stopsJSON.compactText), ("returnDirections", "true"), ("returnRoutes", "true"), ("returnStops", "false"),
             ("directionsOutputType", "esriDOTComplete"), ("directionsLengthUnits", units.serviceName), ("outSR", "4326"),
             ("startTime", String(Int64(start.timeIntervalSince1970 * 1000))), ("startTimeIsUTC", "true"),
         ]
-        if let mode { query.append(("travelMode", mode.json)) }
-        var request = request(base: service.url, ["solve"], query: query)
+        if let mode { form.append(("travelMode", mode.json)) }
+        // POST: 150 named stops are longer than servers take in an address (about 2,000 characters).
+        var request = formPost(base: service.url, ["solve"], form: form)
         request.deadline = Self.solveDeadline
         request.maxBodyBytes = Self.maxRouteBytes
         let json: JSONValue

@@ -45,7 +45,8 @@ public enum Format {
         let total = Int(max(minutes, 0).rounded())
         if total < 60 { return "\(max(total, minutes > 0 ? 1 : 0)) min" }
         if total < 24 * 60 { return String(format: "%d h %02d min", total / 60, total % 60) }
-        return "\(total / (24 * 60)) d \((total % (24 * 60) + 30) / 60) h"
+        let hours = (total + 30) / 60
+        return "\(hours / 24) d \(hours % 24) h"
     }
 
     /// `2024-05-03`, or with `time` `2024-05-03 14:07 UTC`.

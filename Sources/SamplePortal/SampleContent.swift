@@ -29,8 +29,8 @@ public final class SampleContent: Sendable {
     let geocoder: SampleGeocoder
     /// The FeatureServer's places and counties, gathered once.
     let featureServer: SampleFeatureServer
-    /// The route service's road network, built once.
-    let routes: SampleRouteService
+    /// The route service's road network: built when first asked for, not at every start.
+    private let routeService = Mutex<SampleRouteService?>(nil)
     /// Areas' geodatabase packages, by area, server address and generation: made when first asked for.
     private let geodatabases = Mutex<[String: Data]>([:])
     /// The mobile map package item's bytes: made when first asked for.
@@ -41,7 +41,15 @@ public final class SampleContent: Sendable {
         rasterTiles = SampleRasterTiles(basemap)
         geocoder = SampleGeocoder(basemap: basemap)
         featureServer = SampleFeatureServer(basemap: basemap)
-        routes = SampleRouteService()
+    }
+
+    var routes: SampleRouteService {
+        routeService.withLock { built in
+            if let built { return built }
+            let service = SampleRouteService()
+            built = service
+            return service
+        }
     }
 
     /// The area's geodatabase package as served from `baseURL` at `generation`; empty if it cannot be made.

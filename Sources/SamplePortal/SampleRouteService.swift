@@ -34,7 +34,9 @@ struct SampleRouteService: Sendable {
         if down {
             return LoopbackResponse(status: 503, headers: [("Content-Type", "text/html")], body: Data("<html><body>Service Unavailable</body></html>".utf8))
         }
-        guard request.query["f"] == "json" || request.query["f"] == "pjson" else { return SampleREST.html }
+        // Parameters come in the address or, as clients send long ones, in a form body.
+        let parameters = request.method == "POST" ? request.query.merging(SampleAuth.form(request.body)) { _, form in form } : request.query
+        guard parameters["f"] == "json" || parameters["f"] == "pjson" else { return SampleREST.html }
         if needsSignIn, !signedIn { return SampleREST.json(SampleREST.error(499, "Token Required")) }
         if request.path.hasPrefix(Self.utilitiesPath) {
             guard request.path.hasSuffix("/GetTravelModes/execute") else { return SampleREST.json(SampleREST.error(400, "Invalid URL")) }
@@ -46,7 +48,7 @@ struct SampleRouteService: Sendable {
             return SampleREST.json(.object(["currentVersion": .number(11.3), "serviceDescription": .string("Routes over the interstates."),
                                             "routes": .array([.string("Route")])]))
         case "solve":
-            return SampleREST.json(solve(request.query, noRoute: noRoute))
+            return SampleREST.json(solve(parameters, noRoute: noRoute))
         default:
             return SampleREST.json(SampleREST.error(400, "Invalid URL", details: ["Unknown operation."]))
         }

@@ -29,7 +29,6 @@ struct RouteCommand: AsyncParsableCommand {
         for place in [from, to] + via where place.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("A place must be LON,LAT or a name, not empty.")
         }
-        guard via.count + 2 <= 150 else { throw ValidationError("A route takes at most 150 stops.") }
     }
 
     func run() async throws {

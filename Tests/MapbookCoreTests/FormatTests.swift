@@ -16,4 +16,12 @@ import Testing
         #expect(Format.date(date) == "2023-11-14")
         #expect(Format.timestamp(date) == "2023-11-14T22:13:20Z")
     }
+
+    @Test(arguments: [
+        (0.0, "0 min"), (0.2, "1 min"), (44.6, "45 min"), (121, "2 h 01 min"), (24 * 60 - 1, "23 h 59 min"),
+        (2 * 24 * 60 - 10, "2 d 0 h"), (2796.5, "1 d 23 h"),
+    ] as [(Double, String)])
+    func durations(minutes: Double, text: String) {
+        #expect(Format.duration(minutes: minutes) == text)
+    }
 }
