@@ -212,8 +212,11 @@ public struct AppState: Sendable {
     public var overview = OverviewState()
     /// The areas list: its order, filter, selection and scroll, and whether it has the keys.
     public var list = AreaListState()
-    /// The place searched for last: what "nearest" measures from.
-    public var lastPlace: MapPin?
+    /// The places searched for, the latest first (a few): what "nearest" measures from, and where
+    /// directions start when no other place is typed.
+    public var recentPlaces: [MapPin] = []
+    /// The directions asked for this session, and the one shown.
+    public var directions = Directions()
     /// The basemap chosen with `B`, and the portal's gallery to choose from.
     public var basemaps = BasemapsState()
     /// What the user set: keys, units, how maps are drawn.
@@ -264,7 +267,9 @@ public struct AppState: Sendable {
         let mapsSettled = if case .maps(let maps)? = overlay { maps.pending.isEmpty } else { true }
         // A map opened is settled once its first picture is in.
         let mapSettled = map.map { !$0.isOpening && ($0.image != nil || !$0.isOpen) } ?? true
-        return webMapSettled && mapsSettled && mapSettled && library.removing.isEmpty && nextWebMap == nil && nextPackage == nil
+        let directionsSettled = !directions.results.contains { $0.outcome == .asking }
+        return webMapSettled && mapsSettled && mapSettled && directionsSettled && library.removing.isEmpty && nextWebMap == nil
+            && nextPackage == nil
     }
 
     /// The list as shown: everything, or what matches the filter, best match first.
@@ -371,6 +376,9 @@ public struct AppState: Sendable {
     public var message: String? { notice?.sentence(keys: preferences.keyBindings) }
 
     /// The key the user presses for `intent`, as text for a sentence ("r to retry").
+    /// The place searched for last.
+    public var lastPlace: MapPin? { recentPlaces.first }
+
     public func key(_ intent: Intent) -> String { KeyMap.key(for: intent, preferences.keyBindings) ?? "its key" }
 }
 

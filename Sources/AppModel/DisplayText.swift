@@ -71,6 +71,20 @@ enum DisplayText {
         BasemapChoice(item: item(choice.item), basemap: basemap(choice.basemap))
     }
 
+    /// A route's stop names, mode and maneuver texts (the client sanitizes them; cleaned again,
+    /// idempotently, since any service's answer may arrive here).
+    static func route(_ route: Route) -> Route {
+        var clean = route
+        clean.stops = route.stops.map { RouteStop(name: TerminalText.sanitizedLine($0.name, maxLength: 120), point: $0.point) }
+        clean.modeName = route.modeName.map { TerminalText.sanitizedLine($0, maxLength: 60) }
+        clean.maneuvers = route.maneuvers.map { step in
+            var step = step
+            step.text = TerminalText.sanitizedLine(step.text, maxLength: 300)
+            return step
+        }
+        return clean
+    }
+
     private static func layer(_ layer: WebMapLayer) -> WebMapLayer {
         var clean = layer
         clean.title = layer.title.map { TerminalText.sanitizedLine($0, maxLength: 128) }

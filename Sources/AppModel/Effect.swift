@@ -76,6 +76,9 @@ public enum Effect: Equatable, Sendable {
     case openLink(String)
     /// Find the place: a suggestion's by its key, else the text (→ `placesFound`).
     case findPlaces(String, magicKey: String?, request: Int, near: GeoPoint?, online: Bool)
+    /// Ask the portal's route service for the route through `stops` in order, each name found
+    /// first near the stop before it (→ `routeFound`).
+    case findRoute(request: Int, stops: [StopQuery], units: RouteUnits)
 }
 
 /// Where a map's operational layers come from: a downloaded area's copies when it has them, else

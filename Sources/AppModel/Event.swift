@@ -86,6 +86,8 @@ public enum Event: Sendable {
     case placeDescribed(request: Int, PlaceDescription)
     /// The places found for the search's request `request`, best first.
     case placesFound(request: Int, Result<[GeocodeCandidate], LoadFailure>)
+    /// The route for directions request `request`, or why there is none.
+    case routeFound(request: Int, Result<Route, RouteFailure>)
 }
 
 /// The library as read from disk.

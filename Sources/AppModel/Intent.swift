@@ -17,6 +17,9 @@ public enum Intent: Hashable, Sendable {
     case startSearch
     /// `S`: sign in to the portal with a username and password.
     case signIn
+    /// Directions through places given as words, each `LON,LAT` or a name (the plain mode's
+    /// `directions A to B`).
+    case directions(through: [String])
     case list(ListIntent)
     case area(AreaIntent)
     case map(MapIntent)
@@ -70,6 +73,9 @@ public enum MapIntent: Hashable, Sendable {
     case identifyAt(column: Int, row: Int)
     /// `R`: start a ruler at the centre, or fix a point of it there.
     case ruler
+    /// `t`: directions to here (with directions shown, a further stop); `[` `]` the directions
+    /// asked before and after.
+    case directions, previousDirections, nextDirections
     /// `p`: a pin at the centre; in the pins table `e` edits and `o` opens the link.
     case dropPin, editPin, openLink
     /// Space in the layer list: show or hide the layer.

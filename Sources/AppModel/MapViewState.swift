@@ -11,13 +11,15 @@ public enum MapPanel: Equatable, Sendable {
 }
 
 /// What can lie over the map, one at a time by construction: a list (bookmarks, layers, basemaps,
-/// pins) with its selection, what `i` identified, what `w` found at the centre, the ruler. Opening
-/// one closes the one before; Esc closes it.
+/// pins) with its selection, what `i` identified, what `w` found at the centre, the ruler, the
+/// directions (`AppState.directions`' shown result, its route drawn). Opening one closes the one
+/// before; Esc closes it.
 public enum MapCard: Equatable, Sendable {
     case list(MapPanel, selection: Int)
     case identify(IdentifyState)
     case whatsHere(WhatsHere)
     case ruler(Ruler)
+    case directions
 }
 
 /// The map view: what it shows, how, and the last picture drawn. The picture may be for an older

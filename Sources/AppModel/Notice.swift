@@ -64,6 +64,9 @@ public enum Notice: Equatable, Sendable {
     case noPins
     case pinKept(String)
     case pinDeleted(String)
+    /// `[` or `]` with no directions asked for yet; past the first or the last of them.
+    case noDirections
+    case noMoreDirections(earlier: Bool)
 
     /// The sentence, naming the default keys.
     public var sentence: String { sentence(keys: KeyMap.bindings) }
@@ -120,6 +123,9 @@ public enum Notice: Equatable, Sendable {
         case .noPins: "No pins yet: \(key(.map(.dropPin))) drops one at the centre of the map."
         case .pinKept(let title): "Pin kept: \(title)"
         case .pinDeleted(let title): "Deleted the pin \(title)."
+        case .noDirections: "No directions yet: \(key(.map(.directions))) asks for directions to the centre of the map."
+        case .noMoreDirections(true): "These are the first directions asked for."
+        case .noMoreDirections(false): "These are the latest directions."
         }
     }
 }

@@ -20,6 +20,12 @@ public struct ScreenLayout: Equatable, Sendable {
         Rect(x: 0, y: 1, width: width, height: max(height - 2, 0))
     }
 
+    /// How wide the directions panel at the map's right is: two fifths of the map, within 38 to 60
+    /// columns (never more than the map less four).
+    public static func directionsPanelWidth(mapWidth: Int) -> Int {
+        min(max(mapWidth * 2 / 5, 38), 60, max(mapWidth - 4, 10))
+    }
+
     /// The details document's text area.
     public var detailsBody: Rect { Rect(x: 2, y: 2, width: display.width - 4, height: display.height - 3) }
 

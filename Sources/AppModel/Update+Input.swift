@@ -57,6 +57,10 @@ extension App {
         case .back: back(&state)
         case .startSearch:
             return startSearch(&state)
+        case .directions(let places):
+            return route(&state, through: places.map { place in
+                GeoPoint(parsing: place).map { StopQuery.place(RouteStop(name: place, point: $0)) } ?? .named(place)
+            })
         case .list(.cycleOrder):
             cycleOrder(&state)
         case .list(.toggleDownloadedFirst):

@@ -107,19 +107,20 @@ extension App {
     static func inMap(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
         guard let map = state.map else { return nil }
         if map.panel == .pins, let handled = inPins(&state, intent) { return handled }
+        if map.card == .directions, let handled = inDirections(&state, intent) { return handled }
         if map.panel != nil, let handled = inPanel(&state, intent) { return handled }
         switch intent {
         case .move(let move): return pan(&state, move)
         case .map(let asked): return onMap(&state, asked)
         case .open where map.ruler != nil: return layRuler(&state, at: nil)
         case .back where map.card != nil:
-            // Whichever card is open (identify, what's here, the ruler) closes: one rule, one card.
+            // Whichever card is open (identify, what's here, the ruler, directions) closes: one rule, one card.
             state.withMap { $0.card = nil }
             return []
         case .back: return leaveMap(&state, map)
         case .open, .list, .maps, .signIn, .form:
             return []
-        case .quit, .toggleHelp, .refresh, .startSearch, .area, .filter, .search, .confirm:
+        case .quit, .toggleHelp, .refresh, .startSearch, .area, .filter, .search, .confirm, .directions:
             return nil
         }
     }
@@ -168,6 +169,9 @@ extension App {
         case .showPins: return showPins(&state)
         case .nextHit: return nextHit(&state)
         case .ruler: return layRuler(&state, at: nil)
+        case .directions: return askDirections(&state)
+        case .previousDirections: return otherResult(&state, by: -1)
+        case .nextDirections: return otherResult(&state, by: 1)
         case .cycleMode:
             state.withMap { $0.mode = map.mode.next }
             state.notice = .drawingMode(map.mode.next)
@@ -247,7 +251,7 @@ extension App {
             return requestMapDraw(&state)
         case .move, .map, .quit, .toggleHelp:
             return nil
-        case .refresh, .startSearch, .signIn, .list, .area, .maps, .form, .filter, .search, .confirm:
+        case .refresh, .startSearch, .signIn, .list, .area, .maps, .form, .filter, .search, .confirm, .directions:
             break
         }
         return []

@@ -24,8 +24,10 @@ public struct PlaceSearch: Equatable, Sendable {
     public var status: Status = .idle
     /// The suggestions are the names on this device (offline, or the geocoder failed).
     public var offline = false
+    /// Going to the place, or a stop of a route.
+    public var purpose: SearchPurpose
 
-    public init() {}
+    public init(purpose: SearchPurpose = .goThere) { self.purpose = purpose }
 }
 
 /// `s`: search for a place with the portal's geocoder; suggestions as you type, Enter opens the
@@ -58,6 +60,9 @@ extension App {
             search.selection = min(search.selection + 1, max(search.suggestions.count - 1, 0))
         case .pick:
             let text = search.text.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty, case .routeStop(let stops, let first, let fallback?) = search.purpose {
+                return stopChosen(&state, fallback, stops: stops, first: first)
+            }
             guard !text.isEmpty else { return [] }
             let chosen = search.suggestions.indices.contains(search.selection) ? search.suggestions[search.selection] : nil
             search.request += 1
@@ -131,9 +136,13 @@ extension App {
             state.overlay = .search(search)
             return []
         }
-        state.overlay = nil
         let label = TerminalText.sanitizedLine(place.label, maxLength: 120)
         let p = place.location
+        if case .routeStop(let stops, let first, _) = search.purpose {
+            remember(&state, MapPin(point: p, label: label))
+            return stopChosen(&state, RouteStop(name: label, point: p), stops: stops, first: first)
+        }
+        state.overlay = nil
         let view = place.extent ?? GeoExtent(xmin: p.longitude - 0.05, ymin: p.latitude - 0.05, xmax: p.longitude + 0.05, ymax: p.latitude + 0.05)
         // A feature of the open map, or any place on a map opened from a file, is shown on the map
         // open now: framed, pinned.
@@ -154,7 +163,7 @@ extension App {
             effects = openBasemap(&state, title: label, home: view, bookmarks: bookmarks)
         }
         state.withMap { $0.pin = MapPin(point: p, label: label) }
-        state.lastPlace = MapPin(point: p, label: label)
+        remember(&state, MapPin(point: p, label: label))
         // The list's selection moves to the area that holds the place: d then downloads it.
         if let index = state.areas.firstIndex(where: { $0.item.id == holding.first?.item.id }),
            let row = state.rows.firstIndex(of: .area(index)) {
@@ -166,6 +175,13 @@ extension App {
             TerminalText.sanitizedLine(area.item.title, maxLength: 80) + (state.library.downloads[area.item.id] != nil ? " · on this device" : "")
         })
         return effects
+    }
+
+    /// The places searched for, the latest first: the same place moves to the front.
+    static func remember(_ state: inout AppState, _ place: MapPin) {
+        state.recentPlaces.removeAll { Geodesy.distance($0.point, place.point) < sameStop }
+        state.recentPlaces.insert(place, at: 0)
+        state.recentPlaces = Array(state.recentPlaces.prefix(5))
     }
 
     // MARK: What's here

@@ -157,6 +157,8 @@ public enum App {
             return placeDescribed(&state, request: request, description)
         case .placesFound(let request, let result):
             return placesFound(&state, request: request, result)
+        case .routeFound(let request, let result):
+            return routeFound(&state, request: request, result)
         }
     }
 

@@ -10,7 +10,7 @@ import OfflineLibrary
 import UserFiles
 
 /// Performs the model's effects and sends their results back as events. It composes one handler
-/// per domain — the catalogue and the connection, downloads, maps, places, pins, sign-in, the
+/// per domain — the catalogue and the connection, downloads, maps, places, directions, pins, sign-in, the
 /// web-map directory — each with its dependencies passed in (so it can be tested with fakes), and
 /// owns what they share: the task tracker (every task is started through it, so `shutdown` stops
 /// them all) and the sink events go out through. It lives on the UI actor; what takes time runs
@@ -33,6 +33,7 @@ public final class Runtime {
     private let signIn: SignInHandler
     private let directory: WebMapDirectoryHandler
     private let packages: PackagesHandler
+    private let directions: DirectionsHandler
 
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
                 map: MapStack? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil, connect: @escaping Connect) {
@@ -43,6 +44,7 @@ public final class Runtime {
         let finder = PlaceFinder(client: { await connection.client }, library: library)
         maps = MapViewHandler(library: library, http: http, connection: connection, given: map, finder: finder, send: send, tasks: tasks)
         places = PlacesHandler(finder: finder, send: send, tasks: tasks)
+        directions = DirectionsHandler(planner: RoutePlanner(client: { await connection.client }), finder: finder, send: send, tasks: tasks)
         pins = PinsHandler(store: PinStore(root: library.root), send: send, tasks: tasks)
         self.signIn = SignInHandler(connection: connection, signIn: signIn, send: send, tasks: tasks)
         directory = WebMapDirectoryHandler(connection: connection, recent: recent, library: library, send: send, tasks: tasks)
@@ -78,6 +80,7 @@ public final class Runtime {
             places.find(text, magicKey: magicKey, request: request, near: near, online: online)
         case .describePlace(let point, let request, let online): places.describe(point, request: request, online: online)
         case .describePins(let list): places.describePins(list)
+        case .findRoute(let request, let stops, let units): directions.route(request: request, through: stops, units: units)
         case .loadPins: pins.load()
         case .savePin(let draft): pins.save(draft)
         case .deletePin(let id): pins.delete(id)

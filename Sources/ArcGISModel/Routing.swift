@@ -88,7 +88,7 @@ public enum ManeuverKind: String, Sendable, CaseIterable {
     /// One terminal cell that says which way: arrows for turns, a flag for the end.
     public var glyph: String {
         switch self {
-        case .depart: "●"
+        case .depart: "◉"
         case .arrive: "◆"
         case .straight, .merge, .highwayChange: "↑"
         case .bearLeft, .rampLeft, .forkLeft: "↖"
@@ -145,6 +145,14 @@ public struct Route: Sendable, Equatable {
     /// "128.7 mi · 2 h 01 min": a step's or the whole route's length and time, as listed.
     public func measure(length: Double, minutes: Double) -> String {
         "\(units.describe(length)) · \(Format.duration(minutes: minutes))"
+    }
+
+    /// The whole route's length and time.
+    public var totals: String { measure(length: length, minutes: minutes) }
+
+    /// What a step's row says after its text; nothing for the departure and the arrival.
+    public func measure(of step: Maneuver) -> String? {
+        step.kind == .arrive || step.kind == .depart ? nil : measure(length: step.length, minutes: step.minutes)
     }
 }
 

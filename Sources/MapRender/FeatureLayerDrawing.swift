@@ -265,14 +265,14 @@ enum FeatureLayerPainter {
 public enum FeatureHighlight {
     public static let color: PaletteIndex = 201
 
-    /// A line's path or an area's outline, two dots wide, over what `frame` holds in `rect`
-    /// (a point is a mark: `names`).
+    /// A line's path or an area's outline, two dots wide (or `dots`, up to three), over what
+    /// `frame` holds in `rect` (a point is a mark: `names`).
     public static func drawPath(_ geometry: GeoGeometry, viewport: MapViewport, into frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool,
-                                color: PaletteIndex = FeatureHighlight.color) {
+                                color: PaletteIndex = FeatureHighlight.color, dots: Int = 2) {
         guard !rect.isEmpty else { return }
         let projection = viewport.projection(columns: rect.width, rows: rect.height)
         var canvas = MapCanvas(columns: rect.width, rows: rect.height)
-        let style = LineStyle(width: 2, dasharray: [])
+        let style = LineStyle(width: Double(dots), dasharray: [])
         let paths: [[GeoPoint]]
         switch geometry {
         case .points: return

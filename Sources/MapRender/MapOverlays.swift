@@ -2,9 +2,21 @@ import MapbookCore
 import TerminalCanvas
 import Geometry
 
-/// What the map view lays over a map's picture: the identified feature, the ruler, the user's pins
-/// and a searched place.
+/// What the map view lays over a map's picture: the identified feature, the ruler, a route, the
+/// user's pins and a searched place.
 public struct MapOverlays: Sendable {
+    /// Directions: the route's line (bold), the step being looked at over it, and the stops — the
+    /// start and the end marked apart from the stops between.
+    public struct RouteLine: Sendable {
+        public var path: [GeoPoint]
+        public var step: [GeoPoint]
+        public var stops: [(name: String, point: GeoPoint)]
+
+        public init(path: [GeoPoint], step: [GeoPoint] = [], stops: [(name: String, point: GeoPoint)]) {
+            self.path = path; self.step = step; self.stops = stops
+        }
+    }
+
     public struct Ruler: Sendable {
         /// From its first point to the centre, as drawn.
         public var path: [GeoPoint]
@@ -16,17 +28,19 @@ public struct MapOverlays: Sendable {
 
     public var identified: (geometry: GeoGeometry, title: String)?
     public var ruler: Ruler?
+    public var route: RouteLine?
     public var pins: [(title: String, point: GeoPoint)]
     public var searched: (label: String, point: GeoPoint)?
 
-    public init(identified: (geometry: GeoGeometry, title: String)? = nil, ruler: Ruler? = nil, pins: [(title: String, point: GeoPoint)] = [],
-                searched: (label: String, point: GeoPoint)? = nil) {
-        self.identified = identified; self.ruler = ruler; self.pins = pins; self.searched = searched
+    public init(identified: (geometry: GeoGeometry, title: String)? = nil, ruler: Ruler? = nil, route: RouteLine? = nil,
+                pins: [(title: String, point: GeoPoint)] = [], searched: (label: String, point: GeoPoint)? = nil) {
+        self.identified = identified; self.ruler = ruler; self.route = route; self.pins = pins; self.searched = searched
     }
 
-    /// The picture (one drawn for another size shows as far as it fits), then the identified
-    /// feature's outline and the ruler's path, then every mark and name in one pass: the identified
-    /// feature's first, the searched place's, the pins', the map's own. Returns where names went.
+    /// The picture (one drawn for another size shows as far as it fits), then the route, the
+    /// identified feature's outline and the ruler's path, then every mark and name in one pass: the
+    /// identified feature's first, the route's stops, the searched place's, the pins', the map's
+    /// own. Returns where names went.
     @discardableResult
     public func draw(over picture: MapPicture?, viewport: MapViewport, into frame: inout Frame, rect: Rect, theme: MapTheme,
                      glyphs: GlyphSet, colors: Bool) -> [PlacedLabel] {
@@ -38,6 +52,23 @@ public struct MapOverlays: Sendable {
         if let picture {
             frame.paste(picture.frame, at: (rect.x, rect.y), clip: rect)
             names = picture.names
+        }
+        if let route {
+            FeatureHighlight.drawPath(.lines([route.path]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
+                                      color: theme.route, dots: 3)
+            if route.step.count > 1 {
+                FeatureHighlight.drawPath(.lines([route.step]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
+                                          color: theme.routeStep, dots: 3)
+            }
+            // The start and the end as the directions list shows them (`ManeuverKind.glyph`).
+            for (index, stop) in route.stops.enumerated() {
+                let (glyph, color): (Character, PaletteIndex) = switch index {
+                case 0: (ascii ? "S" : "◉", theme.routeStart)
+                case route.stops.count - 1: (ascii ? "E" : "◆", theme.routeEnd)
+                default: (ascii ? "o" : "○", theme.route)
+                }
+                names.mark(stop.point, glyph: glyph, label: stop.name, rank: .selected, color: color, projection: projection, size: size)
+            }
         }
         if let identified {
             FeatureHighlight.drawPath(identified.geometry, viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors)

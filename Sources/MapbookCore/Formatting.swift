@@ -58,6 +58,14 @@ public enum Format {
         return time ? day + String(format: " %02d:%02d UTC", c.hour ?? 0, c.minute ?? 0) : day
     }
 
+    /// `14:07 EST`: a time of day where the user is (an arrival).
+    public static func clock(_ date: Date, in timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0) + (timeZone.abbreviation(for: date).map { " " + $0 } ?? "")
+    }
+
     /// RFC 3339 / ISO 8601 in UTC with seconds, for JSON output.
     public static func timestamp(_ date: Date) -> String {
         let f = ISO8601DateFormatter()

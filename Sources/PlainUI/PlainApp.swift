@@ -190,6 +190,7 @@ public final class PlainApp {
             var ruler = Ruler(start: points[0])
             ruler.points += points.dropFirst().dropLast()
             say("Ruler: " + ruler.sentence(to: points[points.count - 1], units: program.state.preferences.units))
+        case .directions(let places): program.send(.intent(.directions(through: places)))
         case .help: PlainCommand.commandHelp.forEach(say)
         case .quit: program.send(.intent(.quit))
         }

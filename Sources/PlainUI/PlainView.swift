@@ -33,6 +33,11 @@ public enum PlainView {
             add("confirm", "\(confirmation.question) \(confirmation.detail) Type yes or no.")
         }
         if let map = state.map { add("map", mapLine(map)) }
+        if let shown = state.directions.current {
+            // Keyed by request: each new result is printed whole, even where its steps read the same.
+            let lines = directionsLines(shown)
+            for (index, line) in lines.enumerated() { add("directions \(shown.request) \(index)", line) }
+        }
         if case .maps(let maps)? = state.overlay {
             // The card's tab and how it stands, then its rows numbered for `webmap N`.
             add("maps", "Web maps, \(maps.tab.title): \(maps.status(unicode: true))")
@@ -100,6 +105,20 @@ public enum PlainView {
         }
     }
 
+    /// Directions as lines: the stops and the totals (or why there are none), then each step.
+    public static func directionsLines(_ shown: Directions.Result, timeZone: TimeZone = .current) -> [String] {
+        switch shown.outcome {
+        case .asking: return ["Directions \(shown.title): asking the route service."]
+        case .failed(let sentence): return ["Directions \(shown.title): \(sentence)"]
+        case .found(let route):
+            return ["Directions \(shown.title): \(route.totals), arriving \(Format.clock(route.arrival, in: timeZone))"
+                    + (route.modeName.map { " (\($0))" } ?? "") + ". \(route.maneuvers.count) steps:"]
+                + route.maneuvers.enumerated().map { index, step in
+                    "  \(index + 1). \(step.text)" + (route.measure(of: step).map { " — \($0)" } ?? "")
+                }
+        }
+    }
+
     private static func mapLine(_ map: MapViewState) -> String {
         if let status = map.status { return "Map of \(map.title): \(status)" }
         guard map.image != nil else { return "" }
@@ -133,6 +152,8 @@ public enum PlainCommand: Equatable, Sendable {
     case webMap(Int)
     /// `ruler LON,LAT LON,LAT …`: the distance and bearing along the points, as the map's ruler says it.
     case ruler([GeoPoint])
+    /// `directions A to B [to C …]`: each place `LON,LAT` or a name.
+    case directions([String])
     case help
     case quit
 
@@ -146,6 +167,16 @@ public enum PlainCommand: Equatable, Sendable {
             return .success(make(number))
         }
         switch verb {
+        case "directions", "route":
+            // The places as typed, between the word "to".
+            var places: [[Substring]] = [[]]
+            for word in line.split(whereSeparator: \.isWhitespace).dropFirst() {
+                if word.lowercased() == "to" { places.append([]) } else { places[places.count - 1].append(word) }
+            }
+            guard places.count >= 2, places.allSatisfy({ !$0.isEmpty }) else {
+                return .failure(PlainCommandError("directions needs two places or more, as in directions Portland, ME to Bangor (or -70.26,43.66 to -68.77,44.80)."))
+            }
+            return .success(.directions(places.map { $0.joined(separator: " ") }))
         case "ruler", "measure":
             let points = words.dropFirst().compactMap(GeoPoint.init(parsing:))
             guard points.count >= 2, points.count == words.count - 1 else {
@@ -200,6 +231,7 @@ public enum PlainCommand: Equatable, Sendable {
         "  maps search WORDS           web maps matching the words; maps more: the next page",
         "  webmap N      open web map N of the last maps list",
         "  ruler P P …   distance and bearing along points (P is LON,LAT, such as -68.2,44.39)",
+        "  directions A to B [to C …]  a route and its steps from the portal's route service (a place is a name or LON,LAT)",
         "  help          this list",
         "  quit          stop; downloads keep their bytes and resume next time",
         "At the end of the input, mapbook waits for the downloads under way, then quits.",

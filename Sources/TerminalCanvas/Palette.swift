@@ -83,6 +83,11 @@ public struct MapTheme: Sendable, Equatable {
     public var pin: PaletteIndex = 201
     /// The ruler's path, points and card.
     public var ruler: PaletteIndex = 226
+    /// A route's line, the step looked at, its start and its end.
+    public var route: PaletteIndex = 39
+    public var routeStep: PaletteIndex = 226
+    public var routeStart: PaletteIndex = 46
+    public var routeEnd: PaletteIndex = 196
 
     public init() {}
 
@@ -104,6 +109,10 @@ public struct MapTheme: Sendable, Equatable {
         theme.cityName = 238
         theme.pin = 163
         theme.ruler = 130
+        theme.route = 26
+        theme.routeStep = 166
+        theme.routeStart = 28
+        theme.routeEnd = 160
         return theme
     }()
 }

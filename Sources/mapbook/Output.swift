@@ -1,3 +1,4 @@
+import AppModel
 import AppRuntime
 import ArcGISPortal
 import ArgumentParser
@@ -81,8 +82,8 @@ enum Output {
         } else {
             write(Data("mapbook: \(sentence)\n".utf8), to: STDERR_FILENO)
         }
-        if error is SignInError || error is CredentialError || (error as? RoutePlanner.Failure)?.problem.needsSignIn == true { return ExitCode(4) }
-        if (error as? RoutePlanner.Failure)?.problem.network.isCutOff == true { return ExitCode(3) }
+        if error is SignInError || error is CredentialError || (error as? RouteFailure)?.problem.needsSignIn == true { return ExitCode(4) }
+        if (error as? RouteFailure)?.problem.network.isCutOff == true { return ExitCode(3) }
         return (error as? HTTPError)?.isUnreachable == true ? ExitCode(3) : ExitCode.failure
     }
 
@@ -123,8 +124,8 @@ enum Output {
             }
         }
         if error is NoSuchBasemap { return "noSuchBasemap" }
-        if error is UnknownPlace { return "noSuchPlace" }
-        if let failure = error as? RoutePlanner.Failure {
+        if error is UnknownPlace || error is RoutePlanner.UnknownStop { return "noSuchPlace" }
+        if let failure = error as? RouteFailure {
             return failure.problem.needsSignIn ? "signIn" : failure.problem.network.isCutOff ? "unreachable" : "route"
         }
         if error is PinError { return "pin" }

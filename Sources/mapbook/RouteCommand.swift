@@ -1,3 +1,4 @@
+import AppModel
 import AppRuntime
 import ArgumentParser
 import Foundation
@@ -34,20 +35,17 @@ struct RouteCommand: AsyncParsableCommand {
     func run() async throws {
         let client = library.selection.client()
         let finder = PlaceFinder(client: { client }, library: library.library)
-        var stops: [RouteStop] = []
-        do {
-            var told = json
-            for place in [from] + via + [to] {
-                // A name is looked for near the stop before it ("Bangor" after Portland, Maine).
-                let (stop, problem) = try await Self.stop(place, near: stops.last?.point, finder: finder)
-                if let problem, !told {
-                    Output.standardError("mapbook: \(problem) Looking for places among the names on this device.")
-                    told = true
-                }
-                stops.append(stop)
+        let queries = ([from] + via + [to]).map { place in
+            GeoPoint(parsing: place).map { StopQuery.place(RouteStop(name: place.replacingOccurrences(of: " ", with: ""), point: $0)) } ?? .named(place)
+        }
+        let stops: [RouteStop]
+        switch await RoutePlanner.locate(queries, finder: finder) {
+        case .success(let located):
+            if let problem = located.problem, !json {
+                Output.standardError("mapbook: \(problem.sentence) Looking for places among the names on this device.")
             }
-        } catch {
-            throw Output.fail(error, json: json)
+            stops = located.stops
+        case .failure(let unknown): throw Output.fail(unknown, json: json)
         }
         let answer = await RoutePlanner(client: { client }).route(through: stops, units: RouteUnits(rawValue: units)!, mode: mode)
         let route: Route
@@ -56,17 +54,6 @@ struct RouteCommand: AsyncParsableCommand {
         case .failure(let failure): throw Output.fail(failure, json: json)
         }
         if json { try Output.json(Self.json(route)) } else { Self.print(route) }
-    }
-
-    /// A place as a stop: a point as given, else the best place the geocoder (or this device) finds.
-    /// With the geocoder's failure, when the names on this device answered instead.
-    static func stop(_ text: String, near: GeoPoint?, finder: PlaceFinder) async throws -> (RouteStop, String?) {
-        if let point = GeoPoint(parsing: text) { return (RouteStop(name: text.replacingOccurrences(of: " ", with: ""), point: point), nil) }
-        let answer = await finder.places(for: text, near: near, limit: 1, online: true)
-        guard let place = answer.value.first else {
-            throw UnknownPlace(userMessage: "No place called “\(Output.cell(text, width: 60))” was found; give it as LON,LAT.")
-        }
-        return (RouteStop(name: TerminalText.sanitizedLine(place.label, maxLength: 100), point: place.location), answer.problem?.sentence)
     }
 
     /// The JSON of `mapbook route --json` (docs/cli.md).
@@ -90,12 +77,12 @@ struct RouteCommand: AsyncParsableCommand {
 
     static func print(_ route: Route) {
         let names = route.stops.map { Output.cell($0.name, width: 60) }.joined(separator: " → ")
-        Output.line("\(names): \(route.measure(length: route.length, minutes: route.minutes)), arriving \(Format.date(route.arrival, time: true))"
+        Output.line("\(names): \(route.totals), arriving \(Format.date(route.arrival, time: true))"
                     + (route.modeName.map { " (\(Output.cell($0, width: 40)))" } ?? ""))
         let width = String(route.maneuvers.count).count
         for (i, step) in route.maneuvers.enumerated() {
             let number = String(i + 1).leftPadded(to: width)
-            let measure = step.kind == .arrive || step.kind == .depart ? "" : "  " + route.measure(length: step.length, minutes: step.minutes)
+            let measure = route.measure(of: step).map { "  " + $0 } ?? ""
             Output.line("  \(number) \(step.kind.glyph) \(Output.cell(step.text, width: 100))\(measure)")
         }
     }

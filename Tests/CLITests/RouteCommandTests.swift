@@ -43,7 +43,7 @@ struct RouteCommandTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("-70.2553,43.6615 → -69.7795,44.3106 → -68.7778,44.8012: ") == true)
         #expect(lines.first?.contains(" mi · 2 h") == true, "\(lines.first ?? "")")
-        #expect(lines.dropFirst().first?.hasSuffix("● Start at -70.2553,43.6615") == true)
+        #expect(lines.dropFirst().first?.hasSuffix("◉ Start at -70.2553,43.6615") == true)
         #expect(lines.last?.hasSuffix("◆ Finish at -68.7778,44.8012") == true)
         #expect(lines.contains { $0.contains("◆ Arrive at -69.7795,44.3106") })
     }

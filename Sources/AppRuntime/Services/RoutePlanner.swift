@@ -10,14 +10,16 @@ import Geometry
 /// When it cannot be asked or refuses, the failure comes with the straight-line distance, which
 /// needs no service.
 public actor RoutePlanner {
-    /// Why there is no route, and how far it is as the crow flies.
-    public struct Failure: UserFacingError, Equatable, Sendable {
-        public var problem: LoadFailure
-        /// Along the stops in order, in metres; nil when the stops themselves were refused.
-        public var straightLine: Double?
+    /// No place of a stop's name was found.
+    public struct UnknownStop: UserFacingError, Equatable, Sendable {
+        public var name: String
+        public var userMessage: String { "No place called “\(TerminalText.sanitizedLine(name, maxLength: 60))” was found; give it as LON,LAT." }
+    }
 
-        public var sentence: String { problem.sentence + (straightLine.map { " In a straight line it is \(Format.distance($0))." } ?? "") }
-        public var userMessage: String { sentence }
+    /// Stops located, and the geocoder's failure when the names on this device answered instead.
+    public struct Located: Sendable {
+        public var stops: [RouteStop]
+        public var problem: LoadFailure?
     }
 
     private let client: @Sendable () async -> PortalClient?
@@ -26,13 +28,13 @@ public actor RoutePlanner {
     public init(client: @escaping @Sendable () async -> PortalClient?) { self.client = client }
 
     /// The route through `stops`; `mode` a travel mode's name (any case), nil the service's default.
-    public func route(through stops: [RouteStop], units: RouteUnits, mode: String? = nil, start: Date = Date()) async -> Result<Route, Failure> {
+    public func route(through stops: [RouteStop], units: RouteUnits, mode: String? = nil, start: Date = Date()) async -> Result<Route, RouteFailure> {
         let straightLine = Geodesy.length(stops.map(\.point))
-        func failed(_ problem: LoadFailure) -> Result<Route, Failure> { .failure(Failure(problem: problem, straightLine: straightLine)) }
+        func failed(_ problem: LoadFailure) -> Result<Route, RouteFailure> { .failure(RouteFailure(problem: problem, straightLine: straightLine)) }
         do {
             try PortalClient.checkStops(stops)
         } catch {
-            return .failure(Failure(problem: LoadFailure(error, host: ""), straightLine: nil))
+            return .failure(RouteFailure(problem: LoadFailure(error, host: ""), straightLine: nil))
         }
         guard let client = await client() else { return failed(.notConnected) }
         do {
@@ -47,6 +49,23 @@ public actor RoutePlanner {
         } catch {
             return failed(LoadFailure(error, host: client.host))
         }
+    }
+
+    /// The stops in order: a place as it is, a name as the best place `finder` knows near the stop
+    /// before it ("Bangor" after Portland, Maine), names cleaned for the terminal.
+    public static func locate(_ queries: [StopQuery], finder: PlaceFinder) async -> Result<Located, UnknownStop> {
+        var located = Located(stops: [], problem: nil)
+        for query in queries {
+            switch query {
+            case .place(let stop): located.stops.append(stop)
+            case .named(let name):
+                let answer = await finder.places(for: name, near: located.stops.last?.point, limit: 1, online: true)
+                guard let place = answer.value.first else { return .failure(UnknownStop(name: name)) }
+                located.stops.append(RouteStop(name: TerminalText.sanitizedLine(place.label, maxLength: 100), point: place.location))
+                located.problem = located.problem ?? answer.problem
+            }
+        }
+        return .success(located)
     }
 
     /// The travel mode of that name, asked of the routing utilities once.

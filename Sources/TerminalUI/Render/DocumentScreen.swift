@@ -45,13 +45,14 @@ enum DocumentScreen {
         case .asking: options.glyphs == .unicode ? "Asking the geocoder…" : "Asking the geocoder..."
         case .nothingFound: "No place found."
         case .failed(let sentence): sentence
+        case .idle where search.text.isEmpty: search.purpose.fallbackLine ?? "Type a place or an address."
         case .idle where search.text.count < 2: "Type a place or an address."
         case .idle: search.offline ? "Offline: names on this device." : nil
         }
         let rows = search.suggestions.count + (status == nil ? 0 : 1)
         let card = Rect(x: (frame.width - width) / 2, y: min(2, max(frame.height - 5 - rows, 0)), width: width,
                         height: min(3 + rows, max(frame.height - 2, 3)))
-        drawCard(card, title: "Search for a place", into: &frame, options: options)
+        drawCard(card, title: search.purpose.title, into: &frame, options: options)
         let cursor = options.glyphs == .unicode ? "▏" : "_"
         frame.put(DisplayWidth.truncated("> " + search.text, to: card.width - 6) + cursor, x: card.x + 2, y: card.y + 1,
                   style: theme.card.overlaid(by: CellStyle(bold: true)), limit: card.maxX - 2)

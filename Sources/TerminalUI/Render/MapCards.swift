@@ -181,3 +181,71 @@ enum PinsTable {
         }
     }
 }
+
+/// `t`: the directions panel at the map's right, full height — the stops, the totals and the
+/// arrival (or why there is no route), then the steps: the whole route first, then each maneuver
+/// numbered with its glyph, text, and distance · time; the chosen one's whole text at the foot.
+enum DirectionsPanel {
+    static func draw(_ directions: Directions, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+        guard let shown = directions.current else { return }
+        let theme = options.theme, unicode = options.glyphs == .unicode
+        let width = ScreenLayout.directionsPanelWidth(mapWidth: rect.width)
+        let card = Rect(x: rect.maxX - width - 1, y: rect.y, width: width, height: rect.height)
+        guard card.height >= 5 else { return }
+        let inner = card.width - 4
+        let count = directions.results.count
+        DocumentScreen.drawCard(card, title: "Directions" + (count > 1 ? " · \(directions.shown + 1) of \(count)" : ""), into: &frame,
+                                options: options)
+        var head: [(String, CellStyle)] = DisplayWidth.wrapped(shown.title, width: inner).prefix(2).map { ($0, theme.card.overlaid(by: theme.title)) }
+        let bold = theme.card.overlaid(by: CellStyle(bold: true)), dim = theme.card.overlaid(by: theme.dim)
+        switch shown.outcome {
+        case .asking:
+            head.append((unicode ? "Asking the route service…" : "Asking the route service...", dim))
+        case .failed(let sentence):
+            head += DisplayWidth.wrapped(sentence, width: inner).prefix(max(card.height - 5, 1)).map { ($0, bold) }
+        case .found(let route):
+            head.append((route.totals, bold))
+            head.append(("Arrive " + Format.clock(route.arrival, in: options.timeZone) + (route.modeName.map { " · " + $0 } ?? ""), dim))
+        }
+        var y = card.y + 1
+        for line in head where y < card.maxY - 1 {
+            frame.put(DisplayWidth.truncated(line.0, to: inner), x: card.x + 2, y: y, style: line.1, limit: card.maxX - 2)
+            y += 1
+        }
+        let keys = count > 1 ? " [ ] · Esc close " : " Esc close "
+        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
+        guard let route = shown.route, y + 2 < card.maxY - 1 else { return }
+        // Row 0 is the whole route; row n the nth maneuver: its number (and glyph), text and measure.
+        let numberWidth = String(route.maneuvers.count).count
+        let rows = [(lead: "", text: "Whole route", measure: route.totals)] + route.maneuvers.enumerated().map { index, step in
+            let number = String(index + 1)
+            let lead = String(repeating: " ", count: numberWidth - number.count) + number + " " + (unicode ? step.kind.glyph + " " : "")
+            return (lead: lead, text: step.text, measure: route.measure(of: step) ?? "")
+        }
+        let row = (shown.step ?? -1) + 1
+        func textWidth(_ row: (lead: String, text: String, measure: String)) -> Int {
+            max(inner - DisplayWidth.of(row.lead) - (row.measure.isEmpty ? 0 : DisplayWidth.of(row.measure) + 2), 1)
+        }
+        // The chosen step's whole text at the foot when its row cuts it, room allowing.
+        var foot: [String] = []
+        if DisplayWidth.of(rows[row].text) > textWidth(rows[row]) {
+            foot = Array(DisplayWidth.wrapped(rows[row].text, width: inner).prefix(3))
+        }
+        if card.maxY - 1 - (y + 1) < foot.count + 5 { foot = [] }
+        let list = Rect(x: card.x + 1, y: y + 1, width: card.width - 2, height: card.maxY - 1 - (y + 1) - (foot.isEmpty ? 0 : foot.count + 1))
+        let band = theme.card.overlaid(by: CellStyle(reverse: true))
+        ScrollingList(count: rows.count, selection: row).draw(in: list, into: &frame, band: band) { index, line, isSelected, frame in
+            let style = isSelected ? band : theme.card
+            let entry = rows[index]
+            frame.put(entry.lead + DisplayWidth.truncated(entry.text, to: textWidth(entry)), x: line.x + 1, y: line.y,
+                      style: index == 0 ? style.overlaid(by: CellStyle(bold: true)) : style, limit: card.maxX - 2)
+            if !entry.measure.isEmpty {
+                frame.put(entry.measure, x: card.maxX - 2 - DisplayWidth.of(entry.measure), y: line.y, style: isSelected ? band : dim,
+                          limit: card.maxX - 2)
+            }
+        }
+        for (offset, line) in foot.enumerated() {
+            frame.put(line, x: card.x + 2, y: list.maxY + 1 + offset, style: bold, limit: card.maxX - 2)
+        }
+    }
+}

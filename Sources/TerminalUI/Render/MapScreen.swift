@@ -15,7 +15,7 @@ enum MapScreen {
         let right = map.isStandalone ? "file on this device" : map.sourceName
         Renderer.drawHeader([map.title, "Map"], right: right, into: &frame, options: options)
         let rect = ScreenLayout.mapRect(width: frame.width, height: frame.height)
-        drawMap(map, pins: state.pins.all, in: rect, into: &frame, options: options)
+        drawMap(map, state: state, in: rect, into: &frame, options: options)
         if let status = map.status {
             for (offset, line) in DisplayWidth.wrapped(status, width: max(rect.width - 4, 1)).prefix(3).enumerated() {
                 frame.putCentred(line, in: rect, y: rect.y + rect.height / 2 + offset, style: offset == 0 ? theme.title : theme.dim)
@@ -31,7 +31,10 @@ enum MapScreen {
             drawPanel(map, rows: state.mapPanelRows, in: rect, into: &frame, options: options)
         }
         if let here = map.whatsHere { drawWhatsHere(here, in: rect, into: &frame, options: options) }
+        if map.card == .directions { DirectionsPanel.draw(state.directions, in: rect, into: &frame, options: options) }
         let hints = switch map.panel {
+        case nil where map.card == .directions:
+            "↑↓ steps · Enter all · \(state.key(.map(.directions))) add a stop · [ ] earlier/later · Esc close"
         case nil: KeyMap.hints(in: .map, bindings: state.preferences.keyBindings).joined(separator: "  ") + "  Esc back"
         case .layers?: "↑↓ choose · Space show/hide · Esc close"
         case .pins?: "↑↓ choose · Enter go · e edit · x delete · o open link · Esc close"
@@ -72,13 +75,20 @@ enum MapScreen {
     }
 
     /// The last drawn picture of the map, and over it what the view lays on it, named in one pass.
-    private static func drawMap(_ map: MapViewState, pins: [Pin], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+    /// With directions shown, their stops stand for the searched place.
+    private static func drawMap(_ map: MapViewState, state: AppState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         let centre = map.viewport.center.geographic
+        let route = map.card == .directions ? state.directions.current?.route : nil
+        let step = state.directions.current?.step
         let overlays = MapOverlays(
             identified: map.identify?.shown.flatMap { hit in hit.geometry.map { ($0, hit.card.title) } },
             ruler: map.ruler.map { MapOverlays.Ruler(path: $0.path(to: centre), points: $0.points, centre: centre) },
-            pins: pins.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
-            searched: map.pin.map { ($0.label, $0.point) })
+            route: route.map { route in
+                MapOverlays.RouteLine(path: route.path, step: step.flatMap { route.maneuvers.indices.contains($0) ? route.maneuvers[$0].path : nil } ?? [],
+                                      stops: route.stops.map { ($0.name, $0.point) })
+            },
+            pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
+            searched: route == nil ? map.pin.map { ($0.label, $0.point) } : nil)
         overlays.draw(over: map.image?.picture, viewport: map.viewport, into: &frame, rect: rect, theme: options.theme.map,
                       glyphs: options.glyphs, colors: options.theme.colors)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import AppModel
 import MapRender
 import MapbookCore
@@ -136,8 +137,10 @@ public struct RenderOptions: Sendable {
     public var glyphs: GlyphSet
     public var theme: UITheme
     public var geography: OverviewGeography
+    /// Where times of day (an arrival) are told in.
+    public var timeZone: TimeZone
 
-    public init(glyphs: GlyphSet = .unicode, theme: UITheme = .color, geography: OverviewGeography = .empty) {
-        self.glyphs = glyphs; self.theme = theme; self.geography = geography
+    public init(glyphs: GlyphSet = .unicode, theme: UITheme = .color, geography: OverviewGeography = .empty, timeZone: TimeZone = .current) {
+        self.glyphs = glyphs; self.theme = theme; self.geography = geography; self.timeZone = timeZone
     }
 }

@@ -1,0 +1,263 @@
+import Foundation
+import ArcGISModel
+import MapbookCore
+import Geometry
+import MapRender
+
+/// A place a route is asked through: one already located (a place picked in the search, the map's
+/// centre, a pin) or a name still to be found (the plain mode's `directions` command).
+public enum StopQuery: Equatable, Sendable {
+    case place(RouteStop)
+    case named(String)
+
+    public var name: String {
+        switch self {
+        case .place(let stop): stop.name
+        case .named(let name): name
+        }
+    }
+
+    public var point: GeoPoint? { if case .place(let stop) = self { stop.point } else { nil } }
+}
+
+/// Why no route came: the problem, and the distance along the stops as the crow flies (nil when the
+/// stops themselves were refused or are not all located). One rule for the browser and the CLI.
+public struct RouteFailure: UserFacingError, Equatable, Sendable {
+    public var problem: LoadFailure
+    /// Metres along the stops in order.
+    public var straightLine: Double?
+
+    public init(problem: LoadFailure, straightLine: Double?) { self.problem = problem; self.straightLine = straightLine }
+
+    /// The problem's sentence, then "In a straight line it is 174 km." in `units`.
+    public func sentence(in units: DistanceUnits) -> String {
+        problem.sentence + (straightLine.map { " In a straight line it is \(units.format($0))." } ?? "")
+    }
+
+    public var sentence: String { sentence(in: .metric) }
+    public var userMessage: String { sentence }
+
+    /// No route service can be asked from here: the network is cut off.
+    public static func offline(_ stops: [StopQuery], host: String) -> RouteFailure {
+        let points = stops.compactMap(\.point)
+        return RouteFailure(problem: LoadFailure(sentence: "Directions need the portal's route service, and it cannot be reached now.",
+                                                 network: .offline, host: host),
+                            straightLine: points.count == stops.count && points.count > 1 ? Geodesy.length(points) : nil)
+    }
+}
+
+/// The directions asked for this session (`t`), newest last, as a maps app keeps its results:
+/// `[` and `]` go back and forth through them. Each keeps the step shown on the map.
+public struct Directions: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
+        case asking
+        case found(Route)
+        /// One sentence, sanitized (with the straight-line distance when it is known).
+        case failed(String)
+    }
+
+    public struct Result: Equatable, Sendable {
+        public var request: Int
+        public var stops: [StopQuery]
+        public var outcome: Outcome
+        /// The maneuver the map is on; nil for the whole route.
+        public var step: Int?
+
+        public init(request: Int, stops: [StopQuery], outcome: Outcome = .asking, step: Int? = nil) {
+            self.request = request; self.stops = stops; self.outcome = outcome; self.step = step
+        }
+
+        public var route: Route? { if case .found(let route) = outcome { route } else { nil } }
+
+        /// "Portland, ME → Bangor, ME".
+        public var title: String { stops.map(\.name).joined(separator: " → ") }
+    }
+
+    /// Results kept; older ones go.
+    public static let kept = 10
+
+    public var results: [Result] = []
+    /// Which result is shown (index into `results`).
+    public var shown = 0
+    /// Each request has a number: an answer to one no longer kept is dropped.
+    public var requests = 0
+
+    public init() {}
+
+    public var current: Result? { results.indices.contains(shown) ? results[shown] : nil }
+
+    /// Adds a result and shows it.
+    public mutating func add(_ result: Result) {
+        results.append(result)
+        if results.count > Self.kept { results.removeFirst(results.count - Self.kept) }
+        shown = results.count - 1
+    }
+}
+
+/// What the search line is for: going to a place, or a stop of a route.
+public enum SearchPurpose: Equatable, Sendable {
+    case goThere
+    /// A stop of a route: the place found goes before `stops` (the start) when `first`, else after
+    /// them (a further stop); `fallback` is what Enter takes with nothing typed.
+    case routeStop(stops: [StopQuery], first: Bool, fallback: RouteStop?)
+
+    /// The search card's title: "Directions to Bangor, ME: from where?".
+    public var title: String {
+        switch self {
+        case .goThere: "Search for a place"
+        case .routeStop(let stops, true, _): "Directions to \(stops.last?.name ?? "here"): from where?"
+        case .routeStop(let stops, false, _): "Another stop after \(stops.last?.name ?? "the last")"
+        }
+    }
+
+    /// What Enter takes with nothing typed, said under the line.
+    public var fallbackLine: String? {
+        guard case .routeStop(_, let first, let fallback?) = self else { return nil }
+        return "Type a place, or Enter: \(first ? "from" : "on to") \(fallback.name)."
+    }
+}
+
+/// Directions (`t` on the map): to here — the pin chosen in the pins table, the place searched for
+/// when it is in view, else the map's centre — from a place typed in the search card (Enter alone:
+/// the place searched for before). With directions shown, `t` asks for a further stop. The route
+/// is drawn; its panel lists the maneuvers, and moving through them shows each step on the map.
+extension App {
+    /// Two places closer than this are the same stop.
+    static let sameStop = 100.0
+
+    static func askDirections(_ state: inout AppState) -> [Effect] {
+        guard let map = state.map else { return [] }
+        // With directions shown the searched place is not drawn: here is the centre.
+        let here = directionsTarget(state, map, searched: map.card != .directions)
+        if map.card == .directions, let shown = state.directions.current, shown.outcome != .asking {
+            let last = shown.stops.last?.point
+            let fallback = last.map { Geodesy.distance($0, here.point) > sameStop } ?? true ? here : nil
+            state.overlay = .search(PlaceSearch(purpose: .routeStop(stops: shown.stops, first: false, fallback: fallback)))
+            return []
+        }
+        let earlier = state.recentPlaces.first { Geodesy.distance($0.point, here.point) > sameStop }
+        state.overlay = .search(PlaceSearch(purpose: .routeStop(stops: [.place(here)], first: true,
+                                                                fallback: earlier.map { RouteStop(name: $0.label, point: $0.point) })))
+        return []
+    }
+
+    /// Where "here" is: the pin chosen in the pins table, the searched place in view, the centre.
+    private static func directionsTarget(_ state: AppState, _ map: MapViewState, searched: Bool) -> RouteStop {
+        if map.panel == .pins, state.pins.all.indices.contains(map.panelSelection) {
+            let pin = state.pins.all[map.panelSelection]
+            return RouteStop(name: pin.title, point: GeoPoint(longitude: pin.longitude, latitude: pin.latitude))
+        }
+        if searched, let pin = map.pin, let request = mapRequest(state),
+           request.viewport.projection(columns: request.columns, rows: request.rows).cell(MercatorPoint(pin.point)) != nil {
+            return RouteStop(name: pin.label, point: pin.point)
+        }
+        let centre = map.viewport.center.geographic
+        return RouteStop(name: String(format: "%.4f,%.4f", centre.longitude, centre.latitude), point: centre)
+    }
+
+    /// The search found (or Enter took) a stop for the route being asked.
+    static func stopChosen(_ state: inout AppState, _ stop: RouteStop, stops: [StopQuery], first: Bool) -> [Effect] {
+        state.overlay = nil
+        return route(&state, through: first ? [.place(stop)] + stops : stops + [.place(stop)])
+    }
+
+    /// Asks for the route through `stops`, shown in the directions panel at once (asking); offline,
+    /// the panel says why at once, with the straight-line distance.
+    static func route(_ state: inout AppState, through stops: [StopQuery]) -> [Effect] {
+        state.directions.requests += 1
+        var result = Directions.Result(request: state.directions.requests, stops: stops)
+        state.withMap { $0.card = .directions }
+        if state.portal.network.isCutOff {
+            result.outcome = .failed(RouteFailure.offline(stops, host: state.portal.host).sentence(in: state.preferences.units))
+            state.directions.add(result)
+            return []
+        }
+        state.directions.add(result)
+        return [.findRoute(request: result.request, stops: stops, units: state.preferences.units == .imperial ? .miles : .kilometers)]
+    }
+
+    static func routeFound(_ state: inout AppState, request: Int, _ answer: Result<Route, RouteFailure>) -> [Effect] {
+        guard let index = state.directions.results.firstIndex(where: { $0.request == request }) else { return [] }
+        switch answer {
+        case .success(let route):
+            let route = DisplayText.route(route)
+            state.directions.results[index].outcome = .found(route)
+            state.directions.results[index].stops = route.stops.map(StopQuery.place)
+            state.directions.results[index].step = nil
+        case .failure(let failure):
+            var sentence = TerminalText.sanitizedLine(failure.sentence(in: state.preferences.units), maxLength: 400)
+            if failure.problem.needsSignIn {
+                state.portal.signInWanted = true
+                sentence += " \(state.key(.signIn)) signs in."
+            }
+            state.directions.results[index].outcome = .failed(sentence)
+        }
+        guard index == state.directions.shown, state.map?.card == .directions else { return [] }
+        return showStep(&state)
+    }
+
+    /// Keys while the directions panel is open: ↑↓ through the steps (each shown on the map), Enter
+    /// the whole route, `[` `]` the results before and after; the rest go to the map.
+    static func inDirections(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
+        guard let shown = state.directions.current else { return nil }
+        let steps = shown.route?.maneuvers.count ?? 0
+        switch intent {
+        case .move(let move):
+            guard [.up, .down, .top, .bottom, .pageUp, .pageDown].contains(move) || move.isScroll, steps > 0 else { return nil }
+            // Row 0 is the whole route; row n the nth step.
+            let row = ListCursor.moved((shown.step ?? -1) + 1, by: move, count: steps + 1, page: 5)
+            state.directions.results[state.directions.shown].step = row == 0 ? nil : row - 1
+            return showStep(&state)
+        case .open:
+            state.directions.results[state.directions.shown].step = nil
+            return showStep(&state)
+        default:
+            return nil
+        }
+    }
+
+    /// `[` / `]`: the result before or after the one shown (the panel opens on it when closed).
+    static func otherResult(_ state: inout AppState, by offset: Int) -> [Effect] {
+        guard !state.directions.results.isEmpty else { state.notice = .noDirections; return [] }
+        if state.map?.card == .directions {
+            let next = state.directions.shown + offset
+            guard state.directions.results.indices.contains(next) else {
+                state.notice = .noMoreDirections(earlier: offset < 0)
+                return []
+            }
+            state.directions.shown = next
+        }
+        state.withMap { $0.card = .directions }
+        return showStep(&state)
+    }
+
+    /// The map fitted to the shown step (or the whole route) in the part of the map beside the panel.
+    private static func showStep(_ state: inout AppState) -> [Effect] {
+        guard let shown = state.directions.current, let route = shown.route else { return [] }
+        var points = route.path
+        if let step = shown.step, route.maneuvers.indices.contains(step) {
+            let maneuver = route.maneuvers[step]
+            points = maneuver.path.isEmpty ? [step == route.maneuvers.count - 1 ? route.path.last : route.path.first].compactMap { $0 } : maneuver.path
+        }
+        guard let extent = GeoGeometry.points(points).extent ?? route.extent else { return [] }
+        // A margin, so the stops' marks and names are not on the edge; a step of a few metres (or
+        // a point) is shown with some of its surroundings.
+        let x = (extent.xmin + extent.xmax) / 2, y = (extent.ymin + extent.ymax) / 2
+        let half = (x: max((extent.xmax - extent.xmin) * 0.6, 0.01), y: max((extent.ymax - extent.ymin) * 0.6, 0.005))
+        return fitBesideDirections(&state, GeoExtent(xmin: x - half.x, ymin: y - half.y, xmax: x + half.x, ymax: y + half.y))
+    }
+
+    /// Fits `extent` into the map's part left of the directions panel.
+    private static func fitBesideDirections(_ state: inout AppState, _ extent: GeoExtent) -> [Effect] {
+        guard let rect = state.layout?.mapRect, rect.width > 0, rect.height > 0 else { return fit(&state, extent) }
+        let covered = ScreenLayout.directionsPanelWidth(mapWidth: rect.width) + 2
+        let free = max(rect.width - covered, rect.width / 3, 1)
+        let shift = Double(rect.width - free)
+        state.withMap { $0.viewport = MapViewport(fitting: extent, columns: free, rows: rect.height).panned(dotsX: shift, dotsY: 0) }
+        return requestMapDraw(&state)
+    }
+}
+
+private extension Move {
+    var isScroll: Bool { if case .scroll = self { true } else { false } }
+}

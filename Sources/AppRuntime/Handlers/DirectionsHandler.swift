@@ -1,0 +1,32 @@
+import AppModel
+import ArcGISModel
+import EventLoop
+import Foundation
+
+/// Directions for the browser, through the `RoutePlanner` `mapbook route` uses: the stops' names
+/// found first (near the stop before each), then the route asked of the portal's route service.
+/// A newer request does not cancel an older one: the model keeps every result it asked for.
+@UIActor
+final class DirectionsHandler {
+    private let planner: RoutePlanner
+    private let finder: PlaceFinder
+    private let send: EventSink
+    private let tasks: TaskTracker
+
+    init(planner: RoutePlanner, finder: PlaceFinder, send: EventSink, tasks: TaskTracker) {
+        self.planner = planner; self.finder = finder; self.send = send; self.tasks = tasks
+    }
+
+    func route(request: Int, through queries: [StopQuery], units: RouteUnits) {
+        let planner = planner, finder = finder
+        tasks.track { [send] in
+            switch await RoutePlanner.locate(queries, finder: finder) {
+            case .success(let located):
+                send(.routeFound(request: request, await planner.route(through: located.stops, units: units)))
+            case .failure(let unknown):
+                send(.routeFound(request: request, .failure(RouteFailure(problem: LoadFailure(sentence: unknown.userMessage, network: .online, host: ""),
+                                                                          straightLine: nil))))
+            }
+        }
+    }
+}
