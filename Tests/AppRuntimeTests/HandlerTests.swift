@@ -138,6 +138,23 @@ struct HandlerTests {
         #expect(sentence.hasSuffix(" of Bangor"), "\(sentence)")
     }
 
+    /// Names are found first (here from this device: no portal); with no portal to ask, the route
+    /// fails with the straight line along the stops; a name found nowhere is one sentence.
+    @Test func directionsFindTheNamesThenAskTheRouteService() async throws {
+        let bangor = PlaceName(name: "Bangor", point: GeoPoint(longitude: -68.77, latitude: 44.80), rank: 1)
+        let finder = PlaceFinder(client: { nil }, library: library, bundled: { [bangor] })
+        let handler = DirectionsHandler(planner: RoutePlanner(client: { nil }), finder: finder, send: sink, tasks: tasks)
+        let portland = RouteStop(name: "Portland", point: GeoPoint(longitude: -70.2553, latitude: 43.6615))
+        handler.route(request: 5, through: [.place(portland), .named("bangor")], units: .kilometers)
+        let failure = try await recorder.first { if case .routeFound(5, .failure(let failure)) = $0 { failure } else { nil } }
+        let straight = try #require(failure.straightLine)
+        #expect(abs(straight - Geodesy.distance(portland.point, bangor.point)) < 1, "measured to Bangor as found on this device")
+        #expect(failure.sentence == LoadFailure.notConnected.sentence + " In a straight line it is \(Format.distance(straight)).")
+        handler.route(request: 6, through: [.place(portland), .named("Nowhereville")], units: .kilometers)
+        let unknown = try await recorder.first { if case .routeFound(6, .failure(let failure)) = $0 { failure } else { nil } }
+        #expect(unknown.sentence == "No place called “Nowhereville” was found; give it as LON,LAT." && unknown.straightLine == nil)
+    }
+
     @Test func pinsAreKeptAndLinksHandedOn() async throws {
         let opened = OpenedLinks()
         let handler = PinsHandler(store: PinStore(root: root), send: sink, tasks: tasks, openLink: { opened.add($0); return nil })

@@ -207,6 +207,31 @@ struct PlainModeTests {
         await session.process.exited()
     }
 
+    /// `directions A to B`: names found with the geocoder (the second near the first), the route
+    /// from the sample route service, every step a line; a place nowhere, one sentence.
+    @Test func directionsInPlainMode() async throws {
+        let server = try SampleFixture.start()
+        defer { server.stop() }
+        let session = try Session(["--plain", "--portal", server.baseURL.absoluteString])
+        defer { if session.process.isRunning { session.process.terminate() } }
+        try await session.waitFor("7. Bangor")
+        session.send("directions Portland, ME to -68.7778,44.8012")
+        let end = try await session.waitFor("Finish at")
+        try await session.waitFor("\n", after: end)
+        let lines = session.printed.split(separator: "\n").map(String.init)
+        let head = try #require(lines.first { $0.hasPrefix("Directions Portland, ME, USA → -68.7778,44.8012: ") }, "\(lines)")
+        #expect(head.contains(" km · ") && head.contains(", arriving ") && head.hasSuffix(" steps:"))
+        #expect(lines.contains { $0.hasPrefix("Directions ") && $0.hasSuffix(": asking the route service.") })
+        #expect(lines.contains { $0.hasPrefix("  1. Start at Portland") })
+        #expect(lines.contains { $0.contains(". Take I-295 N") && $0.contains(" — ") && $0.contains(" km · ") })
+        session.send("directions Portland")
+        try await session.waitFor("directions needs two places or more")
+        session.send("directions Nowhereville Qq to Bangor")
+        try await session.waitFor("No place called “Nowhereville Qq” was found; give it as LON,LAT.")
+        session.send("quit")
+        await session.process.exited()
+    }
+
     /// The Maps card in lines: the web maps of a search, numbered; `webmap N` opens one in place of
     /// the first, and `maps` (Recent) then lists both.
     @Test func mapsSearchAndOpenAnotherWebMap() async throws {

@@ -1,3 +1,4 @@
+import AppModel
 import Foundation
 import MapbookCore
 import PortalFixtures
@@ -481,6 +482,53 @@ import UserFiles
         screen = try await tmux.waitFor("What's here")
         screen = try await tmux.waitFor("In Acadia")
         #expect(screen.contains("│ Bar Harbor, ME, USA"))
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
+    /// Search Bangor, `t`, directions from Portland: the sample route service solves over the
+    /// interstates; the line is drawn with its ends marked, the panel lists the steps, and moving
+    /// through them moves the map to each (the colours: `DirectionsPanelTests`).
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func directionsFromPortlandToBangorStepByStep() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try await Self.browse(portal)
+        defer { tmux.close() }
+        tmux.send("s")
+        _ = try await tmux.waitFor("Search for a place")
+        tmux.send("B", "a", "n", "g", "o", "r")
+        _ = try await tmux.waitFor("Bangor, ME, USA")
+        tmux.send("Enter")
+        try await tmux.waitUntil("Bangor marked") { $0.contains("Bangor, ME, USA › Map") && $0.contains("◆") }
+        tmux.send("t")
+        _ = try await tmux.waitFor("Directions to Bangor, ME, USA: from where?")
+        tmux.send("P", "o", "r", "t", "l")
+        _ = try await tmux.waitFor("Portland, ME, USA")
+        tmux.send("Enter")
+        var screen = try await tmux.waitFor("Whole route", timeout: 20)
+        #expect(screen.contains("Portland, ME, USA → Bangor, ME, USA"))
+        #expect(screen.contains("Take I-295 N") && screen.contains("I-95 N") && screen.contains("◆ Finish at Bangor"))
+        // The map beside the panel: both ends marked (a name goes on whichever side it fits).
+        let map = screen.split(separator: "\n").dropFirst().map { String($0.prefix(120 - ScreenLayout.directionsPanelWidth(mapWidth: 120) - 1)) }
+            .joined(separator: "\n")
+        #expect(map.contains("◉") && map.contains("◆") && map.contains("Portland, ME, USA") && map.contains("Bangor, ME, USA"), "\(map)")
+        #expect(portal.requests.contains { $0.method == "POST" && $0.path.hasSuffix("/NAServer/Route_World/solve") })
+        let whole = Self.footer(screen)
+        // ↓↓↓: the third step (I-295) fills the map beside the panel, closer than the whole route.
+        tmux.send("Down", "Down", "Down")
+        try await tmux.waitUntil("the map to move to the step") { Self.footer($0) != whole && !Self.footer($0).hasSuffix("…") }
+        screen = try await tmux.waitForSettled()
+        let stepZoom = try #require(Self.zoom(in: Self.footer(screen))), wholeZoom = try #require(Self.zoom(in: whole))
+        #expect(stepZoom > wholeZoom + 1, "\(whole) → \(Self.footer(screen))")
+        #expect(screen.contains("Take I-295 N toward Brunswick          "), "the step's whole text at the panel's foot")
+        tmux.send("Enter")
+        try await tmux.waitUntil("the whole route again") { Self.footer($0) == whole }
+        tmux.send("[")
+        _ = try await tmux.waitFor("These are the first directions asked for.")
+        tmux.send("Escape")
+        screen = try await tmux.waitUntil("the panel to close") { !$0.contains("Whole route") }
+        #expect(screen.contains("Bangor, ME, USA › Map"), "the panel closes, the map stays")
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
     }
