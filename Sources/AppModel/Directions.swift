@@ -197,7 +197,7 @@ extension App {
     }
 
     /// Keys while the directions panel is open: ↑↓ through the steps (each shown on the map), Enter
-    /// the whole route, `[` `]` the results before and after; the rest go to the map.
+    /// the whole route, `r` asks again for directions that failed; the rest go to the map.
     static func inDirections(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
         guard let shown = state.directions.current else { return nil }
         let steps = shown.route?.maneuvers.count ?? 0
@@ -211,6 +211,10 @@ extension App {
         case .open:
             state.directions.results[state.directions.shown].step = nil
             return showStep(&state)
+        case .refresh:
+            // r: directions that failed are asked for again (a new result, the failure kept before it).
+            guard case .failed = shown.outcome else { return nil }
+            return route(&state, through: shown.stops)
         default:
             return nil
         }

@@ -74,7 +74,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("S")], intent: .signIn, action: .signIn, label: "S",
                    summary: "Sign in to the portal with a username and password (mapbook auth login for OAuth)", context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("r")], intent: .refresh, action: .refresh, label: "r",
-                   summary: "Retry a failed download; elsewhere reload the web map and its areas",
+                   summary: "Retry a failed download or failed directions; elsewhere reload the web map and its areas",
                    context: .everywhere, hint: nil),
         KeyBinding(keys: [.escape], intent: .back, label: "Esc", summary: "Back; clear the filter; close help",
                    context: .everywhere, hint: nil),

@@ -163,6 +163,13 @@ struct DirectionsTests {
         let miles = Geodesy.distance(Self.portland.location, Self.barHarbor.location) / 1609.344
         #expect(sentence == "Directions need the portal's route service, and it cannot be reached now. In a straight line it is \(Int(miles.rounded())) mi.")
         #expect(state.map?.card == .directions && state.isSettled)
+        // Back online, r asks again: a new result after the failed one.
+        state.portal.network = .online
+        let again = Fixture.keys(&state, .character("r"))
+        guard case .findRoute(let request, let stops, .miles)? = again.first else { Issue.record("\(again)"); return }
+        #expect(stops.count == 2 && state.directions.results.count == 2 && state.directions.current?.request == request)
+        #expect(!Fixture.keys(&state, .character("r")).contains { if case .findRoute = $0 { true } else { false } },
+                "directions on their way are not asked twice")
     }
 
     @Test func signedOutTheSentenceOffersTheSignIn() {

@@ -79,6 +79,7 @@ import Geometry
         let text = (2...6).map { failed.row(at: $0) }.joined(separator: " ")
         #expect(text.contains("The route service found no way") && text.contains("174 km."))
         #expect(!text.contains("Whole route"))
+        #expect(failed.row(at: 23).contains(" r again · Esc close "), "failed directions can be asked again")
         let ascii = drawn(directions(.found(Self.route())), width: 80, options: RenderOptions(glyphs: .ascii, theme: .monochrome,
                                                                                                 timeZone: TimeZone(identifier: "UTC")!))
         let rows = (0..<24).map { ascii.row(at: $0) }.joined()

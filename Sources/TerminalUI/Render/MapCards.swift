@@ -212,7 +212,8 @@ enum DirectionsPanel {
             frame.put(DisplayWidth.truncated(line.0, to: inner), x: card.x + 2, y: y, style: line.1, limit: card.maxX - 2)
             y += 1
         }
-        let keys = count > 1 ? " [ ] · Esc close " : " Esc close "
+        let retry = if case .failed = shown.outcome { " r again ·" } else { "" }
+        let keys = retry + (count > 1 ? " [ ] · Esc close " : " Esc close ")
         frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
         guard let route = shown.route, y + 2 < card.maxY - 1 else { return }
         // Row 0 is the whole route; row n the nth maneuver: its number (and glyph), text and measure.
