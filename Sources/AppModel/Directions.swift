@@ -59,12 +59,14 @@ public struct Directions: Equatable, Sendable {
     public struct Result: Equatable, Sendable {
         public var request: Int
         public var stops: [StopQuery]
+        /// The travel mode asked for by name; nil for the service's default.
+        public var mode: String?
         public var outcome: Outcome
         /// The maneuver the map is on; nil for the whole route.
         public var step: Int?
 
-        public init(request: Int, stops: [StopQuery], outcome: Outcome = .asking, step: Int? = nil) {
-            self.request = request; self.stops = stops; self.outcome = outcome; self.step = step
+        public init(request: Int, stops: [StopQuery], mode: String? = nil, outcome: Outcome = .asking, step: Int? = nil) {
+            self.request = request; self.stops = stops; self.mode = mode; self.outcome = outcome; self.step = step
         }
 
         public var route: Route? { if case .found(let route) = outcome { route } else { nil } }
@@ -81,6 +83,10 @@ public struct Directions: Equatable, Sendable {
     public var shown = 0
     /// Each request has a number: an answer to one no longer kept is dropped.
     public var requests = 0
+    /// The portal's travel modes by name, once asked for (`Tab` in the panel); `modesWanted` while
+    /// the answer is awaited, so it moves on to the next mode when it comes.
+    public var modes: [String]?
+    public var modesWanted = false
 
     public init() {}
 
@@ -161,11 +167,13 @@ extension App {
         return route(&state, through: first ? [.place(stop)] + stops : stops + [.place(stop)])
     }
 
-    /// Asks for the route through `stops`, shown in the directions panel at once (asking); offline,
-    /// the panel says why at once, with the straight-line distance.
-    static func route(_ state: inout AppState, through stops: [StopQuery]) -> [Effect] {
+    /// Asks for the route through `stops` (by the travel mode `mode`, else the one chosen last),
+    /// shown in the directions panel at once (asking); offline, the panel says why at once, with
+    /// the straight-line distance.
+    static func route(_ state: inout AppState, through stops: [StopQuery], mode: String? = nil) -> [Effect] {
         state.directions.requests += 1
-        var result = Directions.Result(request: state.directions.requests, stops: stops)
+        let mode = mode ?? state.directions.current?.mode
+        var result = Directions.Result(request: state.directions.requests, stops: stops, mode: mode)
         state.withMap { $0.card = .directions }
         if state.portal.network.isCutOff {
             result.outcome = .failed(RouteFailure.offline(stops, host: state.portal.host).sentence(in: state.preferences.units))
@@ -173,7 +181,7 @@ extension App {
             return []
         }
         state.directions.add(result)
-        return [.findRoute(request: result.request, stops: stops, units: state.preferences.units == .imperial ? .miles : .kilometers)]
+        return [.findRoute(request: result.request, stops: stops, units: state.preferences.units == .imperial ? .miles : .kilometers, mode: mode)]
     }
 
     static func routeFound(_ state: inout AppState, request: Int, _ answer: Result<Route, RouteFailure>) -> [Effect] {
@@ -197,7 +205,8 @@ extension App {
     }
 
     /// Keys while the directions panel is open: ↑↓ through the steps (each shown on the map), Enter
-    /// the whole route, `r` asks again for directions that failed; the rest go to the map.
+    /// the whole route, `r` asks again for directions that failed, `Tab` the next travel mode; the
+    /// rest go to the map.
     static func inDirections(_ state: inout AppState, _ intent: Intent) -> [Effect]? {
         guard let shown = state.directions.current else { return nil }
         let steps = shown.route?.maneuvers.count ?? 0
@@ -215,8 +224,37 @@ extension App {
             // r: directions that failed are asked for again (a new result, the failure kept before it).
             guard case .failed = shown.outcome else { return nil }
             return route(&state, through: shown.stops)
+        case .map(.nextHit):
+            return nextTravelMode(&state)
         default:
             return nil
+        }
+    }
+
+    /// `Tab` in the panel: the shown directions again by the portal's next travel mode (the modes
+    /// asked for the first time).
+    static func nextTravelMode(_ state: inout AppState) -> [Effect] {
+        guard let shown = state.directions.current, shown.outcome != .asking else { return [] }
+        guard let modes = state.directions.modes else {
+            guard !state.directions.modesWanted, !state.portal.network.isCutOff else { return [] }
+            state.directions.modesWanted = true
+            return [.loadTravelModes]
+        }
+        guard !modes.isEmpty else { state.notice = .noTravelModes; return [] }
+        let current = modes.firstIndex { $0.caseInsensitiveCompare(shown.mode ?? shown.route?.modeName ?? "") == .orderedSame } ?? 0
+        return route(&state, through: shown.stops, mode: modes[(current + 1) % modes.count])
+    }
+
+    static func travelModesArrived(_ state: inout AppState, _ answer: Result<[String], LoadFailure>) -> [Effect] {
+        let wanted = state.directions.modesWanted
+        state.directions.modesWanted = false
+        switch answer {
+        case .success(let names):
+            state.directions.modes = names.prefix(20).map { TerminalText.sanitizedLine($0, maxLength: 60) }
+            return wanted && state.map?.card == .directions ? nextTravelMode(&state) : []
+        case .failure(let failure):
+            state.notice = .problem(TerminalText.sanitizedLine(failure.sentence, maxLength: 300))
+            return []
         }
     }
 

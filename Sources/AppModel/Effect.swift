@@ -77,8 +77,11 @@ public enum Effect: Equatable, Sendable {
     /// Find the place: a suggestion's by its key, else the text (→ `placesFound`).
     case findPlaces(String, magicKey: String?, request: Int, near: GeoPoint?, online: Bool)
     /// Ask the portal's route service for the route through `stops` in order, each name found
-    /// first near the stop before it (→ `routeFound`).
-    case findRoute(request: Int, stops: [StopQuery], units: RouteUnits)
+    /// first near the stop before it, by the travel mode of that name (nil: the service's default)
+    /// (→ `routeFound`).
+    case findRoute(request: Int, stops: [StopQuery], units: RouteUnits, mode: String?)
+    /// The names of the portal's travel modes (→ `travelModes`).
+    case loadTravelModes
 }
 
 /// Where a map's operational layers come from: a downloaded area's copies when it has them, else

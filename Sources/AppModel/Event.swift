@@ -88,6 +88,8 @@ public enum Event: Sendable {
     case placesFound(request: Int, Result<[GeocodeCandidate], LoadFailure>)
     /// The route for directions request `request`, or why there is none.
     case routeFound(request: Int, Result<Route, RouteFailure>)
+    /// The names of the portal's travel modes, or why they could not be had.
+    case travelModes(Result<[String], LoadFailure>)
 }
 
 /// The library as read from disk.

@@ -107,7 +107,7 @@ public enum KeyMap {
                    summary: "Directions: the ones asked before (↑↓ in the panel go through the steps)", context: .map, hint: nil),
         KeyBinding(keys: [.character("]")], intent: .map(.nextDirections), label: "]", summary: "Directions: the ones asked after",
                    context: .map, hint: nil),
-        KeyBinding(keys: [.tab], intent: .map(.nextHit), label: "Tab", summary: "Identify found several: the next one", context: .map, hint: nil),
+        KeyBinding(keys: [.tab], intent: .map(.nextHit), label: "Tab", summary: "Identify found several: the next one; directions: the next travel mode", context: .map, hint: nil),
         KeyBinding(keys: [.character("p")], intent: .map(.dropPin), action: .pin, label: "p", summary: "Drop a pin at the centre: a title, a note, a link",
                    context: .map, hint: "p pin"),
         KeyBinding(keys: [.character("P")], intent: .map(.showPins), action: .pins, label: "P",

@@ -67,6 +67,7 @@ public enum Notice: Equatable, Sendable {
     /// `[` or `]` with no directions asked for yet; past the first or the last of them.
     case noDirections
     case noMoreDirections(earlier: Bool)
+    case noTravelModes
 
     /// The sentence, naming the default keys.
     public var sentence: String { sentence(keys: KeyMap.bindings) }
@@ -126,6 +127,7 @@ public enum Notice: Equatable, Sendable {
         case .noDirections: "No directions yet: \(key(.map(.directions))) asks for directions to the centre of the map."
         case .noMoreDirections(true): "These are the first directions asked for."
         case .noMoreDirections(false): "These are the latest directions."
+        case .noTravelModes: "This portal offers no travel modes: directions use its route service's own."
         }
     }
 }

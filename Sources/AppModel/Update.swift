@@ -159,6 +159,8 @@ public enum App {
             return placesFound(&state, request: request, result)
         case .routeFound(let request, let result):
             return routeFound(&state, request: request, result)
+        case .travelModes(let result):
+            return travelModesArrived(&state, result)
         }
     }
 

@@ -66,7 +66,7 @@ struct DirectionsTests {
         guard case .findPlaces("port", nil, let request, _, true)? = typed.last else { Issue.record("\(typed)"); return }
         let asked = App.update(&state, .placesFound(request: request, .success([Self.portland])))
         let portland = RouteStop(name: "Portland, ME, USA", point: Self.portland.location)
-        #expect(asked == [.findRoute(request: 1, stops: [.place(portland), .place(barHarbor)], units: .kilometers)])
+        #expect(asked == [.findRoute(request: 1, stops: [.place(portland), .place(barHarbor)], units: .kilometers, mode: nil)])
         #expect(state.overlay == nil && state.map?.card == .directions && state.directions.current?.outcome == .asking)
         #expect(!state.isSettled, "a script waits for the route")
         #expect(state.lastPlace?.label == "Portland, ME, USA", "the start typed is remembered too")
@@ -93,7 +93,7 @@ struct DirectionsTests {
         #expect(search(state)?.purpose.fallbackLine == "Type a place, or Enter: from Portland, ME, USA.")
         // Enter alone: from the place searched before, without asking the geocoder.
         let asked = Fixture.keys(&state, .enter)
-        guard case .findRoute(let request, let stops, .kilometers)? = asked.first else { Issue.record("\(asked)"); return }
+        guard case .findRoute(let request, let stops, .kilometers, nil)? = asked.first else { Issue.record("\(asked)"); return }
         #expect(stops.map(\.name) == ["Portland, ME, USA", "Bar Harbor, ME, USA"])
         _ = App.update(&state, .routeFound(request: request, .success(Self.route(stops.compactMap { stop in stop.point.map { RouteStop(name: stop.name, point: $0) } }))))
         let whole = state.map!.viewport
@@ -119,7 +119,7 @@ struct DirectionsTests {
     @Test func aFurtherStopAndTheResultsBeforeAndAfter() throws {
         var state = searched(portlandFirst: true)
         _ = Fixture.keys(&state, .character("t"))
-        guard case .findRoute(let first, let stops, _)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
+        guard case .findRoute(let first, let stops, _, _)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
         let located = stops.compactMap { stop in stop.point.map { RouteStop(name: stop.name, point: $0) } }
         _ = App.update(&state, .routeFound(request: first, .success(Self.route(located))))
         // t with directions shown: another stop after the last, Enter alone the map's centre.
@@ -130,7 +130,7 @@ struct DirectionsTests {
         #expect(so.count == 2 && here.point == state.map!.viewport.center.geographic)
         #expect(search(state)?.purpose.title == "Another stop after Bar Harbor, ME, USA")
         let again = Fixture.keys(&state, .enter)
-        guard case .findRoute(let second, let three, _)? = again.first else { Issue.record("\(again)"); return }
+        guard case .findRoute(let second, let three, _, _)? = again.first else { Issue.record("\(again)"); return }
         #expect(three.count == 3 && three.last == .place(here) && second == first + 1)
         #expect(state.directions.results.count == 2 && state.directions.shown == 1)
         // An answer to the first, arriving late, does not take the panel from the second.
@@ -154,6 +154,36 @@ struct DirectionsTests {
         #expect(state.directions.results.count == Directions.kept && state.directions.shown == Directions.kept - 1)
     }
 
+    /// Tab in the panel: the portal's travel modes asked for once, then the directions again by
+    /// the next; later directions keep the mode chosen.
+    @Test func tabAsksAgainByTheNextTravelMode() throws {
+        var state = searched(portlandFirst: true)
+        _ = Fixture.keys(&state, .character("t"))
+        guard case .findRoute(let first, let stops, _, nil)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
+        let located = stops.compactMap { stop in stop.point.map { RouteStop(name: stop.name, point: $0) } }
+        var route = Self.route(located)
+        route.modeName = nil
+        _ = App.update(&state, .routeFound(request: first, .success(route)))
+        #expect(Fixture.keys(&state, .tab) == [.loadTravelModes])
+        #expect(Fixture.keys(&state, .tab).isEmpty, "asked once")
+        let next = App.update(&state, .travelModes(.success(["Driving Time", "Driving\u{1B}[2J Distance"])))
+        #expect(state.directions.modes == ["Driving Time", "Driving Distance"])
+        guard case .findRoute(let second, stops, _, "Driving Distance")? = next.first else { Issue.record("\(next)"); return }
+        route.modeName = "Driving Distance"
+        _ = App.update(&state, .routeFound(request: second, .success(route)))
+        // Round again; and a further stop keeps the mode chosen.
+        guard case .findRoute(_, _, _, "Driving Time")? = Fixture.keys(&state, .tab).first else { Issue.record("no round"); return }
+        _ = Fixture.keys(&state, .character("t"))
+        guard case .findRoute(_, _, _, "Driving Time")? = Fixture.keys(&state, .enter).first else { Issue.record("mode not kept"); return }
+        // A portal with none says so.
+        var none = searched(portlandFirst: true)
+        _ = Fixture.keys(&none, .character("t"))
+        guard case .findRoute(let request, _, _, _)? = Fixture.keys(&none, .enter).first else { Issue.record("not asked"); return }
+        _ = App.update(&none, .routeFound(request: request, .success(route)))
+        _ = Fixture.keys(&none, .tab)
+        #expect(App.update(&none, .travelModes(.success([]))).isEmpty && none.notice == .noTravelModes)
+    }
+
     @Test func offlineOneSentenceWithTheStraightLineInTheUsersUnits() throws {
         var state = searched(portlandFirst: true, units: .imperial)
         state.portal.network = .offline
@@ -166,7 +196,7 @@ struct DirectionsTests {
         // Back online, r asks again: a new result after the failed one.
         state.portal.network = .online
         let again = Fixture.keys(&state, .character("r"))
-        guard case .findRoute(let request, let stops, .miles)? = again.first else { Issue.record("\(again)"); return }
+        guard case .findRoute(let request, let stops, .miles, nil)? = again.first else { Issue.record("\(again)"); return }
         #expect(stops.count == 2 && state.directions.results.count == 2 && state.directions.current?.request == request)
         #expect(!Fixture.keys(&state, .character("r")).contains { if case .findRoute = $0 { true } else { false } },
                 "directions on their way are not asked twice")
@@ -175,7 +205,7 @@ struct DirectionsTests {
     @Test func signedOutTheSentenceOffersTheSignIn() {
         var state = searched(portlandFirst: true)
         _ = Fixture.keys(&state, .character("t"))
-        guard case .findRoute(let request, _, _)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
+        guard case .findRoute(let request, _, _, _)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
         _ = App.update(&state, .routeFound(request: request + 7, .failure(RouteFailure(problem: LoadFailure(sentence: "x", network: .online, host: ""), straightLine: nil))))
         #expect(state.directions.current?.outcome == .asking, "an answer to no request is dropped")
         _ = App.update(&state, .routeFound(request: request, .failure(RouteFailure(
@@ -202,7 +232,7 @@ struct DirectionsTests {
         var state = Fixture.loaded()
         let asked = App.update(&state, .intent(.directions(through: ["-70.26,43.66", "Bangor"])))
         #expect(asked == [.findRoute(request: 1, stops: [.place(RouteStop(name: "-70.26,43.66", point: GeoPoint(longitude: -70.26, latitude: 43.66))),
-                                                         .named("Bangor")], units: .kilometers)])
+                                                         .named("Bangor")], units: .kilometers, mode: nil)])
         #expect(state.directions.current?.title == "-70.26,43.66 → Bangor")
     }
 }

@@ -145,12 +145,12 @@ struct HandlerTests {
         let finder = PlaceFinder(client: { nil }, library: library, bundled: { [bangor] })
         let handler = DirectionsHandler(planner: RoutePlanner(client: { nil }), finder: finder, send: sink, tasks: tasks)
         let portland = RouteStop(name: "Portland", point: GeoPoint(longitude: -70.2553, latitude: 43.6615))
-        handler.route(request: 5, through: [.place(portland), .named("bangor")], units: .kilometers)
+        handler.route(request: 5, through: [.place(portland), .named("bangor")], units: .kilometers, mode: nil)
         let failure = try await recorder.first { if case .routeFound(5, .failure(let failure)) = $0 { failure } else { nil } }
         let straight = try #require(failure.straightLine)
         #expect(abs(straight - Geodesy.distance(portland.point, bangor.point)) < 1, "measured to Bangor as found on this device")
         #expect(failure.sentence == LoadFailure.notConnected.sentence + " In a straight line it is \(Format.distance(straight)).")
-        handler.route(request: 6, through: [.place(portland), .named("Nowhereville")], units: .kilometers)
+        handler.route(request: 6, through: [.place(portland), .named("Nowhereville")], units: .kilometers, mode: nil)
         let unknown = try await recorder.first { if case .routeFound(6, .failure(let failure)) = $0 { failure } else { nil } }
         #expect(unknown.sentence == "No place called “Nowhereville” was found; give it as LON,LAT." && unknown.straightLine == nil)
     }

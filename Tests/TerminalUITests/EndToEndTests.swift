@@ -488,7 +488,8 @@ import UserFiles
 
     /// Search Bangor, `t`, directions from Portland: the sample route service solves over the
     /// interstates; the line is drawn with its ends marked, the panel lists the steps, and moving
-    /// through them moves the map to each (the colours: `DirectionsPanelTests`).
+    /// through them moves the map to each (the colours: `DirectionsPanelTests`); Tab asks again by
+    /// another travel mode, and `[` goes back to the first.
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
     func directionsFromPortlandToBangorStepByStep() async throws {
         let portal = try SampleFixture.start()
@@ -524,6 +525,13 @@ import UserFiles
         #expect(screen.contains("Take I-295 N toward Brunswick          "), "the step's whole text at the panel's foot")
         tmux.send("Enter")
         try await tmux.waitUntil("the whole route again") { Self.footer($0) == whole }
+        // Tab: the portal's travel modes, and the directions again by the next one.
+        tmux.send("Tab")
+        screen = try await tmux.waitFor("· Driving Distance", timeout: 20)
+        #expect(screen.contains("Directions · 2 of 2"))
+        #expect(portal.requests.contains { $0.path.hasSuffix("/GetTravelModes/execute") })
+        tmux.send("[")
+        _ = try await tmux.waitFor("Directions · 1 of 2")
         tmux.send("[")
         _ = try await tmux.waitFor("These are the first directions asked for.")
         tmux.send("Escape")

@@ -17,16 +17,21 @@ final class DirectionsHandler {
         self.planner = planner; self.finder = finder; self.send = send; self.tasks = tasks
     }
 
-    func route(request: Int, through queries: [StopQuery], units: RouteUnits) {
+    func route(request: Int, through queries: [StopQuery], units: RouteUnits, mode: String?) {
         let planner = planner, finder = finder
         tasks.track { [send] in
             switch await RoutePlanner.locate(queries, finder: finder) {
             case .success(let located):
-                send(.routeFound(request: request, await planner.route(through: located.stops, units: units)))
+                send(.routeFound(request: request, await planner.route(through: located.stops, units: units, mode: mode)))
             case .failure(let unknown):
                 send(.routeFound(request: request, .failure(RouteFailure(problem: LoadFailure(sentence: unknown.userMessage, network: .online, host: ""),
                                                                           straightLine: nil))))
             }
         }
+    }
+
+    func travelModes() {
+        let planner = planner
+        tasks.track { [send] in send(.travelModes(await planner.travelModeNames())) }
     }
 }

@@ -38,11 +38,7 @@ public actor RoutePlanner {
         }
         guard let client = await client() else { return failed(.notConnected) }
         do {
-            let found: RouteService
-            if let service, service.client == client.portalURL { found = service.service } else {
-                found = try await client.routeService()
-                service = (client.portalURL, found, nil)
-            }
+            let found = try await service(client)
             var travelMode: TravelMode?
             if let mode { travelMode = try await self.mode(named: mode, client: client, service: found) }
             return .success(try await client.solveRoute(stops, units: units, mode: travelMode, start: start, using: found))
@@ -68,13 +64,35 @@ public actor RoutePlanner {
         return .success(located)
     }
 
-    /// The travel mode of that name, asked of the routing utilities once.
-    private func mode(named name: String, client: PortalClient, service found: RouteService) async throws -> TravelMode {
-        let modes: [TravelMode]
-        if let known = service?.modes { modes = known } else {
-            modes = try await client.travelModes(using: found)
-            service?.modes = modes
+    /// The names of the travel modes the portal offers (none when it names no routing utilities).
+    public func travelModeNames() async -> Result<[String], LoadFailure> {
+        guard let client = await client() else { return .failure(.notConnected) }
+        do {
+            return .success(try await modes(client: client, service: try await service(client)).map(\.name))
+        } catch {
+            return .failure(LoadFailure(error, host: client.host))
         }
+    }
+
+    /// The portal's route service, found once per portal.
+    private func service(_ client: PortalClient) async throws -> RouteService {
+        if let service, service.client == client.portalURL { return service.service }
+        let found = try await client.routeService()
+        service = (client.portalURL, found, nil)
+        return found
+    }
+
+    /// The travel modes, asked of the routing utilities once.
+    private func modes(client: PortalClient, service found: RouteService) async throws -> [TravelMode] {
+        if let known = service?.modes { return known }
+        let modes = try await client.travelModes(using: found)
+        service?.modes = modes
+        return modes
+    }
+
+    /// The travel mode of that name.
+    private func mode(named name: String, client: PortalClient, service found: RouteService) async throws -> TravelMode {
+        let modes = try await modes(client: client, service: found)
         guard let mode = modes.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
             let offered = modes.map { TerminalText.sanitizedLine($0.name, maxLength: 40) }.joined(separator: ", ")
             throw RouteError(offered.isEmpty ? "This portal offers no travel modes; leave out the mode."

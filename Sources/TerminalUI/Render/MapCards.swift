@@ -213,7 +213,8 @@ enum DirectionsPanel {
             y += 1
         }
         let retry = if case .failed = shown.outcome { " r again ·" } else { "" }
-        let keys = retry + (count > 1 ? " [ ] · Esc close " : " Esc close ")
+        let mode = shown.route == nil ? "" : " Tab mode ·"
+        let keys = retry + mode + (count > 1 ? " [ ] · Esc close " : " Esc close ")
         frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
         guard let route = shown.route, y + 2 < card.maxY - 1 else { return }
         // Row 0 is the whole route; row n the nth maneuver: its number (and glyph), text and measure.

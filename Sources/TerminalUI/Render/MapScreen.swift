@@ -34,7 +34,7 @@ enum MapScreen {
         if map.card == .directions { DirectionsPanel.draw(state.directions, in: rect, into: &frame, options: options) }
         let hints = switch map.panel {
         case nil where map.card == .directions:
-            "↑↓ steps · Enter all · \(state.key(.map(.directions))) add a stop · [ ] earlier/later · Esc close"
+            "↑↓ steps · Enter all · \(state.key(.map(.directions))) add a stop · Tab travel mode · [ ] earlier/later · Esc close"
         case nil: KeyMap.hints(in: .map, bindings: state.preferences.keyBindings).joined(separator: "  ") + "  Esc back"
         case .layers?: "↑↓ choose · Space show/hide · Esc close"
         case .pins?: "↑↓ choose · Enter go · e edit · x delete · o open link · Esc close"
