@@ -26,6 +26,8 @@ public struct RouteFailure: UserFacingError, Equatable, Sendable {
     public var problem: LoadFailure
     /// Metres along the stops in order.
     public var straightLine: Double?
+    /// What `sentence` says the straight line in (the browser says it in the user's `units`).
+    public var units: DistanceUnits = .metric
 
     public init(problem: LoadFailure, straightLine: Double?) { self.problem = problem; self.straightLine = straightLine }
 
@@ -34,7 +36,7 @@ public struct RouteFailure: UserFacingError, Equatable, Sendable {
         problem.sentence + (straightLine.map { " In a straight line it is \(units.format($0))." } ?? "")
     }
 
-    public var sentence: String { sentence(in: .metric) }
+    public var sentence: String { sentence(in: units) }
     public var userMessage: String { sentence }
 
     /// No route service can be asked from here: the network is cut off.
@@ -136,8 +138,9 @@ extension App {
         // With directions shown the searched place is not drawn: here is the centre.
         let here = directionsTarget(state, map, searched: map.card != .directions)
         if map.card == .directions, let shown = state.directions.current, shown.outcome != .asking {
-            let last = shown.stops.last?.point
-            let fallback = last.map { Geodesy.distance($0, here.point) > sameStop } ?? true ? here : nil
+            // Enter alone adds here, unless here is the last stop already.
+            let atLastStop = shown.stops.last?.point.map { Geodesy.distance($0, here.point) <= sameStop } ?? false
+            let fallback = atLastStop ? nil : here
             state.overlay = .search(PlaceSearch(purpose: .routeStop(stops: shown.stops, first: false, fallback: fallback)))
             return []
         }
@@ -212,7 +215,8 @@ extension App {
         let steps = shown.route?.maneuvers.count ?? 0
         switch intent {
         case .move(let move):
-            guard [.up, .down, .top, .bottom, .pageUp, .pageDown].contains(move) || move.isScroll, steps > 0 else { return nil }
+            // Left and right still pan the map.
+            guard move != .left, move != .right, steps > 0 else { return nil }
             // Row 0 is the whole route; row n the nth step.
             let row = ListCursor.moved((shown.step ?? -1) + 1, by: move, count: steps + 1, page: 5)
             state.directions.results[state.directions.shown].step = row == 0 ? nil : row - 1
@@ -298,8 +302,4 @@ extension App {
         state.withMap { $0.viewport = MapViewport(fitting: extent, columns: free, rows: rect.height).panned(dotsX: shift, dotsY: 0) }
         return requestMapDraw(&state)
     }
-}
-
-private extension Move {
-    var isScroll: Bool { if case .scroll = self { true } else { false } }
 }

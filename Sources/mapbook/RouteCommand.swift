@@ -51,7 +51,9 @@ struct RouteCommand: AsyncParsableCommand {
         let route: Route
         switch answer {
         case .success(let found): route = found
-        case .failure(let failure): throw Output.fail(failure, json: json)
+        case .failure(var failure):
+            failure.units = units == RouteUnits.miles.rawValue ? .imperial : .metric
+            throw Output.fail(failure, json: json)
         }
         if json { try Output.json(Self.json(route)) } else { Self.print(route) }
     }

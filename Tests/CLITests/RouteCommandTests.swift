@@ -56,6 +56,8 @@ struct RouteCommandTests {
         let sea = try await run(["route", "-66.5,42.5", "Portland", "--portal", url])
         #expect(sea.status == 1 && sea.stdout.isEmpty)
         #expect(sea.stderr == "mapbook: A stop is not near any road the route service knows: choose a place on or near a road. In a straight line it is 331 km.\n")
+        let inMiles = try await run(["route", "-66.5,42.5", "Portland", "--units", "mi", "--portal", url])
+        #expect(inMiles.stderr.hasSuffix("In a straight line it is 206 mi.\n"), "the straight line in the units asked for: \(inMiles.stderr)")
         portal.updateFaults { $0.routeNeedsSignIn = true }
         let signedOut = try await run(["route", "Portland", "Bangor", "--json", "--portal", url])
         #expect(signedOut.status == 4)
