@@ -81,6 +81,13 @@ public struct AreaPackage: Sendable, Equatable {
     public var kind: PackageKind { PackageKind(itemType: item.type) }
     /// Bytes, as the portal reports them; nil when it did not say.
     public var size: Int64? { item.size }
+    /// Where the bytes of a package exported for an area made on this device are (the server job's
+    /// result); nil for a portal's package item, whose bytes are its item data.
+    public var resultURL: URL? {
+        guard item.properties?["exportedFrom"] != nil, let url = item.url.flatMap(URL.init(string:)),
+              ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { return nil }
+        return url
+    }
 
     public init(item: PortalItem) { self.item = item }
 }

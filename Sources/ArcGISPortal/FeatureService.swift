@@ -157,6 +157,17 @@ extension PortalClient {
          ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"), ("spatialRel", "esriSpatialRelIntersects")]
     }
 
+    /// How many features of the layer at `url` meet `extent` (`returnCountOnly`).
+    public func countFeatures(at url: URL, within extent: GeoExtent) async throws -> Int {
+        let query = [("where", "1=1"), ("geometry", "\(extent.xmin),\(extent.ymin),\(extent.xmax),\(extent.ymax)"),
+                     ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"), ("spatialRel", "esriSpatialRelIntersects"),
+                     ("returnCountOnly", "true")]
+        guard let count = try await getJSON(url, ["query"], query: query)["count"]?.double, count >= 0, count < 1e12 else {
+            throw FeatureServiceError("The service did not count its features.")
+        }
+        return Int(count)
+    }
+
     /// What a query sends back of each feature: every field and its geometry in WGS84.
     static let featuresWanted = [("outFields", "*"), ("returnGeometry", "true"), ("outSR", "4326")]
 

@@ -23,6 +23,9 @@ public enum LibraryError: Error, Sendable, Equatable {
     case ambiguousArea(String, matches: [String])
     /// A downloaded area's feature copies are not all on disk (deleted, or lost to a full disk).
     case featureCopiesMissing(count: Int, of: Int)
+    /// An area of the user's own cannot be made (or finished): the servers' jobs refused, failed or
+    /// outlasted the wait. `reason` is one clause.
+    case cannotMake(title: String, reason: String)
 
     public var isDiskFull: Bool {
         switch self {
@@ -110,6 +113,8 @@ extension LibraryError: UserFacingError {
         case .featureCopiesMissing(let count, let total):
             return "\(count) of the area's \(total) feature layer cop\(total == 1 ? "y is" : "ies are") missing; "
                 + "`mapbook download` (or `verify --repair`) fetches them again."
+        case .cannotMake(let title, let reason):
+            return "\(Self.safe(title)) cannot be made: \(TerminalText.sanitizedLine(reason, maxLength: 400))."
         case .ambiguousArea(let name, let matches):
             return "\"\(Self.safe(name))\" could mean \(matches.prefix(5).map(Self.safe).joined(separator: ", ")); use the item id."
         }

@@ -144,7 +144,9 @@ struct AreaDownload: Sendable {
 
     private func transfer(of package: AreaPackage) -> ResumableTransfer {
         let id = area.item.id
-        return ResumableTransfer(http: http, request: client.packageRequest(package.item.id), part: library.partPath(id, package.item.id),
+        // An area made on this device fetches each package from its export job's result.
+        let request = package.resultURL.map(client.exportResultRequest) ?? client.packageRequest(package.item.id)
+        return ResumableTransfer(http: http, request: request, part: library.partPath(id, package.item.id),
                                  controlPath: library.controlPath(id, package.item.id), itemID: package.item.id,
                                  modified: package.item.modified.map(DownloadRecord.millis), expectedSize: package.size,
                                  controlInterval: controlInterval)

@@ -22,13 +22,15 @@ enum SampleAreaGeodatabase {
     /// The service's tables, by layer id.
     static let tables = ["Places", "Counties"]
 
-    /// A geodatabase of the FeatureServer's features that meet `extent`, each layer under its
-    /// service layer id; with a replica record, or without one as ArcGIS Pro writes a package's.
-    static func bytes(within extent: GeoExtent, features: SampleFeatureServer, replica: GeodatabaseReplica?) throws -> Data {
+    /// A geodatabase of the FeatureServer's features that meet `extent`, each layer (of `layers`,
+    /// else all) under its service layer id; with a replica record, or without one as ArcGIS Pro
+    /// writes a package's.
+    static func bytes(within extent: GeoExtent, features: SampleFeatureServer, replica: GeodatabaseReplica?,
+                      layers: [Int]? = nil) throws -> Data {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-sample-\(UUID().uuidString).geodatabase").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try GeodatabaseWriter(path: path)
-        for (id, layer) in features.layers.enumerated() {
+        for (id, layer) in features.layers.enumerated() where layers?.contains(id) ?? true {
             try writer.addLayer(id: id, table: tables[id], info: layer.json)
             for feature in layer.features where feature.extent.intersects(extent) {
                 guard let shape = shape(feature.geometry) else { continue }

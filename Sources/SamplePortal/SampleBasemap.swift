@@ -41,11 +41,13 @@ public struct SampleBasemap: Sendable {
 
     /// The tiles of an area's package: the basemap's tiles that meet the area, and deeper zooms cut
     /// for the area alone.
-    public func packageTiles(for extent: GeoExtent) -> [TileKey: MVTTile] {
-        var result = tiles.filter { Self.tile($0.key, meets: extent) }
+    public func packageTiles(for extent: GeoExtent, upTo deepest: Int = SampleBasemap.areaZooms.upperBound) -> [TileKey: MVTTile] {
+        var result = tiles.filter { $0.key.z <= deepest && Self.tile($0.key, meets: extent) }
+        guard deepest >= Self.areaZooms.lowerBound else { return result }
         var tiler = VectorTiler()
         tiler.bounds = extent
-        result.merge(tiler.tiles(for: Self.layers(geography, zooms: Self.areaZooms))) { basemap, _ in basemap }
+        let zooms = Self.areaZooms.lowerBound...min(deepest, Self.areaZooms.upperBound)
+        result.merge(tiler.tiles(for: Self.layers(geography, zooms: zooms))) { basemap, _ in basemap }
         return result
     }
 

@@ -33,6 +33,8 @@ public final class SampleContent: Sendable {
     private let routeService = Mutex<SampleRouteService?>(nil)
     /// Areas' geodatabase packages, by area, server address and generation: made when first asked for.
     private let geodatabases = Mutex<[String: Data]>([:])
+    /// Offline export jobs submitted to the tile and feature services.
+    let exportJobs = SampleExportJobs()
     /// The mobile map package item's bytes: made when first asked for.
     private let mobilePackageBytes = Mutex<Data?>(nil)
 

@@ -34,6 +34,9 @@ public struct SampleFaults: Sendable, Equatable {
     public var routeNeedsSignIn = false
     /// The FeatureServer answers HTTP 503.
     public var featuresDown = false
+    /// Offline export jobs (`jobs=…`): `fail` (they end failed), `stuck` (they never finish), `lost`
+    /// (their file is gone: 404); nil: they succeed.
+    public var exportJobs: String?
     /// Answers `Range` requests with 200 and the whole file.
     public var ignoreRange = false
     /// Declares a `Content-Length` longer than the body.
@@ -105,6 +108,11 @@ public struct SampleFaults: Sendable, Equatable {
             case "routeDown": routeDown = flag()
             case "noRoute": noRoute = flag()
             case "routeNeedsSignIn": routeNeedsSignIn = flag()
+            case "jobs":
+                guard ["fail", "stuck", "lost", "none"].contains(value) else {
+                    throw InvalidSetting(description: "jobs is fail, stuck, lost or none, not \"\(value)\"")
+                }
+                exportJobs = value == "none" ? nil : value
             case "ignoreRange": ignoreRange = flag()
             case "wrongLength": wrongLength = flag()
             case "corrupt": corrupt = flag()

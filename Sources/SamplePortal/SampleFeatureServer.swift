@@ -111,7 +111,8 @@ struct SampleFeatureServer: Sendable {
     private var serviceJSON: JSONValue {
         .object([
             "currentVersion": .number(11.3), "serviceDescription": .string("Explore Maine's places and counties."),
-            "maxRecordCount": .number(1000), "capabilities": .string("Query"),
+            "maxRecordCount": .number(1000), "capabilities": .string("Query,Extract,Sync"), "syncEnabled": .bool(true),
+            "supportsAsync": .bool(true),
             "spatialReference": .object(["wkid": .number(4326), "latestWkid": .number(4326)]),
             "layers": .array(layers.enumerated().map { index, layer in
                 .object(["id": .number(Double(index)), "name": layer.json["name"] ?? .null, "geometryType": layer.json["geometryType"] ?? .null])
@@ -134,6 +135,7 @@ struct SampleFeatureServer: Sendable {
             return SampleREST.error(400, "Unable to complete operation.", details: ["Invalid query."])
         }
         matches = matches.filter { i in conditions.allSatisfy { $0(layer.features[i].attributes) } }
+        if query["returnCountOnly"] == "true" { return .object(["count": .number(Double(matches.count))]) }
         let offset = max(Int(query["resultOffset"] ?? "") ?? 0, 0)
         let count = min(max(Int(query["resultRecordCount"] ?? "") ?? layer.maxRecordCount, 1), layer.maxRecordCount)
         let page = matches.dropFirst(offset).prefix(count)

@@ -141,6 +141,15 @@ final class SampleRouter: Sendable {
             return content.routes.respond(request, down: faults.routeDown, noRoute: faults.noRoute, signedIn: signedIn,
                                           needsSignIn: faults.routeNeedsSignIn)
         }
+        if request.path.hasPrefix(SampleExportJobs.outputPath + "/") {
+            let rest = request.path.dropFirst(SampleExportJobs.outputPath.count).split(separator: "/").map(String.init)
+            return exportRoutes(faults).outputFile(rest, request)
+        }
+        if request.path.hasPrefix(SampleFeatureServer.path + "/createReplica") || request.path.hasPrefix(SampleFeatureServer.path + "/replicas/") {
+            if faults.featuresDown { return content.featureServer.respond(request, down: true) }
+            let rest = request.path.dropFirst(SampleFeatureServer.path.count).split(separator: "/").map(String.init)
+            return exportRoutes(faults).featureService(rest, request)
+        }
         if request.path.hasPrefix(SampleFeatureServer.path) {
             return content.featureServer.respond(request, down: faults.featuresDown)
         }
@@ -151,9 +160,17 @@ final class SampleRouter: Sendable {
             return SampleMapServer(tiles: content.rasterTiles).respond(request)
         }
         if request.path.hasPrefix(SampleCatalog.basemapServicePath) {
+            let rest = request.path.dropFirst(SampleCatalog.basemapServicePath.count).split(separator: "/").map(String.init)
+            if ["exportTiles", "estimateExportTilesSize", "jobs"].contains(rest.first ?? "") {
+                return exportRoutes(faults).tileService(rest, request)
+            }
             return SampleTileService(content: content, faults: faults, baseURL: baseURL).respond(request)
         }
         return .text("Not Found", status: 404)
+    }
+
+    private func exportRoutes(_ faults: SampleFaults) -> SampleExportRoutes {
+        SampleExportRoutes(content: content, faults: faults, baseURL: baseURL, auth: auth)
     }
 
     /// Whether this request gets the status fault: always with no count, else the first `limit`.
@@ -212,7 +229,7 @@ extension SampleFaults {
             "times": .number(Double(disruptedDownloads)), "hangup": .bool(hangUp),
             "geocodeDown": .bool(geocodeDown), "featuresDown": .bool(featuresDown),
             "tokenExpiry": number(tokenExpirySeconds), "revoked": .bool(revoked),
-            "ignoreRange": .bool(ignoreRange), "wrongLength": .bool(wrongLength), "corrupt": .bool(corrupt),
+            "ignoreRange": .bool(ignoreRange), "jobs": exportJobs.map(JSONValue.string) ?? .null, "wrongLength": .bool(wrongLength), "corrupt": .bool(corrupt),
             "areaStatus": .object(areaStatus.mapValues { .string($0) }),
             "updates": .object(updates.mapValues { .number(Double($0)) }),
         ])

@@ -313,7 +313,7 @@ struct SampleREST {
     }
 
     /// A file item's bytes as the portal sends them (ranges, validators), with the download faults applied.
-    private func fileData(_ bytes: Data, named name: String, modified: Date, _ request: LoopbackRequest) -> LoopbackResponse {
+    func fileData(_ bytes: Data, named name: String, modified: Date, _ request: LoopbackRequest) -> LoopbackResponse {
         var data = bytes
         let etag = SampleContent.etag(of: data)
         if faults.corrupt {

@@ -41,6 +41,10 @@ struct SampleTileService {
     private var serviceJSON: JSONValue {
         let writer = VectorTilePackageWriter(name: "Explore_Maine_Basemap", title: "Explore Maine Basemap", snippet: "",
                                              extent: SampleCatalog.extent, style: SampleBasemap.style)
-        return writer.rootJSON(maxZoom: SampleBasemap.basemapZooms.upperBound)
+        // Export allowed, as an owner enables it for offline use.
+        guard case .object(var json) = writer.rootJSON(maxZoom: SampleBasemap.basemapZooms.upperBound) else { return .null }
+        json["exportTilesAllowed"] = .bool(true)
+        json["maxExportTilesCount"] = .number(Double(SampleExportJobs.maxExportTiles))
+        return .object(json)
     }
 }

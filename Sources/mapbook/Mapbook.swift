@@ -38,7 +38,7 @@ struct Mapbook: AsyncParsableCommand {
             was on each web map: $XDG_STATE_HOME/mapbook.
             """,
         version: HTTPClient.version,
-        subcommands: [BrowseCommand.self, AreasCommand.self, InfoCommand.self, DownloadCommand.self, LibraryCommand.self,
+        subcommands: [BrowseCommand.self, AreasCommand.self, AreaCommand.self, InfoCommand.self, DownloadCommand.self, LibraryCommand.self,
                       RemoveCommand.self, VerifyCommand.self, CacheCommand.self, BasemapsCommand.self, SearchCommand.self, ReverseCommand.self, RouteCommand.self, PinsCommand.self, IdentifyCommand.self, AuthCommand.self, MapsCommand.self, ConfigCommand.self, SnapshotCommand.self, OpenCommand.self, PackageCommand.self, PackagesCommand.self, ImportCommand.self, SamplePortalCommand.self,
                       DemoCommand.self],
         defaultSubcommand: BrowseCommand.self)
