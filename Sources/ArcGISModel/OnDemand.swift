@@ -128,7 +128,12 @@ public enum ServiceJobStatus: Sendable, Equatable {
         }
     }
 
-    private static func sentence(_ text: String) -> String { TerminalText.sanitizedLine(text, maxLength: 300) }
+    /// One clause: sanitized, without the full stop the sentence it goes into adds.
+    private static func sentence(_ text: String) -> String {
+        var clause = TerminalText.sanitizedLine(text, maxLength: 300)
+        while clause.hasSuffix(".") { clause.removeLast() }
+        return clause
+    }
 }
 
 /// What `estimateExportTilesSize` answers: `{"totalSize": bytes, "totalTilesToExport": n}`.

@@ -60,12 +60,13 @@ public struct ExportProgress: Sendable, Equatable {
     public var label: String {
         let unfinished = jobs.filter { !$0.status.isFinished }
         guard !unfinished.isEmpty else { return ServiceJobStatus.succeeded.label }
-        let percents = unfinished.map { job -> Int in
-            if case .running(let percent?) = job.status { return percent }
-            return 0
-        }
         if unfinished.allSatisfy({ $0.status == .waiting }) { return ServiceJobStatus.waiting.label }
-        return ServiceJobStatus.running(percent: percents.contains(0) && percents.allSatisfy { $0 == 0 } ? nil : percents.min()).label
+        // The slowest job that says how far it is.
+        let percents = unfinished.compactMap { job -> Int? in
+            if case .running(let percent?) = job.status { return percent }
+            return nil
+        }
+        return ServiceJobStatus.running(percent: percents.min()).label
     }
 }
 
@@ -174,7 +175,7 @@ public struct OnDemandExport: Sendable {
             while !url.path.isEmpty, url.path != "/", !["vectortileserver", "mapserver", "imageserver"].contains(url.lastPathComponent.lowercased()) {
                 url.deleteLastPathComponent()
             }
-            if url.path != "/", !url.path.isEmpty { return url }
+            if url.path != "/", !url.path.isEmpty { return URL(string: url.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))) }
         }
         return nil
     }
@@ -240,16 +241,10 @@ public struct OnDemandExport: Sendable {
 
     // MARK: Jobs
 
-    /// The exports under way in this library (an `export.json` without a finished record).
-    public func pending() -> [PendingExport] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: library.directory + "/areas")) ?? []
-        return names.compactMap(ItemID.init).compactMap { library.pendingExport($0) }
-    }
-
     /// Names in use: the library's areas and the exports under way.
     public func nameIsTaken(_ name: String, among areas: [MapArea]) -> Bool {
         let wanted = name.lowercased()
-        return areas.contains { $0.item.title.lowercased() == wanted } || pending().contains { $0.spec.name.lowercased() == wanted }
+        return areas.contains { $0.item.title.lowercased() == wanted } || library.pendingExports().contains { $0.spec.name.lowercased() == wanted }
     }
 
     /// The first of "Area 1", "Area 2"… not in use.
@@ -362,6 +357,13 @@ public struct OnDemandExport: Sendable {
 
 extension OfflineLibrary {
     func exportPath(_ area: ItemID) -> String { areaDirectory(area) + "/export.json" }
+
+    /// The exports under way in this library: an `export.json` whose area is not yet downloaded
+    /// (or is being made again).
+    public func pendingExports() -> [PendingExport] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/areas")) ?? []
+        return names.compactMap(ItemID.init).compactMap(pendingExport).sorted { $0.submittedAt < $1.submittedAt }
+    }
 
     /// The export under way for the area, if there is one.
     public func pendingExport(_ area: ItemID) -> PendingExport? {

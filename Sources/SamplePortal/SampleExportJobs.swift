@@ -5,6 +5,7 @@ import LoopbackHTTP
 import MapbookCore
 import TileFormats
 import ArcGISModel
+import Geodatabase
 
 /// The sample's asynchronous offline jobs, in ArcGIS's shapes: the VectorTileServer's
 /// `exportTiles` and `estimateExportTilesSize` (a job at `jobs/<jobId>`, its answer at
@@ -201,7 +202,10 @@ struct SampleExportRoutes {
         if let file = jobs.job(job.id)?.file { return file }
         let file: (name: String, data: Data)
         if job.kind == .replica {
-            let data = (try? SampleAreaGeodatabase.bytes(within: job.extent, features: content.featureServer, replica: nil, layers: job.layers)) ?? Data()
+            // The replica's record names the service, as createReplica writes it: the layers are drawn from the file.
+            let replica = GeodatabaseReplica(id: "{\(UUID().uuidString)}", name: "mapbook_\(job.id)", serviceURL: baseURL + SampleFeatureServer.path,
+                                             layers: job.layers.map { .init(id: $0, table: SampleAreaGeodatabase.tables[$0], serverGeneration: 1000) })
+            let data = (try? SampleAreaGeodatabase.bytes(within: job.extent, features: content.featureServer, replica: replica, layers: job.layers)) ?? Data()
             file = ("replica.geodatabase", data)
         } else {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-export-\(UUID().uuidString).vtpk").path

@@ -79,7 +79,7 @@ struct AreaNewCommand: AsyncParsableCommand {
         }
         let wanted = name?.trimmingCharacters(in: .whitespaces)
         // The same name as an export under way, for the same area: resume its jobs by id.
-        if let wanted, let pending = maker.pending().first(where: { $0.spec.name.lowercased() == wanted.lowercased() }) {
+        if let wanted, let pending = library.pendingExports().first(where: { $0.spec.name.lowercased() == wanted.lowercased() }) {
             guard pending.spec.extent == Self.parseExtent(extent), pending.spec.maxLevel == level else {
                 throw Output.fail(LibraryError.cannotMake(title: wanted, reason:
                     "an export called that is under way for another extent or level; choose another --name"), json: json)

@@ -40,9 +40,13 @@ struct LibraryCommand: ParsableCommand {
             let id = area.item.id
             let state = Self.state(of: id, records: records, partial: partial)
             let size = records[id].map { Format.bytes($0.size) } ?? partial[id].map { "\(Format.bytes($0)) so far" } ?? Format.bytes(area.size)
-            return [Output.cell(area.item.title, width: 32), state, size, records[id].map { Format.date($0.downloadedAt) } ?? "–", id.rawValue]
+            let title = Output.cell(area.item.title, width: 32) + (area.onDemand != nil ? " (yours)" : "")
+            return [title, state, size, records[id].map { Format.date($0.downloadedAt) } ?? "–", id.rawValue]
         }
-        for line in Output.table(["TITLE", "STATE", "SIZE", "DOWNLOADED", "ID"], rows, rightAligned: [2]) {
+        let preparing = library.pendingExports().filter { records[$0.areaID] == nil }.map { export in
+            [Output.cell(export.spec.name, width: 32) + " (yours)", "preparing", "–", "–", export.areaID.rawValue]
+        }
+        for line in Output.table(["TITLE", "STATE", "SIZE", "DOWNLOADED", "ID"], rows + preparing, rightAligned: [2]) {
             Output.line("  " + line)
         }
         for area in areas {
@@ -82,6 +86,8 @@ struct LibraryCommand: ParsableCommand {
                     "size": .count(record?.size ?? area.size),
                     "partialBytes": .count(partial[id]),
                     "downloadedAt": .date(record?.downloadedAt),
+                    "origin": .string(area.onDemand == nil ? "preplanned" : "yours"),
+                    "onDemand": area.onDemand.map(onDemandJSON) ?? .null,
                     "packages": .array((record?.packages ?? []).map { package in
                         .object(["id": .string(package.id.rawValue), "title": .text(package.title),
                                  "path": .string(library.packagePath(id, package)), "size": .count(package.size),
@@ -89,6 +95,16 @@ struct LibraryCommand: ParsableCommand {
                     }),
                 ])
             }),
+            "exportsUnderWay": .array(library.pendingExports().filter { records[$0.areaID] == nil }.map { export in
+                .object(["id": .string(export.areaID.rawValue), "title": .text(export.spec.name), "submittedAt": .date(export.submittedAt),
+                         "onDemand": onDemandJSON(export.spec)])
+            }),
         ])
+    }
+
+    /// What an area of the user's own was made of: its extent and detail.
+    private static func onDemandJSON(_ spec: OnDemandSpec) -> JSONValue {
+        .object(["extent": .extent(spec.extent), "maxLevel": .number(Double(spec.maxLevel)),
+                 "detail": spec.detail.map { .string($0.rawValue) } ?? .null, "createdAt": .date(spec.createdAt)])
     }
 }
