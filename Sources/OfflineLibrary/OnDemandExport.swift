@@ -241,10 +241,11 @@ public struct OnDemandExport: Sendable {
 
     // MARK: Jobs
 
-    /// Names in use: the library's areas and the exports under way.
+    /// Names in use: the web map's areas, those on this device and the exports under way.
     public func nameIsTaken(_ name: String, among areas: [MapArea]) -> Bool {
         let wanted = name.lowercased()
-        return areas.contains { $0.item.title.lowercased() == wanted } || library.pendingExports().contains { $0.spec.name.lowercased() == wanted }
+        let kept = library.storedRecords().values.compactMap { $0.area?.item.title }
+        return (areas.map(\.item.title) + kept + library.pendingExports().map(\.spec.name)).contains { $0.lowercased() == wanted }
     }
 
     /// The first of "Area 1", "Area 2"… not in use.
