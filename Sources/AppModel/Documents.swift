@@ -102,6 +102,10 @@ public enum DetailsDocument {
                 doc.field("Package", [name, package.item.type, size].filter { !$0.isEmpty }.joined(separator: " · "))
             }
             doc.field("Download size", Format.bytes(area.size))
+            if let made = area.onDemand {
+                doc.field("Yours", "Made on this device \(Format.timestamp(made.createdAt)) at \(made.detailLabel), over \(made.extent.summary); "
+                          + "`mapbook area new` makes another.")
+            }
             doc.heading("On this device")
             onThisDevice(index, state: state, into: &doc)
         }
@@ -230,7 +234,8 @@ public enum StatusText {
                 // Damage upstream is told calmly: the map draws around it.
                 let damaged = state.library.downloads[area.item.id]?.damagedTiles.count ?? 0
                 return [StyledText("Downloaded", .good),
-                        StyledText((damaged > 0 ? " · \(damaged) tile\(damaged == 1 ? "" : "s") damaged" : "") + " · \(Format.bytes(size))", .dim)]
+                        StyledText((area.onDemand != nil ? " · yours" : "") + (damaged > 0 ? " · \(damaged) tile\(damaged == 1 ? "" : "s") damaged" : "")
+                                   + " · \(Format.bytes(size))", .dim)]
             case .packaging:
                 return [StyledText("Packaging", .warning), StyledText(" · still being packaged on the portal", .dim)]
             case .packagingFailed:

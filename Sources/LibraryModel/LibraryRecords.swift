@@ -151,8 +151,9 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
     }
 
     /// Whether the portal's current packages differ from the ones on disk (by id, modified and size).
+    /// An area made on this device has no newer version on a portal: it is refreshed by exporting again.
     public func needsUpdate(comparedWith current: MapArea) -> Bool {
-        guard !current.packages.isEmpty else { return false }
+        guard !current.packages.isEmpty, current.onDemand == nil else { return false }
         let stored = Set(packages.map { "\($0.id)|\($0.modified ?? 0)|\($0.size)" })
         let listed = Set(current.packages.map { package in
             "\(package.item.id)|\(package.item.modified.map(DownloadRecord.millis) ?? 0)|\(package.size ?? -1)"
