@@ -143,7 +143,7 @@ struct OnDemandExportTests {
         let fixture = try LibraryFixture(faults: "jobs=stuck")
         defer { fixture.portal.stop() }
         var maker = Self.maker(fixture)
-        maker.patience = .milliseconds(600)
+        maker.patience = .seconds(2)
         let plan = await maker.plan(try await fixture.client.webMap(.exploreMaine))
         let export = try await maker.start(Self.spec(), plan: plan)
         let seen = Progress()
@@ -151,7 +151,7 @@ struct OnDemandExportTests {
             "the server has not finished preparing it after 1 minute; ask again to keep waiting (the server's jobs are kept)")) {
             _ = try await maker.prepare(export) { seen.add($0.label) }
         }
-        #expect(seen.labels.contains("Preparing on the server 80 %") || seen.labels.contains("Preparing on the server"), "\(seen.labels)")
+        #expect(seen.labels.contains { $0.hasPrefix("Preparing on the server") }, "\(seen.labels)")
     }
 
     @Test func aResultThatIsGoneFailsTheDownloadClearly() async throws {
