@@ -144,8 +144,10 @@ struct AreaDownload: Sendable {
 
     private func transfer(of package: AreaPackage) -> ResumableTransfer {
         let id = area.item.id
-        // An area made on this device fetches each package from its export job's result.
-        let request = package.resultURL.map(client.exportResultRequest) ?? client.packageRequest(package.item.id)
+        // An area made on this device fetches each package from its export job's result; a portal's
+        // area always from the item's data, whatever its items say.
+        let result = area.onDemand != nil ? package.resultURL : nil
+        let request = result.map(client.exportResultRequest) ?? client.packageRequest(package.item.id)
         return ResumableTransfer(http: http, request: request, part: library.partPath(id, package.item.id),
                                  controlPath: library.controlPath(id, package.item.id), itemID: package.item.id,
                                  modified: package.item.modified.map(DownloadRecord.millis), expectedSize: package.size,
