@@ -12,7 +12,7 @@ struct AreaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "area",
         abstract: "Make map areas of your own where no preplanned area was prepared.",
-        subcommands: [AreaNewCommand.self])
+        subcommands: [AreaNewCommand.self, AreaCancelCommand.self])
 }
 
 /// `mapbook area new`: exports the web map's layers over an extent (server jobs), then downloads
@@ -164,5 +164,32 @@ struct AreaNewCommand: AsyncParsableCommand {
 
     private func say(_ text: String, json fields: [String: JSONValue]) {
         if json { Output.jsonLine(fields) } else { Output.line(text) }
+    }
+}
+
+/// `mapbook area cancel`: stops making an area whose server jobs are under way.
+struct AreaCancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Stop making an area of your own: cancel its server jobs where the service can, and forget them.",
+        discussion: "NAME is the area's name or id, as `mapbook library` lists it while it is preparing.")
+
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: ArgumentHelp("The area being made.", valueName: "NAME")) var name: String
+    @Flag(help: "Print JSON instead of text.") var json = false
+
+    func run() async throws {
+        let library = options.library
+        let pending = library.pendingExports()
+        let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let export = pending.first(where: { $0.areaID.rawValue == wanted || $0.spec.name.lowercased() == wanted }) else {
+            throw Output.fail(LibraryError.noSuchArea(name, choices: pending.map(\.spec.name)), json: json)
+        }
+        await OnDemandExport(library: library, client: options.selection.client()).forget(export)
+        if json {
+            Output.jsonLine(["event": .string("cancelled"), "area": .string(export.areaID.rawValue), "title": .text(export.spec.name)])
+        } else {
+            Output.line("\(Output.cell(export.spec.name)): its server jobs were cancelled where the service allows, and forgotten.")
+        }
     }
 }
