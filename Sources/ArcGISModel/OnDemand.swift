@@ -104,7 +104,7 @@ public enum ServiceJobStatus: Sendable, Equatable {
         case "completed": self = .succeeded
         case "cancelled", "canceled": self = .cancelled
         default:
-            let reason = json["error"]?["message"]?.string ?? (status.isEmpty ? "the server gave no status" : "the server said “\(status)”")
+            let reason = json["message"]?.string ?? (status.isEmpty ? "the server gave no status" : "the server said “\(status)”")
             self = .failed(Self.sentence(reason))
         }
     }

@@ -11,9 +11,10 @@ import Geodatabase
 /// `exportTiles` and `estimateExportTilesSize` (a job at `jobs/<jobId>`, its answer at
 /// `jobs/<jobId>/results/out_service_url`, `cancel`), and the FeatureServer's `createReplica`
 /// (`async=true`: a `statusUrl` at `replicas/jobs/<id>`, the geodatabase at its `resultUrl`).
-/// Output files are served from `/arcgis/rest/directories/arcgisoutput/<jobId>/<file>`. A job moves
-/// on one step each time it is asked about (submitted → executing 40 % → 80 % → succeeded), so tests
-/// see every state without waiting; the `jobs` fault makes jobs fail, never finish, or lose their file.
+/// Output files are served from `/arcgis/rest/directories/arcgisoutput/<jobId>/<file>`. The work is
+/// done in the background from submission, as a server's; a job moves on one step each time it is
+/// asked about (submitted → executing 40 % → 80 % → succeeded once its work is done), so tests see
+/// every state without waiting; the `jobs` fault makes jobs fail, never finish, or lose their file.
 final class SampleExportJobs: Sendable {
     static let outputPath = "/arcgis/rest/directories/arcgisoutput"
     /// The most tiles the VectorTileServer exports at once, as its `maxExportTilesCount` says.
@@ -29,8 +30,10 @@ final class SampleExportJobs: Sendable {
         var layers: [Int]
         var polls = 0
         var cancelled = false
-        /// The output file, made when the job succeeds.
+        /// The output file, or the estimate: the job's work, done in the background.
         var file: (name: String, data: Data)?
+        var estimate: (tiles: Int, bytes: Int64)?
+        var isDone: Bool { file != nil || estimate != nil }
     }
 
     private let jobs = Mutex<[String: Job]>([:])
@@ -47,7 +50,7 @@ final class SampleExportJobs: Sendable {
     func advance(_ id: String, fault: String?) -> Job? {
         jobs.withLock { jobs in
             guard var job = jobs[id] else { return nil }
-            if !job.cancelled, job.polls < 3, !(fault == "stuck" && job.polls == 2) { job.polls += 1 }
+            if !job.cancelled, job.polls < 3, !(job.polls == 2 && (fault == "stuck" || !job.isDone)) { job.polls += 1 }
             jobs[id] = job
             return job
         }
@@ -63,6 +66,8 @@ final class SampleExportJobs: Sendable {
     func job(_ id: String) -> Job? { jobs.withLock { $0[id] } }
 
     func keep(_ file: (name: String, data: Data), for id: String) { jobs.withLock { $0[id]?.file = file } }
+
+    func keep(_ estimate: (tiles: Int, bytes: Int64), for id: String) { jobs.withLock { $0[id]?.estimate = estimate } }
 }
 
 /// Answers the job routes of the tile service and the feature service.
@@ -88,6 +93,7 @@ struct SampleExportRoutes {
                 return SampleREST.json(SampleREST.error(400, "Requested tile count (\(count)) exceeds the maximum allowed number of tiles (\(SampleExportJobs.maxExportTiles)) to be exported for service Explore_Maine_Basemap."))
             }
             let id = jobs.submit(rest[0] == "exportTiles" ? .tiles : .estimate, extent: extent, levels: levels)
+            work(id)
             return SampleREST.json(.object(["jobId": .string(id), "jobStatus": .string("esriJobSubmitted")]))
         case "jobs" where rest.count >= 2:
             return tileJob(rest[1], Array(rest.dropFirst(2)), request)
@@ -109,13 +115,12 @@ struct SampleExportRoutes {
             guard let job = jobs.job(id), job.polls >= 3, !job.cancelled, faults.exportJobs != "fail" else {
                 return SampleREST.json(SampleREST.error(400, "The job has no results."))
             }
-            if job.kind == .estimate {
-                let estimate = estimateBytes(job)
+            if job.kind == .estimate, let estimate = job.estimate {
                 return SampleREST.json(.object(["paramName": .string("out_service_url"), "dataType": .string("GPString"),
                                                 "value": .object(["totalSize": .number(Double(estimate.bytes)),
                                                                   "totalTilesToExport": .number(Double(estimate.tiles))])]))
             }
-            let file = output(job)
+            guard let file = job.file else { return SampleREST.json(SampleREST.error(400, "The job has no results.")) }
             let folder = baseURL + SampleExportJobs.outputPath + "/" + id
             return SampleREST.json(.object(["paramName": .string("out_service_url"), "dataType": .string("GPString"),
                                             "value": .object(["url": .string(folder), "files": .array([.object([
@@ -162,6 +167,7 @@ struct SampleExportRoutes {
                 return SampleREST.json(SampleREST.error(400, "Invalid or missing input parameters.", details: ["Invalid layers."]))
             }
             let id = jobs.submit(.replica, extent: extent, layers: layers)
+            work(id)
             return SampleREST.json(.object(["statusUrl": .string(baseURL + SampleFeatureServer.path + "/replicas/jobs/" + id)]))
         case "replicas" where rest.count == 3 && rest[1] == "jobs":
             guard let job = jobs.advance(rest[2], fault: faults.exportJobs) else { return SampleREST.json(SampleREST.error(404, "Job not found.")) }
@@ -169,10 +175,10 @@ struct SampleExportRoutes {
             switch (job.polls, faults.exportJobs) {
             case (3, "fail"):
                 json["status"] = .string("Failed")
-                json["error"] = .object(["code": .number(500), "message": .string("Unable to create replica: the geodatabase could not be written.")])
+                json["message"] = .string("Unable to create replica: the geodatabase could not be written.")
             case (3, _):
                 json["status"] = .string("Completed")
-                json["resultUrl"] = .string(baseURL + SampleExportJobs.outputPath + "/" + job.id + "/" + output(job).name)
+                json["resultUrl"] = .string(baseURL + SampleExportJobs.outputPath + "/" + job.id + "/" + (job.file?.name ?? ""))
             case (0, _): json["status"] = .string("Pending")
             default: json["status"] = .string("ExportingData")
             }
@@ -188,18 +194,25 @@ struct SampleExportRoutes {
         guard rest.count == 2, faults.exportJobs != "lost", let job = jobs.job(rest[0]), job.polls >= 3, !job.cancelled else {
             return .text("Not Found", status: 404)
         }
-        let file = output(job)
-        guard file.name == rest[1] else { return .text("Not Found", status: 404) }
+        guard let file = job.file, file.name == rest[1] else { return .text("Not Found", status: 404) }
         return SampleREST(content: content, faults: faults, baseURL: baseURL, auth: auth)
             .fileData(file.data, named: file.name, modified: Date(timeIntervalSince1970: Double(SampleCatalog.modified) / 1000), request)
     }
 
     // MARK: The files
 
-    /// The job's file, made once: a vector tile package of the basemap over the extent up to its
-    /// levels (the sample cuts to level 14 at most), or a geodatabase of the features that meet it.
+    /// Does the job's work on a thread of its own, as a server's job runs apart from the requests
+    /// that follow it.
+    private func work(_ id: String) {
+        guard let job = jobs.job(id) else { return }
+        Thread.detachNewThread { [self] in
+            if job.kind == .estimate { jobs.keep(estimateBytes(job), for: id) } else { jobs.keep(output(job), for: id) }
+        }
+    }
+
+    /// The job's file: a vector tile package of the basemap over the extent up to its levels (the
+    /// sample cuts to level 14 at most), or a geodatabase of the features that meet it.
     private func output(_ job: SampleExportJobs.Job) -> (name: String, data: Data) {
-        if let file = jobs.job(job.id)?.file { return file }
         let file: (name: String, data: Data)
         if job.kind == .replica {
             // The replica's record names the service, as createReplica writes it: the layers are drawn from the file.
@@ -215,7 +228,6 @@ struct SampleExportRoutes {
             try? writer.write(tiles: tiles(job), to: path)
             file = ("Explore_Maine_Basemap.vtpk", FileManager.default.contents(atPath: path) ?? Data())
         }
-        jobs.keep(file, for: job.id)
         return file
     }
 

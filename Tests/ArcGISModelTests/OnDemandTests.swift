@@ -37,7 +37,7 @@ import Testing
         #expect(job("") == .failed("the server said “nothing” of the job"))
         #expect(ServiceJobStatus(replica: .object(["status": .string("ExportingData")])) == .running(percent: nil))
         #expect(ServiceJobStatus(replica: .object(["status": .string("Completed")])) == .succeeded)
-        #expect(ServiceJobStatus(replica: .object(["status": .string("Failed"), "error": .object(["message": .string("No space.")])])) == .failed("No space"))
+        #expect(ServiceJobStatus(replica: .object(["status": .string("Failed"), "message": .string("No space.")])) == .failed("No space"))
         #expect(ServiceJobStatus.running(percent: 40).label == "Preparing on the server 40 %")
     }
 
