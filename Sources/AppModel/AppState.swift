@@ -58,6 +58,8 @@ public enum Overlay: Equatable, Sendable {
     case pinForm(PinForm)
     /// A username and password being typed.
     case signIn(SignInForm)
+    /// A map area of your own: its name, level of detail and estimate.
+    case newArea(AreaForm)
     /// Web maps to open: recent, your content, your groups'.
     case maps(WebMapsBrowser)
 }
@@ -104,6 +106,8 @@ public struct LibraryState: Sendable {
     public var partialBytes: [ItemID: Int64] = [:]
     /// Downloads asked for in this session and not finished, by area id.
     public var transfers: [ItemID: Transfer] = [:]
+    /// Areas of your own the servers are preparing, with how far they are ("Preparing on the server 40 %").
+    public var preparing: [ItemID: String] = [:]
     /// Areas being removed (asked for, not yet done).
     public var removing: Set<ItemID> = []
     /// Downloads that an earlier run left part way resume once the portal answers (the
@@ -217,6 +221,8 @@ public struct AppState: Sendable {
     public var recentPlaces: [MapPin] = []
     /// The directions asked for this session, and the one shown.
     public var directions = Directions()
+    /// Estimates asked for by the new-area card (the latest is the one it waits for).
+    public var newAreaRequests = 0
     /// The basemap chosen with `B`, and the portal's gallery to choose from.
     public var basemaps = BasemapsState()
     /// What the user set: keys, units, how maps are drawn.

@@ -74,6 +74,8 @@ public enum AreaStatus: Equatable, Sendable {
     case paused(bytes: Int64, of: Int64, resumesByItself: Bool)
     case failed(String)
     case downloaded(size: Int64, at: Date, updateAvailable: Bool)
+    /// An area of your own the servers are preparing: how far ("Preparing on the server 40 %").
+    case preparing(String)
 }
 
 extension AppState {
@@ -81,6 +83,7 @@ extension AppState {
         guard areas.indices.contains(index) else { return .unavailable("unknown") }
         let area = areas[index], id = area.item.id
         let record = library.downloads[id]
+        if let label = library.preparing[id] { return .preparing(label) }
         switch library.transfers[id] {
         case .queued?: return .queued
         case .running(let progress)?: return .downloading(progress, isUpdate: record != nil)

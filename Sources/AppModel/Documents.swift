@@ -209,6 +209,8 @@ public enum StatusText {
             switch state.status(ofArea: index) {
             case .ready(let size):
                 return [StyledText("Ready", .good), StyledText(area.packages.isEmpty ? " · no packages" : " · \(Format.bytes(size))", .dim)]
+            case .preparing(let label):
+                return [StyledText(label, .warning), StyledText(" · yours", .dim)]
             case .queued:
                 return [StyledText("Queued", .warning), StyledText(" · \(named(state.key(.area(.cancel)), command: "cancel")) to cancel", .dim)]
             case .downloading(let progress, let isUpdate):

@@ -82,6 +82,12 @@ public enum Effect: Equatable, Sendable {
     case findRoute(request: Int, stops: [StopQuery], units: RouteUnits, mode: String?)
     /// The names of the portal's travel modes (→ `travelModes`).
     case loadTravelModes
+    /// What an area of your own would weigh (→ `areaEstimated`).
+    case estimateArea(request: Int, NewAreaOrder)
+    /// Make it: the servers' jobs, then the download (→ `areaPreparing`…, `areaPrepared` or `areaNotMade`).
+    case makeArea(NewAreaOrder)
+    /// Follow again the exports an earlier run left under way (once the portal answers).
+    case resumeAreaExports
 }
 
 /// Where a map's operational layers come from: a downloaded area's copies when it has them, else

@@ -90,6 +90,14 @@ public enum Event: Sendable {
     case routeFound(request: Int, Result<Route, RouteFailure>)
     /// The names of the portal's travel modes, or why they could not be had.
     case travelModes(Result<[String], LoadFailure>)
+    /// The estimate for new-area request `request`.
+    case areaEstimated(request: Int, AreaEstimate)
+    /// The servers are preparing an area of your own: the area (without packages yet) and how far.
+    case areaPreparing(MapArea, label: String)
+    /// Every job has its package: the area to download.
+    case areaPrepared(MapArea)
+    /// It could not be made (the area's id once it had one), one sentence.
+    case areaNotMade(ItemID?, sentence: String)
 }
 
 /// The library as read from disk.

@@ -80,6 +80,8 @@ public enum MapIntent: Hashable, Sendable {
     case dropPin, editPin, openLink
     /// Space in the layer list: show or hide the layer.
     case toggle
+    /// `N`: a map area of your own from the view.
+    case newArea
 }
 
 /// `M`, the Maps card, to open another web map. Typed in the plain mode: a tab, a search for web
@@ -96,6 +98,8 @@ public enum FormEdit: Hashable, Sendable {
     case type(Character)
     case deleteBackward
     case nextField, previousField
+    /// ← and →: a choice field's previous or next value (-1, 1).
+    case adjust(Int)
     case save, cancel
 }
 

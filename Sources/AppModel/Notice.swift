@@ -68,6 +68,9 @@ public enum Notice: Equatable, Sendable {
     case noDirections
     case noMoreDirections(earlier: Bool)
     case noTravelModes
+    /// `N` with no portal to ask.
+    case newAreaNeedsPortal
+    case makingArea(String)
 
     /// The sentence, naming the default keys.
     public var sentence: String { sentence(keys: KeyMap.bindings) }
@@ -128,6 +131,8 @@ public enum Notice: Equatable, Sendable {
         case .noMoreDirections(true): "These are the first directions asked for."
         case .noMoreDirections(false): "These are the latest directions."
         case .noTravelModes: "This portal offers no travel modes: directions use its route service's own."
+        case .newAreaNeedsPortal: "Making an area of your own needs the web map's services, and they cannot be reached now."
+        case .makingArea(let name): "Making \(name): the servers are asked to prepare it; its row shows how far they are."
         }
     }
 }

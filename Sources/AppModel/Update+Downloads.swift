@@ -42,14 +42,15 @@ extension App {
     }
 
     /// Once the portal answers, downloads an earlier run left part way go on by themselves (unless
-    /// the `resume-downloads` setting says not to); once a session.
+    /// the `resume-downloads` setting says not to), and areas of your own the servers were
+    /// preparing are followed again; once a session.
     static func resumeInterrupted(_ state: inout AppState) -> [Effect] {
         guard state.library.resumesInterrupted, !state.library.hasResumedInterrupted, state.portal.isConnected, !state.portal.network.isCutOff else { return [] }
         state.library.hasResumedInterrupted = true
         return state.areas.indices.flatMap { index -> [Effect] in
             guard case .paused = state.status(ofArea: index) else { return [] }
             return startDownload(&state, state.areas[index])
-        }
+        } + [.resumeAreaExports]
     }
 
     /// `q`: while downloads run, asks first (they stop with their bytes kept and resume next time).
@@ -84,7 +85,7 @@ extension App {
         case .downloaded(_, _, let updateAvailable):
             if updateAvailable { return update(&state) }
             state.notice = .upToDate(title: state.title(of: area.item.id))
-        case .queued, .downloading:
+        case .queued, .downloading, .preparing:
             break
         case .checking:
             state.notice = .listingAreas(known: state.areas.filter { !$0.packagesPending }.count, of: state.areas.count)

@@ -23,6 +23,9 @@ extension App {
         case .signIn?:
             if case .form(let edit) = intent { return editSignIn(&state, edit) }
             return []
+        case .newArea?:
+            if case .form(let edit) = intent { return editAreaForm(&state, edit) }
+            return []
         case .maps?:
             return inMaps(&state, intent)
         case .help?:

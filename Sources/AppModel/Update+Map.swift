@@ -170,6 +170,7 @@ extension App {
         case .nextHit: return nextHit(&state)
         case .ruler: return layRuler(&state, at: nil)
         case .directions: return askDirections(&state)
+        case .newArea: return startNewArea(&state)
         case .previousDirections: return otherResult(&state, by: -1)
         case .nextDirections: return otherResult(&state, by: 1)
         case .cycleMode:

@@ -130,6 +130,7 @@ extension App {
             form.edit(form.focus) { FormText.apply(edit, to: &$0) }
         case .nextField: form.focus = fields[(form.focus.rawValue + 1) % fields.count]
         case .previousField: form.focus = fields[(form.focus.rawValue + fields.count - 1) % fields.count]
+        case .adjust: break
         case .cancel:
             state.overlay = nil
             return []

@@ -38,6 +38,7 @@ extension App {
             form.password = String(form.password.prefix(256))
         case .nextField, .previousField:
             form.focus = form.focus == .username ? .password : .username
+        case .adjust: break
         case .cancel:
             state.overlay = nil
             return []

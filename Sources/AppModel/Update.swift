@@ -161,6 +161,14 @@ public enum App {
             return routeFound(&state, request: request, result)
         case .travelModes(let result):
             return travelModesArrived(&state, result)
+        case .areaEstimated(let request, let estimate):
+            return areaEstimated(&state, request: request, estimate)
+        case .areaPreparing(let area, let label):
+            return areaPreparing(&state, area, label: label)
+        case .areaPrepared(let area):
+            return areaPrepared(&state, area)
+        case .areaNotMade(let id, let sentence):
+            return areaNotMade(&state, id, sentence: sentence)
         }
     }
 
@@ -314,7 +322,7 @@ extension AppState {
         case .confirm?: .confirm
         case .filter?: .filter
         case .search?: .search
-        case .pinForm?, .signIn?: .form
+        case .pinForm?, .signIn?, .newArea?: .form
         case .maps(let maps)?: maps.isTypingQuery ? .search : .list
         case .help?: .list
         case nil: screen.kind == .map ? .map : .list

@@ -10,8 +10,8 @@ import OfflineLibrary
 import UserFiles
 
 /// Performs the model's effects and sends their results back as events. It composes one handler
-/// per domain — the catalogue and the connection, downloads, maps, places, directions, pins, sign-in, the
-/// web-map directory — each with its dependencies passed in (so it can be tested with fakes), and
+/// per domain — the catalogue and the connection, downloads, maps, places, directions, areas of your own,
+/// pins, sign-in, the web-map directory — each with its dependencies passed in (so it can be tested with fakes), and
 /// owns what they share: the task tracker (every task is started through it, so `shutdown` stops
 /// them all) and the sink events go out through. It lives on the UI actor; what takes time runs
 /// elsewhere and comes back as an event. Each effect is one line here: which handler does it.
@@ -34,6 +34,7 @@ public final class Runtime {
     private let directory: WebMapDirectoryHandler
     private let packages: PackagesHandler
     private let directions: DirectionsHandler
+    private let areas: AreaMakerHandler
 
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
                 map: MapStack? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil, connect: @escaping Connect) {
@@ -49,6 +50,7 @@ public final class Runtime {
         self.signIn = SignInHandler(connection: connection, signIn: signIn, send: send, tasks: tasks)
         directory = WebMapDirectoryHandler(connection: connection, recent: recent, library: library, send: send, tasks: tasks)
         packages = PackagesHandler(connection: connection, root: library.root, send: send, tasks: tasks)
+        areas = AreaMakerHandler(library: library, connection: connection, send: send, tasks: tasks)
     }
 
     /// Where events go: the program that owns this runtime.
@@ -82,6 +84,9 @@ public final class Runtime {
         case .describePins(let list): places.describePins(list)
         case .findRoute(let request, let stops, let units, let mode): directions.route(request: request, through: stops, units: units, mode: mode)
         case .loadTravelModes: directions.travelModes()
+        case .estimateArea(let request, let order): areas.estimate(request: request, order)
+        case .makeArea(let order): areas.make(order)
+        case .resumeAreaExports: areas.resume()
         case .loadPins: pins.load()
         case .savePin(let draft): pins.save(draft)
         case .deletePin(let id): pins.delete(id)

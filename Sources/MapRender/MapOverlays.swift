@@ -31,10 +31,13 @@ public struct MapOverlays: Sendable {
     public var route: RouteLine?
     public var pins: [(title: String, point: GeoPoint)]
     public var searched: (label: String, point: GeoPoint)?
+    /// The part of the view a new area of your own takes.
+    public var outline: GeoExtent?
 
     public init(identified: (geometry: GeoGeometry, title: String)? = nil, ruler: Ruler? = nil, route: RouteLine? = nil,
-                pins: [(title: String, point: GeoPoint)] = [], searched: (label: String, point: GeoPoint)? = nil) {
+                pins: [(title: String, point: GeoPoint)] = [], searched: (label: String, point: GeoPoint)? = nil, outline: GeoExtent? = nil) {
         self.identified = identified; self.ruler = ruler; self.route = route; self.pins = pins; self.searched = searched
+        self.outline = outline
     }
 
     /// The picture (one drawn for another size shows as far as it fits), then the route, the
@@ -69,6 +72,13 @@ public struct MapOverlays: Sendable {
                 }
                 names.mark(stop.point, glyph: glyph, label: stop.name, rank: .selected, color: color, projection: projection, size: size)
             }
+        }
+        if let outline {
+            let ring = [GeoPoint(longitude: outline.xmin, latitude: outline.ymin), GeoPoint(longitude: outline.xmax, latitude: outline.ymin),
+                        GeoPoint(longitude: outline.xmax, latitude: outline.ymax), GeoPoint(longitude: outline.xmin, latitude: outline.ymax),
+                        GeoPoint(longitude: outline.xmin, latitude: outline.ymin)]
+            FeatureHighlight.drawPath(.lines([ring]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
+                                      color: theme.ruler)
         }
         if let identified {
             FeatureHighlight.drawPath(identified.geometry, viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors)

@@ -239,5 +239,5 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case map, details, filter, search, order, downloadedFirst = "downloaded-first"
     case maps, signIn = "sign-in", help, quit
     case zoomIn = "zoom-in", zoomOut = "zoom-out", home, bookmarks, layers, basemaps
-    case whatsHere = "whats-here", identify, ruler, pin, pins, drawing, directions
+    case whatsHere = "whats-here", identify, ruler, pin, pins, drawing, directions, newArea = "new-area"
 }

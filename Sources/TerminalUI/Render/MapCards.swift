@@ -96,11 +96,13 @@ enum FormCard {
         var secret = false
     }
 
-    static func draw(title: String, width: Int, fields: [Field], status: String, isProblem: Bool, keys: String, into frame: inout Frame,
-                     options: RenderOptions) {
+    /// `notes` go under the fields, a line each (dim, or in the error colour).
+    static func draw(title: String, width: Int, fields: [Field], notes: [(text: String, isProblem: Bool)] = [], status: String,
+                     isProblem: Bool, keys: String, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
         let width = min(max(frame.width - 8, 30), width)
-        let height = fields.count * 2 + 5
+        let notes = Array(notes.prefix(max(frame.height - fields.count * 2 - 7, 0)))
+        let height = fields.count * 2 + 5 + (notes.isEmpty ? 0 : notes.count + 1)
         let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - height) / 2, 1), width: width, height: height)
         DocumentScreen.drawCard(card, title: title, into: &frame, options: options)
         for (offset, field) in fields.enumerated() {
@@ -114,6 +116,10 @@ enum FormCard {
             frame.fill(box, with: Cell(" ", style: style))
             let end = frame.put(shown, x: box.x, y: y, style: style, limit: box.maxX)
             if field.focused, end < box.maxX { frame.put(options.glyphs == .unicode ? "▏" : "_", x: end, y: y, style: style) }
+        }
+        for (offset, note) in notes.enumerated() {
+            frame.put(DisplayWidth.truncated(note.text, to: card.width - 4), x: card.x + 2, y: card.y + 2 + fields.count * 2 + offset,
+                      style: theme.card.overlaid(by: note.isProblem ? theme.error : theme.dim), limit: card.maxX - 2)
         }
         frame.put(DisplayWidth.truncated(status, to: card.width - 4), x: card.x + 2, y: card.maxY - 3,
                   style: theme.card.overlaid(by: isProblem ? theme.error : theme.dim), limit: card.maxX - 2)
@@ -130,6 +136,29 @@ enum SignInCard {
             FormCard.Field(label: "Password", value: form.password, focused: form.focus == .password, secret: true),
         ], status: form.isSigningIn ? "Signing in…" : form.problem ?? "Kept for next time. OAuth: mapbook auth login.",
            isProblem: form.problem != nil, keys: "Tab next · Enter sign in · Esc leave", into: &frame, options: options)
+    }
+}
+
+/// `N`: an area of your own — its name, its level of detail (← →), each layer's estimate and what
+/// cannot be taken — over the outlined part of the view.
+enum NewAreaCard {
+    static func draw(_ form: AreaForm, into frame: inout Frame, options: RenderOptions) {
+        let arrows = options.glyphs == .unicode ? ("◂ ", " ▸") : ("< ", " >")
+        var notes: [(text: String, isProblem: Bool)] = []
+        if let estimate = form.estimate {
+            notes += estimate.layers.map { ("\($0.title): \($0.measure), about \(Format.bytes($0.bytes))", false) }
+            if !estimate.layers.isEmpty { notes.append(("In all about \(Format.bytes(estimate.bytes)).", false)) }
+            notes += estimate.refused.map { ("Not taken: \($0).", false) }
+            if let why = estimate.refusal ?? estimate.failure { notes.append((why, true)) }
+        } else {
+            notes.append(("Asking the services what it would weigh…", false))
+        }
+        let level = "\(arrows.0)\(form.detail.title) · level \(form.detail.level) · 1:\(Format.grouped(Int(form.detail.scale.rounded())))\(arrows.1)"
+        FormCard.draw(title: "New map area", width: 76, fields: [
+            FormCard.Field(label: "Name", value: form.name, focused: form.focus == .name),
+            FormCard.Field(label: "Detail", value: level, focused: form.focus == .detail),
+        ], notes: notes, status: form.problem ?? "The outlined part of the view. To change it: Esc, move the map, N again.",
+           isProblem: form.problem != nil, keys: "Tab next · ←→ detail · Enter make · Esc leave", into: &frame, options: options)
     }
 }
 

@@ -75,7 +75,8 @@ enum MapScreen {
     }
 
     /// The last drawn picture of the map, and over it what the view lays on it, named in one pass.
-    /// With directions shown, their stops stand for the searched place.
+    /// With directions shown, their stops stand for the searched place; a new area's card outlines
+    /// the part of the view it takes.
     private static func drawMap(_ map: MapViewState, state: AppState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         let centre = map.viewport.center.geographic
         let route = map.card == .directions ? state.directions.current?.route : nil
@@ -88,7 +89,8 @@ enum MapScreen {
                                       stops: route.stops.map { ($0.name, $0.point) })
             },
             pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
-            searched: route == nil ? map.pin.map { ($0.label, $0.point) } : nil)
+            searched: route == nil ? map.pin.map { ($0.label, $0.point) } : nil,
+            outline: { if case .newArea(let form)? = state.overlay { form.extent } else { nil } }())
         overlays.draw(over: map.image?.picture, viewport: map.viewport, into: &frame, rect: rect, theme: options.theme.map,
                       glyphs: options.glyphs, colors: options.theme.colors)
     }

@@ -1,0 +1,180 @@
+import Foundation
+import ArcGISModel
+import Geometry
+import MapbookCore
+
+/// What the user asks for when making a map area of their own; the runtime adds when.
+public struct NewAreaOrder: Equatable, Sendable {
+    public var name: String
+    public var extent: GeoExtent
+    public var detail: DetailLevel
+
+    public init(name: String, extent: GeoExtent, detail: DetailLevel) { self.name = name; self.extent = extent; self.detail = detail }
+}
+
+/// What a new area would weigh, layer by layer, and what cannot be taken: as the runtime worked it
+/// out, sanitized, for the card to show.
+public struct AreaEstimate: Equatable, Sendable {
+    public struct Layer: Equatable, Sendable {
+        public var title: String
+        /// "27 tiles", "3 features".
+        public var measure: String
+        public var bytes: Int64
+
+        public init(title: String, measure: String, bytes: Int64) { self.title = title; self.measure = measure; self.bytes = bytes }
+    }
+
+    public var layers: [Layer]
+    /// "Maine boundaries: its service does not allow exporting tiles".
+    public var refused: [String]
+    /// Why the area cannot be made as asked (too many tiles for a service), one sentence.
+    public var refusal: String?
+    /// Why it could not be estimated, one sentence.
+    public var failure: String?
+
+    public init(layers: [Layer] = [], refused: [String] = [], refusal: String? = nil, failure: String? = nil) {
+        self.layers = layers; self.refused = refused; self.refusal = refusal; self.failure = failure
+    }
+
+    public var bytes: Int64 { layers.reduce(0) { $0 + $1.bytes } }
+}
+
+/// `N` on the map: a card for an area of your own — its name, its level of detail among the named
+/// scales, and the estimate for them — over the part of the view it takes (outlined).
+public struct AreaForm: Equatable, Sendable {
+    public enum Field: Int, CaseIterable, Sendable { case name, detail }
+
+    public var name: String
+    public var detail: DetailLevel
+    public var extent: GeoExtent
+    public var focus: Field = .name
+    /// The estimate for the level shown; nil while it is asked for.
+    public var estimate: AreaEstimate?
+    /// The estimate the card waits for: answers to earlier ones are dropped.
+    public var request: Int
+    public var problem: String?
+
+    public init(name: String, detail: DetailLevel, extent: GeoExtent, request: Int) {
+        self.name = name; self.detail = detail; self.extent = extent; self.request = request
+    }
+
+    public var order: NewAreaOrder { NewAreaOrder(name: name.trimmingCharacters(in: .whitespaces), extent: extent, detail: detail) }
+
+    /// The part of the view an area takes: all but a tenth at each side, so its outline shows.
+    static func extent(ofView view: GeoExtent) -> GeoExtent {
+        let dx = (view.xmax - view.xmin) / 10, dy = (view.ymax - view.ymin) / 10
+        return GeoExtent(xmin: view.xmin + dx, ymin: view.ymin + dy, xmax: view.xmax - dx, ymax: view.ymax - dy)
+    }
+}
+
+extension App {
+    /// `N`: the card, for the outlined part of the view, named "Area N", at the named level a few
+    /// steps closer than the view; its estimate asked for at once.
+    static func startNewArea(_ state: inout AppState) -> [Effect] {
+        guard let map = state.map, let layout = state.layout, state.webMap != nil else { return [] }
+        guard state.portal.isConnected, !state.portal.network.isCutOff else { state.notice = .newAreaNeedsPortal; return [] }
+        let view = map.viewport.geographicExtent(columns: layout.mapRect.width, rows: layout.mapRect.height)
+        let taken = Set(state.areas.map { $0.item.title.lowercased() })
+        let name = (1...).lazy.map { "Area \($0)" }.first { !taken.contains($0.lowercased()) }!
+        state.newAreaRequests += 1
+        let form = AreaForm(name: name, detail: DetailLevel.nearest(zoom: min(map.viewport.zoom + 3, Double(DetailLevel.street.level))),
+                            extent: AreaForm.extent(ofView: view), request: state.newAreaRequests)
+        state.overlay = .newArea(form)
+        return [.estimateArea(request: form.request, form.order)]
+    }
+
+    static func editAreaForm(_ state: inout AppState, _ edit: FormEdit) -> [Effect] {
+        guard case .newArea(var form)? = state.overlay else { return [] }
+        form.problem = nil
+        var detail = form.detail
+        switch edit {
+        case .type("+") where form.focus == .detail, .adjust(1): detail = finer(form.detail, by: 1)
+        case .type("-") where form.focus == .detail, .adjust(-1): detail = finer(form.detail, by: -1)
+        case .adjust, .type where form.focus == .detail: break
+        case .type, .deleteBackward:
+            FormText.apply(edit, to: &form.name)
+            form.name = String(form.name.prefix(120))
+        case .nextField, .previousField: form.focus = form.focus == .name ? .detail : .name
+        case .cancel:
+            state.overlay = nil
+            return []
+        case .save:
+            return makeArea(&state, form)
+        }
+        guard detail != form.detail else {
+            state.overlay = .newArea(form)
+            return []
+        }
+        state.newAreaRequests += 1
+        form.detail = detail
+        form.estimate = nil
+        form.request = state.newAreaRequests
+        state.overlay = .newArea(form)
+        return [.estimateArea(request: form.request, form.order)]
+    }
+
+    /// The next named level `steps` finer (negative: coarser), staying among them.
+    private static func finer(_ detail: DetailLevel, by steps: Int) -> DetailLevel {
+        let all = DetailLevel.allCases, index = all.firstIndex(of: detail)!
+        return all[min(max(index - steps, 0), all.count - 1)]
+    }
+
+    /// Enter: a name no area of the web map has, and a request the services take; then the card
+    /// closes and the runtime asks the servers.
+    private static func makeArea(_ state: inout AppState, _ form: AreaForm) -> [Effect] {
+        var form = form
+        let name = form.order.name
+        if name.isEmpty {
+            form.problem = "An area needs a name."
+        } else if state.areas.contains(where: { $0.item.title.lowercased() == name.lowercased() }) {
+            form.problem = "An area of this web map is already called \(name)."
+        } else if let refusal = form.estimate?.refusal {
+            form.problem = refusal
+        }
+        if form.problem != nil {
+            form.focus = .name
+            state.overlay = .newArea(form)
+            return []
+        }
+        state.overlay = nil
+        state.notice = .makingArea(name)
+        return [.makeArea(form.order)]
+    }
+
+    static func areaEstimated(_ state: inout AppState, request: Int, _ estimate: AreaEstimate) -> [Effect] {
+        guard case .newArea(var form)? = state.overlay, form.request == request else { return [] }
+        form.estimate = estimate
+        state.overlay = .newArea(form)
+        return []
+    }
+
+    /// The servers prepare the area: listed (as yours) with their progress in its row.
+    static func areaPreparing(_ state: inout AppState, _ area: MapArea, label: String) -> [Effect] {
+        let clean = DisplayText.area(area)
+        if !state.areas.contains(where: { $0.item.id == area.item.id }) { state.areas.append(clean) }
+        state.library.preparing[area.item.id] = TerminalText.sanitizedLine(label, maxLength: 80)
+        return []
+    }
+
+    /// Every job has its package: the area is downloaded like any other.
+    static func areaPrepared(_ state: inout AppState, _ area: MapArea) -> [Effect] {
+        let clean = DisplayText.area(area)
+        if let index = state.areas.firstIndex(where: { $0.item.id == area.item.id }) {
+            state.areas[index] = clean
+        } else {
+            state.areas.append(clean)
+        }
+        state.library.preparing[area.item.id] = nil
+        return startDownload(&state, clean)
+    }
+
+    /// The area could not be made: said, and its row gone unless something of it is on this device.
+    static func areaNotMade(_ state: inout AppState, _ id: ItemID?, sentence: String) -> [Effect] {
+        if let id {
+            state.library.preparing[id] = nil
+            if state.library.downloads[id] == nil { state.areas.removeAll { $0.item.id == id } }
+        }
+        state.notice = .problem(TerminalText.sanitizedLine(sentence, maxLength: 400))
+        return []
+    }
+}
