@@ -541,6 +541,65 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// An area of your own: in the Explore Maine map, `N` over Camden, named "Camden harbor" at the
+    /// Street level; the estimate, then the row while the servers prepare it and while it downloads;
+    /// then, with the portal gone, it opens from the files on this device with its features.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
+    func camdenHarborMadeAtStreetLevelOpensOffline() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try await Self.browse(portal)
+        defer { tmux.close() }
+        tmux.send("s")
+        _ = try await tmux.waitFor("Search for a place")
+        tmux.send("C", "a", "m", "d", "e", "n")
+        _ = try await tmux.waitFor("Camden, ME, USA")
+        tmux.send("Enter")
+        try await tmux.waitUntil("the map at Camden") { $0.contains("Camden, ME, USA › Map") }
+        tmux.send("N")
+        _ = try await tmux.waitFor("New map area")
+        for _ in 0..<6 { tmux.send("BSpace") }
+        tmux.send("C", "a", "m", "d", "e", "n", "Space", "h", "a", "r", "b", "o", "r", "Tab")
+        var screen = try await tmux.waitFor("In all about", timeout: 20)
+        for _ in 0..<8 where !screen.contains("Street · level 16") {
+            tmux.send(Self.level(in: screen) > 16 ? "Left" : "Right")
+            screen = try await tmux.waitFor("In all about", timeout: 20)
+        }
+        #expect(screen.contains("Street · level 16") && screen.contains("Name      Camden harbor"))
+        #expect(screen.contains("Explore Maine Basemap: ") && screen.contains(" tiles, about ") && screen.contains("Counties, Places: "))
+        // Slow enough to watch: each request waits, and the package trickles.
+        try portal.updateFaults { try $0.apply("latency=250,bandwidth=400k") }
+        tmux.send("Enter")
+        _ = try await tmux.waitFor("Making Camden harbor")
+        tmux.send("Escape")
+        _ = try await tmux.waitFor("7 map areas", timeout: 20)
+        tmux.send("G")
+        screen = try await tmux.waitUntil("the servers preparing it or its download", timeout: 30) {
+            $0.contains("Preparing on the server") || $0.contains("Downloading")
+        }
+        _ = try await tmux.waitFor("Downloading", timeout: 30)
+        screen = try await tmux.waitFor("Downloaded · yours", timeout: 60)
+        #expect(screen.contains("Made on this device: Street (level 16)."))
+        #expect(portal.requests.contains { $0.path.hasSuffix("/VectorTileServer/exportTiles") && $0.query["levels"] == "0-16" })
+        #expect(portal.requests.contains { $0.method == "POST" && $0.path.hasSuffix("/FeatureServer/createReplica") })
+        // The portal goes; the area opens from its own files, its features identifiable.
+        try portal.updateFaults { try $0.apply("reset") }
+        portal.stop()
+        tmux.send("m")
+        screen = try await tmux.waitFor("Camden harbor · on this device", timeout: 20)
+        tmux.send("i")
+        screen = try await tmux.waitFor("Identify", timeout: 20)
+        #expect(screen.contains("Knox") || screen.contains("Camden"), "\(screen)")
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
+    /// The level a new-area card shows ("· level 16 ·"), or -1.
+    static func level(in screen: String) -> Int {
+        guard let range = screen.range(of: #"level \d+"#, options: .regularExpression) else { return -1 }
+        return Int(screen[range].dropFirst(6)) ?? -1
+    }
+
     /// With the portal gone, the search answers from the names on this device, says so, and the
     /// place still opens, pinned.
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
