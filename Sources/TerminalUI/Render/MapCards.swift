@@ -157,7 +157,7 @@ enum NewAreaCard {
         FormCard.draw(title: "New map area", width: 76, fields: [
             FormCard.Field(label: "Name", value: form.name, focused: form.focus == .name),
             FormCard.Field(label: "Detail", value: level, focused: form.focus == .detail),
-        ], notes: notes, status: form.problem ?? "The outlined part of the view. To change it: Esc, move the map, N again.",
+        ], notes: notes, status: form.problem ?? "The outlined part of the view; to change it, Esc, pan and N again.",
            isProblem: form.problem != nil, keys: "Tab next · ←→ detail · Enter make · Esc leave", into: &frame, options: options)
     }
 }
