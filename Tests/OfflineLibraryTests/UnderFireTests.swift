@@ -65,7 +65,10 @@ import LibraryModel
         let fixture = try LibraryFixture(faults: "bandwidth=400k")
         defer { fixture.cleanUp() }
         let area = try await fixture.area(SampleFixture.portlandID)
-        let first = fixture.queue(), second = fixture.queue()
+        // The first writer must still hold the area when the second comes: a machine that pauses
+        // for many seconds must not end it as stalled first.
+        let first = DownloadQueue(library: fixture.library, client: fixture.client, http: LibraryFixture.http(stall: .seconds(90)))
+        let second = fixture.queue()
         await first.enqueue(area)
         try await waitForPartialBytes(fixture)
         await second.enqueue(area)
