@@ -27,6 +27,13 @@ enum DisplayText {
         return clean
     }
 
+    /// Layer titles, reasons and sentences from the services.
+    static func estimate(_ estimate: AreaEstimate) -> AreaEstimate {
+        func line(_ text: String) -> String { TerminalText.sanitizedLine(text, maxLength: 300) }
+        return AreaEstimate(layers: estimate.layers.prefix(32).map { .init(title: line($0.title), measure: line($0.measure), bytes: $0.bytes) },
+                            refused: estimate.refused.prefix(32).map(line), refusal: estimate.refusal.map(line), failure: estimate.failure.map(line))
+    }
+
     static func webMap(_ map: WebMap) -> WebMap {
         var clean = map
         clean.basemapTitle = map.basemapTitle.map { TerminalText.sanitizedLine($0, maxLength: 128) }

@@ -143,7 +143,7 @@ extension App {
 
     static func areaEstimated(_ state: inout AppState, request: Int, _ estimate: AreaEstimate) -> [Effect] {
         guard case .newArea(var form)? = state.overlay, form.request == request else { return [] }
-        form.estimate = estimate
+        form.estimate = DisplayText.estimate(estimate)
         state.overlay = .newArea(form)
         return []
     }

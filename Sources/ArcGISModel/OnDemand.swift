@@ -166,15 +166,13 @@ public struct OnDemandLayer: Sendable, Equatable, Codable {
     public var layerIDs: [Int]
     /// The most tiles the service exports at once (`maxExportTilesCount`).
     public var maxTiles: Int?
-    /// The service offers `estimateExportTilesSize`.
-    public var canEstimate: Bool
     /// The service's deepest level; the export stops there.
     public var deepestLevel: Int?
 
     public init(title: String, kind: Kind, serviceURL: String, layerIDs: [Int] = [], maxTiles: Int? = nil,
-                canEstimate: Bool = false, deepestLevel: Int? = nil) {
+                deepestLevel: Int? = nil) {
         self.title = title; self.kind = kind; self.serviceURL = serviceURL; self.layerIDs = layerIDs
-        self.maxTiles = maxTiles; self.canEstimate = canEstimate; self.deepestLevel = deepestLevel
+        self.maxTiles = maxTiles; self.deepestLevel = deepestLevel
     }
 
     /// The package type an export of it arrives as.

@@ -152,16 +152,18 @@ extension PortalClient {
 
     /// Which features a query meets: the layer's definition and an envelope in WGS84.
     static func filter(_ layer: FeatureLayerDescription, _ extent: GeoExtent) -> [(String, String)] {
-        [("where", layer.info.definitionExpression ?? "1=1"),
-         ("geometry", "\(extent.xmin),\(extent.ymin),\(extent.xmax),\(extent.ymax)"),
+        filter(extent, where: layer.info.definitionExpression ?? "1=1")
+    }
+
+    /// The features that meet `extent` (WGS84) and `where`.
+    static func filter(_ extent: GeoExtent, where clause: String) -> [(String, String)] {
+        [("where", clause), ("geometry", "\(extent.xmin),\(extent.ymin),\(extent.xmax),\(extent.ymax)"),
          ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"), ("spatialRel", "esriSpatialRelIntersects")]
     }
 
     /// How many features of the layer at `url` meet `extent` (`returnCountOnly`).
     public func countFeatures(at url: URL, within extent: GeoExtent) async throws -> Int {
-        let query = [("where", "1=1"), ("geometry", "\(extent.xmin),\(extent.ymin),\(extent.xmax),\(extent.ymax)"),
-                     ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"), ("spatialRel", "esriSpatialRelIntersects"),
-                     ("returnCountOnly", "true")]
+        let query = Self.filter(extent, where: "1=1") + [("returnCountOnly", "true")]
         guard let count = try await getJSON(url, ["query"], query: query)["count"]?.double, count >= 0, count < 1e12 else {
             throw FeatureServiceError("The service did not count its features.")
         }

@@ -42,9 +42,8 @@ extension PortalClient {
     /// The parameters every tile export and estimate sends: the extent in WGS84 as an envelope with
     /// its spatial reference, and the levels as a range.
     static func tileExportQuery(kind: OnDemandLayer.Kind, extent: GeoExtent, levels: ClosedRange<Int>) -> [(String, String)] {
-        let envelope = #"{"xmin":\#(extent.xmin),"ymin":\#(extent.ymin),"xmax":\#(extent.xmax),"ymax":\#(extent.ymax),"spatialReference":{"wkid":4326}}"#
         var query: [(String, String)] = [("exportBy", "LevelID"), ("levels", "\(levels.lowerBound)-\(levels.upperBound)"),
-                                         ("exportExtent", envelope)]
+                                         ("exportExtent", envelope(extent))]
         if kind == .rasterTiles {
             query = [("tilePackage", "true")] + query + [("storageFormatType", "esriMapCacheStorageModeCompactV2")]
         }
@@ -92,10 +91,9 @@ extension PortalClient {
     /// geodatabase, no attachments, asynchronous. A POST, as the parameters can be long.
     public func submitReplica(_ layer: OnDemandLayer, extent: GeoExtent, name: String) async throws -> ServiceJob {
         let service = try serviceURL(layer)
-        let envelope = #"{"xmin":\#(extent.xmin),"ymin":\#(extent.ymin),"xmax":\#(extent.xmax),"ymax":\#(extent.ymax),"spatialReference":{"wkid":4326}}"#
         let form: [(String, String)] = [
             ("replicaName", name), ("layers", layer.layerIDs.map(String.init).joined(separator: ",")),
-            ("geometry", envelope), ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"),
+            ("geometry", Self.envelope(extent)), ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"),
             ("returnAttachments", "false"), ("syncModel", "none"), ("dataFormat", "sqlite"),
             ("transportType", "esriTransportTypeUrl"), ("async", "true"),
         ]
@@ -160,6 +158,11 @@ extension PortalClient {
             throw OfflineExportError("The server did not start \(operation): it gave no job id.")
         }
         return ServiceJob(kind: .tiles, url: service.appendingPathComponent("jobs").appendingPathComponent(id).absoluteString)
+    }
+
+    /// An extent as an Esri JSON envelope in WGS84, with its spatial reference.
+    static func envelope(_ extent: GeoExtent) -> String {
+        #"{"xmin":\#(extent.xmin),"ymin":\#(extent.ymin),"xmax":\#(extent.xmax),"ymax":\#(extent.ymax),"spatialReference":{"wkid":4326}}"#
     }
 
     /// An address a server gave: http or https, nothing else.

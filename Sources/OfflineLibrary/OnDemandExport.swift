@@ -49,12 +49,13 @@ public struct PendingExport: Sendable, Equatable, Codable {
 
 /// How an export's jobs stand: what the list row and the CLI show while the server prepares.
 public struct ExportProgress: Sendable, Equatable {
-    public var areaID: ItemID
-    public var jobs: [(title: String, status: ServiceJobStatus)]
-
-    public static func == (a: ExportProgress, b: ExportProgress) -> Bool {
-        a.areaID == b.areaID && a.jobs.map(\.title) == b.jobs.map(\.title) && a.jobs.map(\.status) == b.jobs.map(\.status)
+    public struct Job: Sendable, Equatable {
+        public var title: String
+        public var status: ServiceJobStatus
     }
+
+    public var areaID: ItemID
+    public var jobs: [Job]
 
     /// One line: the slowest job's state ("Preparing on the server 40 %"), or "Prepared".
     public var label: String {
@@ -198,10 +199,10 @@ public struct OnDemandExport: Sendable {
             switch layer.kind {
             case .vectorTiles, .rasterTiles:
                 let levels = layer.levels(upTo: spec.maxLevel)
-                let counted = TileGrid.tileCount(spec.extent, levels: levels)
                 if let answer = try? await client.estimateTileExport(layer, extent: spec.extent, levels: levels) {
                     estimates.append(LayerEstimate(layer: layer, tiles: answer.tiles, bytes: answer.bytes, basis: "the server's estimate"))
                 } else {
+                    let counted = TileGrid.tileCount(spec.extent, levels: levels)
                     let average = layer.kind == .vectorTiles ? Self.averageVectorTileBytes : Self.averageRasterTileBytes
                     estimates.append(LayerEstimate(layer: layer, tiles: counted, bytes: Int64(counted) * average,
                                                    basis: "counted from the tile grid"))
@@ -241,28 +242,29 @@ public struct OnDemandExport: Sendable {
 
     // MARK: Jobs
 
-    /// Names in use: the web map's areas, those on this device and the exports under way.
-    public func nameIsTaken(_ name: String, among areas: [MapArea]) -> Bool {
-        let wanted = name.lowercased()
+    /// Names in use, folded: the web map's areas, those on this device and the exports under way.
+    private func takenNames(among areas: [MapArea]) -> Set<String> {
         let kept = library.storedRecords().values.compactMap { $0.area?.item.title }
-        return (areas.map(\.item.title) + kept + library.pendingExports().map(\.spec.name)).contains { $0.lowercased() == wanted }
+        return Set((areas.map(\.item.title) + kept + library.pendingExports().map(\.spec.name)).map { $0.lowercased() })
     }
+
+    public func nameIsTaken(_ name: String, among areas: [MapArea]) -> Bool { takenNames(among: areas).contains(name.lowercased()) }
 
     /// The first of "Area 1", "Area 2"… not in use.
     public func defaultName(among areas: [MapArea]) -> String {
-        (1...).lazy.map { "Area \($0)" }.first { !nameIsTaken($0, among: areas) }!
+        let taken = takenNames(among: areas)
+        return (1...).lazy.map { "Area \($0)" }.first { !taken.contains($0.lowercased()) }!
     }
 
     /// Starts an export: the area gets its id and folder, `export.json` is written, and each layer's
-    /// job is submitted (and saved as soon as it has an id). `areaID` exports again an area made
-    /// before (a refresh).
-    public func start(_ spec: OnDemandSpec, plan: OnDemandPlan, areaID: ItemID? = nil) async throws -> PendingExport {
+    /// job is submitted (and saved as soon as it has an id).
+    public func start(_ spec: OnDemandSpec, plan: OnDemandPlan) async throws -> PendingExport {
         if let refused = Self.tooManyTiles(plan, spec: spec) { throw refused }
         guard !plan.layers.isEmpty else {
             throw LibraryError.cannotMake(title: spec.name, reason:
                 "none of the web map's layers can be taken offline" + (plan.refused.first.map { " (\($0.title): \($0.reason))" } ?? ""))
         }
-        let id = areaID ?? Self.newID()
+        let id = Self.newID()
         var export = PendingExport(areaID: id, spec: spec, jobs: plan.layers.map { PendingExport.Job(layer: $0, packageID: Self.newID()) },
                                    submittedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         try library.savePendingExport(export)
@@ -293,13 +295,13 @@ public struct OnDemandExport: Sendable {
         var wait = firstPoll
         var last: ExportProgress?
         while true {
-            var statuses: [(String, ServiceJobStatus)] = []
+            var statuses: [ExportProgress.Job] = []
             for index in export.jobs.indices {
                 let job = export.jobs[index]
-                if job.resultURL != nil { statuses.append((job.layer.title, .succeeded)); continue }
+                if job.resultURL != nil { statuses.append(.init(title: job.layer.title, status: .succeeded)); continue }
                 guard let serviceJob = job.job else { continue }
                 let report = try await client.jobStatus(serviceJob)
-                statuses.append((job.layer.title, report.status))
+                statuses.append(.init(title: job.layer.title, status: report.status))
                 switch report.status {
                 case .succeeded:
                     export.jobs[index].resultURL = report.resultURL?.absoluteString

@@ -38,11 +38,17 @@ final class SampleExportJobs: Sendable {
 
     private let jobs = Mutex<[String: Job]>([:])
     private let counter = Atomic<Int>(0)
+    /// Jobs kept, with their files: a portal left running for days forgets the oldest.
+    static let kept = 64
 
     func submit(_ kind: Kind, extent: GeoExtent, levels: ClosedRange<Int> = 0...0, layers: [Int] = []) -> String {
         let number = counter.add(1, ordering: .relaxed).newValue
         let id = String(format: "j%08x%@", number, kind == .replica ? "rp" : "et")
-        jobs.withLock { $0[id] = Job(id: id, kind: kind, extent: extent, levels: levels, layers: layers) }
+        jobs.withLock { jobs in
+            jobs[id] = Job(id: id, kind: kind, extent: extent, levels: levels, layers: layers)
+            // Ids grow with the counter (fixed width): the smallest is the oldest.
+            if jobs.count > Self.kept, let oldest = jobs.keys.min() { jobs[oldest] = nil }
+        }
         return id
     }
 

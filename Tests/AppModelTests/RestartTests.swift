@@ -1,8 +1,5 @@
 import AppModel
-import ArcGISModel
 import Foundation
-import Geometry
-import LibraryModel
 import MapbookCore
 import OfflineLibrary
 import Testing
@@ -134,26 +131,5 @@ struct UndrawableAreaTests {
         Fixture.select(&state, "Bangor")
         let details = DetailsDocument.lines(state, width: 160).map(\.plainText).joined(separator: "\n")
         #expect(details.contains("2 damaged, at levels 0, 1; the map draws around them"))
-    }
-}
-
-@Suite("update: an area of your own")
-struct OwnAreaTests {
-    @Test func itIsMarkedYoursSaysHowItWasMadeAndIsNeverOfferedAnUpdate() throws {
-        let spec = OnDemandSpec(name: "Camden harbor", extent: GeoExtent(xmin: -69.075, ymin: 44.195, xmax: -69.035, ymax: 44.225),
-                                maxLevel: 16, detail: .street, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
-        let layer = OnDemandLayer(title: "Explore Maine Basemap", kind: .vectorTiles, serviceURL: "https://h/VectorTileServer")
-        let area = MapArea.onDemand(id: ItemID("0123456789abcdef0123456789abcdef")!, spec: spec,
-                                    packages: [(ItemID("fedcba9876543210fedcba9876543210")!, layer, URL(string: "https://h/out/x.vtpk")!, 2_000_000)],
-                                    exported: Date(timeIntervalSince1970: 1_800_000_100))
-        let record = Fixture.record(for: area)
-        var state = Fixture.loaded()
-        state.areas.append(area)
-        state.library.downloads[area.item.id] = record
-        let index = try #require(state.areas.firstIndex { $0.item.id == area.item.id })
-        #expect(StatusText.line(.area(index), state: state).plainText == "Downloaded · yours · 1.9 MiB", "no update: the portal lists no other version")
-        Fixture.select(&state, "Camden harbor")
-        let details = DetailsDocument.lines(state, width: 200).map(\.plainText).joined(separator: "\n")
-        #expect(details.contains("Made on this device 2027-01-15T08:00:00Z at Street (level 16), over -69.0750, 44.1950 — -69.0350, 44.2250 (lon, lat)"), "\(details)")
     }
 }
