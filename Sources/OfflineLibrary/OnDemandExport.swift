@@ -14,6 +14,8 @@ public struct OnDemandPlan: Sendable, Equatable {
 
     public var layers: [OnDemandLayer]
     public var refused: [Refusal]
+    /// A service could not be asked (the network, a server error): asked again, it may answer.
+    public var isComplete = true
 }
 
 /// What one layer of a new area will weigh.
@@ -100,7 +102,7 @@ public struct OnDemandExport: Sendable {
     /// its feature services that allow `Sync` or `Extract` (one replica each, of the layers the map
     /// shows); the rest refused with one sentence each. Asks each service's description.
     public func plan(_ webMap: WebMap) async -> OnDemandPlan {
-        var layers: [OnDemandLayer] = [], refused: [OnDemandPlan.Refusal] = []
+        var layers: [OnDemandLayer] = [], refused: [OnDemandPlan.Refusal] = [], isComplete = true
         for layer in webMap.basemap.layers where layer.visible {
             let title = TerminalText.sanitizedLine(layer.title ?? layer.layerType, maxLength: 80)
             let kind: OnDemandLayer.Kind
@@ -127,6 +129,7 @@ public struct OnDemandExport: Sendable {
                                             deepestLevel: deepest))
             } catch {
                 refused.append(.init(title: title, reason: "its service could not be asked: \(error.userSentence)"))
+                isComplete = false
             }
         }
         var services: [(url: URL, titles: [String], ids: [Int])] = []
@@ -163,9 +166,10 @@ public struct OnDemandExport: Sendable {
                                             layerIDs: Array(Set(service.ids)).sorted()))
             } catch {
                 refused.append(.init(title: title, reason: "its service could not be asked: \(error.userSentence)"))
+                isComplete = false
             }
         }
-        return OnDemandPlan(layers: layers, refused: refused)
+        return OnDemandPlan(layers: layers, refused: refused, isComplete: isComplete)
     }
 
     /// A basemap layer's tile service: its `url`, or for a vector layer given only its style the

@@ -71,6 +71,16 @@ struct OnDemandExportTests {
             + "/arcgis/rest/services/Explore_Maine_Places/FeatureServer/0") != nil, "the replica stands for the service's layer")
     }
 
+    @Test func aServiceThatCannotBeAskedIsRefusedForNowAndThePlanSaysSo() async throws {
+        let fixture = try LibraryFixture(faults: "featuresDown")
+        defer { fixture.portal.stop() }
+        let plan = await Self.maker(fixture).plan(try await fixture.client.webMap(.exploreMaine))
+        #expect(plan.layers.map(\.kind) == [.vectorTiles] && !plan.isComplete, "asked again, it may answer")
+        #expect(plan.refused.map(\.title) == ["Counties, Places"] && plan.refused[0].reason.hasPrefix("its service could not be asked: "))
+        try fixture.portal.updateFaults { try $0.apply("reset") }
+        #expect(await Self.maker(fixture).plan(try await fixture.client.webMap(.exploreMaine)).isComplete)
+    }
+
     @Test func eachJobIsAskedInArcGISsShape() async throws {
         let fixture = try LibraryFixture()
         defer { fixture.portal.stop() }

@@ -16,7 +16,8 @@ final class AreaMakerHandler {
     private let connection: PortalConnection
     private let send: EventSink
     private let tasks: TaskTracker
-    /// The web map's layers as an export takes them: asked once (one runtime, one web map).
+    /// The web map's layers as an export takes them: asked once (one runtime, one web map), unless
+    /// a service could not be asked — then again next time.
     private var plan: OnDemandPlan?
 
     init(library: OfflineLibrary, connection: PortalConnection, send: EventSink, tasks: TaskTracker) {
@@ -103,7 +104,7 @@ final class AreaMakerHandler {
     private func plan(_ maker: OnDemandExport) async throws -> OnDemandPlan {
         if let plan { return plan }
         let made = await maker.plan(try await maker.client.webMap(library.webMapID))
-        plan = made
+        if made.isComplete { plan = made }
         return made
     }
 
