@@ -57,7 +57,7 @@ let package = Package(
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["Geometry", "Places", "MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world"), .copy("usa")]),
-        .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "LibraryModel", "Geometry", "UserFiles", "Places", "MapbookCore", "EventLoop", "HTTP", "ArcGISPortal", "TileFormats", "Geodatabase", "MobilePackages"]),
+        .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "LibraryModel", "Geometry", "UserFiles", "Places", "MapbookCore", "EventLoop", "HTTP", "ArcGISPortal", "TileFormats", "Geodatabase", "MobilePackages", "CCrypto"]),
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
         .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),

@@ -55,7 +55,7 @@ public struct PortalClient: Sendable {
 
     /// `content/items/{id}?f=json`.
     public func item(_ id: ItemID) async throws -> PortalItem {
-        let json = try await getJSON(["content", "items", id.rawValue], query: [], about: id)
+        let json = try await itemJSON(id)
         guard let item = PortalDecoding.item(json) else {
             throw PortalError(.malformedResponse, host: host, serverMessage: "item without an id", itemID: id)
         }
@@ -71,6 +71,11 @@ public struct PortalClient: Sendable {
         return found
     }
 
+    /// The raw JSON of an item (`content/items/{id}?f=json`), as a fleet mirror stages it.
+    public func itemJSON(_ id: ItemID) async throws -> JSONValue {
+        try await getJSON(["content", "items", id.rawValue], query: [], about: id)
+    }
+
     /// The raw JSON of an item's data (`content/items/{id}/data?f=json`), as kept by the offline library.
     public func itemDataJSON(_ id: ItemID) async throws -> JSONValue {
         try await getJSON(["content", "items", id.rawValue, "data"], query: [], about: id)
@@ -84,13 +89,26 @@ public struct PortalClient: Sendable {
     /// `content/items/{id}/relatedItems?relationshipType=…&direction=…&f=json`.
     public func relatedItems(of id: ItemID, relationship: String, direction: RelationshipDirection = .forward)
         async throws -> [PortalItem] {
+        try await relatedItemsJSON(of: id, relationship: relationship, direction: direction).items
+    }
+
+    /// The raw answer of `relatedItems`, and its items: what a fleet mirror stages.
+    public func relatedItemsJSON(of id: ItemID, relationship: String, direction: RelationshipDirection = .forward)
+        async throws -> (json: JSONValue, items: [PortalItem]) {
         let json = try await getJSON(["content", "items", id.rawValue, "relatedItems"],
                                      query: [("relationshipType", relationship), ("direction", direction.rawValue)],
                                      about: id)
         guard case .array(let items)? = json["relatedItems"] else {
             throw PortalError(.malformedResponse, host: host, serverMessage: "no relatedItems list", itemID: id)
         }
-        return items.compactMap(PortalDecoding.item)
+        return (json, items.compactMap(PortalDecoding.item))
+    }
+
+    /// Whether `bytes` hold this client's token: what is written for others to read (a fleet
+    /// mirror) is checked before it is.
+    public func holdsToken(_ bytes: Data) -> Bool {
+        guard let token = session?.token, token.utf8.count >= 8 else { return false }
+        return bytes.range(of: Data(token.utf8)) != nil
     }
 
     /// A web map's preplanned map areas (Map2Area), each with its packages (Area2Package), in the

@@ -29,6 +29,47 @@ public struct LibraryCatalog: Sendable {
 /// A map area that is on this device: written last, and only once every package arrived whole and
 /// passed its checks. Its presence is what "downloaded" means.
 public struct DownloadRecord: Sendable, Equatable, Codable {
+    /// Where an area's bytes came from: the portal, a fleet mirror, or some of each.
+    public enum Source: Sendable, Equatable {
+        case portal
+        case mirror(String)
+        case mixed(mirror: String)
+
+        /// "portal", "mirror" or "mixed" (some packages from each).
+        public var kind: String {
+            switch self {
+            case .portal: "portal"
+            case .mirror: "mirror"
+            case .mixed: "mixed"
+            }
+        }
+
+        /// The mirror's address, when some bytes came from one.
+        public var mirror: String? {
+            switch self {
+            case .portal: nil
+            case .mirror(let address), .mixed(let address): address
+            }
+        }
+
+        /// "portal", "mirror http://host:port", "mirror http://host:port and portal".
+        public var label: String {
+            switch self {
+            case .portal: "portal"
+            case .mirror(let address): "mirror \(address)"
+            case .mixed(let address): "mirror \(address) and portal"
+            }
+        }
+    }
+
+    /// Where the packages came from, as the record says (packages kept from before count as the
+    /// portal's unless they say otherwise).
+    public var source: Source {
+        let mirrors = packages.compactMap(\.mirror)
+        guard let mirror = mirrors.first else { return .portal }
+        return mirrors.count == packages.count ? .mirror(mirror) : .mixed(mirror: mirror)
+    }
+
     /// A layer a geodatabase package holds, and how many live features.
     public struct HeldLayer: Sendable, Equatable, Codable {
         public var title: String
@@ -56,16 +97,22 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
         public var damagedLevels: [Int]?
         /// A geodatabase's layers and their feature counts, read when it arrived.
         public var layers: [HeldLayer]?
+        /// The fleet mirror the bytes came from (its address); nil when they came from the portal.
+        public var mirror: String?
+        /// Why the mirror's copy was not taken, when it was tried and the portal gave the bytes instead.
+        public var mirrorProblem: String?
 
         public init(id: ItemID, title: String, type: String, fileName: String, size: Int64, modified: Int64?, verifiedBy: String,
-                    drawProblem: String? = nil, damagedTiles: Int? = nil, damagedLevels: [Int]? = nil, layers: [HeldLayer]? = nil) {
+                    drawProblem: String? = nil, damagedTiles: Int? = nil, damagedLevels: [Int]? = nil, layers: [HeldLayer]? = nil,
+                    mirror: String? = nil, mirrorProblem: String? = nil) {
             self.id = id; self.title = title; self.type = type; self.fileName = fileName
             self.size = size; self.modified = modified; self.verifiedBy = verifiedBy; self.drawProblem = drawProblem
             self.damagedTiles = damagedTiles; self.damagedLevels = damagedLevels; self.layers = layers
+            self.mirror = mirror; self.mirrorProblem = mirrorProblem
         }
 
         private enum CodingKeys: String, CodingKey {
-            case id, title, type, fileName, size, modified, verifiedBy, drawProblem, damagedTiles, damagedLevels, layers
+            case id, title, type, fileName, size, modified, verifiedBy, drawProblem, damagedTiles, damagedLevels, layers, mirror, mirrorProblem
         }
 
         /// A record is read back only if its file name stays inside the area's `packages` folder: a
@@ -83,7 +130,9 @@ public struct DownloadRecord: Sendable, Equatable, Codable {
                       drawProblem: try c.decodeIfPresent(String.self, forKey: .drawProblem),
                       damagedTiles: try c.decodeIfPresent(Int.self, forKey: .damagedTiles),
                       damagedLevels: try c.decodeIfPresent([Int].self, forKey: .damagedLevels),
-                      layers: try c.decodeIfPresent([HeldLayer].self, forKey: .layers))
+                      layers: try c.decodeIfPresent([HeldLayer].self, forKey: .layers),
+                      mirror: try c.decodeIfPresent(String.self, forKey: .mirror),
+                      mirrorProblem: try c.decodeIfPresent(String.self, forKey: .mirrorProblem))
         }
 
         /// Not empty, no `/`, no NUL, not `.`/`..` and not hidden.

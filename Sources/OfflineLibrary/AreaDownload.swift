@@ -92,6 +92,9 @@ struct AreaDownload: Sendable {
         var path: String
         var verifiedBy: String
         var size: Int64
+        /// The mirror it came from; nil for the portal (or a copy already on disk).
+        var mirror: String?
+        var mirrorProblem: String?
     }
 
     private func checkDownloadable() throws {
@@ -128,27 +131,65 @@ struct AreaDownload: Sendable {
         return nil
     }
 
+    /// The package's bytes from the fleet mirror when it holds this version, else (or when the
+    /// mirror's copy cannot be had or is not what `mirror.json` says) from the portal.
     private func fetch(_ package: AreaPackage, first: Bool, started: @Sendable (Int64) -> Void, meter: AreaByteCount,
                        report: @escaping @Sendable (Int64) -> Void) async throws -> Arrival {
-        let transfer = transfer(of: package)
+        var mirrorProblem: String?
+        if area.onDemand == nil, let mirror = library.mirror, let copy = await mirror.copy(of: package) {
+            do {
+                var arrival = try await fetch(package, from: mirror.client.packageRequest(package.item.id), sha256: copy.sha256,
+                                              first: first, started: started, meter: meter, report: report)
+                arrival.mirror = mirror.url.absoluteString
+                return arrival
+            } catch let error as HTTPError {
+                mirrorProblem = "the mirror at \(mirror.host) could not give it (\(error.userSentence))"
+            } catch let error as LibraryError where !error.isDiskFull {
+                switch error {
+                case .damaged(_, let detail, _): mirrorProblem = "the mirror's copy is damaged (\(detail))"
+                case .sizeMismatch(_, let expected, let actual, _):
+                    mirrorProblem = "the mirror's copy is \(Format.bytes(actual)), not the \(Format.bytes(expected)) listed"
+                default: mirrorProblem = "the mirror's copy could not be kept (\(error.userSentence))"
+                }
+            }
+        }
+        var arrival = try await fetch(package, from: portalRequest(for: package), sha256: nil, first: first, started: started,
+                                      meter: meter, report: report)
+        arrival.mirrorProblem = mirrorProblem
+        return arrival
+    }
+
+    /// One try from one source; `sha256`, when given, is what the bytes must hash to.
+    private func fetch(_ package: AreaPackage, from request: HTTPRequest, sha256: String?, first: Bool, started: @Sendable (Int64) -> Void,
+                       meter: AreaByteCount, report: @escaping @Sendable (Int64) -> Void) async throws -> Arrival {
+        let transfer = transfer(of: package, request: request)
         let (result, checksums) = try await transfer.run(meter: meter, started: { if first { started($0) } }, report: report)
         do {
+            if let sha256, try FileDigest.sha256(path: transfer.part) != sha256 {
+                throw LibraryError.damaged(package: package.item.title, detail: "its SHA-256 is not the one mirror.json lists")
+            }
             let verifiedBy = try PackageVerifier.verify(path: transfer.part, name: package.item.title, expectedSize: package.size,
                                                         fileName: OfflineLibrary.fileName(for: package), streamed: checksums)
-            return Arrival(package: package, path: transfer.part, verifiedBy: verifiedBy, size: result.size)
+            return Arrival(package: package, path: transfer.part, verifiedBy: sha256 == nil ? verifiedBy : "SHA-256, " + verifiedBy,
+                           size: result.size)
         } catch {
             transfer.discard()
             throw error
         }
     }
 
-    private func transfer(of package: AreaPackage) -> ResumableTransfer {
-        let id = area.item.id
-        // An area made on this device fetches each package from its export job's result; a portal's
-        // area always from the item's data, whatever its items say.
+    /// An area made on this device fetches each package from its export job's result; a portal's
+    /// area always from the item's data, whatever its items say.
+    private func portalRequest(for package: AreaPackage) -> HTTPRequest {
         let result = area.onDemand != nil ? package.resultURL : nil
-        let request = result.map(client.exportResultRequest) ?? client.packageRequest(package.item.id)
-        return ResumableTransfer(http: http, request: request, part: library.partPath(id, package.item.id),
+        return result.map(client.exportResultRequest) ?? client.packageRequest(package.item.id)
+    }
+
+    /// The transfer into the package's `.part` file, from wherever `request` asks (adoption only
+    /// reads its control file).
+    private func transfer(of package: AreaPackage, request: HTTPRequest? = nil) -> ResumableTransfer {
+        let id = area.item.id
+        return ResumableTransfer(http: http, request: request ?? portalRequest(for: package), part: library.partPath(id, package.item.id),
                                  controlPath: library.controlPath(id, package.item.id), itemID: package.item.id,
                                  modified: package.item.modified.map(DownloadRecord.millis), expectedSize: package.size,
                                  controlInterval: controlInterval)
@@ -174,7 +215,8 @@ struct AreaDownload: Sendable {
                                       modified: file.package.item.modified.map(DownloadRecord.millis), verifiedBy: file.verifiedBy,
                                       drawProblem: tiles?.drawProblem, damagedTiles: tiles.map(\.damaged).flatMap { $0 > 0 ? $0 : nil },
                                       damagedLevels: tiles.flatMap { $0.damagedLevels.isEmpty ? nil : $0.damagedLevels },
-                                      layers: file.package.kind == .sqliteGeodatabase ? AreaGeodatabases.heldLayers(path: target, title: file.package.item.title) : nil))
+                                      layers: file.package.kind == .sqliteGeodatabase ? AreaGeodatabases.heldLayers(path: target, title: file.package.item.title) : nil,
+                                      mirror: file.mirror, mirrorProblem: file.mirrorProblem))
             }
             let record = DownloadRecord(areaID: id, areaItem: area.item.arcGISJSON, packageItems: area.packages.map(\.item.arcGISJSON),
                                         packages: packages, featureCopies: featureCopies > 0 ? featureCopies : nil,

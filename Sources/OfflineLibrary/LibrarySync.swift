@@ -5,13 +5,16 @@ import ArcGISModel
 import LibraryModel
 
 extension OfflineLibrary {
-    /// Fetches the web map, its data and its areas from the portal and keeps them, so the list and
-    /// details work offline afterwards. Returns what it kept.
-    public func sync(from client: PortalClient) async throws -> LibraryCatalog {
-        async let item = client.webMapItem(webMapID)
-        async let data = client.itemDataJSON(webMapID)
-        async let areas = client.mapAreas(of: webMapID)
-        let catalog = LibraryCatalog(webMapItem: try await item, webMapData: try await data, areas: try await areas, syncedAt: Date())
+    /// Fetches the web map, its data and its areas from the portal (from the mirror when the portal
+    /// cannot be reached) and keeps them, so the list and details work offline afterwards. Returns
+    /// what it kept.
+    public func sync(from portal: PortalClient) async throws -> LibraryCatalog {
+        let catalog = try await Mirror.preferringPortal(portal, mirror: mirror) { client in
+            async let item = client.webMapItem(webMapID)
+            async let data = client.itemDataJSON(webMapID)
+            async let areas = client.mapAreas(of: webMapID)
+            return LibraryCatalog(webMapItem: try await item, webMapData: try await data, areas: try await areas, syncedAt: Date())
+        }
         try saveCatalog(catalog)
         return catalog
     }
@@ -29,7 +32,7 @@ extension OfflineLibrary {
                 found[item.id] = kept
                 continue
             }
-            guard let data = try? await client.thumbnail(of: item) else {
+            guard let data = try? await Mirror.preferringPortal(client, mirror: mirror, { try await $0.thumbnail(of: item) }) else {
                 found[item.id] = kept
                 continue
             }

@@ -22,13 +22,16 @@ public struct OfflineLibrary: Sendable {
     public let root: String
     public let portalKey: String
     public let webMapID: ItemID
+    /// The fleet mirror packages come from when it holds them, and the catalogue when the portal
+    /// cannot be reached; nil for none.
+    public let mirror: Mirror?
 
-    public init(root: String, portal: URL, webMap: ItemID) {
-        self.init(root: root, portalKey: LibraryLocation.portalKey(for: portal), webMap: webMap)
+    public init(root: String, portal: URL, webMap: ItemID, mirror: Mirror? = nil) {
+        self.init(root: root, portalKey: LibraryLocation.portalKey(for: portal), webMap: webMap, mirror: mirror)
     }
 
-    public init(root: String, portalKey: String, webMap: ItemID) {
-        self.root = root; self.portalKey = portalKey; self.webMapID = webMap
+    public init(root: String, portalKey: String, webMap: ItemID, mirror: Mirror? = nil) {
+        self.root = root; self.portalKey = portalKey; self.webMapID = webMap; self.mirror = mirror
     }
 
     public var directory: String { "\(root)/portals/\(portalKey)/webmaps/\(webMapID.rawValue)" }

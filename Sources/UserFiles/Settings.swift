@@ -15,6 +15,8 @@ public struct Settings: Equatable, Sendable {
     public var portal: String?
     /// The web map opened when `--webmap` is not given (and none was opened before on the portal).
     public var webMap: String?
+    /// The fleet mirror packages come from when it holds them (`--mirror`; docs/fleet.md).
+    public var mirror: String?
 
     /// The browser's colours.
     public var theme: ColorTheme = .auto
@@ -26,7 +28,7 @@ public struct Settings: Equatable, Sendable {
     public var units: DistanceUnits = .forLocale()
 
     /// Every key, in the order `mapbook config list` shows them.
-    public static let keys = ["portal", "webmap", "client-id", "resume-downloads", "theme", "graphics", "units"]
+    public static let keys = ["portal", "webmap", "mirror", "client-id", "resume-downloads", "theme", "graphics", "units"]
 
     /// A key the file can hold: one of `keys`, or `key.` and an action.
     public static func isKnown(_ key: String) -> Bool {
@@ -44,6 +46,7 @@ public struct Settings: Equatable, Sendable {
         switch key {
         case "portal": portal
         case "webmap": webMap
+        case "mirror": mirror
         case "client-id": clientID
         case "resume-downloads": resumeDownloads ? "true" : "false"
         case "theme": theme.rawValue
@@ -89,6 +92,12 @@ public struct Settings: Equatable, Sendable {
         return updated
     }
 
+    /// An http or https address with a host.
+    public static func isWebAddress(_ text: String) -> Bool {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { return false }
+        return url.host?.isEmpty == false
+    }
+
     /// Why `value` cannot be written as `key`'s value, if it cannot: a line break or other control
     /// character would start a line of its own (another setting), and a `#` starts a comment.
     static func unsafeValueProblem(key: String, _ value: String) -> String? {
@@ -127,11 +136,17 @@ public struct Settings: Equatable, Sendable {
                 }
                 resumeDownloads = value
             case "portal":
-                guard let url = URL(string: pair[1]), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                guard Self.isWebAddress(pair[1]) else {
                     problems.append("\(place): portal is an http or https address, not “\(TerminalText.sanitizedLine(pair[1], maxLength: 80))”.")
                     continue
                 }
                 portal = pair[1]
+            case "mirror":
+                guard Self.isWebAddress(pair[1]) else {
+                    problems.append("\(place): mirror is an http or https address, not “\(TerminalText.sanitizedLine(pair[1], maxLength: 80))”.")
+                    continue
+                }
+                mirror = pair[1]
             case "webmap":
                 guard ItemID(pair[1]) != nil else {
                     problems.append("\(place): webmap is an item id (32 hexadecimal characters), not “\(TerminalText.sanitizedLine(pair[1], maxLength: 80))”.")

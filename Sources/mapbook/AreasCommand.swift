@@ -34,10 +34,12 @@ struct AreasCommand: AsyncParsableCommand {
         let webMapItem: PortalItem
         let areas: [MapArea]
         do {
-            async let item = client.webMapItem(options.webMapID)
-            async let list = client.mapAreas(of: options.webMapID)
-            webMapItem = try await item
-            areas = Self.nearestFirst(try await list, to: point)
+            let id = options.webMapID
+            (webMapItem, areas) = try await Mirror.preferringPortal(client, mirror: options.selection.fleetMirror) { client in
+                async let item = client.webMapItem(id)
+                async let list = client.mapAreas(of: id)
+                return (try await item, Self.nearestFirst(try await list, to: point))
+            }
         } catch {
             throw Output.fail(error, json: options.json)
         }

@@ -265,15 +265,19 @@ actor DownloadReport {
             }
         case .finished(let id, let record):
             latest[id] = nil
+            let mirrorProblems = record.packages.compactMap { package in package.mirrorProblem.map { "\(package.title): \($0)" } }
             if json {
                 Output.jsonLine(["event": .string("downloaded"), "area": .string(id.rawValue), "title": .text(title(id)),
                       "updated": .bool(updating.contains(id)),
                       "size": .count(record.size), "path": .string(library.packagesDirectory(id)),
                       "verifiedBy": .string(record.packages.map(\.verifiedBy).joined(separator: ", ")),
-                      "drawProblem": .text(record.drawProblem, width: 300)])
+                      "drawProblem": .text(record.drawProblem, width: 300), "from": .string(record.source.label),
+                      "mirrorProblems": .array(mirrorProblems.map { .text($0, width: 400) })])
             } else {
+                for problem in mirrorProblems { say("\(Output.cell(title(id))): \(Output.cell(problem, width: 400)); it came from the portal instead.", error: true) }
                 let drawing = record.drawProblem.map { "; it cannot be drawn: \(Output.cell($0, width: 300))" } ?? ""
-                say("\(Output.cell(title(id))): \(updating.contains(id) ? "updated" : "downloaded") \(Format.bytes(record.size)), verified (\(record.packages.map(\.verifiedBy).joined(separator: ", ")))\(drawing).")
+                let source = record.source == .portal ? "" : " from \(Output.cell(record.source.label, width: 200))"
+                say("\(Output.cell(title(id))): \(updating.contains(id) ? "updated" : "downloaded") \(Format.bytes(record.size))\(source), verified (\(record.packages.map(\.verifiedBy).joined(separator: ", ")))\(drawing).")
             }
         case .failed(let id, let failure):
             latest[id] = nil

@@ -41,14 +41,17 @@ struct LibraryCommand: ParsableCommand {
             let state = Self.state(of: id, records: records, partial: partial)
             let size = records[id].map { Format.bytes($0.size) } ?? partial[id].map { "\(Format.bytes($0)) so far" } ?? Format.bytes(area.size)
             let title = Output.cell(area.item.title, width: 32) + (area.onDemand != nil ? " (yours)" : "")
-            return [title, state, size, records[id].map { Format.date($0.downloadedAt) } ?? "–", id.rawValue]
+            return [title, state, size, records[id].map { Format.date($0.downloadedAt) } ?? "–", records[id].map { $0.source.kind } ?? "–",
+                    id.rawValue]
         }
         let preparing = library.pendingExports().filter { records[$0.areaID] == nil }.map { export in
-            [Output.cell(export.spec.name, width: 32) + " (yours)", "preparing", "–", "–", export.areaID.rawValue]
+            [Output.cell(export.spec.name, width: 32) + " (yours)", "preparing", "–", "–", "–", export.areaID.rawValue]
         }
-        for line in Output.table(["TITLE", "STATE", "SIZE", "DOWNLOADED", "ID"], rows + preparing, rightAligned: [2]) {
+        for line in Output.table(["TITLE", "STATE", "SIZE", "DOWNLOADED", "FROM", "ID"], rows + preparing, rightAligned: [2]) {
             Output.line("  " + line)
         }
+        let mirrors = Set(areas.compactMap { records[$0.item.id]?.source.mirror })
+        for mirror in mirrors.sorted() { Output.line("  The mirror is \(Output.cell(mirror, width: 200)).") }
         for area in areas {
             if let held = records[area.item.id]?.heldFeatures { Output.line("  \(Output.cell(area.item.title)) holds \(held).") }
         }
@@ -87,11 +90,14 @@ struct LibraryCommand: ParsableCommand {
                     "partialBytes": .count(partial[id]),
                     "downloadedAt": .date(record?.downloadedAt),
                     "origin": .string(area.onDemand == nil ? "preplanned" : "yours"),
+                    "from": record.map { .string($0.source.kind) } ?? .null,
+                    "mirror": .text(record?.source.mirror, width: 400),
                     "onDemand": area.onDemand.map(onDemandJSON) ?? .null,
                     "packages": .array((record?.packages ?? []).map { package in
                         .object(["id": .string(package.id.rawValue), "title": .text(package.title),
                                  "path": .string(library.packagePath(id, package)), "size": .count(package.size),
-                                 "verifiedBy": .string(package.verifiedBy), "layers": heldLayers(package)])
+                                 "verifiedBy": .string(package.verifiedBy), "layers": heldLayers(package),
+                                 "mirror": .text(package.mirror, width: 400), "mirrorProblem": .text(package.mirrorProblem, width: 400)])
                     }),
                 ])
             }),

@@ -123,6 +123,7 @@ enum Output {
             default: return "library"
             }
         }
+        if error is MirrorStageError || error is MirrorError { return "mirror" }
         if error is NoSuchBasemap { return "noSuchBasemap" }
         if error is UnknownPlace || error is RoutePlanner.UnknownStop { return "noSuchPlace" }
         if let failure = error as? RouteFailure {

@@ -18,9 +18,16 @@ struct PortalSelection: ParsableArguments {
                                             valueName: "ID"))
     var webmap: String?
 
+    @Option(name: .long, help: ArgumentHelp("A fleet mirror to take packages from when it holds them (default: mirror in the config file; docs/fleet.md).",
+                                            valueName: "URL"))
+    var mirror: String?
+
     func validate() throws {
         guard portalURL != nil else {
             throw ValidationError("--portal must be an http or https URL, such as https://www.arcgis.com.")
+        }
+        if let mirror, !Settings.isWebAddress(mirror) {
+            throw ValidationError("--mirror must be an http or https URL, such as http://mirror.site.example:8080.")
         }
         guard ItemID(webMapText) != nil else {
             throw ValidationError("--webmap must be an item id: 32 hexadecimal characters.")
@@ -35,6 +42,12 @@ struct PortalSelection: ParsableArguments {
         guard let url = URL(string: portal ?? settings.portal ?? PortalClient.arcGISOnline.absoluteString), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host != nil else { return nil }
         return url
+    }
+
+    /// The fleet mirror named by `--mirror` or the config file; nil for none.
+    var fleetMirror: Mirror? {
+        guard let text = mirror ?? settings.mirror, Settings.isWebAddress(text), let url = URL(string: text) else { return nil }
+        return Mirror(url: url)
     }
 
     private var webMapText: String { webmap ?? settings.webMap ?? ItemID.exploreMaine.rawValue }

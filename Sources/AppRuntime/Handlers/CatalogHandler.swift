@@ -104,15 +104,19 @@ final class CatalogHandler {
             tasks.track { [weak self] in
                 for await next in reports { self?.showListing(next.areas, known: next.known) }
             }
-            async let item = client.webMapItem(id)
-            async let data = client.itemDataJSON(id)
-            async let listed = client.mapAreas(of: id) { areas, known in report.yield(ListingReport(areas: areas, known: known)) }
-            let (webMapItem, webMapData) = (try await item, try await data)
-            listingHead = (webMapItem, webMapData)
-            let areas = try await listed
-            // From here on a late report of the listing is dropped: the whole list follows.
-            listingHead = nil
-            let catalog = LibraryCatalog(webMapItem: webMapItem, webMapData: webMapData, areas: areas, syncedAt: Date())
+            // From the portal; from the fleet mirror when the portal cannot be reached.
+            let (catalog, source) = try await Mirror.preferringPortal(client, mirror: library.mirror) { source in
+                async let item = source.webMapItem(id)
+                async let data = source.itemDataJSON(id)
+                async let listed = source.mapAreas(of: id) { areas, known in report.yield(ListingReport(areas: areas, known: known)) }
+                let (webMapItem, webMapData) = (try await item, try await data)
+                listingHead = (webMapItem, webMapData)
+                let areas = try await listed
+                // From here on a late report of the listing is dropped: the whole list follows.
+                listingHead = nil
+                return (LibraryCatalog(webMapItem: webMapItem, webMapData: webMapData, areas: areas, syncedAt: Date()), source)
+            }
+            let webMapItem = catalog.webMapItem
             guard !Task.isCancelled else { return }
             let library = library
             let (kept, snapshot) = await onWorkPool { Self.keep(catalog, in: library) }
@@ -122,7 +126,7 @@ final class CatalogHandler {
                                           title: TerminalText.sanitizedLine(webMapItem.title, maxLength: 200), opened: Date())
                 await onWorkPool { recent.remember(opened) }
             }
-            send(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: client.host)))
+            send(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: source.host)))
             if let kept { send(.catalogNotKept(kept)) }
             let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
             let images = await onWorkPool { Thumbnails.decode(thumbnails) }
@@ -160,7 +164,8 @@ final class CatalogHandler {
     /// Once connected: the download queue and the network monitor, each feeding events.
     private func startServices(_ client: PortalClient) {
         let queue = DownloadQueue(library: library, client: client, http: http)
-        let monitor = NetworkMonitor(timings: networkTimings, watchRoutes: !client.isLoopback) { await client.probe() }
+        let mirror = library.mirror
+        let monitor = NetworkMonitor(timings: networkTimings, watchRoutes: !client.isLoopback) { await Mirror.probe(client, mirror: mirror) }
         connection.queue = queue
         self.monitor = monitor
         tasks.track { [send] in

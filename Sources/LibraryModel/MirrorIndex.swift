@@ -1,0 +1,104 @@
+import Foundation
+import MapbookCore
+import ArcGISModel
+
+/// `mirror.json`: what a fleet mirror holds (`mapbook stage` writes it, devices read it). Every
+/// staged file is named by its path under the mirror — the REST path it answers, as
+/// `MirrorLayout` spells it — with its size and SHA-256, so a device checks every byte it takes.
+public struct MirrorIndex: Sendable, Equatable, Codable {
+    /// The layout's version: a device refuses an index it does not know.
+    public static let currentFormat = 1
+
+    public var format: Int
+    /// The portal everything was staged from (its root, no token).
+    public var portal: String
+    /// Whether content that is not public was staged (`--include-private`): the mirror serves it
+    /// to anyone who can reach it.
+    public var includesPrivate: Bool
+    public var webMaps: [StagedWebMap]
+
+    public init(portal: String, includesPrivate: Bool = false, webMaps: [StagedWebMap] = []) {
+        format = Self.currentFormat; self.portal = portal; self.includesPrivate = includesPrivate; self.webMaps = webMaps
+    }
+
+    /// The staged copy of an item's data (a package's bytes), if any web map holds one.
+    public func package(_ id: ItemID) -> MirrorFile? {
+        let path = MirrorLayout.data(of: id)
+        for map in webMaps { if let file = map.files.first(where: { $0.path == path }) { return file } }
+        return nil
+    }
+
+    public func webMap(_ id: ItemID) -> StagedWebMap? { webMaps.first { $0.id == id } }
+
+    /// Every path some web map names.
+    public var paths: Set<String> { Set(webMaps.flatMap { $0.files.map(\.path) }) }
+}
+
+/// One web map as staged: when, which areas, and every file its answers and packages take.
+public struct StagedWebMap: Sendable, Equatable, Codable {
+    public var id: ItemID
+    public var title: String
+    public var stagedAt: Date
+    /// The areas staged (all of the web map's, or those named).
+    public var areas: [ItemID]
+    public var files: [MirrorFile]
+
+    public init(id: ItemID, title: String, stagedAt: Date, areas: [ItemID], files: [MirrorFile]) {
+        self.id = id; self.title = title; self.stagedAt = stagedAt; self.areas = areas; self.files = files
+    }
+}
+
+/// A staged file: where it is, how big, its SHA-256 (lowercase hex), and for a package the item
+/// version it is and how it was checked when staged ("zip CRC-32", "size, SQLite check").
+public struct MirrorFile: Sendable, Equatable, Codable {
+    public var path: String
+    public var size: Int64
+    public var sha256: String
+    public var item: ItemID?
+    /// The item's `modified`, epoch milliseconds, for package data.
+    public var modified: Int64?
+    public var verifiedBy: String?
+
+    public init(path: String, size: Int64, sha256: String, item: ItemID? = nil, modified: Int64? = nil, verifiedBy: String? = nil) {
+        self.path = path; self.size = size; self.sha256 = sha256; self.item = item; self.modified = modified; self.verifiedBy = verifiedBy
+    }
+}
+
+/// Where each REST answer lives in a mirror. Paths are relative to the mirror's root, and are the
+/// request's path with what a file system cannot hold beside it spelled out: an item's JSON is
+/// `items/<id>/item.json` (`items/<id>` is also the folder of its data), a JSON answer of a path
+/// that also serves bytes ends `.json`, and `relatedItems` is one file per relationship and
+/// direction. `scripts/mirror/nginx.conf` maps requests to these names.
+public enum MirrorLayout {
+    public static let index = "mirror.json"
+    static let items = "sharing/rest/content/items"
+
+    /// `content/items/<id>?f=json`.
+    public static func item(_ id: ItemID) -> String { "\(items)/\(id.rawValue)/item.json" }
+    /// `content/items/<id>/data?f=json` (a web map's definition).
+    public static func dataJSON(of id: ItemID) -> String { "\(items)/\(id.rawValue)/data.json" }
+    /// `content/items/<id>/data` (a package's bytes).
+    public static func data(of id: ItemID) -> String { "\(items)/\(id.rawValue)/data" }
+    /// `content/items/<id>/relatedItems?relationshipType=<type>&direction=<direction>&f=json`.
+    public static func relatedItems(of id: ItemID, relationship: String, direction: String = "forward") -> String {
+        "\(items)/\(id.rawValue)/relatedItems/\(relationship)-\(direction).json"
+    }
+    /// `content/items/<id>/info/<name>` (a thumbnail); nil for a name that is not a plain relative
+    /// path (`..`, hidden parts, odd characters).
+    public static func info(of id: ItemID, named name: String) -> String? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.count <= 4, parts.allSatisfy(isPlainPart) else { return nil }
+        return "\(items)/\(id.rawValue)/info/\(parts.joined(separator: "/"))"
+    }
+
+    /// Letters, digits, `-`, `_` and `.`, not starting with a dot.
+    private static func isPlainPart(_ part: Substring) -> Bool {
+        !part.isEmpty && part.count <= 100 && part.first != "." &&
+            part.unicodeScalars.allSatisfy { ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || "-_.".unicodeScalars.contains($0) }
+    }
+
+    /// Whether `path` is one this layout writes: the only files a stage deletes or a device trusts.
+    public static func isStagedPath(_ path: String) -> Bool {
+        path.hasPrefix(items + "/") && !path.split(separator: "/").contains { $0 == ".." || $0 == "." || $0.hasPrefix(".") }
+    }
+}

@@ -1,0 +1,102 @@
+import ArcGISModel
+import ArcGISPortal
+import Foundation
+import HTTP
+import LibraryModel
+import MapbookCore
+import Synchronization
+
+/// A fleet mirror as a device uses it (`--mirror URL`, `mirror = URL`): a folder `mapbook stage`
+/// wrote, served by nginx, an object store or a CDN. It answers the portal's REST paths for what
+/// it holds, so it is read with a `PortalClient` of its own — one that never carries a token: the
+/// portal does not vouch for the mirror's host.
+///
+/// Two rules, one place:
+/// - package bytes come from the mirror when `mirror.json` lists the same item at the same
+///   `modified` and size, and are checked against its SHA-256; anything else comes from the portal;
+/// - the catalogue (items, web map, areas, thumbnails) comes from the portal, and from the mirror
+///   when the portal cannot be reached.
+public final class Mirror: Sendable {
+    public let url: URL
+    /// Reads the mirror as if it were a portal, anonymously.
+    public let client: PortalClient
+    private let http: HTTPClient
+    private let index = Mutex<(MirrorIndex, ContinuousClock.Instant)?>(nil)
+
+    /// `mirror.json` is read again after this long: a stage may have refreshed it.
+    static let indexLifetime: Duration = .seconds(60)
+
+    /// The largest `mirror.json` read: a few hundred bytes per staged file.
+    static let maxIndexBytes = 32 << 20
+
+    public init(url: URL, http: HTTPClient = PortalClient.apiHTTP) {
+        self.url = url
+        self.http = http
+        client = PortalClient(portal: url, session: nil, http: http)
+    }
+
+    /// The mirror's host and port, as it is named to the user.
+    public var host: String { client.host + (url.port.map { ":\($0)" } ?? "") }
+
+    /// `mirror.json`, read once a minute at most. Throws `HTTPError`, or `MirrorError` when it is
+    /// not an index this version reads.
+    public func currentIndex() async throws -> MirrorIndex {
+        if let (kept, at) = index.withLock({ $0 }), ContinuousClock.now - at < Self.indexLifetime { return kept }
+        var request = HTTPRequest(url: client.portalURL.appendingPathComponent(MirrorLayout.index))
+        request.maxBodyBytes = Self.maxIndexBytes
+        let response = try await http.send(request)
+        let read: MirrorIndex
+        do {
+            read = try JSONTreeDecoder.decode(MirrorIndex.self, from: response.body)
+        } catch {
+            throw MirrorError.unreadableIndex(host: host)
+        }
+        guard read.format == MirrorIndex.currentFormat else { throw MirrorError.unknownFormat(host: host, format: read.format) }
+        index.withLock { $0 = (read, .now) }
+        return read
+    }
+
+    /// The mirror's copy of a package, when it is the version the portal lists (same `modified`,
+    /// same size); nil when the mirror holds another version, none, or cannot be asked.
+    func copy(of package: AreaPackage) async -> MirrorFile? {
+        guard let index = try? await currentIndex(), let file = index.package(package.item.id),
+              let size = package.size, size > 0, file.size == size,
+              file.modified == package.item.modified.map(DownloadRecord.millis) else { return nil }
+        return file
+    }
+
+    /// Runs `body` with the portal's client; when the portal cannot be reached, again with the
+    /// mirror's. Errors other than an unreachable portal are the portal's answer, and stand.
+    public static func preferringPortal<T>(_ portal: PortalClient, mirror: Mirror?, isolation: isolated (any Actor)? = #isolation,
+                                           _ body: (PortalClient) async throws -> T) async throws -> T {
+        do {
+            return try await body(portal)
+        } catch let error as HTTPError where error.networkState.isCutOff {
+            guard let mirror else { throw error }
+            return try await body(mirror.client)
+        }
+    }
+
+    /// Whether the portal answers, else whether the mirror does: with a mirror that answers, the
+    /// staged web maps can be browsed and downloaded with the portal gone.
+    public static func probe(_ portal: PortalClient, mirror: Mirror?) async -> NetworkState {
+        let state = await portal.probe()
+        guard state.isCutOff, let mirror else { return state }
+        return await mirror.client.probe() == .online ? .online : state
+    }
+}
+
+/// What a device can find wrong with a mirror itself.
+public enum MirrorError: Error, Sendable, Equatable, UserFacingError {
+    case unreadableIndex(host: String)
+    case unknownFormat(host: String, format: Int)
+
+    public var userMessage: String {
+        switch self {
+        case .unreadableIndex(let host):
+            "The mirror at \(TerminalText.sanitizedLine(host, maxLength: 120)) has no readable mirror.json; stage it again with mapbook stage."
+        case .unknownFormat(let host, let format):
+            "The mirror at \(TerminalText.sanitizedLine(host, maxLength: 120)) is in layout \(format), which this mapbook does not read; update mapbook."
+        }
+    }
+}

@@ -1,0 +1,267 @@
+import ArcGISModel
+import ArcGISPortal
+import Foundation
+import HTTP
+import LibraryModel
+import MapbookCore
+
+/// `mapbook stage`: writes a web map and its areas into a fleet mirror — a folder of plain files,
+/// laid out by the REST paths they answer (`MirrorLayout`), that nginx or an object store serves
+/// to every device — with `mirror.json` listing each file's size and SHA-256.
+///
+/// JSON answers are fetched again each run (they are small, and say what changed); a package is
+/// fetched only when the portal lists a version (`modified`, size) the mirror does not hold, into
+/// `.stage/` with a control file (a run that stops resumes), checked by its own checksums, hashed,
+/// and renamed into place. `mirror.json` is rewritten after every package, so it never names a
+/// file that is not whole, and a run that stops keeps what it finished. Files the web map no
+/// longer needs are deleted last. A token never reaches the folder: answers holding it are refused.
+public struct MirrorStage: Sendable {
+    public enum Areas: Sendable {
+        case all
+        /// Chooses among the web map's areas (names resolved by the caller); throws to refuse.
+        case chosen(@Sendable ([MapArea]) throws -> [MapArea])
+    }
+
+    /// What a run did, told as it happens.
+    public enum Event: Sendable {
+        /// The catalogue was read: these areas (and packages) will be staged.
+        case planned(webMap: String, areas: [MapArea])
+        /// A package is being fetched; then its bytes so far, from the HTTP thread.
+        case fetching(package: ItemID, title: String, size: Int64?)
+        case progress(package: ItemID, bytes: Int64, total: Int64?)
+        /// A package is in place: fetched now (`fetched`), or the mirror already held this version.
+        case staged(package: ItemID, title: String, file: MirrorFile, fetched: Bool)
+        /// Files the portal no longer lists, deleted.
+        case removed(paths: [String])
+    }
+
+    public let client: PortalClient
+    public let directory: String
+    public let webMapID: ItemID
+    public let areas: Areas
+    /// Stage content that is not public (the mirror then serves it to anyone who reaches it).
+    public let includePrivate: Bool
+    let http: HTTPClient
+
+    public init(client: PortalClient, directory: String, webMap: ItemID, areas: Areas, includePrivate: Bool,
+                http: HTTPClient = HTTPClient()) {
+        var directory = directory
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        self.client = client; self.directory = directory; self.webMapID = webMap; self.areas = areas
+        self.includePrivate = includePrivate; self.http = http
+    }
+
+    var indexPath: String { directory + "/" + MirrorLayout.index }
+    private func path(_ relative: String) -> String { directory + "/" + relative }
+    private var workDirectory: String { directory + "/.stage" }
+
+    /// The mirror's index as it is on disk; nil for a folder never staged into. Throws when it is
+    /// not one `mapbook stage` wrote.
+    public func currentIndex() throws(LibraryError) -> MirrorIndex? {
+        try AtomicFile.readJSON(MirrorIndex.self, from: indexPath)
+    }
+
+    /// Stages the web map; returns the index written. Throws `PortalError`, `HTTPError` or
+    /// `LibraryError` — after which running again picks up where this run stopped.
+    @discardableResult
+    public func run(_ report: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> MirrorIndex {
+        // One stage at a time per folder (`.lock`, as an area's).
+        let lock = try await AreaLock.acquire(areaDirectory: directory, title: "The mirror at \(directory)", wait: false)
+        defer { withExtendedLifetime(lock) {} }
+        var index = try currentIndex() ?? MirrorIndex(portal: client.portalURL.absoluteString)
+        guard index.portal == client.portalURL.absoluteString else {
+            throw MirrorStageError.otherPortal(directory: directory, portal: index.portal)
+        }
+        // Read everything first: nothing is written for a web map that cannot be staged whole.
+        let catalogue = try await read()
+        report(.planned(webMap: catalogue.webMapItem.title, areas: catalogue.areas))
+        if catalogue.holdsPrivate { index.includesPrivate = true }
+
+        let earlier = index.webMap(webMapID)
+        var staged = StagedWebMap(id: webMapID, title: catalogue.webMapItem.title, stagedAt: Date(),
+                                  areas: catalogue.areas.map(\.item.id), files: [])
+        for (relative, json) in catalogue.answers { staged.files.append(try write(json, to: relative)) }
+        for (relative, bytes) in catalogue.thumbnails { staged.files.append(try write(bytes, to: relative)) }
+
+        // While packages arrive, the index names the earlier files too: each stays served until
+        // its replacement is in place.
+        func publish(_ files: [MirrorFile]) throws(LibraryError) {
+            var current = staged
+            current.files = files
+            index.webMaps.removeAll { $0.id == webMapID }
+            index.webMaps.append(current)
+            index.webMaps.sort { $0.id.rawValue < $1.id.rawValue }
+            try AtomicFile.writeJSON(index, to: indexPath)
+        }
+        var packages: [MirrorFile] = []
+        for package in catalogue.areas.flatMap(\.packages) where !packages.contains(where: { $0.item == package.item.id }) {
+            let kept = earlier?.files.first { $0.path == MirrorLayout.data(of: package.item.id) }
+            if let kept, kept.modified == package.item.modified.map(DownloadRecord.millis), kept.size == package.size,
+               AtomicFile.size(of: path(kept.path)) == kept.size {
+                packages.append(kept)
+                report(.staged(package: package.item.id, title: package.item.title, file: kept, fetched: false))
+                continue
+            }
+            report(.fetching(package: package.item.id, title: package.item.title, size: package.size))
+            let file = try await fetch(package) { report(.progress(package: package.item.id, bytes: $0, total: package.size)) }
+            packages.append(file)
+            let placed = Set((staged.files + packages).map(\.path))
+            try publish(staged.files + packages + (earlier?.files ?? []).filter { !placed.contains($0.path) })
+            report(.staged(package: package.item.id, title: package.item.title, file: file, fetched: true))
+        }
+        staged.files += packages
+        staged.files.sort { $0.path < $1.path }
+        try publish(staged.files)
+        report(.removed(paths: removeUnlisted(by: index)))
+        return index
+    }
+
+    /// The web map's answers as the portal gives them, the thumbnails, and the areas chosen.
+    private struct Catalogue {
+        var webMapItem: PortalItem
+        var answers: [(String, JSONValue)] = []
+        var thumbnails: [(String, Data)] = []
+        var areas: [MapArea] = []
+        var holdsPrivate = false
+    }
+
+    private func read() async throws -> Catalogue {
+        let webMapJSON = try await client.itemJSON(webMapID)
+        guard let webMapItem = PortalDecoding.item(webMapJSON) else {
+            throw PortalError(.malformedResponse, host: client.host, serverMessage: "item without an id", itemID: webMapID)
+        }
+        guard webMapItem.type == "Web Map" else {
+            throw PortalError(.wrongItemType(expected: "Web Map", actual: webMapItem.type), host: client.host, itemID: webMapID)
+        }
+        var catalogue = Catalogue(webMapItem: webMapItem)
+        try check(webMapItem, in: &catalogue)
+        catalogue.answers.append((MirrorLayout.item(webMapID), webMapJSON))
+        catalogue.answers.append((MirrorLayout.dataJSON(of: webMapID), try await client.itemDataJSON(webMapID)))
+
+        let related = try await client.relatedItemsJSON(of: webMapID, relationship: "Map2Area")
+        var listed: [MapArea] = []
+        var packageAnswers: [ItemID: JSONValue] = [:]
+        for item in related.items where item.type.isEmpty || item.type == "Map Area" {
+            let packages = try await client.relatedItemsJSON(of: item.id, relationship: "Area2Package")
+            packageAnswers[item.id] = packages.json
+            listed.append(PortalDecoding.mapArea(item, packages: packages.items))
+        }
+        let chosen: [MapArea]
+        switch areas {
+        case .all: chosen = listed.filter(\.isDownloadable)
+        case .chosen(let choose): chosen = try choose(listed)
+        }
+        for area in chosen {
+            guard area.isDownloadable else {
+                throw LibraryError.notDownloadable(title: area.item.title, reason: NotDownloadableReason(area) ?? .noPackages)
+            }
+            try check(area.item, in: &catalogue)
+            for package in area.packages { try check(package.item, in: &catalogue) }
+            catalogue.answers.append((MirrorLayout.item(area.item.id), area.item.arcGISJSON))
+            catalogue.answers.append((MirrorLayout.relatedItems(of: area.item.id, relationship: "Area2Package"), packageAnswers[area.item.id]!))
+            for package in area.packages {
+                catalogue.answers.append((MirrorLayout.item(package.item.id), package.item.arcGISJSON))
+            }
+        }
+        catalogue.areas = chosen
+        // The areas' list names only what is staged: a device with the portal gone sees what it can have.
+        let ids = Set(chosen.map(\.item.id))
+        var answer: [String: JSONValue] = [:]
+        if case .object(let members) = related.json { answer = members }
+        let kept = (related.json["relatedItems"]?.array ?? []).filter { $0["id"]?.string.flatMap(ItemID.init).map(ids.contains) ?? false }
+        answer["relatedItems"] = .array(kept)
+        answer["total"] = .number(Double(kept.count))
+        catalogue.answers.append((MirrorLayout.relatedItems(of: webMapID, relationship: "Map2Area"), .object(answer)))
+
+        for item in [webMapItem] + chosen.map(\.item) {
+            guard let name = item.thumbnail, let relative = MirrorLayout.info(of: item.id, named: name) else { continue }
+            // A thumbnail the portal cannot give is not worth failing the stage for.
+            if let bytes = try? await client.thumbnail(of: item.id, named: name) { catalogue.thumbnails.append((relative, bytes)) }
+        }
+        return catalogue
+    }
+
+    /// Refuses content that is not public unless asked to stage it.
+    private func check(_ item: PortalItem, in catalogue: inout Catalogue) throws {
+        guard let access = item.access, access != "public" else { return }
+        guard includePrivate else { throw MirrorStageError.notPublic(title: item.title, access: access) }
+        catalogue.holdsPrivate = true
+    }
+
+    private func write(_ json: JSONValue, to relative: String) throws -> MirrorFile {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try write(try encoder.encode(json), to: relative)
+    }
+
+    private func write(_ bytes: Data, to relative: String) throws -> MirrorFile {
+        guard !client.holdsToken(bytes) else { throw MirrorStageError.tokenInAnswer(path: relative) }
+        let target = path(relative)
+        if FileManager.default.contents(atPath: target) != bytes { try AtomicFile.write(bytes, to: target) }
+        return MirrorFile(path: relative, size: Int64(bytes.count), sha256: try FileDigest.sha256(path: target))
+    }
+
+    /// One package into `.stage/`, resumable, checked and hashed, then renamed into place.
+    private func fetch(_ package: AreaPackage, report: @escaping @Sendable (Int64) -> Void) async throws -> MirrorFile {
+        let id = package.item.id
+        let transfer = ResumableTransfer(http: http, request: client.packageRequest(id), part: "\(workDirectory)/\(id.rawValue).part",
+                                         controlPath: "\(workDirectory)/\(id.rawValue).json", itemID: id,
+                                         modified: package.item.modified.map(DownloadRecord.millis), expectedSize: package.size)
+        let (_, checksums) = try await transfer.run(meter: AreaByteCount(), started: { _ in }, report: report)
+        let verifiedBy: String, sha256: String
+        do {
+            verifiedBy = try PackageVerifier.verify(path: transfer.part, name: package.item.title, expectedSize: package.size,
+                                                    fileName: OfflineLibrary.fileName(for: package), streamed: checksums)
+            sha256 = try FileDigest.sha256(path: transfer.part)
+        } catch {
+            transfer.discard()
+            throw error
+        }
+        let relative = MirrorLayout.data(of: id)
+        let size = AtomicFile.size(of: transfer.part) ?? 0
+        try AtomicFile.makeDirectory((path(relative) as NSString).deletingLastPathComponent)
+        try AtomicFile.move(transfer.part, to: path(relative))
+        unlink(transfer.controlPath)
+        return MirrorFile(path: relative, size: size, sha256: sha256, item: id,
+                          modified: package.item.modified.map(DownloadRecord.millis), verifiedBy: verifiedBy)
+    }
+
+    /// Deletes the staged files no web map of the index names (and folders left empty, and what
+    /// `.stage/` holds); returns the paths deleted.
+    private func removeUnlisted(by index: MirrorIndex) -> [String] {
+        let wanted = index.paths
+        var removed: [String] = []
+        let root = path("sharing")
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var folders: [String] = []
+        while let name = walker.nextObject() as? String {
+            let relative = "sharing/" + name
+            var info = stat()
+            guard lstat(path(relative), &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(relative); continue }
+            if !wanted.contains(relative), unlink(path(relative)) == 0 { removed.append(relative) }
+        }
+        for folder in folders.sorted(by: >) { rmdir(path(folder)) }
+        // Every package is in place: what `.stage/` still holds is of versions no longer wanted.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: workDirectory)) ?? [] { unlink(workDirectory + "/" + name) }
+        return removed.sorted()
+    }
+}
+
+/// Why a stage is refused.
+public enum MirrorStageError: Error, Sendable, Equatable, UserFacingError {
+    case otherPortal(directory: String, portal: String)
+    case notPublic(title: String, access: String)
+    case tokenInAnswer(path: String)
+
+    public var userMessage: String {
+        switch self {
+        case .otherPortal(let directory, let portal):
+            "\(directory) mirrors \(TerminalText.sanitizedLine(portal, maxLength: 200)); stage another portal into a folder of its own."
+        case .notPublic(let title, let access):
+            "\(TerminalText.sanitizedLine(title, maxLength: 120)) is not public (access: \(TerminalText.sanitizedLine(access, maxLength: 20))); give --include-private to stage it, knowing the mirror serves it to anyone who can reach it."
+        case .tokenInAnswer(let path):
+            "The portal's answer for \(path) holds your token, so it was not staged: a mirror must never hold one."
+        }
+    }
+}
