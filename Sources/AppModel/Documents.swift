@@ -147,6 +147,11 @@ public enum DetailsDocument {
         doc.field("Size on disk", Format.bytes(record.size))
         doc.field("Downloaded", Format.timestamp(record.downloadedAt))
         doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
+        if record.source != .portal { doc.field("From", TerminalText.sanitizedLine(record.source.label, maxLength: 200)) }
+        for package in record.packages {
+            guard let problem = package.mirrorProblem else { continue }
+            doc.field("Mirror", TerminalText.sanitizedLine("\(package.title): \(problem); it came from the portal.", maxLength: 300), role: .error)
+        }
         if let held = record.heldFeatures { doc.field("Features", held) }
         if let problem = record.drawProblem {
             doc.field("Map", "Cannot be drawn: " + TerminalText.sanitizedLine(problem, maxLength: 300), role: .error)

@@ -126,7 +126,9 @@ final class CatalogHandler {
                                           title: TerminalText.sanitizedLine(webMapItem.title, maxLength: 200), opened: Date())
                 await onWorkPool { recent.remember(opened) }
             }
-            send(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: source.host)))
+            // Read from the mirror, the header says so.
+            let host = source.portalURL == client.portalURL ? client.host : "mirror \(library.mirror?.host ?? source.host)"
+            send(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: host)))
             if let kept { send(.catalogNotKept(kept)) }
             let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
             let images = await onWorkPool { Thumbnails.decode(thumbnails) }
