@@ -96,6 +96,14 @@ struct FleetMirrorTests {
         let area = try JSONValue(parsing: Data(library.stdout.utf8))["mapAreas"]?.array.first { $0["title"]?.string == "Acadia" }
         #expect(area?["from"]?.string == "portal")
         #expect(area?["packages"]?[0]?["mirrorProblem"]?.string?.contains("SHA-256") == true)
+
+        // The portal updates Bangor's package; the mirror, not yet staged again, holds the old
+        // version: a device takes the new one from the portal, without a word about the mirror.
+        try portal.updateFaults { try $0.apply("update=\(SampleFixture.bangor.id)") }
+        let updated = try await run(["download", "Bangor", "--portal", address, "--mirror", server.url], device: "late")
+        #expect(updated.status == 0 && updated.stdout.contains("Bangor: downloaded 2.0 MiB, verified"), "\(updated.stdout) \(updated.stderr)")
+        #expect(!updated.stderr.contains("mirror"))
+        #expect(Self.packageFetches(portal)[SampleFixture.bangor.packageID] == 2)
     }
 
     @Test(.enabled(if: nginx != nil, "needs nginx (scripts/setup installs it)"))

@@ -25,6 +25,17 @@ import UserFiles
         }
     }
 
+    @Test func aMirrorIsAWebAddress() throws {
+        #expect(try Settings(parsing: "mirror = http://mirror.site.example:8080\n").mirror == "http://mirror.site.example:8080")
+        #expect(try Settings(parsing: "mirror = http://m:1").value("mirror") == "http://m:1")
+        do {
+            _ = try Settings(parsing: "mirror = /srv/mirror")
+            Issue.record("expected a problem")
+        } catch {
+            #expect(error.sentences == ["config line 1: mirror is an http or https address, not “/srv/mirror”."])
+        }
+    }
+
     @Test func themeAndGraphicsAreNamedValues() throws {
         let settings = try Settings(parsing: "theme = Light\ngraphics = blocks\n")
         #expect(settings.theme == .light && settings.graphics == .blocks && settings.value("theme") == "light")

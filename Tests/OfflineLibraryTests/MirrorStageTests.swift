@@ -1,0 +1,104 @@
+import ArcGISModel
+import ArcGISPortal
+import Foundation
+import LibraryModel
+import MapbookCore
+@testable import OfflineLibrary
+import PortalFixtures
+import SamplePortal
+import Testing
+
+/// `mapbook stage`'s service against the sample portal: what lands in the folder, what a second run
+/// fetches and removes, and what it refuses.
+@Suite("Staging a fleet mirror")
+struct MirrorStageTests {
+    let folder = LibraryFixture.temporaryFolder() + "/mirror"
+
+    func stage(_ fixture: LibraryFixture, areas: MirrorStage.Areas = .all, client: PortalClient? = nil, webMap: String = SampleFixture.webMapID,
+               includePrivate: Bool = false) async throws -> MirrorIndex {
+        try await MirrorStage(client: client ?? fixture.client, directory: folder, webMap: ItemID(webMap)!, areas: areas,
+                              includePrivate: includePrivate, http: LibraryFixture.http()).run()
+    }
+
+    /// GETs of package bytes the portal answered, by package id.
+    func packageFetches(_ portal: SamplePortal) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for request in portal.requests where request.path.hasSuffix("/data") && request.query["f"] == nil {
+            counts[String(request.path.split(separator: "/")[4]), default: 0] += 1
+        }
+        return counts
+    }
+
+    @Test func everyFileIsListedWithItsDigestAndASecondRunFetchesOnlyWhatChanged() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop(); try? FileManager.default.removeItem(atPath: folder) }
+        let index = try await stage(fixture)
+        let staged = try #require(index.webMap(ItemID(SampleFixture.webMapID)!))
+        #expect(staged.areas.count == 6 && index.portal == fixture.portal.baseURL.absoluteString && !index.includesPrivate)
+        for file in staged.files {
+            #expect(AtomicFile.size(of: folder + "/" + file.path) == file.size, "\(file.path)")
+            #expect(try FileDigest.sha256(path: folder + "/" + file.path) == file.sha256, "\(file.path)")
+        }
+        // The packages are the portal's bytes, each checked by its own checksums.
+        for (id, package) in SampleFixture.content.packages where index.package(ItemID(id)!) != nil {
+            #expect(FileManager.default.contents(atPath: folder + "/" + MirrorLayout.data(of: ItemID(id)!)) == package.data)
+            #expect(index.package(ItemID(id)!)?.verifiedBy == "zip CRC-32")
+        }
+        #expect(try String(contentsOfFile: folder + "/" + MirrorLayout.relatedItems(of: ItemID(SampleFixture.webMapID)!, relationship: "Map2Area"),
+                           encoding: .utf8).contains("\"total\":6"))
+        let first = packageFetches(fixture.portal)
+        #expect(first.count == 7 && first.values.allSatisfy { $0 == 1 })
+
+        // The portal updates Bangor's package: only it is fetched again.
+        try fixture.portal.updateFaults { try $0.apply("update=\(SampleFixture.bangor.id)") }
+        let again = try await stage(fixture)
+        let second = packageFetches(fixture.portal)
+        #expect(second[SampleFixture.bangor.packageID] == 2)
+        #expect(second.filter { $0.key != SampleFixture.bangor.packageID }.values.allSatisfy { $0 == 1 })
+        #expect(again.package(ItemID(SampleFixture.bangor.packageID)!)?.modified != index.package(ItemID(SampleFixture.bangor.packageID)!)?.modified)
+
+        // Staged again with one area, the others' files are deleted, and only Acadia's remain listed.
+        let acadia = try #require(SampleCatalog.areas.first { $0.title == "Acadia" })
+        let narrowed = try await stage(fixture, areas: .chosen { areas in areas.filter { $0.item.id.rawValue == acadia.id } })
+        let files = try #require(narrowed.webMap(ItemID(SampleFixture.webMapID)!)).files
+        #expect(files.filter { $0.item != nil }.map(\.item) == [ItemID(acadia.packageID)!])
+        #expect(!FileManager.default.fileExists(atPath: folder + "/" + MirrorLayout.data(of: ItemID(SampleFixture.bangor.packageID)!)))
+        let onDisk = try FileManager.default.subpathsOfDirectory(atPath: folder + "/sharing").map { "sharing/" + $0 }
+            .filter { (try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0)[.type] as? FileAttributeType) == .typeRegular }
+        #expect(Set(onDisk) == Set(files.map(\.path)))
+    }
+
+    @Test func contentThatIsNotPublicIsStagedOnlyWhenAskedAndTheTokenNeverLands() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop(); try? FileManager.default.removeItem(atPath: folder) }
+        let signedIn = PortalClient(portal: fixture.portal.baseURL, token: SampleCatalog.validToken, http: LibraryFixture.http())
+        await #expect(throws: MirrorStageError.notPublic(title: "Explore Maine (staff)", access: "org")) {
+            _ = try await stage(fixture, client: signedIn, webMap: SampleCatalog.protectedID)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/" + MirrorLayout.index), "nothing is written for a refused web map")
+        let index = try await stage(fixture, client: signedIn, webMap: SampleCatalog.protectedID, includePrivate: true)
+        #expect(index.includesPrivate)
+        let token = Data(SampleCatalog.validToken.utf8)
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            guard let bytes = FileManager.default.contents(atPath: folder + "/" + path) else { continue }
+            #expect(bytes.range(of: token) == nil, "\(path) holds the token")
+        }
+    }
+
+    @Test func aFolderStagedFromAnotherPortalIsRefused() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop(); try? FileManager.default.removeItem(atPath: folder) }
+        try AtomicFile.writeJSON(MirrorIndex(portal: "https://www.arcgis.com"), to: folder + "/" + MirrorLayout.index)
+        await #expect(throws: MirrorStageError.otherPortal(directory: folder, portal: "https://www.arcgis.com")) {
+            _ = try await stage(fixture)
+        }
+    }
+
+    @Test func onlyPlainThumbnailNamesBecomePaths() {
+        let id = ItemID(SampleFixture.webMapID)!
+        #expect(MirrorLayout.info(of: id, named: "thumbnail/ago_downloaded.png") == "sharing/rest/content/items/\(id)/info/thumbnail/ago_downloaded.png")
+        for hostile in ["../../../etc/passwd", "thumbnail/../x.png", ".hidden.png", "a//b.png", "thumb nail.png", "", "x/\u{0}.png"] {
+            #expect(MirrorLayout.info(of: id, named: hostile) == nil, "\(hostile)")
+        }
+    }
+}
