@@ -162,10 +162,11 @@ struct AreaDownload: Sendable {
     /// One try from one source; `sha256`, when given, is what the bytes must hash to.
     private func fetch(_ package: AreaPackage, from request: HTTPRequest, sha256: String?, first: Bool, started: @Sendable (Int64) -> Void,
                        meter: AreaByteCount, report: @escaping @Sendable (Int64) -> Void) async throws -> Arrival {
-        let transfer = transfer(of: package, request: request)
-        let (result, checksums) = try await transfer.run(meter: meter, started: { if first { started($0) } }, report: report)
+        var transfer = transfer(of: package, request: request)
+        transfer.hashing = sha256 != nil
+        let (result, checksums, streamed) = try await transfer.run(meter: meter, started: { if first { started($0) } }, report: report)
         do {
-            if let sha256, try FileDigest.sha256(path: transfer.part) != sha256 {
+            if let sha256, try streamed ?? FileDigest.sha256(path: transfer.part) != sha256 {
                 throw LibraryError.damaged(package: package.item.title, detail: "its SHA-256 is not the one mirror.json lists")
             }
             let verifiedBy = try PackageVerifier.verify(path: transfer.part, name: package.item.title, expectedSize: package.size,

@@ -1,6 +1,7 @@
 import CCrypto
 import Foundation
 import LibraryModel
+import Synchronization
 
 /// SHA-256 of a file, by libcrypto: what a fleet mirror lists for each of its files and a device
 /// checks what it took from the mirror against.
@@ -27,5 +28,49 @@ enum FileDigest {
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
         return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// SHA-256 of a file as its bytes arrive, in order from its first: the download's read-back feeds
+/// it, so the file is not read again to be hashed. Bytes that do not continue where the last ended
+/// (a read-back that failed) leave it without an answer, and the file is hashed from disk instead.
+final class StreamingSHA256: Sendable {
+    private struct State: @unchecked Sendable {
+        // Used only under the lock.
+        var context: OpaquePointer?
+        var next: Int64 = 0
+        var broken = false
+    }
+    private let state: Mutex<State>
+
+    init() {
+        let context = EVP_MD_CTX_new()
+        if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
+        state = Mutex(State(context: context, broken: context == nil))
+    }
+
+    deinit { state.withLock { EVP_MD_CTX_free($0.context) } }
+
+    func consume(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
+        state.withLock { state in
+            guard !state.broken, offset == state.next, let context = state.context else {
+                state.broken = true
+                return
+            }
+            if let base = bytes.baseAddress { EVP_DigestUpdate(context, base, bytes.count) }
+            state.next += Int64(bytes.count)
+        }
+    }
+
+    /// Lowercase hex of everything consumed, when it was all of the file's `size` bytes in order.
+    func result(size: Int64) -> String? {
+        state.withLock { state in
+            guard !state.broken, state.next == size, let context = state.context else { return nil }
+            var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+            var length: UInt32 = 0
+            EVP_DigestFinal_ex(context, &digest, &length)
+            state.broken = true
+            return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        }
     }
 }

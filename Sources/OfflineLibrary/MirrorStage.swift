@@ -206,13 +206,14 @@ public struct MirrorStage: Sendable {
         let id = package.item.id
         let transfer = ResumableTransfer(http: http, request: client.packageRequest(id), part: "\(workDirectory)/\(id.rawValue).part",
                                          controlPath: "\(workDirectory)/\(id.rawValue).json", itemID: id,
-                                         modified: package.item.modified.map(DownloadRecord.millis), expectedSize: package.size)
-        let (_, checksums) = try await transfer.run(meter: AreaByteCount(), started: { _ in }, report: report)
+                                         modified: package.item.modified.map(DownloadRecord.millis), expectedSize: package.size,
+                                         hashing: true)
+        let (_, checksums, streamed) = try await transfer.run(meter: AreaByteCount(), started: { _ in }, report: report)
         let verifiedBy: String, sha256: String
         do {
             verifiedBy = try PackageVerifier.verify(path: transfer.part, name: package.item.title, expectedSize: package.size,
                                                     fileName: OfflineLibrary.fileName(for: package), streamed: checksums)
-            sha256 = try FileDigest.sha256(path: transfer.part)
+            sha256 = try streamed ?? FileDigest.sha256(path: transfer.part)
         } catch {
             transfer.discard()
             throw error

@@ -97,20 +97,24 @@ enum PackageVerifier {
 /// download is over.
 final class StreamingChecksums: Sendable {
     private let checksums = Mutex(ZipStreamChecksums())
+    /// The whole file's SHA-256 too, when asked for.
+    let sha256: StreamingSHA256?
 
     /// Starts with the `count` bytes already in the file at `path` (a resumed download): those are
     /// read once now, the rest are seen as they arrive.
-    init(resumingFrom path: String, count: Int64) {
+    init(resumingFrom path: String, count: Int64, hashing: Bool = false) {
+        sha256 = hashing ? StreamingSHA256() : nil
         guard count > 0, let source = try? FileByteSource(path: path) else { return }
         var offset: Int64 = 0
         while offset < count, let piece = try? source.read(at: offset, count: Int(min(4 << 20, count - offset))), !piece.isEmpty {
-            checksums.withLock { sums in piece.withUnsafeBytes { sums.consume($0, at: offset) } }
+            piece.withUnsafeBytes { consume($0, at: offset) }
             offset += Int64(piece.count)
         }
     }
 
     func consume(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
         checksums.withLock { $0.consume(bytes, at: offset) }
+        sha256?.consume(bytes, at: offset)
     }
 
     var result: ZipStreamChecksums { checksums.withLock { $0 } }

@@ -53,7 +53,7 @@ public struct PortalPackageDownload: Sendable {
             if expected - kept > free { throw LibraryError.notEnoughSpace(title: item.title, needed: expected - kept, free: free) }
         }
         let transfer = transfer
-        let (result, checksums) = try await transfer.run(meter: AreaByteCount(), started: started) { report($0, expected) }
+        let (result, checksums, _) = try await transfer.run(meter: AreaByteCount(), started: started) { report($0, expected) }
         do {
             try PackageVerifier.verify(path: transfer.part, name: item.title, expectedSize: expected, fileName: fileName, streamed: checksums)
             do { _ = try MobileMapPackage(path: transfer.part) } catch {

@@ -26,6 +26,8 @@ struct ResumableTransfer: Sendable {
     let expectedSize: Int64?
     /// How often the control file is saved while bytes arrive.
     var controlInterval: Duration = .seconds(2)
+    /// Also hash the whole file (SHA-256) as its bytes arrive.
+    var hashing = false
 
     /// The control file on disk, when it is about this version.
     var control: PartialDownload? {
@@ -36,9 +38,10 @@ struct ResumableTransfer: Sendable {
 
     /// Fetches the rest of the file. `started` gets the offset it resumes from, `report` the bytes
     /// so far (from the HTTP thread; `meter` adds earlier files of the same download). Returns the
-    /// response and the zip checksums computed as the bytes arrived. Throws `HTTPError` or `LibraryError`.
+    /// response and the zip checksums computed as the bytes arrived, and with `hashing` the file's
+    /// SHA-256 when the bytes could all be seen. Throws `HTTPError` or `LibraryError`.
     func run(meter: AreaByteCount, started: (Int64) -> Void,
-             report: @escaping @Sendable (Int64) -> Void) async throws -> (result: DownloadResult, checksums: ZipStreamChecksums) {
+             report: @escaping @Sendable (Int64) -> Void) async throws -> (result: DownloadResult, checksums: ZipStreamChecksums, sha256: String?) {
         try AtomicFile.makeDirectory((part as NSString).deletingLastPathComponent)
         let resume = resumePoint()
         // The .part exists before its control file: a control file without its .part means the
@@ -59,7 +62,7 @@ struct ResumableTransfer: Sendable {
                 saver.save()
             }
         }
-        let checksums = StreamingChecksums(resumingFrom: part, count: resume?.offset ?? 0)
+        let checksums = StreamingChecksums(resumingFrom: part, count: resume?.offset ?? 0, hashing: hashing)
         let result: DownloadResult
         do {
             result = try await http.download(request, to: part, resumingFrom: resume, written: checksums.consume,
@@ -77,7 +80,7 @@ struct ResumableTransfer: Sendable {
         ticker.cancel()
         await ticker.value
         await saver.flush()
-        return (result, checksums.result)
+        return (result, checksums.result, checksums.sha256?.result(size: result.size))
     }
 
     /// Bad bytes cannot be resumed: the next try starts clean.
