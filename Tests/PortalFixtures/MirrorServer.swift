@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 
-/// `scripts/mirror/serve DIR PORT` as a child process, stopped with SIGTERM. Spawned with every
-/// signal unblocked and at its default (this test process's threads block some, and a child would
-/// inherit that: the script could then not be stopped).
+/// `scripts/mirror/serve DIR PORT` as a child process (`CleanSpawn`: its `trap` must see SIGTERM),
+/// stopped with SIGTERM.
 public final class MirrorServer: Sendable {
     /// `scripts/mirror/serve`, beside these fixtures in the repository.
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -17,30 +16,7 @@ public final class MirrorServer: Sendable {
 
     public init(folder: String) throws {
         port = MirrorServer.freePort()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, folder + "/../serve.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let inherited = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
-        for fd in inherited where fd > 2 && fcntl(fd, F_GETFD) >= 0 { posix_spawn_file_actions_addclose(&actions, fd) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let words: [String] = [MirrorServer.script, folder, String(port)]
-        var arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, MirrorServer.script, &actions, &attributes, &arguments, environ)
-        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
-        pid = child
+        pid = try CleanSpawn.start(MirrorServer.script, [folder, String(port)], output: folder + "/../serve.log")
     }
 
     /// Polls `mirror.json` until nginx answers (it starts in well under a second).

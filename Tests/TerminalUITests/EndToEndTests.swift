@@ -962,7 +962,7 @@ import UserFiles
     }
 }
 
-/// A private tmux server, driven by short `tmux` commands started with `posix_spawn` (with a clean
+/// A private tmux server, driven by short `tmux` commands started by `CleanSpawn` (with a clean
 /// signal mask, since the test runner blocks signals a terminal app needs, and with no inherited
 /// descriptors, which would keep the runner's pipes open).
 final class Tmux {
@@ -1098,28 +1098,8 @@ final class Tmux {
     /// Runs `tmux -S SOCKET ARGS` (a socket in the scratch folder), returning its exit status and output.
     private func run(_ arguments: [String]) -> (status: Int32, output: String) {
         let outputPath = scratch.appendingPathComponent("tmux-output").path
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let inherited = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
-        for fd in inherited where fd > 2 && fcntl(fd, F_GETFD) >= 0 { posix_spawn_file_actions_addclose(&actions, fd) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ["tmux", "-S", scratch.appendingPathComponent("tmux.socket").path] + arguments
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawnp(&pid, "tmux", &actions, &attributes, &cArguments, environ) == 0 else { return (-1, "") }
+        guard let pid = try? CleanSpawn.start("tmux", ["-S", scratch.appendingPathComponent("tmux.socket").path] + arguments, output: outputPath)
+        else { return (-1, "") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
