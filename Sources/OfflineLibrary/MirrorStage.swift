@@ -66,7 +66,12 @@ public struct MirrorStage: Sendable {
     @discardableResult
     public func run(_ report: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> MirrorIndex {
         // One stage at a time per folder (`.lock`, as an area's).
-        let lock = try await AreaLock.acquire(areaDirectory: directory, title: "The mirror at \(directory)", wait: false)
+        let lock: AreaLock
+        do {
+            lock = try await AreaLock.acquire(areaDirectory: directory, title: directory, wait: false)
+        } catch LibraryError.busy(_, let pid) {
+            throw MirrorStageError.busy(directory: directory, pid: pid)
+        }
         defer { withExtendedLifetime(lock) {} }
         var index = try currentIndex() ?? MirrorIndex(portal: client.portalURL.absoluteString)
         guard index.portal == client.portalURL.absoluteString else {
@@ -139,17 +144,25 @@ public struct MirrorStage: Sendable {
         catalogue.answers.append((MirrorLayout.dataJSON(of: webMapID), try await client.itemDataJSON(webMapID)))
 
         let related = try await client.relatedItemsJSON(of: webMapID, relationship: "Map2Area")
+        let items = related.items.filter { $0.type.isEmpty || $0.type == "Map Area" }
+        // Areas named are chosen by their items: only theirs are asked for their packages.
+        var wanted = items
+        if case .chosen(let choose) = areas {
+            let ids = Set(try choose(items.map { PortalDecoding.mapArea($0, packages: [], pending: true) }).map(\.item.id))
+            wanted = items.filter { ids.contains($0.id) }
+        }
         var listed: [MapArea] = []
         var packageAnswers: [ItemID: JSONValue] = [:]
-        for item in related.items where item.type.isEmpty || item.type == "Map Area" {
+        for item in wanted {
             let packages = try await client.relatedItemsJSON(of: item.id, relationship: "Area2Package")
             packageAnswers[item.id] = packages.json
             listed.append(PortalDecoding.mapArea(item, packages: packages.items))
         }
+        // Every downloadable area, or each one named (one that cannot be downloaded is refused).
         let chosen: [MapArea]
         switch areas {
         case .all: chosen = listed.filter(\.isDownloadable)
-        case .chosen(let choose): chosen = try choose(listed)
+        case .chosen: chosen = listed
         }
         for area in chosen {
             guard area.isDownloadable else {
@@ -254,6 +267,7 @@ public enum MirrorStageError: Error, Sendable, Equatable, UserFacingError {
     case otherPortal(directory: String, portal: String)
     case notPublic(title: String, access: String)
     case tokenInAnswer(path: String)
+    case busy(directory: String, pid: Int32?)
 
     public var userMessage: String {
         switch self {
@@ -261,6 +275,8 @@ public enum MirrorStageError: Error, Sendable, Equatable, UserFacingError {
             "\(directory) mirrors \(TerminalText.sanitizedLine(portal, maxLength: 200)); stage another portal into a folder of its own."
         case .notPublic(let title, let access):
             "\(TerminalText.sanitizedLine(title, maxLength: 120)) is not public (access: \(TerminalText.sanitizedLine(access, maxLength: 20))); give --include-private to stage it, knowing the mirror serves it to anyone who can reach it."
+        case .busy(let directory, let pid):
+            "\(directory) is being staged by another mapbook\(pid.map { " (pid \($0))" } ?? ""); wait for it to end."
         case .tokenInAnswer(let path):
             "The portal's answer for \(path) holds your token, so it was not staged: a mirror must never hold one."
         }

@@ -94,6 +94,23 @@ struct MirrorStageTests {
         }
     }
 
+    @Test func oneStageAtATimePerFolder() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop(); try? FileManager.default.removeItem(atPath: folder) }
+        let held = try await AreaLock.acquire(areaDirectory: folder, title: folder, wait: false)
+        await #expect(throws: MirrorStageError.busy(directory: folder, pid: getpid())) { _ = try await stage(fixture) }
+        withExtendedLifetime(held) {}
+    }
+
+    @Test func namedAreasAreTheOnlyOnesAskedForTheirPackages() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop(); try? FileManager.default.removeItem(atPath: folder) }
+        let index = try await stage(fixture, areas: .chosen { areas in areas.filter { $0.item.id.rawValue == SampleFixture.bangor.id } })
+        #expect(index.webMap(ItemID(SampleFixture.webMapID)!)?.areas == [ItemID(SampleFixture.bangor.id)!])
+        let asked = fixture.portal.requests.filter { $0.path.hasSuffix("/relatedItems") && $0.query["relationshipType"] == "Area2Package" }
+        #expect(asked.map { $0.path.split(separator: "/")[4] } == [Substring(SampleFixture.bangor.id)])
+    }
+
     @Test func onlyPlainThumbnailNamesBecomePaths() {
         let id = ItemID(SampleFixture.webMapID)!
         #expect(MirrorLayout.info(of: id, named: "thumbnail/ago_downloaded.png") == "sharing/rest/content/items/\(id)/info/thumbnail/ago_downloaded.png")
