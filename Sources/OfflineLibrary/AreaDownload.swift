@@ -153,10 +153,14 @@ struct AreaDownload: Sendable {
                 }
             }
         }
-        var arrival = try await fetch(package, from: portalRequest(for: package), sha256: nil, first: first, started: started,
-                                      meter: meter, report: report)
-        arrival.mirrorProblem = mirrorProblem
-        return arrival
+        do {
+            var arrival = try await fetch(package, from: portalRequest(for: package), sha256: nil, first: first, started: started,
+                                          meter: meter, report: report)
+            arrival.mirrorProblem = mirrorProblem
+            return arrival
+        } catch where mirrorProblem != nil && !(error is CancellationError) {
+            throw MirrorFallbackError(package: package.item.title, mirrorProblem: mirrorProblem!, portal: error)
+        }
     }
 
     /// One try from one source; `sha256`, when given, is what the bytes must hash to.

@@ -9,10 +9,12 @@ import ArcGISModel
 extension DownloadFailure {
     /// The failure as the download met it: an HTTP, disk or library error.
     public init(_ error: any Error) {
-        let http = error as? HTTPError
+        // A package the mirror could not give fails as the portal failed it (the sentence says both).
+        let cause = (error as? MirrorFallbackError)?.portal ?? error
+        let http = cause as? HTTPError
         let diskFull: Bool = {
             if case .diskFull? = http { return true }
-            return (error as? LibraryError)?.isDiskFull == true
+            return (cause as? LibraryError)?.isDiskFull == true
         }()
         self.init(sentence: TerminalText.sanitizedLine(error.userSentence, maxLength: 400), isUnreachable: http?.isUnreachable == true,
                   isNetworkFailure: http.map { $0.isUnreachable || $0.isTransient && !$0.isStatus } == true, isDiskFull: diskFull)

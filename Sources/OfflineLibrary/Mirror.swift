@@ -100,3 +100,15 @@ public enum MirrorError: Error, Sendable, Equatable, UserFacingError {
         }
     }
 }
+
+/// The mirror's copy could not be taken and the portal could not give the package either: both
+/// said in one sentence. Judged as the portal's failure (an unreachable portal is waited out).
+struct MirrorFallbackError: Error, UserFacingError {
+    let package: String
+    let mirrorProblem: String
+    let portal: any Error
+
+    var userMessage: String {
+        "\(TerminalText.sanitizedLine(package, maxLength: 120)): \(mirrorProblem), and from the portal: \(portal.userSentence)"
+    }
+}

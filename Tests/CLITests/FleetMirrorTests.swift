@@ -124,5 +124,16 @@ struct FleetMirrorTests {
         let download = try await run(["download", "Bangor", "--portal", address, "--mirror", server.url], device: "device")
         #expect(download.status == 0, "\(download.stdout) \(download.stderr)")
         #expect(download.stdout.contains("Bangor: downloaded 2.0 MiB from mirror \(server.url)"), "\(download.stdout)")
+
+        // A damaged copy with no portal to fall back on: both are said, and it counts as an outage.
+        let acadia = try #require(SampleCatalog.areas.first { $0.title == "Acadia" }).packageID
+        let damaged = "\(mirrorFolder)/sharing/rest/content/items/\(acadia)/data"
+        var bytes = try #require(FileManager.default.contents(atPath: damaged))
+        bytes[100] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let failed = try await run(["download", "Acadia", "--portal", address, "--mirror", server.url], device: "device")
+        #expect(failed.status == 3, "\(failed.stdout) \(failed.stderr)")
+        #expect(failed.stderr.contains("Acadia: failed. Acadia basemap: the mirror's copy is damaged (its SHA-256 is not the one mirror.json lists), and from the portal: Cannot reach 127.0.0.1"),
+                "\(failed.stderr)")
     }
 }
