@@ -16,22 +16,40 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
     /// to anyone who can reach it.
     public var includesPrivate: Bool
     public var webMaps: [StagedWebMap]
+    /// Portal items of type Mobile Map Package staged on their own.
+    public var mobileMapPackages: [StagedPackage]
 
-    public init(portal: String, includesPrivate: Bool = false, webMaps: [StagedWebMap] = []) {
+    public init(portal: String, includesPrivate: Bool = false, webMaps: [StagedWebMap] = [], mobileMapPackages: [StagedPackage] = []) {
         format = Self.currentFormat; self.portal = portal; self.includesPrivate = includesPrivate; self.webMaps = webMaps
+        self.mobileMapPackages = mobileMapPackages
     }
 
-    /// The staged copy of an item's data (a package's bytes), if any web map holds one.
+    /// The staged copy of an item's data (a package's bytes), if any web map or package entry holds one.
     public func package(_ id: ItemID) -> MirrorFile? {
         let path = MirrorLayout.data(of: id)
-        for map in webMaps { if let file = map.files.first(where: { $0.path == path }) { return file } }
-        return nil
+        return allFiles.first { $0.path == path }
     }
 
     public func webMap(_ id: ItemID) -> StagedWebMap? { webMaps.first { $0.id == id } }
 
-    /// Every path some web map names.
-    public var paths: Set<String> { Set(webMaps.flatMap { $0.files.map(\.path) }) }
+    public func mobileMapPackage(_ id: ItemID) -> StagedPackage? { mobileMapPackages.first { $0.id == id } }
+
+    /// Every path some entry names.
+    public var paths: Set<String> { Set(allFiles.map(\.path)) }
+
+    private var allFiles: [MirrorFile] { webMaps.flatMap(\.files) + mobileMapPackages.flatMap(\.files) }
+}
+
+/// A mobile map package item as staged: its item, thumbnail and bytes.
+public struct StagedPackage: Sendable, Equatable, Codable {
+    public var id: ItemID
+    public var title: String
+    public var stagedAt: Date
+    public var files: [MirrorFile]
+
+    public init(id: ItemID, title: String, stagedAt: Date, files: [MirrorFile]) {
+        self.id = id; self.title = title; self.stagedAt = stagedAt; self.files = files
+    }
 }
 
 /// One web map as staged: when, which areas, and every file its answers and packages take.

@@ -167,9 +167,14 @@ public struct PackageOrigin: Sendable, Equatable, Codable {
     /// The file's size once downloaded.
     public var size: Int64
     public var downloadedAt: Date
+    /// The fleet mirror the bytes came from; nil for the portal.
+    public var mirror: String?
+    /// Why the mirror's copy was not taken, when it was tried.
+    public var mirrorProblem: String?
 
-    public init(portal: String, itemID: String, title: String, modified: Int64, size: Int64, downloadedAt: Date) {
+    public init(portal: String, itemID: String, title: String, modified: Int64, size: Int64, downloadedAt: Date,
+                mirror: String? = nil, mirrorProblem: String? = nil) {
         self.portal = portal; self.itemID = itemID; self.title = title; self.modified = modified; self.size = size
-        self.downloadedAt = downloadedAt
+        self.downloadedAt = downloadedAt; self.mirror = mirror; self.mirrorProblem = mirrorProblem
     }
 }

@@ -131,36 +131,18 @@ struct AreaDownload: Sendable {
         return nil
     }
 
-    /// The package's bytes from the fleet mirror when it holds this version, else (or when the
-    /// mirror's copy cannot be had or is not what `mirror.json` says) from the portal.
+    /// The package's bytes from the fleet mirror when it holds this version, else from the portal
+    /// (`Mirror.fetch`). An area made on this device always comes from its jobs' results.
     private func fetch(_ package: AreaPackage, first: Bool, started: @Sendable (Int64) -> Void, meter: AreaByteCount,
                        report: @escaping @Sendable (Int64) -> Void) async throws -> Arrival {
-        var mirrorProblem: String?
-        if area.onDemand == nil, let mirror = library.mirror, let copy = await mirror.copy(of: package) {
-            do {
-                var arrival = try await fetch(package, from: mirror.client.packageRequest(package.item.id), sha256: copy.sha256,
-                                              first: first, started: started, meter: meter, report: report)
-                arrival.mirror = mirror.url.absoluteString
-                return arrival
-            } catch let error as HTTPError {
-                mirrorProblem = "the mirror at \(mirror.host) could not give it (\(error.userSentence))"
-            } catch let error as LibraryError where !error.isDiskFull {
-                switch error {
-                case .damaged(_, let detail, _): mirrorProblem = "the mirror's copy is damaged (\(detail))"
-                case .sizeMismatch(_, let expected, let actual, _):
-                    mirrorProblem = "the mirror's copy is \(Format.bytes(actual)), not the \(Format.bytes(expected)) listed"
-                default: mirrorProblem = "the mirror's copy could not be kept (\(error.userSentence))"
-                }
-            }
+        let fetched = try await Mirror.fetch(package.item.id, title: package.item.title, modified: package.item.modified, size: package.size,
+                                             mirror: area.onDemand == nil ? library.mirror : nil, portal: portalRequest(for: package)) {
+            try await fetch(package, from: $0, sha256: $1, first: first, started: started, meter: meter, report: report)
         }
-        do {
-            var arrival = try await fetch(package, from: portalRequest(for: package), sha256: nil, first: first, started: started,
-                                          meter: meter, report: report)
-            arrival.mirrorProblem = mirrorProblem
-            return arrival
-        } catch where mirrorProblem != nil && !(error is CancellationError) {
-            throw MirrorFallbackError(package: package.item.title, mirrorProblem: mirrorProblem!, portal: error)
-        }
+        var arrival = fetched.value
+        arrival.mirror = fetched.mirror
+        arrival.mirrorProblem = fetched.mirrorProblem
+        return arrival
     }
 
     /// One try from one source; `sha256`, when given, is what the bytes must hash to.
@@ -170,9 +152,7 @@ struct AreaDownload: Sendable {
         transfer.hashing = sha256 != nil
         let (result, checksums, streamed) = try await transfer.run(meter: meter, started: { if first { started($0) } }, report: report)
         do {
-            if let sha256, try streamed ?? FileDigest.sha256(path: transfer.part) != sha256 {
-                throw LibraryError.damaged(package: package.item.title, detail: "its SHA-256 is not the one mirror.json lists")
-            }
+            try Mirror.check(transfer.part, title: package.item.title, sha256: sha256, streamed: streamed)
             let verifiedBy = try PackageVerifier.verify(path: transfer.part, name: package.item.title, expectedSize: package.size,
                                                         fileName: OfflineLibrary.fileName(for: package), streamed: checksums)
             return Arrival(package: package, path: transfer.part, verifiedBy: sha256 == nil ? verifiedBy : "SHA-256, " + verifiedBy,

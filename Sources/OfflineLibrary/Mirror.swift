@@ -56,13 +56,58 @@ public final class Mirror: Sendable {
         return read
     }
 
-    /// The mirror's copy of a package, when it is the version the portal lists (same `modified`,
-    /// same size); nil when the mirror holds another version, none, or cannot be asked.
-    func copy(of package: AreaPackage) async -> MirrorFile? {
-        guard let index = try? await currentIndex(), let file = index.package(package.item.id),
-              let size = package.size, size > 0, file.size == size,
-              file.modified == package.item.modified.map(DownloadRecord.millis) else { return nil }
+    /// The mirror's copy of an item's data, when it is the version the portal lists (same
+    /// `modified`, same size); nil when the mirror holds another version, none, or cannot be asked.
+    func copy(of id: ItemID, modified: Date?, size: Int64?) async -> MirrorFile? {
+        guard let index = try? await currentIndex(), let file = index.package(id), let size, size > 0, file.size == size,
+              file.modified == modified.map(DownloadRecord.millis) else { return nil }
         return file
+    }
+
+    /// Where an item's bytes came from, and why the mirror's copy was not taken if it was tried.
+    struct Fetched<Value> {
+        var value: Value
+        /// The mirror's address when the bytes came from it.
+        var mirror: String?
+        var mirrorProblem: String?
+    }
+
+    /// One item's data, from `mirror` when it holds this version, else (or when its copy cannot be
+    /// had or is not what `mirror.json` says) from the portal: the one rule for area packages and
+    /// mobile map packages. `attempt` fetches and checks from the request it is given, with the
+    /// SHA-256 the bytes must have (nil from the portal). A failure from both sources says both.
+    static func fetch<Value>(_ id: ItemID, title: String, modified: Date?, size: Int64?, mirror: Mirror?, portal: HTTPRequest,
+                             isolation: isolated (any Actor)? = #isolation,
+                             _ attempt: (HTTPRequest, _ sha256: String?) async throws -> Value) async throws -> Fetched<Value> {
+        var problem: String?
+        if let mirror, let copy = await mirror.copy(of: id, modified: modified, size: size) {
+            do {
+                return Fetched(value: try await attempt(mirror.client.packageRequest(id), copy.sha256), mirror: mirror.url.absoluteString)
+            } catch let error as HTTPError {
+                problem = "the mirror at \(mirror.host) could not give it (\(error.userSentence))"
+            } catch let error as LibraryError where !error.isDiskFull {
+                switch error {
+                case .damaged(_, let detail, _): problem = "the mirror's copy is damaged (\(detail))"
+                case .sizeMismatch(_, let expected, let actual, _):
+                    problem = "the mirror's copy is \(Format.bytes(actual)), not the \(Format.bytes(expected)) listed"
+                default: problem = "the mirror's copy could not be kept (\(error.userSentence))"
+                }
+            }
+        }
+        do {
+            return Fetched(value: try await attempt(portal, nil), mirrorProblem: problem)
+        } catch where problem != nil && !(error is CancellationError) {
+            throw MirrorFallbackError(package: title, mirrorProblem: problem!, portal: error)
+        }
+    }
+
+    /// Checks a file that came from the mirror against the SHA-256 `mirror.json` lists: `streamed`
+    /// when the download could hash it as it arrived, else read from disk.
+    static func check(_ path: String, title: String, sha256 expected: String?, streamed: String?) throws(LibraryError) {
+        guard let expected else { return }
+        let actual: String
+        if let streamed { actual = streamed } else { actual = try FileDigest.sha256(path: path) }
+        if actual != expected { throw .damaged(package: title, detail: "its SHA-256 is not the one mirror.json lists") }
     }
 
     /// Runs `body` with the portal's client; when the portal cannot be reached, again with the

@@ -4,8 +4,10 @@ import Foundation
 import HTTP
 import LibraryModel
 import MapbookCore
+import MobilePackages
 
-/// `mapbook stage`: writes a web map and its areas into a fleet mirror — a folder of plain files,
+/// `mapbook stage`: writes a web map and its areas, or a mobile map package item, into a fleet
+/// mirror — a folder of plain files,
 /// laid out by the REST paths they answer (`MirrorLayout`), that nginx or an object store serves
 /// to every device — with `mirror.json` listing each file's size and SHA-256.
 ///
@@ -22,10 +24,16 @@ public struct MirrorStage: Sendable {
         case chosen(@Sendable ([MapArea]) throws -> [MapArea])
     }
 
+    /// What is staged: a web map's areas, or a portal item of type Mobile Map Package.
+    public enum Content: Sendable {
+        case webMap(ItemID, Areas)
+        case mobileMapPackage(ItemID)
+    }
+
     /// What a run did, told as it happens.
     public enum Event: Sendable {
-        /// The catalogue was read: these areas (and packages) will be staged.
-        case planned(webMap: String, areas: [MapArea])
+        /// The catalogue was read: this many areas and packages, of this many bytes, will be staged.
+        case planned(title: String, areas: Int, packages: Int, bytes: Int64)
         /// A package is being fetched; then its bytes so far, from the HTTP thread.
         case fetching(package: ItemID, title: String, size: Int64?)
         case progress(package: ItemID, bytes: Int64, total: Int64?)
@@ -37,17 +45,15 @@ public struct MirrorStage: Sendable {
 
     public let client: PortalClient
     public let directory: String
-    public let webMapID: ItemID
-    public let areas: Areas
+    public let content: Content
     /// Stage content that is not public (the mirror then serves it to anyone who reaches it).
     public let includePrivate: Bool
     let http: HTTPClient
 
-    public init(client: PortalClient, directory: String, webMap: ItemID, areas: Areas, includePrivate: Bool,
-                http: HTTPClient = HTTPClient()) {
+    public init(client: PortalClient, directory: String, content: Content, includePrivate: Bool, http: HTTPClient = HTTPClient()) {
         var directory = directory
         while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
-        self.client = client; self.directory = directory; self.webMapID = webMap; self.areas = areas
+        self.client = client; self.directory = directory; self.content = content
         self.includePrivate = includePrivate; self.http = http
     }
 
@@ -77,48 +83,91 @@ public struct MirrorStage: Sendable {
         guard index.portal == client.portalURL.absoluteString else {
             throw MirrorStageError.otherPortal(directory: directory, portal: index.portal)
         }
+        switch content {
+        case .webMap(let id, let areas): try await stageWebMap(id, areas, into: &index, report)
+        case .mobileMapPackage(let id): try await stageMobileMapPackage(id, into: &index, report)
+        }
+        report(.removed(paths: removeUnlisted(by: index)))
+        return index
+    }
+
+    private func stageWebMap(_ webMapID: ItemID, _ areas: Areas, into index: inout MirrorIndex,
+                             _ report: @escaping @Sendable (Event) -> Void) async throws {
         // Read everything first: nothing is written for a web map that cannot be staged whole.
-        let catalogue = try await read()
-        report(.planned(webMap: catalogue.webMapItem.title, areas: catalogue.areas))
+        let catalogue = try await read(webMapID, areas)
+        let packages = catalogue.areas.flatMap(\.packages)
+        report(.planned(title: catalogue.webMapItem.title, areas: catalogue.areas.count, packages: packages.count,
+                        bytes: packages.compactMap(\.size).reduce(0, +)))
         if catalogue.holdsPrivate { index.includesPrivate = true }
 
-        let earlier = index.webMap(webMapID)
+        let earlier = index.webMap(webMapID)?.files ?? []
         var staged = StagedWebMap(id: webMapID, title: catalogue.webMapItem.title, stagedAt: Date(),
                                   areas: catalogue.areas.map(\.item.id), files: [])
         for (relative, json) in catalogue.answers { staged.files.append(try write(json, to: relative)) }
         for (relative, bytes) in catalogue.thumbnails { staged.files.append(try write(bytes, to: relative)) }
-
+        let answers = staged.files
         // While packages arrive, the index names the earlier files too: each stays served until
         // its replacement is in place.
-        func publish(_ files: [MirrorFile]) throws(LibraryError) {
+        try await stagePackages(packages.map(\.item), kept: earlier, report) { files in
             var current = staged
-            current.files = files
+            current.files = (answers + files).sorted { $0.path < $1.path }
             index.webMaps.removeAll { $0.id == webMapID }
             index.webMaps.append(current)
             index.webMaps.sort { $0.id.rawValue < $1.id.rawValue }
             try AtomicFile.writeJSON(index, to: indexPath)
         }
-        var packages: [MirrorFile] = []
-        for package in catalogue.areas.flatMap(\.packages) where !packages.contains(where: { $0.item == package.item.id }) {
-            let kept = earlier?.files.first { $0.path == MirrorLayout.data(of: package.item.id) }
-            if let kept, kept.modified == package.item.modified.map(DownloadRecord.millis), kept.size == package.size,
-               AtomicFile.size(of: path(kept.path)) == kept.size {
-                packages.append(kept)
-                report(.staged(package: package.item.id, title: package.item.title, file: kept, fetched: false))
+    }
+
+    private func stageMobileMapPackage(_ id: ItemID, into index: inout MirrorIndex,
+                                       _ report: @escaping @Sendable (Event) -> Void) async throws {
+        let json = try await client.itemJSON(id)
+        guard let item = PortalDecoding.item(json) else {
+            throw PortalError(.malformedResponse, host: client.host, serverMessage: "item without an id", itemID: id)
+        }
+        guard item.type == PortalItem.mobileMapPackageType else {
+            throw PortalError(.wrongItemType(expected: PortalItem.mobileMapPackageType, actual: item.type), host: client.host, itemID: id)
+        }
+        if try isPrivate(item) { index.includesPrivate = true }
+        report(.planned(title: item.title, areas: 0, packages: 1, bytes: item.size ?? 0))
+        var staged = StagedPackage(id: id, title: item.title, stagedAt: Date(), files: [try write(json, to: MirrorLayout.item(id))])
+        if let name = item.thumbnail, let relative = MirrorLayout.info(of: id, named: name),
+           let bytes = try? await client.thumbnail(of: id, named: name) {
+            staged.files.append(try write(bytes, to: relative))
+        }
+        let answers = staged.files
+        try await stagePackages([item], kept: index.mobileMapPackage(id)?.files ?? [], report) { files in
+            var current = staged
+            current.files = (answers + files).sorted { $0.path < $1.path }
+            index.mobileMapPackages.removeAll { $0.id == id }
+            index.mobileMapPackages.append(current)
+            index.mobileMapPackages.sort { $0.id.rawValue < $1.id.rawValue }
+            try AtomicFile.writeJSON(index, to: indexPath)
+        }
+    }
+
+    /// Each item's data: kept when the folder holds this version (in `kept`, on disk at its
+    /// size), else fetched; `publish` writes the index with the files so far (and those of `kept`
+    /// not replaced yet) after each fetch, and once more at the end with exactly the files staged.
+    private func stagePackages(_ items: [PortalItem], kept: [MirrorFile], _ report: @escaping @Sendable (Event) -> Void,
+                               publish: ([MirrorFile]) throws -> Void) async throws {
+        var files: [MirrorFile] = []
+        for item in items where !files.contains(where: { $0.item == item.id }) {
+            let size = item.size.flatMap { $0 > 0 ? $0 : nil }
+            if let earlier = kept.first(where: { $0.path == MirrorLayout.data(of: item.id) }),
+               earlier.modified == item.modified.map(DownloadRecord.millis), earlier.size == size,
+               AtomicFile.size(of: path(earlier.path)) == earlier.size {
+                files.append(earlier)
+                report(.staged(package: item.id, title: item.title, file: earlier, fetched: false))
                 continue
             }
-            report(.fetching(package: package.item.id, title: package.item.title, size: package.size))
-            let file = try await fetch(package) { report(.progress(package: package.item.id, bytes: $0, total: package.size)) }
-            packages.append(file)
-            let placed = Set((staged.files + packages).map(\.path))
-            try publish(staged.files + packages + (earlier?.files ?? []).filter { !placed.contains($0.path) })
-            report(.staged(package: package.item.id, title: package.item.title, file: file, fetched: true))
+            report(.fetching(package: item.id, title: item.title, size: size))
+            let file = try await fetch(item) { report(.progress(package: item.id, bytes: $0, total: size)) }
+            files.append(file)
+            let placed = Set(files.map(\.path))
+            try publish(files + kept.filter { !placed.contains($0.path) && $0.item != nil })
+            report(.staged(package: item.id, title: item.title, file: file, fetched: true))
         }
-        staged.files += packages
-        staged.files.sort { $0.path < $1.path }
-        try publish(staged.files)
-        report(.removed(paths: removeUnlisted(by: index)))
-        return index
+        try publish(files)
     }
 
     /// The web map's answers as the portal gives them, the thumbnails, and the areas chosen.
@@ -130,7 +179,7 @@ public struct MirrorStage: Sendable {
         var holdsPrivate = false
     }
 
-    private func read() async throws -> Catalogue {
+    private func read(_ webMapID: ItemID, _ areas: Areas) async throws -> Catalogue {
         let webMapJSON = try await client.itemJSON(webMapID)
         guard let webMapItem = PortalDecoding.item(webMapJSON) else {
             throw PortalError(.malformedResponse, host: client.host, serverMessage: "item without an id", itemID: webMapID)
@@ -139,7 +188,7 @@ public struct MirrorStage: Sendable {
             throw PortalError(.wrongItemType(expected: "Web Map", actual: webMapItem.type), host: client.host, itemID: webMapID)
         }
         var catalogue = Catalogue(webMapItem: webMapItem)
-        try check(webMapItem, in: &catalogue)
+        if try isPrivate(webMapItem) { catalogue.holdsPrivate = true }
         catalogue.answers.append((MirrorLayout.item(webMapID), webMapJSON))
         catalogue.answers.append((MirrorLayout.dataJSON(of: webMapID), try await client.itemDataJSON(webMapID)))
 
@@ -168,8 +217,7 @@ public struct MirrorStage: Sendable {
             guard area.isDownloadable else {
                 throw LibraryError.notDownloadable(title: area.item.title, reason: NotDownloadableReason(area) ?? .noPackages)
             }
-            try check(area.item, in: &catalogue)
-            for package in area.packages { try check(package.item, in: &catalogue) }
+            for item in [area.item] + area.packages.map(\.item) where try isPrivate(item) { catalogue.holdsPrivate = true }
             catalogue.answers.append((MirrorLayout.item(area.item.id), area.item.arcGISJSON))
             catalogue.answers.append((MirrorLayout.relatedItems(of: area.item.id, relationship: "Area2Package"), packageAnswers[area.item.id]!))
             for package in area.packages {
@@ -194,11 +242,11 @@ public struct MirrorStage: Sendable {
         return catalogue
     }
 
-    /// Refuses content that is not public unless asked to stage it.
-    private func check(_ item: PortalItem, in catalogue: inout Catalogue) throws {
-        guard let access = item.access, access != "public" else { return }
+    /// Whether the item is not public; refused unless asked to stage such content.
+    private func isPrivate(_ item: PortalItem) throws -> Bool {
+        guard let access = item.access, access != "public" else { return false }
         guard includePrivate else { throw MirrorStageError.notPublic(title: item.title, access: access) }
-        catalogue.holdsPrivate = true
+        return true
     }
 
     private func write(_ json: JSONValue, to relative: String) throws -> MirrorFile {
@@ -214,33 +262,38 @@ public struct MirrorStage: Sendable {
         return MirrorFile(path: relative, size: Int64(bytes.count), sha256: try FileDigest.sha256(path: target))
     }
 
-    /// One package into `.stage/`, resumable, checked and hashed, then renamed into place.
-    private func fetch(_ package: AreaPackage, report: @escaping @Sendable (Int64) -> Void) async throws -> MirrorFile {
-        let id = package.item.id
+    /// One item's data into `.stage/`, resumable, checked by its own checksums and hashed as it
+    /// arrives, then renamed into place.
+    private func fetch(_ item: PortalItem, report: @escaping @Sendable (Int64) -> Void) async throws -> MirrorFile {
+        let id = item.id, size = item.size.flatMap { $0 > 0 ? $0 : nil }
         let transfer = ResumableTransfer(http: http, request: client.packageRequest(id), part: "\(workDirectory)/\(id.rawValue).part",
                                          controlPath: "\(workDirectory)/\(id.rawValue).json", itemID: id,
-                                         modified: package.item.modified.map(DownloadRecord.millis), expectedSize: package.size,
-                                         hashing: true)
+                                         modified: item.modified.map(DownloadRecord.millis), expectedSize: size, hashing: true)
         let (_, checksums, streamed) = try await transfer.run(meter: AreaByteCount(), started: { _ in }, report: report)
         let verifiedBy: String, sha256: String
         do {
-            verifiedBy = try PackageVerifier.verify(path: transfer.part, name: package.item.title, expectedSize: package.size,
-                                                    fileName: OfflineLibrary.fileName(for: package), streamed: checksums)
+            verifiedBy = try PackageVerifier.verify(path: transfer.part, name: item.title, expectedSize: size,
+                                                    fileName: Self.fileName(for: item), streamed: checksums)
             sha256 = try streamed ?? FileDigest.sha256(path: transfer.part)
         } catch {
             transfer.discard()
             throw error
         }
         let relative = MirrorLayout.data(of: id)
-        let size = AtomicFile.size(of: transfer.part) ?? 0
         try AtomicFile.makeDirectory((path(relative) as NSString).deletingLastPathComponent)
         try AtomicFile.move(transfer.part, to: path(relative))
         unlink(transfer.controlPath)
-        return MirrorFile(path: relative, size: size, sha256: sha256, item: id,
-                          modified: package.item.modified.map(DownloadRecord.millis), verifiedBy: verifiedBy)
+        return MirrorFile(path: relative, size: AtomicFile.size(of: path(relative)) ?? 0, sha256: sha256, item: id,
+                          modified: item.modified.map(DownloadRecord.millis), verifiedBy: verifiedBy)
     }
 
-    /// Deletes the staged files no web map of the index names (and folders left empty, and what
+    /// The name that says what kind of package an item's data is, for its checks.
+    private static func fileName(for item: PortalItem) -> String {
+        item.type == PortalItem.mobileMapPackageType ? DevicePackages.fileName(for: item.id)
+            : OfflineLibrary.fileName(for: PortalDecoding.mapArea(item, packages: [item]).packages[0])
+    }
+
+    /// Deletes the staged files no entry of the index names (and folders left empty, and what
     /// `.stage/` holds); returns the paths deleted.
     private func removeUnlisted(by index: MirrorIndex) -> [String] {
         let wanted = index.paths

@@ -17,18 +17,22 @@ public struct PortalPackageDownload: Sendable {
     public let packages: DevicePackages
     let client: PortalClient
     let http: HTTPClient
+    /// The fleet mirror the bytes come from when it holds this version.
+    let mirror: Mirror?
     /// Wait for another process's download of the item to end instead of failing at once.
     public var waitForLock = false
 
-    public init(item: PortalItem, libraryRoot: String, client: PortalClient, http: HTTPClient = HTTPClient()) {
+    public init(item: PortalItem, libraryRoot: String, client: PortalClient, http: HTTPClient = HTTPClient(), mirror: Mirror? = nil) {
         self.item = item; self.packages = DevicePackages(libraryRoot: libraryRoot); self.client = client; self.http = http
+        self.mirror = mirror
     }
 
     private var workDirectory: String { packages.folder + "/.downloads/" + item.id.rawValue }
     private var fileName: String { DevicePackages.fileName(for: item.id) }
 
-    private var transfer: ResumableTransfer {
-        ResumableTransfer(http: http, request: client.packageRequest(item.id), part: workDirectory + "/package.part",
+    /// The transfer into the work folder, from the portal unless `request` says otherwise.
+    private func transfer(from request: HTTPRequest? = nil) -> ResumableTransfer {
+        ResumableTransfer(http: http, request: request ?? client.packageRequest(item.id), part: workDirectory + "/package.part",
                           controlPath: workDirectory + "/package.json", itemID: item.id,
                           modified: item.modified?.epochMilliseconds, expectedSize: item.size.flatMap { $0 > 0 ? $0 : nil })
     }
@@ -49,29 +53,38 @@ public struct PortalPackageDownload: Sendable {
         defer { withExtendedLifetime(lock) {} }
         let expected = item.size.flatMap { $0 > 0 ? $0 : nil }
         if let expected, let free = DiskSpace.available(at: packages.folder) {
+            let transfer = transfer()
             let kept = transfer.control != nil ? AtomicFile.size(of: transfer.part) ?? 0 : 0
             if expected - kept > free { throw LibraryError.notEnoughSpace(title: item.title, needed: expected - kept, free: free) }
         }
-        let transfer = transfer
-        let (result, checksums, _) = try await transfer.run(meter: AreaByteCount(), started: started) { report($0, expected) }
-        do {
-            try PackageVerifier.verify(path: transfer.part, name: item.title, expectedSize: expected, fileName: fileName, streamed: checksums)
-            do { _ = try MobileMapPackage(path: transfer.part) } catch {
-                throw LibraryError.damaged(package: item.title, detail: "it is not a mobile map package (\(error.sentence))")
+        let fetched = try await Mirror.fetch(item.id, title: item.title, modified: item.modified, size: expected, mirror: mirror,
+                                             portal: client.packageRequest(item.id)) { request, sha256 in
+            var transfer = transfer(from: request)
+            transfer.hashing = sha256 != nil
+            let (result, checksums, streamed) = try await transfer.run(meter: AreaByteCount(), started: started) { report($0, expected) }
+            do {
+                try Mirror.check(transfer.part, title: item.title, sha256: sha256, streamed: streamed)
+                try PackageVerifier.verify(path: transfer.part, name: item.title, expectedSize: expected, fileName: fileName, streamed: checksums)
+                do throws(MobilePackageError) { _ = try MobileMapPackage(path: transfer.part) } catch {
+                    throw LibraryError.damaged(package: item.title, detail: "it is not a mobile map package (\(error.sentence))")
+                }
+            } catch {
+                transfer.discard()
+                throw error
             }
-        } catch {
-            transfer.discard()
-            throw error
+            return (result, transfer)
         }
+        let (result, finished) = fetched.value
         // The record first, then the file: a record that names another size than the file there is
         // not believed (see `DevicePackages`), so a crash between the two leaves nothing wrong said.
         let origin = PackageOrigin(portal: client.portalURL.absoluteString, itemID: item.id.rawValue, title: item.title,
                                    modified: item.modified?.epochMilliseconds ?? 0, size: result.size,
-                                   downloadedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+                                   downloadedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)),
+                                   mirror: fetched.mirror, mirrorProblem: fetched.mirrorProblem)
         try AtomicFile.makeDirectory(packages.folder + "/.origins")
         try AtomicFile.writeJSON(origin, to: packages.originPath(of: fileName))
-        try AtomicFile.move(transfer.part, to: packages.folder + "/" + fileName)
-        unlink(transfer.controlPath)
+        try AtomicFile.move(finished.part, to: packages.folder + "/" + fileName)
+        unlink(finished.controlPath)
         try? FileManager.default.removeItem(atPath: workDirectory)
         guard let entry = packages.downloaded(item.id) else {
             throw LibraryError.damaged(package: item.title, detail: "it vanished once downloaded")

@@ -45,7 +45,8 @@ struct DownloadCommand: AsyncParsableCommand {
         let packageItems = await PackageDownloadRun.packageItems(among: areas, client: client)
         var packageFailures: [DownloadFailure] = []
         if !packageItems.isEmpty {
-            packageFailures = try await PackageDownloadRun(client: client, root: options.dataDirectory.root, report: DownloadReport(json: json),
+            packageFailures = try await PackageDownloadRun(client: client, root: options.dataDirectory.root, mirror: options.selection.fleetMirror,
+                                                           report: DownloadReport(json: json),
                                                            json: json, waitForLocks: wait, interrupt: interrupt).perform(packageItems)
         }
         let areas = self.areas.filter { name in !packageItems.contains { $0.id.rawValue == name } }

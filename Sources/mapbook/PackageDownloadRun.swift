@@ -14,6 +14,8 @@ import OfflineLibrary
 struct PackageDownloadRun {
     let client: PortalClient
     let root: String
+    /// The fleet mirror packages come from when it holds them.
+    var mirror: Mirror?
     let report: DownloadReport
     let json: Bool
     var waitForLocks = false
@@ -33,7 +35,7 @@ struct PackageDownloadRun {
     func perform(_ items: [PortalItem]) async throws -> [DownloadFailure] {
         var failures: [DownloadFailure] = []
         for item in items {
-            let download = PortalPackageDownload(item: item, libraryRoot: root, client: client)
+            let download = PortalPackageDownload(item: item, libraryRoot: root, client: client, mirror: mirror)
             let title = Output.cell(item.title)
             if let entry = download.currentCopy {
                 if json {
@@ -64,11 +66,17 @@ struct PackageDownloadRun {
                 let entry = try await task.value
                 ticker.cancel()
                 await report.end()
+                let source = entry.origin?.mirror.map { DownloadRecord.Source.mirror($0) } ?? .portal
+                let verifiedBy = source == .portal ? "zip CRC-32" : "SHA-256, zip CRC-32"
                 if json {
                     Output.jsonLine(["event": .string("downloaded"), "package": .string(item.id.rawValue), "title": .text(item.title),
-                                     "size": .count(entry.size), "path": .string(entry.path), "verifiedBy": .string("zip CRC-32")])
+                                     "size": .count(entry.size), "path": .string(entry.path), "verifiedBy": .string(verifiedBy),
+                                     "from": .string(source.label),
+                                     "mirrorProblems": .array((entry.origin?.mirrorProblem).map { [.text($0, width: 400)] } ?? [])])
                 } else {
-                    Output.line("\(title): downloaded \(Format.bytes(entry.size)), verified (zip CRC-32), into \(Output.cell(entry.path, width: 400)).")
+                    if let problem = entry.origin?.mirrorProblem { Output.standardError("\(title): \(Output.cell(problem, width: 400)); it came from the portal instead.") }
+                    let from = source == .portal ? "" : " from \(Output.cell(source.label, width: 200))"
+                    Output.line("\(title): downloaded \(Format.bytes(entry.size))\(from), verified (\(verifiedBy)), into \(Output.cell(entry.path, width: 400)).")
                 }
             } catch {
                 ticker.cancel()

@@ -16,13 +16,13 @@ struct StageCommand: AsyncParsableCommand {
             Writes the web map's item and data, its areas' items and package lists, their packages and thumbnails \
             into DIR, laid out by the REST paths they answer, and mirror.json with every file's size and SHA-256. \
             Run again, it fetches only packages the portal has changed and removes what it no longer lists; a run \
-            that stops resumes. Serve DIR with scripts/mirror/serve DIR PORT, and point devices at it with --mirror \
+            that stops resumes. An AREA that is the id of a Mobile Map Package item stages that package. Serve DIR with scripts/mirror/serve DIR PORT, and point devices at it with --mirror \
             URL. Content that is not public is staged only with --include-private. With --json, each event is one \
             JSON object per line.
             """)
 
     @OptionGroup var selection: PortalSelection
-    @Argument(help: ArgumentHelp("Map areas to stage (item id or title).", valueName: "AREA")) var areas: [String] = []
+    @Argument(help: ArgumentHelp("Map areas to stage (item id or title), or Mobile Map Package item ids.", valueName: "AREA")) var areas: [String] = []
     @Flag(help: "Stage every downloadable area of the web map.") var all = false
     @Option(name: .long, help: ArgumentHelp("The mirror's folder (made if missing).", valueName: "DIR")) var to: String
     @Flag(name: .customLong("include-private"), help: "Stage content that is not public too (the mirror serves it to anyone who reaches it).")
@@ -30,22 +30,31 @@ struct StageCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON lines instead of text.") var json = false
 
     func validate() throws {
-        guard all != !areas.isEmpty else { throw ValidationError("Name the areas to stage, or give --all (one of them).") }
+        guard !(all && areas.isEmpty == false && areas.allSatisfy({ ItemID($0) == nil })) else {
+            throw ValidationError("Name the areas to stage, or give --all, not both.")
+        }
+        guard all || !areas.isEmpty else { throw ValidationError("Name the areas (or mobile map package items) to stage, or give --all.") }
         guard !to.isEmpty else { throw ValidationError("--to needs a folder.") }
     }
 
     func run() async throws {
-        let names = areas
-        let stage = MirrorStage(client: selection.client(), directory: to, webMap: selection.webMapID,
-                                areas: all ? .all : .chosen { try AreaNames.resolve(names, in: $0) }, includePrivate: includePrivate)
+        let client = selection.client()
         let report = StageReport(json: json, directory: to)
-        let index: MirrorIndex
-        do {
-            index = try await stage.run(report.show)
-        } catch {
-            throw Output.fail(error, json: json)
+        // Mobile map package items named by id are staged on their own; the rest are the web map's areas.
+        let packageItems = await PackageDownloadRun.packageItems(among: areas, client: client)
+        let names = areas.filter { name in !packageItems.contains { $0.id.rawValue == name } }
+        var stages = packageItems.map { MirrorStage.Content.mobileMapPackage($0.id) }
+        if all || !names.isEmpty {
+            stages.append(.webMap(selection.webMapID, all ? .all : .chosen { try AreaNames.resolve(names, in: $0) }))
         }
-        report.done(index, webMap: selection.webMapID)
+        for content in stages {
+            let stage = MirrorStage(client: client, directory: to, content: content, includePrivate: includePrivate)
+            do {
+                report.done(try await stage.run(report.show), content: content)
+            } catch {
+                throw Output.fail(error, json: json)
+            }
+        }
     }
 }
 
@@ -68,14 +77,13 @@ final class StageReport: Sendable {
 
     private func take(_ event: MirrorStage.Event, _ counts: inout Counts) {
         switch event {
-        case .planned(let title, let areas):
-            let packages = areas.flatMap(\.packages)
+        case .planned(let title, let areas, let packages, let bytes):
             if json {
-                Output.jsonLine(["event": .string("planned"), "webMap": .text(title), "areas": .count(Int64(areas.count)),
-                                 "packages": .count(Int64(packages.count)), "bytes": .count(packages.compactMap(\.size).reduce(0, +))])
+                Output.jsonLine(["event": .string("planned"), "title": .text(title), "areas": .count(Int64(areas)),
+                                 "packages": .count(Int64(packages)), "bytes": .count(bytes)])
             } else {
-                Output.line("Staging \(Output.cell(title)) into \(directory): \(areas.count) area\(areas.count == 1 ? "" : "s"), "
-                            + "\(packages.count) package\(packages.count == 1 ? "" : "s") (\(Format.bytes(packages.compactMap(\.size).reduce(0, +)))).")
+                let counted = (areas > 0 ? ["\(areas) area\(areas == 1 ? "" : "s")"] : []) + ["\(packages) package\(packages == 1 ? "" : "s")"]
+                Output.line("Staging \(Output.cell(title)) into \(directory): \(counted.joined(separator: ", ")) (\(Format.bytes(bytes))).")
             }
         case .fetching(let id, let title, let size):
             if json {
@@ -107,16 +115,24 @@ final class StageReport: Sendable {
         }
     }
 
-    func done(_ index: MirrorIndex, webMap: ItemID) {
-        guard let staged = index.webMap(webMap) else { return }
-        let bytes = staged.files.map(\.size).reduce(0, +)
-        let (fetched, unchanged) = counts.withLock { ($0.fetched, $0.unchanged) }
+    func done(_ index: MirrorIndex, content: MirrorStage.Content) {
+        let files: [MirrorFile], areas: Int
+        switch content {
+        case .webMap(let id, _): (files, areas) = (index.webMap(id)?.files ?? [], index.webMap(id)?.areas.count ?? 0)
+        case .mobileMapPackage(let id): (files, areas) = (index.mobileMapPackage(id)?.files ?? [], 0)
+        }
+        let bytes = files.map(\.size).reduce(0, +)
+        let (fetched, unchanged) = counts.withLock { counts in
+            defer { counts.fetched = 0; counts.unchanged = 0 }
+            return (counts.fetched, counts.unchanged)
+        }
         if json {
-            Output.jsonLine(["event": .string("done"), "mirror": .string(directory), "areas": .count(Int64(staged.areas.count)),
-                             "files": .count(Int64(staged.files.count)), "bytes": .count(bytes), "fetched": .count(Int64(fetched)),
+            Output.jsonLine(["event": .string("done"), "mirror": .string(directory), "areas": .count(Int64(areas)),
+                             "files": .count(Int64(files.count)), "bytes": .count(bytes), "fetched": .count(Int64(fetched)),
                              "unchanged": .count(Int64(unchanged)), "includesPrivate": .bool(index.includesPrivate)])
         } else {
-            Output.line("Staged \(staged.areas.count) area\(staged.areas.count == 1 ? "" : "s"): \(staged.files.count) files, \(Format.bytes(bytes)) "
+            let what = areas > 0 ? "\(areas) area\(areas == 1 ? "" : "s")" : "the package"
+            Output.line("Staged \(what): \(files.count) files, \(Format.bytes(bytes)) "
                         + "(\(fetched) package\(fetched == 1 ? "" : "s") fetched, \(unchanged) unchanged)"
                         + (index.includesPrivate ? "; the mirror holds content that is not public." : ".")
                         + " Serve it with scripts/mirror/serve \(directory) PORT.")

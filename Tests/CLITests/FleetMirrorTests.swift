@@ -136,4 +136,21 @@ struct FleetMirrorTests {
         #expect(failed.stderr.contains("Acadia: failed. Acadia basemap: the mirror's copy is damaged (its SHA-256 is not the one mirror.json lists), and from the portal: Cannot reach 127.0.0.1"),
                 "\(failed.stderr)")
     }
+
+    @Test(.enabled(if: nginx != nil, "needs nginx (scripts/setup installs it)"))
+    func aMobileMapPackageItemIsStagedAndTakenFromTheMirror() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let address = portal.baseURL.absoluteString, mirrorFolder = home + "/mirror"
+        let staged = try await run(["stage", "--portal", address, SampleMobilePackage.id, "--to", mirrorFolder], device: "stage")
+        #expect(staged.status == 0 && staged.stdout.contains("Maine Places: staged, verified (zip CRC-32)"), "\(staged.stdout) \(staged.stderr)")
+        let server = try MirrorServer(folder: mirrorFolder)
+        defer { server.stop() }
+        try await server.waitUntilAnswering()
+        let download = try await run(["download", SampleMobilePackage.id, "--portal", address, "--mirror", server.url], device: "device")
+        #expect(download.status == 0, "\(download.stderr)")
+        #expect(download.stdout.contains("Maine Places: downloaded 1.8 MiB from mirror \(server.url), verified (SHA-256, zip CRC-32)"), "\(download.stdout)")
+        #expect(Self.packageFetches(portal)[SampleMobilePackage.id] == 1, "only the stage took it from the portal")
+    }
 }

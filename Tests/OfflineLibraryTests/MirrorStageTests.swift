@@ -16,7 +16,7 @@ struct MirrorStageTests {
 
     func stage(_ fixture: LibraryFixture, areas: MirrorStage.Areas = .all, client: PortalClient? = nil, webMap: String = SampleFixture.webMapID,
                includePrivate: Bool = false) async throws -> MirrorIndex {
-        try await MirrorStage(client: client ?? fixture.client, directory: folder, webMap: ItemID(webMap)!, areas: areas,
+        try await MirrorStage(client: client ?? fixture.client, directory: folder, content: .webMap(ItemID(webMap)!, areas),
                               includePrivate: includePrivate, http: LibraryFixture.http()).run()
     }
 

@@ -17,7 +17,7 @@ extension EndToEndTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let portal = try SampleFixture.start()
         try await MirrorStage(client: PortalClient(portal: portal.baseURL), directory: folder + "/mirror",
-                              webMap: ItemID(SampleCatalog.webMapID)!, areas: .all, includePrivate: false).run()
+                              content: .webMap(ItemID(SampleCatalog.webMapID)!, .all), includePrivate: false).run()
         portal.stop()
         let server = try MirrorServer(folder: folder + "/mirror")
         defer { server.stop() }
