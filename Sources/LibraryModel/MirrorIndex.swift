@@ -114,9 +114,4 @@ public enum MirrorLayout {
         !part.isEmpty && part.count <= 100 && part.first != "." &&
             part.unicodeScalars.allSatisfy { ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || "-_.".unicodeScalars.contains($0) }
     }
-
-    /// Whether `path` is one this layout writes: the only files a stage deletes or a device trusts.
-    public static func isStagedPath(_ path: String) -> Bool {
-        path.hasPrefix(items + "/") && !path.split(separator: "/").contains { $0 == ".." || $0 == "." || $0.hasPrefix(".") }
-    }
 }

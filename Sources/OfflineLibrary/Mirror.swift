@@ -57,11 +57,16 @@ public final class Mirror: Sendable {
     }
 
     /// The mirror's copy of an item's data, when it is the version the portal lists (same
-    /// `modified`, same size); nil when the mirror holds another version, none, or cannot be asked.
-    func copy(of id: ItemID, modified: Date?, size: Int64?) async -> MirrorFile? {
-        guard let index = try? await currentIndex(), let file = index.package(id), let size, size > 0, file.size == size,
-              file.modified == modified.map(DownloadRecord.millis) else { return nil }
-        return file
+    /// `modified`, same size); nil when the mirror holds another version or none, with why when
+    /// the mirror could not be asked at all.
+    func copy(of id: ItemID, modified: Date?, size: Int64?) async -> (file: MirrorFile?, problem: String?) {
+        let index: MirrorIndex
+        do { index = try await currentIndex() } catch {
+            return (nil, "the mirror at \(host) could not be asked (\(error.userSentence))")
+        }
+        guard let file = index.package(id), let size, size > 0, file.size == size,
+              file.modified == modified.map(DownloadRecord.millis) else { return (nil, nil) }
+        return (file, nil)
     }
 
     /// Where an item's bytes came from, and why the mirror's copy was not taken if it was tried.
@@ -80,7 +85,9 @@ public final class Mirror: Sendable {
                              isolation: isolated (any Actor)? = #isolation,
                              _ attempt: (HTTPRequest, _ sha256: String?) async throws -> Value) async throws -> Fetched<Value> {
         var problem: String?
-        if let mirror, let copy = await mirror.copy(of: id, modified: modified, size: size) {
+        let (listed, unasked) = await mirror?.copy(of: id, modified: modified, size: size) ?? (nil, nil)
+        problem = unasked
+        if let mirror, let copy = listed {
             do {
                 return Fetched(value: try await attempt(mirror.client.packageRequest(id), copy.sha256), mirror: mirror.url.absoluteString)
             } catch let error as HTTPError {

@@ -153,4 +153,16 @@ struct FleetMirrorTests {
         #expect(download.stdout.contains("Maine Places: downloaded 1.8 MiB from mirror \(server.url), verified (SHA-256, zip CRC-32)"), "\(download.stdout)")
         #expect(Self.packageFetches(portal)[SampleMobilePackage.id] == 1, "only the stage took it from the portal")
     }
+
+    @Test func aMirrorThatCannotBeAskedIsSaidAndThePortalGivesThePackage() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let nowhere = "http://127.0.0.1:\(MirrorServer.freePort())"
+        let download = try await run(["download", "Bangor", "--portal", portal.baseURL.absoluteString, "--mirror", nowhere], device: "device")
+        #expect(download.status == 0, "\(download.stderr)")
+        #expect(download.stdout.contains("Bangor: downloaded 2.0 MiB, verified (zip CRC-32)."), "\(download.stdout)")
+        #expect(download.stderr.contains("Bangor basemap: the mirror at 127.0.0.1:"), "\(download.stderr)")
+        #expect(download.stderr.contains("could not be asked (Cannot reach 127.0.0.1"), "\(download.stderr)")
+    }
 }

@@ -54,7 +54,7 @@ public final class MirrorServer: Sendable {
     }
 
     /// A port the kernel had free a moment ago.
-    static func freePort() -> Int {
+    public static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
