@@ -24,6 +24,19 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
         self.mobileMapPackages = mobileMapPackages
     }
 
+    private enum CodingKeys: String, CodingKey { case format, portal, includesPrivate, webMaps, mobileMapPackages }
+
+    /// A list the folder does not have yet reads as empty (a mirror staged before mobile map
+    /// packages could be).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(Int.self, forKey: .format)
+        portal = try c.decode(String.self, forKey: .portal)
+        includesPrivate = try c.decodeIfPresent(Bool.self, forKey: .includesPrivate) ?? false
+        webMaps = try c.decodeIfPresent([StagedWebMap].self, forKey: .webMaps) ?? []
+        mobileMapPackages = try c.decodeIfPresent([StagedPackage].self, forKey: .mobileMapPackages) ?? []
+    }
+
     /// The staged copy of an item's data (a package's bytes), if any web map or package entry holds one.
     public func package(_ id: ItemID) -> MirrorFile? {
         let path = MirrorLayout.data(of: id)

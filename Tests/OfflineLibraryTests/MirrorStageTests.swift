@@ -111,6 +111,12 @@ struct MirrorStageTests {
         #expect(asked.map { $0.path.split(separator: "/")[4] } == [Substring(SampleFixture.bangor.id)])
     }
 
+    @Test func anIndexWithoutMobileMapPackagesReads() throws {
+        let json = #"{"format":1,"portal":"https://www.arcgis.com","includesPrivate":false,"webMaps":[]}"#
+        let index = try JSONTreeDecoder.decode(MirrorIndex.self, from: Data(json.utf8))
+        #expect(index.mobileMapPackages.isEmpty && index.portal == "https://www.arcgis.com")
+    }
+
     @Test func onlyPlainThumbnailNamesBecomePaths() {
         let id = ItemID(SampleFixture.webMapID)!
         #expect(MirrorLayout.info(of: id, named: "thumbnail/ago_downloaded.png") == "sharing/rest/content/items/\(id)/info/thumbnail/ago_downloaded.png")
