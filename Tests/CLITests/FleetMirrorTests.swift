@@ -15,11 +15,12 @@ struct FleetMirrorTests {
 
     static let nginx = MirrorServer.nginx
 
-    /// A command on one device (its own library and config); `stage` has no library.
-    func run(_ arguments: [String], device: String) async throws -> CLIResult {
+    /// A command on one device (its own library and config); `stage` has no library. Twenty at once
+    /// run niced, so that they do not crowd out the timing of the other tests in this process.
+    func run(_ arguments: [String], device: String, niced: Bool = false) async throws -> CLIResult {
         try await CLI.runAsync(arguments + (arguments.first == "stage" ? [] : ["--data-dir", "\(home)/\(device)/data"]),
                                environment: ["XDG_CONFIG_HOME": "\(home)/\(device)/config", "XDG_STATE_HOME": "\(home)/\(device)/state",
-                                             "XDG_CACHE_HOME": "\(home)/\(device)/cache"])
+                                             "XDG_CACHE_HOME": "\(home)/\(device)/cache"], niced: niced)
     }
 
     /// GETs of a package's bytes the portal has answered, by package id.
@@ -53,7 +54,8 @@ struct FleetMirrorTests {
         let results = try await withThrowingTaskGroup(of: (Int, CLIResult).self) { group in
             for device in 0..<devices {
                 group.addTask {
-                    (device, try await run(["download", "--all", "--portal", address, "--mirror", server.url, "--json"], device: "device\(device)"))
+                    (device, try await run(["download", "--all", "--portal", address, "--mirror", server.url, "--json"], device: "device\(device)",
+                                           niced: true))
                 }
             }
             return try await group.reduce(into: [Int: CLIResult]()) { $0[$1.0] = $1.1 }
