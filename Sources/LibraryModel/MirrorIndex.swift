@@ -47,6 +47,19 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
 
     public func mobileMapPackage(_ id: ItemID) -> StagedPackage? { mobileMapPackages.first { $0.id == id } }
 
+    /// Puts a web map's entry in, in place of the one it had.
+    public mutating func put(_ entry: StagedWebMap) { Self.put(entry, in: &webMaps) }
+
+    /// Puts a mobile map package's entry in, in place of the one it had.
+    public mutating func put(_ entry: StagedPackage) { Self.put(entry, in: &mobileMapPackages) }
+
+    /// Entries are kept sorted by id, so the file reads the same for the same content.
+    private static func put<Entry: Identifiable>(_ entry: Entry, in list: inout [Entry]) where Entry.ID == ItemID {
+        list.removeAll { $0.id == entry.id }
+        list.append(entry)
+        list.sort { $0.id.rawValue < $1.id.rawValue }
+    }
+
     /// Every path some entry names.
     public var paths: Set<String> { Set(allFiles.map(\.path)) }
 
@@ -54,7 +67,7 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
 }
 
 /// A mobile map package item as staged: its item, thumbnail and bytes.
-public struct StagedPackage: Sendable, Equatable, Codable {
+public struct StagedPackage: Sendable, Equatable, Codable, Identifiable {
     public var id: ItemID
     public var title: String
     public var stagedAt: Date
@@ -66,7 +79,7 @@ public struct StagedPackage: Sendable, Equatable, Codable {
 }
 
 /// One web map as staged: when, which areas, and every file its answers and packages take.
-public struct StagedWebMap: Sendable, Equatable, Codable {
+public struct StagedWebMap: Sendable, Equatable, Codable, Identifiable {
     public var id: ItemID
     public var title: String
     public var stagedAt: Date

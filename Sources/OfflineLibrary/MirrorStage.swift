@@ -111,9 +111,7 @@ public struct MirrorStage: Sendable {
         try await stagePackages(packages.map(\.item), kept: earlier, report) { files in
             var current = staged
             current.files = (answers + files).sorted { $0.path < $1.path }
-            index.webMaps.removeAll { $0.id == webMapID }
-            index.webMaps.append(current)
-            index.webMaps.sort { $0.id.rawValue < $1.id.rawValue }
+            index.put(current)
             try AtomicFile.writeJSON(index, to: indexPath)
         }
     }
@@ -138,9 +136,7 @@ public struct MirrorStage: Sendable {
         try await stagePackages([item], kept: index.mobileMapPackage(id)?.files ?? [], report) { files in
             var current = staged
             current.files = (answers + files).sorted { $0.path < $1.path }
-            index.mobileMapPackages.removeAll { $0.id == id }
-            index.mobileMapPackages.append(current)
-            index.mobileMapPackages.sort { $0.id.rawValue < $1.id.rawValue }
+            index.put(current)
             try AtomicFile.writeJSON(index, to: indexPath)
         }
     }
