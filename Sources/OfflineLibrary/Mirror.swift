@@ -22,6 +22,13 @@ public final class Mirror: Sendable {
     public let client: PortalClient
     private let http: HTTPClient
     private let index = Mutex<(MirrorIndex, ContinuousClock.Instant)?>(nil)
+    /// Until when the portal is taken as unreachable: after one call found it so, the next go to
+    /// the mirror at once instead of each waiting out its own timeout (a silent portal takes 10 s
+    /// a request).
+    private let portalAwayUntil = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// How long one unreachable answer stands for the portal.
+    static let portalAwayFor: Duration = .seconds(30)
 
     /// `mirror.json` is read again after this long: a stage may have refreshed it.
     static let indexLifetime: Duration = .seconds(60)
@@ -119,12 +126,17 @@ public final class Mirror: Sendable {
 
     /// Runs `body` with the portal's client; when the portal cannot be reached, again with the
     /// mirror's. Errors other than an unreachable portal are the portal's answer, and stand.
+    /// Once the portal was found unreachable, calls for the next half minute go to the mirror at once.
     public static func preferringPortal<T>(_ portal: PortalClient, mirror: Mirror?, isolation: isolated (any Actor)? = #isolation,
                                            _ body: (PortalClient) async throws -> T) async throws -> T {
+        if let mirror, mirror.portalAwayUntil.withLock({ $0.map { ContinuousClock.now < $0 } ?? false }) {
+            return try await body(mirror.client)
+        }
         do {
             return try await body(portal)
         } catch let error as HTTPError where error.networkState.isCutOff {
             guard let mirror else { throw error }
+            mirror.portalAwayUntil.withLock { $0 = .now + portalAwayFor }
             return try await body(mirror.client)
         }
     }

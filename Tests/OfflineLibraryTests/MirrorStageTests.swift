@@ -6,6 +6,7 @@ import MapbookCore
 @testable import OfflineLibrary
 import PortalFixtures
 import SamplePortal
+import Synchronization
 import Testing
 
 /// `mapbook stage`'s service against the sample portal: what lands in the folder, what a second run
@@ -115,6 +116,27 @@ struct MirrorStageTests {
         let json = #"{"format":1,"portal":"https://www.arcgis.com","includesPrivate":false,"webMaps":[]}"#
         let index = try JSONTreeDecoder.decode(MirrorIndex.self, from: Data(json.utf8))
         #expect(index.mobileMapPackages.isEmpty && index.portal == "https://www.arcgis.com")
+    }
+
+    @Test func onceThePortalIsFoundUnreachableTheMirrorIsAskedAtOnce() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop() }
+        let gone = try SampleFixture.start()
+        let portal = PortalClient(portal: gone.baseURL, http: LibraryFixture.http())
+        gone.stop()
+        let mirror = Mirror(url: fixture.portal.baseURL, http: LibraryFixture.http())
+        let asked = Mutex<[String]>([])
+        for _ in 0..<3 {
+            let item = try await Mirror.preferringPortal(portal, mirror: mirror) { client in
+                asked.withLock { $0.append(client.portalURL.absoluteString) }
+                return try await client.item(ItemID(SampleFixture.webMapID)!)
+            }
+            #expect(item.title == "Explore Maine")
+        }
+        // The first call tried the portal, then the mirror; the next two went to the mirror only.
+        let portalAddress = gone.baseURL.absoluteString, mirrorAddress = fixture.portal.baseURL.absoluteString
+        #expect(asked.withLock { $0 }.map { $0.hasPrefix(portalAddress) ? "portal" : $0.hasPrefix(mirrorAddress) ? "mirror" : $0 }
+                == ["portal", "mirror", "mirror", "mirror"])
     }
 
     @Test func onlyPlainThumbnailNamesBecomePaths() {
