@@ -9,12 +9,16 @@ public struct Indexed<Value: Sendable>: Sendable {
 }
 
 extension Sequence where Element: Sendable {
-    /// `transform` of every element at once (a task each), the results in the sequence's order.
-    public func concurrentMap<T: Sendable>(_ transform: @escaping @Sendable (Element) async -> T) async -> [T] {
+    /// `transform` of every element, `atMost` at a time (by default all at once, a task each), the
+    /// results in the sequence's order.
+    public func concurrentMap<T: Sendable>(atMost width: Int = .max, _ transform: @escaping @Sendable (Element) async -> T) async -> [T] {
         let items = Array(self)
         return await withTaskGroup(of: Indexed<T>.self, returning: [T].self) { group in
-            for (index, item) in items.enumerated() { group.addTask { Indexed(index, await transform(item)) } }
             var results = [T?](repeating: nil, count: items.count)
+            for (index, item) in items.enumerated() {
+                if index >= Swift.max(width, 1), let done = await group.next() { results[done.index] = done.value }
+                group.addTask { Indexed(index, await transform(item)) }
+            }
             for await result in group { results[result.index] = result.value }
             // Every child answered its own index.
             return results.compactMap { $0 }

@@ -166,6 +166,12 @@ public struct MirrorStage: Sendable {
         try publish(files)
     }
 
+    /// An area's `Area2Package` answer and its items.
+    private struct PackageList: Sendable {
+        var json: JSONValue
+        var items: [PortalItem]
+    }
+
     /// The web map's answers as the portal gives them, the thumbnails, and the areas chosen.
     private struct Catalogue {
         var webMapItem: PortalItem
@@ -196,10 +202,20 @@ public struct MirrorStage: Sendable {
             let ids = Set(try choose(items.map { PortalDecoding.mapArea($0, packages: [], pending: true) }).map(\.item.id))
             wanted = items.filter { ids.contains($0.id) }
         }
+        // The package lists, eight at a time (as the portal client lists areas); the first failure stops the stage.
+        let client = client
+        let asked = await wanted.concurrentMap(atMost: 8) { item -> Result<PackageList, any Error> in
+            do {
+                let answer = try await client.relatedItemsJSON(of: item.id, relationship: "Area2Package")
+                return .success(PackageList(json: answer.json, items: answer.items))
+            } catch {
+                return .failure(error)
+            }
+        }
         var listed: [MapArea] = []
         var packageAnswers: [ItemID: JSONValue] = [:]
-        for item in wanted {
-            let packages = try await client.relatedItemsJSON(of: item.id, relationship: "Area2Package")
+        for (item, answer) in zip(wanted, asked) {
+            let packages = try answer.get()
             packageAnswers[item.id] = packages.json
             listed.append(PortalDecoding.mapArea(item, packages: packages.items))
         }
