@@ -573,8 +573,12 @@ import UserFiles
                 $0.contains("Street · level 16") && $0.contains("In all about") && !$0.contains("could not be asked")
             }
         }
-        #expect(screen.contains("Street · level 16") && screen.contains("Name      Camden harbor"))
-        #expect(screen.contains("Explore Maine Basemap: ") && screen.contains(" tiles, about ") && screen.contains("Counties, Places: "))
+        // Each layer's estimate at Street (an answer for the level before may still be on screen a moment).
+        screen = try await tmux.waitUntil("each layer's estimate at Street", timeout: 30) {
+            $0.contains("Street · level 16") && $0.contains("Explore Maine Basemap: ") && $0.contains(" tiles, about ")
+                && $0.contains("Counties, Places: ")
+        }
+        #expect(screen.contains("Name      Camden harbor"))
         // Slow enough to watch: each request waits, and the package trickles.
         try portal.updateFaults { try $0.apply("latency=250,bandwidth=400k") }
         tmux.send("Enter")
