@@ -496,12 +496,8 @@ import UserFiles
         defer { portal.stop() }
         let tmux = try await Self.browse(portal)
         defer { tmux.close() }
-        tmux.send("s")
-        _ = try await tmux.waitFor("Search for a place")
-        tmux.send("B", "a", "n", "g", "o", "r")
-        _ = try await tmux.waitFor("Bangor, ME, USA")
-        tmux.send("Enter")
-        try await tmux.waitUntil("Bangor marked") { $0.contains("Bangor, ME, USA › Map") && $0.contains("◆") }
+        try await Self.openMap(at: "Bangor, ME, USA", typing: "Bangor", in: tmux)
+        try await tmux.waitUntil("Bangor marked") { $0.contains("◆") }
         tmux.send("t")
         _ = try await tmux.waitFor("Directions to Bangor, ME, USA: from where?")
         tmux.send("P", "o", "r", "t", "l")
@@ -550,12 +546,7 @@ import UserFiles
         defer { portal.stop() }
         let tmux = try await Self.browse(portal)
         defer { tmux.close() }
-        tmux.send("s")
-        _ = try await tmux.waitFor("Search for a place")
-        tmux.send("C", "a", "m", "d", "e", "n")
-        _ = try await tmux.waitFor("Camden, ME, USA")
-        tmux.send("Enter")
-        try await tmux.waitUntil("the map at Camden") { $0.contains("Camden, ME, USA › Map") }
+        try await Self.openMap(at: "Camden, ME, USA", typing: "Camden", in: tmux)
         tmux.send("N")
         _ = try await tmux.waitFor("New map area")
         for _ in 0..<6 { tmux.send("BSpace") }
@@ -899,6 +890,16 @@ import UserFiles
             throw error
         }
         return tmux
+    }
+
+    /// `s`, `typing` a letter at a time, Enter on `place` when it is suggested: the map opens there.
+    static func openMap(at place: String, typing: String, in tmux: Tmux) async throws {
+        tmux.send("s")
+        _ = try await tmux.waitFor("Search for a place")
+        for letter in typing { tmux.send(String(letter)) }
+        _ = try await tmux.waitFor(place)
+        tmux.send("Enter")
+        try await tmux.waitUntil("the map at \(place)") { $0.contains("\(place) › Map") }
     }
 
     /// The first "NN%" on the screen.
