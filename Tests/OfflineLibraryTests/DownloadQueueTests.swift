@@ -35,7 +35,8 @@ import LibraryModel
     }
 
     @Test func aCleanDownloadIsVerifiedAndRecorded() async throws {
-        let fixture = try LibraryFixture(faults: "bandwidth=1M")
+        // About seven seconds: long enough to be seen moving when the test process stalls a while.
+        let fixture = try LibraryFixture(faults: "bandwidth=300k")
         defer { fixture.cleanUp() }
         let queue = fixture.queue()
         let id = fixture.portlandID
