@@ -227,7 +227,7 @@ public enum StatusText {
                 return [StyledText("Waiting for the network", .warning), StyledText(" · resumes when online", .dim)]
             case .paused(let bytes, let total, let resumes):
                 let fraction = total > 0 ? min(Double(bytes) / Double(total), 1) : nil
-                let percent = fraction.map { " \(Int(($0 * 100).rounded(.down)))%" } ?? " \(Format.bytes(bytes))"
+                let percent = fraction.map { " " + Format.percent($0) } ?? " \(Format.bytes(bytes))"
                 return [StyledText(resumes ? "Paused " : "Interrupted ", .warning),
                         StyledText(ProgressText.bar(fraction: fraction, width: 10, ascii: ascii), .dim),
                         StyledText(percent + (resumes ? " · resumes when online" : " · \(named(state.key(.area(.download)), command: "download")) resumes"), .dim)]

@@ -17,7 +17,7 @@ public enum Effect: Equatable, Sendable {
     case expireNotice(Int)
     /// Connect to the portal (the download queue and network monitor start) without loading a web map.
     case connectPortal
-    /// Queue the area's download (→ `download`, `downloadProgress`).
+    /// Queue the area's download (→ `download`: its lifecycle and progress).
     case download(MapArea)
     case cancelDownload(ItemID)
     /// Delete what an interrupted download kept.

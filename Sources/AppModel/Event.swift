@@ -44,8 +44,6 @@ public enum Event: Sendable {
 
     /// A download's lifecycle (queued, started, finished, failed, cancelled, paused).
     case download(DownloadEvent)
-    /// Every running download's progress, at most five times a second.
-    case downloadProgress([ItemID: DownloadProgress])
     /// An area's files are gone from this device.
     case removed(ItemID)
     case removeFailed(ItemID, String)

@@ -163,7 +163,7 @@ public struct Ruler: Equatable, Sendable {
     /// and, with more than one segment, `· total 9.8 km over 3 segments`.
     public func sentence(to centre: GeoPoint, units: DistanceUnits) -> String {
         let leg = leg(to: centre)
-        var text = "\(units.format(leg.meters)), bearing \(Int(leg.bearing.rounded()) % 360)° \(Geodesy.compassPoint(leg.bearing))"
+        var text = "\(units.format(leg.meters)), bearing \(leg.bearing.clampedInt(in: -360...720) % 360)° \(Geodesy.compassPoint(leg.bearing))"
         if points.count > 1 { text += " · total \(units.format(length(to: centre))) over \(points.count) segments" }
         return text
     }

@@ -11,6 +11,8 @@ extension App {
             if state.library.transfers[id] == nil { state.library.transfers[id] = .queued }
         case .started:
             break
+        case .progress(let id, let progress):
+            if state.library.transfers[id]?.isActive == true { state.library.transfers[id] = .running(progress) }
         case .finished(let id, let record):
             state.library.transfers[id] = nil
             state.library.partialBytes[id] = nil

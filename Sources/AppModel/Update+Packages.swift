@@ -38,7 +38,7 @@ public struct PackageListing: Equatable, Sendable {
     /// What the row says after the title.
     func facts(owner: String?, created: Date?) -> [String] {
         if let progress {
-            let share = progress.fraction.map { " \(Int(($0 * 100).rounded(.down)))%" } ?? ""
+            let share = progress.fraction.map { " " + Format.percent($0) } ?? ""
             return ["Downloading\(share)", Format.bytes(progress.bytes) + (progress.total.map { " of " + Format.bytes($0) } ?? "")]
         }
         if let problem { return [path == nil ? "Download failed: \(problem)" : "Cannot be read: \(problem)"] }

@@ -83,9 +83,6 @@ public enum App {
 
         case .download(let download):
             return downloadEvent(&state, download)
-        case .downloadProgress(let progress):
-            for (id, value) in progress where state.library.transfers[id]?.isActive == true { state.library.transfers[id] = .running(value) }
-            return []
         case .removed(let id):
             let previous = state.selectedRow
             state.library.removing.remove(id)

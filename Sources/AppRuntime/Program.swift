@@ -10,6 +10,9 @@ import Observation
 public final class Program {
     public private(set) var state: AppState
     @ObservationIgnored private let runtime: Runtime
+    /// Every event sent, in order, once set (tests read what happened instead of polling for a
+    /// state that may come and go between two looks).
+    @ObservationIgnored public var transcript: [Event]?
 
     public init(state: AppState, runtime: Runtime) {
         self.state = state
@@ -18,6 +21,7 @@ public final class Program {
     }
 
     public func send(_ event: Event) {
+        transcript?.append(event)
         switch event {
         case .key, .mouse, .intent: runtime.noteActivity()
         default: break

@@ -56,6 +56,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var expectedTotal: Int64?
     private var failure: HTTPError?
     private var lastProgressReport: UInt64 = 0
+    /// The file position last reported: bytes written since are reported even when no more come.
+    private var reportedPosition: Int64 = 0
     /// When a body byte last arrived (or the transfer started): the stall watchdog's reference.
     private var lastActivity = DispatchTime.now().uptimeNanoseconds
     private let stallTimeout: UInt64
@@ -290,6 +292,7 @@ final class CurlTransfer: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         guard force || now - lastProgressReport >= 100_000_000 else { return }
         lastProgressReport = now
+        reportedPosition = filePosition
         onProgress(TransferProgress(bytes: filePosition, expectedTotal: expectedTotal, validator: bodyValidator))
     }
 
@@ -298,6 +301,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// over a window of several seconds; "no byte for N seconds" is sharper and easier to explain.)
     fileprivate func shouldAbort() -> Bool {
         if cancelled { return true }
+        // The last piece before a pause fell within the throttle: said now, so a bar shows it.
+        if filePosition != reportedPosition { reportProgress(force: false) }
         let now = DispatchTime.now().uptimeNanoseconds
         if now - lastActivity > stallTimeout {
             failure = failure ?? .stalled(host)

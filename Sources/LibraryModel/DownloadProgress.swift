@@ -37,12 +37,13 @@ public struct FeatureCopyCount: Sendable, Equatable {
 }
 
 
-/// What happened to an area's download: its lifecycle, in order per area. (Progress is a separate,
-/// latest-value stream: `DownloadQueue.progress`.)
+/// What happened to an area's download: its lifecycle and its progress, in order per area.
 public enum DownloadEvent: Sendable, Equatable {
     case queued(ItemID)
     /// Bytes began to move; `resumedFrom` > 0 when an earlier download's bytes were kept.
     case started(ItemID, resumedFrom: Int64)
+    /// How far it has come (between `started` and its end; a few times a second at most).
+    case progress(ItemID, DownloadProgress)
     /// Verified and recorded: the area is on this device.
     case finished(ItemID, DownloadRecord)
     case failed(ItemID, DownloadFailure)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 public struct LoopbackRequest: Sendable {
     public var method: String
@@ -29,6 +30,9 @@ public struct LoopbackResponse: Sendable {
         /// Stops sending after this many body bytes and holds the connection open for `stallDuration`.
         public var stallAfterBodyBytes: Int?
         public var stallDuration: Duration = .seconds(30)
+        /// Stops after this many body bytes until the gate opens, then sends the rest: a transfer
+        /// seen part way, however loaded the machine.
+        public var holdAfterBodyBytes: (count: Int, gate: LoopbackGate)?
         /// Sends this `Content-Length` instead of the body's real length.
         public var declaredLength: Int?
         /// Closes the connection without answering at all.
@@ -98,4 +102,15 @@ public struct LoopbackResponse: Sendable {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         return formatter.string(from: date)
     }
+}
+
+/// Closed until opened, then open for good: what a held response waits for.
+public final class LoopbackGate: Sendable {
+    private let isOpen = Mutex(false)
+
+    public init() {}
+
+    public func open() { isOpen.withLock { $0 = true } }
+
+    public var opened: Bool { isOpen.withLock { $0 } }
 }

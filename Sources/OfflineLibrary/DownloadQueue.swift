@@ -21,18 +21,16 @@ extension DownloadFailure {
     }
 }
 
-/// Downloads map areas into the offline library, a few at a time, in the order asked. Lifecycle
-/// events are published on `events` (one consumer; none is ever dropped); progress on `progress`,
-/// every running area's at once, at most five times a second — often enough for a bar, rarely
-/// enough that a screen is still between updates — with the rate worked out here (one throttle for
-/// every front end). Cancelling removes an area's partial files; pausing keeps them,
-/// so the next enqueue resumes where the bytes stopped.
+/// Downloads map areas into the offline library, a few at a time, in the order asked. Everything
+/// that happens is published on `events`, in order (one consumer; none is ever dropped): the
+/// lifecycle, and between `started` and the end each running area's progress at most five times a
+/// second — often enough for a bar, rarely enough that a screen is still between updates — with the
+/// rate worked out here (one throttle for every front end), and once more, whole, before `finished`.
+/// Cancelling removes an area's partial files; pausing keeps them, so the next enqueue resumes
+/// where the bytes stopped.
 public actor DownloadQueue {
     public nonisolated let events: AsyncStream<DownloadEvent>
     private let sink: AsyncStream<DownloadEvent>.Continuation
-    /// The latest progress of every running download (one consumer; only the newest is kept).
-    public nonisolated let progress: AsyncStream<[ItemID: DownloadProgress]>
-    private let progressSink: AsyncStream<[ItemID: DownloadProgress]>.Continuation
     /// Bytes so far per running area, written from the transfer threads, read by the ticker.
     private let counters = ProgressCounters()
     private var rates: [ItemID: RateMeter] = [:]
@@ -57,7 +55,6 @@ public actor DownloadQueue {
     public init(library: OfflineLibrary, client: PortalClient, http: HTTPClient = HTTPClient(), maxConcurrent: Int = 2,
                 waitForLocks: Bool = false) {
         (events, sink) = AsyncStream.makeStream(of: DownloadEvent.self, bufferingPolicy: .unbounded)
-        (progress, progressSink) = AsyncStream.makeStream(of: [ItemID: DownloadProgress].self, bufferingPolicy: .bufferingNewest(1))
         self.library = library; self.client = client; self.http = http
         self.maxConcurrent = max(maxConcurrent, 1)
         self.waitForLocks = waitForLocks
@@ -123,7 +120,6 @@ public actor DownloadQueue {
     /// Ends the event streams (after the last download stopped).
     public func finish() {
         sink.finish()
-        progressSink.finish()
     }
 
     private func startMore() {
@@ -139,7 +135,7 @@ public actor DownloadQueue {
         notifyIfIdle()
     }
 
-    /// Publishes every running area's progress if it changed; false (and the ticker ends) once
+    /// Publishes each running area's progress that changed; false (and the ticker ends) once
     /// nothing runs.
     private func tick() -> Bool {
         guard !running.isEmpty else {
@@ -147,17 +143,18 @@ public actor DownloadQueue {
             return false
         }
         let now = ProcessInfo.processInfo.systemUptime
-        var snapshot: [ItemID: DownloadProgress] = [:]
         for (id, counted) in counters.current where running[id] != nil {
             let rate = rates[id, default: RateMeter()].adding(bytes: counted.bytes, at: now)
-            snapshot[id] = DownloadProgress(bytes: counted.bytes, total: counted.total,
-                                            bytesPerSecond: counted.featureCopies == nil ? rate : nil, featureCopies: counted.featureCopies)
-        }
-        if snapshot != published {
-            published = snapshot
-            progressSink.yield(snapshot)
+            publish(id, DownloadProgress(bytes: counted.bytes, total: counted.total,
+                                         bytesPerSecond: counted.featureCopies == nil ? rate : nil, featureCopies: counted.featureCopies))
         }
         return true
+    }
+
+    private func publish(_ id: ItemID, _ progress: DownloadProgress) {
+        guard published[id] != progress else { return }
+        published[id] = progress
+        sink.yield(.progress(id, progress))
     }
 
     private func download(_ area: MapArea) async {
@@ -169,6 +166,7 @@ public actor DownloadQueue {
         defer {
             counters.remove(id)
             rates[id] = nil
+            published[id] = nil
         }
         do {
             // On mapbook's work threads: checking a package (every zip entry's CRC, every tile,
@@ -178,6 +176,8 @@ public actor DownloadQueue {
                                   report: { counters.set(id, bytes: $0, total: $1) },
                                   copying: { counters.setCopying(id, $0) })
             }
+            // The bar ends full before the area is said to be downloaded, however few ticks it saw.
+            publish(id, DownloadProgress(bytes: record.size, total: record.size, bytesPerSecond: nil))
             event = .finished(id, record)
         } catch {
             switch stopping[id] {

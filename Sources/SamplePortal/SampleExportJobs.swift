@@ -82,6 +82,7 @@ struct SampleExportRoutes {
     let faults: SampleFaults
     let baseURL: String
     let auth: SampleAuth
+    let heldDownloads: LoopbackGate
 
     private var jobs: SampleExportJobs { content.exportJobs }
 
@@ -201,7 +202,7 @@ struct SampleExportRoutes {
             return .text("Not Found", status: 404)
         }
         guard let file = job.file, file.name == rest[1] else { return .text("Not Found", status: 404) }
-        return SampleREST(content: content, faults: faults, baseURL: baseURL, auth: auth)
+        return SampleREST(content: content, faults: faults, baseURL: baseURL, auth: auth, heldDownloads: heldDownloads)
             .fileData(file.data, named: file.name, modified: Date(timeIntervalSince1970: Double(SampleCatalog.modified) / 1000), request)
     }
 

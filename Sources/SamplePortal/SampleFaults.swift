@@ -19,6 +19,9 @@ public struct SampleFaults: Sendable, Equatable {
     /// Stops sending a package after this many bytes and holds the connection for `stallSeconds`.
     public var stallAfterBytes: Int?
     public var stallSeconds = 30
+    /// Stops sending a package after this many bytes until `SamplePortal.releaseHeldDownloads()`:
+    /// a download seen part way, whatever the machine's load.
+    public var holdAfterBytes: Int?
     /// How many package downloads `drop` and `stall` spoil before the link heals (0: all of them).
     public var disruptedDownloads = 0
     /// Accepts every connection (but the admin endpoint's) and closes it without answering: a portal
@@ -101,6 +104,7 @@ public struct SampleFaults: Sendable, Equatable {
             case "count": errorCount = try number()
             case "stall": stallAfterBytes = try number()
             case "stallSeconds": stallSeconds = try number()
+            case "hold": holdAfterBytes = try number()
             case "times": disruptedDownloads = try number()
             case "hangup": hangUp = flag()
             case "geocodeDown": geocodeDown = flag()

@@ -90,7 +90,7 @@ struct SampleMapService {
         }
         if shown.contains(0) {
             // A 3-pixel dot at 96 dpi, smaller as the pixels asked for grow.
-            let radius = Int((Double(query["dpi"] ?? "") ?? 96) / 96 + 0.01)
+            let radius = ((Double(query["dpi"] ?? "") ?? 96) / 96 + 0.01).clampedInt(in: 0...8, rounding: .towardZero)
             for place in places.features where place.extent.intersects(view) {
                 guard let x = place.geometry["x"]?.double, let y = place.geometry["y"]?.double else { continue }
                 let p = canvas.pixel(GeoPoint(longitude: x, latitude: y))

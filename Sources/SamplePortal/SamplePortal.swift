@@ -38,6 +38,9 @@ public final class SamplePortal: Sendable {
 
     public var isInOutage: Bool { server.isSuspended }
 
+    /// Lets package downloads held by the `hold` fault go on (for good).
+    public func releaseHeldDownloads() { router.heldDownloads.open() }
+
     public func stop() { server.stop() }
 }
 
@@ -46,6 +49,8 @@ final class SampleRouter: Sendable {
     let content: SampleContent
     /// Codes and tokens issued, kept across requests.
     let auth = SampleAuth()
+    /// What package downloads held by the `hold` fault wait for.
+    let heldDownloads = LoopbackGate()
     private let log: (@Sendable (String) -> Void)?
     private struct State {
         var faults: SampleFaults
@@ -130,7 +135,7 @@ final class SampleRouter: Sendable {
             return SampleREST.json(.object(["currentVersion": .string("2025.1")]))
         }
         if request.path.hasPrefix("/sharing/rest/") {
-            return SampleREST(content: content, faults: faults, baseURL: baseURL, auth: auth).respond(request)
+            return SampleREST(content: content, faults: faults, baseURL: baseURL, auth: auth, heldDownloads: heldDownloads).respond(request)
         }
         if request.path.hasPrefix(SampleGeocoder.path) {
             return content.geocoder.respond(request, down: faults.geocodeDown)
@@ -170,7 +175,7 @@ final class SampleRouter: Sendable {
     }
 
     private func exportRoutes(_ faults: SampleFaults) -> SampleExportRoutes {
-        SampleExportRoutes(content: content, faults: faults, baseURL: baseURL, auth: auth)
+        SampleExportRoutes(content: content, faults: faults, baseURL: baseURL, auth: auth, heldDownloads: heldDownloads)
     }
 
     /// Whether this request gets the status fault: always with no count, else the first `limit`.
@@ -225,7 +230,7 @@ extension SampleFaults {
         return .object([
             "latency": .number(Double(latencyMilliseconds)), "bandwidth": number(bytesPerSecond),
             "drop": number(dropAfterBytes), "status": number(errorStatus), "retryAfter": number(retryAfterSeconds),
-            "count": .number(Double(errorCount)), "stall": number(stallAfterBytes), "stallSeconds": .number(Double(stallSeconds)),
+            "count": .number(Double(errorCount)), "stall": number(stallAfterBytes), "stallSeconds": .number(Double(stallSeconds)), "hold": number(holdAfterBytes),
             "times": .number(Double(disruptedDownloads)), "hangup": .bool(hangUp),
             "geocodeDown": .bool(geocodeDown), "featuresDown": .bool(featuresDown),
             "tokenExpiry": number(tokenExpirySeconds), "revoked": .bool(revoked),

@@ -15,6 +15,8 @@ struct SampleREST {
     let faults: SampleFaults
     let baseURL: String
     let auth: SampleAuth
+    /// What package downloads held by the `hold` fault wait for (one per portal).
+    let heldDownloads: LoopbackGate
 
     func respond(_ request: LoopbackRequest) -> LoopbackResponse {
         let parts = request.path.dropFirst("/sharing/rest/".count).split(separator: "/").map(String.init)
@@ -327,6 +329,7 @@ struct SampleREST {
         response.delivery.closeAfterBodyBytes = faults.dropAfterBytes
         response.delivery.stallAfterBodyBytes = faults.stallAfterBytes
         response.delivery.stallDuration = .seconds(faults.stallSeconds)
+        response.delivery.holdAfterBodyBytes = faults.holdAfterBytes.map { ($0, heldDownloads) }
         if faults.wrongLength { response.delivery.declaredLength = response.body.count + 1000 }
         return response
     }

@@ -50,7 +50,7 @@ struct SampleRoadNetwork: Sendable {
     init() {
         var index: [Int64: Int] = [:]
         func node(_ p: GeoPoint) -> Int {
-            let key = Int64((p.longitude * 1e5).rounded()) << 32 ^ Int64((p.latitude * 1e5).rounded())
+            let key = Int64((p.longitude * 1e5).clampedInt()) << 32 ^ Int64((p.latitude * 1e5).clampedInt())
             if let found = index[key] { return found }
             index[key] = nodes.count
             nodes.append(p)

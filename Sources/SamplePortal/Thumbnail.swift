@@ -75,7 +75,7 @@ enum Thumbnail {
         /// A one-pixel line between two points in Web Mercator metres.
         mutating func line(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), color: (UInt8, UInt8, UInt8)) {
             let p = pixel(mercator: a), q = pixel(mercator: b)
-            let steps = Int(max(abs(q.x - p.x), abs(q.y - p.y)).rounded(.up))
+            let steps = max(abs(q.x - p.x), abs(q.y - p.y)).clampedInt(rounding: .up)
             guard steps < 4 * (width + height) else { return }
             for i in 0...max(steps, 0) {
                 let t = steps == 0 ? 0 : Double(i) / Double(steps)
@@ -121,7 +121,7 @@ enum Thumbnail {
                 crossings.sort()
                 var i = 0
                 while i + 1 < crossings.count {
-                    let from = max(0, Int((crossings[i] - 0.5).rounded(.up))), to = min(width - 1, Int((crossings[i + 1] - 0.5).rounded(.down)))
+                    let from = (crossings[i] - 0.5).clampedInt(in: 0...width, rounding: .up), to = (crossings[i + 1] - 0.5).clampedInt(in: -1...width - 1, rounding: .down)
                     if from <= to { for x in from...to { set(x, row, color) } }
                     i += 2
                 }

@@ -116,9 +116,6 @@ struct DownloadRun {
         await queue.setKeptLayers(keptLayers)
         interrupt.onInterrupt { await queue.pauseAll() }
         await report.name(areas)
-        let report = self.report
-        let progress = Task { for await snapshot in queue.progress { await report.show(snapshot) } }
-        defer { progress.cancel() }
         var pending = Set<ItemID>()
         for area in areas where pending.insert(area.item.id).inserted { await queue.enqueue(area) }
         var failures: [DownloadFailure] = [], unfinished = 0
@@ -184,7 +181,7 @@ final class InterruptHandler: Sendable {
 }
 
 /// How `mapbook download` tells what happens: JSON lines, a live status line on a terminal, or
-/// plain lines for a log. Lifecycle events and progress snapshots arrive from two streams.
+/// plain lines for a log, from the queue's one stream of events (progress among them).
 actor DownloadReport {
     private let json: Bool
     private let live = isatty(STDOUT_FILENO) == 1
@@ -211,23 +208,22 @@ actor DownloadReport {
     /// These areas have a record on this device: finishing brings them up to date.
     func updating(_ ids: [ItemID]) { updating.formUnion(ids) }
 
-    /// The running downloads' progress (the queue sends it at most ten times a second).
-    func show(_ progress: [ItemID: DownloadProgress]) {
-        let now = ProcessInfo.processInfo.systemUptime
-        for (id, progress) in progress.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where !ended.contains(id) {
-            if json {
-                // Scripts get a line a second per area.
-                guard now - (lastJSON[id] ?? 0) >= 1 else { continue }
-                lastJSON[id] = now
-                Output.jsonLine(["event": .string("progress"), "area": .string(id.rawValue), "bytes": .count(progress.bytes),
-                                 "total": .count(progress.total),
-                                 "bytesPerSecond": progress.bytesPerSecond.map { .number($0.rounded()) } ?? .null,
-                                 "secondsRemaining": progress.secondsRemaining.map { .number($0.rounded()) } ?? .null])
-            } else if live {
-                latest[id] = (title(id), progress)
-            }
+    /// A running download's progress (the queue sends it at most five times a second).
+    func show(_ id: ItemID, _ progress: DownloadProgress) {
+        guard !ended.contains(id) else { return }
+        if json {
+            // Scripts get a line a second per area.
+            let now = ProcessInfo.processInfo.systemUptime
+            guard now - (lastJSON[id] ?? 0) >= 1 else { return }
+            lastJSON[id] = now
+            Output.jsonLine(["event": .string("progress"), "area": .string(id.rawValue), "bytes": .count(progress.bytes),
+                             "total": .count(progress.total),
+                             "bytesPerSecond": progress.bytesPerSecond.map { .number($0.rounded()) } ?? .null,
+                             "secondsRemaining": progress.secondsRemaining.map { .number($0.rounded()) } ?? .null])
+        } else if live {
+            latest[id] = (title(id), progress)
+            drawStatus()
         }
-        if live, !json, !latest.isEmpty { drawStatus() }
     }
 
     func skipped(_ area: MapArea) {
@@ -254,10 +250,13 @@ actor DownloadReport {
         switch event {
         case .finished(let id, _), .failed(let id, _), .cancelled(let id), .paused(let id): ended.insert(id)
         case .queued(let id), .started(let id, _): ended.remove(id)
+        case .progress: break
         }
         switch event {
         case .queued(let id):
             if json { Output.jsonLine(["event": .string("queued"), "area": .string(id.rawValue), "title": .text(title(id))]) }
+        case .progress(let id, let progress):
+            show(id, progress)
         case .started(let id, let offset):
             if json {
                 Output.jsonLine(["event": .string("started"), "area": .string(id.rawValue), "resumedFrom": .count(offset)])

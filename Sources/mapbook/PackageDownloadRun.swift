@@ -51,7 +51,7 @@ struct PackageDownloadRun {
             let latest = LatestProgress()
             let ticker = Task { [report] in
                 while (try? await Task.sleep(for: .milliseconds(200))) != nil {
-                    if let progress = latest.current { await report.show([item.id: progress]) }
+                    if let progress = latest.current { await report.show(item.id, progress) }
                 }
             }
             defer { ticker.cancel() }

@@ -395,7 +395,8 @@ struct UpdateDownloadTests {
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
         let progress = DownloadProgress(bytes: 1_000, total: 2_097_152, bytesPerSecond: 500)
-        _ = App.update(&state, .downloadProgress([Fixture.bangor: progress, Fixture.acadia: progress]))
+        _ = App.update(&state, .download(.progress(Fixture.bangor, progress)))
+        _ = App.update(&state, .download(.progress(Fixture.acadia, progress)))
         #expect(state.library.transfers[Fixture.bangor] == .running(progress))
         #expect(state.library.transfers[Fixture.acadia] == nil)
     }
@@ -429,7 +430,7 @@ struct UpdateDownloadTests {
         var state = Fixture.loaded()
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
-        _ = App.update(&state, .downloadProgress([Fixture.bangor: DownloadProgress(bytes: 4_096, total: nil, bytesPerSecond: nil)]))
+        _ = App.update(&state, .download(.progress(Fixture.bangor, DownloadProgress(bytes: 4_096, total: nil, bytesPerSecond: nil))))
         let failure = DownloadFailure(sentence: "Cannot reach p.", isUnreachable: true, isDiskFull: false)
         #expect(App.update(&state, .download(.failed(Fixture.bangor, failure))) == [.checkNetwork])
         #expect(state.library.transfers[Fixture.bangor] == .waitingForNetwork)

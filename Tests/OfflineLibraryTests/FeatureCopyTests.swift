@@ -172,18 +172,12 @@ struct FeatureCopyTests {
         let layers = try await fixture.client.webMap(ItemID(SampleFixture.webMapID)!).keptLayers
         let queue = fixture.queue()
         await queue.setKeptLayers(layers)
-        let watcher = Task {
-            var seen: [FeatureCopyCount] = []
-            for await snapshot in queue.progress {
-                if let count = snapshot[fixture.portlandID]?.featureCopies, seen.last != count { seen.append(count) }
-                if seen.last?.done == 2 || Task.isCancelled { break }
-            }
-            return seen
+        let events = try await fixture.downloadPortland(with: queue)
+        guard case .finished? = events.last else { Issue.record("no download: \(events)"); return }
+        var seen: [FeatureCopyCount] = []
+        for case .progress(fixture.portlandID, let progress) in events {
+            if let count = progress.featureCopies, seen.last != count { seen.append(count) }
         }
-        guard case .finished? = try await fixture.downloadPortland(with: queue).last else { Issue.record("no download"); return }
-        try await Task.sleep(for: .milliseconds(300))
-        watcher.cancel()
-        let seen = await watcher.value
         #expect(seen.first == FeatureCopyCount(done: 0, total: 2), "\(seen)")
         #expect(seen.allSatisfy { $0.total == 2 })
     }

@@ -61,9 +61,12 @@ struct LibraryFixture {
         return await Self.events(of: queue, until: portlandID)
     }
 
-    /// Waits until the queue reports more than `bytes` of the area's download.
+    /// Waits until the queue reports more than `bytes` of the area's download (taking the events
+    /// up to there from the queue's one stream).
     static func progress(of queue: DownloadQueue, _ id: ItemID, beyond bytes: Int64) async {
-        for await snapshot in queue.progress where (snapshot[id]?.bytes ?? 0) > bytes { return }
+        for await event in queue.events {
+            if case .progress(id, let progress) = event, progress.bytes > bytes { return }
+        }
     }
 
     /// Collects events until the area finishes, fails, is cancelled or paused.

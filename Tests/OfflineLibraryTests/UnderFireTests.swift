@@ -62,7 +62,8 @@ import LibraryModel
     /// Two writers of one area: the second is refused with the first one's pid, and the first
     /// finishes undisturbed. (flock conflicts between two opens in one process as between two processes.)
     @Test func aSecondWriterIsToldWhoHasTheArea() async throws {
-        let fixture = try LibraryFixture(faults: "bandwidth=400k")
+        // The first download is held part way until the second writer has been refused.
+        let fixture = try LibraryFixture(faults: "hold=307200")
         defer { fixture.cleanUp() }
         let area = try await fixture.area(SampleFixture.portlandID)
         // The first writer must still hold the area when the second comes: a machine that pauses
@@ -77,7 +78,7 @@ import LibraryModel
         #expect(throws: LibraryError.busy(title: "Greater Portland", pid: getpid())) {
             try fixture.library.removeDownload(fixture.portlandID, title: "Greater Portland")
         }
-        try fixture.portal.updateFaults { $0.bytesPerSecond = nil }
+        fixture.portal.releaseHeldDownloads()
         #expect(await LibraryFixture.events(of: first, until: fixture.portlandID).record != nil)
         #expect(fixture.library.verify(try #require(fixture.library.downloadRecord(fixture.portlandID))).isEmpty)
     }

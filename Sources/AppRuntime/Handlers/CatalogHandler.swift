@@ -177,9 +177,6 @@ final class CatalogHandler {
             }
         }
         tasks.track { [send] in
-            for await progress in queue.progress { send(.downloadProgress(progress)) }
-        }
-        tasks.track { [send] in
             for await status in monitor.statuses { send(.network(status)) }
         }
     }

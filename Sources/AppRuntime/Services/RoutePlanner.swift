@@ -94,7 +94,8 @@ public actor RoutePlanner {
     private func mode(named name: String, client: PortalClient, service found: RouteService) async throws -> TravelMode {
         let modes = try await modes(client: client, service: found)
         guard let mode = modes.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
-            let offered = modes.map { TerminalText.sanitizedLine($0.name, maxLength: 40) }.joined(separator: ", ")
+            let named = modes.prefix(10).map { TerminalText.sanitizedLine($0.name, maxLength: 40) }
+            let offered = named.joined(separator: ", ") + (modes.count > named.count ? " and \(modes.count - named.count) more" : "")
             throw RouteError(offered.isEmpty ? "This portal offers no travel modes; leave out the mode."
                                               : "There is no travel mode “\(TerminalText.sanitizedLine(name, maxLength: 40))”: the portal offers \(offered).")
         }
