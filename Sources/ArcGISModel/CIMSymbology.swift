@@ -131,7 +131,7 @@ extension FeatureSymbol {
         guard let json else { return nil }
         if case .array = json { return SymbolColor(json: json) }
         let values = json["values"]?.array.compactMap(\.double) ?? []
-        func byte(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
+        let byte = SymbolColor.byte
         func alpha(_ index: Int) -> UInt8 { values.count > index ? byte(values[index] / 100 * 255) : 255 }
         switch json["type"]?.string {
         case "CIMRGBColor" where values.count >= 3:
@@ -153,7 +153,7 @@ extension FeatureSymbol {
     private static func hsv(hue: Double, saturation s: Double, value v: Double) -> (Double, Double, Double) {
         let h = (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 60
         let c = v * s, x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1)), m = v - c
-        let (r, g, b): (Double, Double, Double) = switch Int(h) {
+        let (r, g, b): (Double, Double, Double) = switch h.clampedInt(in: 0...5, rounding: .towardZero) {
         case 0: (c, x, 0)
         case 1: (x, c, 0)
         case 2: (0, c, x)

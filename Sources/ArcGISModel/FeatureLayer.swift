@@ -8,10 +8,13 @@ public struct SymbolColor: Sendable, Equatable, Hashable {
 
     public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) { self.r = r; self.g = g; self.b = b; self.a = a }
 
+    /// A colour channel from a file or a server (0…255; anything else brought in).
+    static func byte(_ value: Double) -> UInt8 { UInt8(value.clampedInt(in: 0...255)) }
+
     init?(json: JSONValue?) {
         let parts = json?.array.compactMap(\.double) ?? []
         guard parts.count >= 3 else { return nil }
-        func byte(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
+        let byte = Self.byte
         self.init(r: byte(parts[0]), g: byte(parts[1]), b: byte(parts[2]), a: parts.count > 3 ? byte(parts[3]) : 255)
     }
 }

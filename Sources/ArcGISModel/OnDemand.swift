@@ -85,7 +85,7 @@ public enum ServiceJobStatus: Sendable, Equatable {
         let percent = json["progress"]?["percent"]?.double ?? json["percentComplete"]?.double
         switch json["jobStatus"]?.string ?? "" {
         case "esriJobNew", "esriJobSubmitted", "esriJobWaiting": self = .waiting
-        case "esriJobExecuting", "esriJobCancelling": self = .running(percent: percent.map { Int($0.rounded()) })
+        case "esriJobExecuting", "esriJobCancelling": self = .running(percent: percent.flatMap { $0.int(in: 0...100) })
         case "esriJobSucceeded": self = .succeeded
         case "esriJobCancelled": self = .cancelled
         case "esriJobFailed", "esriJobTimedOut":
@@ -143,11 +143,13 @@ public struct TileExportEstimate: Sendable, Equatable {
 
     public init(tiles: Int, bytes: Int64) { self.tiles = tiles; self.bytes = bytes }
 
+    /// nil when the server's figures are not numbers a world of tiles could have (every tile of
+    /// level 23 is 2^46; a petabyte): the tiles are then counted on the grid instead.
     public init?(json: JSONValue) {
         let value = json["value"] ?? json
-        guard let tiles = value["totalTilesToExport"]?.double, let bytes = value["totalSize"]?.double,
-              tiles >= 0, bytes >= 0, tiles.isFinite, bytes < 1e15 else { return nil }
-        self.init(tiles: Int(tiles), bytes: Int64(bytes))
+        guard let tiles = value["totalTilesToExport"]?.int(in: 0...(1 << 47)),
+              let bytes = value["totalSize"]?.int(in: 0...(1 << 50)) else { return nil }
+        self.init(tiles: tiles, bytes: Int64(bytes))
     }
 }
 

@@ -36,7 +36,7 @@ public enum RouteUnits: String, Sendable, CaseIterable {
 
     /// "12.3 km", "0.4 mi", "3,039 mi": a length in these units.
     public func describe(_ length: Double) -> String {
-        length >= 100 ? "\(Format.grouped(Int(length.rounded()))) \(rawValue)" : String(format: "%.1f %@", length, rawValue)
+        length >= 100 ? "\(Format.grouped(length.clampedInt(in: 0...Format.largestShown))) \(rawValue)" : String(format: "%.1f %@", length, rawValue)
     }
 }
 
@@ -197,7 +197,7 @@ public enum CompressedGeometry {
     public static func encode(_ points: [GeoPoint], factor: Int = 55_585) -> String {
         var text = base32(factor), x = 0, y = 0
         for point in points {
-            let px = Int((point.longitude * Double(factor)).rounded()), py = Int((point.latitude * Double(factor)).rounded())
+            let px = (point.longitude * Double(factor)).clampedInt(), py = (point.latitude * Double(factor)).clampedInt()
             text += base32(px - x) + base32(py - y)
             x = px; y = py
         }

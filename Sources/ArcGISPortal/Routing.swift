@@ -32,16 +32,23 @@ extension PortalClient {
         return RouteService(url: Self.worldRoute)
     }
 
-    /// `GetTravelModes`: the travel modes the portal offers; none when it names no routing utilities.
+    /// `GetTravelModes`: the travel modes the portal offers (the first `mostTravelModes`); none when
+    /// it names no routing utilities. A mode whose description is larger than any real one (which
+    /// would be posted back with every route) is left out.
     public func travelModes(using service: RouteService) async throws -> [TravelMode] {
         guard let utilities = service.utilities else { return [] }
         let json = try await getJSON(utilities, ["GetTravelModes", "execute"], query: [], deadline: Self.queryDeadline)
         let rows = (json["results"]?.array ?? []).first { $0["paramName"]?.string == "supportedTravelModes" }?["value"]?["features"]?.array ?? []
-        return rows.compactMap { row in
-            guard let name = row["attributes"]?["Name"]?.string, let mode = row["attributes"]?["TravelMode"]?.string, !name.isEmpty else { return nil }
-            return TravelMode(name: name, json: mode)
-        }
+        return rows.lazy.compactMap { row in
+            guard let name = row["attributes"]?["Name"]?.string, let mode = row["attributes"]?["TravelMode"]?.string, !name.isEmpty,
+                  mode.utf8.count <= Self.largestTravelMode else { return nil }
+            return TravelMode(name: TerminalText.sanitizedLine(name, maxLength: 80), json: mode)
+        }.prefix(Self.mostTravelModes).map { $0 }
     }
+
+    /// The most travel modes taken from a portal, and the largest description of one (real ones are a few KiB).
+    static let mostTravelModes = 100
+    static let largestTravelMode = 64 << 10
 
     /// `solve`: the route through `stops` in order, with its directions in `units`, starting now.
     public func solveRoute(_ stops: [RouteStop], units: RouteUnits, mode: TravelMode? = nil, start: Date = Date(),
@@ -55,7 +62,7 @@ extension PortalClient {
         var form: [(String, String)] = [
             ("stops", stopsJSON.compactText), ("returnDirections", "true"), ("returnRoutes", "true"), ("returnStops", "false"),
             ("directionsOutputType", "esriDOTComplete"), ("directionsLengthUnits", units.serviceName), ("outSR", "4326"),
-            ("startTime", String(Int64(start.timeIntervalSince1970 * 1000))), ("startTimeIsUTC", "true"),
+            ("startTime", String(start.epochMilliseconds)), ("startTimeIsUTC", "true"),
         ]
         if let mode { form.append(("travelMode", mode.json)) }
         // POST: 150 named stops are longer than servers take in an address (about 2,000 characters).
@@ -128,7 +135,9 @@ extension PortalClient {
         let totalField = units == .kilometers ? "Total_Kilometers" : "Total_Miles"
         let length: Double = summary?["totalLength"]?.double ?? attributes?[totalField]?.double ?? 0
         let minutes: Double = summary?["totalTime"]?.double ?? attributes?["Total_TravelTime"]?.double ?? 0
-        guard length.isFinite, length >= 0, minutes.isFinite, minutes >= 0 else { throw RouteError("The route service's totals are not numbers.") }
+        guard checked(length, atMost: longestLength) != nil, checked(minutes, atMost: longestMinutes) != nil else {
+            throw RouteError("The route service's totals are not numbers a route on Earth can have.")
+        }
         let maneuvers: [Maneuver] = (directions?["features"]?.array ?? []).map(maneuver)
         let extent = Envelope(json: summary?["envelope"], default: reference)?.geographic ?? GeoGeometry.lines([path]).extent
         return Route(stops: stops, units: units, path: path, length: length, minutes: minutes, extent: extent,
@@ -141,15 +150,23 @@ extension PortalClient {
         let a: JSONValue? = step["attributes"]
         let text = TerminalText.sanitizedLine(a?["text"]?.string ?? "", maxLength: 200)
         var eta: Date?
-        if let ms = a?["ETA"]?.double, ms.isFinite, ms > 0 { eta = Date(timeIntervalSince1970: ms / 1000) }
+        if let ms = checked(a?["ETA"]?.double, atMost: latestArrival), ms > 0 { eta = Date(timeIntervalSince1970: ms / 1000) }
         var path: [GeoPoint] = []
         if let compressed = step["compressedGeometry"]?.string, let decoded = try? CompressedGeometry.decode(compressed) { path = decoded }
         return Maneuver(kind: ManeuverKind(serviceName: a?["maneuverType"]?.string), text: text.isEmpty ? "Continue" : text,
-                        length: finite(a?["length"]?.double), minutes: finite(a?["time"]?.double), arrival: eta, path: path)
+                        length: checked(a?["length"]?.double, atMost: longestLength) ?? 0,
+                        minutes: checked(a?["time"]?.double, atMost: longestMinutes) ?? 0, arrival: eta, path: path)
     }
 
-    private static func finite(_ value: Double?) -> Double {
-        guard let value, value.isFinite, value >= 0 else { return 0 }
+    /// The most a route on Earth can measure, in either unit, and take, in minutes (twenty years);
+    /// and the latest arrival believed (the year 9999, in epoch milliseconds).
+    static let longestLength = 1_000_000.0
+    static let longestMinutes = 10_000_000.0
+    static let latestArrival = 253_402_300_799_000.0
+
+    /// A server's figure when it is one a route can have (finite, not negative, within `limit`).
+    private static func checked(_ value: Double?, atMost limit: Double) -> Double? {
+        guard let value, value.isFinite, value >= 0, value <= limit else { return nil }
         return value
     }
 }

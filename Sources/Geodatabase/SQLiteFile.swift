@@ -98,7 +98,7 @@ final class SQLiteFile {
     private func failure() -> GeodatabaseError {
         let code = sqlite3_errcode(handle)
         if code == SQLITE_INTERRUPT {
-            return GeodatabaseError("Reading it took longer than \(Int(statementSeconds.rounded(.up))) s and was stopped.")
+            return GeodatabaseError("Reading it took longer than \(statementSeconds.clampedInt(in: 0...Format.largestShown, rounding: .up)) s and was stopped.")
         }
         let reason = TerminalText.sanitizedLine(String(cString: sqlite3_errmsg(handle)), maxLength: 160)
         return GeodatabaseError(code == SQLITE_NOTADB ? "It is not a SQLite database." : "It cannot be read (\(reason)).")

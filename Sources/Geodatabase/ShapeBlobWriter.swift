@@ -7,7 +7,7 @@ extension ShapeBlob {
     /// header and the stream's marker, which no reader needs and this writes as none.
     public static func encode(_ shape: StoredShape, grid: CoordinateGrid, srid: Int) -> [UInt8] {
         func stored(_ point: (x: Double, y: Double)) -> (Int64, Int64) {
-            (Int64(((point.x - grid.originX) * grid.scale).rounded()), Int64(((point.y - grid.originY) * grid.scale).rounded()))
+            (Int64(((point.x - grid.originX) * grid.scale).clampedInt()), Int64(((point.y - grid.originY) * grid.scale).clampedInt()))
         }
         let parts: [[(Int64, Int64)]]
         let codes: (UInt8, UInt8)

@@ -62,8 +62,8 @@ public enum DistanceUnits: String, CaseIterable, Sendable {
             return Format.distance(meters)
         case .imperial:
             let feet = meters / 0.3048, miles = meters / 1609.344
-            if miles < 0.2 { return "\(Int(feet.rounded())) ft" }
-            return miles < 100 ? String(format: "%.1f mi", miles) : "\(Int(miles.rounded())) mi"
+            if miles < 0.2 { return "\(feet.clampedInt(in: 0...1_056)) ft" }
+            return miles < 100 ? String(format: "%.1f mi", miles) : "\(miles.clampedInt(in: 0...Format.largestShown)) mi"
         }
     }
 }

@@ -120,10 +120,9 @@ public enum WebMercator {
     public static func tile(containingX x: Double, y: Double, zoom: Int) -> (column: Int, row: Int) {
         let n = Double(1 << zoom)
         let span = 2 * originShift
-        let col = Int(((x + originShift) / span * n).rounded(.down))
-        let row = Int(((originShift - y) / span * n).rounded(.down))
         let last = (1 << zoom) - 1
-        return (min(max(col, 0), last), min(max(row, 0), last))
+        return (((x + originShift) / span * n).clampedInt(in: 0...last, rounding: .down),
+                ((originShift - y) / span * n).clampedInt(in: 0...last, rounding: .down))
     }
 }
 

@@ -65,6 +65,6 @@ public struct RetryPolicy: Sendable, Equatable {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000)))
+        return .milliseconds((date.timeIntervalSince(now) * 1000).clampedInt(in: 0...Int(Int32.max), rounding: .towardZero))
     }
 }

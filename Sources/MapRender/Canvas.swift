@@ -60,8 +60,8 @@ public struct MapCanvas: Sendable {
         if (a.x < box.minX && b.x < box.minX) || (a.y < box.minY && b.y < box.minY)
             || (a.x >= box.maxX && b.x >= box.maxX) || (a.y >= box.maxY && b.y >= box.maxY) { return }
         guard let (p, q) = Self.clip(a, b, to: box) else { return }
-        var x0 = Int(p.x.rounded(.down)), y0 = Int(p.y.rounded(.down))
-        let x1 = Int(q.x.rounded(.down)), y1 = Int(q.y.rounded(.down))
+        var x0 = p.x.clampedInt(rounding: .down), y0 = p.y.clampedInt(rounding: .down)
+        let x1 = q.x.clampedInt(rounding: .down), y1 = q.y.clampedInt(rounding: .down)
         let dx = abs(x1 - x0), dy = -abs(y1 - y0)
         let sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1
         var error = dx + dy
@@ -143,7 +143,7 @@ public struct MapCanvas: Sendable {
     public mutating func fill(rings: [[(x: Double, y: Double)]], paint: (PaletteIndex?) -> PaletteIndex) {
         var pixelBox = (firstColumn: 0, firstRow: 0, lastColumn: columns - 1, lastRow: rows * 2 - 1)
         if let clipBox {
-            func first(_ v: Double) -> Int { Int(max(min(((v - 1) / 2).rounded(.up), 1e6), -1e6)) }
+            func first(_ v: Double) -> Int { ((v - 1) / 2).clampedInt(in: -1_000_000...1_000_000, rounding: .up) }
             pixelBox = (max(pixelBox.firstColumn, first(clipBox.minX)), max(pixelBox.firstRow, first(clipBox.minY)),
                         min(pixelBox.lastColumn, first(clipBox.maxX) - 1), min(pixelBox.lastRow, first(clipBox.maxY) - 1))
         }
@@ -189,8 +189,8 @@ public struct MapCanvas: Sendable {
             crossings.sort()
             var i = 0
             while i + 1 < crossings.count {
-                let start = max(Int((crossings[i] - 0.5).rounded(.up)), pixelBox.firstColumn)
-                let end = min(Int((crossings[i + 1] - 0.5).rounded(.down)), pixelBox.lastColumn)
+                let start = max((crossings[i] - 0.5).clampedInt(rounding: .up), pixelBox.firstColumn)
+                let end = min((crossings[i + 1] - 0.5).clampedInt(rounding: .down), pixelBox.lastColumn)
                 if start <= end { for x in start...end { fills[row * columns + x] = paint(fills[row * columns + x]) } }
                 i += 2
             }
@@ -255,7 +255,7 @@ public struct MapCanvas: Sendable {
             return (0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b)) / 255
         }.reduce(0, +) / Double(pixels.count)
         let ramp = ImageArt.asciiRamp
-        return ramp[min(Int((1 - lightness) * Double(ramp.count)), ramp.count - 1)]
+        return ramp[((1 - lightness) * Double(ramp.count)).clampedInt(in: 0...ramp.count - 1, rounding: .towardZero)]
     }
 
     /// A character that looks like the dot pattern, for fonts without braille: a line's direction
@@ -286,8 +286,8 @@ private struct FillEdge {
     init(x0: Double, y0: Double, x1: Double, y1: Double, visibleRows: ClosedRange<Int>) {
         self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
         let top = min(y0, y1), bottom = max(y0, y1)
-        // Clamped before converting, so far-away vertices cannot overflow.
-        func row(_ v: Double) -> Int { Int(max(min((v - 0.5).rounded(.up), 1e9), -1e9)) }
+        // Clamped, so far-away vertices cannot overflow.
+        func row(_ v: Double) -> Int { (v - 0.5).clampedInt(in: -1_000_000_000...1_000_000_000, rounding: .up) }
         firstRow = max(row(top), visibleRows.lowerBound)
         lastRow = min(row(bottom) - 1, visibleRows.upperBound)
     }

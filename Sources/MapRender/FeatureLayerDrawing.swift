@@ -188,7 +188,7 @@ enum FeatureLayerPainter {
     static func blend(_ color: SymbolColor, alpha: Double, over below: PaletteIndex?) -> PaletteIndex {
         guard let below, alpha < 0.95 else { return XtermPalette.nearest(r: Int(color.r), g: Int(color.g), b: Int(color.b)) }
         let under = XtermPalette.rgb(below)
-        func mix(_ a: UInt8, _ b: Int) -> Int { Int((Double(a) * alpha + Double(b) * (1 - alpha)).rounded()) }
+        func mix(_ a: UInt8, _ b: Int) -> Int { (Double(a) * alpha + Double(b) * (1 - alpha)).clampedInt(in: 0...255) }
         return XtermPalette.nearest(r: mix(color.r, under.r), g: mix(color.g, under.g), b: mix(color.b, under.b))
     }
 
@@ -244,7 +244,7 @@ enum FeatureLayerPainter {
                 let cx = ((box.minX + box.maxX) / 2 - projection.left) * projection.scale / 2
                 let cy = (projection.top - (box.minY + box.maxY) / 2) * projection.scale / 4
                 guard cx >= -40, cy >= 0, cx < Double(columns + 40), cy < Double(rows) else { continue }
-                let column = Int(cx.rounded(.down)), row = Int(cy.rounded(.down))
+                let column = cx.clampedInt(rounding: .down), row = cy.clampedInt(rounding: .down)
                 let rank = MapLabel.Rank.map(order + layerIndex)
                 if isPoint {
                     guard column >= 0, column < columns, !labelled[row * columns + column] else { continue }

@@ -99,7 +99,7 @@ extension ImageArt {
     public static func shrunk(_ image: RasterImage, toFit maxWidth: Int, _ maxHeight: Int) -> RasterImage {
         guard image.width > maxWidth || image.height > maxHeight else { return image }
         let scale = min(Double(maxWidth) / Double(image.width), Double(maxHeight) / Double(image.height))
-        let width = max(Int(Double(image.width) * scale), 1), height = max(Int(Double(image.height) * scale), 1)
+        let width = (Double(image.width) * scale).clampedInt(in: 1...maxWidth, rounding: .down), height = (Double(image.height) * scale).clampedInt(in: 1...maxHeight, rounding: .down)
         var rgba: [UInt8] = []
         rgba.reserveCapacity(width * height * 4)
         for y in 0..<height {

@@ -222,8 +222,8 @@ public enum MapComposer {
                     let fx = (mx + WebMercator.originShift) / span, fy = (WebMercator.originShift - my) / span
                     guard fx >= 0, fy >= 0, fx < n, fy < n,
                           let image = byKey[TileKey(z: z, x: Int(fx), y: Int(fy))] else { continue }
-                    let ix = min(Int((fx - fx.rounded(.down)) * Double(image.width)), image.width - 1)
-                    let iy = min(Int((fy - fy.rounded(.down)) * Double(image.height)), image.height - 1)
+                    let ix = ((fx - fx.rounded(.down)) * Double(image.width)).clampedInt(in: 0...image.width - 1, rounding: .down)
+                    let iy = ((fy - fy.rounded(.down)) * Double(image.height)).clampedInt(in: 0...image.height - 1, rounding: .down)
                     blender.blend(image.pixel(x: ix, y: iy), opacity: opacity, atX: px, y: py, into: &canvas)
                     break
                 }
@@ -244,12 +244,12 @@ public enum MapComposer {
             let my = projection.top - (Double(py) * 2 + 1) / projection.scale
             let fy = (placed.top - my) / spanY
             guard fy >= 0, fy < 1 else { continue }
-            let iy = min(Int(fy * Double(image.height)), image.height - 1)
+            let iy = (fy * Double(image.height)).clampedInt(in: 0...image.height - 1, rounding: .down)
             for px in 0..<canvas.columns {
                 let mx = projection.left + (Double(px) * 2 + 1) / projection.scale
                 let fx = (mx - placed.left) / spanX
                 guard fx >= 0, fx < 1 else { continue }
-                blender.blend(image.pixel(x: min(Int(fx * Double(image.width)), image.width - 1), y: iy), opacity: placed.opacity,
+                blender.blend(image.pixel(x: (fx * Double(image.width)).clampedInt(in: 0...image.width - 1, rounding: .down), y: iy), opacity: placed.opacity,
                               atX: px, y: py, into: &canvas)
                 drawn = true
             }
@@ -331,7 +331,7 @@ public enum MapComposer {
                 for p in geometry.points {
                     let d = dot(p)
                     guard d.x.isFinite, d.y.isFinite, abs(d.x) < 1e7, abs(d.y) < 1e7 else { continue }
-                    canvas.setDot(x: Int(d.x.rounded(.down)), y: Int(d.y.rounded(.down)), color: color.paletteIndex)
+                    canvas.setDot(x: d.x.clampedInt(rounding: .down), y: d.y.clampedInt(rounding: .down), color: color.paletteIndex)
                 }
             case .symbol:
                 guard let text = painter.label(context) else { continue }
@@ -389,7 +389,7 @@ struct PixelBlender {
                 g = g * alpha + Double(under.g) * (1 - alpha)
                 b = b * alpha + Double(under.b) * (1 - alpha)
             }
-            return XtermPalette.nearest(r: Int(r.rounded()), g: Int(g.rounded()), b: Int(b.rounded()))
+            return XtermPalette.nearest(r: r.clampedInt(in: 0...255), g: g.clampedInt(in: 0...255), b: b.clampedInt(in: 0...255))
         }()
         cache[packed] = index
         canvas.setPixel(x: px, y: py, color: index)

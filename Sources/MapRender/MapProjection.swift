@@ -57,6 +57,6 @@ public struct MapProjection: Sendable, Equatable {
     public func cell(_ p: MercatorPoint) -> (column: Int, row: Int)? {
         let d = dot(p)
         guard d.x.isFinite, d.y.isFinite, abs(d.x) < 1e6, abs(d.y) < 1e6 else { return nil }
-        return (Int((d.x / 2).rounded(.down)), Int((d.y / 4).rounded(.down)))
+        return ((d.x / 2).clampedInt(rounding: .down), (d.y / 4).clampedInt(rounding: .down))
     }
 }

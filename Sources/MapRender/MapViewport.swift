@@ -87,7 +87,7 @@ public struct MapViewport: Sendable, Equatable {
     /// The tile level to draw for tiles of `tileSize` pixels: the one whose pixels are closest to
     /// a dot, limited to the levels the source has (deeper views draw the deepest tiles bigger).
     public func tileZoom(tileSize: Int, available: ClosedRange<Int>) -> Int {
-        let ideal = Int((zoom - log2(Double(max(tileSize, 1)) / 256)).rounded())
+        let ideal = (zoom - log2(Double(max(tileSize, 1)) / 256)).clampedInt(in: -64...64)
         return min(max(ideal, available.lowerBound), available.upperBound)
     }
 
@@ -100,10 +100,10 @@ public struct MapViewport: Sendable, Equatable {
         let span = 2 * WebMercator.originShift / Double(n)
         let right = projection.left + Double(columns * 2) / projection.scale
         let bottom = projection.top - Double(rows * 4) / projection.scale
-        let firstColumn = max(Int(((projection.left + WebMercator.originShift) / span).rounded(.down)), 0)
-        let lastColumn = min(Int(((right + WebMercator.originShift) / span).rounded(.down)), n - 1)
-        let firstRow = max(Int(((WebMercator.originShift - projection.top) / span).rounded(.down)), 0)
-        let lastRow = min(Int(((WebMercator.originShift - bottom) / span).rounded(.down)), n - 1)
+        let firstColumn = ((projection.left + WebMercator.originShift) / span).clampedInt(in: 0...n, rounding: .down)
+        let lastColumn = ((right + WebMercator.originShift) / span).clampedInt(in: -1...n - 1, rounding: .down)
+        let firstRow = ((WebMercator.originShift - projection.top) / span).clampedInt(in: 0...n, rounding: .down)
+        let lastRow = ((WebMercator.originShift - bottom) / span).clampedInt(in: -1...n - 1, rounding: .down)
         guard firstRow <= lastRow, firstColumn <= lastColumn, lastColumn - firstColumn < 64, lastRow - firstRow < 64 else { return [] }
         let middle = (x: Double(firstColumn + lastColumn) / 2, y: Double(firstRow + lastRow) / 2)
         var keys: [TileKey] = []

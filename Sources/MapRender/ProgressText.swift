@@ -19,7 +19,7 @@ public enum ProgressText {
             return "[" + body + String(repeating: " ", count: inner - full) + "]"
         }
         body = String(repeating: "█", count: full)
-        let eighth = Int((part - Double(full)) * 8)
+        let eighth = ((part - Double(full)) * 8).clampedInt(in: 0...8, rounding: .towardZero)
         if full < inner, eighth > 0 { body.append(eighths[eighth - 1]); full += 1 }
         return "▕" + body + String(repeating: " ", count: inner - full) + "▏"
     }
@@ -33,13 +33,13 @@ public enum ProgressText {
         }
         var parts: [String] = []
         if let total, total > 0 {
-            parts.append("\(Int((Double(bytes) / Double(total) * 100).rounded(.down)))%")
+            parts.append(Format.percent(Double(bytes) / Double(total)))
             parts.append(amounts(bytes, of: total))
         } else {
             parts.append(Format.bytes(bytes))
         }
         if let rate = bytesPerSecond, rate > 0 {
-            parts.append(Format.bytes(Int64(rate)) + "/s")
+            parts.append(Format.bytes(Int64(rate.clampedInt(in: 0...Int.max))) + "/s")
             if let total, total > bytes { parts.append(duration(Double(total - bytes) / rate)) }
         }
         return parts.joined(separator: "  ")
@@ -50,8 +50,8 @@ public enum ProgressText {
     public static func figures(bytes: Int64, total: Int64?, bytesPerSecond: Double?, fitting width: Int) -> String {
         let full = figures(bytes: bytes, total: total, bytesPerSecond: bytesPerSecond)
         guard DisplayWidth.of(full) > width, let total, total > 0 else { return full }
-        let percent = "\(Int((Double(bytes) / Double(total) * 100).rounded(.down)))%"
-        let rate = bytesPerSecond.flatMap { $0 > 0 ? Format.bytes(Int64($0)) + "/s" : nil }
+        let percent = Format.percent(Double(bytes) / Double(total))
+        let rate = bytesPerSecond.flatMap { $0 > 0 ? Format.bytes(Int64($0.clampedInt(in: 0...Int.max))) + "/s" : nil }
         let left = bytesPerSecond.flatMap { $0 > 0 && total > bytes ? duration(Double(total - bytes) / $0) : nil }
         let candidates = [[percent, rate, left], [percent, left], [percent]].map { $0.compactMap { $0 }.joined(separator: "  ") }
         return candidates.first { DisplayWidth.of($0) <= width } ?? percent
@@ -67,7 +67,7 @@ public enum ProgressText {
 
     /// `0:03`, `12:40`, `1:02:03`.
     public static func duration(_ seconds: Double) -> String {
-        let s = Int(min(max(seconds, 0), 359_999).rounded(.up))
+        let s = seconds.clampedInt(in: 0...359_999, rounding: .up)
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 }

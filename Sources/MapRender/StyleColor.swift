@@ -68,7 +68,7 @@ public struct StyleColor: Sendable, Equatable {
                           b: background.b + (b - background.b) * t)
     }
 
-    public var paletteIndex: PaletteIndex { XtermPalette.nearest(r: Int(r.rounded()), g: Int(g.rounded()), b: Int(b.rounded())) }
+    public var paletteIndex: PaletteIndex { XtermPalette.nearest(r: r.clampedInt(in: 0...255), g: g.clampedInt(in: 0...255), b: b.clampedInt(in: 0...255)) }
 
     var cssString: String { "rgba(\(r),\(g),\(b),\(a))" }
 

@@ -293,12 +293,11 @@ struct RasterTiling: Equatable {
         }
         var levels: [Int: Int] = [:]
         for lod in tileInfo["lods"]?.array ?? [] {
-            guard let level = lod["level"]?.int64, let resolution = lod["resolution"]?.double, resolution > 0 else { continue }
+            guard let level = lod["level"]?.int(in: 0...1_000), let resolution = lod["resolution"]?.double, resolution > 0 else { continue }
             let zoom = log2(2 * WebMercator.originShift / (Double(size) * resolution))
-            let rounded = zoom.rounded()
             // A scheme of other resolutions (a local one in Web Mercator) has levels off the grid.
-            guard abs(zoom - rounded) < 0.01, (0...24).contains(rounded) else { continue }
-            levels[Int(rounded)] = Int(level)
+            guard let web = zoom.int(in: 0...24), abs(zoom - Double(web)) < 0.01 else { continue }
+            levels[web] = level
         }
         guard !levels.isEmpty else {
             throw MapSourceError("\(layerName)'s levels are not those of Web Mercator's grid, which is all mapbook draws.")

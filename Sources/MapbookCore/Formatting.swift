@@ -34,20 +34,33 @@ public enum Format {
         return (number < 0 ? "-" : "") + out
     }
 
-    /// "850 m", "12.3 km", "143 km".
+    /// "850 m", "12.3 km", "143 km" (a server's length past a billion km is not believed further).
     public static func distance(_ meters: Double) -> String {
-        if meters < 1000 { return "\(Int(meters.rounded())) m" }
-        return meters < 100_000 ? String(format: "%.1f km", meters / 1000) : "\(Int((meters / 1000).rounded())) km"
+        if meters < 1000 { return "\(meters.clampedInt(in: 0...1000)) m" }
+        return meters < 100_000 ? String(format: "%.1f km", meters / 1000) : "\((meters / 1000).clampedInt(in: 0...Self.largestShown)) km"
     }
 
-    /// "45 min", "2 h 01 min", "1 d 22 h": how long a drive takes.
+    /// "45 min", "2 h 01 min", "1 d 22 h": how long a drive takes (at most `largestShown` minutes).
     public static func duration(minutes: Double) -> String {
-        let total = Int(max(minutes, 0).rounded())
+        let total = minutes.clampedInt(in: 0...Self.largestShown)
         if total < 60 { return "\(max(total, minutes > 0 ? 1 : 0)) min" }
         if total < 24 * 60 { return String(format: "%d h %02d min", total / 60, total % 60) }
         let hours = (total + 30) / 60
         return "\(hours / 24) d \(hours % 24) h"
     }
+
+    /// "47%": a share of a whole, rounded down so 100% means done; 0…1 outside is brought in.
+    public static func percent(_ fraction: Double) -> String {
+        "\((fraction * 100).clampedInt(in: 0...100, rounding: .down))%"
+    }
+
+    /// "1:24,000": a map scale by its denominator.
+    public static func scale(_ denominator: Double) -> String {
+        "1:\(grouped(denominator.clampedInt(in: 1...largestShown)))"
+    }
+
+    /// The largest count a sentence shows as it is: a billion (a server saying more is not believed further).
+    public static let largestShown = 1_000_000_000
 
     /// `2024-05-03`, or with `time` `2024-05-03 14:07 UTC`.
     public static func date(_ date: Date, time: Bool = false) -> String {

@@ -44,10 +44,7 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    public var int64: Int64? {
-        guard let d = double, d >= -9.2e18, d <= 9.2e18 else { return nil }
-        return Int64(d)
-    }
+    public var int64: Int64? { double?.int64(rounding: .towardZero) }
 
     public var bool: Bool? {
         switch self {
@@ -111,5 +108,5 @@ extension JSONValue: Codable {
 
 extension Date {
     /// Whole milliseconds since 1970, as ArcGIS sends dates.
-    public var epochMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    public var epochMilliseconds: Int64 { (timeIntervalSince1970 * 1000).int64() ?? 0 }
 }

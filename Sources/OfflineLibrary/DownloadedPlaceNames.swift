@@ -53,7 +53,7 @@ extension OfflineLibrary {
     /// A file's names from `<file>.names` when that names the file's size and date, else read and kept.
     private static func kept(_ path: String, read: () -> [PlaceName]) -> [PlaceName] {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let stamp = "mapbook-names 2 \(attributes?[.size] as? Int ?? 0) \(Int((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0))"
+        let stamp = "mapbook-names 2 \(attributes?[.size] as? Int ?? 0) \(((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0).clampedInt(rounding: .towardZero))"
         let keptPath = path + ".names"
         if let data = FileManager.default.contents(atPath: keptPath) {
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)

@@ -50,8 +50,7 @@ public struct KeptPicture: Sendable {
         let (width, height) = (max(ne.x - sw.x, 1), max(ne.y - sw.y, 1))
         let scale = Double(longestSide) / max(width, height)
         return ServiceView(xmin: sw.x, ymin: sw.y, xmax: sw.x + width, ymax: sw.y + height,
-                           width: max(Int((width * scale).rounded(.toNearestOrAwayFromZero)), 1),
-                           height: max(Int((height * scale).rounded(.toNearestOrAwayFromZero)), 1))
+                           width: (width * scale).clampedInt(in: 1...longestSide), height: (height * scale).clampedInt(in: 1...longestSide))
     }
 }
 

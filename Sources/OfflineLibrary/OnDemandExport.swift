@@ -123,10 +123,10 @@ public struct OnDemandExport: Sendable {
                     refused.append(.init(title: title, reason: "its service does not allow exporting tiles"))
                     continue
                 }
-                let deepest = kind == .rasterTiles ? description["tileInfo"]?["lods"]?.array.compactMap({ $0["level"]?.double }).max().map(Int.init) : nil
-                layers.append(OnDemandLayer(title: title, kind: kind, serviceURL: service.absoluteString,
-                                            maxTiles: description["maxExportTilesCount"]?.double.map(Int.init) ?? 100_000,
-                                            deepestLevel: deepest))
+                // Levels a tile grid can have; a count of tiles no service holds (or below one) is no cap it means.
+                let deepest = kind == .rasterTiles ? description["tileInfo"]?["lods"]?.array.compactMap({ $0["level"]?.int(in: 0...30) }).max() : nil
+                let cap = description["maxExportTilesCount"].map { $0.int(in: 1...(1 << 47)) } ?? 100_000
+                layers.append(OnDemandLayer(title: title, kind: kind, serviceURL: service.absoluteString, maxTiles: cap, deepestLevel: deepest))
             } catch {
                 refused.append(.init(title: title, reason: "its service could not be asked: \(error.userSentence)"))
                 isComplete = false

@@ -127,7 +127,7 @@ public enum PlainView {
                             abs(point.longitude), point.longitude >= 0 ? "E" : "W")
         let layers = map.layers.isEmpty ? "" : "; layers: " + map.layers.joined(separator: ", ")
         return "Map of \(map.title) (\(map.sourceName)): centre \(centre), zoom \(String(format: "%.1f", map.viewport.zoom)), "
-            + "scale 1:\(Format.grouped(Int(map.viewport.scale.rounded())))\(layers). Type back to leave it."
+            + "scale \(Format.scale(map.viewport.scale))\(layers). Type back to leave it."
     }
 }
 

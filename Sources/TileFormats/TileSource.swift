@@ -22,9 +22,8 @@ public struct TileLevel: Sendable, Equatable {
         guard let origin, spatialReference?.isWebMercator ?? false, resolution > 0, tileSize > 0,
               abs(origin.x + WebMercator.originShift) < 1, abs(origin.y - WebMercator.originShift) < 1 else { return nil }
         let zoom = log2(2 * WebMercator.originShift / (Double(tileSize) * resolution))
-        let rounded = zoom.rounded()
-        guard abs(zoom - rounded) < 0.01, (0...30).contains(rounded) else { return nil }
-        return Int(rounded)
+        guard let level = zoom.int(in: 0...30), abs(zoom - Double(level)) < 0.01 else { return nil }
+        return level
     }
 }
 

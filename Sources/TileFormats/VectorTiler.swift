@@ -126,8 +126,8 @@ public struct VectorTiler: Sendable {
         let scale = Double(n) * Double(extent)
         let margin = feature.type == .point ? 0 : buffer / Double(extent)
         func tileRange(_ lo: Double, _ hi: Double, _ windowLo: Double?, _ windowHi: Double?) -> ClosedRange<Int>? {
-            let first = max(0, Int(((max(lo, windowLo ?? lo) * Double(n)) - margin).rounded(.down)))
-            let last = min(n - 1, Int(((min(hi, windowHi ?? hi) * Double(n)) + margin).rounded(.down)))
+            let first = ((max(lo, windowLo ?? lo) * Double(n)) - margin).clampedInt(in: 0...n, rounding: .down)
+            let last = ((min(hi, windowHi ?? hi) * Double(n)) + margin).clampedInt(in: -1...n - 1, rounding: .down)
             return first <= last ? first...last : nil
         }
         guard let rows = tileRange(feature.bounds.minY, feature.bounds.maxY, window?.0.y, window?.1.y),
@@ -205,7 +205,7 @@ public struct VectorTiler: Sendable {
         var out: [MVTPoint] = []
         out.reserveCapacity(vertices.count)
         for v in vertices {
-            let p = MVTPoint(x: Int32(v.x.rounded()), y: Int32(v.y.rounded()))
+            let p = MVTPoint(x: Int32(v.x.clampedInt(in: -(1 << 30)...(1 << 30))), y: Int32(v.y.clampedInt(in: -(1 << 30)...(1 << 30))))
             if out.last != p { out.append(p) }
         }
         if closed, out.count > 1, out.first == out.last { out.removeLast() }

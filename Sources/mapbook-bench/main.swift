@@ -211,7 +211,7 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     await settle(program, until: drawn)
     // Zoomed (in whole levels, as the keys do) to about the zoom measured above.
     if let zoom, let home = program.state.map?.viewport.zoom {
-        let steps = Int((zoom - home).rounded())
+        let steps = (zoom - home).clampedInt(in: -30...30)
         program.send(.intent(.map(.zoomAt(steps: steps, column: columns / 2, row: rows / 2))))
         await settle(program, until: drawn)
     }

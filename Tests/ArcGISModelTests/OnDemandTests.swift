@@ -39,12 +39,18 @@ import Testing
         #expect(ServiceJobStatus(replica: .object(["status": .string("Completed")])) == .succeeded)
         #expect(ServiceJobStatus(replica: .object(["status": .string("Failed"), "message": .string("No space.")])) == .failed("No space"))
         #expect(ServiceJobStatus.running(percent: 40).label == "Preparing on the server 40 %")
+        // A percentage no job can reach is not shown (once, it stopped every browser start).
+        for hostile in [1e30, -1e30, 101, -1] {
+            #expect(job("esriJobExecuting", ["progress": .object(["percent": .number(hostile)])]) == .running(percent: nil), "\(hostile)")
+        }
     }
 
     @Test func estimatesAndSpecsReadBackAndRefuseNonsense() throws {
         #expect(TileExportEstimate(json: .object(["value": .object(["totalSize": .number(6972190), "totalTilesToExport": .number(1234)])]))
                 == TileExportEstimate(tiles: 1234, bytes: 6_972_190))
         #expect(TileExportEstimate(json: .object(["totalSize": .number(-1), "totalTilesToExport": .number(3)])) == nil)
+        #expect(TileExportEstimate(json: .object(["totalSize": .number(10), "totalTilesToExport": .number(1e30)])) == nil)
+        #expect(TileExportEstimate(json: .object(["totalSize": .number(1e300), "totalTilesToExport": .number(3)])) == nil)
         let spec = OnDemandSpec(name: "Camden", extent: GeoExtent(xmin: -69.1, ymin: 44.2, xmax: -69.0, ymax: 44.3), maxLevel: 16,
                                 detail: .street, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(OnDemandSpec(json: spec.json) == spec && spec.detailLabel == "Street (level 16)")

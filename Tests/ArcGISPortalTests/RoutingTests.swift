@@ -158,6 +158,32 @@ struct RoutingTests {
         #expect(route.maneuvers.count == 1 && route.maneuvers[0].path.isEmpty && route.maneuvers[0].text == "Go north")
     }
 
+    /// Totals and steps of lengths and times no route on Earth has: refused, or the step's figure
+    /// left out — never a number that stops the program when it is printed (once: exit 132).
+    @Test func numbersNoRouteCanHaveAreRefused() async throws {
+        func route(total: String, step: String) async throws -> Result<Route, any Error> {
+            let server = try LoopbackServer { _ in .json(#"""
+                {"routes":{"features":[{"geometry":{"paths":[[[-70,43],[-70.01,43.01]]]}}]},
+                 "directions":[{"summary":{\#(total)},"features":[{"attributes":{"text":"Go",\#(step),"maneuverType":"esriDMTStraight"}}]}]}
+                """#) }
+            defer { server.stop() }
+            do {
+                return .success(try await PortalClient(portal: server.baseURL).solveRoute([Self.portland, Self.bangor], units: .kilometers,
+                                                                                          using: RouteService(url: server.baseURL)))
+            } catch { return .failure(error) }
+        }
+        for total in [#""totalLength":1e19,"totalTime":3"#, #""totalLength":2,"totalTime":1e300"#, #""totalLength":-2,"totalTime":3"#] {
+            guard case .failure(let error) = try await route(total: total, step: #""length":1,"time":1"#) else {
+                Issue.record("taken: \(total)"); continue
+            }
+            #expect(error.userSentence == "The route service's totals are not numbers a route on Earth can have.")
+        }
+        let kept = try await route(total: #""totalLength":2,"totalTime":3"#, step: #""length":1e19,"time":1e300,"ETA":1e30"#).get()
+        #expect(kept.maneuvers[0].length == 0 && kept.maneuvers[0].minutes == 0 && kept.maneuvers[0].arrival == nil)
+        // Whatever a route says, its words never trap.
+        _ = RouteUnits.kilometers.describe(1e300) + Format.duration(minutes: .infinity) + RouteUnits.miles.describe(-.infinity)
+    }
+
     @Test func aTooLargeAnswerIsRefusedWithinItsBound() async throws {
         let huge = String(repeating: " ", count: 10 << 20)
         let server = try LoopbackServer { _ in .json("{\"routes\":" + huge + "}") }

@@ -3,6 +3,7 @@ import ArcGISPortal
 import Foundation
 import Geometry
 import LibraryModel
+import LoopbackHTTP
 import MapbookCore
 import OfflineLibrary
 import PortalFixtures
@@ -34,6 +35,23 @@ struct OnDemandExportTests {
         let events = await LibraryFixture.events(of: queue, until: area.item.id)
         guard case .finished(_, let record)? = events.last else { Issue.record("the download did not finish: \(events)"); return nil }
         return record
+    }
+
+    /// A service's numbers that no tile service has (a cap of 1e30 tiles, or −1; a level of 1e30)
+    /// do not stop the plan (once: exit 132) and are not shown as they are.
+    @Test func aServicesImpossibleNumbersAreNotTaken() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop() }
+        for (cap, level, expected) in [("1e30", "5", nil), ("-1", "5", nil), ("5000", "1e30", 5000), ("0", "7", nil)] as [(String, String, Int?)] {
+            let server = try LoopbackServer { _ in .json(#"""
+                {"exportTilesAllowed":true,"maxExportTilesCount":\#(cap),"tileInfo":{"lods":[{"level":0},{"level":\#(level)}]}}
+                """#) }
+            defer { server.stop() }
+            let basemap = WebMapLayer(title: "Hostile", layerType: "ArcGISTiledMapServiceLayer", url: server.baseURL.appendingPathComponent("MapServer").absoluteString)
+            let plan = await Self.maker(fixture).plan(WebMap(basemapLayers: [basemap]))
+            #expect(plan.layers.count == 1 && plan.layers.first?.maxTiles == expected, "\(cap): \(plan.layers)")
+            #expect(plan.layers.first?.deepestLevel == (level == "1e30" ? 0 : Int(level)))
+        }
     }
 
     @Test func thePlanTakesTheBasemapAndTheFeatureServiceAndTheEstimateIsNearTheBytes() async throws {

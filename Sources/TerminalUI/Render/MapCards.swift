@@ -153,7 +153,7 @@ enum NewAreaCard {
         } else {
             notes.append(("Asking the services what it would weigh…", false))
         }
-        let level = "\(arrows.0)\(form.detail.title) · level \(form.detail.level) · 1:\(Format.grouped(Int(form.detail.scale.rounded())))\(arrows.1)"
+        let level = "\(arrows.0)\(form.detail.title) · level \(form.detail.level) · \(Format.scale(form.detail.scale))\(arrows.1)"
         FormCard.draw(title: "New map area", width: 76, fields: [
             FormCard.Field(label: "Name", value: form.name, focused: form.focus == .name),
             FormCard.Field(label: "Detail", value: level, focused: form.focus == .detail),

@@ -112,7 +112,7 @@ enum MapScreen {
         let lon = String(format: "%.4f°%@", abs(point.longitude), point.longitude >= 0 ? "E" : "W")
         let mode = options.glyphs == .unicode ? map.mode.rawValue : "ascii"
         let busy = map.isDrawing ? (options.glyphs == .unicode ? " …" : " ...") : ""
-        return "\(lat) \(lon)  z\(String(format: "%.1f", map.viewport.zoom))  1:\(Format.grouped(Int(map.viewport.scale.rounded())))  \(mode)\(busy)"
+        return "\(lat) \(lon)  z\(String(format: "%.1f", map.viewport.zoom))  \(Format.scale(map.viewport.scale))  \(mode)\(busy)"
     }
 
     private static func drawPanel(_ map: MapViewState, rows: [String], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
