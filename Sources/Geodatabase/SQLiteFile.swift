@@ -5,7 +5,8 @@ import MapbookCore
 /// Why a geodatabase could not be read: one sentence.
 public struct GeodatabaseError: UserFacingError, Equatable, Sendable, CustomStringConvertible {
     public let sentence: String
-    public init(_ sentence: String) { self.sentence = sentence }
+    /// Made one clean line here: sentences name the file's own tables and layers.
+    public init(_ sentence: String) { self.sentence = TerminalText.sanitizedLine(sentence, maxLength: 2_000) }
     public var description: String { sentence }
     public var userMessage: String { sentence }
 }

@@ -5,10 +5,11 @@ public protocol UserFacingError: Error {
 }
 
 extension Error {
-    /// The one sentence to show for any error; errors that are not `UserFacingError` are bugs, named
-    /// by type so a report says where to look.
+    /// The one sentence to show for any error, as one clean line (sentences carry names from files
+    /// and servers); errors that are not `UserFacingError` are bugs, named by type so a report says
+    /// where to look.
     public var userSentence: String {
-        if let known = self as? any UserFacingError { return known.userMessage }
+        if let known = self as? any UserFacingError { return TerminalText.sanitizedLine(known.userMessage, maxLength: 2_000) }
         if self is CancellationError { return "Cancelled." }
         return "Something unexpected went wrong (\(String(describing: type(of: self))))."
     }

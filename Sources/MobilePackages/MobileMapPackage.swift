@@ -7,7 +7,8 @@ import TileFormats
 /// Why a mobile map package cannot be read, in one sentence.
 public struct MobilePackageError: UserFacingError, Equatable, Sendable, CustomStringConvertible {
     public let sentence: String
-    public init(_ sentence: String) { self.sentence = sentence }
+    /// Made one clean line here: sentences name the package's own entries.
+    public init(_ sentence: String) { self.sentence = TerminalText.sanitizedLine(sentence, maxLength: 2_000) }
     public var description: String { sentence }
     public var userMessage: String { sentence }
 }

@@ -9,19 +9,22 @@ public enum TileFormatError: Error, Sendable, Equatable {
     case tileTooLarge(Int64)
 }
 
+/// Details name entries and paths from the package itself: always said as clean lines.
 extension TileFormatError: CustomStringConvertible, UserFacingError {
     public var description: String {
         switch self {
-        case .cannotOpen(let path, let reason): return "cannot open \(path): \(reason)"
-        case .truncated(let detail): return "truncated: \(detail)"
-        case .malformed(let detail): return detail
+        case .cannotOpen(let path, let reason): return "cannot open \(Self.clean(path)): \(Self.clean(reason))"
+        case .truncated(let detail): return "truncated: \(Self.clean(detail))"
+        case .malformed(let detail): return Self.clean(detail)
         case .tileTooLarge(let size): return "a tile or entry claims \(size) bytes, more than any real one"
         }
     }
 
+    private static func clean(_ text: String) -> String { TerminalText.sanitizedLine(text, maxLength: 400) }
+
     public var userMessage: String {
         switch self {
-        case .cannotOpen(let path, let reason): return "Cannot open \(path): \(reason)."
+        case .cannotOpen(let path, let reason): return "Cannot open \(Self.clean(path)): \(Self.clean(reason))."
         default: return "The package is damaged or not a tile package (\(description))."
         }
     }
@@ -38,7 +41,7 @@ extension MVTError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .truncated: return "the tile ends in the middle of a field"
-        case .malformed(let detail): return detail
+        case .malformed(let detail): return TerminalText.sanitizedLine(detail, maxLength: 400)
         case .invalidGeometry(let detail): return "invalid geometry: \(detail)"
         }
     }

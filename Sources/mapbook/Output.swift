@@ -10,6 +10,8 @@ import MapbookCore
 import OfflineLibrary
 import TileFormats
 import ArcGISModel
+import Geodatabase
+import MobilePackages
 import Geometry
 import Places
 import UserFiles
@@ -114,6 +116,7 @@ enum Output {
             if case .cannotOpen = package { return "cannotOpen" }
             return "badPackage"
         }
+        if error is MobilePackageError || error is GeodatabaseError { return "badPackage" }
         if let library = error as? LibraryError {
             switch library {
             case .noSuchArea: return "noSuchArea"

@@ -3,6 +3,7 @@ import AppRuntime
 import ArcGISPortal
 import EventLoop
 import Foundation
+import HTTP
 import MapbookCore
 import PortalFixtures
 import SamplePortal
@@ -109,7 +110,9 @@ import Testing
         faults.holdAfterBytes = 307_200  // a whole number of 4 KiB blocks: all written while held
         let portal = try SampleFixture.start(faults: faults)
         defer { portal.stop() }
-        let program = await ProgramFixture.started(portal: portal.baseURL)
+        // Held is not stalled: the watchdog waits longer than any pause of a loaded machine.
+        let program = await ProgramFixture.started(portal: portal.baseURL,
+                                                   http: HTTPClient(configuration: HTTPConfiguration(stallTimeout: .seconds(300))))
         defer { Task { await program.shutdown() } }
         program.transcript = []
         program.send(.intent(.list(.selectRow(6))))

@@ -20,7 +20,7 @@ public enum ProgramFixture {
                                http: HTTPClient = HTTPClient(), cache: HTTPCache? = nil,
                                until done: @escaping (AppState) -> Bool = ProgramFixture.settledLoad) async -> Program {
         let library = OfflineLibrary(root: SampleFixture.scratchLibrary().root, portalKey: "tests", webMap: ItemID(webMap)!)
-        let runtime = Runtime(library: library) { PortalClient(portal: portal, http: http, cache: cache) }
+        let runtime = Runtime(library: library, http: http) { PortalClient(portal: portal, http: http, cache: cache) }
         let program = Program(state: AppState(portalHost: "start", webMapID: ItemID(webMap)!), runtime: runtime)
         program.send(.resized(display))
         program.send(.started)
