@@ -99,9 +99,8 @@ public final class Geodatabase {
     /// Whether the file starts as every SQLite database does: how a side-loaded geodatabase is
     /// told from a tile package, whatever its name.
     public static func isSQLite(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\u{0}".utf8)
+        guard let file = try? ReadableFile(path: path) else { return false }
+        return file.read(at: 0, upTo: 16) == Data("SQLite format 3\u{0}".utf8)
     }
 
     // MARK: - Features

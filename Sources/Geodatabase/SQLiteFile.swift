@@ -17,6 +17,9 @@ public struct GeodatabaseError: UserFacingError, Equatable, Sendable, CustomStri
 /// effects (`trusted_schema` off).
 final class SQLiteFile {
     private let handle: OpaquePointer
+    /// The file, opened as every file mapbook reads (never blocking on a FIFO), kept open so that
+    /// SQLite reads this very file through `/proc/self/fd`, whatever is done to the path.
+    private let file: ReadableFile
     private let deadline: DeadlineBox
     private let statementSeconds: Double
     static let largestValue: Int32 = 64 << 20
@@ -26,10 +29,11 @@ final class SQLiteFile {
 
     init(path: String, statementSeconds: Double) throws {
         self.statementSeconds = statementSeconds
+        do { file = try ReadableFile(path: path) } catch { throw GeodatabaseError("It cannot be opened (\(error.reason)).") }
         // A URI, so `immutable=1` can be said; the path's own `%`, `?` and `#` escaped.
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "%?#")
-        let escaped = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        let escaped = file.stablePath.addingPercentEncoding(withAllowedCharacters: allowed) ?? file.stablePath
         var db: OpaquePointer?
         let status = sqlite3_open_v2("file:\(escaped)?mode=ro&immutable=1", &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
         guard status == SQLITE_OK, let db else {

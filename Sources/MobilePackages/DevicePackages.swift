@@ -1,6 +1,7 @@
 import ArcGISModel
 import Foundation
 import MapbookCore
+import TileFormats
 
 /// The mobile map packages kept on this device: a folder of the offline library (`packages/`),
 /// filled by `mapbook import` or by hand, read without a network. Shared by the CLI and the browser.
@@ -65,10 +66,10 @@ public struct DevicePackages: Sendable {
         let part = folder + "/.importing-\(getpid())-" + name
         try? FileManager.default.removeItem(atPath: part)
         do {
-            try FileManager.default.copyItem(atPath: source, toPath: part)
+            try Self.copy(package, to: part)
         } catch {
             try? FileManager.default.removeItem(atPath: part)
-            throw MobilePackageError("\(shown) could not be copied here (\(error.localizedDescription)).")
+            throw MobilePackageError("\(shown) could not be copied here (\(error.userSentence)).")
         }
         let replaced = FileManager.default.fileExists(atPath: destination)
         // A file replaces a file in one rename; a folder is moved aside first, and back if the new
@@ -87,6 +88,34 @@ public struct DevicePackages: Sendable {
         }
         if folderInTheWay { try? FileManager.default.removeItem(atPath: aside) }
         return (entry(at: destination), replaced)
+    }
+
+    /// The package's own files into `destination`: the zip, or each file an unpacked package lists,
+    /// read as every package file is (a FIFO or device in a file's place is refused, never waited
+    /// on; a link that leads outside the package is not followed).
+    static func copy(_ package: MobileMapPackage, to destination: String) throws {
+        guard package.isFolder else { return try copy(FileByteSource(path: package.path), to: destination) }
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
+        for name in package.files.keys.sorted() {
+            let target = destination + "/" + name
+            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try copy(package.byteSource(of: name), to: target)
+        }
+    }
+
+    /// One file's bytes, a mebibyte at a time.
+    private static func copy(_ source: any ByteSource, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
+            throw MobilePackageError("\(TerminalText.sanitizedLine(path, maxLength: 200)) cannot be written")
+        }
+        defer { try? out.close() }
+        var offset: Int64 = 0
+        while offset < source.size {
+            let count = Int(min(source.size - offset, 1 << 20))
+            try out.write(contentsOf: try source.read(at: offset, count: count))
+            offset += Int64(count)
+        }
+        try out.synchronize()
     }
 
     /// A package by its file name, else its title (any case); several of one title are refused by name.

@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 
 /// Random access to bytes that stay on disk: tiles are read in place by offset, never by loading a
 /// whole bundle or package into memory.
@@ -8,13 +9,12 @@ public protocol ByteSource: Sendable {
     func read(at offset: Int64, count: Int) throws(TileFormatError) -> Data
 }
 
-/// A file read with `pread`, safe to share between threads. Only regular files: opened without
-/// blocking (a FIFO or device in a package's or cache's place would otherwise hang the open or
-/// the reads), then refused unless `fstat` says it is a plain file.
+/// A file read with `pread`, safe to share between threads. Only regular files, opened as every
+/// file mapbook reads is (`ReadableFile`: without blocking, refused unless it is a plain file).
 public final class FileByteSource: ByteSource {
     public let path: String
     public let size: Int64
-    private let descriptor: Int32
+    private let file: ReadableFile
 
     /// A small file read whole (a cache's `conf.xml`, a loose tile), refused above `limit` bytes.
     public static func contents(of path: String, limit: Int) throws(TileFormatError) -> Data {
@@ -25,34 +25,15 @@ public final class FileByteSource: ByteSource {
 
 
     public init(path: String) throws(TileFormatError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw .cannotOpen(path: path, reason: "not a regular file")
-        }
+        do { file = try ReadableFile(path: path) } catch { throw .cannotOpen(path: error.path, reason: error.reason) }
         self.path = path
-        self.descriptor = fd
-        self.size = Int64(info.st_size)
+        size = file.size
     }
-
-    deinit { close(descriptor) }
 
     public func read(at offset: Int64, count: Int) throws(TileFormatError) -> Data {
         try checkRange(offset: offset, count: count, within: size, of: path)
-        var data = Data(count: count)
-        let got = data.withUnsafeMutableBytes { raw -> Int in
-            var done = 0
-            while done < count {
-                let n = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { break }
-                done += n
-            }
-            return done
-        }
-        guard got == count else { throw .truncated("\(path): short read at \(offset)") }
+        let data = file.read(at: offset, upTo: count)
+        guard data.count == count else { throw .truncated("\(path): short read at \(offset)") }
         return data
     }
 }

@@ -38,11 +38,14 @@ enum CLI {
     /// threads (a blocked one starves every other async test in the process).
     /// `niced`: the command runs at a lower priority (`nice -n 10`), for tests that start many at
     /// once, which would otherwise crowd out the timing of every other test in this process.
+    /// `killedAfter`: a command still running then is killed (status 137), for commands that must
+    /// end by themselves.
     static func runAsync(_ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-                         niced: Bool = false) async throws -> CLIResult {
+                         niced: Bool = false, killedAfter limit: Duration? = nil) async throws -> CLIResult {
         let (process, output, errors) = try start(arguments, environment: environment, input: input, niced: niced)
-        await process.exited()
-        return CLIResult(status: process.terminationStatus, output: output.wait(), stderr: String(decoding: errors.wait(), as: UTF8.self))
+        await process.exited(killedAfter: limit)
+        return CLIResult(status: process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus,
+                         output: output.wait(), stderr: String(decoding: errors.wait(), as: UTF8.self))
     }
 
     /// Starts mapbook with no token in its environment, its output drained on other threads (so a
@@ -82,9 +85,14 @@ enum CLI {
 }
 
 extension Process {
-    /// Returns once the process has ended, polling rather than blocking a thread.
-    func exited() async {
-        while isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    /// Returns once the process has ended, polling rather than blocking a thread; killed once
+    /// `limit` has passed.
+    func exited(killedAfter limit: Duration? = nil) async {
+        let deadline = limit.map { ContinuousClock.now + $0 }
+        while isRunning {
+            if let deadline, ContinuousClock.now > deadline { kill(processIdentifier, SIGKILL) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         waitUntilExit()
     }
 }
