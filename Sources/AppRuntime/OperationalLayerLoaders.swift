@@ -105,16 +105,17 @@ public enum OperationalLayerLoaders {
                                               problems: inout [String]) -> [FeatureLayerLoader] {
         guard !geodatabases.isEmpty else { return [] }
         var loaders: [FeatureLayerLoader] = []
+        var budget = GeodatabaseLayers.Budget()
         for (gdb, tables) in geodatabases.unnamed(by: webMapLayers) {
             for table in GeodatabaseLayers.drawingOrder(tables) {
-                let read = GeodatabaseLayers.read(table, from: gdb, title: table.info.name, info: table.info)
+                let read = GeodatabaseLayers.read(table, from: gdb, title: table.info.name, info: table.info, budget: &budget)
                 problems += read.problems
                 if let loader = read.loader { loaders.append(loader) }
             }
         }
         for layer in webMapLayers {
             guard let (gdb, table) = geodatabases.table(for: layer) else { continue }
-            let read = GeodatabaseLayers.read(table, from: gdb, as: layer, visible: layer.visible)
+            let read = GeodatabaseLayers.read(table, from: gdb, as: layer, visible: layer.visible, budget: &budget)
             problems += read.problems
             if let loader = read.loader { loaders.append(loader) }
         }

@@ -66,14 +66,18 @@ package enum PortalDecoding {
         return Envelope(xmin: box.0, ymin: box.1, xmax: box.2, ymax: box.3, spatialReference: sr).geographic
     }
 
+    /// The most layers read from one list of a map (its basemap's, its operational ones, a group's).
+    package static let mostLayers = 1_000
+
     package static func webMap(_ json: JSONValue) -> WebMap {
         let sr = SpatialReference(json: json["spatialReference"])
         let offline = json["applicationProperties"]?["offline"]
-        return WebMap(
+        let basemapLayers = json["baseMap"]?["baseMapLayers"]?.array ?? [], operationalLayers = json["operationalLayers"]?.array ?? []
+        var map = WebMap(
             version: json["version"]?.string,
             basemapTitle: json["baseMap"]?["title"]?.string,
-            basemapLayers: json["baseMap"]?["baseMapLayers"]?.array.compactMap(layer) ?? [],
-            operationalLayers: json["operationalLayers"]?.array.compactMap(layer) ?? [],
+            basemapLayers: basemapLayers.prefix(mostLayers).compactMap(layer),
+            operationalLayers: operationalLayers.prefix(mostLayers).compactMap(layer),
             spatialReference: sr,
             initialExtent: Envelope(json: json["initialState"]?["viewpoint"]?["targetGeometry"], default: sr ?? .webMercator),
             bookmarks: json["bookmarks"]?.array.compactMap { mark in
@@ -85,6 +89,8 @@ package enum PortalDecoding {
                                 editableLayersDownload: offline["editableLayers"]?["download"]?.string,
                                 downloadReadOnlyAttachments: offline["readonlyLayers"]?["downloadAttachments"]?.bool)
             })
+        map.layersLeftOut = max(basemapLayers.count - mostLayers, 0) + max(operationalLayers.count - mostLayers, 0)
+        return map
     }
 
     /// A layer of any type; nil only for entries that are not objects at all.
@@ -107,7 +113,7 @@ package enum PortalDecoding {
             visible: json["visibility"]?.bool ?? true,
             opacity: json["opacity"]?.double.map { min(max($0, 0), 1) } ?? 1,
             isReference: json["isReference"]?.bool ?? false,
-            layers: json["layers"]?.array.compactMap(layer) ?? [],
+            layers: json["layers"]?.array.prefix(mostLayers).compactMap(layer) ?? [],
             layerDefinition: json["layerDefinition"].flatMap { $0.object == nil ? nil : $0 },
             popupInfo: json["popupInfo"].flatMap { $0.object == nil ? nil : $0 },
             visibleLayers: json["visibleLayers"].map { $0.array.compactMap(\.int64).map { Int(clamping: $0) } },

@@ -138,6 +138,8 @@ public struct WebMap: Sendable, Equatable {
     public var initialExtent: Envelope?
     public var bookmarks: [Bookmark]
     public var offline: OfflineSettings?
+    /// Layers past `PortalDecoding.mostLayers` in one list, not read (a real map has tens).
+    public var layersLeftOut = 0
 
     public init(version: String? = nil, basemapTitle: String? = nil, basemapLayers: [WebMapLayer] = [],
                 operationalLayers: [WebMapLayer] = [], spatialReference: SpatialReference? = nil,

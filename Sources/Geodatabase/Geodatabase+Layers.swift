@@ -15,6 +15,11 @@ extension Geodatabase {
         let srid: Int
     }
 
+    /// The most layers read from one file, and the most text of their descriptions (`ItemInfo`,
+    /// `AdvancedDrawingInfo`) parsed: real files have tens of layers of a few kilobytes each.
+    static let mostLayers = 2_000
+    static let mostDescribed = 32 << 20
+
     /// The layers: every table with a shape column, described by its service item when the file has
     /// one (a replica, a mobile map package), else by its columns.
     static func readLayers(_ file: SQLiteFile) throws -> ([GeodatabaseLayer], [String]) {
@@ -24,18 +29,25 @@ extension Geodatabase {
                 columns.append(GeometryColumn(table: table, column: column, type: Int(row.int(2) ?? 0),
                                               dimension: Int(row.int(3) ?? 2), srid: Int(row.int(4) ?? 0)))
             }
-            return columns.count < 10_000
+            return columns.count < mostLayers
         }
         var items: [(id: Int, table: String, info: JSONValue)] = []
         if try file.has("GDB_ServiceItems", type: "table") {
             let advanced = try file.columns(of: "GDB_ServiceItems").contains { $0.name.caseInsensitiveCompare("AdvancedDrawingInfo") == .orderedSame }
+            // Layer descriptions are parsed and kept: a few kilobytes each in real files, held to a total.
+            var described = 0
             try file.rows("SELECT ItemId, DatasetName, ItemInfo\(advanced ? ", AdvancedDrawingInfo" : "") FROM GDB_ServiceItems WHERE ItemType = 1") { row in
-                if let id = row.int(0), let table = row.text(1), let text = row.text(2),
-                   let json = try? JSONValue(parsing: Data(text.utf8)) {
-                    let pro = advanced ? row.text(3).flatMap { try? JSONValue(parsing: Data($0.utf8)) } : nil
-                    items.append((Int(clamping: id), table, withDrawing(json, advanced: pro)))
+                if let id = row.int(0), let table = row.text(1), let text = row.text(2) {
+                    let pro = advanced ? row.text(3) : nil
+                    described += text.utf8.count + (pro?.utf8.count ?? 0)
+                    guard described <= mostDescribed else {
+                        throw GeodatabaseError("Its layers' descriptions are larger than the \(Format.bytes(Int64(mostDescribed))) mapbook reads.", limit: true)
+                    }
+                    if let json = try? JSONValue(parsing: Data(text.utf8)) {
+                        items.append((Int(clamping: id), table, withDrawing(json, advanced: pro.flatMap { try? JSONValue(parsing: Data($0.utf8)) })))
+                    }
                 }
-                return items.count < 10_000
+                return items.count < mostLayers
             }
         }
         var layers: [GeodatabaseLayer] = []

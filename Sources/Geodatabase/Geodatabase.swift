@@ -28,6 +28,8 @@ public struct GeodatabaseLayer: Sendable {
 
 /// The shapes a read skipped, counted, with the first reason of each kind.
 public struct SkippedShapes: Sendable, Equatable {
+    public init() {}
+
     /// Shapes that broke their own rules (skipped, never drawn wrong).
     public var damaged = 0
     public var firstDamage: String?
@@ -43,11 +45,14 @@ public struct SkippedShapes: Sendable, Equatable {
     }
 }
 
-/// A layer's features as read: the ones drawn, the shapes skipped, and whether it stopped at its limit.
+/// A layer's features as read: the ones drawn, the shapes skipped, and whether it stopped at its
+/// limit — the layer's own, or the file's (`stoppedBy` then says which).
 public struct GeodatabaseFeatures: Sendable {
     public var features: [LayerFeature]
     public var skipped: SkippedShapes
     public var capped: Bool
+    /// The file's limit that ended the reading, as a sentence; the features before it are kept.
+    public var stoppedBy: String?
 }
 
 /// A mobile geodatabase (`.geodatabase`): the SQLite file ArcGIS Runtime and ArcGIS Pro write for
@@ -59,6 +64,8 @@ public final class Geodatabase {
     /// Where its features were taken from, when it is a replica.
     public let replica: GeodatabaseReplica?
     private let file: SQLiteFile
+    /// Whole tables read, by table and limit.
+    private var wholeReads: [String: GeodatabaseFeatures] = [:]
 
     /// The far-future date replicas give a live row's `gdb_to_date` (9999-12-31 as a Julian day).
     static let liveRowJulianDay = 5_373_484.0
@@ -69,12 +76,13 @@ public final class Geodatabase {
         return layers.first { $0.serviceLayerID == id }
     }
 
-    /// `statementSeconds` bounds each read, so a file made to loop ends in a sentence.
-    /// `name` is what its sentences call it (a packaged copy's own file name means nothing).
-    public init(path: String, name: String? = nil, statementSeconds: Double = 20) throws {
+    /// `limits` bound every read of the file together (time, bytes, features, vertices), so a file
+    /// made to loop or to swell ends in a sentence saying which. `name` is what its sentences call
+    /// it (a packaged copy's own file name means nothing).
+    public init(path: String, name: String? = nil, limits: GeodatabaseLimits = .standard) throws {
         let name = TerminalText.sanitizedLine(name ?? URL(fileURLWithPath: path).lastPathComponent, maxLength: 80)
         do {
-            file = try SQLiteFile(path: path, statementSeconds: statementSeconds)
+            file = try SQLiteFile(path: path, limits: limits)
             guard try file.has("st_geometry_columns", type: "table") else {
                 throw GeodatabaseError("It is a SQLite database but not a mobile geodatabase (it has no st_geometry_columns).")
             }
@@ -105,13 +113,28 @@ public final class Geodatabase {
 
     // MARK: - Features
 
-    /// The layer's live features, in longitude/latitude, at most `limit` of them (see `scan`).
+    /// The layer's live features, in longitude/latitude, at most `limit` of them (see `scan`);
+    /// when the file's limits stop the reading, those read so far, saying so. A whole table is read
+    /// once however many layers of a map name it (the copies share their storage).
     public func features(of layer: GeodatabaseLayer, within extent: GeoExtent? = nil, limit: Int = 250_000) throws -> GeodatabaseFeatures {
+        let key = "\(layer.table)\u{0}\(limit)"
+        if extent == nil, let earlier = wholeReads[key] { return earlier }
+        let read = try readFeatures(of: layer, within: extent, limit: limit)
+        if extent == nil { wholeReads[key] = read }
+        return read
+    }
+
+    private func readFeatures(of layer: GeodatabaseLayer, within extent: GeoExtent?, limit: Int) throws -> GeodatabaseFeatures {
         var features: [LayerFeature] = [], capped = false
-        let skipped = try scan(layer, within: extent) { feature in
-            guard features.count < limit else { capped = true; return false }
-            features.append(feature)
-            return true
+        var skipped = SkippedShapes()
+        do {
+            skipped = try scan(layer, within: extent) { feature in
+                guard features.count < limit else { capped = true; return false }
+                features.append(feature)
+                return true
+            }
+        } catch let error as GeodatabaseError where error.isLimit {
+            return GeodatabaseFeatures(features: features, skipped: skipped, capped: true, stoppedBy: error.sentence)
         }
         return GeodatabaseFeatures(features: features, skipped: skipped, capped: capped)
     }
@@ -142,10 +165,13 @@ public final class Geodatabase {
             do {
                 guard let shape else {
                     // No shape is a feature without one; a shape of text or a number is damage.
-                    guard shapeIsNull else { throw ShapeBlobError.damaged("a shape is not a blob") }
+                    guard shapeIsNull || file.budget.isSpent else { throw ShapeBlobError.damaged("a shape is not a blob") }
+                    try file.budget.take(feature: 0)
                     return each(LayerFeature(geometry: nil, attributes: attributes))
                 }
-                let geometry = try Self.geometry(ShapeBlob.decode(shape, grid: layer.grid), toGeographic: toGeographic)
+                let stored = try ShapeBlob.decode(shape, grid: layer.grid)
+                try file.budget.take(feature: stored.pointCount)
+                let geometry = try Self.geometry(stored, toGeographic: toGeographic)
                 if let extent, let box = geometry?.extent, !box.intersects(extent) { return true }
                 return each(LayerFeature(geometry: geometry, attributes: attributes))
             } catch let error as ShapeBlobError {

@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 
 /// A geometry column's coordinate grid: stored integers are `value ÷ scale + origin`
 /// (`st_aux_spatial_reference_systems`: `falsex`, `falsey`, `xyunits`).
@@ -23,6 +24,14 @@ public enum StoredShape: Sendable {
     case polyline([[(x: Double, y: Double)]])
     /// Rings as stored (counter-clockwise outer rings); which are holes is found by containment.
     case polygon([[(x: Double, y: Double)]])
+
+    public var pointCount: Int {
+        switch self {
+        case .empty: 0
+        case .point: 1
+        case .polyline(let parts), .polygon(let parts): parts.reduce(0) { $0 + $1.count }
+        }
+    }
 }
 
 /// Why a shape blob was not drawn: one sentence's ending ("…: <reason>").
@@ -57,6 +66,9 @@ public enum ShapeBlob {
         case point, polyline, polygon
     }
 
+    /// The most points one shape may have: a coastline's worth; more is not drawn (and never allocated).
+    public static let mostPoints = 1_000_000
+
     /// Decodes a blob; throws a `ShapeBlobError` for one that is damaged or cannot be drawn.
     public static func decode(_ blob: [UInt8], grid: CoordinateGrid) throws -> StoredShape {
         guard grid.scale > 0, grid.scale.isFinite, grid.originX.isFinite, grid.originY.isFinite else {
@@ -69,6 +81,9 @@ public enum ShapeBlob {
         // Each point takes at least two bytes: a count beyond that is a lie, refused before any allocation.
         guard pointCount <= (blob.count - 8) / 2 else {
             throw ShapeBlobError.damaged("the shape claims \(pointCount) points in \(blob.count) bytes")
+        }
+        guard pointCount <= mostPoints else {
+            throw ShapeBlobError.cannotBeDrawn("a shape of \(Format.grouped(pointCount)) points, more than the \(Format.grouped(mostPoints)) mapbook draws")
         }
         var reader = VarintReader(bytes: blob, at: 8)
         let first = try reader.unsigned(), second = try reader.unsigned()

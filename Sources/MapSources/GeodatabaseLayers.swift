@@ -18,11 +18,30 @@ public enum GeodatabaseLayers {
     /// The most features read from one layer: beyond it the layer is drawn capped, and says so.
     public static let featureLimit = 250_000
 
+    /// The stored features one map draws, all its layers together: each layer is prepared for
+    /// drawing as it opens, so a map naming one big table a hundred times must stop somewhere.
+    public struct Budget: Sendable {
+        public static let mostFeatures = 750_000
+        public private(set) var features = 0
+
+        public init() {}
+
+        /// Takes `count` features for `title`; the sentence why not, once the map holds its most.
+        mutating func admit(_ count: Int, title: String) -> String? {
+            guard features + count <= Self.mostFeatures else {
+                return "\(title) is not drawn: the map already draws \(Format.grouped(features)) features, and mapbook draws at most \(Format.grouped(Self.mostFeatures)) at once."
+            }
+            features += count
+            return nil
+        }
+    }
+
     public static func open(path: String) throws -> Opened {
         let gdb = try Geodatabase(path: path)
         var opened = Opened(loaders: [], problems: [], extent: nil)
+        var budget = Budget()
         for layer in drawingOrder(gdb.layers) {
-            let read = self.read(layer, from: gdb, title: layer.info.name, info: layer.info)
+            let read = self.read(layer, from: gdb, title: layer.info.name, info: layer.info, budget: &budget)
             opened.problems += read.problems
             opened.extent = [opened.extent, read.extent].compactMap { $0 }.reduce(nil) { $0?.union($1) ?? $1 }
             if let loader = read.loader { opened.loaders.append(loader) }
@@ -34,7 +53,7 @@ public enum GeodatabaseLayers {
     /// One layer read whole into a stored copy, drawn as `info` says (the layer's own description, or
     /// a map's overrides of it); sentences for what could not be read.
     public static func read(_ layer: GeodatabaseLayer, from gdb: Geodatabase, title: String, info: FeatureLayerInfo,
-                            opacity: Double = 1, visible: Bool = true) -> (loader: FeatureLayerLoader?, problems: [String], extent: GeoExtent?) {
+                            opacity: Double = 1, visible: Bool = true, budget: inout Budget) -> (loader: FeatureLayerLoader?, problems: [String], extent: GeoExtent?) {
         let title = TerminalText.sanitizedLine(title, maxLength: 80)
         if let reason = layer.cannotBeDrawn { return (nil, ["\(title) cannot be drawn: \(reason)."], nil) }
         let read: GeodatabaseFeatures
@@ -43,19 +62,24 @@ public enum GeodatabaseLayers {
         } catch {
             return (nil, ["\(title) could not be read: \(error.userSentence)"], nil)
         }
+        if let refused = budget.admit(read.features.count, title: title) { return (nil, [refused], nil) }
         let extent = read.features.compactMap(\.extent).reduce(nil) { $0?.union($1) ?? $1 }
         let loader = FeatureLayerLoader(title: title, info: info, features: read.features, opacity: opacity, visible: visible, capped: read.capped)
-        return (loader, sentences(title, read.skipped), extent)
+        let stopped = read.stoppedBy.map { sentence in
+            [read.features.isEmpty ? "\(title) is not drawn: \(sentence)"
+                                   : "\(title): \(sentence) The \(Format.grouped(read.features.count)) features read before are drawn."]
+        } ?? []
+        return (loader, stopped + sentences(title, read.skipped), extent)
     }
 
     /// One table drawn as a map's layer says (a mobile map's, a web map's): the layer's renderer,
     /// labels and popup over the table's own description, its title, opacity and visibility.
     public static func read(_ table: GeodatabaseLayer, from gdb: Geodatabase, as layer: WebMapLayer,
-                            visible: Bool) -> (loader: FeatureLayerLoader?, problems: [String], extent: GeoExtent?) {
+                            visible: Bool, budget: inout Budget) -> (loader: FeatureLayerLoader?, problems: [String], extent: GeoExtent?) {
         let info = table.serviceItem.flatMap {
             FeatureLayerInfo(json: $0, overrides: layer.layerDefinition, popupInfo: layer.popupInfo, title: layer.title)
         } ?? table.info
-        return read(table, from: gdb, title: layer.title ?? table.info.name, info: info, opacity: layer.opacity, visible: visible)
+        return read(table, from: gdb, title: layer.title ?? table.info.name, info: info, opacity: layer.opacity, visible: visible, budget: &budget)
     }
 
     /// Bottom first, as operational layers are: polygons under lines under points, and within a

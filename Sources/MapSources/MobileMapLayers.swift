@@ -34,6 +34,7 @@ public struct MobileMapLayers: Sendable {
         var opened = MobileMapLayers()
         opened.bookmarks = map.webMap.bookmarks
         var geodatabases = GeodatabaseFiles(package: package)
+        var budget = GeodatabaseLayers.Budget()
         var dataExtent: GeoExtent?
         for planned in package.layers(of: map) {
             switch planned.data {
@@ -60,7 +61,7 @@ public struct MobileMapLayers: Sendable {
                     continue
                 }
                 let (gdb, table) = found
-                let read = GeodatabaseLayers.read(table, from: gdb, as: planned.layer, visible: planned.visible)
+                let read = GeodatabaseLayers.read(table, from: gdb, as: planned.layer, visible: planned.visible, budget: &budget)
                 opened.problems += read.problems
                 if let extent = read.extent { dataExtent = dataExtent?.union(extent) ?? extent }
                 if let loader = read.loader {

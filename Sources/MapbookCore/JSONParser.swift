@@ -5,10 +5,11 @@ import Foundation
 /// portal answer or the library several times slower than the bytes warrant (docs/benchmarks.md).
 /// Nesting is limited, so a hostile document cannot exhaust the stack.
 struct JSONParser {
-    struct Failure: Error, Sendable, CustomStringConvertible {
+    struct Failure: Error, Sendable, CustomStringConvertible, UserFacingError {
         let offset: Int
         let reason: String
         var description: String { "\(reason) at byte \(offset)" }
+        var userMessage: String { "It is not valid JSON (\(description))." }
     }
 
     static let maximumDepth = 512

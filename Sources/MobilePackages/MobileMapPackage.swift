@@ -43,9 +43,12 @@ public final class MobileMapPackage: Sendable {
         case zip(ZipArchive)
     }
 
-    /// The most files a package may hold, and the largest `.info` or `.mmap` read.
+    /// The most files a package may hold; the largest `.info` or `.mmap` read, and the most map
+    /// text read in all (real maps are tens of kilobytes); the most maps read, in the order listed.
     static let maxFiles = 100_000
-    static let maxDocument = 32 << 20
+    static let maxDocument = 8 << 20
+    static let maxMapText = 32 << 20
+    static let maxMaps = 1_000
 
     /// Whether `path` looks like a mobile map package: a `.mmpk` file, or a zip or folder holding a
     /// `pNN/*.mmap`. Cheap: reads a zip's directory, a folder's first level.
@@ -102,8 +105,19 @@ public final class MobileMapPackage: Sendable {
         }
         self.info = info
         var found: [Map] = []
-        for entry in files.keys.filter(Self.isMapEntry).sorted() {
+        var entries = files.keys.filter(Self.isMapEntry).sorted()
+        if entries.count > Self.maxMaps {
+            problems.append("It holds \(Format.grouped(entries.count)) maps; mapbook reads the first \(Format.grouped(Self.maxMaps)).")
+            entries = Array(entries.prefix(Self.maxMaps))
+        }
+        var mapText = 0
+        for entry in entries {
             let shown = TerminalText.sanitizedLine(entry, maxLength: 80)
+            mapText += Int(files[entry] ?? 0)
+            guard mapText <= Self.maxMapText else {
+                problems.append("Its maps hold more than the \(Format.bytes(Int64(Self.maxMapText))) of text mapbook reads; \(shown) and the maps after it are left out.")
+                break
+            }
             do {
                 let json = try JSONValue(parsing: try Self.read(entry, files: files, container: container))
                 guard json["map"]?.object != nil || json["operationalLayers"] != nil else {
@@ -128,23 +142,37 @@ public final class MobileMapPackage: Sendable {
         }
     }
 
-    /// The maps in the order the package lists them (by file name or title); maps it does not list
-    /// after, in folder order. A single unnamed map takes the one listed name.
+    /// The maps in the order the package lists them (by title or file name, any case); maps it
+    /// does not list after, in folder order. A single unnamed map takes the one listed name.
+    /// Linear in maps and names: each map is found through a table of its names.
     static func ordered(_ maps: [Map], as names: [String], problems: [String]) -> ([Map], [String]) {
-        var left = maps, out: [Map] = [], problems = problems
+        var problems = problems
+        if names.count == 1, maps.count == 1, let only = maps.first, !matches(only, names[0]) {
+            return ([Map(name: names[0], entry: only.entry, webMap: only.webMap, extent: only.extent)], problems)
+        }
+        // Each name's maps, earliest first; a title counts before a file name as the search did.
+        var byName: [String: [Int]] = [:]
+        for (index, map) in maps.enumerated() { byName[map.name.lowercased(), default: []].append(index) }
+        for (index, map) in maps.enumerated() { byName[stem(map).lowercased(), default: []].append(index) }
+        for name in byName.keys { byName[name]?.sort() }
+        var taken = Set<Int>(), out: [Map] = [], unheld: [String] = []
         for name in names {
-            let index = left.firstIndex { map in
-                map.name.caseInsensitiveCompare(name) == .orderedSame
-                    || URL(fileURLWithPath: map.entry).deletingPathExtension().lastPathComponent.caseInsensitiveCompare(name) == .orderedSame
-            }
-            if let index { out.append(left.remove(at: index)) } else if names.count == 1, maps.count == 1, let only = left.first {
-                out.append(Map(name: name, entry: only.entry, webMap: only.webMap, extent: only.extent))
-                left.removeAll()
+            if let index = byName[name.lowercased()]?.first(where: { !taken.contains($0) }) {
+                taken.insert(index)
+                out.append(maps[index])
             } else {
-                problems.append("It lists the map \(TerminalText.sanitizedLine(name, maxLength: 80)), which it does not hold.")
+                unheld.append(name)
             }
         }
-        return (out + left, problems)
+        for name in unheld.prefix(10) { problems.append("It lists the map \(TerminalText.sanitizedLine(name, maxLength: 80)), which it does not hold.") }
+        if unheld.count > 10 { problems.append("It lists \(Format.grouped(unheld.count - 10)) more maps it does not hold.") }
+        return (out + maps.indices.filter { !taken.contains($0) }.map { maps[$0] }, problems)
+    }
+
+    private static func stem(_ map: Map) -> String { URL(fileURLWithPath: map.entry).deletingPathExtension().lastPathComponent }
+
+    private static func matches(_ map: Map, _ name: String) -> Bool {
+        map.name.lowercased() == name.lowercased() || stem(map).lowercased() == name.lowercased()
     }
 
     // MARK: Files
@@ -319,6 +347,10 @@ extension MobileMapPackage {
         let basemap = map.webMap.basemapLayers
         for layer in basemap.filter({ !$0.isReference }) + basemap.filter(\.isReference) { add(layer, isBasemap: true, visible: true) }
         for layer in map.webMap.operationalLayers { add(layer, isBasemap: false, visible: true) }
+        if map.webMap.layersLeftOut > 0 {
+            let sentence = "The map names \(Format.grouped(map.webMap.layersLeftOut)) more layers than mapbook reads; they are not drawn."
+            out.append(PackagedLayer(layer: WebMapLayer(layerType: "Unknown"), title: "More layers", isBasemap: false, visible: false, data: .notDrawn(sentence)))
+        }
         return out
     }
 

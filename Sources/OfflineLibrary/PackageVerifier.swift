@@ -46,7 +46,7 @@ enum PackageVerifier {
             guard Geodatabase.isSQLite(path: path) else { throw .damaged(package: name, detail: "it is not a geodatabase: no SQLite header") }
             // A geodatabase has no checksums: SQLite's own check of its pages and indexes stands in.
             let damage: String?
-            do { damage = try Geodatabase(path: path, name: name, statementSeconds: 600).damage() } catch {
+            do { damage = try Geodatabase(path: path, name: name, limits: .verification).damage() } catch {
                 throw .damaged(package: name, detail: error.userSentence)
             }
             if let damage { throw .damaged(package: name, detail: "its database is damaged (\(TerminalText.sanitizedLine(damage, maxLength: 120)))") }

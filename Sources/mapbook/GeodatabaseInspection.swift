@@ -11,7 +11,7 @@ enum GeodatabaseInspection {
         let gdb = try Geodatabase(path: path)
         var layers: [JSONValue] = [], damagedTotal = 0
         for layer in gdb.layers {
-            let (report, damaged) = try self.layer(layer, of: gdb)
+            let (report, damaged) = self.layer(layer, of: gdb)
             layers.append(report)
             damagedTotal += damaged
         }
@@ -26,38 +26,44 @@ enum GeodatabaseInspection {
     }
 
     /// One layer: counted and measured with every shape decoded and checked (streamed, never held).
-    static func layer(_ layer: GeodatabaseLayer, of gdb: Geodatabase) throws -> (report: JSONValue, damaged: Int) {
+    /// A layer the file's limits (or its damage) stop is reported as not read, and why, and counts
+    /// as damaged: `--check` fails on it.
+    static func layer(_ layer: GeodatabaseLayer, of gdb: Geodatabase) -> (report: JSONValue, damaged: Int) {
         var drawn = 0, extent: GeoExtent?
-        let skipped: SkippedShapes
+        var skipped = SkippedShapes(), notRead: String?, count: Int?
         do {
             skipped = try gdb.scan(layer) { feature in
                 drawn += 1
                 if let box = feature.extent { extent = extent?.union(box) ?? box }
                 return true
             }
-        } catch let error as GeodatabaseError {
-            throw GeodatabaseError("\(TerminalText.sanitizedLine(layer.info.name, maxLength: 80)) could not be read: \(error.sentence)")
+            count = try gdb.count(of: layer)
+        } catch {
+            notRead = error.userSentence
         }
+        let features: JSONValue = count.map { .number(Double($0)) } ?? .null
+        let bounds: JSONValue = extent.map { .object(["xmin": .number($0.xmin), "ymin": .number($0.ymin), "xmax": .number($0.xmax), "ymax": .number($0.ymax)]) } ?? .null
         return (.object([
             "name": .text(layer.info.name, width: 120),
             "table": .text(layer.table, width: 120),
             "serviceLayerId": layer.serviceLayerID.map { .number(Double($0)) } ?? .null,
             "geometryType": .string(layer.info.geometryType.rawValue),
             "spatialReference": .string(layer.spatialReference.summary),
-            "features": .number(Double(try gdb.count(of: layer))),
+            "features": features,
+            "notRead": .text(notRead, width: 300),
             "drawn": .number(Double(drawn)),
             "damaged": .number(Double(skipped.damaged)),
             "damage": .text(skipped.firstDamage, width: 200),
             "cannotBeDrawn": .text(layer.cannotBeDrawn ?? (skipped.undrawable > 0 ? "\(skipped.undrawable) shapes: \(skipped.firstUndrawable ?? "")" : nil), width: 200),
             "renderer": .string(layer.info.renderer.kindName),
             "displayField": .text(layer.info.displayField, width: 120),
-            "extent": extent.map { .object(["xmin": .number($0.xmin), "ymin": .number($0.ymin), "xmax": .number($0.xmax), "ymax": .number($0.ymax)]) } ?? .null,
-        ]), skipped.damaged)
+            "extent": bounds,
+        ]), skipped.damaged + (notRead == nil ? 0 : 1))
     }
 
     /// A layer's state in a word or a sentence: "ok", its damage, or why it cannot be drawn.
     static func state(_ layer: JSONValue) -> String {
-        layer["cannotBeDrawn"]?.string.map { "cannot be drawn: \($0)" }
+        layer["notRead"]?.string.map { "not read: \($0)" } ?? layer["cannotBeDrawn"]?.string.map { "cannot be drawn: \($0)" }
             ?? ((layer["damaged"]?.int64 ?? 0) > 0 ? "\(layer["damaged"]?.string ?? "") damaged: \(layer["damage"]?.string ?? "")" : "ok")
     }
 

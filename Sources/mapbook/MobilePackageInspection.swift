@@ -15,6 +15,8 @@ enum MobilePackageInspection {
         if check { try package.verifyChecksums() }
         var geodatabases = GeodatabaseFiles(package: package)
         var damagedTotal = 0, maps: [JSONValue] = []
+        // A table named by many layers is read and counted once.
+        var tables: [String: JSONValue] = [:]
         for map in package.maps {
             var layers: [JSONValue] = []
             for planned in package.layers(of: map) {
@@ -42,9 +44,13 @@ enum MobilePackageInspection {
                     entry["serviceLayerId"] = itemID.map { .number(Double($0)) } ?? .null
                     switch geodatabases.table(file, itemID: itemID, title: planned.title) {
                     case .success(let (gdb, table)):
-                        let (report, damaged) = try GeodatabaseInspection.layer(table, of: gdb)
-                        damagedTotal += damaged
-                        entry["features"] = report
+                        let key = file + "\u{0}" + table.table
+                        if tables[key] == nil {
+                            let (report, damaged) = GeodatabaseInspection.layer(table, of: gdb)
+                            damagedTotal += damaged
+                            tables[key] = report
+                        }
+                        entry["features"] = tables[key]
                     case .failure(let missing):
                         entry["notDrawn"] = .string(missing.sentence ?? "\(planned.title) cannot be read (its geodatabase does not open).")
                     }

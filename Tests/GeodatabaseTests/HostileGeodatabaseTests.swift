@@ -194,7 +194,7 @@ import Testing
         try Self.write(path, shapes: ["NULL"], extra: """
             CREATE VIEW Roads_evw AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i AS OBJECTID, NULL AS Shape FROM n WHERE i < 0;
             """)
-        let gdb = try Geodatabase(path: path, statementSeconds: 1)
+        let gdb = try Geodatabase(path: path, limits: GeodatabaseLimits(statementSeconds: 1))
         let started = Date()
         #expect(throws: GeodatabaseError("Reading it took longer than 1 s and was stopped.")) { try gdb.features(of: gdb.layers[0]) }
         #expect(Date().timeIntervalSince(started) < 10)

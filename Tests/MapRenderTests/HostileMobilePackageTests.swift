@@ -1,0 +1,72 @@
+import ArcGISModel
+import Foundation
+import Geodatabase
+import Geometry
+import MapSources
+import MapbookCore
+import MobilePackages
+import Testing
+
+/// Mobile map packages made to cost what no real one does: many layers naming one table, many
+/// maps listed by name, maps of more layers than any real one.
+@Suite struct HostileMobilePackageTests {
+    /// An unpacked package of `maps` (entry name → map JSON) beside a geodatabase of `points` points.
+    static func package(maps: [String: String], info: String? = nil, points: Int = 0) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mmpk-hostile-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/p13", withIntermediateDirectories: true)
+        for (entry, json) in maps { try Data(json.utf8).write(to: URL(fileURLWithPath: dir + "/" + entry)) }
+        if let info { try Data(info.utf8).write(to: URL(fileURLWithPath: dir + "/package.info")) }
+        if points > 0 {
+            let writer = try GeodatabaseWriter(path: dir + "/p13/data.geodatabase")
+            try writer.addLayer(id: 0, table: "Places", info: .object([
+                "name": .string("Places"), "geometryType": .string("esriGeometryPoint"),
+                "fields": .array([.object(["name": .string("OBJECTID"), "type": .string("esriFieldTypeOID")])]),
+            ]))
+            for i in 0..<points {
+                let point = WebMercator.projected(longitude: -70 + Double(i % 500) * 0.001, latitude: 44 + Double(i / 500) * 0.001)
+                try writer.insert(into: "Places", attributes: [:], shape: .point(x: point.x, y: point.y))
+            }
+            try writer.finish()
+        }
+        return dir
+    }
+
+    static func map(layers: Int, path: String = "file:./data.geodatabase?itemId=0") -> String {
+        let layer = #"{"layerType":"ArcGISFeatureLayer","title":"Places","path":"\#(path)"}"#
+        return #"{"map":{"operationalLayers":[\#(Array(repeating: layer, count: layers).joined(separator: ","))],"baseMap":{"baseMapLayers":[]}}}"#
+    }
+
+    /// Layers over one table of 25,000 points: the table is read once, within the file's budget of
+    /// half a million features (read 25 times, it would not be); the map draws at most 750,000
+    /// features in all, and says so of the layers past them.
+    @Test func manyLayersOverOneTableReadItOnceAndDrawWithinTheMapsBudget() throws {
+        let path = try Self.package(maps: ["p13/few.mmap": Self.map(layers: 25), "p13/many.mmap": Self.map(layers: 100)], points: 25_000)
+        let package = try MobileMapPackage(path: path)
+        let few = MobileMapLayers.open(package.maps.first { $0.name == "few" }!, in: package)
+        #expect(few.features.count == 25)
+        #expect(few.problems.isEmpty, "\(few.problems.prefix(2))")
+        let many = MobileMapLayers.open(package.maps.first { $0.name == "many" }!, in: package)
+        #expect(many.features.count == 30 && many.problems.count == 70)
+        #expect(many.problems.first == "Places is not drawn: the map already draws 750,000 features, and mapbook draws at most 750,000 at once.")
+    }
+
+    /// Maps listed by name are put in order in linear time; a list naming many maps that are not
+    /// there says so in a few sentences, not thousands.
+    @Test(.timeLimit(.minutes(1))) func manyListedMapsAreOrderedQuickly() throws {
+        var maps: [String: String] = [:]
+        for i in 0..<1_000 { maps[String(format: "p13/m%04d.mmap", i)] = #"{"map":{"operationalLayers":[]},"item":{"title":"Map \#(i)"}}"# }
+        let names = (500..<1_000).reversed().map { "Map \($0)" } + (0..<500).map { "Missing \($0)" }
+        let info = #"{"title":"Many","maps":[\#(names.map { "\"\($0)\"" }.joined(separator: ","))]}"#
+        let package = try MobileMapPackage(path: try Self.package(maps: maps, info: info))
+        #expect(package.maps.map(\.name) == (500..<1_000).reversed().map { "Map \($0)" } + (0..<500).map { "Map \($0)" })
+        #expect(package.problems.count == 11 && package.problems.last == "It lists 490 more maps it does not hold.")
+    }
+
+    /// A map naming more layers than the most mapbook reads: the rest are left out and named.
+    @Test func aMapOfTooManyLayersIsCut() throws {
+        let package = try MobileMapPackage(path: try Self.package(maps: ["p13/map.mmap": Self.map(layers: 1_500, path: "file:./none.geodatabase")]))
+        let layers = package.layers(of: package.maps[0])
+        #expect(layers.count == 1_001)
+        #expect(layers.last?.data == .notDrawn("The map names 500 more layers than mapbook reads; they are not drawn."))
+    }
+}
