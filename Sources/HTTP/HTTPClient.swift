@@ -42,7 +42,7 @@ public final class HTTPClient: Sendable {
                          responded: (@Sendable (String?) -> Void)? = nil,
                          progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(HTTPError) -> DownloadResult {
         // Read as well as write: what was written is read back for `written`.
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Self.fileError(path: path, errno: errno) }
         defer { close(fd) }
 

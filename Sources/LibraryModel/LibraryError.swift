@@ -75,6 +75,8 @@ extension LibraryError: UserFacingError {
         switch self {
         case .write(let path, let code) where code == ENOSPC || code == EDQUOT:
             return "The disk is full: \(path) could not be written. Free some space and try again."
+        case .write(let path, ELOOP):
+            return "\(path) is a symbolic link, and mapbook does not write through links in its folders; remove it and try again."
         case .write(let path, let code):
             return "\(path) could not be written (\(String(cString: strerror(code))))."
         case .corrupt(let path, let detail):

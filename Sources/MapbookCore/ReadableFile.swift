@@ -16,8 +16,9 @@ public final class ReadableFile: Sendable {
         public var userMessage: String { "Cannot open \(path): \(reason)." }
     }
 
-    public init(path: String) throws(OpenError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    /// `followingLinks: false` refuses a link in the file's place (for files in folders mapbook writes).
+    public init(path: String, followingLinks: Bool = true) throws(OpenError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw OpenError(path: Self.shown(path), reason: String(cString: strerror(errno))) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

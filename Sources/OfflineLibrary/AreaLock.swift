@@ -39,7 +39,8 @@ final class AreaLock {
     private static func tryOnce(areaDirectory: String) throws(LibraryError) -> Attempt {
         try AtomicFile.makeDirectory(areaDirectory)
         let path = areaDirectory + "/.lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Never through a link: a `.lock` linked to another file would have that file truncated.
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .write(path: path, errno: errno) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno

@@ -9,7 +9,7 @@ enum AtomicFile {
         let directory = (path as NSString).deletingLastPathComponent
         try makeDirectory(directory)
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .write(path: path, errno: errno) }
         var failure: Int32?
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in

@@ -58,19 +58,27 @@ public struct MirrorStage: Sendable {
     }
 
     var indexPath: String { directory + "/" + MirrorLayout.index }
-    private func path(_ relative: String) -> String { directory + "/" + relative }
-    private var workDirectory: String { directory + "/.stage" }
+    /// Where packages arrive before they are checked and put in place.
+    private static let work = ".stage"
 
     /// The mirror's index as it is on disk; nil for a folder never staged into. Throws when it is
-    /// not one `mapbook stage` wrote.
-    public func currentIndex() throws(LibraryError) -> MirrorIndex? {
-        try AtomicFile.readJSON(MirrorIndex.self, from: indexPath)
+    /// not one `mapbook stage` wrote (a link or anything but a plain file is not one).
+    public func currentIndex() throws(MirrorStageError) -> MirrorIndex? {
+        var info = stat()
+        guard lstat(indexPath, &info) == 0 else { return nil }
+        guard let file = try? ReadableFile(path: indexPath, followingLinks: false), file.size <= 256 << 20,
+              let index = try? JSONTreeDecoder.decode(MirrorIndex.self, from: file.read(at: 0, upTo: Int(file.size))) else {
+            throw .notAMirror(directory: directory)
+        }
+        return index
     }
 
     /// Stages the web map; returns the index written. Throws `PortalError`, `HTTPError` or
     /// `LibraryError` — after which running again picks up where this run stopped.
     @discardableResult
     public func run(_ report: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> MirrorIndex {
+        // Everything below the folder is written from its own descriptor, never through a link.
+        let folder = try ConfinedFolder(directory)
         // One stage at a time per folder (`.lock`, as an area's).
         let lock: AreaLock
         do {
@@ -84,14 +92,14 @@ public struct MirrorStage: Sendable {
             throw MirrorStageError.otherPortal(directory: directory, portal: index.portal)
         }
         switch content {
-        case .webMap(let id, let areas): try await stageWebMap(id, areas, into: &index, report)
-        case .mobileMapPackage(let id): try await stageMobileMapPackage(id, into: &index, report)
+        case .webMap(let id, let areas): try await stageWebMap(id, areas, into: &index, in: folder, report)
+        case .mobileMapPackage(let id): try await stageMobileMapPackage(id, into: &index, in: folder, report)
         }
-        report(.removed(paths: removeUnlisted(by: index)))
+        report(.removed(paths: removeUnlisted(by: index, in: folder)))
         return index
     }
 
-    private func stageWebMap(_ webMapID: ItemID, _ areas: Areas, into index: inout MirrorIndex,
+    private func stageWebMap(_ webMapID: ItemID, _ areas: Areas, into index: inout MirrorIndex, in folder: ConfinedFolder,
                              _ report: @escaping @Sendable (Event) -> Void) async throws {
         // Read everything first: nothing is written for a web map that cannot be staged whole.
         let catalogue = try await read(webMapID, areas)
@@ -103,20 +111,20 @@ public struct MirrorStage: Sendable {
         let earlier = index.webMap(webMapID)?.files ?? []
         var staged = StagedWebMap(id: webMapID, title: catalogue.webMapItem.title, stagedAt: Date(),
                                   areas: catalogue.areas.map(\.item.id), files: [])
-        for (relative, json) in catalogue.answers { staged.files.append(try write(json, to: relative)) }
-        for (relative, bytes) in catalogue.thumbnails { staged.files.append(try write(bytes, to: relative)) }
+        for (relative, json) in catalogue.answers { staged.files.append(try write(json, to: relative, in: folder)) }
+        for (relative, bytes) in catalogue.thumbnails { staged.files.append(try write(bytes, to: relative, in: folder)) }
         let answers = staged.files
         // While packages arrive, the index names the earlier files too: each stays served until
         // its replacement is in place.
-        try await stagePackages(packages.map(\.item), kept: earlier, report) { files in
+        try await stagePackages(packages.map(\.item), kept: earlier, in: folder, report) { files in
             var current = staged
             current.files = (answers + files).sorted { $0.path < $1.path }
             index.put(current)
-            try AtomicFile.writeJSON(index, to: indexPath)
+            try writeIndex(index, in: folder)
         }
     }
 
-    private func stageMobileMapPackage(_ id: ItemID, into index: inout MirrorIndex,
+    private func stageMobileMapPackage(_ id: ItemID, into index: inout MirrorIndex, in folder: ConfinedFolder,
                                        _ report: @escaping @Sendable (Event) -> Void) async throws {
         let json = try await client.itemJSON(id)
         guard let item = PortalDecoding.item(json) else {
@@ -127,37 +135,37 @@ public struct MirrorStage: Sendable {
         }
         if try isPrivate(item) { index.includesPrivate = true }
         report(.planned(title: item.title, areas: 0, packages: 1, bytes: item.size ?? 0))
-        var staged = StagedPackage(id: id, title: item.title, stagedAt: Date(), files: [try write(json, to: MirrorLayout.item(id))])
+        var staged = StagedPackage(id: id, title: item.title, stagedAt: Date(), files: [try write(json, to: MirrorLayout.item(id), in: folder)])
         if let name = item.thumbnail, let relative = MirrorLayout.info(of: id, named: name),
            let bytes = try? await client.thumbnail(of: id, named: name) {
-            staged.files.append(try write(bytes, to: relative))
+            staged.files.append(try write(bytes, to: relative, in: folder))
         }
         let answers = staged.files
-        try await stagePackages([item], kept: index.mobileMapPackage(id)?.files ?? [], report) { files in
+        try await stagePackages([item], kept: index.mobileMapPackage(id)?.files ?? [], in: folder, report) { files in
             var current = staged
             current.files = (answers + files).sorted { $0.path < $1.path }
             index.put(current)
-            try AtomicFile.writeJSON(index, to: indexPath)
+            try writeIndex(index, in: folder)
         }
     }
 
     /// Each item's data: kept when the folder holds this version (in `kept`, on disk at its
     /// size), else fetched; `publish` writes the index with the files so far (and those of `kept`
     /// not replaced yet) after each fetch, and once more at the end with exactly the files staged.
-    private func stagePackages(_ items: [PortalItem], kept: [MirrorFile], _ report: @escaping @Sendable (Event) -> Void,
+    private func stagePackages(_ items: [PortalItem], kept: [MirrorFile], in folder: ConfinedFolder, _ report: @escaping @Sendable (Event) -> Void,
                                publish: ([MirrorFile]) throws -> Void) async throws {
         var files: [MirrorFile] = []
         for item in items where !files.contains(where: { $0.item == item.id }) {
             let size = item.size.flatMap { $0 > 0 ? $0 : nil }
             if let earlier = kept.first(where: { $0.path == MirrorLayout.data(of: item.id) }),
                earlier.modified == item.modified.map(DownloadRecord.millis), earlier.size == size,
-               AtomicFile.size(of: path(earlier.path)) == earlier.size {
+               folder.size(of: earlier.path) == earlier.size {
                 files.append(earlier)
                 report(.staged(package: item.id, title: item.title, file: earlier, fetched: false))
                 continue
             }
             report(.fetching(package: item.id, title: item.title, size: size))
-            let file = try await fetch(item) { report(.progress(package: item.id, bytes: $0, total: size)) }
+            let file = try await fetch(item, into: folder) { report(.progress(package: item.id, bytes: $0, total: size)) }
             files.append(file)
             let placed = Set(files.map(\.path))
             try publish(files + kept.filter { !placed.contains($0.path) && $0.item != nil })
@@ -261,25 +269,38 @@ public struct MirrorStage: Sendable {
         return true
     }
 
-    private func write(_ json: JSONValue, to relative: String) throws -> MirrorFile {
+    private func write(_ json: JSONValue, to relative: String, in folder: ConfinedFolder) throws -> MirrorFile {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try write(try encoder.encode(json), to: relative)
+        return try write(try encoder.encode(json), to: relative, in: folder)
     }
 
-    private func write(_ bytes: Data, to relative: String) throws -> MirrorFile {
+    /// One answer in place (rewritten only when it changed, so its ETag stays); anything but a
+    /// plain file in its place (a link, a FIFO) is replaced, never followed or read.
+    private func write(_ bytes: Data, to relative: String, in folder: ConfinedFolder) throws -> MirrorFile {
         guard !client.holdsToken(bytes) else { throw MirrorStageError.tokenInAnswer(path: relative) }
-        let target = path(relative)
-        if FileManager.default.contents(atPath: target) != bytes { try AtomicFile.write(bytes, to: target) }
+        let parent = try folder.directory((relative as NSString).deletingLastPathComponent)
+        let target = parent.path((relative as NSString).lastPathComponent)
+        let current = try? ReadableFile(path: target, followingLinks: false)
+        if current.map({ $0.size != Int64(bytes.count) || $0.read(at: 0, upTo: bytes.count) != bytes }) ?? true {
+            do { try AtomicFile.write(bytes, to: target) } catch { throw parent.shown(error) }
+        }
         return MirrorFile(path: relative, size: Int64(bytes.count), sha256: try FileDigest.sha256(path: target))
+    }
+
+    private func writeIndex(_ index: MirrorIndex, in folder: ConfinedFolder) throws {
+        let root = try folder.directory("")
+        do { try AtomicFile.writeJSON(index, to: root.path(MirrorLayout.index)) } catch { throw root.shown(error) }
     }
 
     /// One item's data into `.stage/`, resumable, checked by its own checksums and hashed as it
     /// arrives, then renamed into place.
-    private func fetch(_ item: PortalItem, report: @escaping @Sendable (Int64) -> Void) async throws -> MirrorFile {
+    private func fetch(_ item: PortalItem, into folder: ConfinedFolder, report: @escaping @Sendable (Int64) -> Void) async throws -> MirrorFile {
         let id = item.id, size = item.size.flatMap { $0 > 0 ? $0 : nil }
-        let transfer = ResumableTransfer(http: http, request: client.packageRequest(id), part: "\(workDirectory)/\(id.rawValue).part",
-                                         controlPath: "\(workDirectory)/\(id.rawValue).json", itemID: id,
+        let work = try folder.directory(Self.work)
+        defer { withExtendedLifetime(work) {} }
+        let transfer = ResumableTransfer(http: http, request: client.packageRequest(id), part: work.path("\(id.rawValue).part"),
+                                         controlPath: work.path("\(id.rawValue).json"), itemID: id,
                                          modified: item.modified.map(DownloadRecord.millis), expectedSize: size, hashing: true)
         let (_, checksums, streamed) = try await transfer.run(meter: AreaByteCount(), started: { _ in }, report: report)
         let verifiedBy: String, sha256: String
@@ -292,10 +313,11 @@ public struct MirrorStage: Sendable {
             throw error
         }
         let relative = MirrorLayout.data(of: id)
-        try AtomicFile.makeDirectory((path(relative) as NSString).deletingLastPathComponent)
-        try AtomicFile.move(transfer.part, to: path(relative))
+        let parent = try folder.directory((relative as NSString).deletingLastPathComponent)
+        let target = parent.path((relative as NSString).lastPathComponent)
+        do { try AtomicFile.move(transfer.part, to: target) } catch { throw parent.shown(error) }
         unlink(transfer.controlPath)
-        return MirrorFile(path: relative, size: AtomicFile.size(of: path(relative)) ?? 0, sha256: sha256, item: id,
+        return MirrorFile(path: relative, size: folder.size(of: relative) ?? 0, sha256: sha256, item: id,
                           modified: item.modified.map(DownloadRecord.millis), verifiedBy: verifiedBy)
     }
 
@@ -306,24 +328,13 @@ public struct MirrorStage: Sendable {
     }
 
     /// Deletes the staged files no entry of the index names (and folders left empty, and what
-    /// `.stage/` holds); returns the paths deleted.
-    private func removeUnlisted(by index: MirrorIndex) -> [String] {
+    /// `.stage/` holds), never following a link; returns the paths deleted.
+    private func removeUnlisted(by index: MirrorIndex, in folder: ConfinedFolder) -> [String] {
         let wanted = index.paths
-        var removed: [String] = []
-        let root = path("sharing")
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
-        var folders: [String] = []
-        while let name = walker.nextObject() as? String {
-            let relative = "sharing/" + name
-            var info = stat()
-            guard lstat(path(relative), &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR { folders.append(relative); continue }
-            if !wanted.contains(relative), unlink(path(relative)) == 0 { removed.append(relative) }
-        }
-        for folder in folders.sorted(by: >) { rmdir(path(folder)) }
+        let removed = folder.prune("sharing") { wanted.contains($0) }
         // Every package is in place: what `.stage/` still holds is of versions no longer wanted.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: workDirectory)) ?? [] { unlink(workDirectory + "/" + name) }
-        return removed.sorted()
+        _ = folder.prune(Self.work) { _ in false }
+        return removed
     }
 }
 
@@ -333,6 +344,7 @@ public enum MirrorStageError: Error, Sendable, Equatable, UserFacingError {
     case notPublic(title: String, access: String)
     case tokenInAnswer(path: String)
     case busy(directory: String, pid: Int32?)
+    case notAMirror(directory: String)
 
     public var userMessage: String {
         switch self {
@@ -342,6 +354,8 @@ public enum MirrorStageError: Error, Sendable, Equatable, UserFacingError {
             "\(TerminalText.sanitizedLine(title, maxLength: 120)) is not public (access: \(TerminalText.sanitizedLine(access, maxLength: 20))); give --include-private to stage it, knowing the mirror serves it to anyone who can reach it."
         case .busy(let directory, let pid):
             "\(directory) is being staged by another mapbook\(pid.map { " (pid \($0))" } ?? ""); wait for it to end."
+        case .notAMirror(let directory):
+            "\(directory)/mirror.json is not one mapbook stage wrote (a link, or other JSON); move it away to stage into this folder."
         case .tokenInAnswer(let path):
             "The portal's answer for \(path) holds your token, so it was not staged: a mirror must never hold one."
         }

@@ -46,7 +46,7 @@ struct ResumableTransfer: Sendable {
         let resume = resumePoint()
         // The .part exists before its control file: a control file without its .part means the
         // file was moved on, never that it was not started.
-        let created = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let created = open(part, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard created >= 0 else { throw LibraryError.write(path: part, errno: errno) }
         close(created)
         started(resume?.offset ?? 0)

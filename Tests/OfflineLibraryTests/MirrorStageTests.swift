@@ -103,6 +103,58 @@ struct MirrorStageTests {
         withExtendedLifetime(held) {}
     }
 
+    /// Links planted in the folder (or kept by `rsync -a` in a copy of it) never send a write, a
+    /// delete or the lock elsewhere: a folder that is a link is refused in a sentence, a file that
+    /// is one is replaced, and what the links point at is untouched.
+    @Test func linksPlantedInTheFolderAreNeverFollowed() async throws {
+        let fixture = try LibraryFixture()
+        let victim = LibraryFixture.temporaryFolder() + "/victim"
+        defer { fixture.portal.stop(); try? FileManager.default.removeItem(atPath: folder); try? FileManager.default.removeItem(atPath: victim) }
+        func plantVictim() throws -> [String: Data] {
+            try? FileManager.default.removeItem(atPath: victim)
+            try FileManager.default.createDirectory(atPath: victim + "/sub", withIntermediateDirectories: true)
+            let files = ["precious1.txt": Data("one".utf8), "precious2.txt": Data("two".utf8), "sub/precious3.txt": Data("three".utf8)]
+            for (name, data) in files { try data.write(to: URL(fileURLWithPath: victim + "/" + name)) }
+            return files
+        }
+        func victimIsWhole(_ files: [String: Data]) -> Bool {
+            let now = (try? FileManager.default.subpathsOfDirectory(atPath: victim).filter { !$0.hasSuffix("sub") }) ?? []
+            return Set(now) == Set(files.keys) && files.allSatisfy { FileManager.default.contents(atPath: victim + "/" + $0.key) == $0.value }
+        }
+        let areas = MirrorStage.Areas.chosen { areas in areas.filter { $0.item.id.rawValue == SampleFixture.bangor.id } }
+        for planted in [".stage", "sharing", "sharing/rest/content", ".lock", "mirror.json"] {
+            try? FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.createDirectory(atPath: folder + "/" + (planted as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let files = try plantVictim()
+            let target = planted.hasPrefix(".lock") || planted == "mirror.json" ? victim + "/precious1.txt" : victim
+            try FileManager.default.createSymbolicLink(atPath: folder + "/" + planted, withDestinationPath: target)
+            var sentence: String?
+            do { _ = try await stage(fixture, areas: areas) } catch { sentence = error.userSentence }
+            #expect(victimIsWhole(files), "\(planted): the linked-to files are untouched")
+            switch planted {
+            case "mirror.json":
+                // Not one mapbook wrote: refused, and the file it points at is kept.
+                #expect(sentence == "\(folder)/mirror.json is not one mapbook stage wrote (a link, or other JSON); move it away to stage into this folder.")
+            default:
+                #expect(sentence == "\(folder)/\(planted) is a symbolic link, and mapbook does not write through links in its folders; remove it and try again.",
+                        "\(planted): \(sentence ?? "staged")")
+            }
+        }
+        // A link where a staged file goes is replaced by the file; a link left over is removed as a
+        // link, never followed.
+        try? FileManager.default.removeItem(atPath: folder)
+        _ = try await stage(fixture, areas: areas)
+        let files = try plantVictim()
+        let item = folder + "/" + MirrorLayout.item(ItemID(SampleFixture.webMapID)!)
+        try FileManager.default.removeItem(atPath: item)
+        try FileManager.default.createSymbolicLink(atPath: item, withDestinationPath: victim + "/precious2.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/sharing/rest/stray", withDestinationPath: victim)
+        _ = try await stage(fixture, areas: areas)
+        #expect(victimIsWhole(files))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: item)) == nil, "replaced by a file")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/sharing/rest/stray"))
+    }
+
     @Test func namedAreasAreTheOnlyOnesAskedForTheirPackages() async throws {
         let fixture = try LibraryFixture()
         defer { fixture.portal.stop(); try? FileManager.default.removeItem(atPath: folder) }
