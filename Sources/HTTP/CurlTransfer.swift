@@ -63,6 +63,11 @@ final class CurlTransfer: @unchecked Sendable {
     private let stallTimeout: UInt64
     /// When the whole request must be done (uptime nanoseconds), and the limit it came from.
     private let deadline: (at: UInt64, limit: Duration)?
+    /// The request's minimum rate, and the window being measured: when it began and the body
+    /// bytes received by then.
+    private let minimumRate: (bytesPerSecond: Int, window: Duration)?
+    private var rateWindow: (start: UInt64, received: Int64) = (DispatchTime.now().uptimeNanoseconds, 0)
+    private var received: Int64 = 0
 
     /// What crosses threads: whether the caller cancelled, and the task waiting for the outcome.
     private let control = Mutex<(cancelled: Bool, waiting: CheckedContinuation<Result<Outcome, HTTPError>, Never>?)>((false, nil))
@@ -91,6 +96,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         if case .file(_, _, let offset) = sink { fileStart = offset; filePosition = offset }
+        minimumRate = request.minimumRate
         configure(request: request, configuration: configuration, rangeStart: rangeStart)
     }
 
@@ -189,6 +195,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Returns the bytes consumed; anything less makes libcurl stop with a write error.
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = DispatchTime.now().uptimeNanoseconds
+        received += Int64(bytes.count)
         if !sinkPrepared { prepareSink() }
         if failure != nil { return 0 }
         switch sink {
@@ -307,6 +314,14 @@ final class CurlTransfer: @unchecked Sendable {
         if now - lastActivity > stallTimeout {
             failure = failure ?? .stalled(host)
             return true
+        }
+        if let minimumRate, now - rateWindow.start >= UInt64(max(minimumRate.window.milliseconds, 1)) * 1_000_000 {
+            let seconds = Double(now - rateWindow.start) / 1e9
+            if Double(received - rateWindow.received) < Double(minimumRate.bytesPerSecond) * seconds {
+                failure = failure ?? .tooSlow(host, bytesPerSecond: minimumRate.bytesPerSecond, seconds: seconds.clampedInt(in: 0...Format.largestShown))
+                return true
+            }
+            rateWindow = (now, received)
         }
         if let deadline, now > deadline.at {
             failure = failure ?? .deadlineExceeded(host, seconds: Int(deadline.limit.components.seconds))

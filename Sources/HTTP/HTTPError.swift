@@ -14,6 +14,9 @@ public enum HTTPError: Error, Sendable, Equatable {
     /// Bytes kept coming, but too slowly for the answer to be whole within the request's deadline
     /// (a server dripping a byte at a time): given up, not retried.
     case deadlineExceeded(String, seconds: Int)
+    /// Bytes came, but fewer than the request's `minimumRate` over its window (a mirror dripping
+    /// bytes): given up, not retried, so the caller can take them from elsewhere.
+    case tooSlow(String, bytesPerSecond: Int, seconds: Int)
     /// A request header with a line break or NUL in it (a token that would split the headers): the
     /// request is not sent.
     case invalidHeader(String)
@@ -72,7 +75,7 @@ public enum HTTPError: Error, Sendable, Equatable {
     public var networkState: NetworkState {
         switch self {
         case .cannotResolveHost, .timedOut: .offline
-        case .cannotConnect, .connectionLost, .stalled, .deadlineExceeded, .transport: .portalNotAnswering
+        case .cannotConnect, .connectionLost, .stalled, .deadlineExceeded, .tooSlow, .transport: .portalNotAnswering
         default: .online
         }
     }
@@ -103,6 +106,8 @@ extension HTTPError: UserFacingError {
             return "\(host) stalled: nothing came for too long, so the request was given up. Try again."
         case .deadlineExceeded(let host, let seconds):
             return "\(host) answered too slowly: its answer was not complete after \(seconds) s."
+        case .tooSlow(let host, let rate, let seconds):
+            return "\(host) sent less than \(Format.bytes(Int64(rate)))/s for \(seconds) s, so the transfer was given up."
         case .invalidHeader(let name):
             return "A request was not sent: its \(name) header held a line break or control character."
         case .connectionLost(let host):

@@ -26,6 +26,9 @@ public struct HTTPRequest: Sendable {
     public var deadline: Duration?
     /// The largest answer taken into memory for this request; nil: the client's `maxBodyBytes`.
     public var maxBodyBytes: Int?
+    /// Given up (`HTTPError.tooSlow`) when fewer bytes than this arrive in any window of this length:
+    /// for a source that has a faster one behind it (a fleet mirror, the portal).
+    public var minimumRate: (bytesPerSecond: Int, window: Duration)?
 
     public init(url: URL, method: String = "GET", headers: [(String, String)] = [], body: Data? = nil) {
         self.url = url; self.method = method; self.headers = headers; self.body = body

@@ -33,13 +33,44 @@ public final class Mirror: Sendable {
     /// `mirror.json` is read again after this long: a stage may have refreshed it.
     static let indexLifetime: Duration = .seconds(60)
 
-    /// The largest `mirror.json` read: a few hundred bytes per staged file.
+    /// The largest `mirror.json` read: a few hundred bytes per staged file; and the longest its
+    /// reading may take, however its bytes trickle in.
     static let maxIndexBytes = 32 << 20
+    static let indexDeadline: Duration = .seconds(20)
 
-    public init(url: URL, http: HTTPClient = PortalClient.apiHTTP) {
+    /// A mirror is there to be faster than the portal: one that sends less than this is given up
+    /// for the portal. A site's mirror serves megabytes a second; the portal at its slowest, more.
+    public static let standardMinimumRate = (bytesPerSecond: 64 << 10, window: Duration.seconds(20))
+    let minimumRate: (bytesPerSecond: Int, window: Duration)
+
+    /// Once the mirror failed as a mirror (unreachable, too slow, no readable `mirror.json`), it
+    /// is not asked again for this long — for the rest of a command's run — and packages come from
+    /// the portal at once; why is kept for the sentence.
+    static let givenUpFor: Duration = .seconds(600)
+    private let givenUp = Mutex<(reason: String, until: ContinuousClock.Instant)?>(nil)
+
+    public init(url: URL, http: HTTPClient = PortalClient.apiHTTP, minimumRate: (bytesPerSecond: Int, window: Duration) = Mirror.standardMinimumRate) {
         self.url = url
         self.http = http
+        self.minimumRate = minimumRate
         client = PortalClient(portal: url, session: nil, http: http)
+    }
+
+    /// Why the mirror is not being asked, while it is given up.
+    var givenUpReason: String? {
+        givenUp.withLock { state in state.flatMap { ContinuousClock.now < $0.until ? $0.reason : nil } }
+    }
+
+    private func giveUp(because sentence: String) {
+        let reason = "the mirror at \(host) was left for the portal earlier (\(sentence))"
+        givenUp.withLock { $0 = (reason, .now + Self.givenUpFor) }
+    }
+
+    /// The request for an item's bytes from the mirror: given up when it trickles.
+    func packageRequest(_ id: ItemID) -> HTTPRequest {
+        var request = client.packageRequest(id)
+        request.minimumRate = minimumRate
+        return request
     }
 
     /// The mirror's host and port, as it is named to the user.
@@ -51,6 +82,8 @@ public final class Mirror: Sendable {
         if let (kept, at) = index.withLock({ $0 }), ContinuousClock.now - at < Self.indexLifetime { return kept }
         var request = HTTPRequest(url: client.portalURL.appendingPathComponent(MirrorLayout.index))
         request.maxBodyBytes = Self.maxIndexBytes
+        request.deadline = Self.indexDeadline
+        request.minimumRate = minimumRate
         let response = try await http.send(request)
         let read: MirrorIndex
         do {
@@ -67,8 +100,10 @@ public final class Mirror: Sendable {
     /// `modified`, same size); nil when the mirror holds another version or none, with why when
     /// the mirror could not be asked at all.
     func copy(of id: ItemID, modified: Date?, size: Int64?) async -> (file: MirrorFile?, problem: String?) {
+        if let reason = givenUpReason { return (nil, reason) }
         let index: MirrorIndex
         do { index = try await currentIndex() } catch {
+            giveUp(because: error.userSentence)
             return (nil, "the mirror at \(host) could not be asked (\(error.userSentence))")
         }
         guard let file = index.package(id), let size, size > 0, file.size == size,
@@ -96,9 +131,11 @@ public final class Mirror: Sendable {
         problem = unasked
         if let mirror, let copy = listed {
             do {
-                return Fetched(value: try await attempt(mirror.client.packageRequest(id), copy.sha256), mirror: mirror.url.absoluteString)
+                return Fetched(value: try await attempt(mirror.packageRequest(id), copy.sha256), mirror: mirror.url.absoluteString)
             } catch let error as HTTPError {
                 problem = "the mirror at \(mirror.host) could not give it (\(error.userSentence))"
+                // A mirror that cannot be reached, or trickles, is left for the rest of the run.
+                if error.networkState != .online { mirror.giveUp(because: error.userSentence) }
             } catch let error as LibraryError where !error.isDiskFull {
                 switch error {
                 case .damaged(_, let detail, _): problem = "the mirror's copy is damaged (\(detail))"

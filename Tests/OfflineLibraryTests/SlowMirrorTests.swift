@@ -1,0 +1,75 @@
+import ArcGISModel
+import ArcGISPortal
+import Foundation
+import LibraryModel
+import LoopbackHTTP
+import MapbookCore
+@testable import OfflineLibrary
+import PortalFixtures
+import SamplePortal
+import Testing
+
+/// A mirror slower than it should be: package bytes or `mirror.json` trickling in a byte at a time.
+/// It is left for the portal once it shows itself slow, and not asked again in the same run.
+@Suite("A slow fleet mirror")
+struct SlowMirrorTests {
+    /// The folder staged from the fixture's portal with two areas, served by a server that drips
+    /// what `drip` says a byte a second.
+    static func mirror(of fixture: LibraryFixture, dripping drip: @escaping @Sendable (String) -> Bool) async throws -> (LoopbackServer, String) {
+        let folder = LibraryFixture.temporaryFolder() + "/mirror"
+        let areas: Set<String> = [SampleFixture.bangor.id, SampleFixture.portlandID]
+        _ = try await MirrorStage(client: fixture.client, directory: folder, content: .webMap(ItemID(SampleFixture.webMapID)!,
+                                  .chosen { $0.filter { areas.contains($0.item.id.rawValue) } }), includePrivate: false, http: LibraryFixture.http()).run()
+        let server = try LoopbackServer { request in
+            let relative = request.path == "/mirror.json" ? "mirror.json"
+                : request.path.hasSuffix("/data") ? String(request.path.dropFirst()) : String(request.path.dropFirst()) + "/item.json"
+            guard let data = FileManager.default.contents(atPath: folder + "/" + relative) else { return .text("Not Found", status: 404) }
+            var response = LoopbackResponse(status: 200, headers: [("Content-Type", "application/octet-stream")], body: data)
+            if drip(relative) { response.delivery.bytesPerSecond = 1 }
+            return response
+        }
+        return (server, folder)
+    }
+
+    /// Downloads both areas through a library using the mirror (a kibibyte a second at least).
+    static func downloadBoth(_ fixture: LibraryFixture, mirror: LoopbackServer) async throws -> [DownloadRecord] {
+        let library = OfflineLibrary(root: fixture.root + "-device", portal: fixture.portal.baseURL, webMap: ItemID(SampleFixture.webMapID)!,
+                                     mirror: Mirror(url: mirror.baseURL, http: LibraryFixture.http(), minimumRate: (1024, .seconds(1))))
+        var records: [DownloadRecord] = []
+        for id in [SampleFixture.bangor.id, SampleFixture.portlandID] {
+            let queue = DownloadQueue(library: library, client: fixture.client, http: LibraryFixture.http())
+            await queue.enqueue(try await fixture.area(id))
+            let events = await LibraryFixture.events(of: queue, until: ItemID(id)!)
+            records.append(try #require(events.record, "\(events)"))
+        }
+        return records
+    }
+
+    @Test(.timeLimit(.minutes(2))) func packagesDrippingFromTheMirrorComeFromThePortal() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let (server, _) = try await Self.mirror(of: fixture) { $0.hasSuffix("/data") }
+        defer { server.stop() }
+        let records = try await Self.downloadBoth(fixture, mirror: server)
+        #expect(records.allSatisfy { $0.source == .portal })
+        let first = try #require(records[0].packages.first?.mirrorProblem)
+        #expect(first.hasPrefix("the mirror at 127.0.0.1:") && first.contains("sent less than 1.0 KiB/s for "), "\(first)")
+        let second = try #require(records[1].packages.first?.mirrorProblem)
+        #expect(second.contains("was left for the portal earlier ("), "\(second)")
+        // Once given up, the mirror is not asked for the second area's bytes at all.
+        #expect(server.requests.filter { $0.path.hasSuffix("/data") }.count == 1)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func aDrippingIndexIsGivenUpOnceNotPerPackage() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.cleanUp() }
+        let (server, _) = try await Self.mirror(of: fixture) { $0 == "mirror.json" }
+        defer { server.stop() }
+        let records = try await Self.downloadBoth(fixture, mirror: server)
+        #expect(records.allSatisfy { $0.source == .portal })
+        let first = try #require(records[0].packages.first?.mirrorProblem)
+        #expect(first.contains("could not be asked (") && first.contains("sent less than 1.0 KiB/s"), "\(first)")
+        #expect(records[1].packages.first?.mirrorProblem?.contains("was left for the portal earlier (") == true)
+        #expect(server.requests.filter { $0.path == "/mirror.json" }.count == 1)
+    }
+}
