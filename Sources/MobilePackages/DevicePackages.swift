@@ -200,10 +200,12 @@ public struct PackageOrigin: Sendable, Equatable, Codable {
     public var mirror: String?
     /// Why the mirror's copy was not taken, when it was tried.
     public var mirrorProblem: String?
+    /// The checks it passed (`SHA-256, the portal's zip directory, zip CRC-32`).
+    public var verifiedBy: String?
 
     public init(portal: String, itemID: String, title: String, modified: Int64, size: Int64, downloadedAt: Date,
-                mirror: String? = nil, mirrorProblem: String? = nil) {
+                mirror: String? = nil, mirrorProblem: String? = nil, verifiedBy: String? = nil) {
         self.portal = portal; self.itemID = itemID; self.title = title; self.modified = modified; self.size = size
-        self.downloadedAt = downloadedAt; self.mirror = mirror; self.mirrorProblem = mirrorProblem
+        self.downloadedAt = downloadedAt; self.mirror = mirror; self.mirrorProblem = mirrorProblem; self.verifiedBy = verifiedBy
     }
 }

@@ -137,7 +137,7 @@ struct AreaDownload: Sendable {
                        report: @escaping @Sendable (Int64) -> Void) async throws -> Arrival {
         let fetched = try await Mirror.fetch(package.item.id, title: package.item.title, modified: package.item.modified, size: package.size,
                                              mirror: area.onDemand == nil ? library.mirror : nil, portal: portalRequest(for: package)) {
-            try await fetch(package, from: $0, sha256: $1, first: first, started: started, meter: meter, report: report)
+            try await fetch(package, from: $0, checkedAgainst: $1, first: first, started: started, meter: meter, report: report)
         }
         var arrival = fetched.value
         arrival.mirror = fetched.mirror
@@ -145,17 +145,17 @@ struct AreaDownload: Sendable {
         return arrival
     }
 
-    /// One try from one source; `sha256`, when given, is what the bytes must hash to.
-    private func fetch(_ package: AreaPackage, from request: HTTPRequest, sha256: String?, first: Bool, started: @Sendable (Int64) -> Void,
-                       meter: AreaByteCount, report: @escaping @Sendable (Int64) -> Void) async throws -> Arrival {
+    /// One try from one source; a copy from the mirror is checked as `Mirror.check` says.
+    private func fetch(_ package: AreaPackage, from request: HTTPRequest, checkedAgainst check: Mirror.CopyCheck?, first: Bool,
+                       started: @Sendable (Int64) -> Void, meter: AreaByteCount, report: @escaping @Sendable (Int64) -> Void) async throws -> Arrival {
         var transfer = transfer(of: package, request: request)
-        transfer.hashing = sha256 != nil
+        transfer.hashing = check != nil
         let (result, checksums, streamed) = try await transfer.run(meter: meter, started: { if first { started($0) } }, report: report)
         do {
-            try Mirror.check(transfer.part, title: package.item.title, sha256: sha256, streamed: streamed)
+            let vouched = try await Mirror.check(transfer.part, title: package.item.title, against: check, streamed: streamed)
             let verifiedBy = try PackageVerifier.verify(path: transfer.part, name: package.item.title, expectedSize: package.size,
                                                         fileName: OfflineLibrary.fileName(for: package), streamed: checksums)
-            return Arrival(package: package, path: transfer.part, verifiedBy: sha256 == nil ? verifiedBy : "SHA-256, " + verifiedBy,
+            return Arrival(package: package, path: transfer.part, verifiedBy: [vouched, verifiedBy].compactMap { $0 }.joined(separator: ", "),
                            size: result.size)
         } catch {
             transfer.discard()

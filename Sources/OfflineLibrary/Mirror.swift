@@ -119,19 +119,29 @@ public final class Mirror: Sendable {
         var mirrorProblem: String?
     }
 
+    /// What a copy from the mirror is checked against: the SHA-256 `mirror.json` lists, and where
+    /// the portal answers, the portal's own bytes of the package's zip directory.
+    struct CopyCheck: Sendable {
+        let sha256: String
+        let portal: HTTPRequest
+        let http: HTTPClient
+    }
+
     /// One item's data, from `mirror` when it holds this version, else (or when its copy cannot be
-    /// had or is not what `mirror.json` says) from the portal: the one rule for area packages and
-    /// mobile map packages. `attempt` fetches and checks from the request it is given, with the
-    /// SHA-256 the bytes must have (nil from the portal). A failure from both sources says both.
+    /// had or is not what `mirror.json` and the portal say) from the portal: the one rule for area
+    /// packages and mobile map packages. `attempt` fetches and checks from the request it is given,
+    /// with what a mirror's copy is checked against (nil from the portal; see `check`). A failure
+    /// from both sources says both.
     static func fetch<Value>(_ id: ItemID, title: String, modified: Date?, size: Int64?, mirror: Mirror?, portal: HTTPRequest,
                              isolation: isolated (any Actor)? = #isolation,
-                             _ attempt: (HTTPRequest, _ sha256: String?) async throws -> Value) async throws -> Fetched<Value> {
+                             _ attempt: (HTTPRequest, CopyCheck?) async throws -> Value) async throws -> Fetched<Value> {
         var problem: String?
         let (listed, unasked) = await mirror?.copy(of: id, modified: modified, size: size) ?? (nil, nil)
         problem = unasked
         if let mirror, let copy = listed {
             do {
-                return Fetched(value: try await attempt(mirror.packageRequest(id), copy.sha256), mirror: mirror.url.absoluteString)
+                let check = CopyCheck(sha256: copy.sha256, portal: portal, http: mirror.http)
+                return Fetched(value: try await attempt(mirror.packageRequest(id), check), mirror: mirror.url.absoluteString)
             } catch let error as HTTPError {
                 problem = "the mirror at \(mirror.host) could not give it (\(error.userSentence))"
                 // A mirror that cannot be reached, or trickles, is left for the rest of the run.
@@ -152,13 +162,21 @@ public final class Mirror: Sendable {
         }
     }
 
-    /// Checks a file that came from the mirror against the SHA-256 `mirror.json` lists: `streamed`
-    /// when the download could hash it as it arrived, else read from disk.
-    static func check(_ path: String, title: String, sha256 expected: String?, streamed: String?) throws(LibraryError) {
-        guard let expected else { return }
+    /// Checks a file that came from the mirror: against the SHA-256 `mirror.json` lists (`streamed`
+    /// when the download could hash it as it arrived, else read from disk), then — the mirror's
+    /// word alone cannot vouch for a copy it chose — against the portal's own bytes of the zip's
+    /// directory (every entry's name, size and CRC-32, a few kilobytes asked by range). Returns
+    /// what vouched for it, for the record; nil for a copy from the portal.
+    static func check(_ path: String, title: String, against check: CopyCheck?, streamed: String?) async throws(LibraryError) -> String? {
+        guard let check else { return nil }
         let actual: String
         if let streamed { actual = streamed } else { actual = try FileDigest.sha256(path: path) }
-        if actual != expected { throw .damaged(package: title, detail: "its SHA-256 is not the one mirror.json lists") }
+        if actual != check.sha256 { throw .damaged(package: title, detail: "its SHA-256 is not the one mirror.json lists") }
+        switch await PortalVouch.compare(path, with: check.portal, http: check.http) {
+        case .agrees: return "SHA-256, the portal's zip directory"
+        case .differs: throw .damaged(package: title, detail: "its zip directory is not the portal's")
+        case .unasked: return "SHA-256 of mirror.json"
+        }
     }
 
     /// Runs `body` with the portal's client; when the portal cannot be reached, again with the
@@ -211,5 +229,51 @@ struct MirrorFallbackError: Error, UserFacingError {
 
     var userMessage: String {
         "\(TerminalText.sanitizedLine(package, maxLength: 120)): \(mirrorProblem), and from the portal: \(portal.userSentence)"
+    }
+}
+
+/// The portal's word on a mirror's copy: the bytes of the package's zip directory (and its end
+/// record) as the portal serves them, asked by a range, compared with the copy's. A copy whose
+/// entries differ in name, size or CRC-32 from the portal's is not the portal's; one that agrees
+/// could still differ only where the CRC-32s were forged to match, which `docs/fleet.md` says.
+enum PortalVouch {
+    enum Verdict: Equatable { case agrees, differs, unasked }
+
+    /// The most of a package's tail asked for (a directory of some ten thousand entries).
+    static let largestDirectory: Int64 = 1 << 20
+
+    static func compare(_ path: String, with portal: HTTPRequest, http: HTTPClient) async -> Verdict {
+        guard let file = try? ReadableFile(path: path), let start = directoryStart(of: file) else { return .unasked }
+        let length = file.size - start
+        var request = portal
+        request.headers.append(("Range", "bytes=\(start)-\(file.size - 1)"))
+        request.deadline = .seconds(30)
+        request.maxBodyBytes = Int(largestDirectory) + 1024
+        guard let response = try? await http.send(request) else { return .unasked }
+        let theirs: Data
+        switch response.status {
+        case 206: theirs = response.body
+        case 200 where Int64(response.body.count) == file.size: theirs = response.body.suffix(Int(length))
+        default: return .unasked
+        }
+        return theirs == file.read(at: start, upTo: Int(length)) ? .agrees : .differs
+    }
+
+    /// Where the zip's central directory begins, when the file is a zip whose directory is small
+    /// enough to ask for; nil for anything else.
+    static func directoryStart(of file: ReadableFile) -> Int64? {
+        let tail = min(file.size, 65_557)
+        let bytes = [UInt8](file.read(at: file.size - tail, upTo: Int(tail)))
+        guard bytes.count >= 22 else { return nil }
+        for at in stride(from: bytes.count - 22, through: 0, by: -1)
+        where bytes[at] == 0x50 && bytes[at + 1] == 0x4B && bytes[at + 2] == 0x05 && bytes[at + 3] == 0x06 {
+            func u32(_ i: Int) -> Int64 { Int64(bytes[i]) | Int64(bytes[i + 1]) << 8 | Int64(bytes[i + 2]) << 16 | Int64(bytes[i + 3]) << 24 }
+            let offset = u32(at + 16)
+            // Zip64 packages keep their directory's place elsewhere: their tail is asked for instead.
+            let start = offset == 0xFFFF_FFFF ? file.size - min(file.size, 65_536) : offset
+            guard start >= 0, start < file.size, file.size - start <= largestDirectory else { return nil }
+            return start
+        }
+        return nil
     }
 }

@@ -58,13 +58,15 @@ public struct PortalPackageDownload: Sendable {
             if expected - kept > free { throw LibraryError.notEnoughSpace(title: item.title, needed: expected - kept, free: free) }
         }
         let fetched = try await Mirror.fetch(item.id, title: item.title, modified: item.modified, size: expected, mirror: mirror,
-                                             portal: client.packageRequest(item.id)) { request, sha256 in
+                                             portal: client.packageRequest(item.id)) { request, check in
             var transfer = transfer(from: request)
-            transfer.hashing = sha256 != nil
+            transfer.hashing = check != nil
             let (result, checksums, streamed) = try await transfer.run(meter: AreaByteCount(), started: started) { report($0, expected) }
+            let verifiedBy: String
             do {
-                try Mirror.check(transfer.part, title: item.title, sha256: sha256, streamed: streamed)
-                try PackageVerifier.verify(path: transfer.part, name: item.title, expectedSize: expected, fileName: fileName, streamed: checksums)
+                let vouched = try await Mirror.check(transfer.part, title: item.title, against: check, streamed: streamed)
+                let verified = try PackageVerifier.verify(path: transfer.part, name: item.title, expectedSize: expected, fileName: fileName, streamed: checksums)
+                verifiedBy = [vouched, verified].compactMap { $0 }.joined(separator: ", ")
                 do throws(MobilePackageError) { _ = try MobileMapPackage(path: transfer.part) } catch {
                     throw LibraryError.damaged(package: item.title, detail: "it is not a mobile map package (\(error.sentence))")
                 }
@@ -72,15 +74,15 @@ public struct PortalPackageDownload: Sendable {
                 transfer.discard()
                 throw error
             }
-            return (result, transfer)
+            return (result, transfer, verifiedBy)
         }
-        let (result, finished) = fetched.value
+        let (result, finished, verifiedBy) = fetched.value
         // The record first, then the file: a record that names another size than the file there is
         // not believed (see `DevicePackages`), so a crash between the two leaves nothing wrong said.
         let origin = PackageOrigin(portal: client.portalURL.absoluteString, itemID: item.id.rawValue, title: item.title,
                                    modified: item.modified?.epochMilliseconds ?? 0, size: result.size,
                                    downloadedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)),
-                                   mirror: fetched.mirror, mirrorProblem: fetched.mirrorProblem)
+                                   mirror: fetched.mirror, mirrorProblem: fetched.mirrorProblem, verifiedBy: verifiedBy)
         try AtomicFile.makeDirectory(packages.folder + "/.origins")
         try AtomicFile.writeJSON(origin, to: packages.originPath(of: fileName))
         try AtomicFile.move(finished.part, to: packages.folder + "/" + fileName)

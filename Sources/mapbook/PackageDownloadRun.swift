@@ -67,7 +67,7 @@ struct PackageDownloadRun {
                 ticker.cancel()
                 await report.end()
                 let source = entry.origin?.mirror.map { DownloadRecord.Source.mirror($0) } ?? .portal
-                let verifiedBy = source == .portal ? "zip CRC-32" : "SHA-256, zip CRC-32"
+                let verifiedBy = entry.origin?.verifiedBy ?? "zip CRC-32"
                 if json {
                     Output.jsonLine(["event": .string("downloaded"), "package": .string(item.id.rawValue), "title": .text(item.title),
                                      "size": .count(entry.size), "path": .string(entry.path), "verifiedBy": .string(verifiedBy),
