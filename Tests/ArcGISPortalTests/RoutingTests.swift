@@ -88,6 +88,18 @@ struct RoutingTests {
         #expect(shortest.modeName == "Driving Distance")
     }
 
+    /// A portal offering ten thousand travel modes, one of them 100 KB: the first hundred are taken,
+    /// none larger than any real one (it would be posted back with every route).
+    @Test func travelModesAreHeldToWhatAPortalReallyOffers() async throws {
+        let rows = (0..<10_000).map { i in
+            #"{"attributes":{"Name":"Mode \#(i)","TravelMode":"\#(i == 1 ? String(repeating: "x", count: 100_000) : "{}")"}}"#
+        }.joined(separator: ",")
+        let server = try LoopbackServer { _ in .json(#"{"results":[{"paramName":"supportedTravelModes","value":{"features":[\#(rows)]}}]}"#) }
+        defer { server.stop() }
+        let modes = try await PortalClient(portal: server.baseURL).travelModes(using: RouteService(url: server.baseURL, utilities: server.baseURL))
+        #expect(modes.count == 100 && modes.allSatisfy { $0.json == "{}" } && modes[1].name == "Mode 2")
+    }
+
     @Test func stopsNoServiceCanSolveAreRefusedBeforeAsking() async throws {
         let service = try await client.routeService()
         let asked = server.requests.count
