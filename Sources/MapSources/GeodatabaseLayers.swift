@@ -21,15 +21,16 @@ public enum GeodatabaseLayers {
     /// The stored features one map draws, all its layers together: each layer is prepared for
     /// drawing as it opens, so a map naming one big table a hundred times must stop somewhere.
     public struct Budget: Sendable {
-        public static let mostFeatures = 750_000
+        public static let standard = 750_000
+        public let mostFeatures: Int
         public private(set) var features = 0
 
-        public init() {}
+        public init(mostFeatures: Int = Budget.standard) { self.mostFeatures = mostFeatures }
 
         /// Takes `count` features for `title`; the sentence why not, once the map holds its most.
         mutating func admit(_ count: Int, title: String) -> String? {
-            guard features + count <= Self.mostFeatures else {
-                return "\(title) is not drawn: the map already draws \(Format.grouped(features)) features, and mapbook draws at most \(Format.grouped(Self.mostFeatures)) at once."
+            guard features + count <= mostFeatures else {
+                return "\(title) is not drawn: the map already draws \(Format.grouped(features)) features, and mapbook draws at most \(Format.grouped(mostFeatures)) at once."
             }
             features += count
             return nil

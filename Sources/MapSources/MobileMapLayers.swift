@@ -30,11 +30,13 @@ public struct MobileMapLayers: Sendable {
         return stack
     }
 
-    public static func open(_ map: MobileMapPackage.Map, in package: MobileMapPackage) -> MobileMapLayers {
+    /// `budget`: the stored features the map may draw in all (`GeodatabaseLayers.Budget`).
+    public static func open(_ map: MobileMapPackage.Map, in package: MobileMapPackage,
+                            budget: GeodatabaseLayers.Budget = .init()) -> MobileMapLayers {
         var opened = MobileMapLayers()
         opened.bookmarks = map.webMap.bookmarks
         var geodatabases = GeodatabaseFiles(package: package)
-        var budget = GeodatabaseLayers.Budget()
+        var budget = budget
         var dataExtent: GeoExtent?
         for planned in package.layers(of: map) {
             switch planned.data {

@@ -174,10 +174,9 @@ struct LibraryCommandTests {
     /// portal sees the Range) and the file ends byte-identical to the portal's.
     @Test func aKilledDownloadResumesAndEndsIdentical() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        // Slow enough (about 40 s for the package) that the kill lands mid-download even when other
-        // tests keep the cooperative pool busy and this task's polling runs late (seen beside two
-        // busy loops at 100 KB/s: the download ended before the kill).
-        try server.updateFaults { $0.bytesPerSecond = 50_000 }
+        // Held part way by the portal until after the kill: the kill lands mid-download however
+        // late this task's polling runs (a slow link once let the download end before the kill).
+        try server.updateFaults { $0.holdAfterBytes = 1 << 20 }
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["download", "Bangor", "--json"] + common
@@ -189,16 +188,17 @@ struct LibraryCommandTests {
         while ContinuousClock.now < deadline {
             let control = FileManager.default.contents(atPath: bangorFolder + "/partial/\(SampleFixture.bangor.packageID).json")
             if let control, String(decoding: control, as: UTF8.self).contains("\"validator\" : \""),
-               (try? FileManager.default.attributesOfItem(atPath: bangorPart)[.size] as? Int) ?? 0 > 500_000 { break }
+               (try? FileManager.default.attributesOfItem(atPath: bangorPart)[.size] as? Int) ?? 0 >= 1 << 20 { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        server.releaseHeldDownloads()
         #expect(process.terminationReason == .uncaughtSignal)
         let kept = try #require(try FileManager.default.attributesOfItem(atPath: bangorPart)[.size] as? Int)
         #expect(kept > 0 && kept < bangorBytes.count)
 
-        try server.updateFaults { $0.bytesPerSecond = nil }
+        try server.updateFaults { $0.holdAfterBytes = nil }
         let resumed = try await CLI.runAsync(["download", "Bangor"] + common)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("Bangor: resuming after"))
