@@ -50,10 +50,11 @@ extension Geodatabase {
                 return items.count < mostLayers
             }
         }
+        let definitions = try FeatureClassDefinition.read(from: file)
         var layers: [GeodatabaseLayer] = []
         for column in columns {
             let item = items.first { $0.table.caseInsensitiveCompare(column.table) == .orderedSame }
-            layers.append(try layer(column, item: item.map { ($0.id, $0.info) }, file: file))
+            layers.append(try layer(column, item: item.map { ($0.id, $0.info) }, definition: definitions[column.table.lowercased()], file: file))
         }
         // Service items first, in their layer order; tables found only by their shape column after.
         layers.sort { ($0.serviceLayerID ?? Int.max, $0.table) < ($1.serviceLayerID ?? Int.max, $1.table) }
@@ -79,8 +80,15 @@ extension Geodatabase {
         return .object(object)
     }
 
-    private static func layer(_ column: GeometryColumn, item: (id: Int, info: JSONValue)?, file: SQLiteFile) throws -> GeodatabaseLayer {
-        let (reference, grid) = try spatialReference(column.srid, file: file)
+    private static func layer(_ column: GeometryColumn, item: (id: Int, info: JSONValue)?, definition: FeatureClassDefinition?,
+                              file: SQLiteFile) throws -> GeodatabaseLayer {
+        // The feature class's own definition first (Runtime- and Collector-made files keep its grid
+        // only there), then the aux table.
+        var (reference, grid) = try spatialReference(column.srid, file: file)
+        if let definition {
+            if let own = definition.grid { grid = own }
+            if let code = definition.spatialReference { reference = code }
+        }
         let tableColumns = try file.columns(of: column.table)
         let geometryType: FeatureGeometryType? = switch column.type {
         case 1: .point
@@ -101,7 +109,7 @@ extension Geodatabase {
         } else if reference.geographicPoint == nil {
             problem = "it is in \(reference.summary), which mapbook cannot project"
         } else if grid == nil {
-            problem = "its coordinate grid (spatial reference \(column.srid)) is missing"
+            problem = definition?.gridProblem ?? "its coordinate grid (spatial reference \(column.srid)) is missing"
         }
         let view = "\(column.table)_evw"
         let rows: GeodatabaseLayer.RowSource = try file.has(view, type: "view") ? .view(view)

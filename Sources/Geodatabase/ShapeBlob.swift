@@ -2,14 +2,27 @@ import Foundation
 import MapbookCore
 
 /// A geometry column's coordinate grid: stored integers are `value ÷ scale + origin`
-/// (`st_aux_spatial_reference_systems`: `falsex`, `falsey`, `xyunits`).
+/// (`st_aux_spatial_reference_systems`: `falsex`, `falsey`, `xyunits`; or the feature class's
+/// definition: `XOrigin`, `YOrigin`, `XYScale`, and the same for Z and M).
 public struct CoordinateGrid: Sendable, Equatable {
     public var originX: Double
     public var originY: Double
     public var scale: Double
+    public var originZ: Double
+    public var scaleZ: Double
+    public var originM: Double
+    public var scaleM: Double
 
-    public init(originX: Double, originY: Double, scale: Double) {
+    public init(originX: Double, originY: Double, scale: Double, originZ: Double = 0, scaleZ: Double = 1, originM: Double = 0, scaleM: Double = 1) {
         self.originX = originX; self.originY = originY; self.scale = scale
+        self.originZ = originZ; self.scaleZ = scaleZ; self.originM = originM; self.scaleM = scaleM
+    }
+
+    /// Whether shapes can be read on it: every scale positive and at most 10^12 (finer than any
+    /// survey), every origin within 10^12 of zero. A file naming 0, NaN or 1e308 has no usable grid.
+    public var isUsable: Bool {
+        [scale, scaleZ, scaleM].allSatisfy { $0.isFinite && $0 > 0 && $0 <= 1e12 }
+            && [originX, originY, originZ, originM].allSatisfy { $0.isFinite && abs($0) <= 1e12 }
     }
 
     func value(x: Int64, y: Int64) -> (x: Double, y: Double) {
@@ -71,9 +84,7 @@ public enum ShapeBlob {
 
     /// Decodes a blob; throws a `ShapeBlobError` for one that is damaged or cannot be drawn.
     public static func decode(_ blob: [UInt8], grid: CoordinateGrid) throws -> StoredShape {
-        guard grid.scale > 0, grid.scale.isFinite, grid.originX.isFinite, grid.originY.isFinite else {
-            throw ShapeBlobError.damaged("its coordinate grid is not usable")
-        }
+        guard grid.isUsable else { throw ShapeBlobError.damaged("its coordinate grid is not usable") }
         guard blob.count >= 8 else { throw ShapeBlobError.damaged("the shape is \(blob.count) bytes, shorter than its header") }
         guard blob[0] == 0x64 else { throw ShapeBlobError.damaged("the shape does not start with Esri's marker byte") }
         let pointCount = Int(UInt32(blob[4]) | UInt32(blob[5]) << 8 | UInt32(blob[6]) << 16 | UInt32(blob[7]) << 24)
