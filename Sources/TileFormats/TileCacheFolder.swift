@@ -11,6 +11,8 @@ public final class TileCacheFolder: TileSource, Sendable {
     private let storage: CacheConfiguration.Storage
     /// Files under `_alllayers` by their lowercased relative path: cache writers differ in case.
     private let files: [String: String]
+    /// Bundles by their place, as their names say (`BundleName`).
+    private let bundles: [BundleKey: BundleFiles<String>]
     private let openBundles = BundleCache()
 
     /// The folder holding `conf.xml`, or the cache's folder with it in `Layers/`.
@@ -46,6 +48,12 @@ public final class TileCacheFolder: TileSource, Sendable {
             files[String(full.dropFirst(prefix.count)).lowercased()] = full
         }
         self.files = files
+        var bundles: [BundleKey: BundleFiles<String>] = [:]
+        for full in files.values {
+            guard let (key, isIndex) = BundleName.parse(String(full.dropFirst(prefix.count))) else { continue }
+            if isIndex { bundles[key, default: BundleFiles()].index = full } else { bundles[key, default: BundleFiles()].data = full }
+        }
+        self.bundles = bundles
     }
 
     public func tile(z: Int, x: Int, y: Int) throws(TileFormatError) -> Data? {
@@ -72,17 +80,17 @@ public final class TileCacheFolder: TileSource, Sendable {
     }
 
     private func bundle(level: Int, row: Int, column: Int) throws(TileFormatError) -> (any TileBundle)? {
-        let base = String(format: "l%02d/r%04xc%04x", level, row & ~127, column & ~127)
-        if let cached = openBundles[base] { return cached }
-        guard let data = files[base + ".bundle"] else { return nil }
+        let key = BundleKey(level: level, holdingRow: row, column: column)
+        if let cached = openBundles[key] { return cached }
+        guard let data = bundles[key]?.data else { return nil }
         let opened: any TileBundle
         if storage == .compactV2 {
             opened = try CompactCacheV2Bundle(source: FileByteSource(path: data))
         } else {
-            guard let index = files[base + ".bundlx"] else { throw .malformed("\(data) has no .bundlx index beside it") }
+            guard let index = bundles[key]?.index else { throw .malformed("\(data) has no .bundlx index beside it") }
             opened = try CompactCacheV1Bundle(index: FileByteSource(path: index), data: FileByteSource(path: data))
         }
-        openBundles[base] = opened
+        openBundles[key] = opened
         return opened
     }
 }

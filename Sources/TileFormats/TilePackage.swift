@@ -10,8 +10,8 @@ public final class TilePackage: TileSource, Sendable {
     public let path: String
     public let info: TileSetInfo
     public let archive: ZipArchive
-    /// Bundles by lowercased path relative to the tile root (`l04/r0000c0000.bundle`).
-    private let bundleEntries: [String: ZipEntry]
+    /// Bundles by their place, as their names say (`BundleName`).
+    private let bundleEntries: [BundleKey: BundleFiles<ZipEntry>]
     private let styleEntry: ZipEntry?
     private let openBundles = BundleCache()
 
@@ -35,12 +35,11 @@ public final class TilePackage: TileSource, Sendable {
         }
         info = metadata.info
         styleEntry = metadata.styleEntry
-        var bundles: [String: ZipEntry] = [:]
+        var bundles: [BundleKey: BundleFiles<ZipEntry>] = [:]
         let root = metadata.tileRoot.lowercased()
-        for entry in archive.entries {
-            let name = entry.name.lowercased()
-            guard name.hasPrefix(root), name.hasSuffix(".bundle") || name.hasSuffix(".bundlx") else { continue }
-            bundles[String(name.dropFirst(root.count))] = entry
+        for entry in archive.entries where entry.name.lowercased().hasPrefix(root) {
+            guard let (key, isIndex) = BundleName.parse(String(entry.name.dropFirst(root.count))) else { continue }
+            if isIndex { bundles[key, default: BundleFiles()].index = entry } else { bundles[key, default: BundleFiles()].data = entry }
         }
         bundleEntries = bundles
     }
@@ -61,12 +60,11 @@ public final class TilePackage: TileSource, Sendable {
     /// Every tile present at a level (absolute rows and columns), read from the bundle indexes.
     public func tilePositions(level: Int) throws(TileFormatError) -> [(row: Int, column: Int)] {
         var positions: [(row: Int, column: Int)] = []
-        let prefix = String(format: "l%02d/", level)
-        for name in bundleEntries.keys.sorted() where name.hasPrefix(prefix) && name.hasSuffix(".bundle") {
-            guard let origin = Self.bundleOrigin(String(name.dropFirst(prefix.count))),
-                  let bundle = try bundle(level: level, row: origin.row, column: origin.column) else { continue }
+        let keys = bundleEntries.keys.filter { $0.level == level }.sorted { ($0.row, $0.column) < ($1.row, $1.column) }
+        for key in keys {
+            guard let bundle = try bundle(level: level, row: key.row, column: key.column) else { continue }
             for p in try bundle.presentTiles() {
-                positions.append((origin.row + p.row, origin.column + p.column))
+                positions.append((key.row + p.row, key.column + p.column))
             }
         }
         return positions
@@ -107,28 +105,19 @@ public final class TilePackage: TileSource, Sendable {
     }
 
     private func bundle(level: Int, row: Int, column: Int) throws(TileFormatError) -> (any TileBundle)? {
-        let base = String(format: "l%02d/r%04xc%04x", level, row & ~127, column & ~127)
-        if let cached = openBundles[base] { return cached }
-        guard let data = bundleEntries[base + ".bundle"] else { return nil }
+        let key = BundleKey(level: level, holdingRow: row, column: column)
+        if let cached = openBundles[key] { return cached }
+        guard let data = bundleEntries[key]?.data else { return nil }
         let opened: any TileBundle
         switch info.bundleFormat {
         case .compactV2:
             opened = try CompactCacheV2Bundle(source: archive.source(of: data))
         case .compactV1:
-            guard let index = bundleEntries[base + ".bundlx"] else { throw .malformed("\(data.name) has no .bundlx index beside it") }
+            guard let index = bundleEntries[key]?.index else { throw .malformed("\(data.name) has no .bundlx index beside it") }
             opened = try CompactCacheV1Bundle(index: archive.source(of: index), data: archive.source(of: data))
         }
-        openBundles[base] = opened
+        openBundles[key] = opened
         return opened
-    }
-
-    /// `R{rrrr}C{cccc}.bundle` → the row and column of the bundle's first tile.
-    private static func bundleOrigin(_ fileName: String) -> (row: Int, column: Int)? {
-        let stem = fileName.lowercased().replacingOccurrences(of: ".bundle", with: "")
-        guard stem.hasPrefix("r"), let c = stem.firstIndex(of: "c"),
-              let row = Int(stem[stem.index(after: stem.startIndex)..<c], radix: 16),
-              let column = Int(stem[stem.index(after: c)...], radix: 16) else { return nil }
-        return (row, column)
     }
 
     // MARK: Metadata
@@ -275,13 +264,19 @@ protocol TileBundle: Sendable {
 extension CompactCacheV1Bundle: TileBundle {}
 extension CompactCacheV2Bundle: TileBundle {}
 
+/// A bundle's files: its data and, for a V1 bundle, its index.
+struct BundleFiles<File: Sendable>: Sendable {
+    var data: File?
+    var index: File?
+}
+
 /// Open bundles (each holds its 128 KiB index), shared between threads and bounded: past the limit
 /// the cache starts over rather than grow with the package.
 final class BundleCache: Sendable {
-    private let bundles = Mutex<[String: any TileBundle]>([:])
+    private let bundles = Mutex<[BundleKey: any TileBundle]>([:])
     private let limit = 64
 
-    subscript(key: String) -> (any TileBundle)? {
+    subscript(key: BundleKey) -> (any TileBundle)? {
         get { bundles.withLock { $0[key] } }
         set {
             bundles.withLock {
