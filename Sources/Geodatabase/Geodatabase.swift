@@ -142,11 +142,13 @@ public final class Geodatabase {
     /// Hands each live feature to `each` as it is read (until it returns false), in longitude/
     /// latitude, with attributes as the service would send them (dates in epoch milliseconds); memory
     /// stays that of one row. `within` uses the spatial index when the table has one.
-    public func scan(_ layer: GeodatabaseLayer, within extent: GeoExtent? = nil, _ each: (LayerFeature) -> Bool) throws -> SkippedShapes {
+    /// `filter`, when given, is an SQL condition on the layer's columns (`--where`).
+    public func scan(_ layer: GeodatabaseLayer, within extent: GeoExtent? = nil, filter: String? = nil,
+                     _ each: (LayerFeature) -> Bool) throws -> SkippedShapes {
         var skipped = SkippedShapes()
         guard layer.cannotBeDrawn == nil, let toGeographic = layer.spatialReference.geographicPoint else { return skipped }
         let dateFields = Set(layer.info.fields.filter(\.isDate).map(\.name))
-        let (sql, bounds) = try query(layer, within: extent)
+        let (sql, bounds) = try query(layer, within: extent, filter: filter)
         try file.rows(sql, binding: bounds) { row in
             var attributes: FeatureAttributes = [:]
             var shape: [UInt8]?, shapeIsNull = true
@@ -203,15 +205,15 @@ public final class Geodatabase {
 
     /// The rows to read: through the spatial index (an RTREE in the layer's coordinates) when an
     /// extent is asked for, the layer is Web Mercator or WGS 84 and its rows are the table's own.
-    private func query(_ layer: GeodatabaseLayer, within extent: GeoExtent?) throws -> (String, [Double]) {
+    private func query(_ layer: GeodatabaseLayer, within extent: GeoExtent?, filter: String?) throws -> (String, [Double]) {
         let index = "st_spindex__\(layer.table)_\(layer.geometryColumn)"
         guard let extent, case .table(let onlyLive) = layer.rowSource, try file.has(index, type: "table"),
               let box = Self.box(extent, in: layer.spatialReference) else {
-            return ("SELECT * FROM \(source(layer))", [])
+            return ("SELECT * FROM \(source(layer))" + (filter.map { " WHERE (\($0))" } ?? ""), [])
         }
         let live = onlyLive ? " AND t.gdb_to_date >= \(Self.liveRowJulianDay)" : ""
         return ("SELECT t.* FROM \(SQLiteFile.quoted(layer.table)) t JOIN \(SQLiteFile.quoted(index)) s ON s.pkid = t.rowid "
-                + "WHERE s.minx <= ? AND s.maxx >= ? AND s.miny <= ? AND s.maxy >= ?\(live)",
+                + "WHERE s.minx <= ? AND s.maxx >= ? AND s.miny <= ? AND s.maxy >= ?\(live)" + (filter.map { " AND (\($0))" } ?? ""),
                 [box.xmax, box.xmin, box.ymax, box.ymin])
     }
 

@@ -175,6 +175,16 @@ public final class MobileMapPackage: Sendable {
         map.name.lowercased() == name.lowercased() || stem(map).lowercased() == name.lowercased()
     }
 
+    /// A map by its name (any case) or number (1 is the first); the first when none is named.
+    public func map(named wanted: String?) throws(MobilePackageError) -> Map {
+        guard let wanted else { return maps[0] }
+        guard let found = maps.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame })
+            ?? Int(wanted).flatMap({ $0 >= 1 && $0 <= maps.count ? maps[$0 - 1] : nil }) else {
+            throw MobilePackageError("\(TerminalText.sanitizedLine(info.title, maxLength: 80)) has no map \(TerminalText.sanitizedLine(wanted, maxLength: 80)); its maps are \(maps.map { TerminalText.sanitizedLine($0.name, maxLength: 80) }.joined(separator: ", ")).")
+        }
+        return found
+    }
+
     // MARK: Files
 
     /// The package file a layer's `path` names, found beside its map; nil when it leads outside the

@@ -139,7 +139,9 @@ enum Output {
             case .noTile: return "noTile"
             case .notVector: return "notVector"
             case .terminal, .chooseLayer: return "usage"
-            case .noLayer: return "noSuchLayer"
+            case .noLayer, .noField: return "noSuchLayer"
+            case .unreadable, .notAPackage: return "badPackage"
+            case .badBox, .badCondition: return "usage"
             }
         }
         return "internal"

@@ -1,8 +1,10 @@
+import ArcGISModel
 import ArgumentParser
 import Foundation
 import Geodatabase
 import Geometry
 import MapbookCore
+import MapSources
 import MobilePackages
 import TileFormats
 
@@ -123,33 +125,95 @@ struct PackageCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a mobile geodatabase layer's features as GeoJSON (RFC 7946), in longitude and latitude.",
             discussion: """
-                Shapes that are damaged or of a kind mapbook does not read are left out and counted on standard error; \
-                the exit status is then 1.
+                One geometry type for the layer (the Multi form when any feature has several parts), each feature's \
+                object id as its id, the properties in the layer's field order, the fields with their aliases under \
+                "fields". A layer that cannot be read, shapes left out (damaged, or of a kind mapbook does not read) and \
+                a read stopped by mapbook's limits are said on standard error, and the exit status is then 1.
                 """)
 
-        @Argument(help: ArgumentHelp("The mobile geodatabase (.geodatabase).", valueName: "FILE")) var file: String
-        @Option(help: ArgumentHelp("The layer, by name (needed when the file holds more than one).", valueName: "NAME")) var layer: String?
+        @Argument(help: ArgumentHelp("The mobile geodatabase (.geodatabase), or a mobile map package (.mmpk or its folder).", valueName: "FILE"))
+        var file: String
+        @Option(help: ArgumentHelp("The layer, by name or table (needed when there is more than one).", valueName: "NAME")) var layer: String?
+        @Option(help: ArgumentHelp("In a mobile map package, the map, by name or number (1 is the first).", valueName: "NAME")) var map: String?
+        @Option(help: ArgumentHelp("Only features whose shapes cross this box, in degrees.", valueName: "W,S,E,N")) var bbox: String?
+        @Option(help: ArgumentHelp("Only features meeting this SQL condition on the layer's columns (\"STATUS = 'open'\").", valueName: "CONDITION"))
+        var `where`: String?
+        @Option(help: ArgumentHelp("The properties written, in this order.", valueName: "NAME,NAME…")) var fields: String?
+        @Flag(help: "Indent the features for reading (one feature a line otherwise).") var pretty = false
 
         func run() throws {
-            let collection: JSONValue, skipped: SkippedShapes
+            var features: [LayerFeature] = [], skipped = SkippedShapes(), stopped: String?
+            let export: FeatureExport
             do {
-                let gdb = try Geodatabase(path: file)
-                let chosen = try Self.layer(named: layer, in: gdb)
-                var features: [(geometry: GeoGeometry?, properties: [String: JSONValue])] = []
-                skipped = try gdb.scan(chosen) { feature in
-                    features.append((feature.geometry, feature.attributes))
-                    return true
+                let extent = try bbox.map(Self.box)
+                let (gdb, chosen) = try Self.open(file, map: map, layer: layer)
+                if let reason = chosen.cannotBeDrawn {
+                    throw PackageCommandError.unreadable(TerminalText.sanitizedLine(chosen.info.name, maxLength: 80), reason)
                 }
-                collection = GeoJSON.featureCollection(features)
+                export = FeatureExport(layer: chosen, fields: try FeatureExport.fields(of: chosen, named: fields.map(Self.names)), pretty: pretty)
+                do {
+                    skipped = try gdb.scan(chosen, within: extent, filter: `where`) { feature in
+                        if let extent, let box = feature.extent, !box.intersects(extent) { return true }
+                        features.append(feature)
+                        return true
+                    }
+                } catch let error as GeodatabaseError where error.isLimit {
+                    stopped = error.sentence
+                } catch let error as GeodatabaseError where `where` != nil && !error.isLimit {
+                    throw PackageCommandError.badCondition(error.sentence)
+                }
             } catch {
                 throw Output.fail(error, json: false)
             }
-            try Output.json(collection)
+            Output.write(Data(export.document(features).utf8))
             let left = skipped.damaged + skipped.undrawable
-            if left > 0 {
-                Output.problem("\(left) shapes were left out: \(skipped.firstDamage ?? skipped.firstUndrawable ?? "unreadable").")
-                throw ExitCode.failure
+            if left > 0 { Output.problem("\(left) shapes were left out: \(skipped.firstDamage ?? skipped.firstUndrawable ?? "unreadable").") }
+            if let stopped { Output.problem("\(stopped) The \(features.count) features read before are written.") }
+            if left > 0 || stopped != nil { throw ExitCode.failure }
+        }
+
+        /// The geodatabase and its layer: the file itself, or a mobile map package's layer in a map.
+        static func open(_ file: String, map: String?, layer: String?) throws -> (Geodatabase, GeodatabaseLayer) {
+            guard MobileMapPackage.recognizes(path: file) else {
+                guard map == nil else { throw PackageCommandError.notAPackage }
+                let gdb = try Geodatabase(path: file)
+                return (gdb, try Self.layer(named: layer, in: gdb))
             }
+            let package = try MobileMapPackage(path: file)
+            let chosen = try package.map(named: map)
+            let tables = package.layers(of: chosen).compactMap { planned -> (String, String, Int?)? in
+                if case .geodatabase(let file, let id) = planned.data { return (planned.title, file, id) }
+                return nil
+            }
+            let names = tables.map(\.0).joined(separator: ", ")
+            let found: (String, String, Int?)
+            if let layer {
+                guard let match = tables.first(where: { $0.0.caseInsensitiveCompare(layer) == .orderedSame }) else {
+                    throw PackageCommandError.noLayer(TerminalText.sanitizedLine(layer, maxLength: 80), names)
+                }
+                found = match
+            } else {
+                guard tables.count == 1 else { throw PackageCommandError.chooseLayer(names) }
+                found = tables[0]
+            }
+            var files = GeodatabaseFiles(package: package)
+            switch files.table(found.1, itemID: found.2, title: found.0) {
+            case .success(let table): return table
+            case .failure(let missing): throw MobilePackageError(missing.sentence ?? "\(found.0) cannot be read (its geodatabase does not open).")
+            }
+        }
+
+        static func box(_ text: String) throws -> GeoExtent {
+            let numbers = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4, let w = numbers[0], let s = numbers[1], let e = numbers[2], let n = numbers[3],
+                  w < e, s < n, abs(w) <= 180, abs(e) <= 180, abs(s) <= 90, abs(n) <= 90 else {
+                throw PackageCommandError.badBox(TerminalText.sanitizedLine(text, maxLength: 80))
+            }
+            return GeoExtent(xmin: w, ymin: s, xmax: e, ymax: n)
+        }
+
+        static func names(_ text: String) -> [String] {
+            text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
 
         /// The layer asked for, or the only one; the names to choose from when neither.
@@ -319,6 +383,11 @@ enum PackageCommandError: Error, UserFacingError {
     case terminal
     case chooseLayer(String)
     case noLayer(String, String)
+    case noField(String, String)
+    case unreadable(String, String)
+    case badBox(String)
+    case badCondition(String)
+    case notAPackage
 
     var userMessage: String {
         switch self {
@@ -327,6 +396,11 @@ enum PackageCommandError: Error, UserFacingError {
         case .terminal: return "Standard output is a terminal: redirect the tile to a file, or use --decode or --json."
         case .chooseLayer(let names): return "The file holds several layers: choose one with --layer (\(names.isEmpty ? "none has a shape" : names))."
         case .noLayer(let name, let names): return "There is no layer “\(name)” in the file: its layers are \(names.isEmpty ? "none" : names)."
+        case .noField(let name, let names): return "The layer has no field “\(name)”: its fields are \(names)."
+        case .unreadable(let name, let reason): return "\(name) cannot be read: \(reason)."
+        case .badBox(let text): return "--bbox takes west,south,east,north in degrees, not “\(text)”."
+        case .badCondition(let sentence): return "The --where condition cannot be used: \(sentence)"
+        case .notAPackage: return "--map is for a mobile map package; this file is a geodatabase."
         }
     }
 }

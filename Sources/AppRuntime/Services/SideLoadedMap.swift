@@ -37,16 +37,7 @@ public struct SideLoadedMap: Sendable {
 
     private static func openPackage(path: String, map wanted: String?) throws -> SideLoadedMap {
         let package = try MobileMapPackage(path: path)
-        let chosen: MobileMapPackage.Map
-        if let wanted {
-            guard let found = package.maps.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame })
-                ?? Int(wanted).flatMap({ $0 >= 1 && $0 <= package.maps.count ? package.maps[$0 - 1] : nil }) else {
-                throw MapSourceError("\(TerminalText.sanitizedLine(package.info.title, maxLength: 80)) has no map \(TerminalText.sanitizedLine(wanted, maxLength: 80)); its maps are \(package.maps.map { TerminalText.sanitizedLine($0.name, maxLength: 80) }.joined(separator: ", ")).")
-            }
-            chosen = found
-        } else {
-            chosen = package.maps[0]
-        }
+        let chosen = try package.map(named: wanted)
         let opened = MobileMapLayers.open(chosen, in: package)
         let problems = package.problems + opened.problems
         var stack: MapStack

@@ -1,0 +1,152 @@
+import Foundation
+import MapbookCore
+import SharedTestData
+import Testing
+import TileFormats
+
+/// GDAL, a reader we did not write (Debian's `python3-gdal`), asked what it makes of a file.
+enum GDAL {
+    static let python = "/usr/bin/python3"
+
+    static let available: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
+        return (try? run("from osgeo import ogr; print('{}')", [])) != nil
+    }()
+
+    static let skipMessage: Comment = "needs ../shared/data and GDAL's Python bindings (scripts/setup installs python3-gdal)"
+
+    /// Runs a Python script with arguments; its standard output read as JSON.
+    static func run(_ script: String, _ arguments: [String]) throws -> JSONValue {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
+        return try JSONValue(parsing: data)
+    }
+
+    /// A geodatabase table's live rows as GDAL's SQLite driver reads them (its `_evw` view when
+    /// there is one): each row's fields by name, and the row's FID.
+    static func rows(of path: String, table: String) throws -> [JSONValue] {
+        try run("""
+            import json, sys
+            from osgeo import gdal, ogr
+            gdal.PushErrorHandler('CPLQuietErrorHandler')
+            ds = ogr.Open(sys.argv[1])
+            layer = ds.GetLayerByName(sys.argv[2] + '_evw') or ds.GetLayerByName(sys.argv[2])
+            defn = layer.GetLayerDefn()
+            if defn.GetFieldIndex('gdb_to_date') >= 0: layer.SetAttributeFilter('gdb_to_date >= 5373484')
+            rows = []
+            for f in layer:
+                rows.append({'fid': f.GetFID(), 'fields': {k: v for k, v in f.items().items()}})
+            print(json.dumps(rows, default=str))
+            """, [path, table]).array
+    }
+
+    /// What GDAL's GeoJSON driver makes of a file: each layer's geometry type and feature count.
+    static func geoJSONLayers(_ path: String) throws -> [JSONValue] {
+        try run("""
+            import json, sys
+            from osgeo import gdal, ogr
+            gdal.PushErrorHandler('CPLQuietErrorHandler')
+            ds = ogr.Open(sys.argv[1])
+            print(json.dumps([{'name': l.GetName(), 'type': ogr.GeometryTypeToName(l.GetGeomType()), 'count': l.GetFeatureCount()}
+                              for l in (ds.GetLayer(i) for i in range(ds.GetLayerCount()))]))
+            """, [path]).array
+    }
+
+    /// Features per layer of one vector tile, by GDAL's MVT driver.
+    static func mvtCounts(_ tile: Data, z: Int, x: Int, y: Int) throws -> [String: Int] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gdal-\(UUID()).mvt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try tile.write(to: URL(fileURLWithPath: path))
+        let json = try run("""
+            import json, sys
+            from osgeo import gdal
+            gdal.PushErrorHandler('CPLQuietErrorHandler')
+            ds = gdal.OpenEx(sys.argv[1], gdal.OF_VECTOR, allowed_drivers=['MVT'], open_options=['X=' + sys.argv[2], 'Y=' + sys.argv[3], 'Z=' + sys.argv[4]])
+            counts = {}
+            for i in range(ds.GetLayerCount() if ds else 0):
+                layer = ds.GetLayer(i)
+                counts[layer.GetName()] = counts.get(layer.GetName(), 0) + layer.GetFeatureCount()
+            print(json.dumps(counts))
+            """, [path, String(x), String(y), String(z)])
+        return (json.object ?? [:]).compactMapValues { $0.int(in: 0...Int.max) }
+    }
+}
+
+/// Every real file in `../shared/data/real` read by mapbook and by GDAL: the same live rows and
+/// attribute values for each geodatabase layer `package features` writes, GeoJSON GDAL reads as one
+/// geometry type, and the same features per layer in every vector tile.
+@Suite("Real files against GDAL", .enabled(if: SharedData.available && GDAL.available, GDAL.skipMessage))
+struct GDALOracleTests {
+    static let real = SharedData.url("real").path
+
+    /// (file, mapbook's layer name, the table) for every drawable layer of the real geodatabases.
+    static let layers = [
+        ("appstudio_offlineSample.geodatabase", "Commercial Buildings", "Commercial_Buildings"),
+        ("appstudio_offlineSample.geodatabase", "Residential Buildings", "Residential_Buildings"),
+        ("appstudio_offlineSample.geodatabase", "Public Facilities", "Public_Facilities"),
+        ("canyonlands_preplanned_area/p13/3b1fef0d-2cb0-4b6f-b526-9fe0a1ca3f69.geodatabase", "CNP_Roads", "CNP_Roads"),
+        ("canyonlands_preplanned_area/p13/3b1fef0d-2cb0-4b6f-b526-9fe0a1ca3f69.geodatabase", "CNP_Trails", "CNP_Trails"),
+    ]
+
+    @Test func featuresAreGDALsRowsAndReadAsOneLayer() async throws {
+        for (file, layer, table) in Self.layers {
+            let path = Self.real + "/" + file
+            let result = try await CLI.runAsync(["package", "features", path, "--layer", layer])
+            #expect(result.status == 0, "\(layer): \(result.stderr)")
+            let ours = try JSONValue(parsing: result.output)
+            let features = ours["features"]?.array ?? []
+            let theirs = try GDAL.rows(of: path, table: table)
+            #expect(features.count == theirs.count, "\(layer): \(features.count) features, GDAL \(theirs.count)")
+            // Attribute values field by field (dates aside: mapbook gives epoch milliseconds),
+            // matched by the object id.
+            let fields = (ours["fields"]?.array ?? []).filter { $0["type"]?.string != "esriFieldTypeDate" }.compactMap { $0["name"]?.string }
+            let idField = ours["fields"]?.array.first { $0["type"]?.string == "esriFieldTypeOID" }?["name"]?.string
+            for row in theirs {
+                let id = idField.flatMap { row["fields"]?[$0]?.int64 } ?? row["fid"]?.int64
+                guard let mine = features.first(where: { $0["id"]?.int64 == id }) else { Issue.record("\(layer): GDAL's row \(id ?? -1) is missing"); continue }
+                for field in fields {
+                    guard let theirValue = row["fields"]?[field] else { continue }
+                    let mineValue = mine["properties"]?[field] ?? .null
+                    let same = mineValue == theirValue || (mineValue.double != nil && theirValue.double.map { abs($0 - mineValue.double!) < 1e-9 } == true)
+                    #expect(same, "\(layer) \(id ?? -1) \(field): mapbook \(mineValue), GDAL \(theirValue)")
+                }
+            }
+            // GDAL reads the GeoJSON as one layer of one geometry type, every feature in it.
+            let written = FileManager.default.temporaryDirectory.appendingPathComponent("\(table)-\(UUID()).geojson").path
+            defer { try? FileManager.default.removeItem(atPath: written) }
+            try result.output.write(to: URL(fileURLWithPath: written))
+            let read = try GDAL.geoJSONLayers(written)
+            #expect(read.count == 1 && read.first?["count"]?.int64 == Int64(features.count), "\(layer): \(read)")
+            if !features.isEmpty {
+                #expect(read.first?["type"]?.string.map { !$0.contains("Unknown") && !$0.contains("None") } == true, "\(layer): \(read)")
+            }
+        }
+    }
+
+    @Test func vectorTilesHoldWhatGDALReads() throws {
+        let package = try TilePackage(path: Self.real + "/android_dodge_city.vtpk")
+        var tiles = 0
+        for level in package.info.levels {
+            guard let z = level.zoom else { continue }
+            for position in try package.tilePositions(level: level.level) {
+                guard let data = try package.tile(z: z, x: position.column, y: position.row) else { continue }
+                let raw = Deflate.isGzip(data) ? try Deflate.inflate(data, limit: 16 << 20) : data
+                let ours = try MVTTile(decoding: raw)
+                var counts: [String: Int] = [:]
+                for layer in ours.layers { counts[layer.name, default: 0] += layer.features.count }
+                let theirs = try GDAL.mvtCounts(raw, z: z, x: position.column, y: position.row)
+                #expect(counts == theirs, "tile \(z)/\(position.column)/\(position.row)")
+                tiles += 1
+            }
+        }
+        #expect(tiles == 13)
+    }
+}
