@@ -26,8 +26,8 @@ enum GeodatabaseInspection {
     }
 
     /// One layer: counted and measured with every shape decoded and checked (streamed, never held).
-    /// A layer the file's limits (or its damage) stop is reported as not read, and why, and counts
-    /// as damaged: `--check` fails on it.
+    /// A layer whose shapes cannot be read, or that the file's limits (or its damage) stop, counts
+    /// as damaged, since its shapes were not checked: `--check` fails on it.
     static func layer(_ layer: GeodatabaseLayer, of gdb: Geodatabase) -> (report: JSONValue, damaged: Int) {
         var drawn = 0, extent: GeoExtent?
         var skipped = SkippedShapes(), notRead: String?, count: Int?
@@ -58,7 +58,7 @@ enum GeodatabaseInspection {
             "renderer": .string(layer.info.renderer.kindName),
             "displayField": .text(layer.info.displayField, width: 120),
             "extent": bounds,
-        ]), skipped.damaged + (notRead == nil ? 0 : 1))
+        ]), skipped.damaged + (notRead == nil && layer.cannotBeDrawn == nil ? 0 : 1))
     }
 
     /// A layer's state in a word or a sentence: "ok", its damage, or why it cannot be drawn.

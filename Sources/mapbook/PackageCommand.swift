@@ -34,14 +34,14 @@ struct PackageCommand: ParsableCommand {
                 let report: JSONValue, damaged: Int
                 do { (report, damaged) = try MobilePackageInspection.report(path: file, check: check) } catch { throw Output.fail(error, json: json) }
                 if json { try Output.json(report) } else { MobilePackageInspection.print(report) }
-                if check, damaged > 0 { throw ExitCode.failure }
+                if check, damaged > 0 { throw PackageCommand.checkFailed(damaged) }
                 return
             }
             if Geodatabase.isSQLite(path: file) {
                 let report: JSONValue, damaged: Int
                 do { (report, damaged) = try GeodatabaseInspection.report(path: file) } catch { throw Output.fail(error, json: json) }
                 if json { try Output.json(report) } else { GeodatabaseInspection.print(report) }
-                if check, damaged > 0 { throw ExitCode.failure }
+                if check, damaged > 0 { throw PackageCommand.checkFailed(damaged) }
                 return
             }
             do {
@@ -228,6 +228,12 @@ struct PackageCommand: ParsableCommand {
             }
             return found
         }
+    }
+
+    /// `--check` found damaged shapes, or layers whose shapes could not be read: said, and exit 1.
+    static func checkFailed(_ count: Int) -> ExitCode {
+        Output.problem("The check failed: \(count) damaged \(count == 1 ? "shape or unread layer" : "shapes or unread layers") (see STATE).")
+        return ExitCode.failure
     }
 
     // MARK: Reports
