@@ -35,7 +35,8 @@ public struct PackageMapSource: MapSource {
         let fileName = TerminalText.sanitizedLine(URL(fileURLWithPath: path).lastPathComponent, maxLength: 120)
         name = fileName
         let package = tiles as? TilePackage
-        let webZooms = tiles.info.levels.compactMap(\.zoom)
+        // The levels that hold tiles: a view drawn at an empty level would show nothing.
+        let webZooms = (tiles.levelsWithTiles.isEmpty ? tiles.info.levels : tiles.levelsWithTiles).compactMap(\.zoom)
         guard let low = webZooms.min(), let high = webZooms.max() else {
             throw MapSourceError("\(fileName) is not tiled on the Web Mercator grid, so it cannot be drawn.")
         }

@@ -56,6 +56,9 @@ public final class TileCacheFolder: TileSource, Sendable {
         self.bundles = bundles
     }
 
+    /// Bundled caches say by their bundles; an exploded one would have to be walked, so it does not say.
+    public var populatedLevels: Set<Int>? { storage == .exploded ? nil : Set(bundles.keys.map(\.level)) }
+
     public func tile(z: Int, x: Int, y: Int) throws(TileFormatError) -> Data? {
         guard let level = info.level(z: z, x: x, y: y) else { return nil }
         return try tile(level: level.level, row: y, column: x)

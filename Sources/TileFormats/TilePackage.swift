@@ -46,6 +46,8 @@ public final class TilePackage: TileSource, Sendable {
 
     // MARK: Tiles
 
+    public var populatedLevels: Set<Int>? { Set(bundleEntries.keys.map(\.level)) }
+
     public func tile(z: Int, x: Int, y: Int) throws(TileFormatError) -> Data? {
         guard let level = info.level(z: z, x: x, y: y) else { return nil }
         return try tile(level: level.level, row: y, column: x)

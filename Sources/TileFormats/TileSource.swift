@@ -71,9 +71,20 @@ public protocol TileSource: Sendable {
     var info: TileSetInfo { get }
     /// The tile's bytes as stored (for vector tiles usually gzip'd MVT); nil where there is no tile.
     func tile(z: Int, x: Int, y: Int) throws(TileFormatError) -> Data?
+    /// The levels (the source's own ids) that hold any tile, when the source knows without reading
+    /// tiles; nil when it does not. A package's scheme often lists levels it has no tiles at.
+    var populatedLevels: Set<Int>? { get }
 }
 
 extension TileSource {
+    public var populatedLevels: Set<Int>? { nil }
+
+    /// The levels drawn from: those holding tiles when that is known, else every level listed.
+    public var levelsWithTiles: [TileLevel] {
+        guard let populated = populatedLevels else { return info.levels }
+        return info.levels.filter { populated.contains($0.level) }
+    }
+
     /// A vector tile decoded, gunzipped first when it is compressed.
     public func vectorTile(z: Int, x: Int, y: Int) throws(TileFormatError) -> MVTTile? {
         guard let stored = try tile(z: z, x: x, y: y) else { return nil }

@@ -33,7 +33,7 @@ enum MobilePackageInspection {
                     entry["file"] = .text(file, width: 200)
                     do {
                         let tiles = try TilePackage(source: package.byteSource(of: file), path: file)
-                        let zooms = tiles.info.levels.compactMap(\.zoom)
+                        let zooms = tiles.levelsWithTiles.compactMap(\.zoom)
                         entry["tiles"] = .string(tiles.info.isVector ? "vector" : "raster")
                         entry["zooms"] = .array([JSONValue.count(zooms.min().map(Int64.init)), JSONValue.count(zooms.max().map(Int64.init))])
                     } catch {
