@@ -51,7 +51,7 @@ public enum OperationalLayerLoaders {
         if let area = layers.area {
             geodatabases = library.geodatabases(area)
             opened.problems += geodatabases.problems
-            opened.features += areaGeodatabaseLayers(geodatabases, webMapLayers: remaining, problems: &opened.problems)
+            opened.features += areaGeodatabaseLayers(geodatabases, webMapLayers: remaining, problems: &opened.problems, notDrawn: &opened.listedOnly)
             remaining = remaining.filter { !geodatabases.covers($0) }
         }
         if let area = layers.area, library.hasFeatureCopies(area) {
@@ -102,7 +102,7 @@ public enum OperationalLayerLoaders {
     /// The layers an area's geodatabases hold, bottom first: those no web map layer names (with
     /// their own renderer and fields), then the web map's, in its order and drawn as it says.
     private static func areaGeodatabaseLayers(_ geodatabases: AreaGeodatabases, webMapLayers: [WebMapLayer],
-                                              problems: inout [String]) -> [FeatureLayerLoader] {
+                                              problems: inout [String], notDrawn: inout [String]) -> [FeatureLayerLoader] {
         guard !geodatabases.isEmpty else { return [] }
         var loaders: [FeatureLayerLoader] = []
         var budget = GeodatabaseLayers.Budget()
@@ -110,6 +110,7 @@ public enum OperationalLayerLoaders {
             for table in GeodatabaseLayers.drawingOrder(tables) {
                 let read = GeodatabaseLayers.read(table, from: gdb, title: table.info.name, info: table.info, budget: &budget)
                 problems += read.problems
+                notDrawn += read.notDrawn.map { [$0] } ?? []
                 if let loader = read.loader { loaders.append(loader) }
             }
         }
@@ -117,6 +118,7 @@ public enum OperationalLayerLoaders {
             guard let (gdb, table) = geodatabases.table(for: layer) else { continue }
             let read = GeodatabaseLayers.read(table, from: gdb, as: layer, visible: layer.visible, budget: &budget)
             problems += read.problems
+            notDrawn += read.notDrawn.map { [$0] } ?? []
             if let loader = read.loader { loaders.append(loader) }
         }
         return loaders

@@ -9,6 +9,8 @@ import MapbookCore
 public enum GeodatabaseLayers {
     public struct Opened: Sendable {
         public var loaders: [FeatureLayerLoader]
+        /// A line per layer not drawn, and why (listed in the layer list).
+        public var notDrawn: [String] = []
         /// One sentence per layer that cannot be drawn, or drawn without some of its shapes.
         public var problems: [String]
         /// Where its features are.
@@ -44,6 +46,7 @@ public enum GeodatabaseLayers {
         for layer in drawingOrder(gdb.layers) {
             let read = self.read(layer, from: gdb, title: layer.info.name, info: layer.info, budget: &budget)
             opened.problems += read.problems
+            opened.notDrawn += read.notDrawn.map { [$0] } ?? []
             opened.extent = [opened.extent, read.extent].compactMap { $0 }.reduce(nil) { $0?.union($1) ?? $1 }
             if let loader = read.loader { opened.loaders.append(loader) }
         }
@@ -53,30 +56,39 @@ public enum GeodatabaseLayers {
 
     /// One layer read whole into a stored copy, drawn as `info` says (the layer's own description, or
     /// a map's overrides of it); sentences for what could not be read.
+    /// One layer as read: its loader, or the line that lists it as not drawn and why (the layer
+    /// list shows it); sentences for what could not be read; where its features are.
+    public struct Read {
+        public var loader: FeatureLayerLoader?
+        public var notDrawn: String?
+        public var problems: [String]
+        public var extent: GeoExtent?
+    }
+
     public static func read(_ layer: GeodatabaseLayer, from gdb: Geodatabase, title: String, info: FeatureLayerInfo,
-                            opacity: Double = 1, visible: Bool = true, budget: inout Budget) -> (loader: FeatureLayerLoader?, problems: [String], extent: GeoExtent?) {
+                            opacity: Double = 1, visible: Bool = true, budget: inout Budget) -> Read {
         let title = TerminalText.sanitizedLine(title, maxLength: 80)
-        if let reason = layer.cannotBeDrawn { return (nil, ["\(title) cannot be drawn: \(reason)."], nil) }
+        func notDrawn(_ why: String, _ sentence: String) -> Read { Read(notDrawn: "\(title) · not drawn: \(why)", problems: [sentence]) }
+        if let reason = layer.cannotBeDrawn { return notDrawn(reason, "\(title) cannot be drawn: \(reason).") }
         let read: GeodatabaseFeatures
-        do { read = try gdb.features(of: layer, limit: featureLimit) } catch let error as GeodatabaseError {
-            return (nil, ["\(title) could not be read: \(error.sentence)"], nil)
-        } catch {
-            return (nil, ["\(title) could not be read: \(error.userSentence)"], nil)
+        do { read = try gdb.features(of: layer, limit: featureLimit) } catch {
+            let reason = (error as? GeodatabaseError)?.sentence ?? error.userSentence
+            return notDrawn(reason, "\(title) could not be read: \(reason)")
         }
-        if let refused = budget.admit(read.features.count, title: title) { return (nil, [refused], nil) }
+        if let refused = budget.admit(read.features.count, title: title) { return notDrawn("the map draws as many features as it can", refused) }
         let extent = read.features.compactMap(\.extent).reduce(nil) { $0?.union($1) ?? $1 }
         let loader = FeatureLayerLoader(title: title, info: info, features: read.features, opacity: opacity, visible: visible, capped: read.capped)
         let stopped = read.stoppedBy.map { sentence in
             [read.features.isEmpty ? "\(title) is not drawn: \(sentence)"
                                    : "\(title): \(sentence) The \(Format.grouped(read.features.count)) features read before are drawn."]
         } ?? []
-        return (loader, stopped + sentences(title, read.skipped), extent)
+        return Read(loader: loader, problems: stopped + sentences(title, read.skipped), extent: extent)
     }
 
     /// One table drawn as a map's layer says (a mobile map's, a web map's): the layer's renderer,
     /// labels and popup over the table's own description, its title, opacity and visibility.
     public static func read(_ table: GeodatabaseLayer, from gdb: Geodatabase, as layer: WebMapLayer,
-                            visible: Bool, budget: inout Budget) -> (loader: FeatureLayerLoader?, problems: [String], extent: GeoExtent?) {
+                            visible: Bool, budget: inout Budget) -> Read {
         let info = table.serviceItem.flatMap {
             FeatureLayerInfo(json: $0, overrides: layer.layerDefinition, popupInfo: layer.popupInfo, title: layer.title)
         } ?? table.info

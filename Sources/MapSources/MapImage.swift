@@ -43,8 +43,16 @@ public struct MapStack: Sendable {
     public var images: [StackedImage] = []
     /// Layers that could not be opened or drawn, one sentence each: the footer names them.
     public var problems: [String]
+    /// Layers listed but not drawn, each a line saying why: the layer list shows them.
+    public var notDrawn: [String] = []
 
     public init(layers: [Layer], problems: [String] = []) { self.layers = layers; self.problems = problems }
+
+    /// The layers the map says to hide at first (`visibility: false`): the one rule for the
+    /// browser's first view, `snapshot` and `identify`.
+    public var initiallyHidden: [String] {
+        (baseFeatures + features).filter { !$0.initiallyVisible }.map(\.title) + images.map(\.layer).filter { !$0.initiallyVisible }.map(\.title)
+    }
 
     /// One source alone (a package's style problem, if it has one, as its problem).
     public init(_ source: any MapSource) {

@@ -17,6 +17,8 @@ public struct MobileMapLayers: Sendable {
     /// Operational feature layers, bottom first.
     public var features: [FeatureLayerLoader] = []
     public var problems: [String] = []
+    /// A line per layer the map names and that is not drawn, and why (the layer list shows it).
+    public var notDrawn: [String] = []
     /// Where the map opens: its initial view, else its item's extent, else its data's.
     public var home: GeoExtent?
     public var bookmarks: [Bookmark] = []
@@ -27,6 +29,7 @@ public struct MobileMapLayers: Sendable {
         var stack = MapStack(layers: tiles, problems: problems)
         stack.baseFeatures = baseFeatures
         stack.features = features
+        stack.notDrawn = notDrawn
         return stack
     }
 
@@ -42,6 +45,7 @@ public struct MobileMapLayers: Sendable {
             switch planned.data {
             case .notDrawn(let sentence):
                 opened.problems.append(sentence)
+                opened.notDrawn.append(Self.line(planned.title, sentence))
             case .tilePackage(let file):
                 guard planned.visible else { continue }
                 do {
@@ -53,6 +57,7 @@ public struct MobileMapLayers: Sendable {
                     if planned.isBasemap, !planned.layer.isReference, let extent = source.extent { dataExtent = dataExtent ?? extent }
                 } catch {
                     opened.problems.append("\(planned.title) cannot be drawn: \(error.userSentence)")
+                    opened.notDrawn.append(Self.line(planned.title, error.userSentence))
                 }
             case .geodatabase(let file, let itemID):
                 let found: (Geodatabase, GeodatabaseLayer)
@@ -60,11 +65,13 @@ public struct MobileMapLayers: Sendable {
                 case .success(let table): found = table
                 case .failure(let problem):
                     if let sentence = problem.sentence { opened.problems.append(sentence) }
+                    opened.notDrawn.append("\(planned.title) · not drawn: its table cannot be read")
                     continue
                 }
                 let (gdb, table) = found
                 let read = GeodatabaseLayers.read(table, from: gdb, as: planned.layer, visible: planned.visible, budget: &budget)
                 opened.problems += read.problems
+                opened.notDrawn += read.notDrawn.map { [$0] } ?? []
                 if let extent = read.extent { dataExtent = dataExtent?.union(extent) ?? extent }
                 if let loader = read.loader {
                     if planned.isBasemap { opened.baseFeatures.append(loader) } else { opened.features.append(loader) }
@@ -73,6 +80,15 @@ public struct MobileMapLayers: Sendable {
         }
         opened.home = map.webMap.initialExtent?.geographic ?? map.extent ?? dataExtent
         return opened
+    }
+}
+
+extension MobileMapLayers {
+    /// The layer list's line for a layer not drawn: the sentence when it names the layer, else the
+    /// title and the sentence as a clause.
+    static func line(_ title: String, _ sentence: String) -> String {
+        let clause = sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+        return clause.hasPrefix(title + " ") ? clause : "\(title) · not drawn: \(clause)"
     }
 }
 

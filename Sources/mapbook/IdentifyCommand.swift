@@ -32,7 +32,9 @@ struct IdentifyCommand: AsyncParsableCommand {
         let hits: [IdentifyHit], problems: [String]
         do {
             let (stack, _) = try await source.openStack()
-            let request = MapRequest(viewport: MapViewport(center: MercatorPoint(point), zoom: zoom), columns: 120, rows: 40)
+            // The layers the map hides are not identified, as in the browser's first view.
+            let request = MapRequest(viewport: MapViewport(center: MercatorPoint(point), zoom: zoom), columns: 120, rows: 40,
+                                     hiddenLayers: Set(stack.initiallyHidden))
             // Drawn first: online layers fetch the features of the view as they do on screen.
             let image = await stack.render(request)
             hits = await stack.identify(at: point, request: request)

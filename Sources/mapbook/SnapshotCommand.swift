@@ -126,7 +126,9 @@ struct SnapshotCommand: AsyncParsableCommand {
             if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
             // The theme the browser would use: the same picture of the same view.
             let light = ansi && Settings.load().0.theme == .light
-            let image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode, colors: ansi, lightTheme: light))
+            // The layers the map hides are not drawn, as in the browser's first view.
+            let image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode,
+                                                      hiddenLayers: Set(stack.initiallyHidden), colors: ansi, lightTheme: light))
             Output.line(ansi ? ANSIText.render(image.frame) : image.frame.text)
             image.problems.forEach(Output.problem)
         } catch {

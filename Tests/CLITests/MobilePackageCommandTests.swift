@@ -57,6 +57,25 @@ struct MobilePackageCommandTests {
         #expect(first["layer"] == .string("States") && first["title"] == .string("Maine"))
     }
 
+    /// A layer the map hides (`visibility: false`) is neither drawn by `snapshot` nor identified by
+    /// `identify`, as the browser's first view hides it: one rule for all three.
+    @Test func whatTheMapHidesIsNeitherDrawnNorIdentified() async throws {
+        let hidden = Data(TestMobilePackage.map.replacingOccurrences(
+            of: #""title": "Cities", "layerType": "ArcGISFeatureLayer", "path": "file:./usa.geodatabase?itemId=0","#,
+            with: #""title": "Cities", "layerType": "ArcGISFeatureLayer", "path": "file:./usa.geodatabase?itemId=0", "visibility": false,"#).utf8)
+        #expect(hidden != Data(TestMobilePackage.map.utf8), "the map was changed")
+        let boston = ["--at", "-71.0891,42.3216", "--zoom", "9", "--json"]
+        for (files, expected) in [([:], ["City: Boston", "Massachusetts"]), (["p13/mobile_map.mmap": hidden], ["Massachusetts"])] as [([String: Data?], [String])] {
+            let (path, environment) = try Self.make(replacing: files)
+            let identify = try await CLI.runAsync(["identify", "--file", path] + boston, environment: environment)
+            #expect(identify.status == 0, "\(identify.stderr)")
+            let titles = try JSONValue(parsing: Data(identify.stdout.utf8))["features"]?.array.compactMap { $0["title"]?.string } ?? []
+            #expect(titles == expected)
+            let snapshot = try await CLI.runAsync(["snapshot", "--file", path, "--center=-71.5,43", "--zoom", "6.2", "--size", "80x24"], environment: environment)
+            #expect(snapshot.stdout.contains("●") == (expected.count == 2), "the cities' markers only when shown")
+        }
+    }
+
     @Test func aMapThatIsNotThereIsNamedWithTheOnesThatAre() async throws {
         let (path, environment) = try Self.make()
         let result = try await CLI.runAsync(["snapshot", "--file", path, "--map", "Europe"], environment: environment)

@@ -14,6 +14,14 @@ import Testing
 struct RealPreplannedAreaTests {
     static let area = SharedData.url("real/canyonlands_preplanned_area").path
 
+    /// Layers that cannot be drawn are listed in the layer list with why, not only named in a
+    /// footer a narrow screen cuts off.
+    @Test func layersNotDrawnAreListedWithWhy() throws {
+        let opened = try GeodatabaseLayers.open(path: SharedData.url("real/ios_loudoun_anno.geodatabase").path)
+        #expect(opened.loaders.isEmpty && opened.notDrawn.count == 8)
+        #expect(opened.notDrawn.contains("Forest · not drawn: it is in wkid 2924, which mapbook cannot project"))
+    }
+
     @Test func itOpensOnItsImageryRoadsAndTrails() async throws {
         let package = try MobileMapPackage(path: Self.area)
         #expect(package.info.title == "canyonlands" && package.maps.map(\.name) == ["canyonlands"])

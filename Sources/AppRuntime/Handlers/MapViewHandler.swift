@@ -113,7 +113,9 @@ final class MapViewHandler {
             map?.stack = stack
             send(.mapOpened(session: session, MapSourceSummary(layerNames: stack.layerNames, extent: stack.extent,
                                                                problems: stack.problems, legend: stack.legend())))
-            if !stack.features.isEmpty { use(OpenedOperationalLayers(features: stack.features), session: session) }
+            if !stack.features.isEmpty || !stack.notDrawn.isEmpty {
+                use(OpenedOperationalLayers(features: stack.features, listedOnly: stack.notDrawn), session: session)
+            }
         } catch {
             guard !Task.isCancelled else { return }
             send(.mapOpenFailed(session: session, error.userSentence))
@@ -144,7 +146,10 @@ final class MapViewHandler {
         for loader in opened.features { legend[loader.title] = MapLegend.entries(for: loader.info) }
         let images = opened.images.map(\.layer)
         for layer in images where !layer.legend.isEmpty { legend[layer.title] = layer.legend }
-        let hidden = opened.features.filter { !$0.initiallyVisible }.map(\.title) + images.filter { !$0.initiallyVisible }.map(\.title)
+        var stacked = MapStack(layers: [])
+        stacked.features = opened.features
+        stacked.images = opened.images
+        let hidden = stacked.initiallyHidden
         send(.featureLayersOpened(session: session, FeatureLayersSummary(titles: images.map(\.title) + opened.features.map(\.title),
                                                                          hidden: hidden, legend: legend, listedOnly: opened.listedOnly,
                                                                          problems: opened.problems)))

@@ -32,6 +32,7 @@ public struct SideLoadedMap: Sendable {
         let opened = try GeodatabaseLayers.open(path: path)
         var stack = MapStack.worldOutline(problems: opened.problems)
         stack.features = opened.loaders
+        stack.notDrawn = opened.notDrawn
         return SideLoadedMap(stack: stack, home: opened.extent, name: fileName, title: fileName)
     }
 
@@ -49,6 +50,7 @@ public struct SideLoadedMap: Sendable {
             stack = MapStack.worldOutline(problems: why + problems)
             stack.baseFeatures += opened.baseFeatures
             stack.features = opened.features
+            stack.notDrawn = opened.notDrawn
         }
         return SideLoadedMap(stack: stack, home: opened.home, name: TerminalText.sanitizedLine(chosen.name, maxLength: 80),
                              title: TerminalText.sanitizedLine(package.info.title, maxLength: 80), bookmarks: opened.bookmarks)
