@@ -8,6 +8,7 @@ import OfflineLibrary
 import ArcGISModel
 import Geodatabase
 import HTTP
+import Synchronization
 import TileFormats
 
 /// A map's operational layers, opened: the features mapbook draws, the pictures servers draw, the
@@ -29,6 +30,15 @@ public struct OpenedOperationalLayers: Sendable {
     }
 }
 
+/// Hosts found unreachable while a map's layers open, with the sentence that said so.
+private final class UnreachableHosts: Sendable {
+    private let hosts = Mutex<[String: String]>([:])
+
+    func note(_ host: String, _ sentence: String) { hosts.withLock { $0[host.lowercased()] = sentence } }
+
+    func sentence(for host: String) -> String? { hosts.withLock { $0[host.lowercased()] } }
+}
+
 /// Opens a map's operational layers, for the browser and the commands alike.
 public enum OperationalLayerLoaders {
     /// One layer, opened.
@@ -36,7 +46,10 @@ public enum OperationalLayerLoaders {
         case features([FeatureLayerLoader], problems: [String])
         case image(ServiceImageLayer)
         case listed(String)
-        case failed(String)
+        /// One sentence; `unreachable` the network's sentence when the layer's host could not be reached.
+        case failed(String, unreachable: String?)
+        /// Not asked: its host had been found unreachable (the sentence), for one line for them all.
+        case notAsked(String, String)
     }
 
     /// A downloaded area's layers from its own geodatabases where it has them, then from its copies
@@ -85,19 +98,46 @@ public enum OperationalLayerLoaders {
             remaining = remaining.filter { ($0.drawing == .serviceImage && !pictured.contains($0.url ?? "")) || $0.drawing == .none }
         }
         let client = layers.online ? client : nil
-        let results = await remaining.concurrentMap { await open($0, client: client) }
+        // Eight at a time, as the catalogue is asked; a host found unreachable is not asked again for
+        // the other layers it serves, and past the deadline no layer is begun: a web map of a hundred
+        // layers on a dead server draws what answered in seconds, not minutes.
+        let away = UnreachableHosts(), deadline = ContinuousClock.now + openingDeadline
+        let results = await remaining.concurrentMap(atMost: 8) { layer -> Opened in
+            let name = title(layer.title ?? layer.id ?? "Layer")
+            if let host = layer.url.flatMap(URL.init(string:))?.host, let sentence = away.sentence(for: host) {
+                return .notAsked(name, sentence)
+            }
+            guard ContinuousClock.now < deadline else {
+                return .failed("\(name) was not opened: the map's layers did not all answer within \(openingDeadline.components.seconds) s.", unreachable: nil)
+            }
+            let opened = await open(layer, client: client)
+            if case .failed(_, let unreachable?) = opened, let host = layer.url.flatMap(URL.init(string:))?.host { away.note(host, unreachable) }
+            return opened
+        }
         for result in results {
             switch result {
             case .features(let loaders, let problems): opened.features += loaders; opened.problems += problems
             case .image(let layer): opened.images.append(MapStack.StackedImage(layer, featuresBelow: opened.features.count))
             case .listed(let line): opened.listedOnly.append(line)
-            case .failed(let sentence): opened.problems.append(sentence)
+            case .failed(let sentence, _): opened.problems.append(sentence)
+            case .notAsked: continue
             }
+        }
+        var notAsked: [(sentence: String, names: [String])] = []
+        for case .notAsked(let name, let sentence) in results {
+            if let index = notAsked.firstIndex(where: { $0.sentence == sentence }) { notAsked[index].names.append(name) } else { notAsked.append((sentence, [name])) }
+        }
+        for (sentence, names) in notAsked {
+            let named = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
+            opened.problems.append("\(named) could not be opened either: \(sentence)")
         }
         return opened
     }
 
     private static func title(_ text: String) -> String { TerminalText.sanitizedLine(text, maxLength: 80) }
+
+    /// No layer is begun after this long: the rest are named as not opened.
+    static let openingDeadline: Duration = .seconds(20)
 
     /// The layers an area's geodatabases hold, bottom first: those no web map layer names (with
     /// their own renderer and fields), then the web map's, in its order and drawn as it says.
@@ -147,7 +187,8 @@ public enum OperationalLayerLoaders {
                 }], problems: [])
             }
         } catch {
-            return .failed("\(name) could not be opened: \(error.userSentence)")
+            let unreachable = (error as? HTTPError).flatMap { $0.networkState == .online ? nil : $0.userSentence }
+            return .failed("\(name) could not be opened: \(error.userSentence)", unreachable: unreachable)
         }
     }
 

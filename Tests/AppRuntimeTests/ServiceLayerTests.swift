@@ -21,6 +21,24 @@ import Testing
 struct ServiceLayerTests {
     static let rockland = GeoPoint(longitude: -69.1047, latitude: 44.1037)
 
+    /// A web map of a hundred layers on a server that refuses every connection: eight are asked,
+    /// the host is then known to be away, and the rest are said in one line, not a hundred.
+    @Test func layersOnAnUnreachableHostAreAskedOnceAndSaidTogether() async throws {
+        let closed = try LoopbackServer { _ in .json("{}") }
+        let dead = closed.baseURL
+        closed.stop()
+        let layers = (0..<100).map { i in
+            WebMapLayer(title: "Layer \(i)", layerType: "ArcGISFeatureLayer", url: dead.appendingPathComponent("arcgis/rest/services/S/FeatureServer/\(i)").absoluteString)
+        }
+        let opened = await OperationalLayerLoaders.open(OperationalLayers(layers: layers, online: true),
+                                                        library: SampleFixture.scratchLibrary(),
+                                                        client: PortalClient(portal: dead, http: HTTPClient(configuration: HTTPConfiguration(retry: .none))))
+        #expect(opened.features.isEmpty)
+        #expect(opened.problems.count <= 9, "\(opened.problems.count) sentences")
+        #expect(opened.problems.last?.hasSuffix("more could not be opened either: Cannot reach 127.0.0.1: the connection was refused or the network is unreachable.") == true,
+                "\(opened.problems.last ?? "")")
+    }
+
     static func open(online: Bool = true) async throws -> (SamplePortal, OpenedOperationalLayers) {
         let portal = try SampleFixture.start()
         let client = PortalClient(portal: portal.baseURL)
