@@ -94,7 +94,7 @@ extension FeatureSymbol {
         let size = layer["size"]?.double ?? 8
         switch layer["type"]?.string {
         case "CIMPictureMarker":
-            return FeatureSymbol(kind: .marker(style: "picture"), color: nil, size: size)
+            return FeatureSymbol(kind: .marker(style: "picture"), color: nil, size: size, picture: FeatureSymbol.picture(base64: layer["url"]?.string))
         case "CIMSimpleMarker":
             let shape = layer["simpleMarkerType"]?.string ?? "Circle"
             return FeatureSymbol(kind: .marker(style: "esriSMS\(shape)"), color: color(layer["fillColor"]), outline: color(layer["outlineColor"]),

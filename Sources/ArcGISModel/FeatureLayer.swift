@@ -37,9 +37,23 @@ public struct FeatureSymbol: Sendable, Equatable {
     public var outline: SymbolColor?
     /// Points for markers, line width for lines.
     public var size: Double
+    /// A picture marker's image as stored (PNG or JPEG bytes): what its colour is taken from.
+    public var picture: Data?
 
-    public init(kind: Kind, color: SymbolColor?, outline: SymbolColor? = nil, size: Double = 1) {
-        self.kind = kind; self.color = color; self.outline = outline; self.size = size
+    public init(kind: Kind, color: SymbolColor?, outline: SymbolColor? = nil, size: Double = 1, picture: Data? = nil) {
+        self.kind = kind; self.color = color; self.outline = outline; self.size = size; self.picture = picture
+    }
+
+    /// The largest picture taken from a symbol, encoded: marker images are a few kilobytes.
+    public static let largestPicture = 1 << 20
+
+    /// The bytes of a picture given as base64 (`imageData`) or a `data:` address (CIM's `url`),
+    /// when they are no larger than `largestPicture`.
+    static func picture(base64 text: String?) -> Data? {
+        guard var text else { return nil }
+        if text.hasPrefix("data:"), let comma = text.firstIndex(of: ",") { text = String(text[text.index(after: comma)...]) }
+        guard text.utf8.count <= largestPicture * 4 / 3 + 4 else { return nil }
+        return Data(base64Encoded: text, options: .ignoreUnknownCharacters)
     }
 
     init?(json: JSONValue?) {
@@ -50,7 +64,8 @@ public struct FeatureSymbol: Sendable, Equatable {
             self.init(kind: .marker(style: json["style"]?.string ?? "esriSMSCircle"), color: SymbolColor(json: json["color"]),
                       outline: outline, size: json["size"]?.double ?? 8)
         case "esriPMS":
-            self.init(kind: .marker(style: "picture"), color: nil, size: json["height"]?.double ?? 12)
+            self.init(kind: .marker(style: "picture"), color: nil, size: json["height"]?.double ?? 12,
+                      picture: Self.picture(base64: json["imageData"]?.string))
         case "esriSLS":
             self.init(kind: .line(style: json["style"]?.string ?? "esriSLSSolid"), color: SymbolColor(json: json["color"]),
                       size: json["width"]?.double ?? 1)

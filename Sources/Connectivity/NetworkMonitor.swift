@@ -42,6 +42,8 @@ public actor NetworkMonitor {
     private let publish: AsyncStream<NetworkState>.Continuation
     private let probe: @Sendable () async -> NetworkState
     private let timings: Timings
+    /// The time, and how a nap waits it: the system's, or a test's that records the waits asked for.
+    private let clock: MonitorClock
     private var published: NetworkState = .unknown
     private var loop: Task<Void, Never>?
     private var routes: RouteWatcher?
@@ -51,18 +53,22 @@ public actor NetworkMonitor {
     private var nudged = false
     /// The last key or download event. Start-up counts as one: whether the portal answers is in
     /// doubt until it has been watched a while, so an outage just after start is noticed unasked.
-    private var lastActivity = ContinuousClock.now
+    private var lastActivity: ContinuousClock.Instant
     /// Real requests that failed in a row since one succeeded: while the portal's root answers but
     /// its web map does not, each reload waits longer (a probe alone cannot clear this).
     private var failedReports = 0
     /// A probe that sees the portal again is not believed before this (see `failedReports`).
-    private var holdUntil = ContinuousClock.now
+    private var holdUntil: ContinuousClock.Instant
 
     /// `probe` says whether the portal answers at all, and if not, why. `watchRoutes` is false for a
     /// portal on this machine (loopback needs no route).
-    public init(timings: Timings = .standard, watchRoutes: Bool, probe: @escaping @Sendable () async -> NetworkState) {
+    public init(timings: Timings = .standard, watchRoutes: Bool, clock: MonitorClock = .system,
+                probe: @escaping @Sendable () async -> NetworkState) {
         (statuses, publish) = AsyncStream.makeStream(of: NetworkState.self, bufferingPolicy: .bufferingNewest(8))
         self.timings = timings
+        self.clock = clock
+        lastActivity = clock.now()
+        holdUntil = clock.now()
         self.probe = probe
         if watchRoutes { hasDefaultRoute = RouteTable.hasDefaultRoute() }
         let watch = watchRoutes
@@ -85,14 +91,14 @@ public actor NetworkMonitor {
     public func report(_ state: NetworkState) {
         if state == .online {
             failedReports = 0
-            holdUntil = .now
+            holdUntil = clock.now()
             if published != .online { nudge() }
             return
         }
         guard state.isCutOff else { return }
         failedReports += 1
         let hold = min(timings.offlineFirst * (1 << min(failedReports - 1, 16)), timings.offlineLongest)
-        holdUntil = .now + hold
+        holdUntil = clock.now() + hold
         set(state)
         // Now in doubt: the probe, perhaps asleep for an idle screen, watches for the way back.
         nudge()
@@ -107,7 +113,7 @@ public actor NetworkMonitor {
     /// the pace had slowed, so what the screen says about the network is fresh when someone looks.
     public func activity() {
         let wasIdle = isIdle
-        lastActivity = .now
+        lastActivity = clock.now()
         if wasIdle, published == .online { nudge() }
     }
 
@@ -127,8 +133,8 @@ public actor NetworkMonitor {
     private func run() async {
         var offlineWait = timings.offlineFirst
         while !Task.isCancelled {
-            if published.isCutOff, ContinuousClock.now < holdUntil {
-                await nap(holdUntil - .now)
+            if published.isCutOff, clock.now() < holdUntil {
+                await nap(holdUntil - clock.now())
                 continue
             }
             let seen = await look()
@@ -151,7 +157,7 @@ public actor NetworkMonitor {
         }
     }
 
-    private var isIdle: Bool { ContinuousClock.now - lastActivity >= timings.idleAfter }
+    private var isIdle: Bool { clock.now() - lastActivity >= timings.idleAfter }
 
     private func look() async -> NetworkState {
         guard hasDefaultRoute else { return .offline }
@@ -174,8 +180,9 @@ public actor NetworkMonitor {
         await withCheckedContinuation { continuation in
             wake = (id, continuation)
             guard let duration else { return }
+            let clock = clock
             Task { [weak self] in
-                try? await Task.sleep(for: duration)
+                await clock.sleep(duration)
                 await self?.endNap(id)
             }
         }
@@ -195,4 +202,16 @@ public actor NetworkMonitor {
             nudged = true
         }
     }
+}
+
+/// The time as the monitor reads it and waits it: the system's clock, or a test's own.
+public struct MonitorClock: Sendable {
+    public var now: @Sendable () -> ContinuousClock.Instant
+    public var sleep: @Sendable (Duration) async -> Void
+
+    public init(now: @escaping @Sendable () -> ContinuousClock.Instant, sleep: @escaping @Sendable (Duration) async -> Void) {
+        self.now = now; self.sleep = sleep
+    }
+
+    public static let system = MonitorClock(now: { .now }, sleep: { try? await Task.sleep(for: $0) })
 }

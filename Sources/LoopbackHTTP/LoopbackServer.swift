@@ -198,7 +198,7 @@ public final class LoopbackServer: @unchecked Sendable {
         if let limit = delivery.closeAfterBodyBytes, limit < body.count { body = body.prefix(limit); cut = true }
         var stall = false
         if let limit = delivery.stallAfterBodyBytes, limit < body.count { body = body.prefix(limit); stall = true }
-        if let (count, gate) = delivery.holdAfterBodyBytes, count < body.count {
+        if let (count, gate) = delivery.holdAfterBodyBytes, count < body.count, !gate.opened {
             guard send(body.prefix(count), on: fd, bytesPerSecond: delivery.bytesPerSecond) else { return false }
             while !isStopped, !gate.opened { Thread.sleep(forTimeInterval: 0.01) }
             body = body.dropFirst(count)

@@ -112,6 +112,8 @@ struct SymbolPaint: Sendable {
     /// A marker's colour, or a line's, or a fill's outline.
     let color: PaletteIndex?
     let line: LineStyle
+    /// A marker that shows nothing (a transparent picture or colour): not drawn at all.
+    let isInvisible: Bool
 
     init(_ symbol: FeatureSymbol) {
         kind = symbol.kind
@@ -127,6 +129,7 @@ struct SymbolPaint: Sendable {
             fill = nil
             color = palette(symbol.color)
         }
+        isInvisible = symbol.color.map { $0.a <= 25 } ?? false
         line = LineStyle(width: symbol.size * 96 / 72, dasharray: FeatureLayerPainter.dashes(symbol.kind))
     }
 }
@@ -229,7 +232,7 @@ enum FeatureLayerPainter {
             let isPoint = layer.info.geometryType == .point || layer.info.geometryType == .multipoint
             let glyphs = layer.paints.map { glyph($0.kind, ascii: ascii) }
             for index in layer.features.indices where !layer.parts[index].isEmpty {
-                if isPoint {
+                if isPoint, !layer.paints[layer.symbolIndex[index]].isInvisible {
                     let color = layer.paints[layer.symbolIndex[index]].color
                     for part in layer.parts[index] {
                         guard let p = part.first else { continue }

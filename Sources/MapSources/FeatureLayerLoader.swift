@@ -35,6 +35,7 @@ public actor FeatureLayerLoader {
     /// A stored copy: the features it holds; `capped` when the copy stopped at its limit.
     public init(title: String, info: FeatureLayerInfo, features: [LayerFeature], opacity: Double = 1, visible: Bool = true, capped: Bool = false,
                 leftOut: Int? = nil) {
+        let info = PictureMarkers.resolved(info)
         self.title = title; self.info = info; self.opacity = opacity; initiallyVisible = visible; query = nil
         prepared = PreparedFeatureLayer(info: info, features: features)
         self.capped = capped
@@ -43,7 +44,7 @@ public actor FeatureLayerLoader {
 
     /// A service, queried as the view moves.
     public init(title: String, info: FeatureLayerInfo, opacity: Double = 1, visible: Bool = true, query: @escaping Query) {
-        self.title = title; self.info = info; self.opacity = opacity; initiallyVisible = visible; self.query = query
+        self.title = title; self.info = PictureMarkers.resolved(info); self.opacity = opacity; initiallyVisible = visible; self.query = query
     }
 
     /// The features to draw for a view (nil outside the layer's scale range, or before any arrived),

@@ -19,8 +19,8 @@ public struct SampleFaults: Sendable, Equatable {
     /// Stops sending a package after this many bytes and holds the connection for `stallSeconds`.
     public var stallAfterBytes: Int?
     public var stallSeconds = 30
-    /// Stops sending a package after this many bytes until `SamplePortal.releaseHeldDownloads()`:
-    /// a download seen part way, whatever the machine's load.
+    /// Stops sending a package at this offset of its file (a retried range too) until
+    /// `SamplePortal.releaseHeldDownloads()`: a download seen part way, whatever the machine's load.
     public var holdAfterBytes: Int?
     /// How many package downloads `drop` and `stall` spoil before the link heals (0: all of them).
     public var disruptedDownloads = 0

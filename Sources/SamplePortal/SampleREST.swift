@@ -329,7 +329,10 @@ struct SampleREST {
         response.delivery.closeAfterBodyBytes = faults.dropAfterBytes
         response.delivery.stallAfterBodyBytes = faults.stallAfterBytes
         response.delivery.stallDuration = .seconds(faults.stallSeconds)
-        response.delivery.holdAfterBodyBytes = faults.holdAfterBytes.map { ($0, heldDownloads) }
+        // Held at that offset of the file, whatever the range asked: a retried request is held there
+        // too, so no download ends before the gate opens.
+        let start = ranged.headers["range"].flatMap { $0.hasPrefix("bytes=") ? Int($0.dropFirst(6).prefix { $0.isNumber }) : nil } ?? 0
+        response.delivery.holdAfterBodyBytes = faults.holdAfterBytes.map { (max($0 - start, 0), heldDownloads) }
         if faults.wrongLength { response.delivery.declaredLength = response.body.count + 1000 }
         return response
     }

@@ -202,8 +202,10 @@ struct LibraryCommandTests {
         let resumed = try await CLI.runAsync(["download", "Bangor"] + common)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("Bangor: resuming after"))
+        // The run after the kill asked from the bytes on disk (the killed one may have retried a
+        // held request before the kill, from its own bytes).
         let ranges = server.requests.filter { $0.path.hasSuffix("\(SampleFixture.bangor.packageID)/data") }.compactMap { $0.headers["range"] }
-        #expect(ranges == ["bytes=\(kept)-"])
+        #expect(ranges.last == "bytes=\(kept)-", "\(ranges)")
         #expect(FileManager.default.contents(atPath: bangorPackage) == bangorBytes)
     }
 }
