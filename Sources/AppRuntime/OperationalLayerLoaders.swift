@@ -48,7 +48,8 @@ public enum OperationalLayerLoaders {
         case listed(String)
         /// One sentence; `unreachable` the network's sentence when the layer's host could not be reached.
         case failed(String, unreachable: String?)
-        /// Not asked: its host had been found unreachable (the sentence), for one line for them all.
+        /// Not asked (its host had been found unreachable, or the deadline passed): the name and the
+        /// predicate that says why, for one line for them all.
         case notAsked(String, String)
     }
 
@@ -99,16 +100,16 @@ public enum OperationalLayerLoaders {
         }
         let client = layers.online ? client : nil
         // Eight at a time, as the catalogue is asked; a host found unreachable is not asked again for
-        // the other layers it serves, and past the deadline no layer is begun: a web map of a hundred
-        // layers on a dead server draws what answered in seconds, not minutes.
+        // the other layers it serves, and past the deadline no further layer is begun (the first eight
+        // always are): a web map of a hundred layers on a dead server draws what answered in seconds.
         let away = UnreachableHosts(), deadline = ContinuousClock.now + openingDeadline
-        let results = await remaining.concurrentMap(atMost: 8) { layer -> Opened in
+        let results = await Array(remaining.enumerated()).concurrentMap(atMost: 8) { index, layer -> Opened in
             let name = title(layer.title ?? layer.id ?? "Layer")
             if let host = layer.url.flatMap(URL.init(string:))?.host, let sentence = away.sentence(for: host) {
-                return .notAsked(name, sentence)
+                return .notAsked(name, "could not be opened either: \(sentence)")
             }
-            guard ContinuousClock.now < deadline else {
-                return .failed("\(name) was not opened: the map's layers did not all answer within \(openingDeadline.components.seconds) s.", unreachable: nil)
+            guard index < 8 || ContinuousClock.now < deadline else {
+                return .notAsked(name, "\(index == 0 ? "was" : "were") not opened: the map's layers did not all answer within \(openingDeadline.components.seconds) s.")
             }
             let opened = await open(layer, client: client)
             if case .failed(_, let unreachable?) = opened, let host = layer.url.flatMap(URL.init(string:))?.host { away.note(host, unreachable) }
@@ -123,21 +124,21 @@ public enum OperationalLayerLoaders {
             case .notAsked: continue
             }
         }
-        var notAsked: [(sentence: String, names: [String])] = []
-        for case .notAsked(let name, let sentence) in results {
-            if let index = notAsked.firstIndex(where: { $0.sentence == sentence }) { notAsked[index].names.append(name) } else { notAsked.append((sentence, [name])) }
+        var notAsked: [(why: String, names: [String])] = []
+        for case .notAsked(let name, let why) in results {
+            if let index = notAsked.firstIndex(where: { $0.why == why }) { notAsked[index].names.append(name) } else { notAsked.append((why, [name])) }
         }
-        for (sentence, names) in notAsked {
+        for (why, names) in notAsked {
             let named = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
-            opened.problems.append("\(named) could not be opened either: \(sentence)")
+            opened.problems.append("\(named) \(why)")
         }
         return opened
     }
 
     private static func title(_ text: String) -> String { TerminalText.sanitizedLine(text, maxLength: 80) }
 
-    /// No layer is begun after this long: the rest are named as not opened.
-    static let openingDeadline: Duration = .seconds(20)
+    /// No layer past the first eight is begun after this long: the rest are named as not opened.
+    static let openingDeadline: Duration = .seconds(30)
 
     /// The layers an area's geodatabases hold, bottom first: those no web map layer names (with
     /// their own renderer and fields), then the web map's, in its order and drawn as it says.

@@ -178,8 +178,9 @@ struct FeatureCopyTests {
         for case .progress(fixture.portlandID, let progress) in events {
             if let count = progress.featureCopies, seen.last != count { seen.append(count) }
         }
-        #expect(seen.first == FeatureCopyCount(done: 0, total: 2), "\(seen)")
-        #expect(seen.allSatisfy { $0.total == 2 })
+        // (How many steps the ticker saw depends on the machine; that they are copies of two does not.)
+        #expect(!seen.isEmpty && seen.allSatisfy { $0.total == 2 && $0.done <= 2 }, "\(seen)")
+        #expect(seen.map(\.done) == seen.map(\.done).sorted())
     }
 
     @Test func aCopyStopsAtItsLimitAndSaysSo() async throws {
