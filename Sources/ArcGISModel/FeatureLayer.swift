@@ -385,6 +385,19 @@ public struct FeatureLayerInfo: Sendable, Equatable {
                   maxRecordCount: json["maxRecordCount"]?.int64.map { Int(clamping: $0) }.flatMap { $0 > 0 ? $0 : nil } ?? 1000,
                   supportsPagination: pagination, definitionExpression: expression,
                   popup: popupInfo.flatMap(PopupInfo.init(json:)))
+        if json["type"]?.string == "Annotation Layer", let annotation = asAnnotation() { self = annotation }
+    }
+
+    /// An annotation class (text its author placed, `TextString` in a box the shape outlines) as
+    /// mapbook draws it: the text where it was placed, through the label pass (never over another
+    /// name), the box itself not drawn. Nil when the layer has no `TextString` field.
+    public func asAnnotation() -> FeatureLayerInfo? {
+        guard let text = field("TextString") else { return nil }
+        var info = self
+        let nothing = FeatureSymbol(kind: .fill(style: "esriSFSNull"), color: SymbolColor(r: 0, g: 0, b: 0, a: 0))
+        info.renderer = FeatureRenderer(kind: .simple, classes: [RendererClass(match: .value(""), label: name, symbol: nothing)], defaultSymbol: nil)
+        info.labeling = FeatureLabeling(parts: [.field(text.name)], color: labeling?.color)
+        return info
     }
 
     /// Whether the layer shows at a map scale (1:scale).

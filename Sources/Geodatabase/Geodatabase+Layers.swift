@@ -96,11 +96,13 @@ extension Geodatabase {
         case 3, 6: .polygon
         default: nil
         }
-        let info = item.flatMap { FeatureLayerInfo(json: $0.info) }
+        var info = item.flatMap { FeatureLayerInfo(json: $0.info) }
             ?? FeatureLayerInfo(name: column.table, geometryType: geometryType ?? .point, fields: tableColumns.compactMap { field($0, shape: column.column) },
                                 objectIDField: tableColumns.first { $0.name.caseInsensitiveCompare("OBJECTID") == .orderedSame }?.name,
                                 displayField: tableColumns.first { $0.type.lowercased().hasPrefix("text") }?.name,
                                 renderer: FeatureRenderer(kind: .simple, classes: [], defaultSymbol: nil))
+        // An annotation class its definition names as one, without a service item that says so.
+        if definition?.featureType == "esriFTAnnotation", let annotation = info.asAnnotation() { info = annotation }
         var problem: String?
         if geometryType == nil {
             problem = column.type == 4 ? "its shapes are multipoints, which mapbook does not draw yet" : "its shapes are of a kind mapbook does not draw (code \(column.type))"
