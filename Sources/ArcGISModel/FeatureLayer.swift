@@ -426,8 +426,14 @@ public struct FeatureLayerInfo: Sendable, Equatable {
 public struct LayerFeature: Sendable, Equatable {
     public var geometry: GeoGeometry?
     public var attributes: FeatureAttributes
+    /// Its points' heights (Z) and measures (M), when its source keeps them: one per point in the
+    /// order the source stored them (NaN where a point has none). Drawing is flat; these are data.
+    public var z: [Double]?
+    public var m: [Double]?
 
-    public init(geometry: GeoGeometry?, attributes: FeatureAttributes) { self.geometry = geometry; self.attributes = attributes }
+    public init(geometry: GeoGeometry?, attributes: FeatureAttributes, z: [Double]? = nil, m: [Double]? = nil) {
+        self.geometry = geometry; self.attributes = attributes; self.z = z; self.m = m
+    }
 
     public var extent: GeoExtent? { geometry?.extent }
 }

@@ -94,6 +94,21 @@ public struct PopupCard: Sendable, Equatable {
     }
 }
 
+extension PopupCard {
+    /// Rows for a feature's heights (Z) and measures (M), after its attributes: a point's value, or
+    /// the lowest and highest of a line's or area's points.
+    public static func measureRows(z: [Double]?, m: [Double]?) -> [Row] {
+        func row(_ label: String, _ values: [Double]?) -> Row? {
+            let known = (values ?? []).filter(\.isFinite)
+            guard let low = known.min(), let high = known.max() else { return nil }
+            // To the millimetre: a grid's steps show as long decimals otherwise.
+            func text(_ value: Double) -> String { PopupFormat.number((value * 1000).rounded() / 1000, places: nil, separator: true) }
+            return Row(label: label, value: low == high ? text(low) : "\(text(low)) to \(text(high))")
+        }
+        return [row("Height (Z)", z), row("Measure (M)", m)].compactMap { $0 }
+    }
+}
+
 /// How popups write values: numbers with their places and separators, dates from epoch milliseconds
 /// or ISO text, everything sanitized.
 public enum PopupFormat {

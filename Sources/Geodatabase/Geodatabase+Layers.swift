@@ -8,11 +8,17 @@ extension Geodatabase {
     struct GeometryColumn {
         let table: String
         let column: String
-        /// OGC codes: 1 point, 2/5 lines, 3/6 polygons, 4 multipoints.
+        /// ISO's codes: 1 point, 2/5 lines, 3/6 polygons, 4 multipoints; a thousand more with Z,
+        /// two thousand with M, three with both.
         let type: Int
         /// 2 for x/y; 3 or 4 with Z or M.
         let dimension: Int
         let srid: Int
+
+        /// The shape without Z or M.
+        var flatType: Int { type % 1000 }
+        var hasZ: Bool { [1, 3].contains(type / 1000) || (type < 1000 && dimension >= 3) }
+        var hasM: Bool { [2, 3].contains(type / 1000) || (type < 1000 && dimension >= 4) }
     }
 
     /// The most layers read from one file, and the most text of their descriptions (`ItemInfo`,
@@ -90,12 +96,16 @@ extension Geodatabase {
             if let code = definition.spatialReference { reference = code }
         }
         let tableColumns = try file.columns(of: column.table)
-        let geometryType: FeatureGeometryType? = switch column.type {
+        let geometryType: FeatureGeometryType? = switch column.flatType {
         case 1: .point
         case 2, 5: .polyline
         case 3, 6: .polygon
+        case 4: .multipoint
         default: nil
         }
+        // Either says so: the definition's flags or the column's type and dimension.
+        let layout = ShapeLayout(hasZ: column.hasZ || definition?.hasZ == true, hasM: column.hasM || definition?.hasM == true,
+                                 isMultipoint: geometryType == .multipoint)
         var info = item.flatMap { FeatureLayerInfo(json: $0.info) }
             ?? FeatureLayerInfo(name: column.table, geometryType: geometryType ?? .point, fields: tableColumns.compactMap { field($0, shape: column.column) },
                                 objectIDField: tableColumns.first { $0.name.caseInsensitiveCompare("OBJECTID") == .orderedSame }?.name,
@@ -105,9 +115,12 @@ extension Geodatabase {
         if definition?.featureType == "esriFTAnnotation", let annotation = info.asAnnotation() { info = annotation }
         var problem: String?
         if geometryType == nil {
-            problem = column.type == 4 ? "its shapes are multipoints, which mapbook does not draw yet" : "its shapes are of a kind mapbook does not draw (code \(column.type))"
-        } else if column.dimension != 2 {
-            problem = "its shapes carry Z or M values, which mapbook does not read yet"
+            let kind = switch column.flatType {
+            case 8...12: "curves"
+            case 15, 16: "3D surfaces (multipatches)"
+            default: "neither points, lines nor polygons"
+            }
+            problem = "its shapes are \(kind), which mapbook does not draw"
         } else if reference.geographicPoint == nil {
             problem = "it is in \(reference.summary), which mapbook cannot project"
         } else if grid == nil {
@@ -118,7 +131,7 @@ extension Geodatabase {
             : .table(onlyLive: tableColumns.contains { $0.name.caseInsensitiveCompare("gdb_to_date") == .orderedSame })
         return GeodatabaseLayer(serviceLayerID: item?.id, table: column.table, geometryColumn: column.column, info: info, serviceItem: item?.info,
                                 spatialReference: reference, grid: grid ?? CoordinateGrid(originX: 0, originY: 0, scale: 1),
-                                cannotBeDrawn: problem, rowSource: rows)
+                                layout: layout, cannotBeDrawn: problem, rowSource: rows)
     }
 
     /// A column as a field: SQLite's declared types as the service's field types.
@@ -140,9 +153,16 @@ extension Geodatabase {
     private static func spatialReference(_ srid: Int, file: SQLiteFile) throws -> (SpatialReference, CoordinateGrid?) {
         var found: (SpatialReference, CoordinateGrid?) = (SpatialReference(wkid: srid), nil)
         guard try file.has("st_aux_spatial_reference_systems", type: "table") else { return found }
-        try file.rows("SELECT auth_srid, falsex, falsey, xyunits FROM st_aux_spatial_reference_systems WHERE srid = \(srid)") { row in
+        // Z and M columns are in every real file; a file without them is read on x and y alone.
+        let hasZM = Set(["falsez", "zunits", "falsem", "munits"]).isSubset(of: try file.columns(of: "st_aux_spatial_reference_systems").map { $0.name.lowercased() })
+        let zm = hasZM ? ", falsez, zunits, falsem, munits" : ""
+        try file.rows("SELECT auth_srid, falsex, falsey, xyunits\(zm) FROM st_aux_spatial_reference_systems WHERE srid = \(srid)") { row in
             let code = row.int(0).map { Int(clamping: $0) } ?? srid
-            let grid = zip3(row.double(1), row.double(2), row.double(3)).map { CoordinateGrid(originX: $0, originY: $1, scale: $2) }
+            var grid = zip3(row.double(1), row.double(2), row.double(3)).map { CoordinateGrid(originX: $0, originY: $1, scale: $2) }
+            if hasZM {
+                grid?.originZ = row.double(4) ?? 0; grid?.scaleZ = row.double(5) ?? 1
+                grid?.originM = row.double(6) ?? 0; grid?.scaleM = row.double(7) ?? 1
+            }
             found = (SpatialReference(wkid: code), grid)
             return false
         }

@@ -15,7 +15,9 @@ public struct GeodatabaseLayer: Sendable {
     public let serviceItem: JSONValue?
     public let spatialReference: SpatialReference
     public let grid: CoordinateGrid
-    /// Why none of its shapes can be drawn (another projection, Z or M values), when so.
+    /// Whether its shapes carry heights (Z) or measures (M), or are multipoints.
+    public let layout: ShapeLayout
+    /// Why none of its shapes can be drawn (another projection, curves), when so.
     public let cannotBeDrawn: String?
     /// The live rows: the `<table>_evw` view of a replica that keeps history, else the table.
     let rowSource: RowSource
@@ -171,11 +173,11 @@ public final class Geodatabase {
                     try file.budget.take(feature: 0)
                     return each(LayerFeature(geometry: nil, attributes: attributes))
                 }
-                let stored = try ShapeBlob.decode(shape, grid: layer.grid)
-                try file.budget.take(feature: stored.pointCount)
-                let geometry = try Self.geometry(stored, toGeographic: toGeographic)
-                if let extent, let box = geometry?.extent, !box.intersects(extent) { return true }
-                return each(LayerFeature(geometry: geometry, attributes: attributes))
+                let decoded = try ShapeBlob.decode(shape, grid: layer.grid, layout: layer.layout)
+                try file.budget.take(feature: decoded.shape.pointCount)
+                let feature = try Self.feature(decoded, attributes: attributes, toGeographic: toGeographic)
+                if let extent, let box = feature.extent, !box.intersects(extent) { return true }
+                return each(feature)
             } catch let error as ShapeBlobError {
                 skipped.count(error)
                 return true
@@ -225,19 +227,44 @@ public final class Geodatabase {
         return GeoExtent(xmin: sw.x, ymin: sw.y, xmax: ne.x, ymax: ne.y)
     }
 
-    static func geometry(_ shape: StoredShape, toGeographic: (Double, Double) -> GeoPoint) throws -> GeoGeometry? {
-        func convert(_ part: [(x: Double, y: Double)]) throws -> [GeoPoint] {
-            try part.map { point in
-                let p = toGeographic(point.x, point.y)
-                guard p.longitude.isFinite, p.latitude.isFinite, abs(p.latitude) <= 90, abs(p.longitude) <= 540 else {
-                    throw ShapeBlobError.damaged("a point lies off the earth")
-                }
-                return p
-            }
+    /// A decoded shape as a feature: in longitude and latitude, rings nested into polygons, the
+    /// heights and measures in the order of the geometry's points (nesting may reorder rings).
+    static func feature(_ decoded: DecodedShape, attributes: FeatureAttributes, toGeographic: (Double, Double) -> GeoPoint) throws -> LayerFeature {
+        guard case .polygon(let stored) = decoded.shape, stored.count > 1, decoded.z != nil || decoded.m != nil else {
+            return LayerFeature(geometry: try geometry(decoded.shape, toGeographic: toGeographic), attributes: attributes, z: decoded.z, m: decoded.m)
         }
+        let rings = try stored.map { try convert($0, toGeographic: toGeographic) }
+        let geometry = GeoGeometry.polygons(nesting: rings)
+        guard case .polygons(let polygons) = geometry else { return LayerFeature(geometry: geometry, attributes: attributes) }
+        // Each ring's values, found by the ring's place among those stored (rings are kept whole).
+        var starts: [Int] = [], start = 0
+        for ring in rings { starts.append(start); start += ring.count }
+        var places = Dictionary(grouping: rings.indices) { rings[$0] }
+        let order = polygons.joined().map { ring in
+            let index = places[ring]?.first ?? 0
+            places[ring]?.removeFirst()
+            return starts[index] ..< starts[index] + rings[index].count
+        }
+        func reordered(_ values: [Double]?) -> [Double]? { values.map { values in order.flatMap { values[$0] } } }
+        return LayerFeature(geometry: geometry, attributes: attributes, z: reordered(decoded.z), m: reordered(decoded.m))
+    }
+
+    private static func convert(_ part: [(x: Double, y: Double)], toGeographic: (Double, Double) -> GeoPoint) throws -> [GeoPoint] {
+        try part.map { point in
+            let p = toGeographic(point.x, point.y)
+            guard p.longitude.isFinite, p.latitude.isFinite, abs(p.latitude) <= 90, abs(p.longitude) <= 540 else {
+                throw ShapeBlobError.damaged("a point lies off the earth")
+            }
+            return p
+        }
+    }
+
+    static func geometry(_ shape: StoredShape, toGeographic: (Double, Double) -> GeoPoint) throws -> GeoGeometry? {
+        func convert(_ part: [(x: Double, y: Double)]) throws -> [GeoPoint] { try Self.convert(part, toGeographic: toGeographic) }
         switch shape {
         case .empty: return nil
         case .point(let x, let y): return .points(try convert([(x, y)]))
+        case .multipoint(let points): return .points(try convert(points))
         case .polyline(let parts): return .lines(try parts.map(convert))
         case .polygon(let rings): return GeoGeometry.polygons(nesting: try rings.map(convert))
         }

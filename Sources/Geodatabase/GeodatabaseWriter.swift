@@ -40,8 +40,10 @@ public final class GeodatabaseWriter {
               spatial_index_type CLOB, CONSTRAINT gc_uk UNIQUE (f_table_name, f_geometry_column));
             CREATE TABLE GDB_ServiceItems (OBJECTID integer primary key not null, DatasetName text(1024), ItemType int32,
               ItemId int32, ItemInfo text(100000000), AdvancedDrawingInfo text(100000000));
-            INSERT INTO st_aux_spatial_reference_systems (srid, auth_name, auth_srid, srtext, falsex, falsey, xyunits, xycluster_tol)
-              VALUES (\(Self.srid), 'EPSG', 3857, 'PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere"]', \(grid.originX), \(grid.originY), \(grid.scale), 0.001);
+            INSERT INTO st_aux_spatial_reference_systems (srid, auth_name, auth_srid, srtext, falsex, falsey, xyunits, falsez, zunits,
+              falsem, munits, xycluster_tol)
+              VALUES (\(Self.srid), 'EPSG', 3857, 'PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere"]', \(grid.originX), \(grid.originY), \(grid.scale),
+                      \(grid.originZ), \(grid.scaleZ), \(grid.originM), \(grid.scaleM), 0.001);
             """)
     }
 
@@ -50,12 +52,14 @@ public final class GeodatabaseWriter {
         sqlite3_close_v2(handle)
     }
 
-    /// A layer's table, from its layer JSON (`name`, `geometryType`, `fields`): the object id field
-    /// as the row id, the other fields as columns, a `Shape` column and its spatial index;
+    /// A layer's table, from its layer JSON (`name`, `geometryType`, `hasZ`, `fields`): the object id
+    /// field as the row id, the other fields as columns, a `Shape` column and its spatial index;
     /// `advancedDrawing` is Pro's symbology for it (`AdvancedDrawingInfo`), when given.
     public func addLayer(id: Int, table: String, info: JSONValue, advancedDrawing: JSONValue? = nil) throws {
-        let geometryType: Int = switch info["geometryType"]?.string {
+        let hasZ = info["hasZ"]?.bool ?? false
+        let flatType: Int = switch info["geometryType"]?.string {
         case "esriGeometryPoint": 1
+        case "esriGeometryMultipoint": 4
         case "esriGeometryPolyline": 5
         case "esriGeometryPolygon": 6
         default: throw GeodatabaseError("A layer of \(info["geometryType"]?.string ?? "no") geometry cannot be written.")
@@ -71,13 +75,15 @@ public final class GeodatabaseWriter {
             }
             return (name, type)
         }
+        // ISO's codes: a thousand more for shapes with Z.
+        let geometryType = flatType + (hasZ ? 1000 : 0)
         let columns = fields.map { "\(quoted($0.0)) \($0.1)" } + ["Shape geometryblob"]
         let index = "st_spindex__\(table)_Shape"
         try execute("""
             CREATE TABLE \(quoted(table)) (\(columns.joined(separator: ", ")));
             CREATE VIRTUAL TABLE \(quoted(index)) USING RTREE (pkid, minx, maxx, miny, maxy);
             INSERT INTO st_geometry_columns (f_table_name, f_geometry_column, geometry_type, coord_dimension, srid, spatial_index_type)
-              VALUES (\(literal(table)), 'Shape', \(geometryType), 2, \(Self.srid), 'RTREEXY');
+              VALUES (\(literal(table)), 'Shape', \(geometryType), \(hasZ ? 3 : 2), \(Self.srid), 'RTREEXY');
             INSERT INTO GDB_ServiceItems (DatasetName, ItemType, ItemId, ItemInfo, AdvancedDrawingInfo)
               VALUES (\(literal(table)), 1, \(id), \(literal(try text(info))), \(try advancedDrawing.map { literal(try text($0)) } ?? "NULL"));
             """)
@@ -89,8 +95,9 @@ public final class GeodatabaseWriter {
     }
 
     /// One feature: its attributes by field name (dates in epoch milliseconds), its shape in Web
-    /// Mercator metres. The object id is the attribute of the object id field, else the next one.
-    public func insert(into table: String, attributes: [String: JSONValue], shape: StoredShape) throws {
+    /// Mercator metres, with its points' heights for a layer that has Z. The object id is the
+    /// attribute of the object id field, else the next one.
+    public func insert(into table: String, attributes: [String: JSONValue], shape: StoredShape, z: [Double]? = nil) throws {
         guard let insert = inserts[table] else { throw GeodatabaseError("No layer \(table) has been added.") }
         let statement = insert.statement
         sqlite3_reset(statement)
@@ -98,7 +105,7 @@ public final class GeodatabaseWriter {
         for (offset, name) in insert.columns.enumerated() {
             let position = Int32(offset + 1)
             if name == "Shape" {
-                let blob = ShapeBlob.encode(shape, grid: grid, srid: Self.srid)
+                let blob = ShapeBlob.encode(shape, grid: grid, srid: Self.srid, z: z)
                 _ = blob.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT_SWIFT) }
                 continue
             }
@@ -137,6 +144,7 @@ public final class GeodatabaseWriter {
         let points: [(x: Double, y: Double)] = switch shape {
         case .empty: []
         case .point(let x, let y): [(x, y)]
+        case .multipoint(let points): points
         case .polyline(let parts), .polygon(let parts): parts.flatMap { $0 }
         }
         guard let first = points.first else { return nil }

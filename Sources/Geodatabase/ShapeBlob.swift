@@ -34,6 +34,7 @@ public struct CoordinateGrid: Sendable, Equatable {
 public enum StoredShape: Sendable {
     case empty
     case point(x: Double, y: Double)
+    case multipoint([(x: Double, y: Double)])
     case polyline([[(x: Double, y: Double)]])
     /// Rings as stored (counter-clockwise outer rings); which are holes is found by containment.
     case polygon([[(x: Double, y: Double)]])
@@ -42,9 +43,32 @@ public enum StoredShape: Sendable {
         switch self {
         case .empty: 0
         case .point: 1
+        case .multipoint(let points): points.count
         case .polyline(let parts), .polygon(let parts): parts.reduce(0) { $0 + $1.count }
         }
     }
+}
+
+/// What a layer says its shapes hold beyond x and y (its definition's `HasZ` and `HasM`, or the
+/// type and dimension in `st_geometry_columns`), and whether they are multipoints.
+public struct ShapeLayout: Sendable, Equatable {
+    public var hasZ: Bool
+    public var hasM: Bool
+    public var isMultipoint: Bool
+
+    public init(hasZ: Bool = false, hasM: Bool = false, isMultipoint: Bool = false) {
+        self.hasZ = hasZ; self.hasM = hasM; self.isMultipoint = isMultipoint
+    }
+
+    var isPlain: Bool { !hasZ && !hasM && !isMultipoint }
+}
+
+/// A decoded shape with its points' heights (Z) and measures (M), when its layer has them and
+/// the blob holds them: one value per point, in the order the shape stores its points.
+public struct DecodedShape: Sendable {
+    public var shape: StoredShape
+    public var z: [Double]?
+    public var m: [Double]?
 }
 
 /// Why a shape blob was not drawn: one sentence's ending ("…: <reason>").
@@ -52,7 +76,7 @@ public struct ShapeBlobError: Error, Equatable, Sendable {
     public enum Kind: Sendable, Equatable {
         /// The blob breaks its own rules: skipped and counted as damaged.
         case damaged
-        /// A kind of shape mapbook does not draw (Z, M, curves, multipoints): named, never guessed.
+        /// A kind of shape mapbook does not draw (curves, multipatches): named, never guessed.
         case cannotBeDrawn
     }
     public let kind: Kind
@@ -73,6 +97,12 @@ public struct ShapeBlobError: Error, Equatable, Sendable {
 /// The stream holds each point as x and y deltas from the previous one (signed varints); a dummy
 /// point stands between parts. Every blob is checked against itself: the stream ends at the
 /// blob's end, the marker is there, the points' envelope is the stored box, rings close.
+///
+/// Heights and measures: no public file has shown them, so they are read as the File Geodatabase
+/// format keeps them — after every x and y, one signed varint delta per point for Z, then for M —
+/// and taken only when they account for the blob's last byte exactly; a raw −1 (as in the dummy
+/// point between parts) is no value. A layer whose shapes carry them in another layout is still
+/// drawn, flat, from x and y that passed every check above.
 public enum ShapeBlob {
     /// The shape codes this reader draws: the first code and the low nibble of the second.
     enum Shape {
@@ -82,13 +112,19 @@ public enum ShapeBlob {
     /// The most points one shape may have: a coastline's worth; more is not drawn (and never allocated).
     public static let mostPoints = 1_000_000
 
-    /// Decodes a blob; throws a `ShapeBlobError` for one that is damaged or cannot be drawn.
+    /// Decodes a blob of a layer without heights or measures.
     public static func decode(_ blob: [UInt8], grid: CoordinateGrid) throws -> StoredShape {
+        try decode(blob, grid: grid, layout: ShapeLayout()).shape
+    }
+
+    /// Decodes a blob of a layer laid out as `layout` says; throws a `ShapeBlobError` for one that
+    /// is damaged or cannot be drawn.
+    public static func decode(_ blob: [UInt8], grid: CoordinateGrid, layout: ShapeLayout) throws -> DecodedShape {
         guard grid.isUsable else { throw ShapeBlobError.damaged("its coordinate grid is not usable") }
         guard blob.count >= 8 else { throw ShapeBlobError.damaged("the shape is \(blob.count) bytes, shorter than its header") }
         guard blob[0] == 0x64 else { throw ShapeBlobError.damaged("the shape does not start with Esri's marker byte") }
         let pointCount = Int(UInt32(blob[4]) | UInt32(blob[5]) << 8 | UInt32(blob[6]) << 16 | UInt32(blob[7]) << 24)
-        if pointCount == 0 { return .empty }
+        if pointCount == 0 { return DecodedShape(shape: .empty) }
         // Each point takes at least two bytes: a count beyond that is a lie, refused before any allocation.
         guard pointCount <= (blob.count - 8) / 2 else {
             throw ShapeBlobError.damaged("the shape claims \(pointCount) points in \(blob.count) bytes")
@@ -98,13 +134,35 @@ public enum ShapeBlob {
         }
         var reader = VarintReader(bytes: blob, at: 8)
         let first = try reader.unsigned(), second = try reader.unsigned()
-        let shape = try kind(first: first, second: second)
+        let shape = try kind(first: first, second: second, layout: layout)
         let multipart = second & 0x40 != 0
+        let header = Header(pointCount: pointCount, shape: shape, multipart: multipart, fieldsAt: reader.offset)
+        guard shape == .point, pointCount > 1 else {
+            return try decode(blob, header, box: shape != .point && pointCount > 10, grid: grid, layout: layout)
+        }
+        // Multipoints: whether they store a box no sample has shown; the one that reads is taken.
+        do {
+            return try decode(blob, header, box: true, grid: grid, layout: layout)
+        } catch {
+            return try decode(blob, header, box: false, grid: grid, layout: layout)
+        }
+    }
 
+    private struct Header {
+        let pointCount: Int
+        let shape: Shape
+        let multipart: Bool
+        /// Where the fields after the two codes begin.
+        let fieldsAt: Int
+    }
+
+    private static func decode(_ blob: [UInt8], _ header: Header, box hasBox: Bool, grid: CoordinateGrid, layout: ShapeLayout) throws -> DecodedShape {
+        let pointCount = header.pointCount
+        var reader = VarintReader(bytes: blob, at: header.fieldsAt)
         var box: [Int64]?
-        if shape != .point, pointCount > 10 { box = try (0..<4).map { _ in try reader.signed() } }
+        if hasBox { box = try (0..<4).map { _ in try reader.signed() } }
         var starts = [0]
-        if multipart {
+        if header.multipart {
             let further = try reader.signed()
             guard further >= 0, further < pointCount else { throw ShapeBlobError.damaged("the shape claims \(further + 1) parts for \(pointCount) points") }
             var start = 0
@@ -118,9 +176,16 @@ public enum ShapeBlob {
         }
         let streamLength = try reader.signed()
         guard streamLength > 0, streamLength <= blob.count else { throw ShapeBlobError.damaged("its coordinate stream length is \(streamLength)") }
-        let streamStart = blob.count - Int(streamLength)
-        guard streamStart - 4 >= reader.offset, blob[streamStart - 4 ..< streamStart] == [1, 0, 0, 0] else {
-            throw ShapeBlobError.damaged("its coordinate stream is not where its header says")
+        var streamStart = blob.count - Int(streamLength), streamEnd = blob.count
+        if streamStart - 4 < reader.offset || blob[streamStart - 4 ..< streamStart] != [1, 0, 0, 0] {
+            // Heights or measures kept after the stream its length counts: the marker then comes
+            // after the header's own bytes.
+            guard layout.hasZ || layout.hasM, let marker = marker(in: blob, from: reader.offset),
+                  marker + 4 + Int(streamLength) < blob.count else {
+                throw ShapeBlobError.damaged("its coordinate stream is not where its header says")
+            }
+            streamStart = marker + 4
+            streamEnd = streamStart + Int(streamLength)
         }
 
         reader.offset = streamStart
@@ -134,43 +199,91 @@ public enum ShapeBlob {
             x = dx; y = dy
             raw.append((x, y))
         }
-        guard reader.offset == blob.count else {
+        let extra = streamEnd < blob.count ? (reader.offset == streamEnd ? streamEnd : nil) : reader.offset
+        guard let extra, extra == blob.count || layout.hasZ || layout.hasM, reader.offset <= streamEnd else {
             throw ShapeBlobError.damaged("its \(pointCount) points end \(blob.count - reader.offset) bytes before the blob does")
         }
 
         // Parts without the dummy point before each further part.
         let ends = starts.dropFirst().map { $0 - 1 } + [pointCount]
-        let parts = zip(starts, ends).map { raw[$0..<$1] }
+        let ranges = zip(starts, ends).map { $0..<$1 }
+        let parts = ranges.map { raw[$0] }
         if let box {
             let real = parts.joined()
             let envelope = [real.map(\.x).min()!, real.map(\.y).min()!, real.map(\.x).max()!, real.map(\.y).max()!]
             guard envelope == box else { throw ShapeBlobError.damaged("its points lie outside its stored box") }
         }
         let scaled = parts.map { part in part.map { grid.value(x: $0.x, y: $0.y) } }
-        switch shape {
+        let stored: StoredShape
+        switch header.shape {
         case .point:
-            guard pointCount == 1, let point = scaled.first?.first else { throw ShapeBlobError.cannotBeDrawn("a multipoint") }
-            return .point(x: point.x, y: point.y)
+            stored = pointCount == 1 && !layout.isMultipoint ? .point(x: scaled[0][0].x, y: scaled[0][0].y) : .multipoint(Array(scaled.joined()))
         case .polyline:
             guard parts.allSatisfy({ $0.count >= 2 }) else { throw ShapeBlobError.damaged("a line has a part of one point") }
-            return .polyline(scaled)
+            stored = .polyline(scaled)
         case .polygon:
             guard parts.allSatisfy({ $0.count >= 4 && $0.first! == $0.last! }) else { throw ShapeBlobError.damaged("a ring does not close") }
-            return .polygon(scaled)
+            stored = .polygon(scaled)
         }
+        var decoded = DecodedShape(shape: stored)
+        if let (z, m) = measures(blob[extra...], count: pointCount, layout: layout) {
+            func kept(_ values: [Int64]?, origin: Double, scale: Double) -> [Double]? {
+                guard let values, values.contains(where: { $0 != -1 }) else { return nil }
+                let inParts: [Int64] = ranges.flatMap { values[$0] }
+                return inParts.map { (raw: Int64) -> Double in raw == -1 ? Double.nan : Double(raw) / scale + origin }
+            }
+            decoded.z = kept(z, origin: grid.originZ, scale: grid.scaleZ)
+            decoded.m = kept(m, origin: grid.originM, scale: grid.scaleM)
+        }
+        return decoded
+    }
+
+    /// The first stream marker (01 00 00 00) within 64 bytes of `offset`.
+    private static func marker(in blob: [UInt8], from offset: Int) -> Int? {
+        var index = offset
+        while index + 4 <= min(blob.count, offset + 68) {
+            if blob[index ..< index + 4] == [1, 0, 0, 0] { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Raw heights and measures from the bytes after the points: one signed varint delta per point
+    /// for each the layout has (Z first), ending at the blob's last byte. Nil when the bytes are
+    /// not that (the shape is then drawn without them).
+    private static func measures(_ bytes: ArraySlice<UInt8>, count: Int, layout: ShapeLayout) -> (z: [Int64]?, m: [Int64]?)? {
+        let dimensions = (layout.hasZ ? 1 : 0) + (layout.hasM ? 1 : 0)
+        guard dimensions > 0, !bytes.isEmpty else { return nil }
+        var reader = VarintReader(bytes: Array(bytes), at: 0)
+        func deltas() throws -> [Int64] {
+            var value: Int64 = 0
+            return try (0..<count).map { _ in
+                let (next, overflow) = value.addingReportingOverflow(try reader.signed())
+                guard !overflow else { throw ShapeBlobError.damaged("its heights overflow") }
+                value = next
+                return next
+            }
+        }
+        if let columns = try? (0..<dimensions).map({ _ in try deltas() }), reader.offset == bytes.count {
+            return (layout.hasZ ? columns[0] : nil, layout.hasM ? columns[dimensions - 1] : nil)
+        }
+        return nil
     }
 
     /// The shape the two codes name. Seen in real files: `04 01` a point, `14 04`/`14 44`/`14 42`
-    /// a polyline, `18 08`/`18 48` a polygon (`0x40`: several parts). Anything else (Z or M
-    /// values, curves, multipatches) is named, not guessed at.
-    static func kind(first: UInt64, second: UInt64) throws -> Shape {
+    /// a polyline, `18 08`/`18 48` a polygon (`0x40`: several parts). A layer that says its shapes
+    /// carry heights or measures, or are multipoints, is read by the second code's low nibble
+    /// alone (the codes' flags for those are not known); anything else is named, not guessed at.
+    static func kind(first: UInt64, second: UInt64, layout: ShapeLayout) throws -> Shape {
         switch (first, second & 0x0F) {
         case (0x04, 0x01): return .point
         case (0x14, 0x02), (0x14, 0x04): return .polyline
         case (0x18, 0x08): return .polygon
+        case (_, 0x01) where !layout.isPlain: return .point
+        case (_, 0x02) where !layout.isPlain, (_, 0x04) where !layout.isPlain: return layout.isMultipoint ? .point : .polyline
+        case (_, 0x08) where !layout.isPlain: return .polygon
         default:
-            let codes = String(format: "%02x %02x", Int(truncatingIfNeeded: first), Int(truncatingIfNeeded: second))
-            throw ShapeBlobError.cannotBeDrawn("a shape of kind \(codes) (Z or M values, curves or multipoints are not read yet)")
+            throw ShapeBlobError.cannotBeDrawn("a shape that is not a point, line or polygon (a curve or a 3D surface)")
         }
     }
 }

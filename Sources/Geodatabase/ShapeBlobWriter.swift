@@ -4,8 +4,9 @@ extension ShapeBlob {
     /// The blob of a shape on `grid`, laid out as `decode` reads it (see the type's comment), for the
     /// geodatabases mapbook writes: the sample portal's and the benchmarks'. Points come out byte for
     /// byte as Esri writes them; for lines and polygons Esri puts a few bytes of its own between the
-    /// header and the stream's marker, which no reader needs and this writes as none.
-    public static func encode(_ shape: StoredShape, grid: CoordinateGrid, srid: Int) -> [UInt8] {
+    /// header and the stream's marker, which no reader needs and this writes as none. Heights, when
+    /// given (one per point), follow the points as `decode` reads them.
+    public static func encode(_ shape: StoredShape, grid: CoordinateGrid, srid: Int, z: [Double]? = nil) -> [UInt8] {
         func stored(_ point: (x: Double, y: Double)) -> (Int64, Int64) {
             (Int64(((point.x - grid.originX) * grid.scale).clampedInt()), Int64(((point.y - grid.originY) * grid.scale).clampedInt()))
         }
@@ -15,6 +16,9 @@ extension ShapeBlob {
         case .empty: return [0x64, UInt8(srid & 0xFF), UInt8(srid >> 8 & 0xFF), UInt8(srid >> 16 & 0xFF), 0, 0, 0, 0]
         case .point(let x, let y):
             parts = [[stored((x, y))]]
+            codes = (0x04, 0x01)
+        case .multipoint(let points):
+            parts = [points.map(stored)]
             codes = (0x04, 0x01)
         case .polyline(let lines):
             parts = lines.map { $0.map(stored) }
@@ -50,6 +54,16 @@ extension ShapeBlob {
             appendSigned(point.0 - last.0, to: &stream)
             appendSigned(point.1 - last.1, to: &stream)
             last = point
+        }
+        if let z {
+            // The dummy points between parts carry no height (−1).
+            var heights: [Int64] = [], next = z.makeIterator()
+            for (index, part) in parts.enumerated() {
+                if index > 0 { heights.append(-1) }
+                heights += part.map { _ in Int64((((next.next() ?? grid.originZ) - grid.originZ) * grid.scaleZ).clampedInt()) }
+            }
+            var previous: Int64 = 0
+            for height in heights { appendSigned(height - previous, to: &stream); previous = height }
         }
         appendSigned(Int64(stream.count), to: &blob)
         blob += codes.0 == 0x04 ? [0, 0, 0] : []

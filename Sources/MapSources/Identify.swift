@@ -23,8 +23,9 @@ extension MapStack {
                 guard loader.info.isVisible(atScale: request.viewport.scale), let layer = await loader.current else { continue }
                 for index in layer.hits(at: target, tolerance: tolerance).prefix(Self.identifyLimit - hits.count) {
                     let feature = layer.features[index]
-                    let card = PopupCard.make(layer: loader.title, attributes: feature.attributes, fields: layer.info.fields,
+                    var card = PopupCard.make(layer: loader.title, attributes: feature.attributes, fields: layer.info.fields,
                                               popup: layer.info.popup, displayField: layer.info.displayField)
+                    card.rows += PopupCard.measureRows(z: feature.z, m: feature.m)
                     hits.append(IdentifyHit(card: card, geometry: feature.geometry))
                 }
             }

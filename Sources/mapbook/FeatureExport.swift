@@ -52,12 +52,17 @@ struct FeatureExport {
         let id = layer.info.objectIDField.flatMap { feature.attributes[$0]?.int64 }
         let properties = fields.map { ($0.name, JSON.value(feature.attributes[$0.name] ?? .null)) }
         return .object([("type", .value(.string("Feature"))), ("id", .value(id.map { .number(Double($0)) } ?? .null)),
-                        ("geometry", feature.geometry.map { geometry($0, multi: multi) } ?? .value(.null)),
+                        ("geometry", feature.geometry.map { geometry($0, multi: multi, z: feature.z) } ?? .value(.null)),
                         ("properties", .object(properties))])
     }
 
-    private func geometry(_ geometry: GeoGeometry, multi: Bool) -> JSON {
-        func position(_ p: GeoPoint) -> JSON { .value(.array([.number(p.longitude), .number(p.latitude)])) }
+    /// A geometry with each point's height as its third coordinate, when the layer keeps heights.
+    private func geometry(_ geometry: GeoGeometry, multi: Bool, z: [Double]?) -> JSON {
+        var heights = z?.makeIterator()
+        func position(_ p: GeoPoint) -> JSON {
+            let height = heights?.next().flatMap { $0.isFinite ? JSONValue.number($0) : nil }
+            return .value(.array([.number(p.longitude), .number(p.latitude)] + (height.map { [$0] } ?? [])))
+        }
         func line(_ points: [GeoPoint]) -> JSON { .array(points.map(position)) }
         func polygon(_ rings: [[GeoPoint]]) -> JSON { .array(rings.map(line)) }
         let (type, coordinates): (String, JSON) = switch geometry {

@@ -1,4 +1,6 @@
 import Foundation
+import Geodatabase
+import Geometry
 import MapbookCore
 import SharedTestData
 import Testing
@@ -129,6 +131,31 @@ struct GDALOracleTests {
                 #expect(read.first?["type"]?.string.map { !$0.contains("Unknown") && !$0.contains("None") } == true, "\(layer): \(read)")
             }
         }
+    }
+
+    /// A layer with heights: each feature's Z its third coordinate, which GDAL reads as a 3D layer.
+    @Test func heightsAreTheThirdCoordinateGDALReads() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wells-\(UUID().uuidString).geodatabase").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try GeodatabaseWriter(path: path, grid: CoordinateGrid(originX: -20_037_700, originY: -30_241_100, scale: 10_000,
+                                                                            originZ: -100_000, scaleZ: 1_000))
+        let info = #"{"name": "Wells", "geometryType": "esriGeometryPoint", "hasZ": true, "objectIdField": "OBJECTID","#
+            + #""fields": [{"name": "OBJECTID", "type": "esriFieldTypeOID"}]}"#
+        try writer.addLayer(id: 0, table: "Wells", info: try JSONValue(parsing: Data(info.utf8)))
+        for (index, height) in [87.125, 90.5].enumerated() {
+            let well = WebMercator.projected(longitude: -69.5 + Double(index) / 100, latitude: 45.5)
+            try writer.insert(into: "Wells", attributes: [:], shape: .point(x: well.x, y: well.y), z: [height])
+        }
+        try writer.finish()
+        let result = try await CLI.runAsync(["package", "features", path, "--layer", "Wells"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = FileManager.default.temporaryDirectory.appendingPathComponent("wells-\(UUID()).geojson").path
+        defer { try? FileManager.default.removeItem(atPath: written) }
+        try result.output.write(to: URL(fileURLWithPath: written))
+        let read = try GDAL.geoJSONLayers(written)
+        #expect(read.first?["type"]?.string == "3D Point" && read.first?["count"]?.int64 == 2, "\(read)")
+        let heights = try JSONValue(parsing: result.output)["features"]?.array.compactMap { $0["geometry"]?["coordinates"]?.array.last?.double }
+        #expect(heights == [87.125, 90.5])
     }
 
     @Test func vectorTilesHoldWhatGDALReads() throws {

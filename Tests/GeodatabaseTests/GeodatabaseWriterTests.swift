@@ -50,6 +50,7 @@ struct GeodatabaseWriterTests {
         switch shape {
         case .empty: return []
         case .point(let x, let y): return [raw((x, y))]
+        case .multipoint(let points): return [points.flatMap(raw)]
         case .polyline(let parts), .polygon(let parts): return parts.map { $0.flatMap(raw) }
         }
     }
