@@ -162,6 +162,10 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
 func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     if path == "sample-topographic" { return await benchOnlineBasemap(width: width, height: height, zoom: zoom ?? 9) }
     if path == "sample-services" { return await benchServiceLayers(width: width, height: height, zoom: zoom ?? 9) }
+    var isFolder: ObjCBool = false
+    if path.hasSuffix(".mmpk") || path.hasSuffix(".geodatabase") || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+        return await benchArea(path: path, width: width, height: height, zoom: zoom)
+    }
     var file = path
     if path == "sample" {
         guard let content = try? SampleContent.build(),
@@ -298,6 +302,40 @@ func benchServiceLayers(width: Int, height: Int, zoom: Double) async {
         fresh.append(seconds(ContinuousClock.now - start))
     }
     print("new_view_settle_export_draw \(summary(fresh))")
+}
+
+/// An offline area as `mapbook open` opens it (a preplanned area's folder, a `.mmpk`, a
+/// `.geodatabase`): its tiles and its geodatabase's features drawn, warm (what every key costs once
+/// the view's tiles and features are at hand), and opened and drawn cold.
+func benchArea(path: String, width: Int, height: Int, zoom: Double?) async {
+    let mapRect = ScreenLayout.mapRect(width: width, height: height)
+    let columns = mapRect.width, rows = mapRect.height
+    func opened() -> (SideLoadedMap, MapViewport) {
+        guard let map = try? SideLoadedMap.open(path: path) else { fail("cannot open \(path)", status: 1) }
+        var viewport = MapViewport(fitting: map.home ?? GeoExtent(xmin: -180, ymin: -80, xmax: 180, ymax: 80), columns: columns, rows: rows)
+        if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
+        return (map, viewport)
+    }
+    let (map, viewport) = opened()
+    let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
+    var image = await map.stack.render(request)
+    var warm: [Double] = []
+    for _ in 0..<100 {
+        let start = ContinuousClock.now
+        image = await map.stack.render(request)
+        _ = image.picture.finished()
+        warm.append(seconds(ContinuousClock.now - start))
+    }
+    print("layers=\(map.stack.features.count) features=\(image.report.featuresDrawn) tiles=\(image.report.rasterTilesDrawn) zoom=\(String(format: "%.1f", viewport.zoom))")
+    print("warm_render_\(columns)x\(rows) \(summary(warm))")
+    var cold: [Double] = []
+    for _ in 0..<10 {
+        let start = ContinuousClock.now
+        let (fresh, view) = opened()
+        _ = await fresh.stack.render(MapRequest(viewport: view, columns: columns, rows: rows)).picture.finished()
+        cold.append(seconds(ContinuousClock.now - start))
+    }
+    print("open_and_first_draw \(summary(cold))")
 }
 
 /// Median of `runs` parses of each file into a document tree, by mapbook's parser and Foundation's two.
