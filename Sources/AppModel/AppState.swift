@@ -243,6 +243,9 @@ public struct AppState: Sendable {
     public var nextWebMap: ItemID?
     /// A mobile map package on this device chosen in the Maps card: opened once this program ends.
     public var nextPackage: String?
+    /// A one-map program's map was left with Back (not quit): a browser it was opened from shows
+    /// again, on the card it was opened from.
+    public var leftStandaloneMap = false
     /// The user's pins and their places.
     public var pins = PinsState()
     /// One line for the status bar.
@@ -261,10 +264,16 @@ public struct AppState: Sendable {
     }
 
     /// Nothing asked for is still on its way that a next command could depend on: the web map is
-    /// in (or failed, or none is named), no map is opening, no page of the Maps card is being
+    /// in (or failed, or none is named), the portal connected or found unreachable (a web map kept
+    /// in the library shows before that), no map is opening, no page of the Maps card is being
     /// asked for, no removal is under way. A question waiting for its answer is settled. Front ends
     /// that take commands from a script (the plain mode) run the next one only then.
     public var isSettled: Bool {
+        let failed = switch phase {
+        case .failed, .unreachable, .notAnswering: true
+        case .loading, .starting, .loaded: false
+        }
+        let portalSettled = portal.isConnected || portal.network != .unknown || failed || map?.isStandalone == true
         let webMapSettled = switch phase {
         case .loading: false
         case .starting: !hasWebMap
@@ -274,7 +283,7 @@ public struct AppState: Sendable {
         // A map opened is settled once its first picture is in.
         let mapSettled = map.map { !$0.isOpening && ($0.image != nil || !$0.isOpen) } ?? true
         let directionsSettled = !directions.results.contains { $0.outcome == .asking }
-        return webMapSettled && mapsSettled && mapSettled && directionsSettled && library.removing.isEmpty && nextWebMap == nil
+        return webMapSettled && portalSettled && mapsSettled && mapSettled && directionsSettled && library.removing.isEmpty && nextWebMap == nil
             && nextPackage == nil
     }
 

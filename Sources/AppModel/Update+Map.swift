@@ -204,6 +204,7 @@ extension App {
     /// Esc with nothing open: back to the list (a map opened from a file quits).
     private static func leaveMap(_ state: inout AppState, _ map: MapViewState) -> [Effect] {
         if map.isStandalone {
+            state.leftStandaloneMap = true
             state.isQuitting = true
             return []
         }

@@ -44,6 +44,28 @@ extension GeoPoint {
               abs(longitude) <= 180, abs(latitude) <= 90 else { return nil }
         self.init(longitude: longitude, latitude: latitude)
     }
+
+    /// The point as the commands read it back: `LON,LAT` (`-68.20000,44.35000`), so a printed point
+    /// pasted into an option lands where it was.
+    public func written(places: Int = 5) -> String {
+        String(format: "%.*f,%.*f", places, longitude, places, latitude)
+    }
+
+    /// The point for people: `44.3512°N 68.2210°W`, latitude first with its hemisphere, as maps say it.
+    public func degrees(places: Int = 4) -> String {
+        String(format: "%.*f°%@ %.*f°%@", places, abs(latitude), latitude >= 0 ? "N" : "S", places, abs(longitude), longitude >= 0 ? "E" : "W")
+    }
+
+    /// The sentence for `what` (an option's name or "The point") that is not `LON,LAT`; when it
+    /// reads as a point latitude first, it says so and gives the pair the right way round.
+    public static func notAPoint(_ text: String, what: String) -> String {
+        let sentence = "\(what) must be longitude,latitude, such as -68.2,44.35."
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let swapped = GeoPoint(parsing: "\(parts[1]),\(parts[0])") else { return sentence }
+        // Both halves are numbers (they read as a point): only printable ASCII is kept, for the terminal.
+        let shown = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.map(Character.init))
+        return sentence + " \(shown) reads latitude first: \(swapped.written(places: 4)) is that point."
+    }
 }
 
 /// How distances are said: `metric` (m, km) or `imperial` (ft, mi).

@@ -162,8 +162,8 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
 func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     if path == "sample-topographic" { return await benchOnlineBasemap(width: width, height: height, zoom: zoom ?? 9) }
     if path == "sample-services" { return await benchServiceLayers(width: width, height: height, zoom: zoom ?? 9) }
-    var isFolder: ObjCBool = false
-    if path.hasSuffix(".mmpk") || path.hasSuffix(".geodatabase") || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+    // A preplanned area's folder holds package.info; a folder of tiles does not.
+    if path.hasSuffix(".mmpk") || path.hasSuffix(".geodatabase") || FileManager.default.fileExists(atPath: path + "/package.info") {
         return await benchArea(path: path, width: width, height: height, zoom: zoom)
     }
     var file = path

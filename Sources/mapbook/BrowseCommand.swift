@@ -87,13 +87,20 @@ enum Browser {
             return Program(state: state, runtime: runtime)
         }
         let first = await program(webMap, phase: startingPhase, card: startsOnMaps, hasWebMap: hasWebMap)
+        // The web map the browser showed when a package was opened from its card, to go back to.
+        var browsed = (webMap: webMap, hasWebMap: hasWebMap)
         try await present(first, display: display, settings: settings, geography: .bundled()) { finished in
             let final = finished.state
+            // A package's map left with Esc: the browser again, on the Packages tab.
+            if final.leftStandaloneMap {
+                return await program(browsed.webMap, phase: browsed.hasWebMap ? .loading : startingPhase, card: .packages, hasWebMap: browsed.hasWebMap)
+            }
             if let remembering, let view = final.viewToRemember {
                 remembering.views.remember(view, portal: remembering.portal, webMap: final.webMapID.rawValue)
             }
             // A package chosen in the Maps card: the map view on it, as `mapbook open` shows it.
             if let path = final.nextPackage {
+                browsed = (final.webMapID, final.hasWebMap)
                 // One that no longer opens: back to the card, whose row says why.
                 guard let opened = try? SideLoadedMap.open(path: path, map: nil) else {
                     return await program(final.webMapID, phase: .loading, card: .packages)

@@ -23,7 +23,7 @@ struct IdentifyCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
     func validate() throws {
-        guard GeoPoint(parsing: at) != nil else { throw ValidationError("--at must look like -70.25,43.66.") }
+        guard GeoPoint(parsing: at) != nil else { throw ValidationError(GeoPoint.notAPoint(at, what: "--at")) }
         guard MapViewport.zoomRange.contains(zoom) else { throw ValidationError("--zoom must be between 0 and 22.") }
     }
 

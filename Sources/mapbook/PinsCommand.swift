@@ -24,7 +24,7 @@ struct PinsCommand: ParsableCommand {
         @Flag(name: .long, help: "Print the pin as JSON.") var json = false
 
         func validate() throws {
-            guard GeoPoint(parsing: at) != nil else { throw ValidationError("--at must look like -68.2,44.35 (longitude, latitude).") }
+            guard GeoPoint(parsing: at) != nil else { throw ValidationError(GeoPoint.notAPoint(at, what: "--at")) }
         }
 
         func run() throws {
@@ -50,10 +50,10 @@ struct PinsCommand: ParsableCommand {
             if json { return try Output.json(PinStore.geoJSON(pins)) }
             guard !pins.isEmpty else { return Output.line("No pins yet: add one with `mapbook pins add --at LON,LAT --title T`.") }
             let rows = pins.map { pin in
-                [Output.cell(pin.title, width: 32), String(format: "%.5f, %.5f", pin.latitude, pin.longitude), Format.date(pin.created),
+                [Output.cell(pin.title, width: 32), GeoPoint(longitude: pin.longitude, latitude: pin.latitude).written(), Format.date(pin.created),
                  Output.cell(pin.note ?? "", width: 40), pin.id]
             }
-            for line in Output.table(["TITLE", "PLACE", "CREATED", "NOTE", "ID"], rows) { Output.line("  " + line) }
+            for line in Output.table(["TITLE", "LON,LAT", "CREATED", "NOTE", "ID"], rows) { Output.line("  " + line) }
         }
     }
 

@@ -65,7 +65,7 @@ struct SearchCommand: AsyncParsableCommand {
             return
         }
         for place in found {
-            let position = String(format: "%.4f, %.4f", place.location.latitude, place.location.longitude)
+            let position = place.location.written(places: 4)
             Output.line("\(Output.cell(place.label, width: 80))  \(position)\(place.type.map { "  \(Output.cell($0, width: 32))" } ?? "")"
                         + areas.sentence(containing: place.location))
         }
@@ -84,7 +84,7 @@ struct ReverseCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
     func validate() throws {
-        guard GeoPoint(parsing: point) != nil else { throw ValidationError("The point must look like -68.2,44.35 (longitude, latitude).") }
+        guard GeoPoint(parsing: point) != nil else { throw ValidationError(GeoPoint.notAPoint(point, what: "The point")) }
     }
 
     func run() async throws {

@@ -104,7 +104,7 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard parsedSize != nil else { throw ValidationError("--size must look like 120x40 (each 4 to 1000).") }
-        if let center, parsedCenter(center) == nil { throw ValidationError("--center must look like -68.2,44.35.") }
+        if let center, parsedCenter(center) == nil { throw ValidationError(GeoPoint.notAPoint(center, what: "--center")) }
         if let zoom, !MapViewport.zoomRange.contains(zoom) { throw ValidationError("--zoom must be between 0 and 22.") }
     }
 

@@ -616,8 +616,11 @@ struct UpdateMapTests {
         #expect(App.update(&state, .started) == [.openMap(session: 1, .given), .loadPins])
         _ = App.update(&state, .resized(Display(width: 80, height: 24)))
         _ = App.update(&state, .mapOpened(session: 1, Self.summary))
+        var quit = state
         _ = Fixture.keys(&state, .escape)
-        #expect(state.isQuitting)
+        #expect(state.isQuitting && state.leftStandaloneMap, "left: a browser it came from shows again")
+        _ = Fixture.keys(&quit, .character("q"))
+        #expect(quit.isQuitting && !quit.leftStandaloneMap, "quit: mapbook ends")
     }
 
     /// A package's bookmark names come from the file: cleaned before any list shows them.

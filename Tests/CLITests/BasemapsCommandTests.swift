@@ -115,7 +115,11 @@ struct SearchCommandTests {
         let areas = try #require(first["areas"] as? [[String: Any]])
         #expect(areas.map { $0["title"] as? String } == ["Acadia"] && areas.first?["downloaded"] as? Bool == false)
         let text = try await run(["search", "bar harbor", "--portal", portal])
-        #expect(text.stdout.hasPrefix("Bar Harbor, ME, USA  44.3876, -68.2039  City  — in Acadia"))
+        #expect(text.stdout.hasPrefix("Bar Harbor, ME, USA  -68.2039,44.3876  City  — in Acadia"))
+        // The point as printed, pasted back, is the place.
+        let pasted = try await run(["reverse", "--portal", portal, "--json", "--", "-68.2039,44.3876"])
+        let back = try #require(try JSONSerialization.jsonObject(with: pasted.output) as? [String: Any])
+        #expect((back["address"] as? [String: Any])?["label"] as? String == "Bar Harbor, ME, USA")
         let nothing = try await run(["search", "Atlantis", "--portal", portal])
         #expect(nothing.status == 0 && nothing.stdout == "No place found for “Atlantis”.\n")
     }
@@ -127,7 +131,10 @@ struct SearchCommandTests {
         #expect((json["address"] as? [String: Any])?["label"] as? String == "Bar Harbor, ME, USA")
         #expect((json["areas"] as? [[String: Any]])?.count == 1)
         let bad = try await run(["reverse", "--portal", portal, "--", "-200,44"])
-        #expect(bad.status != 0 && bad.stderr.contains("The point must look like -68.2,44.35"))
+        #expect(bad.status != 0 && bad.stderr.contains("The point must be longitude,latitude, such as -68.2,44.35."))
+        // Latitude first, where the latitude cannot be one: said, with the pair the right way round.
+        let swapped = try await run(["reverse", "--portal", portal, "--", "30.27,-97.74"])
+        #expect(swapped.status != 0 && swapped.stderr.contains("30.27,-97.74 reads latitude first: -97.7400,30.2700 is that point."), "\(swapped.stderr)")
         let near = try await run(["search", "Bangor", "--near", "nowhere", "--portal", portal])
         #expect(near.status != 0 && near.stderr.contains("No place called “nowhere”"))
     }
@@ -143,7 +150,7 @@ struct SearchCommandTests {
         #expect(!server.requests.contains { $0.path.contains("GeocodeServer") }, "offline asks no geocoder")
         // A portal that cannot be reached: the same, said on standard error.
         let unreachable = try await run(["search", "bangor, maine", "--portal", "http://127.0.0.1:9"])
-        #expect(unreachable.status == 0 && unreachable.stdout.hasPrefix("Bangor, Maine, United States  44.79"), "\(unreachable.stdout)")
+        #expect(unreachable.status == 0 && unreachable.stdout.hasPrefix("Bangor, Maine, United States  -68.7"), "\(unreachable.stdout)")
         #expect(unreachable.stderr.contains("Searching the names on this device."))
     }
 

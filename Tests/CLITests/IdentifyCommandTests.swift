@@ -56,6 +56,6 @@ struct IdentifyCommandTests {
         let result = try await CLI.runAsync(["identify", "--file", "/nonexistent.vtpk", "--at", "1,2"])
         #expect(result.status != 0 && result.stderr.contains("does not exist"))
         let bad = try await CLI.runAsync(["identify", "--file", "/nonexistent.vtpk", "--at", "east"])
-        #expect(bad.status != 0 && bad.stderr.contains("--at must look like"))
+        #expect(bad.status != 0 && bad.stderr.contains("--at must be longitude,latitude"))
     }
 }

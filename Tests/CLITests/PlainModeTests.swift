@@ -232,6 +232,21 @@ struct PlainModeTests {
         await session.process.exited()
     }
 
+    /// Directions piped in at once wait for the portal, on a fresh data folder and on one whose
+    /// library already lists the web map (shown before the portal has answered), in the demo as
+    /// the README gives it.
+    @Test func directionsPipedAtOnceWaitForThePortal() async throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-plain-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        for run in ["fresh", "with a library", "again"] {
+            let session = try Session(["demo", "--plain", "--data-dir", dataDir])
+            session.send("directions Portland, ME to -68.7778,44.8012")
+            session.endInput()
+            await session.process.exited()
+            #expect(session.printed.contains("Finish at") && !session.printed.contains("Not connected"), "\(run):\n\(session.printed)")
+        }
+    }
+
     /// The Maps card in lines: the web maps of a search, numbered; `webmap N` opens one in place of
     /// the first, and `maps` (Recent) then lists both.
     @Test func mapsSearchAndOpenAnotherWebMap() async throws {

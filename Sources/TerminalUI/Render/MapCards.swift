@@ -1,5 +1,6 @@
 import AppModel
 import Foundation
+import Geometry
 import MapRender
 import MapbookCore
 import OfflineLibrary
@@ -166,7 +167,7 @@ enum NewAreaCard {
 enum PinFormCard {
     static func draw(_ form: PinForm, into frame: inout Frame, options: RenderOptions) {
         let fields: [(PinForm.Field, String)] = [(.title, "Title"), (.note, "Note"), (.link, "Link")]
-        let place = String(format: "%.5f, %.5f", form.point.latitude, form.point.longitude)
+        let place = form.point.degrees(places: 5)
         FormCard.draw(title: form.editing == nil ? "New pin" : "Edit pin", width: 72,
                       fields: fields.map { FormCard.Field(label: $0.1, value: form.value($0.0), focused: form.focus == $0.0) },
                       status: form.isSaving ? "Keeping…" : form.problem ?? "At \(place). Links: http or https only.",
@@ -200,7 +201,7 @@ enum PinsTable {
         let band = theme.card.overlaid(by: CellStyle(reverse: true))
         ScrollingList(count: pins.count, selection: map.panelSelection).draw(in: rows, into: &frame, band: band) { index, line, isSelected, frame in
             let pin = pins[index]
-            let place = state.pins.places[pin.id] ?? String(format: "%.4f, %.4f", pin.latitude, pin.longitude)
+            let place = state.pins.places[pin.id] ?? GeoPoint(longitude: pin.longitude, latitude: pin.latitude).degrees()
             let text = row([pin.title, pin.note ?? "", place, Format.date(pin.created, time: true)])
             frame.put(text, x: card.x + 2, y: line.y, style: isSelected ? band : theme.card, limit: card.maxX - 2)
         }

@@ -107,12 +107,10 @@ enum MapScreen {
 
     /// `44.3512°N 68.2210°W  z11.0  1:288,895  braille`, and `…` while a newer view is drawing.
     static func position(_ map: MapViewState, options: RenderOptions) -> String {
-        let point = WebMercator.geographic(x: map.viewport.center.x, y: map.viewport.center.y)
-        let lat = String(format: "%.4f°%@", abs(point.latitude), point.latitude >= 0 ? "N" : "S")
-        let lon = String(format: "%.4f°%@", abs(point.longitude), point.longitude >= 0 ? "E" : "W")
+        let point = map.viewport.center.geographic
         let mode = options.glyphs == .unicode ? map.mode.rawValue : "ascii"
         let busy = map.isDrawing ? (options.glyphs == .unicode ? " …" : " ...") : ""
-        return "\(lat) \(lon)  z\(String(format: "%.1f", map.viewport.zoom))  \(Format.scale(map.viewport.scale))  \(mode)\(busy)"
+        return "\(point.degrees())  z\(String(format: "%.1f", map.viewport.zoom))  \(Format.scale(map.viewport.scale))  \(mode)\(busy)"
     }
 
     private static func drawPanel(_ map: MapViewState, rows: [String], in rect: Rect, into frame: inout Frame, options: RenderOptions) {
