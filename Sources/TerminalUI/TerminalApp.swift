@@ -42,6 +42,14 @@ public final class TerminalApp {
         self.program = program; self.backend = backend; self.options = options
     }
 
+    /// Whether a terminal of type `term` can show the full screen: not one that says it cannot move
+    /// the cursor (`dumb`, as Emacs' shell and some CI logs set), nor none at all. Such terminals get
+    /// the plain mode, as `less` and `git` fall back to plain output.
+    public nonisolated static func canDraw(term: String?) -> Bool {
+        guard let term = term?.trimmingCharacters(in: .whitespaces), !term.isEmpty else { return false }
+        return !["dumb", "unknown"].contains(term.lowercased())
+    }
+
     /// Runs until the user quits or the terminal goes away, then restores the terminal. Each
     /// program that ends is handed to `next` (to shut it down), and the program `next` gives runs
     /// on the same screen (another web map, opened from the Maps card), with no flash of the shell.

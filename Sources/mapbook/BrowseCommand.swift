@@ -52,6 +52,12 @@ struct DisplayOptions: ParsableArguments {
 
     @Flag(help: "Plain lines instead of the full screen, for screen readers and logs; commands are read from standard input (type help).")
     var plain = false
+
+    /// The plain mode: asked for, or a terminal that cannot draw the full screen (`TERM=dumb`).
+    /// Without a terminal at all nothing changes: scripts get what they always got.
+    var runsPlain: Bool {
+        plain || (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !TerminalApp.canDraw(term: ProcessInfo.processInfo.environment["TERM"]))
+    }
 }
 
 /// Opens the browser on a program that connects with `connect`.
@@ -82,7 +88,7 @@ enum Browser {
             state.preferences.units = settings.units
             if let problem = problems.first { state.notice = .problem(problem) }
             if let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) { state.restore(view) }
-            state.startsOnMaps = display.plain ? nil : card
+            state.startsOnMaps = display.runsPlain ? nil : card
             state.hasWebMap = hasWebMap
             return Program(state: state, runtime: runtime)
         }
@@ -136,7 +142,12 @@ enum Browser {
             await finished.shutdown()
             return await next(finished)
         }
-        guard !display.plain else {
+        guard !display.runsPlain else {
+            if !display.plain {
+                let term = TerminalText.sanitizedLine(ProcessInfo.processInfo.environment["TERM"] ?? "", maxLength: 40)
+                Output.problem(term.isEmpty ? "No terminal type (TERM) is set: the plain mode runs instead of the full screen."
+                                         : "TERM=\(term) cannot draw the full screen: the plain mode runs instead.")
+            }
             var current: Program? = program
             while let running = current {
                 await PlainApp.run(running)

@@ -4,6 +4,7 @@ import ArcGISPortal
 import ArgumentParser
 import Foundation
 import SignIn
+import TerminalUI
 import MapbookAssets
 import HTTP
 import MapbookCore
@@ -84,9 +85,17 @@ enum Output {
         } else {
             write(Data("mapbook: \(sentence)\n".utf8), to: STDERR_FILENO)
         }
-        if error is SignInError || error is CredentialError || (error as? RouteFailure)?.problem.needsSignIn == true { return ExitCode(4) }
-        if (error as? RouteFailure)?.problem.network.isCutOff == true { return ExitCode(3) }
-        return (error as? HTTPError)?.isUnreachable == true ? ExitCode(3) : ExitCode.failure
+        return exitStatus(ofKind: kind(of: error))
+    }
+
+    /// The exit status of each kind of error, as docs/cli.md's table gives it: one rule for every command.
+    static func exitStatus(ofKind kind: String) -> ExitCode {
+        switch kind {
+        case "unreachable": ExitCode(3)
+        case "signIn": ExitCode(4)
+        case "usage": ExitCode(64)
+        default: .failure
+        }
     }
 
     /// A stable machine-readable name for the error's kind (documented in docs/cli.md).
@@ -133,6 +142,7 @@ enum Output {
             return failure.problem.needsSignIn ? "signIn" : failure.problem.network.isCutOff ? "unreachable" : "route"
         }
         if error is PinError { return "pin" }
+        if error is TerminalUnavailable { return "usage" }
         if error is SignInError || error is CredentialError { return "signIn" }
         if let command = error as? PackageCommandError {
             switch command {

@@ -56,7 +56,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var display: DisplayOptions
 
     func run() async throws {
-        if json || !display.plain && (isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1) {
+        if json || !display.runsPlain && (isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1) {
             try await listAreas()
             return
         }

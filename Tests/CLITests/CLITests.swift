@@ -126,4 +126,11 @@ struct CLITests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("32 hexadecimal characters"))
     }
+
+    /// The full screen asked for without a terminal is a usage error, 64 as docs/cli.md says.
+    @Test func theBrowserWithoutATerminalIsAUsageError() async throws {
+        let result = try await CLI.runAsync(["--portal", portal])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("The full-screen browser needs a terminal"))
+    }
 }

@@ -235,6 +235,19 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// A terminal that cannot draw the full screen (`TERM=dumb`) gets the plain mode, said once,
+    /// instead of a screen of blank rows.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(2)))
+    func aDumbTerminalGetsThePlainMode() async throws {
+        let tmux = try Tmux(width: 80, height: 24)
+        defer { tmux.close() }
+        try tmux.start("env TERM=dumb mapbook demo")
+        let screen = try await tmux.waitFor("7. Bangor", timeout: 30)
+        #expect(screen.contains("TERM=dumb cannot draw the full screen: the plain mode runs instead."), "\(screen)")
+        tmux.send("quit", "Enter")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// The Offline Mapbook's portal packages: the Maps card's Packages tab finds the portal's
     /// package, Enter downloads it (its progress in the row) and opens it — its bookmarks and
     /// identify from the file —, Esc leaves its map for the browser's Packages tab (not the shell),
