@@ -54,6 +54,16 @@ public enum ListIntent: Hashable, Sendable {
 }
 
 /// What can be done to the selected area (in the pins table, `remove` deletes the pin).
+extension Intent {
+    /// What cannot work without the portal: starting a download or an update, signing in.
+    public var needsPortal: Bool {
+        switch self {
+        case .area(.download), .area(.downloadAll), .area(.update), .signIn: true
+        default: false
+        }
+    }
+}
+
 public enum AreaIntent: Hashable, Sendable {
     case download, downloadAll, cancel, remove, update
 }

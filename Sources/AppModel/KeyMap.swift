@@ -229,9 +229,10 @@ public enum KeyMap {
 
     /// Status bar hints while loading or when a card says why there is no list: only the keys that
     /// do something there.
-    public static func hints(for phase: LoadPhase, bindings: [KeyBinding] = bindings) -> [String] {
+    /// The status bar's hints in a phase; cut off from the portal, only keys that still work.
+    public static func hints(for phase: LoadPhase, bindings: [KeyBinding] = bindings, offline: Bool = false) -> [String] {
         switch phase {
-        case .loaded: hints(bindings: bindings)
+        case .loaded: hints(bindings: offline ? bindings.filter { !($0.intent?.needsPortal ?? false) } : bindings)
         case .unreachable, .notAnswering, .failed:
             [(Intent.refresh, "try now"), (.toggleHelp, "help"), (.quit, "quit")].compactMap { intent, what in key(for: intent, bindings).map { "\($0) \(what)" } }
         case .starting, .loading:

@@ -140,6 +140,15 @@ public enum Notice: Equatable, Sendable {
 extension Notice {
     /// News (a pin kept, a download done, an order chosen) fades; what describes a state that lasts
     /// or a problem to act on (offline, a failure, progress) stays until something replaces it.
+    /// The network's state, which the status bar's indicator and the list's caption already say:
+    /// the bar keeps its key hints instead, for what still works.
+    public var isNetworkState: Bool {
+        switch self {
+        case .offline, .notAnswering: true
+        default: false
+        }
+    }
+
     public var fades: Bool {
         switch self {
         case .offline, .notAnswering, .reloading, .checkingPortal, .notConnected, .catalogNotKept, .listingAreas, .downloadFailed,

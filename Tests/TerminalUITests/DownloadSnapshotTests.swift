@@ -61,7 +61,8 @@ import LibraryModel
         #expect(text.contains("Bangor") && text.contains("Waiting for the network"))
         #expect(text.contains("Acadia") && text.contains("Failed — r to retry"), "its bytes are kept; c discards them")
         #expect(!text.contains("Boston") && !text.contains("Caribou"))
-        #expect(text.contains("○ offline │ Offline — showing downloaded areas"))
+        #expect(text.contains("3 of 6 map areas on this device"), "how many of how many are listed")
+        #expect(text.contains("○ offline │ ↑↓ move  m map") && !text.contains("d download"), "the keys that still work")
     }
 
     @Test @UIActor func removeAsksFirst() async {

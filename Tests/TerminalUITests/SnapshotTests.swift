@@ -75,7 +75,7 @@ import ArcGISModel
             #expect(frame.cells.allSatisfy { $0.character.isASCII && !$0.isContinuation }, "\(name)")
         }
         let text = SnapshotState.render(offline, width: 100, height: 30, options: options).text
-        #expect(text.contains("Offline - showing downloaded areas"))
+        #expect(text.contains("map areas on this device"))
         #expect(SnapshotState.render(loaded, width: 100, height: 30, options: options).text.contains("^v move  m map"), "no gap for the arrows")
         #expect(SnapshotState.render(question, width: 100, height: 30, options: options).text
             .contains("2 downloads running - quit and resume them next time?"))

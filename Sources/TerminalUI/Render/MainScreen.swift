@@ -26,7 +26,7 @@ enum MainScreen {
         let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
             : state.list.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
             : ((state.portal.signInWanted ? KeyMap.key(for: .signIn, state.preferences.keyBindings).map { ["\($0) sign in"] } ?? [] : [])
-               + KeyMap.hints(for: state.phase, bindings: state.preferences.keyBindings)).joined(separator: "  ")
+               + KeyMap.hints(for: state.phase, bindings: state.preferences.keyBindings, offline: state.portal.network.isCutOff)).joined(separator: "  ")
         let position = rows.isEmpty ? "" : "\(state.list.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }
@@ -67,6 +67,12 @@ enum MainScreen {
             let cursor = state.isEditingFilter ? (options.glyphs == .unicode ? "▏" : "_") : ""
             caption = [Span(" / ", theme.heading), Span(state.list.filterText + cursor, theme.title),
                        Span("  \(max(rows.count, 0)) of \(state.areas.count + 1)", theme.dim)]
+        } else if state.phase == .loaded, state.portal.network.isCutOff {
+            // Offline only what is here is listed: say how many of how many, and their size.
+            let here = rows.compactMap { row -> Int? in if case .area(let index) = row { index } else { nil } }
+            let size = here.reduce(Int64(0)) { $0 + state.areas[$1].size }
+            caption = [Span(" \(here.count) of \(state.areas.count) map areas on this device", theme.heading),
+                       Span(size > 0 ? " · \(Format.bytes(size))" : "", theme.dim)]
         } else if state.phase == .loaded {
             let total = state.areas.reduce(Int64(0)) { $0 + $1.size }
             let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"

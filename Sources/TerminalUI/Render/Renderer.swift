@@ -93,10 +93,12 @@ public enum Renderer {
             x = frame.put(" \(glyphs.vertical) ", x: x, y: y, style: theme.statusBar, limit: positionStart)
         }
         let room = positionStart - x - 1
+        // The network's state is the indicator's to say; the bar keeps the keys that still work.
+        let message = state.notice?.isNetworkState == true ? nil : state.message
         // A notice longer than the line takes a line above too (two on a narrow screen), over the
         // screen's last rows, for as long as it shows: its start across the whole width, the rest
         // beside the position.
-        if let message = state.message, DisplayWidth.of(message) > room, frame.height > 8 {
+        if let message, DisplayWidth.of(message) > room, frame.height > 8 {
             let words = message.split(separator: " ", omittingEmptySubsequences: true)
             var upper: [String] = []
             var taken = 0
@@ -118,7 +120,7 @@ public enum Renderer {
                 return
             }
         }
-        frame.put(DisplayWidth.truncated(state.message ?? hints, to: room), x: x, y: y, style: theme.statusBar, limit: positionStart)
+        frame.put(DisplayWidth.truncated(message ?? hints, to: room), x: x, y: y, style: theme.statusBar, limit: positionStart)
         frame.put(position, x: positionStart, y: y, style: theme.statusBar)
     }
 
