@@ -45,6 +45,13 @@ public enum Screen: Sendable {
 }
 
 /// What sits over the screen and takes the keys first; at most one at a time.
+/// What has the keys: a card over the screen, or a list or card over the map; nil for the screen
+/// itself (`ListState.focus` says which part of it). A message from before it opened is not its to show.
+public enum CardFocus: Equatable, Sendable {
+    case help, confirm, filter, search, pinForm, signIn, newArea, maps
+    case mapPanel(MapPanel), identify, whatsHere, ruler, directions
+}
+
 public enum Overlay: Equatable, Sendable {
     /// The key map, scrolled this far.
     case help(scroll: Int)
@@ -389,6 +396,29 @@ public struct AppState: Sendable {
 
     /// The status bar's sentence, if there is one.
     public var message: String? { notice?.sentence(keys: preferences.keyBindings) }
+
+    /// What has the keys now (see `CardFocus`).
+    public var cardFocus: CardFocus? {
+        switch overlay {
+        case .help?: return .help
+        case .confirm?: return .confirm
+        case .filter?: return .filter
+        case .search?: return .search
+        case .pinForm?: return .pinForm
+        case .signIn?: return .signIn
+        case .newArea?: return .newArea
+        case .maps?: return .maps
+        case nil: break
+        }
+        switch map?.card {
+        case .list(let panel, _)?: return .mapPanel(panel)
+        case .identify?: return .identify
+        case .whatsHere?: return .whatsHere
+        case .ruler?: return .ruler
+        case .directions?: return .directions
+        case nil: return nil
+        }
+    }
 
     /// The key the user presses for `intent`, as text for a sentence ("r to retry").
     /// The place searched for last.

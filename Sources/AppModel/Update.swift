@@ -12,8 +12,11 @@ public enum App {
     /// news (not a state that lasts, like being offline) gets a new `noticeSerial`: the program asks
     /// for it to expire (`Effect.expireNotice`) a few seconds on, unless another takes its place first.
     public static func update(_ state: inout AppState, _ event: Event) -> [Effect] {
-        let before = state.notice
+        let before = state.notice, focus = state.cardFocus
         let effects = apply(&state, event)
+        // A passing message belongs to what had the keys when it came: a card opened (or closed)
+        // since shows its own keys, not "Pin kept" from before.
+        if state.cardFocus != focus, state.notice == before, state.notice?.fades == true { state.notice = nil }
         if state.notice != before, let notice = state.notice, notice.fades { state.noticeSerial += 1 }
         return effects
     }

@@ -43,10 +43,11 @@ public struct MapOverlays: Sendable {
     /// The picture (one drawn for another size shows as far as it fits), then the route, the
     /// identified feature's outline and the ruler's path, then every mark and name in one pass: the
     /// identified feature's first, the route's stops, the searched place's, the pins', the map's
-    /// own. Returns where names went.
+    /// own — within the first `namesWidth` columns when a card covers the rest (nothing is named
+    /// under it). Returns where names went.
     @discardableResult
     public func draw(over picture: MapPicture?, viewport: MapViewport, into frame: inout Frame, rect: Rect, theme: MapTheme,
-                     glyphs: GlyphSet, colors: Bool) -> [PlacedLabel] {
+                     glyphs: GlyphSet, colors: Bool, namesWidth: Int? = nil) -> [PlacedLabel] {
         guard !rect.isEmpty else { return [] }
         let ascii = glyphs == .ascii
         let size = (columns: rect.width, rows: rect.height)
@@ -106,6 +107,7 @@ public struct MapOverlays: Sendable {
             names.mark(searched.point, glyph: ascii ? "@" : "◆", label: searched.label, rank: .selected, color: theme.selectedArea,
                        projection: projection, size: size)
         }
-        return names.draw(into: &frame, rect: rect, colors: colors)
+        let named = Rect(x: rect.x, y: rect.y, width: min(max(namesWidth ?? rect.width, 0), rect.width), height: rect.height)
+        return names.draw(into: &frame, rect: named, colors: colors)
     }
 }

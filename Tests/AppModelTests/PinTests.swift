@@ -60,6 +60,9 @@ struct PinTests {
         let afterSave = App.update(&state, .pinsLoaded([kept], problem: nil))
         #expect(state.overlay == nil && state.notice == .pinKept("Quiet cove") && state.pins.all == [kept])
         #expect(afterSave == [.describePins([kept])])
+        // The message belongs to the map it came on: the pins list opened after it shows its own keys.
+        _ = Fixture.keys(&state, .character("P"))
+        #expect(state.map?.panel == .pins && state.notice == nil, "\(String(describing: state.notice))")
     }
 
     @Test func aTitleIsNeededAndEscLeavesWithoutKeeping() {

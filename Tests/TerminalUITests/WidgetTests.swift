@@ -9,6 +9,7 @@ import TerminalCanvas
 import Testing
 @testable import TerminalUI
 import LibraryModel
+import UserFiles
 
 /// The screens' parts on their own, each drawn into a small frame and checked line by line and
 /// style by style.
@@ -190,5 +191,36 @@ import LibraryModel
         #expect(!UITheme.chosen(.light, noColor: true, colorCount: 256).colors)
         #expect(!UITheme.chosen(.dark, noColor: false, colorCount: 2).colors)
         #expect(!UITheme.chosen(.mono, noColor: false, colorCount: 256).colors)
+    }
+}
+
+/// The status bar names the keys of what has focus, as the card's border does, and as bound.
+@Suite @UIActor struct FocusKeysTests {
+    @Test func theMapsCardsKeysAreTheBarsWithTheKeysAsBound() {
+        var state = AppState(portalHost: "p", webMapID: .exploreMaine, phase: .loaded)
+        state.preferences.keyBindings = KeyMap.bindings(overriding: [.remove: "X"])
+        var maps = WebMapsBrowser()
+        maps.tab = .packages
+        state.overlay = .maps(maps)
+        #expect(FocusKeys.of(state) == ["←→ tabs", "Enter open or download", "u update", "X remove", "Esc close"])
+        let frame = Renderer.render(state, width: 120, height: 30, options: SnapshotState.options)
+        #expect(frame.row(at: 29).contains("←→ tabs  Enter open or download  u update  X remove  Esc close"), "\(frame.row(at: 29))")
+        #expect(!frame.row(at: 29).contains("m map"), "not the list's keys under the card")
+    }
+
+    @Test func thePinsCardKeepsItsLinkInsideItsBorderAndNamesItsKeys() {
+        var state = AppState.standaloneMap(title: "f", sourceName: "f", home: nil)
+        let pin = Pin(id: "a", title: "Ledge", note: nil, link: "https://example.com/ledge", longitude: -68.2, latitude: 44.3,
+                      created: Date(timeIntervalSince1970: 0))
+        _ = App.update(&state, .resized(Display(width: 100, height: 30)))
+        _ = App.update(&state, .pinsLoaded([pin], problem: nil))
+        _ = App.update(&state, .key(.character("P")))
+        let frame = Renderer.render(state, width: 100, height: 30, options: SnapshotState.options)
+        let rows = (0..<30).map { frame.row(at: $0) }
+        let link = rows.firstIndex { $0.contains("Link: https://example.com/ledge") }
+        let bottom = rows.firstIndex { $0.contains("╰") }
+        #expect(link != nil && bottom != nil && link! < bottom!, "the link above the bottom border")
+        #expect(rows[bottom ?? 0].contains("Enter go") && rows[bottom ?? 0].contains("x delete"))
+        #expect(rows[29].contains("↑↓ choose  Enter go  e edit  x delete"), "the bar as far as it has room")
     }
 }

@@ -21,7 +21,7 @@ enum DocumentScreen {
         let lines = DetailsDocument.lines(state, width: body.width).map { options.theme.spans($0) }
         let scroll = drawLines(lines, scroll: scroll, in: body, into: &frame)
         let position = lines.count > body.height ? "\(scroll + 1)–\(min(scroll + body.height, lines.count)) of \(lines.count)" : ""
-        Renderer.drawStatusBar(state, hints: "↑↓ PgUp PgDn scroll  Esc back  ? help  q quit", position: position,
+        Renderer.drawStatusBar(state, hints: FocusKeys.of(state)?.joined(separator: "  ") ?? "↑↓ PgUp PgDn scroll  Esc back  ? help  q quit", position: position,
                                into: &frame, options: options)
     }
 
@@ -67,7 +67,7 @@ enum DocumentScreen {
             frame.put(DisplayWidth.truncated(status, to: card.width - 6), x: card.x + 3, y: y, style: theme.card.overlaid(by: theme.dim),
                       limit: card.maxX - 2)
         }
-        let keys = " ↑↓ choose  Enter go  Esc close "
+        let keys = FocusKeys.fitted(FocusKeys.search, width: card.width - 4)
         frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
     }
 
@@ -142,12 +142,7 @@ enum WebMapsCard {
         frame.put(DisplayWidth.truncated(maps.status(unicode: unicode), to: card.width - 4), x: card.x + 2, y: card.maxY - 2,
                   style: theme.card.overlaid(by: maps.problems[maps.tab] == nil ? theme.dim : theme.error), limit: card.maxX - 2)
         // As many of the keys as the border has room for, the first ones first.
-        let parts = maps.isTypingQuery ? ["Enter search", "Tab tabs", "Esc stop typing"]
-            : maps.tab == .packages ? ["←→ tabs", "Enter open or download", "u update", "x remove", "Esc close"]
-            : ["←→ tabs", "Enter open", "/ search", "Esc close"]
-        var keys = ""
-        for part in parts where DisplayWidth.of(keys + " · " + part) + 2 <= card.width - 4 { keys += (keys.isEmpty ? "" : " · ") + part }
-        keys = " \(keys) "
+        let keys = FocusKeys.fitted(FocusKeys.maps(maps, state: state), width: card.width - 4)
         frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
     }
 

@@ -23,10 +23,10 @@ enum MainScreen {
         drawList(state, layout: layout, into: &frame, options: options)
 
         let rows = state.rows
-        let hints = state.isEditingFilter ? "type to filter · Enter keep · Esc clear"
-            : state.list.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
+        let hints = FocusKeys.of(state)?.joined(separator: "  ")
+            ?? (state.list.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
             : ((state.portal.signInWanted ? KeyMap.key(for: .signIn, state.preferences.keyBindings).map { ["\($0) sign in"] } ?? [] : [])
-               + KeyMap.hints(for: state.phase, bindings: state.preferences.keyBindings, offline: state.portal.network.isCutOff)).joined(separator: "  ")
+               + KeyMap.hints(for: state.phase, bindings: state.preferences.keyBindings, offline: state.portal.network.isCutOff)).joined(separator: "  "))
         let position = rows.isEmpty ? "" : "\(state.list.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }

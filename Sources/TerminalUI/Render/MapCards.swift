@@ -136,7 +136,7 @@ enum SignInCard {
             FormCard.Field(label: "Username", value: form.username, focused: form.focus == .username),
             FormCard.Field(label: "Password", value: form.password, focused: form.focus == .password, secret: true),
         ], status: form.isSigningIn ? "Signing in…" : form.problem ?? "Kept for next time. OAuth: mapbook auth login.",
-           isProblem: form.problem != nil, keys: "Tab next · Enter sign in · Esc leave", into: &frame, options: options)
+           isProblem: form.problem != nil, keys: FocusKeys.signIn.joined(separator: " · "), into: &frame, options: options)
     }
 }
 
@@ -159,7 +159,7 @@ enum NewAreaCard {
             FormCard.Field(label: "Name", value: form.name, focused: form.focus == .name),
             FormCard.Field(label: "Detail", value: level, focused: form.focus == .detail),
         ], notes: notes, status: form.problem ?? "The outlined part of the view; to change it, Esc, pan and N again.",
-           isProblem: form.problem != nil, keys: "Tab next · ←→ detail · Enter make · Esc leave", into: &frame, options: options)
+           isProblem: form.problem != nil, keys: FocusKeys.newArea.joined(separator: " · "), into: &frame, options: options)
     }
 }
 
@@ -171,7 +171,7 @@ enum PinFormCard {
         FormCard.draw(title: form.editing == nil ? "New pin" : "Edit pin", width: 72,
                       fields: fields.map { FormCard.Field(label: $0.1, value: form.value($0.0), focused: form.focus == $0.0) },
                       status: form.isSaving ? "Keeping…" : form.problem ?? "At \(place). Links: http or https only.",
-                      isProblem: form.problem != nil, keys: "Tab next · Enter keep · Esc leave", into: &frame, options: options)
+                      isProblem: form.problem != nil, keys: FocusKeys.pinForm.joined(separator: " · "), into: &frame, options: options)
     }
 }
 
@@ -182,7 +182,8 @@ enum PinsTable {
         let theme = options.theme
         let pins = state.pins.all
         let width = max(min(rect.width - 4, 110), 20)
-        let height = min(pins.count + 3, max(rect.height - 2, 4))
+        // The heading, the pins, the chosen one's link, inside the border.
+        let height = min(pins.count + 4, max(rect.height - 2, 5))
         let card = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + 1, width: width, height: height)
         DocumentScreen.drawCard(card, title: "Pins · \(pins.count)", into: &frame, options: options)
         let inner = card.width - 4
@@ -197,7 +198,7 @@ enum PinsTable {
         }
         frame.put(row(["Title", "Note", "Place", "Created"]), x: card.x + 2, y: card.y + 1, style: theme.card.overlaid(by: theme.heading), limit: card.maxX - 2)
         // Below the heading, above the bottom border.
-        let rows = Rect(x: card.x + 1, y: card.y + 2, width: card.width - 2, height: height - 3)
+        let rows = Rect(x: card.x + 1, y: card.y + 2, width: card.width - 2, height: height - 4)
         let band = theme.card.overlaid(by: CellStyle(reverse: true))
         ScrollingList(count: pins.count, selection: map.panelSelection).draw(in: rows, into: &frame, band: band) { index, line, isSelected, frame in
             let pin = pins[index]
@@ -206,9 +207,11 @@ enum PinsTable {
             frame.put(text, x: card.x + 2, y: line.y, style: isSelected ? band : theme.card, limit: card.maxX - 2)
         }
         if let link = pins.indices.contains(map.panelSelection) ? pins[map.panelSelection].link : nil {
-            frame.put(DisplayWidth.truncated("Link: " + link, to: card.width - 4), x: card.x + 2, y: card.maxY - 1,
+            frame.put(DisplayWidth.truncated("Link: " + link, to: card.width - 4), x: card.x + 2, y: card.maxY - 2,
                       style: theme.card.overlaid(by: theme.dim), limit: card.maxX - 2)
         }
+        let keys = FocusKeys.fitted(FocusKeys.of(state) ?? [], width: card.width - 4)
+        frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
     }
 }
 

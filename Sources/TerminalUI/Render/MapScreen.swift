@@ -32,15 +32,10 @@ enum MapScreen {
         }
         if let here = map.whatsHere { drawWhatsHere(here, in: rect, into: &frame, options: options) }
         if map.card == .directions { DirectionsPanel.draw(state.directions, in: rect, into: &frame, options: options) }
-        let hints = switch map.panel {
-        case nil where map.card == .directions:
-            "↑↓ steps · Enter all · \(state.key(.map(.directions))) add a stop · Tab travel mode · [ ] earlier/later · Esc close"
-        case nil: KeyMap.hints(in: .map, bindings: state.preferences.keyBindings).joined(separator: "  ") + "  Esc back"
-        case .layers?: "↑↓ choose · Space show/hide · Esc close"
-        case .pins?: "↑↓ choose · Enter go · e edit · x delete · o open link · Esc close"
-        default: "↑↓ choose · Enter go · Esc close"
-        }
-        Renderer.drawStatusBar(state, hints: state.message ?? map.problems.first ?? hints, position: position(map, options: options),
+        // A card's keys; else what the last drawing could not draw, else the map's keys.
+        let hints = FocusKeys.of(state)?.joined(separator: "  ")
+            ?? map.problems.first ?? (KeyMap.hints(in: .map, bindings: state.preferences.keyBindings).joined(separator: "  ") + "  Esc back")
+        Renderer.drawStatusBar(state, hints: hints, position: position(map, options: options),
                                showsNetwork: !map.isStandalone, into: &frame, options: options)
     }
 
@@ -91,8 +86,10 @@ enum MapScreen {
             pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
             searched: route == nil ? map.pin.map { ($0.label, $0.point) } : nil,
             outline: { if case .newArea(let form)? = state.overlay { form.extent } else { nil } }())
+        // The directions panel covers the map's right: no name goes under it.
+        let covered = route == nil && map.card != .directions ? 0 : ScreenLayout.directionsPanelWidth(mapWidth: rect.width) + 1
         overlays.draw(over: map.image?.picture, viewport: map.viewport, into: &frame, rect: rect, theme: options.theme.map,
-                      glyphs: options.glyphs, colors: options.theme.colors)
+                      glyphs: options.glyphs, colors: options.theme.colors, namesWidth: rect.width - covered)
     }
 
     /// `R`'s card: the distance, bearing and total to the centre.
