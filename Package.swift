@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary", "HTTP", "LibraryModel",
                                                                "MapRender", "MapSources", "PortalFixtures", "SamplePortal", "LoopbackHTTP", "TileFormats"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "OfflineLibrary", "TerminalCanvas", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
-                                                          "MapSources", "MapRender", "TileFormats", "MapbookAssets"]),
+                                                          "MapSources", "MapRender", "TileFormats", "MapbookAssets", "PlainUI"]),
         .testTarget(name: "TerminalUITests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
                                                             "SamplePortal", "SnapshotSupport", "HTTP", "SharedTestData"],

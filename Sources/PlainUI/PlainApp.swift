@@ -96,7 +96,7 @@ public final class PlainApp {
     }
 
     private func say(_ line: String) {
-        let data = Data((line + "\n").utf8)
+        let data = Data((SpokenText.words(line) + "\n").utf8)
         data.withUnsafeBytes { bytes in
             var done = 0
             while done < bytes.count {

@@ -43,6 +43,26 @@ struct Mapbook: AsyncParsableCommand {
                       DemoCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
+    /// `mapbook --portal URL areas`: the browser's options given before a subcommand are the
+    /// subcommand's (every one that reads a portal takes them), so the subcommand is moved first.
+    /// Only the options the browser documents are looked through; anything else is left to the
+    /// parser, which says what it does not know.
+    static func withSubcommandFirst(_ arguments: [String]) -> [String] {
+        let valued: Set = ["--portal", "--webmap", "--data-dir"], flags: Set = ["--ascii", "--plain", "--json"]
+        let names = Set(configuration.subcommands.map { $0._commandName })
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            if valued.contains(argument) { i += 2; continue }
+            if flags.contains(argument) || valued.contains(where: { argument.hasPrefix($0 + "=") }) { i += 1; continue }
+            guard i > 0, names.contains(argument) else { return arguments }
+            var moved = arguments
+            moved.remove(at: i)
+            return [argument] + moved
+        }
+        return arguments
+    }
+
     /// `mapbook reverse -68.2,44.35`: a point with a negative longitude reads as an option to the
     /// argument parser, so it is moved after `--`, where it can only be the point. (Options that
     /// take a point parse their value unconditionally.)
@@ -85,7 +105,7 @@ struct Mapbook: AsyncParsableCommand {
         // A peer closing a socket must end that transfer, not the process.
         signal(SIGPIPE, SIG_IGN)
         do {
-            var command = try parseAsRoot(withPointLast(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(withPointLast(withSubcommandFirst(Array(CommandLine.arguments.dropFirst()))))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -28,6 +28,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
     func validate() throws {
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("Give a place or an address to look for.") }
         if let near, near.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--near needs a place or LON,LAT.") }
         guard (1...50).contains(limit) else { throw ValidationError("--limit must be between 1 and 50.") }
     }

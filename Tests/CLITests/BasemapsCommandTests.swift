@@ -120,6 +120,8 @@ struct SearchCommandTests {
         let pasted = try await run(["reverse", "--portal", portal, "--json", "--", "-68.2039,44.3876"])
         let back = try #require(try JSONSerialization.jsonObject(with: pasted.output) as? [String: Any])
         #expect((back["address"] as? [String: Any])?["label"] as? String == "Bar Harbor, ME, USA")
+        let empty = try await run(["search", " ", "--portal", portal])
+        #expect(empty.status == 64 && empty.stderr.contains("Give a place or an address to look for."))
         let nothing = try await run(["search", "Atlantis", "--portal", portal])
         #expect(nothing.status == 0 && nothing.stdout == "No place found for “Atlantis”.\n")
     }

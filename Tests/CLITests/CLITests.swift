@@ -127,6 +127,15 @@ struct CLITests {
         #expect(result.stderr.contains("32 hexadecimal characters"))
     }
 
+    /// The browser's options before a subcommand are the subcommand's: `mapbook --portal URL areas`.
+    @Test func optionsBeforeTheSubcommandAreTaken() async throws {
+        let before = try await CLI.runAsync(["--portal", portal, "areas", "--json"])
+        let after = try await CLI.runAsync(["areas", "--portal", portal, "--json"])
+        #expect(before.status == 0 && before.stdout == after.stdout, "\(before.stderr)")
+        let equals = try await CLI.runAsync(["--portal=\(portal)", "--json", "areas"])
+        #expect(equals.status == 0 && equals.stdout == after.stdout, "\(equals.stderr)")
+    }
+
     /// The full screen asked for without a terminal is a usage error, 64 as docs/cli.md says.
     @Test func theBrowserWithoutATerminalIsAUsageError() async throws {
         let result = try await CLI.runAsync(["--portal", portal])

@@ -87,23 +87,23 @@ struct PlainModeTests {
         defer { if session.process.isRunning { session.process.terminate() } }
 
         var at = try await session.waitFor("Explore Maine: 6 map areas. Type list to see them, help for the commands.")
-        at = try await session.waitFor("7. Bangor — Ready · 2.0 MiB", after: at)
+        at = try await session.waitFor("7. Bangor — Ready, 2.0 megabytes", after: at)
         session.send("list")
-        at = try await session.waitFor("1. Explore Maine — Web Map · 6 map areas", after: at)
+        at = try await session.waitFor("1. Explore Maine — Web Map, 6 map areas", after: at)
 
         session.send("download 7")
         at = try await session.waitFor("Bangor: queued.", after: at)
         let started = at
-        at = try await session.waitFor("Bangor downloaded · 2.0 MiB, verified", after: at)
+        at = try await session.waitFor("Bangor downloaded, 2.0 megabytes, verified", after: at)
         let steps = session.printed.dropFirst(started).split(separator: "\n").filter { $0.hasPrefix("Bangor: downloading, ") }
         #expect(steps.count >= 3, "progress in steps of 10 %: \(steps)")
-        #expect(steps.allSatisfy { $0.hasSuffix("% of 2.0 MiB.") })
+        #expect(steps.allSatisfy { $0.hasSuffix("% of 2.0 megabytes.") })
         #expect(Set(steps).count == steps.count, "each step once")
 
         session.send("details 7")
-        at = try await session.waitFor("Size on disk      2.0 MiB", after: at)
+        at = try await session.waitFor("Size on disk      2.0 megabytes", after: at)
         session.send("remove 7")
-        at = try await session.waitFor("Remove Bangor from this device? 2.0 MiB will be deleted. It can be downloaded again. Type yes or no.", after: at)
+        at = try await session.waitFor("Remove Bangor from this device? 2.0 megabytes will be deleted. It can be downloaded again. Type yes or no.", after: at)
         session.send("yes")
         at = try await session.waitFor("Removed Bangor from this device.", after: at)
         session.send("frobnicate")
@@ -126,7 +126,7 @@ struct PlainModeTests {
         session.endInput()
         await session.process.exited()
         #expect(session.process.terminationStatus == 0)
-        #expect(session.printed.contains("Acadia downloaded · 2.0 MiB, verified"))
+        #expect(session.printed.contains("Acadia downloaded, 2.0 megabytes, verified"))
     }
 
     /// SIGTERM or SIGINT during a download: the download pauses (to resume next time) and mapbook
@@ -194,7 +194,7 @@ struct PlainModeTests {
         try await session.waitFor("\n", after: end)
         let line = session.printed.split(separator: "\n").last { $0.hasPrefix("Ruler: ") } ?? ""
         let parts = line.dropFirst("Ruler: ".count).split(separator: " ")
-        let unit: Double = ["km": 1000, "mi": 1609.344][String(parts[1].dropLast())] ?? 0
+        let unit: Double = ["kilometres": 1000, "miles": 1609.344][String(parts[1].dropLast())] ?? 0
         let shown = (Double(parts[0]) ?? 0) * unit
         let r = Double.pi / 180
         let h = pow(sin((b.1 - a.1) * r / 2), 2) + cos(a.1 * r) * cos(b.1 * r) * pow(sin((b.0 - a.0) * r / 2), 2)
@@ -219,11 +219,11 @@ struct PlainModeTests {
         let end = try await session.waitFor("Finish at")
         try await session.waitFor("\n", after: end)
         let lines = session.printed.split(separator: "\n").map(String.init)
-        let head = try #require(lines.first { $0.hasPrefix("Directions Portland, ME, USA → -68.7778,44.8012: ") }, "\(lines)")
-        #expect(head.contains(" km · ") && head.contains(", arriving ") && head.hasSuffix(" steps:"))
+        let head = try #require(lines.first { $0.hasPrefix("Directions Portland, ME, USA to -68.7778,44.8012: ") }, "\(lines)")
+        #expect(head.contains(" kilometres, ") && head.contains(", arriving ") && head.hasSuffix(" steps:"))
         #expect(lines.contains { $0.hasPrefix("Directions ") && $0.hasSuffix(": asking the route service.") })
         #expect(lines.contains { $0.hasPrefix("  1. Start at Portland") })
-        #expect(lines.contains { $0.contains(". Take I-295 N") && $0.contains(" — ") && $0.contains(" km · ") })
+        #expect(lines.contains { $0.contains(". Take I-295 N") && $0.contains(" — ") && $0.contains(" kilometres, ") })
         session.send("directions Portland")
         try await session.waitFor("directions needs two places or more")
         session.send("directions Nowhereville Qq to Bangor")
@@ -261,7 +261,7 @@ struct PlainModeTests {
         at = try await session.waitFor("No web maps are listed: type maps first.", after: at)
         session.send("maps search Topographic")
         at = try await session.waitFor("Web maps, Search: 1 of 1 web map", after: at)
-        at = try await session.waitFor("  1. Maine Topographic — mapbook_sample · ", after: at)
+        at = try await session.waitFor("  1. Maine Topographic — mapbook_sample, ", after: at)
         session.send("maps bogus")
         at = try await session.waitFor("maps takes recent, mine, groups, search WORDS or more.", after: at)
         session.send("webmap 1")
