@@ -20,6 +20,20 @@ public struct StyledText: Equatable, Sendable {
 extension Array where Element == StyledText {
     /// The line's text without its roles.
     public var plainText: String { map(\.text).joined() }
+
+    /// The line cut to `width` columns, ending in "…" where it was cut (the roles kept up to there).
+    public func fitted(to width: Int) -> [StyledText] {
+        guard DisplayWidth.of(plainText) > width else { return self }
+        var room = Swift.max(width - 1, 0), out: [StyledText] = []
+        for part in self {
+            let cut = DisplayWidth.of(part.text) <= room ? part.text : DisplayWidth.truncated(part.text, to: room + 1).dropLast().description
+            out.append(StyledText(cut, part.role))
+            room -= DisplayWidth.of(cut)
+            if cut != part.text || room <= 0 { break }
+        }
+        if var last = out.popLast() { last.text += "…"; out.append(last) }
+        return out
+    }
 }
 
 /// Builds a scrollable document: lines of styled text, wrapped to a width.
@@ -193,8 +207,14 @@ public enum StatusText {
     /// mode's commands for the row numbered `number` ("cancel 3 to cancel").
     public enum Wording: Sendable { case keys, commands(number: Int) }
 
-    /// `width`: the cells the line may take (the progress figures shrink to fit); nil for no limit.
+    /// `width`: the cells the line may take (the progress figures shrink to fit, the rest is cut with
+    /// "…"); nil for no limit.
     public static func line(_ row: ListRow, state: AppState, ascii: Bool = false, width: Int? = nil, wording: Wording = .keys) -> [StyledText] {
+        let parts = parts(row, state: state, ascii: ascii, width: width, wording: wording)
+        return width.map { parts.fitted(to: $0) } ?? parts
+    }
+
+    private static func parts(_ row: ListRow, state: AppState, ascii: Bool, width: Int?, wording: Wording) -> [StyledText] {
         /// What does something, worded for the front end: its key, or the plain command.
         func named(_ key: String, command: String) -> String {
             switch wording {

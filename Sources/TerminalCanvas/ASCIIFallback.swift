@@ -43,13 +43,19 @@ public enum ASCIIFallback {
 }
 
 extension Frame {
-    /// The frame with every cell ASCII (see `ASCIIFallback`).
+    /// The frame with every cell ASCII (see `ASCIIFallback`). A cut's "…" becomes "...", into the
+    /// two cells after it when they are blank, else over the two before it: a lone "." would read
+    /// as the end of a sentence.
     public func asciiOnly() -> Frame {
         var copy = self
         for y in 0..<height {
             for x in 0..<width {
                 let cell = self[x, y]
-                if cell.isContinuation {
+                if cell.character == "…" {
+                    let after = x + 2 < width && [self[x + 1, y], self[x + 2, y]].allSatisfy { $0.character == " " }
+                    let start = after ? x : Swift.max(x - 2, 0)
+                    for dot in start...Swift.min(start + 2, width - 1) { copy[dot, y] = Cell(".", style: self[dot, y].style) }
+                } else if cell.isContinuation {
                     copy[x, y] = Cell(" ", style: cell.style)
                 } else if !cell.character.isASCII {
                     copy[x, y] = Cell(ASCIIFallback.character(for: cell.character), style: cell.style)

@@ -224,3 +224,22 @@ import UserFiles
         #expect(rows[29].contains("↑↓ choose  Enter go  e edit  x delete"), "the bar as far as it has room")
     }
 }
+
+/// A line cut to fit says so: "…", and "..." in ASCII (a lone "." reads as a sentence's end).
+struct CutLineTests {
+    @Test func aStatusLineCutEndsInAnEllipsis() {
+        let line = [StyledText("Web Map · 7 map areas", .dim), StyledText(" · 5 on this device", .good)]
+        #expect(line.fitted(to: 32).plainText == "Web Map · 7 map areas · 5 on th…")
+        #expect(line.fitted(to: 32).last?.role == .good, "the roles kept up to the cut")
+        #expect(line.fitted(to: 60) == line)
+    }
+
+    @Test func asciiMakesACutThreeDots() {
+        var frame = Frame(width: 12, height: 2)
+        frame.put("Portland, …", x: 0, y: 0, style: CellStyle())
+        frame.put("Loading…", x: 0, y: 1, style: CellStyle())
+        let ascii = frame.asciiOnly()
+        #expect(ascii.row(at: 0) == "Portland...", "over the two before, with no room after")
+        #expect(ascii.row(at: 1) == "Loading...", "into the blanks after")
+    }
+}
