@@ -37,7 +37,7 @@ public enum MapbookAssets {
             let population = Int(feature.property("population")?.double ?? 1)
             return PlaceName(name: name, point: point, rank: PlaceName.rank(population: population), region: maine, source: .gazetteer)
         }
-        let world = Bundle.module.url(forResource: "gazetteer", withExtension: "mbpl", subdirectory: "world")
+        let world = directory.map { $0.appendingPathComponent("world/gazetteer.mbpl") }
             .flatMap { try? Data(contentsOf: $0) }.flatMap { try? WorldGazetteer.decode($0) } ?? []
         // The world's places of Maine are the towns' own already.
         return towns + world.filter { $0.region != maine }
@@ -45,9 +45,19 @@ public enum MapbookAssets {
 
     /// The layer's features, in a fixed order.
     public static func features(_ layer: Layer) throws -> [GeoFeature] {
-        guard let url = Bundle.module.url(forResource: layer.rawValue, withExtension: "mbgf", subdirectory: layer.folder) else {
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return try CompactFeatures.decode(Data(contentsOf: url))
+        guard let folder = directory else { throw CocoaError(.fileNoSuchFile) }
+        return try CompactFeatures.decode(Data(contentsOf: folder.appendingPathComponent("\(layer.folder)/\(layer.rawValue).mbgf")))
     }
+
+    /// Where the bundled files are: beside the executable, as `swift build` leaves them
+    /// (`mapbook_MapbookAssets.resources`), else in `../share/mapbook` from it, as `scripts/install`
+    /// puts them. Looked up from the executable's real path, so a link to it works too; when
+    /// neither is there the geography reads as missing (never the crash of a missing bundle).
+    public static let directory: URL? = {
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        let beside = executable.deletingLastPathComponent()
+        let candidates = [beside.appendingPathComponent("mapbook_MapbookAssets.resources"),
+                          beside.deletingLastPathComponent().appendingPathComponent("share/mapbook")]
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("world/gazetteer.mbpl").path) }
+    }()
 }

@@ -26,7 +26,7 @@ struct AreasCommand: AsyncParsableCommand {
         let client = options.client()
         let point: GeoPoint?
         do {
-            let library = OfflineLibrary(root: dataDirectory.root, portal: options.portalURL!, webMap: options.webMapID)
+            let library = OfflineLibrary(root: dataDirectory.root, portalKey: options.selection.portalKey, webMap: options.webMapID)
             point = try near.map { try Coordinates.near($0, library: library) }
         } catch {
             throw Output.fail(error, json: options.json)

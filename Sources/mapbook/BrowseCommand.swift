@@ -29,6 +29,7 @@ struct BrowseCommand: AsyncParsableCommand {
         let client = options.selection.client(session: session)
         let root = options.dataDirectory.root
         let mirror = options.selection.fleetMirror
+        let portalKey = options.selection.portalKey
         let remembering = Browser.Remembering(recent: RecentWebMaps(), views: RememberedViews(), portal: client.portalURL.absoluteString)
         // Nothing named and nothing opened here before: the Maps card, to find a web map (your
         // content when signed in, else a search), over the default one.
@@ -39,7 +40,7 @@ struct BrowseCommand: AsyncParsableCommand {
         let enterprise = neverOpened && !client.isArcGISOnline ? await client.isEnterprise() == true : false
         try await Browser.run(host: client.host, webMap: options.selection.webMapIDOrRecent,
                               hasWebMap: !enterprise,
-                              library: { OfflineLibrary(root: root, portal: client.portalURL, webMap: $0, mirror: mirror) },
+                              library: { OfflineLibrary(root: root, portalKey: portalKey, webMap: $0, mirror: mirror) },
                               startingPhase: .loading, display: display, signIn: Browser.passwordSignIn(session: session, keep: true),
                               remembering: remembering, startsOnMaps: neverOpened ? (client.isSignedIn ? .mine : .search) : nil) { client }
     }

@@ -22,7 +22,7 @@ struct LibraryOptions: ParsableArguments {
     @OptionGroup var dataDirectory: DataDirectoryOption
 
     var library: OfflineLibrary {
-        OfflineLibrary(root: dataDirectory.root, portal: selection.portalURL!, webMap: selection.webMapID, mirror: selection.fleetMirror)
+        OfflineLibrary(root: dataDirectory.root, portalKey: selection.portalKey, webMap: selection.webMapID, mirror: selection.fleetMirror)
     }
 }
 

@@ -42,7 +42,7 @@ struct MapsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = options.client()
-        let portalKey = LibraryLocation.portalKey(for: client.portalURL)
+        let portalKey = options.selection.portalKey
         let listed: [Listed]
         let source: String
         do {

@@ -10,7 +10,7 @@ import UserFiles
 
 /// Which portal and which web map: shared by the browser and the subcommands.
 struct PortalSelection: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The portal to use (default: portal in the config file, else https://www.arcgis.com).",
+    @Option(name: .long, help: ArgumentHelp("The portal to use (default: portal in the config file, else https://www.arcgis.com); demo: the sample portal of mapbook demo, with its library.",
                                             valueName: "URL"))
     var portal: String?
 
@@ -23,7 +23,7 @@ struct PortalSelection: ParsableArguments {
     var mirror: String?
 
     func validate() throws {
-        guard portalURL != nil else {
+        guard isDemo || portalURL != nil else {
             throw ValidationError("--portal must be an http or https URL, such as https://www.arcgis.com.")
         }
         if let mirror, !Settings.isWebAddress(mirror) {
@@ -38,7 +38,11 @@ struct PortalSelection: ParsableArguments {
     private static let settings = Settings.load().0
     private var settings: Settings { Self.settings }
 
+    /// `--portal demo`: the built-in sample portal, started in this process when first asked for.
+    var isDemo: Bool { (portal ?? settings.portal)?.lowercased() == DemoPortal.name }
+
     var portalURL: URL? {
+        if isDemo { return DemoPortal.url }
         guard let url = URL(string: portal ?? settings.portal ?? PortalClient.arcGISOnline.absoluteString), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host != nil else { return nil }
         return url
@@ -63,17 +67,23 @@ struct PortalSelection: ParsableArguments {
         return id
     }
 
+    /// The name the portal's offline library and kept answers go under: the demo's keeps one name
+    /// whatever port its portal listens on.
+    var portalKey: String { isDemo ? DemoPortal.libraryKey : LibraryLocation.portalKey(for: portalURL!) }
+
     /// The client for `--portal`: signed in with `MAPBOOK_TOKEN` or `MAPBOOK_API_KEY` when set, else
     /// with the sign-in kept for the portal (`mapbook auth login`), renewed as it expires; keeping
     /// the portal's answers to ask about again (`mapbook cache`). A kept sign-in that cannot be
     /// used is said on standard error, and the client goes without.
     func client(session: SignInSession? = nil) -> PortalClient {
-        PortalClient(portal: portalURL!, session: session ?? self.session(), cache: Self.answers(of: portalURL!))
+        PortalClient(portal: portalURL!, session: session ?? self.session(), cache: Self.answers(portalKey: portalKey))
     }
 
     /// The portal's answers kept for revalidation (`$XDG_CACHE_HOME/mapbook/http/<portal>`).
-    static func answers(of portal: URL) -> HTTPCache {
-        HTTPCache(directory: LibraryLocation.httpCache(portalKey: LibraryLocation.portalKey(for: portal)))
+    static func answers(of portal: URL) -> HTTPCache { answers(portalKey: LibraryLocation.portalKey(for: portal)) }
+
+    private static func answers(portalKey: String) -> HTTPCache {
+        HTTPCache(directory: LibraryLocation.httpCache(portalKey: portalKey))
     }
 
     /// The portal's sign-in: the environment's token or key, else the kept sign-in, else signed out

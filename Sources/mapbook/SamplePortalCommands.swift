@@ -52,6 +52,8 @@ struct DemoCommand: AsyncParsableCommand {
             """)
 
     @Flag(help: "List the areas as JSON (described in docs/cli.md) instead of opening the browser.") var json = false
+    @Flag(help: "Start with the sample portal cut off, as out of coverage: what was downloaded in an earlier demo is what works.")
+    var offline = false
     @OptionGroup var dataDirectory: DataDirectoryOption
     @OptionGroup var display: DisplayOptions
 
@@ -67,26 +69,41 @@ struct DemoCommand: AsyncParsableCommand {
         let root = dataDirectory.root
         // Signed in for this run only: the portal's address changes each time.
         let session = SignInSession.signedOut()
-        try await Browser.run(host: "sample portal", webMap: webMap, library: { OfflineLibrary(root: root, portalKey: "sample-portal", webMap: $0) },
+        let offline = offline
+        try await Browser.run(host: "sample portal", webMap: webMap, library: { OfflineLibrary(root: root, portalKey: DemoPortal.libraryKey, webMap: $0) },
                               startingPhase: .starting("Starting the sample portal…"), display: display,
                               signIn: Browser.passwordSignIn(session: session, keep: false)) {
             // Its answers are kept under one name too: they are the same each time.
-            PortalClient(portal: try starter.start().baseURL, session: session,
-                         cache: HTTPCache(directory: LibraryLocation.httpCache(portalKey: "sample-portal")))
+            let portal = try starter.start()
+            if offline { try portal.setOutage(true) }
+            return PortalClient(portal: portal.baseURL, session: session,
+                                cache: HTTPCache(directory: LibraryLocation.httpCache(portalKey: DemoPortal.libraryKey)))
         }
     }
 
     private func listAreas() async throws {
-        let portal: SamplePortal
-        do {
-            portal = try SamplePortal(content: SampleContent.build())
-        } catch {
-            throw Output.fail(error, json: json)
-        }
-        defer { portal.stop() }
-        let areas = try AreasCommand.parse(["--portal", portal.baseURL.absoluteString] + (json ? ["--json"] : []))
+        let areas = try AreasCommand.parse(["--portal", DemoPortal.name] + (json ? ["--json"] : []))
         try await areas.run()
     }
+}
+
+/// The sample portal as `--portal demo` names it: started in this process on first use, serving
+/// until the process ends; its library is the one `mapbook demo` keeps.
+enum DemoPortal {
+    static let name = "demo"
+    /// One name for the demo's library and kept answers, whatever port its portal listens on.
+    static let libraryKey = "sample-portal"
+
+    static var url: URL { started.baseURL }
+
+    private static let started: SamplePortal = {
+        do {
+            return try SamplePortal(content: SampleContent.build())
+        } catch {
+            Output.write(Data("mapbook: The sample portal could not start: \(error.userSentence)\n".utf8), to: STDERR_FILENO)
+            exit(1)
+        }
+    }()
 }
 
 /// Starts the sample portal once, on first use, off the UI thread (building its content takes a

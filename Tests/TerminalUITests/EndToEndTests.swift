@@ -236,6 +236,68 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// `scripts/install --prefix P` (from the build the tests run): the copy in P/bin finds its
+    /// geography in P/share/mapbook wherever it is, runs the demo, searches offline, and its
+    /// manual reads with `man -l`; completions for three shells are there.
+    @Test(.enabled(if: tmuxAvailable && Self.installable, "needs tmux, man and generate-manual (scripts/setup builds it)"),
+          .timeLimit(.minutes(2)))
+    func anInstalledCopyRunsTheDemoSearchesOfflineAndHasItsManual() async throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-install-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        let install = Self.shell("'\(Self.repository)/scripts/install' --prefix '\(prefix)' --from '\(Self.buildDirectory)'")
+        #expect(install.status == 0, "\(install.output)")
+        for file in ["bin/mapbook", "share/mapbook/world/gazetteer.mbpl", "share/man/man1/mapbook.1", "share/bash-completion/completions/mapbook",
+                     "share/zsh/site-functions/_mapbook", "share/fish/vendor_completions.d/mapbook.fish"] {
+            #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file)")
+        }
+        let search = Self.shell("MAPBOOK_DATA_DIR='\(prefix)/data' '\(prefix)/bin/mapbook' search --offline Austin")
+        #expect(search.status == 0 && search.output.contains("Austin"), "\(search.output)")
+        let manual = Self.shell("MANPAGER=cat MANWIDTH=80 man -l '\(prefix)/share/man/man1/mapbook.1'")
+        #expect(manual.status == 0 && manual.output.contains("MAPBOOK(1)") && manual.output.contains("EXIT STATUS"), "\(manual.output.prefix(400))")
+        let tmux = try Tmux(width: 100, height: 30)
+        defer { tmux.close() }
+        try tmux.start("'\(prefix)/bin/mapbook' demo")
+        let screen = try await tmux.waitFor("6 map areas", timeout: 30)
+        #expect(screen.contains("Explore Maine"))
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
+    /// The README's tour of the demo, as written: a command downloads into the demo's library
+    /// (`--portal demo`), another lists it, and `mapbook demo --offline` opens it with the sample
+    /// portal cut off, the downloaded area listed and the keys that still work shown.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(2)))
+    func theDemoLibraryFromTheCommandLineThenOffline() async throws {
+        let tmux = try Tmux(width: 120, height: 30)
+        defer { tmux.close() }
+        try tmux.start("mapbook download Acadia --portal demo")
+        _ = try await tmux.waitFor("[exit 0]", timeout: 60)
+        tmux.respawn("mapbook library --portal demo")
+        let listed = try await tmux.waitFor("[exit", timeout: 30)
+        #expect(listed.contains("1 of 6 map areas downloaded") && listed.contains("[exit 0]"), "\(listed)")
+        tmux.respawn("mapbook demo --offline")
+        let offline = try await tmux.waitFor("portal not answering", timeout: 30)
+        #expect(offline.contains("1 of 6 map areas on this device") && offline.contains("Acadia") && offline.contains("m map"), "\(offline)")
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+    static var installable: Bool {
+        FileManager.default.isExecutableFile(atPath: buildDirectory + "/generate-manual") && Tmux.which("man") != nil
+    }
+
+    /// A shell command's status and output (standard error with it).
+    static func shell(_ command: String) -> (status: Int32, output: String) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-shell-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        guard let pid = try? CleanSpawn.start("/bin/sh", ["-c", command], output: output) else { return (-1, "") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return ((status >> 8) & 0xFF, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    }
+
     /// A terminal that cannot draw the full screen (`TERM=dumb`) gets the plain mode, said once,
     /// instead of a screen of blank rows.
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(2)))
