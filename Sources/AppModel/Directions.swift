@@ -184,7 +184,7 @@ extension App {
             return []
         }
         state.directions.add(result)
-        return [.findRoute(request: result.request, stops: stops, units: state.preferences.units == .imperial ? .miles : .kilometers, mode: mode)]
+        return [.findRoute(request: result.request, stops: stops, units: RouteUnits(state.preferences.units), mode: mode)]
     }
 
     static func routeFound(_ state: inout AppState, request: Int, _ answer: Result<Route, RouteFailure>) -> [Effect] {

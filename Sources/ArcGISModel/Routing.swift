@@ -31,6 +31,11 @@ public struct TravelMode: Sendable, Equatable {
 public enum RouteUnits: String, Sendable, CaseIterable {
     case kilometers = "km", miles = "mi"
 
+    /// A route's lengths in the user's system of units (the `units` setting).
+    public init(_ units: DistanceUnits) { self = units == .imperial ? .miles : .kilometers }
+
+    public var distanceUnits: DistanceUnits { self == .miles ? .imperial : .metric }
+
     public var serviceName: String { self == .kilometers ? "esriNAUKilometers" : "esriNAUMiles" }
     public var metres: Double { self == .kilometers ? 1000 : 1609.344 }
 

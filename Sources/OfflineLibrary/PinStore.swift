@@ -109,9 +109,9 @@ public struct PinStore: Sendable {
     public static func geoJSON(_ pins: [Pin]) -> JSONValue {
         let dates = ISO8601DateFormatter()
         return GeoJSON.featureCollection(pins.map { pin in
-            var properties: [String: JSONValue] = ["id": .string(pin.id), "title": .string(pin.title), "created": .string(dates.string(from: pin.created))]
-            if let note = pin.note { properties["note"] = .string(note) }
-            if let link = pin.link { properties["link"] = .string(link) }
+            // Every key always there (docs/cli.md's rule), null for none.
+            let properties: [String: JSONValue] = ["id": .string(pin.id), "title": .string(pin.title), "created": .string(dates.string(from: pin.created)),
+                                                   "note": pin.note.map(JSONValue.string) ?? .null, "link": pin.link.map(JSONValue.string) ?? .null]
             return (geometry: .points([GeoPoint(longitude: pin.longitude, latitude: pin.latitude)]), properties: properties)
         })
     }

@@ -135,13 +135,16 @@ struct AuthCommand: AsyncParsableCommand {
             let credential: StoredCredential?
             do { credential = try store.credential(for: url) } catch { throw Output.fail(error, json: json) }
             let fromEnvironment = ["MAPBOOK_TOKEN", "MAPBOOK_API_KEY"].first { ProcessInfo.processInfo.environment[$0]?.isEmpty == false }
+            let signedIn = credential != nil || fromEnvironment != nil
             if json {
                 try Output.json(JSONValue.object([
-                    "portal": .string(url.absoluteString), "signedIn": .bool(credential != nil || fromEnvironment != nil),
+                    "portal": .string(url.absoluteString), "signedIn": .bool(signedIn),
                     "user": .text(credential?.username), "method": credential.map { .string($0.method.rawValue) } ?? (fromEnvironment.map { .string($0) } ?? .null),
                     "expires": .date(credential?.tokens.expires), "renewable": .bool(credential?.isRenewable ?? false),
                     "keptIn": credential == nil ? .null : .string(store.location),
                 ]))
+                // The same status as the text's: a script asks with either.
+                if !signedIn { throw ExitCode(4) }
                 return
             }
             guard let credential else {

@@ -59,7 +59,7 @@ struct CacheCommand: ParsableCommand {
             let rows = CacheCommand.folders(dataDirectory: dataDirectory).map { folder in (folder, folder.summary) }
             if json {
                 try Output.json(JSONValue.object(["caches": .array(rows.map { folder, summary in
-                    .object(["portal": .string(folder.portal), "kind": .string(folder.kind), "path": .string(folder.path),
+                    .object(["portalFolder": .string(folder.portal), "kind": .string(folder.kind), "path": .string(folder.path),
                              "files": .number(Double(summary.files)), "bytes": .count(summary.bytes),
                              "oldestUse": .date(summary.oldest), "newestUse": .date(summary.newest)])
                 })]))

@@ -112,6 +112,11 @@ struct Mapbook: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            // A usage error under --json is also the error object on standard output, as every
+            // other failure is there (the usage text still goes to standard error).
+            if !(error is ExitCode), exitCode(for: error) == .validationFailure, CommandLine.arguments.dropFirst().contains("--json") {
+                Output.jsonLine(["error": .object(["kind": .string("usage"), "message": .string(message(for: error))])])
+            }
             exit(withError: error)
         }
     }

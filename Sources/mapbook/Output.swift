@@ -81,11 +81,16 @@ enum Output {
     static func fail(_ error: any Error, json: Bool) -> ExitCode {
         let sentence = error.userSentence
         if json {
-            jsonLine(["error": .object(["kind": .string(kind(of: error)), "message": .string(sentence)])])
+            jsonLine(["error": errorObject(error)])
         } else {
             write(Data("mapbook: \(sentence)\n".utf8), to: STDERR_FILENO)
         }
         return exitStatus(ofKind: kind(of: error))
+    }
+
+    /// `{"kind","message"}`: an error as every command's JSON gives it.
+    static func errorObject(_ error: any Error) -> JSONValue {
+        .object(["kind": .string(kind(of: error)), "message": .string(error.userSentence)])
     }
 
     /// The exit status of each kind of error, as docs/cli.md's table gives it: one rule for every command.

@@ -25,7 +25,7 @@ struct PackagesCommand: ParsableCommand {
         func run() throws {
             let packages = DevicePackages(libraryRoot: dataDirectory.root)
             let entries = packages.list()
-            if json { return try Output.json(JSONValue.array(entries.map(PackagesCommand.json))) }
+            if json { return try Output.json(JSONValue.object(["packages": .array(entries.map(PackagesCommand.json))])) }
             guard !entries.isEmpty else {
                 return Output.line("No mobile map packages on this device. Add one with `mapbook import FILE.mmpk`.")
             }
@@ -70,12 +70,12 @@ struct PackagesCommand: ParsableCommand {
                 return entry.isOutdated(by: item) ? "update available" : "on this device"
             }
             if options.json {
-                return try Output.json(JSONValue.array(found.map { package in
+                return try Output.json(JSONValue.object(["packages": .array(found.map { package in
                     let item = package.item
                     return .object(["id": .string(item.id.rawValue), "title": .text(item.title), "snippet": .text(item.snippet, width: 400),
                                     "owner": .text(item.owner), "created": .date(item.created), "modified": .date(item.modified),
                                     "size": .count(item.size), "folder": .text(package.place), "onDevice": .text(state(item))])
-                }))
+                })]))
             }
             guard !found.isEmpty else { return Output.line(mine ? "No mobile map packages in your content." : "No mobile map packages match.") }
             let rows = found.map { package in
@@ -155,13 +155,13 @@ struct ImportCommand: ParsableCommand {
             } catch {
                 failed = true
                 if json {
-                    results.append(.object(["file": .text(file, width: 400), "imported": .null, "replaced": .bool(false), "error": .string(error.sentence)]))
+                    results.append(.object(["file": .text(file, width: 400), "imported": .null, "replaced": .bool(false), "error": Output.errorObject(error)]))
                 } else {
                     Output.standardError("mapbook: \(error.sentence)")
                 }
             }
         }
-        if json { try Output.json(JSONValue.array(results)) }
+        if json { try Output.json(JSONValue.object(["files": .array(results)])) }
         if failed { throw ExitCode.failure }
     }
 }

@@ -90,16 +90,20 @@ struct PinsCommand: ParsableCommand {
         @Argument(help: "A GeoJSON Feature or FeatureCollection of points (properties: title or name, note, link).") var file: String
 
         func run() throws {
+            let leftOut: Int
             do {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     throw PinError("\(Output.cell(file, width: 200)) cannot be read.")
                 }
                 let (added, problems) = try PinStore(root: dataDirectory.root).importGeoJSON(data)
+                leftOut = problems.count
                 problems.forEach(Output.problem)
                 Output.line("Added \(added) pin\(added == 1 ? "" : "s")\(problems.isEmpty ? "" : "; \(problems.count) left out").")
             } catch {
                 throw Output.fail(error, json: false)
             }
+            // The pins added are kept; a feature left out is a failure a script must see.
+            if leftOut > 0 { throw ExitCode.failure }
         }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import MapbookCore
 import ArcGISModel
 import Geometry
+import UserFiles
 
 /// `mapbook route`: directions between places from the portal's route service.
 struct RouteCommand: AsyncParsableCommand {
@@ -21,12 +22,12 @@ struct RouteCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Where to go: LON,LAT or a place's name.", valueName: "TO")) var to: String
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("A place to pass on the way, in order (repeatable).", valueName: "PLACE")) var via: [String] = []
     @Option(help: ArgumentHelp("A travel mode the portal offers, by name (\"Driving Distance\").", valueName: "NAME")) var mode: String?
-    @Option(help: "Units for lengths: km or mi.") var units: String = "km"
+    @Option(help: "Units for lengths: km or mi (default: as the units setting says, else the locale's).") var units: String?
     @OptionGroup var library: LibraryOptions
     @Flag(name: .long, help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
     func validate() throws {
-        guard RouteUnits(rawValue: units) != nil else { throw ValidationError("--units must be km or mi.") }
+        if let units, RouteUnits(rawValue: units) == nil { throw ValidationError("--units must be km or mi.") }
         for place in [from, to] + via where place.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("A place must be LON,LAT or a name, not empty.")
         }
@@ -47,12 +48,13 @@ struct RouteCommand: AsyncParsableCommand {
             stops = located.stops
         case .failure(let unknown): throw Output.fail(unknown, json: json)
         }
-        let answer = await RoutePlanner(client: { client }).route(through: stops, units: RouteUnits(rawValue: units)!, mode: mode)
+        let units = units.flatMap(RouteUnits.init(rawValue:)) ?? RouteUnits(Settings.load().0.units)
+        let answer = await RoutePlanner(client: { client }).route(through: stops, units: units, mode: mode)
         let route: Route
         switch answer {
         case .success(let found): route = found
         case .failure(var failure):
-            failure.units = units == RouteUnits.miles.rawValue ? .imperial : .metric
+            failure.units = units.distanceUnits
             throw Output.fail(failure, json: json)
         }
         if json { try Output.json(Self.json(route)) } else { Self.print(route) }

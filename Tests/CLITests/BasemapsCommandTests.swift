@@ -232,4 +232,24 @@ struct PinsCommandTests {
         let refused = try run(["add", "--at=0,0", "--title", "x", "--link", "javascript:alert(1)"])
         #expect(refused.status == 1 && refused.stderr == "mapbook: A pin's link must be an http or https address.\n")
     }
+
+    /// A feature left out is a failure a script sees (exit 1), the pins added are kept.
+    @Test func anImportThatLeavesOutAFeatureFails() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-pins-import-\(UUID()).geojson").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(#"""
+            {"type":"FeatureCollection","features":[
+              {"type":"Feature","geometry":{"type":"Point","coordinates":[-68.2,44.3]},"properties":{"title":"Kept"}},
+              {"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"title":"A line"}}]}
+            """#.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try run(["import", file])
+        #expect(imported.status == 1 && imported.stdout == "Added 1 pin; 1 left out.\n" && imported.stderr.contains("Feature 2 is not a point."), "\(imported.stderr)")
+        #expect(try run(["list"]).stdout.contains("Kept"))
+        // Every key there, null for none (docs/cli.md's rule).
+        let listed = try #require(try JSONSerialization.jsonObject(with: try run(["list", "--json"]).output) as? [String: Any])
+        let properties = try #require(((listed["features"] as? [[String: Any]])?.first)?["properties"] as? [String: Any])
+        #expect(properties["note"] is NSNull && properties["link"] is NSNull, "\(properties)")
+        let nothing = try run(["import", "/nonexistent.geojson"])
+        #expect(nothing.status == 1)
+    }
 }

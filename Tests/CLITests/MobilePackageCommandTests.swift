@@ -107,7 +107,7 @@ struct MobilePackageCommandTests {
         // What an interrupted import leaves is hidden and not listed.
         try Data("partial".utf8).write(to: URL(fileURLWithPath: library + "/packages/.importing-1-usa.mmpk"))
 
-        let listed = try JSONValue(parsing: Data(try await CLI.runAsync(["packages", "--json"] + data, environment: environment).stdout.utf8))
+        let listed = try JSONValue(parsing: Data(try await CLI.runAsync(["packages", "--json"] + data, environment: environment).stdout.utf8))["packages"] ?? .null
         #expect(listed.array.map { $0["file"]?.string ?? "" } == ["usa-unpacked", "usa.mmpk"], "by title, then file name")
         #expect(listed.array.allSatisfy { $0["title"] == .string("USA mapbook") && $0["maps"] == .array([.string("USA")]) && $0["problem"] == .null })
         #expect(try await CLI.runAsync(["package", "inspect", library + "/packages/usa.mmpk"], environment: environment).status == 0)

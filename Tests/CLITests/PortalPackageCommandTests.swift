@@ -20,7 +20,7 @@ struct PortalPackageCommandTests {
     func available() async throws -> [JSONValue] {
         let result = try await CLI.runAsync(["packages", "available", "--portal", portal, "--json"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
-        return try JSONValue(parsing: Data(result.stdout.utf8)).array
+        return try JSONValue(parsing: Data(result.stdout.utf8))["packages"]?.array ?? []
     }
 
     @Test func listDownloadAndSeeAnUpdate() async throws {
@@ -33,7 +33,7 @@ struct PortalPackageCommandTests {
         #expect(download.stdout.hasPrefix("Maine Places: downloaded 1.8 MiB, verified (zip CRC-32), into "), "\(download.stdout)")
         #expect(try await available().first?["onDevice"] == .string("on this device"))
         let onDevice = try await CLI.runAsync(["packages", "--json"], environment: environment)
-        let entries = try JSONValue(parsing: Data(onDevice.stdout.utf8)).array
+        let entries = try JSONValue(parsing: Data(onDevice.stdout.utf8))["packages"]?.array ?? []
         #expect(entries.map { $0["item"] } == [.string(SampleMobilePackage.id)] && entries.first?["maps"] == .array([.string("Maine")]))
 
         // Again: nothing fetched. After the portal's update: "update available", then fetched anew.
