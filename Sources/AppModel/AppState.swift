@@ -192,6 +192,12 @@ public struct PortalSession: Sendable {
     public var signInWanted = false
     /// Who signed in from the browser this session.
     public var signedInAs: String?
+    /// A sign-in from the browser is kept for the next start (the demo's portal changes address
+    /// each run, so it keeps none): the form says which.
+    public var keepsSignIn = true
+
+    /// The portal as the header names it: with who is signed in, once someone is.
+    public var headerName: String { signedInAs.map { "\($0) · \(host)" } ?? host }
 
     public init(host: String, connectingPhase: LoadPhase) { self.host = host; self.connectingPhase = connectingPhase }
 }

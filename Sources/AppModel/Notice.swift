@@ -61,6 +61,8 @@ public enum Notice: Equatable, Sendable {
     case bookmark(String)
     /// A failure worded elsewhere (an error's sentence), already sanitized.
     case problem(String)
+    /// A sign-in from the browser succeeded.
+    case signedIn(user: String, host: String)
     case noPins
     case pinKept(String)
     case pinDeleted(String)
@@ -124,6 +126,7 @@ public enum Notice: Equatable, Sendable {
         case .drawingMode(let mode): "Drawing in \(mode.rawValue)"
         case .bookmark(let name): "Bookmark: \(name)"
         case .problem(let sentence): sentence
+        case .signedIn(let user, let host): "Signed in to \(host) as \(user)."
         case .noPins: "No pins yet: \(key(.map(.dropPin))) drops one at the centre of the map."
         case .pinKept(let title): "Pin kept: \(title)"
         case .pinDeleted(let title): "Deleted the pin \(title)."

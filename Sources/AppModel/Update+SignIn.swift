@@ -12,6 +12,8 @@ public struct SignInForm: Equatable, Sendable {
     public var focus: Field = .username
     public var isSigningIn = false
     public var problem: String?
+    /// The Maps card's tab the form was opened from (`S` there), to go back to.
+    public var returnsToMaps: WebMapsTab?
 
     public init(username: String = "") { self.username = username }
 }
@@ -41,7 +43,7 @@ extension App {
         case .adjust: break
         case .cancel:
             state.overlay = nil
-            return []
+            return form.returnsToMaps.map { showMaps(&state, on: $0) } ?? []
         case .save:
             let username = form.username.trimmingCharacters(in: .whitespaces)
             guard !username.isEmpty, !form.password.isEmpty else {
@@ -62,11 +64,18 @@ extension App {
 
     static func signedIn(_ state: inout AppState, username: String) -> [Effect] {
         let name = TerminalText.sanitizedLine(username, maxLength: 128)
-        if case .signIn? = state.overlay { state.overlay = nil }
+        var backToMaps: WebMapsTab?
+        if case .signIn(let form)? = state.overlay {
+            state.overlay = nil
+            // Signed in from the Maps card ("sign in to see your content"): that content next.
+            backToMaps = form.returnsToMaps
+        }
         state.portal.signedInAs = name
         state.portal.signInWanted = false
-        state.notice = .problem("Signed in to \(state.portal.host) as \(name).")
-        return reload(&state)
+        let effects = reload(&state)
+        // Said over "reloading": who is signed in is what the user waits to read.
+        state.notice = .signedIn(user: name, host: state.portal.host)
+        return effects + (backToMaps.map { showMaps(&state, on: $0) } ?? [])
     }
 
     static func signInFailed(_ state: inout AppState, _ sentence: String) -> [Effect] {

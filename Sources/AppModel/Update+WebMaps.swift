@@ -197,6 +197,14 @@ extension App {
             state.nextWebMap = chosen.id
             quit(&state)
             return []
+        case .signIn:
+            // The card says "S" when a tab needs a sign-in: the form, then back to this tab.
+            let effects = startSignIn(&state)
+            if case .signIn(var form)? = state.overlay {
+                form.returnsToMaps = maps.tab
+                state.overlay = .signIn(form)
+            }
+            return effects
         case .back, .maps(.show):
             state.overlay = nil
             return []

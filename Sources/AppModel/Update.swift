@@ -238,7 +238,8 @@ public enum App {
         state.webMap = DisplayText.webMap(webMap)
         state.areas = areas.map(DisplayText.area)
         state.phase = .loaded
-        state.notice = notice
+        // What said the load was under way goes; news (signed in, back online) fades by itself.
+        if notice != nil || state.notice?.fades != true { state.notice = notice }
         reselect(&state, previous)
         return requestOverviewDraw(&state) + (complete ? restoreView(&state) : [])
     }

@@ -77,7 +77,7 @@ enum Browser {
     /// start (not in the plain mode, which has none).
     static func run(host: String, webMap: ItemID, hasWebMap: Bool = true, library: @escaping @Sendable (ItemID) -> OfflineLibrary,
                     startingPhase: LoadPhase,
-                    display: DisplayOptions, signIn: Runtime.SignIn? = nil, remembering: Remembering? = nil,
+                    display: DisplayOptions, signIn: Runtime.SignIn? = nil, keepsSignIn: Bool = true, remembering: Remembering? = nil,
                     startsOnMaps: WebMapsTab? = nil, connect: @escaping Runtime.Connect) async throws {
         let (settings, problems) = Settings.load()
         @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: WebMapsTab?, hasWebMap: Bool = true) async -> Program {
@@ -87,6 +87,7 @@ enum Browser {
             state.preferences.mapMode = MapMode(rawValue: settings.graphics.rawValue) ?? .braille
             state.preferences.keyBindings = KeyMap.bindings(overriding: settings.keys)
             state.preferences.units = settings.units
+            state.portal.keepsSignIn = keepsSignIn
             if let problem = problems.first { state.notice = .problem(problem) }
             if let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) { state.restore(view) }
             state.startsOnMaps = display.runsPlain ? nil : card

@@ -72,7 +72,7 @@ struct DemoCommand: AsyncParsableCommand {
         let offline = offline
         try await Browser.run(host: "sample portal", webMap: webMap, library: { OfflineLibrary(root: root, portalKey: DemoPortal.libraryKey, webMap: $0) },
                               startingPhase: .starting("Starting the sample portal…"), display: display,
-                              signIn: Browser.passwordSignIn(session: session, keep: false)) {
+                              signIn: Browser.passwordSignIn(session: session, keep: false), keepsSignIn: false) {
             // Its answers are kept under one name too: they are the same each time.
             let portal = try starter.start()
             if offline { try portal.setOutage(true) }

@@ -108,3 +108,30 @@ extension MapsCardTests {
         #expect(Fixture.keys(&state, .character("r")).isEmpty, "Groups is still being asked for")
     }
 }
+
+/// `S` where the Maps card says "Sign in to see your content and groups: S": the form over the
+/// card; signed in, the header names the user, the status bar says so, and the card is back on
+/// the tab it was opened from, asked again; Esc on the form goes back to the card too.
+@Suite("update: signing in from the Maps card")
+struct SignInFromTheMapsCardTests {
+    @Test func sInTheMapsCardOpensTheFormAndComesBackToTheTab() {
+        var state = Fixture.loaded()
+        _ = Fixture.keys(&state, .character("M"), .right)
+        _ = Fixture.keys(&state, .character("S"))
+        guard case .signIn(let form)? = state.overlay else {
+            Issue.record("no sign-in form: \(String(describing: state.overlay))")
+            return
+        }
+        #expect(form.returnsToMaps == .mine)
+        _ = Fixture.keys(&state, .escape)
+        guard case .maps(let maps)? = state.overlay else { Issue.record("Esc did not go back to the card"); return }
+        #expect(maps.tab == .mine)
+
+        _ = Fixture.keys(&state, .character("S"))
+        let effects = App.update(&state, .signedIn(username: "demo"))
+        guard case .maps(let again)? = state.overlay else { Issue.record("not back on the card"); return }
+        #expect(again.tab == .mine && effects.contains(.loadMaps(WebMapsRequest(tab: .mine))), "\(effects)")
+        #expect(state.notice == .signedIn(user: "demo", host: state.portal.host))
+        #expect(state.portal.headerName == "demo · \(state.portal.host)")
+    }
+}

@@ -820,6 +820,30 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// In the demo, `S` on the Maps card's "sign in to see your content" opens the form, which says
+    /// the demo keeps no sign-in; signed in, the header names the user, the status bar says so and
+    /// the card is back on My content, listing it.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(2)))
+    func signInFromTheMapsCardInTheDemo() async throws {
+        let tmux = try Tmux(width: 120, height: 40)
+        defer { tmux.close() }
+        try tmux.start("mapbook demo")
+        _ = try await tmux.waitFor("6 map areas", timeout: 30)
+        tmux.send("M", "Right")
+        _ = try await tmux.waitFor("Sign in to see your content")
+        tmux.send("S")
+        var screen = try await tmux.waitFor("Sign in to 127.0.0.1")
+        #expect(screen.contains("For this run only: the demo keeps no sign-in."), "\(screen)")
+        for character in "demo" { tmux.send(String(character)) }
+        tmux.send("Tab")
+        for character in "mapbook-demo" { tmux.send(String(character)) }
+        tmux.send("Enter")
+        screen = try await tmux.waitFor("Field work · mapbook_sample", timeout: 30)
+        #expect(screen.contains("demo · 127.0.0.1") && screen.contains("Signed in to 127.0.0.1 as demo."), "\(screen)")
+        tmux.send("Escape", "q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     /// The first start, with no web map named or opened: the Maps card over the default one, its
     /// search typed at once; a web map found opens (the browser starts again on it), Recent brings
     /// the first back; an area's map zoomed and drawn in blocks is where the next start opens.

@@ -9,7 +9,7 @@ enum DocumentScreen {
     static func drawDetails(_ state: AppState, scroll: Int, layout: ScreenLayout, into frame: inout Frame, options: RenderOptions) {
         let title = state.selectedRow.map { state.title(of: $0) } ?? ""
         Renderer.drawHeader([state.webMapItem?.title ?? "", title].filter { !$0.isEmpty } + ["Details"],
-                            right: state.portal.host, into: &frame, options: options)
+                            right: state.portal.headerName, into: &frame, options: options)
         var body = layout.detailsBody
         // A large thumbnail at the top right when there is room; the text beside and below it.
         if body.width >= 72, body.height >= 10, let item = state.selectedRow.flatMap(state.item(of:)),

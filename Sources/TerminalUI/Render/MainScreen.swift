@@ -9,7 +9,7 @@ enum MainScreen {
     static func draw(_ state: AppState, layout: MainLayout, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme, glyphs = Glyphs(options.glyphs)
         let title = state.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? (state.hasWebMap ? "Loading…" : "No web map")
-        Renderer.drawHeader([title], right: state.portal.host, into: &frame, options: options)
+        Renderer.drawHeader([title], right: state.portal.headerName, into: &frame, options: options)
 
         drawOverview(state, in: layout.overview, into: &frame, options: options)
         if layout.isStacked {

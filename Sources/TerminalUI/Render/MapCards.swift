@@ -131,11 +131,11 @@ enum FormCard {
 
 /// `S`: the portal's name, the username and the password (dots), and why the portal said no.
 enum SignInCard {
-    static func draw(_ form: SignInForm, host: String, into frame: inout Frame, options: RenderOptions) {
+    static func draw(_ form: SignInForm, host: String, kept: Bool, into frame: inout Frame, options: RenderOptions) {
         FormCard.draw(title: "Sign in to \(host)", width: 64, fields: [
             FormCard.Field(label: "Username", value: form.username, focused: form.focus == .username),
             FormCard.Field(label: "Password", value: form.password, focused: form.focus == .password, secret: true),
-        ], status: form.isSigningIn ? "Signing in…" : form.problem ?? "Kept for next time. OAuth: mapbook auth login.",
+        ], status: form.isSigningIn ? "Signing in…" : form.problem ?? (kept ? "Kept for next time. OAuth: mapbook auth login." : "For this run only: the demo keeps no sign-in."),
            isProblem: form.problem != nil, keys: FocusKeys.signIn.joined(separator: " · "), into: &frame, options: options)
     }
 }

@@ -30,7 +30,7 @@ public enum Renderer {
         case .confirm(let confirmation)?: DocumentScreen.drawConfirmation(confirmation, into: &frame, options: options)
         case .search(let search)?: DocumentScreen.drawSearch(search, into: &frame, options: options)
         case .pinForm(let form)?: PinFormCard.draw(form, into: &frame, options: options)
-        case .signIn(let form)?: SignInCard.draw(form, host: state.portal.host, into: &frame, options: options)
+        case .signIn(let form)?: SignInCard.draw(form, host: state.portal.host, kept: state.portal.keepsSignIn, into: &frame, options: options)
         case .newArea(let form)?: NewAreaCard.draw(form, into: &frame, options: options)
         case .maps(let maps)?: WebMapsCard.draw(maps, state: state, into: &frame, options: options)
         case .filter?, nil: break
