@@ -110,7 +110,9 @@ public struct LabelPass: Sendable {
     /// Draws into `rect`: marks (the last of a cell wins), then names by rank (ties in the order
     /// given), each at its first spot whose cells and a cell either side (a padded name's padding)
     /// are free of marks, names and the attribution, and not within a few rows of a map name of the
-    /// same text (a road named in every tile). Returns where each name went.
+    /// same text (a road named in every tile), nor beside a marked place that already names it (a
+    /// searched "Bar Harbor, ME, USA" is not doubled by the map's "Bar Harbor"). Returns where each
+    /// name went.
     @discardableResult
     public func draw(into frame: inout Frame, rect: Rect, colors: Bool) -> [PlacedLabel] {
         guard !rect.isEmpty else { return [] }
@@ -129,6 +131,7 @@ public struct LabelPass: Sendable {
         }
         var placed: [PlacedLabel] = []
         var mapNames: [String: [(Int, Int)]] = [:]
+        var markNames: [(text: String, column: Int, row: Int)] = []
         let ordered = labels.enumerated().sorted { a, b in
             a.element.rank != b.element.rank ? a.element.rank > b.element.rank : a.offset < b.offset
         }.map(\.element)
@@ -144,7 +147,8 @@ public struct LabelPass: Sendable {
             }
             let isMapName = label.rank.isMap
             guard let spot = label.spots.first(where: free),
-                  !(isMapName && mapNames[label.text, default: []].contains { abs($0.0 - spot.column) < 24 && abs($0.1 - spot.row) < 6 })
+                  !(isMapName && mapNames[label.text, default: []].contains { abs($0.0 - spot.column) < 24 && abs($0.1 - spot.row) < 6 }),
+                  !(isMapName && markNames.contains { Self.names($0.text, label.text) && abs($0.column - spot.column) < 24 && abs($0.row - spot.row) < 6 })
             else { continue }
             for x in max(spot.column - margin, 0)..<min(spot.column + width + margin, rect.width) { occupied[spot.row * rect.width + x] = true }
             let (x, y) = (rect.x + spot.column, rect.y + spot.row)
@@ -158,7 +162,7 @@ public struct LabelPass: Sendable {
                     ? Self.lightHalo : Self.darkHalo
                 for cx in x..<(x + width) { frame[cx, y].style.background = halo }
             }
-            if isMapName { mapNames[label.text, default: []].append((spot.column, spot.row)) }
+            if isMapName { mapNames[label.text, default: []].append((spot.column, spot.row)) } else { markNames.append((label.text, spot.column, spot.row)) }
             placed.append(PlacedLabel(text: text, column: spot.column, row: spot.row, width: width))
         }
         if let credit {
@@ -166,6 +170,16 @@ public struct LabelPass: Sendable {
                       style: CellStyle(foreground: colors ? 240 : nil, background: colors ? 255 : nil, dim: !colors), limit: rect.maxX)
         }
         return placed
+    }
+
+    /// Whether a marked place's name already says a map's name: the same, or its part before a
+    /// comma ("Bar Harbor, ME, USA" says "Bar Harbor", not "Bar").
+    static func names(_ marked: String, _ map: String) -> Bool {
+        let map = map.lowercased().trimmingCharacters(in: .whitespaces)
+        guard !map.isEmpty else { return false }
+        let marked = marked.lowercased()
+        return marked.trimmingCharacters(in: .whitespaces) == map
+            || marked.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) == map } == true
     }
 
     /// The attribution as it fits: shortened with an ellipsis, never wider than the map less two cells.

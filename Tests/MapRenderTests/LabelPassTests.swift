@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Geometry
-import MapRender
+@testable import MapRender
 import SharedTestData
 import TerminalCanvas
 
@@ -133,6 +133,23 @@ import TerminalCanvas
         let (pinned, pinnedNames) = drawn(pins: [(title: "Bar Harbor pin", point: place)])
         #expect((0..<20).contains { pinned.row(at: $0).contains("⚑") } && !(0..<20).contains { pinned.row(at: $0).contains("◆") })
         #expect(pinnedNames.first?.text == " Bar Harbor pin ")
+    }
+
+    /// The map's own "Bar Harbor" beside the searched "Bar Harbor, ME, USA" would say it twice; a
+    /// map name that is another word ("Bar") or far away still shows.
+    @Test func aMapNameTheMarkedPlaceAlreadySaysIsNotDoubled() {
+        var pass = LabelPass(marks: [MapMark(column: 20, row: 3, glyph: "◆", color: 220)])
+        pass.labels = [
+            MapLabel(text: "Bar Harbor", spots: [MapLabel.Spot(column: 8, row: 3)], rank: .map(900_000), color: 236),
+            MapLabel(text: "Bar", spots: [MapLabel.Spot(column: 2, row: 1)], rank: .map(800_000), color: 236),
+            MapLabel(text: "Bar Harbor", spots: [MapLabel.Spot(column: 50, row: 9)], rank: .map(900_000), color: 236),
+            .beside(column: 20, row: 3, text: "Bar Harbor, ME, USA", rank: .selected, color: 220),
+        ]
+        var frame = Frame(width: 80, height: 12)
+        let placed = pass.draw(into: &frame, rect: frame.bounds, colors: true)
+        #expect(placed.map(\.text) == [" Bar Harbor, ME, USA ", "Bar Harbor", "Bar"], "\(placed.map(\.text))")
+        #expect(placed.first { $0.text == "Bar Harbor" }?.row == 9, "the far one")
+        #expect(LabelPass.names("Bar Harbor, ME, USA", "bar harbor") && !LabelPass.names("Bangor Mall", "Bangor") && LabelPass.names("Acadia", "Acadia"))
     }
 
     @Test func aNameAtTheRightEdgeGoesToTheLeftOfItsMark() {

@@ -552,6 +552,8 @@ import UserFiles
         tmux.send("Enter")
         screen = try await tmux.waitFor("◆ Bar Harbor, ME, USA")
         #expect(screen.contains("Bar Harbor, ME, USA › Map") && screen.contains("Bar Harbor, ME, USA — in Acadia"))
+        // Named once on the map: the basemap's own "Bar Harbor" gives way to the search's name.
+        #expect(screen.components(separatedBy: "Bar Harbor").count - 1 == 3 && !screen.contains("Bar Harbor ◆"), "\(screen)")
         // w: what is at the centre, the place found.
         tmux.send("w")
         screen = try await tmux.waitFor("What's here")
