@@ -35,16 +35,16 @@ public struct PackageListing: Equatable, Sendable {
         return ItemID(hex.joined())!
     }
 
-    /// What the row says after the title.
-    func facts(owner: String?, created: Date?) -> [String] {
+    /// What the row says after the title, in its places (see `MapListing.factColumns`).
+    func factColumns(owner: String?, created: Date?) -> [String?] {
         if let progress {
             let share = progress.fraction.map { " " + Format.percent($0) } ?? ""
-            return ["Downloading\(share)", Format.bytes(progress.bytes) + (progress.total.map { " of " + Format.bytes($0) } ?? "")]
+            return ["Downloading\(share)", Format.bytes(progress.bytes) + (progress.total.map { " of " + Format.bytes($0) } ?? ""), nil, nil, nil]
         }
-        if let problem { return [path == nil ? "Download failed: \(problem)" : "Cannot be read: \(problem)"] }
+        if let problem { return [path == nil ? "Download failed: \(problem)" : "Cannot be read: \(problem)", nil, nil, nil, nil] }
         let here = path == nil ? nil : (updateAvailable ? "Update available · u" : "On this device")
         // Whether it is here comes first: a narrow row cuts from the end.
-        return [here, size.map(Format.bytes), maps.map { "\($0) map\($0 == 1 ? "" : "s")" }, created.map { Format.date($0) }, owner].compactMap { $0 }
+        return [here, size.map(Format.bytes), maps.map { "\($0) map\($0 == 1 ? "" : "s")" }, created.map { Format.date($0) }, owner]
     }
 }
 

@@ -27,10 +27,14 @@ public struct MapListing: Equatable, Sendable {
 
     /// What a row says after the title: where it was found, its owner, when it changed, whether it
     /// is set up for offline use, and how many of its areas are on this device.
-    public var facts: [String] {
-        if let package { return package.facts(owner: owner, created: modified) }
+    public var facts: [String] { factColumns.compactMap { $0 } }
+
+    /// The facts in their places, the same for every row of a tab (nil where a row has none), so a
+    /// card can line them up in columns.
+    public var factColumns: [String?] {
+        if let package { return package.factColumns(owner: owner, created: modified) }
         let here = downloadedAreas > 0 ? "\(downloadedAreas) area\(downloadedAreas == 1 ? "" : "s") here" : nil
-        return [folder, owner, modified.map { Format.date($0) }, offline == true ? "Offline" : nil, here].compactMap { $0 }
+        return [folder, owner, modified.map { Format.date($0) }, offline == true ? "Offline" : nil, here]
     }
 }
 

@@ -243,3 +243,28 @@ struct CutLineTests {
         #expect(ascii.row(at: 1) == "Loading...", "into the blanks after")
     }
 }
+
+/// The Maps card's facts line up in columns: each as wide as its widest, the owner dropped first
+/// when they do not fit, and a fact too long for any column says the row's facts in a line.
+struct MapsCardColumnTests {
+    let rows = [
+        MapListing(id: ItemID("0a11ce5ecdef4a7b9c1d2e3f40516273")!, title: "Explore Maine", owner: "mapbook_sample", offline: true, downloadedAreas: 2),
+        MapListing(id: ItemID("1a11ce5ecdef4a7b9c1d2e3f40516273")!, title: "Staff", owner: "demo", folder: "Field Crew"),
+    ]
+
+    @Test func factsLineUpAndTheOwnerGoesFirstWhenRoomIsShort() {
+        let widths = WebMapsCard.columnWidths(rows)
+        #expect(widths == [10, 14, 0, 7, 12])
+        let wide = rows.map { WebMapsCard.details($0, columns: widths) }
+        #expect(wide == ["            mapbook_sample  Offline  2 areas here", "Field Crew  demo                                 "])
+        let narrow = WebMapsCard.fitted(widths, room: 40)
+        #expect(narrow == [10, 0, 0, 7, 12])
+        #expect(rows.map { WebMapsCard.details($0, columns: narrow) } == ["            Offline  2 areas here", "Field Crew                       "])
+    }
+
+    @Test func aFactWiderThanItsColumnSaysTheRowInALine() {
+        var failed = rows[0]
+        failed.owner = String(repeating: "o", count: 40)
+        #expect(WebMapsCard.details(failed, columns: WebMapsCard.columnWidths(rows)) == failed.facts.joined(separator: " · "))
+    }
+}

@@ -136,8 +136,11 @@ enum WebMapsCard {
             ImageArt.draw(image, into: &frame, rect: Rect(x: list.maxX - 25, y: list.y, width: 24, height: 8), glyphs: options.glyphs, colors: theme.colors)
             list.width -= 27
         }
+        let inner = list.width - 2
+        let titles = min(rows.map { DisplayWidth.of($0.title) }.max() ?? 0, inner * 3 / 5)
+        let columns = fitted(columnWidths(rows), room: inner - titles - 2)
         ScrollingList(count: rows.count, selection: maps.selection).draw(in: list, into: &frame) { index, line, isSelected, frame in
-            drawRow(rows[index], selected: isSelected && !maps.isTypingQuery, in: line, into: &frame, options: options)
+            drawRow(rows[index], columns: columns, selected: isSelected && !maps.isTypingQuery, in: line, into: &frame, options: options)
         }
         frame.put(DisplayWidth.truncated(maps.status(unicode: unicode), to: card.width - 4), x: card.x + 2, y: card.maxY - 2,
                   style: theme.card.overlaid(by: maps.problems[maps.tab] == nil ? theme.dim : theme.error), limit: card.maxX - 2)
@@ -159,16 +162,51 @@ enum WebMapsCard {
         if maps.isTypingQuery { frame.put(options.glyphs == .unicode ? "▏" : "_", x: after, y: card.y + 2, style: theme.card, limit: card.maxX - 2) }
     }
 
+    /// The widest of each fact column over the tab's rows (0: a column no row has), up to a cap: a
+    /// longer fact (a failure's sentence) makes its row say its facts in a line instead.
+    static func columnWidths(_ rows: [MapListing]) -> [Int] {
+        rows.reduce(into: [Int]()) { widths, row in
+            for (index, fact) in row.factColumns.enumerated() {
+                if index >= widths.count { widths.append(0) }
+                let width = fact.map(DisplayWidth.of) ?? 0
+                if width <= columnCap { widths[index] = max(widths[index], width) }
+            }
+        }
+    }
+
+    static let columnCap = 32
+
+    /// The columns that fit `room`, dropping the owner, then where it was found, then the date
+    /// (whether it is offline and here matter most in the field) until the rest fit.
+    static func fitted(_ widths: [Int], room: Int) -> [Int] {
+        var widths = widths
+        func total() -> Int { widths.filter { $0 > 0 }.reduce(0) { $0 + $1 + 2 } - 2 }
+        for dropped in [1, 0, 2] where total() > room && widths.indices.contains(dropped) { widths[dropped] = 0 }
+        return widths
+    }
+
+    /// The facts lined up in the tab's columns when they fit them, else in a line.
+    static func details(_ map: MapListing, columns: [Int]) -> String {
+        let facts = map.factColumns
+        guard facts.count == columns.count, zip(facts, columns).allSatisfy({ $1 == 0 || DisplayWidth.of($0 ?? "") <= $1 }) else {
+            return map.facts.joined(separator: " · ")
+        }
+        // A fact in a column left out is left out: the other rows do without it too.
+        return zip(facts, columns).filter { $1 > 0 }.map { fact, width in
+            (fact ?? "") + String(repeating: " ", count: width - DisplayWidth.of(fact ?? ""))
+        }.joined(separator: "  ")
+    }
+
     /// A web map: its title, and at the right where it was found, its owner, when it changed, and
-    /// whether it is set up for offline use and has areas on this device.
-    private static func drawRow(_ map: MapListing, selected: Bool, in row: Rect, into frame: inout Frame, options: RenderOptions) {
+    /// whether it is set up for offline use and has areas on this device, each in its column.
+    private static func drawRow(_ map: MapListing, columns: [Int], selected: Bool, in row: Rect, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
-        let details = map.facts
         let inner = row.width - 2
         let name = map.title.isEmpty ? "Untitled" : map.title
+        let detailText = details(map, columns: columns)
         // The title first: it keeps at least three fifths of the row; the details get the rest.
-        let titleRoom = min(DisplayWidth.of(name), max(inner * 3 / 5, inner - DisplayWidth.of(details.joined(separator: " · ")) - 2))
-        let right = DisplayWidth.truncated(details.joined(separator: " · "), to: max(inner - titleRoom - 2, 0))
+        let titleRoom = min(DisplayWidth.of(name), max(inner * 3 / 5, inner - DisplayWidth.of(detailText) - 2))
+        let right = DisplayWidth.truncated(detailText, to: max(inner - titleRoom - 2, 0))
         let title = DisplayWidth.truncated(name, to: titleRoom)
         let style = selected ? theme.card.overlaid(by: CellStyle(reverse: true)) : theme.card
         if selected { frame.fill(row, with: Cell(" ", style: style)) }
