@@ -96,8 +96,8 @@ extension App {
     }
 
     /// Enter in the basemap list: the map reopens on the one chosen, at the same view. A basemap
-    /// (the gallery's, or the web map's own again) is remembered for this web map and drawn in
-    /// the overview too.
+    /// (the gallery's, or the web map's own again) is remembered for this web map; the overview
+    /// keeps the web map's own (`AppState.overviewBasemap`).
     static func chooseBasemap(_ state: inout AppState, _ option: BasemapOption) -> [Effect] {
         var effects: [Effect] = []
         let source: MapSourceChoice
@@ -109,7 +109,6 @@ extension App {
             let chosen: Basemap? = if case .gallery = option.kind { basemap } else { nil }
             if state.basemaps.chosen != chosen {
                 state.basemaps.chosen = chosen
-                state.overview.basemap = nil
                 effects.append(.rememberBasemap(chosen))
             }
             source = .basemap(basemap)

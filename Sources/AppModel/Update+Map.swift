@@ -351,7 +351,7 @@ extension App {
     /// from the tiles it kept), then, offline, the downloaded areas' packages, the largest first —
     /// each holds the coarse levels around its area.
     static func overviewSources(_ state: AppState) -> [MapSourceChoice] {
-        var sources: [MapSourceChoice] = state.onlineBasemap.map { [.basemap($0)] } ?? []
+        var sources: [MapSourceChoice] = state.overviewBasemap.map { [.basemap($0)] } ?? []
         guard state.portal.network.isCutOff else { return sources }
         let downloaded = state.areas.filter { state.library.downloads[$0.item.id]?.mapPackages.isEmpty == false }
         for area in downloaded.sorted(by: { ($0.extent?.area ?? 0) > ($1.extent?.area ?? 0) }) {
@@ -380,6 +380,14 @@ extension AppState {
     public var onlineBasemap: Basemap? {
         guard basemapNotShown == nil, let basemap = basemaps.chosen ?? webMap?.basemap else { return nil }
         return basemap
+    }
+
+    /// The overview's basemap: the web map's own, made for its extent and scale, whatever was
+    /// chosen with `B` for the map view (a gallery basemap's town marks are black squares at the
+    /// overview's scale); the one chosen only when the web map's own cannot be drawn.
+    public var overviewBasemap: Basemap? {
+        if let own = webMap?.basemap, BasemapObstacle.of(webMap, chosen: nil) == nil { return own }
+        return onlineBasemap
     }
 
     /// Why the web map's basemap cannot be drawn, when it cannot (`BasemapObstacle`).

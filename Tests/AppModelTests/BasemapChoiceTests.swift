@@ -53,6 +53,8 @@ struct BasemapChoiceTests {
         #expect(state.basemaps.chosen == Self.imagery && state.onlineBasemap == Self.imagery)
         #expect(state.map?.viewport == view && state.map?.sourceName == "Imagery · online")
         #expect(state.message == "Drawing on Imagery Hybrid.")
+        // The overview keeps the web map's own: the gallery's is for the map view.
+        #expect(state.overviewBasemap == state.webMap?.basemap && !effects.contains { if case .drawOverview = $0 { true } else { false } })
         // Opened, the map keeps the view instead of going home.
         let drawn = App.update(&state, .mapOpened(session: 2, MapSourceSummary(layerNames: ["Imagery"], extent: nil)))
         guard case .drawMap(2, let request)? = drawn.first else { Issue.record("no drawing: \(drawn)"); return }
@@ -119,6 +121,6 @@ struct OfflineOverviewTests {
         }.first)
         let bangor = state.library.downloads[Fixture.bangor]!.mapPackages[0], acadia = state.library.downloads[Fixture.acadia]!.mapPackages[0]
         // Acadia's extent is the larger: its package first.
-        #expect(sources == [.basemap(state.onlineBasemap!), .package(area: Fixture.acadia, acadia), .package(area: Fixture.bangor, bangor)])
+        #expect(sources == [.basemap(state.overviewBasemap!), .package(area: Fixture.acadia, acadia), .package(area: Fixture.bangor, bangor)])
     }
 }

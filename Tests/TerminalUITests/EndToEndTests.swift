@@ -530,6 +530,9 @@ import UserFiles
         screen = try await tmux.waitFor("Explore Maine Dark · online", timeout: 30)
         tmux.send("Escape")
         _ = try await tmux.waitFor("0 map areas")
+        // The list's overview keeps the web map's own basemap: the choice is the map view's.
+        #expect(await tmux.eventually { let backgrounds = Self.backgrounds(in: $0, columns: 2..<45); return backgrounds.isSuperset(of: raster) && !backgrounds.contains(dark) },
+                "the overview is still the raster's")
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
     }
