@@ -107,7 +107,7 @@ public enum DetailsDocument {
             doc.field("Map areas", state.areas.isEmpty ? "none" : "\(state.areas.count) · \(Format.bytes(total)) to download in all")
         case .area(let index):
             let area = state.areas[index]
-            doc.field("Status", StatusText.line(row, state: state).plainText)
+            doc.field("Status", StatusText.line(row, state: state, wording: .details).plainText)
             doc.heading("Packages")
             if area.packages.isEmpty { doc.paragraph("The portal lists no packages for this area.", role: .dim) }
             for package in area.packages {
@@ -204,8 +204,9 @@ public enum HelpDocument {
 /// `Packaging`, or the web map's summary.
 public enum StatusText {
     /// How a line names what can be done next: the full screen's keys ("c to cancel"), or the plain
-    /// mode's commands for the row numbered `number` ("cancel 3 to cancel").
-    public enum Wording: Sendable { case keys, commands(number: Int) }
+    /// mode's commands for the row numbered `number` ("cancel 3 to cancel"), or the keys inside the
+    /// details document, which says why itself.
+    public enum Wording: Sendable { case keys, commands(number: Int), details }
 
     /// `width`: the cells the line may take (the progress figures shrink to fit, the rest is cut with
     /// "…"); nil for no limit.
@@ -218,7 +219,7 @@ public enum StatusText {
         /// What does something, worded for the front end: its key, or the plain command.
         func named(_ key: String, command: String) -> String {
             switch wording {
-            case .keys: key
+            case .keys, .details: key
             case .commands(let number): "\(command) \(number)"
             }
         }
@@ -252,7 +253,8 @@ public enum StatusText {
                         StyledText(ProgressText.bar(fraction: fraction, width: 10, ascii: ascii), .dim),
                         StyledText(percent + (resumes ? " · resumes when online" : " · \(named(state.key(.area(.download)), command: "download")) resumes"), .dim)]
             case .failed:
-                return [StyledText("Failed", .error), StyledText(" — \(named(state.key(.refresh), command: "download")) to retry · \(named("Enter", command: "details")) for why", .dim)]
+                let why: String = if case .details = wording { "" } else { " · \(named("Enter", command: "details")) for why" }
+                return [StyledText("Failed", .error), StyledText(" — \(named(state.key(.refresh), command: "download")) to retry\(why)", .dim)]
             case .downloaded(let size, _, let updateAvailable):
                 if updateAvailable { return [StyledText("Update available", .warning), StyledText(" · \(named(state.key(.area(.update)), command: "update")) to update", .dim)] }
                 if let problem = state.library.downloads[area.item.id]?.drawProblem {

@@ -31,7 +31,8 @@ public enum Notice: Equatable, Sendable {
     case upToDate(title: String)
     /// The same sentence `mapbook download` gives.
     case notDownloadable(title: String, NotDownloadableReason)
-    case selectAnArea
+    /// A key for an area pressed on the web map's row: which area, to do what ("remove").
+    case selectAnArea(to: String)
     case offlineDownloads
     case offlineUpdates
     case onlyDownloadedUpdates
@@ -96,7 +97,7 @@ public enum Notice: Equatable, Sendable {
         case .allDownloaded: "Every area is downloaded and up to date."
         case .upToDate(let title): "\(title) is downloaded and up to date."
         case .notDownloadable(let title, let reason): LibraryError.notDownloadable(title: title, reason: reason).userMessage
-        case .selectAnArea: "Select a map area to download."
+        case .selectAnArea(let action): "Select a map area to \(action): this row is the web map."
         case .offlineDownloads: "Offline: downloads start when the network is back."
         case .offlineUpdates: "Offline: updates start when the network is back."
         case .onlyDownloadedUpdates: "Only a downloaded area can be updated."

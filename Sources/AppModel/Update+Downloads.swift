@@ -78,7 +78,7 @@ extension App {
 
     /// `d`: the selected area, unless it is on this device and current already.
     static func download(_ state: inout AppState) -> [Effect] {
-        guard let index = state.selectedAreaIndex else { state.notice = .selectAnArea; return [] }
+        guard let index = state.selectedAreaIndex else { state.notice = .selectAnArea(to: "download"); return [] }
         let area = state.areas[index]
         switch state.status(ofArea: index) {
         case .ready, .failed, .waitingForNetwork, .paused:
@@ -149,7 +149,7 @@ extension App {
 
     /// `x`: asks first; removing deletes the packages and any partial download.
     static func askToRemove(_ state: inout AppState) {
-        guard let index = state.selectedAreaIndex else { return }
+        guard let index = state.selectedAreaIndex else { state.notice = .selectAnArea(to: "remove"); return }
         let id = state.areas[index].item.id, title = state.title(of: id)
         guard let size = state.library.downloads[id]?.size ?? state.library.partialBytes[id] else {
             state.notice = .notOnDevice(title: title)

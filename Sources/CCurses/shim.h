@@ -27,6 +27,19 @@ static const mmask_t MB_BUTTON4_PRESSED = BUTTON4_PRESSED;
 static const mmask_t MB_BUTTON5_PRESSED = BUTTON5_PRESSED;
 static const mmask_t MB_BUTTON1_RELEASED = BUTTON1_RELEASED;
 
+/* term.h is left out (its capability macros are names like `lines`); this is all that is needed of it. */
+extern char *tigetstr(const char *);
+
+/* Whether ncurses itself asks the terminal for SGR (1006) mouse reports and decodes them: the
+   terminal's XM capability names 1006 (xterm's does, tmux's and screen's do not). */
+static inline int mb_ncurses_decodes_sgr_mouse(void) {
+    const char *xm = tigetstr("XM");
+    return xm != NULL && xm != (const char *)-1 && strstr(xm, "1006") != NULL;
+}
+
+/* The key code given to the start of an SGR mouse report when mapbook decodes it itself. */
+static const int MB_KEY_SGR_MOUSE = KEY_MAX + 1;
+
 /* Whether the current LC_CTYPE encodes UTF-8 (braille and box drawing need it). */
 static inline int mb_locale_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);

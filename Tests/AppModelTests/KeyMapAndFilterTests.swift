@@ -130,10 +130,25 @@ struct KeyOverrideTests {
         // The plain mode words the same line with its own commands for the row, never keys.
         let plain = StatusText.line(state.rows[row], state: state, wording: .commands(number: row + 1)).plainText
         #expect(plain == "Failed — download \(row + 1) to retry · details \(row + 1) for why", "\(plain)")
+        // Inside the details, which say why below, the line does not send there.
+        #expect(StatusText.line(state.rows[row], state: state, wording: .details).plainText == "Failed — R to retry")
         state.library.transfers[Fixture.acadia] = .queued
         #expect(StatusText.line(state.rows[row], state: state, wording: .commands(number: 3)).plainText.hasSuffix("· cancel 3 to cancel"))
         #expect(StatusText.line(state.rows[row], state: state).plainText.hasSuffix("· c to cancel"))
         state.notice = .noPins
         #expect(state.message == "No pins yet: ! drops one at the centre of the map.")
+    }
+}
+
+/// An area's key on the web map's row says which row it wants instead of doing nothing.
+@Suite("update: area keys on the web map's row")
+struct AreaKeysOnTheWebMapRowTests {
+    @Test func removeAndDownloadSayToSelectAnArea() {
+        var state = Fixture.loaded()
+        #expect(state.selectedRow == .webMap)
+        _ = Fixture.keys(&state, .character("x"))
+        #expect(state.overlay == nil && state.message == "Select a map area to remove: this row is the web map.")
+        _ = Fixture.keys(&state, .character("d"))
+        #expect(state.message == "Select a map area to download: this row is the web map.")
     }
 }

@@ -692,7 +692,7 @@ struct NoticeTests {
         let notices: [Notice] = [.offline, .backOnline, .reloading, .checkingPortal, .notConnected, .catalogNotKept("x."),
                                  .downloaded(title: "A", size: 1_048_576), .downloadFailed(title: "A", sentence: "x."),
                                  .cancelled(title: "A"), .downloadingCount(1), .allDownloaded, .upToDate(title: "A"),
-                                 .notDownloadable(title: "A", .processing), .selectAnArea, .offlineDownloads, .offlineUpdates,
+                                 .notDownloadable(title: "A", .processing), .selectAnArea(to: "remove"), .offlineDownloads, .offlineUpdates,
                                  .onlyDownloadedUpdates, .noUpdate, .noDownloadToCancel, .notOnDevice(title: "A"),
                                  .removed(title: "A"), .notOnDeviceForMap(title: "A"), .basemapNotDrawable(nil),
                                  .basemapNotDrawable(WebMapLayer(title: "World Topographic Map", layerType: "ArcGISTiledMapServiceLayer")),

@@ -282,6 +282,28 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// A terminal sending SGR mouse reports (tmux's description asks only for the old ones): the
+    /// wheel zooms the map out, and no part of the report is read as a key (its "M" would open
+    /// the Maps card).
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(2)))
+    func anSGRWheelReportZoomsAndIsNotReadAsKeys() async throws {
+        let tmux = try Tmux(width: 100, height: 30)
+        defer { tmux.close() }
+        try tmux.start("mapbook demo")
+        _ = try await tmux.waitFor("6 map areas", timeout: 30)
+        tmux.send("m")
+        let before = Self.zoom(in: Self.footer(try await tmux.waitFor("braille")))
+        tmux.sendLiteral("\u{1B}[<65;40;12M")
+        tmux.sendLiteral("\u{1B}[<65;40;12M")
+        #expect(await tmux.eventually { screen in
+            Self.zoom(in: Self.footer(screen)).map { zoom in before.map { zoom < $0 - 1.5 } ?? false } ?? false
+        }, "two notches down zoom out")
+        let screen = tmux.capture()
+        #expect(!screen.contains("╭─ Maps") && !screen.contains("[<65"), "\(screen)")
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
     static var installable: Bool {
@@ -1135,6 +1157,9 @@ final class Tmux {
             }
         }
     }
+
+    /// Types `text` into the pane as it is, escape sequences and all (what a terminal would send).
+    func sendLiteral(_ text: String) { _ = run(["send-keys", "-l", "-t", session, text]) }
 
     func send(_ keys: String...) {
         for key in keys { _ = run(["send-keys", "-t", session, key]) }

@@ -33,6 +33,8 @@ final class CursesBackend {
     let colorCount: Int
     private(set) var width: Int
     private(set) var height: Int
+    /// SGR mouse reports were asked for here, and are decoded here (`SGRMouseReport`).
+    private let decodesSGRMouse: Bool
 
     /// Opens the terminal on the given streams (the process's own by default). `terminalType` nil
     /// means `$TERM`.
@@ -62,11 +64,20 @@ final class CursesBackend {
         // in most terminals, and the loop drops the rest cheaply.
         mousemask(MB_BUTTON1_PRESSED | MB_BUTTON1_RELEASED | MB_BUTTON4_PRESSED | MB_BUTTON5_PRESSED | MB_REPORT_MOUSE_POSITION, nil)
         mouseinterval(0)
+        // Where the terminal's description asks only for the old reports (tmux's, screen's), SGR
+        // reports are asked for too and read here: a terminal left sending them would otherwise
+        // have its wheel read as keys ("…M" opening the Maps card), and old reports end at column 223.
+        decodesSGRMouse = mb_ncurses_decodes_sgr_mouse() == 0
+        if decodesSGRMouse {
+            define_key("\u{1B}[<", MB_KEY_SGR_MOUSE)
+            putp("\u{1B}[?1006h")
+        }
         width = Int(getmaxx(stdscr)); height = Int(getmaxy(stdscr))
     }
 
     /// Restores the terminal.
     func close() {
+        if decodesSGRMouse { putp("\u{1B}[?1006l") }
         endwin()
         delscreen(screen)
     }
@@ -135,7 +146,9 @@ final class CursesBackend {
         while true {
             let result = wget_wch(stdscr, &character)
             if result == ERR { break }
-            if result == KEY_CODE_YES {
+            if result == KEY_CODE_YES, Int32(character) == MB_KEY_SGR_MOUSE {
+                if let event = sgrMouseReport() { events.append(.mouse(event)) }
+            } else if result == KEY_CODE_YES {
                 if let event = functionKey(Int32(character)) { events.append(event) }
             } else if let event = plainKey(UInt32(character)) {
                 events.append(event)
@@ -149,6 +162,17 @@ final class CursesBackend {
         var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         let hungUp = poll(&input, 1, 0) > 0 && input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
         return hungUp || emptyReads >= 3 ? [.hangUp] : []
+    }
+
+    /// The rest of an SGR mouse report whose start ncurses matched: its numbers up to `M` or `m`.
+    private func sgrMouseReport() -> MouseEvent? {
+        var body = "", character: wint_t = 0
+        while body.count <= SGRMouseReport.longestBody, wget_wch(stdscr, &character) == OK, let scalar = Unicode.Scalar(UInt32(character)) {
+            let next = Character(scalar)
+            if next == "M" || next == "m" { return SGRMouseReport.event(body: body, final: next) }
+            body.append(next)
+        }
+        return nil
     }
 
     private func plainKey(_ value: UInt32) -> InputEvent? {
