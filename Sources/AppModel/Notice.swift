@@ -153,6 +153,11 @@ extension Notice {
         }
     }
 
+    /// Said of what the user just did, and worth reading after the reload it starts.
+    public var outlivesReload: Bool {
+        if case .signedIn = self { true } else { false }
+    }
+
     public var fades: Bool {
         switch self {
         case .offline, .notAnswering, .reloading, .checkingPortal, .notConnected, .catalogNotKept, .listingAreas, .downloadFailed,

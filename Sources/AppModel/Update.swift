@@ -238,8 +238,9 @@ public enum App {
         state.webMap = DisplayText.webMap(webMap)
         state.areas = areas.map(DisplayText.area)
         state.phase = .loaded
-        // What said the load was under way goes; news (signed in, back online) fades by itself.
-        if notice != nil || state.notice?.fades != true { state.notice = notice }
+        // What said the load was under way goes, and so does older news; a sign-in's confirmation
+        // outlives the reload it started (it fades by itself).
+        if notice != nil || !(state.notice?.outlivesReload ?? false) { state.notice = notice }
         reselect(&state, previous)
         return requestOverviewDraw(&state) + (complete ? restoreView(&state) : [])
     }

@@ -103,10 +103,6 @@ public struct LabelPass: Sendable {
         self.marks = marks; self.labels = labels; self.attribution = attribution
     }
 
-    /// Below this contrast with the map beneath, a name gets a background cell of its own.
-    static let readableContrast = 3.0
-    static let lightHalo: PaletteIndex = 255, darkHalo: PaletteIndex = 236
-
     /// Draws into `rect`: marks (the last of a cell wins), then names by rank (ties in the order
     /// given), each at its first spot whose cells and a cell either side (a padded name's padding)
     /// are free of marks, names and the attribution, and not within a few rows of a map name of the
@@ -157,9 +153,7 @@ public struct LabelPass: Sendable {
             frame.putOver(text, x: x, y: y, style: style, limit: rect.maxX)
             // Where the map beneath would swallow the name (yellow on light land, blue on the sea), it
             // gets a background of its own: light under dark text, dark under light.
-            if colors, beneath.contains(where: { XtermPalette.contrast(label.color, $0) < Self.readableContrast }) {
-                let halo = XtermPalette.contrast(label.color, Self.lightHalo) >= XtermPalette.contrast(label.color, Self.darkHalo)
-                    ? Self.lightHalo : Self.darkHalo
+            if colors, let halo = XtermPalette.halo(for: label.color, on: beneath) {
                 for cx in x..<(x + width) { frame[cx, y].style.background = halo }
             }
             if isMapName { mapNames[label.text, default: []].append((spot.column, spot.row)) } else { markNames.append((label.text, spot.column, spot.row)) }

@@ -204,7 +204,9 @@ final class SampleRouter: Sendable {
     /// `GET /admin/faults?key=value&…`: changes faults (same keys as `--faults`) and shows them.
     /// `outage=SECONDS` refuses every connection for that long, then recovers.
     private func admin(_ request: LoopbackRequest) -> LoopbackResponse {
-        let settings = request.query.filter { $0.key != "f" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        // `reset` first, whatever its place in the query: `?reset&corrupt` means a clean slate, then corrupt.
+        let settings = request.query.filter { $0.key != "f" }.sorted { ($0.key == "reset" ? 0 : 1, $0.key) < ($1.key == "reset" ? 0 : 1, $1.key) }
+            .map { ($0.key, $0.value) }
         do {
             try updateFaults { try $0.apply(settings) }
         } catch {

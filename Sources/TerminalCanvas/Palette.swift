@@ -56,6 +56,18 @@ public enum XtermPalette {
         return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
     }
 
+    /// Below this contrast with what is beneath, a mark or a name gets a background of its own.
+    public static let readableContrast = 3.0
+
+    /// The background that makes `color` readable where `beneath` would swallow it (a dark swatch
+    /// on a dark card, yellow on light land): light under dark, dark under light; nil when it
+    /// reads as it is.
+    public static func halo(for color: PaletteIndex, on beneath: [PaletteIndex]) -> PaletteIndex? {
+        guard beneath.contains(where: { contrast(color, $0) < readableContrast }) else { return nil }
+        let light: PaletteIndex = 255, dark: PaletteIndex = 236
+        return contrast(color, light) >= contrast(color, dark) ? light : dark
+    }
+
     private static func distance(_ index: PaletteIndex, _ r: Int, _ g: Int, _ b: Int) -> Int {
         let c = rgb(index)
         return (c.r - r) * (c.r - r) + (c.g - g) * (c.g - g) + (c.b - b) * (c.b - b)

@@ -169,6 +169,9 @@ import Geometry
         }
         _ = try await json("/admin/faults?reset")
         #expect(portal.faults == SampleFaults())
+        // A reset among other keys goes first, whatever its place: the others are kept.
+        _ = try await json("/admin/faults?corrupt&reset&latency=5")
+        #expect(portal.faults.corrupt && portal.faults.latencyMilliseconds == 5)
     }
 
     @Test func faultSyntax() throws {

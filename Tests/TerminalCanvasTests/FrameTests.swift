@@ -86,3 +86,15 @@ import Testing
         #expect(frame[0, 0].character == "z" && frame[0, 0].style.background == 20)
     }
 }
+
+/// What makes a colour readable where it is drawn: nothing where it reads, else a light ground
+/// under a dark colour and a dark one under a light colour (a black legend swatch on the dark card).
+struct HaloTests {
+    @Test func aColourThatReadsNeedsNoHaloAndOneThatDoesNotGetsTheOtherLightness() {
+        #expect(XtermPalette.halo(for: 231, on: [16]) == nil, "white on black reads")
+        let black = XtermPalette.halo(for: 16, on: [235])
+        #expect(black == 255 && XtermPalette.contrast(16, black!) >= XtermPalette.readableContrast)
+        let yellow = XtermPalette.halo(for: 227, on: [230])
+        #expect(yellow == 236 && XtermPalette.contrast(227, yellow!) >= XtermPalette.readableContrast)
+    }
+}

@@ -102,18 +102,20 @@ import UserFiles
         let band = CellStyle(reverse: true)
         func drawn(_ list: ScrollingList, height: Int = 3) -> Frame {
             var frame = Frame(width: 8, height: height)
-            list.draw(in: frame.bounds, into: &frame, band: band) { index, line, _, frame in
+            list.draw(in: frame.bounds, into: &frame, band: band, ascii: false) { index, line, _, frame in
                 frame.put("row \(index)", x: line.x, y: line.y, style: .plain, limit: line.maxX)
             }
             return frame
         }
-        #expect(drawn(ScrollingList(count: 10, selection: 0)).text == "row 0\nrow 1\nrow 2")
+        // Rows out of view are shown by arrows in the last column.
+        #expect(drawn(ScrollingList(count: 10, selection: 0)).text == "row 0\nrow 1\nrow 2  ▼")
         let down = drawn(ScrollingList(count: 10, selection: 5))
-        #expect(down.text == "row 3\nrow 4\nrow 5", "scrolled just far enough")
-        #expect(down[7, 2].style == band && down[7, 1].style != band, "the band crosses the whole width")
-        #expect(drawn(ScrollingList(count: 10, selection: 9)).text == "row 7\nrow 8\nrow 9")
-        #expect(drawn(ScrollingList(count: 10, selection: 2, alsoShowing: 4)).text == "row 2\nrow 3\nrow 4")
-        #expect(drawn(ScrollingList(count: 10, selection: 2, alsoShowing: 8)).text == "row 2\nrow 3\nrow 4",
+        #expect(down.text == "row 3  ▲\nrow 4\nrow 5  ▼", "scrolled just far enough")
+        #expect(down[6, 2].style == band && down[7, 2].style.reverse && down[7, 1].style != band, "the band crosses the whole width, under the arrow too")
+        #expect(drawn(ScrollingList(count: 10, selection: 9)).text == "row 7  ▲\nrow 8\nrow 9")
+        #expect(drawn(ScrollingList(count: 3, selection: 2)).text == "row 0\nrow 1\nrow 2", "all in view: no arrows")
+        #expect(drawn(ScrollingList(count: 10, selection: 2, alsoShowing: 4)).text == "row 2  ▲\nrow 3\nrow 4  ▼")
+        #expect(drawn(ScrollingList(count: 10, selection: 2, alsoShowing: 8)).text == "row 2  ▲\nrow 3\nrow 4  ▼",
                 "what is also wanted never pushes the selection off the top")
         #expect(drawn(ScrollingList(count: 0, selection: 0)).text == "\n\n")
     }

@@ -139,7 +139,7 @@ enum WebMapsCard {
         let inner = list.width - 2
         let titles = min(rows.map { DisplayWidth.of($0.title) }.max() ?? 0, inner * 3 / 5)
         let columns = fitted(columnWidths(rows), room: inner - titles - 2)
-        ScrollingList(count: rows.count, selection: maps.selection).draw(in: list, into: &frame) { index, line, isSelected, frame in
+        ScrollingList(count: rows.count, selection: maps.selection).draw(in: list, into: &frame, ascii: options.glyphs == .ascii) { index, line, isSelected, frame in
             drawRow(rows[index], columns: columns, selected: isSelected && !maps.isTypingQuery, in: line, into: &frame, options: options)
         }
         frame.put(DisplayWidth.truncated(maps.status(unicode: unicode), to: card.width - 4), x: card.x + 2, y: card.maxY - 2,

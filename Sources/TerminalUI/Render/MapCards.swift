@@ -73,10 +73,12 @@ enum LayerListPanel {
         let legendBelow = lines[(selectedLine + 1)...].prefix { $0.row == nil }.count
         let band = theme.card.overlaid(by: CellStyle(reverse: true))
         ScrollingList(count: lines.count, selection: selectedLine, alsoShowing: selectedLine + legendBelow)
-            .draw(in: card.inset(by: 1), into: &frame, band: band) { index, row, isSelected, frame in
+            .draw(in: card.inset(by: 1), into: &frame, band: band, ascii: options.glyphs == .ascii) { index, row, isSelected, frame in
                 let line = lines[index]
                 if let entry = line.swatch {
-                    let swatch = CellStyle(foreground: theme.colors ? entry.color : nil, background: theme.card.background, bold: true)
+                    // A dark symbol on the dark card (or a light one on a light card) gets a background it shows on.
+                    let background = theme.card.background.map { card in entry.color.flatMap { XtermPalette.halo(for: $0, on: [card]) } ?? card }
+                    let swatch = CellStyle(foreground: theme.colors ? entry.color : nil, background: theme.colors ? background : theme.card.background, bold: true)
                     frame.put(String(entry.glyph(ascii: ascii)), x: card.x + 6, y: row.y, style: swatch, limit: card.maxX - 2)
                     frame.put(DisplayWidth.truncated(line.text, to: card.width - 11), x: card.x + 8, y: row.y, style: theme.card, limit: card.maxX - 2)
                 } else {
@@ -200,7 +202,7 @@ enum PinsTable {
         // Below the heading, above the bottom border.
         let rows = Rect(x: card.x + 1, y: card.y + 2, width: card.width - 2, height: height - 4)
         let band = theme.card.overlaid(by: CellStyle(reverse: true))
-        ScrollingList(count: pins.count, selection: map.panelSelection).draw(in: rows, into: &frame, band: band) { index, line, isSelected, frame in
+        ScrollingList(count: pins.count, selection: map.panelSelection).draw(in: rows, into: &frame, band: band, ascii: options.glyphs == .ascii) { index, line, isSelected, frame in
             let pin = pins[index]
             let place = state.pins.places[pin.id] ?? GeoPoint(longitude: pin.longitude, latitude: pin.latitude).degrees()
             let text = row([pin.title, pin.note ?? "", place, Format.date(pin.created, time: true)])
@@ -269,7 +271,7 @@ enum DirectionsPanel {
         if card.maxY - 1 - (y + 1) < foot.count + 5 { foot = [] }
         let list = Rect(x: card.x + 1, y: y + 1, width: card.width - 2, height: card.maxY - 1 - (y + 1) - (foot.isEmpty ? 0 : foot.count + 1))
         let band = theme.card.overlaid(by: CellStyle(reverse: true))
-        ScrollingList(count: rows.count, selection: row).draw(in: list, into: &frame, band: band) { index, line, isSelected, frame in
+        ScrollingList(count: rows.count, selection: row).draw(in: list, into: &frame, band: band, ascii: options.glyphs == .ascii) { index, line, isSelected, frame in
             let style = isSelected ? band : theme.card
             let entry = rows[index]
             frame.put(entry.lead + DisplayWidth.truncated(entry.text, to: textWidth(entry)), x: line.x + 1, y: line.y,

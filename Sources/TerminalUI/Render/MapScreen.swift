@@ -119,7 +119,7 @@ enum MapScreen {
         DocumentScreen.drawCard(card, title: title, into: &frame, options: options)
         let band = theme.card.overlaid(by: CellStyle(reverse: true))
         ScrollingList(count: rows.count, selection: map.panelSelection)
-            .draw(in: card.inset(by: 1), into: &frame, band: band) { index, line, isSelected, frame in
+            .draw(in: card.inset(by: 1), into: &frame, band: band, ascii: options.glyphs == .ascii) { index, line, isSelected, frame in
                 frame.put(DisplayWidth.truncated(rows[index], to: card.width - 4), x: card.x + 2, y: line.y,
                           style: isSelected ? band : theme.card, limit: card.maxX - 2)
             }

@@ -23,16 +23,23 @@ struct ScrollingList {
     }
 
     /// Draws the rows that fit in `rect`, one a line, through `row(index, line, isSelected, &frame)`;
-    /// with a `band`, the selected row's line is filled with it first.
-    func draw(in rect: Rect, into frame: inout Frame, band: CellStyle? = nil,
+    /// with a `band`, the selected row's line is filled with it first. Rows out of view above or
+    /// below are shown by an arrow in the rectangle's last column (the cards' margin), first or
+    /// last line.
+    func draw(in rect: Rect, into frame: inout Frame, band: CellStyle? = nil, ascii: Bool,
               row: (_ index: Int, _ line: Rect, _ isSelected: Bool, _ frame: inout Frame) -> Void) {
         guard rect.height > 0, count > 0 else { return }
         let top = top(visible: rect.height)
-        for index in top..<min(top + rect.height, count) {
+        let end = min(top + rect.height, count)
+        for index in top..<end {
             let line = Rect(x: rect.x, y: rect.y + index - top, width: rect.width, height: 1)
             let isSelected = index == selection
             if isSelected, let band { frame.fill(line, with: Cell(" ", style: band)) }
             row(index, line, isSelected, &frame)
+        }
+        guard rect.width > 1 else { return }
+        for (hidden, y, arrow) in [(top > 0, rect.y, ascii ? "^" : "▲"), (end < count, rect.maxY - 1, ascii ? "v" : "▼")] where hidden {
+            frame[rect.maxX - 1, y] = Cell(Character(arrow), style: frame[rect.maxX - 1, y].style.overlaid(by: CellStyle(bold: true)))
         }
     }
 }
