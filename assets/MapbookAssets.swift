@@ -54,7 +54,10 @@ public enum MapbookAssets {
     /// puts them. Looked up from the executable's real path, so a link to it works too; when
     /// neither is there the geography reads as missing (never the crash of a missing bundle).
     public static let directory: URL? = {
-        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        // /proc/self/exe, not Bundle.main: the bundle lists the executable's folder when first asked,
+        // a few milliseconds of every start where that folder is full (a build's).
+        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        let executable = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         let beside = executable.deletingLastPathComponent()
         let candidates = [beside.appendingPathComponent("mapbook_MapbookAssets.resources"),
                           beside.deletingLastPathComponent().appendingPathComponent("share/mapbook")]
