@@ -32,12 +32,18 @@ public struct PortalClient: Sendable {
     /// Answers kept with their validators, asked about again rather than fetched again; nil for none.
     let cache: HTTPCache?
 
+    /// How requests are addressed: as the REST API has them, or (a fleet mirror) as the files that
+    /// answer them (`MirrorLayout.file`), so a static host serves them with no rewrites.
+    public enum Addressing: Sendable { case rest, files }
+    let addressing: Addressing
+
     public init(portal: URL, token: String? = nil, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil) {
         self.init(portal: portal, session: token.flatMap { $0.isEmpty ? nil : SignInSession(token: $0) }, http: http, cache: cache)
     }
 
     /// Signed in with `session`, whose token is renewed (once) when the portal says it expired.
-    public init(portal: URL, session: SignInSession?, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil) {
+    public init(portal: URL, session: SignInSession?, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil,
+                addressing: Addressing = .rest) {
         var root = portal.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
         if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
@@ -46,6 +52,7 @@ public struct PortalClient: Sendable {
         self.http = http
         self.cache = cache
         self.session = session
+        self.addressing = addressing
     }
 
     /// Whether requests carry a token.
@@ -265,6 +272,9 @@ public struct PortalClient: Sendable {
     /// The same under another base (a geocode service). The token goes only to the portal itself,
     /// and from ArcGIS Online to its own services (`*.arcgis.com`).
     func request(base: URL, _ path: [String], query: [(String, String)], json: Bool = true) -> HTTPRequest {
+        if addressing == .files, base == restURL, let file = MirrorLayout.file(restPath: path, query: query, json: json) {
+            return request(url: file.reduce(restURL) { $0.appendingPathComponent($1, isDirectory: false) })
+        }
         var url = base
         for component in path { url.appendPathComponent(component, isDirectory: false) }
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!

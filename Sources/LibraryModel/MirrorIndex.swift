@@ -107,37 +107,3 @@ public struct MirrorFile: Sendable, Equatable, Codable {
         self.path = path; self.size = size; self.sha256 = sha256; self.item = item; self.modified = modified; self.verifiedBy = verifiedBy
     }
 }
-
-/// Where each REST answer lives in a mirror. Paths are relative to the mirror's root, and are the
-/// request's path with what a file system cannot hold beside it spelled out: an item's JSON is
-/// `items/<id>/item.json` (`items/<id>` is also the folder of its data), a JSON answer of a path
-/// that also serves bytes ends `.json`, and `relatedItems` is one file per relationship and
-/// direction. `scripts/mirror/nginx.conf` maps requests to these names.
-public enum MirrorLayout {
-    public static let index = "mirror.json"
-    static let items = "sharing/rest/content/items"
-
-    /// `content/items/<id>?f=json`.
-    public static func item(_ id: ItemID) -> String { "\(items)/\(id.rawValue)/item.json" }
-    /// `content/items/<id>/data?f=json` (a web map's definition).
-    public static func dataJSON(of id: ItemID) -> String { "\(items)/\(id.rawValue)/data.json" }
-    /// `content/items/<id>/data` (a package's bytes).
-    public static func data(of id: ItemID) -> String { "\(items)/\(id.rawValue)/data" }
-    /// `content/items/<id>/relatedItems?relationshipType=<type>&direction=<direction>&f=json`.
-    public static func relatedItems(of id: ItemID, relationship: String, direction: String = "forward") -> String {
-        "\(items)/\(id.rawValue)/relatedItems/\(relationship)-\(direction).json"
-    }
-    /// `content/items/<id>/info/<name>` (a thumbnail); nil for a name that is not a plain relative
-    /// path (`..`, hidden parts, odd characters).
-    public static func info(of id: ItemID, named name: String) -> String? {
-        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.count <= 4, parts.allSatisfy(isPlainPart) else { return nil }
-        return "\(items)/\(id.rawValue)/info/\(parts.joined(separator: "/"))"
-    }
-
-    /// Letters, digits, `-`, `_` and `.`, not starting with a dot.
-    private static func isPlainPart(_ part: Substring) -> Bool {
-        !part.isEmpty && part.count <= 100 && part.first != "." &&
-            part.unicodeScalars.allSatisfy { ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || "-_.".unicodeScalars.contains($0) }
-    }
-}

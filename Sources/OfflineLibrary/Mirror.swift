@@ -7,9 +7,9 @@ import MapbookCore
 import Synchronization
 
 /// A fleet mirror as a device uses it (`--mirror URL`, `mirror = URL`): a folder `mapbook stage`
-/// wrote, served by nginx, an object store or a CDN. It answers the portal's REST paths for what
-/// it holds, so it is read with a `PortalClient` of its own — one that never carries a token: the
-/// portal does not vouch for the mirror's host.
+/// wrote, served by nginx, an object store, a CDN or any static host. It holds the files that answer
+/// the portal's REST requests (`MirrorLayout`), and is read by their names with a `PortalClient` of
+/// its own — one that never carries the portal's token: the portal does not vouch for its host.
 ///
 /// Two rules, one place:
 /// - package bytes come from the mirror when `mirror.json` lists the same item at the same
@@ -53,7 +53,8 @@ public final class Mirror: Sendable {
         self.url = url
         self.http = http
         self.minimumRate = minimumRate
-        client = PortalClient(portal: url, session: nil, http: http)
+        // Asked for the files `stage` wrote, by their names: any static host serves them.
+        client = PortalClient(portal: url, session: nil, http: http, addressing: .files)
     }
 
     /// Why the mirror is not being asked, while it is given up.

@@ -172,11 +172,15 @@ struct MirrorStageTests {
 
     @Test func onceThePortalIsFoundUnreachableTheMirrorIsAskedAtOnce() async throws {
         let fixture = try LibraryFixture()
-        defer { fixture.portal.stop() }
+        defer { fixture.portal.stop(); try? FileManager.default.removeItem(atPath: folder) }
+        _ = try await stage(fixture, areas: .chosen { $0.filter { $0.item.id.rawValue == SampleFixture.bangor.id } })
+        // Served as a plain bucket serves it: the files by their names, no rewrites.
+        let bucket = try StaticFolderServer(folder: folder)
+        defer { bucket.stop() }
         let gone = try SampleFixture.start()
         let portal = PortalClient(portal: gone.baseURL, http: LibraryFixture.http())
         gone.stop()
-        let mirror = Mirror(url: fixture.portal.baseURL, http: LibraryFixture.http())
+        let mirror = Mirror(url: bucket.server.baseURL, http: LibraryFixture.http())
         let asked = Mutex<[String]>([])
         for _ in 0..<3 {
             let item = try await Mirror.preferringPortal(portal, mirror: mirror) { client in
@@ -186,9 +190,29 @@ struct MirrorStageTests {
             #expect(item.title == "Explore Maine")
         }
         // The first call tried the portal, then the mirror; the next two went to the mirror only.
-        let portalAddress = gone.baseURL.absoluteString, mirrorAddress = fixture.portal.baseURL.absoluteString
+        let portalAddress = gone.baseURL.absoluteString, mirrorAddress = bucket.server.baseURL.absoluteString
         #expect(asked.withLock { $0 }.map { $0.hasPrefix(portalAddress) ? "portal" : $0.hasPrefix(mirrorAddress) ? "mirror" : $0 }
                 == ["portal", "mirror", "mirror", "mirror"])
+    }
+
+    /// A device asks a mirror for the very names `stage` writes: each REST request the catalogue and
+    /// packages need is one file, and what a mirror holds no file for is left as it is.
+    @Test func theFilesADeviceAsksForAreTheOnesStageWrites() {
+        let id = ItemID(SampleFixture.webMapID)!, items = ["content", "items", id.rawValue]
+        func file(_ path: [String], _ query: [(String, String)] = [], json: Bool = true) -> String? {
+            MirrorLayout.file(restPath: path, query: query, json: json).map { "sharing/rest/" + $0.joined(separator: "/") }
+        }
+        #expect(file(items) == MirrorLayout.item(id))
+        #expect(file(items + ["data"]) == MirrorLayout.dataJSON(of: id))
+        #expect(file(items + ["data"], json: false) == MirrorLayout.data(of: id))
+        #expect(file(items + ["relatedItems"], [("relationshipType", "Map2Area"), ("direction", "forward")])
+                == MirrorLayout.relatedItems(of: id, relationship: "Map2Area"))
+        #expect(file(items + ["relatedItems"], [("relationshipType", "Area2Package")]) == MirrorLayout.relatedItems(of: id, relationship: "Area2Package"))
+        #expect(file(items + ["info", "thumbnail", "t.png"], json: false) == MirrorLayout.info(of: id, named: "thumbnail/t.png"))
+        for (path, query) in [(items + ["relatedItems"], [("relationshipType", "../x")]), (items + ["relatedItems"], [("relationshipType", "A"), ("direction", "up")]),
+                              (["content", "items", "not-an-id"], []), (["search"], [("q", "x")]), (items, [("token", "x")])] {
+            #expect(file(path, query) == nil, "\(path) \(query)")
+        }
     }
 
     @Test func onlyPlainThumbnailNamesBecomePaths() {
