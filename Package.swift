@@ -126,6 +126,6 @@ let package = Package(
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
         // Test support: the sample portal, its content built once per test process.
         .target(name: "PortalFixtures", dependencies: ["ArcGISModel", "SamplePortal", "OfflineLibrary", "MapbookCore", "AppModel", "AppRuntime",
-                                                    "EventLoop", "ArcGISPortal", "MapSources", "HTTP"], path: "Tests/PortalFixtures"),
+                                                    "EventLoop", "ArcGISPortal", "MapSources", "HTTP", "LoopbackHTTP"], path: "Tests/PortalFixtures"),
     ]
 )

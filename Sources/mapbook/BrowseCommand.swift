@@ -89,7 +89,11 @@ enum Browser {
             state.preferences.units = settings.units
             state.portal.keepsSignIn = keepsSignIn
             if let problem = problems.first { state.notice = .problem(problem) }
-            if let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) { state.restore(view) }
+            // The plain mode starts on the list, numbered as always: where the full screen was left
+            // (its order, a map open) is the full screen's.
+            if !display.runsPlain, let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) {
+                state.restore(view)
+            }
             state.startsOnMaps = display.runsPlain ? nil : card
             state.hasWebMap = hasWebMap
             return Program(state: state, runtime: runtime)
@@ -103,7 +107,7 @@ enum Browser {
             if final.leftStandaloneMap {
                 return await program(browsed.webMap, phase: browsed.hasWebMap ? .loading : startingPhase, card: .packages, hasWebMap: browsed.hasWebMap)
             }
-            if let remembering, let view = final.viewToRemember {
+            if !display.runsPlain, let remembering, let view = final.viewToRemember {
                 remembering.views.remember(view, portal: remembering.portal, webMap: final.webMapID.rawValue)
             }
             // A package chosen in the Maps card: the map view on it, as `mapbook open` shows it.

@@ -95,14 +95,16 @@ struct JSONContractTests {
         }
     }
 
-    /// A bad option is the error object on standard output, kind `usage`, exit 64.
-    @Test(arguments: runs)
-    func aUsageErrorIsTheErrorObject(run: Run) async throws {
-        let result = try await CLI.runAsync(Array(run.arguments.prefix(run.command.split(separator: " ").count)) + ["--json", "--no-such-option"])
-        #expect(result.status == 64, "\(run)")
-        let error = Self.documents(result.stdout, lines: true).first?["error"] as? [String: Any]
-        #expect(error?["kind"] as? String == "usage" && (error?["message"] as? String)?.isEmpty == false, "\(run): \(result.stdout)")
-        #expect(result.stderr.contains("Usage:"), "the usage text still goes to standard error")
+    /// A bad option is the error object on standard output, kind `usage`, exit 64. One command at
+    /// a time: two dozen started at once would crowd out the timing of every other test.
+    @Test func aUsageErrorIsTheErrorObject() async throws {
+        for run in Self.runs {
+            let result = try await CLI.runAsync(Array(run.arguments.prefix(run.command.split(separator: " ").count)) + ["--json", "--no-such-option"])
+            #expect(result.status == 64, "\(run)")
+            let error = Self.documents(result.stdout, lines: true).first?["error"] as? [String: Any]
+            #expect(error?["kind"] as? String == "usage" && (error?["message"] as? String)?.isEmpty == false, "\(run): \(result.stdout)")
+            #expect(result.stderr.contains("Usage:"), "\(run): the usage text still goes to standard error")
+        }
     }
 
     /// The JSON objects printed: the one document, or each line (nil for one that does not parse).

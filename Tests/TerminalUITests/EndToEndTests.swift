@@ -282,6 +282,26 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// The plain mode starts on the list, whatever the full screen was left on: a map left open
+    /// there is not opened again, unasked, for a screen reader.
+    @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(2)))
+    func thePlainModeDoesNotReopenTheFullScreensMap() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        let tmux = try Tmux(width: 100, height: 30)
+        defer { tmux.close() }
+        let browse = "mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleCatalog.webMapID)"
+        try tmux.start(browse)
+        _ = try await tmux.waitFor("6 map areas", timeout: 30)
+        tmux.send("m")
+        _ = try await tmux.waitFor("braille")
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+        tmux.respawn("sh -c \"printf 'list\\\\nquit\\\\n' | \(browse) --plain\"")
+        let screen = try await tmux.waitFor("[exit", timeout: 30)
+        #expect(screen.contains("7. Bangor") && !screen.contains("Map of"), "\(screen)")
+    }
+
     /// A terminal sending SGR mouse reports (tmux's description asks only for the old ones): the
     /// wheel zooms the map out, and no part of the report is read as a key (its "M" would open
     /// the Maps card).

@@ -22,6 +22,10 @@ enum SnapshotState {
                 let portal = try! SampleFixture.start()
                 defer { portal.stop() }
                 let program = await ProgramFixture.started(portal: portal.baseURL)
+                // Every snapshot shows the thumbnails: on a machine busy with the rest of the suite
+                // they may take longer than the fixture's minute to come.
+                let loaded = await ProgramFixture.settle(program, timeout: .seconds(180), until: ProgramFixture.settledLoad)
+                if !loaded { Issue.record("the sample web map did not load with its thumbnails within three minutes") }
                 await program.shutdown()
                 var state = program.state
                 state.portal.lastSynced = nil
