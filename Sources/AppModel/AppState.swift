@@ -192,6 +192,9 @@ public struct PortalSession: Sendable {
     public var signInWanted = false
     /// Who signed in from the browser this session.
     public var signedInAs: String?
+    /// The list came from the fleet mirror, the portal not answering: the network is up, the
+    /// portal is not, and the status bar says which.
+    public var listedFromMirror = false
     /// A sign-in from the browser is kept for the next start (the demo's portal changes address
     /// each run, so it keeps none): the form says which.
     public var keepsSignIn = true

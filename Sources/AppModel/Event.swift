@@ -120,9 +120,11 @@ public struct WebMapSnapshot: Sendable {
     public var catalog: LibraryCatalog
     public var library: LibrarySnapshot
     public var host: String
+    /// Read from the fleet mirror: the portal could not be reached.
+    public var fromMirror: Bool
 
-    public init(catalog: LibraryCatalog, library: LibrarySnapshot, host: String) {
-        self.catalog = catalog; self.library = library; self.host = host
+    public init(catalog: LibraryCatalog, library: LibrarySnapshot, host: String, fromMirror: Bool = false) {
+        self.catalog = catalog; self.library = library; self.host = host; self.fromMirror = fromMirror
     }
 }
 

@@ -59,7 +59,9 @@ public enum Notice: Equatable, Sendable {
     case basemapChosen(String)
     case noLayers
     case drawingMode(MapMode)
-    case bookmark(String)
+    /// A bookmark gone to; `outside`: the downloaded area whose map it lies outside of, which has
+    /// nothing to draw there.
+    case bookmark(String, outside: String? = nil)
     /// A failure worded elsewhere (an error's sentence), already sanitized.
     case problem(String)
     /// A sign-in from the browser succeeded.
@@ -125,7 +127,8 @@ public enum Notice: Equatable, Sendable {
 
         case .noLayers: "No layers to list yet."
         case .drawingMode(let mode): "Drawing in \(mode.rawValue)"
-        case .bookmark(let name): "Bookmark: \(name)"
+        case .bookmark(let name, nil): "Bookmark: \(name)"
+        case .bookmark(let name, let area?): "Bookmark: \(name), outside \(area): this map holds the area's layers and basemap only."
         case .problem(let sentence): sentence
         case .signedIn(let user, let host): "Signed in to \(host) as \(user)."
         case .noPins: "No pins yet: \(key(.map(.dropPin))) drops one at the centre of the map."

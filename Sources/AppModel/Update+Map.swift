@@ -240,7 +240,9 @@ extension App {
             guard map.bookmarks.indices.contains(map.panelSelection),
                   let extent = map.bookmarks[map.panelSelection].extent.geographic else { return [] }
             state.withMap { $0.panel = nil }
-            state.notice = .bookmark(map.bookmarks[map.panelSelection].name)
+            // An area's map holds only the area: a bookmark beyond it shows little or nothing, and says why.
+            let outside = map.area != nil && map.homeExtent.map { !$0.intersects(extent) } == true ? map.title : nil
+            state.notice = .bookmark(map.bookmarks[map.panelSelection].name, outside: outside)
             return fit(&state, extent)
         case .open, .map(.toggle):
             let rows = state.mapPanelRows

@@ -193,6 +193,7 @@ public enum App {
 
     private static func webMapLoaded(_ state: inout AppState, _ loaded: WebMapSnapshot) -> [Effect] {
         state.portal.host = loaded.host
+        state.portal.listedFromMirror = loaded.fromMirror
         state.library.downloads = loaded.library.downloads
         state.library.partialBytes = loaded.library.partialBytes
         state.portal.lastSynced = loaded.catalog.syncedAt

@@ -33,25 +33,29 @@ struct AreasCommand: AsyncParsableCommand {
         }
         let webMapItem: PortalItem
         let areas: [MapArea]
+        let source: PortalClient
         do {
             let id = options.webMapID
-            (webMapItem, areas) = try await Mirror.preferringPortal(client, mirror: options.selection.fleetMirror) { client in
+            (webMapItem, areas, source) = try await Mirror.preferringPortal(client, mirror: options.selection.fleetMirror) { client in
                 async let item = client.webMapItem(id)
                 async let list = client.mapAreas(of: id)
-                return (try await item, Self.nearestFirst(try await list, to: point))
+                return (try await item, Self.nearestFirst(try await list, to: point), client)
             }
         } catch {
             throw Output.fail(error, json: options.json)
         }
         if options.json {
-            try Output.json(Self.report(portal: client.portalURL, webMap: webMapItem, areas: areas, near: point))
+            try Output.json(Self.report(portal: client.portalURL, webMap: webMapItem, areas: areas, near: point,
+                                        mirror: source.portalURL == client.portalURL ? nil : source.portalURL))
         } else {
-            print(webMap: webMapItem, areas: areas, point: point)
+            // Listed by the fleet mirror, the portal not answering: said so, not "on the portal".
+            let from = source.portalURL == client.portalURL ? client.host : "the mirror at \(options.selection.fleetMirror?.host ?? source.host) (\(client.host) not answering)"
+            print(webMap: webMapItem, areas: areas, point: point, from: from)
         }
     }
 
-    private func print(webMap: PortalItem, areas: [MapArea], point: GeoPoint?) {
-        Output.line("\(Output.cell(webMap.title, width: 80)) (\(webMap.id)) on \(options.portalURL!.host ?? "") — "
+    private func print(webMap: PortalItem, areas: [MapArea], point: GeoPoint?, from: String) {
+        Output.line("\(Output.cell(webMap.title, width: 80)) (\(webMap.id)) on \(from) — "
                     + "\(areas.count) map area\(areas.count == 1 ? "" : "s")")
         guard !areas.isEmpty else {
             Output.line("This web map has no preplanned map areas.")
@@ -84,9 +88,11 @@ struct AreasCommand: AsyncParsableCommand {
     }
 
     /// The JSON of `mapbook areas --json` (see docs/cli.md).
-    static func report(portal: URL, webMap: PortalItem, areas: [MapArea], near: GeoPoint? = nil) -> JSONValue {
+    static func report(portal: URL, webMap: PortalItem, areas: [MapArea], near: GeoPoint? = nil, mirror: URL? = nil) -> JSONValue {
         .object([
             "portal": .string(portal.absoluteString),
+            // The fleet mirror the list came from, the portal not answering; null from the portal.
+            "listedBy": mirror.map { .string($0.absoluteString) } ?? .null,
             "webMap": .object(["id": .string(webMap.id.rawValue), "title": .text(webMap.title)]),
             "mapAreas": .array(areas.map { area in
                 var fields: [String: JSONValue] = [

@@ -573,6 +573,10 @@ struct UpdateMapTests {
         let effects = Fixture.keys(&state, .enter)
         #expect(state.map?.panel == nil && state.message == "Bookmark: Coast")
         #expect(effects.count == 1)
+        // One beyond the area: its map has nothing there, and says so.
+        state.withMap { $0.bookmarks.append(Bookmark(name: "Caribou", extent: Envelope(xmin: -68.2, ymin: 46.8, xmax: -67.9, ymax: 46.9, spatialReference: .wgs84))) }
+        _ = Fixture.keys(&state, .character("b"), .down, .enter)
+        #expect(state.message == "Bookmark: Caribou, outside \(state.map?.title ?? ""): this map holds the area's layers and basemap only.", "\(state.message ?? "")")
     }
 
     @Test func theLayerListHidesALayerByThePackagesOwnName() {

@@ -131,6 +131,8 @@ struct FleetMirrorTests {
         try await server.waitUntilAnswering()
         let areas = try await run(["areas", "--portal", address, "--mirror", server.url], device: "device")
         #expect(areas.status == 0 && areas.stdout.contains("Bangor") && !areas.stdout.contains("Boston"), "\(areas.stdout) \(areas.stderr)")
+        #expect(areas.stdout.hasPrefix("Explore Maine (\(SampleCatalog.webMapID)) on the mirror at 127.0.0.1:\(server.port) (127.0.0.1 not answering)"),
+                "\(areas.stdout)")
         let download = try await run(["download", "Bangor", "--portal", address, "--mirror", server.url], device: "device")
         #expect(download.status == 0, "\(download.stdout) \(download.stderr)")
         #expect(download.stdout.contains("Bangor: downloaded 2.0 MiB from mirror \(server.url)"), "\(download.stdout)")

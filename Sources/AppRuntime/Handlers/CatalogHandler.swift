@@ -127,8 +127,9 @@ final class CatalogHandler {
                 await onWorkPool { recent.remember(opened) }
             }
             // Read from the mirror, the header says so.
-            let host = source.portalURL == client.portalURL ? client.host : "mirror \(library.mirror?.host ?? source.host)"
-            send(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: host)))
+            let fromMirror = source.portalURL != client.portalURL
+            let host = fromMirror ? "mirror \(library.mirror?.host ?? source.host)" : client.host
+            send(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: host, fromMirror: fromMirror)))
             if let kept { send(.catalogNotKept(kept)) }
             let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
             let images = await onWorkPool { Thumbnails.decode(thumbnails) }

@@ -80,6 +80,8 @@ public enum Renderer {
             // Before the portal answers, the list on screen is the one kept from the last sync: say so, and when.
             let kept = state.phase == .loaded && !onMap ? state.portal.lastSynced.map { " · list of \(when($0))" } ?? "" : ""
             network = ("\(glyphs.connecting) connecting\(kept)", theme.statusBar)
+        // Online through the fleet mirror alone: the network is up, the portal is not.
+        case .online where state.portal.listedFromMirror: network = ("\(glyphs.online) mirror only · portal not answering", theme.online)
         case .online: network = ("\(glyphs.online) online", theme.online)
         case .offline, .portalNotAnswering:
             let synced = onMap ? "" : state.portal.lastSynced.map { " · synced \(when($0))" } ?? ""
