@@ -5,7 +5,7 @@ import Foundation
 /// never part of a shell line. The browser gets this process's environment less its secrets.
 public enum LinkOpener {
     /// Variables that hold a token or key: never handed to a child process.
-    public static let secretVariables: Set<String> = ["MAPBOOK_TOKEN", "MAPBOOK_API_KEY"]
+    public static let secretVariables: Set<String> = ["MAPBOOK_TOKEN", "MAPBOOK_API_KEY", "MAPBOOK_MIRROR_TOKEN"]
 
     /// This process's environment without the secret variables.
     public static func childEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {

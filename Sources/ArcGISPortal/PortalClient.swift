@@ -36,6 +36,9 @@ public struct PortalClient: Sendable {
     /// answer them (`MirrorLayout.file`), so a static host serves them with no rewrites.
     public enum Addressing: Sendable { case rest, files }
     let addressing: Addressing
+    /// A fleet mirror's own credential (a private bucket's bearer token), sent as `Authorization`
+    /// to the mirror's origin only: never the portal's token, never to another host.
+    let mirrorBearer: String?
 
     public init(portal: URL, token: String? = nil, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil) {
         self.init(portal: portal, session: token.flatMap { $0.isEmpty ? nil : SignInSession(token: $0) }, http: http, cache: cache)
@@ -43,7 +46,7 @@ public struct PortalClient: Sendable {
 
     /// Signed in with `session`, whose token is renewed (once) when the portal says it expired.
     public init(portal: URL, session: SignInSession?, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil,
-                addressing: Addressing = .rest) {
+                addressing: Addressing = .rest, mirrorBearer: String? = nil) {
         var root = portal.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
         if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
@@ -53,6 +56,7 @@ public struct PortalClient: Sendable {
         self.cache = cache
         self.session = session
         self.addressing = addressing
+        self.mirrorBearer = addressing == .files ? mirrorBearer.flatMap { Secrets.isAcceptableToken($0) ? $0 : nil } : nil
     }
 
     /// Whether requests carry a token.
@@ -295,13 +299,23 @@ public struct PortalClient: Sendable {
         return request
     }
 
-    /// A GET of `url` as it is, with the token when the address may carry it.
+    /// A GET of `url` as it is, with the token when the address may carry it (a mirror's: its own
+    /// credential, on its own origin).
     func request(url: URL) -> HTTPRequest {
         var headers: [(String, String)] = []
         if let token = session?.token, Secrets.isAcceptableToken(token), mayCarryToken(url) {
             headers.append(("X-Esri-Authorization", "Bearer \(token)"))
         }
+        if let mirrorBearer, url.origin == portalURL.origin {
+            headers.append(("Authorization", "Bearer \(mirrorBearer)"))
+        }
         return HTTPRequest(url: url, headers: headers)
+    }
+
+    /// A GET of a file below the portal's root (a fleet mirror's `mirror.json`), credentials as for
+    /// any request to it.
+    public func request(file path: String) -> HTTPRequest {
+        request(url: portalURL.appendingPathComponent(path))
     }
 
     private static let formSafe = CharacterSet(charactersIn:

@@ -49,12 +49,14 @@ public final class Mirror: Sendable {
     static let givenUpFor: Duration = .seconds(600)
     private let givenUp = Mutex<(reason: String, until: ContinuousClock.Instant)?>(nil)
 
-    public init(url: URL, http: HTTPClient = PortalClient.apiHTTP, minimumRate: (bytesPerSecond: Int, window: Duration) = Mirror.standardMinimumRate) {
+    /// `bearer`: the mirror's own credential (a private bucket's token), sent to its host only.
+    public init(url: URL, http: HTTPClient = PortalClient.apiHTTP, minimumRate: (bytesPerSecond: Int, window: Duration) = Mirror.standardMinimumRate,
+                bearer: String? = nil) {
         self.url = url
         self.http = http
         self.minimumRate = minimumRate
         // Asked for the files `stage` wrote, by their names: any static host serves them.
-        client = PortalClient(portal: url, session: nil, http: http, addressing: .files)
+        client = PortalClient(portal: url, session: nil, http: http, addressing: .files, mirrorBearer: bearer)
     }
 
     /// Why the mirror is not being asked, while it is given up.
@@ -81,7 +83,7 @@ public final class Mirror: Sendable {
     /// not an index this version reads.
     public func currentIndex() async throws -> MirrorIndex {
         if let (kept, at) = index.withLock({ $0 }), ContinuousClock.now - at < Self.indexLifetime { return kept }
-        var request = HTTPRequest(url: client.portalURL.appendingPathComponent(MirrorLayout.index))
+        var request = client.request(file: MirrorLayout.index)
         request.maxBodyBytes = Self.maxIndexBytes
         request.deadline = Self.indexDeadline
         request.minimumRate = minimumRate

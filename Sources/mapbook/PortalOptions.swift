@@ -48,11 +48,22 @@ struct PortalSelection: ParsableArguments {
         return url
     }
 
-    /// The fleet mirror named by `--mirror` or the config file; nil for none.
+    /// The fleet mirror named by `--mirror` or the config file; nil for none. A private bucket's
+    /// bearer token comes from `MAPBOOK_MIRROR_TOKEN` (never kept in a file, never the portal's).
     var fleetMirror: Mirror? {
         guard let text = mirror ?? settings.mirror, Settings.isWebAddress(text), let url = URL(string: text) else { return nil }
-        return Mirror(url: url)
+        return Mirror(url: url, bearer: Self.mirrorBearer)
     }
+
+    /// `MAPBOOK_MIRROR_TOKEN`, read once (a refusal said once).
+    private static let mirrorBearer: String? = {
+        guard let bearer = ProcessInfo.processInfo.environment["MAPBOOK_MIRROR_TOKEN"], !bearer.isEmpty else { return nil }
+        guard Secrets.isAcceptableToken(bearer) else {
+            Output.write(Data("mapbook: MAPBOOK_MIRROR_TOKEN holds spaces or control characters, so it is not a token; it was not used.\n".utf8), to: STDERR_FILENO)
+            return nil
+        }
+        return bearer
+    }()
 
     private var webMapText: String { webmap ?? settings.webMap ?? ItemID.exploreMaine.rawValue }
 

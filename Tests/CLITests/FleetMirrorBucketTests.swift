@@ -11,10 +11,10 @@ import Testing
 struct FleetMirrorBucketTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-bucket-\(UUID())").path
 
-    func run(_ arguments: [String], device: String) async throws -> CLIResult {
+    func run(_ arguments: [String], device: String, environment: [String: String] = [:]) async throws -> CLIResult {
         try await CLI.runAsync(arguments + (arguments.first == "stage" ? [] : ["--data-dir", "\(home)/\(device)/data"]),
                                environment: ["XDG_CONFIG_HOME": "\(home)/\(device)/config", "XDG_STATE_HOME": "\(home)/\(device)/state",
-                                             "XDG_CACHE_HOME": "\(home)/\(device)/cache"])
+                                             "XDG_CACHE_HOME": "\(home)/\(device)/cache"].merging(environment) { $1 })
     }
 
     /// Stages every area of the sample web map into `home/mirror`, then stops the portal: its
@@ -29,10 +29,10 @@ struct FleetMirrorBucketTests {
 
     /// With the portal gone, a device lists the web map's areas and downloads every one from the
     /// mirror at `url`, each checked against mirror.json.
-    func aDeviceTakesEverything(portal: String, mirror url: String) async throws {
-        let areas = try await run(["areas", "--portal", portal, "--mirror", url], device: "device")
+    func aDeviceTakesEverything(portal: String, mirror url: String, environment: [String: String] = [:]) async throws {
+        let areas = try await run(["areas", "--portal", portal, "--mirror", url], device: "device", environment: environment)
         #expect(areas.status == 0 && areas.stdout.contains("6 map areas"), "\(areas.stdout) \(areas.stderr)")
-        let download = try await run(["download", "--all", "--portal", portal, "--mirror", url], device: "device")
+        let download = try await run(["download", "--all", "--portal", portal, "--mirror", url], device: "device", environment: environment)
         #expect(download.status == 0, "\(download.stdout) \(download.stderr)")
         #expect(download.stdout.components(separatedBy: "from mirror \(url)").count - 1 == 6, "\(download.stdout)")
     }
@@ -45,6 +45,20 @@ struct FleetMirrorBucketTests {
         try await aDeviceTakesEverything(portal: portal, mirror: host.url)
         #expect(host.server.requests.allSatisfy { !$0.path.hasSuffix("/relatedItems") && !$0.path.hasSuffix("/data") || $0.query["f"] == nil },
                 "files are asked for by their names")
+    }
+
+    /// A private bucket: its token from MAPBOOK_MIRROR_TOKEN goes to the mirror, and only there;
+    /// without it the bucket refuses and, the portal gone too, the device says so.
+    @Test func aPrivateBucketTakesItsOwnBearerToken() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let portal = try await stagedWithThePortalGone()
+        let host = try StaticFolderServer(folder: home + "/mirror", bearer: "bucket-secret-1")
+        defer { host.stop() }
+        let refused = try await run(["areas", "--portal", portal, "--mirror", host.url], device: "stranger")
+        #expect(refused.status != 0 && !refused.stdout.contains("map areas"), "\(refused.stdout)")
+        try await aDeviceTakesEverything(portal: portal, mirror: host.url,
+                                         environment: ["MAPBOOK_MIRROR_TOKEN": "bucket-secret-1", "MAPBOOK_TOKEN": "portal-token-2"])
+        #expect(host.server.requests.allSatisfy { $0.headers["x-esri-authorization"] == nil }, "the portal's token never goes to the mirror")
     }
 
     /// moto's S3 server, when installed (scripts/setup puts it in .build/moto).

@@ -8,9 +8,11 @@ public final class StaticFolderServer: Sendable {
     public let server: LoopbackServer
     public var url: String { server.baseURL.absoluteString }
 
-    public init(folder: String) throws {
+    /// `bearer`: a private bucket's, asked of every request (403 without it).
+    public init(folder: String, bearer: String? = nil) throws {
         let root = URL(fileURLWithPath: folder).standardizedFileURL.path
         server = try LoopbackServer { request in
+            if let bearer, request.headers["authorization"] != "Bearer \(bearer)" { return .text("AccessDenied", status: 403) }
             let path = URL(fileURLWithPath: root + request.path).standardizedFileURL.path
             var isFolder: ObjCBool = false
             guard request.method == "GET" || request.method == "HEAD", path.hasPrefix(root + "/"),
