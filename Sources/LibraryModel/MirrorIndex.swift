@@ -45,6 +45,13 @@ public struct MirrorIndex: Sendable, Equatable, Codable {
 
     public func webMap(_ id: ItemID) -> StagedWebMap? { webMaps.first { $0.id == id } }
 
+    /// The file at `path`, and when the entry that holds it was staged.
+    public func file(at path: String) -> (file: MirrorFile, stagedAt: Date)? {
+        for entry in webMaps { if let file = entry.files.first(where: { $0.path == path }) { return (file, entry.stagedAt) } }
+        for entry in mobileMapPackages { if let file = entry.files.first(where: { $0.path == path }) { return (file, entry.stagedAt) } }
+        return nil
+    }
+
     public func mobileMapPackage(_ id: ItemID) -> StagedPackage? { mobileMapPackages.first { $0.id == id } }
 
     /// Puts a web map's entry in, in place of the one it had.

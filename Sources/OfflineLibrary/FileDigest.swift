@@ -29,6 +29,14 @@ enum FileDigest {
         EVP_DigestFinal_ex(context, &digest, &length)
         return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
     }
+
+    /// Lowercase hex of bytes in memory (a thumbnail).
+    static func sha256(_ data: Data) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let done = data.withUnsafeBytes { bytes in EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil) }
+        return done == 1 ? digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined() : ""
+    }
 }
 
 /// SHA-256 of a file as its bytes arrive, in order from its first: the download's read-back feeds

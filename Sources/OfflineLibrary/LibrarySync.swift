@@ -32,7 +32,10 @@ extension OfflineLibrary {
                 found[item.id] = kept
                 continue
             }
-            guard let data = try? await Mirror.preferringPortal(client, mirror: mirror, { try await $0.thumbnail(of: item) }) else {
+            // From the fleet mirror when it holds this one; else the portal (the mirror when it is away).
+            var fetched = await mirror?.thumbnail(of: item)
+            if fetched == nil { fetched = try? await Mirror.preferringPortal(client, mirror: mirror, { try await $0.thumbnail(of: item) }) }
+            guard let data = fetched else {
                 found[item.id] = kept
                 continue
             }

@@ -99,6 +99,18 @@ public final class Mirror: Sendable {
         return read
     }
 
+    /// An item's thumbnail from the mirror, when `mirror.json` lists it staged since the item last
+    /// changed: checked by its SHA-256; nil otherwise (the portal gives it then). A site's devices
+    /// then ask the portal for no picture the mirror holds.
+    func thumbnail(of item: PortalItem) async -> Data? {
+        guard givenUpReason == nil, let name = item.thumbnail, let path = MirrorLayout.info(of: item.id, named: name),
+              let index = try? await currentIndex(), let (file, stagedAt) = index.file(at: path),
+              (item.modified ?? .distantPast) <= stagedAt,
+              let data = try? await client.thumbnail(of: item), Int64(data.count) == file.size, FileDigest.sha256(data) == file.sha256
+        else { return nil }
+        return data
+    }
+
     /// The mirror's copy of an item's data, when it is the version the portal lists (same
     /// `modified`, same size); nil when the mirror holds another version or none, with why when
     /// the mirror could not be asked at all.

@@ -195,6 +195,31 @@ struct MirrorStageTests {
                 == ["portal", "mirror", "mirror", "mirror"])
     }
 
+    /// Thumbnails the mirror holds come from it, checked by their SHA-256, even while the portal
+    /// answers; one it holds damaged comes from the portal.
+    @Test func thumbnailsComeFromTheMirrorThatHoldsThem() async throws {
+        let fixture = try LibraryFixture()
+        defer { fixture.portal.stop(); try? FileManager.default.removeItem(atPath: folder) }
+        _ = try await stage(fixture)
+        let bucket = try StaticFolderServer(folder: folder)
+        defer { bucket.stop() }
+        let device = OfflineLibrary(root: fixture.root + "-device", portal: fixture.portal.baseURL, webMap: ItemID(SampleFixture.webMapID)!,
+                                    mirror: Mirror(url: bucket.server.baseURL, http: LibraryFixture.http()))
+        let catalog = try await device.sync(from: fixture.client)
+        let items = [catalog.webMapItem] + catalog.areas.map(\.item)
+        let damaged = try #require(items.last)
+        let damagedPath = folder + "/" + MirrorLayout.info(of: damaged.id, named: damaged.thumbnail!)!
+        var bytes = try #require(FileManager.default.contents(atPath: damagedPath))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: damagedPath))
+        let asked = fixture.portal.requests.count
+        let thumbnails = await device.syncThumbnails(of: items, from: fixture.client)
+        #expect(thumbnails.count == items.count)
+        let fromPortal = fixture.portal.requests.dropFirst(asked).filter { $0.path.contains("/info/") }
+        #expect(fromPortal.map { $0.path.split(separator: "/")[4] } == [Substring(damaged.id.rawValue)], "only the damaged one from the portal")
+        #expect(bucket.requests.filter { $0.contains("/info/") }.count == items.count)
+    }
+
     /// A device asks a mirror for the very names `stage` writes: each REST request the catalogue and
     /// packages need is one file, and what a mirror holds no file for is left as it is.
     @Test func theFilesADeviceAsksForAreTheOnesStageWrites() {
