@@ -12,8 +12,8 @@ let package = Package(
     ],
     targets: [
         // System libraries, each with a tiny shim header for what Swift cannot call directly.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl is loaded on first use (dlopen, see its shim), so it is not linked: no pkg-config.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCurses", pkgConfig: "ncursesw",
                        providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",

@@ -18,8 +18,8 @@ final class CurlEngine: @unchecked Sendable {
     private var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
     private init() {
-        CurlGlobal.initialize()
-        multi = curl_multi_init()
+        // Started only for a transfer, which made sure libcurl is there (`CurlGlobal.isAvailable`).
+        multi = mb_curl_multi_init()
         mb_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 8)
         let thread = Thread { [unowned self] in self.loop() }
         thread.name = "mapbook.http"
@@ -28,13 +28,13 @@ final class CurlEngine: @unchecked Sendable {
 
     func start(_ transfer: CurlTransfer) {
         handOver.withLock { $0.start.append(transfer) }
-        curl_multi_wakeup(multi)
+        mb_curl_multi_wakeup(multi)
     }
 
     func cancel(_ transfer: CurlTransfer) {
         transfer.cancel()
         handOver.withLock { $0.cancel.append(transfer) }
-        curl_multi_wakeup(multi)
+        mb_curl_multi_wakeup(multi)
     }
 
     private func loop() {
@@ -46,25 +46,25 @@ final class CurlEngine: @unchecked Sendable {
             for transfer in starting {
                 if transfer.cancelled { transfer.complete(.failure(.cancelled)); continue }
                 running[transfer.easy] = transfer
-                curl_multi_add_handle(multi, transfer.easy)
+                mb_curl_multi_add_handle(multi, transfer.easy)
             }
             for transfer in cancelling where running.removeValue(forKey: transfer.easy) != nil {
-                curl_multi_remove_handle(multi, transfer.easy)
+                mb_curl_multi_remove_handle(multi, transfer.easy)
                 transfer.complete(.failure(.cancelled))
             }
 
             var stillRunning: Int32 = 0
-            curl_multi_perform(multi, &stillRunning)
+            mb_curl_multi_perform(multi, &stillRunning)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = mb_curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
                 let code = mb_msg_result(message)
-                curl_multi_remove_handle(multi, easy)
+                mb_curl_multi_remove_handle(multi, easy)
                 running.removeValue(forKey: easy)?.finish(code)
             }
             // Idle costs nothing: with no transfers, sleep until woken.
             let timeout: Int32 = running.isEmpty ? 60_000 : 1_000
-            curl_multi_poll(multi, nil, 0, timeout, nil)
+            mb_curl_multi_poll(multi, nil, 0, timeout, nil)
         }
     }
 }

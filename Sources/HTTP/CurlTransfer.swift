@@ -80,8 +80,10 @@ final class CurlTransfer: @unchecked Sendable {
          onWritten: (@Sendable (UnsafeRawBufferPointer, Int64) -> Void)? = nil,
          onResponse: (@Sendable (String?) -> Void)? = nil,
          deadline: (ContinuousClock.Instant, Duration)? = nil) throws(HTTPError) {
-        CurlGlobal.initialize()
-        guard let easy = curl_easy_init() else { throw .transport(code: -1, message: "libcurl could not start") }
+        guard CurlGlobal.isAvailable else {
+            throw .transport(code: -1, message: "libcurl (Debian's libcurl4) could not be loaded, so nothing can be fetched")
+        }
+        guard let easy = mb_curl_easy_init() else { throw .transport(code: -1, message: "libcurl could not start") }
         self.easy = easy
         self.url = request.url
         self.host = request.url.host ?? request.url.absoluteString
@@ -102,8 +104,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     deinit {
         tail?.deallocate()
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        mb_curl_easy_cleanup(easy)
+        mb_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -141,7 +143,7 @@ final class CurlTransfer: @unchecked Sendable {
         default: break
         }
         for (name, value) in request.headers {
-            headerList = curl_slist_append(headerList, "\(name): \(value)")
+            headerList = mb_curl_slist_append(headerList, "\(name): \(value)")
         }
         if headerList != nil { mb_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList) }
 
@@ -376,7 +378,7 @@ final class CurlTransfer: @unchecked Sendable {
             return .tls(host: host, detail: message.isEmpty ? "handshake failed" : message)
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .invalidURL(url.absoluteString)
         default:
-            let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+            let text = message.isEmpty ? String(cString: mb_curl_easy_strerror(code)) : message
             return .transport(code: Int(code.rawValue), message: text)
         }
     }
@@ -406,7 +408,12 @@ private func curlTransferInfo(_ user: UnsafeMutableRawPointer?, _ dltotal: curl_
     return Unmanaged<CurlTransfer>.fromOpaque(user).takeUnretainedValue().shouldAbort() ? 1 : 0
 }
 
+/// libcurl, loaded and set up once, when the first transfer asks for it (see CCurl's shim).
 enum CurlGlobal {
-    private static let once: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-    static func initialize() { _ = once }
+    /// Whether it could be loaded (and then it is set up).
+    static let isAvailable: Bool = {
+        guard mb_curl_available() != 0 else { return false }
+        mb_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return true
+    }()
 }

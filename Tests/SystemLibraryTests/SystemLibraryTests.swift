@@ -6,7 +6,7 @@ import Testing
 /// The module maps and shims compile and link against the Debian libraries CI installs.
 @Suite struct SystemLibraryTests {
     @Test func libcurlHasWhatTheClientNeeds() {
-        let info = curl_version_info(CURLVERSION_ELEVENTH)!.pointee
+        let info = mb_curl_version_info(CURLVERSION_ELEVENTH)!.pointee
         #expect(info.version_num >= 0x074400, "curl_multi_poll and curl_multi_wakeup need libcurl 7.68")
         #expect(info.features & CURL_VERSION_LIBZ != 0, "gzip support")
     }
