@@ -31,7 +31,7 @@ struct AuthCommand: AsyncParsableCommand {
     }
 
     struct Login: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "login",
             abstract: "Sign in: OAuth 2.0 with PKCE in the browser (or --no-browser), or --username with --password-stdin.",
             discussion: """
                 OAuth needs a client id: --client-id, or client-id in $XDG_CONFIG_HOME/mapbook/config (docs/auth.md). The \
@@ -125,7 +125,7 @@ struct AuthCommand: AsyncParsableCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Who is signed in to the portal, until when, and where it is kept.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Who is signed in to the portal, until when, and where it is kept.")
         @OptionGroup var portal: PortalOption
         @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
@@ -164,7 +164,7 @@ struct AuthCommand: AsyncParsableCommand {
     }
 
     struct Logout: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Sign out: revoke the portal's tokens and forget them.")
+        static let configuration = CommandConfiguration(commandName: "logout", abstract: "Sign out: revoke the portal's tokens and forget them.")
         @OptionGroup var portal: PortalOption
 
         func run() async throws {

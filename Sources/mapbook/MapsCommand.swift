@@ -109,7 +109,7 @@ struct ConfigCommand: ParsableCommand {
         subcommands: [List.self, Get.self, Set.self, Unset.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every setting and its value.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every setting and its value.")
         func run() throws {
             let (settings, problems) = Settings.load()
             problems.forEach(Output.problem)
@@ -121,7 +121,7 @@ struct ConfigCommand: ParsableCommand {
     }
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One setting's value (nothing when unset).")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "One setting's value (nothing when unset).")
         @Argument var key: String
         func run() throws {
             guard Settings.isKnown(key) else {
@@ -132,14 +132,14 @@ struct ConfigCommand: ParsableCommand {
     }
 
     struct Set: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a setting, keeping the rest of the file as it is.")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a setting, keeping the rest of the file as it is.")
         @Argument var key: String
         @Argument var value: String
         func run() throws { try ConfigCommand.change(key, to: value) }
     }
 
     struct Unset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a setting: its default applies.")
+        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a setting: its default applies.")
         @Argument var key: String
         func run() throws { try ConfigCommand.change(key, to: nil) }
     }

@@ -16,7 +16,7 @@ struct PackageCommand: ParsableCommand {
         subcommands: [Inspect.self, Tile.self, Features.self])
 
     struct Inspect: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "inspect",
             abstract: "Show a package's type, tile format, levels, tile counts per level, extent and size; a geodatabase's layers and feature counts; a mobile map package's maps and their layers.",
             discussion: """
                 With --check, every tile (or every shape of a geodatabase or mobile map package, and a zipped package's \
@@ -63,7 +63,7 @@ struct PackageCommand: ParsableCommand {
     }
 
     struct Tile: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "tile",
             abstract: "Write one tile's bytes to standard output, or decode a vector tile.",
             discussion: """
                 Z X Y are the web zoom, column and row, whatever level ids the package uses inside. \
@@ -122,7 +122,7 @@ struct PackageCommand: ParsableCommand {
     }
 
     struct Features: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "features",
             abstract: "Print a mobile geodatabase layer's features as GeoJSON (RFC 7946), in longitude and latitude.",
             discussion: """
                 One geometry type for the layer (the Multi form when any feature has several parts), each feature's \

@@ -18,7 +18,7 @@ struct PackagesCommand: ParsableCommand {
         defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the packages on this device: title, maps, size, when added.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the packages on this device: title, maps, size, when added.")
         @OptionGroup var dataDirectory: DataDirectoryOption
         @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
 
@@ -41,7 +41,7 @@ struct PackagesCommand: ParsableCommand {
     }
 
     struct Available: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "available",
             abstract: "List the portal's mobile map packages (by default those tagged \"Offline Mapbook\"), and which are on this device.",
             discussion: "mapbook download ID downloads one onto this device; run again, it fetches only a newer version.")
         @OptionGroup var options: PortalOptions
@@ -89,7 +89,7 @@ struct PackagesCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove packages from this device, by file name or title.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove packages from this device, by file name or title.")
         @OptionGroup var dataDirectory: DataDirectoryOption
         @Argument(help: ArgumentHelp("Packages to remove.", valueName: "PACKAGE")) var names: [String]
 

@@ -14,7 +14,7 @@ struct PinsCommand: ParsableCommand {
         subcommands: [Add.self, List.self, Remove.self, Export.self, Import.self])
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a pin.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a pin.")
         @OptionGroup var dataDirectory: DataDirectoryOption
         @Option(parsing: .unconditional, help: ArgumentHelp("Where: longitude, latitude (such as -68.2,44.35).", valueName: "LON,LAT"))
         var at: String
@@ -40,7 +40,7 @@ struct PinsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the pins.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the pins.")
         @OptionGroup var dataDirectory: DataDirectoryOption
         @Flag(name: .long, help: "Print them as GeoJSON.") var json = false
 
@@ -58,7 +58,7 @@ struct PinsCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a pin by its id (or the start of it).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a pin by its id (or the start of it).")
         @OptionGroup var dataDirectory: DataDirectoryOption
         @Argument(help: "The pin's id.") var id: String
 
@@ -75,7 +75,7 @@ struct PinsCommand: ParsableCommand {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the pins as a GeoJSON FeatureCollection (RFC 7946).")
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Print the pins as a GeoJSON FeatureCollection (RFC 7946).")
         @OptionGroup var dataDirectory: DataDirectoryOption
         @Flag(name: .long, help: "GeoJSON (the only form so far; accepted for scripts that name it).") var geojson = false
 
@@ -85,7 +85,7 @@ struct PinsCommand: ParsableCommand {
     }
 
     struct Import: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add the points of a GeoJSON file as pins; say which features were left out.")
+        static let configuration = CommandConfiguration(commandName: "import", abstract: "Add the points of a GeoJSON file as pins; say which features were left out.")
         @OptionGroup var dataDirectory: DataDirectoryOption
         @Argument(help: "A GeoJSON Feature or FeatureCollection of points (properties: title or name, note, link).") var file: String
 
