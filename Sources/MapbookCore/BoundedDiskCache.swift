@@ -11,17 +11,17 @@ public final class BoundedDiskCache: Sendable {
     public let limit: Int64
     /// The file names it keeps end so; others in the folder are left alone.
     private let suffix: String
-    /// Bytes in the cache; held while pruning, so two prunes never interleave.
-    private let size: Mutex<Int64>
+    /// Bytes in the cache, counted when it first writes (nil until then); held while pruning, so
+    /// two prunes never interleave.
+    private let size: Mutex<Int64?>
 
     public init(directory: String, limit: Int64, suffix: String) {
         self.directory = directory
         self.limit = limit
         self.suffix = suffix
-        // One walk of the folder: the files kept, and temporary files no writer is coming back for.
-        let found = Self.files(in: directory, suffix: suffix, removingOrphans: true).reduce(0) { $0 + $1.size }
-        size = Mutex(found)
-        if found > limit { prune() }
+        // The folder is walked when the cache first writes, not here: opening a full cache is then
+        // free, and a start that only reads (an offline first frame) pays nothing for it.
+        size = Mutex(nil)
     }
 
     /// A temporary file (`<name><suffix>.tmp…`) older than this was being written when a process
@@ -77,8 +77,12 @@ public final class BoundedDiskCache: Sendable {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: temporary))?[.size] as? Int ?? 0
         guard rename(temporary, directory + "/" + relativePath) == 0 else { unlink(temporary); return }
         let over = size.withLock { size in
-            size += Int64(bytes)
-            return size > limit
+            // The first write walks the folder once (the file just moved in counted with the rest),
+            // removing temporary files no writer is coming back for.
+            let total = size.map { $0 + Int64(bytes) }
+                ?? Self.files(in: directory, suffix: suffix, removingOrphans: true).reduce(0) { $0 + $1.size }
+            size = total
+            return total > limit
         }
         if over { prune() }
     }

@@ -108,7 +108,8 @@ func patched(_ data: Data, _ old: String, _ new: String) -> Data {
         #expect(error?.description.contains("overlap") == true)
     }
 
-    /// A temporary file left by a process that died mid-write is removed when the cache opens.
+    /// A temporary file left by a process that died mid-write is removed when the cache first
+    /// writes (opening it walks nothing: a start that only reads pays nothing).
     @Test func orphanedTemporaryFilesAreRemoved() throws {
         let folder = temporaryFile("-cache")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -117,7 +118,9 @@ func patched(_ data: Data, _ old: String, _ new: String) -> Data {
         FileManager.default.createFile(atPath: orphan, contents: Data(count: 1000))
         FileManager.default.createFile(atPath: fresh, contents: Data(count: 1000))
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: orphan)
-        _ = BoundedDiskCache(directory: folder, limit: 1 << 20, suffix: ".inflated")
+        let cache = BoundedDiskCache(directory: folder, limit: 1 << 20, suffix: ".inflated")
+        #expect(FileManager.default.fileExists(atPath: orphan), "opening walks nothing")
+        cache.write("ghi.inflated", Data(count: 10))
         #expect(!FileManager.default.fileExists(atPath: orphan))
         #expect(FileManager.default.fileExists(atPath: fresh), "a file being written now is left to its writer")
     }
