@@ -73,10 +73,15 @@ public struct OfflineLibrary: Sendable {
         return names.sorted().compactMap { name -> KeptWebMap? in
             guard let id = ItemID(name) else { return nil }
             let library = OfflineLibrary(root: root, portalKey: portalKey, webMap: id)
-            guard let json = try? AtomicFile.readJSON(JSONValue.self, from: library.directory + "/item.json"),
-                  let item = PortalItem(arcGISJSON: json) else { return nil }
+            guard let item = library.keptWebMapItem() else { return nil }
             return KeptWebMap(item: item, downloadedAreas: library.downloadRecords().count)
         }
+    }
+
+    /// The web map's item as this library kept it, read with no network; nil when none is kept.
+    public func keptWebMapItem() -> PortalItem? {
+        guard let json = try? AtomicFile.readJSON(JSONValue.self, from: directory + "/item.json") else { return nil }
+        return PortalItem(arcGISJSON: json)
     }
 
     /// Recent web maps as the Maps card and `mapbook maps --recent` list them, with no network: those

@@ -12,6 +12,7 @@ import Geometry
 import Places
 import UserFiles
 import ArcGISModel
+import LibraryModel
 
 /// Each of the runtime's handlers alone, with fakes for what it depends on: no portal, no network.
 /// What a handler is tested by is the events it sends.
@@ -136,6 +137,23 @@ struct HandlerTests {
         let described = try await recorder.first { if case .placeDescribed(4, let place) = $0 { place } else { nil } }
         guard case .near(let sentence, _) = described else { Issue.record("\(described)"); return }
         #expect(sentence.hasSuffix(" of Bangor"), "\(sentence)")
+    }
+
+    /// A route's first stop, with nothing before it, is looked for around the web map: on a map of
+    /// Maine "Bangor" is Bangor, Maine, not the larger one an ocean away.
+    @Test func theFirstStopIsLookedForAroundTheWebMap() async throws {
+        let maine = PlaceName(name: "Bangor", point: GeoPoint(longitude: -68.77, latitude: 44.80), rank: PlaceName.rank(population: 31_000), region: "Maine")
+        let ireland = PlaceName(name: "Bangor", point: GeoPoint(longitude: -5.67, latitude: 54.66), rank: PlaceName.rank(population: 61_000), region: "Northern Ireland")
+        let finder = PlaceFinder(client: { nil }, library: library, bundled: { [ireland, maine] })
+        let barHarbor = RouteStop(name: "Bar Harbor", point: GeoPoint(longitude: -68.20, latitude: 44.39))
+        // No web map kept: the larger one.
+        guard case .success(let anywhere) = await RoutePlanner.locate([.named("Bangor"), .place(barHarbor)], finder: finder) else { Issue.record("not found"); return }
+        #expect(anywhere.stops.first?.point.longitude == -5.67)
+        let item = PortalItem(id: ItemID("3bc3179f17da44a0ac0bfdac4ad15664")!, title: "Explore Maine", type: "Web Map",
+                              extent: GeoExtent(xmin: -71.1, ymin: 43.0, xmax: -66.9, ymax: 47.5))
+        try library.saveCatalog(LibraryCatalog(webMapItem: item, webMapData: .object([:]), areas: [], syncedAt: nil))
+        guard case .success(let located) = await RoutePlanner.locate([.named("Bangor"), .place(barHarbor)], finder: finder) else { Issue.record("not found"); return }
+        #expect(located.stops.first?.point.longitude == -68.77, "\(located.stops)")
     }
 
     /// Names are found first (here from this device: no portal); with no portal to ask, the route

@@ -50,6 +50,14 @@ public actor PlaceFinder {
         self.client = client; self.library = library; self.bundled = bundled
     }
 
+    /// Where a route's first named stop is looked for when nothing comes before it: the middle of the
+    /// web map this library is for, as kept, so "Bangor" on a map of Maine is Bangor, Maine, and not
+    /// the larger one an ocean away.
+    public var webMapCentre: GeoPoint? {
+        guard let extent = library.keptWebMapItem()?.extent else { return nil }
+        return GeoPoint(longitude: (extent.xmin + extent.xmax) / 2, latitude: (extent.ymin + extent.ymax) / 2)
+    }
+
     /// The open map's features, searched first until `mapClosed(session:)`.
     public func mapOpened(session: Int, features index: PlaceIndex) {
         guard session > closedSession else { return }

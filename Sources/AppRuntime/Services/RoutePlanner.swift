@@ -55,7 +55,9 @@ public actor RoutePlanner {
             switch query {
             case .place(let stop): located.stops.append(stop)
             case .named(let name):
-                let answer = await finder.places(for: name, near: located.stops.last?.point, limit: 1, online: true)
+                var near = located.stops.last?.point
+                if near == nil { near = await finder.webMapCentre }
+                let answer = await finder.places(for: name, near: near, limit: 1, online: true)
                 guard let place = answer.value.first else { return .failure(UnknownStop(name: name)) }
                 located.stops.append(RouteStop(name: TerminalText.sanitizedLine(place.label, maxLength: 100), point: place.location))
                 located.problem = located.problem ?? answer.problem
