@@ -36,6 +36,17 @@ func peakResidentKiB() -> Int {
 
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
+/// How long each of `runs` calls of `body` took, in seconds.
+func timings(_ runs: Int, isolation: isolated (any Actor)? = #isolation, _ body: () async -> Void) async -> [Double] {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        await body()
+        times.append(seconds(ContinuousClock.now - start))
+    }
+    return times
+}
+
 /// The median and 95th percentile of timings in seconds, in milliseconds.
 func summary(_ times: [Double]) -> String {
     let sorted = times.sorted()
@@ -195,12 +206,7 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     print("tiles=\(loaded.tiles.count) features=\(report.featuresDrawn) labels=\(report.labelsPlaced) zoom=\(String(format: "%.1f", viewport.zoom))")
     print("compose_\(columns)x\(rows) \(summary(compose))")
 
-    var cold: [Double] = []
-    for _ in 0..<20 {
-        let start = ContinuousClock.now
-        _ = await MapStack(source).render(MapRequest(viewport: viewport, columns: columns, rows: rows))
-        cold.append(seconds(ContinuousClock.now - start))
-    }
+    let cold = await timings(20) { _ = await MapStack(source).render(MapRequest(viewport: viewport, columns: columns, rows: rows)) }
     print("cold_load_and_draw \(summary(cold))")
 
     let program = Program(state: .standaloneMap(title: "bench", sourceName: source.name, home: source.extent),
@@ -250,24 +256,16 @@ func benchOnlineBasemap(width: Int, height: Int, zoom: Double) async {
     }
     let stack = await connect()
     _ = await stack.render(request)
-    var compose: [Double] = []
     var image = await stack.render(request)
     var labels = 0
-    for _ in 0..<100 {
-        // Drawn and named, as a screen shows it.
-        let start = ContinuousClock.now
+    // Drawn and named, as a screen shows it.
+    let compose = await timings(100) {
         image = await stack.render(request)
         labels = image.picture.finished().placed.count
-        compose.append(seconds(ContinuousClock.now - start))
     }
     print("layers=\(stack.layers.count) raster_tiles=\(image.report.rasterTilesDrawn) labels=\(labels) zoom=\(zoom)")
     print("warm_render_\(columns)x\(rows) \(summary(compose))")
-    var cold: [Double] = []
-    for _ in 0..<10 {
-        let start = ContinuousClock.now
-        _ = await connect().render(request)
-        cold.append(seconds(ContinuousClock.now - start))
-    }
+    let cold = await timings(10) { _ = await connect().render(request) }
     print("cold_connect_load_and_draw \(summary(cold))")
 }
 
@@ -285,12 +283,9 @@ func benchServiceLayers(width: Int, height: Int, zoom: Double) async {
     let columns = mapRect.width, rows = mapRect.height
     var viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: -69.1, latitude: 44.1)), zoom: zoom)
     var image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows))
-    var warm: [Double] = []
-    for _ in 0..<100 {
-        let start = ContinuousClock.now
+    let warm = await timings(100) {
         image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows))
         _ = image.picture.finished()
-        warm.append(seconds(ContinuousClock.now - start))
     }
     print("images=\(stack.images.count) features=\(image.report.featuresDrawn) pictures=\(image.report.rasterTilesDrawn) zoom=\(zoom)")
     print("warm_render_\(columns)x\(rows) \(summary(warm))")
@@ -319,21 +314,15 @@ func benchArea(path: String, width: Int, height: Int, zoom: Double?) async {
     let (map, viewport) = opened()
     let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
     var image = await map.stack.render(request)
-    var warm: [Double] = []
-    for _ in 0..<100 {
-        let start = ContinuousClock.now
+    let warm = await timings(100) {
         image = await map.stack.render(request)
         _ = image.picture.finished()
-        warm.append(seconds(ContinuousClock.now - start))
     }
     print("layers=\(map.stack.features.count) features=\(image.report.featuresDrawn) tiles=\(image.report.rasterTilesDrawn) zoom=\(String(format: "%.1f", viewport.zoom))")
     print("warm_render_\(columns)x\(rows) \(summary(warm))")
-    var cold: [Double] = []
-    for _ in 0..<10 {
-        let start = ContinuousClock.now
+    let cold = await timings(10) {
         let (fresh, view) = opened()
         _ = await fresh.stack.render(MapRequest(viewport: view, columns: columns, rows: rows)).picture.finished()
-        cold.append(seconds(ContinuousClock.now - start))
     }
     print("open_and_first_draw \(summary(cold))")
 }
@@ -543,13 +532,10 @@ func benchGeodatabase(path: String) async {
     print("geodatabase_box_query_maine \(summary(box))")
 
     // What `mapbook open FILE` does before its first frame: open, read, draw at 200×50.
-    var first: [Double] = []
-    for _ in 0..<10 {
-        let start = ContinuousClock.now
+    let first = await timings(10) {
         guard let opened = try? SideLoadedMap.open(path: path) else { fail("cannot open \(path)", status: 1) }
         let viewport = MapViewport(fitting: opened.home ?? GeoExtent(xmin: -125, ymin: 24, xmax: -66, ymax: 50), columns: 200, rows: 50)
         _ = await opened.stack.render(MapRequest(viewport: viewport, columns: 200, rows: 50))
-        first.append(seconds(ContinuousClock.now - start))
     }
     print("geodatabase_open_and_first_draw_200x50 \(summary(first))")
     await benchGeodatabaseQuery(points: 100_000)
