@@ -29,8 +29,8 @@ public enum MirrorLayout {
                   isPlainPart(Substring(type)), ["forward", "reverse"].contains(direction)
             else { return nil }
             return path + ["\(type)-\(direction).json"]
-        case let rest where rest.first == "info" && query.isEmpty && !json:
-            return path
+        case let rest where rest.first == "info" && query.isEmpty:
+            return path  // a thumbnail: the same file whether or not JSON was asked for
         default:
             return nil
         }

@@ -39,6 +39,8 @@ public struct PortalClient: Sendable {
     /// A fleet mirror's own credential (a private bucket's bearer token), sent as `Authorization`
     /// to the mirror's origin only: never the portal's token, never to another host.
     let mirrorBearer: String?
+    /// Below this rate over its window, any request is given up (a fleet mirror's: it is there to be fast).
+    let minimumRate: (bytesPerSecond: Int, window: Duration)?
 
     public init(portal: URL, token: String? = nil, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil) {
         self.init(portal: portal, session: token.flatMap { $0.isEmpty ? nil : SignInSession(token: $0) }, http: http, cache: cache)
@@ -46,7 +48,7 @@ public struct PortalClient: Sendable {
 
     /// Signed in with `session`, whose token is renewed (once) when the portal says it expired.
     public init(portal: URL, session: SignInSession?, http: HTTPClient = PortalClient.apiHTTP, cache: HTTPCache? = nil,
-                addressing: Addressing = .rest, mirrorBearer: String? = nil) {
+                addressing: Addressing = .rest, mirrorBearer: String? = nil, minimumRate: (bytesPerSecond: Int, window: Duration)? = nil) {
         var root = portal.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
         if root.hasSuffix("/sharing/rest") { root.removeLast("/sharing/rest".count) }
@@ -57,6 +59,7 @@ public struct PortalClient: Sendable {
         self.session = session
         self.addressing = addressing
         self.mirrorBearer = addressing == .files ? mirrorBearer.flatMap { Secrets.isAcceptableToken($0) ? $0 : nil } : nil
+        self.minimumRate = minimumRate
     }
 
     /// Whether requests carry a token.
@@ -309,7 +312,9 @@ public struct PortalClient: Sendable {
         if let mirrorBearer, url.origin == portalURL.origin {
             headers.append(("Authorization", "Bearer \(mirrorBearer)"))
         }
-        return HTTPRequest(url: url, headers: headers)
+        var request = HTTPRequest(url: url, headers: headers)
+        request.minimumRate = minimumRate
+        return request
     }
 
     /// A GET of a file below the portal's root (a fleet mirror's `mirror.json`), credentials as for

@@ -25,6 +25,8 @@ extension OfflineLibrary {
     /// is not worth failing anything over.
     public func syncThumbnails(of items: [PortalItem], from client: PortalClient) async -> [ItemID: Data] {
         var found: [ItemID: Data] = [:]
+        // One mirror that cannot be asked is asked no more this time: its timeout is paid once.
+        var answering = mirror
         for item in items where item.thumbnail != nil {
             if Task.isCancelled { break }
             let kept = thumbnail(for: item.id)
@@ -33,8 +35,9 @@ extension OfflineLibrary {
                 continue
             }
             // From the fleet mirror when it holds this one; else the portal (the mirror when it is away).
-            var fetched = await mirror?.thumbnail(of: item)
-            if fetched == nil { fetched = try? await Mirror.preferringPortal(client, mirror: mirror, { try await $0.thumbnail(of: item) }) }
+            var fetched: Data?
+            do { fetched = try await answering?.thumbnail(of: item) } catch { answering = nil }
+            if fetched == nil { fetched = try? await Mirror.preferringPortal(client, mirror: answering, { try await $0.thumbnail(of: item) }) }
             guard let data = fetched else {
                 found[item.id] = kept
                 continue

@@ -41,7 +41,6 @@ public final class Mirror: Sendable {
     /// A mirror is there to be faster than the portal: one that sends less than this is given up
     /// for the portal. A site's mirror serves megabytes a second; the portal at its slowest, more.
     public static let standardMinimumRate = (bytesPerSecond: 64 << 10, window: Duration.seconds(20))
-    let minimumRate: (bytesPerSecond: Int, window: Duration)
 
     /// Once the mirror failed as a mirror (unreachable, too slow, no readable `mirror.json`), it
     /// is not asked again for this long — for the rest of a command's run — and packages come from
@@ -54,9 +53,9 @@ public final class Mirror: Sendable {
                 bearer: String? = nil) {
         self.url = url
         self.http = http
-        self.minimumRate = minimumRate
-        // Asked for the files `stage` wrote, by their names: any static host serves them.
-        client = PortalClient(portal: url, session: nil, http: http, addressing: .files, mirrorBearer: bearer)
+        // Asked for the files `stage` wrote, by their names: any static host serves them; a request
+        // that trickles below the minimum rate is given up, whatever it asks for.
+        client = PortalClient(portal: url, session: nil, http: http, addressing: .files, mirrorBearer: bearer, minimumRate: minimumRate)
     }
 
     /// Why the mirror is not being asked, while it is given up.
@@ -69,12 +68,9 @@ public final class Mirror: Sendable {
         givenUp.withLock { $0 = (reason, .now + Self.givenUpFor) }
     }
 
-    /// The request for an item's bytes from the mirror: given up when it trickles.
-    func packageRequest(_ id: ItemID) -> HTTPRequest {
-        var request = client.packageRequest(id)
-        request.minimumRate = minimumRate
-        return request
-    }
+    /// The request for an item's bytes from the mirror (given up when it trickles, as every request
+    /// to the mirror is).
+    func packageRequest(_ id: ItemID) -> HTTPRequest { client.packageRequest(id) }
 
     /// The mirror's host and port, as it is named to the user.
     public var host: String { client.host + (url.port.map { ":\($0)" } ?? "") }
@@ -86,7 +82,6 @@ public final class Mirror: Sendable {
         var request = client.request(file: MirrorLayout.index)
         request.maxBodyBytes = Self.maxIndexBytes
         request.deadline = Self.indexDeadline
-        request.minimumRate = minimumRate
         let response = try await http.send(request)
         let read: MirrorIndex
         do {
@@ -101,15 +96,16 @@ public final class Mirror: Sendable {
 
     /// An item's thumbnail from the mirror, when `mirror.json` lists it staged since the item last
     /// changed: checked by its SHA-256; nil otherwise (the portal gives it then). A site's devices
-    /// then ask the portal for no picture the mirror holds.
-    func thumbnail(of item: PortalItem) async -> Data? {
-        guard givenUpReason == nil, let name = item.thumbnail, let path = MirrorLayout.info(of: item.id, named: name),
-              let index = try? await currentIndex(), let (file, stagedAt) = index.file(at: path),
-              (item.modified ?? .distantPast) <= stagedAt,
-              let data = try? await client.thumbnail(of: item), Int64(data.count) == file.size, FileDigest.sha256(data) == file.sha256
-        else { return nil }
-        return data
+    /// then ask the portal for no picture the mirror holds. Throws when the mirror could not be
+    /// asked (its index, or the picture, unreachable or too slow): the caller asks it no more.
+    func thumbnail(of item: PortalItem) async throws -> Data? {
+        guard givenUpReason == nil, let name = item.thumbnail, let path = MirrorLayout.info(of: item.id, named: name) else { return nil }
+        guard let (file, stagedAt) = try await currentIndex().file(at: path), (item.modified ?? .distantPast) <= stagedAt else { return nil }
+        let data = try await client.thumbnail(of: item) ?? Data()
+        return Int64(data.count) == file.size && FileDigest.sha256(data) == file.sha256 ? data : nil
     }
+
+
 
     /// The mirror's copy of an item's data, when it is the version the portal lists (same
     /// `modified`, same size); nil when the mirror holds another version or none, with why when

@@ -218,6 +218,14 @@ struct MirrorStageTests {
         let fromPortal = fixture.portal.requests.dropFirst(asked).filter { $0.path.contains("/info/") }
         #expect(fromPortal.map { $0.path.split(separator: "/")[4] } == [Substring(damaged.id.rawValue)], "only the damaged one from the portal")
         #expect(bucket.requests.filter { $0.contains("/info/") }.count == items.count)
+
+        // A mirror that refuses is asked once, not once a picture; the portal gives them all.
+        let refusing = try StaticFolderServer(folder: folder, bearer: "not given")
+        defer { refusing.stop() }
+        let other = OfflineLibrary(root: fixture.root + "-other", portal: fixture.portal.baseURL, webMap: ItemID(SampleFixture.webMapID)!,
+                                   mirror: Mirror(url: refusing.server.baseURL, http: LibraryFixture.http()))
+        #expect(await other.syncThumbnails(of: items, from: fixture.client).count == items.count)
+        #expect(refusing.requests == ["/mirror.json"], "\(refusing.requests)")
     }
 
     /// A device asks a mirror for the very names `stage` writes: each REST request the catalogue and
@@ -234,6 +242,7 @@ struct MirrorStageTests {
                 == MirrorLayout.relatedItems(of: id, relationship: "Map2Area"))
         #expect(file(items + ["relatedItems"], [("relationshipType", "Area2Package")]) == MirrorLayout.relatedItems(of: id, relationship: "Area2Package"))
         #expect(file(items + ["info", "thumbnail", "t.png"], json: false) == MirrorLayout.info(of: id, named: "thumbnail/t.png"))
+        #expect(file(items + ["info", "thumbnail", "t.png"]) == MirrorLayout.info(of: id, named: "thumbnail/t.png"), "as the client asks for it")
         for (path, query) in [(items + ["relatedItems"], [("relationshipType", "../x")]), (items + ["relatedItems"], [("relationshipType", "A"), ("direction", "up")]),
                               (["content", "items", "not-an-id"], []), (["search"], [("q", "x")]), (items, [("token", "x")])] {
             #expect(file(path, query) == nil, "\(path) \(query)")

@@ -288,16 +288,13 @@ import UserFiles
     func thePlainModeDoesNotReopenTheFullScreensMap() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
-        let tmux = try Tmux(width: 100, height: 30)
+        let tmux = try await Self.browse(portal)
         defer { tmux.close() }
-        let browse = "mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleCatalog.webMapID)"
-        try tmux.start(browse)
-        _ = try await tmux.waitFor("6 map areas", timeout: 30)
         tmux.send("m")
         _ = try await tmux.waitFor("braille")
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
-        tmux.respawn("sh -c \"printf 'list\\\\nquit\\\\n' | \(browse) --plain\"")
+        tmux.respawn("sh -c \"printf 'list\\\\nquit\\\\n' | \(Self.browseCommand(portal)) --plain\"")
         let screen = try await tmux.waitFor("[exit", timeout: 30)
         #expect(screen.contains("7. Bangor") && !screen.contains("Map of"), "\(screen)")
     }
@@ -1028,7 +1025,7 @@ import UserFiles
     static func browse(_ portal: SamplePortal) async throws -> Tmux {
         let tmux = try Tmux(width: 120, height: 40)
         do {
-            try tmux.start("mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleCatalog.webMapID)")
+            try tmux.start(browseCommand(portal))
             _ = try await tmux.waitFor("6 map areas", timeout: 30)
             _ = try await tmux.waitFor("● online")
         } catch {
@@ -1036,6 +1033,11 @@ import UserFiles
             throw error
         }
         return tmux
+    }
+
+    /// The browser on the sample web map of `portal`.
+    static func browseCommand(_ portal: SamplePortal) -> String {
+        "mapbook --portal \(portal.baseURL.absoluteString) --webmap \(SampleCatalog.webMapID)"
     }
 
     /// `s`, `typing` a letter at a time, Enter on `place` when it is suggested: the map opens there.
