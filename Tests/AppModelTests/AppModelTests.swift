@@ -116,7 +116,7 @@ import Testing
         defer { Task { await program.shutdown() } }
         program.transcript = []
         program.send(.intent(.list(.selectRow(6))))
-        #expect(program.state.title(of: program.state.selectedRow!) == "Bangor")
+        #expect(program.state.title(of: try #require(program.state.selectedRow, "the web map did not load")) == "Bangor")
         program.send(.key(.character("d")))
         let bangor = program.state.areas[5].item.id
         #expect(program.state.library.transfers[bangor] == .queued)

@@ -15,7 +15,8 @@ public enum ProgramFixture {
     public static let display = Display(width: 120, height: 40)
 
     /// A program on the web map `webMap` of the portal at `portal`, told the display's size and
-    /// started; returns once `until` holds (by default: loaded, or failed to load).
+    /// started; returns once `until` holds (by default: loaded, or failed to load), or after three
+    /// minutes: a machine busy with the rest of the suite can take more than one.
     public static func started(portal: URL, webMap: String = SampleFixture.webMapID, display: Display = display,
                                http: HTTPClient = HTTPClient(), cache: HTTPCache? = nil,
                                until done: @escaping (AppState) -> Bool = ProgramFixture.settledLoad) async -> Program {
@@ -24,7 +25,7 @@ public enum ProgramFixture {
         let program = Program(state: AppState(portalHost: "start", webMapID: ItemID(webMap)!), runtime: runtime)
         program.send(.resized(display))
         program.send(.started)
-        await settle(program, until: done)
+        await settle(program, timeout: .seconds(180), until: done)
         return program
     }
 
