@@ -12,7 +12,8 @@ let package = Package(
     ],
     targets: [
         // System libraries, each with a tiny shim header for what Swift cannot call directly.
-        // libcurl is loaded on first use (dlopen, see its shim), so it is not linked: no pkg-config.
+        // libcurl, libcrypto and libsecret are loaded on first use (CLibraryLoader, see their shims),
+        // so they are not linked: no pkg-config.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCurses", pkgConfig: "ncursesw",
                        providers: [.apt(["libncurses-dev"])]),
@@ -22,10 +23,9 @@ let package = Package(
                        providers: [.apt(["libstb-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa",
                        providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
-                       providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
-                       providers: [.apt(["libsecret-1-dev"])]),
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSecret", providers: [.apt(["libsecret-1-0"])]),
+        .target(name: "CLibraryLoader"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
@@ -48,8 +48,8 @@ let package = Package(
         // ioctl(TIOCGWINSZ), which Swift cannot call (variadic): the terminal's size, without curses.
         .target(name: "CTerminal"),
         .target(name: "CChecksum"),
-        .target(name: "HTTP", dependencies: ["MapbookCore", "EventLoop", "CCurl"]),
-        .target(name: "ArcGISPortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "CCrypto"]),
+        .target(name: "HTTP", dependencies: ["MapbookCore", "EventLoop", "CCurl", "CLibraryLoader"]),
+        .target(name: "ArcGISPortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "CCrypto", "CLibraryLoader"]),
         .target(name: "LoopbackHTTP"),
         .target(name: "TileFormats", dependencies: ["Geometry", "MapbookCore", "CZlib", "CStb", "CChecksum"]),
         // Mobile geodatabases (.geodatabase, SQLite): layers, rows and Esri's shape blobs, read-only.
@@ -57,9 +57,9 @@ let package = Package(
         // The bundled geography (assets/ATTRIBUTION.md says where it comes from).
         .target(name: "MapbookAssets", dependencies: ["Geometry", "Places", "MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world"), .copy("usa")]),
-        .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "LibraryModel", "Geometry", "UserFiles", "Places", "MapbookCore", "EventLoop", "HTTP", "ArcGISPortal", "TileFormats", "Geodatabase", "MobilePackages", "CCrypto"]),
+        .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "LibraryModel", "Geometry", "UserFiles", "Places", "MapbookCore", "EventLoop", "HTTP", "ArcGISPortal", "TileFormats", "Geodatabase", "MobilePackages", "CCrypto", "CLibraryLoader"]),
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
-        .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret"]),
+        .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret", "CLibraryLoader"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
         // Mobile map packages (.mmpk, zipped or unpacked): their maps and the files their layers name.
         .target(name: "MobilePackages", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats"]),
@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender", "OfflineLibrary"]),
         .target(name: "TerminalUI", dependencies: ["Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
                                                    "MapbookAssets", "OfflineLibrary", "CCurses", "CTerminal"]),
-        .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "Geodatabase", "Places"]),
+        .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "CLibraryLoader", "Geodatabase", "Places"]),
         .executableTarget(name: "mapbook", dependencies: ["LibraryModel", "MapbookAssets", "ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
             "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP",
@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "MapRenderTests", dependencies: ["ArcGISPortal", "Geodatabase", "ArcGISModel", "Geometry", "MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
                                                            "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal", "MobilePackages"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib", "CLibraryLoader"]),
         // Test support: where ../shared/data is, and the message for tests skipped without it.
         .target(name: "SharedTestData", dependencies: ["TileFormats"], path: "Tests/SharedTestData"),
         // Test support: text snapshots compared with files, recorded with MAPBOOK_RECORD_SNAPSHOTS=1.

@@ -35,9 +35,9 @@ public struct PKCE: Sendable, Equatable {
 
     /// base64url (no padding) of the verifier's SHA-256.
     public static func challenge(of verifier: String) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        var digest = [UInt8](repeating: 0, count: Int(MB_SHA256_LENGTH))
         let bytes = Array(verifier.utf8)
-        SHA256(bytes, bytes.count, &digest)
+        _ = mb_sha256(bytes, bytes.count, &digest)
         return Data(digest).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }

@@ -1,25 +1,17 @@
 #ifndef MAPBOOK_CCURL_SHIM_H
 #define MAPBOOK_CCURL_SHIM_H
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <stddef.h>
 
 /* libcurl is loaded when the first request is made, not when mapbook starts: with the thirty
-   libraries it brings (Kerberos, LDAP, SSH, RTMP, ...) it was a third of every start, `--version`
-   and the offline first frame included (docs/benchmarks.md, start-up). mapbook calls it only
-   through these mb_ functions; each looks its libcurl function up once. */
+   libraries it brings (Kerberos, LDAP, SSH, RTMP, ...) it was a third of every start. mapbook calls
+   it only through these mb_ functions; each looks its libcurl function up once. */
+void *mb_library_symbol(void **handle, const char *soname, const char *name); /* CLibraryLoader */
 
-/* A libcurl function by name; NULL when libcurl (libcurl4) cannot be loaded. Loading it twice at
-   once is harmless: dlopen hands back the same library. */
+/* A libcurl function by name; NULL when libcurl (libcurl4) cannot be loaded. */
 static inline void *mb_curl_symbol(const char *name) {
     static void *handle;
-    void *library = __atomic_load_n(&handle, __ATOMIC_ACQUIRE);
-    if (library == NULL) {
-        library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-        if (library == NULL) return NULL;
-        __atomic_store_n(&handle, library, __ATOMIC_RELEASE);
-    }
-    return dlsym(library, name);
+    return mb_library_symbol(&handle, "libcurl.so.4", name);
 }
 
 /* Whether libcurl is there to be used: asked before the first call of any function below. */

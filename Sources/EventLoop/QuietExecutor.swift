@@ -98,8 +98,12 @@ public func installQuietExecutor() {
     _createExecutors(factory: QuietExecutorFactory.self)
 }
 
+/// The cores online, at least two: the size of mapbook's thread pools. Foundation's
+/// `activeProcessorCount` reads cgroup files as well, a few hundred microseconds of every start.
+let poolSize = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+
 private enum QuietExecutorFactory: ExecutorFactory {
-    static let pool = QuietExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    static let pool = QuietExecutor(threads: poolSize)
     static var mainExecutor: any MainExecutor { PlatformExecutorFactory.mainExecutor }
     static var defaultExecutor: any TaskExecutor { pool }
 }

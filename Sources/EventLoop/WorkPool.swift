@@ -7,7 +7,7 @@ import Synchronization
 /// pool — two threads on a two-core machine — on which every other task, and the HTTP client's
 /// callers, depend. Idle, the threads sleep on a semaphore.
 public final class WorkPool: TaskExecutor, Sendable {
-    public static let shared = WorkPool(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+    public static let shared = WorkPool(threads: poolSize)
 
     private let jobs = Mutex<[UnownedJob]>([])
     private let available = DispatchSemaphore(value: 0)
@@ -41,9 +41,10 @@ public final class WorkPool: TaskExecutor, Sendable {
     }
 }
 
-/// Runs the nonisolated work `body` calls (and the tasks it starts) on `WorkPool`: the way the
-/// runtime calls heavy work.
-public func onWorkPool<T, Failure: Error>(isolation: isolated (any Actor)? = #isolation,
-                                          _ body: () async throws(Failure) -> T) async throws(Failure) -> T {
-    try await withTaskExecutorPreference(WorkPool.shared, isolation: isolation, operation: body)
+/// Runs `body` on `WorkPool` (and the tasks it starts): the way the runtime calls heavy work. The
+/// body is `@Sendable`, so it is isolated to no actor and runs on the pool's threads even when
+/// called from the UI actor; a body that inherited the caller's isolation ran its synchronous work
+/// (reading the library, decoding thumbnails) on the UI thread, before the frame that waited.
+public func onWorkPool<T: Sendable, Failure: Error>(_ body: @Sendable () async throws(Failure) -> T) async throws(Failure) -> T {
+    try await withTaskExecutorPreference(WorkPool.shared, isolation: nil, operation: body)
 }

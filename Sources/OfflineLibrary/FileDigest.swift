@@ -11,9 +11,8 @@ enum FileDigest {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .corrupt(path: path, detail: String(cString: strerror(errno))) }
         defer { close(fd) }
-        guard let context = EVP_MD_CTX_new() else { throw .write(path: path, errno: ENOMEM) }
-        defer { EVP_MD_CTX_free(context) }
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        guard let context = mb_sha256_new() else { throw .corrupt(path: path, detail: "libcrypto (libssl3) could not be loaded to hash it") }
+        defer { mb_sha256_free(context) }
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
@@ -22,21 +21,21 @@ enum FileDigest {
             if n < 0, errno == EINTR { continue }
             if n < 0 { throw .corrupt(path: path, detail: String(cString: strerror(errno))) }
             if n == 0 { break }
-            EVP_DigestUpdate(context, buffer, n)
+            mb_sha256_update(context, buffer, n)
         }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+        var digest = [UInt8](repeating: 0, count: Int(MB_SHA256_LENGTH))
+        guard mb_sha256_final(context, &digest) == 1 else { throw .corrupt(path: path, detail: "libcrypto could not finish its digest") }
+        return hex(digest)
     }
 
     /// Lowercase hex of bytes in memory (a thumbnail).
     static func sha256(_ data: Data) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let done = data.withUnsafeBytes { bytes in EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil) }
-        return done == 1 ? digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined() : ""
+        var digest = [UInt8](repeating: 0, count: Int(MB_SHA256_LENGTH))
+        let done = data.withUnsafeBytes { bytes in mb_sha256(bytes.baseAddress, bytes.count, &digest) }
+        return done == 1 ? hex(digest) : ""
     }
+
+    static func hex(_ digest: [UInt8]) -> String { digest.map { String(format: "%02x", $0) }.joined() }
 }
 
 /// SHA-256 of a file as its bytes arrive, in order from its first: the download's read-back feeds
@@ -52,12 +51,11 @@ final class StreamingSHA256: Sendable {
     private let state: Mutex<State>
 
     init() {
-        let context = EVP_MD_CTX_new()
-        if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
+        let context = mb_sha256_new()
         state = Mutex(State(context: context, broken: context == nil))
     }
 
-    deinit { state.withLock { EVP_MD_CTX_free($0.context) } }
+    deinit { state.withLock { mb_sha256_free($0.context) } }
 
     func consume(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
         state.withLock { state in
@@ -65,7 +63,7 @@ final class StreamingSHA256: Sendable {
                 state.broken = true
                 return
             }
-            if let base = bytes.baseAddress { EVP_DigestUpdate(context, base, bytes.count) }
+            if let base = bytes.baseAddress { mb_sha256_update(context, base, bytes.count) }
             state.next += Int64(bytes.count)
         }
     }
@@ -74,11 +72,9 @@ final class StreamingSHA256: Sendable {
     func result(size: Int64) -> String? {
         state.withLock { state in
             guard !state.broken, state.next == size, let context = state.context else { return nil }
-            var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-            var length: UInt32 = 0
-            EVP_DigestFinal_ex(context, &digest, &length)
+            var digest = [UInt8](repeating: 0, count: Int(MB_SHA256_LENGTH))
             state.broken = true
-            return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+            return mb_sha256_final(context, &digest) == 1 ? FileDigest.hex(digest) : nil
         }
     }
 }

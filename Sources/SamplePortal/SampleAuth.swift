@@ -185,9 +185,9 @@ final class SampleAuth: Sendable {
 
     /// The S256 challenge of a verifier: base64url of its SHA-256, without padding.
     static func challenge(of verifier: String) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+        var digest = [UInt8](repeating: 0, count: Int(MB_SHA256_LENGTH))
         let bytes = Array(verifier.utf8)
-        SHA256(bytes, bytes.count, &digest)
+        _ = mb_sha256(bytes, bytes.count, &digest)
         return Data(digest).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }

@@ -100,6 +100,12 @@ struct Mapbook: AsyncParsableCommand {
     }
 
     static func main() async {
+        // `mapbook --version` alone is answered before the argument parser, which finds every
+        // command's options by reflection: most of what that answer cost (docs/benchmarks.md).
+        if CommandLine.arguments.dropFirst() == ["--version"] {
+            print(configuration.version)
+            return
+        }
         // Before any task starts: an idle mapbook must not wake once a second (QuietExecutor).
         installQuietExecutor()
         // A peer closing a socket must end that transfer, not the process.

@@ -2,8 +2,9 @@ import EventLoop
 import Foundation
 import Testing
 
-/// Heavy work runs on mapbook's own threads, not the cooperative pool: nonisolated calls, the
-/// default actors they reach (a tile loader) and the child tasks they start.
+/// Heavy work runs on mapbook's own threads, not the cooperative pool nor the UI thread: the body's
+/// own synchronous work, nonisolated calls, the default actors they reach (a tile loader) and the
+/// child tasks they start.
 @Suite struct WorkPoolTests {
     private actor Loader {
         func onPool() -> Bool { WorkPool.shared.isPoolThread }
@@ -22,9 +23,9 @@ import Testing
                 for await place in group { places.append(place) }
                 return places
             }
-            return [direct, actor] + children
+            return [WorkPool.shared.isPoolThread, direct, actor] + children
         }
-        #expect(places == Array(repeating: true, count: 6))
+        #expect(places == Array(repeating: true, count: 7), "the body itself too, though the caller is on the UI actor")
         #expect(await onPool() == false, "without the preference: the cooperative pool")
         // Back on the UI thread afterwards.
         #expect(UIEventLoop.shared.isLoopThread)

@@ -1,0 +1,13 @@
+#ifndef MAPBOOK_LIBRARY_LOADER_H
+#define MAPBOOK_LIBRARY_LOADER_H
+
+/* Libraries that only some runs need (libcurl, libcrypto, libsecret) are loaded when first used,
+   not when mapbook starts: each library and the ones it brings cost every start, `--version` and
+   the offline first frame included (docs/benchmarks.md, start-up). Their shims call this.
+
+   The function `name` of the library `soname`, which is opened on the first call and kept in
+   `*handle`; NULL when the library cannot be loaded or has no such function. Two threads opening
+   it at once is harmless: dlopen hands back the same library. */
+void *mb_library_symbol(void **handle, const char *soname, const char *name);
+
+#endif
