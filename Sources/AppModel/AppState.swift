@@ -107,6 +107,9 @@ public struct CellPoint: Equatable, Sendable {
 
 /// What is on this device, and what is moving toward it.
 public struct LibraryState: Sendable {
+    /// What is on this device has been read (once, at the start): until then the list shows only
+    /// what the portal said, and the first frame waits a moment for it.
+    public var isRead = false
     /// Areas on this device (verified downloads with their files in place), by area id.
     public var downloads: [ItemID: DownloadRecord] = [:]
     /// Bytes of interrupted downloads kept on disk, by area id.

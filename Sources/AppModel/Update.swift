@@ -52,6 +52,7 @@ public enum App {
             return []
 
         case .libraryRead(let library):
+            state.library.isRead = true
             state.library.downloads = library.downloads
             state.library.partialBytes = library.partialBytes
             state.basemaps.chosen = library.chosenBasemap.map(DisplayText.basemap)

@@ -79,6 +79,8 @@ enum Browser {
                     startingPhase: LoadPhase,
                     display: DisplayOptions, signIn: Runtime.SignIn? = nil, keepsSignIn: Bool = true, remembering: Remembering? = nil,
                     startsOnMaps: WebMapsTab? = nil, connect: @escaping Runtime.Connect) async throws {
+        // The overview's geography is decoded on the work pool while the program is set up.
+        let geography = Task { display.runsPlain ? OverviewGeography.empty : await onWorkPool { OverviewGeography.bundled() } }
         let (settings, problems) = Settings.load()
         @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: WebMapsTab?, hasWebMap: Bool = true) async -> Program {
             let runtime = Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
@@ -101,7 +103,7 @@ enum Browser {
         let first = await program(webMap, phase: startingPhase, card: startsOnMaps, hasWebMap: hasWebMap)
         // The web map the browser showed when a package was opened from its card, to go back to.
         var browsed = (webMap: webMap, hasWebMap: hasWebMap)
-        try await present(first, display: display, settings: settings, geography: .bundled()) { finished in
+        try await present(first, display: display, settings: settings, geography: await geography.value) { finished in
             let final = finished.state
             // A package's map left with Esc: the browser again, on the Packages tab.
             if final.leftStandaloneMap {
