@@ -32,6 +32,13 @@ public final class Program {
         if state.noticeSerial != notice { runtime.perform(.expireNotice(state.noticeSerial)) }
     }
 
+    /// A full screen drawing its first frame: work that frame does not show waits until `shown`
+    /// (at most a quarter of a second), so on two cores it does not slow the frame.
+    public func holdBackgroundWorkUntilShown() { runtime.holdBackgroundWorkUntilShown() }
+
+    /// The first frame is on the screen.
+    public func shown() { runtime.shown() }
+
     /// Stops downloads (keeping what arrived, to resume next time) and everything else running.
     public func shutdown() async { await runtime.shutdown() }
 

@@ -24,6 +24,7 @@ public final class Runtime {
     public typealias SignIn = @Sendable (_ client: PortalClient, _ username: String, _ password: String) async throws -> String
 
     private let tasks = TaskTracker()
+    private let firstFrame = FirstFrameGate()
     private let send = EventSink()
     private let catalog: CatalogHandler
     private let downloads: DownloadsHandler
@@ -40,10 +41,11 @@ public final class Runtime {
                 map: MapStack? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil, connect: @escaping Connect) {
         let connection = PortalConnection()
         catalog = CatalogHandler(library: library, http: http, connect: connect, recent: recent, networkTimings: networkTimings,
-                                 connection: connection, send: send, tasks: tasks)
+                                 connection: connection, firstFrame: firstFrame, send: send, tasks: tasks)
         downloads = DownloadsHandler(library: library, connection: connection, send: send, tasks: tasks)
         let finder = PlaceFinder(client: { await connection.client }, library: library)
-        maps = MapViewHandler(library: library, http: http, connection: connection, given: map, finder: finder, send: send, tasks: tasks)
+        maps = MapViewHandler(library: library, http: http, connection: connection, given: map, finder: finder, firstFrame: firstFrame,
+                              send: send, tasks: tasks)
         places = PlacesHandler(finder: finder, send: send, tasks: tasks)
         directions = DirectionsHandler(planner: RoutePlanner(client: { await connection.client }), finder: finder, send: send, tasks: tasks)
         pins = PinsHandler(store: PinStore(root: library.root), send: send, tasks: tasks)
@@ -98,6 +100,11 @@ public final class Runtime {
         case .removePackage(let path, let title): packages.remove(path: path, title: title)
         }
     }
+
+    /// See `Program.holdBackgroundWorkUntilShown` and `FirstFrameGate`.
+    public func holdBackgroundWorkUntilShown(atMost limit: Duration = .milliseconds(250)) { firstFrame.hold(atMost: limit) }
+
+    public func shown() { firstFrame.open() }
 
     /// Someone is using the app: the network monitor probes at its active pace.
     public func noteActivity() { catalog.noteActivity() }

@@ -64,3 +64,16 @@ extension LoadFailure {
                   needsSignIn: needsSignIn)
     }
 }
+
+/// While a full screen draws its first frame, work that frame does not show waits for it: the
+/// portal's first request (which loads libcurl and its thirty libraries), the overview's basemap
+/// and the kept thumbnails' decoding. On two cores they made the frame slower by a tenth
+/// (docs/benchmarks.md, start-up). Open unless held; held for at most a quarter of a second.
+@UIActor
+final class FirstFrameGate {
+    private var shown: UIMoment?
+
+    func hold(atMost limit: Duration) { shown = UIMoment(limit: limit) }
+    func open() { shown?.arrive() }
+    func wait() async { await shown?.wait() }
+}

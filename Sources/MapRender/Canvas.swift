@@ -49,17 +49,19 @@ public struct MapCanvas: Sendable {
     /// A straight line between two points in dot coordinates (Bresenham), clipped to the canvas.
     /// `style` gives its width in dots and its dashes; `phase` is how far along its dash pattern
     /// the line starts, and is moved to where it ends, so a polyline's dashes run on.
+    /// Returns the dot it ended on (nil when nothing of it is on the canvas).
+    @discardableResult
     public mutating func line(from a: (x: Double, y: Double), to b: (x: Double, y: Double), color: PaletteIndex?,
-                              style: LineStyle = .solid, phase: inout Double) {
+                              style: LineStyle = .solid, phase: inout Double) -> (x: Int, y: Int)? {
         let start = phase
         phase += style.dashes.isEmpty ? 0 : ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
         // Lines wholly outside on one side cost nothing; huge coordinates are clamped before
         // converting to Int so a far-away vertex cannot overflow.
-        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return }
+        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return nil }
         let box = drawingBox
         if (a.x < box.minX && b.x < box.minX) || (a.y < box.minY && b.y < box.minY)
-            || (a.x >= box.maxX && b.x >= box.maxX) || (a.y >= box.maxY && b.y >= box.maxY) { return }
-        guard let (p, q) = Self.clip(a, b, to: box) else { return }
+            || (a.x >= box.maxX && b.x >= box.maxX) || (a.y >= box.maxY && b.y >= box.maxY) { return nil }
+        guard let (p, q) = Self.clip(a, b, to: box) else { return nil }
         var x0 = p.x.clampedInt(rounding: .down), y0 = p.y.clampedInt(rounding: .down)
         let x1 = q.x.clampedInt(rounding: .down), y1 = q.y.clampedInt(rounding: .down)
         let dx = abs(x1 - x0), dy = -abs(y1 - y0)
@@ -87,6 +89,37 @@ public struct MapCanvas: Sendable {
             if e2 <= dx { error += dx; y0 += sy }
             step += 1
         }
+        return (x1, y1)
+    }
+
+    /// Consecutive points joined by lines (and the last to the first when `closed`). Detailed
+    /// outlines at a small scale put many points in one dot: for a solid line one dot wide, a
+    /// segment inside the canvas that starts and ends in the dot the last one ended on would only
+    /// set that dot again, so it is passed over. The picture is exactly the same; the overview's
+    /// outline of Maine drew a tenth of its segments (docs/benchmarks.md, start-up).
+    public mutating func polyline(_ points: [(x: Double, y: Double)], color: PaletteIndex?, style: LineStyle = .solid,
+                                  closed: Bool = false) {
+        guard points.count > 1 else { return }
+        let skips = style.dashes.isEmpty && style.offsets.count == 1
+        let box = drawingBox
+        // Well inside, so clipping would leave the segment as it is.
+        let inner = (minX: max(box.minX, 0), minY: max(box.minY, 0), maxX: box.maxX - 1, maxY: box.maxY - 1)
+        func isInner(_ p: (x: Double, y: Double)) -> Bool {
+            p.x >= inner.minX && p.y >= inner.minY && p.x <= inner.maxX && p.y <= inner.maxY
+        }
+        var phase = 0.0
+        var last: (x: Int, y: Int)?
+        func segment(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) {
+            if skips, let end = last, isInner(a), isInner(b) {
+                // The dots `line` would start and end on (its end is computed as it computes it).
+                let start = (x: a.x.clampedInt(rounding: .down), y: a.y.clampedInt(rounding: .down))
+                let stop = (x: (a.x + (b.x - a.x)).clampedInt(rounding: .down), y: (a.y + (b.y - a.y)).clampedInt(rounding: .down))
+                if start == end, stop == end { return }
+            }
+            last = line(from: a, to: b, color: color, style: style, phase: &phase)
+        }
+        for i in 1..<points.count { segment(points[i - 1], points[i]) }
+        if closed { segment(points[points.count - 1], points[0]) }
     }
 
     /// A solid line one dot wide.

@@ -317,14 +317,14 @@ public enum MapComposer {
                     canvas.fill(rings: rings, color: color.paletteIndex)
                 }
                 if let outline = painter.color("fill-outline-color", opacity: opacityKey, context) {
-                    parts { ring in polyline(ring.map(dot), closed: true, color: outline.paletteIndex, canvas: &canvas) }
+                    parts { ring in canvas.polyline(ring.map(dot), color: outline.paletteIndex, closed: true) }
                 }
             case .line:
                 guard feature.type == .lineString || feature.type == .polygon,
                       let color = painter.color("line-color", opacity: "line-opacity", context) else { continue }
                 let style = painter.lineStyle(context)
                 parts { line in
-                    polyline(line.map(dot), closed: feature.type == .polygon, color: color.paletteIndex, style: style, canvas: &canvas)
+                    canvas.polyline(line.map(dot), color: color.paletteIndex, style: style, closed: feature.type == .polygon)
                 }
             case .circle:
                 guard feature.type == .point, let color = painter.color("circle-color", opacity: "circle-opacity", context) else { continue }
@@ -358,14 +358,6 @@ public enum MapComposer {
             drawn += 1
         }
         return drawn
-    }
-
-    private static func polyline(_ points: [(x: Double, y: Double)], closed: Bool, color: PaletteIndex, style: LineStyle = .solid,
-                                 canvas: inout MapCanvas) {
-        guard points.count > 1 else { return }
-        var phase = 0.0
-        for i in 1..<points.count { canvas.line(from: points[i - 1], to: points[i], color: color, style: style, phase: &phase) }
-        if closed { canvas.line(from: points[points.count - 1], to: points[0], color: color, style: style, phase: &phase) }
     }
 }
 

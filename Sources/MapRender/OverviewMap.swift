@@ -121,9 +121,7 @@ public struct OverviewMap: Sendable {
             polygons.flatMap { $0.map { $0.map(projection.dot) } }
         }
         func outline(_ polygons: OverviewGeography.Polygons, color: PaletteIndex) {
-            for ring in rings(polygons) where ring.count > 1 {
-                for i in 1..<ring.count { canvas.line(from: ring[i - 1], to: ring[i], color: color) }
-            }
+            for ring in rings(polygons) { canvas.polyline(ring, color: color) }
         }
         func box(_ extent: GeoExtent) -> [(x: Double, y: Double)] {
             let a = projection.dot(longitude: extent.xmin, latitude: extent.ymax)
@@ -133,7 +131,7 @@ public struct OverviewMap: Sendable {
             return [a, (right, a.y), (right, bottom), (a.x, bottom), a]
         }
         func outline(box corners: [(x: Double, y: Double)], color: PaletteIndex) {
-            for i in 1..<corners.count { canvas.line(from: corners[i - 1], to: corners[i], color: color) }
+            canvas.polyline(corners, color: color)
         }
 
         let regional = viewExtent.map(geography.isRegional) ?? true

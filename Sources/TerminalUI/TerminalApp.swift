@@ -19,27 +19,30 @@ public final class TerminalApp {
         public var ascii: Bool
         /// `NO_COLOR` or a terminal without colours.
         public var noColor: Bool
-        public var geography: OverviewGeography
+        /// The overview's geography, being decoded (on the work pool) while the terminal is set up
+        /// and the library read; the first frame waits for it.
+        public var geography: Task<OverviewGeography, Never>
         /// The `theme` setting.
         public var theme: ColorTheme
 
         public init(ascii: Bool = false, noColor: Bool = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
-                    geography: OverviewGeography = .empty, theme: ColorTheme = .auto) {
+                    geography: Task<OverviewGeography, Never> = Task { .empty }, theme: ColorTheme = .auto) {
             self.ascii = ascii; self.noColor = noColor; self.geography = geography; self.theme = theme
         }
     }
 
     private let program: Program
     private let backend: CursesBackend
-    private let options: RenderOptions
+    private var options: RenderOptions
+    private let geography: Task<OverviewGeography, Never>
     private var redrawPending = false
     private var finished: CheckedContinuation<Void, Never>?
 
     /// Resizes, and requests to stop.
     private static let terminalSignals = [SIGWINCH, SIGINT, SIGTERM, SIGHUP]
 
-    private init(program: Program, backend: CursesBackend, options: RenderOptions) {
-        self.program = program; self.backend = backend; self.options = options
+    private init(program: Program, backend: CursesBackend, options: RenderOptions, geography: Task<OverviewGeography, Never>) {
+        self.program = program; self.backend = backend; self.options = options; self.geography = geography
     }
 
     /// Whether a terminal of type `term` can show the full screen: not one that says it cannot move
@@ -66,10 +69,10 @@ public final class TerminalApp {
         }
         let backend = try CursesBackend(output: stdout, input: stdin)
         let theme = UITheme.chosen(settings.theme, noColor: settings.noColor, colorCount: backend.colorCount)
-        let options = RenderOptions(glyphs: glyphs, theme: theme, geography: settings.geography)
+        let options = RenderOptions(glyphs: glyphs, theme: theme)
         var current: Program? = program
         while let program = current {
-            await TerminalApp(program: program, backend: backend, options: options).runLoop()
+            await TerminalApp(program: program, backend: backend, options: options, geography: settings.geography).runLoop()
             current = await next(program)
         }
         backend.close()
@@ -79,9 +82,12 @@ public final class TerminalApp {
         UIEventLoop.shared.watch(STDIN_FILENO) { Task { @UIActor in self.readInput() } }
         Signals.route(Self.terminalSignals) { signal in Task { @UIActor in self.received(signal) } }
         program.send(.resized(display))
+        program.holdBackgroundWorkUntilShown()
         program.send(.started)
         await libraryRead(within: .milliseconds(150))
+        options.geography = await geography.value
         redraw()
+        program.shown()
         await withCheckedContinuation { finished = $0 }
         UIEventLoop.shared.unwatch(STDIN_FILENO)
     }
@@ -90,21 +96,17 @@ public final class TerminalApp {
     /// `limit`: a first frame drawn without the area list is drawn again at once with it, which
     /// cost the start a whole frame (docs/benchmarks.md, start-up).
     private func libraryRead(within limit: Duration) async {
-        let read = AsyncOnce()
+        let read = UIMoment(limit: limit)
         watch(until: read)
-        Task { @UIActor in
-            try? await Task.sleep(for: limit)
-            read.finish()
-        }
         await read.wait()
     }
 
-    private func watch(until read: AsyncOnce) {
-        guard !read.isFinished else { return }
+    private func watch(until read: UIMoment) {
+        guard !read.hasArrived else { return }
         let isRead = withObservationTracking { program.state.library.isRead } onChange: { [weak self] in
             Task { @UIActor in self?.watch(until: read) }
         }
-        if isRead { read.finish() }
+        if isRead { read.arrive() }
     }
 
     private func finish() {
@@ -172,20 +174,3 @@ public final class TerminalApp {
     }
 }
 
-/// A moment that comes once: `wait` returns when `finish` has been called (at once if it had been).
-@UIActor private final class AsyncOnce {
-    private(set) var isFinished = false
-    private var waiting: CheckedContinuation<Void, Never>?
-
-    func finish() {
-        guard !isFinished else { return }
-        isFinished = true
-        waiting?.resume()
-        waiting = nil
-    }
-
-    func wait() async {
-        guard !isFinished else { return }
-        await withCheckedContinuation { waiting = $0 }
-    }
-}

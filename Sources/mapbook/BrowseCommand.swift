@@ -79,7 +79,8 @@ enum Browser {
                     startingPhase: LoadPhase,
                     display: DisplayOptions, signIn: Runtime.SignIn? = nil, keepsSignIn: Bool = true, remembering: Remembering? = nil,
                     startsOnMaps: WebMapsTab? = nil, connect: @escaping Runtime.Connect) async throws {
-        // The overview's geography is decoded on the work pool while the program is set up.
+        // The overview's geography is decoded on the work pool while the program is set up, the
+        // terminal opened and the library read; the first frame waits for it.
         let geography = Task { display.runsPlain ? OverviewGeography.empty : await onWorkPool { OverviewGeography.bundled() } }
         let (settings, problems) = Settings.load()
         @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: WebMapsTab?, hasWebMap: Bool = true) async -> Program {
@@ -103,7 +104,7 @@ enum Browser {
         let first = await program(webMap, phase: startingPhase, card: startsOnMaps, hasWebMap: hasWebMap)
         // The web map the browser showed when a package was opened from its card, to go back to.
         var browsed = (webMap: webMap, hasWebMap: hasWebMap)
-        try await present(first, display: display, settings: settings, geography: await geography.value) { finished in
+        try await present(first, display: display, settings: settings, geography: geography) { finished in
             let final = finished.state
             // A package's map left with Esc: the browser again, on the Packages tab.
             if final.leftStandaloneMap {
@@ -144,7 +145,7 @@ enum Browser {
     /// Runs a front end on `program` until the user quits, then shuts the program down: downloads
     /// under way stop with their bytes and control files saved, to resume next time. `next`, given
     /// the program that ended (shut down), may give another to run in its place.
-    static func present(_ program: Program, display: DisplayOptions, settings: Settings = Settings(), geography: OverviewGeography = .empty,
+    static func present(_ program: Program, display: DisplayOptions, settings: Settings = Settings(), geography: Task<OverviewGeography, Never> = Task { .empty },
                         next: @escaping @UIActor (Program) async -> Program? = { _ in nil }) async throws {
         let ended: @UIActor (Program) async -> Program? = { finished in
             await finished.shutdown()

@@ -218,6 +218,31 @@ struct HandlerTests {
         await runtime.shutdown()
     }
 
+    /// While a full screen holds background work for its first frame, the portal is not asked
+    /// (so libcurl is not loaded beside the drawing) until the frame is shown.
+    @Test func thePortalWaitsForTheFirstFrameWhenHeld() async throws {
+        @UIActor final class Asked { var times = 0 }
+        let asked = Asked()
+        let runtime = Runtime(library: library) { @UIActor in
+            asked.times += 1
+            throw URLError(.notConnectedToInternet)
+        }
+        let recorder = recorder
+        runtime.attach { recorder.events.append($0) }
+        runtime.holdBackgroundWorkUntilShown(atMost: .seconds(600))
+        runtime.perform(.readLibrary)
+        runtime.perform(.loadWebMap)
+        _ = try await recorder.first { if case .libraryRead = $0 { true } else { nil } }
+        // Time for a connection that did not wait to be asked for.
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(asked.times == 0, "asked before the frame was shown")
+        runtime.shown()
+        // Then at once: the load fails (the fake portal cannot be reached) having asked.
+        _ = try await recorder.first { if case .webMapFailed = $0 { true } else { nil } }
+        #expect(asked.times == 1)
+        await runtime.shutdown()
+    }
+
     /// However many tasks are under way — a connection that never comes, a download lane — none
     /// is left running once `shutdown` returns.
     @Test func shutdownLeavesNoTaskRunning() async throws {

@@ -4,6 +4,7 @@ import TileFormats
 import Testing
 import TerminalCanvas
 import Geometry
+import SharedTestData
 
 @Suite struct CanvasTests {
     @Test func eachDotSetsItsBrailleBit() {
@@ -31,6 +32,39 @@ import Geometry
         // Far-away coordinates neither crash nor draw.
         canvas.line(from: (1e300, -1e300), to: (-1e300, 1e300), color: 1)
         canvas.line(from: (.nan, 0), to: (5, 5), color: 1)
+    }
+
+    /// A polyline passes over segments that would only set the dot the last one ended on: the
+    /// picture must be exactly what drawing every segment gives, in and out of the canvas, for
+    /// thin, thick and dashed lines, in braille and as pixels.
+    @Test func aPolylineDrawsWhatItsSegmentsDraw() {
+        var random = SplitMix64(state: 7)
+        for trial in 0..<300 {
+            // Dense wanders (many points to a dot), some crossing the edges, some far outside.
+            var points: [(x: Double, y: Double)] = []
+            var at = (x: Double(random.next() % 50) - 5, y: Double(random.next() % 30) - 3)
+            let step = trial % 3 == 0 ? 3.0 : 0.4
+            for _ in 0..<(5 + Int(random.next() % 200)) {
+                at.x += (Double(random.next() % 1000) / 500 - 1) * step
+                at.y += (Double(random.next() % 1000) / 500 - 1) * step
+                points.append(at)
+            }
+            let style = [LineStyle.solid, LineStyle(width: 3, dasharray: []), LineStyle(width: 1, dasharray: [2, 1])][trial % 3]
+            let closed = trial % 2 == 0
+            for asPixels in [false, true] {
+                var segments = MapCanvas(columns: 20, rows: 6), polyline = MapCanvas(columns: 20, rows: 6)
+                segments.linesAsPixels = asPixels; polyline.linesAsPixels = asPixels
+                var phase = 0.0
+                for i in 1..<points.count { segments.line(from: points[i - 1], to: points[i], color: 3, style: style, phase: &phase) }
+                if closed { segments.line(from: points[points.count - 1], to: points[0], color: 3, style: style, phase: &phase) }
+                polyline.polyline(points, color: 3, style: style, closed: closed)
+                var expected = Frame(width: 20, height: 6), drawn = Frame(width: 20, height: 6)
+                segments.draw(into: &expected, at: (0, 0), glyphs: .unicode, colors: true)
+                polyline.draw(into: &drawn, at: (0, 0), glyphs: .unicode, colors: true)
+                let same = drawn == expected
+                #expect(same, "trial \(trial), pixels \(asPixels): \((0..<6).map { drawn.row(at: $0) }) for \((0..<6).map { expected.row(at: $0) })")
+            }
+        }
     }
 
     @Test func asciiGlyphsFollowTheLineDirection() {
@@ -99,3 +133,4 @@ import Geometry
         #expect(XtermPalette.nearestSystem(5, count: 8) == 5)
     }
 }
+

@@ -22,6 +22,7 @@ final class CatalogHandler {
     private let recent: RecentWebMaps?
     private let networkTimings: NetworkMonitor.Timings
     private let connection: PortalConnection
+    private let firstFrame: FirstFrameGate
     private let send: EventSink
     private let tasks: TaskTracker
 
@@ -33,17 +34,19 @@ final class CatalogHandler {
     private var lastActivityNote = ContinuousClock.now - .seconds(10)
 
     init(library: OfflineLibrary, http: HTTPClient, connect: @escaping Runtime.Connect, recent: RecentWebMaps?,
-         networkTimings: NetworkMonitor.Timings, connection: PortalConnection, send: EventSink, tasks: TaskTracker) {
+         networkTimings: NetworkMonitor.Timings, connection: PortalConnection, firstFrame: FirstFrameGate = FirstFrameGate(),
+         send: EventSink, tasks: TaskTracker) {
         self.library = library; self.http = http; self.connect = connect; self.recent = recent
-        self.networkTimings = networkTimings; self.connection = connection; self.send = send; self.tasks = tasks
+        self.networkTimings = networkTimings; self.connection = connection; self.firstFrame = firstFrame; self.send = send; self.tasks = tasks
     }
 
     func readLibrary() {
         let library = library
-        reading = tasks.track { [send] in
+        reading = tasks.track { [send, firstFrame] in
             let (snapshot, unreadable) = await onWorkPool { Self.snapshot(of: library) }
             send(.libraryRead(snapshot))
             if let unreadable { send(.libraryUnreadable(unreadable)) }
+            await firstFrame.wait()
             let items = snapshot.catalog.map { [$0.webMapItem] + $0.areas.map(\.item) } ?? []
             let kept = await onWorkPool { Thumbnails.kept(of: items, in: library) }
             if !kept.isEmpty { send(.thumbnails(kept)) }
@@ -150,6 +153,7 @@ final class CatalogHandler {
     /// started, `connected` sent); nil when cancelled meanwhile.
     private func connected() async throws -> PortalClient? {
         if let client = connection.client { return client }
+        await firstFrame.wait()
         let client = try await connect()
         guard !Task.isCancelled else { return nil }
         connection.client = client

@@ -26,6 +26,7 @@ final class MapViewHandler {
     private let finder: PlaceFinder
     private let send: EventSink
     private let tasks: TaskTracker
+    private let firstFrame: FirstFrameGate
 
     /// The open map: its session, its layers once they are open, and its operational layers once
     /// those are.
@@ -34,9 +35,9 @@ final class MapViewHandler {
     private var overview: (sources: [MapSourceChoice], stack: MapStack)?
 
     init(library: OfflineLibrary, http: HTTPClient, connection: PortalConnection, given: MapStack?, finder: PlaceFinder,
-         send: EventSink, tasks: TaskTracker) {
+         firstFrame: FirstFrameGate = FirstFrameGate(), send: EventSink, tasks: TaskTracker) {
         self.library = library; self.http = http; self.connection = connection; self.given = given; self.finder = finder
-        self.send = send; self.tasks = tasks
+        self.firstFrame = firstFrame; self.send = send; self.tasks = tasks
     }
 
     func open(session: Int, _ choice: MapSourceChoice) {
@@ -169,6 +170,7 @@ final class MapViewHandler {
     }
 
     private func overview(_ request: MapRequest, sources: [MapSourceChoice]) async {
+        await firstFrame.wait()
         if let overview, overview.sources == sources {
             let stack = overview.stack
             send(.overviewDrawn(await onWorkPool { await stack.render(request) }))
