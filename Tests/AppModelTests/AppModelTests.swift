@@ -120,12 +120,18 @@ import Testing
         program.send(.key(.character("d")))
         let bangor = program.state.areas[5].item.id
         #expect(program.state.library.transfers[bangor] == .queued)
-        // Held part way: the row shows those bytes until the portal lets the rest go.
-        #expect(await ProgramFixture.settle(program) { state in
-            if case .running(let progress)? = state.library.transfers[bangor] { progress.bytes == 307_200 } else { false }
-        })
+        // Held part way: the progress reported reaches those bytes, and the row shows them until
+        // the portal lets the rest go. (Each wait is for an event in the transcript: it cannot
+        // come and go between two looks.)
+        let held = await ProgramFixture.received(program) { event -> Int64? in
+            if case .download(.progress(bangor, let progress)) = event, progress.bytes == 307_200 { progress.bytes } else { nil }
+        }
+        try #require(held != nil, "no progress reached the held bytes: \(program.transcript ?? [])")
+        if case .running(let progress)? = program.state.library.transfers[bangor] { #expect(progress.bytes == 307_200) } else {
+            Issue.record("not running while held: \(String(describing: program.state.library.transfers[bangor]))")
+        }
         portal.releaseHeldDownloads()
-        #expect(await ProgramFixture.settle(program) { $0.library.downloads[bangor] != nil })
+        try #require(await ProgramFixture.received(program) { if case .download(.finished(bangor, _)) = $0 { true } else { nil } } != nil)
         let events = program.transcript ?? []
         let started = events.firstIndex { if case .download(.started(bangor, resumedFrom: 0)) = $0 { true } else { false } }
         let finished = events.firstIndex { if case .download(.finished(bangor, _)) = $0 { true } else { false } }
@@ -136,7 +142,8 @@ import Testing
         program.send(.key(.character("x")))
         #expect(program.state.overlay.map { if case .confirm = $0 { true } else { false } } == true)
         program.send(.key(.character("y")))
-        #expect(await ProgramFixture.settle(program) { $0.library.downloads[bangor] == nil })
+        try #require(await ProgramFixture.received(program) { if case .removed(bangor) = $0 { true } else { nil } } != nil)
+        #expect(program.state.library.downloads[bangor] == nil)
         #expect(program.state.message == "Removed Bangor from this device.")
     }
 }

@@ -54,6 +54,20 @@ public enum ProgramFixture {
         return !map.isDrawing && image.request.viewport == map.viewport
     }
 
+    /// Waits until an event `matching` accepts has been sent to `program` (its transcript, which
+    /// must be set, only grows: once there, the event stays there, so nothing passing can be
+    /// missed between two looks, however busy the machine); nil if none came within `timeout`.
+    public static func received<T>(_ program: Program, timeout: Duration = .seconds(300),
+                                   _ matching: (Event) -> T?) async -> T? {
+        precondition(program.transcript != nil, "set program.transcript before sending what the event answers")
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let found = (program.transcript ?? []).lazy.compactMap(matching).first { return found }
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// Waits (polling, with a deadline) until `done` holds; false if it never did.
     @discardableResult
     public static func settle(_ program: Program, timeout: Duration = .seconds(60), until done: (AppState) -> Bool) async -> Bool {
