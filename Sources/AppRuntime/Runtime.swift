@@ -51,7 +51,7 @@ public final class Runtime {
         pins = PinsHandler(store: PinStore(root: library.root), send: send, tasks: tasks)
         self.signIn = SignInHandler(connection: connection, signIn: signIn, send: send, tasks: tasks)
         directory = WebMapDirectoryHandler(connection: connection, recent: recent, library: library, send: send, tasks: tasks)
-        packages = PackagesHandler(connection: connection, root: library.root, send: send, tasks: tasks)
+        packages = PackagesHandler(connection: connection, root: library.root, mirror: library.mirror, send: send, tasks: tasks)
         areas = AreaMakerHandler(library: library, connection: connection, send: send, tasks: tasks)
     }
 

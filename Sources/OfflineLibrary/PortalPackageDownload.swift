@@ -27,6 +27,12 @@ public struct PortalPackageDownload: Sendable {
         self.mirror = mirror
     }
 
+    /// The item `id` as the portal describes it, or as the fleet mirror staged it when the portal
+    /// cannot be reached: what the browser's Packages tab and `mapbook download` both start from.
+    public static func item(_ id: ItemID, client: PortalClient, mirror: Mirror?) async throws -> PortalItem {
+        try await Mirror.preferringPortal(client, mirror: mirror) { try await $0.item(id) }
+    }
+
     private var workDirectory: String { packages.folder + "/.downloads/" + item.id.rawValue }
     private var fileName: String { DevicePackages.fileName(for: item.id) }
 

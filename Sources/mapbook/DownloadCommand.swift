@@ -42,10 +42,11 @@ struct DownloadCommand: AsyncParsableCommand {
         let client = options.selection.client()
         let library = options.library
         // Mobile map package items are downloaded onto the device, not into the web map's library.
-        let packageItems = await PackageDownloadRun.packageItems(among: areas, client: client)
+        let mirror = options.selection.fleetMirror
+        let packageItems = await PackageDownloadRun.packageItems(among: areas, client: client, mirror: mirror)
         var packageFailures: [DownloadFailure] = []
         if !packageItems.isEmpty {
-            packageFailures = try await PackageDownloadRun(client: client, root: options.dataDirectory.root, mirror: options.selection.fleetMirror,
+            packageFailures = try await PackageDownloadRun(client: client, root: options.dataDirectory.root, mirror: mirror,
                                                            report: DownloadReport(json: json),
                                                            json: json, waitForLocks: wait, interrupt: interrupt).perform(packageItems)
         }

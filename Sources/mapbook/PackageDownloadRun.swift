@@ -21,11 +21,13 @@ struct PackageDownloadRun {
     var waitForLocks = false
     let interrupt: InterruptHandler
 
-    /// The arguments that name mobile map package items, asked of the portal (ids only: titles name areas).
-    static func packageItems(among names: [String], client: PortalClient) async -> [PortalItem] {
+    /// The arguments that name mobile map package items, asked of the portal, or of the fleet mirror
+    /// when the portal cannot be reached (ids only: titles name areas).
+    static func packageItems(among names: [String], client: PortalClient, mirror: Mirror?) async -> [PortalItem] {
         var found: [PortalItem] = []
         for name in names {
-            guard let id = ItemID(name), let item = try? await client.item(id), item.type == PortalItem.mobileMapPackageType else { continue }
+            guard let id = ItemID(name), let item = try? await PortalPackageDownload.item(id, client: client, mirror: mirror),
+                  item.type == PortalItem.mobileMapPackageType else { continue }
             found.append(item)
         }
         return found

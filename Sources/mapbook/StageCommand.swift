@@ -41,7 +41,7 @@ struct StageCommand: AsyncParsableCommand {
         let client = selection.client()
         let report = StageReport(json: json, directory: to)
         // Mobile map package items named by id are staged on their own; the rest are the web map's areas.
-        let packageItems = await PackageDownloadRun.packageItems(among: areas, client: client)
+        let packageItems = await PackageDownloadRun.packageItems(among: areas, client: client, mirror: nil)
         let names = areas.filter { name in !packageItems.contains { $0.id.rawValue == name } }
         var stages = packageItems.map { MirrorStage.Content.mobileMapPackage($0.id) }
         if all || !names.isEmpty {

@@ -6,6 +6,8 @@ import MapRender
 import MapSources
 import MapbookCore
 import OfflineLibrary
+import PortalFixtures
+import SamplePortal
 import Testing
 @testable import AppRuntime
 import Geometry
@@ -216,6 +218,27 @@ struct HandlerTests {
         #expect(try await recorder.first { if case .noticeExpired(let serial) = $0 { serial } else { nil } } == 3)
         #expect(ContinuousClock.now - asked >= Notice.fadesAfter)
         await runtime.shutdown()
+    }
+
+    /// The Packages tab takes a package from the fleet mirror that holds it, as `mapbook download`
+    /// does: here with the portal stopped, so the item's description comes from the mirror too.
+    @Test func thePackagesTabDownloadsThroughTheFleetMirror() async throws {
+        let portal = try SampleFixture.start()
+        let client = PortalClient(portal: portal.baseURL)
+        let folder = root + "-mirror", id = try #require(ItemID(SampleMobilePackage.id))
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try await MirrorStage(client: client, directory: folder, content: .mobileMapPackage(id), includePrivate: false).run()
+        let bucket = try StaticFolderServer(folder: folder)
+        defer { bucket.stop() }
+        portal.stop()
+        let connection = PortalConnection()
+        connection.client = client
+        let handler = PackagesHandler(connection: connection, root: root, mirror: Mirror(url: bucket.server.baseURL), send: sink, tasks: tasks)
+        handler.download(id, title: SampleMobilePackage.title)
+        let result = try await recorder.first { if case .packageDownloaded(id, _, let result) = $0 { result } else { nil } }
+        let listing = try result.get()
+        #expect(FileManager.default.fileExists(atPath: try #require(listing.path)), "\(listing)")
+        #expect(bucket.requests.contains("/sharing/rest/content/items/\(id.rawValue)/data"), "\(bucket.requests)")
     }
 
     /// While a full screen holds background work for its first frame, the portal is not asked

@@ -165,6 +165,11 @@ struct FleetMirrorTests {
         #expect(download.stdout.contains("Maine Places: downloaded 1.8 MiB from mirror \(server.url), verified (SHA-256, the portal's zip directory, zip CRC-32)"),
                 "\(download.stdout)")
         #expect(Self.packageFetches(portal)[SampleMobilePackage.id] == 1, "only the stage took it from the portal")
+        // With the portal gone, the item's description comes from the mirror too.
+        portal.stop()
+        let offline = try await run(["download", SampleMobilePackage.id, "--portal", address, "--mirror", server.url], device: "second-device")
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout.contains("Maine Places: downloaded 1.8 MiB from mirror \(server.url)"), "\(offline.stdout)")
     }
 
     @Test func aMirrorThatCannotBeAskedIsSaidAndThePortalGivesThePackage() async throws {

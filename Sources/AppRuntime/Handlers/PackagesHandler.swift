@@ -10,16 +10,18 @@ import OfflineLibrary
 
 /// The Maps card's Packages tab: its rows (this device's packages, then the portal's "Mobile Map
 /// Package" items tagged Offline Mapbook), a portal package downloaded onto this device with its
-/// progress, and a package removed.
+/// progress — from the fleet mirror when it holds it, as `mapbook download` takes it — and a
+/// package removed.
 @UIActor
 final class PackagesHandler {
     private let connection: PortalConnection
     private let root: String
+    private let mirror: Mirror?
     private let send: EventSink
     private let tasks: TaskTracker
 
-    init(connection: PortalConnection, root: String, send: EventSink, tasks: TaskTracker) {
-        self.connection = connection; self.root = root; self.send = send; self.tasks = tasks
+    init(connection: PortalConnection, root: String, mirror: Mirror?, send: EventSink, tasks: TaskTracker) {
+        self.connection = connection; self.root = root; self.mirror = mirror; self.send = send; self.tasks = tasks
     }
 
     /// The tab's rows; without the portal (not connected, or failing) this device's alone, saying why.
@@ -42,7 +44,7 @@ final class PackagesHandler {
     }
 
     func download(_ id: ItemID, title: String) {
-        let (connection, root, send) = (connection, root, send)
+        let (connection, root, mirror, send) = (connection, root, mirror, send)
         let latest = LatestProgress()
         tasks.track {
             // The bar moves a few times a second, however fast the bytes come; never after the end.
@@ -53,18 +55,18 @@ final class PackagesHandler {
             }
             defer { ticker.cancel() }
             guard let client = connection.client else { return send(.packageDownloaded(id, title: title, .failure(.notConnected))) }
-            let result = await Self.fetch(id, client: client, root: root, report: latest.note)
+            let result = await Self.fetch(id, client: client, root: root, mirror: mirror, report: latest.note)
             send(.packageDownloaded(id, title: title, result))
         }
     }
 
     /// On mapbook's work threads: checking every entry of a package of gigabytes keeps a core busy.
-    private nonisolated static func fetch(_ id: ItemID, client: PortalClient, root: String,
+    private nonisolated static func fetch(_ id: ItemID, client: PortalClient, root: String, mirror: Mirror?,
                                           report: @escaping @Sendable (Int64, Int64?) -> Void) async -> Result<PackageListing, LoadFailure> {
         do {
-            let item = try await client.item(id)
+            let item = try await PortalPackageDownload.item(id, client: client, mirror: mirror)
             let entry = try await onWorkPool { () async throws -> DevicePackages.Entry in
-                try await PortalPackageDownload(item: item, libraryRoot: root, client: client).run(report: report)
+                try await PortalPackageDownload(item: item, libraryRoot: root, client: client, mirror: mirror).run(report: report)
             }
             return .success(PackageShelf.listing(entry, item: item).package!)
         } catch {
