@@ -18,6 +18,18 @@ public enum StopQuery: Equatable, Sendable {
     }
 
     public var point: GeoPoint? { if case .place(let stop) = self { stop.point } else { nil } }
+
+    /// A stop as typed: `LON,LAT` (spaces allowed) is that point, named as typed without its
+    /// spaces; anything else is a name still to be found. The one rule for the browser's and the
+    /// plain mode's `directions` and for `mapbook route`.
+    public init(typed text: String) {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let point = GeoPoint(parsing: text) {
+            self = .place(RouteStop(name: text.replacingOccurrences(of: " ", with: ""), point: point))
+        } else {
+            self = .named(text)
+        }
+    }
 }
 
 /// Why no route came: the problem, and the distance along the stops as the crow flies (nil when the

@@ -61,9 +61,7 @@ extension App {
         case .startSearch:
             return startSearch(&state)
         case .directions(let places):
-            return route(&state, through: places.map { place in
-                GeoPoint(parsing: place).map { StopQuery.place(RouteStop(name: place, point: $0)) } ?? .named(place)
-            })
+            return route(&state, through: places.map(StopQuery.init(typed:)))
         case .list(.cycleOrder):
             cycleOrder(&state)
         case .list(.toggleDownloadedFirst):

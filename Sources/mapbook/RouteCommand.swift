@@ -36,9 +36,7 @@ struct RouteCommand: AsyncParsableCommand {
     func run() async throws {
         let client = library.selection.client()
         let finder = PlaceFinder(client: { client }, library: library.library)
-        let queries = ([from] + via + [to]).map { place in
-            GeoPoint(parsing: place).map { StopQuery.place(RouteStop(name: place.replacingOccurrences(of: " ", with: ""), point: $0)) } ?? .named(place)
-        }
+        let queries = ([from] + via + [to]).map(StopQuery.init(typed:))
         let stops: [RouteStop]
         switch await RoutePlanner.locate(queries, finder: finder) {
         case .success(let located):

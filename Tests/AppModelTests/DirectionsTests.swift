@@ -33,6 +33,19 @@ struct DirectionsTests {
                      start: Date(timeIntervalSince1970: 1_795_000_000))
     }
 
+    /// Typed stops read one way, in the browser, the plain mode and `mapbook route`: a point with
+    /// or without spaces, named without them; a name trimmed.
+    @Test func typedStopsAreReadOneWay() {
+        #expect(StopQuery(typed: " -68.2, 44.35 ") == .place(RouteStop(name: "-68.2,44.35", point: GeoPoint(longitude: -68.2, latitude: 44.35))))
+        #expect(StopQuery(typed: "-68.2,44.35") == .place(RouteStop(name: "-68.2,44.35", point: GeoPoint(longitude: -68.2, latitude: 44.35))))
+        #expect(StopQuery(typed: "  Bar Harbor ") == .named("Bar Harbor"))
+        let state = AppState(portalHost: "", webMapID: .exploreMaine)
+        var typed = state
+        let effects = App.update(&typed, .intent(.directions(through: ["Bangor", "-68.2, 44.35"])))
+        guard case .findRoute(_, let stops, _, _)? = effects.first else { Issue.record("\(effects)"); return }
+        #expect(stops == [.named("Bangor"), StopQuery(typed: "-68.2,44.35")])
+    }
+
     var search: (AppState) -> PlaceSearch? = { state in
         if case .search(let search)? = state.overlay { return search }
         return nil
