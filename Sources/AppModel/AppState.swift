@@ -240,8 +240,8 @@ public struct AppState: Sendable {
     public var recentPlaces: [MapPin] = []
     /// The directions asked for this session, and the one shown.
     public var directions = Directions()
-    /// Estimates asked for by the new-area card (the latest is the one it waits for).
-    public var newAreaRequests = 0
+    /// The requests under way (route, new-area estimate), by id.
+    public var requests = Requests()
     /// The basemap chosen with `B`, and the portal's gallery to choose from.
     public var basemaps = BasemapsState()
     /// What the user set: keys, units, how maps are drawn.
@@ -301,8 +301,7 @@ public struct AppState: Sendable {
         let mapsSettled = if case .maps(let maps)? = overlay { maps.pending.isEmpty } else { true }
         // A map opened is settled once its first picture is in.
         let mapSettled = map.map { !$0.isOpening && ($0.image != nil || !$0.isOpen) } ?? true
-        let directionsSettled = !directions.results.contains { $0.outcome == .asking }
-        return webMapSettled && portalSettled && mapsSettled && mapSettled && directionsSettled && library.removing.isEmpty && nextWebMap == nil
+        return webMapSettled && portalSettled && mapsSettled && mapSettled && requests.isEmpty && library.removing.isEmpty && nextWebMap == nil
             && nextPackage == nil
     }
 

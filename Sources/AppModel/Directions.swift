@@ -71,7 +71,7 @@ public struct Directions: Equatable, Sendable {
     }
 
     public struct Result: Equatable, Sendable {
-        public var request: Int
+        public var request: RequestID
         public var stops: [StopQuery]
         /// The travel mode asked for by name; nil for the service's default.
         public var mode: String?
@@ -79,7 +79,7 @@ public struct Directions: Equatable, Sendable {
         /// The maneuver the map is on; nil for the whole route.
         public var step: Int?
 
-        public init(request: Int, stops: [StopQuery], mode: String? = nil, outcome: Outcome = .asking, step: Int? = nil) {
+        public init(request: RequestID, stops: [StopQuery], mode: String? = nil, outcome: Outcome = .asking, step: Int? = nil) {
             self.request = request; self.stops = stops; self.mode = mode; self.outcome = outcome; self.step = step
         }
 
@@ -95,8 +95,6 @@ public struct Directions: Equatable, Sendable {
     public var results: [Result] = []
     /// Which result is shown (index into `results`).
     public var shown = 0
-    /// Each request has a number: an answer to one no longer kept is dropped.
-    public var requests = 0
     /// The portal's travel modes by name, once asked for (`Tab` in the panel); `modesWanted` while
     /// the answer is awaited, so it moves on to the next mode when it comes.
     public var modes: [String]?
@@ -186,11 +184,11 @@ extension App {
     /// shown in the directions panel at once (asking); offline, the panel says why at once, with
     /// the straight-line distance.
     static func route(_ state: inout AppState, through stops: [StopQuery], mode: String? = nil) -> [Effect] {
-        state.directions.requests += 1
         let mode = mode ?? state.directions.current?.mode
-        var result = Directions.Result(request: state.directions.requests, stops: stops, mode: mode)
+        var result = Directions.Result(request: state.requests.mint(), stops: stops, mode: mode)
         state.withMap { $0.card = .directions }
         if state.portal.network.isCutOff {
+            state.requests.answered(result.request)
             result.outcome = .failed(RouteFailure.offline(stops, host: state.portal.host).sentence(in: state.preferences.units))
             state.directions.add(result)
             return []
@@ -199,7 +197,8 @@ extension App {
         return [.findRoute(request: result.request, stops: stops, units: RouteUnits(state.preferences.units), mode: mode)]
     }
 
-    static func routeFound(_ state: inout AppState, request: Int, _ answer: Result<Route, RouteFailure>) -> [Effect] {
+    static func routeFound(_ state: inout AppState, request: RequestID, _ answer: Result<Route, RouteFailure>) -> [Effect] {
+        state.requests.answered(request)
         guard let index = state.directions.results.firstIndex(where: { $0.request == request }) else { return [] }
         switch answer {
         case .success(let route):

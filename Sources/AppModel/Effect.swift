@@ -79,11 +79,11 @@ public enum Effect: Equatable, Sendable {
     /// Ask the portal's route service for the route through `stops` in order, each name found
     /// first near the stop before it, by the travel mode of that name (nil: the service's default)
     /// (→ `routeFound`).
-    case findRoute(request: Int, stops: [StopQuery], units: RouteUnits, mode: String?)
+    case findRoute(request: RequestID, stops: [StopQuery], units: RouteUnits, mode: String?)
     /// The names of the portal's travel modes (→ `travelModes`).
     case loadTravelModes
     /// What an area of your own would weigh (→ `areaEstimated`).
-    case estimateArea(request: Int, NewAreaOrder)
+    case estimateArea(request: RequestID, NewAreaOrder)
     /// Make it: the servers' jobs, then the download (→ `areaPreparing`…, `areaPrepared` or `areaNotMade`).
     case makeArea(NewAreaOrder)
     /// Follow again the exports an earlier run left under way (once the portal answers).

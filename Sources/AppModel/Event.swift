@@ -85,11 +85,11 @@ public enum Event: Sendable {
     /// The places found for the search's request `request`, best first.
     case placesFound(request: Int, Result<[GeocodeCandidate], LoadFailure>)
     /// The route for directions request `request`, or why there is none.
-    case routeFound(request: Int, Result<Route, RouteFailure>)
+    case routeFound(request: RequestID, Result<Route, RouteFailure>)
     /// The names of the portal's travel modes, or why they could not be had.
     case travelModes(Result<[String], LoadFailure>)
     /// The estimate for new-area request `request`.
-    case areaEstimated(request: Int, AreaEstimate)
+    case areaEstimated(request: RequestID, AreaEstimate)
     /// The servers are preparing an area of your own: the area (without packages yet) and how far.
     case areaPreparing(MapArea, label: String)
     /// Every job has its package: the area to download.

@@ -51,10 +51,10 @@ public struct AreaForm: Equatable, Sendable {
     /// The estimate for the level shown; nil while it is asked for.
     public var estimate: AreaEstimate?
     /// The estimate the card waits for: answers to earlier ones are dropped.
-    public var request: Int
+    public var request: RequestID
     public var problem: String?
 
-    public init(name: String, detail: DetailLevel, extent: GeoExtent, request: Int) {
+    public init(name: String, detail: DetailLevel, extent: GeoExtent, request: RequestID) {
         self.name = name; self.detail = detail; self.extent = extent; self.request = request
     }
 
@@ -76,9 +76,8 @@ extension App {
         let view = map.viewport.geographicExtent(columns: layout.mapRect.width, rows: layout.mapRect.height)
         let taken = Set(state.areas.map { $0.item.title.lowercased() })
         let name = (1...).lazy.map { "Area \($0)" }.first { !taken.contains($0.lowercased()) }!
-        state.newAreaRequests += 1
         let form = AreaForm(name: name, detail: DetailLevel.nearest(zoom: min(map.viewport.zoom + 3, Double(DetailLevel.street.level))),
-                            extent: AreaForm.extent(ofView: view), request: state.newAreaRequests)
+                            extent: AreaForm.extent(ofView: view), request: state.requests.mint())
         state.overlay = .newArea(form)
         return [.estimateArea(request: form.request, form.order)]
     }
@@ -105,10 +104,9 @@ extension App {
             state.overlay = .newArea(form)
             return []
         }
-        state.newAreaRequests += 1
         form.detail = detail
         form.estimate = nil
-        form.request = state.newAreaRequests
+        form.request = state.requests.mint()
         state.overlay = .newArea(form)
         return [.estimateArea(request: form.request, form.order)]
     }
@@ -141,7 +139,8 @@ extension App {
         return [.makeArea(form.order)]
     }
 
-    static func areaEstimated(_ state: inout AppState, request: Int, _ estimate: AreaEstimate) -> [Effect] {
+    static func areaEstimated(_ state: inout AppState, request: RequestID, _ estimate: AreaEstimate) -> [Effect] {
+        state.requests.answered(request)
         guard case .newArea(var form)? = state.overlay, form.request == request else { return [] }
         form.estimate = DisplayText.estimate(estimate)
         state.overlay = .newArea(form)

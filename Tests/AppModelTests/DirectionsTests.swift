@@ -144,7 +144,7 @@ struct DirectionsTests {
         #expect(search(state)?.purpose.title == "Another stop after Bar Harbor, ME, USA")
         let again = Fixture.keys(&state, .enter)
         guard case .findRoute(let second, let three, _, _)? = again.first else { Issue.record("\(again)"); return }
-        #expect(three.count == 3 && three.last == .place(here) && second == first + 1)
+        #expect(three.count == 3 && three.last == .place(here) && second > first)
         #expect(state.directions.results.count == 2 && state.directions.shown == 1)
         // An answer to the first, arriving late, does not take the panel from the second.
         _ = App.update(&state, .routeFound(request: second, .failure(RouteFailure(
@@ -219,7 +219,7 @@ struct DirectionsTests {
         var state = searched(portlandFirst: true)
         _ = Fixture.keys(&state, .character("t"))
         guard case .findRoute(let request, _, _, _)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
-        _ = App.update(&state, .routeFound(request: request + 7, .failure(RouteFailure(problem: LoadFailure(sentence: "x", network: .online, host: ""), straightLine: nil))))
+        _ = App.update(&state, .routeFound(request: RequestID(rawValue: request.rawValue + 7), .failure(RouteFailure(problem: LoadFailure(sentence: "x", network: .online, host: ""), straightLine: nil))))
         #expect(state.directions.current?.outcome == .asking, "an answer to no request is dropped")
         _ = App.update(&state, .routeFound(request: request, .failure(RouteFailure(
             problem: LoadFailure(sentence: "route.example needs a sign-in\u{1B}[31m.", network: .online, host: "route.example", needsSignIn: true),

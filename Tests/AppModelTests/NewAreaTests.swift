@@ -21,9 +21,11 @@ struct NewAreaTests {
 
     @Test func nOpensTheCardForThePartOfTheViewAndAsksItsEstimate() throws {
         var state = IdentifyTests.openMap()
+        #expect(state.isSettled)
         let effects = Fixture.keys(&state, .character("N"))
         let form = try #require(Self.card(state))
         #expect(form.name == "Area 1" && form.focus == .name && form.estimate == nil)
+        #expect(state.requests.pending == [form.request] && !state.isSettled, "a script waits for the estimate")
         #expect(effects == [.estimateArea(request: form.request, form.order)])
         let view = state.map!.viewport.geographicExtent(columns: state.layout!.mapRect.width, rows: state.layout!.mapRect.height)
         #expect(view.contains(form.extent) && form.extent.area < view.area * 0.7 && form.extent.area > view.area * 0.6, "a tenth in from each side")
@@ -36,8 +38,10 @@ struct NewAreaTests {
         #expect(finer == [.estimateArea(request: asked.request, asked.order)] && asked.request > form.request)
         _ = App.update(&state, .areaEstimated(request: form.request, Self.estimate))
         #expect(Self.card(state)?.estimate == nil, "a late answer for another level is not shown")
+        #expect(state.requests.pending == [asked.request], "the late answer was still an answer")
         _ = App.update(&state, .areaEstimated(request: asked.request, Self.estimate))
         #expect(Self.card(state)?.estimate?.bytes == 2_104_208)
+        #expect(state.isSettled)
     }
 
     @Test func enterMakesItUnderAFreshNameAndTheRowFollowsTheServersThenTheDownload() throws {

@@ -30,7 +30,7 @@ import Geometry
     func directions(_ outcome: Directions.Outcome, step: Int? = nil, more: Int = 0) -> Directions {
         var directions = Directions()
         for request in 0...more {
-            directions.add(Directions.Result(request: request, stops: [.place(Self.portland), .place(Self.bangor)], outcome: outcome, step: step))
+            directions.add(Directions.Result(request: RequestID(rawValue: request), stops: [.place(Self.portland), .place(Self.bangor)], outcome: outcome, step: step))
         }
         return directions
     }

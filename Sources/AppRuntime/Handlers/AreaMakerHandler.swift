@@ -24,7 +24,7 @@ final class AreaMakerHandler {
         self.library = library; self.connection = connection; self.send = send; self.tasks = tasks
     }
 
-    func estimate(request: Int, _ order: NewAreaOrder) {
+    func estimate(request: RequestID, _ order: NewAreaOrder) {
         tasks.track { [self, send] in
             guard let maker = maker() else { return send(.areaEstimated(request: request, AreaEstimate(failure: Notice.notConnected.sentence))) }
             do {

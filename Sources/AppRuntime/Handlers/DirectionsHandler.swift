@@ -17,7 +17,7 @@ final class DirectionsHandler {
         self.planner = planner; self.finder = finder; self.send = send; self.tasks = tasks
     }
 
-    func route(request: Int, through queries: [StopQuery], units: RouteUnits, mode: String?) {
+    func route(request: RequestID, through queries: [StopQuery], units: RouteUnits, mode: String?) {
         let planner = planner, finder = finder
         tasks.track { [send] in
             switch await RoutePlanner.locate(queries, finder: finder) {
