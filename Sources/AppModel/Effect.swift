@@ -51,10 +51,10 @@ public enum Effect: Equatable, Sendable {
     /// Ask the geocoder for suggestions after a moment's pause in typing; a newer request replaces
     /// this one, even in flight (→ `placeSuggestions`). Offline (or when the geocoder fails) the
     /// names inside the downloaded packages and the bundled places answer instead.
-    case suggestPlaces(String, request: Int, near: GeoPoint?, online: Bool)
+    case suggestPlaces(String, request: RequestID, near: GeoPoint?, online: Bool)
     /// What is at `point`: the geocoder's address when `online`, else (or when it knows none) the
     /// nearest named place of the bundled gazetteer (→ `placeDescribed`).
-    case describePlace(GeoPoint, request: Int, online: Bool)
+    case describePlace(GeoPoint, request: RequestID, online: Bool)
     /// Download a portal's mobile map package onto this device (→ `packageProgress`, then `packageDownloaded`).
     case downloadPackage(ItemID, title: String)
     /// Delete a mobile map package from this device (→ `packageRemoved`).
@@ -75,7 +75,7 @@ public enum Effect: Equatable, Sendable {
     /// Hand an http(s) link to `$BROWSER` or `xdg-open` (→ `linkOpened`).
     case openLink(String)
     /// Find the place: a suggestion's by its key, else the text (→ `placesFound`).
-    case findPlaces(String, magicKey: String?, request: Int, near: GeoPoint?, online: Bool)
+    case findPlaces(String, magicKey: String?, request: RequestID, near: GeoPoint?, online: Bool)
     /// Ask the portal's route service for the route through `stops` in order, each name found
     /// first near the stop before it, by the travel mode of that name (nil: the service's default)
     /// (→ `routeFound`).

@@ -79,11 +79,11 @@ public enum Event: Sendable {
     case basemapGallery(Result<[BasemapChoice], LoadFailure>)
     /// The geocoder's suggestions for the search line's request `request`.
     /// `offline` when they come from the names on this device, not the geocoder.
-    case placeSuggestions(request: Int, Result<[GeocodeSuggestion], LoadFailure>, offline: Bool)
+    case placeSuggestions(request: RequestID, Result<[GeocodeSuggestion], LoadFailure>, offline: Bool)
     /// What is at the point of `w`'s request `request`.
-    case placeDescribed(request: Int, PlaceDescription)
+    case placeDescribed(request: RequestID, PlaceDescription)
     /// The places found for the search's request `request`, best first.
-    case placesFound(request: Int, Result<[GeocodeCandidate], LoadFailure>)
+    case placesFound(request: RequestID, Result<[GeocodeCandidate], LoadFailure>)
     /// The route for directions request `request`, or why there is none.
     case routeFound(request: RequestID, Result<Route, RouteFailure>)
     /// The names of the portal's travel modes, or why they could not be had.

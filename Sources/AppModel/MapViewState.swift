@@ -193,7 +193,7 @@ public struct IdentifyState: Equatable, Sendable {
 /// `w` in the map view: a point, and what is there once it is known.
 public struct WhatsHere: Equatable, Sendable {
     public var point: GeoPoint
-    public var request: Int
+    public var request: RequestID
     /// nil while asking.
     public var answer: PlaceDescription?
     /// The map areas that hold the point, each with "· on this device" when it is.

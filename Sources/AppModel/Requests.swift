@@ -32,5 +32,11 @@ public struct Requests: Equatable, Sendable {
     /// Its answer arrived (whether or not anything still waits for it).
     public mutating func answered(_ id: RequestID) { pending.remove(id) }
 
+    /// A newer request replaces it and the runtime drops it (a suggestion for what was typed
+    /// before): no answer may come, so nothing waits for one.
+    public mutating func replaced(_ id: RequestID?) {
+        if let id { pending.remove(id) }
+    }
+
     public var isEmpty: Bool { pending.isEmpty }
 }

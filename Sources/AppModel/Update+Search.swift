@@ -19,8 +19,8 @@ public struct PlaceSearch: Equatable, Sendable {
     public var text = ""
     public var suggestions: [GeocodeSuggestion] = []
     public var selection = 0
-    /// Each keystroke's (and each pick's) request has a number: answers to older ones are dropped.
-    public var request = 0
+    /// The request of the last keystroke (or pick): answers to older ones are dropped.
+    public var request: RequestID?
     public var status: Status = .idle
     /// The suggestions are the names on this device (offline, or the geocoder failed).
     public var offline = false
@@ -49,11 +49,11 @@ extension App {
         case .type(let character):
             guard search.text.count < 200, !character.isNewline else { return [] }
             search.text.append(character)
-            effects = ask(&search, near: searchCentre(state), online: isOnline(state))
+            effects = ask(&search, requests: &state.requests, near: searchCentre(state), online: isOnline(state))
         case .deleteBackward:
             guard !search.text.isEmpty else { return [] }
             search.text.removeLast()
-            effects = ask(&search, near: searchCentre(state), online: isOnline(state))
+            effects = ask(&search, requests: &state.requests, near: searchCentre(state), online: isOnline(state))
         case .previous:
             search.selection = max(search.selection - 1, 0)
         case .next:
@@ -65,9 +65,12 @@ extension App {
             }
             guard !text.isEmpty else { return [] }
             let chosen = search.suggestions.indices.contains(search.selection) ? search.suggestions[search.selection] : nil
-            search.request += 1
+            // The runtime drops the suggestions still to come.
+            state.requests.replaced(search.request)
+            let request = state.requests.mint()
+            search.request = request
             search.status = .asking
-            effects = [.findPlaces(chosen?.text ?? text, magicKey: chosen?.magicKey, request: search.request, near: searchCentre(state),
+            effects = [.findPlaces(chosen?.text ?? text, magicKey: chosen?.magicKey, request: request, near: searchCentre(state),
                                    online: isOnline(state))]
         case .close:
             state.overlay = nil
@@ -81,16 +84,20 @@ extension App {
     /// The geocoder is worth asking: connected, and the network not known to be cut off.
     private static func isOnline(_ state: AppState) -> Bool { state.portal.isConnected && !state.portal.network.isCutOff }
 
-    private static func ask(_ search: inout PlaceSearch, near: GeoPoint?, online: Bool) -> [Effect] {
-        search.request += 1
+    private static func ask(_ search: inout PlaceSearch, requests: inout Requests, near: GeoPoint?, online: Bool) -> [Effect] {
+        // The runtime drops the suggestions asked for before (a keystroke replaces them).
+        requests.replaced(search.request)
+        search.request = nil
         search.selection = 0
         guard search.text.trimmingCharacters(in: .whitespaces).count >= suggestFrom else {
             search.suggestions = []
             search.status = .idle
             return []
         }
+        let request = requests.mint()
+        search.request = request
         search.status = .asking
-        return [.suggestPlaces(search.text, request: search.request, near: near, online: online)]
+        return [.suggestPlaces(search.text, request: request, near: near, online: online)]
     }
 
     /// Where search results are ranked from: the map's centre, else the web map's.
@@ -99,8 +106,9 @@ extension App {
         return state.webMapExtent.map { GeoPoint(longitude: ($0.xmin + $0.xmax) / 2, latitude: ($0.ymin + $0.ymax) / 2) }
     }
 
-    static func suggestionsArrived(_ state: inout AppState, request: Int, _ result: Result<[GeocodeSuggestion], LoadFailure>,
+    static func suggestionsArrived(_ state: inout AppState, request: RequestID, _ result: Result<[GeocodeSuggestion], LoadFailure>,
                                    offline: Bool) -> [Effect] {
+        state.requests.answered(request)
         guard case .search(var search)? = state.overlay, search.request == request else { return [] }
         search.offline = offline
         switch result {
@@ -121,7 +129,8 @@ extension App {
     /// The place found: the search closes and the map opens on it, pinned. A downloaded area that
     /// holds it draws it (offline-ready); else the online basemap. A feature of the open map (or any
     /// place, on a map opened from a file) is shown where the map is.
-    static func placesFound(_ state: inout AppState, request: Int, _ result: Result<[GeocodeCandidate], LoadFailure>) -> [Effect] {
+    static func placesFound(_ state: inout AppState, request: RequestID, _ result: Result<[GeocodeCandidate], LoadFailure>) -> [Effect] {
+        state.requests.answered(request)
         guard case .search(var search)? = state.overlay, search.request == request else { return [] }
         let candidates: [GeocodeCandidate]
         switch result {
@@ -190,13 +199,14 @@ extension App {
     static func whatsHere(_ state: inout AppState) -> [Effect] {
         guard let map = state.map else { return [] }
         let point = map.viewport.center.geographic
-        let request = (map.whatsHere?.request ?? 0) + 1
+        let request = state.requests.mint()
         let areas = state.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.library.downloads[$0.item.id] != nil ? " · on this device" : "") }
         state.withMap { $0.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas) }
         return [.describePlace(point, request: request, online: !map.isStandalone && !state.portal.network.isCutOff && state.portal.isConnected)]
     }
 
-    static func placeDescribed(_ state: inout AppState, request: Int, _ description: PlaceDescription) -> [Effect] {
+    static func placeDescribed(_ state: inout AppState, request: RequestID, _ description: PlaceDescription) -> [Effect] {
+        state.requests.answered(request)
         guard var here = state.map?.whatsHere, here.request == request else { return [] }
         here.answer = switch description {
         case .address(let label): .address(TerminalText.sanitizedLine(label, maxLength: 160))

@@ -79,12 +79,13 @@ struct DirectionsTests {
         guard case .findPlaces("port", nil, let request, _, true)? = typed.last else { Issue.record("\(typed)"); return }
         let asked = App.update(&state, .placesFound(request: request, .success([Self.portland])))
         let portland = RouteStop(name: "Portland, ME, USA", point: Self.portland.location)
-        #expect(asked == [.findRoute(request: 1, stops: [.place(portland), .place(barHarbor)], units: .kilometers, mode: nil)])
+        guard case .findRoute(let routeRequest, _, _, _)? = asked.first else { Issue.record("\(asked)"); return }
+        #expect(asked == [.findRoute(request: routeRequest, stops: [.place(portland), .place(barHarbor)], units: .kilometers, mode: nil)])
         #expect(state.overlay == nil && state.map?.card == .directions && state.directions.current?.outcome == .asking)
         #expect(!state.isSettled, "a script waits for the route")
         #expect(state.lastPlace?.label == "Portland, ME, USA", "the start typed is remembered too")
 
-        let found = App.update(&state, .routeFound(request: 1, .success(Self.route([portland, barHarbor]))))
+        let found = App.update(&state, .routeFound(request: routeRequest, .success(Self.route([portland, barHarbor]))))
         let route = try #require(state.directions.current?.route)
         #expect(!route.maneuvers[1].text.contains("\u{1B}"), "the service's text is cleaned")
         #expect(state.isSettled)

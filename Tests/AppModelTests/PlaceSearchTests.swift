@@ -32,16 +32,21 @@ struct PlaceSearchTests {
         let effects = typed(&state, "ar")
         guard case .suggestPlaces("bar", let request, let near?, true)? = effects.last else { Issue.record("\(effects)"); return }
         #expect(abs(near.longitude + 69) < 3, "ranked from the web map's centre")
+        // Each keystroke's request replaces the one before (the runtime drops it): one is waited for.
+        #expect(state.requests.pending == [request])
         // An answer to an older keystroke is dropped; the latest is shown, sanitized.
-        _ = App.update(&state, .placeSuggestions(request: request - 1, .success([GeocodeSuggestion(text: "Old", magicKey: nil)]), offline: false))
+        _ = App.update(&state, .placeSuggestions(request: RequestID(rawValue: request.rawValue - 1),
+                                                 .success([GeocodeSuggestion(text: "Old", magicKey: nil)]), offline: false))
         #expect(search(state)?.suggestions.isEmpty == true)
         _ = App.update(&state, .placeSuggestions(request: request, .success([
             GeocodeSuggestion(text: "Bar Harbor, ME, USA", magicKey: "p1"), GeocodeSuggestion(text: "Bar\u{1B}[2J Mills, ME, USA", magicKey: "p2")]),
             offline: false))
         #expect(search(state)?.suggestions.map(\.text) == ["Bar Harbor, ME, USA", "Bar Mills, ME, USA"])
+        #expect(state.requests.isEmpty)
         // ↓ chooses the second; Enter finds it by its key.
         let picked = Fixture.keys(&state, .down, .enter)
-        guard case .findPlaces("Bar Mills, ME, USA", "p2", _, _, true)? = picked.last else { Issue.record("\(picked)"); return }
+        guard case .findPlaces("Bar Mills, ME, USA", "p2", let find, _, true)? = picked.last else { Issue.record("\(picked)"); return }
+        #expect(state.requests.pending == [find] && !state.isSettled, "a script waits for the place")
         // q is a letter here, not quit.
         _ = Fixture.keys(&state, .escape, .character("s"), .character("q"))
         #expect(!state.isQuitting && search(state)?.text == "q")
@@ -129,7 +134,7 @@ struct WhatsHereTests {
         #expect(online)
         let here = try #require(state.map?.whatsHere)
         #expect(here.point == point && here.answer == nil && here.areas == ["Acadia · on this device"])
-        _ = App.update(&state, .placeDescribed(request: request - 1, .address("Old")))
+        _ = App.update(&state, .placeDescribed(request: RequestID(rawValue: request.rawValue - 1), .address("Old")))
         #expect(state.map?.whatsHere?.answer == nil, "an older answer is dropped")
         _ = App.update(&state, .placeDescribed(request: request, .address("Bar Harbor, ME, USA\u{1B}[31m")))
         #expect(state.map?.whatsHere?.answer == .address("Bar Harbor, ME, USA"))

@@ -23,7 +23,7 @@ final class PlacesHandler {
         self.finder = finder; self.send = send; self.tasks = tasks
     }
 
-    func suggest(_ text: String, request: Int, near: GeoPoint?, online: Bool) {
+    func suggest(_ text: String, request: RequestID, near: GeoPoint?, online: Bool) {
         suggesting?.cancel()
         let finder = finder
         suggesting = tasks.track { [send] in
@@ -36,7 +36,7 @@ final class PlacesHandler {
         }
     }
 
-    func find(_ text: String, magicKey: String?, request: Int, near: GeoPoint?, online: Bool) {
+    func find(_ text: String, magicKey: String?, request: RequestID, near: GeoPoint?, online: Bool) {
         suggesting?.cancel()
         let finder = finder
         tasks.track { [send] in
@@ -45,7 +45,7 @@ final class PlacesHandler {
         }
     }
 
-    func describe(_ point: GeoPoint, request: Int, online: Bool) {
+    func describe(_ point: GeoPoint, request: RequestID, online: Bool) {
         let finder = finder
         tasks.track { [send] in
             let found = await finder.describe(point, online: online)
