@@ -64,7 +64,7 @@ public enum Effect: Equatable, Sendable {
     /// The web maps' thumbnails: kept with their library, else from the portal (→ `thumbnails`).
     case loadMapThumbnails([MapListing])
     /// Sign in to the portal with a username and password (→ `signedIn` or `signInFailed`).
-    case signIn(username: String, password: String)
+    case signIn(request: RequestID, username: String, password: String)
     /// Read the user's pins (→ `pinsLoaded`).
     case loadPins
     /// Keep a new pin, or a pin's new title, note and link (→ `pinsLoaded`, or `pinNotSaved`).

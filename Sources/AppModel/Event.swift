@@ -60,8 +60,8 @@ public enum Event: Sendable {
     /// A package was deleted from this device, or why it could not be.
     case packageRemoved(title: String, Result<Void, LoadFailure>)
     /// Signed in from the browser, as this user; or why not.
-    case signedIn(username: String)
-    case signInFailed(String)
+    case signedIn(request: RequestID, username: String)
+    case signInFailed(request: RequestID, String)
     /// The user's pins as now kept; a sentence when the file could not be read (kept aside).
     case pinsLoaded([Pin], problem: String?)
     case pinNotSaved(String)

@@ -10,7 +10,9 @@ public struct SignInForm: Equatable, Sendable {
     public var username = ""
     public var password = ""
     public var focus: Field = .username
-    public var isSigningIn = false
+    /// The sign-in asked for, while the portal is being asked.
+    public var signingIn: RequestID?
+    public var isSigningIn: Bool { signingIn != nil }
     public var problem: String?
     /// The Maps card's tab the form was opened from (`S` there), to go back to.
     public var returnsToMaps: WebMapsTab?
@@ -52,17 +54,19 @@ extension App {
                 state.overlay = .signIn(form)
                 return []
             }
-            form.isSigningIn = true
+            let request = state.requests.mint()
+            form.signingIn = request
             form.problem = nil
             state.overlay = .signIn(form)
-            return [.signIn(username: username, password: form.password)]
+            return [.signIn(request: request, username: username, password: form.password)]
         }
         form.problem = nil
         state.overlay = .signIn(form)
         return []
     }
 
-    static func signedIn(_ state: inout AppState, username: String) -> [Effect] {
+    static func signedIn(_ state: inout AppState, request: RequestID, username: String) -> [Effect] {
+        state.requests.answered(request)
         let name = TerminalText.sanitizedLine(username, maxLength: 128)
         var backToMaps: WebMapsTab?
         if case .signIn(let form)? = state.overlay {
@@ -78,13 +82,14 @@ extension App {
         return effects + (backToMaps.map { showMaps(&state, on: $0) } ?? [])
     }
 
-    static func signInFailed(_ state: inout AppState, _ sentence: String) -> [Effect] {
+    static func signInFailed(_ state: inout AppState, request: RequestID, _ sentence: String) -> [Effect] {
+        state.requests.answered(request)
         let clean = TerminalText.sanitizedLine(sentence, maxLength: 400)
         guard case .signIn(var form)? = state.overlay else {
             state.notice = .problem(clean)
             return []
         }
-        form.isSigningIn = false
+        form.signingIn = nil
         form.password = ""
         form.focus = .password
         form.problem = clean

@@ -130,10 +130,10 @@ public enum App {
             }
             // The card was closed to ask: it comes back on the packages, listed afresh.
             return showMaps(&state, on: .packages)
-        case .signedIn(let username):
-            return signedIn(&state, username: username)
-        case .signInFailed(let sentence):
-            return signInFailed(&state, sentence)
+        case .signedIn(let request, let username):
+            return signedIn(&state, request: request, username: username)
+        case .signInFailed(let request, let sentence):
+            return signInFailed(&state, request: request, sentence)
         case .pinsLoaded(let pins, let problem):
             return pinsLoaded(&state, pins, problem: problem)
         case .pinNotSaved(let sentence):

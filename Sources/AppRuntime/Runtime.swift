@@ -93,7 +93,7 @@ public final class Runtime {
         case .savePin(let draft): pins.save(draft)
         case .deletePin(let id): pins.delete(id)
         case .openLink(let link): pins.open(link)
-        case .signIn(let username, let password): signIn.signIn(username: username, password: password)
+        case .signIn(let request, let username, let password): signIn.signIn(request: request, username: username, password: password)
         case .loadMaps(let request): directory.load(request)
         case .loadMapThumbnails(let listings): directory.loadThumbnails(listings)
         case .downloadPackage(let id, let title): packages.download(id, title: title)

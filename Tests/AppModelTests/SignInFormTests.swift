@@ -25,14 +25,18 @@ struct SignInFormTests {
         for character in "alex" { _ = App.update(&state, .key(.character(character))) }
         _ = Fixture.keys(&state, .tab)
         for character in "qS3cret" { _ = App.update(&state, .key(.character(character))) }
-        #expect(Fixture.keys(&state, .enter) == [.signIn(username: "alex", password: "qS3cret")])
-        _ = App.update(&state, .signInFailed("portal.example.com did not accept that username and password."))
+        let asked = Fixture.keys(&state, .enter)
+        guard case .signIn(let request, _, _)? = asked.first else { Issue.record("\(asked)"); return }
+        #expect(asked == [.signIn(request: request, username: "alex", password: "qS3cret")])
+        #expect(state.requests.pending == [request] && !state.isSettled, "a script waits for the sign-in")
+        _ = App.update(&state, .signInFailed(request: request, "portal.example.com did not accept that username and password."))
+        #expect(state.requests.isEmpty)
         guard case .signIn(let refused)? = state.overlay else { Issue.record("form closed"); return }
         #expect(refused.password.isEmpty && refused.focus == .password && refused.username == "alex" && !refused.isSigningIn)
         #expect(refused.problem == "portal.example.com did not accept that username and password.")
         for character in "right" { _ = App.update(&state, .key(.character(character))) }
-        _ = Fixture.keys(&state, .enter)
-        let effects = App.update(&state, .signedIn(username: "alex"))
+        guard case .signIn(let again, _, _)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked again"); return }
+        let effects = App.update(&state, .signedIn(request: again, username: "alex"))
         #expect(state.overlay == nil && state.portal.signedInAs == "alex" && !state.portal.signInWanted)
         #expect(effects.contains(.loadWebMap))
     }

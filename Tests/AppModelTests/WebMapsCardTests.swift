@@ -128,7 +128,7 @@ struct SignInFromTheMapsCardTests {
         #expect(maps.tab == .mine)
 
         _ = Fixture.keys(&state, .character("S"))
-        let effects = App.update(&state, .signedIn(username: "demo"))
+        let effects = App.update(&state, .signedIn(request: 1, username: "demo"))
         guard case .maps(let again)? = state.overlay else { Issue.record("not back on the card"); return }
         #expect(again.tab == .mine && effects.contains(.loadMaps(WebMapsRequest(tab: .mine))), "\(effects)")
         #expect(state.notice == .signedIn(user: "demo", host: state.portal.host))

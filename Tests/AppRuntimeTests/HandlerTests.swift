@@ -189,11 +189,11 @@ struct HandlerTests {
     @Test func signingInNeedsAConnectionThenUsesTheCommandsWay() async throws {
         let connection = PortalConnection()
         let handler = SignInHandler(connection: connection, signIn: { _, username, _ in username.uppercased() }, send: sink, tasks: tasks)
-        handler.signIn(username: "demo", password: "x")
-        #expect(try await recorder.first { if case .signInFailed(let sentence) = $0 { sentence } else { nil } } == LoadFailure.notConnected.sentence)
+        handler.signIn(request: 1, username: "demo", password: "x")
+        #expect(try await recorder.first { if case .signInFailed(1, let sentence) = $0 { sentence } else { nil } } == LoadFailure.notConnected.sentence)
         connection.client = unusedClient
-        handler.signIn(username: "demo", password: "x")
-        #expect(try await recorder.first { if case .signedIn(let user) = $0 { user } else { nil } } == "DEMO")
+        handler.signIn(request: 2, username: "demo", password: "x")
+        #expect(try await recorder.first { if case .signedIn(2, let user) = $0 { user } else { nil } } == "DEMO")
     }
 
     @Test func theDirectoryListsRecentFromThisDeviceAndAsksThePortalForTheRest() async throws {

@@ -17,17 +17,17 @@ final class SignInHandler {
         self.connection = connection; self.signIn = signIn; self.send = send; self.tasks = tasks
     }
 
-    func signIn(username: String, password: String) {
+    func signIn(request: RequestID, username: String, password: String) {
         guard let client = connection.client, let signIn else {
-            send(.signInFailed(connection.client == nil ? LoadFailure.notConnected.sentence
+            send(.signInFailed(request: request, connection.client == nil ? LoadFailure.notConnected.sentence
                                                         : "This portal is signed in to with mapbook auth login."))
             return
         }
         tasks.track { [send] in
             do {
-                send(.signedIn(username: try await signIn(client, username, password)))
+                send(.signedIn(request: request, username: try await signIn(client, username, password)))
             } catch {
-                send(.signInFailed(error.userSentence))
+                send(.signInFailed(request: request, error.userSentence))
             }
         }
     }
