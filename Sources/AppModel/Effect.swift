@@ -15,6 +15,9 @@ public enum Effect: Equatable, Sendable {
     case loadWebMap
     /// In a few seconds, say that the notice numbered so has been shown long enough.
     case expireNotice(Int)
+    /// Stop what a request started: the model has forgotten it (`Requests.replaced`), so its
+    /// answer must not come.
+    case cancel(RequestID)
     /// Connect to the portal (the download queue and network monitor start) without loading a web map.
     case connectPortal
     /// Queue the area's download (→ `download`: its lifecycle and progress).

@@ -65,13 +65,13 @@ extension App {
             }
             guard !text.isEmpty else { return [] }
             let chosen = search.suggestions.indices.contains(search.selection) ? search.suggestions[search.selection] : nil
-            // The runtime drops the suggestions still to come.
-            state.requests.replaced(search.request)
+            // The suggestions still to come are not wanted.
+            effects = replace(&search, requests: &state.requests)
             let request = state.requests.mint()
             search.request = request
             search.status = .asking
-            effects = [.findPlaces(chosen?.text ?? text, magicKey: chosen?.magicKey, request: request, near: searchCentre(state),
-                                   online: isOnline(state))]
+            effects.append(.findPlaces(chosen?.text ?? text, magicKey: chosen?.magicKey, request: request, near: searchCentre(state),
+                                       online: isOnline(state)))
         case .close:
             state.overlay = nil
             return []
@@ -85,19 +85,26 @@ extension App {
     private static func isOnline(_ state: AppState) -> Bool { state.portal.isConnected && !state.portal.network.isCutOff }
 
     private static func ask(_ search: inout PlaceSearch, requests: inout Requests, near: GeoPoint?, online: Bool) -> [Effect] {
-        // The runtime drops the suggestions asked for before (a keystroke replaces them).
-        requests.replaced(search.request)
-        search.request = nil
+        // A keystroke replaces the suggestions asked for before.
+        let cancelled = replace(&search, requests: &requests)
         search.selection = 0
         guard search.text.trimmingCharacters(in: .whitespaces).count >= suggestFrom else {
             search.suggestions = []
             search.status = .idle
-            return []
+            return cancelled
         }
         let request = requests.mint()
         search.request = request
         search.status = .asking
-        return [.suggestPlaces(search.text, request: request, near: near, online: online)]
+        return cancelled + [.suggestPlaces(search.text, request: request, near: near, online: online)]
+    }
+
+    /// The search's request still under way, forgotten and cancelled.
+    private static func replace(_ search: inout PlaceSearch, requests: inout Requests) -> [Effect] {
+        guard let request = search.request, requests.pending.contains(request) else { return [] }
+        requests.replaced(request)
+        search.request = nil
+        return [.cancel(request)]
     }
 
     /// Where search results are ranked from: the map's centre, else the web map's.

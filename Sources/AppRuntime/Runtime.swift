@@ -62,6 +62,7 @@ public final class Runtime {
         switch effect {
         case .readLibrary: catalog.readLibrary()
         case .loadWebMap: catalog.loadWebMap()
+        case .cancel(let request): tasks.cancel(request: request)
         case .expireNotice(let serial): tasks.track { [send] in if (try? await Task.sleep(for: Notice.fadesAfter)) != nil { send(.noticeExpired(serial)) } }
         case .connectPortal: catalog.connectOnly()
         case .reportNetwork(let network): catalog.report(network)

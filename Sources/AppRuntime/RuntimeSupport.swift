@@ -12,18 +12,28 @@ import OfflineLibrary
 final class TaskTracker {
     private var tasks: [Int: Task<Void, Never>] = [:]
     private var count = 0
+    /// The tasks that answer a request, by its id, for `Effect.cancel`.
+    private var answering: [RequestID: Int] = [:]
 
-    /// Starts `body` as a tracked task.
+    /// Starts `body` as a tracked task; with `request`, the one that answers it.
     @discardableResult
-    func track(_ body: @escaping @UIActor () async -> Void) -> Task<Void, Never> {
+    func track(request: RequestID? = nil, _ body: @escaping @UIActor () async -> Void) -> Task<Void, Never> {
         count += 1
         let id = count
         let task = Task { @UIActor [weak self] in
             await body()
             self?.tasks[id] = nil
+            if let request { self?.answering[request] = nil }
         }
         tasks[id] = task
+        if let request { answering[request] = id }
         return task
+    }
+
+    /// Cancels the task answering `request`, if it is still running (the model no longer waits for it).
+    func cancel(request: RequestID) {
+        guard let id = answering.removeValue(forKey: request) else { return }
+        tasks[id]?.cancel()
     }
 
     /// How many tracked tasks have not ended.

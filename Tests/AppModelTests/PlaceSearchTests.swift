@@ -32,7 +32,10 @@ struct PlaceSearchTests {
         let effects = typed(&state, "ar")
         guard case .suggestPlaces("bar", let request, let near?, true)? = effects.last else { Issue.record("\(effects)"); return }
         #expect(abs(near.longitude + 69) < 3, "ranked from the web map's centre")
-        // Each keystroke's request replaces the one before (the runtime drops it): one is waited for.
+        // Each keystroke's request replaces the one before, which the runtime is told to stop: one
+        // is waited for.
+        guard case .suggestPlaces("ba", let before, _, _)? = effects.first else { Issue.record("\(effects)"); return }
+        #expect(effects.dropFirst().first == .cancel(before))
         #expect(state.requests.pending == [request])
         // An answer to an older keystroke is dropped; the latest is shown, sanitized.
         _ = App.update(&state, .placeSuggestions(request: RequestID(rawValue: request.rawValue - 1),

@@ -241,6 +241,20 @@ struct HandlerTests {
         #expect(bucket.requests.contains("/sharing/rest/content/items/\(id.rawValue)/data"), "\(bucket.requests)")
     }
 
+    /// `Effect.cancel` stops the task answering a request: a keystroke's suggestions replaced by
+    /// the next never arrive, the next's do.
+    @Test func aCancelledRequestIsNeverAnswered() async throws {
+        let runtime = Runtime(library: library) { throw URLError(.notConnectedToInternet) }
+        let recorder = recorder
+        runtime.attach { recorder.events.append($0) }
+        runtime.perform(.suggestPlaces("bang", request: 1, near: nil, online: false))
+        runtime.perform(.cancel(1))
+        runtime.perform(.suggestPlaces("bango", request: 2, near: nil, online: false))
+        _ = try await recorder.first { if case .placeSuggestions(2, _, _) = $0 { true } else { nil } }
+        #expect(!recorder.events.contains { if case .placeSuggestions(1, _, _) = $0 { true } else { false } })
+        await runtime.shutdown()
+    }
+
     /// While a full screen holds background work for its first frame, the portal is not asked
     /// (so libcurl is not loaded beside the drawing) until the frame is shown.
     @Test func thePortalWaitsForTheFirstFrameWhenHeld() async throws {

@@ -9,24 +9,21 @@ import Places
 import UserFiles
 
 /// Finding places for the browser, through the `PlaceFinder` the commands use too: suggestions as
-/// the user types (a newer keystroke cancels the last, even in flight), places for a search, what
-/// is at a point, the addresses of pins.
+/// the user types (a newer keystroke's `Effect.cancel` stops the last, even in flight), places for
+/// a search, what is at a point, the addresses of pins.
 @UIActor
 final class PlacesHandler {
     private let finder: PlaceFinder
     private let send: EventSink
     private let tasks: TaskTracker
-    /// The suggestions asked for last.
-    private var suggesting: Task<Void, Never>?
 
     init(finder: PlaceFinder, send: EventSink, tasks: TaskTracker) {
         self.finder = finder; self.send = send; self.tasks = tasks
     }
 
     func suggest(_ text: String, request: RequestID, near: GeoPoint?, online: Bool) {
-        suggesting?.cancel()
         let finder = finder
-        suggesting = tasks.track { [send] in
+        tasks.track(request: request) { [send] in
             // Typing on within the pause asks again, and this request never goes out.
             try? await Task.sleep(for: .milliseconds(150))
             guard !Task.isCancelled else { return }
@@ -37,9 +34,8 @@ final class PlacesHandler {
     }
 
     func find(_ text: String, magicKey: String?, request: RequestID, near: GeoPoint?, online: Bool) {
-        suggesting?.cancel()
         let finder = finder
-        tasks.track { [send] in
+        tasks.track(request: request) { [send] in
             let answer = await finder.places(for: text, magicKey: magicKey, near: near, limit: 5, online: online)
             send(.placesFound(request: request, .success(answer.value)))
         }
