@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "ArcGISModelTests", dependencies: ["ArcGISModel", "Geometry", "MapbookCore"]),
         .testTarget(name: "UserFilesTests", dependencies: ["UserFiles", "ArcGISModel", "Geometry", "MapbookCore"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
-        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "MapbookCore"]),
+        .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "EventLoop", "MapbookCore"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "LoopbackHTTP"]),
         .testTarget(name: "ArcGISPortalTests", dependencies: ["HTTP", "LoopbackHTTP", "MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "ArcGISPortal", "PortalFixtures"],

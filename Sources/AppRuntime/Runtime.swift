@@ -24,6 +24,7 @@ public final class Runtime {
     public typealias SignIn = @Sendable (_ client: PortalClient, _ username: String, _ password: String) async throws -> String
 
     private let tasks = TaskTracker()
+    private let clock: AppClock
     private let firstFrame = FirstFrameGate()
     private let send = EventSink()
     private let catalog: CatalogHandler
@@ -37,10 +38,13 @@ public final class Runtime {
     private let directions: DirectionsHandler
     private let areas: AreaMakerHandler
 
+    /// `clock`: what the runtime's waits (a notice's fading) and the network monitor's are timed by.
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
-                map: MapStack? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil, connect: @escaping Connect) {
+                clock: AppClock = .system, map: MapStack? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil,
+                connect: @escaping Connect) {
+        self.clock = clock
         let connection = PortalConnection()
-        catalog = CatalogHandler(library: library, http: http, connect: connect, recent: recent, networkTimings: networkTimings,
+        catalog = CatalogHandler(library: library, http: http, connect: connect, recent: recent, networkTimings: networkTimings, clock: clock,
                                  connection: connection, firstFrame: firstFrame, send: send, tasks: tasks)
         downloads = DownloadsHandler(library: library, connection: connection, send: send, tasks: tasks)
         let finder = PlaceFinder(client: { await connection.client }, library: library)
@@ -63,7 +67,11 @@ public final class Runtime {
         case .readLibrary: catalog.readLibrary()
         case .loadWebMap: catalog.loadWebMap()
         case .cancel(let request): tasks.cancel(request: request)
-        case .expireNotice(let serial): tasks.track { [send] in if (try? await Task.sleep(for: Notice.fadesAfter)) != nil { send(.noticeExpired(serial)) } }
+        case .expireNotice(let serial):
+            tasks.track { [send, clock] in
+                await clock.sleep(Notice.fadesAfter)
+                if !Task.isCancelled { send(.noticeExpired(serial)) }
+            }
         case .connectPortal: catalog.connectOnly()
         case .reportNetwork(let network): catalog.report(network)
         case .checkNetwork: catalog.checkNetwork()

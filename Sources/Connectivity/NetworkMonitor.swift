@@ -1,3 +1,4 @@
+import EventLoop
 import MapbookCore
 import Foundation
 
@@ -43,7 +44,7 @@ public actor NetworkMonitor {
     private let probe: @Sendable () async -> NetworkState
     private let timings: Timings
     /// The time, and how a nap waits it: the system's, or a test's that records the waits asked for.
-    private let clock: MonitorClock
+    private let clock: AppClock
     private var published: NetworkState = .unknown
     private var loop: Task<Void, Never>?
     private var routes: RouteWatcher?
@@ -62,7 +63,7 @@ public actor NetworkMonitor {
 
     /// `probe` says whether the portal answers at all, and if not, why. `watchRoutes` is false for a
     /// portal on this machine (loopback needs no route).
-    public init(timings: Timings = .standard, watchRoutes: Bool, clock: MonitorClock = .system,
+    public init(timings: Timings = .standard, watchRoutes: Bool, clock: AppClock = .system,
                 probe: @escaping @Sendable () async -> NetworkState) {
         (statuses, publish) = AsyncStream.makeStream(of: NetworkState.self, bufferingPolicy: .bufferingNewest(8))
         self.timings = timings
@@ -202,16 +203,4 @@ public actor NetworkMonitor {
             nudged = true
         }
     }
-}
-
-/// The time as the monitor reads it and waits it: the system's clock, or a test's own.
-public struct MonitorClock: Sendable {
-    public var now: @Sendable () -> ContinuousClock.Instant
-    public var sleep: @Sendable (Duration) async -> Void
-
-    public init(now: @escaping @Sendable () -> ContinuousClock.Instant, sleep: @escaping @Sendable (Duration) async -> Void) {
-        self.now = now; self.sleep = sleep
-    }
-
-    public static let system = MonitorClock(now: { .now }, sleep: { try? await Task.sleep(for: $0) })
 }

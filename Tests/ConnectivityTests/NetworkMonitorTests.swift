@@ -1,4 +1,5 @@
 import Connectivity
+import EventLoop
 import Foundation
 import MapbookCore
 import Synchronization
@@ -70,7 +71,7 @@ import Testing
         let answer = Mutex(NetworkState.portalNotAnswering)
         let naps = Mutex<[Duration]>([])
         let start = ContinuousClock.now
-        let clock = MonitorClock(now: { start + naps.withLock { $0.reduce(.zero, +) } }, sleep: { duration in
+        let clock = AppClock(now: { start + naps.withLock { $0.reduce(.zero, +) } }, sleep: { duration in
             naps.withLock { $0.append(duration) }
             try? await Task.sleep(for: .milliseconds(2))
         })

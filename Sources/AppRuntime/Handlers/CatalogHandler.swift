@@ -21,6 +21,7 @@ final class CatalogHandler {
     private let connect: Runtime.Connect
     private let recent: RecentWebMaps?
     private let networkTimings: NetworkMonitor.Timings
+    private let clock: AppClock
     private let connection: PortalConnection
     private let firstFrame: FirstFrameGate
     private let send: EventSink
@@ -34,10 +35,10 @@ final class CatalogHandler {
     private var lastActivityNote = ContinuousClock.now - .seconds(10)
 
     init(library: OfflineLibrary, http: HTTPClient, connect: @escaping Runtime.Connect, recent: RecentWebMaps?,
-         networkTimings: NetworkMonitor.Timings, connection: PortalConnection, firstFrame: FirstFrameGate = FirstFrameGate(),
+         networkTimings: NetworkMonitor.Timings, clock: AppClock = .system, connection: PortalConnection, firstFrame: FirstFrameGate = FirstFrameGate(),
          send: EventSink, tasks: TaskTracker) {
         self.library = library; self.http = http; self.connect = connect; self.recent = recent
-        self.networkTimings = networkTimings; self.connection = connection; self.firstFrame = firstFrame; self.send = send; self.tasks = tasks
+        self.networkTimings = networkTimings; self.clock = clock; self.connection = connection; self.firstFrame = firstFrame; self.send = send; self.tasks = tasks
     }
 
     func readLibrary() {
@@ -172,7 +173,7 @@ final class CatalogHandler {
     private func startServices(_ client: PortalClient) {
         let queue = DownloadQueue(library: library, client: client, http: http)
         let mirror = library.mirror
-        let monitor = NetworkMonitor(timings: networkTimings, watchRoutes: !client.isLoopback) { await Mirror.probe(client, mirror: mirror) }
+        let monitor = NetworkMonitor(timings: networkTimings, watchRoutes: !client.isLoopback, clock: clock) { await Mirror.probe(client, mirror: mirror) }
         connection.queue = queue
         self.monitor = monitor
         tasks.track { [send] in
