@@ -287,6 +287,10 @@ public struct AppState: Sendable {
     /// in the library shows before that), no map is opening, no page of the Maps card is being
     /// asked for, no removal is under way. A question waiting for its answer is settled. Front ends
     /// that take commands from a script (the plain mode) run the next one only then.
+    /// What the first frame shows is in: the library read, or nothing to read (a map opened from
+    /// a file, which has no library).
+    public var isReadyToShow: Bool { library.isRead || map?.isStandalone == true }
+
     public var isSettled: Bool {
         let failed = switch phase {
         case .failed, .unreachable, .notAnswering: true

@@ -94,7 +94,8 @@ public final class TerminalApp {
 
     /// Waits until what is on this device has been read (a few milliseconds, on the work pool), or
     /// `limit`: a first frame drawn without the area list is drawn again at once with it, which
-    /// cost the start a whole frame (docs/benchmarks.md, start-up).
+    /// cost the start a whole frame (docs/benchmarks.md, start-up). A map opened from a file has
+    /// no library, and does not wait (`AppState.isReadyToShow`).
     private func libraryRead(within limit: Duration) async {
         let read = UIMoment(limit: limit)
         watch(until: read)
@@ -103,7 +104,7 @@ public final class TerminalApp {
 
     private func watch(until read: UIMoment) {
         guard !read.hasArrived else { return }
-        let isRead = withObservationTracking { program.state.library.isRead } onChange: { [weak self] in
+        let isRead = withObservationTracking { program.state.isReadyToShow } onChange: { [weak self] in
             Task { @UIActor in self?.watch(until: read) }
         }
         if isRead { read.arrive() }

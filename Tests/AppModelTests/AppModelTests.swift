@@ -12,6 +12,16 @@ import Testing
 /// The whole program — update and runtime — against the sample portal on 127.0.0.1: loading, its
 /// failure states, the overview's basemap.
 @Suite @UIActor struct ProgramTests {
+    /// The full screen's first frame waits for the library's read, and a map opened from a file,
+    /// which has none, waits for nothing.
+    @Test func theFirstFrameIsReadyOnceTheLibraryIsRead() {
+        var state = AppState(portalHost: "", webMapID: .exploreMaine)
+        #expect(!state.isReadyToShow)
+        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:])))
+        #expect(state.isReadyToShow)
+        #expect(AppState.standaloneMap(title: "Trails", sourceName: "trails.vtpk", home: nil).isReadyToShow)
+    }
+
     @Test func loadsTheWebMapItsSixAreasAndTheirThumbnails() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
