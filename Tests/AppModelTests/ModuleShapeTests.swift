@@ -46,6 +46,16 @@ struct ModuleShapeTests {
         #expect(Self.closure(of: "AppRuntime", in: targets).contains("CCurl"))
     }
 
+    /// The front ends draw and read what the program's state says: the library on disk is the
+    /// runtime's, reached through its effects, never read by a front end itself.
+    @Test func theFrontEndsDoNotReachIntoTheLibrary() throws {
+        let targets = try Self.targets()
+        for frontEnd in ["TerminalUI", "PlainUI"] {
+            #expect(targets[frontEnd] != nil, "Package.swift names \(frontEnd)")
+            #expect(targets[frontEnd]?.contains("OfflineLibrary") == false, "\(frontEnd) depends on OfflineLibrary")
+        }
+    }
+
     /// Importing a module the target does not declare builds only by luck of the build order.
     @Test func everyTargetDeclaresTheModulesItImports() throws {
         let targets = try Self.targets()

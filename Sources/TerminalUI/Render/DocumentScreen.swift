@@ -1,7 +1,6 @@
 import AppModel
 import MapRender
 import MapbookCore
-import OfflineLibrary
 import TerminalCanvas
 
 /// Screens that show a document: details full screen, help as a card over whatever is below.

@@ -3,7 +3,6 @@ import Foundation
 import Geometry
 import MapRender
 import MapbookCore
-import OfflineLibrary
 import TerminalCanvas
 
 /// `i`'s card at the bottom left of the map: the feature's title, its layer, its fields and its

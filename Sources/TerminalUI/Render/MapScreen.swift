@@ -2,7 +2,6 @@ import AppModel
 import Foundation
 import MapRender
 import MapbookCore
-import OfflineLibrary
 import TerminalCanvas
 import Geometry
 import UserFiles
