@@ -77,6 +77,8 @@ public enum Effect: Equatable, Sendable {
     case describePins([Pin])
     /// Hand an http(s) link to `$BROWSER` or `xdg-open` (→ `linkOpened`).
     case openLink(String)
+    /// Put text on the terminal's clipboard (the front end's way: OSC 52 on the full screen).
+    case copy(String)
     /// Find the place: a suggestion's by its key, else the text (→ `placesFound`).
     case findPlaces(String, magicKey: String?, request: RequestID, near: GeoPoint?, online: Bool)
     /// Ask the portal's route service for the route through `stops` in order, each name found

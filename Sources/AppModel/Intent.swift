@@ -92,6 +92,8 @@ public enum MapIntent: Hashable, Sendable {
     case toggle
     /// `N`: a map area of your own from the view.
     case newArea
+    /// `Y`: the centre's `LON,LAT` to the clipboard.
+    case copyPosition
 }
 
 /// `M`, the Maps card, to open another web map. Typed in the plain mode: a tab, a search for web

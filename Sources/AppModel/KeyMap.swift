@@ -106,6 +106,8 @@ public enum KeyMap {
         KeyBinding(keys: [.character("N")], intent: .map(.newArea), action: .newArea, label: "N",
                    summary: "New map area of your own: the outlined part of the view, a name and a level of detail, exported by the servers",
                    context: .map, hint: nil),
+        KeyBinding(keys: [.character("Y")], intent: .map(.copyPosition), action: .copyPosition, label: "Y",
+                   summary: "Copy the centre's position (LON,LAT, as commands take it) to the clipboard", context: .map, hint: nil),
         KeyBinding(keys: [.character("[")], intent: .map(.previousDirections), label: "[",
                    summary: "Directions: the ones asked before (↑↓ in the panel go through the steps)", context: .map, hint: nil),
         KeyBinding(keys: [.character("]")], intent: .map(.nextDirections), label: "]", summary: "Directions: the ones asked after",

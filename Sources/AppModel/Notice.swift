@@ -75,6 +75,8 @@ public enum Notice: Equatable, Sendable {
     case noTravelModes
     /// `N` with no portal to ask.
     case newAreaNeedsPortal
+    /// `Y`: the position put on the clipboard.
+    case copied(String)
     case makingArea(String)
 
     /// The sentence, naming the default keys.
@@ -139,6 +141,7 @@ public enum Notice: Equatable, Sendable {
         case .noMoreDirections(false): "These are the latest directions."
         case .noTravelModes: "This portal offers no travel modes: directions use its route service's own."
         case .newAreaNeedsPortal: "Making an area of your own needs the web map's services, and they cannot be reached now."
+        case .copied(let position): "Copied \(position) (LON,LAT) to the clipboard."
         case .makingArea(let name): "Making \(name): the servers are asked to prepare it; its row shows how far they are."
         }
     }

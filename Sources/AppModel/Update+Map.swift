@@ -162,6 +162,7 @@ extension App {
             state.withMap { $0.panel = .layers; $0.panelSelection = 0 }
         case .showBasemaps: return showBasemaps(&state)
         case .whatsHere: return whatsHere(&state)
+        case .copyPosition: return copyPosition(&state)
         case .identify: return identify(&state)
         case .identifyAt(let column, let row) where map.ruler != nil: return layRuler(&state, at: (column, row))
         case .identifyAt(let column, let row): return identify(&state, cell: (column, row))

@@ -39,6 +39,9 @@ public final class Program {
     /// The first frame is on the screen.
     public func shown() { runtime.shown() }
 
+    /// How this front end puts text on the clipboard (`Effect.copy`).
+    public func useClipboard(_ copy: @escaping @UIActor (String) -> Void) { runtime.clipboard = copy }
+
     /// Stops downloads (keeping what arrived, to resume next time) and everything else running.
     public func shutdown() async { await runtime.shutdown() }
 

@@ -25,6 +25,9 @@ public final class Runtime {
 
     private let tasks = TaskTracker()
     private let clock: AppClock
+    /// The front end's clipboard (the full screen's OSC 52); without one, what was copied is said
+    /// in the status bar only.
+    var clipboard: (@UIActor (String) -> Void)?
     private let firstFrame = FirstFrameGate()
     private let send = EventSink()
     private let catalog: CatalogHandler
@@ -102,6 +105,7 @@ public final class Runtime {
         case .savePin(let draft): pins.save(draft)
         case .deletePin(let id): pins.delete(id)
         case .openLink(let link): pins.open(link)
+        case .copy(let text): clipboard?(text)
         case .signIn(let request, let username, let password): signIn.signIn(request: request, username: username, password: password)
         case .loadMaps(let request): directory.load(request)
         case .loadMapThumbnails(let listings): directory.loadThumbnails(listings)

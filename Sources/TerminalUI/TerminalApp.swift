@@ -82,6 +82,7 @@ public final class TerminalApp {
         UIEventLoop.shared.watch(STDIN_FILENO) { Task { @UIActor in self.readInput() } }
         Signals.route(Self.terminalSignals) { signal in Task { @UIActor in self.received(signal) } }
         program.send(.resized(display))
+        program.useClipboard { [backend] text in backend.copy(text) }
         program.holdBackgroundWorkUntilShown()
         program.send(.started)
         await libraryRead(within: .milliseconds(150))

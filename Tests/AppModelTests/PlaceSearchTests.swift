@@ -145,6 +145,20 @@ struct WhatsHereTests {
         #expect(state.map != nil && state.map?.whatsHere == nil, "Esc closes the card first, then leaves the map")
     }
 
+    /// `Y`: the centre as `LON,LAT`, as commands read a point back, to the clipboard and said.
+    @Test func yCopiesTheCentresPositionAsCommandsReadIt() throws {
+        var state = IdentifyTests.openMap()
+        let centre = try #require(state.map?.viewport.center.geographic)
+        let effects = Fixture.keys(&state, .character("Y"))
+        let position = String(format: "%.5f,%.5f", centre.longitude, centre.latitude)
+        #expect(effects == [.copy(position)])
+        #expect(state.message == "Copied \(position) (LON,LAT) to the clipboard.")
+        #expect(GeoPoint(parsing: position).map { abs($0.longitude - centre.longitude) < 1e-5 && abs($0.latitude - centre.latitude) < 1e-5 } == true)
+        // Away from the map there is no position to copy.
+        var list = Fixture.loaded()
+        #expect(Fixture.keys(&list, .character("Y")).isEmpty)
+    }
+
     @Test func offlineItAsksTheBundledPlaces() {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&state, "Acadia")

@@ -25,6 +25,12 @@ import Testing
 /// SGR mouse reports, decoded where ncurses does not: the wheel, a press, a drag and a release,
 /// one-based cells made zero-based; what mapbook has no use for, or what is not a report, is nil.
 struct SGRMouseReportTests {
+    /// OSC 52: the text in base64, so nothing of it reaches the terminal as a control.
+    @Test func theClipboardSequenceCarriesTheTextInBase64() {
+        #expect(CursesBackend.clipboardSequence("-68.20370,44.38760") == "\u{1B}]52;c;LTY4LjIwMzcwLDQ0LjM4NzYw\u{07}")
+        #expect(!CursesBackend.clipboardSequence("a\u{1B}]0;x\u{07}b").dropFirst().dropLast().contains { $0 == "\u{1B}" || $0 == "\u{07}" })
+    }
+
     @Test func reportsBecomeMouseEvents() {
         #expect(SGRMouseReport.event(body: "64;10;5", final: "M") == .wheel(rows: -1, at: CellPoint(x: 9, y: 4)))
         #expect(SGRMouseReport.event(body: "65;300;2", final: "M") == .wheel(rows: 1, at: CellPoint(x: 299, y: 1)), "past column 223")

@@ -601,6 +601,13 @@ import UserFiles
         screen = try await tmux.waitFor("What's here")
         screen = try await tmux.waitFor("In Acadia")
         #expect(screen.contains("│ Bar Harbor, ME, USA"))
+        // Y: the centre's position to the clipboard (OSC 52, kept by tmux as a paste buffer).
+        tmux.acceptClipboard()
+        tmux.send("Y")
+        screen = try await tmux.waitFor("to the clipboard")
+        let copied = try #require(screen.firstMatch(of: /Copied (-?[0-9.]+,-?[0-9.]+) \(LON,LAT\)/)?.output.1)
+        #expect(tmux.pasteBuffer() == String(copied), "\(screen)")
+        #expect(abs((Double(copied.split(separator: ",")[0]) ?? 0) + 68.2) < 0.1, "Bar Harbor's longitude, first")
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
     }
@@ -1192,6 +1199,12 @@ final class Tmux {
     }
 
     func capture() -> String { run(["capture-pane", "-p", "-t", session]).output }
+
+    /// Lets the program set tmux's paste buffer with OSC 52 (tmux's default passes it on only).
+    func acceptClipboard() { _ = run(["set-option", "-s", "set-clipboard", "on"]) }
+
+    /// tmux's newest paste buffer.
+    func pasteBuffer() -> String { run(["show-buffer"]).output }
 
     /// The screen with its colours as escape sequences.
     func captureColours() -> String { run(["capture-pane", "-e", "-p", "-t", session]).output }

@@ -107,6 +107,19 @@ final class CursesBackend {
         doupdate()
     }
 
+    /// Puts `text` on the terminal's clipboard with OSC 52 (xterm, kitty, WezTerm, foot, iTerm2;
+    /// tmux keeps it as a paste buffer with `set-clipboard on`). Terminals without it ignore it.
+    func copy(_ text: String) {
+        putp(Self.clipboardSequence(text))
+        fflush(stdout)
+    }
+
+    /// OSC 52 for the clipboard ("c"), the text in base64: nothing of it can reach the terminal as
+    /// a control character.
+    nonisolated static func clipboardSequence(_ text: String) -> String {
+        "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
+    }
+
     private func attributes(_ style: CellStyle) -> attr_t {
         var a = MB_A_NORMAL
         if style.bold { a |= MB_A_BOLD }
