@@ -37,6 +37,8 @@ public final class TerminalApp {
     private let geography: Task<OverviewGeography, Never>
     private var redrawPending = false
     private var finished: CheckedContinuation<Void, Never>?
+    /// The user quit, perhaps before the first frame (while it waited for the library).
+    private var hasFinished = false
 
     /// Resizes, and requests to stop.
     private static let terminalSignals = [SIGWINCH, SIGINT, SIGTERM, SIGHUP]
@@ -89,7 +91,7 @@ public final class TerminalApp {
         options.geography = await geography.value
         redraw()
         program.shown()
-        await withCheckedContinuation { finished = $0 }
+        if !hasFinished { await withCheckedContinuation { finished = $0 } }
         UIEventLoop.shared.unwatch(STDIN_FILENO)
     }
 
@@ -112,6 +114,7 @@ public final class TerminalApp {
     }
 
     private func finish() {
+        hasFinished = true
         finished?.resume()
         finished = nil
     }
@@ -175,4 +178,3 @@ public final class TerminalApp {
         redraw()
     }
 }
-
