@@ -240,7 +240,7 @@ public struct AppState: Sendable {
     public var recentPlaces: [MapPin] = []
     /// The directions asked for this session, and the one shown.
     public var directions = Directions()
-    /// The requests under way (route, new-area estimate), by id.
+    /// The requests under way (routes, estimates, searches, what's here, sign-in), by id.
     public var requests = Requests()
     /// The basemap chosen with `B`, and the portal's gallery to choose from.
     public var basemaps = BasemapsState()
@@ -282,15 +282,16 @@ public struct AppState: Sendable {
         self.webMapID = webMapID; self.phase = phase
     }
 
-    /// Nothing asked for is still on its way that a next command could depend on: the web map is
-    /// in (or failed, or none is named), the portal connected or found unreachable (a web map kept
-    /// in the library shows before that), no map is opening, no page of the Maps card is being
-    /// asked for, no removal is under way. A question waiting for its answer is settled. Front ends
-    /// that take commands from a script (the plain mode) run the next one only then.
     /// What the first frame shows is in: the library read, or nothing to read (a map opened from
     /// a file, which has no library).
     public var isReadyToShow: Bool { library.isRead || map?.isStandalone == true }
 
+    /// Nothing asked for is still on its way that a next command could depend on: the web map is
+    /// in (or failed, or none is named), the portal connected or found unreachable (a web map kept
+    /// in the library shows before that), no map is opening, no page of the Maps card is being
+    /// asked for, no removal is under way, no request is pending (`requests`). A question waiting
+    /// for its answer is settled. Front ends that take commands from a script (the plain mode) run
+    /// the next one only then.
     public var isSettled: Bool {
         let failed = switch phase {
         case .failed, .unreachable, .notAnswering: true

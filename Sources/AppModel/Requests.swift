@@ -34,9 +34,7 @@ public struct Requests: Equatable, Sendable {
 
     /// A newer request replaces it and the runtime drops it (a suggestion for what was typed
     /// before): no answer may come, so nothing waits for one.
-    public mutating func replaced(_ id: RequestID?) {
-        if let id { pending.remove(id) }
-    }
+    public mutating func replaced(_ id: RequestID) { pending.remove(id) }
 
     public var isEmpty: Bool { pending.isEmpty }
 }

@@ -37,6 +37,8 @@ public struct PKCE: Sendable, Equatable {
     public static func challenge(of verifier: String) -> String {
         var digest = [UInt8](repeating: 0, count: Int(MB_SHA256_LENGTH))
         let bytes = Array(verifier.utf8)
+        // It fails only without libcrypto, and then libcurl (which needs it) cannot load either:
+        // no request that carries the challenge can be sent.
         _ = mb_sha256(bytes, bytes.count, &digest)
         return Data(digest).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

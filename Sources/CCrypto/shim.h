@@ -6,17 +6,14 @@
 #include <openssl/evp.h>
 #include <stddef.h>
 
-void *mb_library_symbol(void **handle, const char *soname, const char *name); /* CLibraryLoader */
+#include "../CLibraryLoader/include/library_loader.h"
 
 static inline void *mb_crypto_symbol(const char *name) {
     static void *handle;
     return mb_library_symbol(&handle, "libcrypto.so.3", name);
 }
 
-#define MB_CRYPTO_LOOKUP(type, name) \
-    static type function; \
-    type found = __atomic_load_n(&function, __ATOMIC_ACQUIRE); \
-    if (found == NULL) { found = (type)mb_crypto_symbol(#name); __atomic_store_n(&function, found, __ATOMIC_RELEASE); }
+#define MB_CRYPTO_LOOKUP(type, name) MB_LIBRARY_LOOKUP(mb_crypto_symbol, type, name)
 
 enum { MB_SHA256_LENGTH = 32 };
 

@@ -6,7 +6,7 @@
 /* libcurl is loaded when the first request is made, not when mapbook starts: with the thirty
    libraries it brings (Kerberos, LDAP, SSH, RTMP, ...) it was a third of every start. mapbook calls
    it only through these mb_ functions; each looks its libcurl function up once. */
-void *mb_library_symbol(void **handle, const char *soname, const char *name); /* CLibraryLoader */
+#include "../CLibraryLoader/include/library_loader.h"
 
 /* A libcurl function by name; NULL when libcurl (libcurl4) cannot be loaded. */
 static inline void *mb_curl_symbol(const char *name) {
@@ -19,11 +19,7 @@ static inline int mb_curl_available(void) {
     return mb_curl_symbol("curl_multi_wakeup") != NULL && mb_curl_symbol("curl_easy_init") != NULL;
 }
 
-/* The function `name`, looked up on first use and kept. */
-#define MB_CURL_LOOKUP(type, name) \
-    static type function; \
-    type found = __atomic_load_n(&function, __ATOMIC_ACQUIRE); \
-    if (found == NULL) { found = (type)mb_curl_symbol(#name); __atomic_store_n(&function, found, __ATOMIC_RELEASE); }
+#define MB_CURL_LOOKUP(type, name) MB_LIBRARY_LOOKUP(mb_curl_symbol, type, name)
 
 typedef CURLcode (*mb_global_init_f)(long);
 static inline CURLcode mb_curl_global_init(long flags) { MB_CURL_LOOKUP(mb_global_init_f, curl_global_init) return found(flags); }

@@ -10,17 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *mb_library_symbol(void **handle, const char *soname, const char *name); /* CLibraryLoader */
+#include "../CLibraryLoader/include/library_loader.h"
 
 static inline void *mb_secret_symbol(const char *name) {
     static void *handle;
     return mb_library_symbol(&handle, "libsecret-1.so.0", name);
 }
 
-#define MB_SECRET_LOOKUP(type, name) \
-    static type function; \
-    type found = __atomic_load_n(&function, __ATOMIC_ACQUIRE); \
-    if (found == NULL) { found = (type)mb_secret_symbol(#name); __atomic_store_n(&function, found, __ATOMIC_RELEASE); }
+#define MB_SECRET_LOOKUP(type, name) MB_LIBRARY_LOOKUP(mb_secret_symbol, type, name)
 
 typedef struct { const char *name; int type; } mb_secret_schema_attribute;
 typedef struct {

@@ -10,4 +10,11 @@
    it at once is harmless: dlopen hands back the same library. */
 void *mb_library_symbol(void **handle, const char *soname, const char *name);
 
+/* In a shim's wrapper: `found`, the function `name` (of pointer type `type`) from the shim's own
+   lookup `symbol`, looked up on the first call and kept. */
+#define MB_LIBRARY_LOOKUP(symbol, type, name) \
+    static type function; \
+    type found = __atomic_load_n(&function, __ATOMIC_ACQUIRE); \
+    if (found == NULL) { found = (type)symbol(#name); __atomic_store_n(&function, found, __ATOMIC_RELEASE); }
+
 #endif
