@@ -12,90 +12,35 @@ import Geometry
 public enum Event: Sendable {
     /// The front end is up: read the library, connect, load.
     case started
-    case key(Key)
-    case mouse(MouseEvent)
+    /// What the terminal reports: keys, the mouse, its size, its going away.
+    case terminal(TerminalEvent)
     /// An intent from a front end that has no keys (the plain mode's commands).
     case intent(Intent)
+    /// The notice numbered so has been shown long enough (`Effect.expireNotice`).
+    case noticeExpired(Int)
+
+    // Each feature's results, one case per slice (Features/): `update` hands each to its
+    // feature's `reduce`.
+    case catalog(CatalogFeature.Action)
+    case downloads(DownloadsFeature.Action)
+    case map(MapFeature.Action)
+    case maps(MapsFeature.Action)
+    case packages(PackagesFeature.Action)
+    case signIn(SignInFeature.Action)
+    case pins(PinsFeature.Action)
+    case search(SearchFeature.Action)
+    case directions(DirectionsFeature.Action)
+    case newArea(NewAreaFeature.Action)
+}
+
+/// What the terminal reports.
+public enum TerminalEvent: Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
     /// The terminal's size or abilities, at start and whenever they change.
     case resized(Display)
     /// SIGINT, SIGTERM, SIGHUP, or the terminal went away.
     case interrupted
-    /// The notice numbered so has been shown long enough (`Effect.expireNotice`).
-    case noticeExpired(Int)
-
-    /// What the library on disk holds (read at start, before any network answer).
-    case libraryRead(LibrarySnapshot)
-    /// The library could not be read; one sentence.
-    case libraryUnreadable(String)
-    /// The basemap chosen for the web map could not be kept for the next start; one sentence.
-    case basemapNotKept(String)
-    /// The portal client is ready (the sample portal may take a moment to start).
-    case connected(host: String)
-    /// The portal answered: the web map, its areas, and the library as it now is.
-    case webMapLoaded(WebMapSnapshot)
-    /// A long listing of areas so far (thousands of areas): all listed, the packages of `known` of
-    /// them looked up; the others `packagesPending`.
-    case webMapListing(LibraryCatalog, known: Int)
-    case webMapFailed(LoadFailure)
-    /// The catalogue could not be kept for offline use; one sentence.
-    case catalogNotKept(String)
-    /// Thumbnails decoded and shrunk for the list.
-    case thumbnails([ItemID: RasterImage])
-
-    /// A download's lifecycle (queued, started, finished, failed, cancelled, paused).
-    case download(DownloadEvent)
-    /// An area's files are gone from this device.
-    case removed(ItemID)
-    case removeFailed(ItemID, String)
-    case network(NetworkState)
-
-    /// The map of `session` can be drawn: what its source says about itself.
-    case mapOpened(session: Int, MapSourceSummary)
-    case mapOpenFailed(session: Int, String)
-    case mapDrawn(session: Int, MapImage)
-    /// A page asked for by the Maps card: its web maps, or why they could not be had.
-    case mapsLoaded(WebMapsRequest, Result<WebMapsPage, LoadFailure>)
-    case packageProgress(ItemID, DownloadProgress)
-    case packageDownloaded(ItemID, title: String, Result<PackageListing, LoadFailure>)
-    /// A package was deleted from this device, or why it could not be.
-    case packageRemoved(title: String, Result<Void, LoadFailure>)
-    /// Signed in from the browser, as this user; or why not.
-    case signedIn(request: RequestID, username: String)
-    case signInFailed(request: RequestID, String)
-    /// The user's pins as now kept; a sentence when the file could not be read (kept aside).
-    case pinsLoaded([Pin], problem: String?)
-    case pinNotSaved(String)
-    /// Pins' places, by pin id.
-    case pinPlaces([String: String])
-    /// The browser was started for a link, or why not.
-    case linkOpened(problem: String?)
-    /// The operational layers of the map of `session` are open.
-    case featureLayersOpened(session: Int, FeatureLayersSummary)
-    /// What identify `id` found, topmost first.
-    case identified(session: Int, id: Int, [IdentifyHit])
-    /// The overview's basemap picture; nil when it could not be drawn (the outline stays).
-    case overviewDrawn(MapImage?)
-    /// The portal's basemap gallery, or why it could not be had.
-    case basemapGallery(Result<[BasemapChoice], LoadFailure>)
-    /// The geocoder's suggestions for the search line's request `request`.
-    /// `offline` when they come from the names on this device, not the geocoder.
-    case placeSuggestions(request: RequestID, Result<[GeocodeSuggestion], LoadFailure>, offline: Bool)
-    /// What is at the point of `w`'s request `request`.
-    case placeDescribed(request: RequestID, PlaceDescription)
-    /// The places found for the search's request `request`, best first.
-    case placesFound(request: RequestID, Result<[GeocodeCandidate], LoadFailure>)
-    /// The route for directions request `request`, or why there is none.
-    case routeFound(request: RequestID, Result<Route, RouteFailure>)
-    /// The names of the portal's travel modes, or why they could not be had.
-    case travelModes(Result<[String], LoadFailure>)
-    /// The estimate for new-area request `request`.
-    case areaEstimated(request: RequestID, AreaEstimate)
-    /// The servers are preparing an area of your own: the area (without packages yet) and how far.
-    case areaPreparing(MapArea, label: String)
-    /// Every job has its package: the area to download.
-    case areaPrepared(MapArea)
-    /// It could not be made (the area's id once it had one), one sentence.
-    case areaNotMade(ItemID?, sentence: String)
 }
 
 /// The library as read from disk.

@@ -27,15 +27,34 @@ public enum App {
             if serial == state.noticeSerial, state.notice?.fades == true { state.notice = nil }
             return []
         case .started:
-            if let map = state.map, map.isStandalone { return [.openMap(session: map.session, .given), .loadPins] }
+            if let map = state.map, map.isStandalone { return [.map(.openMap(session: map.session, .given)), .pins(.loadPins)] }
             state.phase = state.webMapItem == nil ? state.portal.connectingPhase : state.phase
             let maps = state.startsOnMaps.map { showMaps(&state, on: $0) } ?? []
             state.startsOnMaps = nil
             guard state.hasWebMap else {
                 state.phase = .starting(Self.chooseAWebMap(state))
-                return [.readLibrary, .connectPortal, .loadPins] + maps
+                return [.catalog(.readLibrary), .catalog(.connectPortal), .pins(.loadPins)] + maps
             }
-            return [.readLibrary, .loadWebMap, .loadPins] + maps
+            return [.catalog(.readLibrary), .catalog(.loadWebMap), .pins(.loadPins)] + maps
+        case .terminal(let terminal):
+            return terminalEvent(&state, terminal)
+        case .intent(let intent):
+            return dispatch(&state, intent)
+        case .catalog(let action): return reduce(&state, action)
+        case .downloads(let action): return reduce(&state, action)
+        case .map(let action): return reduce(&state, action)
+        case .maps(let action): return reduce(&state, action)
+        case .packages(let action): return reduce(&state, action)
+        case .signIn(let action): return reduce(&state, action)
+        case .pins(let action): return reduce(&state, action)
+        case .search(let action): return reduce(&state, action)
+        case .directions(let action): return reduce(&state, action)
+        case .newArea(let action): return reduce(&state, action)
+        }
+    }
+
+    private static func terminalEvent(_ state: inout AppState, _ event: TerminalEvent) -> [Effect] {
+        switch event {
         case .key(let key):
             guard let intent = KeyMap.intent(for: key, in: state.keyContext, bindings: state.preferences.keyBindings) else { return [] }
             return dispatch(&state, intent)
@@ -43,133 +62,11 @@ public enum App {
             let (intent, drag) = MouseTranslator.translate(mouse, in: state)
             state.dragPoint = drag
             return intent.map { dispatch(&state, $0) } ?? []
-        case .intent(let intent):
-            return dispatch(&state, intent)
         case .resized(let display):
             return resized(&state, display)
         case .interrupted:
             state.isQuitting = true
             return []
-
-        case .libraryRead(let library):
-            state.library.isRead = true
-            state.library.downloads = library.downloads
-            state.library.partialBytes = library.partialBytes
-            state.basemaps.chosen = library.chosenBasemap.map(DisplayText.basemap)
-            // What the portal said this session is newer than what the library kept.
-            guard state.portal.network != .online || state.webMapItem == nil, let catalog = library.catalog else { return [] }
-            state.portal.lastSynced = catalog.syncedAt
-            return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap, areas: catalog.areas)
-        case .libraryUnreadable(let sentence), .basemapNotKept(let sentence):
-            state.notice = .problem(sentence)
-            return []
-        case .connected(let host):
-            state.portal.host = host
-            state.portal.isConnected = true
-            if state.webMapItem == nil, state.hasWebMap { state.phase = .loading }
-            return mapsConnected(&state)
-        case .webMapLoaded(let loaded):
-            return webMapLoaded(&state, loaded)
-        case .webMapListing(let catalog, let known):
-            state.notice = .listingAreas(known: known, of: catalog.areas.count)
-            // A list kept in the library is complete: better than one still filling in.
-            guard state.webMapItem == nil else { return [] }
-            return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap,
-                         areas: LibraryCatalog.adding(state.library.downloads, to: catalog.areas), notice: state.notice, complete: false)
-        case .webMapFailed(let failure):
-            return webMapFailed(&state, failure)
-        case .catalogNotKept(let why):
-            state.notice = .catalogNotKept(why)
-            return []
-        case .thumbnails(let images):
-            state.thumbnails.merge(images) { _, new in new }
-            return []
-
-        case .download(let download):
-            return downloadEvent(&state, download)
-        case .removed(let id):
-            let previous = state.selectedRow
-            state.library.removing.remove(id)
-            state.library.downloads[id] = nil
-            state.library.transfers[id] = nil
-            state.library.partialBytes[id] = nil
-            state.notice = .removed(title: state.title(of: id))
-            // Offline, the removed area leaves the list.
-            reselect(&state, previous)
-            return []
-        case .removeFailed(let id, let sentence):
-            state.library.removing.remove(id)
-            state.notice = .problem(sentence)
-            return []
-        case .network(let status):
-            return networkChanged(&state, status)
-
-        case .mapOpened(let session, let summary):
-            return mapOpened(&state, session: session, summary)
-        case .mapOpenFailed(let session, let sentence):
-            guard state.map?.session == session else { return [] }
-            state.withMap { map in
-                map.status = TerminalText.sanitizedLine(sentence, maxLength: 300)
-                map.isOpening = false
-            }
-            return []
-        case .mapDrawn(let session, let image):
-            return mapDrawn(&state, session: session, image)
-        case .mapsLoaded(let request, let result):
-            return mapsLoaded(&state, request, result)
-        case .packageProgress(let item, let progress):
-            packageProgress(&state, item, progress)
-            return []
-        case .packageDownloaded(let item, let title, let result):
-            packageDownloaded(&state, item, title: title, result)
-            return []
-        case .packageRemoved(let title, let result):
-            switch result {
-            case .success: state.notice = .removed(title: title)
-            case .failure(let failure): state.notice = .problem(TerminalText.sanitizedLine(failure.sentence, maxLength: 300))
-            }
-            // The card was closed to ask: it comes back on the packages, listed afresh.
-            return showMaps(&state, on: .packages)
-        case .signedIn(let request, let username):
-            return signedIn(&state, request: request, username: username)
-        case .signInFailed(let request, let sentence):
-            return signInFailed(&state, request: request, sentence)
-        case .pinsLoaded(let pins, let problem):
-            return pinsLoaded(&state, pins, problem: problem)
-        case .pinNotSaved(let sentence):
-            return pinNotSaved(&state, sentence)
-        case .pinPlaces(let places):
-            for (id, place) in places { state.pins.places[id] = TerminalText.sanitizedLine(place, maxLength: 200) }
-            return []
-        case .linkOpened(let problem):
-            if let problem { state.notice = .problem(TerminalText.sanitizedLine(problem, maxLength: 400)) }
-            return []
-        case .featureLayersOpened(let session, let summary):
-            return featureLayersOpened(&state, session: session, summary)
-        case .identified(let session, let id, let hits):
-            return identified(&state, session: session, id: id, hits)
-        case .overviewDrawn(let image):
-            return overviewDrawn(&state, image)
-        case .basemapGallery(let result):
-            return basemapGalleryArrived(&state, result)
-        case .placeSuggestions(let request, let result, let offline):
-            return suggestionsArrived(&state, request: request, result, offline: offline)
-        case .placeDescribed(let request, let description):
-            return placeDescribed(&state, request: request, description)
-        case .placesFound(let request, let result):
-            return placesFound(&state, request: request, result)
-        case .routeFound(let request, let result):
-            return routeFound(&state, request: request, result)
-        case .travelModes(let result):
-            return travelModesArrived(&state, result)
-        case .areaEstimated(let request, let estimate):
-            return areaEstimated(&state, request: request, estimate)
-        case .areaPreparing(let area, let label):
-            return areaPreparing(&state, area, label: label)
-        case .areaPrepared(let area):
-            return areaPrepared(&state, area)
-        case .areaNotMade(let id, let sentence):
-            return areaNotMade(&state, id, sentence: sentence)
         }
     }
 
@@ -183,16 +80,16 @@ public enum App {
     /// `r` (or the network coming back): ask the portal again; what is loaded stays on screen meanwhile.
     static func reload(_ state: inout AppState) -> [Effect] {
         guard state.map?.isStandalone != true else { return [] }
-        guard state.hasWebMap else { return state.portal.isConnected ? [] : [.connectPortal] }
+        guard state.hasWebMap else { return state.portal.isConnected ? [] : [.catalog(.connectPortal)] }
         if state.webMapItem == nil {
             state.phase = state.portal.isConnected ? .loading : state.portal.connectingPhase
         } else {
             state.notice = state.portal.network.isCutOff ? .checkingPortal : .reloading
         }
-        return [.loadWebMap]
+        return [.catalog(.loadWebMap)]
     }
 
-    private static func webMapLoaded(_ state: inout AppState, _ loaded: WebMapSnapshot) -> [Effect] {
+    static func webMapLoaded(_ state: inout AppState, _ loaded: WebMapSnapshot) -> [Effect] {
         state.portal.host = loaded.host
         state.portal.listedFromMirror = loaded.fromMirror
         state.library.downloads = loaded.library.downloads
@@ -202,10 +99,10 @@ public enum App {
         effects += apply(&state, item: loaded.catalog.webMapItem, webMap: loaded.catalog.webMap,
                          areas: LibraryCatalog.adding(loaded.library.downloads, to: loaded.catalog.areas))
         effects += resumeInterrupted(&state)
-        return [.reportNetwork(.online)] + effects
+        return [.catalog(.reportNetwork(.online))] + effects
     }
 
-    private static func webMapFailed(_ state: inout AppState, _ failure: LoadFailure) -> [Effect] {
+    static func webMapFailed(_ state: inout AppState, _ failure: LoadFailure) -> [Effect] {
         // A portal that answered with an error is reachable (`failure.network` is `.online` then).
         let network = failure.network
         var effects = setNetwork(&state, network)
@@ -228,12 +125,12 @@ public enum App {
             state.notice = nil
         }
         if network.isCutOff { effects += pauseForNetwork(&state) }
-        return [.reportNetwork(network)] + effects
+        return [.catalog(.reportNetwork(network))] + effects
     }
 
     /// The web map and its areas, made safe for the terminal as they enter the state.
     /// A list of the web map's areas: the whole of it (`complete`), or a long one still filling in.
-    private static func apply(_ state: inout AppState, item: PortalItem, webMap: WebMap, areas: [MapArea],
+    static func apply(_ state: inout AppState, item: PortalItem, webMap: WebMap, areas: [MapArea],
                               notice: Notice? = nil, complete: Bool = true) -> [Effect] {
         let previous = state.selectedRow
         state.webMapItem = DisplayText.item(item)
@@ -249,7 +146,7 @@ public enum App {
 
     // MARK: The network
 
-    private static func networkChanged(_ state: inout AppState, _ status: NetworkState) -> [Effect] {
+    static func networkChanged(_ state: inout AppState, _ status: NetworkState) -> [Effect] {
         let was = state.portal.network
         var effects = setNetwork(&state, status)
         if status.isCutOff, !was.isCutOff {
@@ -270,7 +167,7 @@ public enum App {
         let active = state.library.transfers.filter { $0.value.isActive }
         guard !active.isEmpty else { return [] }
         for id in active.keys { state.library.transfers[id] = .waitingForNetwork }
-        return [.pauseDownloads]
+        return [.downloads(.pauseDownloads)]
     }
 
     /// Going offline hides rows; the selection stays on the same row where it can.

@@ -23,7 +23,7 @@ public final class Program {
     public func send(_ event: Event) {
         transcript?.append(event)
         switch event {
-        case .key, .mouse, .intent: runtime.noteActivity()
+        case .terminal(.key), .terminal(.mouse), .intent: runtime.noteActivity()
         default: break
         }
         let notice = state.noticeSerial

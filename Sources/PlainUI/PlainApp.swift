@@ -38,10 +38,10 @@ public final class PlainApp {
     private func run() async {
         Signals.route(Self.stopSignals) { number in
             StopSignal.record(number)
-            Task { @UIActor in self.program.send(.interrupted) }
+            Task { @UIActor in self.program.send(.terminal(.interrupted)) }
         }
         UIEventLoop.shared.watch(STDIN_FILENO) { Task { @UIActor in self.readInput() } }
-        program.send(.resized(Display(width: 100, height: 40, colors: false, unicode: false)))
+        program.send(.terminal(.resized(Display(width: 100, height: 40, colors: false, unicode: false))))
         program.send(.started)
         showChanges()
         let watching = Task { @UIActor in

@@ -83,7 +83,7 @@ public final class TerminalApp {
     private func runLoop() async {
         UIEventLoop.shared.watch(STDIN_FILENO) { Task { @UIActor in self.readInput() } }
         Signals.route(Self.terminalSignals) { signal in Task { @UIActor in self.received(signal) } }
-        program.send(.resized(display))
+        program.send(.terminal(.resized(display)))
         program.useClipboard { [backend] text in backend.copy(text) }
         program.holdBackgroundWorkUntilShown()
         program.send(.started)
@@ -146,15 +146,15 @@ public final class TerminalApp {
     private func readInput() {
         for event in backend.readEvents() {
             switch event {
-            case .key(let key): program.send(.key(key))
-            case .mouse(let mouse): program.send(.mouse(mouse))
+            case .key(let key): program.send(.terminal(.key(key)))
+            case .mouse(let mouse): program.send(.terminal(.mouse(mouse)))
             case .resize: resizeToTerminal()
             case .interrupt:
                 StopSignal.record(SIGINT)
-                program.send(.interrupted)
+                program.send(.terminal(.interrupted))
             case .hangUp:
                 StopSignal.record(SIGHUP)
-                program.send(.interrupted)
+                program.send(.terminal(.interrupted))
             }
         }
         if program.state.isQuitting { finish() }
@@ -165,7 +165,7 @@ public final class TerminalApp {
             resizeToTerminal()
         } else {
             StopSignal.record(signal)
-            program.send(.interrupted)
+            program.send(.terminal(.interrupted))
         }
         if program.state.isQuitting { finish() }
     }
@@ -174,7 +174,7 @@ public final class TerminalApp {
         var rows: Int32 = 0, columns: Int32 = 0
         guard mb_terminal_size(STDOUT_FILENO, &rows, &columns) == 0 else { return }
         backend.resize(width: Int(columns), height: Int(rows))
-        program.send(.resized(display))
+        program.send(.terminal(.resized(display)))
         redraw()
     }
 }

@@ -128,7 +128,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
         let url = portal.baseURL
         let program = Program(state: AppState(portalHost: "", webMapID: .exploreMaine),
                               runtime: Runtime(library: scratchLibrary) { PortalClient(portal: url) })
-        program.send(.resized(display))
+        program.send(.terminal(.resized(display)))
         program.send(.started)
         await settle(program) { $0.phase == .loaded && $0.thumbnails.count == $0.areas.count + 1 }
         state = program.state
@@ -146,7 +146,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
         _ = frame()
         compose.append(seconds(ContinuousClock.now - start))
         start = ContinuousClock.now
-        _ = App.update(&state, .key(run % 2 == 0 ? .down : .up))
+        _ = App.update(&state, .terminal(.key(run % 2 == 0 ? .down : .up)))
         _ = frame()
         keyToFrame.append(seconds(ContinuousClock.now - start))
     }
@@ -156,7 +156,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
         let terminal = try OffscreenTerminal(width: width, height: height)
         defer { terminal.close() }
         let first = terminal.draw(frame())
-        _ = App.update(&state, .key(.down))
+        _ = App.update(&state, .terminal(.key(.down)))
         let move = terminal.draw(frame())
         let idle = terminal.draw(frame())
         print("bytes_first_frame=\(first) bytes_one_row_move=\(move) bytes_unchanged=\(idle)")
@@ -216,7 +216,7 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
         guard let map = state.map, let image = map.image else { return false }
         return !map.isDrawing && image.request.viewport == map.viewport
     }
-    program.send(.resized(Renderer.display(width: width, height: height, options: options)))
+    program.send(.terminal(.resized(Renderer.display(width: width, height: height, options: options))))
     program.send(.started)
     await settle(program, until: drawn)
     // Zoomed (in whole levels, as the keys do) to about the zoom measured above.
@@ -228,7 +228,7 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     var keyToFrame: [Double] = []
     for run in 0..<100 {
         let start = ContinuousClock.now
-        program.send(.key(run % 20 < 10 ? .right : .left))
+        program.send(.terminal(.key(run % 20 < 10 ? .right : .left)))
         await settle(program, until: drawn)
         _ = Renderer.render(program.state, width: width, height: height, options: options)
         keyToFrame.append(seconds(ContinuousClock.now - start))

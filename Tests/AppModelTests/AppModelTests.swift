@@ -17,7 +17,7 @@ import Testing
     @Test func theFirstFrameIsReadyOnceTheLibraryIsRead() {
         var state = AppState(portalHost: "", webMapID: .exploreMaine)
         #expect(!state.isReadyToShow)
-        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:])))
+        _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]))))
         #expect(state.isReadyToShow)
         #expect(AppState.standaloneMap(title: "Trails", sourceName: "trails.vtpk", home: nil).isReadyToShow)
     }
@@ -51,7 +51,7 @@ import Testing
         #expect(image.request.columns == pane.width && image.request.rows == pane.height - 1)
         #expect(image.report.featuresDrawn > 0)
         #expect(image.frame.text.contains(where: { ("\u{2801}"..."\u{28FF}").contains($0) }), "braille lines of the basemap")
-        program.send(.resized(Display(width: 100, height: 30)))
+        program.send(.terminal(.resized(Display(width: 100, height: 30))))
         let smaller = ScreenLayout(Display(width: 100, height: 30)).main.overview
         #expect(await ProgramFixture.settle(program) { $0.overview.basemap?.request.columns == smaller.width })
     }
@@ -68,7 +68,7 @@ import Testing
         #expect(!program.state.hasNoAreas)
         // Back online, r loads it.
         try portal.setOutage(false)
-        program.send(.key(.character("r")))
+        program.send(.terminal(.key(.character("r"))))
         #expect(await ProgramFixture.settle(program) { $0.phase == .loaded && $0.portal.network == .online })
     }
 
@@ -78,7 +78,7 @@ import Testing
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
         try portal.setOutage(true)
-        program.send(.key(.character("r")))
+        program.send(.terminal(.key(.character("r"))))
         #expect(await ProgramFixture.settle(program) { $0.portal.network == .portalNotAnswering })
         #expect(program.state.phase == .loaded)
         #expect(program.state.areas.count == 6)
@@ -127,32 +127,32 @@ import Testing
         program.transcript = []
         program.send(.intent(.list(.selectRow(6))))
         #expect(program.state.title(of: try #require(program.state.selectedRow, "the web map did not load")) == "Bangor")
-        program.send(.key(.character("d")))
+        program.send(.terminal(.key(.character("d"))))
         let bangor = program.state.areas[5].item.id
         #expect(program.state.library.transfers[bangor] == .queued)
         // Held part way: the progress reported reaches those bytes, and the row shows them until
         // the portal lets the rest go. (Each wait is for an event in the transcript: it cannot
         // come and go between two looks.)
         let held = await ProgramFixture.received(program) { event -> Int64? in
-            if case .download(.progress(bangor, let progress)) = event, progress.bytes == 307_200 { progress.bytes } else { nil }
+            if case .downloads(.download(.progress(bangor, let progress))) = event, progress.bytes == 307_200 { progress.bytes } else { nil }
         }
         try #require(held != nil, "no progress reached the held bytes: \(program.transcript ?? [])")
         if case .running(let progress)? = program.state.library.transfers[bangor] { #expect(progress.bytes == 307_200) } else {
             Issue.record("not running while held: \(String(describing: program.state.library.transfers[bangor]))")
         }
         portal.releaseHeldDownloads()
-        try #require(await ProgramFixture.received(program) { if case .download(.finished(bangor, _)) = $0 { true } else { nil } } != nil)
+        try #require(await ProgramFixture.received(program) { if case .downloads(.download(.finished(bangor, _))) = $0 { true } else { nil } } != nil)
         let events = program.transcript ?? []
-        let started = events.firstIndex { if case .download(.started(bangor, resumedFrom: 0)) = $0 { true } else { false } }
-        let finished = events.firstIndex { if case .download(.finished(bangor, _)) = $0 { true } else { false } }
-        let moved = events.compactMap { event -> Int64? in if case .download(.progress(bangor, let p)) = event { p.bytes } else { nil } }
+        let started = events.firstIndex { if case .downloads(.download(.started(bangor, resumedFrom: 0))) = $0 { true } else { false } }
+        let finished = events.firstIndex { if case .downloads(.download(.finished(bangor, _))) = $0 { true } else { false } }
+        let moved = events.compactMap { event -> Int64? in if case .downloads(.download(.progress(bangor, let p))) = event { p.bytes } else { nil } }
         #expect(started != nil && finished != nil && started! < finished!, "started, then finished")
         #expect(moved.contains(307_200) && moved.last == program.state.library.downloads[bangor]?.size && moved == moved.sorted(), "\(moved)")
         #expect(program.state.message == "Bangor downloaded · 2.0 MiB, verified")
-        program.send(.key(.character("x")))
+        program.send(.terminal(.key(.character("x"))))
         #expect(program.state.overlay.map { if case .confirm = $0 { true } else { false } } == true)
-        program.send(.key(.character("y")))
-        try #require(await ProgramFixture.received(program) { if case .removed(bangor) = $0 { true } else { nil } } != nil)
+        program.send(.terminal(.key(.character("y"))))
+        try #require(await ProgramFixture.received(program) { if case .downloads(.removed(bangor)) = $0 { true } else { nil } } != nil)
         #expect(program.state.library.downloads[bangor] == nil)
         #expect(program.state.message == "Removed Bangor from this device.")
     }

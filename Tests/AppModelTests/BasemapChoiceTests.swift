@@ -26,10 +26,10 @@ struct BasemapChoiceTests {
     func mapWithGallery() -> AppState {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .enter)
-        _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: ["water"], extent: nil)))
-        #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery], "the gallery is asked for the first time")
+        _ = App.update(&state, .map(.mapOpened(session: 1, MapSourceSummary(layerNames: ["water"], extent: nil))))
+        #expect(Fixture.keys(&state, .character("B")) == [.map(.loadBasemapGallery)], "the gallery is asked for the first time")
         #expect(state.mapPanelRows.last == "  Asking the portal for its basemaps…")
-        _ = App.update(&state, .basemapGallery(.success(Self.gallery)))
+        _ = App.update(&state, .map(.basemapGallery(.success(Self.gallery))))
         return state
     }
 
@@ -48,39 +48,39 @@ struct BasemapChoiceTests {
         let view = try #require(state.map?.viewport)
         #expect(state.basemaps.gallery != .loading, "asked once: the list is already known")
         let effects = Fixture.keys(&state, .down, .down, .enter)
-        #expect(effects.contains(.rememberBasemap(Self.imagery)))
-        #expect(effects.contains(.closeMap(session: 1)) && effects.contains(.openMap(session: 2, .basemap(Self.imagery))))
+        #expect(effects.contains(.map(.rememberBasemap(Self.imagery))))
+        #expect(effects.contains(.map(.closeMap(session: 1))) && effects.contains(.map(.openMap(session: 2, .basemap(Self.imagery)))))
         #expect(state.basemaps.chosen == Self.imagery && state.onlineBasemap == Self.imagery)
         #expect(state.map?.viewport == view && state.map?.sourceName == "Imagery · online")
         #expect(state.message == "Drawing on Imagery Hybrid.")
         // The overview keeps the web map's own: the gallery's is for the map view.
-        #expect(state.overviewBasemap == state.webMap?.basemap && !effects.contains { if case .drawOverview = $0 { true } else { false } })
+        #expect(state.overviewBasemap == state.webMap?.basemap && !effects.contains { if case .map(.drawOverview) = $0 { true } else { false } })
         // Opened, the map keeps the view instead of going home.
-        let drawn = App.update(&state, .mapOpened(session: 2, MapSourceSummary(layerNames: ["Imagery"], extent: nil)))
-        guard case .drawMap(2, let request)? = drawn.first else { Issue.record("no drawing: \(drawn)"); return }
+        let drawn = App.update(&state, .map(.mapOpened(session: 2, MapSourceSummary(layerNames: ["Imagery"], extent: nil))))
+        guard case .map(.drawMap(2, let request))? = drawn.first else { Issue.record("no drawing: \(drawn)"); return }
         #expect(request.viewport == view)
         // Back on the web map's own basemap: the choice is forgotten.
         _ = Fixture.keys(&state, .character("B"))
         #expect(state.mapPanelRows[2] == "● Imagery Hybrid · raster + reference")
         let back = Fixture.keys(&state, .up, .up, .enter)
-        #expect(back.contains(.rememberBasemap(nil)) && state.basemaps.chosen == nil)
+        #expect(back.contains(.map(.rememberBasemap(nil))) && state.basemaps.chosen == nil)
     }
 
     @Test func theChoiceKeptInTheLibraryIsTheBasemapAfterARestart() {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
-        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:],
-                                                            chosenBasemap: Self.dark)))
+        _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:],
+                                                            chosenBasemap: Self.dark))))
         #expect(state.onlineBasemap == Self.dark)
     }
 
     @Test func aGalleryThatFailsSaysWhyAndIsAskedForAgain() {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .enter, .character("B"))
-        _ = App.update(&state, .basemapGallery(.failure(LoadFailure(sentence: "The portal had a problem.", network: .online, host: "p"))))
+        _ = App.update(&state, .map(.basemapGallery(.failure(LoadFailure(sentence: "The portal had a problem.", network: .online, host: "p")))))
         #expect(state.mapPanelRows.last == "  The portal had a problem.")
         #expect(Fixture.keys(&state, .down, .enter).isEmpty, "a message row is not a choice")
         _ = Fixture.keys(&state, .escape)
-        #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery])
+        #expect(Fixture.keys(&state, .character("B")) == [.map(.loadBasemapGallery)])
     }
 
     @Test func theCurrentOneOnlyClosesTheList() {
@@ -93,7 +93,7 @@ struct BasemapChoiceTests {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&state, "Acadia")
         _ = Fixture.keys(&state, .character("m"))
-        _ = App.update(&state, .network(.offline))
+        _ = App.update(&state, .catalog(.network(.offline)))
         #expect(Fixture.keys(&state, .character("B")).isEmpty, "no gallery without the network")
         #expect(state.mapPanelRows == ["● Acadia · on this device"])
     }
@@ -103,9 +103,9 @@ struct BasemapChoiceTests {
         var webMap = state.webMap!
         webMap.basemapLayers = [WebMapLayer(title: "Relief", layerType: "WMS")]
         state.webMap = webMap
-        #expect(Fixture.keys(&state, .enter) == [.openMap(session: 1, .outline)], "the world outline stands in")
+        #expect(Fixture.keys(&state, .enter) == [.map(.openMap(session: 1, .outline))], "the world outline stands in")
         #expect(state.map?.status?.hasPrefix("This web map's basemap, “Relief” (WMS), is of a kind mapbook does not draw") == true)
-        #expect(Fixture.keys(&state, .character("B")) == [.loadBasemapGallery])
+        #expect(Fixture.keys(&state, .character("B")) == [.map(.loadBasemapGallery)])
     }
 }
 
@@ -113,10 +113,10 @@ struct BasemapChoiceTests {
 struct OfflineOverviewTests {
     @Test func offlineTheOverviewTriesTheKeptBasemapThenTheDownloadedPackages() throws {
         var state = Fixture.loaded(downloaded: [Fixture.acadia, Fixture.bangor])
-        _ = App.update(&state, .overviewDrawn(nil))
-        let effects = App.update(&state, .network(.offline))
+        _ = App.update(&state, .map(.overviewDrawn(nil)))
+        let effects = App.update(&state, .catalog(.network(.offline)))
         let sources = try #require(effects.lazy.compactMap { effect -> [MapSourceChoice]? in
-            if case .drawOverview(_, let sources) = effect { return sources }
+            if case .map(.drawOverview(_, let sources)) = effect { return sources }
             return nil
         }.first)
         let bangor = state.library.downloads[Fixture.bangor]!.mapPackages[0], acadia = state.library.downloads[Fixture.acadia]!.mapPackages[0]

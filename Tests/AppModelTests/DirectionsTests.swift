@@ -42,7 +42,7 @@ struct DirectionsTests {
         let state = AppState(portalHost: "", webMapID: .exploreMaine)
         var typed = state
         let effects = App.update(&typed, .intent(.directions(through: ["Bangor", "-68.2, 44.35"])))
-        guard case .findRoute(_, let stops, _, _)? = effects.first else { Issue.record("\(effects)"); return }
+        guard case .directions(.findRoute(_, let stops, _, _))? = effects.first else { Issue.record("\(effects)"); return }
         #expect(stops == [.named("Bangor"), StopQuery(typed: "-68.2,44.35")])
     }
 
@@ -57,12 +57,12 @@ struct DirectionsTests {
         state.preferences.units = units
         for place in (portlandFirst ? [Self.portland] : []) + [Self.barHarbor] {
             let asked = Fixture.keys(&state, .character("s")) + place.label.prefix(4).flatMap { Fixture.keys(&state, .character($0)) } + Fixture.keys(&state, .enter)
-            guard case .findPlaces(_, _, let request, _, _)? = asked.last else { Issue.record("\(asked)"); return state }
-            _ = App.update(&state, .placesFound(request: request, .success([place])))
+            guard case .search(.findPlaces(_, _, let request, _, _))? = asked.last else { Issue.record("\(asked)"); return state }
+            _ = App.update(&state, .search(.placesFound(request: request, .success([place]))))
         }
-        _ = App.update(&state, .mapOpened(session: state.mapSessions, MapSourceSummary(layerNames: ["land"], extent: nil)))
-        _ = App.update(&state, .mapDrawn(session: state.mapSessions, MapImage(picture: MapPicture(frame: Frame(width: 120, height: 38)),
-                                                                              request: App.mapRequest(state)!)))
+        _ = App.update(&state, .map(.mapOpened(session: state.mapSessions, MapSourceSummary(layerNames: ["land"], extent: nil))))
+        _ = App.update(&state, .map(.mapDrawn(session: state.mapSessions, MapImage(picture: MapPicture(frame: Frame(width: 120, height: 38)),
+                                                                              request: App.mapRequest(state)!))))
         return state
     }
 
@@ -76,20 +76,20 @@ struct DirectionsTests {
         // Enter with nothing typed and nothing to fall back on does nothing.
         #expect(Fixture.keys(&state, .enter).isEmpty && search(state) != nil)
         let typed = "port".flatMap { Fixture.keys(&state, .character($0)) } + Fixture.keys(&state, .enter)
-        guard case .findPlaces("port", nil, let request, _, true)? = typed.last else { Issue.record("\(typed)"); return }
-        let asked = App.update(&state, .placesFound(request: request, .success([Self.portland])))
+        guard case .search(.findPlaces("port", nil, let request, _, true))? = typed.last else { Issue.record("\(typed)"); return }
+        let asked = App.update(&state, .search(.placesFound(request: request, .success([Self.portland]))))
         let portland = RouteStop(name: "Portland, ME, USA", point: Self.portland.location)
-        guard case .findRoute(let routeRequest, _, _, _)? = asked.first else { Issue.record("\(asked)"); return }
-        #expect(asked == [.findRoute(request: routeRequest, stops: [.place(portland), .place(barHarbor)], units: .kilometers, mode: nil)])
+        guard case .directions(.findRoute(let routeRequest, _, _, _))? = asked.first else { Issue.record("\(asked)"); return }
+        #expect(asked == [.directions(.findRoute(request: routeRequest, stops: [.place(portland), .place(barHarbor)], units: .kilometers, mode: nil))])
         #expect(state.overlay == nil && state.map?.card == .directions && state.directions.current?.outcome == .asking)
         #expect(!state.isSettled, "a script waits for the route")
         #expect(state.lastPlace?.label == "Portland, ME, USA", "the start typed is remembered too")
 
-        let found = App.update(&state, .routeFound(request: routeRequest, .success(Self.route([portland, barHarbor]))))
+        let found = App.update(&state, .directions(.routeFound(request: routeRequest, .success(Self.route([portland, barHarbor])))))
         let route = try #require(state.directions.current?.route)
         #expect(!route.maneuvers[1].text.contains("\u{1B}"), "the service's text is cleaned")
         #expect(state.isSettled)
-        guard case .drawMap(_, let drawn)? = found.last else { Issue.record("\(found)"); return }
+        guard case .map(.drawMap(_, let drawn))? = found.last else { Issue.record("\(found)"); return }
         // The route is fitted into the map's part left of the panel: the view's centre lies east of the route's.
         let centre = drawn.viewport.center.geographic
         #expect(centre.longitude > (portland.point.longitude + barHarbor.point.longitude) / 2)
@@ -107,9 +107,9 @@ struct DirectionsTests {
         #expect(search(state)?.purpose.fallbackLine == "Type a place, or Enter: from Portland, ME, USA.")
         // Enter alone: from the place searched before, without asking the geocoder.
         let asked = Fixture.keys(&state, .enter)
-        guard case .findRoute(let request, let stops, .kilometers, nil)? = asked.first else { Issue.record("\(asked)"); return }
+        guard case .directions(.findRoute(let request, let stops, .kilometers, nil))? = asked.first else { Issue.record("\(asked)"); return }
         #expect(stops.map(\.name) == ["Portland, ME, USA", "Bar Harbor, ME, USA"])
-        _ = App.update(&state, .routeFound(request: request, .success(Self.route(stops.compactMap { stop in stop.point.map { RouteStop(name: stop.name, point: $0) } }))))
+        _ = App.update(&state, .directions(.routeFound(request: request, .success(Self.route(stops.compactMap { stop in stop.point.map { RouteStop(name: stop.name, point: $0) } })))))
         let whole = state.map!.viewport
         // ↓ the first step, ↓ the second (its line fills the free part), ↑↑ back to the whole route.
         _ = Fixture.keys(&state, .down)
@@ -133,9 +133,9 @@ struct DirectionsTests {
     @Test func aFurtherStopAndTheResultsBeforeAndAfter() throws {
         var state = searched(portlandFirst: true)
         _ = Fixture.keys(&state, .character("t"))
-        guard case .findRoute(let first, let stops, _, _)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
+        guard case .directions(.findRoute(let first, let stops, _, _))? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
         let located = stops.compactMap { stop in stop.point.map { RouteStop(name: stop.name, point: $0) } }
-        _ = App.update(&state, .routeFound(request: first, .success(Self.route(located))))
+        _ = App.update(&state, .directions(.routeFound(request: first, .success(Self.route(located)))))
         // t with directions shown: another stop after the last, Enter alone the map's centre.
         _ = Fixture.keys(&state, .character("t"))
         guard case .routeStop(let so, false, let here?)? = search(state)?.purpose else {
@@ -144,12 +144,12 @@ struct DirectionsTests {
         #expect(so.count == 2 && here.point == state.map!.viewport.center.geographic)
         #expect(search(state)?.purpose.title == "Another stop after Bar Harbor, ME, USA")
         let again = Fixture.keys(&state, .enter)
-        guard case .findRoute(let second, let three, _, _)? = again.first else { Issue.record("\(again)"); return }
+        guard case .directions(.findRoute(let second, let three, _, _))? = again.first else { Issue.record("\(again)"); return }
         #expect(three.count == 3 && three.last == .place(here) && second > first)
         #expect(state.directions.results.count == 2 && state.directions.shown == 1)
         // An answer to the first, arriving late, does not take the panel from the second.
-        _ = App.update(&state, .routeFound(request: second, .failure(RouteFailure(
-            problem: LoadFailure(sentence: "The route service found no way between the stops.", network: .online, host: "h"), straightLine: 12_345))))
+        _ = App.update(&state, .directions(.routeFound(request: second, .failure(RouteFailure(
+            problem: LoadFailure(sentence: "The route service found no way between the stops.", network: .online, host: "h"), straightLine: 12_345)))))
         #expect(state.directions.current?.outcome == .failed("The route service found no way between the stops. In a straight line it is 12.3 km."))
         // [ the first; [ again says so; ] the second; ] again says so.
         _ = Fixture.keys(&state, .character("["))
@@ -173,29 +173,29 @@ struct DirectionsTests {
     @Test func tabAsksAgainByTheNextTravelMode() throws {
         var state = searched(portlandFirst: true)
         _ = Fixture.keys(&state, .character("t"))
-        guard case .findRoute(let first, let stops, _, nil)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
+        guard case .directions(.findRoute(let first, let stops, _, nil))? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
         let located = stops.compactMap { stop in stop.point.map { RouteStop(name: stop.name, point: $0) } }
         var route = Self.route(located)
         route.modeName = nil
-        _ = App.update(&state, .routeFound(request: first, .success(route)))
-        #expect(Fixture.keys(&state, .tab) == [.loadTravelModes])
+        _ = App.update(&state, .directions(.routeFound(request: first, .success(route))))
+        #expect(Fixture.keys(&state, .tab) == [.directions(.loadTravelModes)])
         #expect(Fixture.keys(&state, .tab).isEmpty, "asked once")
-        let next = App.update(&state, .travelModes(.success(["Driving Time", "Driving\u{1B}[2J Distance"])))
+        let next = App.update(&state, .directions(.travelModes(.success(["Driving Time", "Driving\u{1B}[2J Distance"]))))
         #expect(state.directions.modes == ["Driving Time", "Driving Distance"])
-        guard case .findRoute(let second, stops, _, "Driving Distance")? = next.first else { Issue.record("\(next)"); return }
+        guard case .directions(.findRoute(let second, stops, _, "Driving Distance"))? = next.first else { Issue.record("\(next)"); return }
         route.modeName = "Driving Distance"
-        _ = App.update(&state, .routeFound(request: second, .success(route)))
+        _ = App.update(&state, .directions(.routeFound(request: second, .success(route))))
         // Round again; and a further stop keeps the mode chosen.
-        guard case .findRoute(_, _, _, "Driving Time")? = Fixture.keys(&state, .tab).first else { Issue.record("no round"); return }
+        guard case .directions(.findRoute(_, _, _, "Driving Time"))? = Fixture.keys(&state, .tab).first else { Issue.record("no round"); return }
         _ = Fixture.keys(&state, .character("t"))
-        guard case .findRoute(_, _, _, "Driving Time")? = Fixture.keys(&state, .enter).first else { Issue.record("mode not kept"); return }
+        guard case .directions(.findRoute(_, _, _, "Driving Time"))? = Fixture.keys(&state, .enter).first else { Issue.record("mode not kept"); return }
         // A portal with none says so.
         var none = searched(portlandFirst: true)
         _ = Fixture.keys(&none, .character("t"))
-        guard case .findRoute(let request, _, _, _)? = Fixture.keys(&none, .enter).first else { Issue.record("not asked"); return }
-        _ = App.update(&none, .routeFound(request: request, .success(route)))
+        guard case .directions(.findRoute(let request, _, _, _))? = Fixture.keys(&none, .enter).first else { Issue.record("not asked"); return }
+        _ = App.update(&none, .directions(.routeFound(request: request, .success(route))))
         _ = Fixture.keys(&none, .tab)
-        #expect(App.update(&none, .travelModes(.success([]))).isEmpty && none.notice == .noTravelModes)
+        #expect(App.update(&none, .directions(.travelModes(.success([])))).isEmpty && none.notice == .noTravelModes)
     }
 
     @Test func offlineOneSentenceWithTheStraightLineInTheUsersUnits() throws {
@@ -210,21 +210,21 @@ struct DirectionsTests {
         // Back online, r asks again: a new result after the failed one.
         state.portal.network = .online
         let again = Fixture.keys(&state, .character("r"))
-        guard case .findRoute(let request, let stops, .miles, nil)? = again.first else { Issue.record("\(again)"); return }
+        guard case .directions(.findRoute(let request, let stops, .miles, nil))? = again.first else { Issue.record("\(again)"); return }
         #expect(stops.count == 2 && state.directions.results.count == 2 && state.directions.current?.request == request)
-        #expect(!Fixture.keys(&state, .character("r")).contains { if case .findRoute = $0 { true } else { false } },
+        #expect(!Fixture.keys(&state, .character("r")).contains { if case .directions(.findRoute) = $0 { true } else { false } },
                 "directions on their way are not asked twice")
     }
 
     @Test func signedOutTheSentenceOffersTheSignIn() {
         var state = searched(portlandFirst: true)
         _ = Fixture.keys(&state, .character("t"))
-        guard case .findRoute(let request, _, _, _)? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
-        _ = App.update(&state, .routeFound(request: RequestID(rawValue: request.rawValue + 7), .failure(RouteFailure(problem: LoadFailure(sentence: "x", network: .online, host: ""), straightLine: nil))))
+        guard case .directions(.findRoute(let request, _, _, _))? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
+        _ = App.update(&state, .directions(.routeFound(request: RequestID(rawValue: request.rawValue + 7), .failure(RouteFailure(problem: LoadFailure(sentence: "x", network: .online, host: ""), straightLine: nil)))))
         #expect(state.directions.current?.outcome == .asking, "an answer to no request is dropped")
-        _ = App.update(&state, .routeFound(request: request, .failure(RouteFailure(
+        _ = App.update(&state, .directions(.routeFound(request: request, .failure(RouteFailure(
             problem: LoadFailure(sentence: "route.example needs a sign-in\u{1B}[31m.", network: .online, host: "route.example", needsSignIn: true),
-            straightLine: 190_000))))
+            straightLine: 190_000)))))
         #expect(state.directions.current?.outcome == .failed("route.example needs a sign-in. In a straight line it is 190 km. S signs in."))
         #expect(state.portal.signInWanted)
     }
@@ -232,7 +232,7 @@ struct DirectionsTests {
     @Test func toAPinChosenInThePinsTableAndFromTheCentreWhenNothingIsSearched() throws {
         var state = IdentifyTests.openMap()
         let pin = Pin(id: "p1", title: "Quiet cove", note: nil, link: nil, longitude: -68.3, latitude: 44.3, created: Date(timeIntervalSince1970: 0))
-        _ = App.update(&state, .pinsLoaded([pin], problem: nil))
+        _ = App.update(&state, .pins(.pinsLoaded([pin], problem: nil)))
         _ = Fixture.keys(&state, .character("P"), .character("t"))
         #expect(search(state)?.purpose == .routeStop(stops: [.place(RouteStop(name: "Quiet cove", point: GeoPoint(longitude: -68.3, latitude: 44.3)))],
                                                      first: true, fallback: nil))
@@ -245,8 +245,8 @@ struct DirectionsTests {
     @Test func thePlainModesDirectionsTakeNamesAndPoints() {
         var state = Fixture.loaded()
         let asked = App.update(&state, .intent(.directions(through: ["-70.26,43.66", "Bangor"])))
-        #expect(asked == [.findRoute(request: 1, stops: [.place(RouteStop(name: "-70.26,43.66", point: GeoPoint(longitude: -70.26, latitude: 43.66))),
-                                                         .named("Bangor")], units: .kilometers, mode: nil)])
+        #expect(asked == [.directions(.findRoute(request: 1, stops: [.place(RouteStop(name: "-70.26,43.66", point: GeoPoint(longitude: -70.26, latitude: 43.66))),
+                                                         .named("Bangor")], units: .kilometers, mode: nil))])
         #expect(state.directions.current?.title == "-70.26,43.66 → Bangor")
     }
 }

@@ -21,10 +21,10 @@ struct IdentifyTests {
         state.portal.network = network
         Fixture.select(&state, "Acadia")
         let effects = Fixture.keys(&state, .character("m"))
-        #expect(effects.last == .openFeatureLayers(session: 1, OperationalLayers(area: Fixture.acadia, layers: [places], online: !network.isCutOff)))
-        _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: ["land"], extent: nil,
-                                                                      legend: ["land": [LegendEntry(swatch: .fill, color: 100, label: "land")]])))
-        _ = App.update(&state, .mapDrawn(session: 1, MapImage(picture: MapPicture(frame: Frame(width: 120, height: 38)), request: App.mapRequest(state)!)))
+        #expect(effects.last == .map(.openFeatureLayers(session: 1, OperationalLayers(area: Fixture.acadia, layers: [places], online: !network.isCutOff))))
+        _ = App.update(&state, .map(.mapOpened(session: 1, MapSourceSummary(layerNames: ["land"], extent: nil,
+                                                                      legend: ["land": [LegendEntry(swatch: .fill, color: 100, label: "land")]]))))
+        _ = App.update(&state, .map(.mapDrawn(session: 1, MapImage(picture: MapPicture(frame: Frame(width: 120, height: 38)), request: App.mapRequest(state)!))))
         return state
     }
 
@@ -32,9 +32,9 @@ struct IdentifyTests {
 
     @Test func theOperationalLayersHeadTheLayerListWithTheirLegendsAndHiddenOnesStartHidden() {
         var state = Self.openMap()
-        let effects = App.update(&state, .featureLayersOpened(session: 1, FeatureLayersSummary(
-            titles: ["Counties", "Places\u{1B}[2J"], hidden: ["Counties"], legend: ["Places\u{1B}[2J": Self.legend], problems: ["Counties: one."])))
-        guard case .drawMap? = effects.first else { Issue.record("\(effects)"); return }
+        let effects = App.update(&state, .map(.featureLayersOpened(session: 1, FeatureLayersSummary(
+            titles: ["Counties", "Places\u{1B}[2J"], hidden: ["Counties"], legend: ["Places\u{1B}[2J": Self.legend], problems: ["Counties: one."]))))
+        guard case .map(.drawMap)? = effects.first else { Issue.record("\(effects)"); return }
         let map = state.map!
         #expect(map.operationalLayers.count == 2 && map.operationalLayers[1] == "Counties" && !map.operationalLayers[0].contains("\u{1B}"))
         #expect(state.mapPanelRows(.layers).suffix(1) == ["land"] && state.mapPanelRows(.layers).count == 3)
@@ -43,13 +43,13 @@ struct IdentifyTests {
         // Hidden operational layers reach the runtime by their own names.
         #expect(App.mapRequest(state)?.hiddenLayers == ["Counties"])
         // A summary for another map changes nothing.
-        #expect(App.update(&state, .featureLayersOpened(session: 9, FeatureLayersSummary(titles: ["X"]))).isEmpty)
+        #expect(App.update(&state, .map(.featureLayersOpened(session: 9, FeatureLayersSummary(titles: ["X"])))).isEmpty)
     }
 
     /// A layer only listed (a KML one) has nothing to show or hide: Space on it changes nothing.
     @Test func aLayerOnlyListedCannotBeSwitchedOff() {
         var state = Self.openMap()
-        _ = App.update(&state, .featureLayersOpened(session: 1, FeatureLayersSummary(titles: ["Places"], listedOnly: ["Trails (KML) · not drawn"])))
+        _ = App.update(&state, .map(.featureLayersOpened(session: 1, FeatureLayersSummary(titles: ["Places"], listedOnly: ["Trails (KML) · not drawn"]))))
         #expect(state.map?.listedOnlyLayers == ["Trails (KML) · not drawn"])
         _ = Fixture.keys(&state, .character("L"))
         let rows = state.mapPanelRows(.layers)
@@ -70,14 +70,14 @@ struct IdentifyTests {
     @Test func iAsksAboutTheCentreTabCyclesAndEscCloses() {
         var state = Self.openMap()
         let effects = Fixture.keys(&state, .character("i"))
-        guard case .identify(1, let point, let request, let id)? = effects.first else { Issue.record("\(effects)"); return }
+        guard case .map(.identify(1, let point, let request, let id))? = effects.first else { Issue.record("\(effects)"); return }
         #expect(request == App.mapRequest(state) && abs(point.longitude - state.map!.viewport.center.geographic.longitude) < 1e-9)
         #expect(state.map?.identify?.hits == nil)
         let hits = ["Bar Harbor", "Hancock"].map { IdentifyHit(card: PopupCard(layer: "Places", title: $0, rows: []), geometry: nil) }
         // An answer to an older question is ignored.
-        _ = App.update(&state, .identified(session: 1, id: id - 1, hits))
+        _ = App.update(&state, .map(.identified(session: 1, id: id - 1, hits)))
         #expect(state.map?.identify?.hits == nil)
-        _ = App.update(&state, .identified(session: 1, id: id, hits))
+        _ = App.update(&state, .map(.identified(session: 1, id: id, hits)))
         #expect(state.map?.identify?.shown?.card.title == "Bar Harbor")
         _ = Fixture.keys(&state, .tab)
         #expect(state.map?.identify?.shown?.card.title == "Hancock")
@@ -94,7 +94,7 @@ struct IdentifyTests {
         _ = Fixture.keys(&state, .character("i"))
         let card = PopupCard(layer: "L\u{1B}]0;x\u{07}", title: "T\u{9B}31m", rows: [PopupCard.Row(label: "a\u{1B}[1m", value: "b\r\nc")],
                              text: "line\u{1B}[2J")
-        _ = App.update(&state, .identified(session: 1, id: state.map!.identify!.id, [IdentifyHit(card: card, geometry: nil)]))
+        _ = App.update(&state, .map(.identified(session: 1, id: state.map!.identify!.id, [IdentifyHit(card: card, geometry: nil)])))
         let shown = state.map!.identify!.shown!.card
         for text in [shown.layer, shown.title, shown.rows[0].label, shown.rows[0].value, shown.text ?? ""] {
             #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, "\(text)")
@@ -105,16 +105,16 @@ struct IdentifyTests {
         var state = Self.openMap()
         let rect = state.layout!.mapRect
         let cell = CellPoint(x: rect.x + 10, y: rect.y + 5)
-        _ = App.update(&state, .mouse(.press(cell)))
-        let effects = App.update(&state, .mouse(.release(cell)))
-        guard case .identify(1, let point, let request, _)? = effects.first else { Issue.record("\(effects)"); return }
+        _ = App.update(&state, .terminal(.mouse(.press(cell))))
+        let effects = App.update(&state, .terminal(.mouse(.release(cell))))
+        guard case .map(.identify(1, let point, let request, _))? = effects.first else { Issue.record("\(effects)"); return }
         let projection = state.map!.viewport.projection(columns: request.columns, rows: request.rows)
         let dot = projection.dot(MercatorPoint(point))
         #expect(Int(dot.x / 2) == 10 && Int(dot.y / 4) == 5)
         // Pressed, dragged, released: a pan, no identify.
-        _ = App.update(&state, .mouse(.press(cell)))
-        _ = App.update(&state, .mouse(.drag(CellPoint(x: cell.x + 3, y: cell.y))))
-        let dragged = App.update(&state, .mouse(.release(CellPoint(x: cell.x + 3, y: cell.y + 1))))
-        #expect(!dragged.contains { if case .identify = $0 { return true }; return false })
+        _ = App.update(&state, .terminal(.mouse(.press(cell))))
+        _ = App.update(&state, .terminal(.mouse(.drag(CellPoint(x: cell.x + 3, y: cell.y)))))
+        let dragged = App.update(&state, .terminal(.mouse(.release(CellPoint(x: cell.x + 3, y: cell.y + 1)))))
+        #expect(!dragged.contains { if case .map(.identify) = $0 { return true }; return false })
     }
 }

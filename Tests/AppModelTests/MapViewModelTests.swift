@@ -31,7 +31,7 @@ import Testing
     @Test func whatsHereWithoutThePortalIsTheNearestBundledPlace() async throws {
         let program = try await opened()
         defer { Task { await program.shutdown() } }
-        program.send(.key(.character("w")))
+        program.send(.terminal(.key(.character("w"))))
         #expect(await ProgramFixture.settle(program) { $0.map?.whatsHere?.answer != nil })
         guard case .near(let sentence, nil)? = program.state.map?.whatsHere?.answer else {
             Issue.record("\(String(describing: program.state.map?.whatsHere))")
@@ -44,8 +44,8 @@ import Testing
     @Test func aBurstOfKeysEndsWithThePictureOfTheLatestView() async throws {
         let program = try await opened()
         defer { Task { await program.shutdown() } }
-        for _ in 0..<40 { program.send(.key(.right)) }
-        for _ in 0..<3 { program.send(.key(.character("+"))) }
+        for _ in 0..<40 { program.send(.terminal(.key(.right))) }
+        for _ in 0..<3 { program.send(.terminal(.key(.character("+")))) }
         let latest = try #require(program.state.map?.viewport)
         #expect(await ProgramFixture.settle(program, until: ProgramFixture.mapDrawn))
         #expect(program.state.map?.image?.request.viewport == latest)
@@ -54,16 +54,16 @@ import Testing
     @Test func modesLayersAndLeaving() async throws {
         let program = try await opened()
         defer { Task { await program.shutdown() } }
-        program.send(.key(.character("c")))
+        program.send(.terminal(.key(.character("c"))))
         #expect(await ProgramFixture.settle(program) { $0.map?.image?.request.mode == .blocks && !$0.map!.isDrawing })
-        program.send(.key(.character("L")))
-        program.send(.key(.down))
-        program.send(.key(.character(" ")))
+        program.send(.terminal(.key(.character("L"))))
+        program.send(.terminal(.key(.down)))
+        program.send(.terminal(.key(.character(" "))))
         #expect(await ProgramFixture.settle(program) { $0.map?.image?.request.hiddenLayers == ["state"] })
-        program.send(.key(.character("b")))
+        program.send(.terminal(.key(.character("b"))))
         #expect(program.state.message == "This map has no bookmarks.")
-        program.send(.key(.escape))
-        program.send(.key(.escape))
+        program.send(.terminal(.key(.escape)))
+        program.send(.terminal(.key(.escape)))
         #expect(program.state.isQuitting, "leaving a file's map quits mapbook open")
     }
 
@@ -81,8 +81,8 @@ import Testing
         defer { Task { await program.shutdown() } }
         let shown = try #require(program.state.map?.layers.first)
         #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "no control characters reach the list")
-        program.send(.key(.character("L")))
-        program.send(.key(.character(" ")))
+        program.send(.terminal(.key(.character("L"))))
+        program.send(.terminal(.key(.character(" "))))
         #expect(await ProgramFixture.settle(program) { $0.map?.image?.request.hiddenLayers == [hostile] },
                 "the renderer hides the package's own layer")
     }

@@ -26,7 +26,7 @@ struct NewAreaTests {
         let form = try #require(Self.card(state))
         #expect(form.name == "Area 1" && form.focus == .name && form.estimate == nil)
         #expect(state.requests.pending == [form.request] && !state.isSettled, "a script waits for the estimate")
-        #expect(effects == [.estimateArea(request: form.request, form.order)])
+        #expect(effects == [.newArea(.estimateArea(request: form.request, form.order))])
         let view = state.map!.viewport.geographicExtent(columns: state.layout!.mapRect.width, rows: state.layout!.mapRect.height)
         #expect(view.contains(form.extent) && form.extent.area < view.area * 0.7 && form.extent.area > view.area * 0.6, "a tenth in from each side")
         #expect(state.keyContext == .form)
@@ -35,11 +35,11 @@ struct NewAreaTests {
         let finer = Fixture.keys(&state, .right)
         let asked = try #require(Self.card(state))
         #expect(asked.detail.level == form.detail.level + 1 || asked.detail.level == form.detail.level + 2)
-        #expect(finer == [.estimateArea(request: asked.request, asked.order)] && asked.request > form.request)
-        _ = App.update(&state, .areaEstimated(request: form.request, Self.estimate))
+        #expect(finer == [.newArea(.estimateArea(request: asked.request, asked.order))] && asked.request > form.request)
+        _ = App.update(&state, .newArea(.areaEstimated(request: form.request, Self.estimate)))
         #expect(Self.card(state)?.estimate == nil, "a late answer for another level is not shown")
         #expect(state.requests.pending == [asked.request], "the late answer was still an answer")
-        _ = App.update(&state, .areaEstimated(request: asked.request, Self.estimate))
+        _ = App.update(&state, .newArea(.areaEstimated(request: asked.request, Self.estimate)))
         #expect(Self.card(state)?.estimate?.bytes == 2_104_208)
         #expect(state.isSettled)
     }
@@ -62,20 +62,20 @@ struct NewAreaTests {
         }
         let order = try #require(Self.card(state)).order
         let made = Fixture.keys(&state, .enter)
-        #expect(made == [.makeArea(order)] && order.name == "Camden harbor" && order.detail == .street)
+        #expect(made == [.newArea(.makeArea(order))] && order.name == "Camden harbor" && order.detail == .street)
         #expect(state.overlay == nil && state.notice?.sentence.hasPrefix("Making Camden harbor") == true)
 
         let spec = OnDemandSpec(name: order.name, extent: order.extent, maxLevel: 16, detail: .street, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
         let id = ItemID("0123456789abcdef0123456789abcdef")!
         let listed = MapArea.onDemand(id: id, spec: spec, packages: [], exported: spec.createdAt)
-        _ = App.update(&state, .areaPreparing(listed, label: "Preparing on the server 40 %"))
+        _ = App.update(&state, .newArea(.areaPreparing(listed, label: "Preparing on the server 40 %")))
         let index = try #require(state.areas.firstIndex { $0.item.id == id })
         #expect(StatusText.line(.area(index), state: state).plainText == "Preparing on the server 40 % · yours")
         let layer = OnDemandLayer(title: "Explore Maine Basemap", kind: .vectorTiles, serviceURL: "https://h/VectorTileServer")
         let ready = MapArea.onDemand(id: id, spec: spec, packages: [(ItemID("fedcba9876543210fedcba9876543210")!, layer, URL(string: "https://h/x.vtpk")!, 100)],
                                      exported: spec.createdAt)
-        let download = App.update(&state, .areaPrepared(ready))
-        #expect(download == [.download(state.areas[index])] && state.areas[index].packages.count == 1)
+        let download = App.update(&state, .newArea(.areaPrepared(ready)))
+        #expect(download == [.downloads(.download(state.areas[index]))] && state.areas[index].packages.count == 1)
         #expect(StatusText.line(.area(index), state: state).plainText.hasPrefix("Queued"))
     }
 
@@ -84,9 +84,9 @@ struct NewAreaTests {
         let spec = OnDemandSpec(name: "Coast", extent: GeoExtent(xmin: -70, ymin: 43, xmax: -69, ymax: 44), maxLevel: 16, detail: .street,
                                 createdAt: Date(timeIntervalSince1970: 0))
         let id = ItemID("0123456789abcdef0123456789abcdef")!
-        _ = App.update(&state, .areaPreparing(MapArea.onDemand(id: id, spec: spec, packages: [], exported: spec.createdAt), label: "Waiting for the server"))
+        _ = App.update(&state, .newArea(.areaPreparing(MapArea.onDemand(id: id, spec: spec, packages: [], exported: spec.createdAt), label: "Waiting for the server")))
         #expect(state.areas.contains { $0.item.id == id })
-        _ = App.update(&state, .areaNotMade(id, sentence: "Coast cannot be made: Explore Maine Basemap failed on the server: no disk\u{1B}[2J."))
+        _ = App.update(&state, .newArea(.areaNotMade(id, sentence: "Coast cannot be made: Explore Maine Basemap failed on the server: no disk\u{1B}[2J.")))
         #expect(!state.areas.contains { $0.item.id == id } && state.library.preparing.isEmpty)
         #expect(state.notice?.sentence == "Coast cannot be made: Explore Maine Basemap failed on the server: no disk.")
     }

@@ -13,13 +13,13 @@ struct NoWebMapTests {
         state.hasWebMap = false
         state.startsOnMaps = .search
         let effects = App.update(&state, .started)
-        #expect(effects.contains(.connectPortal) && !effects.contains(.loadWebMap), "\(effects)")
+        #expect(effects.contains(.catalog(.connectPortal)) && !effects.contains(.catalog(.loadWebMap)), "\(effects)")
         guard case .starting(let sentence) = state.phase else { Issue.record("\(state.phase)"); return }
         #expect(sentence.contains("No web map is named") && sentence.contains("M"))
-        _ = App.update(&state, .connected(host: "portal.example.com"))
+        _ = App.update(&state, .catalog(.connected(host: "portal.example.com")))
         #expect(state.portal.isConnected && state.phase == .starting(sentence), "connecting does not start loading")
         // `r`, or the network coming back, asks nothing of the default web map.
-        #expect(!App.update(&state, .key(.character("r"))).contains(.loadWebMap))
+        #expect(!App.update(&state, .terminal(.key(.character("r")))).contains(.catalog(.loadWebMap)))
     }
 }
 
@@ -30,7 +30,7 @@ struct FadingNoticeTests {
     @Test func newsFadesAndStatesStay() {
         var state = Fixture.loaded()
         let serial = state.noticeSerial
-        _ = App.update(&state, .download(.cancelled(Fixture.acadia)))
+        _ = App.update(&state, .downloads(.download(.cancelled(Fixture.acadia))))
         let first = state.noticeSerial
         #expect(state.notice != nil && first == serial + 1)
         // A newer notice comes first: the older expiry leaves it.

@@ -14,8 +14,8 @@ struct OtherProjectionTests {
     /// feature layers in a group.
     static func quebec(basemapType: String = "ArcGISTiledMapServiceLayer", wkid: Int = 32187) -> AppState {
         var state = AppState(portalHost: "start", webMapID: Fixture.webMapID)
-        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
-        _ = App.update(&state, .connected(host: "portal.example.com"))
+        _ = App.update(&state, .terminal(.resized(Display(width: 120, height: 40))))
+        _ = App.update(&state, .catalog(.connected(host: "portal.example.com")))
         let data = try! JSONValue(parsing: Data("""
         {"baseMap":{"title":"Carte de base","baseMapLayers":[{"id":"b","layerType":"\(basemapType)","title":"Carte de base",
           "url":"https://carto.example.ca/arcgis/rest/services/Base/MapServer"}]},
@@ -28,17 +28,17 @@ struct OtherProjectionTests {
         let item = PortalItem(id: Fixture.webMapID, title: "Ville de Québec", type: "Web Map",
                               extent: GeoExtent(xmin: -71.6, ymin: 46.6, xmax: -71.0, ymax: 47.0))
         let catalog = LibraryCatalog(webMapItem: item, webMapData: data, areas: [], syncedAt: nil)
-        _ = App.update(&state, .webMapLoaded(WebMapSnapshot(catalog: catalog, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]),
-                                                            host: "portal.example.com")))
+        _ = App.update(&state, .catalog(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]),
+                                                            host: "portal.example.com"))))
         return state
     }
 
     @Test func itsLayersOpenOverTheWorldOutlineWithTheReason() throws {
         var state = Self.quebec()
         let effects = Fixture.keys(&state, .enter)
-        #expect(effects.contains(.openMap(session: 1, .outline)))
+        #expect(effects.contains(.map(.openMap(session: 1, .outline))))
         let layers = try #require(effects.compactMap { effect -> OperationalLayers? in
-            if case .openFeatureLayers(1, let layers) = effect { layers } else { nil }
+            if case .map(.openFeatureLayers(1, let layers)) = effect { layers } else { nil }
         }.first, "the operational layers open with the outline")
         #expect(layers.layers.map(\.title) == ["Parcs"], "the group's feature layer")
         #expect(state.map?.sourceName == "world outline")
@@ -48,8 +48,8 @@ struct OtherProjectionTests {
         let home = try #require(state.map?.homeExtent)
         #expect(home.xmin > -71.4 && home.xmax < -71.0 && home.ymin > 46.6 && home.ymax < 46.9)
         // L lists the operational layers and the outline once both are open.
-        _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: ["World outline"], extent: nil)))
-        _ = App.update(&state, .featureLayersOpened(session: 1, FeatureLayersSummary(titles: ["Parcs"], hidden: [], legend: [:], problems: [])))
+        _ = App.update(&state, .map(.mapOpened(session: 1, MapSourceSummary(layerNames: ["World outline"], extent: nil))))
+        _ = App.update(&state, .map(.featureLayersOpened(session: 1, FeatureLayersSummary(titles: ["Parcs"], hidden: [], legend: [:], problems: []))))
         _ = Fixture.keys(&state, .character("L"))
         #expect(state.mapPanelRows.contains { $0.contains("Parcs") } && state.mapPanelRows.contains { $0.contains("World outline") })
     }
@@ -57,14 +57,14 @@ struct OtherProjectionTests {
     @Test func aBasemapOfAKindMapbookDoesNotDrawAlsoGivesWayToTheOutline() {
         var state = Self.quebec(basemapType: "WMS", wkid: 102100)
         let effects = Fixture.keys(&state, .enter)
-        #expect(effects.contains(.openMap(session: 1, .outline)))
+        #expect(effects.contains(.map(.openMap(session: 1, .outline))))
         #expect(state.message?.hasPrefix("This web map's basemap, “Carte de base” (WMS), is of a kind mapbook does not draw") == true)
     }
 
     @Test func aWebMercatorWebMapStillOpensOnItsBasemap() {
         var state = Fixture.loaded()
         let effects = Fixture.keys(&state, .enter)
-        #expect(effects.contains { if case .openMap(1, .basemap) = $0 { true } else { false } })
+        #expect(effects.contains { if case .map(.openMap(1, .basemap)) = $0 { true } else { false } })
         #expect(state.basemapNotShown == nil)
     }
 }

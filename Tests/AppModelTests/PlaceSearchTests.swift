@@ -30,25 +30,25 @@ struct PlaceSearchTests {
         #expect(state.keyContext == .search)
         #expect(typed(&state, "b").isEmpty, "one character asks nothing")
         let effects = typed(&state, "ar")
-        guard case .suggestPlaces("bar", let request, let near?, true)? = effects.last else { Issue.record("\(effects)"); return }
+        guard case .search(.suggestPlaces("bar", let request, let near?, true))? = effects.last else { Issue.record("\(effects)"); return }
         #expect(abs(near.longitude + 69) < 3, "ranked from the web map's centre")
         // Each keystroke's request replaces the one before, which the runtime is told to stop: one
         // is waited for.
-        guard case .suggestPlaces("ba", let before, _, _)? = effects.first else { Issue.record("\(effects)"); return }
+        guard case .search(.suggestPlaces("ba", let before, _, _))? = effects.first else { Issue.record("\(effects)"); return }
         #expect(effects.dropFirst().first == .cancel(before))
         #expect(state.requests.pending == [request])
         // An answer to an older keystroke is dropped; the latest is shown, sanitized.
-        _ = App.update(&state, .placeSuggestions(request: RequestID(rawValue: request.rawValue - 1),
-                                                 .success([GeocodeSuggestion(text: "Old", magicKey: nil)]), offline: false))
+        _ = App.update(&state, .search(.placeSuggestions(request: RequestID(rawValue: request.rawValue - 1),
+                                                 .success([GeocodeSuggestion(text: "Old", magicKey: nil)]), offline: false)))
         #expect(search(state)?.suggestions.isEmpty == true)
-        _ = App.update(&state, .placeSuggestions(request: request, .success([
+        _ = App.update(&state, .search(.placeSuggestions(request: request, .success([
             GeocodeSuggestion(text: "Bar Harbor, ME, USA", magicKey: "p1"), GeocodeSuggestion(text: "Bar\u{1B}[2J Mills, ME, USA", magicKey: "p2")]),
-            offline: false))
+            offline: false)))
         #expect(search(state)?.suggestions.map(\.text) == ["Bar Harbor, ME, USA", "Bar Mills, ME, USA"])
         #expect(state.requests.isEmpty)
         // ↓ chooses the second; Enter finds it by its key.
         let picked = Fixture.keys(&state, .down, .enter)
-        guard case .findPlaces("Bar Mills, ME, USA", "p2", let find, _, true)? = picked.last else { Issue.record("\(picked)"); return }
+        guard case .search(.findPlaces("Bar Mills, ME, USA", "p2", let find, _, true))? = picked.last else { Issue.record("\(picked)"); return }
         #expect(state.requests.pending == [find] && !state.isSettled, "a script waits for the place")
         // q is a letter here, not quit.
         _ = Fixture.keys(&state, .escape, .character("s"), .character("q"))
@@ -60,13 +60,13 @@ struct PlaceSearchTests {
         _ = Fixture.keys(&state, .character("s"))
         _ = typed(&state, "bar harbor")
         let effects = Fixture.keys(&state, .enter)
-        guard case .findPlaces(_, nil, let request, _, _)? = effects.last else { Issue.record("\(effects)"); return }
-        let opened = App.update(&state, .placesFound(request: request, .success([Self.barHarbor])))
+        guard case .search(.findPlaces(_, nil, let request, _, _))? = effects.last else { Issue.record("\(effects)"); return }
+        let opened = App.update(&state, .search(.placesFound(request: request, .success([Self.barHarbor]))))
         let map = try #require(state.map)
         #expect(state.overlay == nil)
         #expect(map.pin == MapPin(point: Self.barHarbor.location, label: "Bar Harbor, ME, USA"))
         #expect(map.homeExtent == Self.barHarbor.extent)
-        guard case .openMap(_, .package(let area, _))? = opened.last else { Issue.record("\(opened)"); return }
+        guard case .map(.openMap(_, .package(let area, _)))? = opened.last else { Issue.record("\(opened)"); return }
         #expect(area == Fixture.acadia, "Acadia is on this device and holds the place: its package draws it")
         #expect(state.message == "Bar Harbor, ME, USA — in Acadia · on this device")
     }
@@ -76,17 +76,17 @@ struct PlaceSearchTests {
     @Test func aFeatureOfTheOpenMapIsShownThere() throws {
         var state = AppState.standaloneMap(title: "usa.geodatabase", sourceName: "usa.geodatabase", home: nil)
         _ = App.update(&state, .started)
-        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
-        _ = App.update(&state, .mapOpened(session: 1, MapSourceSummary(layerNames: [], extent: nil)))
+        _ = App.update(&state, .terminal(.resized(Display(width: 120, height: 40))))
+        _ = App.update(&state, .map(.mapOpened(session: 1, MapSourceSummary(layerNames: [], extent: nil))))
         _ = Fixture.keys(&state, .character("s"))
         #expect(state.keyContext == .search, "a map opened from a file searches too")
         _ = typed(&state, "boston")
-        guard case .findPlaces(_, _, let request, _, _)? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
+        guard case .search(.findPlaces(_, _, let request, _, _))? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
         let boston = GeocodeCandidate(label: "Boston", location: GeoPoint(longitude: -71.09, latitude: 42.32), score: 100, extent: nil,
                                       type: "US-Major-Cities, a layer on this device", isOnOpenMap: true)
-        let effects = App.update(&state, .placesFound(request: request, .success([boston])))
+        let effects = App.update(&state, .search(.placesFound(request: request, .success([boston]))))
         let map = try #require(state.map)
-        #expect(map.session == 1 && !effects.contains { if case .openMap = $0 { true } else { false } }, "\(effects)")
+        #expect(map.session == 1 && !effects.contains { if case .map(.openMap) = $0 { true } else { false } }, "\(effects)")
         #expect(map.pin == MapPin(point: boston.location, label: "Boston"))
         #expect(abs(map.viewport.center.geographic.longitude - -71.09) < 0.01 && abs(map.viewport.center.geographic.latitude - 42.32) < 0.01)
         #expect(state.message == "Boston — from US-Major-Cities, a layer on this device.")
@@ -96,31 +96,31 @@ struct PlaceSearchTests {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("s"))
         _ = typed(&state, "bar harbor")
-        guard case .findPlaces(_, _, let request, _, _)? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
-        let opened = App.update(&state, .placesFound(request: request, .success([Self.barHarbor])))
-        guard case .openMap(_, .basemap)? = opened.last else { Issue.record("\(opened)"); return }
+        guard case .search(.findPlaces(_, _, let request, _, _))? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
+        let opened = App.update(&state, .search(.placesFound(request: request, .success([Self.barHarbor]))))
+        guard case .map(.openMap(_, .basemap))? = opened.last else { Issue.record("\(opened)"); return }
         #expect(state.message == "Bar Harbor, ME, USA — in Acadia")
         let download = Fixture.keys(&state, .character("d"))
-        #expect(download.contains { if case .download(let area) = $0 { area.item.id == Fixture.acadia } else { false } })
+        #expect(download.contains { if case .downloads(.download(let area)) = $0 { area.item.id == Fixture.acadia } else { false } })
     }
 
     @Test func nothingFoundOrAGeocoderThatFailsStaysInTheSearchAndSaysSo() {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("s"))
         _ = typed(&state, "atlantis")
-        guard case .findPlaces(_, _, let request, _, _)? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
-        _ = App.update(&state, .placesFound(request: request, .success([])))
+        guard case .search(.findPlaces(_, _, let request, _, _))? = Fixture.keys(&state, .enter).last else { Issue.record("no request"); return }
+        _ = App.update(&state, .search(.placesFound(request: request, .success([]))))
         #expect(search(state)?.status == .nothingFound)
-        _ = App.update(&state, .placesFound(request: request, .failure(LoadFailure(sentence: "p answered HTTP 503.", network: .online, host: "p"))))
+        _ = App.update(&state, .search(.placesFound(request: request, .failure(LoadFailure(sentence: "p answered HTTP 503.", network: .online, host: "p")))))
         #expect(search(state)?.status == .failed("p answered HTTP 503."))
     }
 
     @Test func offlineTheSearchAsksTheNamesOnThisDevice() {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
-        _ = App.update(&state, .network(.offline))
+        _ = App.update(&state, .catalog(.network(.offline)))
         _ = Fixture.keys(&state, .character("s"))
-        guard case .suggestPlaces("bar", let request, _, false)? = typed(&state, "bar").last else { Issue.record("asked online"); return }
-        _ = App.update(&state, .placeSuggestions(request: request, .success([GeocodeSuggestion(text: "Bar Harbor", magicKey: nil)]), offline: true))
+        guard case .search(.suggestPlaces("bar", let request, _, false))? = typed(&state, "bar").last else { Issue.record("asked online"); return }
+        _ = App.update(&state, .search(.placeSuggestions(request: request, .success([GeocodeSuggestion(text: "Bar Harbor", magicKey: nil)]), offline: true)))
         #expect(search(state)?.offline == true && search(state)?.suggestions.count == 1)
     }
 }
@@ -133,13 +133,13 @@ struct WhatsHereTests {
         Fixture.select(&state, "Acadia")
         _ = Fixture.keys(&state, .character("m"))
         let effects = Fixture.keys(&state, .character("w"))
-        guard case .describePlace(let point, let request, let online)? = effects.first else { Issue.record("\(effects)"); return }
+        guard case .search(.describePlace(let point, let request, let online))? = effects.first else { Issue.record("\(effects)"); return }
         #expect(online)
         let here = try #require(state.map?.whatsHere)
         #expect(here.point == point && here.answer == nil && here.areas == ["Acadia · on this device"])
-        _ = App.update(&state, .placeDescribed(request: RequestID(rawValue: request.rawValue - 1), .address("Old")))
+        _ = App.update(&state, .search(.placeDescribed(request: RequestID(rawValue: request.rawValue - 1), .address("Old"))))
         #expect(state.map?.whatsHere?.answer == nil, "an older answer is dropped")
-        _ = App.update(&state, .placeDescribed(request: request, .address("Bar Harbor, ME, USA\u{1B}[31m")))
+        _ = App.update(&state, .search(.placeDescribed(request: request, .address("Bar Harbor, ME, USA\u{1B}[31m"))))
         #expect(state.map?.whatsHere?.answer == .address("Bar Harbor, ME, USA"))
         _ = Fixture.keys(&state, .escape)
         #expect(state.map != nil && state.map?.whatsHere == nil, "Esc closes the card first, then leaves the map")
@@ -163,8 +163,8 @@ struct WhatsHereTests {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&state, "Acadia")
         _ = Fixture.keys(&state, .character("m"))
-        _ = App.update(&state, .network(.offline))
-        guard case .describePlace(_, _, false)? = Fixture.keys(&state, .character("w")).first else { Issue.record("asked online"); return }
+        _ = App.update(&state, .catalog(.network(.offline)))
+        guard case .search(.describePlace(_, _, false))? = Fixture.keys(&state, .character("w")).first else { Issue.record("asked online"); return }
     }
 
     @Test func theNearestNamedPlaceWithItsDistanceAndDirection() throws {

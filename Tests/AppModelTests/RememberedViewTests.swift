@@ -14,12 +14,12 @@ struct RememberedViewTests {
     func reopened(with view: RememberedView, downloaded: [ItemID] = []) -> AppState {
         var state = AppState(portalHost: "start", webMapID: Fixture.webMapID)
         state.restore(view)
-        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
-        _ = App.update(&state, .connected(host: "portal.example.com"))
+        _ = App.update(&state, .terminal(.resized(Display(width: 120, height: 40))))
+        _ = App.update(&state, .catalog(.connected(host: "portal.example.com")))
         let records = Dictionary(uniqueKeysWithValues: Fixture.areas.filter { downloaded.contains($0.item.id) }.map { ($0.item.id, Fixture.record(for: $0)) })
-        _ = App.update(&state, .webMapLoaded(WebMapSnapshot(catalog: Fixture.catalog,
+        _ = App.update(&state, .catalog(.webMapLoaded(WebMapSnapshot(catalog: Fixture.catalog,
                                                             library: LibrarySnapshot(catalog: nil, downloads: records, partialBytes: [:]),
-                                                            host: "portal.example.com")))
+                                                            host: "portal.example.com"))))
         return state
     }
 
@@ -28,7 +28,7 @@ struct RememberedViewTests {
         _ = Fixture.keys(&state, .character("o"))
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("m"))
-        _ = App.update(&state, .mapOpened(session: state.mapSessions, MapSourceSummary(layerNames: [], extent: nil)))
+        _ = App.update(&state, .map(.mapOpened(session: state.mapSessions, MapSourceSummary(layerNames: [], extent: nil))))
         _ = Fixture.keys(&state, .character("+"), .character("+"), .character("l"), .character("c"))
         let before = try #require(state.map)
         let view = try #require(state.viewToRemember)
@@ -66,8 +66,8 @@ struct RememberedViewTests {
         state.startsOnMaps = .mine
         let effects = App.update(&state, .started)
         guard case .maps(let maps)? = state.overlay else { Issue.record("no card"); return }
-        #expect(maps.tab == .mine && !effects.contains { if case .loadMaps = $0 { true } else { false } })
-        #expect(App.update(&state, .connected(host: "portal.example.com")) == [.loadMaps(WebMapsRequest(tab: .mine))])
+        #expect(maps.tab == .mine && !effects.contains { if case .maps(.loadMaps) = $0 { true } else { false } })
+        #expect(App.update(&state, .catalog(.connected(host: "portal.example.com"))) == [.maps(.loadMaps(WebMapsRequest(tab: .mine)))])
         var searching = AppState(portalHost: "start", webMapID: Fixture.webMapID)
         searching.startsOnMaps = .search
         _ = App.update(&searching, .started)

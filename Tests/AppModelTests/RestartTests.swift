@@ -13,17 +13,17 @@ struct RestartTests {
     private func restarted(resumes: Bool = true, network: NetworkState = .online) -> (AppState, [Effect]) {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
         state.library.resumesInterrupted = resumes
-        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
+        _ = App.update(&state, .terminal(.resized(Display(width: 120, height: 40))))
         let bangorSize = Fixture.catalog.areas.first { $0.item.id == Fixture.bangor }!.size
         let partial = [Fixture.bangor: (bangorSize * 2 + 4) / 5]
-        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: partial)))
+        _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: partial))))
         if network != .online {
-            _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "Cannot reach p.", network: network, host: "p")))
+            _ = App.update(&state, .catalog(.webMapFailed(LoadFailure(sentence: "Cannot reach p.", network: network, host: "p"))))
             return (state, [])
         }
-        _ = App.update(&state, .connected(host: "p"))
-        let effects = App.update(&state, .webMapLoaded(WebMapSnapshot(
-            catalog: Fixture.catalog, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: partial), host: "p")))
+        _ = App.update(&state, .catalog(.connected(host: "p")))
+        let effects = App.update(&state, .catalog(.webMapLoaded(WebMapSnapshot(
+            catalog: Fixture.catalog, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: partial), host: "p"))))
         return (state, effects)
     }
 
@@ -43,30 +43,30 @@ struct RestartTests {
     @Test func onlineItResumesByItselfOnce() {
         let (state, effects) = restarted()
         let bangor = state.areas[bangorIndex(state)]
-        #expect(effects.contains(.download(bangor)))
+        #expect(effects.contains(.downloads(.download(bangor))))
         #expect(state.library.transfers[Fixture.bangor] == .queued)
         // A later reload does not start it again (it is running, or failed and waits for r).
         var later = state
         later.library.transfers[Fixture.bangor] = .failed("x")
-        let again = App.update(&later, .webMapLoaded(WebMapSnapshot(
-            catalog: Fixture.catalog, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [Fixture.bangor: 1]), host: "p")))
-        #expect(!again.contains { if case .download = $0 { true } else { false } })
+        let again = App.update(&later, .catalog(.webMapLoaded(WebMapSnapshot(
+            catalog: Fixture.catalog, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [Fixture.bangor: 1]), host: "p"))))
+        #expect(!again.contains { if case .downloads(.download) = $0 { true } else { false } })
     }
 
     @Test func withTheSettingOffItWaitsForD() {
         var (state, effects) = restarted(resumes: false)
-        #expect(!effects.contains { if case .download = $0 { true } else { false } })
+        #expect(!effects.contains { if case .downloads(.download) = $0 { true } else { false } })
         let index = bangorIndex(state)
         #expect(StatusText.line(.area(index), state: state, ascii: true).plainText.hasSuffix(" 40% · d resumes"))
         #expect(StatusText.line(.area(index), state: state, ascii: true).plainText.hasPrefix("Interrupted "))
         Fixture.select(&state, "Bangor")
-        #expect(Fixture.keys(&state, .character("d")) == [.download(state.areas[index])])
+        #expect(Fixture.keys(&state, .character("d")) == [.downloads(.download(state.areas[index]))])
     }
 
     @Test func cDiscardsWhatWasLeft() {
         var (state, _) = restarted(resumes: false)
         Fixture.select(&state, "Bangor")
-        #expect(Fixture.keys(&state, .character("c")) == [.discardPartialDownload(Fixture.bangor)])
+        #expect(Fixture.keys(&state, .character("c")) == [.downloads(.discardPartialDownload(Fixture.bangor))])
         #expect(state.library.partialBytes[Fixture.bangor] == nil)
         #expect(StatusText.line(.area(bangorIndex(state)), state: state).plainText.hasPrefix("Ready"))
     }
@@ -95,7 +95,7 @@ struct RestartTests {
         var state = Fixture.loaded()
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
-        _ = App.update(&state, .network(.offline))
+        _ = App.update(&state, .catalog(.network(.offline)))
         let index = bangorIndex(state)
         #expect(state.rows.contains(.area(index)))
         #expect(StatusText.line(.area(index), state: state).plainText == "Waiting for the network · resumes when online")

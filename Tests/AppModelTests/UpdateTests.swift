@@ -56,17 +56,17 @@ enum Fixture {
     /// this device.
     static func loaded(width: Int = 120, height: Int = 40, downloaded: [ItemID] = []) -> AppState {
         var state = AppState(portalHost: "start", webMapID: webMapID)
-        _ = App.update(&state, .resized(Display(width: width, height: height)))
-        _ = App.update(&state, .connected(host: "portal.example.com"))
+        _ = App.update(&state, .terminal(.resized(Display(width: width, height: height))))
+        _ = App.update(&state, .catalog(.connected(host: "portal.example.com")))
         let records = Dictionary(uniqueKeysWithValues: areas.filter { downloaded.contains($0.item.id) }.map { ($0.item.id, record(for: $0)) })
-        _ = App.update(&state, .webMapLoaded(WebMapSnapshot(catalog: catalog, library: LibrarySnapshot(catalog: nil, downloads: records,
+        _ = App.update(&state, .catalog(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: LibrarySnapshot(catalog: nil, downloads: records,
                                                                                                         partialBytes: [:]),
-                                                            host: "portal.example.com")))
+                                                            host: "portal.example.com"))))
         return state
     }
 
     static func keys(_ state: inout AppState, _ keys: Key...) -> [Effect] {
-        keys.flatMap { App.update(&state, .key($0)) }
+        keys.flatMap { App.update(&state, .terminal(.key($0))) }
     }
 
     static func select(_ state: inout AppState, _ title: String) {
@@ -81,15 +81,15 @@ enum Fixture {
 struct UpdateLoadingAndListTests {
     @Test func startingAsksForTheLibraryThenThePortal() {
         var state = AppState(portalHost: "sample portal", webMapID: Fixture.webMapID, phase: .starting("Starting…"))
-        #expect(App.update(&state, .started) == [.readLibrary, .loadWebMap, .loadPins])
+        #expect(App.update(&state, .started) == [.catalog(.readLibrary), .catalog(.loadWebMap), .pins(.loadPins)])
         #expect(state.phase == .starting("Starting…"))
-        _ = App.update(&state, .connected(host: "127.0.0.1"))
+        _ = App.update(&state, .catalog(.connected(host: "127.0.0.1")))
         #expect(state.phase == .loading && state.portal.host == "127.0.0.1" && state.portal.isConnected)
     }
 
     @Test func theLibraryIsShownBeforeThePortalAnswers() {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
-        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [Fixture.bangor: 500])))
+        _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [Fixture.bangor: 500]))))
         #expect(state.phase == .loaded)
         #expect(state.areas.count == 3)
         #expect(state.library.partialBytes[Fixture.bangor] == 500)
@@ -98,27 +98,27 @@ struct UpdateLoadingAndListTests {
 
     @Test func anUnreadableLibraryIsOneSentenceAndThePortalStillLoads() {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
-        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:])))
-        _ = App.update(&state, .libraryUnreadable("/lib/areas.json is damaged (not the JSON mapbook wrote); remove the area and download it again."))
+        _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]))))
+        _ = App.update(&state, .catalog(.libraryUnreadable("/lib/areas.json is damaged (not the JSON mapbook wrote); remove the area and download it again.")))
         #expect(state.message?.hasPrefix("/lib/areas.json is damaged") == true)
         #expect(state.phase == .loading)
     }
 
     @Test func whatThePortalSaysIsSanitizedAndMeansOnline() {
         var state = AppState(portalHost: "start", webMapID: Fixture.webMapID)
-        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
-        let effects = App.update(&state, .webMapLoaded(WebMapSnapshot(catalog: Fixture.catalog,
+        _ = App.update(&state, .terminal(.resized(Display(width: 120, height: 40))))
+        let effects = App.update(&state, .catalog(.webMapLoaded(WebMapSnapshot(catalog: Fixture.catalog,
                                                                       library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]),
-                                                                      host: "portal.example.com")))
+                                                                      host: "portal.example.com"))))
         #expect(state.areas[1].item.title == "Greater Portland")
         #expect(state.portal.network == .online && state.portal.host == "portal.example.com")
-        #expect(effects.first == .reportNetwork(.online))
-        #expect(effects.contains { if case .drawOverview = $0 { true } else { false } }, "the overview's basemap is drawn")
+        #expect(effects.first == .catalog(.reportNetwork(.online)))
+        #expect(effects.contains { if case .map(.drawOverview) = $0 { true } else { false } }, "the overview's basemap is drawn")
         #expect(state.overview.isDrawing)
         // A newer library read does not replace what the portal said.
-        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: LibraryCatalog(webMapItem: Fixture.catalog.webMapItem,
+        _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: LibraryCatalog(webMapItem: Fixture.catalog.webMapItem,
                                                                                     webMapData: .null, areas: [], syncedAt: nil),
-                                                            downloads: [:], partialBytes: [:])))
+                                                            downloads: [:], partialBytes: [:]))))
         #expect(state.areas.count == 3)
     }
 
@@ -126,26 +126,26 @@ struct UpdateLoadingAndListTests {
     /// "checking", not downloadable, and the whole list replaces it.
     @Test func aLongListingShowsAsItFills() {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
-        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
-        _ = App.update(&state, .connected(host: "p"))
+        _ = App.update(&state, .terminal(.resized(Display(width: 120, height: 40))))
+        _ = App.update(&state, .catalog(.connected(host: "p")))
         var partial = Fixture.catalog
         partial.areas[1].packagesPending = true
         partial.areas[2].packagesPending = true
-        _ = App.update(&state, .webMapListing(partial, known: 1))
+        _ = App.update(&state, .catalog(.webMapListing(partial, known: 1)))
         #expect(state.phase == .loaded && state.rows.count == 4)
         #expect(state.message == "Listing the map areas: 1 of 3 checked…")
         #expect(StatusText.line(.area(2), state: state).plainText == "Checking its packages…")
         Fixture.select(&state, "Bangor")
         #expect(Fixture.keys(&state, .character("d")).isEmpty)
-        _ = App.update(&state, .webMapLoaded(WebMapSnapshot(catalog: Fixture.catalog,
+        _ = App.update(&state, .catalog(.webMapLoaded(WebMapSnapshot(catalog: Fixture.catalog,
                                                             library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]),
-                                                            host: "p")))
+                                                            host: "p"))))
         #expect(state.message == nil)
         #expect(StatusText.line(.area(2), state: state).plainText == "Ready · 2.0 MiB")
         // A complete list from the library stays until the portal's whole list arrives.
         var kept = AppState(portalHost: "p", webMapID: Fixture.webMapID)
-        _ = App.update(&kept, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:])))
-        _ = App.update(&kept, .webMapListing(partial, known: 1))
+        _ = App.update(&kept, .catalog(.libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:]))))
+        _ = App.update(&kept, .catalog(.webMapListing(partial, known: 1)))
         #expect(kept.areas.allSatisfy { !$0.packagesPending })
     }
 
@@ -153,33 +153,33 @@ struct UpdateLoadingAndListTests {
     /// listens on a new port each run): when that drawing fails, the portal's basemap is drawn.
     @Test func aStaleBasemapThatFailsGivesWayToThePortals() throws {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
-        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
-        let effects = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:])))
+        _ = App.update(&state, .terminal(.resized(Display(width: 120, height: 40))))
+        let effects = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:]))))
         let stale = try #require(state.onlineBasemap)
-        #expect(effects.contains { if case .drawOverview(_, [.basemap(stale)]) = $0 { true } else { false } })
+        #expect(effects.contains { if case .map(.drawOverview(_, [.basemap(stale)])) = $0 { true } else { false } })
         var moved = Fixture.catalog
         let text = String(decoding: try JSONSerialization.data(withJSONObject: [
             "baseMap": ["title": "Topo", "baseMapLayers": [["id": "v", "layerType": "VectorTileLayer", "title": "Topo",
                                                           "styleUrl": "http://127.0.0.1:4242/style/root.json"]]]]), as: UTF8.self)
         moved.webMapData = try JSONValue(parsing: Data(text.utf8))
-        _ = App.update(&state, .connected(host: "p"))
-        let whileDrawing = App.update(&state, .webMapLoaded(WebMapSnapshot(
-            catalog: moved, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]), host: "p")))
-        #expect(!whileDrawing.contains { if case .drawOverview = $0 { true } else { false } }, "one drawing at a time")
+        _ = App.update(&state, .catalog(.connected(host: "p")))
+        let whileDrawing = App.update(&state, .catalog(.webMapLoaded(WebMapSnapshot(
+            catalog: moved, library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]), host: "p"))))
+        #expect(!whileDrawing.contains { if case .map(.drawOverview) = $0 { true } else { false } }, "one drawing at a time")
         let current = try #require(state.onlineBasemap)
         #expect(current != stale)
-        #expect(App.update(&state, .overviewDrawn(nil)).contains { if case .drawOverview(_, [.basemap(current)]) = $0 { true } else { false } })
+        #expect(App.update(&state, .map(.overviewDrawn(nil))).contains { if case .map(.drawOverview(_, [.basemap(current)])) = $0 { true } else { false } })
         // A failure of the current basemap is not retried at once: the outline stays.
-        #expect(App.update(&state, .overviewDrawn(nil)).isEmpty)
+        #expect(App.update(&state, .map(.overviewDrawn(nil))).isEmpty)
     }
 
     @Test func anUnreachablePortalBeforeAnythingLoadedIsOffline() {
         var state = AppState(portalHost: "www.arcgis.com", webMapID: Fixture.webMapID)
-        let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: "Cannot reach www.arcgis.com.", network: .offline,
-                                                                   host: "www.arcgis.com")))
+        let effects = App.update(&state, .catalog(.webMapFailed(LoadFailure(sentence: "Cannot reach www.arcgis.com.", network: .offline,
+                                                                   host: "www.arcgis.com"))))
         #expect(state.phase == .unreachable(host: "www.arcgis.com"))
         #expect(state.portal.network == .offline)
-        #expect(effects == [.reportNetwork(.offline)])
+        #expect(effects == [.catalog(.reportNetwork(.offline))])
         #expect(KeyMap.hints(for: state.phase) == ["r try now", "? help", "q quit"], "no d download, no m map on a card")
     }
 
@@ -187,32 +187,32 @@ struct UpdateLoadingAndListTests {
     /// network monitor sees it answer again, the web map reloads by itself.
     @Test func aPortalNotAnsweringIsNotOnlineAndReloadsWhenItAnswers() {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
-        _ = App.update(&state, .resized(Display(width: 120, height: 40)))
-        _ = App.update(&state, .network(.online))
+        _ = App.update(&state, .terminal(.resized(Display(width: 120, height: 40))))
+        _ = App.update(&state, .catalog(.network(.online)))
         let sentence = "The connection to p was lost mid-transfer. Try again."
-        let effects = App.update(&state, .webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p")))
+        let effects = App.update(&state, .catalog(.webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p"))))
         #expect(state.phase == .notAnswering(host: "p", sentence))
         #expect(state.portal.network == .portalNotAnswering)
-        #expect(effects.first == .reportNetwork(.portalNotAnswering))
-        #expect(App.update(&state, .network(.online)) == [.loadWebMap])
+        #expect(effects.first == .catalog(.reportNetwork(.portalNotAnswering)))
+        #expect(App.update(&state, .catalog(.network(.online))) == [.catalog(.loadWebMap)])
 
         // With the list loaded: downloaded areas only, downloads wait, and the status bar says why.
         var loaded = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&loaded, "Bangor")
         _ = Fixture.keys(&loaded, .character("d"))
-        _ = App.update(&loaded, .download(.queued(Fixture.bangor)))
-        let paused = App.update(&loaded, .webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p")))
-        #expect(paused.contains(.pauseDownloads))
+        _ = App.update(&loaded, .downloads(.download(.queued(Fixture.bangor))))
+        let paused = App.update(&loaded, .catalog(.webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p"))))
+        #expect(paused.contains(.downloads(.pauseDownloads)))
         #expect(loaded.library.transfers[Fixture.bangor] == .waitingForNetwork)
         #expect(loaded.message == "p is not answering — showing downloaded areas; trying again by itself")
         #expect(loaded.rows.count == 3, "the web map, Acadia, and Bangor waiting for the network")
-        let back = App.update(&loaded, .network(.online))
-        #expect(back.contains(.loadWebMap) && back.contains(.download(loaded.areas.first { $0.item.id == Fixture.bangor }!)))
+        let back = App.update(&loaded, .catalog(.network(.online)))
+        #expect(back.contains(.catalog(.loadWebMap)) && back.contains(.downloads(.download(loaded.areas.first { $0.item.id == Fixture.bangor }!))))
     }
 
     @Test func aFailureAfterLoadingKeepsTheListAndSaysWhy() {
         var state = Fixture.loaded()
-        _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "p answered HTTP 500.", network: .online, host: "p")))
+        _ = App.update(&state, .catalog(.webMapFailed(LoadFailure(sentence: "p answered HTTP 500.", network: .online, host: "p"))))
         #expect(state.phase == .loaded && state.areas.count == 3)
         #expect(state.message == "p answered HTTP 500.")
         #expect(state.portal.network == .online)
@@ -258,7 +258,7 @@ struct UpdateLoadingAndListTests {
         guard case .details(let after) = state.screen else { return }
         #expect(after == maximum - (body.height - 1))
         // A taller terminal shows more, so it scrolls less far.
-        _ = App.update(&state, .resized(Display(width: 100, height: 60)))
+        _ = App.update(&state, .terminal(.resized(Display(width: 100, height: 60))))
         guard case .details(let clamped) = state.screen else { return }
         #expect(clamped <= max(DetailsDocument.lines(state, width: 96).count - 57, 0))
     }
@@ -342,9 +342,9 @@ struct UpdateOverlayTests {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&state, "Acadia")
         _ = Fixture.keys(&state, .character("x"))
-        #expect(Fixture.keys(&state, .character("y")) == [.removeDownload(Fixture.acadia, title: "Acadia")])
+        #expect(Fixture.keys(&state, .character("y")) == [.downloads(.removeDownload(Fixture.acadia, title: "Acadia"))])
         #expect(state.overlay == nil)
-        _ = App.update(&state, .removed(Fixture.acadia))
+        _ = App.update(&state, .downloads(.removed(Fixture.acadia)))
         #expect(state.library.downloads.isEmpty && state.message == "Removed Acadia from this device.")
     }
 
@@ -357,7 +357,7 @@ struct UpdateOverlayTests {
 
     @Test func aFailedRemoveIsOneSentence() {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
-        _ = App.update(&state, .removeFailed(Fixture.acadia, "Acadia is being downloaded by another mapbook (pid 7); wait for it, or stop it first."))
+        _ = App.update(&state, .downloads(.removeFailed(Fixture.acadia, "Acadia is being downloaded by another mapbook (pid 7); wait for it, or stop it first.")))
         #expect(state.library.downloads[Fixture.acadia] != nil)
         #expect(state.message?.hasPrefix("Acadia is being downloaded by another mapbook") == true)
     }
@@ -369,14 +369,14 @@ struct UpdateDownloadTests {
         var state = Fixture.loaded()
         Fixture.select(&state, "Bangor")
         let effects = Fixture.keys(&state, .character("d"))
-        #expect(effects == [.download(state.areas[2])])
+        #expect(effects == [.downloads(.download(state.areas[2]))])
         #expect(state.library.transfers[Fixture.bangor] == .queued)
         #expect(Fixture.keys(&state, .character("d")).isEmpty, "already queued")
     }
 
     @Test func dBeforeConnectingSaysWhy() {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
-        _ = App.update(&state, .libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:])))
+        _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:]))))
         Fixture.select(&state, "Bangor")
         #expect(Fixture.keys(&state, .character("d")).isEmpty)
         #expect(state.message == "Not connected to the portal yet.")
@@ -395,8 +395,8 @@ struct UpdateDownloadTests {
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
         let progress = DownloadProgress(bytes: 1_000, total: 2_097_152, bytesPerSecond: 500)
-        _ = App.update(&state, .download(.progress(Fixture.bangor, progress)))
-        _ = App.update(&state, .download(.progress(Fixture.acadia, progress)))
+        _ = App.update(&state, .downloads(.download(.progress(Fixture.bangor, progress))))
+        _ = App.update(&state, .downloads(.download(.progress(Fixture.acadia, progress))))
         #expect(state.library.transfers[Fixture.bangor] == .running(progress))
         #expect(state.library.transfers[Fixture.acadia] == nil)
     }
@@ -406,7 +406,7 @@ struct UpdateDownloadTests {
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
         let record = Fixture.record(for: state.areas[2])
-        _ = App.update(&state, .download(.finished(Fixture.bangor, record)))
+        _ = App.update(&state, .downloads(.download(.finished(Fixture.bangor, record))))
         #expect(state.library.transfers[Fixture.bangor] == nil && state.library.downloads[Fixture.bangor] == record)
         #expect(state.message == "Bangor downloaded · 2.0 MiB, verified")
         #expect(Fixture.keys(&state, .character("d")).isEmpty)
@@ -420,19 +420,19 @@ struct UpdateDownloadTests {
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
         let failure = DownloadFailure(sentence: "p answered HTTP 503 (service unavailable).", isUnreachable: false, isDiskFull: false)
-        _ = App.update(&state, .download(.failed(Fixture.bangor, failure)))
+        _ = App.update(&state, .downloads(.download(.failed(Fixture.bangor, failure))))
         #expect(state.library.transfers[Fixture.bangor] == .failed(failure.sentence))
         #expect(state.message == "Bangor: p answered HTTP 503 (service unavailable).")
-        #expect(Fixture.keys(&state, .character("r")) == [.download(state.areas[2])])
+        #expect(Fixture.keys(&state, .character("r")) == [.downloads(.download(state.areas[2]))])
     }
 
     @Test func aNetworkFailureWaitsForTheNetwork() {
         var state = Fixture.loaded()
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
-        _ = App.update(&state, .download(.progress(Fixture.bangor, DownloadProgress(bytes: 4_096, total: nil, bytesPerSecond: nil))))
+        _ = App.update(&state, .downloads(.download(.progress(Fixture.bangor, DownloadProgress(bytes: 4_096, total: nil, bytesPerSecond: nil)))))
         let failure = DownloadFailure(sentence: "Cannot reach p.", isUnreachable: true, isDiskFull: false)
-        #expect(App.update(&state, .download(.failed(Fixture.bangor, failure))) == [.checkNetwork])
+        #expect(App.update(&state, .downloads(.download(.failed(Fixture.bangor, failure)))) == [.catalog(.checkNetwork)])
         #expect(state.library.transfers[Fixture.bangor] == .waitingForNetwork)
         #expect(state.library.partialBytes[Fixture.bangor] == 4_096, "what it reached can be removed")
     }
@@ -441,12 +441,12 @@ struct UpdateDownloadTests {
         var state = Fixture.loaded()
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
-        #expect(Fixture.keys(&state, .character("c")) == [.cancelDownload(Fixture.bangor)])
-        _ = App.update(&state, .download(.cancelled(Fixture.bangor)))
+        #expect(Fixture.keys(&state, .character("c")) == [.downloads(.cancelDownload(Fixture.bangor))])
+        _ = App.update(&state, .downloads(.download(.cancelled(Fixture.bangor))))
         #expect(state.library.transfers[Fixture.bangor] == nil && state.message == "Cancelled the download of Bangor.")
         _ = Fixture.keys(&state, .character("d"))
-        _ = App.update(&state, .download(.failed(Fixture.bangor, DownloadFailure(sentence: "x", isUnreachable: false, isDiskFull: false))))
-        #expect(Fixture.keys(&state, .character("c")) == [.discardPartialDownload(Fixture.bangor)])
+        _ = App.update(&state, .downloads(.download(.failed(Fixture.bangor, DownloadFailure(sentence: "x", isUnreachable: false, isDiskFull: false)))))
+        #expect(Fixture.keys(&state, .character("c")) == [.downloads(.discardPartialDownload(Fixture.bangor))])
         #expect(state.library.transfers[Fixture.bangor] == nil)
         #expect(Fixture.keys(&state, .character("c")).isEmpty && state.message == "No download to cancel.")
     }
@@ -455,8 +455,8 @@ struct UpdateDownloadTests {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
-        let effects = App.update(&state, .network(.offline))
-        #expect(effects.contains(.pauseDownloads))
+        let effects = App.update(&state, .catalog(.network(.offline)))
+        #expect(effects.contains(.downloads(.pauseDownloads)))
         #expect(state.library.transfers[Fixture.bangor] == .waitingForNetwork)
         #expect(state.rows == [.webMap, .area(0), .area(2)], "Acadia, and Bangor waiting for the network")
         #expect(state.message == "Offline — showing downloaded areas")
@@ -469,10 +469,10 @@ struct UpdateDownloadTests {
         var state = Fixture.loaded()
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
-        _ = App.update(&state, .network(.offline))
-        let effects = App.update(&state, .network(.online))
-        #expect(effects.contains(.loadWebMap))
-        #expect(effects.contains(.download(state.areas[2])))
+        _ = App.update(&state, .catalog(.network(.offline)))
+        let effects = App.update(&state, .catalog(.network(.online)))
+        #expect(effects.contains(.catalog(.loadWebMap)))
+        #expect(effects.contains(.downloads(.download(state.areas[2]))))
         #expect(state.library.transfers[Fixture.bangor] == .queued)
         #expect(state.message == "Reloading…")
     }
@@ -488,10 +488,10 @@ struct UpdateMapTests {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&state, "Acadia")
         let package = state.library.downloads[Fixture.acadia]!.packages[0]
-        #expect(Fixture.keys(&state, .character("m")) == [.openMap(session: 1, .package(area: Fixture.acadia, package))])
+        #expect(Fixture.keys(&state, .character("m")) == [.map(.openMap(session: 1, .package(area: Fixture.acadia, package)))])
         #expect(state.map?.status == "Opening the map…")
-        let effects = App.update(&state, .mapOpened(session: 1, summary))
-        guard case .drawMap(1, let request)? = effects.first, effects.count == 1 else {
+        let effects = App.update(&state, .map(.mapOpened(session: 1, summary)))
+        guard case .map(.drawMap(1, let request))? = effects.first, effects.count == 1 else {
             Issue.record("expected one drawing, got \(effects)")
             return (state, MapRequest(viewport: state.map!.viewport, columns: 0, rows: 0))
         }
@@ -525,10 +525,10 @@ struct UpdateMapTests {
         for _ in 0..<3 { expected = expected.zoomed(by: 1) }
         for _ in 0..<10 { expected = expected.panned(dotsX: 0, dotsY: -38) }
         #expect(state.map?.viewport == expected)
-        let next = App.update(&state, .mapDrawn(session: 1, Self.image(for: first)))
-        guard case .drawMap(1, let latest)? = next.first, next.count == 1 else { Issue.record("\(next)"); return }
+        let next = App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: first))))
+        guard case .map(.drawMap(1, let latest))? = next.first, next.count == 1 else { Issue.record("\(next)"); return }
         #expect(latest.viewport == expected)
-        #expect(App.update(&state, .mapDrawn(session: 1, Self.image(for: latest))).isEmpty)
+        #expect(App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: latest)))).isEmpty)
         #expect(state.map?.isDrawing == false)
     }
 
@@ -538,11 +538,11 @@ struct UpdateMapTests {
         var (state, request) = Self.openMap()
         var atHand = Self.image(for: request)
         atHand.isAtHand = true
-        #expect(App.update(&state, .mapDrawn(session: 1, atHand)).isEmpty)
+        #expect(App.update(&state, .map(.mapDrawn(session: 1, atHand))).isEmpty)
         #expect(state.map?.image?.isAtHand == true && state.map?.isDrawing == true)
         #expect(Fixture.keys(&state, .right).isEmpty, "the whole drawing is still under way: the next waits for it")
-        let whole = App.update(&state, .mapDrawn(session: 1, Self.image(for: request)))
-        guard case .drawMap(1, let latest)? = whole.first else { Issue.record("\(whole)"); return }
+        let whole = App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: request))))
+        guard case .map(.drawMap(1, let latest))? = whole.first else { Issue.record("\(whole)"); return }
         #expect(latest.viewport == state.map?.viewport && state.map?.image?.isAtHand == false)
 
         // The view moved on before the first drawing came: it is not shown.
@@ -552,22 +552,22 @@ struct UpdateMapTests {
         _ = Fixture.keys(&moved, .right)
         var late = Self.image(for: old)
         late.isAtHand = true
-        #expect(App.update(&moved, .mapDrawn(session: 1, late)).isEmpty)
+        #expect(App.update(&moved, .map(.mapDrawn(session: 1, late))).isEmpty)
         #expect(moved.map?.image == nil && moved.map?.isDrawing == true)
     }
 
     @Test func resultsForAClosedMapAreIgnored() {
         var (state, request) = Self.openMap()
-        #expect(Fixture.keys(&state, .escape) == [.closeMap(session: 1)])
+        #expect(Fixture.keys(&state, .escape) == [.map(.closeMap(session: 1))])
         #expect(state.screen.kind == .main)
-        #expect(App.update(&state, .mapDrawn(session: 1, Self.image(for: request))).isEmpty)
-        #expect(App.update(&state, .mapOpened(session: 1, Self.summary)).isEmpty)
+        #expect(App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: request)))).isEmpty)
+        #expect(App.update(&state, .map(.mapOpened(session: 1, Self.summary))).isEmpty)
         #expect(state.screen.kind == .main)
     }
 
     @Test func bookmarksGoToTheirPlace() {
         var (state, request) = Self.openMap()
-        _ = App.update(&state, .mapDrawn(session: 1, Self.image(for: request)))
+        _ = App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: request))))
         _ = Fixture.keys(&state, .character("b"))
         #expect(state.map?.panel == .bookmarks)
         let effects = Fixture.keys(&state, .enter)
@@ -581,45 +581,45 @@ struct UpdateMapTests {
 
     @Test func theLayerListHidesALayerByThePackagesOwnName() {
         var (state, request) = Self.openMap()
-        _ = App.update(&state, .mapDrawn(session: 1, Self.image(for: request)))
+        _ = App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: request))))
         _ = Fixture.keys(&state, .character("L"), .down)
         let effects = Fixture.keys(&state, .character(" "))
         #expect(state.map?.hiddenLayers == ["roads"])
-        guard case .drawMap(_, let hidden)? = effects.first else { Issue.record("\(effects)"); return }
+        guard case .map(.drawMap(_, let hidden))? = effects.first else { Issue.record("\(effects)"); return }
         #expect(hidden.hiddenLayers == ["roads\u{1B}[31m"])
     }
 
     @Test func cCyclesTheDrawingModeInTheMapButCancelsInTheList() {
         var (state, request) = Self.openMap()
-        _ = App.update(&state, .mapDrawn(session: 1, Self.image(for: request)))
+        _ = App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: request))))
         let effects = Fixture.keys(&state, .character("c"))
         #expect(state.map?.mode == .blocks && state.message == "Drawing in blocks")
-        guard case .drawMap(_, let blocks)? = effects.first else { Issue.record("\(effects)"); return }
+        guard case .map(.drawMap(_, let blocks))? = effects.first else { Issue.record("\(effects)"); return }
         #expect(blocks.mode == .blocks)
     }
 
     @Test func offlineTheWebMapsBasemapDrawsWhatItKept() {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
-        _ = App.update(&state, .network(.offline))
-        _ = App.update(&state, .network(.online))
-        _ = App.update(&state, .webMapFailed(LoadFailure(sentence: "x", network: .offline, host: "p")))
+        _ = App.update(&state, .catalog(.network(.offline)))
+        _ = App.update(&state, .catalog(.network(.online)))
+        _ = App.update(&state, .catalog(.webMapFailed(LoadFailure(sentence: "x", network: .offline, host: "p"))))
         Fixture.select(&state, "Explore Maine")
-        #expect(Fixture.keys(&state, .enter) == [.openMap(session: 1, .basemap(state.onlineBasemap!))])
+        #expect(Fixture.keys(&state, .enter) == [.map(.openMap(session: 1, .basemap(state.onlineBasemap!)))])
         #expect(state.map?.sourceName == "Topo · offline, tiles seen before")
     }
 
     @Test func onlineTheWebMapOpensItsBasemap() {
         var state = Fixture.loaded()
         let effects = Fixture.keys(&state, .enter)
-        #expect(effects == [.openMap(session: 1, .basemap(state.onlineBasemap!))])
+        #expect(effects == [.map(.openMap(session: 1, .basemap(state.onlineBasemap!)))])
         #expect(state.map?.sourceName == "Topo · online")
     }
 
     @Test func aStandaloneMapQuitsWhenLeft() {
         var state = AppState.standaloneMap(title: "file.vtpk", sourceName: "file.vtpk", home: nil)
-        #expect(App.update(&state, .started) == [.openMap(session: 1, .given), .loadPins])
-        _ = App.update(&state, .resized(Display(width: 80, height: 24)))
-        _ = App.update(&state, .mapOpened(session: 1, Self.summary))
+        #expect(App.update(&state, .started) == [.map(.openMap(session: 1, .given)), .pins(.loadPins)])
+        _ = App.update(&state, .terminal(.resized(Display(width: 80, height: 24))))
+        _ = App.update(&state, .map(.mapOpened(session: 1, Self.summary)))
         var quit = state
         _ = Fixture.keys(&state, .escape)
         #expect(state.isQuitting && state.leftStandaloneMap, "left: a browser it came from shows again")
@@ -637,7 +637,7 @@ struct UpdateMapTests {
 
     @Test func aMapThatCannotOpenSaysWhy() {
         var state = AppState.standaloneMap(title: "f", sourceName: "f", home: nil)
-        _ = App.update(&state, .mapOpenFailed(session: 1, "f.vtpk cannot be opened: \u{1B}[2Jnot a zip."))
+        _ = App.update(&state, .map(.mapOpenFailed(session: 1, "f.vtpk cannot be opened: \u{1B}[2Jnot a zip.")))
         #expect(state.map?.status == "f.vtpk cannot be opened: not a zip.")
     }
 }
@@ -647,10 +647,10 @@ struct MouseTests {
     @Test func aClickOnAListEntrySelectsIt() {
         var state = Fixture.loaded()
         let entries = state.layout!.main.entries
-        _ = App.update(&state, .mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight * 2))))
+        _ = App.update(&state, .terminal(.mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight * 2)))))
         #expect(state.list.selection == 2 && state.dragPoint == nil)
         // The blank line between entries is not an entry.
-        _ = App.update(&state, .mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight - 1))))
+        _ = App.update(&state, .terminal(.mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight - 1)))))
         #expect(state.list.selection == 2)
     }
 
@@ -659,7 +659,7 @@ struct MouseTests {
         Fixture.select(&state, "Acadia")
         _ = Fixture.keys(&state, .character("x"))
         let entries = state.layout!.main.entries
-        _ = App.update(&state, .mouse(.press(CellPoint(x: entries.x + 10, y: entries.y))))
+        _ = App.update(&state, .terminal(.mouse(.press(CellPoint(x: entries.x + 10, y: entries.y)))))
         #expect(state.selectedRow == .area(0))
     }
 
@@ -672,19 +672,19 @@ struct MouseTests {
         let (intent, _) = MouseTranslator.translate(.wheel(rows: -1, at: CellPoint(x: 10, y: rect.y + 5)), in: map)
         #expect(intent == .map(.zoomAt(steps: 1, column: 10, row: 5)))
         let zoom = map.map!.viewport.zoom
-        _ = App.update(&map, .mouse(.wheel(rows: -1, at: CellPoint(x: 10, y: rect.y + 5))))
+        _ = App.update(&map, .terminal(.mouse(.wheel(rows: -1, at: CellPoint(x: 10, y: rect.y + 5)))))
         #expect(map.map!.viewport.zoom == zoom + 1)
     }
 
     @Test func aDragOnTheMapPansWithThePointer() {
         var (state, _) = UpdateMapTests.openMap()
         let before = state.map!.viewport
-        _ = App.update(&state, .mouse(.press(CellPoint(x: 50, y: 20))))
+        _ = App.update(&state, .terminal(.mouse(.press(CellPoint(x: 50, y: 20)))))
         #expect(state.dragPoint == CellPoint(x: 50, y: 20))
         #expect(MouseTranslator.translate(.drag(CellPoint(x: 53, y: 18)), in: state).intent == .map(.pan(columns: 3, rows: -2)))
-        _ = App.update(&state, .mouse(.drag(CellPoint(x: 53, y: 18))))
+        _ = App.update(&state, .terminal(.mouse(.drag(CellPoint(x: 53, y: 18)))))
         #expect(state.map!.viewport == before.panned(dotsX: -6, dotsY: 8))
-        _ = App.update(&state, .mouse(.release(CellPoint(x: 53, y: 18))))
+        _ = App.update(&state, .terminal(.mouse(.release(CellPoint(x: 53, y: 18)))))
         #expect(state.dragPoint == nil)
         #expect(MouseTranslator.translate(.drag(CellPoint(x: 60, y: 18)), in: state).intent == nil, "no button held, no pan")
     }

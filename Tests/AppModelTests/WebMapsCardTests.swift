@@ -18,14 +18,14 @@ struct MapsCardTests {
 
     @Test func tabsLoadOnceAndEnterChoosesTheNextWebMap() {
         var state = Fixture.loaded()
-        #expect(Fixture.keys(&state, .character("M")) == [.loadMaps(WebMapsRequest(tab: .recent))])
-        _ = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .recent), .success(WebMapsPage([]))))
-        #expect(Fixture.keys(&state, .right) == [.loadMaps(WebMapsRequest(tab: .mine))])
-        let effects = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([
+        #expect(Fixture.keys(&state, .character("M")) == [.maps(.loadMaps(WebMapsRequest(tab: .recent)))])
+        _ = App.update(&state, .maps(.mapsLoaded(WebMapsRequest(tab: .recent), .success(WebMapsPage([])))))
+        #expect(Fixture.keys(&state, .right) == [.maps(.loadMaps(WebMapsRequest(tab: .mine)))])
+        let effects = App.update(&state, .maps(.mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([
             MapListing(id: Fixture.webMapID, title: "This one"),
-            MapListing(id: other, title: "Staff\u{1B}[2J", folder: "Field", thumbnail: "thumbnail/t.png")]))))
-        #expect(effects == [.loadMapThumbnails([MapListing(id: Fixture.webMapID, title: "This one"),
-                                                MapListing(id: other, title: "Staff", folder: "Field", thumbnail: "thumbnail/t.png")])])
+            MapListing(id: other, title: "Staff\u{1B}[2J", folder: "Field", thumbnail: "thumbnail/t.png")])))))
+        #expect(effects == [.maps(.loadMapThumbnails([MapListing(id: Fixture.webMapID, title: "This one"),
+                                                MapListing(id: other, title: "Staff", folder: "Field", thumbnail: "thumbnail/t.png")]))])
         #expect(card(state)?.rows.count == 2 && card(state)?.rows[1].title.contains("\u{1B}") == false)
         // Back and forth: a tab already loaded is not asked again.
         #expect(Fixture.keys(&state, .left).isEmpty && Fixture.keys(&state, .right).isEmpty)
@@ -33,7 +33,7 @@ struct MapsCardTests {
         _ = Fixture.keys(&state, .enter)
         #expect(state.overlay == nil && state.nextWebMap == nil && !state.isQuitting)
         _ = Fixture.keys(&state, .character("M"), .right)
-        _ = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([MapListing(id: other, title: "Staff")]))))
+        _ = App.update(&state, .maps(.mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([MapListing(id: other, title: "Staff")])))))
         _ = Fixture.keys(&state, .enter)
         #expect(state.nextWebMap == other && state.isQuitting)
     }
@@ -43,27 +43,27 @@ struct MapsCardTests {
         _ = Fixture.keys(&state, .character("M"), .right)
         let more = WebMapCursor(sources: [.content(user: "demo", folder: nil)], start: 11)
         let first = (0..<10).map { MapListing(id: ItemID(String(format: "%032x", $0 + 1))!, title: "Map \($0)") }
-        _ = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage(first, next: more))))
+        _ = App.update(&state, .maps(.mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage(first, next: more)))))
         #expect(Fixture.keys(&state, .down, .down, .down).isEmpty, "far from the end")
         let next = WebMapsRequest(tab: .mine, cursor: more, appends: true)
-        #expect(Fixture.keys(&state, .down, .down) == [.loadMaps(next)])
+        #expect(Fixture.keys(&state, .down, .down) == [.maps(.loadMaps(next))])
         #expect(Fixture.keys(&state, .down).isEmpty, "asked once")
         // An answer to something no longer asked for is dropped; the page asked for adds its rows
         // (one already listed is not listed twice).
-        _ = App.update(&state, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([]))))
+        _ = App.update(&state, .maps(.mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([])))))
         #expect(card(state)?.rows.count == 10)
         let page = [first[9], MapListing(id: other, title: "Staff")]
-        _ = App.update(&state, .mapsLoaded(next, .success(WebMapsPage(page))))
+        _ = App.update(&state, .maps(.mapsLoaded(next, .success(WebMapsPage(page)))))
         #expect(card(state)?.rows.map(\.title).suffix(2) == ["Map 9", "Staff"] && card(state)?.more[.mine] == nil)
         #expect(card(state)?.selection == 6)
         // A page that fails keeps the list and says why; moving asks again.
         var failing = Fixture.loaded()
         _ = Fixture.keys(&failing, .character("M"), .right)
-        _ = App.update(&failing, .mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage(first, next: more))))
-        #expect(Fixture.keys(&failing, .end) == [.loadMaps(next)])
-        _ = App.update(&failing, .mapsLoaded(next, .failure(LoadFailure(sentence: "Cannot reach h.", network: .offline, host: "h"))))
+        _ = App.update(&failing, .maps(.mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage(first, next: more)))))
+        #expect(Fixture.keys(&failing, .end) == [.maps(.loadMaps(next))])
+        _ = App.update(&failing, .maps(.mapsLoaded(next, .failure(LoadFailure(sentence: "Cannot reach h.", network: .offline, host: "h")))))
         #expect(card(failing)?.rows.count == 10 && card(failing)?.problems[.mine] == "Cannot reach h.")
-        #expect(Fixture.keys(&failing, .up) == [.loadMaps(next)])
+        #expect(Fixture.keys(&failing, .up) == [.maps(.loadMaps(next))])
     }
 
     @Test func theSearchTabTypesItsWordsAndAsks() {
@@ -81,13 +81,13 @@ struct MapsCardTests {
         #expect(Fixture.keys(&state, .enter).isEmpty, "blank words are not asked")
         _ = Fixture.keys(&state, .character("p"), .character("a"), .character("r"), .character("k"))
         let asked = WebMapsRequest(tab: .search, cursor: .search("park"))
-        #expect(Fixture.keys(&state, .enter) == [.loadMaps(asked)])
+        #expect(Fixture.keys(&state, .enter) == [.maps(.loadMaps(asked))])
         #expect(card(state)?.isTypingQuery == false && state.keyContext == .list)
-        _ = App.update(&state, .mapsLoaded(asked, .success(WebMapsPage([MapListing(id: other, title: "Parks")]))))
+        _ = App.update(&state, .maps(.mapsLoaded(asked, .success(WebMapsPage([MapListing(id: other, title: "Parks")])))))
         // ↑ from the first row types again; Tab while typing changes tab.
         _ = Fixture.keys(&state, .up)
         #expect(card(state)?.isTypingQuery == true)
-        #expect(Fixture.keys(&state, .tab) == [.loadMaps(WebMapsRequest(tab: .packages))] && card(state)?.tab == .packages)
+        #expect(Fixture.keys(&state, .tab) == [.maps(.loadMaps(WebMapsRequest(tab: .packages)))] && card(state)?.tab == .packages)
         // Esc stops typing, a second closes the card.
         _ = Fixture.keys(&state, .left, .escape)
         #expect(card(state)?.isTypingQuery == false)
@@ -102,8 +102,8 @@ extension MapsCardTests {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("M"), .character("/"), .character("x"), .enter)
         let asked = WebMapsRequest(tab: .search, cursor: .search("x"))
-        _ = App.update(&state, .mapsLoaded(asked, .failure(LoadFailure(sentence: "Cannot reach h.", network: .offline, host: "h"))))
-        #expect(Fixture.keys(&state, .character("r")) == [.loadMaps(asked)])
+        _ = App.update(&state, .maps(.mapsLoaded(asked, .failure(LoadFailure(sentence: "Cannot reach h.", network: .offline, host: "h")))))
+        #expect(Fixture.keys(&state, .character("r")) == [.maps(.loadMaps(asked))])
         _ = Fixture.keys(&state, .left)
         #expect(Fixture.keys(&state, .character("r")).isEmpty, "Groups is still being asked for")
     }
@@ -128,9 +128,9 @@ struct SignInFromTheMapsCardTests {
         #expect(maps.tab == .mine)
 
         _ = Fixture.keys(&state, .character("S"))
-        let effects = App.update(&state, .signedIn(request: 1, username: "demo"))
+        let effects = App.update(&state, .signIn(.signedIn(request: 1, username: "demo")))
         guard case .maps(let again)? = state.overlay else { Issue.record("not back on the card"); return }
-        #expect(again.tab == .mine && effects.contains(.loadMaps(WebMapsRequest(tab: .mine))), "\(effects)")
+        #expect(again.tab == .mine && effects.contains(.maps(.loadMaps(WebMapsRequest(tab: .mine)))), "\(effects)")
         #expect(state.notice == .signedIn(user: "demo", host: state.portal.host))
         #expect(state.portal.headerName == "demo · \(state.portal.host)")
     }

@@ -66,8 +66,8 @@ struct HandlerTests {
                                      recent: nil, networkTimings: .standard, connection: PortalConnection(), send: sink, tasks: tasks)
         handler.readLibrary()
         handler.loadWebMap()
-        _ = try await recorder.first { if case .libraryRead(let snapshot) = $0 { snapshot } else { nil } }
-        let failure = try await recorder.first { if case .webMapFailed(let failure) = $0 { failure } else { nil } }
+        _ = try await recorder.first { if case .catalog(.libraryRead(let snapshot)) = $0 { snapshot } else { nil } }
+        let failure = try await recorder.first { if case .catalog(.webMapFailed(let failure)) = $0 { failure } else { nil } }
         #expect(failure.needsSignIn && failure.sentence.contains("p.example") && failure.network == .online)
         await tasks.stopAll()
     }
@@ -75,7 +75,7 @@ struct HandlerTests {
     @Test func downloadsRemoveFromTheLibraryBeforeThePortalConnects() async throws {
         let handler = DownloadsHandler(library: library, connection: PortalConnection(), send: sink, tasks: tasks)
         handler.remove(.exploreMaine, title: "Nothing here")
-        let removed = try await recorder.first { if case .removed(let id) = $0 { id } else { nil } }
+        let removed = try await recorder.first { if case .downloads(.removed(let id)) = $0 { id } else { nil } }
         #expect(removed == .exploreMaine)
         handler.finish()
         await tasks.stopAll()
@@ -85,10 +85,10 @@ struct HandlerTests {
         let handler = MapViewHandler(library: library, http: .init(), connection: PortalConnection(), given: nil,
                                      finder: PlaceFinder(client: { nil }, library: library), send: sink, tasks: tasks)
         handler.open(session: 7, .given)
-        let failed = try await recorder.first { if case .mapOpenFailed(let session, let sentence) = $0 { (session, sentence) } else { nil } }
+        let failed = try await recorder.first { if case .map(.mapOpenFailed(let session, let sentence)) = $0 { (session, sentence) } else { nil } }
         #expect(failed.0 == 7 && failed.1 == "No map was given to open.")
         handler.loadBasemapGallery()
-        let gallery = try await recorder.first { if case .basemapGallery(.failure(let failure)) = $0 { failure } else { nil } }
+        let gallery = try await recorder.first { if case .map(.basemapGallery(.failure(let failure))) = $0 { failure } else { nil } }
         #expect(gallery == .notConnected)
         // A drawing asked of a map that is not open is not attempted.
         handler.close(session: 7)
@@ -115,7 +115,7 @@ struct HandlerTests {
         }
         #expect(await found() == ["Moose River · a package on this device"])
         handler.open(session: 4, .given)
-        _ = try await recorder.first { if case .featureLayersOpened(4, _) = $0 { true } else { nil } }
+        _ = try await recorder.first { if case .map(.featureLayersOpened(4, _)) = $0 { true } else { nil } }
         let deadline = ContinuousClock.now + .seconds(60)
         while await found().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await found() == ["Moosehead Lake · Lakes, a layer on this device", "Moose River · a package on this device"])
@@ -133,11 +133,11 @@ struct HandlerTests {
         let handler = PlacesHandler(finder: finder, send: sink, tasks: tasks)
         handler.suggest("bang", request: 3, near: nil, online: true)
         let (request, suggestions, offline) = try await recorder.first {
-            if case .placeSuggestions(let request, .success(let found), let offline) = $0 { (request, found, offline) } else { nil }
+            if case .search(.placeSuggestions(let request, .success(let found), let offline)) = $0 { (request, found, offline) } else { nil }
         }
         #expect(request == 3 && offline && suggestions.map(\.text) == ["Bangor"])
         handler.describe(GeoPoint(longitude: -68.7, latitude: 44.8), request: 4, online: false)
-        let described = try await recorder.first { if case .placeDescribed(4, let place) = $0 { place } else { nil } }
+        let described = try await recorder.first { if case .search(.placeDescribed(4, let place)) = $0 { place } else { nil } }
         guard case .near(let sentence, _) = described else { Issue.record("\(described)"); return }
         #expect(sentence.hasSuffix(" of Bangor"), "\(sentence)")
     }
@@ -167,23 +167,24 @@ struct HandlerTests {
         let handler = DirectionsHandler(planner: RoutePlanner(client: { nil }), finder: finder, send: sink, tasks: tasks)
         let portland = RouteStop(name: "Portland", point: GeoPoint(longitude: -70.2553, latitude: 43.6615))
         handler.route(request: 5, through: [.place(portland), .named("bangor")], units: .kilometers, mode: nil)
-        let failure = try await recorder.first { if case .routeFound(5, .failure(let failure)) = $0 { failure } else { nil } }
+        let failure = try await recorder.first { if case .directions(.routeFound(5, .failure(let failure))) = $0 { failure } else { nil } }
         let straight = try #require(failure.straightLine)
         #expect(abs(straight - Geodesy.distance(portland.point, bangor.point)) < 1, "measured to Bangor as found on this device")
         #expect(failure.sentence == LoadFailure.notConnected.sentence + " In a straight line it is \(Format.distance(straight)).")
         handler.route(request: 6, through: [.place(portland), .named("Nowhereville")], units: .kilometers, mode: nil)
-        let unknown = try await recorder.first { if case .routeFound(6, .failure(let failure)) = $0 { failure } else { nil } }
+        let unknown = try await recorder.first { if case .directions(.routeFound(6, .failure(let failure))) = $0 { failure } else { nil } }
         #expect(unknown.sentence == "No place called “Nowhereville” was found; give it as LON,LAT." && unknown.straightLine == nil)
     }
 
     @Test func pinsAreKeptAndLinksHandedOn() async throws {
         let opened = OpenedLinks()
-        let handler = PinsHandler(store: PinStore(root: root), send: sink, tasks: tasks, openLink: { opened.add($0); return nil })
+        let handler = PinsHandler(store: PinStore(root: root), finder: PlaceFinder(client: { nil }, library: library), send: sink,
+                                  tasks: tasks, openLink: { opened.add($0); return nil })
         handler.save(PinDraft(id: nil, title: "Ferry dock", note: nil, link: "https://example.com", point: GeoPoint(longitude: -70, latitude: 44)))
-        let pins = try await recorder.first { if case .pinsLoaded(let pins, nil) = $0, !pins.isEmpty { pins } else { nil } }
+        let pins = try await recorder.first { if case .pins(.pinsLoaded(let pins, nil)) = $0, !pins.isEmpty { pins } else { nil } }
         #expect(pins.map(\.title) == ["Ferry dock"])
         handler.open("https://example.com")
-        _ = try await recorder.first { if case .linkOpened(nil) = $0 { true } else { nil } }
+        _ = try await recorder.first { if case .pins(.linkOpened(nil)) = $0 { true } else { nil } }
         #expect(opened.links == ["https://example.com"])
     }
 
@@ -191,10 +192,10 @@ struct HandlerTests {
         let connection = PortalConnection()
         let handler = SignInHandler(connection: connection, signIn: { _, username, _ in username.uppercased() }, send: sink, tasks: tasks)
         handler.signIn(request: 1, username: "demo", password: "x")
-        #expect(try await recorder.first { if case .signInFailed(1, let sentence) = $0 { sentence } else { nil } } == LoadFailure.notConnected.sentence)
+        #expect(try await recorder.first { if case .signIn(.signInFailed(1, let sentence)) = $0 { sentence } else { nil } } == LoadFailure.notConnected.sentence)
         connection.client = unusedClient
         handler.signIn(request: 2, username: "demo", password: "x")
-        #expect(try await recorder.first { if case .signedIn(2, let user) = $0 { user } else { nil } } == "DEMO")
+        #expect(try await recorder.first { if case .signIn(.signedIn(2, let user)) = $0 { user } else { nil } } == "DEMO")
     }
 
     @Test func theDirectoryListsRecentFromThisDeviceAndAsksThePortalForTheRest() async throws {
@@ -202,10 +203,10 @@ struct HandlerTests {
         recent.remember(RecentWebMap(portal: "http://127.0.0.1:9", id: ItemID.exploreMaine.rawValue, title: "Explore Maine", opened: Date()))
         let handler = WebMapDirectoryHandler(connection: PortalConnection(), recent: recent, library: library, send: sink, tasks: tasks)
         handler.load(WebMapsRequest(tab: .recent))
-        let page = try await recorder.first { if case .mapsLoaded(_, .success(let page)) = $0 { page } else { nil } }
+        let page = try await recorder.first { if case .maps(.mapsLoaded(_, .success(let page))) = $0 { page } else { nil } }
         #expect(page.listings.map(\.title) == ["Explore Maine"])
         handler.load(WebMapsRequest(tab: .search))
-        let failure = try await recorder.first { if case .mapsLoaded(_, .failure(let failure)) = $0 { failure } else { nil } }
+        let failure = try await recorder.first { if case .maps(.mapsLoaded(_, .failure(let failure))) = $0 { failure } else { nil } }
         #expect(failure == .notConnected)
     }
 
@@ -238,7 +239,7 @@ struct HandlerTests {
         connection.client = client
         let handler = PackagesHandler(connection: connection, root: root, mirror: Mirror(url: bucket.server.baseURL), send: sink, tasks: tasks)
         handler.download(id, title: SampleMobilePackage.title)
-        let result = try await recorder.first { if case .packageDownloaded(id, _, let result) = $0 { result } else { nil } }
+        let result = try await recorder.first { if case .packages(.packageDownloaded(id, _, let result)) = $0 { result } else { nil } }
         let listing = try result.get()
         #expect(FileManager.default.fileExists(atPath: try #require(listing.path)), "\(listing)")
         #expect(bucket.requests.contains("/sharing/rest/content/items/\(id.rawValue)/data"), "\(bucket.requests)")
@@ -250,11 +251,11 @@ struct HandlerTests {
         let runtime = Runtime(library: library) { throw URLError(.notConnectedToInternet) }
         let recorder = recorder
         runtime.attach { recorder.events.append($0) }
-        runtime.perform(.suggestPlaces("bang", request: 1, near: nil, online: false))
+        runtime.perform(.search(.suggestPlaces("bang", request: 1, near: nil, online: false)))
         runtime.perform(.cancel(1))
-        runtime.perform(.suggestPlaces("bango", request: 2, near: nil, online: false))
-        _ = try await recorder.first { if case .placeSuggestions(2, _, _) = $0 { true } else { nil } }
-        #expect(!recorder.events.contains { if case .placeSuggestions(1, _, _) = $0 { true } else { false } })
+        runtime.perform(.search(.suggestPlaces("bango", request: 2, near: nil, online: false)))
+        _ = try await recorder.first { if case .search(.placeSuggestions(2, _, _)) = $0 { true } else { nil } }
+        #expect(!recorder.events.contains { if case .search(.placeSuggestions(1, _, _)) = $0 { true } else { false } })
         await runtime.shutdown()
     }
 
@@ -270,15 +271,15 @@ struct HandlerTests {
         let recorder = recorder
         runtime.attach { recorder.events.append($0) }
         runtime.holdBackgroundWorkUntilShown(atMost: .seconds(600))
-        runtime.perform(.readLibrary)
-        runtime.perform(.loadWebMap)
-        _ = try await recorder.first { if case .libraryRead = $0 { true } else { nil } }
+        runtime.perform(.catalog(.readLibrary))
+        runtime.perform(.catalog(.loadWebMap))
+        _ = try await recorder.first { if case .catalog(.libraryRead) = $0 { true } else { nil } }
         // Time for a connection that did not wait to be asked for.
         try await Task.sleep(for: .milliseconds(50))
         #expect(asked.times == 0, "asked before the frame was shown")
         runtime.shown()
         // Then at once: the load fails (the fake portal cannot be reached) having asked.
-        _ = try await recorder.first { if case .webMapFailed = $0 { true } else { nil } }
+        _ = try await recorder.first { if case .catalog(.webMapFailed) = $0 { true } else { nil } }
         #expect(asked.times == 1)
         await runtime.shutdown()
     }
@@ -290,10 +291,10 @@ struct HandlerTests {
             try await Task.sleep(for: .seconds(600))
             throw CancellationError()
         }
-        runtime.perform(.readLibrary)
-        runtime.perform(.loadWebMap)
-        runtime.perform(.loadPins)
-        runtime.perform(.suggestPlaces("bang", request: 1, near: nil, online: false))
+        runtime.perform(.catalog(.readLibrary))
+        runtime.perform(.catalog(.loadWebMap))
+        runtime.perform(.pins(.loadPins))
+        runtime.perform(.search(.suggestPlaces("bang", request: 1, near: nil, online: false)))
         #expect(runtime.runningTasks > 0)
         await runtime.shutdown()
         #expect(runtime.runningTasks == 0)

@@ -23,7 +23,7 @@ public enum ProgramFixture {
         let library = OfflineLibrary(root: SampleFixture.scratchLibrary().root, portalKey: "tests", webMap: ItemID(webMap)!)
         let runtime = Runtime(library: library, http: http) { PortalClient(portal: portal, http: http, cache: cache) }
         let program = Program(state: AppState(portalHost: "start", webMapID: ItemID(webMap)!), runtime: runtime)
-        program.send(.resized(display))
+        program.send(.terminal(.resized(display)))
         program.send(.started)
         await settle(program, timeout: .seconds(180), until: done)
         return program
@@ -33,7 +33,7 @@ public enum ProgramFixture {
     public static func map(_ source: any MapSource, title: String, display: Display) async -> Program {
         let runtime = Runtime(library: SampleFixture.scratchLibrary(), map: MapStack(source)) { throw CancellationError() }
         let program = Program(state: .standaloneMap(title: title, sourceName: source.name, home: source.extent), runtime: runtime)
-        program.send(.resized(display))
+        program.send(.terminal(.resized(display)))
         program.send(.started)
         await settle(program, until: mapDrawn)
         return program

@@ -27,9 +27,9 @@ import Testing
     @Test func layerListInASCII() async throws {
         let options = RenderOptions(glyphs: .ascii, theme: .monochrome, geography: .empty)
         let model = try await model(width: 80, height: 24, options: options)
-        model.send(.key(.character("L")))
-        model.send(.key(.down))
-        model.send(.key(.character(" ")))
+        model.send(.terminal(.key(.character("L"))))
+        model.send(.terminal(.key(.down)))
+        model.send(.terminal(.key(.character(" "))))
         await ProgramFixture.settle(model, until: ProgramFixture.mapDrawn)
         let frame = Renderer.render(model.state, width: 80, height: 24, options: options)
         #expect(frame.text.contains("[ ] state") && frame.text.contains("[x] places"))

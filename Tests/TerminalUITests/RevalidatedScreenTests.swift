@@ -20,7 +20,7 @@ import Testing
         defer { Task { await program.shutdown() } }
         let before = SnapshotState.render(program.state, width: 120, height: 40)
         let asked = portal.requests.count
-        program.send(.key(.character("r")))
+        program.send(.terminal(.key(.character("r"))))
         #expect(await ProgramFixture.settle(program) { $0.notice == nil && portal.requests.count > asked + 2 })
         let again = portal.requests.dropFirst(asked).filter { $0.path.hasPrefix("/sharing/rest/content/items/") }
         #expect(!again.isEmpty && again.allSatisfy { $0.headers["if-none-match"] != nil })

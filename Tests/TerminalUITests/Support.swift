@@ -45,7 +45,7 @@ enum SnapshotState {
     /// view), then the frame.
     @UIActor static func render(_ state: AppState, width: Int, height: Int, options: RenderOptions = options) -> Frame {
         var shown = state
-        _ = App.update(&shown, .resized(Renderer.display(width: width, height: height, options: options)))
+        _ = App.update(&shown, .terminal(.resized(Renderer.display(width: width, height: height, options: options))))
         return Renderer.render(shown, width: width, height: height, options: options)
     }
 }

@@ -214,9 +214,9 @@ import UserFiles
         var state = AppState.standaloneMap(title: "f", sourceName: "f", home: nil)
         let pin = Pin(id: "a", title: "Ledge", note: nil, link: "https://example.com/ledge", longitude: -68.2, latitude: 44.3,
                       created: Date(timeIntervalSince1970: 0))
-        _ = App.update(&state, .resized(Display(width: 100, height: 30)))
-        _ = App.update(&state, .pinsLoaded([pin], problem: nil))
-        _ = App.update(&state, .key(.character("P")))
+        _ = App.update(&state, .terminal(.resized(Display(width: 100, height: 30))))
+        _ = App.update(&state, .pins(.pinsLoaded([pin], problem: nil)))
+        _ = App.update(&state, .terminal(.key(.character("P"))))
         let frame = Renderer.render(state, width: 100, height: 30, options: SnapshotState.options)
         let rows = (0..<30).map { frame.row(at: $0) }
         let link = rows.firstIndex { $0.contains("Link: https://example.com/ledge") }

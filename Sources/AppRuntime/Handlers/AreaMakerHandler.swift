@@ -26,28 +26,28 @@ final class AreaMakerHandler {
 
     func estimate(request: RequestID, _ order: NewAreaOrder) {
         tasks.track { [self, send] in
-            guard let maker = maker() else { return send(.areaEstimated(request: request, AreaEstimate(failure: Notice.notConnected.sentence))) }
+            guard let maker = maker() else { return send(.newArea(.areaEstimated(request: request, AreaEstimate(failure: Notice.notConnected.sentence)))) }
             do {
                 let plan = try await plan(maker)
                 let spec = Self.spec(order)
                 let estimates = await maker.estimate(plan, spec: spec)
-                send(.areaEstimated(request: request, AreaEstimate(
+                send(.newArea(.areaEstimated(request: request, AreaEstimate(
                     layers: estimates.map { estimate in
                         let measure = estimate.tiles.map { "\($0.formatted()) tile\($0 == 1 ? "" : "s")" }
                             ?? estimate.features.map { "\($0.formatted()) feature\($0 == 1 ? "" : "s")" } ?? "its features"
                         return AreaEstimate.Layer(title: estimate.layer.title, measure: measure, bytes: estimate.bytes)
                     },
                     refused: plan.refused.map { "\($0.title): \($0.reason)" },
-                    refusal: OnDemandExport.tooManyTiles(plan, spec: spec)?.userSentence)))
+                    refusal: OnDemandExport.tooManyTiles(plan, spec: spec)?.userSentence))))
             } catch {
-                send(.areaEstimated(request: request, AreaEstimate(failure: error.userSentence)))
+                send(.newArea(.areaEstimated(request: request, AreaEstimate(failure: error.userSentence))))
             }
         }
     }
 
     func make(_ order: NewAreaOrder) {
         tasks.track { [self, send] in
-            guard let maker = maker() else { return send(.areaNotMade(nil, sentence: Notice.notConnected.sentence)) }
+            guard let maker = maker() else { return send(.newArea(.areaNotMade(nil, sentence: Notice.notConnected.sentence))) }
             let spec = Self.spec(order)
             do {
                 if maker.nameIsTaken(spec.name, among: []) {
@@ -56,7 +56,7 @@ final class AreaMakerHandler {
                 let export = try await maker.start(spec, plan: try await plan(maker))
                 await follow(export, maker: maker)
             } catch {
-                send(.areaNotMade(nil, sentence: error.userSentence))
+                send(.newArea(.areaNotMade(nil, sentence: error.userSentence)))
             }
         }
     }
@@ -79,21 +79,21 @@ final class AreaMakerHandler {
     /// that fails is forgotten (its tile jobs cancelled) and said in one sentence.
     private func follow(_ export: PendingExport, maker: OnDemandExport) async {
         let listed = MapArea.onDemand(id: export.areaID, spec: export.spec, packages: [], exported: export.submittedAt)
-        send(.areaPreparing(listed, label: ServiceJobStatus.waiting.label))
+        send(.newArea(.areaPreparing(listed, label: ServiceJobStatus.waiting.label)))
         let (labels, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
         let relay = Task { @UIActor [send] in
-            for await label in labels { send(.areaPreparing(listed, label: label)) }
+            for await label in labels { send(.newArea(.areaPreparing(listed, label: label))) }
         }
         do {
             let area = try await maker.prepare(export) { continuation.yield($0.label) }
             continuation.finish()
             await relay.value
-            send(.areaPrepared(area))
+            send(.newArea(.areaPrepared(area)))
         } catch {
             continuation.finish()
             await relay.value
             if !Task.isCancelled { await maker.forget(export) }
-            send(.areaNotMade(export.areaID, sentence: error.userSentence))
+            send(.newArea(.areaNotMade(export.areaID, sentence: error.userSentence)))
         }
     }
 
@@ -111,5 +111,16 @@ final class AreaMakerHandler {
     private static func spec(_ order: NewAreaOrder) -> OnDemandSpec {
         OnDemandSpec(name: order.name, extent: order.extent, maxLevel: order.detail.level, detail: order.detail,
                      createdAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+    }
+}
+
+extension AreaMakerHandler {
+    /// Does the work `NewAreaFeature` asks for.
+    func perform(_ effect: NewAreaFeature.Effect) {
+        switch effect {
+        case .estimateArea(let request, let order): estimate(request: request, order)
+        case .makeArea(let order): make(order)
+        case .resumeAreaExports: resume()
+        }
     }
 }

@@ -45,12 +45,12 @@ final class CatalogHandler {
         let library = library
         reading = tasks.track { [send, firstFrame] in
             let (snapshot, unreadable) = await onWorkPool { Self.snapshot(of: library) }
-            send(.libraryRead(snapshot))
-            if let unreadable { send(.libraryUnreadable(unreadable)) }
+            send(.catalog(.libraryRead(snapshot)))
+            if let unreadable { send(.catalog(.libraryUnreadable(unreadable))) }
             await firstFrame.wait()
             let items = snapshot.catalog.map { [$0.webMapItem] + $0.areas.map(\.item) } ?? []
             let kept = await onWorkPool { Thumbnails.kept(of: items, in: library) }
-            if !kept.isEmpty { send(.thumbnails(kept)) }
+            if !kept.isEmpty { send(.catalog(.thumbnails(kept))) }
         }
     }
 
@@ -65,7 +65,7 @@ final class CatalogHandler {
         loading = tasks.track { [weak self] in
             do { _ = try await self?.connected() } catch {
                 guard !Task.isCancelled, !(error is CancellationError), let self else { return }
-                self.send(.webMapFailed(LoadFailure(error, host: self.connection.client?.host ?? "")))
+                self.send(.catalog(.webMapFailed(LoadFailure(error, host: self.connection.client?.host ?? ""))))
             }
         }
     }
@@ -133,15 +133,15 @@ final class CatalogHandler {
             // Read from the mirror, the header says so.
             let fromMirror = source.portalURL != client.portalURL
             let host = fromMirror ? "mirror \(library.mirror?.host ?? source.host)" : client.host
-            send(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: host, fromMirror: fromMirror)))
-            if let kept { send(.catalogNotKept(kept)) }
+            send(.catalog(.webMapLoaded(WebMapSnapshot(catalog: catalog, library: snapshot, host: host, fromMirror: fromMirror))))
+            if let kept { send(.catalog(.catalogNotKept(kept))) }
             let thumbnails = await library.syncThumbnails(of: [catalog.webMapItem] + catalog.areas.map(\.item), from: client)
             let images = await onWorkPool { Thumbnails.decode(thumbnails) }
-            if !images.isEmpty, !Task.isCancelled { send(.thumbnails(images)) }
+            if !images.isEmpty, !Task.isCancelled { send(.catalog(.thumbnails(images))) }
         } catch {
             listingHead = nil
             guard !Task.isCancelled, !(error is CancellationError) else { return }
-            send(.webMapFailed(LoadFailure(error, host: connection.client?.host ?? "")))
+            send(.catalog(.webMapFailed(LoadFailure(error, host: connection.client?.host ?? ""))))
         }
     }
 
@@ -159,14 +159,14 @@ final class CatalogHandler {
         guard !Task.isCancelled else { return nil }
         connection.client = client
         startServices(client)
-        send(.connected(host: client.host))
+        send(.catalog(.connected(host: client.host)))
         return client
     }
 
     /// A long listing, shown as it fills in (once the web map's item and data are in).
     private func showListing(_ areas: [MapArea], known: Int) {
         guard let (item, data) = listingHead, loading?.isCancelled == false else { return }
-        send(.webMapListing(LibraryCatalog(webMapItem: item, webMapData: data, areas: areas, syncedAt: nil), known: known))
+        send(.catalog(.webMapListing(LibraryCatalog(webMapItem: item, webMapData: data, areas: areas, syncedAt: nil), known: known)))
     }
 
     /// Once connected: the download queue and the network monitor, each feeding events.
@@ -178,12 +178,12 @@ final class CatalogHandler {
         self.monitor = monitor
         tasks.track { [send] in
             for await event in queue.events {
-                send(.download(event))
+                send(.downloads(.download(event)))
                 await monitor.activity()
             }
         }
         tasks.track { [send] in
-            for await status in monitor.statuses { send(.network(status)) }
+            for await status in monitor.statuses { send(.catalog(.network(status))) }
         }
     }
 
@@ -207,5 +207,18 @@ final class CatalogHandler {
         }
         let snapshot = LibrarySnapshot(catalog: nil, downloads: library.downloadRecords(), partialBytes: library.partialDownloads())
         return (failure, snapshot)
+    }
+}
+
+extension CatalogHandler {
+    /// Does the work `CatalogFeature` asks for.
+    func perform(_ effect: CatalogFeature.Effect) {
+        switch effect {
+        case .readLibrary: readLibrary()
+        case .loadWebMap: loadWebMap()
+        case .connectPortal: connectOnly()
+        case .reportNetwork(let network): report(network)
+        case .checkNetwork: checkNetwork()
+        }
     }
 }

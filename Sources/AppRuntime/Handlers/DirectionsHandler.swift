@@ -22,16 +22,26 @@ final class DirectionsHandler {
         tasks.track { [send] in
             switch await RoutePlanner.locate(queries, finder: finder) {
             case .success(let located):
-                send(.routeFound(request: request, await planner.route(through: located.stops, units: units, mode: mode)))
+                send(.directions(.routeFound(request: request, await planner.route(through: located.stops, units: units, mode: mode))))
             case .failure(let unknown):
-                send(.routeFound(request: request, .failure(RouteFailure(problem: LoadFailure(sentence: unknown.userMessage, network: .online, host: ""),
-                                                                          straightLine: nil))))
+                send(.directions(.routeFound(request: request, .failure(RouteFailure(problem: LoadFailure(sentence: unknown.userMessage, network: .online, host: ""),
+                                                                          straightLine: nil)))))
             }
         }
     }
 
     func travelModes() {
         let planner = planner
-        tasks.track { [send] in send(.travelModes(await planner.travelModeNames())) }
+        tasks.track { [send] in send(.directions(.travelModes(await planner.travelModeNames()))) }
+    }
+}
+
+extension DirectionsHandler {
+    /// Does the work `DirectionsFeature` asks for.
+    func perform(_ effect: DirectionsFeature.Effect) {
+        switch effect {
+        case .findRoute(let request, let stops, let units, let mode): route(request: request, through: stops, units: units, mode: mode)
+        case .loadTravelModes: travelModes()
+        }
     }
 }

@@ -36,9 +36,9 @@ final class DownloadsHandler {
         inLane { queue in
             do {
                 if let queue { try await queue.remove(id, title: title) } else { try library.removeDownload(id, title: title) }
-                await send(.removed(id))
+                await send(.downloads(.removed(id)))
             } catch {
-                await send(.removeFailed(id, TerminalText.sanitizedLine(error.userSentence, maxLength: 400)))
+                await send(.downloads(.removeFailed(id, TerminalText.sanitizedLine(error.userSentence, maxLength: 400))))
             }
         }
     }
@@ -52,5 +52,18 @@ final class DownloadsHandler {
     private func inLane(_ job: @escaping @Sendable (DownloadQueue?) async -> Void) {
         let queue = connection.queue
         lane.yield { await job(queue) }
+    }
+}
+
+extension DownloadsHandler {
+    /// Does the work `DownloadsFeature` asks for.
+    func perform(_ effect: DownloadsFeature.Effect) {
+        switch effect {
+        case .download(let area): download(area)
+        case .cancelDownload(let id): cancel(id)
+        case .discardPartialDownload(let id): discardPartial(id)
+        case .removeDownload(let id, let title): remove(id, title: title)
+        case .pauseDownloads: pauseAll()
+        }
     }
 }

@@ -53,15 +53,15 @@ final class MapViewHandler {
         guard let stack = drawable(session) else { return }
         tasks.track { [send] in
             // What is at hand shows at once; the whole view follows when the network has given the rest.
-            if let first = await onWorkPool({ await stack.renderAtHand(request) }) { send(.mapDrawn(session: session, first)) }
-            send(.mapDrawn(session: session, await onWorkPool { await stack.render(request) }))
+            if let first = await onWorkPool({ await stack.renderAtHand(request) }) { send(.map(.mapDrawn(session: session, first))) }
+            send(.map(.mapDrawn(session: session, await onWorkPool { await stack.render(request) })))
         }
     }
 
     func identify(session: Int, at point: GeoPoint, _ request: MapRequest, id: Int) {
         guard let stack = drawable(session) else { return }
         tasks.track { [send] in
-            send(.identified(session: session, id: id, await onWorkPool { await stack.identify(at: point, request: request) }))
+            send(.map(.identified(session: session, id: id, await onWorkPool { await stack.identify(at: point, request: request) })))
         }
     }
 
@@ -76,12 +76,12 @@ final class MapViewHandler {
     }
 
     func loadBasemapGallery() {
-        guard let client = connection.client else { return send(.basemapGallery(.failure(.notConnected))) }
+        guard let client = connection.client else { return send(.map(.basemapGallery(.failure(.notConnected)))) }
         tasks.track { [send] in
             do {
-                send(.basemapGallery(.success(try await client.basemapGallery())))
+                send(.map(.basemapGallery(.success(try await client.basemapGallery()))))
             } catch {
-                send(.basemapGallery(.failure(LoadFailure(error, host: client.host))))
+                send(.map(.basemapGallery(.failure(LoadFailure(error, host: client.host)))))
             }
         }
     }
@@ -90,7 +90,7 @@ final class MapViewHandler {
         let library = library
         tasks.track { [send] in
             do { try await onWorkPool { try library.saveChosenBasemap(basemap) } } catch {
-                send(.basemapNotKept("The basemap choice could not be kept: \(error.userSentence)"))
+                send(.map(.basemapNotKept("The basemap choice could not be kept: \(error.userSentence)")))
             }
         }
     }
@@ -112,14 +112,14 @@ final class MapViewHandler {
             // A map closed (or replaced) while its source opened keeps no loader.
             guard map?.session == session else { return }
             map?.stack = stack
-            send(.mapOpened(session: session, MapSourceSummary(layerNames: stack.layerNames, extent: stack.extent,
-                                                               problems: stack.problems, legend: stack.legend())))
+            send(.map(.mapOpened(session: session, MapSourceSummary(layerNames: stack.layerNames, extent: stack.extent,
+                                                               problems: stack.problems, legend: stack.legend()))))
             if !stack.features.isEmpty || !stack.notDrawn.isEmpty {
                 use(OpenedOperationalLayers(features: stack.features, listedOnly: stack.notDrawn), session: session)
             }
         } catch {
             guard !Task.isCancelled else { return }
-            send(.mapOpenFailed(session: session, error.userSentence))
+            send(.map(.mapOpenFailed(session: session, error.userSentence)))
         }
     }
 
@@ -151,9 +151,9 @@ final class MapViewHandler {
         stacked.features = opened.features
         stacked.images = opened.images
         let hidden = stacked.initiallyHidden
-        send(.featureLayersOpened(session: session, FeatureLayersSummary(titles: images.map(\.title) + opened.features.map(\.title),
+        send(.map(.featureLayersOpened(session: session, FeatureLayersSummary(titles: images.map(\.title) + opened.features.map(\.title),
                                                                          hidden: hidden, legend: legend, listedOnly: opened.listedOnly,
-                                                                         problems: opened.problems)))
+                                                                         problems: opened.problems))))
         // Its stored layers' features, searchable by display field while it is open.
         let (finder, loaders) = (finder, opened.features)
         tasks.track {
@@ -173,7 +173,7 @@ final class MapViewHandler {
         await firstFrame.wait()
         if let overview, overview.sources == sources {
             let stack = overview.stack
-            send(.overviewDrawn(await onWorkPool { await stack.render(request) }))
+            send(.map(.overviewDrawn(await onWorkPool { await stack.render(request) })))
             return
         }
         // The first source that opens and draws something; none: the pane keeps the outline.
@@ -187,10 +187,10 @@ final class MapViewHandler {
             let image = await onWorkPool { await stack.render(request) }
             guard image.report.featuresDrawn + image.report.rasterTilesDrawn > 0 else { continue }
             overview = (sources, stack)
-            send(.overviewDrawn(image))
+            send(.map(.overviewDrawn(image)))
             return
         }
-        send(.overviewDrawn(nil))
+        send(.map(.overviewDrawn(nil)))
     }
 
     private nonisolated static func stack(for choice: MapSourceChoice, given: MapStack?, library: OfflineLibrary,
@@ -211,4 +211,20 @@ final class MapViewHandler {
 
 private extension MapSourceChoice {
     var isBasemap: Bool { if case .basemap = self { true } else { false } }
+}
+
+extension MapViewHandler {
+    /// Does the work `MapFeature` asks for.
+    func perform(_ effect: MapFeature.Effect) {
+        switch effect {
+        case .openMap(let session, let choice): open(session: session, choice)
+        case .openFeatureLayers(let session, let layers): openFeatureLayers(session: session, layers)
+        case .drawMap(let session, let request): draw(session: session, request)
+        case .identify(let session, let point, let request, let id): identify(session: session, at: point, request, id: id)
+        case .closeMap(let session): close(session: session)
+        case .drawOverview(let request, let sources): drawOverview(request, sources: sources)
+        case .loadBasemapGallery: loadBasemapGallery()
+        case .rememberBasemap(let basemap): rememberBasemap(basemap)
+        }
+    }
 }

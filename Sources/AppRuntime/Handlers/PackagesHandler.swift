@@ -50,13 +50,13 @@ final class PackagesHandler {
             // The bar moves a few times a second, however fast the bytes come; never after the end.
             let ticker = Task { @UIActor in
                 while (try? await Task.sleep(for: .milliseconds(200))) != nil {
-                    if let progress = latest.current { send(.packageProgress(id, progress)) }
+                    if let progress = latest.current { send(.packages(.packageProgress(id, progress))) }
                 }
             }
             defer { ticker.cancel() }
-            guard let client = connection.client else { return send(.packageDownloaded(id, title: title, .failure(.notConnected))) }
+            guard let client = connection.client else { return send(.packages(.packageDownloaded(id, title: title, .failure(.notConnected)))) }
             let result = await Self.fetch(id, client: client, root: root, mirror: mirror, report: latest.note)
-            send(.packageDownloaded(id, title: title, result))
+            send(.packages(.packageDownloaded(id, title: title, result)))
         }
     }
 
@@ -86,7 +86,17 @@ final class PackagesHandler {
                     return .failure(LoadFailure(sentence: error.userSentence, network: .unknown, host: ""))
                 }
             }
-            send(.packageRemoved(title: title, result))
+            send(.packages(.packageRemoved(title: title, result)))
+        }
+    }
+}
+
+extension PackagesHandler {
+    /// Does the work `PackagesFeature` asks for.
+    func perform(_ effect: PackagesFeature.Effect) {
+        switch effect {
+        case .downloadPackage(let id, let title): download(id, title: title)
+        case .removePackage(let path, let title): remove(path: path, title: title)
         }
     }
 }

@@ -1,6 +1,7 @@
 import AppModel
 import EventLoop
 import Foundation
+import Geometry
 import MapbookCore
 import OfflineLibrary
 import UserFiles
@@ -13,9 +14,24 @@ final class PinsHandler {
     private let send: EventSink
     private let tasks: TaskTracker
     private let openLink: @Sendable (String) -> String?
+    private let finder: PlaceFinder
 
-    init(store: PinStore, send: EventSink, tasks: TaskTracker, openLink: @escaping @Sendable (String) -> String? = LinkOpener.open) {
-        self.store = store; self.send = send; self.tasks = tasks; self.openLink = openLink
+    init(store: PinStore, finder: PlaceFinder, send: EventSink, tasks: TaskTracker,
+         openLink: @escaping @Sendable (String) -> String? = LinkOpener.open) {
+        self.store = store; self.finder = finder; self.send = send; self.tasks = tasks; self.openLink = openLink
+    }
+
+    /// The pins' places from the geocoder (online only: the feature asks only then).
+    func describePlaces(of pins: [Pin]) {
+        let finder = finder
+        tasks.track { [send] in
+            var places: [String: String] = [:]
+            for pin in pins {
+                guard let address = await finder.address(at: GeoPoint(longitude: pin.longitude, latitude: pin.latitude)) else { continue }
+                places[pin.id] = address.label
+            }
+            if !places.isEmpty { send(.pins(.pinPlaces(places))) }
+        }
     }
 
     func load() { changePins { _ in } }
@@ -36,8 +52,8 @@ final class PinsHandler {
                 }
             }
             switch result {
-            case .success(let pins): send(.pinsLoaded(pins, problem: nil))
-            case .failure(let error): send(.pinNotSaved(error.userMessage))
+            case .success(let pins): send(.pins(.pinsLoaded(pins, problem: nil)))
+            case .failure(let error): send(.pins(.pinNotSaved(error.userMessage)))
             }
         }
     }
@@ -48,7 +64,7 @@ final class PinsHandler {
         let openLink = openLink
         tasks.track { [send] in
             let problem = await onWorkPool { openLink(link) }
-            send(.linkOpened(problem: problem))
+            send(.pins(.linkOpened(problem: problem)))
         }
     }
 
@@ -65,7 +81,20 @@ final class PinsHandler {
                     return ((try? store.load()) ?? [], error.userSentence)
                 }
             }
-            send(.pinsLoaded(pins, problem: problem))
+            send(.pins(.pinsLoaded(pins, problem: problem)))
+        }
+    }
+}
+
+extension PinsHandler {
+    /// Does the work `PinsFeature` asks for.
+    func perform(_ effect: PinsFeature.Effect) {
+        switch effect {
+        case .loadPins: load()
+        case .savePin(let draft): save(draft)
+        case .deletePin(let id): delete(id)
+        case .describePins(let list): describePlaces(of: list)
+        case .openLink(let link): open(link)
         }
     }
 }

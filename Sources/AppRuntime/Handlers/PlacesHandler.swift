@@ -29,7 +29,7 @@ final class PlacesHandler {
             guard !Task.isCancelled else { return }
             let answer = await finder.suggestions(for: text, near: near, limit: Self.suggestions(online: online), online: online)
             guard !Task.isCancelled else { return }
-            send(.placeSuggestions(request: request, .success(answer.value), offline: answer.source == .device))
+            send(.search(.placeSuggestions(request: request, .success(answer.value), offline: answer.source == .device)))
         }
     }
 
@@ -37,7 +37,7 @@ final class PlacesHandler {
         let finder = finder
         tasks.track(request: request) { [send] in
             let answer = await finder.places(for: text, magicKey: magicKey, near: near, limit: 5, online: online)
-            send(.placesFound(request: request, .success(answer.value)))
+            send(.search(.placesFound(request: request, .success(answer.value))))
         }
     }
 
@@ -45,25 +45,24 @@ final class PlacesHandler {
         let finder = finder
         tasks.track { [send] in
             let found = await finder.describe(point, online: online)
-            if let address = found.address { return send(.placeDescribed(request: request, .address(address.label))) }
-            send(.placeDescribed(request: request, found.nearest.map {
+            if let address = found.address { return send(.search(.placeDescribed(request: request, .address(address.label)))) }
+            send(.search(.placeDescribed(request: request, found.nearest.map {
                 .near(sentence: Gazetteer.sentence($0), geocoderProblem: found.problem?.sentence)
-            } ?? .nothing))
-        }
-    }
-
-    func describePins(_ pins: [Pin]) {
-        let finder = finder
-        tasks.track { [send] in
-            var places: [String: String] = [:]
-            for pin in pins {
-                guard let address = await finder.address(at: GeoPoint(longitude: pin.longitude, latitude: pin.latitude)) else { continue }
-                places[pin.id] = address.label
-            }
-            if !places.isEmpty { send(.pinPlaces(places)) }
+            } ?? .nothing)))
         }
     }
 
     /// Suggestions shown: the geocoder's few, or more of the names on this device.
     private nonisolated static func suggestions(online: Bool) -> Int { online ? 6 : 8 }
+}
+
+extension PlacesHandler {
+    /// Does the work `SearchFeature` asks for.
+    func perform(_ effect: SearchFeature.Effect) {
+        switch effect {
+        case .suggestPlaces(let text, let request, let near, let online): suggest(text, request: request, near: near, online: online)
+        case .findPlaces(let text, let magicKey, let request, let near, let online): find(text, magicKey: magicKey, request: request, near: near, online: online)
+        case .describePlace(let point, let request, let online): describe(point, request: request, online: online)
+        }
+    }
 }

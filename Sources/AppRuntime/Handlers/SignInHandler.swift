@@ -19,16 +19,25 @@ final class SignInHandler {
 
     func signIn(request: RequestID, username: String, password: String) {
         guard let client = connection.client, let signIn else {
-            send(.signInFailed(request: request, connection.client == nil ? LoadFailure.notConnected.sentence
-                                                        : "This portal is signed in to with mapbook auth login."))
+            send(.signIn(.signInFailed(request: request, connection.client == nil ? LoadFailure.notConnected.sentence
+                                                        : "This portal is signed in to with mapbook auth login.")))
             return
         }
         tasks.track { [send] in
             do {
-                send(.signedIn(request: request, username: try await signIn(client, username, password)))
+                send(.signIn(.signedIn(request: request, username: try await signIn(client, username, password))))
             } catch {
-                send(.signInFailed(request: request, error.userSentence))
+                send(.signIn(.signInFailed(request: request, error.userSentence)))
             }
+        }
+    }
+}
+
+extension SignInHandler {
+    /// Does the work `SignInFeature` asks for.
+    func perform(_ effect: SignInFeature.Effect) {
+        switch effect {
+        case .signIn(let request, let username, let password): signIn(request: request, username: username, password: password)
         }
     }
 }

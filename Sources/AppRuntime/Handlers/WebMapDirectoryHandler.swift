@@ -25,14 +25,14 @@ final class WebMapDirectoryHandler {
 
     func load(_ request: WebMapsRequest) {
         let (client, recent, library) = (connection.client, recent, library)
-        tasks.track { [send] in send(.mapsLoaded(request, await Self.page(request, client: client, recent: recent, library: library))) }
+        tasks.track { [send] in send(.maps(.mapsLoaded(request, await Self.page(request, client: client, recent: recent, library: library)))) }
     }
 
     func loadThumbnails(_ listings: [MapListing]) {
         let (client, library) = (connection.client, library)
         tasks.track { [send] in
             let images = await Self.thumbnails(of: listings, client: client, library: library)
-            if !images.isEmpty { send(.thumbnails(images)) }
+            if !images.isEmpty { send(.catalog(.thumbnails(images))) }
         }
     }
 
@@ -91,5 +91,15 @@ final class WebMapDirectoryHandler {
             images.merge(await onWorkPool { Thumbnails.decode([listing.id: found]) }) { _, new in new }
         }
         return images
+    }
+}
+
+extension WebMapDirectoryHandler {
+    /// Does the work `MapsFeature` asks for.
+    func perform(_ effect: MapsFeature.Effect) {
+        switch effect {
+        case .loadMaps(let request): load(request)
+        case .loadMapThumbnails(let listings): loadThumbnails(listings)
+        }
     }
 }

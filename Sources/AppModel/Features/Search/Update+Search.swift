@@ -70,8 +70,8 @@ extension App {
             let request = state.requests.mint()
             search.request = request
             search.status = .asking
-            effects.append(.findPlaces(chosen?.text ?? text, magicKey: chosen?.magicKey, request: request, near: searchCentre(state),
-                                       online: isOnline(state)))
+            effects.append(.search(.findPlaces(chosen?.text ?? text, magicKey: chosen?.magicKey, request: request, near: searchCentre(state),
+                                       online: isOnline(state))))
         case .close:
             state.overlay = nil
             return []
@@ -96,7 +96,7 @@ extension App {
         let request = requests.mint()
         search.request = request
         search.status = .asking
-        return cancelled + [.suggestPlaces(search.text, request: request, near: near, online: online)]
+        return cancelled + [.search(.suggestPlaces(search.text, request: request, near: near, online: online))]
     }
 
     /// The search's request still under way, forgotten and cancelled.
@@ -218,7 +218,7 @@ extension App {
         let request = state.requests.mint()
         let areas = state.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.library.downloads[$0.item.id] != nil ? " · on this device" : "") }
         state.withMap { $0.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas) }
-        return [.describePlace(point, request: request, online: !map.isStandalone && !state.portal.network.isCutOff && state.portal.isConnected)]
+        return [.search(.describePlace(point, request: request, online: !map.isStandalone && !state.portal.network.isCutOff && state.portal.isConnected))]
     }
 
     static func placeDescribed(_ state: inout AppState, request: RequestID, _ description: PlaceDescription) -> [Effect] {

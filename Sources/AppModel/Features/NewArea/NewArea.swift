@@ -79,7 +79,7 @@ extension App {
         let form = AreaForm(name: name, detail: DetailLevel.nearest(zoom: min(map.viewport.zoom + 3, Double(DetailLevel.street.level))),
                             extent: AreaForm.extent(ofView: view), request: state.requests.mint())
         state.overlay = .newArea(form)
-        return [.estimateArea(request: form.request, form.order)]
+        return [.newArea(.estimateArea(request: form.request, form.order))]
     }
 
     static func editAreaForm(_ state: inout AppState, _ edit: FormEdit) -> [Effect] {
@@ -108,7 +108,7 @@ extension App {
         form.estimate = nil
         form.request = state.requests.mint()
         state.overlay = .newArea(form)
-        return [.estimateArea(request: form.request, form.order)]
+        return [.newArea(.estimateArea(request: form.request, form.order))]
     }
 
     /// The next named level `steps` finer (negative: coarser), staying among them.
@@ -136,7 +136,7 @@ extension App {
         }
         state.overlay = nil
         state.notice = .makingArea(name)
-        return [.makeArea(form.order)]
+        return [.newArea(.makeArea(form.order))]
     }
 
     static func areaEstimated(_ state: inout AppState, request: RequestID, _ estimate: AreaEstimate) -> [Effect] {

@@ -143,7 +143,7 @@ extension App {
     /// device and go at once.
     private static func whenConnected(_ effects: [Effect], _ state: AppState) -> [Effect] {
         guard !state.portal.isConnected else { return effects }
-        return effects.filter { if case .loadMaps(let request) = $0 { request.tab.isOnDevice } else { true } }
+        return effects.filter { if case .maps(.loadMaps(let request)) = $0 { request.tab.isOnDevice } else { true } }
     }
 
     private static func inCard(_ state: inout AppState, _ intent: Intent) -> [Effect] {
@@ -239,14 +239,14 @@ extension App {
 
     private static func ask(_ maps: inout WebMapsBrowser, _ request: WebMapsRequest) -> [Effect] {
         maps.pending[request.tab] = request
-        return [.loadMaps(request)]
+        return [.maps(.loadMaps(request))]
     }
 
     /// The portal client is ready (this happens once, before which portal pages only waited): the
     /// pages waiting for it are asked for.
     static func mapsConnected(_ state: inout AppState) -> [Effect] {
         guard case .maps(var maps)? = state.overlay else { return [] }
-        var effects = maps.pending.values.filter { !$0.tab.isOnDevice }.sorted { $0.tab.rawValue < $1.tab.rawValue }.map { Effect.loadMaps($0) }
+        var effects = maps.pending.values.filter { !$0.tab.isOnDevice }.sorted { $0.tab.rawValue < $1.tab.rawValue }.map { Effect.maps(.loadMaps($0)) }
         // Packages listed before the portal could be asked: asked again, with the portal's.
         if maps.lists[.packages] != nil, maps.pending[.packages] == nil {
             effects += ask(&maps, WebMapsRequest(tab: .packages))
@@ -308,7 +308,7 @@ extension App {
             maps.more[request.tab] = page.next
             maps.problems[request.tab] = page.note.map { TerminalText.sanitizedLine($0, maxLength: 300) }
             let unseen = listings.filter { state.thumbnails[$0.id] == nil }
-            if !unseen.isEmpty { effects.append(.loadMapThumbnails(unseen)) }
+            if !unseen.isEmpty { effects.append(.maps(.loadMapThumbnails(unseen))) }
             // Not after a failure: the next move asks again, not a loop.
             if request.tab == maps.tab { effects += nextPageIfNear(&maps) }
         case .failure(let failure):

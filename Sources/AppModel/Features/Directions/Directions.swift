@@ -194,7 +194,7 @@ extension App {
             return []
         }
         state.directions.add(result)
-        return [.findRoute(request: result.request, stops: stops, units: RouteUnits(state.preferences.units), mode: mode)]
+        return [.directions(.findRoute(request: result.request, stops: stops, units: RouteUnits(state.preferences.units), mode: mode))]
     }
 
     static func routeFound(_ state: inout AppState, request: RequestID, _ answer: Result<Route, RouteFailure>) -> [Effect] {
@@ -253,7 +253,7 @@ extension App {
         guard let modes = state.directions.modes else {
             guard !state.directions.modesWanted, !state.portal.network.isCutOff else { return [] }
             state.directions.modesWanted = true
-            return [.loadTravelModes]
+            return [.directions(.loadTravelModes)]
         }
         guard !modes.isEmpty else { state.notice = .noTravelModes; return [] }
         let current = modes.firstIndex { $0.caseInsensitiveCompare(shown.mode ?? shown.route?.modeName ?? "") == .orderedSame } ?? 0

@@ -69,7 +69,7 @@ extension App {
             switch state.basemaps.gallery {
             case .notAsked, .failed:
                 state.basemaps.gallery = .loading
-                effects.append(.loadBasemapGallery)
+                effects.append(.map(.loadBasemapGallery))
             case .loading, .loaded: break
             }
         }
@@ -109,7 +109,7 @@ extension App {
             let chosen: Basemap? = if case .gallery = option.kind { basemap } else { nil }
             if state.basemaps.chosen != chosen {
                 state.basemaps.chosen = chosen
-                effects.append(.rememberBasemap(chosen))
+                effects.append(.map(.rememberBasemap(chosen)))
             }
             source = .basemap(basemap)
             name = sourceName(basemap, state)
@@ -135,8 +135,8 @@ extension App {
         map.source = source
         map.operational = old.operational
         state.screen = .map(map)
-        return [.closeMap(session: old.session), .openMap(session: map.session, source)]
-            + (old.operational.map { [.openFeatureLayers(session: map.session, $0)] } ?? [])
+        let layers: [Effect] = old.operational.map { [.map(.openFeatureLayers(session: map.session, $0))] } ?? []
+        return [.map(.closeMap(session: old.session)), .map(.openMap(session: map.session, source))] + layers
     }
 
     /// The header's name of a basemap: online, or offline from the tiles it kept.

@@ -81,7 +81,7 @@ extension App {
             $0.problem = nil
             $0.progress = DownloadProgress(bytes: 0, total: $0.size, bytesPerSecond: nil)
         }
-        return [.downloadPackage(item, title: row.title)]
+        return [.packages(.downloadPackage(item, title: row.title))]
     }
 
     static func askToRemovePackage(_ state: inout AppState, _ maps: WebMapsBrowser) {

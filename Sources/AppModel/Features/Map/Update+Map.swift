@@ -57,7 +57,7 @@ extension App {
         case .basemap?, .outline?: operationalLayers(state, area: nil)
         case .given?, nil: nil
         }
-        var effects: [Effect] = state.map.map { [.closeMap(session: $0.session)] } ?? []
+        var effects: [Effect] = state.map.map { [.map(.closeMap(session: $0.session))] } ?? []
         state.mapSessions += 1
         var map = newMap(session: state.mapSessions, title: title, sourceName: sourceName, home: home, bookmarks: bookmarks,
                          layout: state.layout)
@@ -68,8 +68,8 @@ extension App {
         map.isOpening = source != nil
         state.screen = .map(map)
         state.notice = why
-        if let source { effects.append(.openMap(session: state.mapSessions, source)) }
-        if source != nil, let operational { effects.append(.openFeatureLayers(session: state.mapSessions, operational)) }
+        if let source { effects.append(.map(.openMap(session: state.mapSessions, source))) }
+        if source != nil, let operational { effects.append(.map(.openFeatureLayers(session: state.mapSessions, operational))) }
         return effects
     }
 
@@ -215,7 +215,7 @@ extension App {
         case .portalNotAnswering: .notAnswering(host: state.portal.host)
         default: nil
         }
-        return [.closeMap(session: map.session)]
+        return [.map(.closeMap(session: map.session))]
     }
 
     /// A list over the map takes moves, Enter, Space and Esc (and its own key, which closes it);
@@ -308,7 +308,7 @@ extension App {
             return []
         }
         state.withMap { $0.isDrawing = true }
-        return [.drawMap(session: map.session, request)]
+        return [.map(.drawMap(session: map.session, request))]
     }
 
     static func mapDrawn(_ state: inout AppState, session: Int, _ image: MapImage) -> [Effect] {
@@ -347,7 +347,7 @@ extension App {
                                  mode: .braille, colors: layout.display.colors, lightTheme: layout.display.lightTheme)
         guard state.overview.basemap?.request != request || state.overview.drawnFrom != sources else { return [] }
         state.overview.drawing = sources
-        return [.drawOverview(request, sources: sources)]
+        return [.map(.drawOverview(request, sources: sources))]
     }
 
     /// What the overview may be drawn from, the first that draws winning: the basemap (offline,

@@ -23,7 +23,7 @@ extension App {
             keepPartialBytes(&state, id)
             if failure.isUnreachable {
                 state.library.transfers[id] = .waitingForNetwork
-                return [.checkNetwork]
+                return [.catalog(.checkNetwork)]
             }
             state.library.transfers[id] = .failed(failure.sentence)
             state.notice = .downloadFailed(title: state.title(of: id), sentence: failure.sentence)
@@ -52,7 +52,7 @@ extension App {
         return state.areas.indices.flatMap { index -> [Effect] in
             guard case .paused = state.status(ofArea: index) else { return [] }
             return startDownload(&state, state.areas[index])
-        } + [.resumeAreaExports]
+        } + [.newArea(.resumeAreaExports)]
     }
 
     /// `q`: while downloads run, asks first (they stop with their bytes kept and resume next time).
@@ -73,7 +73,7 @@ extension App {
             return []
         }
         state.library.transfers[area.item.id] = .queued
-        return [.download(area)]
+        return [.downloads(.download(area))]
     }
 
     /// `d`: the selected area, unless it is on this device and current already.
@@ -138,12 +138,12 @@ extension App {
             state.notice = .noDownloadToCancel
             return []
         case .queued?, .running?:
-            return [.cancelDownload(id)]
+            return [.downloads(.cancelDownload(id))]
         case nil, .failed?, .waitingForNetwork?:
             state.library.transfers[id] = nil
             state.library.partialBytes[id] = nil
             state.notice = .cancelled(title: state.title(of: id))
-            return [.discardPartialDownload(id)]
+            return [.downloads(.discardPartialDownload(id))]
         }
     }
 
@@ -176,14 +176,14 @@ extension App {
         case .remove(let id):
             // The runtime stops the area's download and waits for it before deleting anything.
             state.library.removing.insert(id)
-            return [.removeDownload(id, title: state.title(of: id))]
+            return [.downloads(.removeDownload(id, title: state.title(of: id)))]
         case .deletePin(let id):
             state.notice = .pinDeleted(state.pins.all.first { $0.id == id }?.title ?? "")
-            return [.deletePin(id: id)]
+            return [.pins(.deletePin(id: id))]
         case .openLink(let link):
-            return [.openLink(link)]
+            return [.pins(.openLink(link))]
         case .removePackage(let path, let title):
-            return [.removePackage(path: path, title: title)]
+            return [.packages(.removePackage(path: path, title: title))]
         }
     }
 }

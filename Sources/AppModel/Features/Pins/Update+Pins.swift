@@ -90,7 +90,7 @@ extension App {
         guard !state.pins.all.isEmpty else { state.notice = .noPins; return [] }
         state.withMap { $0.panel = .pins }
         let unplaced = state.pins.all.filter { state.pins.places[$0.id] == nil }
-        return state.portal.network.isCutOff || unplaced.isEmpty ? [] : [.describePins(unplaced)]
+        return state.portal.network.isCutOff || unplaced.isEmpty ? [] : [.pins(.describePins(unplaced))]
     }
 
     /// Keys in the pins table; nil for those the map handles.
@@ -145,7 +145,7 @@ extension App {
             form.problem = nil
             state.overlay = .pinForm(form)
             func optional(_ text: String) -> String? { text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text }
-            return [.savePin(PinDraft(id: form.editing, title: form.title, note: optional(form.note), link: optional(form.link), point: form.point))]
+            return [.pins(.savePin(PinDraft(id: form.editing, title: form.title, note: optional(form.note), link: optional(form.link), point: form.point)))]
         }
         form.problem = nil
         state.overlay = .pinForm(form)
@@ -162,7 +162,7 @@ extension App {
             state.notice = .pinKept(TerminalText.sanitizedLine(form.title, maxLength: 120))
             // A new pin's place is asked for at once, while the network is there.
             let added = state.pins.all.filter { !before.contains($0.id) }
-            if form.editing == nil, !added.isEmpty, !state.portal.network.isCutOff { effects.append(.describePins(added)) }
+            if form.editing == nil, !added.isEmpty, !state.portal.network.isCutOff { effects.append(.pins(.describePins(added))) }
         }
         let count = state.pins.all.count
         state.withMap { map in

@@ -36,7 +36,7 @@ extension App {
         let id = (map.identify?.id ?? 0) + 1
         state.withMap { $0.identify = IdentifyState(id: id, point: point) }
         state.notice = nil
-        return [.identify(session: map.session, point: point, request: request, id: id)]
+        return [.map(.identify(session: map.session, point: point, request: request, id: id))]
     }
 
     /// The middle of a cell of the map, on the globe.

@@ -58,7 +58,7 @@ extension App {
             form.signingIn = request
             form.problem = nil
             state.overlay = .signIn(form)
-            return [.signIn(request: request, username: username, password: form.password)]
+            return [.signIn(.signIn(request: request, username: username, password: form.password))]
         }
         form.problem = nil
         state.overlay = .signIn(form)
