@@ -208,6 +208,49 @@ public struct PortalSession: Sendable {
     public init(host: String, connectingPhase: LoadPhase) { self.host = host; self.connectingPhase = connectingPhase }
 }
 
+/// The web map this browser shows, its areas, and how loading them goes.
+public struct CatalogState: Sendable {
+    public var webMapID: ItemID
+    public var webMapItem: PortalItem?
+    public var webMap: WebMap?
+    public var areas: [MapArea] = []
+    public var thumbnails: [ItemID: RasterImage] = [:]
+    public var phase: LoadPhase
+    /// False when the browser started on a portal with no web map named or opened there before:
+    /// nothing is loaded (the portal is only connected) until one is chosen on the Maps card.
+    public var hasWebMap = true
+    /// A view remembered from the last run, restored once the list is in (`restore`).
+    public var viewToRestore: RememberedView?
+    /// The Maps card opens over the web map at the start (nothing was ever opened): on this tab.
+    public var startsOnMaps: WebMapsTab?
+
+    public init(webMapID: ItemID, phase: LoadPhase) { self.webMapID = webMapID; self.phase = phase }
+}
+
+/// The terminal as the model knows it.
+public struct TerminalState: Sendable {
+    /// nil until the front end says how big the terminal is.
+    public var display: Display?
+    /// Where a drag on the map last was, while the button is held.
+    public var dragPoint: CellPoint?
+
+    public init() {}
+}
+
+/// How this program ends, and what takes over once it has.
+public struct Handoff: Sendable {
+    public var isQuitting = false
+    /// The web map chosen in the Maps card: a program of its own takes over once this one has quit.
+    public var nextWebMap: ItemID?
+    /// A mobile map package on this device chosen in the Maps card: opened once this program ends.
+    public var nextPackage: String?
+    /// A one-map program's map was left with Back (not quit): a browser it was opened from shows
+    /// again, on the card it was opened from.
+    public var leftStandaloneMap = false
+
+    public init() {}
+}
+
 /// The user's pins (any portal), as last read, and their places.
 public struct PinsState: Sendable {
     public var all: [Pin] = []
@@ -223,12 +266,8 @@ public struct PinsState: Sendable {
 public struct AppState: Sendable {
     /// The portal: host, connection, network, sign-in.
     public var portal: PortalSession
-    public var webMapID: ItemID
-    public var webMapItem: PortalItem?
-    public var webMap: WebMap?
-    public var areas: [MapArea] = []
-    public var thumbnails: [ItemID: RasterImage] = [:]
-    public var phase: LoadPhase
+    /// The web map, its areas, and how loading them goes.
+    public var catalog: CatalogState
     /// The areas on this device and the downloads under way.
     public var library = LibraryState()
     /// The overview pane's picture.
@@ -249,37 +288,22 @@ public struct AppState: Sendable {
 
     public var screen: Screen = .main
     public var overlay: Overlay?
-    /// A view remembered from the last run, restored once the list is in (`restore`).
-    public var viewToRestore: RememberedView?
-    /// Counts the notices that fade: an expiry for an earlier one does not clear a newer.
-    public var noticeSerial = 0
-    /// The Maps card opens over the web map at the start (nothing was ever opened): on this tab.
-    public var startsOnMaps: WebMapsTab?
-    /// False when the browser started on a portal with no web map named or opened there before:
-    /// nothing is loaded (the portal is only connected) until one is chosen on the Maps card.
-    public var hasWebMap = true
-    /// The web map chosen in the Maps card: a program of its own takes over once this one has quit.
-    public var nextWebMap: ItemID?
-    /// A mobile map package on this device chosen in the Maps card: opened once this program ends.
-    public var nextPackage: String?
-    /// A one-map program's map was left with Back (not quit): a browser it was opened from shows
-    /// again, on the card it was opened from.
-    public var leftStandaloneMap = false
     /// The user's pins and their places.
     public var pins = PinsState()
     /// One line for the status bar.
     public var notice: Notice?
-    public var isQuitting = false
-    /// nil until the front end says how big the terminal is.
-    public var display: Display?
-    /// Where a drag on the map last was, while the button is held.
-    public var dragPoint: CellPoint?
-    /// Each map opened gets a new number: results for a map that has been closed are ignored.
-    public var mapSessions = 0
+    /// The terminal's size and abilities, and a drag under way.
+    public var terminal = TerminalState()
+    /// Whether this program is ending, and what takes over when it has.
+    public var handoff = Handoff()
+
+    /// At most this many stored properties: a new feature's state goes in its own slice, not
+    /// here (`AppStateShapeTests`).
+    public static let storedPropertyLimit = 16
 
     public init(portalHost: String, webMapID: ItemID, phase: LoadPhase = .loading) {
         portal = PortalSession(host: portalHost, connectingPhase: phase)
-        self.webMapID = webMapID; self.phase = phase
+        catalog = CatalogState(webMapID: webMapID, phase: phase)
     }
 
     /// What the first frame shows is in: the library read, or nothing to read (a map opened from
@@ -293,28 +317,28 @@ public struct AppState: Sendable {
     /// for its answer is settled. Front ends that take commands from a script (the plain mode) run
     /// the next one only then.
     public var isSettled: Bool {
-        let failed = switch phase {
+        let failed = switch catalog.phase {
         case .failed, .unreachable, .notAnswering: true
         case .loading, .starting, .loaded: false
         }
         let portalSettled = portal.isConnected || portal.network != .unknown || failed || map?.isStandalone == true
-        let webMapSettled = switch phase {
+        let webMapSettled = switch catalog.phase {
         case .loading: false
-        case .starting: !hasWebMap
+        case .starting: !catalog.hasWebMap
         case .loaded, .failed, .unreachable, .notAnswering: true
         }
         let mapsSettled = if case .maps(let maps)? = overlay { maps.pending.isEmpty } else { true }
         // A map opened is settled once its first picture is in.
         let mapSettled = map.map { !$0.isOpening && ($0.image != nil || !$0.isOpen) } ?? true
-        return webMapSettled && portalSettled && mapsSettled && mapSettled && requests.isEmpty && library.removing.isEmpty && nextWebMap == nil
-            && nextPackage == nil
+        return webMapSettled && portalSettled && mapsSettled && mapSettled && requests.isEmpty && library.removing.isEmpty && handoff.nextWebMap == nil
+            && handoff.nextPackage == nil
     }
 
     /// The list as shown: everything, or what matches the filter, best match first.
     public var rows: [ListRow] {
-        guard webMapItem != nil else { return [] }
+        guard catalog.webMapItem != nil else { return [] }
         // Offline, only what is on this device (or on its way) is listed.
-        let shown = ordered(portal.network.isCutOff ? areas.indices.filter(isOnDeviceOrOnItsWay) : Array(areas.indices))
+        let shown = ordered(portal.network.isCutOff ? catalog.areas.indices.filter(isOnDeviceOrOnItsWay) : Array(catalog.areas.indices))
         let all = [ListRow.webMap] + shown.map(ListRow.area)
         let query = list.filterText.trimmingCharacters(in: .whitespaces)
         guard !query.isEmpty else { return all }
@@ -329,17 +353,17 @@ public struct AppState: Sendable {
     private func ordered(_ indices: [Int]) -> [Int] {
         let key: (Int) -> Double? = switch list.order {
         case .portal: { _ in nil }
-        case .nearest(let place): { areas[$0].distance(from: place.point) }
+        case .nearest(let place): { catalog.areas[$0].distance(from: place.point) }
         case .name: { _ in nil }
-        case .size: { -Double(areas[$0].size) }
+        case .size: { -Double(catalog.areas[$0].size) }
         }
         let sorted = indices.enumerated().sorted { a, b in
             if list.downloadedFirst {
-                let da = library.downloads[areas[a.element].item.id] != nil, db = library.downloads[areas[b.element].item.id] != nil
+                let da = library.downloads[catalog.areas[a.element].item.id] != nil, db = library.downloads[catalog.areas[b.element].item.id] != nil
                 if da != db { return da }
             }
             if case .name = list.order {
-                let order = areas[a.element].item.title.localizedStandardCompare(areas[b.element].item.title)
+                let order = catalog.areas[a.element].item.title.localizedStandardCompare(catalog.areas[b.element].item.title)
                 if order != .orderedSame { return order == .orderedAscending }
             } else if let ka = key(a.element), let kb = key(b.element), ka != kb {
                 return ka < kb
@@ -350,7 +374,7 @@ public struct AppState: Sendable {
     }
 
     /// Where the web map is, for the overview: its item's extent, else its initial view.
-    public var webMapExtent: GeoExtent? { webMapItem?.extent ?? webMap?.initialExtent?.geographic }
+    public var webMapExtent: GeoExtent? { catalog.webMapItem?.extent ?? catalog.webMap?.initialExtent?.geographic }
 
     public var selectedRow: ListRow? {
         let rows = rows
@@ -365,8 +389,8 @@ public struct AppState: Sendable {
 
     public func item(of row: ListRow) -> PortalItem? {
         switch row {
-        case .webMap: webMapItem
-        case .area(let index): areas.indices.contains(index) ? areas[index].item : nil
+        case .webMap: catalog.webMapItem
+        case .area(let index): catalog.areas.indices.contains(index) ? catalog.areas[index].item : nil
         }
     }
 
@@ -376,7 +400,7 @@ public struct AppState: Sendable {
 
     /// The title of an area by id, for sentences.
     public func title(of id: ItemID) -> String {
-        areas.first { $0.item.id == id }.map { $0.item.title.isEmpty ? "Untitled" : $0.item.title } ?? id.rawValue
+        catalog.areas.first { $0.item.id == id }.map { $0.item.title.isEmpty ? "Untitled" : $0.item.title } ?? id.rawValue
     }
 
     /// Offsets of the characters of the row's title that the filter matched, for highlighting.
@@ -387,7 +411,7 @@ public struct AppState: Sendable {
     }
 
     /// Loaded, but the web map has no map areas.
-    public var hasNoAreas: Bool { phase == .loaded && areas.isEmpty }
+    public var hasNoAreas: Bool { catalog.phase == .loaded && catalog.areas.isEmpty }
 
     /// The open map, if the map screen shows.
     public var map: MapViewState? {
@@ -408,7 +432,7 @@ public struct AppState: Sendable {
     public var isEditingFilter: Bool { overlay == .filter }
 
     /// Where things go on this terminal; nil before its size is known.
-    public var layout: ScreenLayout? { display.map(ScreenLayout.init) }
+    public var layout: ScreenLayout? { terminal.display.map(ScreenLayout.init) }
 
     /// The status bar's sentence, if there is one.
     public var message: String? { notice?.sentence(keys: preferences.keyBindings) }

@@ -80,8 +80,8 @@ public enum AreaStatus: Equatable, Sendable {
 
 extension AppState {
     public func status(ofArea index: Int) -> AreaStatus {
-        guard areas.indices.contains(index) else { return .unavailable("unknown") }
-        let area = areas[index], id = area.item.id
+        guard catalog.areas.indices.contains(index) else { return .unavailable("unknown") }
+        let area = catalog.areas[index], id = area.item.id
         let record = library.downloads[id]
         if let label = library.preparing[id] { return .preparing(label) }
         switch library.transfers[id] {
@@ -109,14 +109,14 @@ extension AppState {
     }
 
     public func isDownloaded(_ index: Int) -> Bool {
-        areas.indices.contains(index) && library.downloads[areas[index].item.id] != nil
+        catalog.areas.indices.contains(index) && library.downloads[catalog.areas[index].item.id] != nil
     }
 
     /// On this device, on its way (asked for this session), or part way there (bytes kept from
     /// before): what stays listed while the portal cannot be reached.
     public func isOnDeviceOrOnItsWay(_ index: Int) -> Bool {
-        guard areas.indices.contains(index) else { return false }
-        let id = areas[index].item.id
+        guard catalog.areas.indices.contains(index) else { return false }
+        let id = catalog.areas[index].item.id
         return library.downloads[id] != nil || library.transfers[id] != nil || (library.partialBytes[id] ?? 0) > 0
     }
 

@@ -103,10 +103,10 @@ public enum DetailsDocument {
 
         switch row {
         case .webMap:
-            let total = state.areas.reduce(Int64(0)) { $0 + $1.size }
-            doc.field("Map areas", state.areas.isEmpty ? "none" : "\(state.areas.count) · \(Format.bytes(total)) to download in all")
+            let total = state.catalog.areas.reduce(Int64(0)) { $0 + $1.size }
+            doc.field("Map areas", state.catalog.areas.isEmpty ? "none" : "\(state.catalog.areas.count) · \(Format.bytes(total)) to download in all")
         case .area(let index):
-            let area = state.areas[index]
+            let area = state.catalog.areas[index]
             doc.field("Status", StatusText.line(row, state: state, wording: .details).plainText)
             doc.heading("Packages")
             if area.packages.isEmpty { doc.paragraph("The portal lists no packages for this area.", role: .dim) }
@@ -125,7 +125,7 @@ public enum DetailsDocument {
         }
 
         doc.heading("Map")
-        if let map = state.webMap {
+        if let map = state.catalog.webMap {
             doc.field("Basemap", map.basemapTitle ?? "—")
             for layer in map.basemapLayers { doc.field("", layerLine(layer)) }
             doc.field("Layers", map.operationalLayers.isEmpty ? "none" : layerLine(map.operationalLayers[0]))
@@ -140,7 +140,7 @@ public enum DetailsDocument {
     }
 
     private static func onThisDevice(_ index: Int, state: AppState, into doc: inout DocumentBuilder) {
-        let id = state.areas[index].item.id
+        let id = state.catalog.areas[index].item.id
         switch state.status(ofArea: index) {
         case .downloading(let progress, _):
             doc.field("Downloading", ProgressText.bar(fraction: progress.fraction, width: 22, ascii: false) + " "
@@ -174,7 +174,7 @@ public enum DetailsDocument {
             doc.field("Tiles", "\(count) damaged, at level\(levels.count == 1 ? "" : "s") "
                       + levels.map(String.init).joined(separator: ", ") + "; the map draws around them")
         }
-        let update = record.needsUpdate(comparedWith: state.areas[index])
+        let update = record.needsUpdate(comparedWith: state.catalog.areas[index])
         doc.field("Update", update ? "Available: the portal has newer packages (u to update)"
                   : state.portal.network.isCutOff ? "Up to date as of the last sync" : "Up to date")
     }
@@ -225,13 +225,13 @@ public enum StatusText {
         }
         switch row {
         case .webMap:
-            let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
-            let type = state.webMapItem?.type.isEmpty == false ? state.webMapItem!.type : "Web Map"
+            let count = state.catalog.areas.count == 1 ? "1 map area" : "\(state.catalog.areas.count) map areas"
+            let type = state.catalog.webMapItem?.type.isEmpty == false ? state.catalog.webMapItem!.type : "Web Map"
             let here = state.library.downloads.count
             return [StyledText("\(type) · \(count)", .dim), StyledText(here > 0 ? " · \(here) on this device" : "", .good)]
         case .area(let index):
-            guard state.areas.indices.contains(index) else { return [] }
-            let area = state.areas[index]
+            guard state.catalog.areas.indices.contains(index) else { return [] }
+            let area = state.catalog.areas[index]
             switch state.status(ofArea: index) {
             case .ready(let size):
                 return [StyledText("Ready", .good), StyledText(area.packages.isEmpty ? " · no packages" : " · \(Format.bytes(size))", .dim)]

@@ -15,9 +15,14 @@ public struct RequestID: Hashable, Comparable, Sendable, CustomStringConvertible
 /// The requests under way: each from `mint` until its answer arrives (`answered`). Whether the
 /// program has settled — what the plain mode waits for before it reads the next piped command —
 /// is derived from it, so a feature that asks through it is waited for without a rule of its own.
+/// It also numbers what else is answered by number: the maps opened and the notices that fade.
 public struct Requests: Equatable, Sendable {
     private var last = 0
     public private(set) var pending: Set<RequestID> = []
+    /// Each map opened gets a new number: results for a map that has been closed are ignored.
+    public var mapSessions = 0
+    /// Counts the notices that fade: an expiry for an earlier one does not clear a newer.
+    public var noticeSerial = 0
 
     public init() {}
 

@@ -51,8 +51,8 @@ extension App {
             break
         case .refresh:
             // On a failed download, r retries it; anywhere else it reloads.
-            if let index = state.selectedAreaIndex, case .failed? = state.library.transfers[state.areas[index].item.id] {
-                return startDownload(&state, state.areas[index])
+            if let index = state.selectedAreaIndex, case .failed? = state.library.transfers[state.catalog.areas[index].item.id] {
+                return startDownload(&state, state.catalog.areas[index])
             }
             return reload(&state)
         case .area(let asked):
@@ -158,7 +158,7 @@ extension App {
             guard state.selectedRow != nil else { return [] }
             state.screen = .details(scroll: 0)
         case .list(.startFilter):
-            guard state.webMapItem != nil else { return [] }
+            guard state.catalog.webMapItem != nil else { return [] }
             state.overlay = .filter
             state.list.focus = .list
         case .list(.switchFocus):
@@ -214,7 +214,7 @@ extension App {
     private static func moveSpatially(_ state: inout AppState, dx: Double, dy: Double) {
         let rows = state.rows
         let current = state.selectedRow.flatMap { centre(of: $0, in: state) }
-        guard let from = current ?? state.webMapItem?.extent.map(centre) else { return }
+        guard let from = current ?? state.catalog.webMapItem?.extent.map(centre) else { return }
         var best: (index: Int, cost: Double)?
         for (index, row) in rows.enumerated() where index != state.list.selection {
             guard case .area = row, let to = centre(of: row, in: state) else { continue }
@@ -248,9 +248,9 @@ public enum MouseTranslator {
         case .wheel(let rows, let point):
             let rect = layout.mapRect
             if onMap, rect.contains(x: point.x, y: point.y) {
-                return (.map(.zoomAt(steps: -rows, column: point.x - rect.x, row: point.y - rect.y)), state.dragPoint)
+                return (.map(.zoomAt(steps: -rows, column: point.x - rect.x, row: point.y - rect.y)), state.terminal.dragPoint)
             }
-            return (.move(.scroll(rows)), state.dragPoint)
+            return (.move(.scroll(rows)), state.terminal.dragPoint)
         case .press(let point):
             if onMap { return (nil, point) }
             // Only the main screen's list can be clicked, and not under a card or a question.
@@ -260,13 +260,13 @@ public enum MouseTranslator {
             }
             return (.list(.selectRow(row)), nil)
         case .drag(let point):
-            guard onMap, let last = state.dragPoint else { return (nil, state.dragPoint) }
+            guard onMap, let last = state.terminal.dragPoint else { return (nil, state.terminal.dragPoint) }
             guard point != last else { return (nil, point) }
             return (.map(.pan(columns: point.x - last.x, rows: point.y - last.y)), point)
         case .release(let point):
             // A press and release on one cell of the map, with no drag between: identify there.
             let rect = layout.mapRect
-            if onMap, state.overlay == nil, state.dragPoint == point, rect.contains(x: point.x, y: point.y) {
+            if onMap, state.overlay == nil, state.terminal.dragPoint == point, rect.contains(x: point.x, y: point.y) {
                 return (.map(.identifyAt(column: point.x - rect.x, row: point.y - rect.y)), nil)
             }
             return (nil, nil)

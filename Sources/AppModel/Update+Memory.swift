@@ -11,13 +11,13 @@ import UserFiles
 extension AppState {
     /// Where the browser is now; nil before the web map is listed, and for a file's map.
     public var viewToRemember: RememberedView? {
-        guard webMapItem != nil, map?.isStandalone != true else { return nil }
+        guard catalog.webMapItem != nil, map?.isStandalone != true else { return nil }
         let order: String = switch list.order {
         case .name: "name"
         case .size: "size"
         case .portal, .nearest: "portal"
         }
-        let selected = selectedAreaIndex.map { areas[$0].item.id.rawValue }
+        let selected = selectedAreaIndex.map { catalog.areas[$0].item.id.rawValue }
         var remembered: RememberedView.Map?
         if let map, map.source != nil {
             let centre = map.viewport.center.geographic
@@ -35,7 +35,7 @@ extension AppState {
         default: .portal
         }
         list.downloadedFirst = view.downloadedFirst ?? false
-        viewToRestore = view
+        catalog.viewToRestore = view
     }
 }
 
@@ -43,11 +43,11 @@ extension App {
     /// The first whole list: the remembered row selected and its map opened where it was left
     /// (an area no longer listed leaves the list at its top and no map open).
     static func restoreView(_ state: inout AppState) -> [Effect] {
-        guard let view = state.viewToRestore else { return [] }
-        state.viewToRestore = nil
+        guard let view = state.catalog.viewToRestore else { return [] }
+        state.catalog.viewToRestore = nil
         func row(of area: String?) -> Int? {
             guard let area else { return state.rows.firstIndex(of: .webMap) }
-            guard let id = ItemID(area), let index = state.areas.firstIndex(where: { $0.item.id == id }) else { return nil }
+            guard let id = ItemID(area), let index = state.catalog.areas.firstIndex(where: { $0.item.id == id }) else { return nil }
             return state.rows.firstIndex(of: .area(index))
         }
         if let selected = row(of: view.selectedArea) { state.list.selection = selected }

@@ -17,22 +17,22 @@ public enum App {
         // A passing message belongs to what had the keys when it came: a card opened (or closed)
         // since shows its own keys, not "Pin kept" from before.
         if state.cardFocus != focus, state.notice == before, state.notice?.fades == true { state.notice = nil }
-        if state.notice != before, let notice = state.notice, notice.fades { state.noticeSerial += 1 }
+        if state.notice != before, let notice = state.notice, notice.fades { state.requests.noticeSerial += 1 }
         return effects
     }
 
     private static func apply(_ state: inout AppState, _ event: Event) -> [Effect] {
         switch event {
         case .noticeExpired(let serial):
-            if serial == state.noticeSerial, state.notice?.fades == true { state.notice = nil }
+            if serial == state.requests.noticeSerial, state.notice?.fades == true { state.notice = nil }
             return []
         case .started:
             if let map = state.map, map.isStandalone { return [.map(.openMap(session: map.session, .given)), .pins(.loadPins)] }
-            state.phase = state.webMapItem == nil ? state.portal.connectingPhase : state.phase
-            let maps = state.startsOnMaps.map { showMaps(&state, on: $0) } ?? []
-            state.startsOnMaps = nil
-            guard state.hasWebMap else {
-                state.phase = .starting(Self.chooseAWebMap(state))
+            state.catalog.phase = state.catalog.webMapItem == nil ? state.portal.connectingPhase : state.catalog.phase
+            let maps = state.catalog.startsOnMaps.map { showMaps(&state, on: $0) } ?? []
+            state.catalog.startsOnMaps = nil
+            guard state.catalog.hasWebMap else {
+                state.catalog.phase = .starting(Self.chooseAWebMap(state))
                 return [.catalog(.readLibrary), .catalog(.connectPortal), .pins(.loadPins)] + maps
             }
             return [.catalog(.readLibrary), .catalog(.loadWebMap), .pins(.loadPins)] + maps
@@ -60,12 +60,12 @@ public enum App {
             return dispatch(&state, intent)
         case .mouse(let mouse):
             let (intent, drag) = MouseTranslator.translate(mouse, in: state)
-            state.dragPoint = drag
+            state.terminal.dragPoint = drag
             return intent.map { dispatch(&state, $0) } ?? []
         case .resized(let display):
             return resized(&state, display)
         case .interrupted:
-            state.isQuitting = true
+            state.handoff.isQuitting = true
             return []
         }
     }
@@ -80,9 +80,9 @@ public enum App {
     /// `r` (or the network coming back): ask the portal again; what is loaded stays on screen meanwhile.
     static func reload(_ state: inout AppState) -> [Effect] {
         guard state.map?.isStandalone != true else { return [] }
-        guard state.hasWebMap else { return state.portal.isConnected ? [] : [.catalog(.connectPortal)] }
-        if state.webMapItem == nil {
-            state.phase = state.portal.isConnected ? .loading : state.portal.connectingPhase
+        guard state.catalog.hasWebMap else { return state.portal.isConnected ? [] : [.catalog(.connectPortal)] }
+        if state.catalog.webMapItem == nil {
+            state.catalog.phase = state.portal.isConnected ? .loading : state.portal.connectingPhase
         } else {
             state.notice = state.portal.network.isCutOff ? .checkingPortal : .reloading
         }
@@ -109,7 +109,7 @@ public enum App {
         let sentence = TerminalText.sanitizedLine(failure.sentence, maxLength: 400)
         let host = TerminalText.sanitizedLine(failure.host, maxLength: 200)
         state.portal.signInWanted = failure.needsSignIn
-        if state.webMapItem != nil {
+        if state.catalog.webMapItem != nil {
             // What was loaded stays on screen; the status bar says why it is not fresh.
             state.notice = switch network {
             case .offline: .offline
@@ -117,7 +117,7 @@ public enum App {
             default: .problem(sentence)
             }
         } else {
-            state.phase = switch network {
+            state.catalog.phase = switch network {
             case .offline: .unreachable(host: host)
             case .portalNotAnswering: .notAnswering(host: host, sentence)
             default: .failed(sentence)
@@ -133,10 +133,10 @@ public enum App {
     static func apply(_ state: inout AppState, item: PortalItem, webMap: WebMap, areas: [MapArea],
                               notice: Notice? = nil, complete: Bool = true) -> [Effect] {
         let previous = state.selectedRow
-        state.webMapItem = DisplayText.item(item)
-        state.webMap = DisplayText.webMap(webMap)
-        state.areas = areas.map(DisplayText.area)
-        state.phase = .loaded
+        state.catalog.webMapItem = DisplayText.item(item)
+        state.catalog.webMap = DisplayText.webMap(webMap)
+        state.catalog.areas = areas.map(DisplayText.area)
+        state.catalog.phase = .loaded
         // What said the load was under way goes, and so does older news; a sign-in's confirmation
         // outlives the reload it started (it fades by itself).
         if notice != nil || !(state.notice?.outlivesReload ?? false) { state.notice = notice }
@@ -150,13 +150,13 @@ public enum App {
         let was = state.portal.network
         var effects = setNetwork(&state, status)
         if status.isCutOff, !was.isCutOff {
-            if state.webMapItem != nil { state.notice = status == .offline ? .offline : .notAnswering(host: state.portal.host) }
+            if state.catalog.webMapItem != nil { state.notice = status == .offline ? .offline : .notAnswering(host: state.portal.host) }
             effects += pauseForNetwork(&state)
         } else if status == .online, was.isCutOff {
             state.notice = .backOnline
             effects += reload(&state)
             for (id, transfer) in state.library.transfers where transfer == .waitingForNetwork {
-                if let area = state.areas.first(where: { $0.item.id == id }) { effects += startDownload(&state, area) }
+                if let area = state.catalog.areas.first(where: { $0.item.id == id }) { effects += startDownload(&state, area) }
             }
         }
         return effects
@@ -199,7 +199,7 @@ public enum App {
 
     private static func resized(_ state: inout AppState, _ display: Display) -> [Effect] {
         let old = state.layout
-        state.display = display
+        state.terminal.display = display
         let new = ScreenLayout(display)
         var effects: [Effect] = []
         if old?.mapRect.width != new.mapRect.width || old?.mapRect.height != new.mapRect.height

@@ -26,10 +26,10 @@ public final class Program {
         case .terminal(.key), .terminal(.mouse), .intent: runtime.noteActivity()
         default: break
         }
-        let notice = state.noticeSerial
+        let notice = state.requests.noticeSerial
         for effect in App.update(&state, event) { runtime.perform(effect) }
         // News in the status bar fades: its expiry asked for whenever a new one appears.
-        if state.noticeSerial != notice { runtime.perform(.expireNotice(state.noticeSerial)) }
+        if state.requests.noticeSerial != notice { runtime.perform(.expireNotice(state.requests.noticeSerial)) }
     }
 
     /// A full screen drawing its first frame: work that frame does not show waits until `shown`

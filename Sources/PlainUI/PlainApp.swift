@@ -58,7 +58,7 @@ public final class PlainApp {
     }
 
     private var isDone: Bool {
-        program.state.isQuitting
+        program.state.handoff.isQuitting
             || inputDone && !program.state.library.transfers.values.contains { $0.isActive } && program.state.library.removing.isEmpty
     }
 
@@ -89,7 +89,7 @@ public final class PlainApp {
             }
         }
         for key in printed.keys where !seen.contains(key) { printed[key] = nil }
-        if !listShown, state.phase == .loaded, state.webMapItem != nil {
+        if !listShown, state.catalog.phase == .loaded, state.catalog.webMapItem != nil {
             listShown = true
             PlainView.list(state).forEach(say)
         }
@@ -200,8 +200,8 @@ public final class PlainApp {
     private func isDownloading(row number: Int) -> Bool {
         let rows = program.state.rows
         guard rows.indices.contains(number - 1), case .area(let index) = rows[number - 1],
-              program.state.areas.indices.contains(index) else { return false }
-        return program.state.library.transfers[program.state.areas[index].item.id]?.isActive == true
+              program.state.catalog.areas.indices.contains(index) else { return false }
+        return program.state.library.transfers[program.state.catalog.areas[index].item.id]?.isActive == true
     }
 
     /// Selects row `number` (from 1) of the list, back on the main screen; false, with a

@@ -52,7 +52,7 @@ public enum PlainView {
     /// The list, numbered from 1 as the commands take it: the web map, then its areas.
     public static func list(_ state: AppState) -> [String] {
         guard !state.rows.isEmpty else {
-            return [state.webMapItem == nil ? "Nothing is loaded yet." : "Nothing matches the filter."]
+            return [state.catalog.webMapItem == nil ? "Nothing is loaded yet." : "Nothing matches the filter."]
         }
         return state.rows.enumerated().map { index, row in "\(index + 1). \(state.title(of: row)) — \(status(row, number: index + 1, state: state))" }
     }
@@ -67,13 +67,13 @@ public enum PlainView {
     }
 
     private static func phase(_ state: AppState) -> String? {
-        switch state.phase {
+        switch state.catalog.phase {
         case .starting(let what): return what
         case .loading: return "Loading the web map from \(state.portal.host)…"
         case .loaded:
             guard state.map?.isStandalone != true else { return nil }
-            let title = state.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? "The web map"
-            let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
+            let title = state.catalog.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? "The web map"
+            let count = state.catalog.areas.count == 1 ? "1 map area" : "\(state.catalog.areas.count) map areas"
             return "\(title): \(count). Type list to see them, help for the commands."
         case .unreachable(let host): return "No internet connection: cannot reach \(host). Type reload to try again."
         case .notAnswering(let host, let sentence):

@@ -127,7 +127,7 @@ public final class TerminalApp {
     private func redraw() {
         redrawPending = false
         // A quit may come from an event, not a key (a package downloaded from the Maps card opens).
-        guard !program.state.isQuitting else { return finish() }
+        guard !program.state.handoff.isQuitting else { return finish() }
         let state = withObservationTracking { program.state } onChange: { [weak self] in
             Task { @UIActor in self?.scheduleRedraw() }
         }
@@ -157,7 +157,7 @@ public final class TerminalApp {
                 program.send(.terminal(.interrupted))
             }
         }
-        if program.state.isQuitting { finish() }
+        if program.state.handoff.isQuitting { finish() }
     }
 
     private func received(_ signal: Int32) {
@@ -167,7 +167,7 @@ public final class TerminalApp {
             StopSignal.record(signal)
             program.send(.terminal(.interrupted))
         }
-        if program.state.isQuitting { finish() }
+        if program.state.handoff.isQuitting { finish() }
     }
 
     private func resizeToTerminal() {

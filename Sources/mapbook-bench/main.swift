@@ -130,7 +130,7 @@ func benchFrames(width: Int, height: Int, runs: Int = 300) async {
                               runtime: Runtime(library: scratchLibrary) { PortalClient(portal: url) })
         program.send(.terminal(.resized(display)))
         program.send(.started)
-        await settle(program) { $0.phase == .loaded && $0.thumbnails.count == $0.areas.count + 1 }
+        await settle(program) { $0.catalog.phase == .loaded && $0.catalog.thumbnails.count == $0.catalog.areas.count + 1 }
         state = program.state
         await program.shutdown()
     } catch {

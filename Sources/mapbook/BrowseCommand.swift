@@ -97,8 +97,8 @@ enum Browser {
             if !display.runsPlain, let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) {
                 state.restore(view)
             }
-            state.startsOnMaps = display.runsPlain ? nil : card
-            state.hasWebMap = hasWebMap
+            state.catalog.startsOnMaps = display.runsPlain ? nil : card
+            state.catalog.hasWebMap = hasWebMap
             return Program(state: state, runtime: runtime)
         }
         let first = await program(webMap, phase: startingPhase, card: startsOnMaps, hasWebMap: hasWebMap)
@@ -107,22 +107,22 @@ enum Browser {
         try await present(first, display: display, settings: settings, geography: geography) { finished in
             let final = finished.state
             // A package's map left with Esc: the browser again, on the Packages tab.
-            if final.leftStandaloneMap {
+            if final.handoff.leftStandaloneMap {
                 return await program(browsed.webMap, phase: browsed.hasWebMap ? .loading : startingPhase, card: .packages, hasWebMap: browsed.hasWebMap)
             }
             if !display.runsPlain, let remembering, let view = final.viewToRemember {
-                remembering.views.remember(view, portal: remembering.portal, webMap: final.webMapID.rawValue)
+                remembering.views.remember(view, portal: remembering.portal, webMap: final.catalog.webMapID.rawValue)
             }
             // A package chosen in the Maps card: the map view on it, as `mapbook open` shows it.
-            if let path = final.nextPackage {
-                browsed = (final.webMapID, final.hasWebMap)
+            if let path = final.handoff.nextPackage {
+                browsed = (final.catalog.webMapID, final.catalog.hasWebMap)
                 // One that no longer opens: back to the card, whose row says why.
                 guard let opened = try? SideLoadedMap.open(path: path, map: nil) else {
-                    return await program(final.webMapID, phase: .loading, card: .packages)
+                    return await program(final.catalog.webMapID, phase: .loading, card: .packages)
                 }
                 return OpenCommand.program(opened, settings: settings)
             }
-            guard let chosen = final.nextWebMap else { return nil }
+            guard let chosen = final.handoff.nextWebMap else { return nil }
             return await program(chosen, phase: .loading, card: nil)
         }
     }

@@ -28,15 +28,15 @@ import Testing
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
         let state = program.state
-        #expect(state.phase == .loaded)
+        #expect(state.catalog.phase == .loaded)
         #expect(state.portal.network == .online)
         #expect(state.portal.host == "127.0.0.1")
-        #expect(state.webMapItem?.title == "Explore Maine")
-        #expect(state.areas.map(\.item.title) == ["Acadia", "Boston", "Baxter State Park", "Greater Portland", "Caribou", "Bangor"])
+        #expect(state.catalog.webMapItem?.title == "Explore Maine")
+        #expect(state.catalog.areas.map(\.item.title) == ["Acadia", "Boston", "Baxter State Park", "Greater Portland", "Caribou", "Bangor"])
         #expect(state.rows.count == 7 && state.rows.first == .webMap)
-        #expect(state.thumbnails.count == 7)
-        #expect(state.thumbnails.values.allSatisfy { $0.width <= 64 && $0.height <= 48 })
-        #expect(state.webMap?.bookmarks.isEmpty == false)
+        #expect(state.catalog.thumbnails.count == 7)
+        #expect(state.catalog.thumbnails.values.allSatisfy { $0.width <= 64 && $0.height <= 48 })
+        #expect(state.catalog.webMap?.bookmarks.isEmpty == false)
     }
 
     /// The overview pane draws the web map's basemap through the map renderer at the pane's size,
@@ -62,14 +62,14 @@ import Testing
         try portal.setOutage(true)
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
-        #expect(program.state.phase == .notAnswering(
+        #expect(program.state.catalog.phase == .notAnswering(
             host: "127.0.0.1", "Cannot reach 127.0.0.1: the connection was refused or the network is unreachable."))
         #expect(program.state.portal.network == .portalNotAnswering)
         #expect(!program.state.hasNoAreas)
         // Back online, r loads it.
         try portal.setOutage(false)
         program.send(.terminal(.key(.character("r"))))
-        #expect(await ProgramFixture.settle(program) { $0.phase == .loaded && $0.portal.network == .online })
+        #expect(await ProgramFixture.settle(program) { $0.catalog.phase == .loaded && $0.portal.network == .online })
     }
 
     @Test func losingTheNetworkKeepsWhatWasLoaded() async throws {
@@ -80,8 +80,8 @@ import Testing
         try portal.setOutage(true)
         program.send(.terminal(.key(.character("r"))))
         #expect(await ProgramFixture.settle(program) { $0.portal.network == .portalNotAnswering })
-        #expect(program.state.phase == .loaded)
-        #expect(program.state.areas.count == 6)
+        #expect(program.state.catalog.phase == .loaded)
+        #expect(program.state.catalog.areas.count == 6)
         #expect(program.state.message == "127.0.0.1 is not answering — showing downloaded areas; trying again by itself")
         #expect(program.state.rows == [.webMap], "nothing is downloaded, so only the web map is listed")
     }
@@ -91,8 +91,8 @@ import Testing
         defer { portal.stop() }
         let program = await ProgramFixture.started(portal: portal.baseURL, webMap: "0123456789abcdef0123456789abcdef")
         defer { Task { await program.shutdown() } }
-        guard case .failed(let sentence) = program.state.phase else {
-            Issue.record("expected a failure, got \(program.state.phase)")
+        guard case .failed(let sentence) = program.state.catalog.phase else {
+            Issue.record("expected a failure, got \(program.state.catalog.phase)")
             return
         }
         #expect(sentence.hasSuffix("."))
@@ -105,8 +105,8 @@ import Testing
         defer { portal.stop() }
         let program = await ProgramFixture.started(portal: portal.baseURL, webMap: SampleFixture.portlandID)
         defer { Task { await program.shutdown() } }
-        guard case .failed(let sentence) = program.state.phase else {
-            Issue.record("expected a failure, got \(program.state.phase)")
+        guard case .failed(let sentence) = program.state.catalog.phase else {
+            Issue.record("expected a failure, got \(program.state.catalog.phase)")
             return
         }
         #expect(sentence.contains("Web Map"))
@@ -128,7 +128,7 @@ import Testing
         program.send(.intent(.list(.selectRow(6))))
         #expect(program.state.title(of: try #require(program.state.selectedRow, "the web map did not load")) == "Bangor")
         program.send(.terminal(.key(.character("d"))))
-        let bangor = program.state.areas[5].item.id
+        let bangor = program.state.catalog.areas[5].item.id
         #expect(program.state.library.transfers[bangor] == .queued)
         // Held part way: the progress reported reaches those bytes, and the row shows them until
         // the portal lets the rest go. (Each wait is for an event in the transcript: it cannot

@@ -54,7 +54,7 @@ struct BasemapChoiceTests {
         #expect(state.map?.viewport == view && state.map?.sourceName == "Imagery · online")
         #expect(state.message == "Drawing on Imagery Hybrid.")
         // The overview keeps the web map's own: the gallery's is for the map view.
-        #expect(state.overviewBasemap == state.webMap?.basemap && !effects.contains { if case .map(.drawOverview) = $0 { true } else { false } })
+        #expect(state.overviewBasemap == state.catalog.webMap?.basemap && !effects.contains { if case .map(.drawOverview) = $0 { true } else { false } })
         // Opened, the map keeps the view instead of going home.
         let drawn = App.update(&state, .map(.mapOpened(session: 2, MapSourceSummary(layerNames: ["Imagery"], extent: nil))))
         guard case .map(.drawMap(2, let request))? = drawn.first else { Issue.record("no drawing: \(drawn)"); return }
@@ -100,9 +100,9 @@ struct BasemapChoiceTests {
 
     @Test func aWebMapWhoseBasemapCannotBeDrawnStillOpensItsMapForB() {
         var state = Fixture.loaded()
-        var webMap = state.webMap!
+        var webMap = state.catalog.webMap!
         webMap.basemapLayers = [WebMapLayer(title: "Relief", layerType: "WMS")]
-        state.webMap = webMap
+        state.catalog.webMap = webMap
         #expect(Fixture.keys(&state, .enter) == [.map(.openMap(session: 1, .outline))], "the world outline stands in")
         #expect(state.map?.status?.hasPrefix("This web map's basemap, “Relief” (WMS), is of a kind mapbook does not draw") == true)
         #expect(Fixture.keys(&state, .character("B")) == [.map(.loadBasemapGallery)])

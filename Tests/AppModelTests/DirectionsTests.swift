@@ -60,8 +60,8 @@ struct DirectionsTests {
             guard case .search(.findPlaces(_, _, let request, _, _))? = asked.last else { Issue.record("\(asked)"); return state }
             _ = App.update(&state, .search(.placesFound(request: request, .success([place]))))
         }
-        _ = App.update(&state, .map(.mapOpened(session: state.mapSessions, MapSourceSummary(layerNames: ["land"], extent: nil))))
-        _ = App.update(&state, .map(.mapDrawn(session: state.mapSessions, MapImage(picture: MapPicture(frame: Frame(width: 120, height: 38)),
+        _ = App.update(&state, .map(.mapOpened(session: state.requests.mapSessions, MapSourceSummary(layerNames: ["land"], extent: nil))))
+        _ = App.update(&state, .map(.mapDrawn(session: state.requests.mapSessions, MapImage(picture: MapPicture(frame: Frame(width: 120, height: 38)),
                                                                               request: App.mapRequest(state)!))))
         return state
     }

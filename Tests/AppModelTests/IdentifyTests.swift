@@ -17,7 +17,7 @@ struct IdentifyTests {
     /// A web map with one operational layer, its Acadia area downloaded, its map open and drawn.
     static func openMap(network: NetworkState = .online) -> AppState {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
-        state.webMap?.operationalLayers = [places]
+        state.catalog.webMap?.operationalLayers = [places]
         state.portal.network = network
         Fixture.select(&state, "Acadia")
         let effects = Fixture.keys(&state, .character("m"))

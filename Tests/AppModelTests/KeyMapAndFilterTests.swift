@@ -115,9 +115,9 @@ struct KeyOverrideTests {
         var state = Fixture.loaded()
         state.preferences.keyBindings = KeyMap.bindings(overriding: [.quit: "Q"])
         _ = Fixture.keys(&state, .character("q"))
-        #expect(!state.isQuitting)
+        #expect(!state.handoff.isQuitting)
         _ = Fixture.keys(&state, .character("Q"))
-        #expect(state.isQuitting)
+        #expect(state.handoff.isQuitting)
         #expect(KeyMap.hints(for: .failed("x"), bindings: state.preferences.keyBindings) == ["r try now", "? help", "Q quit"])
     }
 

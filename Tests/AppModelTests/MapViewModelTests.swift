@@ -64,7 +64,7 @@ import Testing
         #expect(program.state.message == "This map has no bookmarks.")
         program.send(.terminal(.key(.escape)))
         program.send(.terminal(.key(.escape)))
-        #expect(program.state.isQuitting, "leaving a file's map quits mapbook open")
+        #expect(program.state.handoff.isQuitting, "leaving a file's map quits mapbook open")
     }
 
     @Test func layerNamesFromAPackageAreSanitizedAndStillHideTheirLayer() async throws {

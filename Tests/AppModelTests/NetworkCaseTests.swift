@@ -34,10 +34,10 @@ import Testing
         #expect((error as? HTTPError)?.networkState == .portalNotAnswering)
         let program = await ProgramFixture.started(portal: url)
         defer { Task { await program.shutdown() } }
-        #expect(program.state.phase == .notAnswering(
+        #expect(program.state.catalog.phase == .notAnswering(
             host: "127.0.0.1", "Cannot reach 127.0.0.1: the connection was refused or the network is unreachable."))
         #expect(program.state.portal.network == .portalNotAnswering)
-        #expect(KeyMap.hints(for: program.state.phase) == ["r try now", "? help", "q quit"])
+        #expect(KeyMap.hints(for: program.state.catalog.phase) == ["r try now", "? help", "q quit"])
     }
 
     @Test func anUnresolvableNameIsOfflineWithinASecondOrSo() async throws {
@@ -46,7 +46,7 @@ import Testing
         #expect((error as? HTTPError)?.networkState == .offline)
         let program = await ProgramFixture.started(portal: url)
         defer { Task { await program.shutdown() } }
-        #expect(program.state.phase == .unreachable(host: "mapbook-no-such-host.invalid"))
+        #expect(program.state.catalog.phase == .unreachable(host: "mapbook-no-such-host.invalid"))
         #expect(program.state.portal.network == .offline)
     }
 
@@ -60,8 +60,8 @@ import Testing
         #expect(itemRequests(portal) == 1 + RetryPolicy.standard.maxRetries, "asked, then retried as the policy says, then gave up")
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
-        guard case .notAnswering(let host, let sentence) = program.state.phase else {
-            Issue.record("shown: \(program.state.phase)")
+        guard case .notAnswering(let host, let sentence) = program.state.catalog.phase else {
+            Issue.record("shown: \(program.state.catalog.phase)")
             return
         }
         #expect(host == "127.0.0.1" && sentence.contains("lost"))
@@ -78,9 +78,9 @@ import Testing
         #expect(itemRequests(portal) == 1 + RetryPolicy.standard.maxRetries)
         let program = await ProgramFixture.started(portal: portal.baseURL)
         defer { Task { await program.shutdown() } }
-        #expect(program.state.phase == .failed("127.0.0.1 answered HTTP 500 (internal server error)."))
+        #expect(program.state.catalog.phase == .failed("127.0.0.1 answered HTTP 500 (internal server error)."))
         #expect(program.state.portal.network == .online, "the portal answered")
-        #expect(KeyMap.hints(for: program.state.phase) == ["r try now", "? help", "q quit"])
+        #expect(KeyMap.hints(for: program.state.catalog.phase) == ["r try now", "? help", "q quit"])
     }
 
     @Test func aStalledAnswerIsNotAnswering() async throws {
@@ -95,8 +95,8 @@ import Testing
         let program = await ProgramFixture.started(portal: portal.baseURL, http: HTTPClient(configuration: HTTPConfiguration(
             stallTimeout: .seconds(1), retry: .none)))
         defer { Task { await program.shutdown() } }
-        guard case .notAnswering(_, let sentence) = program.state.phase else {
-            Issue.record("shown: \(program.state.phase)")
+        guard case .notAnswering(_, let sentence) = program.state.catalog.phase else {
+            Issue.record("shown: \(program.state.catalog.phase)")
             return
         }
         #expect(sentence.contains("stalled"))
@@ -112,7 +112,7 @@ import Testing
         defer { Task { await program.shutdown() } }
         #expect(program.state.portal.network == .portalNotAnswering)
         portal.updateFaults { $0.hangUp = false }
-        #expect(await ProgramFixture.settle(program, timeout: .seconds(60)) { $0.phase == .loaded && $0.portal.network == .online },
+        #expect(await ProgramFixture.settle(program, timeout: .seconds(60)) { $0.catalog.phase == .loaded && $0.portal.network == .online },
                 "reloaded without a key")
     }
 }

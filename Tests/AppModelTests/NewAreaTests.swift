@@ -69,13 +69,13 @@ struct NewAreaTests {
         let id = ItemID("0123456789abcdef0123456789abcdef")!
         let listed = MapArea.onDemand(id: id, spec: spec, packages: [], exported: spec.createdAt)
         _ = App.update(&state, .newArea(.areaPreparing(listed, label: "Preparing on the server 40 %")))
-        let index = try #require(state.areas.firstIndex { $0.item.id == id })
+        let index = try #require(state.catalog.areas.firstIndex { $0.item.id == id })
         #expect(StatusText.line(.area(index), state: state).plainText == "Preparing on the server 40 % · yours")
         let layer = OnDemandLayer(title: "Explore Maine Basemap", kind: .vectorTiles, serviceURL: "https://h/VectorTileServer")
         let ready = MapArea.onDemand(id: id, spec: spec, packages: [(ItemID("fedcba9876543210fedcba9876543210")!, layer, URL(string: "https://h/x.vtpk")!, 100)],
                                      exported: spec.createdAt)
         let download = App.update(&state, .newArea(.areaPrepared(ready)))
-        #expect(download == [.downloads(.download(state.areas[index]))] && state.areas[index].packages.count == 1)
+        #expect(download == [.downloads(.download(state.catalog.areas[index]))] && state.catalog.areas[index].packages.count == 1)
         #expect(StatusText.line(.area(index), state: state).plainText.hasPrefix("Queued"))
     }
 
@@ -85,9 +85,9 @@ struct NewAreaTests {
                                 createdAt: Date(timeIntervalSince1970: 0))
         let id = ItemID("0123456789abcdef0123456789abcdef")!
         _ = App.update(&state, .newArea(.areaPreparing(MapArea.onDemand(id: id, spec: spec, packages: [], exported: spec.createdAt), label: "Waiting for the server")))
-        #expect(state.areas.contains { $0.item.id == id })
+        #expect(state.catalog.areas.contains { $0.item.id == id })
         _ = App.update(&state, .newArea(.areaNotMade(id, sentence: "Coast cannot be made: Explore Maine Basemap failed on the server: no disk\u{1B}[2J.")))
-        #expect(!state.areas.contains { $0.item.id == id } && state.library.preparing.isEmpty)
+        #expect(!state.catalog.areas.contains { $0.item.id == id } && state.library.preparing.isEmpty)
         #expect(state.notice?.sentence == "Coast cannot be made: Explore Maine Basemap failed on the server: no disk.")
     }
 
@@ -113,9 +113,9 @@ struct OwnAreaTests {
                                     exported: Date(timeIntervalSince1970: 1_800_000_100))
         let record = Fixture.record(for: area)
         var state = Fixture.loaded()
-        state.areas.append(area)
+        state.catalog.areas.append(area)
         state.library.downloads[area.item.id] = record
-        let index = try #require(state.areas.firstIndex { $0.item.id == area.item.id })
+        let index = try #require(state.catalog.areas.firstIndex { $0.item.id == area.item.id })
         #expect(StatusText.line(.area(index), state: state).plainText == "Downloaded · yours · 1.9 MiB", "no update: the portal lists no other version")
         Fixture.select(&state, "Camden harbor")
         let details = DetailsDocument.lines(state, width: 200).map(\.plainText).joined(separator: "\n")

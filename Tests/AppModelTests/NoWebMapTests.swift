@@ -10,14 +10,14 @@ import Testing
 struct NoWebMapTests {
     @Test func nothingLoadsBehindTheCardUntilAWebMapIsChosen() {
         var state = AppState(portalHost: "portal.example.com", webMapID: .exploreMaine, phase: .loading)
-        state.hasWebMap = false
-        state.startsOnMaps = .search
+        state.catalog.hasWebMap = false
+        state.catalog.startsOnMaps = .search
         let effects = App.update(&state, .started)
         #expect(effects.contains(.catalog(.connectPortal)) && !effects.contains(.catalog(.loadWebMap)), "\(effects)")
-        guard case .starting(let sentence) = state.phase else { Issue.record("\(state.phase)"); return }
+        guard case .starting(let sentence) = state.catalog.phase else { Issue.record("\(state.catalog.phase)"); return }
         #expect(sentence.contains("No web map is named") && sentence.contains("M"))
         _ = App.update(&state, .catalog(.connected(host: "portal.example.com")))
-        #expect(state.portal.isConnected && state.phase == .starting(sentence), "connecting does not start loading")
+        #expect(state.portal.isConnected && state.catalog.phase == .starting(sentence), "connecting does not start loading")
         // `r`, or the network coming back, asks nothing of the default web map.
         #expect(!App.update(&state, .terminal(.key(.character("r")))).contains(.catalog(.loadWebMap)))
     }
@@ -29,13 +29,13 @@ struct NoWebMapTests {
 struct FadingNoticeTests {
     @Test func newsFadesAndStatesStay() {
         var state = Fixture.loaded()
-        let serial = state.noticeSerial
+        let serial = state.requests.noticeSerial
         _ = App.update(&state, .downloads(.download(.cancelled(Fixture.acadia))))
-        let first = state.noticeSerial
+        let first = state.requests.noticeSerial
         #expect(state.notice != nil && first == serial + 1)
         // A newer notice comes first: the older expiry leaves it.
         _ = Fixture.keys(&state, .character("o"))
-        let newer = state.noticeSerial
+        let newer = state.requests.noticeSerial
         #expect(newer > first && state.notice != nil)
         _ = App.update(&state, .noticeExpired(first))
         #expect(state.notice != nil, "an old expiry does not clear a newer notice")

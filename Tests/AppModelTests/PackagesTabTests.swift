@@ -39,7 +39,7 @@ struct PackagesTabTests {
         #expect(card(state)?.rows.first?.facts == ["Downloading 25%", "488.3 KiB of 1.9 MiB"])
         _ = App.update(&state, .packages(.packageDownloaded(portalOnly, title: "Maine Places",
                                                   .success(PackageListing(path: "/p/maine.mmpk", item: portalOnly, size: 2_000_000, maps: 1)))))
-        #expect(state.nextPackage == "/p/maine.mmpk" && state.isQuitting)
+        #expect(state.handoff.nextPackage == "/p/maine.mmpk" && state.handoff.isQuitting)
     }
 
     @Test func aFailedDownloadSaysWhyInItsRowAndOpensNothing() {
@@ -47,7 +47,7 @@ struct PackagesTabTests {
         _ = Fixture.keys(&state, .enter)
         _ = App.update(&state, .packages(.packageDownloaded(portalOnly, title: "Maine Places",
                                                   .failure(LoadFailure(sentence: "The portal is not answering\u{1B}[2J.", network: .portalNotAnswering, host: "h")))))
-        #expect(state.nextPackage == nil && !state.isQuitting)
+        #expect(state.handoff.nextPackage == nil && !state.handoff.isQuitting)
         #expect(card(state)?.rows.first?.facts == ["Download failed: The portal is not answering."])
         // Enter tries again.
         #expect(Fixture.keys(&state, .enter) == [.packages(.downloadPackage(portalOnly, title: "Maine Places"))])
@@ -61,10 +61,10 @@ struct PackagesTabTests {
         _ = App.update(&state, .packages(.packageDownloaded(downloaded, title: "Campus",
                                                   .success(PackageListing(path: "/p/campus.mmpk", item: downloaded, size: 1_100, maps: 2)))))
         // Not asked to open: it stays in the card, up to date.
-        #expect(state.nextPackage == nil && card(state)?.rows[1].facts.first == "On this device")
+        #expect(state.handoff.nextPackage == nil && card(state)?.rows[1].facts.first == "On this device")
         #expect(Fixture.keys(&state, .character("u")).isEmpty, "nothing newer")
         _ = Fixture.keys(&state, .enter)
-        #expect(state.nextPackage == "/p/campus.mmpk" && state.isQuitting)
+        #expect(state.handoff.nextPackage == "/p/campus.mmpk" && state.handoff.isQuitting)
     }
 
     @Test func xAsksThenRemovesAndTheCardComesBack() {

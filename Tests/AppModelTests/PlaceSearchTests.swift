@@ -52,7 +52,7 @@ struct PlaceSearchTests {
         #expect(state.requests.pending == [find] && !state.isSettled, "a script waits for the place")
         // q is a letter here, not quit.
         _ = Fixture.keys(&state, .escape, .character("s"), .character("q"))
-        #expect(!state.isQuitting && search(state)?.text == "q")
+        #expect(!state.handoff.isQuitting && search(state)?.text == "q")
     }
 
     @Test func aPlaceOpensTheMapPinnedFromTheAreaOnThisDevice() throws {
@@ -256,8 +256,8 @@ struct AreaOrderTests {
         _ = Fixture.keys(&state, .character("o"))
         #expect(state.message == "Areas nearest to Portland, ME, USA first.")
         #expect(titles(state) == ["Greater Portland", "Acadia", "Bangor"])
-        #expect(state.areas[1].distance(from: state.lastPlace!.point) == 0, "inside the area: no distance")
-        #expect((state.areas[0].distance(from: state.lastPlace!.point) ?? 0) > 100_000)
+        #expect(state.catalog.areas[1].distance(from: state.lastPlace!.point) == 0, "inside the area: no distance")
+        #expect((state.catalog.areas[0].distance(from: state.lastPlace!.point) ?? 0) > 100_000)
     }
 }
 

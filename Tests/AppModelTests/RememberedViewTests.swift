@@ -28,7 +28,7 @@ struct RememberedViewTests {
         _ = Fixture.keys(&state, .character("o"))
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("m"))
-        _ = App.update(&state, .map(.mapOpened(session: state.mapSessions, MapSourceSummary(layerNames: [], extent: nil))))
+        _ = App.update(&state, .map(.mapOpened(session: state.requests.mapSessions, MapSourceSummary(layerNames: [], extent: nil))))
         _ = Fixture.keys(&state, .character("+"), .character("+"), .character("l"), .character("c"))
         let before = try #require(state.map)
         let view = try #require(state.viewToRemember)
@@ -63,13 +63,13 @@ struct RememberedViewTests {
 
     @Test func theMapsCardOpensAtTheStartAndItsPortalPagesWaitForTheClient() {
         var state = AppState(portalHost: "start", webMapID: Fixture.webMapID)
-        state.startsOnMaps = .mine
+        state.catalog.startsOnMaps = .mine
         let effects = App.update(&state, .started)
         guard case .maps(let maps)? = state.overlay else { Issue.record("no card"); return }
         #expect(maps.tab == .mine && !effects.contains { if case .maps(.loadMaps) = $0 { true } else { false } })
         #expect(App.update(&state, .catalog(.connected(host: "portal.example.com"))) == [.maps(.loadMaps(WebMapsRequest(tab: .mine)))])
         var searching = AppState(portalHost: "start", webMapID: Fixture.webMapID)
-        searching.startsOnMaps = .search
+        searching.catalog.startsOnMaps = .search
         _ = App.update(&searching, .started)
         #expect(searching.keyContext == .search, "the words are typed at once")
     }

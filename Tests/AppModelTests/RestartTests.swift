@@ -27,7 +27,7 @@ struct RestartTests {
         return (state, effects)
     }
 
-    private func bangorIndex(_ state: AppState) -> Int { state.areas.firstIndex { $0.item.id == Fixture.bangor }! }
+    private func bangorIndex(_ state: AppState) -> Int { state.catalog.areas.firstIndex { $0.item.id == Fixture.bangor }! }
 
     @Test func offlineAnInterruptedDownloadShowsPausedWithItsShare() {
         var (state, _) = restarted(network: .offline)
@@ -42,7 +42,7 @@ struct RestartTests {
 
     @Test func onlineItResumesByItselfOnce() {
         let (state, effects) = restarted()
-        let bangor = state.areas[bangorIndex(state)]
+        let bangor = state.catalog.areas[bangorIndex(state)]
         #expect(effects.contains(.downloads(.download(bangor))))
         #expect(state.library.transfers[Fixture.bangor] == .queued)
         // A later reload does not start it again (it is running, or failed and waits for r).
@@ -60,7 +60,7 @@ struct RestartTests {
         #expect(StatusText.line(.area(index), state: state, ascii: true).plainText.hasSuffix(" 40% · d resumes"))
         #expect(StatusText.line(.area(index), state: state, ascii: true).plainText.hasPrefix("Interrupted "))
         Fixture.select(&state, "Bangor")
-        #expect(Fixture.keys(&state, .character("d")) == [.downloads(.download(state.areas[index]))])
+        #expect(Fixture.keys(&state, .character("d")) == [.downloads(.download(state.catalog.areas[index]))])
     }
 
     @Test func cDiscardsWhatWasLeft() {
@@ -78,17 +78,17 @@ struct RestartTests {
         Fixture.select(&state, "Acadia")
         _ = Fixture.keys(&state, .character("d"))
         _ = Fixture.keys(&state, .character("q"))
-        #expect(!state.isQuitting)
+        #expect(!state.handoff.isQuitting)
         guard case .confirm(let question)? = state.overlay else { Issue.record("no question"); return }
         #expect(question.question == "2 downloads running — quit and resume them next time?")
         _ = Fixture.keys(&state, .character("n"))
-        #expect(state.overlay == nil && !state.isQuitting)
+        #expect(state.overlay == nil && !state.handoff.isQuitting)
         _ = Fixture.keys(&state, .character("q"), .character("y"))
-        #expect(state.isQuitting)
+        #expect(state.handoff.isQuitting)
         // With nothing running, q quits at once; a signal never asks.
         var idle = Fixture.loaded()
         _ = Fixture.keys(&idle, .character("q"))
-        #expect(idle.isQuitting)
+        #expect(idle.handoff.isQuitting)
     }
 
     @Test func offlineDownloadsUnderWayStayListedAsWaiting() {
@@ -110,7 +110,7 @@ struct UndrawableAreaTests {
         record.packages[0].drawProblem = "the package \u{1B}[31mis not a tile package"
         var state = Fixture.loaded()
         state.library.downloads[Fixture.bangor] = record
-        let index = state.areas.firstIndex { $0.item.id == Fixture.bangor }!
+        let index = state.catalog.areas.firstIndex { $0.item.id == Fixture.bangor }!
         #expect(StatusText.line(.area(index), state: state).plainText == "Downloaded — cannot be drawn: the package is not a tile package")
         Fixture.select(&state, "Bangor")
         let details = DetailsDocument.lines(state, width: 160).map(\.plainText).joined(separator: "\n")
@@ -124,7 +124,7 @@ struct UndrawableAreaTests {
         record.packages[0].damagedLevels = [0, 1]
         var state = Fixture.loaded()
         state.library.downloads[Fixture.bangor] = record
-        let index = state.areas.firstIndex { $0.item.id == Fixture.bangor }!
+        let index = state.catalog.areas.firstIndex { $0.item.id == Fixture.bangor }!
         let line = StatusText.line(.area(index), state: state)
         #expect(line.plainText.hasPrefix("Downloaded · 2 tiles damaged · "))
         #expect(!line.contains { $0.role == .error })

@@ -18,7 +18,7 @@ struct SignInFormTests {
 
     @Test func theFormSignsInAndTheWebMapLoadsAgain() {
         var state = Self.refused()
-        #expect(state.portal.signInWanted && state.phase == .failed("portal.example.com requires signing in for this."))
+        #expect(state.portal.signInWanted && state.catalog.phase == .failed("portal.example.com requires signing in for this."))
         _ = Fixture.keys(&state, .character("S"))
         guard case .signIn? = state.overlay else { Issue.record("no form"); return }
         // Keys type: q and S are letters here.

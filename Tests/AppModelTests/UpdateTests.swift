@@ -82,16 +82,16 @@ struct UpdateLoadingAndListTests {
     @Test func startingAsksForTheLibraryThenThePortal() {
         var state = AppState(portalHost: "sample portal", webMapID: Fixture.webMapID, phase: .starting("Starting…"))
         #expect(App.update(&state, .started) == [.catalog(.readLibrary), .catalog(.loadWebMap), .pins(.loadPins)])
-        #expect(state.phase == .starting("Starting…"))
+        #expect(state.catalog.phase == .starting("Starting…"))
         _ = App.update(&state, .catalog(.connected(host: "127.0.0.1")))
-        #expect(state.phase == .loading && state.portal.host == "127.0.0.1" && state.portal.isConnected)
+        #expect(state.catalog.phase == .loading && state.portal.host == "127.0.0.1" && state.portal.isConnected)
     }
 
     @Test func theLibraryIsShownBeforeThePortalAnswers() {
         var state = AppState(portalHost: "p", webMapID: Fixture.webMapID)
         _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [Fixture.bangor: 500]))))
-        #expect(state.phase == .loaded)
-        #expect(state.areas.count == 3)
+        #expect(state.catalog.phase == .loaded)
+        #expect(state.catalog.areas.count == 3)
         #expect(state.library.partialBytes[Fixture.bangor] == 500)
         #expect(state.portal.network == .unknown)
     }
@@ -101,7 +101,7 @@ struct UpdateLoadingAndListTests {
         _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]))))
         _ = App.update(&state, .catalog(.libraryUnreadable("/lib/areas.json is damaged (not the JSON mapbook wrote); remove the area and download it again.")))
         #expect(state.message?.hasPrefix("/lib/areas.json is damaged") == true)
-        #expect(state.phase == .loading)
+        #expect(state.catalog.phase == .loading)
     }
 
     @Test func whatThePortalSaysIsSanitizedAndMeansOnline() {
@@ -110,7 +110,7 @@ struct UpdateLoadingAndListTests {
         let effects = App.update(&state, .catalog(.webMapLoaded(WebMapSnapshot(catalog: Fixture.catalog,
                                                                       library: LibrarySnapshot(catalog: nil, downloads: [:], partialBytes: [:]),
                                                                       host: "portal.example.com"))))
-        #expect(state.areas[1].item.title == "Greater Portland")
+        #expect(state.catalog.areas[1].item.title == "Greater Portland")
         #expect(state.portal.network == .online && state.portal.host == "portal.example.com")
         #expect(effects.first == .catalog(.reportNetwork(.online)))
         #expect(effects.contains { if case .map(.drawOverview) = $0 { true } else { false } }, "the overview's basemap is drawn")
@@ -119,7 +119,7 @@ struct UpdateLoadingAndListTests {
         _ = App.update(&state, .catalog(.libraryRead(LibrarySnapshot(catalog: LibraryCatalog(webMapItem: Fixture.catalog.webMapItem,
                                                                                     webMapData: .null, areas: [], syncedAt: nil),
                                                             downloads: [:], partialBytes: [:]))))
-        #expect(state.areas.count == 3)
+        #expect(state.catalog.areas.count == 3)
     }
 
     /// Thousands of areas: the list shows as it fills, areas whose packages are not known yet are
@@ -132,7 +132,7 @@ struct UpdateLoadingAndListTests {
         partial.areas[1].packagesPending = true
         partial.areas[2].packagesPending = true
         _ = App.update(&state, .catalog(.webMapListing(partial, known: 1)))
-        #expect(state.phase == .loaded && state.rows.count == 4)
+        #expect(state.catalog.phase == .loaded && state.rows.count == 4)
         #expect(state.message == "Listing the map areas: 1 of 3 checked…")
         #expect(StatusText.line(.area(2), state: state).plainText == "Checking its packages…")
         Fixture.select(&state, "Bangor")
@@ -146,7 +146,7 @@ struct UpdateLoadingAndListTests {
         var kept = AppState(portalHost: "p", webMapID: Fixture.webMapID)
         _ = App.update(&kept, .catalog(.libraryRead(LibrarySnapshot(catalog: Fixture.catalog, downloads: [:], partialBytes: [:]))))
         _ = App.update(&kept, .catalog(.webMapListing(partial, known: 1)))
-        #expect(kept.areas.allSatisfy { !$0.packagesPending })
+        #expect(kept.catalog.areas.allSatisfy { !$0.packagesPending })
     }
 
     /// The library's copy of the web map names a basemap server that has moved (the sample portal
@@ -177,10 +177,10 @@ struct UpdateLoadingAndListTests {
         var state = AppState(portalHost: "www.arcgis.com", webMapID: Fixture.webMapID)
         let effects = App.update(&state, .catalog(.webMapFailed(LoadFailure(sentence: "Cannot reach www.arcgis.com.", network: .offline,
                                                                    host: "www.arcgis.com"))))
-        #expect(state.phase == .unreachable(host: "www.arcgis.com"))
+        #expect(state.catalog.phase == .unreachable(host: "www.arcgis.com"))
         #expect(state.portal.network == .offline)
         #expect(effects == [.catalog(.reportNetwork(.offline))])
-        #expect(KeyMap.hints(for: state.phase) == ["r try now", "? help", "q quit"], "no d download, no m map on a card")
+        #expect(KeyMap.hints(for: state.catalog.phase) == ["r try now", "? help", "q quit"], "no d download, no m map on a card")
     }
 
     /// A portal that refuses, resets or closes connections is "not answering", not online; when the
@@ -191,7 +191,7 @@ struct UpdateLoadingAndListTests {
         _ = App.update(&state, .catalog(.network(.online)))
         let sentence = "The connection to p was lost mid-transfer. Try again."
         let effects = App.update(&state, .catalog(.webMapFailed(LoadFailure(sentence: sentence, network: .portalNotAnswering, host: "p"))))
-        #expect(state.phase == .notAnswering(host: "p", sentence))
+        #expect(state.catalog.phase == .notAnswering(host: "p", sentence))
         #expect(state.portal.network == .portalNotAnswering)
         #expect(effects.first == .catalog(.reportNetwork(.portalNotAnswering)))
         #expect(App.update(&state, .catalog(.network(.online))) == [.catalog(.loadWebMap)])
@@ -207,13 +207,13 @@ struct UpdateLoadingAndListTests {
         #expect(loaded.message == "p is not answering — showing downloaded areas; trying again by itself")
         #expect(loaded.rows.count == 3, "the web map, Acadia, and Bangor waiting for the network")
         let back = App.update(&loaded, .catalog(.network(.online)))
-        #expect(back.contains(.catalog(.loadWebMap)) && back.contains(.downloads(.download(loaded.areas.first { $0.item.id == Fixture.bangor }!))))
+        #expect(back.contains(.catalog(.loadWebMap)) && back.contains(.downloads(.download(loaded.catalog.areas.first { $0.item.id == Fixture.bangor }!))))
     }
 
     @Test func aFailureAfterLoadingKeepsTheListAndSaysWhy() {
         var state = Fixture.loaded()
         _ = App.update(&state, .catalog(.webMapFailed(LoadFailure(sentence: "p answered HTTP 500.", network: .online, host: "p"))))
-        #expect(state.phase == .loaded && state.areas.count == 3)
+        #expect(state.catalog.phase == .loaded && state.catalog.areas.count == 3)
         #expect(state.message == "p answered HTTP 500.")
         #expect(state.portal.network == .online)
     }
@@ -289,7 +289,7 @@ struct UpdateOverlayTests {
     @Test func lettersThatAreKeysElsewhereAreTypedIntoTheFilter() {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("/"), .character("q"), .character("d"), .character("?"))
-        #expect(!state.isQuitting && state.overlay == .filter && state.list.filterText == "qd?")
+        #expect(!state.handoff.isQuitting && state.overlay == .filter && state.list.filterText == "qd?")
     }
 
     @Test func backspaceEnterAndEscapeEditTheFilter() {
@@ -322,7 +322,7 @@ struct UpdateOverlayTests {
     @Test func qQuitsEvenFromHelp() {
         var state = Fixture.loaded()
         _ = Fixture.keys(&state, .character("?"), .character("q"))
-        #expect(state.isQuitting)
+        #expect(state.handoff.isQuitting)
     }
 
     @Test func removingAsksFirstAndNoLeavesItBe() {
@@ -369,7 +369,7 @@ struct UpdateDownloadTests {
         var state = Fixture.loaded()
         Fixture.select(&state, "Bangor")
         let effects = Fixture.keys(&state, .character("d"))
-        #expect(effects == [.downloads(.download(state.areas[2]))])
+        #expect(effects == [.downloads(.download(state.catalog.areas[2]))])
         #expect(state.library.transfers[Fixture.bangor] == .queued)
         #expect(Fixture.keys(&state, .character("d")).isEmpty, "already queued")
     }
@@ -405,7 +405,7 @@ struct UpdateDownloadTests {
         var state = Fixture.loaded()
         Fixture.select(&state, "Bangor")
         _ = Fixture.keys(&state, .character("d"))
-        let record = Fixture.record(for: state.areas[2])
+        let record = Fixture.record(for: state.catalog.areas[2])
         _ = App.update(&state, .downloads(.download(.finished(Fixture.bangor, record))))
         #expect(state.library.transfers[Fixture.bangor] == nil && state.library.downloads[Fixture.bangor] == record)
         #expect(state.message == "Bangor downloaded · 2.0 MiB, verified")
@@ -423,7 +423,7 @@ struct UpdateDownloadTests {
         _ = App.update(&state, .downloads(.download(.failed(Fixture.bangor, failure))))
         #expect(state.library.transfers[Fixture.bangor] == .failed(failure.sentence))
         #expect(state.message == "Bangor: p answered HTTP 503 (service unavailable).")
-        #expect(Fixture.keys(&state, .character("r")) == [.downloads(.download(state.areas[2]))])
+        #expect(Fixture.keys(&state, .character("r")) == [.downloads(.download(state.catalog.areas[2]))])
     }
 
     @Test func aNetworkFailureWaitsForTheNetwork() {
@@ -472,7 +472,7 @@ struct UpdateDownloadTests {
         _ = App.update(&state, .catalog(.network(.offline)))
         let effects = App.update(&state, .catalog(.network(.online)))
         #expect(effects.contains(.catalog(.loadWebMap)))
-        #expect(effects.contains(.downloads(.download(state.areas[2]))))
+        #expect(effects.contains(.downloads(.download(state.catalog.areas[2]))))
         #expect(state.library.transfers[Fixture.bangor] == .queued)
         #expect(state.message == "Reloading…")
     }
@@ -622,9 +622,9 @@ struct UpdateMapTests {
         _ = App.update(&state, .map(.mapOpened(session: 1, Self.summary)))
         var quit = state
         _ = Fixture.keys(&state, .escape)
-        #expect(state.isQuitting && state.leftStandaloneMap, "left: a browser it came from shows again")
+        #expect(state.handoff.isQuitting && state.handoff.leftStandaloneMap, "left: a browser it came from shows again")
         _ = Fixture.keys(&quit, .character("q"))
-        #expect(quit.isQuitting && !quit.leftStandaloneMap, "quit: mapbook ends")
+        #expect(quit.handoff.isQuitting && !quit.handoff.leftStandaloneMap, "quit: mapbook ends")
     }
 
     /// A package's bookmark names come from the file: cleaned before any list shows them.
@@ -648,7 +648,7 @@ struct MouseTests {
         var state = Fixture.loaded()
         let entries = state.layout!.main.entries
         _ = App.update(&state, .terminal(.mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight * 2)))))
-        #expect(state.list.selection == 2 && state.dragPoint == nil)
+        #expect(state.list.selection == 2 && state.terminal.dragPoint == nil)
         // The blank line between entries is not an entry.
         _ = App.update(&state, .terminal(.mouse(.press(CellPoint(x: entries.x + 10, y: entries.y + MainLayout.entryHeight - 1)))))
         #expect(state.list.selection == 2)
@@ -680,12 +680,12 @@ struct MouseTests {
         var (state, _) = UpdateMapTests.openMap()
         let before = state.map!.viewport
         _ = App.update(&state, .terminal(.mouse(.press(CellPoint(x: 50, y: 20)))))
-        #expect(state.dragPoint == CellPoint(x: 50, y: 20))
+        #expect(state.terminal.dragPoint == CellPoint(x: 50, y: 20))
         #expect(MouseTranslator.translate(.drag(CellPoint(x: 53, y: 18)), in: state).intent == .map(.pan(columns: 3, rows: -2)))
         _ = App.update(&state, .terminal(.mouse(.drag(CellPoint(x: 53, y: 18)))))
         #expect(state.map!.viewport == before.panned(dotsX: -6, dotsY: 8))
         _ = App.update(&state, .terminal(.mouse(.release(CellPoint(x: 53, y: 18)))))
-        #expect(state.dragPoint == nil)
+        #expect(state.terminal.dragPoint == nil)
         #expect(MouseTranslator.translate(.drag(CellPoint(x: 60, y: 18)), in: state).intent == nil, "no button held, no pan")
     }
 }

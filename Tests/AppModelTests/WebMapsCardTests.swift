@@ -31,11 +31,11 @@ struct MapsCardTests {
         #expect(Fixture.keys(&state, .left).isEmpty && Fixture.keys(&state, .right).isEmpty)
         // Enter on the web map already open only closes the card.
         _ = Fixture.keys(&state, .enter)
-        #expect(state.overlay == nil && state.nextWebMap == nil && !state.isQuitting)
+        #expect(state.overlay == nil && state.handoff.nextWebMap == nil && !state.handoff.isQuitting)
         _ = Fixture.keys(&state, .character("M"), .right)
         _ = App.update(&state, .maps(.mapsLoaded(WebMapsRequest(tab: .mine), .success(WebMapsPage([MapListing(id: other, title: "Staff")])))))
         _ = Fixture.keys(&state, .enter)
-        #expect(state.nextWebMap == other && state.isQuitting)
+        #expect(state.handoff.nextWebMap == other && state.handoff.isQuitting)
     }
 
     @Test func movingNearTheEndAsksForTheNextPageOnceAndItAddsToTheList() {
@@ -72,7 +72,7 @@ struct MapsCardTests {
         // `/` goes to Search and types there: letters that are keys elsewhere are words here.
         #expect(Fixture.keys(&state, .character("/"), .character("q"), .character("j"), .backspace).isEmpty)
         #expect(card(state)?.tab == .search && card(state)?.query == "q" && state.keyContext == .search)
-        #expect(!state.isQuitting)
+        #expect(!state.handoff.isQuitting)
         // Already typing, a `/` at the start of the words (the habit of starting a search) is not typed.
         _ = Fixture.keys(&state, .backspace, .character("/"), .character("M"))
         #expect(card(state)?.query == "M")

@@ -41,8 +41,8 @@ public enum ProgramFixture {
 
     /// Loaded with its thumbnails, or failed one way or another.
     public nonisolated static func settledLoad(_ state: AppState) -> Bool {
-        switch state.phase {
-        case .loaded: state.thumbnails.count >= min(state.areas.count + 1, 7) || state.areas.isEmpty
+        switch state.catalog.phase {
+        case .loaded: state.catalog.thumbnails.count >= min(state.catalog.areas.count + 1, 7) || state.catalog.areas.isEmpty
         case .failed, .unreachable, .notAnswering: true
         case .loading, .starting: false
         }

@@ -14,7 +14,7 @@ import LibraryModel
     /// Explore Maine with Greater Portland downloaded (index 3), Bangor downloading and Acadia failed.
     @UIActor static func state() async -> AppState {
         var state = await SnapshotState.loaded()
-        let portland = state.areas[3], bangor = state.areas[5], acadia = state.areas[0]
+        let portland = state.catalog.areas[3], bangor = state.catalog.areas[5], acadia = state.catalog.areas[0]
         state.library.downloads[portland.item.id] = DownloadRecord(
             areaID: portland.item.id, areaItem: .null, packageItems: [],
             packages: [.init(id: portland.packages[0].item.id, title: "Greater Portland basemap", type: "Vector Tile Package",
@@ -52,7 +52,7 @@ import LibraryModel
         var state = await Self.state()
         state.portal.network = .offline
         state.notice = .offline
-        state.library.transfers[state.areas[5].item.id] = .waitingForNetwork
+        state.library.transfers[state.catalog.areas[5].item.id] = .waitingForNetwork
         state.list.selection = 0
         let frame = SnapshotState.render(state, width: 120, height: 40)
         expectSnapshot(frame, "downloads-offline-120x40")
@@ -69,7 +69,7 @@ import LibraryModel
         var state = await Self.state()
         state.overlay = .confirm(Confirmation(question: "Remove Greater Portland from this device?",
                                               detail: "2.1 MiB will be deleted. It can be downloaded again.",
-                                              action: .remove(state.areas[3].item.id)))
+                                              action: .remove(state.catalog.areas[3].item.id)))
         let frame = SnapshotState.render(state, width: 80, height: 24)
         expectSnapshot(frame, "downloads-confirm-80x24")
         #expect(frame.text.contains("y yes, remove · n no, keep it"))

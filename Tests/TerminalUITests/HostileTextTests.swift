@@ -46,9 +46,9 @@ import Testing
 
     @Test @UIActor func escapeSequencesAndControlBytesRenderInert() async throws {
         let model = try await load(Self.webMap)
-        #expect(model.state.phase == .loaded)
-        #expect(model.state.webMapItem?.title == "Evil Map")
-        #expect(model.state.areas.first?.item.title == "Area !")
+        #expect(model.state.catalog.phase == .loaded)
+        #expect(model.state.catalog.webMapItem?.title == "Evil Map")
+        #expect(model.state.catalog.areas.first?.item.title == "Area !")
 
         var state = model.state
         var frames = [SnapshotState.render(state, width: 120, height: 40)]
@@ -71,8 +71,8 @@ import Testing
 
     @Test @UIActor func anErrorMessageFromTheServerIsSanitizedToo() async throws {
         let model = try await load(Self.failing)
-        guard case .failed(let sentence) = model.state.phase else {
-            Issue.record("expected a failure, got \(model.state.phase)")
+        guard case .failed(let sentence) = model.state.catalog.phase else {
+            Issue.record("expected a failure, got \(model.state.catalog.phase)")
             return
         }
         #expect(sentence.contains("boom now"))

@@ -122,7 +122,7 @@ import ArcGISModel
         failed.portal.network = .online
         states.append(("error", failed))
         var empty = loaded
-        empty.areas = []
+        empty.catalog.areas = []
         empty.list.selection = 0
         states.append(("no-areas", empty))
         var noMatch = loaded

@@ -123,7 +123,7 @@ import UserFiles
     /// An area's row: thumbnail, title, snippet, status; selected, a marker bar down its side.
     @Test @UIActor func anAreaRowShowsItsStatusAndTheSelectionMarker() async {
         var state = await SnapshotState.loaded()
-        let bangor = state.areas[5]
+        let bangor = state.catalog.areas[5]
         state.library.transfers[bangor.item.id] = .running(DownloadProgress(bytes: 1_048_576, total: 2_097_152, bytesPerSecond: 524_288))
         var frame = Frame(width: 80, height: 3)
         MainScreen.drawEntry(.area(5), state: state, selected: true, in: frame.bounds, into: &frame, options: options)

@@ -7,12 +7,12 @@ import TerminalCanvas
 enum DocumentScreen {
     static func drawDetails(_ state: AppState, scroll: Int, layout: ScreenLayout, into frame: inout Frame, options: RenderOptions) {
         let title = state.selectedRow.map { state.title(of: $0) } ?? ""
-        Renderer.drawHeader([state.webMapItem?.title ?? "", title].filter { !$0.isEmpty } + ["Details"],
+        Renderer.drawHeader([state.catalog.webMapItem?.title ?? "", title].filter { !$0.isEmpty } + ["Details"],
                             right: state.portal.headerName, into: &frame, options: options)
         var body = layout.detailsBody
         // A large thumbnail at the top right when there is room; the text beside and below it.
         if body.width >= 72, body.height >= 10, let item = state.selectedRow.flatMap(state.item(of:)),
-           let image = state.thumbnails[item.id] {
+           let image = state.catalog.thumbnails[item.id] {
             let picture = Rect(x: body.maxX - 25, y: body.y, width: 24, height: 8)
             ImageArt.draw(image, into: &frame, rect: picture, glyphs: options.glyphs, colors: options.theme.colors)
             body = Rect(x: body.x, y: body.y, width: body.width - 27, height: body.height)
@@ -131,7 +131,7 @@ enum WebMapsCard {
         let rows = maps.rows, visible = height - 6
         var list = Rect(x: card.x + 1, y: card.y + 3, width: card.width - 2, height: visible)
         // The chosen web map's thumbnail at the right when there is room.
-        if list.width >= 76, visible >= 8, rows.indices.contains(maps.selection), let image = state.thumbnails[rows[maps.selection].id] {
+        if list.width >= 76, visible >= 8, rows.indices.contains(maps.selection), let image = state.catalog.thumbnails[rows[maps.selection].id] {
             ImageArt.draw(image, into: &frame, rect: Rect(x: list.maxX - 25, y: list.y, width: 24, height: 8), glyphs: options.glyphs, colors: theme.colors)
             list.width -= 27
         }

@@ -8,7 +8,7 @@ import Geometry
 enum MainScreen {
     static func draw(_ state: AppState, layout: MainLayout, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme, glyphs = Glyphs(options.glyphs)
-        let title = state.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? (state.hasWebMap ? "Loading…" : "No web map")
+        let title = state.catalog.webMapItem.map { $0.title.isEmpty ? "Untitled web map" : $0.title } ?? (state.catalog.hasWebMap ? "Loading…" : "No web map")
         Renderer.drawHeader([title], right: state.portal.headerName, into: &frame, options: options)
 
         drawOverview(state, in: layout.overview, into: &frame, options: options)
@@ -26,7 +26,7 @@ enum MainScreen {
         let hints = FocusKeys.of(state)?.joined(separator: "  ")
             ?? (state.list.focus == .overview ? "Map focused: arrows pick an area · Tab back to the list"
             : ((state.portal.signInWanted ? KeyMap.key(for: .signIn, state.preferences.keyBindings).map { ["\($0) sign in"] } ?? [] : [])
-               + KeyMap.hints(for: state.phase, bindings: state.preferences.keyBindings, offline: state.portal.network.isCutOff)).joined(separator: "  "))
+               + KeyMap.hints(for: state.catalog.phase, bindings: state.preferences.keyBindings, offline: state.portal.network.isCutOff)).joined(separator: "  "))
         let position = rows.isEmpty ? "" : "\(state.list.selection + 1)/\(rows.count)"
         Renderer.drawStatusBar(state, hints: hints, position: position, into: &frame, options: options)
     }
@@ -36,7 +36,7 @@ enum MainScreen {
     private static func drawOverview(_ state: AppState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         var shown: [OverviewArea] = []
         var selected: Int?
-        for (index, area) in state.areas.enumerated() {
+        for (index, area) in state.catalog.areas.enumerated() {
             guard let extent = area.extent else { continue }
             if index == state.selectedAreaIndex { selected = shown.count }
             shown.append(OverviewArea(title: area.item.title, extent: extent))
@@ -51,7 +51,7 @@ enum MainScreen {
             guard (image.request.columns, image.request.rows) == mapPart, options.glyphs == .unicode else { return nil }
             return (image.picture, image.request.viewport.projection(columns: mapPart.columns, rows: mapPart.rows))
         }
-        map.draw(into: &frame, rect: rect, title: state.webMapItem?.title ?? "", theme: options.theme.map, glyphs: options.glyphs,
+        map.draw(into: &frame, rect: rect, title: state.catalog.webMapItem?.title ?? "", theme: options.theme.map, glyphs: options.glyphs,
                  colors: options.theme.colors, basemap: basemap)
     }
 
@@ -66,23 +66,23 @@ enum MainScreen {
         if state.isEditingFilter || !state.list.filterText.isEmpty {
             let cursor = state.isEditingFilter ? (options.glyphs == .unicode ? "▏" : "_") : ""
             caption = [Span(" / ", theme.heading), Span(state.list.filterText + cursor, theme.title),
-                       Span("  \(max(rows.count, 0)) of \(state.areas.count + 1)", theme.dim)]
-        } else if state.phase == .loaded, state.portal.network.isCutOff {
+                       Span("  \(max(rows.count, 0)) of \(state.catalog.areas.count + 1)", theme.dim)]
+        } else if state.catalog.phase == .loaded, state.portal.network.isCutOff {
             // Offline only what is here is listed: say how many of how many, and their size.
             let here = rows.compactMap { row -> Int? in if case .area(let index) = row { index } else { nil } }
-            let size = here.reduce(Int64(0)) { $0 + state.areas[$1].size }
-            caption = [Span(" \(here.count) of \(state.areas.count) map areas on this device", theme.heading),
+            let size = here.reduce(Int64(0)) { $0 + state.catalog.areas[$1].size }
+            caption = [Span(" \(here.count) of \(state.catalog.areas.count) map areas on this device", theme.heading),
                        Span(size > 0 ? " · \(Format.bytes(size))" : "", theme.dim)]
-        } else if state.phase == .loaded {
-            let total = state.areas.reduce(Int64(0)) { $0 + $1.size }
-            let count = state.areas.count == 1 ? "1 map area" : "\(state.areas.count) map areas"
+        } else if state.catalog.phase == .loaded {
+            let total = state.catalog.areas.reduce(Int64(0)) { $0 + $1.size }
+            let count = state.catalog.areas.count == 1 ? "1 map area" : "\(state.catalog.areas.count) map areas"
             caption = [Span(" \(count)", theme.heading), Span(total > 0 ? " · \(Format.bytes(total)) in all" : "", theme.dim)]
         } else {
             caption = []
         }
         frame.put(caption, x: list.x, y: list.y, limit: list.maxX)
 
-        switch state.phase {
+        switch state.catalog.phase {
         case .starting(let what):
             drawCard([Span(what, theme.title)], in: layout.entries, into: &frame, options: options)
             return
@@ -150,7 +150,7 @@ enum MainScreen {
         }
         let thumbnailWidth = rect.width >= 40 ? 12 : 8
         let thumbnail = Rect(x: rect.x + 1, y: rect.y, width: thumbnailWidth, height: rect.height)
-        if let image = state.thumbnails[item.id] {
+        if let image = state.catalog.thumbnails[item.id] {
             ImageArt.draw(image, into: &frame, rect: thumbnail, glyphs: options.glyphs, colors: theme.colors)
         } else {
             let placeholder = options.glyphs == .unicode ? "░" : "."
@@ -172,7 +172,7 @@ enum MainScreen {
         }
         if rect.height > 3 {
             var facts = item.modified.map { ["Updated \(Format.date($0))"] } ?? []
-            if case .nearest(let place) = state.list.order, case .area(let index) = row, let meters = state.areas[index].distance(from: place.point) {
+            if case .nearest(let place) = state.list.order, case .area(let index) = row, let meters = state.catalog.areas[index].distance(from: place.point) {
                 facts.append(meters < 1 ? "holds \(place.label)" : "\(Format.distance(meters)) from \(place.label)")
             }
             frame.put(DisplayWidth.truncated(facts.joined(separator: " · "), to: limit - x), x: x, y: rect.y + 3, style: theme.dim, limit: limit)

@@ -78,7 +78,7 @@ public enum Renderer {
         switch state.portal.network {
         case .unknown:
             // Before the portal answers, the list on screen is the one kept from the last sync: say so, and when.
-            let kept = state.phase == .loaded && !onMap ? state.portal.lastSynced.map { " · list of \(when($0))" } ?? "" : ""
+            let kept = state.catalog.phase == .loaded && !onMap ? state.portal.lastSynced.map { " · list of \(when($0))" } ?? "" : ""
             network = ("\(glyphs.connecting) connecting\(kept)", theme.statusBar)
         // Online through the fleet mirror alone: the network is up, the portal is not.
         case .online where state.portal.listedFromMirror: network = ("\(glyphs.online) mirror only · portal not answering", theme.online)

@@ -56,7 +56,7 @@ extension App {
             state.library.partialBytes = library.partialBytes
             state.basemaps.chosen = library.chosenBasemap.map(DisplayText.basemap)
             // What the portal said this session is newer than what the library kept.
-            guard state.portal.network != .online || state.webMapItem == nil, let catalog = library.catalog else { return [] }
+            guard state.portal.network != .online || state.catalog.webMapItem == nil, let catalog = library.catalog else { return [] }
             state.portal.lastSynced = catalog.syncedAt
             return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap, areas: catalog.areas)
         case .libraryUnreadable(let sentence):
@@ -65,14 +65,14 @@ extension App {
         case .connected(let host):
             state.portal.host = host
             state.portal.isConnected = true
-            if state.webMapItem == nil, state.hasWebMap { state.phase = .loading }
+            if state.catalog.webMapItem == nil, state.catalog.hasWebMap { state.catalog.phase = .loading }
             return mapsConnected(&state)
         case .webMapLoaded(let loaded):
             return webMapLoaded(&state, loaded)
         case .webMapListing(let catalog, let known):
             state.notice = .listingAreas(known: known, of: catalog.areas.count)
             // A list kept in the library is complete: better than one still filling in.
-            guard state.webMapItem == nil else { return [] }
+            guard state.catalog.webMapItem == nil else { return [] }
             return apply(&state, item: catalog.webMapItem, webMap: catalog.webMap,
                          areas: LibraryCatalog.adding(state.library.downloads, to: catalog.areas), notice: state.notice, complete: false)
         case .webMapFailed(let failure):
@@ -81,7 +81,7 @@ extension App {
             state.notice = .catalogNotKept(why)
             return []
         case .thumbnails(let images):
-            state.thumbnails.merge(images) { _, new in new }
+            state.catalog.thumbnails.merge(images) { _, new in new }
             return []
         case .network(let status):
             return networkChanged(&state, status)

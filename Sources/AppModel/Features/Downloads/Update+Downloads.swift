@@ -49,9 +49,9 @@ extension App {
     static func resumeInterrupted(_ state: inout AppState) -> [Effect] {
         guard state.library.resumesInterrupted, !state.library.hasResumedInterrupted, state.portal.isConnected, !state.portal.network.isCutOff else { return [] }
         state.library.hasResumedInterrupted = true
-        return state.areas.indices.flatMap { index -> [Effect] in
+        return state.catalog.areas.indices.flatMap { index -> [Effect] in
             guard case .paused = state.status(ofArea: index) else { return [] }
-            return startDownload(&state, state.areas[index])
+            return startDownload(&state, state.catalog.areas[index])
         } + [.newArea(.resumeAreaExports)]
     }
 
@@ -59,7 +59,7 @@ extension App {
     static func quit(_ state: inout AppState) {
         let running = state.activeTransferCount
         guard running > 0 else {
-            state.isQuitting = true
+            state.handoff.isQuitting = true
             return
         }
         let what = running == 1 ? "1 download running" : "\(running) downloads running"
@@ -79,7 +79,7 @@ extension App {
     /// `d`: the selected area, unless it is on this device and current already.
     static func download(_ state: inout AppState) -> [Effect] {
         guard let index = state.selectedAreaIndex else { state.notice = .selectAnArea(to: "download"); return [] }
-        let area = state.areas[index]
+        let area = state.catalog.areas[index]
         switch state.status(ofArea: index) {
         case .ready, .failed, .waitingForNetwork, .paused:
             guard !state.portal.network.isCutOff else { state.notice = .offlineDownloads; return [] }
@@ -90,7 +90,7 @@ extension App {
         case .queued, .downloading, .preparing:
             break
         case .checking:
-            state.notice = .listingAreas(known: state.areas.filter { !$0.packagesPending }.count, of: state.areas.count)
+            state.notice = .listingAreas(known: state.catalog.areas.filter { !$0.packagesPending }.count, of: state.catalog.areas.count)
         case .packaging, .packagingFailed, .unavailable, .unreadable:
             state.notice = NotDownloadableReason(area).map { .notDownloadable(title: state.title(of: area.item.id), $0) }
         }
@@ -102,10 +102,10 @@ extension App {
         guard !state.portal.network.isCutOff else { state.notice = .offlineDownloads; return [] }
         var effects: [Effect] = []
         var count = 0
-        for index in state.areas.indices {
+        for index in state.catalog.areas.indices {
             switch state.status(ofArea: index) {
             case .ready, .failed, .waitingForNetwork, .paused, .downloaded(_, _, true):
-                effects += startDownload(&state, state.areas[index])
+                effects += startDownload(&state, state.catalog.areas[index])
                 count += 1
             default: break
             }
@@ -122,7 +122,7 @@ extension App {
         }
         guard available else { state.notice = .noUpdate; return [] }
         guard !state.portal.network.isCutOff else { state.notice = .offlineUpdates; return [] }
-        return startDownload(&state, state.areas[index])
+        return startDownload(&state, state.catalog.areas[index])
     }
 
     /// `c`: stops the selected area's download and deletes its partial files (also those an earlier
@@ -132,7 +132,7 @@ extension App {
             state.notice = .noDownloadToCancel
             return []
         }
-        let id = state.areas[index].item.id
+        let id = state.catalog.areas[index].item.id
         switch state.library.transfers[id] {
         case nil where (state.library.partialBytes[id] ?? 0) == 0:
             state.notice = .noDownloadToCancel
@@ -150,7 +150,7 @@ extension App {
     /// `x`: asks first; removing deletes the packages and any partial download.
     static func askToRemove(_ state: inout AppState) {
         guard let index = state.selectedAreaIndex else { state.notice = .selectAnArea(to: "remove"); return }
-        let id = state.areas[index].item.id, title = state.title(of: id)
+        let id = state.catalog.areas[index].item.id, title = state.title(of: id)
         guard let size = state.library.downloads[id]?.size ?? state.library.partialBytes[id] else {
             state.notice = .notOnDevice(title: title)
             return
@@ -165,13 +165,13 @@ extension App {
         state.overlay = nil
         guard yes else {
             // Staying: a web map chosen in the Maps card is not opened after all.
-            if confirmation.action == .quit { state.nextWebMap = nil; state.nextPackage = nil }
+            if confirmation.action == .quit { state.handoff.nextWebMap = nil; state.handoff.nextPackage = nil }
             if case .removePackage = confirmation.action { return showMaps(&state, on: .packages) }
             return []
         }
         switch confirmation.action {
         case .quit:
-            state.isQuitting = true
+            state.handoff.isQuitting = true
             return []
         case .remove(let id):
             // The runtime stops the area's download and waits for it before deleting anything.

@@ -124,8 +124,8 @@ extension App {
     /// The open map on another source, keeping its title, view, bookmarks and drawing mode.
     private static func reopenMap(_ state: inout AppState, sourceName: String, source: MapSourceChoice) -> [Effect] {
         guard let old = state.map else { return [] }
-        state.mapSessions += 1
-        var map = newMap(session: state.mapSessions, title: old.title, sourceName: sourceName, home: old.homeExtent,
+        state.requests.mapSessions += 1
+        var map = newMap(session: state.requests.mapSessions, title: old.title, sourceName: sourceName, home: old.homeExtent,
                          bookmarks: old.bookmarks, layout: state.layout)
         map.viewport = old.viewport
         map.mode = old.mode
@@ -154,13 +154,13 @@ extension AppState {
         let current = map?.source
         var options: [BasemapOption] = []
         if !portal.network.isCutOff {
-            if let own = webMap?.basemap, !own.drawableLayers.isEmpty {
+            if let own = catalog.webMap?.basemap, !own.drawableLayers.isEmpty {
                 options.append(BasemapOption(title: own.title ?? "Basemap", kind: .webMap(own),
                                              isCurrent: current == .basemap(own)))
             }
             switch basemaps.gallery {
             case .loaded(let choices):
-                for choice in choices where choice.basemap != webMap?.basemap {
+                for choice in choices where choice.basemap != catalog.webMap?.basemap {
                     options.append(BasemapOption(title: choice.item.title, kind: .gallery(choice.basemap),
                                                  isCurrent: current == .basemap(choice.basemap)))
                 }
@@ -173,7 +173,7 @@ extension AppState {
                 break
             }
         }
-        for (index, area) in areas.enumerated() {
+        for (index, area) in catalog.areas.enumerated() {
             guard let record = library.downloads[area.item.id], let package = record.mapPackages.first else { continue }
             let title = title(of: .area(index))
             options.append(BasemapOption(title: title, kind: .package(area: area.item.id, package),

@@ -10,7 +10,7 @@ extension App {
     /// Where the map being opened takes its operational layers from: a downloaded area's copies,
     /// else the web map's layers, their services asked while the network is there.
     static func operationalLayers(_ state: AppState, area: ItemID?) -> OperationalLayers? {
-        let layers = state.webMap?.flatOperationalLayers ?? []
+        let layers = state.catalog.webMap?.flatOperationalLayers ?? []
         guard !layers.isEmpty else { return nil }
         return OperationalLayers(area: area, layers: layers, online: !state.portal.network.isCutOff)
     }

@@ -12,10 +12,10 @@ extension App {
     /// package, offline; the web map, and areas not downloaded, from the online basemap.
     static func openMap(_ state: inout AppState) -> [Effect] {
         guard let row = state.selectedRow else { return [] }
-        let bookmarks = state.webMap?.bookmarks ?? []
+        let bookmarks = state.catalog.webMap?.bookmarks ?? []
         switch row {
         case .area(let index):
-            let area = state.areas[index]
+            let area = state.catalog.areas[index]
             let title = state.title(of: row)
             let effects: [Effect]
             if let record = state.library.downloads[area.item.id], let package = record.mapPackages.first {
@@ -31,8 +31,8 @@ extension App {
             return effects
         case .webMap:
             // Offline too: the basemap draws from what it kept (or says it has nothing).
-            let home = state.webMap?.initialExtent?.geographic ?? state.webMapItem?.extent
-            return openBasemap(&state, title: state.webMapItem?.title ?? "Web map", home: home, bookmarks: bookmarks)
+            let home = state.catalog.webMap?.initialExtent?.geographic ?? state.catalog.webMapItem?.extent
+            return openBasemap(&state, title: state.catalog.webMapItem?.title ?? "Web map", home: home, bookmarks: bookmarks)
         }
     }
 
@@ -58,8 +58,8 @@ extension App {
         case .given?, nil: nil
         }
         var effects: [Effect] = state.map.map { [.map(.closeMap(session: $0.session))] } ?? []
-        state.mapSessions += 1
-        var map = newMap(session: state.mapSessions, title: title, sourceName: sourceName, home: home, bookmarks: bookmarks,
+        state.requests.mapSessions += 1
+        var map = newMap(session: state.requests.mapSessions, title: title, sourceName: sourceName, home: home, bookmarks: bookmarks,
                          layout: state.layout)
         map.source = source
         map.operational = operational
@@ -68,8 +68,8 @@ extension App {
         map.isOpening = source != nil
         state.screen = .map(map)
         state.notice = why
-        if let source { effects.append(.map(.openMap(session: state.mapSessions, source))) }
-        if source != nil, let operational { effects.append(.map(.openFeatureLayers(session: state.mapSessions, operational))) }
+        if let source { effects.append(.map(.openMap(session: state.requests.mapSessions, source))) }
+        if source != nil, let operational { effects.append(.map(.openFeatureLayers(session: state.requests.mapSessions, operational))) }
         return effects
     }
 
@@ -205,8 +205,8 @@ extension App {
     /// Esc with nothing open: back to the list (a map opened from a file quits).
     private static func leaveMap(_ state: inout AppState, _ map: MapViewState) -> [Effect] {
         if map.isStandalone {
-            state.leftStandaloneMap = true
-            state.isQuitting = true
+            state.handoff.leftStandaloneMap = true
+            state.handoff.isQuitting = true
             return []
         }
         state.screen = .main
@@ -337,9 +337,9 @@ extension App {
     /// next waits for it and uses the size then).
     static func requestOverviewDraw(_ state: inout AppState) -> [Effect] {
         let sources = overviewSources(state)
-        guard state.phase == .loaded, !state.overview.isDrawing, !sources.isEmpty,
+        guard state.catalog.phase == .loaded, !state.overview.isDrawing, !sources.isEmpty,
               let layout = state.layout, layout.main.overview.width > 0, layout.main.overview.height > 1 else { return [] }
-        let areas = state.areas.compactMap { area in area.extent.map { OverviewArea(title: "", extent: $0) } }
+        let areas = state.catalog.areas.compactMap { area in area.extent.map { OverviewArea(title: "", extent: $0) } }
         guard let view = OverviewMap(geography: .empty, webMapExtent: state.webMapExtent, areas: areas, selected: nil).viewExtent
         else { return [] }
         let columns = layout.main.overview.width, rows = layout.main.overview.height - 1
@@ -356,7 +356,7 @@ extension App {
     static func overviewSources(_ state: AppState) -> [MapSourceChoice] {
         var sources: [MapSourceChoice] = state.overviewBasemap.map { [.basemap($0)] } ?? []
         guard state.portal.network.isCutOff else { return sources }
-        let downloaded = state.areas.filter { state.library.downloads[$0.item.id]?.mapPackages.isEmpty == false }
+        let downloaded = state.catalog.areas.filter { state.library.downloads[$0.item.id]?.mapPackages.isEmpty == false }
         for area in downloaded.sorted(by: { ($0.extent?.area ?? 0) > ($1.extent?.area ?? 0) }) {
             if let package = state.library.downloads[area.item.id]?.mapPackages.first { sources.append(.package(area: area.item.id, package)) }
         }
@@ -381,7 +381,7 @@ extension AppState {
     /// The basemap drawn online: the one chosen with `B`, else the web map's own, when mapbook can
     /// draw a layer of it.
     public var onlineBasemap: Basemap? {
-        guard basemapNotShown == nil, let basemap = basemaps.chosen ?? webMap?.basemap else { return nil }
+        guard basemapNotShown == nil, let basemap = basemaps.chosen ?? catalog.webMap?.basemap else { return nil }
         return basemap
     }
 
@@ -389,13 +389,13 @@ extension AppState {
     /// chosen with `B` for the map view (a gallery basemap's town marks are black squares at the
     /// overview's scale); the one chosen only when the web map's own cannot be drawn.
     public var overviewBasemap: Basemap? {
-        if let own = webMap?.basemap, BasemapObstacle.of(webMap, chosen: nil) == nil { return own }
+        if let own = catalog.webMap?.basemap, BasemapObstacle.of(catalog.webMap, chosen: nil) == nil { return own }
         return onlineBasemap
     }
 
     /// Why the web map's basemap cannot be drawn, when it cannot (`BasemapObstacle`).
     public var basemapNotShown: Notice? {
-        switch BasemapObstacle.of(webMap, chosen: basemaps.chosen) {
+        switch BasemapObstacle.of(catalog.webMap, chosen: basemaps.chosen) {
         case .projection(let reference)?: .basemapProjection(reference)
         case .notDrawable(let layer)?: .basemapNotDrawable(layer)
         case nil: nil
@@ -405,7 +405,7 @@ extension AppState {
     /// A state whose whole app is one map (`mapbook open FILE`): leaving the map quits.
     public static func standaloneMap(title: String, sourceName: String, home: GeoExtent?, bookmarks: [Bookmark] = []) -> AppState {
         var state = AppState(portalHost: "", webMapID: .exploreMaine, phase: .loaded)
-        state.mapSessions = 1
+        state.requests.mapSessions = 1
         // A side-loaded package's bookmarks come from the file, cleaned as a web map's are.
         var map = App.newMap(session: 1, title: title, sourceName: sourceName, home: home, bookmarks: DisplayText.bookmarks(bookmarks), layout: nil)
         map.isStandalone = true

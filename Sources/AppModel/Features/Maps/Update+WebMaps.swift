@@ -197,8 +197,8 @@ extension App {
             guard maps.rows.indices.contains(maps.selection) else { return [] }
             let chosen = maps.rows[maps.selection]
             state.overlay = nil
-            guard chosen.id != state.webMapID else { return [] }
-            state.nextWebMap = chosen.id
+            guard chosen.id != state.catalog.webMapID else { return [] }
+            state.handoff.nextWebMap = chosen.id
             quit(&state)
             return []
         case .signIn:
@@ -307,7 +307,7 @@ extension App {
             maps.lists[request.tab] = list
             maps.more[request.tab] = page.next
             maps.problems[request.tab] = page.note.map { TerminalText.sanitizedLine($0, maxLength: 300) }
-            let unseen = listings.filter { state.thumbnails[$0.id] == nil }
+            let unseen = listings.filter { state.catalog.thumbnails[$0.id] == nil }
             if !unseen.isEmpty { effects.append(.maps(.loadMapThumbnails(unseen))) }
             // Not after a failure: the next move asks again, not a loop.
             if request.tab == maps.tab { effects += nextPageIfNear(&maps) }

@@ -71,10 +71,10 @@ extension App {
     /// `N`: the card, for the outlined part of the view, named "Area N", at the named level a few
     /// steps closer than the view; its estimate asked for at once.
     static func startNewArea(_ state: inout AppState) -> [Effect] {
-        guard let map = state.map, let layout = state.layout, state.webMap != nil else { return [] }
+        guard let map = state.map, let layout = state.layout, state.catalog.webMap != nil else { return [] }
         guard state.portal.isConnected, !state.portal.network.isCutOff else { state.notice = .newAreaNeedsPortal; return [] }
         let view = map.viewport.geographicExtent(columns: layout.mapRect.width, rows: layout.mapRect.height)
-        let taken = Set(state.areas.map { $0.item.title.lowercased() })
+        let taken = Set(state.catalog.areas.map { $0.item.title.lowercased() })
         let name = (1...).lazy.map { "Area \($0)" }.first { !taken.contains($0.lowercased()) }!
         let form = AreaForm(name: name, detail: DetailLevel.nearest(zoom: min(map.viewport.zoom + 3, Double(DetailLevel.street.level))),
                             extent: AreaForm.extent(ofView: view), request: state.requests.mint())
@@ -124,7 +124,7 @@ extension App {
         let name = form.order.name
         if name.isEmpty {
             form.problem = "An area needs a name."
-        } else if state.areas.contains(where: { $0.item.title.lowercased() == name.lowercased() }) {
+        } else if state.catalog.areas.contains(where: { $0.item.title.lowercased() == name.lowercased() }) {
             form.problem = "An area of this web map is already called \(name)."
         } else if let refusal = form.estimate?.refusal {
             form.problem = refusal
@@ -150,7 +150,7 @@ extension App {
     /// The servers prepare the area: listed (as yours) with their progress in its row.
     static func areaPreparing(_ state: inout AppState, _ area: MapArea, label: String) -> [Effect] {
         let clean = DisplayText.area(area)
-        if !state.areas.contains(where: { $0.item.id == area.item.id }) { state.areas.append(clean) }
+        if !state.catalog.areas.contains(where: { $0.item.id == area.item.id }) { state.catalog.areas.append(clean) }
         state.library.preparing[area.item.id] = TerminalText.sanitizedLine(label, maxLength: 80)
         return []
     }
@@ -158,10 +158,10 @@ extension App {
     /// Every job has its package: the area is downloaded like any other.
     static func areaPrepared(_ state: inout AppState, _ area: MapArea) -> [Effect] {
         let clean = DisplayText.area(area)
-        if let index = state.areas.firstIndex(where: { $0.item.id == area.item.id }) {
-            state.areas[index] = clean
+        if let index = state.catalog.areas.firstIndex(where: { $0.item.id == area.item.id }) {
+            state.catalog.areas[index] = clean
         } else {
-            state.areas.append(clean)
+            state.catalog.areas.append(clean)
         }
         state.library.preparing[area.item.id] = nil
         return startDownload(&state, clean)
@@ -171,7 +171,7 @@ extension App {
     static func areaNotMade(_ state: inout AppState, _ id: ItemID?, sentence: String) -> [Effect] {
         if let id {
             state.library.preparing[id] = nil
-            if state.library.downloads[id] == nil { state.areas.removeAll { $0.item.id == id } }
+            if state.library.downloads[id] == nil { state.catalog.areas.removeAll { $0.item.id == id } }
         }
         state.notice = .problem(TerminalText.sanitizedLine(sentence, maxLength: 400))
         return []

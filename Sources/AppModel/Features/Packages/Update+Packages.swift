@@ -61,7 +61,7 @@ extension App {
         // One here that reads opens; one that does not, or a failed download, is fetched again.
         if let path = package.path, package.problem == nil {
             state.overlay = nil
-            state.nextPackage = path
+            state.handoff.nextPackage = path
             quit(&state)
             return []
         }
@@ -127,7 +127,7 @@ extension App {
         if opens, maps.tab == .packages, case .success(let arrived) = result, let path = arrived.path,
            maps.rows.indices.contains(maps.selection), maps.rows[maps.selection].package?.item == item {
             state.overlay = nil
-            state.nextPackage = path
+            state.handoff.nextPackage = path
             quit(&state)
         }
     }

@@ -37,7 +37,7 @@ extension App {
     static let suggestFrom = 2
 
     static func startSearch(_ state: inout AppState) -> [Effect] {
-        guard state.webMapItem != nil || state.map != nil else { return [] }
+        guard state.catalog.webMapItem != nil || state.map != nil else { return [] }
         state.overlay = .search(PlaceSearch())
         return []
     }
@@ -167,8 +167,8 @@ extension App {
             state.notice = .placeShown(label, from: place.isOnOpenMap ? place.type.map { TerminalText.sanitizedLine($0, maxLength: 80) } : nil)
             return fit(&state, view)
         }
-        let holding = state.areas.filter { $0.extent?.contains(p) == true }
-        let bookmarks = state.webMap?.bookmarks ?? []
+        let holding = state.catalog.areas.filter { $0.extent?.contains(p) == true }
+        let bookmarks = state.catalog.webMap?.bookmarks ?? []
         var effects: [Effect]
         if let area = holding.first(where: { state.library.downloads[$0.item.id]?.mapPackages.isEmpty == false }),
            let package = state.library.downloads[area.item.id]?.mapPackages.first {
@@ -181,7 +181,7 @@ extension App {
         state.withMap { $0.pin = MapPin(point: p, label: label) }
         remember(&state, MapPin(point: p, label: label))
         // The list's selection moves to the area that holds the place: d then downloads it.
-        if let index = state.areas.firstIndex(where: { $0.item.id == holding.first?.item.id }),
+        if let index = state.catalog.areas.firstIndex(where: { $0.item.id == holding.first?.item.id }),
            let row = state.rows.firstIndex(of: .area(index)) {
             state.list.selection = row
             keepSelectionInView(&state)
@@ -216,7 +216,7 @@ extension App {
         guard let map = state.map else { return [] }
         let point = map.viewport.center.geographic
         let request = state.requests.mint()
-        let areas = state.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.library.downloads[$0.item.id] != nil ? " · on this device" : "") }
+        let areas = state.catalog.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.library.downloads[$0.item.id] != nil ? " · on this device" : "") }
         state.withMap { $0.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas) }
         return [.search(.describePlace(point, request: request, online: !map.isStandalone && !state.portal.network.isCutOff && state.portal.isConnected))]
     }

@@ -25,7 +25,7 @@ public struct SignInForm: Equatable, Sendable {
 /// again, signed in.
 extension App {
     static func startSignIn(_ state: inout AppState) -> [Effect] {
-        guard state.portal.isConnected || state.phase != .loading else { return [] }
+        guard state.portal.isConnected || state.catalog.phase != .loading else { return [] }
         state.overlay = .signIn(SignInForm(username: state.portal.signedInAs ?? ""))
         return []
     }
