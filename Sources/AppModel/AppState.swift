@@ -334,6 +334,10 @@ public struct AppState: Sendable {
             && handoff.nextPackage == nil
     }
 
+    /// Settled, and no picture is being drawn (the map's, the overview's): the screen will not
+    /// change until something new happens. The full screen's ready signal says so to tests.
+    public var isIdle: Bool { isSettled && map?.isDrawing != true && !overview.isDrawing }
+
     /// The list as shown: everything, or what matches the filter, best match first.
     public var rows: [ListRow] {
         guard catalog.webMapItem != nil else { return [] }

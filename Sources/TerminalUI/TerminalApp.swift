@@ -24,10 +24,14 @@ public final class TerminalApp {
         public var geography: Task<OverviewGeography, Never>
         /// The `theme` setting.
         public var theme: ColorTheme
+        /// `MAPBOOK_READY_SIGNAL=1`: say in the terminal's title when the screen is idle
+        /// (`CursesBackend.signalReady`), for end-to-end tests.
+        public var readySignal: Bool
 
         public init(ascii: Bool = false, noColor: Bool = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
-                    geography: Task<OverviewGeography, Never> = Task { .empty }, theme: ColorTheme = .auto) {
-            self.ascii = ascii; self.noColor = noColor; self.geography = geography; self.theme = theme
+                    geography: Task<OverviewGeography, Never> = Task { .empty }, theme: ColorTheme = .auto,
+                    readySignal: Bool = ProcessInfo.processInfo.environment["MAPBOOK_READY_SIGNAL"] == "1") {
+            self.ascii = ascii; self.noColor = noColor; self.geography = geography; self.theme = theme; self.readySignal = readySignal
         }
     }
 
@@ -36,6 +40,7 @@ public final class TerminalApp {
     private var options: RenderOptions
     private let geography: Task<OverviewGeography, Never>
     private var redrawPending = false
+    private let readySignal: Bool
     private var finished: CheckedContinuation<Void, Never>?
     /// The user quit, perhaps before the first frame (while it waited for the library).
     private var hasFinished = false
@@ -43,8 +48,8 @@ public final class TerminalApp {
     /// Resizes, and requests to stop.
     private static let terminalSignals = [SIGWINCH, SIGINT, SIGTERM, SIGHUP]
 
-    private init(program: Program, backend: CursesBackend, options: RenderOptions, geography: Task<OverviewGeography, Never>) {
-        self.program = program; self.backend = backend; self.options = options; self.geography = geography
+    private init(program: Program, backend: CursesBackend, options: RenderOptions, geography: Task<OverviewGeography, Never>, readySignal: Bool) {
+        self.program = program; self.backend = backend; self.options = options; self.geography = geography; self.readySignal = readySignal
     }
 
     /// Whether a terminal of type `term` can show the full screen: not one that says it cannot move
@@ -74,7 +79,8 @@ public final class TerminalApp {
         let options = RenderOptions(glyphs: glyphs, theme: theme)
         var current: Program? = program
         while let program = current {
-            await TerminalApp(program: program, backend: backend, options: options, geography: settings.geography).runLoop()
+            await TerminalApp(program: program, backend: backend, options: options, geography: settings.geography,
+                              readySignal: settings.readySignal).runLoop()
             current = await next(program)
         }
         backend.close()
@@ -132,6 +138,13 @@ public final class TerminalApp {
             Task { @UIActor in self?.scheduleRedraw() }
         }
         backend.draw(Renderer.render(state, width: backend.width, height: backend.height, options: options))
+        signalReadyIfIdle()
+    }
+
+    /// See `Settings.readySignal`. After keys that changed nothing, too: a test waits for its keys.
+    private func signalReadyIfIdle() {
+        guard readySignal, !redrawPending, program.state.isIdle else { return }
+        backend.signalReady()
     }
 
     /// Coalesces a burst of changes into one frame.
@@ -157,7 +170,9 @@ public final class TerminalApp {
                 program.send(.terminal(.interrupted))
             }
         }
-        if program.state.handoff.isQuitting { finish() }
+        if program.state.handoff.isQuitting { return finish() }
+        // After the redraw the keys asked for, if they asked for one (it is scheduled by then).
+        if readySignal { Task { @UIActor in self.signalReadyIfIdle() } }
     }
 
     private func received(_ signal: Int32) {

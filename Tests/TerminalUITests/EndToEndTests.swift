@@ -12,7 +12,7 @@ import UserFiles
 
 /// `mapbook demo` in a real terminal (tmux): keys in, screen text out. Each step waits for the
 /// screen to show what it expects and settle, with a deadline, rather than sleeping.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.serialized, .tags(.endToEnd)) struct EndToEndTests {
     static var tmuxAvailable: Bool { Tmux.which("tmux") != nil }
 
     /// Against a sample portal with its bandwidth capped: `d` → the bar advances → Downloaded; an
@@ -112,7 +112,8 @@ import UserFiles
         // The restart lists the area from the library before the (slowed) portal answers.
         portal.updateFaults { $0.bytesPerSecond = 300_000; $0.latencyMilliseconds = 1500 }
         tmux.respawn("mapbook --portal \(portal.baseURL.absoluteString)")
-        screen = try await tmux.waitFor("Paused ▕", timeout: 30)
+        // Read while it shows (the portal's answer moves it on: no waiting for the screen to be idle).
+        screen = try await tmux.waitUntil("the paused share", timeout: 30) { $0.contains("Paused ▕") && Self.percent(in: $0) >= 0 }
         #expect(screen.contains("resumes when online"))
         let paused = Self.percent(in: screen)
         #expect(paused >= 15, "the share kept: \(screen)")
@@ -270,9 +271,9 @@ import UserFiles
     func theDemoLibraryFromTheCommandLineThenOffline() async throws {
         let tmux = try Tmux(width: 120, height: 30)
         defer { tmux.close() }
-        try tmux.start("mapbook download Acadia --portal demo")
+        try tmux.start("mapbook download Acadia --portal demo", fullScreen: false)
         _ = try await tmux.waitFor("[exit 0]", timeout: 60)
-        tmux.respawn("mapbook library --portal demo")
+        tmux.respawn("mapbook library --portal demo", fullScreen: false)
         let listed = try await tmux.waitFor("[exit", timeout: 30)
         #expect(listed.contains("1 of 6 map areas downloaded") && listed.contains("[exit 0]"), "\(listed)")
         tmux.respawn("mapbook demo --offline")
@@ -294,7 +295,7 @@ import UserFiles
         _ = try await tmux.waitFor("braille")
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
-        tmux.respawn("sh -c \"printf 'list\\\\nquit\\\\n' | \(Self.browseCommand(portal)) --plain\"")
+        tmux.respawn("sh -c \"printf 'list\\\\nquit\\\\n' | \(Self.browseCommand(portal)) --plain\"", fullScreen: false)
         let screen = try await tmux.waitFor("[exit", timeout: 30)
         #expect(screen.contains("7. Bangor") && !screen.contains("Map of"), "\(screen)")
     }
@@ -310,8 +311,8 @@ import UserFiles
         _ = try await tmux.waitFor("6 map areas", timeout: 30)
         tmux.send("m")
         let before = Self.zoom(in: Self.footer(try await tmux.waitFor("braille")))
-        tmux.sendLiteral("\u{1B}[<65;40;12M")
-        tmux.sendLiteral("\u{1B}[<65;40;12M")
+        tmux.sendLiteral("\u{1B}[<65;40;12M", keys: 1)
+        tmux.sendLiteral("\u{1B}[<65;40;12M", keys: 1)
         #expect(await tmux.eventually { screen in
             Self.zoom(in: Self.footer(screen)).map { zoom in before.map { zoom < $0 - 1.5 } ?? false } ?? false
         }, "two notches down zoom out")
@@ -343,7 +344,7 @@ import UserFiles
     func aDumbTerminalGetsThePlainMode() async throws {
         let tmux = try Tmux(width: 80, height: 24)
         defer { tmux.close() }
-        try tmux.start("env TERM=dumb mapbook demo")
+        try tmux.start("env TERM=dumb mapbook demo", fullScreen: false)
         let screen = try await tmux.waitFor("7. Bangor", timeout: 30)
         #expect(screen.contains("TERM=dumb cannot draw the full screen: the plain mode runs instead."), "\(screen)")
         tmux.send("quit", "Enter")
@@ -853,7 +854,7 @@ import UserFiles
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
 
-        tmux.respawn("mapbook auth logout --portal \(portal.baseURL.absoluteString)")
+        tmux.respawn("mapbook auth logout --portal \(portal.baseURL.absoluteString)", fullScreen: false)
         _ = try await tmux.waitFor("Signed out of 127.0.0.1.")
         try portal.setOutage(true)
         tmux.respawn(browse)
@@ -998,7 +999,7 @@ import UserFiles
         let portal = try SampleFixture.start(faults: faults)
         let tmux = try Tmux(width: 100, height: 20)
         defer { portal.stop(); tmux.close() }
-        try tmux.start("mapbook download --all --portal \(portal.baseURL.absoluteString)")
+        try tmux.start("mapbook download --all --portal \(portal.baseURL.absoluteString)", fullScreen: false)
         let screen = try await tmux.waitUntil("two bars") { screen in
             screen.split(separator: "\n").filter { $0.contains("▕") && $0.contains("%") }.count == 2
         }
@@ -1125,6 +1126,11 @@ import UserFiles
 /// A private tmux server, driven by short `tmux` commands started by `CleanSpawn` (with a clean
 /// signal mask, since the test runner blocks signals a terminal app needs, and with no inherited
 /// descriptors, which would keep the runner's pipes open).
+extension Tag {
+    /// Runs the built program in tmux: `swift test --filter EndToEndTests` (or `--skip EndToEndTests`) runs them on their own.
+    @Tag static var endToEnd: Self
+}
+
 final class Tmux {
     struct Timeout: Error, CustomStringConvertible {
         let waitingFor: String
@@ -1139,6 +1145,13 @@ final class Tmux {
 
     private let session = "e2e"
     private let width: Int, height: Int
+    /// The pane runs the full-screen browser, which says when its screen is idle and how many keys
+    /// it has read (`MAPBOOK_READY_SIGNAL`, in the pane's title); a command-line command does not.
+    private var fullScreen = true
+    /// Keys sent to the program now running, and the serial of its last ready signal before the
+    /// latest of them: the screen answers them once a newer signal counts them all.
+    private var keysSent = 0
+    private var signalsBefore = 0
     private let scratch: URL
     private let binDirectory: URL
 
@@ -1157,19 +1170,48 @@ final class Tmux {
     var library: URL { scratch.appendingPathComponent("library") }
 
     /// Starts `command` in a new pane; in colour only when asked (the test runner sets `NO_COLOR`).
-    func start(_ command: String, colours: Bool = false) throws {
+    /// `fullScreen: false` for a command that does not run the browser (no ready signal comes).
+    func start(_ command: String, colours: Bool = false, fullScreen: Bool = true) throws {
         _ = run(["-f", "/dev/null", "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", shellLine(command, colours: colours)])
+        programStarted(fullScreen: fullScreen)
     }
 
     /// Runs `command` in the pane instead of what runs there (killed if still running).
-    func respawn(_ command: String, colours: Bool = false) {
+    func respawn(_ command: String, colours: Bool = false, fullScreen: Bool = true) {
         _ = run(["respawn-pane", "-k", "-t", session, shellLine(command, colours: colours)])
+        programStarted(fullScreen: fullScreen)
     }
+
+    /// A new program counts its keys and signals from nought (the last one's title is replaced
+    /// before it starts: `shellLine`).
+    private func programStarted(fullScreen: Bool) {
+        self.fullScreen = fullScreen
+        keysSent = 0
+        signalsBefore = 0
+    }
+
+    /// The browser's last ready signal: keys it had read, and the signal's serial.
+    private func readySignal() -> (keys: Int, serial: Int)? {
+        let words = run(["display-message", "-p", "-t", session, "#{pane_title}"]).output.split(whereSeparator: \.isWhitespace)
+        guard words.count == 4, words[0] == "mapbook", words[1] == "ready", let keys = Int(words[2]), let serial = Int(words[3]) else { return nil }
+        return (keys, serial)
+    }
+
+    /// What the browser has to answer before its screen is read: `keys` more keys, or (none)
+    /// anything (a resize).
+    private func expectAnswer(toKeys keys: Int) {
+        signalsBefore = readySignal()?.serial ?? 0
+        keysSent += keys
+    }
+
+    /// tmux's names for single keys (anything else sent is typed, a key a character).
+    private static let keyNames: Set<String> = ["Enter", "Escape", "Tab", "BTab", "Space", "BSpace", "Up", "Down", "Left", "Right",
+                                                "Home", "End", "PageUp", "PageDown", "NPage", "PPage", "DC", "IC", "C-c"]
 
     private func shellLine(_ command: String, colours: Bool) -> String {
         let cache = scratch.appendingPathComponent("cache").path
-        return "env \(colours ? "-u NO_COLOR " : "")LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' MAPBOOK_DATA_DIR='\(library.path)' "
-            + "XDG_CONFIG_HOME='\(scratch.appendingPathComponent("config").path)' XDG_STATE_HOME='\(scratch.appendingPathComponent("state").path)' MAPBOOK_KEYRING=0 PATH='\(binDirectory.path)':\"$PATH\" "
+        return "printf '\\033]2;starting\\007'; env \(colours ? "-u NO_COLOR " : "")LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=tmux-256color XDG_CACHE_HOME='\(cache)' MAPBOOK_DATA_DIR='\(library.path)' "
+            + "XDG_CONFIG_HOME='\(scratch.appendingPathComponent("config").path)' XDG_STATE_HOME='\(scratch.appendingPathComponent("state").path)' MAPBOOK_KEYRING=0 MAPBOOK_READY_SIGNAL=1 PATH='\(binDirectory.path)':\"$PATH\" "
             + "\(command); echo \"[exit $?]\"; sleep 600"
     }
 
@@ -1187,14 +1229,20 @@ final class Tmux {
         }
     }
 
-    /// Types `text` into the pane as it is, escape sequences and all (what a terminal would send).
-    func sendLiteral(_ text: String) { _ = run(["send-keys", "-l", "-t", session, text]) }
+    /// Types `text` into the pane as it is, escape sequences and all (what a terminal would send),
+    /// which the program reads as `keys` keys (a mouse report is one).
+    func sendLiteral(_ text: String, keys: Int) {
+        expectAnswer(toKeys: keys)
+        _ = run(["send-keys", "-l", "-t", session, text])
+    }
 
     func send(_ keys: String...) {
+        expectAnswer(toKeys: keys.reduce(0) { $0 + (Self.keyNames.contains($1) ? 1 : $1.count) })
         for key in keys { _ = run(["send-keys", "-t", session, key]) }
     }
 
     func resize(width: Int, height: Int) {
+        expectAnswer(toKeys: 0)
         _ = run(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
     }
 
@@ -1241,16 +1289,24 @@ final class Tmux {
         return screen
     }
 
-    /// Polls until two captures 150 ms apart are the same.
+    /// Waits until the screen has answered everything sent: the browser's ready signal newer than
+    /// the last keys sent and counting them all (tmux takes the title after the frame before it,
+    /// so the capture is whole), or the command's end (`[exit N]`). A command-line command that
+    /// is still running gives no signal: its output is taken once two captures 150 ms apart agree.
     @discardableResult
     func waitForSettled(deadline: Date = Date().addingTimeInterval(15)) async throws -> String {
-        var previous = capture()
+        var previous: String?
         while true {
-            try await Task.sleep(for: .milliseconds(150))
+            let signal = fullScreen ? readySignal() : nil
             let screen = capture()
-            if screen == previous { return screen }
-            guard Date() < deadline else { throw Timeout(waitingFor: "the screen to settle", screen: screen) }
+            if screen.contains("[exit ") { return screen }
+            if let signal, signal.serial > signalsBefore, signal.keys >= keysSent { return screen }
+            if !fullScreen, screen == previous { return screen }
+            guard Date() < deadline else {
+                throw Timeout(waitingFor: "the screen to settle (ready signal \(signal.map { "\($0)" } ?? "none"), \(keysSent) keys sent)", screen: screen)
+            }
             previous = screen
+            try await Task.sleep(for: .milliseconds(fullScreen ? 30 : 150))
         }
     }
 

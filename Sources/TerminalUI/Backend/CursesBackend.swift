@@ -114,6 +114,15 @@ final class CursesBackend {
         fflush(stdout)
     }
 
+    /// Sets the terminal's title to "mapbook ready KEYS SERIAL" (OSC 2), after the frame: a test
+    /// in tmux reads it as the pane's title and knows the screen it captures next is whole, and
+    /// which of its keys it answers. Only with `MAPBOOK_READY_SIGNAL=1`.
+    func signalReady() {
+        readySignals += 1
+        putp("\u{1B}]2;mapbook ready \(keysRead) \(readySignals)\u{07}")
+        fflush(stdout)
+    }
+
     /// OSC 52 for the clipboard ("c"), the text in base64: nothing of it can reach the terminal as
     /// a control character.
     nonisolated static func clipboardSequence(_ text: String) -> String {
@@ -149,6 +158,11 @@ final class CursesBackend {
 
     /// Reads in a row that found input ready but decoded nothing.
     private var emptyReads = 0
+    /// Keys (and mouse reports) read from the terminal since it was set up: the ready signal says
+    /// how many, so a test knows its keys were handled.
+    private(set) var keysRead = 0
+    /// Ready signals sent (`signalReady`).
+    private var readySignals = 0
 
     /// Everything waiting on the input, decoded. Called when the input is readable. Reading nothing
     /// is normal once (half an escape sequence); the input hanging up, or nothing again and again
@@ -159,6 +173,7 @@ final class CursesBackend {
         while true {
             let result = wget_wch(stdscr, &character)
             if result == ERR { break }
+            keysRead += 1
             if result == KEY_CODE_YES, Int32(character) == MB_KEY_SGR_MOUSE {
                 if let event = sgrMouseReport() { events.append(.mouse(event)) }
             } else if result == KEY_CODE_YES {
