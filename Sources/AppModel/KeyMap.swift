@@ -10,6 +10,8 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case confirm = "When asked to confirm"
     case form = "While filling in a pin or signing in"
     case map = "Map view"
+    /// Over the map's own keys: those the panel takes, the rest work as on the map.
+    case directions = "Directions panel"
 }
 
 /// One line of the key map: the keys, what they do, and how help and the status bar show them.
@@ -112,7 +114,7 @@ public enum KeyMap {
                    summary: "Directions: the ones asked before (↑↓ in the panel go through the steps)", context: .map, hint: nil),
         KeyBinding(keys: [.character("]")], intent: .map(.nextDirections), label: "]", summary: "Directions: the ones asked after",
                    context: .map, hint: nil),
-        KeyBinding(keys: [.tab], intent: .map(.nextHit), label: "Tab", summary: "Identify found several: the next one; directions: the next travel mode", context: .map, hint: nil),
+        KeyBinding(keys: [.tab], intent: .map(.nextHit), label: "Tab", summary: "Identify found several: the next one", context: .map, hint: nil),
         KeyBinding(keys: [.character("p")], intent: .map(.dropPin), action: .pin, label: "p", summary: "Drop a pin at the centre: a title, a note, a link",
                    context: .map, hint: "p pin"),
         KeyBinding(keys: [.character("P")], intent: .map(.showPins), action: .pins, label: "P",
@@ -130,6 +132,7 @@ public enum KeyMap {
         KeyBinding(keys: [.character("c")], intent: .map(.cycleMode), action: .drawing, label: "c", summary: "Drawing: braille, blocks, ASCII",
                    context: .map, hint: nil,
                    shadowsGlobalKeys: true),
+    ] + DirectionsFeature.keys + [
         // Any other character typed while filtering is `.filter(.type(character))` (see `intent(for:in:)`).
         KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters narrow the list", context: .filter, hint: nil),
         KeyBinding(keys: [.backspace], intent: .filter(.deleteBackward), label: "Backspace", summary: "Delete the last character",
@@ -164,7 +167,7 @@ public enum KeyMap {
     public static func bindings(overriding keys: [KeyAction: Character]) -> [KeyBinding] {
         guard !keys.isEmpty else { return bindings }
         return bindings.map { binding in
-            guard [.everywhere, .list, .map].contains(binding.context) else { return binding }
+            guard [.everywhere, .list, .map, .directions].contains(binding.context) else { return binding }
             var binding = binding
             if let action = binding.action, let character = keys[action] {
                 let label = String(character)
@@ -182,7 +185,9 @@ public enum KeyMap {
         }
     }
 
-    private static func overlaps(_ a: KeyContext, _ b: KeyContext) -> Bool { a == b || a == .everywhere || b == .everywhere }
+    private static func overlaps(_ a: KeyContext, _ b: KeyContext) -> Bool {
+        a == b || a == .everywhere || b == .everywhere || Set([a, b]) == [.map, .directions]
+    }
 
     /// The intent a key asks for in a context: answering a question looks only at its own keys;
     /// typing a filter at its own, then types characters, and leaves other keys to the list; the
@@ -211,6 +216,9 @@ public enum KeyMap {
             if context == .confirm { return nil }
             // Characters are typed; other keys (arrows, Page Down…) still move in the list.
             if case .character(let character) = key { return .filter(.type(character)) }
+        case .directions:
+            if let intent = bound(.directions) { return intent }
+            return Self.intent(for: key, in: .map, bindings: bindings)
         case .map:
             // The pan keys (unless the config gave one to another action).
             if bindings.contains(where: { $0.context == .map && $0.intent == nil && $0.keys.contains(key) }) {
@@ -249,7 +257,10 @@ public enum KeyMap {
 
     /// Status bar hints of a context, in table order.
     public static func hints(in context: KeyContext = .list, bindings: [KeyBinding] = bindings) -> [String] {
-        let contexts: [KeyContext] = context == .map ? [.map] : [.everywhere, .list]
+        let contexts: [KeyContext] = switch context {
+        case .map, .directions: [context]
+        default: [.everywhere, .list]
+        }
         return bindings.filter { contexts.contains($0.context) }.compactMap(\.hint)
     }
 }

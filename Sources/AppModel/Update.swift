@@ -226,7 +226,7 @@ extension AppState {
         case .pinForm?, .signIn?, .newArea?: .form
         case .maps(let maps)?: maps.isTypingQuery ? .search : .list
         case .help?: .list
-        case nil: screen.kind == .map ? .map : .list
+        case nil: screen.kind == .map ? (map?.card == .directions ? .directions : .map) : .list
         }
     }
 }

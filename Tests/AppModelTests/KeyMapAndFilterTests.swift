@@ -88,6 +88,21 @@ import UserFiles
         #expect(KeyMap.intent(for: .character("?")) == .toggleHelp)
         #expect(KeyMap.intent(for: .character("z")) == nil)
     }
+
+    @Test func tabIsTheNextTravelModeInTheDirectionsPanelAndTheNextHitElsewhereOnTheMap() {
+        #expect(KeyMap.intent(for: .tab, in: .directions) == .map(.nextTravelMode))
+        #expect(KeyMap.intent(for: .tab, in: .map) == .map(.nextHit))
+        // What the panel does not take works as on the map: panning, zooming.
+        #expect(KeyMap.intent(for: .left, in: .directions) == .move(.left))
+        #expect(KeyMap.intent(for: .character("+"), in: .directions) == KeyMap.intent(for: .character("+"), in: .map))
+    }
+
+    @Test func theDirectionsPanelsHintsAreItsKeysAsBound() {
+        let bound = KeyMap.bindings(overriding: [.directions: "T"])
+        #expect(KeyMap.hints(in: .directions, bindings: bound) == ["↑↓ steps", "Enter all", "T add a stop", "Tab travel mode", "[ ] earlier/later", "Esc close"])
+        #expect(KeyMap.intent(for: .character("T"), in: .directions, bindings: bound) == .map(.directions))
+        #expect(KeyMap.intent(for: .character("t"), in: .directions, bindings: bound) == nil)
+    }
 }
 
 /// Keys the config gives to other actions: the action takes its key alone, the key leaves what had

@@ -26,8 +26,7 @@ enum FocusKeys {
         case .mapPanel(.pins)?:
             return ["↑↓ choose", "Enter go", "\(key(.map(.editPin))) edit", "\(key(.area(.remove))) delete", "\(key(.map(.openLink))) open link", "Esc close"]
         case .mapPanel?: return ["↑↓ choose", "Enter go", "Esc close"]
-        case .directions?:
-            return ["↑↓ steps", "Enter all", "\(key(.map(.directions))) add a stop", "Tab travel mode", "[ ] earlier/later", "Esc close"]
+        case .directions?: return KeyMap.hints(in: .directions, bindings: state.preferences.keyBindings)
         case .identify?, .whatsHere?, .ruler?, nil: return nil
         }
     }

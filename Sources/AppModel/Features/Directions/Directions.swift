@@ -239,7 +239,7 @@ extension App {
             // r: directions that failed are asked for again (a new result, the failure kept before it).
             guard case .failed = shown.outcome else { return nil }
             return route(&state, through: shown.stops)
-        case .map(.nextHit):
+        case .map(.nextTravelMode):
             return nextTravelMode(&state)
         default:
             return nil

@@ -28,6 +28,26 @@ public enum DirectionsFeature {
     }
 }
 
+extension DirectionsFeature {
+    /// The directions panel's keys (`KeyContext.directions`); the map's work for the rest. Its
+    /// border and the status bar show their hints.
+    static let keys: [KeyBinding] = [
+        KeyBinding(keys: [.up, .character("k")], intent: .move(.up), label: "↑ k", summary: "The step before", context: .directions, hint: nil),
+        KeyBinding(keys: [.down, .character("j")], intent: .move(.down), label: "↓ j", summary: "The next step (shown on the map)",
+                   context: .directions, hint: "↑↓ steps"),
+        KeyBinding(keys: [.enter], intent: .open, label: "Enter", summary: "The whole route again", context: .directions, hint: "Enter all"),
+        KeyBinding(keys: [.character("t")], intent: .map(.directions), action: .directions, label: "t",
+                   summary: "A further stop, typed", context: .directions, hint: "t add a stop"),
+        KeyBinding(keys: [.tab], intent: .map(.nextTravelMode), label: "Tab", summary: "The same stops by the portal's next travel mode",
+                   context: .directions, hint: "Tab travel mode"),
+        KeyBinding(keys: [.character("[")], intent: .map(.previousDirections), label: "[", summary: "The directions asked before",
+                   context: .directions, hint: "[ ] earlier/later"),
+        KeyBinding(keys: [.character("]")], intent: .map(.nextDirections), label: "]", summary: "The directions asked after",
+                   context: .directions, hint: nil),
+        KeyBinding(keys: [.escape], intent: .back, label: "Esc", summary: "Close the panel", context: .directions, hint: "Esc close"),
+    ]
+}
+
 extension App {
     /// `DirectionsFeature`'s part of `update`.
     static func reduce(_ state: inout AppState, _ action: DirectionsFeature.Action) -> [Effect] {

@@ -178,8 +178,8 @@ extension App {
             state.withMap { $0.mode = map.mode.next }
             state.notice = .drawingMode(map.mode.next)
             return requestMapDraw(&state)
-        case .editPin, .openLink, .toggle:
-            // Only in the pins table and the layer list.
+        case .editPin, .openLink, .toggle, .nextTravelMode:
+            // Only in the pins table, the layer list and the directions panel.
             break
         }
         return []
