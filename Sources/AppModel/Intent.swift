@@ -79,8 +79,9 @@ public enum MapIntent: Hashable, Sendable {
     case whatsHere, cycleMode
     /// `i`: what lies under the centre; `Tab`: the next thing found.
     case identify, nextHit
-    /// `Tab` in the directions panel: the directions again by the portal's next travel mode.
-    case nextTravelMode
+    /// `Tab` in the directions panel: the directions again by the portal's next travel mode; `Y`
+    /// there: the directions as text to the clipboard.
+    case nextTravelMode, copyDirections
     /// A click on the map: identify at that cell of it (with the ruler out: a point of it there).
     case identifyAt(column: Int, row: Int)
     /// `R`: start a ruler at the centre, or fix a point of it there.

@@ -77,6 +77,8 @@ public enum Notice: Equatable, Sendable {
     case newAreaNeedsPortal
     /// `Y`: the position put on the clipboard.
     case copied(String)
+    /// `Y` in the directions panel.
+    case copiedDirections(steps: Int)
     case makingArea(String)
 
     /// The sentence, naming the default keys.
@@ -142,6 +144,7 @@ public enum Notice: Equatable, Sendable {
         case .noTravelModes: "This portal offers no travel modes: directions use its route service's own."
         case .newAreaNeedsPortal: "Making an area of your own needs the web map's services, and they cannot be reached now."
         case .copied(let position): "Copied \(position) (LON,LAT) to the clipboard."
+        case .copiedDirections(let steps): "Copied the directions (\(steps) step\(steps == 1 ? "" : "s")) to the clipboard."
         case .makingArea(let name): "Making \(name): the servers are asked to prepare it; its row shows how far they are."
         }
     }

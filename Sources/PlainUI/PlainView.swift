@@ -35,7 +35,7 @@ public enum PlainView {
         if let map = state.map { add("map", mapLine(map)) }
         if let shown = state.directions.current {
             // Keyed by request: each new result is printed whole, even where its steps read the same.
-            let lines = directionsLines(shown)
+            let lines = shown.lines()
             for (index, line) in lines.enumerated() { add("directions \(shown.request) \(index)", line) }
         }
         if case .maps(let maps)? = state.overlay {
@@ -102,20 +102,6 @@ public enum PlainView {
             return "\(title): downloading, \(Int(fraction * 10) * 10)% of \(Format.bytes(total))."
         case .waitingForNetwork: return "\(title): waiting for the network; it resumes where it stopped."
         case .failed: return "\(title): the download failed; type download again to retry."
-        }
-    }
-
-    /// Directions as lines: the stops and the totals (or why there are none), then each step.
-    public static func directionsLines(_ shown: Directions.Result, timeZone: TimeZone = .current) -> [String] {
-        switch shown.outcome {
-        case .asking: return ["Directions \(shown.title): asking the route service."]
-        case .failed(let sentence): return ["Directions \(shown.title): \(sentence)"]
-        case .found(let route):
-            return ["Directions \(shown.title): \(route.totals), arriving \(Format.clock(route.arrival, in: timeZone))"
-                    + (route.modeName.map { " (\($0))" } ?? "") + ". \(route.maneuvers.count) steps:"]
-                + route.maneuvers.enumerated().map { index, step in
-                    "  \(index + 1). \(step.text)" + (route.measure(of: step).map { " — \($0)" } ?? "")
-                }
         }
     }
 

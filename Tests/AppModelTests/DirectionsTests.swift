@@ -170,6 +170,23 @@ struct DirectionsTests {
 
     /// Tab in the panel: the portal's travel modes asked for once, then the directions again by
     /// the next; later directions keep the mode chosen.
+    @Test func yInThePanelCopiesTheDirectionsAsThePlainModeWritesThem() throws {
+        var state = searched(portlandFirst: true)
+        _ = Fixture.keys(&state, .character("t"))
+        guard case .directions(.findRoute(let request, let stops, _, nil))? = Fixture.keys(&state, .enter).first else { Issue.record("not asked"); return }
+        #expect(Fixture.keys(&state, .character("Y")).isEmpty, "nothing to copy while the route is asked for")
+        let route = Self.route(stops.compactMap { stop in stop.point.map { RouteStop(name: stop.name, point: $0) } })
+        _ = App.update(&state, .directions(.routeFound(request: request, .success(route))))
+        let shown = try #require(state.directions.current)
+        #expect(Fixture.keys(&state, .character("Y")) == [.copy(shown.lines().joined(separator: "\n"))])
+        #expect(shown.lines().count == route.maneuvers.count + 1 && shown.lines()[1].hasPrefix("  1. "))
+        #expect(state.notice == .copiedDirections(steps: route.maneuvers.count))
+        // Without the panel, Y is the map's: the centre's position.
+        _ = Fixture.keys(&state, .escape)
+        guard case .copy(let position)? = Fixture.keys(&state, .character("Y")).first else { Issue.record("no position"); return }
+        #expect(position.split(separator: ",").count == 2)
+    }
+
     @Test func tabAsksAgainByTheNextTravelMode() throws {
         var state = searched(portlandFirst: true)
         _ = Fixture.keys(&state, .character("t"))

@@ -99,7 +99,7 @@ import UserFiles
 
     @Test func theDirectionsPanelsHintsAreItsKeysAsBound() {
         let bound = KeyMap.bindings(overriding: [.directions: "T"])
-        #expect(KeyMap.hints(in: .directions, bindings: bound) == ["↑↓ steps", "Enter all", "T add a stop", "Tab travel mode", "[ ] earlier/later", "Esc close"])
+        #expect(KeyMap.hints(in: .directions, bindings: bound) == ["↑↓ steps", "Enter all", "T add a stop", "Tab travel mode", "[ ] earlier/later", "Y copy", "Esc close"])
         #expect(KeyMap.intent(for: .character("T"), in: .directions, bindings: bound) == .map(.directions))
         #expect(KeyMap.intent(for: .character("t"), in: .directions, bindings: bound) == nil)
     }

@@ -87,6 +87,20 @@ public struct Directions: Equatable, Sendable {
 
         /// "Portland, ME → Bangor, ME".
         public var title: String { stops.map(\.name).joined(separator: " → ") }
+
+        /// Directions as lines: the stops and the totals (or why there are none), then each step.
+        public func lines(timeZone: TimeZone = .current) -> [String] {
+            switch outcome {
+            case .asking: return ["Directions \(title): asking the route service."]
+            case .failed(let sentence): return ["Directions \(title): \(sentence)"]
+            case .found(let route):
+                return ["Directions \(title): \(route.totals), arriving \(Format.clock(route.arrival, in: timeZone))"
+                        + (route.modeName.map { " (\($0))" } ?? "") + ". \(route.maneuvers.count) steps:"]
+                    + route.maneuvers.enumerated().map { index, step in
+                        "  \(index + 1). \(step.text)" + (route.measure(of: step).map { " — \($0)" } ?? "")
+                    }
+            }
+        }
     }
 
     /// Results kept; older ones go.
@@ -241,6 +255,10 @@ extension App {
             return route(&state, through: shown.stops)
         case .map(.nextTravelMode):
             return nextTravelMode(&state)
+        case .map(.copyDirections):
+            guard let route = shown.route else { return [] }
+            state.notice = .copiedDirections(steps: route.maneuvers.count)
+            return [.copy(shown.lines().joined(separator: "\n"))]
         default:
             return nil
         }

@@ -44,6 +44,8 @@ extension DirectionsFeature {
                    context: .directions, hint: "[ ] earlier/later"),
         KeyBinding(keys: [.character("]")], intent: .map(.nextDirections), label: "]", summary: "The directions asked after",
                    context: .directions, hint: nil),
+        KeyBinding(keys: [.character("Y")], intent: .map(.copyDirections), label: "Y", summary: "Copy the directions, step by step, to the clipboard",
+                   context: .directions, hint: "Y copy"),
         KeyBinding(keys: [.escape], intent: .back, label: "Esc", summary: "Close the panel", context: .directions, hint: "Esc close"),
     ]
 }

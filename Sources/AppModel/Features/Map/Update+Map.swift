@@ -178,7 +178,7 @@ extension App {
             state.withMap { $0.mode = map.mode.next }
             state.notice = .drawingMode(map.mode.next)
             return requestMapDraw(&state)
-        case .editPin, .openLink, .toggle, .nextTravelMode:
+        case .editPin, .openLink, .toggle, .nextTravelMode, .copyDirections:
             // Only in the pins table, the layer list and the directions panel.
             break
         }
