@@ -85,7 +85,7 @@ extension App {
         case .downloadAll: return downloadAll(&state)
         case .cancel: return cancelDownload(&state)
         case .remove: askToRemove(&state); return []
-        case .update: return update(&state)
+        case .update: return updateSelectedArea(&state)
         }
     }
 

@@ -85,7 +85,7 @@ extension App {
             guard !state.portal.network.isCutOff else { state.notice = .offlineDownloads; return [] }
             return startDownload(&state, area)
         case .downloaded(_, _, let updateAvailable):
-            if updateAvailable { return update(&state) }
+            if updateAvailable { return updateSelectedArea(&state) }
             state.notice = .upToDate(title: state.title(of: area.item.id))
         case .queued, .downloading, .preparing:
             break
@@ -115,7 +115,7 @@ extension App {
     }
 
     /// `u`: downloads the new packages beside the old ones, swapped in once verified.
-    static func update(_ state: inout AppState) -> [Effect] {
+    static func updateSelectedArea(_ state: inout AppState) -> [Effect] {
         guard let index = state.selectedAreaIndex, case .downloaded(_, _, let available) = state.status(ofArea: index) else {
             state.notice = .onlyDownloadedUpdates
             return []
