@@ -25,7 +25,7 @@ public enum LoadPhase: Equatable, Sendable {
 
 /// Which screen is showing, with the state that only that screen has: an invalid combination (a
 /// map screen without a map, a details scroll on the main screen) cannot be built.
-public enum Screen: Sendable {
+public enum Screen: Equatable, Sendable {
     /// The overview beside the list.
     case main
     /// The selected row's details, scrolled this far.
@@ -106,7 +106,7 @@ public struct CellPoint: Equatable, Sendable {
 }
 
 /// What is on this device, and what is moving toward it.
-public struct LibraryState: Sendable {
+public struct LibraryState: Equatable, Sendable {
     /// What is on this device has been read (once, at the start): until then the list shows only
     /// what the portal said, and the first frame waits a moment for it.
     public var isRead = false
@@ -131,7 +131,7 @@ public struct LibraryState: Sendable {
 
 /// The overview pane: the web map's basemap drawn for it, when it could be (online); the bundled
 /// outline is drawn otherwise.
-public struct OverviewState: Sendable {
+public struct OverviewState: Equatable, Sendable {
     public var basemap: MapImage?
     /// What the picture was drawn from (the sources tried, in order).
     public var drawnFrom: [MapSourceChoice] = []
@@ -144,7 +144,7 @@ public struct OverviewState: Sendable {
 }
 
 /// The areas list beside the overview.
-public struct AreaListState: Sendable {
+public struct AreaListState: Equatable, Sendable {
     /// How it orders the areas (`o`), and whether the downloaded ones come first (`O`).
     public var order: AreaOrder = .portal
     public var downloadedFirst = false
@@ -160,7 +160,7 @@ public struct AreaListState: Sendable {
 }
 
 /// The basemaps a web map can be drawn on.
-public struct BasemapsState: Sendable {
+public struct BasemapsState: Equatable, Sendable {
     /// The basemap chosen for this web map with `B` (remembered in the library); nil: the web map's own.
     public var chosen: Basemap?
     /// The portal's basemap gallery, asked for the first time `B` is pressed online.
@@ -170,7 +170,7 @@ public struct BasemapsState: Sendable {
 }
 
 /// What the user set in the config, as the browser applies it.
-public struct Preferences: Sendable {
+public struct Preferences: Equatable, Sendable {
     /// The keys, with those the config gives to other actions (`KeyMap.bindings(overriding:)`).
     public var keyBindings = KeyMap.bindings
     /// How distances are said (`units` in the config, else the locale's).
@@ -183,7 +183,7 @@ public struct Preferences: Sendable {
 
 /// The portal this browser talks to: its host, whether it is connected and reachable, and who
 /// signed in to it.
-public struct PortalSession: Sendable {
+public struct PortalSession: Equatable, Sendable {
     public var host: String
     public var network: NetworkState = .unknown
     public var lastSynced: Date?
@@ -209,7 +209,7 @@ public struct PortalSession: Sendable {
 }
 
 /// The web map this browser shows, its areas, and how loading them goes.
-public struct CatalogState: Sendable {
+public struct CatalogState: Equatable, Sendable {
     public var webMapID: ItemID
     public var webMapItem: PortalItem?
     public var webMap: WebMap?
@@ -228,7 +228,7 @@ public struct CatalogState: Sendable {
 }
 
 /// The terminal as the model knows it.
-public struct TerminalState: Sendable {
+public struct TerminalState: Equatable, Sendable {
     /// nil until the front end says how big the terminal is.
     public var display: Display?
     /// Where a drag on the map last was, while the button is held.
@@ -238,7 +238,7 @@ public struct TerminalState: Sendable {
 }
 
 /// How this program ends, and what takes over once it has.
-public struct Handoff: Sendable {
+public struct Handoff: Equatable, Sendable {
     public var isQuitting = false
     /// The web map chosen in the Maps card: a program of its own takes over once this one has quit.
     public var nextWebMap: ItemID?
@@ -252,7 +252,7 @@ public struct Handoff: Sendable {
 }
 
 /// The user's pins (any portal), as last read, and their places.
-public struct PinsState: Sendable {
+public struct PinsState: Equatable, Sendable {
     public var all: [Pin] = []
     /// Pins' places, reverse-geocoded this session, by pin id.
     public var places: [String: String] = [:]
@@ -263,7 +263,7 @@ public struct PinsState: Sendable {
 /// Everything the screen shows, and everything `update` decides by: a value, changed only by
 /// `update(_:_:)`. Every string in it that came from the network has been sanitized (see
 /// `DisplayText`).
-public struct AppState: Sendable {
+public struct AppState: Equatable, Sendable {
     /// The portal: host, connection, network, sign-in.
     public var portal: PortalSession
     /// The web map, its areas, and how loading them goes.

@@ -15,7 +15,7 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
 }
 
 /// One line of the key map: the keys, what they do, and how help and the status bar show them.
-public struct KeyBinding: Sendable {
+public struct KeyBinding: Equatable, Sendable {
     public var keys: [Key]
     /// Intent to dispatch; nil for bindings handled by the filter editor itself.
     public var intent: Intent?

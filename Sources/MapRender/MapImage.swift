@@ -21,7 +21,7 @@ public struct MapRequest: Sendable, Equatable {
 }
 
 /// A drawn map: its picture (names still to place), what it was drawn for, and what could not be drawn.
-public struct MapImage: Sendable {
+public struct MapImage: Equatable, Sendable {
     /// Screens add their own marks and names to its pass, so all are placed together.
     public var picture: MapPicture
     public var request: MapRequest
@@ -38,6 +38,12 @@ public struct MapImage: Sendable {
 
     /// The map with its names and nothing more: what `snapshot` prints.
     public var frame: Frame { picture.finished().frame }
+
+    /// Two drawings are the same when drawn for the same request, as completely, with the same
+    /// report: the picture follows from them, and comparing its cells would cost a frame's work.
+    public static func == (a: MapImage, b: MapImage) -> Bool {
+        a.request == b.request && a.isAtHand == b.isAtHand && a.report == b.report && a.problems == b.problems
+    }
 }
 
 /// One thing found under the pointer: its popup card and its geometry, to highlight it.

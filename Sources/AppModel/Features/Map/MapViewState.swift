@@ -24,7 +24,7 @@ public enum MapCard: Equatable, Sendable {
 
 /// The map view: what it shows, how, and the last picture drawn. The picture may be for an older
 /// viewport while a newer one is being drawn: a stale frame stays until the new one is ready.
-public struct MapViewState: Sendable {
+public struct MapViewState: Equatable, Sendable {
     /// Which opening of a map this is: results for an earlier one are ignored.
     public var session: Int
     public var title: String
