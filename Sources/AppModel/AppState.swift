@@ -328,8 +328,8 @@ public struct AppState: Equatable, Sendable {
         case .loaded, .failed, .unreachable, .notAnswering: true
         }
         let mapsSettled = if case .maps(let maps)? = overlay { maps.pending.isEmpty } else { true }
-        // A map opened is settled once its first picture is in.
-        let mapSettled = map.map { !$0.isOpening && ($0.image != nil || !$0.isOpen) } ?? true
+        // A map opened is settled once its first picture is in, and its operational layers are open.
+        let mapSettled = map.map { !$0.isOpening && !$0.isOpeningLayers && ($0.image != nil || !$0.isOpen) } ?? true
         return webMapSettled && portalSettled && mapsSettled && mapSettled && requests.isEmpty && library.removing.isEmpty && handoff.nextWebMap == nil
             && handoff.nextPackage == nil
     }

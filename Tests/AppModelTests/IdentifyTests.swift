@@ -30,6 +30,18 @@ struct IdentifyTests {
 
     static let legend = [LegendEntry(swatch: .marker("■"), color: 196, label: "City")]
 
+    /// A script's next command waits for the map's operational layers as for its first picture;
+    /// a map that did not open has none coming.
+    @Test func aMapIsSettledOnceItsLayersAreOpen() {
+        var state = Self.openMap()
+        #expect(!state.isSettled && !state.isIdle)
+        _ = App.update(&state, .map(.featureLayersOpened(session: 1, FeatureLayersSummary(titles: ["Places"]))))
+        #expect(state.isSettled)
+        var failed = Self.openMap()
+        _ = App.update(&failed, .map(.mapOpenFailed(session: 1, "The package is damaged.")))
+        #expect(failed.isSettled)
+    }
+
     @Test func theOperationalLayersHeadTheLayerListWithTheirLegendsAndHiddenOnesStartHidden() {
         var state = Self.openMap()
         let effects = App.update(&state, .map(.featureLayersOpened(session: 1, FeatureLayersSummary(

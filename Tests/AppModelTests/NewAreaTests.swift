@@ -21,6 +21,7 @@ struct NewAreaTests {
 
     @Test func nOpensTheCardForThePartOfTheViewAndAsksItsEstimate() throws {
         var state = IdentifyTests.openMap()
+        _ = App.update(&state, .map(.featureLayersOpened(session: 1, FeatureLayersSummary(titles: ["Places"]))))
         #expect(state.isSettled)
         let effects = Fixture.keys(&state, .character("N"))
         let form = try #require(Self.card(state))

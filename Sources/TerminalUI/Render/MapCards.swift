@@ -98,6 +98,18 @@ enum FormCard {
         var secret = false
     }
 
+    /// The form's fields as drawn: a choice between arrows, a secret as dots.
+    static func fields(of form: Form, options: RenderOptions) -> [Field] {
+        let arrows = options.glyphs == .unicode ? ("◂ ", " ▸") : ("< ", " >")
+        return form.fields.enumerated().map { index, field in
+            switch field.kind {
+            case .choice: Field(label: field.label, value: arrows.0 + field.shown + arrows.1, focused: index == form.focus)
+            case .secret: Field(label: field.label, value: field.text, focused: index == form.focus, secret: true)
+            case .text, .integer, .decimal, .date: Field(label: field.label, value: field.text, focused: index == form.focus)
+            }
+        }
+    }
+
     /// `notes` go under the fields, a line each (dim, or in the error colour).
     static func draw(title: String, width: Int, fields: [Field], notes: [(text: String, isProblem: Bool)] = [], status: String,
                      isProblem: Bool, keys: String, into frame: inout Frame, options: RenderOptions) {
@@ -133,10 +145,7 @@ enum FormCard {
 /// `S`: the portal's name, the username and the password (dots), and why the portal said no.
 enum SignInCard {
     static func draw(_ form: SignInForm, host: String, kept: Bool, into frame: inout Frame, options: RenderOptions) {
-        FormCard.draw(title: "Sign in to \(host)", width: 64, fields: [
-            FormCard.Field(label: "Username", value: form.username, focused: form.focus == .username),
-            FormCard.Field(label: "Password", value: form.password, focused: form.focus == .password, secret: true),
-        ], status: form.isSigningIn ? "Signing in…" : form.problem ?? (kept ? "Kept for next time. OAuth: mapbook auth login." : "For this run only: the demo keeps no sign-in."),
+        FormCard.draw(title: "Sign in to \(host)", width: 64, fields: FormCard.fields(of: form.fields, options: options), status: form.isSigningIn ? "Signing in…" : form.problem ?? (kept ? "Kept for next time. OAuth: mapbook auth login." : "For this run only: the demo keeps no sign-in."),
            isProblem: form.problem != nil, keys: FocusKeys.signIn.joined(separator: " · "), into: &frame, options: options)
     }
 }
@@ -145,7 +154,6 @@ enum SignInCard {
 /// cannot be taken — over the outlined part of the view.
 enum NewAreaCard {
     static func draw(_ form: AreaForm, into frame: inout Frame, options: RenderOptions) {
-        let arrows = options.glyphs == .unicode ? ("◂ ", " ▸") : ("< ", " >")
         var notes: [(text: String, isProblem: Bool)] = []
         if let estimate = form.estimate {
             notes += estimate.layers.map { ("\($0.title): \($0.measure), about \(Format.bytes($0.bytes))", false) }
@@ -155,11 +163,7 @@ enum NewAreaCard {
         } else {
             notes.append(("Asking the services what it would weigh…", false))
         }
-        let level = "\(arrows.0)\(form.detail.title) · level \(form.detail.level) · \(Format.scale(form.detail.scale))\(arrows.1)"
-        FormCard.draw(title: "New map area", width: 76, fields: [
-            FormCard.Field(label: "Name", value: form.name, focused: form.focus == .name),
-            FormCard.Field(label: "Detail", value: level, focused: form.focus == .detail),
-        ], notes: notes, status: form.problem ?? "The outlined part of the view; to change it, Esc, pan and N again.",
+        FormCard.draw(title: "New map area", width: 76, fields: FormCard.fields(of: form.fields, options: options), notes: notes, status: form.problem ?? "The outlined part of the view; to change it, Esc, pan and N again.",
            isProblem: form.problem != nil, keys: FocusKeys.newArea.joined(separator: " · "), into: &frame, options: options)
     }
 }
@@ -167,10 +171,8 @@ enum NewAreaCard {
 /// `p` and `e`: the pin's three fields, and why it was not kept if it was not.
 enum PinFormCard {
     static func draw(_ form: PinForm, into frame: inout Frame, options: RenderOptions) {
-        let fields: [(PinForm.Field, String)] = [(.title, "Title"), (.note, "Note"), (.link, "Link")]
         let place = form.point.degrees(places: 5)
-        FormCard.draw(title: form.editing == nil ? "New pin" : "Edit pin", width: 72,
-                      fields: fields.map { FormCard.Field(label: $0.1, value: form.value($0.0), focused: form.focus == $0.0) },
+        FormCard.draw(title: form.editing == nil ? "New pin" : "Edit pin", width: 72, fields: FormCard.fields(of: form.fields, options: options),
                       status: form.isSaving ? "Keeping…" : form.problem ?? "At \(place). Links: http or https only.",
                       isProblem: form.problem != nil, keys: FocusKeys.pinForm.joined(separator: " · "), into: &frame, options: options)
     }

@@ -60,6 +60,8 @@ extension App {
             state.withMap { map in
                 map.status = TerminalText.sanitizedLine(sentence, maxLength: 300)
                 map.isOpening = false
+                // The runtime drops the layers of a map that did not open.
+                map.isOpeningLayers = false
             }
             return []
         case .mapDrawn(let session, let image):

@@ -68,6 +68,8 @@ public struct MapViewState: Equatable, Sendable {
     public var operational: OperationalLayers?
     /// The operational layers' names, top first: the layer list shows them above the basemap's.
     public var operationalLayers: [String] = []
+    /// The operational layers are asked for and not yet open (`featureLayersOpened`).
+    public var isOpeningLayers = false
     /// Those of them only listed ("Roads (KML) · not drawn"): nothing to show or hide.
     public var listedOnlyLayers: Set<String> = []
     /// Each listed layer's legend, by its name in the list.

@@ -134,6 +134,7 @@ extension App {
         map.fitsHomeWhenOpened = false
         map.source = source
         map.operational = old.operational
+        map.isOpeningLayers = old.operational != nil
         state.screen = .map(map)
         let layers: [Effect] = old.operational.map { [.map(.openFeatureLayers(session: map.session, $0))] } ?? []
         return [.map(.closeMap(session: old.session)), .map(.openMap(session: map.session, source))] + layers

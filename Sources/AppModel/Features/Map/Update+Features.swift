@@ -19,6 +19,7 @@ extension App {
         guard state.map?.session == session else { return [] }
         func name(_ title: String) -> String { TerminalText.sanitizedLine(title, maxLength: 80) }
         state.withMap { map in
+            map.isOpeningLayers = false
             // Upper layers first; those only listed, at the bottom.
             map.operationalLayers = summary.titles.reversed().map(name) + summary.listedOnly.map(name)
             map.listedOnlyLayers = Set(summary.listedOnly.map(name))

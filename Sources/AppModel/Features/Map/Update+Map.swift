@@ -66,6 +66,7 @@ extension App {
         map.mode = state.preferences.mapMode
         if let why { map.status = why.sentence }
         map.isOpening = source != nil
+        map.isOpeningLayers = source != nil && operational != nil
         state.screen = .map(map)
         state.notice = why
         if let source { effects.append(.map(.openMap(session: state.requests.mapSessions, source))) }

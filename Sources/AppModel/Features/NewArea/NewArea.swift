@@ -44,19 +44,30 @@ public struct AreaEstimate: Equatable, Sendable {
 public struct AreaForm: Equatable, Sendable {
     public enum Field: Int, CaseIterable, Sendable { case name, detail }
 
-    public var name: String
-    public var detail: DetailLevel
+    /// The name, and the level of detail among the named ones (coarse to fine: → is finer).
+    public var fields: Form
     public var extent: GeoExtent
-    public var focus: Field = .name
     /// The estimate for the level shown; nil while it is asked for.
     public var estimate: AreaEstimate?
     /// The estimate the card waits for: answers to earlier ones are dropped.
     public var request: RequestID
-    public var problem: String?
 
     public init(name: String, detail: DetailLevel, extent: GeoExtent, request: RequestID) {
-        self.name = name; self.detail = detail; self.extent = extent; self.request = request
+        fields = Form([Form.Field("Name", .text(limit: 120), text: name),
+                       Form.Field("Detail", .choice(Self.levels.map(Self.describe)), choice: Self.levels.firstIndex(of: detail) ?? 0)])
+        self.extent = extent; self.request = request
     }
+
+    /// The named levels, coarse to fine.
+    static let levels: [DetailLevel] = DetailLevel.allCases.reversed()
+
+    /// "City · level 12 · 1:144,448".
+    static func describe(_ level: DetailLevel) -> String { "\(level.title) · level \(level.level) · \(Format.scale(level.scale))" }
+
+    public var name: String { fields[Field.name.rawValue].text }
+    public var detail: DetailLevel { Self.levels[fields[Field.detail.rawValue].choice] }
+    public var focus: Field { Field(rawValue: fields.focus) ?? .name }
+    public var problem: String? { fields.problem }
 
     public var order: NewAreaOrder { NewAreaOrder(name: name.trimmingCharacters(in: .whitespaces), extent: extent, detail: detail) }
 
@@ -84,37 +95,22 @@ extension App {
 
     static func editAreaForm(_ state: inout AppState, _ edit: FormEdit) -> [Effect] {
         guard case .newArea(var form)? = state.overlay else { return [] }
-        form.problem = nil
-        var detail = form.detail
-        switch edit {
-        case .type("+") where form.focus == .detail, .adjust(1): detail = finer(form.detail, by: 1)
-        case .type("-") where form.focus == .detail, .adjust(-1): detail = finer(form.detail, by: -1)
-        case .adjust, .type where form.focus == .detail: break
-        case .type, .deleteBackward:
-            FormText.apply(edit, to: &form.name)
-            form.name = String(form.name.prefix(120))
-        case .nextField, .previousField: form.focus = form.focus == .name ? .detail : .name
+        switch form.fields.apply(edit) {
+        case .changed(AreaForm.Field.detail.rawValue):
+            // Another level: its estimate (the earlier one's answer is dropped when it comes).
+            form.estimate = nil
+            form.request = state.requests.mint()
+            state.overlay = .newArea(form)
+            return [.newArea(.estimateArea(request: form.request, form.order))]
+        case .changed, .unchanged:
+            state.overlay = .newArea(form)
+            return []
         case .cancel:
             state.overlay = nil
             return []
         case .save:
             return makeArea(&state, form)
         }
-        guard detail != form.detail else {
-            state.overlay = .newArea(form)
-            return []
-        }
-        form.detail = detail
-        form.estimate = nil
-        form.request = state.requests.mint()
-        state.overlay = .newArea(form)
-        return [.newArea(.estimateArea(request: form.request, form.order))]
-    }
-
-    /// The next named level `steps` finer (negative: coarser), staying among them.
-    private static func finer(_ detail: DetailLevel, by steps: Int) -> DetailLevel {
-        let all = DetailLevel.allCases, index = all.firstIndex(of: detail)!
-        return all[min(max(index - steps, 0), all.count - 1)]
     }
 
     /// Enter: a name no area of the web map has, and a request the services take; then the card
@@ -122,15 +118,15 @@ extension App {
     private static func makeArea(_ state: inout AppState, _ form: AreaForm) -> [Effect] {
         var form = form
         let name = form.order.name
-        if name.isEmpty {
-            form.problem = "An area needs a name."
+        let refusal = if name.isEmpty {
+            "An area needs a name."
         } else if state.catalog.areas.contains(where: { $0.item.title.lowercased() == name.lowercased() }) {
-            form.problem = "An area of this web map is already called \(name)."
-        } else if let refusal = form.estimate?.refusal {
-            form.problem = refusal
+            "An area of this web map is already called \(name)."
+        } else {
+            form.estimate?.refusal
         }
-        if form.problem != nil {
-            form.focus = .name
+        if let refusal {
+            form.fields.refuse(refusal, at: AreaForm.Field.name.rawValue)
             state.overlay = .newArea(form)
             return []
         }

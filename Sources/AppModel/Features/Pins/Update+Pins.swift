@@ -6,61 +6,30 @@ import MapbookCore
 import LibraryModel
 import Geometry
 
-/// A pin being written: where, the fields typed so far, which has the cursor; while `isSaving`,
-/// the keys wait for the store's answer; `problem` is why it was not kept.
+/// A pin being written: where, its fields (title, note, link); while the form is busy the keys
+/// wait for the store's answer.
 public struct PinForm: Equatable, Sendable {
     public enum Field: Int, CaseIterable, Sendable { case title, note, link }
 
     /// The pin being edited; nil for a new one.
     public var editing: String?
     public var point: GeoPoint
-    public var title = "", note = "", link = ""
-    public var focus: Field = .title
-    public var isSaving = false
-    public var problem: String?
+    public var fields: Form
 
     public init(point: GeoPoint, editing: Pin? = nil) {
         self.point = point
         self.editing = editing?.id
-        title = editing?.title ?? ""; note = editing?.note ?? ""; link = editing?.link ?? ""
+        fields = Form([Form.Field("Title", .text(limit: 120), text: editing?.title ?? ""),
+                       Form.Field("Note", .text(limit: 1000), text: editing?.note ?? ""),
+                       Form.Field("Link", .text(limit: 2000), text: editing?.link ?? "")])
     }
 
-    public func value(_ field: Field) -> String {
-        switch field {
-        case .title: title
-        case .note: note
-        case .link: link
-        }
-    }
-
-    static let limits: [Field: Int] = [.title: 120, .note: 1000, .link: 2000]
-
-    mutating func edit(_ field: Field, _ change: (inout String) -> Void) {
-        var text = value(field)
-        change(&text)
-        text = String(text.prefix(Self.limits[field] ?? 120))
-        switch field {
-        case .title: title = text
-        case .note: note = text
-        case .link: link = text
-        }
-    }
-}
-
-/// Typing into a form's field: characters appended (never a control character: what is typed is
-/// shown), the last one deleted.
-enum FormText {
-    static func apply(_ edit: FormEdit, to text: inout String) {
-        switch edit {
-        case .type(let character):
-            guard character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else { return }
-            text.append(character)
-        case .deleteBackward:
-            if !text.isEmpty { text.removeLast() }
-        default:
-            break
-        }
-    }
+    public var title: String { fields[Field.title.rawValue].text }
+    public var note: String { fields[Field.note.rawValue].text }
+    public var link: String { fields[Field.link.rawValue].text }
+    public var focus: Field { Field(rawValue: fields.focus) ?? .title }
+    public var isSaving: Bool { fields.isBusy }
+    public var problem: String? { fields.problem }
 }
 
 /// What the runtime keeps: a new pin (no id) or an edited one.
@@ -123,33 +92,26 @@ extension App {
     }
 
     static func editPinForm(_ state: inout AppState, _ edit: FormEdit) -> [Effect] {
-        guard case .pinForm(var form)? = state.overlay, !form.isSaving else { return [] }
-        let fields = PinForm.Field.allCases
-        switch edit {
-        case .type, .deleteBackward:
-            form.edit(form.focus) { FormText.apply(edit, to: &$0) }
-        case .nextField: form.focus = fields[(form.focus.rawValue + 1) % fields.count]
-        case .previousField: form.focus = fields[(form.focus.rawValue + fields.count - 1) % fields.count]
-        case .adjust: break
+        guard case .pinForm(var form)? = state.overlay else { return [] }
+        switch form.fields.apply(edit) {
+        case .changed, .unchanged:
+            state.overlay = .pinForm(form)
+            return []
         case .cancel:
             state.overlay = nil
             return []
         case .save:
             guard !form.title.trimmingCharacters(in: .whitespaces).isEmpty else {
-                form.problem = "A pin needs a title."
-                form.focus = .title
+                form.fields.refuse("A pin needs a title.", at: PinForm.Field.title.rawValue)
                 state.overlay = .pinForm(form)
                 return []
             }
-            form.isSaving = true
-            form.problem = nil
+            form.fields.isBusy = true
+            form.fields.problem = nil
             state.overlay = .pinForm(form)
             func optional(_ text: String) -> String? { text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text }
             return [.pins(.savePin(PinDraft(id: form.editing, title: form.title, note: optional(form.note), link: optional(form.link), point: form.point)))]
         }
-        form.problem = nil
-        state.overlay = .pinForm(form)
-        return []
     }
 
     static func pinsLoaded(_ state: inout AppState, _ pins: [Pin], problem: String?) -> [Effect] {
@@ -178,9 +140,9 @@ extension App {
             state.notice = .problem(TerminalText.sanitizedLine(sentence, maxLength: 400))
             return []
         }
-        form.isSaving = false
-        form.problem = TerminalText.sanitizedLine(sentence, maxLength: 400)
-        if form.problem?.contains("link") == true { form.focus = .link }
+        form.fields.isBusy = false
+        let clean = TerminalText.sanitizedLine(sentence, maxLength: 400)
+        form.fields.refuse(clean, at: (clean.contains("link") ? PinForm.Field.link : form.focus).rawValue)
         state.overlay = .pinForm(form)
         return []
     }

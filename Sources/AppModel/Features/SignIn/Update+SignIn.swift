@@ -7,17 +7,21 @@ import MapbookCore
 public struct SignInForm: Equatable, Sendable {
     public enum Field: Int, CaseIterable, Sendable { case username, password }
 
-    public var username = ""
-    public var password = ""
-    public var focus: Field = .username
-    /// The sign-in asked for, while the portal is being asked.
-    public var signingIn: RequestID?
+    public var fields: Form
+    /// The sign-in asked for, while the portal is being asked: the form waits meanwhile.
+    public var signingIn: RequestID? { didSet { fields.isBusy = signingIn != nil } }
     public var isSigningIn: Bool { signingIn != nil }
-    public var problem: String?
     /// The Maps card's tab the form was opened from (`S` there), to go back to.
     public var returnsToMaps: WebMapsTab?
 
-    public init(username: String = "") { self.username = username }
+    public init(username: String = "") {
+        fields = Form([Form.Field("Username", .text(limit: 128), text: username), Form.Field("Password", .secret(limit: 256))])
+    }
+
+    public var username: String { fields[Field.username.rawValue].text }
+    public var password: String { fields[Field.password.rawValue].text }
+    public var focus: Field { Field(rawValue: fields.focus) ?? .username }
+    public var problem: String? { fields.problem }
 }
 
 /// `S` (offered when the portal wants a sign-in): the form, then the portal's `generateToken`
@@ -31,38 +35,27 @@ extension App {
     }
 
     static func editSignIn(_ state: inout AppState, _ edit: FormEdit) -> [Effect] {
-        guard case .signIn(var form)? = state.overlay, !form.isSigningIn else { return [] }
-        switch edit {
-        case .type, .deleteBackward:
-            switch form.focus {
-            case .username: FormText.apply(edit, to: &form.username)
-            case .password: FormText.apply(edit, to: &form.password)
-            }
-            form.username = String(form.username.prefix(128))
-            form.password = String(form.password.prefix(256))
-        case .nextField, .previousField:
-            form.focus = form.focus == .username ? .password : .username
-        case .adjust: break
+        guard case .signIn(var form)? = state.overlay else { return [] }
+        switch form.fields.apply(edit) {
+        case .changed, .unchanged:
+            state.overlay = .signIn(form)
+            return []
         case .cancel:
             state.overlay = nil
             return form.returnsToMaps.map { showMaps(&state, on: $0) } ?? []
         case .save:
             let username = form.username.trimmingCharacters(in: .whitespaces)
             guard !username.isEmpty, !form.password.isEmpty else {
-                form.problem = "A username and a password are needed."
-                form.focus = username.isEmpty ? .username : .password
+                form.fields.refuse("A username and a password are needed.", at: (username.isEmpty ? SignInForm.Field.username : .password).rawValue)
                 state.overlay = .signIn(form)
                 return []
             }
             let request = state.requests.mint()
             form.signingIn = request
-            form.problem = nil
+            form.fields.problem = nil
             state.overlay = .signIn(form)
             return [.signIn(.signIn(request: request, username: username, password: form.password))]
         }
-        form.problem = nil
-        state.overlay = .signIn(form)
-        return []
     }
 
     static func signedIn(_ state: inout AppState, request: RequestID, username: String) -> [Effect] {
@@ -90,9 +83,8 @@ extension App {
             return []
         }
         form.signingIn = nil
-        form.password = ""
-        form.focus = .password
-        form.problem = clean
+        form.fields[SignInForm.Field.password.rawValue].text = ""
+        form.fields.refuse(clean, at: SignInForm.Field.password.rawValue)
         state.overlay = .signIn(form)
         return []
     }
