@@ -76,19 +76,21 @@ let package = Package(
                                                 "TileFormats", "MapRender", "MapSources", "MobilePackages", "OfflineLibrary", "MapbookAssets"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
         .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender"]),
-        .target(name: "TerminalUI", dependencies: ["Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
+        // The renderer: the model's state to a frame, pure; it reaches neither the network nor the library.
+        .target(name: "TerminalRender", dependencies: ["Geometry", "UserFiles", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapbookAssets"]),
+        .target(name: "TerminalUI", dependencies: ["TerminalRender", "Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
                                                    "MapbookAssets", "CCurses", "CTerminal"]),
         .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "CLibraryLoader", "Geodatabase", "Places"]),
         .executableTarget(name: "mapbook", dependencies: ["LibraryModel", "MapbookAssets", "ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
-            "TerminalCanvas", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP",
+            "TerminalCanvas", "TerminalRender", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // Benchmark driver for the scripts in scripts/: one module at a time, no UI.
         .executableTarget(name: "mapbook-bench", dependencies: ["ArcGISModel", "Geometry", "Places", "HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
                                                                "AppRuntime", "EventLoop",
-                                                               "MapRender", "TerminalCanvas", "MapbookCore", "TerminalUI", "OfflineLibrary",
+                                                               "MapRender", "TerminalCanvas", "MapbookCore", "TerminalRender", "TerminalUI", "OfflineLibrary",
                                                                "MapSources", "MapbookAssets", "Geodatabase"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
@@ -110,7 +112,7 @@ let package = Package(
                                                                "MapRender", "MapSources", "PortalFixtures", "SamplePortal", "LoopbackHTTP", "TileFormats"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "OfflineLibrary", "TerminalCanvas", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
                                                           "MapSources", "MapRender", "TileFormats", "MapbookAssets", "PlainUI"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
+        .testTarget(name: "TerminalUITests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalRender", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
                                                             "SamplePortal", "SnapshotSupport", "HTTP", "SharedTestData"],
                     exclude: ["Snapshots"]),

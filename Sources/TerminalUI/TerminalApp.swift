@@ -8,6 +8,7 @@ import MapRender
 import MapbookCore
 import Observation
 import TerminalCanvas
+import TerminalRender
 import UserFiles
 
 /// The full-screen app: opens the terminal, feeds input to the model, and redraws when the

@@ -21,6 +21,7 @@ import MapSources
 import MapbookCore
 import OfflineLibrary
 import SamplePortal
+import TerminalRender
 import TerminalUI
 import TileFormats
 import TerminalCanvas

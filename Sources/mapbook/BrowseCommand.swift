@@ -10,6 +10,7 @@ import MapbookCore
 import OfflineLibrary
 import PlainUI
 import SignIn
+import TerminalRender
 import TerminalUI
 import ArcGISModel
 import UserFiles

@@ -56,6 +56,18 @@ struct ModuleShapeTests {
         }
     }
 
+    /// The renderer turns the state into a frame and nothing more: it reaches neither the network,
+    /// nor the library on disk, nor the runtime that performs effects.
+    @Test func theRendererReachesNeitherTheNetworkNorTheLibrary() throws {
+        let targets = try Self.targets()
+        #expect(targets["TerminalRender"] != nil, "Package.swift names the TerminalRender target")
+        let reached = Self.closure(of: "TerminalRender", in: targets)
+        for outside in ["CCurl", "HTTP", "ArcGISPortal", "OfflineLibrary", "AppRuntime", "EventLoop", "CCurses", "SignIn"] {
+            #expect(!reached.contains(outside), "TerminalRender reaches \(outside)")
+        }
+        #expect(Self.closure(of: "TerminalUI", in: targets).contains("CCurses"), "the check can fail")
+    }
+
     /// Importing a module the target does not declare builds only by luck of the build order.
     @Test func everyTargetDeclaresTheModulesItImports() throws {
         let targets = try Self.targets()

@@ -2,6 +2,7 @@ import AppModel
 import EventLoop
 import MapRender
 import Testing
+@testable import TerminalRender
 @testable import TerminalUI
 
 /// What the ncurses backend really writes (into a file standing in for the terminal).

@@ -5,6 +5,7 @@ import MapRender
 import MapbookCore
 import TerminalCanvas
 import Testing
+@testable import TerminalRender
 @testable import TerminalUI
 import Geometry
 

@@ -8,6 +8,7 @@ import MapRender
 import MapbookCore
 import PortalFixtures
 import Testing
+@testable import TerminalRender
 @testable import TerminalUI
 
 /// A portal whose strings carry escape sequences and control bytes: what reaches the screen must be

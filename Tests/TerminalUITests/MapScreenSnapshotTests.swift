@@ -7,6 +7,7 @@ import MapSources
 import MapbookCore
 import PortalFixtures
 import Testing
+@testable import TerminalRender
 @testable import TerminalUI
 
 /// The map screen as the app draws it: header, picture, a panel, the footer.

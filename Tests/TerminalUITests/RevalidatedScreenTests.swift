@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import PortalFixtures
 import Testing
+@testable import TerminalRender
 @testable import TerminalUI
 
 /// With the portal's answers kept, a reload asks about them (If-None-Match), the portal answers 304,

@@ -4,6 +4,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import Testing
+@testable import TerminalRender
 @testable import TerminalUI
 import TerminalCanvas
 import ArcGISModel

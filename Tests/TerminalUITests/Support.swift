@@ -8,6 +8,7 @@ import MapbookCore
 import PortalFixtures
 import SnapshotSupport
 import Testing
+@testable import TerminalRender
 @testable import TerminalUI
 import TerminalCanvas
 

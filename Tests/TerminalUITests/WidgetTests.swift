@@ -7,6 +7,7 @@ import MapbookCore
 import OfflineLibrary
 import TerminalCanvas
 import Testing
+@testable import TerminalRender
 @testable import TerminalUI
 import LibraryModel
 import UserFiles

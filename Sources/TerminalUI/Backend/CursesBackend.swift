@@ -5,6 +5,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import TerminalCanvas
+import TerminalRender
 
 /// What the terminal sends, decoded.
 enum InputEvent: Equatable {

@@ -4,6 +4,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import TerminalCanvas
+import TerminalRender
 
 /// ncurses drawing into a temporary file instead of a terminal, counting what each frame costs in
 /// bytes: for tests and benchmarks of what the app really sends.
