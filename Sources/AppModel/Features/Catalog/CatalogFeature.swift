@@ -1,11 +1,7 @@
-import Foundation
-import UserFiles
-import MapRender
 import MapbookCore
 import LibraryModel
-import TileFormats
 import ArcGISModel
-import Geometry
+import TileFormats
 
 /// The web map and its areas: the library read at start, the portal connected, the catalogue loaded, the network watched.
 public enum CatalogFeature {

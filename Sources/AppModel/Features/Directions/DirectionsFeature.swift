@@ -1,11 +1,4 @@
-import Foundation
-import UserFiles
-import MapRender
-import MapbookCore
-import LibraryModel
-import TileFormats
 import ArcGISModel
-import Geometry
 
 /// Directions: the route through typed stops, the portal's travel modes.
 public enum DirectionsFeature {

@@ -1,11 +1,5 @@
-import Foundation
-import UserFiles
-import MapRender
-import MapbookCore
 import LibraryModel
-import TileFormats
 import ArcGISModel
-import Geometry
 
 /// The areas on this device: downloads, their progress, removals.
 public enum DownloadsFeature {

@@ -1,9 +1,5 @@
-import Foundation
-import UserFiles
 import MapRender
 import MapbookCore
-import LibraryModel
-import TileFormats
 import ArcGISModel
 import Geometry
 

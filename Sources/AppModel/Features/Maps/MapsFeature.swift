@@ -1,11 +1,4 @@
-import Foundation
-import UserFiles
-import MapRender
-import MapbookCore
-import LibraryModel
-import TileFormats
 import ArcGISModel
-import Geometry
 
 /// The Maps card: pages of web maps on its tabs, and their thumbnails.
 public enum MapsFeature {

@@ -1,11 +1,4 @@
-import Foundation
-import UserFiles
-import MapRender
-import MapbookCore
-import LibraryModel
-import TileFormats
 import ArcGISModel
-import Geometry
 
 /// Areas of your own: the estimate, the servers' jobs, the download that follows.
 public enum NewAreaFeature {

@@ -1,11 +1,6 @@
-import Foundation
-import UserFiles
-import MapRender
 import MapbookCore
 import LibraryModel
-import TileFormats
 import ArcGISModel
-import Geometry
 
 /// Mobile map packages: downloaded from the portal (or the fleet mirror), removed from this device.
 public enum PackagesFeature {

@@ -1,11 +1,5 @@
-import Foundation
 import UserFiles
-import MapRender
 import MapbookCore
-import LibraryModel
-import TileFormats
-import ArcGISModel
-import Geometry
 
 /// The user's pins: kept, edited, deleted, their places, their links opened.
 public enum PinsFeature {

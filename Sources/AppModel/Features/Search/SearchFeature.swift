@@ -1,9 +1,3 @@
-import Foundation
-import UserFiles
-import MapRender
-import MapbookCore
-import LibraryModel
-import TileFormats
 import ArcGISModel
 import Geometry
 

@@ -1,12 +1,3 @@
-import Foundation
-import UserFiles
-import MapRender
-import MapbookCore
-import LibraryModel
-import TileFormats
-import ArcGISModel
-import Geometry
-
 /// Signing in to the portal from the browser.
 public enum SignInFeature {
     /// What comes back from this feature's work (`Event.signIn`).
