@@ -128,7 +128,7 @@ public struct Form: Equatable, Sendable {
             focus = (focus + fields.count - 1) % fields.count
             return .unchanged
         case .type("+") where field.kind.isChoice, .type("-") where field.kind.isChoice:
-            return choose(focus, by: edit.adjustment)
+            return choose(focus, by: edit == .type("+") ? 1 : -1)
         case .adjust(let steps):
             // A text field has no cursor to move: ← → there choose in the form's one choice.
             let choices = fields.indices.filter { fields[$0].kind.isChoice }
@@ -182,9 +182,4 @@ extension Form.Kind {
         case .date: 10
         }
     }
-}
-
-extension FormEdit {
-    /// The steps `+` and `-` choose by.
-    var adjustment: Int { self == .type("+") ? 1 : -1 }
 }
