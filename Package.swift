@@ -71,9 +71,13 @@ let package = Package(
         // The app's logic as values: state, events, the pure update, effects, key map, layout.
         .target(name: "AppModel", dependencies: ["ArcGISModel", "Geometry", "UserFiles", "LibraryModel", "MapbookCore", "TileFormats", "MapRender",
                                               "TerminalCanvas"]),
+        // What the browser and the command line both ask of the world: place finding, route planning, the
+        // operational layers' loaders, side-loaded maps, the package shelf. No model, no runtime.
+        .target(name: "MapbookServices", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "ArcGISPortal", "OfflineLibrary", "Places", "MapbookAssets",
+                                                     "MapRender", "MapSources", "MobilePackages", "Geodatabase", "TileFormats"]),
         // Performs the model's effects with the services, and feeds the results back as events.
         .target(name: "AppRuntime", dependencies: ["LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "Geodatabase", "MapbookCore", "HTTP", "ArcGISPortal",
-                                                "TileFormats", "MapRender", "MapSources", "MobilePackages", "OfflineLibrary", "MapbookAssets"]),
+                                                "TileFormats", "MapRender", "MapSources", "MobilePackages", "OfflineLibrary", "MapbookAssets", "MapbookServices"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
         .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender"]),
         // The renderer: the model's state to a frame, pure; it reaches neither the network nor the library.
@@ -83,7 +87,7 @@ let package = Package(
         .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "CLibraryLoader", "Geodatabase", "Places"]),
         .executableTarget(name: "mapbook", dependencies: ["LibraryModel", "MapbookAssets", "ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
-            "TerminalCanvas", "TerminalRender", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP",
+            "TerminalCanvas", "TerminalRender", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP", "MapbookServices",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -91,7 +95,7 @@ let package = Package(
         .executableTarget(name: "mapbook-bench", dependencies: ["ArcGISModel", "Geometry", "Places", "HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
                                                                "AppRuntime", "EventLoop",
                                                                "MapRender", "TerminalCanvas", "MapbookCore", "TerminalRender", "TerminalUI", "OfflineLibrary",
-                                                               "MapSources", "MapbookAssets", "Geodatabase"]),
+                                                               "MapSources", "MapbookAssets", "Geodatabase", "MapbookServices"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "ArcGISModelTests", dependencies: ["ArcGISModel", "Geometry", "MapbookCore"]),
@@ -109,7 +113,7 @@ let package = Package(
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "CSQLite", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["MapbookCore", "Geometry", "TileFormats", "SharedTestData"]),
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary", "HTTP", "LibraryModel",
-                                                               "MapRender", "MapSources", "PortalFixtures", "SamplePortal", "LoopbackHTTP", "TileFormats"]),
+                                                               "MapRender", "MapSources", "PortalFixtures", "SamplePortal", "LoopbackHTTP", "TileFormats", "MapbookServices"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "OfflineLibrary", "TerminalCanvas", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
                                                           "MapSources", "MapRender", "TileFormats", "MapbookAssets", "PlainUI"]),
         .testTarget(name: "TerminalUITests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalRender", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",

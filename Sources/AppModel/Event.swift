@@ -73,20 +73,6 @@ public struct WebMapSnapshot: Sendable {
     }
 }
 
-/// Why the web map could not be loaded: one sentence, and what it says about the network —
-/// `.offline`, `.portalNotAnswering`, or `.online` when the portal answered with an error.
-public struct LoadFailure: Error, Equatable, Sendable {
-    public var sentence: String
-    public var network: NetworkState
-    public var host: String
-    /// The portal wants a (new) sign-in to answer.
-    public var needsSignIn: Bool
-
-    public init(sentence: String, network: NetworkState, host: String, needsSignIn: Bool = false) {
-        self.sentence = sentence; self.network = network; self.host = host; self.needsSignIn = needsSignIn
-    }
-}
-
 /// What a map's operational layers are: the names of those drawn, bottom first (as the runtime's
 /// loaders name them), those the web map hides at first, each one's legend, the layers only listed
 /// ("Roads (KML) · not drawn"), and what went wrong.

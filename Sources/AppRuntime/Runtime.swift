@@ -8,6 +8,7 @@ import MapSources
 import MapbookCore
 import OfflineLibrary
 import UserFiles
+import MapbookServices
 
 /// Performs the model's effects and sends their results back as events. It composes one handler
 /// per domain — the catalogue and the connection, downloads, maps, places, directions, areas of your own,

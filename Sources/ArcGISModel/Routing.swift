@@ -249,3 +249,59 @@ public enum CompressedGeometry {
         }
     }
 }
+
+/// A place a route is asked through: one already located (a place picked in the search, the map's
+/// centre, a pin) or a name still to be found (the plain mode's `directions` command).
+public enum StopQuery: Equatable, Sendable {
+    case place(RouteStop)
+    case named(String)
+
+    public var name: String {
+        switch self {
+        case .place(let stop): stop.name
+        case .named(let name): name
+        }
+    }
+
+    public var point: GeoPoint? { if case .place(let stop) = self { stop.point } else { nil } }
+
+    /// A stop as typed: `LON,LAT` (spaces allowed) is that point, named as typed without its
+    /// spaces; anything else is a name still to be found. The one rule for the browser's and the
+    /// plain mode's `directions` and for `mapbook route`.
+    public init(typed text: String) {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let point = GeoPoint(parsing: text) {
+            self = .place(RouteStop(name: text.replacingOccurrences(of: " ", with: ""), point: point))
+        } else {
+            self = .named(text)
+        }
+    }
+}
+
+/// Why no route came: the problem, and the distance along the stops as the crow flies (nil when the
+/// stops themselves were refused or are not all located). One rule for the browser and the CLI.
+public struct RouteFailure: UserFacingError, Equatable, Sendable {
+    public var problem: LoadFailure
+    /// Metres along the stops in order.
+    public var straightLine: Double?
+    /// What `sentence` says the straight line in (the browser says it in the user's `units`).
+    public var units: DistanceUnits = .metric
+
+    public init(problem: LoadFailure, straightLine: Double?) { self.problem = problem; self.straightLine = straightLine }
+
+    /// The problem's sentence, then "In a straight line it is 174 km." in `units`.
+    public func sentence(in units: DistanceUnits) -> String {
+        problem.sentence + (straightLine.map { " In a straight line it is \(units.format($0))." } ?? "")
+    }
+
+    public var sentence: String { sentence(in: units) }
+    public var userMessage: String { sentence }
+
+    /// No route service can be asked from here: the network is cut off.
+    public static func offline(_ stops: [StopQuery], host: String) -> RouteFailure {
+        let points = stops.compactMap(\.point)
+        return RouteFailure(problem: LoadFailure(sentence: "Directions need the portal's route service, and it cannot be reached now.",
+                                                 network: .offline, host: host),
+                            straightLine: points.count == stops.count && points.count > 1 ? Geodesy.length(points) : nil)
+    }
+}

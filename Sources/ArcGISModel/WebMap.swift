@@ -98,6 +98,18 @@ public struct Basemap: Sendable, Equatable {
 
     /// The visible layers mapbook cannot draw, to name them.
     public var undrawableLayers: [WebMapLayer] { layers.filter { $0.visible && !$0.isDrawableBasemap } }
+
+    /// "vector", "raster + reference", "raster, 1 layer not drawable".
+    public var composition: String {
+        let drawable = drawableLayers
+        var kinds = drawable.filter { !$0.isReference }.map { $0.layerType == "VectorTileLayer" ? "vector" : "raster" }
+        kinds = kinds.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        var text = kinds.isEmpty ? "no drawable layer" : kinds.joined(separator: " + ")
+        if drawable.contains(where: \.isReference) { text += " + reference" }
+        let undrawable = undrawableLayers.count
+        if undrawable > 0 { text += ", \(undrawable) layer\(undrawable == 1 ? "" : "s") not drawable" }
+        return text
+    }
 }
 
 public struct Bookmark: Sendable, Equatable {

@@ -4,6 +4,10 @@ public protocol UserFacingError: Error {
     var userMessage: String { get }
 }
 
+/// A way of running mapbook that cannot work here (no terminal for the browser): what the command
+/// line reports as a usage error, whichever front end found it.
+public protocol UsageError: UserFacingError {}
+
 extension Error {
     /// The one sentence to show for any error, as one clean line (sentences carry names from files
     /// and servers); errors that are not `UserFacingError` are bugs, named by type so a report says

@@ -28,6 +28,7 @@ import TerminalCanvas
 import ArcGISModel
 import Geometry
 import Places
+import MapbookServices
 
 func peakResidentKiB() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""

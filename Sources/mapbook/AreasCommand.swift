@@ -1,4 +1,3 @@
-import AppModel
 import ArcGISPortal
 import ArgumentParser
 import Foundation
@@ -6,6 +5,7 @@ import MapbookCore
 import OfflineLibrary
 import ArcGISModel
 import Geometry
+import MapbookServices
 
 /// `mapbook areas`: the web map's preplanned map areas.
 struct AreasCommand: AsyncParsableCommand {

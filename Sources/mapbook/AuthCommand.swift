@@ -1,4 +1,3 @@
-import AppRuntime
 import ArcGISPortal
 import ArgumentParser
 import Foundation
@@ -7,6 +6,7 @@ import MapbookCore
 import SignIn
 import Synchronization
 import UserFiles
+import MapbookServices
 
 /// `mapbook auth`: sign in to a portal (OAuth with PKCE in the browser, or a username and password
 /// for `generateToken`), see who is signed in, sign out. docs/auth.md says how to register a client id.

@@ -1,10 +1,10 @@
-import AppModel
 import ArcGISPortal
 import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
 import ArcGISModel
+import MapbookServices
 
 /// `mapbook basemaps`: the portal's basemap gallery, and which basemap this web map is drawn on.
 struct BasemapsCommand: AsyncParsableCommand {
@@ -59,8 +59,8 @@ struct BasemapsCommand: AsyncParsableCommand {
     }
 
     private func print(own: Basemap, gallery: [BasemapChoice], chosen: Basemap?) {
-        let rows = [["*", Output.cell(own.title ?? "Basemap"), "this web map's own, " + BasemapOption.describe(own), "–"]]
-            + gallery.map { [$0.basemap == chosen ? "*" : "", Output.cell($0.item.title), BasemapOption.describe($0.basemap), $0.item.id.rawValue] }
+        let rows = [["*", Output.cell(own.title ?? "Basemap"), "this web map's own, " + own.composition, "–"]]
+            + gallery.map { [$0.basemap == chosen ? "*" : "", Output.cell($0.item.title), $0.basemap.composition, $0.item.id.rawValue] }
         var table = rows
         if chosen != nil { table[0][0] = "" }
         for line in Output.table(["", "TITLE", "LAYERS", "ID"], table) { Output.line(line) }

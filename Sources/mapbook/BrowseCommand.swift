@@ -14,6 +14,7 @@ import TerminalRender
 import TerminalUI
 import ArcGISModel
 import UserFiles
+import MapbookServices
 
 /// `mapbook` with no subcommand: the full-screen browser.
 struct BrowseCommand: AsyncParsableCommand {

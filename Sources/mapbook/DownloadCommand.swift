@@ -1,4 +1,3 @@
-import AppModel
 import ArcGISPortal
 import ArgumentParser
 import CTerminal
@@ -11,6 +10,7 @@ import MapbookCore
 import OfflineLibrary
 import ArcGISModel
 import LibraryModel
+import MapbookServices
 
 /// `mapbook download`: takes map areas offline into the library.
 struct DownloadCommand: AsyncParsableCommand {

@@ -12,6 +12,7 @@ import ArcGISModel
 import Geometry
 import EventLoop
 import UserFiles
+import MapbookServices
 
 /// `mapbook open FILE`: a side-loaded package (or tile folder) in the full-screen map view.
 struct OpenCommand: AsyncParsableCommand {

@@ -1,10 +1,7 @@
-import AppModel
-import AppRuntime
 import ArcGISPortal
 import ArgumentParser
 import Foundation
 import SignIn
-import TerminalUI
 import MapbookAssets
 import HTTP
 import MapbookCore
@@ -17,6 +14,7 @@ import Geometry
 import Places
 import UserFiles
 import LibraryModel
+import MapbookServices
 
 /// Printing: aligned tables for people, stable JSON for scripts, and one sentence for any failure.
 enum Output {
@@ -147,7 +145,7 @@ enum Output {
             return failure.problem.needsSignIn ? "signIn" : failure.problem.network.isCutOff ? "unreachable" : "route"
         }
         if error is PinError { return "pin" }
-        if error is TerminalUnavailable { return "usage" }
+        if error is any UsageError { return "usage" }
         if error is SignInError || error is CredentialError { return "signIn" }
         if let command = error as? PackageCommandError {
             switch command {

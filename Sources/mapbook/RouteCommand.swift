@@ -1,11 +1,10 @@
-import AppModel
-import AppRuntime
 import ArgumentParser
 import Foundation
 import MapbookCore
 import ArcGISModel
 import Geometry
 import UserFiles
+import MapbookServices
 
 /// `mapbook route`: directions between places from the portal's route service.
 struct RouteCommand: AsyncParsableCommand {

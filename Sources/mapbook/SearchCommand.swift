@@ -1,4 +1,3 @@
-import AppRuntime
 import ArcGISPortal
 import ArgumentParser
 import Foundation
@@ -7,6 +6,7 @@ import OfflineLibrary
 import ArcGISModel
 import Geometry
 import Places
+import MapbookServices
 
 /// `mapbook search`: places by name from the portal's geocoder, each with the web map's areas that
 /// hold it.

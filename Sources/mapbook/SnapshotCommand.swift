@@ -11,6 +11,7 @@ import TerminalCanvas
 import UserFiles
 import ArcGISModel
 import Geometry
+import MapbookServices
 
 /// Where a map command's tiles come from: a downloaded area, a file, or (with neither) the web
 /// map's basemap online — the one chosen with `mapbook basemaps --use`, else its own.

@@ -68,6 +68,28 @@ struct ModuleShapeTests {
         #expect(Self.closure(of: "TerminalUI", in: targets).contains("CCurses"), "the check can fail")
     }
 
+    /// The command line's commands are thin over the services: only those that run the browser's
+    /// program (`browse`, `open`, and `snapshot`, which draws its screen) import its model, runtime
+    /// or front ends.
+    @Test func theCommandsImportNeitherTheBrowsersRuntimeNorItsModel() throws {
+        let folder = Self.root.appendingPathComponent("Sources/mapbook")
+        let browser: Set = ["BrowseCommand.swift", "OpenCommand.swift", "SnapshotCommand.swift"]
+        let importLine = try Regex(#"(?m)^import (AppModel|AppRuntime|TerminalUI|TerminalRender|PlainUI)$"#)
+        var offending: [String] = []
+        var read = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            read += 1
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let imported = text.matches(of: importLine).compactMap { $0.output[1].substring.map(String.init) }
+            if !browser.contains(file), !imported.isEmpty { offending.append("\(file) imports \(imported.joined(separator: ", "))") }
+            if browser.contains(file) { #expect(!imported.isEmpty, "\(file) runs the browser's program, so the check can fail") }
+        }
+        #expect(read > 20, "Sources/mapbook holds the commands")
+        let services = Self.closure(of: "MapbookServices", in: try Self.targets())
+        #expect(!services.isEmpty && services.isDisjoint(with: ["AppModel", "AppRuntime"]), "the services sit below the model and the runtime")
+        #expect(offending.isEmpty, "\(offending.sorted().joined(separator: "; "))")
+    }
+
     /// Importing a module the target does not declare builds only by luck of the build order.
     @Test func everyTargetDeclaresTheModulesItImports() throws {
         let targets = try Self.targets()

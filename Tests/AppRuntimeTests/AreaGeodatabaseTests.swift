@@ -13,6 +13,7 @@ import OfflineLibrary
 import PortalFixtures
 import SamplePortal
 import Testing
+import MapbookServices
 
 /// A preplanned area whose packages include a SQLite Geodatabase of the web map's feature layers
 /// (the sample's Caribou, as ArcGIS prepares areas): the download copies nothing of those layers

@@ -16,6 +16,7 @@ import Places
 import UserFiles
 import ArcGISModel
 import LibraryModel
+import MapbookServices
 
 /// Each of the runtime's handlers alone, with fakes for what it depends on: no portal, no network.
 /// What a handler is tested by is the events it sends.

@@ -14,6 +14,7 @@ import PortalFixtures
 import SamplePortal
 import Synchronization
 import Testing
+import MapbookServices
 
 /// A web map's other layer kinds, against the sample portal: a map service drawn by its server for
 /// each view and identified through it, a feature collection, a CSV file, and a KML layer listed.

@@ -9,6 +9,7 @@ import OfflineLibrary
 import ArcGISModel
 import UserFiles
 import LibraryModel
+import MapbookServices
 
 /// The web map and its areas: the library read at start (no network), the portal connected (and,
 /// once it is, the download queue and the network monitor started, each feeding events), the

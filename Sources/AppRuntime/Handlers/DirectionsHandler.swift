@@ -2,6 +2,8 @@ import AppModel
 import ArcGISModel
 import EventLoop
 import Foundation
+import MapbookServices
+import MapbookCore
 
 /// Directions for the browser, through the `RoutePlanner` `mapbook route` uses: the stops' names
 /// found first (near the stop before each), then the route asked of the portal's route service.

@@ -10,6 +10,7 @@ import OfflineLibrary
 import Places
 import ArcGISModel
 import Geometry
+import MapbookServices
 
 /// The map view and the overview: opening a map's basemap and operational layers, drawing and
 /// identifying off the UI thread, the overview's first source that draws, the basemap gallery and

@@ -7,6 +7,7 @@ import LibraryModel
 import MapbookCore
 import MobilePackages
 import OfflineLibrary
+import MapbookServices
 
 /// The Maps card's Packages tab: its rows (this device's packages, then the portal's "Mobile Map
 /// Package" items tagged Offline Mapbook), a portal package downloaded onto this device with its

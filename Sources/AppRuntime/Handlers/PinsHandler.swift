@@ -5,6 +5,7 @@ import Geometry
 import MapbookCore
 import OfflineLibrary
 import UserFiles
+import MapbookServices
 
 /// The user's pins — read, kept, changed, deleted in the `PinStore` off the UI thread — and the
 /// links they carry, handed to the browser.

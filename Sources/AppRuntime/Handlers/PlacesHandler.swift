@@ -7,6 +7,7 @@ import OfflineLibrary
 import Geometry
 import Places
 import UserFiles
+import MapbookServices
 
 /// Finding places for the browser, through the `PlaceFinder` the commands use too: suggestions as
 /// the user types (a newer keystroke's `Effect.cancel` stops the last, even in flight), places for

@@ -3,6 +3,7 @@ import ArcGISPortal
 import EventLoop
 import Foundation
 import MapbookCore
+import MapbookServices
 
 /// The browser's sign-in form: the username and password handed to the command's way of signing
 /// in (which shares the client's session with the download queue and keeps the sign-in).

@@ -7,6 +7,7 @@ import OfflineLibrary
 import TileFormats
 import ArcGISModel
 import UserFiles
+import MapbookServices
 
 /// The Maps card's web maps: Recent from this device (the web maps opened lately on this portal,
 /// then the others with areas downloaded here), the other tabs a page at a time from the portal;

@@ -19,7 +19,7 @@ enum InputEvent: Equatable {
 }
 
 /// Why the terminal could not be opened.
-public struct TerminalUnavailable: UserFacingError {
+public struct TerminalUnavailable: UsageError {
     public let userMessage: String
 }
 

@@ -1,4 +1,5 @@
 import ArcGISModel
+import MapbookCore
 
 /// Directions: the route through typed stops, the portal's travel modes.
 public enum DirectionsFeature {

@@ -36,23 +36,11 @@ public struct BasemapOption: Equatable, Sendable {
 
     var detail: String? {
         switch kind {
-        case .webMap(let basemap): "this web map's own, " + Self.describe(basemap)
-        case .gallery(let basemap): Self.describe(basemap)
+        case .webMap(let basemap): "this web map's own, " + basemap.composition
+        case .gallery(let basemap): basemap.composition
         case .package: "on this device"
         case .message: nil
         }
-    }
-
-    /// "vector", "raster + reference", "raster, 1 layer not drawable".
-    public static func describe(_ basemap: Basemap) -> String {
-        let drawable = basemap.drawableLayers
-        var kinds = drawable.filter { !$0.isReference }.map { $0.layerType == "VectorTileLayer" ? "vector" : "raster" }
-        kinds = kinds.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
-        var text = kinds.isEmpty ? "no drawable layer" : kinds.joined(separator: " + ")
-        if drawable.contains(where: \.isReference) { text += " + reference" }
-        let undrawable = basemap.undrawableLayers.count
-        if undrawable > 0 { text += ", \(undrawable) layer\(undrawable == 1 ? "" : "s") not drawable" }
-        return text
     }
 }
 

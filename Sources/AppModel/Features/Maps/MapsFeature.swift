@@ -1,4 +1,5 @@
 import ArcGISModel
+import MapbookCore
 
 /// The Maps card: pages of web maps on its tabs, and their thumbnails.
 public enum MapsFeature {

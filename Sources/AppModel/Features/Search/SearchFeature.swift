@@ -1,4 +1,5 @@
 import ArcGISModel
+import MapbookCore
 import Geometry
 
 /// Finding places: suggestions while typing, the places found, what is here.

@@ -1,4 +1,3 @@
-import AppModel
 import ArcGISPortal
 import Foundation
 import MapbookCore

@@ -1,4 +1,3 @@
-import AppModel
 import ArcGISPortal
 import Foundation
 import MapRender
@@ -20,6 +19,10 @@ public struct OpenedOperationalLayers: Sendable {
     /// Layers listed in the layer list but not drawn: "Roads (KML) · not drawn".
     public var listedOnly: [String] = []
     public var problems: [String] = []
+
+    public init(features: [FeatureLayerLoader] = [], images: [MapStack.StackedImage] = [], listedOnly: [String] = [], problems: [String] = []) {
+        self.features = features; self.images = images; self.listedOnly = listedOnly; self.problems = problems
+    }
 
     /// The layers drawn over `stack`'s basemap.
     public func add(to stack: inout MapStack) {
