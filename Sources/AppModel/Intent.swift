@@ -68,46 +68,6 @@ public enum AreaIntent: Hashable, Sendable {
     case download, downloadAll, cancel, remove, update
 }
 
-/// The map view and the cards over it.
-public enum MapIntent: Hashable, Sendable {
-    case zoomIn, zoomOut, home
-    /// Mouse drag: cells moved (right and down positive).
-    case pan(columns: Int, rows: Int)
-    /// Mouse wheel: levels (in positive), toward a cell of the map.
-    case zoomAt(steps: Int, column: Int, row: Int)
-    case showBookmarks, showLayers, showBasemaps, showPins
-    case whatsHere, cycleMode
-    /// `i`: what lies under the centre; `Tab`: the next thing found.
-    case identify, nextHit
-    /// `Tab` in the directions panel: the directions again by the portal's next travel mode; `Y`
-    /// there: the directions as text to the clipboard.
-    case nextTravelMode, copyDirections
-    /// A click on the map: identify at that cell of it (with the ruler out: a point of it there).
-    case identifyAt(column: Int, row: Int)
-    /// `R`: start a ruler at the centre, or fix a point of it there.
-    case ruler
-    /// `t`: directions to here (with directions shown, a further stop); `[` `]` the directions
-    /// asked before and after.
-    case directions, previousDirections, nextDirections
-    /// `p`: a pin at the centre; in the pins table `e` edits and `o` opens the link.
-    case dropPin, editPin, openLink
-    /// Space in the layer list: show or hide the layer.
-    case toggle
-    /// `N`: a map area of your own from the view.
-    case newArea
-    /// `Y`: the centre's `LON,LAT` to the clipboard.
-    case copyPosition
-}
-
-/// `M`, the Maps card, to open another web map. Typed in the plain mode: a tab, a search for web
-/// maps, the web map in a row of the card (from 0).
-public enum MapsIntent: Hashable, Sendable {
-    case show
-    case showTab(WebMapsTab)
-    case search(String)
-    case choose(Int)
-}
-
 /// Editing a form's fields.
 public enum FormEdit: Hashable, Sendable {
     case type(Character)

@@ -46,9 +46,6 @@ public enum Notice: Equatable, Sendable {
     case basemapNotDrawable(WebMapLayer?)
     /// The web map's basemap is in another projection than Web Mercator.
     case basemapProjection(SpatialReference)
-    case noBookmarks
-    /// `B` in a map opened from a file: it has no portal to choose from.
-    case noBasemapChoice
     /// The list's new order (`o`), and the downloaded areas first or not (`O`).
     case ordered(AreaOrder)
     case downloadedFirst(Bool)
@@ -56,12 +53,8 @@ public enum Notice: Equatable, Sendable {
     case placeFound(String, areas: [String])
     /// A place shown on the map open now, and where it was found (a layer, a package, the gazetteer).
     case placeShown(String, from: String?)
-    case basemapChosen(String)
-    case noLayers
-    case drawingMode(MapMode)
-    /// A bookmark gone to; `outside`: the downloaded area whose map it lies outside of, which has
-    /// nothing to draw there.
-    case bookmark(String, outside: String? = nil)
+    /// The map view's own news (its slice words it).
+    case map(MapFeature.Notice)
     /// A failure worded elsewhere (an error's sentence), already sanitized.
     case problem(String)
     /// A sign-in from the browser succeeded.
@@ -75,8 +68,6 @@ public enum Notice: Equatable, Sendable {
     case noTravelModes
     /// `N` with no portal to ask.
     case newAreaNeedsPortal
-    /// `Y`: the position put on the clipboard.
-    case copied(String)
     /// `Y` in the directions panel.
     case copiedDirections(steps: Int)
     case makingArea(String)
@@ -116,8 +107,6 @@ public enum Notice: Equatable, Sendable {
             BasemapObstacle.notDrawable(layer).sentence + "; \(key(.map(.showBasemaps))) offers the portal's basemaps."
         case .basemapProjection(let reference):
             BasemapObstacle.projection(reference).sentence + "; \(key(.map(.showBasemaps))) offers the portal's basemaps."
-        case .noBookmarks: "This map has no bookmarks."
-        case .noBasemapChoice: "A map opened from a file has no other basemaps."
         case .ordered(.portal): "Areas in the portal's order."
         case .ordered(.nearest(let place)): "Areas nearest to \(place.label) first."
         case .ordered(.name): "Areas by name."
@@ -127,12 +116,7 @@ public enum Notice: Equatable, Sendable {
         case .placeFound(let label, let areas) where areas.isEmpty: "\(label) — in no map area of this web map."
         case .placeFound(let label, let areas): "\(label) — in \(areas.joined(separator: ", "))"
         case .placeShown(let label, let from): "\(label)\(from.map { " — from \($0)" } ?? "")."
-        case .basemapChosen(let title): "Drawing on \(title)."
-
-        case .noLayers: "No layers to list yet."
-        case .drawingMode(let mode): "Drawing in \(mode.rawValue)"
-        case .bookmark(let name, nil): "Bookmark: \(name)"
-        case .bookmark(let name, let area?): "Bookmark: \(name), outside \(area): this map holds the area's layers and basemap only."
+        case .map(let notice): notice.sentence(keys: keys)
         case .problem(let sentence): sentence
         case .signedIn(let user, let host): "Signed in to \(host) as \(user)."
         case .noPins: "No pins yet: \(key(.map(.dropPin))) drops one at the centre of the map."
@@ -143,7 +127,6 @@ public enum Notice: Equatable, Sendable {
         case .noMoreDirections(false): "These are the latest directions."
         case .noTravelModes: "This portal offers no travel modes: directions use its route service's own."
         case .newAreaNeedsPortal: "Making an area of your own needs the web map's services, and they cannot be reached now."
-        case .copied(let position): "Copied \(position) (LON,LAT) to the clipboard."
         case .copiedDirections(let steps): "Copied the directions (\(steps) step\(steps == 1 ? "" : "s")) to the clipboard."
         case .makingArea(let name): "Making \(name): the servers are asked to prepare it; its row shows how far they are."
         }
@@ -172,6 +155,8 @@ extension Notice {
         case .offline, .notAnswering, .reloading, .checkingPortal, .notConnected, .catalogNotKept, .listingAreas, .downloadFailed,
              .problem, .basemapNotDrawable, .basemapProjection:
             false
+        case .map(let notice):
+            notice.fades
         default:
             true
         }

@@ -700,8 +700,8 @@ struct NoticeTests {
                                  .onlyDownloadedUpdates, .noUpdate, .noDownloadToCancel, .notOnDevice(title: "A"),
                                  .removed(title: "A"), .notOnDeviceForMap(title: "A"), .basemapNotDrawable(nil),
                                  .basemapNotDrawable(WebMapLayer(title: "World Topographic Map", layerType: "ArcGISTiledMapServiceLayer")),
-                                 .noBookmarks, .noLayers, .drawingMode(.ascii), .bookmark("B"), .problem("x."),
-                                 .noBasemapChoice, .basemapChosen("Dark")]
+                                 .map(.noBookmarks), .map(.noLayers), .map(.drawingMode(.ascii)), .map(.bookmark("B")), .problem("x."),
+                                 .map(.noBasemapChoice), .map(.basemapChosen("Dark"))]
         for notice in notices {
             #expect(!notice.sentence.isEmpty && !notice.sentence.contains("\n"), "\(notice)")
         }

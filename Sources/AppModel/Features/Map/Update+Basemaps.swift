@@ -49,7 +49,7 @@ extension App {
     /// first time (and after a failure); offline, the list holds what draws without the network.
     static func showBasemaps(_ state: inout AppState) -> [Effect] {
         guard let map = state.map, !map.isStandalone else {
-            state.notice = .noBasemapChoice
+            state.notice = .map(.noBasemapChoice)
             return []
         }
         var effects: [Effect] = []
@@ -105,7 +105,7 @@ extension App {
             source = .package(area: area, package)
             name = packageSourceName(option.title)
         }
-        state.notice = .basemapChosen(option.title)
+        state.notice = .map(.basemapChosen(option.title))
         return effects + reopenMap(&state, sourceName: name, source: source) + requestOverviewDraw(&state)
     }
 

@@ -156,10 +156,10 @@ extension App {
             return move(&state) { $0.zoomed(by: Double(steps), anchor: anchor) }
         case .home: return goHome(&state)
         case .showBookmarks:
-            guard !map.bookmarks.isEmpty else { state.notice = .noBookmarks; return [] }
+            guard !map.bookmarks.isEmpty else { state.notice = .map(.noBookmarks); return [] }
             state.withMap { $0.panel = .bookmarks; $0.panelSelection = 0 }
         case .showLayers:
-            guard !state.mapPanelRows(.layers).isEmpty else { state.notice = .noLayers; return [] }
+            guard !state.mapPanelRows(.layers).isEmpty else { state.notice = .map(.noLayers); return [] }
             state.withMap { $0.panel = .layers; $0.panelSelection = 0 }
         case .showBasemaps: return showBasemaps(&state)
         case .whatsHere: return whatsHere(&state)
@@ -177,7 +177,7 @@ extension App {
         case .nextDirections: return otherResult(&state, by: 1)
         case .cycleMode:
             state.withMap { $0.mode = map.mode.next }
-            state.notice = .drawingMode(map.mode.next)
+            state.notice = .map(.drawingMode(map.mode.next))
             return requestMapDraw(&state)
         case .editPin, .openLink, .toggle, .nextTravelMode, .copyDirections:
             // Only in the pins table, the layer list and the directions panel.
@@ -244,7 +244,7 @@ extension App {
             state.withMap { $0.panel = nil }
             // An area's map holds only the area: a bookmark beyond it shows little or nothing, and says why.
             let outside = map.area != nil && map.homeExtent.map { !$0.intersects(extent) } == true ? map.title : nil
-            state.notice = .bookmark(map.bookmarks[map.panelSelection].name, outside: outside)
+            state.notice = .map(.bookmark(map.bookmarks[map.panelSelection].name, outside: outside))
             return fit(&state, extent)
         case .open, .map(.toggle):
             let rows = state.mapPanelRows
@@ -376,6 +376,15 @@ extension App {
         state.overview.drawnFrom = drawn ?? []
         return requestOverviewDraw(&state)
     }
+
+    /// `Y`: the centre as `LON,LAT` to five decimals (about a metre), the way `--at`, `reverse` and
+    /// `route` read a point back; said in the status bar, so the plain mode shows it too.
+    static func copyPosition(_ state: inout AppState) -> [Effect] {
+        guard let centre = state.map?.viewport.center.geographic else { return [] }
+        let position = String(format: "%.5f,%.5f", centre.longitude, centre.latitude)
+        state.notice = .map(.copiedPosition(position))
+        return [.copy(position)]
+    }
 }
 
 extension AppState {
@@ -413,4 +422,5 @@ extension AppState {
         state.screen = .map(map)
         return state
     }
+
 }

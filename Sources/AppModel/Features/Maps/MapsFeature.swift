@@ -27,3 +27,12 @@ extension App {
         }
     }
 }
+
+/// `M`, the Maps card, to open another web map. Typed in the plain mode: a tab, a search for web
+/// maps, the web map in a row of the card (from 0).
+public enum MapsIntent: Hashable, Sendable {
+    case show
+    case showTab(WebMapsTab)
+    case search(String)
+    case choose(Int)
+}

@@ -202,15 +202,6 @@ extension App {
 
     // MARK: What's here
 
-    /// `Y`: the centre as `LON,LAT` to five decimals (about a metre), the way `--at`, `reverse` and
-    /// `route` read a point back; said in the status bar, so the plain mode shows it too.
-    static func copyPosition(_ state: inout AppState) -> [Effect] {
-        guard let centre = state.map?.viewport.center.geographic else { return [] }
-        let position = String(format: "%.5f,%.5f", centre.longitude, centre.latitude)
-        state.notice = .copied(position)
-        return [.copy(position)]
-    }
-
     /// `w`: what is at the map's centre; the card shows at once, the answer when it comes.
     static func whatsHere(_ state: inout AppState) -> [Effect] {
         guard let map = state.map else { return [] }

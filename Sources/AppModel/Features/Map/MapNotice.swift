@@ -1,0 +1,35 @@
+import MapRender
+
+extension MapFeature {
+    /// What the map view says in the status bar (`Notice.map`), worded here.
+    public enum Notice: Equatable, Sendable {
+        case noBookmarks
+        /// `B` in a map opened from a file: it has no portal to choose from.
+        case noBasemapChoice
+        case noLayers
+        case basemapChosen(String)
+        case drawingMode(MapMode)
+        /// A bookmark gone to; `outside`: the downloaded area whose map it lies outside of, which has
+        /// nothing to draw there.
+        case bookmark(String, outside: String? = nil)
+        /// `Y`: the centre's position put on the clipboard.
+        case copiedPosition(String)
+
+        /// The sentence, naming the keys of `keys` where it names one.
+        func sentence(keys: [KeyBinding]) -> String {
+            switch self {
+            case .noBookmarks: "This map has no bookmarks."
+            case .noBasemapChoice: "A map opened from a file has no other basemaps."
+            case .noLayers: "No layers to list yet."
+            case .basemapChosen(let title): "Drawing on \(title)."
+            case .drawingMode(let mode): "Drawing in \(mode.rawValue)"
+            case .bookmark(let name, nil): "Bookmark: \(name)"
+            case .bookmark(let name, let area?): "Bookmark: \(name), outside \(area): this map holds the area's layers and basemap only."
+            case .copiedPosition(let position): "Copied \(position) (LON,LAT) to the clipboard."
+            }
+        }
+
+        /// All of it is news about what was just done: it gives the status bar back to the key hints.
+        var fades: Bool { true }
+    }
+}
