@@ -36,6 +36,23 @@ public enum Geodesy {
     }
 }
 
+extension GeoExtent {
+    /// `W,S,E,N` in degrees, as `--extent` and `--bbox` take a box; nil unless exactly four numbers
+    /// on the globe, west below east and south below north.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
+              [west, south, east, north].allSatisfy(\.isFinite), west < east, south < north,
+              abs(west) <= 180, abs(east) <= 180, abs(south) <= 90, abs(north) <= 90 else { return nil }
+        self.init(xmin: west, ymin: south, xmax: east, ymax: north)
+    }
+
+    /// The box as the commands read it back: `W,S,E,N` (`-70.12345,43.5,-69.1,44.2` to `places`).
+    public func written(places: Int = 5) -> String {
+        [xmin, ymin, xmax, ymax].map { String(format: "%.*f", places, $0) }.joined(separator: ",")
+    }
+}
+
 extension GeoPoint {
     /// `LON,LAT` as people write a point (`-68.2,44.35`); nil unless both are numbers on the globe.
     public init?(parsing text: String) {

@@ -56,11 +56,9 @@ struct AreaNewCommand: AsyncParsableCommand {
         }
     }
 
+    /// The box as every command reads one, within the latitudes Web Mercator tiles reach.
     static func parseExtent(_ text: String) -> GeoExtent? {
-        let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard values.count == 4, values.allSatisfy(\.isFinite), values[0] < values[2], values[1] < values[3],
-              values[0] >= -180, values[2] <= 180, values[1] >= -85.06, values[3] <= 85.06 else { return nil }
-        return GeoExtent(xmin: values[0], ymin: values[1], xmax: values[2], ymax: values[3])
+        GeoExtent(parsing: text).flatMap { abs($0.ymin) <= 85.06 && abs($0.ymax) <= 85.06 ? $0 : nil }
     }
 
     func run() async throws {

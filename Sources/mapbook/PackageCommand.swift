@@ -204,12 +204,8 @@ struct PackageCommand: ParsableCommand {
         }
 
         static func box(_ text: String) throws -> GeoExtent {
-            let numbers = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count == 4, let w = numbers[0], let s = numbers[1], let e = numbers[2], let n = numbers[3],
-                  w < e, s < n, abs(w) <= 180, abs(e) <= 180, abs(s) <= 90, abs(n) <= 90 else {
-                throw PackageCommandError.badBox(TerminalText.sanitizedLine(text, maxLength: 80))
-            }
-            return GeoExtent(xmin: w, ymin: s, xmax: e, ymax: n)
+            guard let box = GeoExtent(parsing: text) else { throw PackageCommandError.badBox(TerminalText.sanitizedLine(text, maxLength: 80)) }
+            return box
         }
 
         static func names(_ text: String) -> [String] {

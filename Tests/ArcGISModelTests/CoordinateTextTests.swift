@@ -12,6 +12,18 @@ struct CoordinateTextTests {
         #expect(point.written(places: 2) == "-68.20,44.39")
     }
 
+    /// `--extent` and `--bbox` read a box by one rule: exactly four numbers, west below east,
+    /// south below north (a stray word is refused, not skipped).
+    @Test func aWrittenBoxReadsBackAsItself() throws {
+        let box = GeoExtent(xmin: -70.5, ymin: 43.25, xmax: -69.125, ymax: 44.0)
+        #expect(box.written() == "-70.50000,43.25000,-69.12500,44.00000")
+        #expect(GeoExtent(parsing: box.written()) == box)
+        #expect(GeoExtent(parsing: " -70.5 , 43.25,-69.125,44 ") == box)
+        for refused in ["-70.5,x,43.25,-69.125,44", "-69,43,-70,44", "-70,44,-69,43", "-70,43,-69", "-70,43,-69,44,1", "-200,0,10,10", "0,-91,1,1", "nan,0,1,1", ""] {
+            #expect(GeoExtent(parsing: refused) == nil, "\(refused)")
+        }
+    }
+
     @Test func peopleReadLatitudeFirstWithItsHemisphere() {
         #expect(GeoPoint(longitude: -71.208, latitude: 46.8139).degrees() == "46.8139°N 71.2080°W")
         #expect(GeoPoint(longitude: 151.21, latitude: -33.87).degrees(places: 2) == "33.87°S 151.21°E")

@@ -381,7 +381,7 @@ extension App {
     /// `route` read a point back; said in the status bar, so the plain mode shows it too.
     static func copyPosition(_ state: inout AppState) -> [Effect] {
         guard let centre = state.map?.viewport.center.geographic else { return [] }
-        let position = String(format: "%.5f,%.5f", centre.longitude, centre.latitude)
+        let position = centre.written()
         state.notice = .map(.copiedPosition(position))
         return [.copy(position)]
     }
