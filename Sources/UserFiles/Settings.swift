@@ -255,5 +255,5 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case maps, signIn = "sign-in", help, quit
     case zoomIn = "zoom-in", zoomOut = "zoom-out", home, bookmarks, layers, basemaps
     case whatsHere = "whats-here", identify, ruler, pin, pins, drawing, directions, newArea = "new-area"
-    case copyPosition = "copy-position"
+    case copyPosition = "copy-position", copyExtent = "copy-extent"
 }

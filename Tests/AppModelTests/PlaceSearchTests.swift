@@ -159,6 +159,26 @@ struct WhatsHereTests {
         #expect(Fixture.keys(&list, .character("Y")).isEmpty)
     }
 
+    /// `E`: the box the view shows as `W,S,E,N`, read back by the rule `--extent` and `--bbox` use;
+    /// zoomed in, a smaller box inside the first; the config can give it another key.
+    @Test func eCopiesTheViewsExtentAsCommandsReadABox() throws {
+        var state = IdentifyTests.openMap()
+        let centre = try #require(state.map?.viewport.center.geographic)
+        guard case .copy(let text)? = Fixture.keys(&state, .character("E")).first else { Issue.record("nothing copied"); return }
+        #expect(state.message == "Copied \(text) (W,S,E,N) to the clipboard.")
+        let box = try #require(GeoExtent(parsing: text))
+        #expect(box.xmin < centre.longitude && centre.longitude < box.xmax && box.ymin < centre.latitude && centre.latitude < box.ymax)
+        _ = Fixture.keys(&state, .character("+"))
+        guard case .copy(let closer)? = Fixture.keys(&state, .character("E")).first else { Issue.record("nothing copied"); return }
+        let inner = try #require(GeoExtent(parsing: closer))
+        #expect(inner.xmin > box.xmin && inner.xmax < box.xmax && inner.ymin > box.ymin && inner.ymax < box.ymax)
+        #expect((inner.xmax - inner.xmin) < (box.xmax - box.xmin) * 0.6, "one level closer halves the width")
+        var list = Fixture.loaded()
+        #expect(Fixture.keys(&list, .character("E")).isEmpty, "away from the map there is no view to copy")
+        let rebound = KeyMap.bindings(overriding: [.copyExtent: "Z"])
+        #expect(KeyMap.intent(for: .character("Z"), in: .map, bindings: rebound) == .map(.copyExtent))
+    }
+
     @Test func offlineItAsksTheBundledPlaces() {
         var state = Fixture.loaded(downloaded: [Fixture.acadia])
         Fixture.select(&state, "Acadia")

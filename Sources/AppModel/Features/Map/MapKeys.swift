@@ -25,8 +25,8 @@ public enum MapIntent: Hashable, Sendable {
     case toggle
     /// `N`: a map area of your own from the view.
     case newArea
-    /// `Y`: the centre's `LON,LAT` to the clipboard.
-    case copyPosition
+    /// `Y`: the centre's `LON,LAT` to the clipboard; `E`: the view's `W,S,E,N`.
+    case copyPosition, copyExtent
 }
 
 extension MapFeature {
@@ -60,6 +60,8 @@ extension MapFeature {
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("Y")], intent: .map(.copyPosition), action: .copyPosition, label: "Y",
                    summary: "Copy the centre's position (LON,LAT, as commands take it) to the clipboard", context: .map, hint: nil),
+        KeyBinding(keys: [.character("E")], intent: .map(.copyExtent), action: .copyExtent, label: "E",
+                   summary: "Copy the view's extent (W,S,E,N, as area new --extent and --bbox take it) to the clipboard", context: .map, hint: nil),
         KeyBinding(keys: [.character("[")], intent: .map(.previousDirections), label: "[",
                    summary: "Directions: the ones asked before (↑↓ in the panel go through the steps)", context: .map, hint: nil),
         KeyBinding(keys: [.character("]")], intent: .map(.nextDirections), label: "]", summary: "Directions: the ones asked after",

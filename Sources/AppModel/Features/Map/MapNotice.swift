@@ -12,8 +12,9 @@ extension MapFeature {
         /// A bookmark gone to; `outside`: the downloaded area whose map it lies outside of, which has
         /// nothing to draw there.
         case bookmark(String, outside: String? = nil)
-        /// `Y`: the centre's position put on the clipboard.
+        /// `Y`: the centre's position put on the clipboard; `E`: the view's extent.
         case copiedPosition(String)
+        case copiedExtent(String)
 
         /// The sentence, naming the keys of `keys` where it names one.
         func sentence(keys: [KeyBinding]) -> String {
@@ -26,6 +27,7 @@ extension MapFeature {
             case .bookmark(let name, nil): "Bookmark: \(name)"
             case .bookmark(let name, let area?): "Bookmark: \(name), outside \(area): this map holds the area's layers and basemap only."
             case .copiedPosition(let position): "Copied \(position) (LON,LAT) to the clipboard."
+            case .copiedExtent(let extent): "Copied \(extent) (W,S,E,N) to the clipboard."
             }
         }
 

@@ -164,6 +164,7 @@ extension App {
         case .showBasemaps: return showBasemaps(&state)
         case .whatsHere: return whatsHere(&state)
         case .copyPosition: return copyPosition(&state)
+        case .copyExtent: return copyExtent(&state)
         case .identify: return identify(&state)
         case .identifyAt(let column, let row) where map.ruler != nil: return layRuler(&state, at: (column, row))
         case .identifyAt(let column, let row): return identify(&state, cell: (column, row))
@@ -384,6 +385,16 @@ extension App {
         let position = centre.written()
         state.notice = .map(.copiedPosition(position))
         return [.copy(position)]
+    }
+
+    /// `E`: the part of the world the view shows as `W,S,E,N`, the way `area new --extent` and
+    /// `package features --bbox` read a box, so what is on screen can be staged on other devices.
+    static func copyExtent(_ state: inout AppState) -> [Effect] {
+        let (columns, rows) = mapCells(state)
+        guard let view = state.map?.viewport.geographicExtent(columns: Int(columns), rows: Int(rows)) else { return [] }
+        let extent = view.written()
+        state.notice = .map(.copiedExtent(extent))
+        return [.copy(extent)]
     }
 }
 
