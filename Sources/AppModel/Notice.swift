@@ -59,18 +59,10 @@ public enum Notice: Equatable, Sendable {
     case problem(String)
     /// A sign-in from the browser succeeded.
     case signedIn(user: String, host: String)
-    case noPins
-    case pinKept(String)
-    case pinDeleted(String)
-    /// `[` or `]` with no directions asked for yet; past the first or the last of them.
-    case noDirections
-    case noMoreDirections(earlier: Bool)
-    case noTravelModes
-    /// `N` with no portal to ask.
-    case newAreaNeedsPortal
-    /// `Y` in the directions panel.
-    case copiedDirections(steps: Int)
-    case makingArea(String)
+    /// Each slice's own news, worded in the slice.
+    case pins(PinsFeature.Notice)
+    case directions(DirectionsFeature.Notice)
+    case newArea(NewAreaFeature.Notice)
 
     /// The sentence, naming the default keys.
     public var sentence: String { sentence(keys: KeyMap.bindings) }
@@ -119,16 +111,9 @@ public enum Notice: Equatable, Sendable {
         case .map(let notice): notice.sentence(keys: keys)
         case .problem(let sentence): sentence
         case .signedIn(let user, let host): "Signed in to \(host) as \(user)."
-        case .noPins: "No pins yet: \(key(.map(.dropPin))) drops one at the centre of the map."
-        case .pinKept(let title): "Pin kept: \(title)"
-        case .pinDeleted(let title): "Deleted the pin \(title)."
-        case .noDirections: "No directions yet: \(key(.map(.directions))) asks for directions to the centre of the map."
-        case .noMoreDirections(true): "These are the first directions asked for."
-        case .noMoreDirections(false): "These are the latest directions."
-        case .noTravelModes: "This portal offers no travel modes: directions use its route service's own."
-        case .newAreaNeedsPortal: "Making an area of your own needs the web map's services, and they cannot be reached now."
-        case .copiedDirections(let steps): "Copied the directions (\(steps) step\(steps == 1 ? "" : "s")) to the clipboard."
-        case .makingArea(let name): "Making \(name): the servers are asked to prepare it; its row shows how far they are."
+        case .pins(let notice): notice.sentence(keys: keys)
+        case .directions(let notice): notice.sentence(keys: keys)
+        case .newArea(let notice): notice.sentence
         }
     }
 }

@@ -155,9 +155,9 @@ struct DirectionsTests {
         _ = Fixture.keys(&state, .character("["))
         #expect(state.directions.shown == 0 && state.directions.current?.route != nil)
         _ = Fixture.keys(&state, .character("["))
-        #expect(state.directions.shown == 0 && state.notice == .noMoreDirections(earlier: true))
+        #expect(state.directions.shown == 0 && state.notice == .directions(.noMoreDirections(earlier: true)))
         _ = Fixture.keys(&state, .character("]"), .character("]"))
-        #expect(state.directions.shown == 1 && state.notice == .noMoreDirections(earlier: false))
+        #expect(state.directions.shown == 1 && state.notice == .directions(.noMoreDirections(earlier: false)))
         // Closed, ] opens the panel again on the one shown.
         _ = Fixture.keys(&state, .escape)
         #expect(state.map?.card == nil)
@@ -180,7 +180,7 @@ struct DirectionsTests {
         let shown = try #require(state.directions.current)
         #expect(Fixture.keys(&state, .character("Y")) == [.copy(shown.lines().joined(separator: "\n"))])
         #expect(shown.lines().count == route.maneuvers.count + 1 && shown.lines()[1].hasPrefix("  1. "))
-        #expect(state.notice == .copiedDirections(steps: route.maneuvers.count))
+        #expect(state.notice == .directions(.copied(steps: route.maneuvers.count)))
         // Without the panel, Y is the map's: the centre's position.
         _ = Fixture.keys(&state, .escape)
         guard case .copy(let position)? = Fixture.keys(&state, .character("Y")).first else { Issue.record("no position"); return }
@@ -212,7 +212,7 @@ struct DirectionsTests {
         guard case .directions(.findRoute(let request, _, _, _))? = Fixture.keys(&none, .enter).first else { Issue.record("not asked"); return }
         _ = App.update(&none, .directions(.routeFound(request: request, .success(route))))
         _ = Fixture.keys(&none, .tab)
-        #expect(App.update(&none, .directions(.travelModes(.success([])))).isEmpty && none.notice == .noTravelModes)
+        #expect(App.update(&none, .directions(.travelModes(.success([])))).isEmpty && none.notice == .directions(.noTravelModes))
     }
 
     @Test func offlineOneSentenceWithTheStraightLineInTheUsersUnits() throws {

@@ -150,7 +150,7 @@ struct KeyOverrideTests {
         state.library.transfers[Fixture.acadia] = .queued
         #expect(StatusText.line(state.rows[row], state: state, wording: .commands(number: 3)).plainText.hasSuffix("· cancel 3 to cancel"))
         #expect(StatusText.line(state.rows[row], state: state).plainText.hasSuffix("· c to cancel"))
-        state.notice = .noPins
+        state.notice = .pins(.noPins)
         #expect(state.message == "No pins yet: ! drops one at the centre of the map.")
     }
 }

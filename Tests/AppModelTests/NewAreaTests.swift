@@ -95,7 +95,7 @@ struct NewAreaTests {
     @Test func offlineTheCardIsNotOfferedAndEscLeavesIt() {
         var state = IdentifyTests.openMap(network: .offline)
         #expect(Fixture.keys(&state, .character("N")).isEmpty && state.overlay == nil)
-        #expect(state.notice == .newAreaNeedsPortal)
+        #expect(state.notice == .newArea(.needsPortal))
         var online = IdentifyTests.openMap()
         _ = Fixture.keys(&online, .character("N"))
         _ = Fixture.keys(&online, .escape)

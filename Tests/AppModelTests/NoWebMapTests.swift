@@ -43,6 +43,6 @@ struct FadingNoticeTests {
         #expect(state.notice == nil && state.message == nil)
         // Being offline is a state, not news: no expiry.
         state.notice = nil
-        #expect(!Notice.offline.fades && !Notice.problem("x").fades && Notice.pinKept("Ferry dock").fades)
+        #expect(!Notice.offline.fades && !Notice.problem("x").fades && Notice.pins(.pinKept("Ferry dock")).fades)
     }
 }

@@ -58,7 +58,7 @@ struct PinTests {
         #expect(draft.link == "https://example.com")
         let kept = Self.pin("abc", "Quiet cove", link: "https://example.com")
         let afterSave = App.update(&state, .pins(.pinsLoaded([kept], problem: nil)))
-        #expect(state.overlay == nil && state.notice == .pinKept("Quiet cove") && state.pins.all == [kept])
+        #expect(state.overlay == nil && state.notice == .pins(.pinKept("Quiet cove")) && state.pins.all == [kept])
         #expect(afterSave == [.pins(.describePins([kept]))])
         // The message belongs to the map it came on: the pins list opened after it shows its own keys.
         _ = Fixture.keys(&state, .character("P"))
@@ -77,7 +77,7 @@ struct PinTests {
 
     @Test func thePinsTableFliesEditsDeletesAndOpensLinksAskingFirst() {
         var state = Self.mapOpen()
-        #expect(Fixture.keys(&state, .character("P")).isEmpty && state.notice == .noPins)
+        #expect(Fixture.keys(&state, .character("P")).isEmpty && state.notice == .pins(.noPins))
         _ = App.update(&state, .pins(.pinsLoaded([Self.pin("a1", "Cove"), Self.pin("b2", "Ledge", link: "https://example.com/ledge")], problem: nil)))
         let opened = Fixture.keys(&state, .character("P"))
         #expect(state.map?.panel == .pins && state.mapPanelRows == ["Cove", "Ledge"])

@@ -60,7 +60,7 @@ struct TestStoreTests {
         #expect(store.state.isSettled)
         let lines = try #require(store.state.directions.current).lines()
         let effects = store.press(.character("Y")) { state in
-            state.notice = .copiedDirections(steps: route.maneuvers.count)
+            state.notice = .directions(.copied(steps: route.maneuvers.count))
             state.requests.noticeSerial += 1
         }
         #expect(effects == [.copy(lines.joined(separator: "\n"))])

@@ -201,7 +201,7 @@ extension App {
             return nextTravelMode(&state)
         case .map(.copyDirections):
             guard let route = shown.route else { return [] }
-            state.notice = .copiedDirections(steps: route.maneuvers.count)
+            state.notice = .directions(.copied(steps: route.maneuvers.count))
             return [.copy(shown.lines().joined(separator: "\n"))]
         default:
             return nil
@@ -217,7 +217,7 @@ extension App {
             state.directions.modesWanted = true
             return [.directions(.loadTravelModes)]
         }
-        guard !modes.isEmpty else { state.notice = .noTravelModes; return [] }
+        guard !modes.isEmpty else { state.notice = .directions(.noTravelModes); return [] }
         let current = modes.firstIndex { $0.caseInsensitiveCompare(shown.mode ?? shown.route?.modeName ?? "") == .orderedSame } ?? 0
         return route(&state, through: shown.stops, mode: modes[(current + 1) % modes.count])
     }
@@ -237,11 +237,11 @@ extension App {
 
     /// `[` / `]`: the result before or after the one shown (the panel opens on it when closed).
     static func otherResult(_ state: inout AppState, by offset: Int) -> [Effect] {
-        guard !state.directions.results.isEmpty else { state.notice = .noDirections; return [] }
+        guard !state.directions.results.isEmpty else { state.notice = .directions(.noDirections); return [] }
         if state.map?.card == .directions {
             let next = state.directions.shown + offset
             guard state.directions.results.indices.contains(next) else {
-                state.notice = .noMoreDirections(earlier: offset < 0)
+                state.notice = .directions(.noMoreDirections(earlier: offset < 0))
                 return []
             }
             state.directions.shown = next

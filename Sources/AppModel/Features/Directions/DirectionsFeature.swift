@@ -55,3 +55,25 @@ extension App {
         }
     }
 }
+
+extension DirectionsFeature {
+    /// What directions say in the status bar (`Notice.directions`); news that fades.
+    public enum Notice: Equatable, Sendable {
+        /// `[` or `]` with no directions asked for yet; past the first or the last of them.
+        case noDirections
+        case noMoreDirections(earlier: Bool)
+        case noTravelModes
+        /// `Y` in the panel: the steps put on the clipboard.
+        case copied(steps: Int)
+
+        func sentence(keys: [KeyBinding]) -> String {
+            switch self {
+            case .noDirections: "No directions yet: \(KeyMap.key(for: .map(.directions), keys) ?? "its key") asks for directions to the centre of the map."
+            case .noMoreDirections(true): "These are the first directions asked for."
+            case .noMoreDirections(false): "These are the latest directions."
+            case .noTravelModes: "This portal offers no travel modes: directions use its route service's own."
+            case .copied(let steps): "Copied the directions (\(steps) step\(steps == 1 ? "" : "s")) to the clipboard."
+            }
+        }
+    }
+}

@@ -178,7 +178,7 @@ extension App {
             state.library.removing.insert(id)
             return [.downloads(.removeDownload(id, title: state.title(of: id)))]
         case .deletePin(let id):
-            state.notice = .pinDeleted(state.pins.all.first { $0.id == id }?.title ?? "")
+            state.notice = .pins(.pinDeleted(state.pins.all.first { $0.id == id }?.title ?? ""))
             return [.pins(.deletePin(id: id))]
         case .openLink(let link):
             return [.pins(.openLink(link))]

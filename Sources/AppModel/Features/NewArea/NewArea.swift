@@ -83,7 +83,7 @@ extension App {
     /// steps closer than the view; its estimate asked for at once.
     static func startNewArea(_ state: inout AppState) -> [Effect] {
         guard let map = state.map, let layout = state.layout, state.catalog.webMap != nil else { return [] }
-        guard state.portal.isConnected, !state.portal.network.isCutOff else { state.notice = .newAreaNeedsPortal; return [] }
+        guard state.portal.isConnected, !state.portal.network.isCutOff else { state.notice = .newArea(.needsPortal); return [] }
         let view = map.viewport.geographicExtent(columns: layout.mapRect.width, rows: layout.mapRect.height)
         let taken = Set(state.catalog.areas.map { $0.item.title.lowercased() })
         let name = (1...).lazy.map { "Area \($0)" }.first { !taken.contains($0.lowercased()) }!
@@ -131,7 +131,7 @@ extension App {
             return []
         }
         state.overlay = nil
-        state.notice = .makingArea(name)
+        state.notice = .newArea(.making(name))
         return [.newArea(.makeArea(form.order))]
     }
 

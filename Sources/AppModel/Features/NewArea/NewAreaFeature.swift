@@ -40,3 +40,19 @@ extension App {
         }
     }
 }
+
+extension NewAreaFeature {
+    /// What making an area says in the status bar (`Notice.newArea`); news that fades.
+    public enum Notice: Equatable, Sendable {
+        /// `N` with no portal to ask.
+        case needsPortal
+        case making(String)
+
+        var sentence: String {
+            switch self {
+            case .needsPortal: "Making an area of your own needs the web map's services, and they cannot be reached now."
+            case .making(let name): "Making \(name): the servers are asked to prepare it; its row shows how far they are."
+            }
+        }
+    }
+}

@@ -45,3 +45,20 @@ extension App {
         }
     }
 }
+
+extension PinsFeature {
+    /// What the pins say in the status bar (`Notice.pins`); news that fades.
+    public enum Notice: Equatable, Sendable {
+        case noPins
+        case pinKept(String)
+        case pinDeleted(String)
+
+        func sentence(keys: [KeyBinding]) -> String {
+            switch self {
+            case .noPins: "No pins yet: \(KeyMap.key(for: .map(.dropPin), keys) ?? "its key") drops one at the centre of the map."
+            case .pinKept(let title): "Pin kept: \(title)"
+            case .pinDeleted(let title): "Deleted the pin \(title)."
+            }
+        }
+    }
+}

@@ -56,7 +56,7 @@ extension App {
 
     static func showPins(_ state: inout AppState) -> [Effect] {
         guard state.map != nil else { return [] }
-        guard !state.pins.all.isEmpty else { state.notice = .noPins; return [] }
+        guard !state.pins.all.isEmpty else { state.notice = .pins(.noPins); return [] }
         state.withMap { $0.panel = .pins }
         let unplaced = state.pins.all.filter { state.pins.places[$0.id] == nil }
         return state.portal.network.isCutOff || unplaced.isEmpty ? [] : [.pins(.describePins(unplaced))]
@@ -121,7 +121,7 @@ extension App {
         var effects: [Effect] = []
         if case .pinForm(let form)? = state.overlay, form.isSaving {
             state.overlay = nil
-            state.notice = .pinKept(TerminalText.sanitizedLine(form.title, maxLength: 120))
+            state.notice = .pins(.pinKept(TerminalText.sanitizedLine(form.title, maxLength: 120)))
             // A new pin's place is asked for at once, while the network is there.
             let added = state.pins.all.filter { !before.contains($0.id) }
             if form.editing == nil, !added.isEmpty, !state.portal.network.isCutOff { effects.append(.pins(.describePins(added))) }
