@@ -12,6 +12,9 @@ public enum KeyContext: String, Hashable, Sendable, CaseIterable {
     case map = "Map view"
     /// Over the map's own keys: those the panel takes, the rest work as on the map.
     case directions = "Directions panel"
+    /// A list over the map (bookmarks, layers, basemaps, pins): its keys, the rest as on the map.
+    case mapList = "A list over the map"
+    case help = "Help"
 }
 
 /// One line of the key map: the keys, what they do, and how help and the status bar show them.
@@ -29,6 +32,8 @@ public struct KeyBinding: Equatable, Sendable {
     public var hint: String?
     /// A list or map key that knowingly takes a key that works everywhere, there (checked by a test).
     public var shadowsGlobalKeys = false
+    /// In a list over the map: the lists the row works in (nil: every one), so each shows its own hints.
+    public var onlyIn: [MapPanel]? = nil
 }
 
 /// The one table of keys. Help is generated from it, so it cannot drift from what the keys do.
@@ -85,19 +90,19 @@ public enum KeyMap {
         KeyBinding(keys: [.character("q")], intent: .quit, action: .quit, label: "q", summary: "Quit", context: .everywhere, hint: "q quit"),
     ] + MapFeature.keys + DirectionsFeature.keys + [
         // Any other character typed while filtering is `.filter(.type(character))` (see `intent(for:in:)`).
-        KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters narrow the list", context: .filter, hint: nil),
+        KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters narrow the list", context: .filter, hint: "type to filter"),
         KeyBinding(keys: [.backspace], intent: .filter(.deleteBackward), label: "Backspace", summary: "Delete the last character",
                    context: .filter, hint: nil),
         KeyBinding(keys: [.enter], intent: .filter(.keep), label: "Enter", summary: "Keep the filter and go back to the list",
-                   context: .filter, hint: nil),
-        KeyBinding(keys: [.escape], intent: .filter(.clear), label: "Esc", summary: "Clear the filter", context: .filter, hint: nil),
+                   context: .filter, hint: "Enter keep"),
+        KeyBinding(keys: [.escape], intent: .filter(.clear), label: "Esc", summary: "Clear the filter", context: .filter, hint: "Esc clear"),
         KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters ask the geocoder for places", context: .search, hint: nil),
-        KeyBinding(keys: [.up, .down], intent: nil, label: "↑↓", summary: "Choose a place", context: .search, hint: nil),
+        KeyBinding(keys: [.up, .down], intent: nil, label: "↑↓", summary: "Choose a place", context: .search, hint: "↑↓ choose"),
         KeyBinding(keys: [.backspace], intent: .search(.deleteBackward), label: "Backspace", summary: "Delete the last character",
                    context: .search, hint: nil),
         KeyBinding(keys: [.enter], intent: .search(.pick), label: "Enter", summary: "Open the map on the chosen place, marked with a pin",
-                   context: .search, hint: nil),
-        KeyBinding(keys: [.escape], intent: .search(.close), label: "Esc", summary: "Close the search", context: .search, hint: nil),
+                   context: .search, hint: "Enter go"),
+        KeyBinding(keys: [.escape], intent: .search(.close), label: "Esc", summary: "Close the search", context: .search, hint: "Esc close"),
         KeyBinding(keys: [], intent: nil, label: "text", summary: "Typed characters go into the field", context: .form, hint: nil),
         KeyBinding(keys: [.tab, .down], intent: .form(.nextField), label: "Tab ↓", summary: "Next field", context: .form, hint: nil),
         KeyBinding(keys: [.backTab, .up], intent: .form(.previousField), label: "S-Tab ↑", summary: "Previous field", context: .form, hint: nil),
@@ -111,6 +116,9 @@ public enum KeyMap {
                    context: .confirm, hint: nil),
         KeyBinding(keys: [.character("n"), .character("N"), .escape, .character("q")], intent: .confirm(false), label: "n Esc",
                    summary: "No, leave it", context: .confirm, hint: nil),
+        KeyBinding(keys: [.up, .down, .pageUp, .pageDown], intent: nil, label: "↑↓ PgUp PgDn", summary: "Scroll the help", context: .help,
+                   hint: "↑↓ scroll"),
+        KeyBinding(keys: [.escape], intent: .back, label: "Esc", summary: "Close the help (as ?)", context: .help, hint: "Esc close"),
     ]
 
     /// The table with keys given to other actions in the config: each action overridden takes its
@@ -118,7 +126,7 @@ public enum KeyMap {
     public static func bindings(overriding keys: [KeyAction: Character]) -> [KeyBinding] {
         guard !keys.isEmpty else { return bindings }
         return bindings.map { binding in
-            guard [.everywhere, .list, .map, .directions].contains(binding.context) else { return binding }
+            guard [.everywhere, .list, .map, .directions, .mapList].contains(binding.context) else { return binding }
             var binding = binding
             if let action = binding.action, let character = keys[action] {
                 let label = String(character)
@@ -137,7 +145,7 @@ public enum KeyMap {
     }
 
     private static func overlaps(_ a: KeyContext, _ b: KeyContext) -> Bool {
-        a == b || a == .everywhere || b == .everywhere || Set([a, b]) == [.map, .directions]
+        a == b || a == .everywhere || b == .everywhere || Set([a, b]) == [.map, .directions] || Set([a, b]) == [.map, .mapList]
     }
 
     /// The intent a key asks for in a context: answering a question looks only at its own keys;
@@ -167,8 +175,8 @@ public enum KeyMap {
             if context == .confirm { return nil }
             // Characters are typed; other keys (arrows, Page Down…) still move in the list.
             if case .character(let character) = key { return .filter(.type(character)) }
-        case .directions:
-            if let intent = bound(.directions) { return intent }
+        case .directions, .mapList:
+            if let intent = bound(context) { return intent }
             return Self.intent(for: key, in: .map, bindings: bindings)
         case .map:
             // The pan keys (unless the config gave one to another action).
@@ -181,6 +189,8 @@ public enum KeyMap {
                 default: break
                 }
             }
+        case .help:
+            if let intent = bound(.help) { return intent }
         case .everywhere, .list:
             break
         }
@@ -206,13 +216,17 @@ public enum KeyMap {
         bindings.first { $0.intent == intent && [.everywhere, .list, .map].contains($0.context) }?.keys.lazy.compactMap(\.character).first.map(String.init)
     }
 
-    /// Status bar hints of a context, in table order.
-    public static func hints(in context: KeyContext = .list, bindings: [KeyBinding] = bindings) -> [String] {
+    /// Status bar hints of a context, in table order; over the map, those of the list `panel`.
+    public static func hints(in context: KeyContext = .list, panel: MapPanel? = nil, bindings: [KeyBinding] = bindings) -> [String] {
         let contexts: [KeyContext] = switch context {
-        case .map, .directions: [context]
-        default: [.everywhere, .list]
+        case .everywhere, .list: [.everywhere, .list]
+        default: [context]
         }
-        return bindings.filter { contexts.contains($0.context) }.compactMap(\.hint)
+        func applies(_ binding: KeyBinding) -> Bool {
+            guard let only = binding.onlyIn, let panel else { return true }
+            return only.contains(panel)
+        }
+        return bindings.filter { contexts.contains($0.context) && applies($0) }.compactMap(\.hint)
     }
 }
 

@@ -225,8 +225,14 @@ extension AppState {
         case .search?: .search
         case .pinForm?, .signIn?, .newArea?: .form
         case .maps(let maps)?: maps.isTypingQuery ? .search : .list
-        case .help?: .list
-        case nil: screen.kind == .map ? (map?.card == .directions ? .directions : .map) : .list
+        case .help?: .help
+        case nil:
+            switch (screen.kind, map?.card) {
+            case (.map, .directions?): .directions
+            case (.map, .list?): .mapList
+            case (.map, _): .map
+            default: .list
+            }
         }
     }
 }

@@ -8,13 +8,12 @@ enum FocusKeys {
     /// The keys, first ones first; nil when the screen itself has focus (or a card that lets the
     /// screen's keys work, such as identify over the map).
     static func of(_ state: AppState) -> [String]? {
-        func key(_ intent: Intent) -> String { state.key(intent) }
         switch state.cardFocus {
-        case .help?: return ["↑↓ scroll", "Esc close"]
+        case .help?: return KeyMap.hints(in: .help, bindings: state.preferences.keyBindings)
         case .confirm?:
             if case .confirm(let confirmation)? = state.overlay { return confirmation.answers.components(separatedBy: " · ") }
             return nil
-        case .filter?: return ["type to filter", "Enter keep", "Esc clear"]
+        case .filter?: return KeyMap.hints(in: .filter)
         case .search?: return search
         case .pinForm?: return pinForm
         case .signIn?: return signIn
@@ -22,16 +21,16 @@ enum FocusKeys {
         case .maps?:
             guard case .maps(let maps)? = state.overlay else { return nil }
             return self.maps(maps, state: state)
-        case .mapPanel(.layers)?: return ["↑↓ choose", "Space show/hide", "Esc close"]
-        case .mapPanel(.pins)?:
-            return ["↑↓ choose", "Enter go", "\(key(.map(.editPin))) edit", "\(key(.area(.remove))) delete", "\(key(.map(.openLink))) open link", "Esc close"]
-        case .mapPanel?: return ["↑↓ choose", "Enter go", "Esc close"]
+        case .mapPanel(let panel)?: return KeyMap.hints(in: .mapList, panel: panel, bindings: state.preferences.keyBindings)
         case .directions?: return KeyMap.hints(in: .directions, bindings: state.preferences.keyBindings)
         case .identify?, .whatsHere?, .ruler?, nil: return nil
         }
     }
 
-    static let search = ["↑↓ choose", "Enter go", "Esc close"]
+    /// The place search's keys, from the table (they are not the config's to change).
+    static var search: [String] { KeyMap.hints(in: .search) }
+    // The forms' and the Maps card's keys say what Enter does in each (keep, sign in, make; open or
+    // download on the Packages tab), which a row of the table shared by them cannot.
     static let pinForm = ["Tab next", "Enter keep", "Esc leave"]
     static let signIn = ["Tab next", "Enter sign in", "Esc leave"]
     static let newArea = ["Tab next", "←→ detail", "Enter make", "Esc leave"]

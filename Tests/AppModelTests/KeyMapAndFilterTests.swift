@@ -103,6 +103,24 @@ import UserFiles
         #expect(KeyMap.intent(for: .character("T"), in: .directions, bindings: bound) == .map(.directions))
         #expect(KeyMap.intent(for: .character("t"), in: .directions, bindings: bound) == nil)
     }
+
+    /// Each list over the map shows the hints of the rows it takes, from the table, with the keys
+    /// the config gave; what a list does not take works as on the map.
+    @Test func aListOverTheMapShowsItsOwnRowsAsBound() {
+        #expect(KeyMap.hints(in: .mapList, panel: .layers) == ["↑↓ choose", "Space show/hide", "Esc close"])
+        #expect(KeyMap.hints(in: .mapList, panel: .bookmarks) == ["↑↓ choose", "Enter go", "Esc close"])
+        #expect(KeyMap.hints(in: .mapList, panel: .pins) == ["↑↓ choose", "Enter go", "e edit", "x delete", "o open link", "Esc close"])
+        let bound = KeyMap.bindings(overriding: [.remove: "X"])
+        #expect(KeyMap.hints(in: .mapList, panel: .pins, bindings: bound).contains("X delete"))
+        #expect(KeyMap.intent(for: .character("X"), in: .mapList, bindings: bound) == .area(.remove))
+        #expect(KeyMap.intent(for: .character("x"), in: .mapList, bindings: bound) == nil)
+        #expect(KeyMap.intent(for: .character(" "), in: .mapList) == .map(.toggle))
+        #expect(KeyMap.intent(for: .character(" "), in: .map) == nil, "Space is the layer list's")
+        #expect(KeyMap.intent(for: .character("+"), in: .mapList) == .map(.zoomIn))
+        #expect(KeyMap.intent(for: .enter, in: .map) == .open, "Enter still lays the ruler's point")
+        #expect(KeyMap.hints(in: .help) == ["↑↓ scroll", "Esc close"])
+        #expect(KeyMap.intent(for: .escape, in: .help) == .back && KeyMap.intent(for: .character("q"), in: .help) == .quit)
+    }
 }
 
 /// Keys the config gives to other actions: the action takes its key alone, the key leaves what had

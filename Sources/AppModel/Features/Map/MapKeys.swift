@@ -71,18 +71,29 @@ extension MapFeature {
                    context: .map, hint: "p pin"),
         KeyBinding(keys: [.character("P")], intent: .map(.showPins), action: .pins, label: "P",
                    summary: "Pins: Enter goes there, e edits, x deletes, o opens the link", context: .map, hint: nil),
-        KeyBinding(keys: [.character("e")], intent: .map(.editPin), label: "e", summary: "In the pins list: edit the pin", context: .map, hint: nil),
-        KeyBinding(keys: [.character("o")], intent: .map(.openLink), label: "o", summary: "In the pins list: open the pin's link (shown first)",
-                   context: .map, hint: nil),
         KeyBinding(keys: [.character("B")], intent: .map(.showBasemaps), action: .basemaps, label: "B",
                    summary: "Basemaps: draw this map on another of the portal's basemaps", context: .map, hint: "B basemap"),
-        KeyBinding(keys: [.enter], intent: .open, label: "Enter",
-                   summary: "In a list: go to the bookmark, show/hide the layer, use the basemap",
-                   context: .map, hint: nil),
-        KeyBinding(keys: [.character(" ")], intent: .map(.toggle), label: "Space", summary: "In the layer list: show or hide the layer",
-                   context: .map, hint: nil),
+        KeyBinding(keys: [.enter], intent: .open, label: "Enter", summary: "With the ruler out: a point of it here (as R)", context: .map, hint: nil),
         KeyBinding(keys: [.character("c")], intent: .map(.cycleMode), action: .drawing, label: "c", summary: "Drawing: braille, blocks, ASCII",
                    context: .map, hint: nil,
                    shadowsGlobalKeys: true),
+    ] + listKeys
+
+    /// The keys of a list over the map (`KeyContext.mapList`): the rest work as on the map. Each
+    /// list's card and status bar show the hints of the rows it takes.
+    static let listKeys: [KeyBinding] = [
+        KeyBinding(keys: [.up, .down], intent: nil, label: "↑↓", summary: "Choose a row", context: .mapList, hint: "↑↓ choose"),
+        KeyBinding(keys: [.enter], intent: .open, label: "Enter",
+                   summary: "Go to the bookmark or the pin, draw on the basemap, show or hide the layer", context: .mapList, hint: "Enter go",
+                   onlyIn: [.bookmarks, .basemaps, .pins]),
+        KeyBinding(keys: [.character(" ")], intent: .map(.toggle), label: "Space", summary: "In the layer list: show or hide the layer",
+                   context: .mapList, hint: "Space show/hide", onlyIn: [.layers]),
+        KeyBinding(keys: [.character("e")], intent: .map(.editPin), label: "e", summary: "In the pins list: edit the pin", context: .mapList,
+                   hint: "e edit", onlyIn: [.pins]),
+        KeyBinding(keys: [.character("x")], intent: .area(.remove), action: .remove, label: "x", summary: "In the pins list: delete the pin (asks first)",
+                   context: .mapList, hint: "x delete", onlyIn: [.pins]),
+        KeyBinding(keys: [.character("o")], intent: .map(.openLink), label: "o", summary: "In the pins list: open the pin's link (shown first)",
+                   context: .mapList, hint: "o open link", onlyIn: [.pins]),
+        KeyBinding(keys: [.escape], intent: .back, label: "Esc", summary: "Close the list", context: .mapList, hint: "Esc close"),
     ]
 }
