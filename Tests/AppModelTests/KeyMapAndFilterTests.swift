@@ -144,6 +144,28 @@ struct KeyOverrideTests {
         #expect(help.contains { $0.hasPrefix("D ") && $0.contains("Download the selected area") })
     }
 
+    /// Help is the whole table: each context's heading once, in order, and under it every row of
+    /// that context with its keys and what they do.
+    @Test func helpHoldsEveryRowUnderItsContext() {
+        let lines = HelpDocument.lines(width: 400).map { $0.map(\.text).joined().trimmingCharacters(in: .whitespaces) }
+        var position = 0
+        for context in KeyContext.allCases {
+            let rows = KeyMap.bindings.filter { $0.context == context }
+            guard !rows.isEmpty else { continue }
+            guard let heading = lines[position...].firstIndex(of: context.rawValue) else {
+                Issue.record("no heading \(context.rawValue) after line \(position)"); return
+            }
+            position = heading
+            for row in rows {
+                guard let line = lines[position...].firstIndex(where: { $0.hasPrefix(row.label) && $0.hasSuffix(row.summary) }) else {
+                    Issue.record("\(context.rawValue): no line for \(row.label) \(row.summary)"); return
+                }
+                position = line
+            }
+        }
+        #expect(position > 100, "help reached the last context's rows")
+    }
+
     @Test func theStateUsesItsOwnKeys() {
         var state = Fixture.loaded()
         state.preferences.keyBindings = KeyMap.bindings(overriding: [.quit: "Q"])
