@@ -58,6 +58,8 @@ let package = Package(
         .target(name: "MapbookAssets", dependencies: ["Geometry", "Places", "MapbookCore"], path: "assets",
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world"), .copy("usa")]),
         .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "LibraryModel", "Geometry", "UserFiles", "Places", "MapbookCore", "EventLoop", "HTTP", "ArcGISPortal", "TileFormats", "Geodatabase", "MobilePackages", "CCrypto", "CLibraryLoader"]),
+        // Editing: an area's edits in a crash-safe journal, and the one rule for a field's value.
+        .target(name: "Editing", dependencies: ["ArcGISModel", "MapbookCore", "CSQLite"]),
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
         .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret", "CLibraryLoader"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
@@ -110,6 +112,7 @@ let package = Package(
                                                                "MapbookAssets", "SharedTestData"]),
         .testTarget(name: "CLITests", dependencies: ["MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "Geodatabase", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "SignInTests", dependencies: ["ArcGISModel", "SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
+        .testTarget(name: "EditingTests", dependencies: ["Editing", "ArcGISModel", "MapbookCore", "CSQLite"]),
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "CSQLite", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["MapbookCore", "Geometry", "TileFormats", "SharedTestData"]),
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary", "HTTP", "LibraryModel",

@@ -224,9 +224,18 @@ public struct FeatureField: Sendable, Equatable {
     public var type: String
     /// A coded-value domain's names by code (the code's text: `3`, `"PAVED"`): shown instead of the code.
     public var codedValues: [String: String]
+    /// What an editor may do with it: change it (`editable`), leave it empty (`nullable`), how many
+    /// characters a text holds (`length`), the bounds of a range domain, the value a new feature gets.
+    public var editable: Bool
+    public var nullable: Bool
+    public var length: Int?
+    public var range: ClosedRange<Double>?
+    public var defaultValue: JSONValue?
 
-    public init(name: String, alias: String? = nil, type: String, codedValues: [String: String] = [:]) {
+    public init(name: String, alias: String? = nil, type: String, codedValues: [String: String] = [:], editable: Bool = true,
+                nullable: Bool = true, length: Int? = nil, range: ClosedRange<Double>? = nil, defaultValue: JSONValue? = nil) {
         self.name = name; self.alias = alias; self.type = type; self.codedValues = codedValues
+        self.editable = editable; self.nullable = nullable; self.length = length; self.range = range; self.defaultValue = defaultValue
     }
 
     /// A field as a layer description gives it (`{name, alias, type, domain}`); nil without a name.
@@ -239,7 +248,19 @@ public struct FeatureField: Sendable, Equatable {
                 names[code] = name
             }
         }
-        self.init(name: name, alias: field["alias"]?.string, type: field["type"]?.string ?? "esriFieldTypeString", codedValues: names)
+        var range: ClosedRange<Double>?
+        if field["domain"]?["type"]?.string == "range", let bounds = field["domain"]?["range"]?.array, bounds.count == 2,
+           let low = bounds[0].double, let high = bounds[1].double, low <= high {
+            range = low...high
+        }
+        let type = field["type"]?.string ?? "esriFieldTypeString"
+        // Kept by the server, never by an editor: the object id, the GlobalID, shapes' own measures.
+        let serverKept = ["esriFieldTypeOID", "esriFieldTypeGlobalID", "esriFieldTypeGeometry"].contains(type)
+        let length = field["length"]?.double.flatMap { $0 >= 1 && $0 <= 1_073_741_824 ? Int($0) : nil }
+        self.init(name: name, alias: field["alias"]?.string, type: type, codedValues: names,
+                  editable: !serverKept && (field["editable"]?.bool ?? true), nullable: field["nullable"]?.bool ?? true,
+                  length: type == "esriFieldTypeString" ? length : nil, range: range,
+                  defaultValue: field["defaultValue"].flatMap { $0 == .null ? nil : $0 })
     }
 
     /// A code as the domain's table keys it: numbers without a needless `.0`.

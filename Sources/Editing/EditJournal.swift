@@ -1,0 +1,262 @@
+import CSQLite
+import Foundation
+import MapbookCore
+
+/// Why the journal could not do what was asked: one sentence.
+public struct EditJournalError: UserFacingError, Equatable, Sendable {
+    public let userMessage: String
+    public init(_ sentence: String) { userMessage = TerminalText.sanitizedLine(sentence, maxLength: 2_000) }
+}
+
+/// An area's edits, in a SQLite file beside its packages (`edits.sqlite`), written the moment the
+/// user saves: one transaction per save, committed to disk (write-ahead log, `synchronous=FULL`, so
+/// the commit is fsynced) before `save` returns. A killed process or a pulled cable loses at most
+/// an edit not yet saved; a full disk refuses the save, in a sentence, and keeps the rest. The
+/// area's own files are never written. A file found damaged is moved aside, never written over,
+/// and a new journal started: `keptAside` says where the old one is.
+public final class EditJournal {
+    public static let fileName = "edits.sqlite"
+    /// The journal's layout; a newer one is refused rather than misread.
+    static let formatVersion: Int32 = 1
+
+    public let path: String
+    /// Where a damaged journal found at `path` was moved, when one was.
+    public private(set) var keptAside: String?
+    private var db: OpaquePointer?
+
+    /// Opens (or starts) the journal of the area whose folder is `folder`.
+    public convenience init(areaFolder folder: String) throws {
+        try self.init(path: folder + "/" + Self.fileName)
+    }
+
+    public init(path: String) throws {
+        self.path = path
+        if FileManager.default.fileExists(atPath: path), let damage = Self.damage(at: path) {
+            keptAside = try Self.moveAside(path, because: damage)
+        }
+        try open()
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    // MARK: Writing
+
+    /// Saves `edit` and returns it as kept (its sequence number). An edit saved after an undo
+    /// ends what redo could bring back.
+    @discardableResult
+    public func save(_ edit: FeatureEdit) throws -> FeatureEdit {
+        var kept = edit
+        try transaction {
+            try run("DELETE FROM edits WHERE status = 'undone'")
+            try run("""
+                INSERT INTO edits (kind, layer_title, layer_url, global_id, object_id, geometry, attributes, saved_at, status, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL)
+                """, [.text(edit.kind.rawValue), .text(edit.layer.title), edit.layer.serviceLayerURL.map(Value.text) ?? .null,
+                      .text(edit.globalID), edit.objectID.map(Value.integer) ?? .null, edit.geometry.map { .text($0.compactText) } ?? .null,
+                      .text(JSONValue.object(edit.attributes).compactText), .real(edit.savedAt.timeIntervalSince1970)])
+            kept.sequence = sqlite3_last_insert_rowid(db)
+            kept.status = .pending
+        }
+        return kept
+    }
+
+    /// Undoes the latest edit not yet synced; nil when there is none.
+    @discardableResult
+    public func undo() throws -> FeatureEdit? {
+        guard let last = try edits(where: "status IN ('pending', 'refused') ORDER BY sequence DESC LIMIT 1").first else { return nil }
+        try transaction { try run("UPDATE edits SET status = 'undone' WHERE sequence = ?", [.integer(last.sequence)]) }
+        return last
+    }
+
+    /// Brings back the edit undone last, when nothing was saved since; nil when there is none.
+    @discardableResult
+    public func redo() throws -> FeatureEdit? {
+        guard var undone = try edits(where: "status = 'undone' ORDER BY sequence ASC LIMIT 1").first else { return nil }
+        try transaction { try run("UPDATE edits SET status = 'pending', reason = NULL WHERE sequence = ?", [.integer(undone.sequence)]) }
+        undone.status = .pending
+        return undone
+    }
+
+    /// The server took these edits.
+    public func markSynced(_ sequences: [Int64]) throws {
+        try transaction {
+            for sequence in sequences { try run("UPDATE edits SET status = 'synced', reason = NULL WHERE sequence = ?", [.integer(sequence)]) }
+        }
+    }
+
+    /// The server refused an edit: it stays, marked, with the reason, until fixed or discarded.
+    public func markRefused(_ sequence: Int64, reason: String) throws {
+        try transaction { try run("UPDATE edits SET status = 'refused', reason = ? WHERE sequence = ?", [.text(reason), .integer(sequence)]) }
+    }
+
+    /// Removes an edit not yet synced, by the user's choice; false when there is no such edit.
+    @discardableResult
+    public func discard(_ sequence: Int64) throws -> Bool {
+        var removed = false
+        try transaction {
+            try run("DELETE FROM edits WHERE sequence = ? AND status IN ('pending', 'refused', 'undone')", [.integer(sequence)])
+            removed = sqlite3_changes(db) > 0
+        }
+        return removed
+    }
+
+    // MARK: Reading
+
+    /// Every edit kept, in the order saved.
+    public func all() throws -> [FeatureEdit] { try edits(where: "1 ORDER BY sequence") }
+
+    /// The edits a sync would send, in the order saved.
+    public func unsynced() throws -> [FeatureEdit] { try edits(where: "status IN ('pending', 'refused') ORDER BY sequence") }
+
+    private func edits(where clause: String) throws -> [FeatureEdit] {
+        let statement = try prepare("""
+            SELECT sequence, kind, layer_title, layer_url, global_id, object_id, geometry, attributes, saved_at, status, reason
+            FROM edits WHERE \(clause)
+            """)
+        defer { sqlite3_finalize(statement) }
+        var found: [FeatureEdit] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { throw failure("could not be read") }
+            func text(_ column: Int32) -> String? { sqlite3_column_text(statement, column).map { String(cString: $0) } }
+            guard let kind = text(1).flatMap(FeatureEdit.Kind.init(rawValue:)), let title = text(2), let globalID = text(4),
+                  let attributes = text(7).flatMap({ try? JSONValue(parsing: Data($0.utf8)) })?.object else {
+                throw EditJournalError("Edit \(sqlite3_column_int64(statement, 0)) in \(path) cannot be read: it was written by something else.")
+            }
+            let status: FeatureEdit.Status = switch text(9) {
+            case "synced": .synced
+            case "refused": .refused(text(10) ?? "The server refused it.")
+            case "undone": .undone
+            default: .pending
+            }
+            found.append(FeatureEdit(sequence: sqlite3_column_int64(statement, 0), kind: kind,
+                                     layer: EditLayer(title: title, serviceLayerURL: text(3)), globalID: globalID,
+                                     objectID: sqlite3_column_type(statement, 5) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 5),
+                                     geometry: text(6).flatMap { try? JSONValue(parsing: Data($0.utf8)) }, attributes: attributes,
+                                     savedAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 8)), status: status))
+        }
+        return found
+    }
+
+    // MARK: The file
+
+    private func open() throws {
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil) == SQLITE_OK else {
+            let reason = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            throw EditJournalError("The edit journal \(path) cannot be opened (\(reason)).")
+        }
+        // Another mapbook saving to the same area waits its turn rather than failing.
+        sqlite3_busy_timeout(db, 10_000)
+        try run("PRAGMA journal_mode = WAL")
+        try run("PRAGMA synchronous = FULL")
+        let version = try integer("PRAGMA user_version")
+        guard version <= Int64(Self.formatVersion) else {
+            throw EditJournalError("The edit journal \(path) was written by a newer mapbook; it is left as it is.")
+        }
+        try transaction {
+            try run("""
+                CREATE TABLE IF NOT EXISTS edits (
+                  sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                  kind TEXT NOT NULL CHECK (kind IN ('add', 'update', 'delete')),
+                  layer_title TEXT NOT NULL, layer_url TEXT,
+                  global_id TEXT NOT NULL, object_id INTEGER,
+                  geometry TEXT, attributes TEXT NOT NULL,
+                  saved_at REAL NOT NULL,
+                  status TEXT NOT NULL CHECK (status IN ('pending', 'synced', 'refused', 'undone')), reason TEXT)
+                """)
+            try run("PRAGMA user_version = \(Self.formatVersion)")
+        }
+    }
+
+    /// Why the file at `path` is not a journal this mapbook can trust, or nil when it is one.
+    static func damage(at path: String) -> String? {
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else { return "it cannot be opened" }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &statement, nil) == SQLITE_OK else {
+            return "it is not a SQLite database (\(String(cString: sqlite3_errmsg(db))))"
+        }
+        guard sqlite3_step(statement) == SQLITE_ROW, let first = sqlite3_column_text(statement, 0).map({ String(cString: $0) }) else {
+            return "it is not a SQLite database (\(String(cString: sqlite3_errmsg(db))))"
+        }
+        return first == "ok" ? nil : "SQLite finds it damaged (\(TerminalText.sanitizedLine(first, maxLength: 200)))"
+    }
+
+    /// Moves a damaged journal (and its log) to a name not yet taken beside it; returns the name.
+    static func moveAside(_ path: String, because damage: String) throws -> String {
+        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withYear, .withMonth, .withDay, .withTime])
+        var target = "\(path).damaged-\(stamp)"
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: target) {
+            attempt += 1
+            target = "\(path).damaged-\(stamp)-\(attempt)"
+        }
+        guard rename(path, target) == 0 else {
+            throw EditJournalError("The edit journal \(path) is damaged (\(damage)) and cannot be moved aside (\(String(cString: strerror(errno)))).")
+        }
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            _ = rename(path + suffix, target + suffix)
+        }
+        return target
+    }
+
+    // MARK: SQLite
+
+    enum Value {
+        case null, integer(Int64), real(Double), text(String)
+    }
+
+    private func transaction(_ body: () throws -> Void) throws {
+        try run("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try run("COMMIT")
+        } catch {
+            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure("could not be read or written") }
+        return statement
+    }
+
+    private func run(_ sql: String, _ values: [Value] = []) throws {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        for (index, value) in values.enumerated() {
+            let column = Int32(index + 1)
+            switch value {
+            case .null: sqlite3_bind_null(statement, column)
+            case .integer(let number): sqlite3_bind_int64(statement, column, number)
+            case .real(let number): sqlite3_bind_double(statement, column, number)
+            case .text(let text): sqlite3_bind_text(statement, column, text, -1, transient)
+            }
+        }
+        var step = sqlite3_step(statement)
+        while step == SQLITE_ROW { step = sqlite3_step(statement) }
+        guard step == SQLITE_DONE else { throw failure("could not be written") }
+    }
+
+    private func integer(_ sql: String) throws -> Int64 {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw failure("could not be read") }
+        return sqlite3_column_int64(statement, 0)
+    }
+
+    /// The sentence for a failed statement: a full disk says so, since that is what the user can fix.
+    private func failure(_ what: String) -> EditJournalError {
+        let code = sqlite3_errcode(db) & 0xFF
+        if code == SQLITE_FULL || (code == SQLITE_IOERR && errno == ENOSPC) {
+            return EditJournalError("The disk is full: the edit was not saved (the edits saved before are kept in \(path)).")
+        }
+        return EditJournalError("The edit journal \(path) \(what) (\(String(cString: sqlite3_errmsg(db)))).")
+    }
+}

@@ -1,0 +1,121 @@
+import CSQLite
+import Editing
+import Foundation
+import MapbookCore
+import Testing
+
+/// The journal keeps every saved edit: across reopening, undo and redo, a refusal, two writers, a
+/// damaged file (kept aside, never written over) and a journal from a newer mapbook (left alone).
+@Suite("The edit journal")
+struct EditJournalTests {
+    let folder: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-journal-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    static let sites = EditLayer(title: "Sites", serviceLayerURL: "https://example.com/arcgis/rest/services/Sites/FeatureServer/0")
+
+    static func point(_ longitude: Double, _ latitude: Double) -> JSONValue {
+        .object(["type": .string("Point"), "coordinates": .array([.number(longitude), .number(latitude)])])
+    }
+
+    @Test func aSavedEditIsThereAfterReopeningExactlyAsTyped() throws {
+        let hostile = "Heron cove \u{1B}[2J\u{07} — ☂"
+        let long = String(repeating: "x", count: 60_000)
+        do {
+            let journal = try EditJournal(areaFolder: folder)
+            let first = try journal.save(FeatureEdit(kind: .add, layer: Self.sites, geometry: Self.point(-69.2, 44.3),
+                                                     attributes: ["SITE_NAME": .string(hostile), "NOTES": .string(long), "COUNT": .number(3)]))
+            let second = try journal.save(FeatureEdit(kind: .delete, layer: EditLayer(title: "Roads"), globalID: "{AAAA}", objectID: 42))
+            #expect(first.sequence >= 1 && second.sequence > first.sequence)
+        }
+        let reopened = try EditJournal(areaFolder: folder)
+        let edits = try reopened.all()
+        #expect(edits.count == 2)
+        #expect(edits[0].kind == .add && edits[0].layer == Self.sites && edits[0].geometry == Self.point(-69.2, 44.3))
+        #expect(edits[0].attributes["SITE_NAME"] == .string(hostile) && edits[0].attributes["NOTES"] == .string(long))
+        #expect(edits[0].globalID.hasPrefix("{") && edits[0].globalID.count == 38)
+        #expect(edits[1].kind == .delete && edits[1].objectID == 42 && edits[1].layer.serviceLayerURL == nil && edits[1].status == .pending)
+        #expect(reopened.keptAside == nil)
+    }
+
+    @Test func undoAndRedoGoBackAndForthAndASaveEndsRedo() throws {
+        let journal = try EditJournal(areaFolder: folder)
+        let a = try journal.save(FeatureEdit(kind: .add, layer: Self.sites, attributes: ["N": .string("a")]))
+        let b = try journal.save(FeatureEdit(kind: .add, layer: Self.sites, attributes: ["N": .string("b")]))
+        #expect(try journal.undo()?.sequence == b.sequence)
+        #expect(try journal.undo()?.sequence == a.sequence)
+        #expect(try journal.undo() == nil)
+        #expect(try journal.unsynced().isEmpty)
+        #expect(try journal.redo()?.sequence == a.sequence, "the one undone last comes back first")
+        #expect(try journal.unsynced().map(\.sequence) == [a.sequence])
+        _ = try journal.save(FeatureEdit(kind: .add, layer: Self.sites, attributes: ["N": .string("c")]))
+        #expect(try journal.redo() == nil, "b cannot come back over c")
+        #expect(try journal.all().compactMap { $0.attributes["N"]?.string } == ["a", "c"])
+    }
+
+    @Test func aRefusedEditStaysWithItsReasonUntilDiscarded() throws {
+        let journal = try EditJournal(areaFolder: folder)
+        let a = try journal.save(FeatureEdit(kind: .update, layer: Self.sites, globalID: "{B}", attributes: ["N": .number(1)]))
+        let b = try journal.save(FeatureEdit(kind: .add, layer: Self.sites))
+        try journal.markRefused(a.sequence, reason: "Unable to find feature")
+        try journal.markSynced([b.sequence])
+        let unsynced = try journal.unsynced()
+        #expect(unsynced.map(\.sequence) == [a.sequence] && unsynced.first?.status == .refused("Unable to find feature"))
+        #expect(try journal.discard(b.sequence) == false, "a synced edit is history, not the user's to discard")
+        #expect(try journal.discard(a.sequence) == true)
+        #expect(try journal.unsynced().isEmpty && journal.all().count == 1)
+    }
+
+    @Test func twoWritersOnOneAreaKeepEveryEdit() async throws {
+        let folder = folder
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    let journal = try EditJournal(areaFolder: folder)
+                    for index in 0..<40 {
+                        try journal.save(FeatureEdit(kind: .add, layer: Self.sites, attributes: ["W": .number(Double(writer)), "I": .number(Double(index))]))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let edits = try EditJournal(areaFolder: folder).all()
+        #expect(edits.count == 80 && Set(edits.map(\.sequence)).count == 80 && Set(edits.map(\.globalID)).count == 80)
+    }
+
+    @Test func aDamagedJournalIsKeptAsideNeverWrittenOver() throws {
+        let path = folder + "/" + EditJournal.fileName
+        let garbage = Data("not a database, but someone's only copy".utf8)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        var kept = ""
+        do {
+            let journal = try EditJournal(areaFolder: folder)
+            kept = try #require(journal.keptAside)
+            #expect(kept.hasPrefix(path + ".damaged-"))
+            #expect(FileManager.default.contents(atPath: kept) == garbage)
+            try journal.save(FeatureEdit(kind: .add, layer: Self.sites))
+            #expect(try journal.all().count == 1)
+        }
+        // Damaged again (closed, so its log is folded in) the same second: a second name, the
+        // first kept file untouched.
+        try Data("damaged twice".utf8).write(to: URL(fileURLWithPath: path))
+        let again = try EditJournal(areaFolder: folder)
+        let second = try #require(again.keptAside)
+        #expect(second != kept && FileManager.default.contents(atPath: kept) == garbage)
+        #expect(FileManager.default.contents(atPath: second) == Data("damaged twice".utf8))
+    }
+
+    @Test func aJournalFromANewerMapbookIsLeftAlone() throws {
+        do { _ = try EditJournal(areaFolder: folder).save(FeatureEdit(kind: .add, layer: Self.sites)) }
+        let path = folder + "/" + EditJournal.fileName
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        #expect(sqlite3_exec(db, "PRAGMA user_version = 9", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        #expect(throws: EditJournalError.self) { try EditJournal(areaFolder: folder) }
+        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.contains("damaged") })
+    }
+}
