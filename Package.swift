@@ -76,7 +76,7 @@ let package = Package(
         // What the browser and the command line both ask of the world: place finding, route planning, the
         // operational layers' loaders, side-loaded maps, the package shelf. No model, no runtime.
         .target(name: "MapbookServices", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "ArcGISPortal", "OfflineLibrary", "Places", "MapbookAssets",
-                                                     "MapRender", "MapSources", "MobilePackages", "Geodatabase", "TileFormats"]),
+                                                     "MapRender", "MapSources", "MobilePackages", "Geodatabase", "TileFormats", "Editing"]),
         // Performs the model's effects with the services, and feeds the results back as events.
         .target(name: "AppRuntime", dependencies: ["LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "Geodatabase", "MapbookCore", "HTTP", "ArcGISPortal",
                                                 "TileFormats", "MapRender", "MapSources", "MobilePackages", "OfflineLibrary", "MapbookAssets", "MapbookServices"]),
@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "CLibraryLoader", "Geodatabase", "Places"]),
         .executableTarget(name: "mapbook", dependencies: ["LibraryModel", "MapbookAssets", "ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
-            "TerminalCanvas", "TerminalRender", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP", "MapbookServices",
+            "TerminalCanvas", "TerminalRender", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP", "MapbookServices", "Editing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -65,7 +65,7 @@ public enum GeoJSON {
         }
     }
 
-    static func geometry(_ json: JSONValue?) -> GeoGeometry? {
+    public static func geometry(_ json: JSONValue?) -> GeoGeometry? {
         guard let json, let type = json["type"]?.string, let coordinates = json["coordinates"] else { return nil }
         func point(_ v: JSONValue) -> GeoPoint? {
             guard let lon = v[0]?.double, let lat = v[1]?.double else { return nil }

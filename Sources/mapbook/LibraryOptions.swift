@@ -5,6 +5,7 @@ import MapbookCore
 import OfflineLibrary
 import ArcGISModel
 import LibraryModel
+import MapSources
 
 /// `--data-dir`: where the offline library is.
 struct DataDirectoryOption: ParsableArguments {
@@ -23,6 +24,19 @@ struct LibraryOptions: ParsableArguments {
 
     var library: OfflineLibrary {
         OfflineLibrary(root: dataDirectory.root, portalKey: selection.portalKey, webMap: selection.webMapID, mirror: selection.fleetMirror)
+    }
+
+    /// A downloaded area named by id or title, its record, and the web map's operational layers as
+    /// the library keeps them (which the area's own data is matched to). No network.
+    func downloadedArea(named name: String) throws -> (area: MapArea, record: DownloadRecord, webMapLayers: [WebMapLayer]) {
+        let library = self.library
+        let records = library.downloadRecords()
+        let catalog = try library.loadCatalog(records: records)
+        let area = try AreaNames.resolve(name, in: catalog?.areas ?? records.values.compactMap(\.area))
+        guard let record = records[area.item.id] else {
+            throw MapSourceError("\(Output.cell(area.item.title)) is not downloaded; download it first with `mapbook download`.")
+        }
+        return (area, record, catalog?.webMap.flatOperationalLayers ?? [])
     }
 }
 

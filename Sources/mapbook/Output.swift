@@ -15,6 +15,7 @@ import Places
 import UserFiles
 import LibraryModel
 import MapbookServices
+import Editing
 
 /// Printing: aligned tables for people, stable JSON for scripts, and one sentence for any failure.
 enum Output {
@@ -145,6 +146,8 @@ enum Output {
             return failure.problem.needsSignIn ? "signIn" : failure.problem.network.isCutOff ? "unreachable" : "route"
         }
         if error is PinError { return "pin" }
+        if error is EditRefused || error is FieldProblem { return "invalidEdit" }
+        if error is EditJournalError { return "journal" }
         if error is any UsageError { return "usage" }
         if error is SignInError || error is CredentialError { return "signIn" }
         if let command = error as? PackageCommandError {

@@ -68,19 +68,11 @@ struct MapSourceOptions: ParsableArguments {
     /// The area's tile package, and the web map's operational layers as kept in the library (which
     /// the area's geodatabases are matched to).
     private func openArea() throws -> (source: any MapSource, area: ItemID, layers: [WebMapLayer]) {
-        let library = self.library.library
-        let records = library.downloadRecords()
-        let catalog = try library.loadCatalog(records: records)
-        let known = catalog?.areas ?? records.values.compactMap(\.area)
-        let area = try AreaNames.resolve(area ?? "", in: known)
-        let title = Output.cell(area.item.title)
-        guard let record = records[area.item.id] else {
-            throw MapSourceError("\(title) is not downloaded; download it first with `mapbook download`.")
+        let downloaded = try library.downloadedArea(named: area ?? "")
+        guard let path = library.library.mapPackagePaths(downloaded.record).first else {
+            throw MapSourceError("\(Output.cell(downloaded.area.item.title)) has no tile package to draw.")
         }
-        guard let path = library.mapPackagePaths(record).first else {
-            throw MapSourceError("\(title) has no tile package to draw.")
-        }
-        return (try PackageMapSource(path: path), area.item.id, catalog?.webMap.flatOperationalLayers ?? [])
+        return (try PackageMapSource(path: path), downloaded.area.item.id, downloaded.webMapLayers)
     }
 }
 

@@ -1,0 +1,193 @@
+import ArcGISModel
+import Editing
+import Foundation
+import Geometry
+import MapbookCore
+import OfflineLibrary
+
+/// Why an edit was not saved: one sentence (a value refused names its field).
+public struct EditRefused: UserFacingError, Equatable, Sendable {
+    public let userMessage: String
+    public init(_ sentence: String) { userMessage = TerminalText.sanitizedLine(sentence, maxLength: 2_000) }
+}
+
+/// Editing a downloaded area: its feature layers as the area holds them (their fields say what may
+/// be typed) and its journal. The one place an edit is checked and saved — the command line's
+/// `feature` commands now, the browser's editor next — so both keep to one rule.
+public struct AreaEditor {
+    /// A layer of the area, as an editor sees it.
+    public struct Layer: Sendable {
+        public let title: String
+        public let info: FeatureLayerInfo
+        /// The feature service layer it stands for, which a sync sends its edits to.
+        public let serviceLayerURL: String?
+        public let features: [LayerFeature]
+
+        public var editLayer: EditLayer { EditLayer(title: title, serviceLayerURL: serviceLayerURL) }
+
+        /// The fields an editor may set, in the layer's order.
+        public var editableFields: [FeatureField] { info.fields.filter(\.editable) }
+
+        /// The feature with this object id, when the area holds it.
+        public func feature(objectID: Int64) -> LayerFeature? {
+            guard let field = info.objectIDField else { return nil }
+            return features.first { $0.attributes[field]?.int64 == objectID }
+        }
+
+        /// Whether `geometry` is a shape this layer holds.
+        func takes(_ geometry: GeoGeometry) -> Bool {
+            switch (info.geometryType, geometry) {
+            case (.point, .points(let points)): points.count == 1
+            case (.multipoint, .points), (.polyline, .lines), (.polygon, .polygons): true
+            default: false
+            }
+        }
+    }
+
+    public let areaTitle: String
+    public let journal: EditJournal
+    public let layers: [Layer]
+
+    /// The most vertices one edit's shape may have, and the most text a GeoJSON shape may take.
+    public static let largestShape = 100_000
+    public static let largestGeoJSON = 8 << 20
+
+    /// Opens the area's layers from its own files (no network) and its journal.
+    public static func open(area: ItemID, title: String, library: OfflineLibrary, webMapLayers: [WebMapLayer]) async throws -> AreaEditor {
+        let opened = await OperationalLayerLoaders.open(OperationalLayers(area: area, layers: webMapLayers, online: false), library: library, client: nil)
+        var layers: [Layer] = []
+        for loader in opened.features {
+            let source = webMapLayers.first { ($0.title ?? $0.id) == loader.title }
+            layers.append(Layer(title: loader.title, info: loader.info, serviceLayerURL: source?.url, features: await loader.storedFeatures ?? []))
+        }
+        let journal = try EditJournal(areaFolder: library.areaDirectory(area))
+        return AreaEditor(areaTitle: TerminalText.sanitizedLine(title, maxLength: 120), journal: journal, layers: layers)
+    }
+
+    /// The layer named (its title, ignoring case).
+    public func layer(named name: String) throws -> Layer {
+        if let layer = layers.first(where: { $0.title.caseInsensitiveCompare(name) == .orderedSame }) { return layer }
+        let names = layers.map { TerminalText.sanitizedLine($0.title, maxLength: 60) }
+        throw EditRefused("\(areaTitle) has no layer “\(TerminalText.sanitizedLine(name, maxLength: 60))”"
+                          + (names.isEmpty ? "; it holds no feature layers." : "; it has \(names.joined(separator: ", "))."))
+    }
+
+    /// A feature added to `layer` at `geometry`, with the values typed (field name or alias, then
+    /// the text): checked against the layer's fields, required ones included, then saved.
+    @discardableResult
+    public func add(to layerName: String, geometry: GeoGeometry, values: [(field: String, typed: String)]) throws -> FeatureEdit {
+        let layer = try layer(named: layerName)
+        try check(geometry, for: layer)
+        var attributes = try Self.attributes(values, of: layer)
+        for field in layer.editableFields where attributes[field.name] == nil {
+            if let value = field.defaultValue {
+                attributes[field.name] = value
+            } else if !field.nullable {
+                throw EditRefused("\(field.shownName) is required: give it with --set \(field.name)=VALUE.")
+            }
+        }
+        return try journal.save(FeatureEdit(kind: .add, layer: layer.editLayer, geometry: GeoJSON.json(geometry), attributes: attributes))
+    }
+
+    /// A feature of `layer` changed: its shape moved, or the values typed set.
+    @discardableResult
+    public func update(_ objectID: Int64, of layerName: String, geometry: GeoGeometry?, values: [(field: String, typed: String)]) throws -> FeatureEdit {
+        let layer = try layer(named: layerName)
+        let feature = try existing(objectID, of: layer)
+        if let geometry { try check(geometry, for: layer) }
+        let attributes = try Self.attributes(values, of: layer)
+        guard geometry != nil || !attributes.isEmpty else { throw EditRefused("Nothing to change: give --at, --geometry or --set.") }
+        return try journal.save(FeatureEdit(kind: .update, layer: layer.editLayer, globalID: Self.globalID(of: feature, in: layer), objectID: objectID,
+                                            geometry: geometry.map(GeoJSON.json), attributes: attributes))
+    }
+
+    /// A feature of `layer` deleted.
+    @discardableResult
+    public func delete(_ objectID: Int64, of layerName: String) throws -> FeatureEdit {
+        let layer = try layer(named: layerName)
+        let feature = try existing(objectID, of: layer)
+        return try journal.save(FeatureEdit(kind: .delete, layer: layer.editLayer, globalID: Self.globalID(of: feature, in: layer), objectID: objectID))
+    }
+
+    // MARK: Rules
+
+    private func existing(_ objectID: Int64, of layer: Layer) throws -> LayerFeature {
+        guard let feature = layer.feature(objectID: objectID) else {
+            throw EditRefused("\(TerminalText.sanitizedLine(layer.title, maxLength: 60)) in \(areaTitle) has no feature with object id \(objectID).")
+        }
+        return feature
+    }
+
+    private func check(_ geometry: GeoGeometry, for layer: Layer) throws {
+        guard layer.takes(geometry) else {
+            throw EditRefused("\(TerminalText.sanitizedLine(layer.title, maxLength: 60)) holds \(Self.kind(of: layer.info.geometryType)); the shape given is not one.")
+        }
+    }
+
+    private static func kind(of type: FeatureGeometryType) -> String {
+        switch type {
+        case .point: "points"
+        case .multipoint: "multipoints"
+        case .polyline: "lines"
+        case .polygon: "polygons"
+        }
+    }
+
+    /// The values typed, each checked by its field's rule; a field named twice is refused.
+    static func attributes(_ values: [(field: String, typed: String)], of layer: Layer) throws -> [String: JSONValue] {
+        var attributes: [String: JSONValue] = [:]
+        for (name, typed) in values {
+            guard let field = layer.info.fields.first(where: {
+                $0.name.caseInsensitiveCompare(name) == .orderedSame || $0.alias?.caseInsensitiveCompare(name) == .orderedSame
+            }) else {
+                let known = layer.editableFields.map(\.name).prefix(30).joined(separator: ", ")
+                throw EditRefused("\(TerminalText.sanitizedLine(layer.title, maxLength: 60)) has no field “\(TerminalText.sanitizedLine(name, maxLength: 60))”; it has \(known).")
+            }
+            guard attributes[field.name] == nil else { throw EditRefused("\(field.shownName) is set twice.") }
+            attributes[field.name] = try field.value(typed: typed).get()
+        }
+        return attributes
+    }
+
+    private static func globalID(of feature: LayerFeature, in layer: Layer) -> String {
+        layer.info.fields.first { $0.type == "esriFieldTypeGlobalID" }.flatMap { feature.attributes[$0.name]?.string } ?? ""
+    }
+
+    /// A shape from `--geometry`: GeoJSON Point, LineString, Polygon or their Multi forms, every
+    /// position a longitude and latitude on the globe.
+    public static func geometry(geoJSON text: String) throws -> GeoGeometry {
+        guard text.utf8.count <= largestGeoJSON else { throw EditRefused("The shape is larger than \(Format.bytes(Int64(largestGeoJSON))) of GeoJSON.") }
+        guard let json = try? JSONValue(parsing: Data(text.utf8)) else { throw EditRefused("The shape is not JSON: give a GeoJSON geometry.") }
+        // A Feature's geometry is taken too.
+        let shape = json["type"]?.string == "Feature" ? json["geometry"] : json
+        guard let geometry = GeoJSON.geometry(shape), Self.positions(in: shape) == geometry.vertexCount else {
+            throw EditRefused("The shape is not a GeoJSON geometry mapbook takes: a Point, LineString or Polygon (or Multi…) of longitude, latitude positions on the globe.")
+        }
+        guard geometry.vertexCount <= largestShape else { throw EditRefused("The shape has more than \(Format.grouped(largestShape)) points.") }
+        return geometry
+    }
+
+    /// Every position the GeoJSON holds, so a shape with a bad one is refused, not quietly trimmed.
+    private static func positions(in json: JSONValue?) -> Int {
+        func count(_ value: JSONValue) -> Int {
+            let items = value.array
+            if items.count >= 2, items.allSatisfy({ $0.double != nil }) {
+                guard let lon = items[0].double, let lat = items[1].double, abs(lon) <= 180, abs(lat) <= 90 else { return -1_000_000_000 }
+                return 1
+            }
+            return items.map(count).reduce(0, +)
+        }
+        return json?["coordinates"].map(count) ?? 0
+    }
+}
+
+extension GeoGeometry {
+    /// How many positions it holds, all parts together.
+    public var vertexCount: Int {
+        switch self {
+        case .points(let points): points.count
+        case .lines(let lines): lines.reduce(0) { $0 + $1.count }
+        case .polygons(let polygons): polygons.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        }
+    }
+}

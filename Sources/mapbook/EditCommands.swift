@@ -1,0 +1,287 @@
+import ArgumentParser
+import ArcGISModel
+import Editing
+import Foundation
+import Geometry
+import MapbookCore
+import MapbookServices
+import OfflineLibrary
+
+/// `mapbook feature add|update|delete`: an edit of a downloaded area's feature layer, checked
+/// against the layer's fields and saved to the area's journal before the command returns.
+struct FeatureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feature",
+        abstract: "Add, change or delete a feature of a downloaded area, offline; the edit waits in the area's journal.",
+        discussion: """
+            The layer's own fields say what may be set: their type, length, coded values and range, and which are \
+            required. The edit is on disk (fsynced) when the command returns; `mapbook edits list` shows what waits.
+            """,
+        subcommands: [Add.self, Update.self, Delete.self])
+
+    /// What every feature command takes: the library, the area, the layer.
+    struct Target: ParsableArguments {
+        @OptionGroup var library: LibraryOptions
+        @Option(help: ArgumentHelp("The downloaded map area (item id or title).", valueName: "AREA")) var area: String
+        @Option(help: ArgumentHelp("The layer, by its title in the area.", valueName: "NAME")) var layer: String
+        @Flag(help: "Print the saved edit as JSON (described in docs/cli.md).") var json = false
+
+        func editor() async throws -> AreaEditor {
+            let downloaded = try library.downloadedArea(named: area)
+            return try await AreaEditor.open(area: downloaded.area.item.id, title: downloaded.area.item.title, library: library.library,
+                                             webMapLayers: downloaded.webMapLayers)
+        }
+    }
+
+    /// Where the feature is: a point, or any GeoJSON shape.
+    struct Shape: ParsableArguments {
+        @Option(parsing: .unconditional, help: ArgumentHelp("A point: longitude, latitude (such as -69.2,44.3).", valueName: "LON,LAT"))
+        var at: String?
+        @Option(help: ArgumentHelp("A GeoJSON geometry (Point, LineString, Polygon or Multi…), in longitude and latitude.", valueName: "GEOJSON"))
+        var geometry: String?
+
+        func validate() throws {
+            guard at == nil || geometry == nil else { throw ValidationError("Give --at or --geometry, not both.") }
+            if let at, GeoPoint(parsing: at) == nil { throw ValidationError(GeoPoint.notAPoint(at, what: "--at")) }
+        }
+
+        /// The shape given, or nil for none.
+        func parsed() throws -> GeoGeometry? {
+            if let at { return GeoPoint(parsing: at).map { .points([$0]) } }
+            return try geometry.map(AreaEditor.geometry(geoJSON:))
+        }
+    }
+
+    /// `--set FIELD=VALUE`, as many as wanted.
+    struct Values: ParsableArguments {
+        @Option(name: .customLong("set"), parsing: .unconditionalSingleValue,
+                help: ArgumentHelp("A field's value (by the field's name or alias); an empty value clears it.", valueName: "FIELD=VALUE"))
+        var values: [String] = []
+
+        func validate() throws {
+            for value in values where !value.contains("=") || value.hasPrefix("=") {
+                throw ValidationError("--set takes FIELD=VALUE, not “\(Output.cell(value, width: 60))”.")
+            }
+        }
+
+        var pairs: [(field: String, typed: String)] {
+            values.map { value in
+                let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (String(parts[0]).trimmingCharacters(in: .whitespaces), parts.count > 1 ? String(parts[1]) : "")
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a feature.")
+        @OptionGroup var target: Target
+        @OptionGroup var shape: Shape
+        @OptionGroup var values: Values
+
+        func validate() throws {
+            guard shape.at != nil || shape.geometry != nil else { throw ValidationError("Give where the feature is: --at LON,LAT or --geometry GEOJSON.") }
+        }
+
+        func run() async throws {
+            try await FeatureCommand.save(json: target.json) {
+                try await target.editor().add(to: target.layer, geometry: try shape.parsed()!, values: values.pairs)
+            }
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a feature's values or move it.")
+        @OptionGroup var target: Target
+        @Option(help: ArgumentHelp("The feature's object id.", valueName: "OBJECTID")) var id: Int64
+        @OptionGroup var shape: Shape
+        @OptionGroup var values: Values
+
+        func run() async throws {
+            try await FeatureCommand.save(json: target.json) {
+                try await target.editor().update(id, of: target.layer, geometry: try shape.parsed(), values: values.pairs)
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a feature.")
+        @OptionGroup var target: Target
+        @Option(help: ArgumentHelp("The feature's object id.", valueName: "OBJECTID")) var id: Int64
+
+        func run() async throws {
+            try await FeatureCommand.save(json: target.json) { try await target.editor().delete(id, of: target.layer) }
+        }
+    }
+
+    /// Saves through `body` and says what was saved, or fails in one sentence.
+    static func save(json: Bool, _ body: () async throws -> FeatureEdit) async throws {
+        let edit: FeatureEdit
+        do { edit = try await body() } catch { throw Output.fail(error, json: json) }
+        if json { return try Output.json(EditsCommand.json(edit)) }
+        Output.line("Saved edit \(edit.sequence): \(EditsCommand.summary(edit)). It waits to be synced.")
+    }
+}
+
+/// `mapbook edits list|undo|redo|discard`: the edits waiting in the areas' journals.
+struct EditsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edits",
+        abstract: "The edits saved offline: list them, undo or redo the last, discard one.",
+        subcommands: [List.self, Undo.self, Redo.self, Discard.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "The edits of every area (or one), in the order saved.")
+        @OptionGroup var library: LibraryOptions
+        @Option(help: ArgumentHelp("Only this downloaded area (item id or title).", valueName: "AREA")) var area: String?
+        @Flag(help: "Also the edits synced already.") var all = false
+        @Flag(help: "Print JSON (described in docs/cli.md).") var json = false
+
+        func run() throws {
+            var listed: [(title: String, id: ItemID, edits: [FeatureEdit])] = []
+            do {
+                for (title, id) in try EditsCommand.journals(library, area: area) {
+                    let journal = try EditJournal(areaFolder: library.library.areaDirectory(id))
+                    if let kept = journal.keptAside { Output.problem("The edit journal of \(title) was damaged; it is kept at \(kept), and a new one was started.") }
+                    listed.append((title, id, try all ? journal.all() : journal.unsynced()))
+                }
+            } catch {
+                throw Output.fail(error, json: json)
+            }
+            if json {
+                return try Output.json(JSONValue.object(["areas": .array(listed.map { entry in
+                    .object(["area": .string(entry.id.rawValue), "title": .text(entry.title),
+                             "unsynced": .number(Double(entry.edits.filter(\.isUnsynced).count)), "edits": .array(entry.edits.map(EditsCommand.json))])
+                })]))
+            }
+            let waiting = listed.filter { !$0.edits.isEmpty }
+            guard !waiting.isEmpty else { return Output.line(all ? "No edits saved." : "No edits wait to be synced.") }
+            for entry in waiting {
+                let count = entry.edits.filter(\.isUnsynced).count
+                Output.line("\(Output.cell(entry.title)): \(count) edit\(count == 1 ? "" : "s") not synced")
+                let rows = entry.edits.map { edit in
+                    [String(edit.sequence), edit.kind.rawValue, Output.cell(edit.layer.title, width: 32), Format.date(edit.savedAt, time: true),
+                     EditsCommand.statusText(edit.status), EditsCommand.valuesText(edit)]
+                }
+                for line in Output.table(["#", "EDIT", "LAYER", "SAVED", "STATUS", "VALUES"], rows) { Output.line("  " + line) }
+            }
+        }
+    }
+
+    /// Options of the commands that change one area's journal.
+    struct AreaJournal: ParsableArguments {
+        @OptionGroup var library: LibraryOptions
+        @Option(help: ArgumentHelp("The downloaded map area (item id or title).", valueName: "AREA")) var area: String
+
+        func open() throws -> EditJournal {
+            let downloaded = try library.downloadedArea(named: area)
+            return try EditJournal(areaFolder: library.library.areaDirectory(downloaded.area.item.id))
+        }
+    }
+
+    struct Undo: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "undo", abstract: "Undo the last edit not yet synced.")
+        @OptionGroup var journal: AreaJournal
+
+        func run() throws {
+            do {
+                guard let undone = try journal.open().undo() else { return Output.line("No edit to undo.") }
+                Output.line("Undid edit \(undone.sequence): \(EditsCommand.summary(undone)). `mapbook edits redo` brings it back.")
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+        }
+    }
+
+    struct Redo: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "redo", abstract: "Bring back the edit undone last.")
+        @OptionGroup var journal: AreaJournal
+
+        func run() throws {
+            do {
+                guard let redone = try journal.open().redo() else { return Output.line("No edit to redo.") }
+                Output.line("Redid edit \(redone.sequence): \(EditsCommand.summary(redone)).")
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+        }
+    }
+
+    struct Discard: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "discard", abstract: "Discard an edit not yet synced, by its number.")
+        @OptionGroup var journal: AreaJournal
+        @Argument(help: "The edit's number, as `mapbook edits list` shows it.") var number: Int64
+
+        func run() throws {
+            do {
+                guard try journal.open().discard(number) else {
+                    throw EditRefused("No edit \(number) waits in \(Output.cell(journal.area)): see `mapbook edits list`.")
+                }
+                Output.line("Discarded edit \(number).")
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+        }
+    }
+
+    /// The areas with a journal (every one, or the one named), with their titles.
+    static func journals(_ options: LibraryOptions, area: String?) throws -> [(title: String, id: ItemID)] {
+        if let area {
+            let downloaded = try options.downloadedArea(named: area)
+            return [(downloaded.area.item.title, downloaded.area.item.id)]
+        }
+        let library = options.library
+        let records = library.downloadRecords()
+        let titles = Dictionary((try? library.loadCatalog(records: records))??.areas.map { ($0.item.id, $0.item.title) } ?? [], uniquingKeysWith: { a, _ in a })
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: library.directory + "/areas")) ?? []
+        // A removed area's journal stays (its edits are not lost with its packages): listed by id.
+        return folders.sorted().compactMap { name in
+            guard let id = ItemID(name), FileManager.default.fileExists(atPath: library.areaDirectory(id) + "/" + EditJournal.fileName) else { return nil }
+            return (titles[id] ?? records[id]?.area?.item.title ?? name, id)
+        }
+    }
+
+    static func statusText(_ status: FeatureEdit.Status) -> String {
+        switch status {
+        case .pending: "not synced"
+        case .synced: "synced"
+        case .refused(let reason): "refused: " + Output.cell(reason, width: 80)
+        case .undone: "undone"
+        }
+    }
+
+    static func valuesText(_ edit: FeatureEdit) -> String {
+        let values = edit.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.string ?? ($0.value == .null ? "" : $0.value.compactText))" }
+        return Output.cell(values.joined(separator: " "), width: 80)
+    }
+
+    /// "add to Sites at -69.20000,44.30000", "delete 42 of Roads".
+    static func summary(_ edit: FeatureEdit) -> String {
+        let layer = Output.cell(edit.layer.title, width: 60)
+        switch edit.kind {
+        case .add:
+            let point = edit.geometry.flatMap(GeoJSON.geometry).flatMap { if case .points(let p) = $0, p.count == 1 { p[0] } else { nil } }
+            return "add to \(layer)" + (point.map { " at \($0.written())" } ?? "")
+        case .update: return "change \(edit.objectID.map(String.init) ?? "a feature") of \(layer)"
+        case .delete: return "delete \(edit.objectID.map(String.init) ?? "a feature") of \(layer)"
+        }
+    }
+
+    /// An edit as the JSON of `feature` and `edits list` gives it (docs/cli.md).
+    static func json(_ edit: FeatureEdit) -> JSONValue {
+        var reason: JSONValue = .null
+        if case .refused(let why) = edit.status { reason = .text(why) }
+        let status: String = switch edit.status {
+        case .pending: "pending"
+        case .synced: "synced"
+        case .refused: "refused"
+        case .undone: "undone"
+        }
+        return .object([
+            "number": .number(Double(edit.sequence)), "edit": .string(edit.kind.rawValue), "layer": .text(edit.layer.title),
+            "serviceLayer": .text(edit.layer.serviceLayerURL), "globalId": .text(edit.globalID.isEmpty ? nil : edit.globalID),
+            "objectId": edit.objectID.map { .number(Double($0)) } ?? .null, "geometry": edit.geometry ?? .null,
+            "attributes": .object(edit.attributes.mapValues { value in if case .string(let text) = value { .text(text, width: 65_536) } else { value } }),
+            "saved": .string(Format.timestamp(edit.savedAt)), "status": .string(status), "reason": reason,
+        ])
+    }
+}
