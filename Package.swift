@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(name: "mapbook-bench", dependencies: ["ArcGISModel", "Geometry", "Places", "HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
                                                                "AppRuntime", "EventLoop",
                                                                "MapRender", "TerminalCanvas", "MapbookCore", "TerminalRender", "TerminalUI", "OfflineLibrary",
-                                                               "MapSources", "MapbookAssets", "Geodatabase", "MapbookServices"]),
+                                                               "MapSources", "MapbookAssets", "Geodatabase", "MapbookServices", "Editing"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "ArcGISModelTests", dependencies: ["ArcGISModel", "Geometry", "MapbookCore"]),

@@ -29,6 +29,7 @@ import ArcGISModel
 import Geometry
 import Places
 import MapbookServices
+import Editing
 
 func peakResidentKiB() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
@@ -543,6 +544,39 @@ func benchGeodatabase(path: String) async {
     await benchGeodatabaseQuery(points: 100_000)
 }
 
+/// The edit journal in `folder` (on the disk whose fsync is measured): one save with its commit
+/// fsynced, 200 times over a journal of 10,000 edits; then reading every unsynced edit back.
+func benchJournal(folder: String) {
+    let area = folder + "/mapbook-bench-journal-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: area) }
+    do {
+        try FileManager.default.createDirectory(atPath: area, withIntermediateDirectories: true)
+        let journal = try EditJournal(areaFolder: area)
+        let layer = EditLayer(title: "Sites", serviceLayerURL: "https://example.com/arcgis/rest/services/Sites/FeatureServer/0")
+        func edit(_ index: Int) -> FeatureEdit {
+            FeatureEdit(kind: .add, layer: layer, geometry: .object(["type": .string("Point"), "coordinates": .array([.number(-69.2), .number(44.3)])]),
+                        attributes: ["SITE_NAME": .string("Site \(index)"), "KIND": .number(2), "NOTES": .string(String(repeating: "n", count: 200))])
+        }
+        for index in 0..<10_000 { try journal.save(edit(index)) }
+        var saves: [Double] = []
+        for index in 0..<200 {
+            let start = ContinuousClock.now
+            try journal.save(edit(index))
+            saves.append(seconds(ContinuousClock.now - start))
+        }
+        print("journal_save_fsynced \(summary(saves))")
+        var reads: [Double] = []
+        for _ in 0..<10 {
+            let start = ContinuousClock.now
+            _ = try journal.unsynced()
+            reads.append(seconds(ContinuousClock.now - start))
+        }
+        print("journal_read_10200_unsynced \(summary(reads))")
+    } catch {
+        fail(error.userSentence, status: 1)
+    }
+}
+
 /// A box query of 1 % of a geodatabase's extent (a tenth of each side) through its RTREE, on
 /// `points` random points over the conterminous United States written here; 20 boxes.
 func benchGeodatabaseQuery(points: Int) async {
@@ -610,7 +644,9 @@ case "features" where arguments.count == 3:
     let size = arguments[2].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
     await benchFeatures(width: size[0], height: size[1])
+case "journal" where arguments.count == 3:
+    benchJournal(folder: arguments[2])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | journal DIR",
          status: 64)
 }
