@@ -59,7 +59,7 @@ let package = Package(
                 exclude: ["ATTRIBUTION.md"], sources: ["MapbookAssets.swift", "CompactFeatures.swift"], resources: [.copy("maine"), .copy("world"), .copy("usa")]),
         .target(name: "OfflineLibrary", dependencies: ["ArcGISModel", "LibraryModel", "Geometry", "UserFiles", "Places", "MapbookCore", "EventLoop", "HTTP", "ArcGISPortal", "TileFormats", "Geodatabase", "MobilePackages", "CCrypto", "CLibraryLoader"]),
         // Editing: an area's edits in a crash-safe journal, and the one rule for a field's value.
-        .target(name: "Editing", dependencies: ["ArcGISModel", "MapbookCore", "CSQLite"]),
+        .target(name: "Editing", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "CSQLite"]),
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
         .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret", "CLibraryLoader"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),

@@ -24,6 +24,11 @@ public final class EditJournal {
     public private(set) var keptAside: String?
     private var db: OpaquePointer?
 
+    /// The journal of the area whose folder is `folder`, when it has one: viewing an area starts none.
+    public static func existing(areaFolder folder: String) throws -> EditJournal? {
+        FileManager.default.fileExists(atPath: folder + "/" + fileName) ? try EditJournal(areaFolder: folder) : nil
+    }
+
     /// Opens (or starts) the journal of the area whose folder is `folder`.
     public convenience init(areaFolder folder: String) throws {
         try self.init(path: folder + "/" + Self.fileName)

@@ -95,6 +95,14 @@ public actor FeatureLayerLoader {
     /// All the layer's features when it is a stored copy (nil for a service, which holds only a view's).
     public var storedFeatures: [LayerFeature]? { query == nil ? prepared?.features : nil }
 
+    /// A stored copy with its features changed by `change` (the user's edits laid over the area's
+    /// data), as capped as this one; nil for a service's layer, which is not stored.
+    public func edited(_ change: ([LayerFeature]) -> [LayerFeature]) -> FeatureLayerLoader? {
+        guard query == nil, let features = prepared?.features else { return nil }
+        return FeatureLayerLoader(title: title, info: info, features: change(features), opacity: opacity, visible: initiallyVisible, capped: capped,
+                                  leftOut: leftOut)
+    }
+
     static func cappedSentence(_ title: String, stored: Bool, leftOut: Int? = nil) -> String {
         let name = TerminalText.sanitizedLine(title, maxLength: 60)
         let missing = leftOut.map { "\(Format.grouped($0)) feature\($0 == 1 ? " is" : "s are") missing" } ?? "some features are missing"

@@ -9,6 +9,7 @@ import Geodatabase
 import HTTP
 import Synchronization
 import TileFormats
+import Editing
 
 /// A map's operational layers, opened: the features mapbook draws, the pictures servers draw, the
 /// layers only listed, and a sentence for each that could not be opened.
@@ -44,6 +45,24 @@ private final class UnreachableHosts: Sendable {
 
 /// Opens a map's operational layers, for the browser and the commands alike.
 public enum OperationalLayerLoaders {
+    /// The user's edits not yet synced, laid over the area's layers they were made in.
+    private static func layEdits(of areaFolder: String, over opened: inout OpenedOperationalLayers) async {
+        let edits: [FeatureEdit]
+        do {
+            guard let journal = try EditJournal.existing(areaFolder: areaFolder) else { return }
+            if let kept = journal.keptAside { opened.problems.append("The area's edit journal was damaged; it is kept at \(kept), and a new one was started.") }
+            edits = try journal.unsynced()
+        } catch {
+            opened.problems.append("The area's edits could not be read: \(error.userSentence)")
+            return
+        }
+        for (index, loader) in opened.features.enumerated() {
+            let own = edits.filter { $0.layer.title == loader.title }
+            guard !own.isEmpty, let edited = await loader.edited({ EditOverlay.apply(own, to: $0, info: loader.info) }) else { continue }
+            opened.features[index] = edited
+        }
+    }
+
     /// One layer, opened.
     private enum Opened: Sendable {
         case features([FeatureLayerLoader], problems: [String])
@@ -100,6 +119,9 @@ public enum OperationalLayerLoaders {
                                                           visible: copy.visible, capped: copy.capped, leftOut: copy.leftOut))
             }
             remaining = remaining.filter { ($0.drawing == .serviceImage && !pictured.contains($0.url ?? "")) || $0.drawing == .none }
+        }
+        if let area = layers.area {
+            await layEdits(of: library.areaDirectory(area), over: &opened)
         }
         let client = layers.online ? client : nil
         // Eight at a time, as the catalogue is asked; a host found unreachable is not asked again for

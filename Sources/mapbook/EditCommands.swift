@@ -92,7 +92,7 @@ struct FeatureCommand: ParsableCommand {
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "update", abstract: "Change a feature's values or move it.")
         @OptionGroup var target: Target
-        @Option(help: ArgumentHelp("The feature's object id.", valueName: "OBJECTID")) var id: Int64
+        @Option(parsing: .unconditional, help: ArgumentHelp("The feature's object id (a feature added here and not yet synced: -N for edit N).", valueName: "OBJECTID")) var id: Int64
         @OptionGroup var shape: Shape
         @OptionGroup var values: Values
 
@@ -106,7 +106,7 @@ struct FeatureCommand: ParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a feature.")
         @OptionGroup var target: Target
-        @Option(help: ArgumentHelp("The feature's object id.", valueName: "OBJECTID")) var id: Int64
+        @Option(parsing: .unconditional, help: ArgumentHelp("The feature's object id (a feature added here and not yet synced: -N for edit N).", valueName: "OBJECTID")) var id: Int64
 
         func run() async throws {
             try await FeatureCommand.save(json: target.json) { try await target.editor().delete(id, of: target.layer) }

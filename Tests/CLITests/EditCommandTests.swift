@@ -50,6 +50,11 @@ final class EditCommandTests {
         let changed = try await CLI.runAsync(["feature", "update", "--area", "Greater Portland", "--layer", "Counties", "--id", "3",
                                               "--set", "NAME=Cumbria"] + common)
         #expect(changed.status == 0 && changed.stdout.hasPrefix("Saved edit 2: change 3 of Counties."), "\(changed.stderr)")
+        // The area shows its edits at once, offline: the new place identified, the county renamed.
+        let identify = try await CLI.runAsync(["identify", "--area", "Greater Portland", "--at=-70.2,43.7", "--zoom", "14"] + common)
+        #expect(identify.stdout.hasPrefix("Heron cove  (Places)"), "\(identify.stdout)\(identify.stderr)")
+        let county = try await CLI.runAsync(["identify", "--area", "Greater Portland", "--at=-70.2589,43.6574", "--zoom", "11"] + common)
+        #expect(county.stdout.contains("Cumbria  (Counties)") && !county.stdout.contains("Cumberland  (Counties)"), "\(county.stdout)")
         let text = try await CLI.runAsync(["edits", "list"] + common)
         #expect(text.stdout.hasPrefix("Greater Portland: 2 edits not synced\n"), "\(text.stdout)")
         #expect(try await listed().compactMap { $0["number"] as? Int } == [1, 2])
@@ -61,6 +66,14 @@ final class EditCommandTests {
         let discard = try await CLI.runAsync(["edits", "discard", "1", "--area", "Greater Portland"] + common)
         #expect(discard.status == 0, "\(discard.stderr)")
         #expect(try await listed().compactMap { $0["number"] as? Int } == [2])
+        let readd = try await CLI.runAsync(["feature", "add", "--area", "Greater Portland", "--layer", "Places", "--at=-70.2,43.7", "--set", "name=Heron cove"] + common)
+        #expect(readd.stdout.hasPrefix("Saved edit 3:"), "\(readd.stdout)\(readd.stderr)")
+        // A feature added here is changed by its own id (-N for edit N) before any sync.
+        let renamed = try await CLI.runAsync(["feature", "update", "--area", "Greater Portland", "--layer", "Places", "--id", "-3",
+                                              "--set", "name=Heron point"] + common)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        let again = try await CLI.runAsync(["identify", "--area", "Greater Portland", "--at=-70.2,43.7", "--zoom", "14"] + common)
+        #expect(again.stdout.hasPrefix("Heron point  (Places)"), "\(again.stdout)")
         // The downloaded files are as they were.
         let verify = try await CLI.runAsync(["verify"] + common)
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
