@@ -106,6 +106,14 @@ public struct CellPoint: Equatable, Sendable {
 }
 
 /// What is on this device, and what is moving toward it.
+extension LibraryState {
+    /// "3 edits not synced", for an area that has edits waiting; nil otherwise.
+    public func editsWaiting(in area: ItemID?) -> String? {
+        guard let area, let count = unsyncedEdits[area], count > 0 else { return nil }
+        return "\(count) edit\(count == 1 ? "" : "s") not synced"
+    }
+}
+
 public struct LibraryState: Equatable, Sendable {
     /// What is on this device has been read (once, at the start): until then the list shows only
     /// what the portal said, and the first frame waits a moment for it.
@@ -114,6 +122,8 @@ public struct LibraryState: Equatable, Sendable {
     public var downloads: [ItemID: DownloadRecord] = [:]
     /// Bytes of interrupted downloads kept on disk, by area id.
     public var partialBytes: [ItemID: Int64] = [:]
+    /// Edits saved offline and not yet synced, by area id: never silent, every row that has some says so.
+    public var unsyncedEdits: [ItemID: Int] = [:]
     /// Downloads asked for in this session and not finished, by area id.
     public var transfers: [ItemID: Transfer] = [:]
     /// Areas of your own the servers are preparing, with how far they are ("Preparing on the server 40 %").

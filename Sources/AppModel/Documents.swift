@@ -160,6 +160,9 @@ public enum DetailsDocument {
         }
         doc.field("Size on disk", Format.bytes(record.size))
         doc.field("Downloaded", Format.timestamp(record.downloadedAt))
+        if let edits = state.library.editsWaiting(in: id) {
+            doc.field("Edits", edits + ": saved on this device; `mapbook edits list` shows them.", role: .warning)
+        }
         doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
         if record.source != .portal { doc.field("From", TerminalText.sanitizedLine(record.source.label, maxLength: 200)) }
         for package in record.packages {
@@ -263,8 +266,9 @@ public enum StatusText {
                 // Damage upstream is told calmly: the map draws around it.
                 let damaged = state.library.downloads[area.item.id]?.damagedTiles.count ?? 0
                 return [StyledText("Downloaded", .good),
-                        StyledText((area.onDemand != nil ? " · yours" : "") + (damaged > 0 ? " · \(damaged) tile\(damaged == 1 ? "" : "s") damaged" : "")
-                                   + " · \(Format.bytes(size))", .dim)]
+                        StyledText((area.onDemand != nil ? " · yours" : "") + (damaged > 0 ? " · \(damaged) tile\(damaged == 1 ? "" : "s") damaged" : ""), .dim)]
+                    + (state.library.editsWaiting(in: area.item.id).map { [StyledText(" · " + $0, .warning)] } ?? [])
+                    + [StyledText(" · \(Format.bytes(size))", .dim)]
             case .packaging:
                 return [StyledText("Packaging", .warning), StyledText(" · still being packaged on the portal", .dim)]
             case .packagingFailed:

@@ -53,10 +53,13 @@ public struct LibrarySnapshot: Sendable {
 
     /// The basemap chosen for this web map (`B`), if one was.
     public var chosenBasemap: Basemap?
+    /// Edits saved offline and not yet synced, by area (areas without any left out).
+    public var unsyncedEdits: [ItemID: Int]
 
     public init(catalog: LibraryCatalog?, downloads: [ItemID: DownloadRecord], partialBytes: [ItemID: Int64],
-                chosenBasemap: Basemap? = nil) {
+                chosenBasemap: Basemap? = nil, unsyncedEdits: [ItemID: Int] = [:]) {
         self.catalog = catalog; self.downloads = downloads; self.partialBytes = partialBytes; self.chosenBasemap = chosenBasemap
+        self.unsyncedEdits = unsyncedEdits
     }
 }
 

@@ -94,6 +94,7 @@ public enum App {
         state.portal.listedFromMirror = loaded.fromMirror
         state.library.downloads = loaded.library.downloads
         state.library.partialBytes = loaded.library.partialBytes
+        state.library.unsyncedEdits = loaded.library.unsyncedEdits
         state.portal.lastSynced = loaded.catalog.syncedAt
         var effects = setNetwork(&state, .online)
         effects += apply(&state, item: loaded.catalog.webMapItem, webMap: loaded.catalog.webMap,

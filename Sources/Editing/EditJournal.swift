@@ -110,6 +110,11 @@ public final class EditJournal {
     /// Every edit kept, in the order saved.
     public func all() throws -> [FeatureEdit] { try edits(where: "1 ORDER BY sequence") }
 
+    /// How many edits wait for a sync.
+    public func unsyncedCount() throws -> Int {
+        Int(try integer("SELECT COUNT(*) FROM edits WHERE status IN ('pending', 'refused')"))
+    }
+
     /// The edits a sync would send, in the order saved.
     public func unsynced() throws -> [FeatureEdit] { try edits(where: "status IN ('pending', 'refused') ORDER BY sequence") }
 

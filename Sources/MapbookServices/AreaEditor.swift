@@ -64,6 +64,20 @@ public struct AreaEditor {
         return AreaEditor(areaTitle: TerminalText.sanitizedLine(title, maxLength: 120), journal: journal, layers: layers)
     }
 
+    /// How many edits wait for a sync in each area of `library` that has a journal (a removed
+    /// area's too: its edits outlive its packages). A journal that cannot be read counts as none here;
+    /// opening the area says why.
+    public static func unsyncedEdits(in library: OfflineLibrary) -> [ItemID: Int] {
+        let folders = (try? FileManager.default.contentsOfDirectory(atPath: library.directory + "/areas")) ?? []
+        var counts: [ItemID: Int] = [:]
+        for name in folders {
+            guard let id = ItemID(name), let journal = try? EditJournal.existing(areaFolder: library.areaDirectory(id)),
+                  let count = try? journal.unsyncedCount(), count > 0 else { continue }
+            counts[id] = count
+        }
+        return counts
+    }
+
     /// The layer named (its title, ignoring case).
     public func layer(named name: String) throws -> Layer {
         if let layer = layers.first(where: { $0.title.caseInsensitiveCompare(name) == .orderedSame }) { return layer }

@@ -11,7 +11,8 @@ import UserFiles
 enum MapScreen {
     static func draw(_ map: MapViewState, state: AppState, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
-        let right = map.isStandalone ? "file on this device" : map.sourceName
+        // Edits waiting first: the header keeps a third of the width, and they must not be cut off.
+        let right = (state.library.editsWaiting(in: map.area).map { $0 + " · " } ?? "") + (map.isStandalone ? "file on this device" : map.sourceName)
         Renderer.drawHeader([map.title, "Map"], right: right, into: &frame, options: options)
         let rect = ScreenLayout.mapRect(width: frame.width, height: frame.height)
         drawMap(map, state: state, in: rect, into: &frame, options: options)

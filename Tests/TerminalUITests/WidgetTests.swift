@@ -36,6 +36,21 @@ import UserFiles
         #expect(frame.row(at: 0).hasPrefix(" ○ portal not answering │"))
     }
 
+    /// A map of an area with edits waiting says so first in its header, where the cut cannot reach it.
+    @Test func theMapsHeaderSaysHowManyEditsWait() throws {
+        var state = AppState.standaloneMap(title: "Greater Portland", sourceName: "Greater Portland · on this device with a long name", home: nil)
+        guard case .map(var map) = state.screen else { Issue.record("no map"); return }
+        let area = try #require(ItemID("5dbbd50464b546a1ae4e39236f5fafa0"))
+        map.area = area
+        map.isStandalone = false
+        state.screen = .map(map)
+        state.library.unsyncedEdits[area] = 2
+        let frame = Renderer.render(state, width: 100, height: 20, options: options)
+        #expect(frame.row(at: 0).contains("2 edits not synced · Greater Por"), "\(frame.row(at: 0))")
+        state.library.unsyncedEdits = [:]
+        #expect(!Renderer.render(state, width: 100, height: 20, options: options).row(at: 0).contains("edits"))
+    }
+
     @Test func theStatusBarSaysTheNetworkThenTheMessageAndThePosition() {
         var state = AppState(portalHost: "p", webMapID: .exploreMaine, phase: .loaded)
         state.portal.network = .offline

@@ -196,7 +196,7 @@ final class CatalogHandler {
             unreadable = TerminalText.sanitizedLine(error.userSentence, maxLength: 400)
         }
         return (LibrarySnapshot(catalog: catalog, downloads: downloads, partialBytes: library.partialDownloads(),
-                                chosenBasemap: library.chosenBasemap()), unreadable)
+                                chosenBasemap: library.chosenBasemap(), unsyncedEdits: AreaEditor.unsyncedEdits(in: library)), unreadable)
     }
 
     /// Keeps the catalogue for offline use (with fsyncs: never on the UI thread); returns why it
@@ -206,7 +206,8 @@ final class CatalogHandler {
         do { try library.saveCatalog(catalog) } catch {
             failure = TerminalText.sanitizedLine(error.userSentence, maxLength: 300)
         }
-        let snapshot = LibrarySnapshot(catalog: nil, downloads: library.downloadRecords(), partialBytes: library.partialDownloads())
+        let snapshot = LibrarySnapshot(catalog: nil, downloads: library.downloadRecords(), partialBytes: library.partialDownloads(),
+                                       unsyncedEdits: AreaEditor.unsyncedEdits(in: library))
         return (failure, snapshot)
     }
 }

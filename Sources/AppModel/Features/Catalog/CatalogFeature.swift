@@ -50,6 +50,7 @@ extension App {
             state.library.isRead = true
             state.library.downloads = library.downloads
             state.library.partialBytes = library.partialBytes
+            state.library.unsyncedEdits = library.unsyncedEdits
             state.basemaps.chosen = library.chosenBasemap.map(DisplayText.basemap)
             // What the portal said this session is newer than what the library kept.
             guard state.portal.network != .online || state.catalog.webMapItem == nil, let catalog = library.catalog else { return [] }
