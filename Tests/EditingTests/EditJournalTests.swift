@@ -2,6 +2,7 @@ import CSQLite
 import Editing
 import Foundation
 import MapbookCore
+import SharedTestData
 import Testing
 
 /// The journal keeps every saved edit: across reopening, undo and redo, a refusal, two writers, a
@@ -106,6 +107,36 @@ struct EditJournalTests {
         let second = try #require(again.keptAside)
         #expect(second != kept && FileManager.default.contents(atPath: kept) == garbage)
         #expect(FileManager.default.contents(atPath: second) == Data("damaged twice".utf8))
+    }
+
+    /// The disk fills mid-save: that save is refused in a sentence that says so, every edit saved
+    /// before is there, and once there is room again saving goes on.
+    @Test func aFullDiskRefusesTheSaveAndKeepsTheRest() throws {
+        let disk = folder + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        guard mountTmpfs(disk, size: "512k") else {
+            print("skipped: a full disk needs a tmpfs, which needs root (mount -t tmpfs)")
+            return
+        }
+        defer { umountTmpfs(disk) }
+        let journal = try EditJournal(areaFolder: disk)
+        var saved = 0
+        var refusal: String?
+        for index in 0..<400 {
+            do {
+                try journal.save(FeatureEdit(kind: .add, layer: Self.sites, attributes: ["I": .number(Double(index)), "NOTES": .string(String(repeating: "n", count: 8_000))]))
+                saved += 1
+            } catch {
+                refusal = error.userSentence
+                break
+            }
+        }
+        #expect(saved > 5 && refusal?.hasPrefix("The disk is full: the edit was not saved") == true, "\(saved) saved, then: \(refusal ?? "no refusal")")
+        #expect(try journal.all().count == saved)
+        #expect(try EditJournal(areaFolder: disk).all().compactMap { $0.attributes["I"]?.double.map(Int.init) } == Array(0..<saved))
+        #expect(mountTmpfs(disk, options: "remount,size=2m"))
+        try journal.save(FeatureEdit(kind: .add, layer: Self.sites))
+        #expect(try journal.all().count == saved + 1)
     }
 
     @Test func aJournalFromANewerMapbookIsLeftAlone() throws {

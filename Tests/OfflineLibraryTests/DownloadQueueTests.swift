@@ -6,6 +6,7 @@ import MapbookCore
 import PortalFixtures
 import Testing
 import LibraryModel
+import SharedTestData
 
 /// Downloads into the library, clean and against every fault the sample portal injects. The rule
 /// under test throughout: an area is recorded as downloaded only when its files verified.
@@ -252,27 +253,4 @@ import LibraryModel
         #expect(failure.sentence.contains("more on this disk, but only"))
         #expect(fixture.library.partialDownloads().isEmpty)
     }
-}
-
-func mountTmpfs(_ path: String, size: String) -> Bool { mountTmpfs(path, options: "size=\(size)") }
-
-func mountTmpfs(_ path: String, options: String) -> Bool {
-    guard getuid() == 0 else { return false }
-    return run("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", path]) == 0
-}
-
-func umountTmpfs(_ path: String) {
-    _ = run("/bin/umount", [path])
-    try? FileManager.default.removeItem(atPath: path)
-}
-
-private func run(_ tool: String, _ arguments: [String]) -> Int32 {
-    guard FileManager.default.isExecutableFile(atPath: tool) else { return -1 }
-    var pid = pid_t()
-    let argv = ([tool] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    guard posix_spawn(&pid, tool, nil, nil, argv, environ) == 0 else { return -1 }
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    return (status >> 8) & 0xFF
 }

@@ -9,6 +9,7 @@ import Testing
 import ArcGISModel
 import LibraryModel
 import TileFormats
+import SharedTestData
 
 /// A downloaded area keeps its web map's operational layers beside its packages, read back with
 /// the portal gone; a layer that cannot be copied is named, a damaged copy is named, a cap is kept.

@@ -8,6 +8,7 @@ import SamplePortal
 import Testing
 import ArcGISModel
 import LibraryModel
+import SharedTestData
 
 /// The library's answers to what a hostile run found: files gone behind its back, two writers, a
 /// crash or a full disk at the worst moment, a portal that describes one area badly.
