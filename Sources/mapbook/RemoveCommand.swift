@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MapbookCore
 import OfflineLibrary
+import MapbookServices
 
 /// `mapbook remove`: deletes areas' downloads, partial ones included.
 struct RemoveCommand: ParsableCommand {
@@ -22,6 +23,8 @@ struct RemoveCommand: ParsableCommand {
             let records = library.storedRecords()
             let known = try library.loadCatalog(records: records)?.areas ?? records.values.compactMap(\.area)
             let partial = library.partialDownloads()
+            // The journal is not the packages': removing an area never takes its edits.
+            let edits = AreaEditor.unsyncedEdits(in: library)
             for area in try AreaNames.resolve(areas, in: known) {
                 let id = area.item.id, title = Output.cell(area.item.title)
                 let record = records[id]
@@ -31,7 +34,8 @@ struct RemoveCommand: ParsableCommand {
                 }
                 try library.removeDownload(id, title: area.item.title)
                 let freed = (record?.size ?? 0) + (partial[id] ?? 0)
-                Output.line("Removed \(title) (\(Format.bytes(freed)) freed).")
+                Output.line("Removed \(title) (\(Format.bytes(freed)) freed)."
+                            + (edits[id].map { " Its \($0) edit\($0 == 1 ? "" : "s") not synced stay on this device: `mapbook edits list` shows them." } ?? ""))
             }
         } catch {
             throw Output.fail(error, json: false)

@@ -15,6 +15,10 @@ struct EditsWaitingTests {
         #expect(StatusText.line(state.rows[row], state: state, wording: .commands(number: row + 1)).plainText.contains("3 edits not synced"),
                 "the plain mode says it too")
         Fixture.select(&state, "Acadia")
+        _ = Fixture.keys(&state, .character("x"))
+        guard case .confirm(let question)? = state.overlay else { Issue.record("no question"); return }
+        #expect(question.detail.hasSuffix("Its 3 edits not synced stay on this device."), "\(question.detail)")
+        state.overlay = nil
         state.screen = .details(scroll: 0)
         let details = DetailsDocument.lines(state, width: 160).map(\.plainText).joined(separator: "\n")
         #expect(details.contains("3 edits not synced: saved on this device"), "\(details)")

@@ -77,6 +77,10 @@ final class EditCommandTests {
         // The downloaded files are as they were.
         let verify = try await CLI.runAsync(["verify"] + common)
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        // Removing the area's packages keeps its edits, and says so.
+        let remove = try await CLI.runAsync(["remove", "Greater Portland"] + common)
+        #expect(remove.stdout.contains("Its 3 edits not synced stay on this device"), "\(remove.stdout)\(remove.stderr)")
+        #expect(try await listed().count == 3)
     }
 
     @Test func anEditTheLayerCannotTakeIsOneSentenceAndNothingIsSaved() async throws {

@@ -156,7 +156,8 @@ extension App {
             return
         }
         state.overlay = .confirm(Confirmation(question: "Remove \(title) from this device?",
-                                              detail: "\(Format.bytes(size)) will be deleted. It can be downloaded again.",
+                                              detail: "\(Format.bytes(size)) will be deleted. It can be downloaded again."
+                                                  + (state.library.editsWaiting(in: id).map { " Its \($0) stay on this device." } ?? ""),
                                               action: .remove(id)))
     }
 
