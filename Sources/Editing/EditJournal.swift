@@ -36,7 +36,7 @@ public final class EditJournal {
 
     public init(path: String) throws {
         self.path = path
-        if FileManager.default.fileExists(atPath: path), let damage = Self.damage(at: path) {
+        if FileManager.default.fileExists(atPath: path), let damage = try Self.damage(at: path) {
             keptAside = try Self.moveAside(path, because: damage)
         }
         try open()
@@ -53,13 +53,7 @@ public final class EditJournal {
         var kept = edit
         try transaction {
             try run("DELETE FROM edits WHERE status = 'undone'")
-            try run("""
-                INSERT INTO edits (kind, layer_title, layer_url, global_id, object_id, geometry, attributes, saved_at, status, reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL)
-                """, [.text(edit.kind.rawValue), .text(edit.layer.title), edit.layer.serviceLayerURL.map(Value.text) ?? .null,
-                      .text(edit.globalID), edit.objectID.map(Value.integer) ?? .null, edit.geometry.map { .text($0.compactText) } ?? .null,
-                      .text(JSONValue.object(edit.attributes).compactText), .real(edit.savedAt.timeIntervalSince1970)])
-            kept.sequence = sqlite3_last_insert_rowid(db)
+            kept.sequence = try insert(edit)
             kept.status = .pending
         }
         return kept
@@ -80,6 +74,40 @@ public final class EditJournal {
         try transaction { try run("UPDATE edits SET status = 'pending', reason = NULL WHERE sequence = ?", [.integer(undone.sequence)]) }
         undone.status = .pending
         return undone
+    }
+
+    /// Edits carried from another device (`mapbook edits import`), in their order, in one
+    /// transaction: an edit already here (the same GlobalID, kind and moment saved) is not added
+    /// twice, so importing a file again changes nothing. A change to a feature added there (`-N`)
+    /// is numbered for its added feature here.
+    public func adopt(_ edits: [FeatureEdit]) throws -> (added: Int, alreadyHere: Int) {
+        var added = 0, alreadyHere = 0
+        try transaction {
+            for var edit in edits {
+                let present = try integer("""
+                    SELECT COUNT(*) FROM edits WHERE global_id = ? AND kind = ? AND abs(saved_at - ?) < 0.000001
+                    """, [.text(edit.globalID), .text(edit.kind.rawValue), .real(edit.savedAt.timeIntervalSince1970)])
+                guard present == 0 else { alreadyHere += 1; continue }
+                if let objectID = edit.objectID, objectID < 0 {
+                    let local = try integer("SELECT COALESCE(MAX(sequence), 0) FROM edits WHERE kind = 'add' AND global_id = ?", [.text(edit.globalID)])
+                    edit.objectID = local > 0 ? -local : objectID
+                }
+                _ = try insert(edit)
+                added += 1
+            }
+        }
+        return (added, alreadyHere)
+    }
+
+    /// Writes `edit` as pending (inside a transaction); returns its sequence number.
+    private func insert(_ edit: FeatureEdit) throws -> Int64 {
+        try run("""
+            INSERT INTO edits (kind, layer_title, layer_url, global_id, object_id, geometry, attributes, saved_at, status, reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL)
+            """, [.text(edit.kind.rawValue), .text(edit.layer.title), edit.layer.serviceLayerURL.map(Value.text) ?? .null,
+                  .text(edit.globalID), edit.objectID.map(Value.integer) ?? .null, edit.geometry.map { .text($0.compactText) } ?? .null,
+                  .text(JSONValue.object(edit.attributes).compactText), .real(edit.savedAt.timeIntervalSince1970)])
+        return sqlite3_last_insert_rowid(db)
     }
 
     /// The server took these edits.
@@ -179,19 +207,29 @@ public final class EditJournal {
         }
     }
 
-    /// Why the file at `path` is not a journal this mapbook can trust, or nil when it is one.
-    static func damage(at path: String) -> String? {
+    /// Why the file at `path` is not a journal this mapbook can trust, or nil when it is one. Only
+    /// what SQLite calls corrupt or not a database is damage; a file another process holds (busy,
+    /// locked) or cannot be read now is an error, and the file is left where it is.
+    static func damage(at path: String) throws -> String? {
         var db: OpaquePointer?
         defer { sqlite3_close_v2(db) }
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else { return "it cannot be opened" }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else {
+            throw EditJournalError("The edit journal \(path) cannot be opened (\(db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")).")
+        }
+        sqlite3_busy_timeout(db, 10_000)
+        func verdict(_ code: Int32) throws -> String {
+            let message = String(cString: sqlite3_errmsg(db))
+            guard [SQLITE_NOTADB, SQLITE_CORRUPT].contains(code & 0xFF) else {
+                throw EditJournalError("The edit journal \(path) cannot be read now (\(message)); it is left as it is.")
+            }
+            return "it is not a sound SQLite database (\(message))"
+        }
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
-        guard sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &statement, nil) == SQLITE_OK else {
-            return "it is not a SQLite database (\(String(cString: sqlite3_errmsg(db))))"
-        }
-        guard sqlite3_step(statement) == SQLITE_ROW, let first = sqlite3_column_text(statement, 0).map({ String(cString: $0) }) else {
-            return "it is not a SQLite database (\(String(cString: sqlite3_errmsg(db))))"
-        }
+        let prepared = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &statement, nil)
+        guard prepared == SQLITE_OK else { return try verdict(prepared) }
+        let step = sqlite3_step(statement)
+        guard step == SQLITE_ROW, let first = sqlite3_column_text(statement, 0).map({ String(cString: $0) }) else { return try verdict(step) }
         return first == "ok" ? nil : "SQLite finds it damaged (\(TerminalText.sanitizedLine(first, maxLength: 200)))"
     }
 
@@ -239,6 +277,13 @@ public final class EditJournal {
     private func run(_ sql: String, _ values: [Value] = []) throws {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
+        bind(values, to: statement)
+        var step = sqlite3_step(statement)
+        while step == SQLITE_ROW { step = sqlite3_step(statement) }
+        guard step == SQLITE_DONE else { throw failure("could not be written") }
+    }
+
+    private func bind(_ values: [Value], to statement: OpaquePointer) {
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (index, value) in values.enumerated() {
             let column = Int32(index + 1)
@@ -249,14 +294,12 @@ public final class EditJournal {
             case .text(let text): sqlite3_bind_text(statement, column, text, -1, transient)
             }
         }
-        var step = sqlite3_step(statement)
-        while step == SQLITE_ROW { step = sqlite3_step(statement) }
-        guard step == SQLITE_DONE else { throw failure("could not be written") }
     }
 
-    private func integer(_ sql: String) throws -> Int64 {
+    private func integer(_ sql: String, _ values: [Value] = []) throws -> Int64 {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
+        bind(values, to: statement)
         guard sqlite3_step(statement) == SQLITE_ROW else { throw failure("could not be read") }
         return sqlite3_column_int64(statement, 0)
     }

@@ -11,9 +11,15 @@ public enum EditOverlay {
         var features = features
         let objectIDField = info.objectIDField
         let globalIDField = info.fields.first { $0.type == "esriFieldTypeGlobalID" }?.name
-        func index(of objectID: Int64?) -> Int? {
-            guard let objectID, let objectIDField else { return nil }
-            return features.firstIndex { $0.attributes[objectIDField]?.int64 == objectID }
+        // Each feature's GlobalID, its own or (added here) its edit's: a feature added here is found
+        // by it, whatever number this device gave it.
+        var globalIDs: [String?] = features.map { feature in globalIDField.flatMap { feature.attributes[$0]?.string } }
+        func index(of edit: FeatureEdit) -> Int? {
+            if let objectID = edit.objectID, objectID >= 0 {
+                guard let objectIDField else { return nil }
+                return features.firstIndex { $0.attributes[objectIDField]?.int64 == objectID }
+            }
+            return edit.globalID.isEmpty ? nil : globalIDs.firstIndex(of: edit.globalID)
         }
         for edit in edits where edit.isUnsynced {
             let shape = edit.geometry.flatMap(GeoJSON.geometry)
@@ -23,12 +29,13 @@ public enum EditOverlay {
                 if let objectIDField { attributes[objectIDField] = .number(Double(-edit.sequence)) }
                 if let globalIDField { attributes[globalIDField] = .string(edit.globalID) }
                 features.append(LayerFeature(geometry: shape, attributes: attributes))
+                globalIDs.append(edit.globalID)
             case .update:
-                guard let at = index(of: edit.objectID) else { continue }
+                guard let at = index(of: edit) else { continue }
                 features[at].attributes.merge(edit.attributes) { _, new in new }
                 if let shape { features[at].geometry = shape; features[at].z = nil; features[at].m = nil }
             case .delete:
-                if let at = index(of: edit.objectID) { features.remove(at: at) }
+                if let at = index(of: edit) { features.remove(at: at); globalIDs.remove(at: at) }
             }
         }
         return features

@@ -58,3 +58,60 @@ public struct FeatureEdit: Equatable, Sendable {
         }
     }
 }
+
+/// Edits carried between devices (`mapbook edits export` / `import`): a JSON document holding
+/// each area's unsynced edits exactly as saved, values unsanitized (it is data, not a screen).
+public enum EditExchange {
+    public static let format = "mapbook edits"
+    public static let version = 1
+    /// The largest file `import` reads.
+    public static let largestFile = 256 << 20
+
+    public static func document(_ areas: [(area: String, title: String, edits: [FeatureEdit])]) -> JSONValue {
+        .object(["format": .string(format), "version": .number(Double(version)), "areas": .array(areas.map { entry in
+            .object(["area": .string(entry.area), "title": .string(entry.title), "edits": .array(entry.edits.map(json))])
+        })])
+    }
+
+    static func json(_ edit: FeatureEdit) -> JSONValue {
+        .object(["kind": .string(edit.kind.rawValue), "layer": .string(edit.layer.title),
+                 "serviceLayer": edit.layer.serviceLayerURL.map(JSONValue.string) ?? .null, "globalId": .string(edit.globalID),
+                 "objectId": edit.objectID.map { .number(Double($0)) } ?? .null, "geometry": edit.geometry ?? .null,
+                 "attributes": .object(edit.attributes), "saved": .number(edit.savedAt.timeIntervalSince1970)])
+    }
+
+    /// The areas and their edits a document holds; one sentence when it is not such a document.
+    public static func read(_ data: Data) throws -> [(area: String, title: String, edits: [FeatureEdit])] {
+        func refuse(_ why: String) -> EditJournalError { EditJournalError("This is not a file of mapbook edits mapbook can read: \(why).") }
+        guard data.count <= largestFile else { throw refuse("it is larger than \(Format.bytes(Int64(largestFile)))") }
+        guard let json = try? JSONValue(parsing: data), json["format"]?.string == format else { throw refuse("it is not one written by `mapbook edits export`") }
+        guard let version = json["version"]?.double, version == Double(self.version) else { throw refuse("it was written by another version") }
+        var areas: [(area: String, title: String, edits: [FeatureEdit])] = []
+        for area in json["areas"]?.array ?? [] {
+            guard let id = area["area"]?.string, id.count <= 64, id.allSatisfy({ $0.isLetter || $0.isNumber }) else { throw refuse("an area has no usable id") }
+            var edits: [FeatureEdit] = []
+            for (index, value) in (area["edits"]?.array ?? []).enumerated() {
+                guard let edit = Self.edit(value) else { throw refuse("edit \(index + 1) of area \(id) is incomplete or malformed") }
+                edits.append(edit)
+            }
+            areas.append((id, area["title"]?.string ?? id, edits))
+        }
+        return areas
+    }
+
+    static func edit(_ json: JSONValue) -> FeatureEdit? {
+        guard let kind = json["kind"]?.string.flatMap(FeatureEdit.Kind.init(rawValue:)), let layer = json["layer"]?.string, layer.count <= 1_000,
+              let globalID = json["globalId"], let attributes = json["attributes"]?.object,
+              let saved = json["saved"]?.double, saved > 0, saved < 253_402_300_800 else { return nil }
+        if case .string(let text) = globalID, text.count > 64 { return nil }
+        let objectID: Int64?
+        switch json["objectId"] {
+        case nil, .null?: objectID = nil
+        case .number(let number)?: guard number == number.rounded(), abs(number) < 9e15 else { return nil }; objectID = Int64(number)
+        default: return nil
+        }
+        let geometry = json["geometry"].flatMap { $0 == .null ? nil : $0 }
+        return FeatureEdit(kind: kind, layer: EditLayer(title: layer, serviceLayerURL: json["serviceLayer"]?.string), globalID: globalID.string ?? "",
+                           objectID: objectID, geometry: geometry, attributes: attributes, savedAt: Date(timeIntervalSince1970: saved))
+    }
+}

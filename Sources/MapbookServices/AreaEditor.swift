@@ -111,8 +111,8 @@ public struct AreaEditor {
         if let geometry { try check(geometry, for: layer) }
         let attributes = try Self.attributes(values, of: layer)
         guard geometry != nil || !attributes.isEmpty else { throw EditRefused("Nothing to change: give --at, --geometry or --set.") }
-        return try journal.save(FeatureEdit(kind: .update, layer: layer.editLayer, globalID: Self.globalID(of: feature, in: layer), objectID: objectID,
-                                            geometry: geometry.map(GeoJSON.json), attributes: attributes))
+        return try journal.save(FeatureEdit(kind: .update, layer: layer.editLayer, globalID: try globalID(of: feature, objectID: objectID, in: layer),
+                                            objectID: objectID, geometry: geometry.map(GeoJSON.json), attributes: attributes))
     }
 
     /// A feature of `layer` deleted.
@@ -120,7 +120,8 @@ public struct AreaEditor {
     public func delete(_ objectID: Int64, of layerName: String) throws -> FeatureEdit {
         let layer = try layer(named: layerName)
         let feature = try existing(objectID, of: layer)
-        return try journal.save(FeatureEdit(kind: .delete, layer: layer.editLayer, globalID: Self.globalID(of: feature, in: layer), objectID: objectID))
+        return try journal.save(FeatureEdit(kind: .delete, layer: layer.editLayer, globalID: try globalID(of: feature, objectID: objectID, in: layer),
+                                            objectID: objectID))
     }
 
     // MARK: Rules
@@ -163,8 +164,11 @@ public struct AreaEditor {
         return attributes
     }
 
-    private static func globalID(of feature: LayerFeature, in layer: Layer) -> String {
-        layer.info.fields.first { $0.type == "esriFieldTypeGlobalID" }.flatMap { feature.attributes[$0.name]?.string } ?? ""
+    /// The feature's GlobalID: its own field's, or for a feature added here (object id `-N`) its
+    /// edit's, by which a later change finds it on any device.
+    private func globalID(of feature: LayerFeature, objectID: Int64, in layer: Layer) throws -> String {
+        if objectID < 0, let added = try journal.all().first(where: { $0.sequence == -objectID && $0.kind == .add }) { return added.globalID }
+        return layer.info.fields.first { $0.type == "esriFieldTypeGlobalID" }.flatMap { feature.attributes[$0.name]?.string } ?? ""
     }
 
     /// A shape from `--geometry`: GeoJSON Point, LineString, Polygon or their Multi forms, every

@@ -4,8 +4,8 @@ import LibraryModel
 
 /// Files written so that a crash or a full disk leaves either the old contents or the new, never a
 /// torn mix: write a temporary file beside the target, fsync it, rename it over, fsync the folder.
-enum AtomicFile {
-    static func write(_ data: Data, to path: String) throws(LibraryError) {
+public enum AtomicFile {
+    public static func write(_ data: Data, to path: String) throws(LibraryError) {
         let directory = (path as NSString).deletingLastPathComponent
         try makeDirectory(directory)
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -127,7 +127,7 @@ struct EditsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edits",
         abstract: "The edits saved offline: list them, undo or redo the last, discard one.",
-        subcommands: [List.self, Undo.self, Redo.self, Discard.self])
+        subcommands: [List.self, Undo.self, Redo.self, Discard.self, Export.self, Import.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "The edits of every area (or one), in the order saved.")
@@ -217,6 +217,56 @@ struct EditsCommand: ParsableCommand {
                     throw EditRefused("No edit \(number) waits in \(Output.cell(journal.area)): see `mapbook edits list`.")
                 }
                 Output.line("Discarded edit \(number).")
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export", abstract: "Write the edits not yet synced to a file, to carry them to a device that can sync.")
+        @OptionGroup var library: LibraryOptions
+        @Option(help: ArgumentHelp("Only this area (item id or title).", valueName: "AREA")) var area: String?
+        @Argument(help: ArgumentHelp("The file to write (a USB stick, the fleet mirror's folder).", valueName: "FILE")) var file: String
+
+        func run() throws {
+            do {
+                var areas: [(area: String, title: String, edits: [FeatureEdit])] = []
+                for (title, id) in try EditsCommand.journals(library, area: area) {
+                    let edits = try EditJournal(areaFolder: library.library.areaDirectory(id)).unsynced()
+                    if !edits.isEmpty { areas.append((id.rawValue, title, edits)) }
+                }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                // Written whole and fsynced before it is renamed into place: a stick pulled early leaves no half file.
+                try AtomicFile.write(try encoder.encode(EditExchange.document(areas)), to: file)
+                let count = areas.reduce(0) { $0 + $1.edits.count }
+                Output.line("Exported \(count) edit\(count == 1 ? "" : "s") of \(areas.count) area\(areas.count == 1 ? "" : "s") to \(Output.cell(file, width: 200)).")
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import", abstract: "Take edits exported on another device into this device's journals (again changes nothing).")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: ArgumentHelp("A file written by `mapbook edits export`.", valueName: "FILE")) var file: String
+
+        func run() throws {
+            do {
+                guard let handle = FileHandle(forReadingAtPath: file) else { throw EditJournalError("\(Output.cell(file, width: 200)) cannot be read.") }
+                defer { try? handle.close() }
+                let data = try handle.read(upToCount: EditExchange.largestFile + 1) ?? Data()
+                for entry in try EditExchange.read(data) {
+                    guard let id = ItemID(entry.area) else { continue }
+                    let folder = library.library.areaDirectory(id)
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    let (added, here) = try EditJournal(areaFolder: folder).adopt(entry.edits)
+                    Output.line("\(Output.cell(entry.title)): \(added) edit\(added == 1 ? "" : "s") imported" + (here > 0 ? " (\(here) already here)." : "."))
+                }
             } catch {
                 throw Output.fail(error, json: false)
             }

@@ -107,6 +107,34 @@ final class EditCommandTests {
         #expect(try await listed().isEmpty)
     }
 
+    /// Edits carried on a stick: exported on one device, imported on another (twice: nothing
+    /// doubles), shown there; a file that is not one is one sentence.
+    @Test func editsExportedOnOneDeviceShowOnAnotherAndImportTwiceChangesNothing() async throws {
+        let other = dataDir + "-other"
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        let otherCommon = ["--portal", server.baseURL.absoluteString, "--data-dir", other]
+        let second = try await CLI.runAsync(["download", "Greater Portland"] + otherCommon)
+        #expect(second.status == 0, "\(second.stderr)")
+        try await downloadedThenOffline()
+        let area = ["--area", "Greater Portland"]
+        _ = try await CLI.runAsync(["feature", "add"] + area + ["--layer", "Places", "--at=-70.2,43.7", "--set", "name=Heron cove"] + common)
+        let renamed = try await CLI.runAsync(["feature", "update"] + area + ["--layer", "Places", "--id", "-1", "--set", "name=Heron point"] + common)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        let file = dataDir + "/stick/edits.json"
+        try FileManager.default.createDirectory(atPath: dataDir + "/stick", withIntermediateDirectories: true)
+        let export = try await CLI.runAsync(["edits", "export", file] + common)
+        #expect(export.stdout == "Exported 2 edits of 1 area to \(file).\n", "\(export.stdout)\(export.stderr)")
+        let first = try await CLI.runAsync(["edits", "import", file] + otherCommon)
+        #expect(first.stdout == "Greater Portland: 2 edits imported.\n", "\(first.stdout)\(first.stderr)")
+        let again = try await CLI.runAsync(["edits", "import", file] + otherCommon)
+        #expect(again.stdout == "Greater Portland: 0 edits imported (2 already here).\n", "\(again.stdout)\(again.stderr)")
+        let shown = try await CLI.runAsync(["identify"] + area + ["--at=-70.2,43.7", "--zoom", "14"] + otherCommon)
+        #expect(shown.stdout.hasPrefix("Heron point  (Places)"), "\(shown.stdout)\(shown.stderr)")
+        try Data("{\"format\":\"something else\"}".utf8).write(to: URL(fileURLWithPath: file))
+        let bad = try await CLI.runAsync(["edits", "import", file] + otherCommon)
+        #expect(bad.status == 1 && bad.stderr.contains("This is not a file of mapbook edits mapbook can read"), "\(bad.stderr)")
+    }
+
     /// kill -9 at twenty moments during saves: every save that said so is there exactly once, none
     /// is there twice, and the journal opens undamaged after each.
     @Test func killedMidSaveEverySavedEditIsThereExactlyOnce() async throws {

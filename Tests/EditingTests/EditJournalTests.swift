@@ -70,13 +70,15 @@ struct EditJournalTests {
         #expect(try journal.unsynced().isEmpty && journal.all().count == 1)
     }
 
-    @Test func twoWritersOnOneAreaKeepEveryEdit() async throws {
+    @Test func writersOnOneAreaKeepEveryEdit() async throws {
         let folder = folder
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<2 {
+            // Each opens the journal as the others write: one held busy is waited for, never taken
+            // for damaged and moved aside.
+            for writer in 0..<4 {
                 group.addTask {
                     let journal = try EditJournal(areaFolder: folder)
-                    for index in 0..<40 {
+                    for index in 0..<20 {
                         try journal.save(FeatureEdit(kind: .add, layer: Self.sites, attributes: ["W": .number(Double(writer)), "I": .number(Double(index))]))
                     }
                 }
@@ -85,6 +87,7 @@ struct EditJournalTests {
         }
         let edits = try EditJournal(areaFolder: folder).all()
         #expect(edits.count == 80 && Set(edits.map(\.sequence)).count == 80 && Set(edits.map(\.globalID)).count == 80)
+        #expect(!((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.contains("damaged") })
     }
 
     @Test func aDamagedJournalIsKeptAsideNeverWrittenOver() throws {
@@ -148,5 +151,34 @@ struct EditJournalTests {
         sqlite3_close(db)
         #expect(throws: EditJournalError.self) { try EditJournal(areaFolder: folder) }
         #expect(!((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.contains("damaged") })
+    }
+}
+
+/// Edits carried between devices: the document read back as written; adopting it twice adds
+/// nothing; a change to a feature added there points at that feature here.
+@Suite("Edits between devices")
+struct EditExchangeTests {
+    @Test func adoptingTheSameEditsTwiceAddsThemOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-exchange-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder + "/a", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/b", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let there = try EditJournal(areaFolder: folder + "/a")
+        _ = try there.save(FeatureEdit(kind: .add, layer: EditJournalTests.sites))
+        let added = try there.save(FeatureEdit(kind: .add, layer: EditJournalTests.sites, attributes: ["N": .string("x\u{1B}[2J")]))
+        _ = try there.save(FeatureEdit(kind: .update, layer: EditJournalTests.sites, globalID: added.globalID, objectID: -added.sequence, attributes: ["N": .string("y")]))
+        let document = EditExchange.document([("abc123", "Area", try there.unsynced())])
+        let read = try EditExchange.read(Data(document.compactText.utf8))
+        let written = try there.unsynced().map(\.globalID)
+        #expect(read.count == 1 && read[0].edits.map(\.globalID) == written)
+        #expect(read[0].edits[1].attributes["N"] == .string("x\u{1B}[2J"), "values carried exactly")
+        let here = try EditJournal(areaFolder: folder + "/b")
+        _ = try here.save(FeatureEdit(kind: .add, layer: EditJournalTests.sites))
+        let first = try here.adopt(read[0].edits), second = try here.adopt(read[0].edits)
+        #expect(first == (added: 3, alreadyHere: 0) && second == (added: 0, alreadyHere: 3))
+        let adopted = try here.all()
+        #expect(adopted.count == 4 && adopted[3].objectID == -adopted[2].sequence, "the change points at its added feature's number here")
+        #expect(throws: EditJournalError.self) { try EditExchange.read(Data("[1,2]".utf8)) }
+        #expect(throws: EditJournalError.self) { try EditExchange.read(Data(#"{"format":"mapbook edits","version":1,"areas":[{"area":"a/../b","edits":[]}]}"#.utf8)) }
     }
 }

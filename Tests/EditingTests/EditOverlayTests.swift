@@ -24,7 +24,7 @@ struct EditOverlayTests {
             FeatureEdit(sequence: 1, kind: .add, layer: Self.layer, globalID: "{A}", geometry: point, attributes: ["NAME": .string("Heron cove")]),
             FeatureEdit(sequence: 2, kind: .update, layer: Self.layer, objectID: 1, attributes: ["NAME": .string("Old dock")]),
             FeatureEdit(sequence: 3, kind: .delete, layer: Self.layer, objectID: 2),
-            FeatureEdit(sequence: 4, kind: .update, layer: Self.layer, objectID: -1, geometry: GeoJSON.json(.points([GeoPoint(longitude: -66, latitude: 45)])),
+            FeatureEdit(sequence: 4, kind: .update, layer: Self.layer, globalID: "{A}", objectID: -1, geometry: GeoJSON.json(.points([GeoPoint(longitude: -66, latitude: 45)])),
                         attributes: [:]),
             FeatureEdit(sequence: 5, kind: .delete, layer: Self.layer, objectID: 1, status: .undone),
             FeatureEdit(sequence: 6, kind: .add, layer: Self.layer, attributes: ["NAME": .string("Synced already")], status: .synced),
@@ -32,7 +32,7 @@ struct EditOverlayTests {
         let shown = EditOverlay.apply(edits, to: area, info: Self.info)
         #expect(shown.map { $0.attributes["NAME"]?.string } == ["Old dock", "Heron cove"])
         #expect(shown[1].attributes["OBJECTID"] == .number(-1) && shown[1].attributes["GlobalID"] == .string("{A}"))
-        #expect(shown[1].geometry == .points([GeoPoint(longitude: -66, latitude: 45)]), "moved by the later edit")
+        #expect(shown[1].geometry == .points([GeoPoint(longitude: -66, latitude: 45)]), "moved by the later edit, found by its GlobalID")
         #expect(shown[0].geometry == area[0].geometry)
         #expect(EditOverlay.apply([], to: area, info: Self.info) == area)
     }
