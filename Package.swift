@@ -112,7 +112,7 @@ let package = Package(
                                                                "MapbookAssets", "SharedTestData"]),
         .testTarget(name: "CLITests", dependencies: ["MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "Geodatabase", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "SignInTests", dependencies: ["ArcGISModel", "SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
-        .testTarget(name: "EditingTests", dependencies: ["Editing", "ArcGISModel", "Geometry", "MapbookCore", "CSQLite", "SharedTestData"]),
+        .testTarget(name: "EditingTests", dependencies: ["Editing", "ArcGISModel", "Geometry", "Geodatabase", "MapbookCore", "CSQLite", "SharedTestData"]),
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "CSQLite", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["MapbookCore", "Geometry", "TileFormats", "SharedTestData"]),
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary", "HTTP", "LibraryModel",

@@ -65,7 +65,9 @@ extension FeatureField {
             let code = FeatureField.codeText(value)
             let byName = codedValues.first { $0.value.caseInsensitiveCompare(trimmed) == .orderedSame }?.key
             guard let chosen = code.flatMap({ codedValues[$0] != nil ? $0 : nil }) ?? byName else {
-                let choices = codedValues.sorted { $0.key < $1.key }.prefix(12).map { "\($0.key) (\(TerminalText.sanitizedLine($0.value, maxLength: 40)))" }
+                let choices = codedValues.sorted { $0.key < $1.key }.prefix(12).map { code, name in
+                    code == name ? TerminalText.sanitizedLine(code, maxLength: 40) : "\(TerminalText.sanitizedLine(code, maxLength: 40)) (\(TerminalText.sanitizedLine(name, maxLength: 40)))"
+                }
                 return refuse("\(shownName) must be one of \(choices.joined(separator: ", "))\(codedValues.count > 12 ? ", …" : "").")
             }
             return .success(value.double != nil && type != "esriFieldTypeString" ? .number(Double(chosen) ?? value.double!) : .string(chosen))
