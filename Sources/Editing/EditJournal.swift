@@ -138,9 +138,19 @@ public final class EditJournal {
     /// Every edit kept, in the order saved.
     public func all() throws -> [FeatureEdit] { try edits(where: "1 ORDER BY sequence") }
 
-    /// How many edits wait for a sync.
-    public func unsyncedCount() throws -> Int {
-        Int(try integer("SELECT COUNT(*) FROM edits WHERE status IN ('pending', 'refused')"))
+    /// How many edits wait in the journal of the area whose folder is `folder`, read only: nothing
+    /// is created, written or moved (the library is read so at every start). Nil without a journal,
+    /// or one that cannot be read now; opening the area says why.
+    public static func unsyncedCount(areaFolder folder: String) -> Int? {
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        guard sqlite3_open_v2(folder + "/" + fileName, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else { return nil }
+        sqlite3_busy_timeout(db, 2_000)
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM edits WHERE status IN ('pending', 'refused')", -1, &statement, nil) == SQLITE_OK,
+              sqlite3_step(statement) == SQLITE_ROW else { return nil }
+        return Int(sqlite3_column_int64(statement, 0))
     }
 
     /// The edits a sync would send, in the order saved.
@@ -192,6 +202,8 @@ public final class EditJournal {
         guard version <= Int64(Self.formatVersion) else {
             throw EditJournalError("The edit journal \(path) was written by a newer mapbook; it is left as it is.")
         }
+        // Opening a journal already laid out writes nothing (a reader takes no write lock).
+        guard version < Int64(Self.formatVersion) else { return }
         try transaction {
             try run("""
                 CREATE TABLE IF NOT EXISTS edits (

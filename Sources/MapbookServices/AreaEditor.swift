@@ -71,8 +71,7 @@ public struct AreaEditor {
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: library.directory + "/areas")) ?? []
         var counts: [ItemID: Int] = [:]
         for name in folders {
-            guard let id = ItemID(name), let journal = try? EditJournal.existing(areaFolder: library.areaDirectory(id)),
-                  let count = try? journal.unsyncedCount(), count > 0 else { continue }
+            guard let id = ItemID(name), let count = EditJournal.unsyncedCount(areaFolder: library.areaDirectory(id)), count > 0 else { continue }
             counts[id] = count
         }
         return counts

@@ -259,6 +259,15 @@ struct EditsCommand: ParsableCommand {
             let downloaded = try library.downloadedArea(named: area)
             return try EditJournal(areaFolder: library.library.areaDirectory(downloaded.area.item.id))
         }
+
+        /// Undo or redo: the edit it moved said, or `none` when there was none.
+        func step(_ move: (EditJournal) throws -> FeatureEdit?, none: String, said: (FeatureEdit) -> String) throws {
+            do {
+                Output.line(try move(open()).map(said) ?? none)
+            } catch {
+                throw Output.fail(error, json: false)
+            }
+        }
     }
 
     struct Undo: ParsableCommand {
@@ -266,11 +275,8 @@ struct EditsCommand: ParsableCommand {
         @OptionGroup var journal: AreaJournal
 
         func run() throws {
-            do {
-                guard let undone = try journal.open().undo() else { return Output.line("No edit to undo.") }
-                Output.line("Undid edit \(undone.sequence): \(EditsCommand.summary(undone)). `mapbook edits redo` brings it back.")
-            } catch {
-                throw Output.fail(error, json: false)
+            try journal.step({ try $0.undo() }, none: "No edit to undo.") {
+                "Undid edit \($0.sequence): \(EditsCommand.summary($0)). `mapbook edits redo` brings it back."
             }
         }
     }
@@ -280,12 +286,7 @@ struct EditsCommand: ParsableCommand {
         @OptionGroup var journal: AreaJournal
 
         func run() throws {
-            do {
-                guard let redone = try journal.open().redo() else { return Output.line("No edit to redo.") }
-                Output.line("Redid edit \(redone.sequence): \(EditsCommand.summary(redone)).")
-            } catch {
-                throw Output.fail(error, json: false)
-            }
+            try journal.step({ try $0.redo() }, none: "No edit to redo.") { "Redid edit \($0.sequence): \(EditsCommand.summary($0))." }
         }
     }
 

@@ -57,6 +57,23 @@ struct EditJournalTests {
         #expect(try journal.all().compactMap { $0.attributes["N"]?.string } == ["a", "c"])
     }
 
+    /// The count the library reads at every start creates, writes and moves nothing.
+    @Test func theCountOfEditsWaitingIsReadWithoutTouchingTheFile() throws {
+        #expect(EditJournal.unsyncedCount(areaFolder: folder) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "no journal started by counting")
+        let journal = try EditJournal(areaFolder: folder)
+        let first = try journal.save(FeatureEdit(kind: .add, layer: Self.sites))
+        _ = try journal.save(FeatureEdit(kind: .add, layer: Self.sites))
+        try journal.markSynced([first.sequence])
+        #expect(EditJournal.unsyncedCount(areaFolder: folder) == 1)
+        // A damaged one is left where it is for the area's opening to deal with.
+        let other = folder + "/other"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: other + "/" + EditJournal.fileName))
+        #expect(EditJournal.unsyncedCount(areaFolder: other) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other) == [EditJournal.fileName])
+    }
+
     @Test func aRefusedEditStaysWithItsReasonUntilDiscarded() throws {
         let journal = try EditJournal(areaFolder: folder)
         let a = try journal.save(FeatureEdit(kind: .update, layer: Self.sites, globalID: "{B}", attributes: ["N": .number(1)]))
