@@ -111,15 +111,20 @@ public final class EditJournal {
     }
 
     /// The server took these edits.
-    public func markSynced(_ sequences: [Int64]) throws {
-        try transaction {
-            for sequence in sequences { try run("UPDATE edits SET status = 'synced', reason = NULL WHERE sequence = ?", [.integer(sequence)]) }
-        }
-    }
+    public func markSynced(_ sequences: [Int64]) throws { try record(synced: sequences, refused: []) }
 
     /// The server refused an edit: it stays, marked, with the reason, until fixed or discarded.
-    public func markRefused(_ sequence: Int64, reason: String) throws {
-        try transaction { try run("UPDATE edits SET status = 'refused', reason = ? WHERE sequence = ?", [.text(reason), .integer(sequence)]) }
+    public func markRefused(_ sequence: Int64, reason: String) throws { try record(synced: [], refused: [(sequence, reason)]) }
+
+    /// A sync's outcome, in one transaction (one fsync for a thousand edits).
+    public func record(synced: [Int64], refused: [(sequence: Int64, reason: String)]) throws {
+        guard !synced.isEmpty || !refused.isEmpty else { return }
+        try transaction {
+            for sequence in synced { try run("UPDATE edits SET status = 'synced', reason = NULL WHERE sequence = ?", [.integer(sequence)]) }
+            for (sequence, reason) in refused {
+                try run("UPDATE edits SET status = 'refused', reason = ? WHERE sequence = ?", [.text(reason), .integer(sequence)])
+            }
+        }
     }
 
     /// Removes an edit not yet synced, by the user's choice; false when there is no such edit.

@@ -30,6 +30,19 @@ public enum GeoGeometry: Sendable, Equatable {
                       xmax: max(e.xmax, p.longitude), ymax: max(e.ymax, p.latitude))
         }
     }
+
+    /// The same shape with polygons' rings wound as ArcGIS reads them: outer rings clockwise,
+    /// holes counter-clockwise (GeoJSON winds them the other way).
+    public var esriWound: GeoGeometry {
+        guard case .polygons(let polygons) = self else { return self }
+        return .polygons(polygons.map { polygon in
+            polygon.enumerated().map { index, ring in
+                let twice = zip(ring, ring.dropFirst() + ring.prefix(1)).reduce(0.0) { $0 + ($1.1.longitude - $1.0.longitude) * ($1.1.latitude + $1.0.latitude) }
+                // Positive: clockwise.
+                return (twice > 0) == (index == 0) ? ring : ring.reversed()
+            }
+        })
+    }
 }
 
 /// A feature: geometry and properties (kept in key order, so whatever is built from it is stable).

@@ -51,7 +51,8 @@ public enum OperationalLayerLoaders {
         do {
             guard let journal = try EditJournal.existing(areaFolder: areaFolder) else { return }
             if let kept = journal.keptAside { opened.problems.append("The area's edit journal was damaged; it is kept at \(kept), and a new one was started.") }
-            edits = try journal.unsynced()
+            // Synced edits too: the area's own files stay as they were downloaded.
+            edits = try journal.all().filter { $0.status != .undone }
         } catch {
             opened.problems.append("The area's edits could not be read: \(error.userSentence)")
             return

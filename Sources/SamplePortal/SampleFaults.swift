@@ -37,6 +37,9 @@ public struct SampleFaults: Sendable, Equatable {
     public var routeNeedsSignIn = false
     /// The FeatureServer answers HTTP 503.
     public var featuresDown = false
+    /// The next this many `applyEdits` are applied, then their answers cut off after a few bytes:
+    /// a server that took the edits and dropped the connection (`editsCut=N`).
+    public var cutEditAnswers = 0
     /// Offline export jobs (`jobs=…`): `fail` (they end failed), `stuck` (they never finish), `lost`
     /// (their file is gone: 404); nil: they succeed.
     public var exportJobs: String?
@@ -109,6 +112,7 @@ public struct SampleFaults: Sendable, Equatable {
             case "hangup": hangUp = flag()
             case "geocodeDown": geocodeDown = flag()
             case "featuresDown": featuresDown = flag()
+            case "editsCut": cutEditAnswers = try number()
             case "routeDown": routeDown = flag()
             case "noRoute": noRoute = flag()
             case "routeNeedsSignIn": routeNeedsSignIn = flag()
@@ -135,7 +139,8 @@ public struct SampleFaults: Sendable, Equatable {
                 }
                 federatedServers.append(value)
             case "reset": self = SampleFaults()
-            case "outage": break // handled by the portal, which owns the listener
+            // Handled by the portal, which owns the listener and the features.
+            case "outage", "officeEdit", "officeDelete": break
             default: throw InvalidSetting(description: "unknown fault \"\(key)\"")
             }
         }

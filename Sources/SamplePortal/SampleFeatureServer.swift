@@ -8,7 +8,8 @@ import Geometry
 /// points, a unique-value renderer by size class) and "Counties" (layer 1, polygons, class breaks
 /// by land area, labelled by name). The service JSON, each layer's JSON and `query` in ArcGIS's
 /// shapes: envelope and simple `where` filters, `outFields`, `outSR=4326`, paging with
-/// `resultOffset`/`resultRecordCount` and `exceededTransferLimit`, errors as ArcGIS sends them.
+/// `resultOffset`/`resultRecordCount` and `exceededTransferLimit`, errors as ArcGIS sends them;
+/// and `applyEdits` (service and layer), which changes what `query` answers from then on.
 struct SampleFeatureServer: Sendable {
     static let path = "/arcgis/rest/services/Explore_Maine_Places/FeatureServer"
     /// Small pages for Places, so that reading them all takes paging.
@@ -20,6 +21,8 @@ struct SampleFeatureServer: Sendable {
         var maxRecordCount: Int
     }
 
+    /// The features as first served (what areas' geodatabases hold); each portal's store starts
+    /// from them (`makeStore`), so one portal's edits never reach another's.
     let layers: [Layer]
 
     init(basemap: SampleBasemap) {
@@ -33,7 +36,8 @@ struct SampleFeatureServer: Sendable {
             let population = feature.property("population")?.double ?? 0
             let county = counties.first { $0.geometry.covers(point) }?.name
             let attributes: [String: JSONValue] = [
-                "OBJECTID": .number(Double(places.count + 1)), "name": .string(name), "population": .number(population),
+                "OBJECTID": .number(Double(places.count + 1)), "GlobalID": .string(SampleFeatureStore.seedGlobalID(layer: 0, objectID: places.count + 1)),
+                "name": .string(name), "population": .number(population),
                 "county": county.map { .string($0) } ?? .null, "size_class": .string(Self.sizeClass(population)),
             ]
             places.append((attributes, .object(["x": .number(point.longitude), "y": .number(point.latitude)]),
@@ -42,7 +46,8 @@ struct SampleFeatureServer: Sendable {
         let countyFeatures = counties.enumerated().compactMap { index, county -> (attributes: [String: JSONValue], geometry: JSONValue, extent: GeoExtent)? in
             guard let extent = county.geometry.extent else { return nil }
             let attributes: [String: JSONValue] = [
-                "OBJECTID": .number(Double(index + 1)), "NAME": .string(county.name),
+                "OBJECTID": .number(Double(index + 1)), "GlobalID": .string(SampleFeatureStore.seedGlobalID(layer: 1, objectID: index + 1)),
+                "NAME": .string(county.name),
                 "area_km2": .number(Self.squareKilometres(county.geometry).rounded()),
             ]
             return (attributes, Self.rings(county.geometry), extent)
@@ -51,6 +56,10 @@ struct SampleFeatureServer: Sendable {
             Layer(json: Self.placesJSON, features: places, maxRecordCount: Self.placesPageSize),
             Layer(json: Self.countiesJSON, features: countyFeatures, maxRecordCount: 1000),
         ]
+    }
+
+    func makeStore() -> SampleFeatureStore {
+        SampleFeatureStore(layers.map { $0.features.map { SampleFeatureStore.Feature(attributes: $0.attributes, geometry: $0.geometry, extent: $0.extent) } })
     }
 
     static func sizeClass(_ population: Double) -> String {
@@ -77,41 +86,86 @@ struct SampleFeatureServer: Sendable {
 
     /// Esri rings: outer rings clockwise, holes counter-clockwise.
     static func rings(_ geometry: GeoGeometry) -> JSONValue {
-        guard case .polygons(let polygons) = geometry else { return .null }
-        var rings: [JSONValue] = []
-        for polygon in polygons {
-            for (index, ring) in polygon.enumerated() {
-                let signedArea = zip(ring, ring.dropFirst() + ring.prefix(1)).reduce(0.0) { $0 + ($1.1.longitude - $1.0.longitude) * ($1.1.latitude + $1.0.latitude) }
-                // Positive: clockwise. The outer ring (index 0) wants clockwise, holes the other way.
-                let ordered = (signedArea > 0) == (index == 0) ? ring : ring.reversed()
-                rings.append(.array(ordered.map { .array([.number($0.longitude), .number($0.latitude)]) }))
-            }
-        }
-        return .object(["rings": .array(rings)])
+        guard case .polygons(let polygons) = geometry.esriWound else { return .null }
+        return .object(["rings": .array(polygons.flatMap { $0 }.map { ring in .array(ring.map { .array([.number($0.longitude), .number($0.latitude)]) }) })])
     }
 
-    func respond(_ request: LoopbackRequest, down: Bool) -> LoopbackResponse {
+    /// `cutAnswer`: an `applyEdits` is applied, then its answer is cut off after a few bytes (a
+    /// server that applied the edits and dropped the connection).
+    func respond(_ request: LoopbackRequest, store: SampleFeatureStore, down: Bool, cutAnswer: Bool = false) -> LoopbackResponse {
         if down {
             return LoopbackResponse(status: 503, headers: [("Content-Type", "text/html")], body: Data("<html><body>Service Unavailable</body></html>".utf8))
         }
-        guard request.query["f"] == "json" || request.query["f"] == "pjson" else { return SampleREST.html }
+        let parameters = SampleExportRoutes.parameters(request)
+        guard parameters["f"] == "json" || parameters["f"] == "pjson" else { return SampleREST.html }
         let rest = request.path.dropFirst(Self.path.count).split(separator: "/").map(String.init)
-        let pretty = request.query["f"] == "pjson"
+        let pretty = parameters["f"] == "pjson"
         guard let first = rest.first else { return SampleREST.json(serviceJSON, pretty: pretty) }
+        if first == "applyEdits" { return cut(applyEdits(request, parameters, layer: nil, store: store), cutAnswer) }
         guard let index = Int(first), layers.indices.contains(index) else {
             return SampleREST.json(SampleREST.error(400, "Invalid or missing input parameters.", details: ["Invalid layer id."]))
         }
         switch rest.dropFirst().first {
         case nil: return SampleREST.json(layers[index].json, pretty: pretty)
-        case "query": return SampleREST.json(query(layers[index], request.query), pretty: pretty)
+        case "query": return SampleREST.json(query(index, parameters, store: store), pretty: pretty)
+        case "applyEdits": return cut(applyEdits(request, parameters, layer: index, store: store), cutAnswer)
         default: return .text("Not Found", status: 404)
         }
+    }
+
+    private func cut(_ response: LoopbackResponse, _ cut: Bool) -> LoopbackResponse {
+        guard cut else { return response }
+        var dropped = response
+        dropped.delivery.closeAfterBodyBytes = min(12, response.body.count / 2)
+        return dropped
+    }
+
+    /// `applyEdits`, a POST: on the service, `edits` is `[{id, adds, updates, deletes}]` and the
+    /// answer one result per layer; on a layer, `adds`/`updates`/`deletes` and one result.
+    /// `useGlobalIds` finds features by GlobalID (deletes are GlobalIDs); `rollbackOnFailure` is
+    /// true by default on the service, as ArcGIS's.
+    private func applyEdits(_ request: LoopbackRequest, _ parameters: [String: String], layer: Int?, store: SampleFeatureStore) -> LoopbackResponse {
+        guard request.method == "POST" else {
+            return SampleREST.json(SampleREST.error(400, "Unable to complete operation.", details: ["This operation is only supported via POST."]))
+        }
+        func array(_ name: String) -> [JSONValue]? {
+            guard let text = parameters[name], !text.isEmpty else { return [] }
+            guard case .array(let items)? = try? JSONValue(parsing: Data(text.utf8)) else { return nil }
+            return items
+        }
+        let invalid = SampleREST.json(SampleREST.error(400, "Unable to complete operation.", details: ["Invalid edits parameter."]))
+        let useGlobalIds = parameters["useGlobalIds"] == "true"
+        var edits: [SampleFeatureStore.LayerEdits] = []
+        if let layer {
+            guard let adds = array("adds"), let updates = array("updates"), let deletes = array("deletes") ?? parameters["deletes"].map({ text in
+                text.split(separator: ",").map { part -> JSONValue in
+                    let trimmed = part.trimmingCharacters(in: .whitespaces)
+                    return Int(trimmed).map { .number(Double($0)) } ?? .string(trimmed)
+                }
+            }) else { return invalid }
+            edits = [.init(layer: layer, adds: adds, updates: updates, deletes: deletes)]
+        } else {
+            guard let list = array("edits") else { return invalid }
+            for entry in list {
+                guard let id = entry["id"]?.int64, let index = Int(exactly: id), layers.indices.contains(index) else { return invalid }
+                edits.append(.init(layer: index, adds: entry["adds"]?.array ?? [], updates: entry["updates"]?.array ?? [],
+                                   deletes: entry["deletes"]?.array ?? []))
+            }
+        }
+        let rollback = parameters["rollbackOnFailure"].map { $0 == "true" } ?? (layer == nil)
+        let results = store.apply(edits, useGlobalIds: useGlobalIds, rollbackOnFailure: rollback)
+        if layer != nil, let only = results.array.first, case .object(var members) = only {
+            members["id"] = nil
+            return SampleREST.json(.object(members))
+        }
+        return SampleREST.json(results)
     }
 
     private var serviceJSON: JSONValue {
         .object([
             "currentVersion": .number(11.3), "serviceDescription": .string("Explore Maine's places and counties."),
-            "maxRecordCount": .number(1000), "capabilities": .string("Query,Extract,Sync"), "syncEnabled": .bool(true),
+            "maxRecordCount": .number(1000), "capabilities": .string("Create,Delete,Query,Update,Editing,Extract,Sync"), "syncEnabled": .bool(true),
+            "supportsApplyEditsWithGlobalIds": .bool(true), "supportsRollbackOnFailureParameter": .bool(true),
             "supportsAsync": .bool(true),
             "spatialReference": .object(["wkid": .number(4326), "latestWkid": .number(4326)]),
             "layers": .array(layers.enumerated().map { index, layer in
@@ -121,20 +175,22 @@ struct SampleFeatureServer: Sendable {
         ])
     }
 
-    private func query(_ layer: Layer, _ query: [String: String]) -> JSONValue {
-        var matches = layer.features.indices.map { $0 }
+    private func query(_ index: Int, _ query: [String: String], store: SampleFeatureStore) -> JSONValue {
+        let layer = layers[index]
+        let features = store.features(of: index)
+        var matches = features.indices.map { $0 }
         if let text = query["geometry"], !text.isEmpty {
             let box = Self.envelope(text)
             guard let box else { return SampleREST.error(400, "Unable to complete operation.", details: ["Invalid geometry."]) }
             matches = matches.filter { i in
-                let e = layer.features[i].extent
+                let e = features[i].extent
                 return e.xmin <= box.xmax && e.xmax >= box.xmin && e.ymin <= box.ymax && e.ymax >= box.ymin
             }
         }
         guard let conditions = Self.conditions(query["where"] ?? "1=1") else {
             return SampleREST.error(400, "Unable to complete operation.", details: ["Invalid query."])
         }
-        matches = matches.filter { i in conditions.allSatisfy { $0(layer.features[i].attributes) } }
+        matches = matches.filter { i in conditions.allSatisfy { $0(features[i].attributes) } }
         if query["returnCountOnly"] == "true" { return .object(["count": .number(Double(matches.count))]) }
         let offset = max(Int(query["resultOffset"] ?? "") ?? 0, 0)
         let count = min(max(Int(query["resultRecordCount"] ?? "") ?? layer.maxRecordCount, 1), layer.maxRecordCount)
@@ -147,7 +203,7 @@ struct SampleFeatureServer: Sendable {
             "fields": layer.json["fields"] ?? .array([]),
             "exceededTransferLimit": .bool(offset + page.count < matches.count),
             "features": .array(page.map { i in
-                let feature = layer.features[i]
+                let feature = features[i]
                 let attributes = fields.contains("*") ? feature.attributes : feature.attributes.filter { fields.contains($0.key) || $0.key == "OBJECTID" }
                 var out: [String: JSONValue] = ["attributes": .object(attributes)]
                 if returnGeometry { out["geometry"] = feature.geometry }
@@ -166,13 +222,28 @@ struct SampleFeatureServer: Sendable {
         return GeoExtent(xmin: parts[0], ymin: parts[1], xmax: parts[2], ymax: parts[3])
     }
 
-    /// `1=1`, or comparisons joined by `AND`: `field = 'text'`, `field >= 10`, … (what the sample
-    /// needs; anything else is an invalid query, as a real service would say of bad SQL).
+    /// `1=1`, or comparisons joined by `AND`: `field = 'text'`, `field >= 10`, `field IN ('a', 'b')`,
+    /// … (what the sample needs; anything else is an invalid query, as a real service would say of
+    /// bad SQL). Text compares as SQL Server's default collation does: ignoring case.
     static func conditions(_ clause: String) -> [([String: JSONValue]) -> Bool]? {
         let trimmed = clause.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed.replacingOccurrences(of: " ", with: "") == "1=1" { return [] }
         var result: [([String: JSONValue]) -> Bool] = []
         for term in trimmed.components(separatedBy: " AND ") + [] where !term.isEmpty {
+            if let list = term.firstMatch(of: /^\s*(\w+)\s+(?i:IN)\s*\((.*)\)\s*$/) {
+                let field = String(list.1)
+                let members = Set(list.2.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.map { member in
+                    member.hasPrefix("'") && member.hasSuffix("'") && member.count >= 2 ? String(member.dropFirst().dropLast()).lowercased() : member.lowercased()
+                })
+                result.append { attributes in
+                    switch attributes[field] {
+                    case .string(let text)?: members.contains(text.lowercased())
+                    case .number(let number)?: members.contains(String(Int64(exactly: number).map(String.init) ?? String(number)))
+                    default: false
+                    }
+                }
+                continue
+            }
             guard let match = term.firstMatch(of: /^\s*(\w+)\s*(<>|>=|<=|=|>|<)\s*(.+?)\s*$/) else { return nil }
             let field = String(match.1), op = String(match.2), raw = String(match.3)
             let literal: JSONValue
@@ -230,11 +301,11 @@ struct SampleFeatureServer: Sendable {
         if let labeling { drawing["labelingInfo"] = labeling }
         return .object([
             "currentVersion": .number(11.3), "id": .number(0), "name": .string(name), "type": .string("Feature Layer"),
-            "geometryType": .string(geometryType), "objectIdField": .string("OBJECTID"), "displayField": .string(name == "Places" ? "name" : "NAME"),
+            "geometryType": .string(geometryType), "objectIdField": .string("OBJECTID"), "globalIdField": .string("GlobalID"), "displayField": .string(name == "Places" ? "name" : "NAME"),
             "fields": .array(fields), "drawingInfo": .object(drawing), "minScale": .number(minScale), "maxScale": .number(0),
             "maxRecordCount": .number(Double(maxRecordCount)), "supportsPagination": .bool(true),
             "advancedQueryCapabilities": .object(["supportsPagination": .bool(true), "supportsQueryWithResultType": .bool(true)]),
-            "capabilities": .string("Query"), "copyrightText": .string(MapbookAssets.attribution),
+            "capabilities": .string("Create,Delete,Query,Update,Editing,Sync"), "copyrightText": .string(MapbookAssets.attribution),
             "extent": .object(["xmin": .number(SampleCatalog.extent.xmin), "ymin": .number(SampleCatalog.extent.ymin),
                                "xmax": .number(SampleCatalog.extent.xmax), "ymax": .number(SampleCatalog.extent.ymax),
                                "spatialReference": .object(["wkid": .number(4326)])]),
@@ -243,7 +314,7 @@ struct SampleFeatureServer: Sendable {
 
     static let placesJSON: JSONValue = common(
         name: "Places", geometryType: "esriGeometryPoint",
-        fields: [field("OBJECTID", "OID"), field("name", "String", alias: "Name"), field("population", "Integer", alias: "Population"),
+        fields: [field("OBJECTID", "OID"), field("GlobalID", "GlobalID"), field("name", "String", alias: "Name"), field("population", "Integer", alias: "Population"),
                  field("county", "String", alias: "County"), field("size_class", "String", alias: "Size")],
         renderer: .object([
             "type": .string("uniqueValue"), "field1": .string("size_class"), "fieldDelimiter": .string(","),
@@ -263,7 +334,7 @@ struct SampleFeatureServer: Sendable {
     static let countiesJSON: JSONValue = {
         var json = common(
             name: "Counties", geometryType: "esriGeometryPolygon",
-            fields: [field("OBJECTID", "OID"), field("NAME", "String", alias: "County"), field("area_km2", "Double", alias: "Area (km²)")],
+            fields: [field("OBJECTID", "OID"), field("GlobalID", "GlobalID"), field("NAME", "String", alias: "County"), field("area_km2", "Double", alias: "Area (km²)")],
             renderer: .object([
                 "type": .string("classBreaks"), "field": .string("area_km2"), "minValue": .number(0),
                 "classBreakInfos": .array([

@@ -51,17 +51,22 @@ final class SampleRouter: Sendable {
     let auth = SampleAuth()
     /// What package downloads held by the `hold` fault wait for.
     let heldDownloads = LoopbackGate()
+    /// The FeatureServer's features as this portal's edits left them.
+    let features: SampleFeatureStore
     private let log: (@Sendable (String) -> Void)?
     private struct State {
         var faults: SampleFaults
         weak var server: LoopbackServer?
         var servedStatusFaults = 0
         var disruptedDownloads = 0
+        var cutEditAnswers = 0
+        var officeEdits = 0
     }
     private let state: Mutex<State>
 
     init(content: SampleContent, faults: SampleFaults, log: (@Sendable (String) -> Void)?) {
         self.content = content; state = Mutex(State(faults: faults)); self.log = log
+        features = content.featureServer.makeStore()
     }
 
     func attach(_ server: LoopbackServer) { state.withLock { $0.server = server } }
@@ -76,6 +81,7 @@ final class SampleRouter: Sendable {
             $0.faults = faults
             $0.servedStatusFaults = 0
             $0.disruptedDownloads = 0
+            $0.cutEditAnswers = 0
         }
     }
 
@@ -151,12 +157,17 @@ final class SampleRouter: Sendable {
             return exportRoutes(faults).outputFile(rest, request)
         }
         if request.path.hasPrefix(SampleFeatureServer.path + "/createReplica") || request.path.hasPrefix(SampleFeatureServer.path + "/replicas/") {
-            if faults.featuresDown { return content.featureServer.respond(request, down: true) }
+            if faults.featuresDown { return content.featureServer.respond(request, store: features, down: true) }
             let rest = request.path.dropFirst(SampleFeatureServer.path.count).split(separator: "/").map(String.init)
             return exportRoutes(faults).featureService(rest, request)
         }
         if request.path.hasPrefix(SampleFeatureServer.path) {
-            return content.featureServer.respond(request, down: faults.featuresDown)
+            let cut = request.path.hasSuffix("/applyEdits") && state.withLock {
+                guard $0.cutEditAnswers < faults.cutEditAnswers else { return false }
+                $0.cutEditAnswers += 1
+                return true
+            }
+            return content.featureServer.respond(request, store: features, down: faults.featuresDown, cutAnswer: cut)
         }
         if request.path.hasPrefix(SampleMapService.path) {
             return SampleMapService(content.featureServer).respond(request)
@@ -202,7 +213,9 @@ final class SampleRouter: Sendable {
     }
 
     /// `GET /admin/faults?key=value&…`: changes faults (same keys as `--faults`) and shows them.
-    /// `outage=SECONDS` refuses every connection for that long, then recovers.
+    /// `outage=SECONDS` refuses every connection for that long, then recovers. `officeEdit` changes
+    /// the FeatureServer's features as a colleague at the office would (a place renamed, one added);
+    /// `officeDelete=OBJECTID` deletes a place.
     private func admin(_ request: LoopbackRequest) -> LoopbackResponse {
         // `reset` first, whatever its place in the query: `?reset&corrupt` means a clean slate, then corrupt.
         let settings = request.query.filter { $0.key != "f" }.sorted { ($0.key == "reset" ? 0 : 1, $0.key) < ($1.key == "reset" ? 0 : 1, $1.key) }
@@ -222,6 +235,13 @@ final class SampleRouter: Sendable {
                 try? server.resume()
             }
         }
+        if settings.contains(where: { $0.0 == "officeEdit" }) {
+            features.changeBySomeoneElse(stamp: state.withLock { $0.officeEdits += 1; return $0.officeEdits })
+        }
+        if let objectID = settings.first(where: { $0.0 == "officeDelete" }).flatMap({ Int64($0.1) }) {
+            _ = features.apply([.init(layer: 0, adds: [], updates: [], deletes: [.number(Double(objectID))])],
+                                                  useGlobalIds: false, rollbackOnFailure: false)
+        }
         return SampleREST.json(faults.json)
     }
 }
@@ -234,7 +254,7 @@ extension SampleFaults {
             "drop": number(dropAfterBytes), "status": number(errorStatus), "retryAfter": number(retryAfterSeconds),
             "count": .number(Double(errorCount)), "stall": number(stallAfterBytes), "stallSeconds": .number(Double(stallSeconds)), "hold": number(holdAfterBytes),
             "times": .number(Double(disruptedDownloads)), "hangup": .bool(hangUp),
-            "geocodeDown": .bool(geocodeDown), "featuresDown": .bool(featuresDown),
+            "geocodeDown": .bool(geocodeDown), "featuresDown": .bool(featuresDown), "editsCut": .number(Double(cutEditAnswers)),
             "tokenExpiry": number(tokenExpirySeconds), "revoked": .bool(revoked),
             "ignoreRange": .bool(ignoreRange), "jobs": exportJobs.map(JSONValue.string) ?? .null, "wrongLength": .bool(wrongLength), "corrupt": .bool(corrupt),
             "areaStatus": .object(areaStatus.mapValues { .string($0) }),

@@ -126,8 +126,8 @@ struct FeatureCommand: ParsableCommand {
 struct EditsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edits",
-        abstract: "The edits saved offline: list them, undo or redo the last, discard one.",
-        subcommands: [List.self, Diff.self, Undo.self, Redo.self, Discard.self, Export.self, Import.self])
+        abstract: "The edits saved offline: list them, sync them, undo or redo the last, discard one.",
+        subcommands: [List.self, Diff.self, Sync.self, Undo.self, Redo.self, Discard.self, Export.self, Import.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "The edits of every area (or one), in the order saved.")
@@ -247,6 +247,96 @@ struct EditsCommand: ParsableCommand {
                 "attributes": .object(change.attributes.mapValues { value in if case .string(let text) = value { .text(text, width: 65_536) } else { value } }),
                 "edits": .array(change.sequences.map { .number(Double($0)) }), "refused": .text(change.refused),
             ])
+        }
+    }
+
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sync",
+            abstract: "Send the edits waiting in every area (or one) to their feature services, and report on each.",
+            discussion: """
+                Each feature's edits go as one change by applyEdits, with the GlobalID made when it was saved: a sync cut \
+                off and run again never adds a feature twice. A change the server refuses stays in the journal, marked \
+                with the server's reason, until fixed or discarded. Exit status: 0 when everything was synced, 5 when \
+                changes still wait (the network, a server error), 6 when the server refused one.
+                """)
+        @OptionGroup var library: LibraryOptions
+        @Option(help: ArgumentHelp("Only this area (item id or title).", valueName: "AREA")) var area: String?
+        @Flag(help: "Ask the services, send nothing: say what would be sent and what they hold already.") var dryRun = false
+        @Flag(help: "Print JSON (described in docs/cli.md).") var json = false
+
+        func run() async throws {
+            var reports: [(id: ItemID, report: SyncReport)] = []
+            do {
+                let syncer = EditSyncer(client: library.selection.client())
+                for (title, id) in try EditsCommand.journals(library, area: area) {
+                    let journal = try EditJournal(areaFolder: library.library.areaDirectory(id))
+                    guard try !journal.unsynced().isEmpty else { continue }
+                    reports.append((id, try await syncer.sync(journal, areaTitle: title, dryRun: dryRun)))
+                }
+            } catch {
+                throw Output.fail(error, json: json)
+            }
+            let entries = reports.flatMap(\.report.entries)
+            let refused = reports.reduce(0) { $0 + $1.report.refused }, waiting = reports.reduce(0) { $0 + $1.report.waiting }
+            if json {
+                try Output.json(JSONValue.object([
+                    "dryRun": .bool(dryRun), "synced": .number(Double(entries.count - refused - waiting)), "refused": .number(Double(refused)),
+                    "waiting": .number(Double(waiting)),
+                    "areas": .array(reports.map { entry in
+                        .object(["area": .string(entry.id.rawValue), "title": .text(entry.report.areaTitle),
+                                 "changes": .array(entry.report.entries.map(Self.json))])
+                    }),
+                ]))
+            } else if entries.isEmpty {
+                Output.line("Nothing waits to be synced.")
+            } else {
+                for (_, report) in reports {
+                    Output.line("\(Output.cell(report.areaTitle)): \(report.entries.count) change\(report.entries.count == 1 ? "" : "s")")
+                    report.entries.forEach { Output.line("  " + Self.line($0)) }
+                }
+                let done = entries.count - refused - waiting
+                Output.line(dryRun ? "Dry run: nothing was sent; \(waiting) change\(waiting == 1 ? "" : "s") would be."
+                            : "Synced \(done) of \(entries.count) change\(entries.count == 1 ? "" : "s")"
+                              + (refused > 0 ? "; \(refused) refused (they stay in the journal: fix or discard them)" : "")
+                              + (waiting > 0 ? "; \(waiting) still wait\(waiting == 1 ? "s" : "")" : "") + ".")
+            }
+            if refused > 0 { throw ExitCode(6) }
+            if waiting > 0 { throw ExitCode(5) }
+        }
+
+        /// `added   Places {…} (edit 3) as object id 257`, `refused Places 40 (edit 5): reason`.
+        static func line(_ entry: SyncReport.Entry) -> String {
+            let change = entry.change
+            let which = change.objectID.map { String($0) } ?? Output.cell(change.globalID, width: 40)
+            let edits = "(edit\(change.sequences.count == 1 ? "" : "s") \(change.sequences.map(String.init).joined(separator: ", ")))"
+            let head = "\(change.kind.rawValue) \(Output.cell(change.layer.title, width: 40)) \(which) \(edits)"
+            switch entry.outcome {
+            case .added(let objectID): return "added:   \(head)" + (objectID.map { " as object id \($0)" } ?? "")
+            case .updated: return "synced:  \(head)"
+            case .deleted: return "synced:  \(head)"
+            case .alreadyThere: return "synced:  \(head), already on the server"
+            case .refused(let reason): return "REFUSED: \(head): \(Output.cell(reason, width: 300))"
+            case .waiting(let reason): return "waiting: \(head): \(Output.cell(reason, width: 300))"
+            case .wouldBeSent: return "to send: \(head)"
+            }
+        }
+
+        static func json(_ entry: SyncReport.Entry) -> JSONValue {
+            guard case .object(var members) = Diff.json(entry.change) else { return .null }
+            let (outcome, reason, objectID): (String, String?, Int64?) = switch entry.outcome {
+            case .added(let id): ("added", nil, id)
+            case .updated: ("updated", nil, nil)
+            case .deleted: ("deleted", nil, nil)
+            case .alreadyThere: ("alreadyThere", nil, nil)
+            case .refused(let why): ("refused", why, nil)
+            case .waiting(let why): ("waiting", why, nil)
+            case .wouldBeSent: ("wouldBeSent", nil, nil)
+            }
+            members["outcome"] = .string(outcome)
+            members["reason"] = .text(reason)
+            members["serverObjectId"] = objectID.map { .number(Double($0)) } ?? .null
+            return .object(members)
         }
     }
 

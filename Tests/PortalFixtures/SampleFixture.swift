@@ -2,6 +2,7 @@ import Foundation
 import MapbookCore
 import OfflineLibrary
 import SamplePortal
+import HTTP
 
 /// The sample portal for tests: its content is built afresh once per test process (in a temporary
 /// folder, never the user's cache, and never from a cache a previous build left), and each test
@@ -40,4 +41,23 @@ public enum SampleFixture {
 
     public static var portland: SampleArea { SampleCatalog.area(id: portlandID)! }
     public static var bangor: SampleArea { SampleCatalog.area(id: bangorID)! }
+}
+
+extension SampleFixture {
+    /// The attributes of the portal's FeatureServer features that meet `where` (its REST `query`,
+    /// asked over plain HTTP, not through mapbook's client): what the server holds.
+    public static func held(by portal: SamplePortal, layer: Int, where clause: String) async throws -> [[String: JSONValue]] {
+        var components = URLComponents(string: portal.baseURL.absoluteString + "/arcgis/rest/services/Explore_Maine_Places/FeatureServer/\(layer)/query")!
+        components.queryItems = [URLQueryItem(name: "where", value: clause), URLQueryItem(name: "outFields", value: "*"),
+                                 URLQueryItem(name: "returnGeometry", value: "false"), URLQueryItem(name: "f", value: "json")]
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        let answer = try await HTTPClient(configuration: HTTPConfiguration(retry: .none)).send(HTTPRequest(url: components.url!))
+        let json = try JSONValue(parsing: answer.body)
+        return json["features"]?.array.compactMap { $0["attributes"]?.object } ?? []
+    }
+
+    /// `GET /admin/faults?…` on the portal: faults, or a colleague's edit (`officeEdit`, `officeDelete=OBJECTID`).
+    public static func admin(_ portal: SamplePortal, _ query: String) async throws {
+        _ = try await HTTPClient(configuration: HTTPConfiguration(retry: .none)).send(HTTPRequest(url: URL(string: portal.baseURL.absoluteString + "/admin/faults?" + query)!))
+    }
 }

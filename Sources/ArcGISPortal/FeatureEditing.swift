@@ -1,0 +1,80 @@
+import Foundation
+import MapbookCore
+
+/// What a feature service layer says of editing it: which edits its capabilities allow, and the
+/// field that holds GlobalIDs.
+public struct EditableLayerInfo: Sendable, Equatable {
+    public var name: String
+    public var capabilities: Set<String>
+    public var globalIDField: String?
+
+    public init(json: JSONValue) {
+        name = TerminalText.sanitizedLine(json["name"]?.string ?? "The layer", maxLength: 80)
+        capabilities = Set((json["capabilities"]?.string ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        globalIDField = json["globalIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+            ?? (json["fields"]?.array ?? []).first { $0["type"]?.string == "esriFieldTypeGlobalID" }?["name"]?.string
+    }
+
+    /// Why the layer takes no edit of `kind` ("add", "update", "delete"), or nil when it does.
+    public func refusal(of kind: String) -> String? {
+        let needed = switch kind { case "add": "create"; case "update": "update"; default: "delete" }
+        guard !capabilities.contains(needed) else { return nil }
+        return "\(name) on its service does not allow features to be \(kind == "add" ? "added" : kind == "update" ? "changed" : "deleted") (its capabilities: \(capabilities.sorted().joined(separator: ", ")))."
+    }
+}
+
+/// The feature service operations a sync uses: a layer's description, which GlobalIDs a layer
+/// holds, and `applyEdits`.
+extension PortalClient {
+    /// How many GlobalIDs one `query` asks about: they go in the address.
+    public static let globalIDsPerQuery = 50
+
+    /// The layer's description, as far as editing goes.
+    public func editableLayer(_ url: URL) async throws -> EditableLayerInfo {
+        await learnFederation(of: url)
+        return EditableLayerInfo(json: try await getJSON(url, [], query: []))
+    }
+
+    /// Which of `ids` the layer at `url` holds (upper-cased), asked in batches.
+    public func heldGlobalIDs(_ ids: [String], layer url: URL, field: String) async throws -> Set<String> {
+        var held: Set<String> = []
+        for start in stride(from: 0, to: ids.count, by: Self.globalIDsPerQuery) {
+            let batch = Array(ids[start..<min(start + Self.globalIDsPerQuery, ids.count)])
+            guard let clause = Self.globalIDClause(batch, field: field) else { continue }
+            let json = try await getJSON(url, ["query"], query: [("where", clause), ("outFields", field), ("returnGeometry", "false")])
+            guard let features = json["features"] else { throw FeatureServiceError("\(url.host ?? "The service") did not answer which features it holds.") }
+            let asked = Set(batch.map { $0.uppercased() })
+            for feature in features.array {
+                // Only what was asked about counts: a server answering with other features changes nothing.
+                if let id = feature["attributes"]?[field]?.string?.uppercased(), asked.contains(id) { held.insert(id) }
+            }
+        }
+        return held
+    }
+
+    /// `GlobalID IN ('{…}', …)`, with only GlobalIDs' characters let through, so nothing typed
+    /// reaches the service's SQL; nil when none is left.
+    static func globalIDClause(_ ids: [String], field: String) -> String? {
+        let safe = ids.filter { id in id.count <= 40 && id.allSatisfy { $0.isHexDigit || "{}-".contains($0) } }
+        guard !safe.isEmpty, !field.isEmpty, field.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+        return "\(field) IN (\(safe.map { "'\($0)'" }.joined(separator: ", ")))"
+    }
+
+    /// The longest one `applyEdits` may take: a server that never answers ends in a sentence.
+    public static let applyEditsDeadline = Duration.seconds(120)
+
+    /// `applyEdits` on the service at `serviceURL` (a POST): `edits` as `EditSync.editsParameter`
+    /// makes it, GlobalIDs used, each edit applied or refused on its own. The answer as sent.
+    public func applyEdits(service serviceURL: URL, edits: JSONValue) async throws -> JSONValue {
+        await learnFederation(of: serviceURL)
+        var request = formPost(base: serviceURL, ["applyEdits"], form: [
+            ("edits", edits.compactText), ("useGlobalIds", "true"), ("rollbackOnFailure", "false"),
+        ])
+        request.deadline = Self.applyEditsDeadline
+        let answer = try await getJSON(request, about: nil)
+        guard case .array = answer else {
+            throw FeatureServiceError("\(serviceURL.host ?? "The service") answered the edits with something other than their results.")
+        }
+        return answer
+    }
+}

@@ -1,0 +1,143 @@
+import ArcGISPortal
+import Editing
+import Foundation
+import MapbookCore
+
+/// What one area's sync did with each change: kept for the report that `edits sync` prints (and
+/// the browser shows), every change named, none left out.
+public struct SyncReport: Sendable {
+    public struct Entry: Sendable {
+        public var change: PendingChange
+        public var outcome: EditSync.Outcome
+
+        public var isRefused: Bool { if case .refused = outcome { true } else { false } }
+    }
+
+    public var areaTitle: String
+    public var entries: [Entry]
+    /// Nothing was sent: a dry run says what would be.
+    public var dryRun: Bool
+
+    public var done: Int { entries.filter(\.outcome.isDone).count }
+    public var refused: Int { entries.filter(\.isRefused).count }
+    /// Still waiting: not sent, not answered, or (a dry run) to be sent.
+    public var waiting: Int { entries.filter { !$0.outcome.isDone && !$0.isRefused }.count }
+}
+
+/// Sends an area's unsynced edits to their feature services (`applyEdits` with GlobalIDs) and
+/// writes what became of each to the journal: synced, refused with the server's reason, or left
+/// waiting. Nothing is marked synced that the server did not take, so a sync cut off at any point
+/// is run again safely: an add the server took but whose answer was lost is found there by its
+/// GlobalID and not sent twice.
+public struct EditSyncer {
+    public let client: PortalClient
+    /// Changes sent in one request at most: a thousand edits go in a few bounded requests.
+    public static let changesPerRequest = 250
+
+    public init(client: PortalClient) { self.client = client }
+
+    public func sync(_ journal: EditJournal, areaTitle: String, dryRun: Bool = false) async throws -> SyncReport {
+        let changes = PendingChange.of(try journal.unsynced())
+        var outcomes = [EditSync.Outcome?](repeating: nil, count: changes.count)
+        var byService: [String: [(index: Int, target: EditSync.Target)]] = [:], services: [String] = []
+        for (index, change) in changes.enumerated() {
+            guard let target = EditSync.target(of: change.layer) else {
+                outcomes[index] = .waiting("Its layer names no feature service in the area's copy, so it cannot be synced; export it with `mapbook edits export`.")
+                continue
+            }
+            if byService[target.serviceURL] == nil { services.append(target.serviceURL) }
+            byService[target.serviceURL, default: []].append((index, target))
+        }
+        for service in services {
+            let sent = await sync(byService[service]!, of: changes, service: service, dryRun: dryRun)
+            for (index, outcome) in sent { outcomes[index] = outcome }
+        }
+        let entries = zip(changes, outcomes).map { SyncReport.Entry(change: $0, outcome: $1 ?? .waiting("It was not sent.")) }
+        if !dryRun {
+            var synced: [Int64] = [], refused: [(sequence: Int64, reason: String)] = []
+            for entry in entries {
+                switch entry.outcome {
+                case .added, .updated, .deleted, .alreadyThere: synced += entry.change.sequences
+                case .refused(let reason): refused += entry.change.sequences.map { ($0, reason) }
+                case .waiting, .wouldBeSent: break
+                }
+            }
+            try journal.record(synced: synced, refused: refused)
+        }
+        return SyncReport(areaTitle: areaTitle, entries: entries, dryRun: dryRun)
+    }
+
+    /// One service's changes: each layer asked about editing and about the adds it already holds,
+    /// then the rest sent in bounded requests.
+    private func sync(_ items: [(index: Int, target: EditSync.Target)], of changes: [PendingChange], service: String,
+                      dryRun: Bool) async -> [Int: EditSync.Outcome] {
+        var outcomes: [Int: EditSync.Outcome] = [:]
+        guard let serviceURL = URL(string: service) else { return outcomes }
+        var fields: [Int: String] = [:]
+        var toSend: [(index: Int, layerID: Int)] = []
+        for layerID in Set(items.map(\.target.layerID)).sorted() {
+            let own = items.filter { $0.target.layerID == layerID }
+            let layerURL = serviceURL.appendingPathComponent(String(layerID))
+            do {
+                let info = try await client.editableLayer(layerURL)
+                guard let field = info.globalIDField else {
+                    for item in own { outcomes[item.index] = .waiting("\(info.name) on its service has no GlobalIDs, which mapbook needs to send an edit exactly once.") }
+                    continue
+                }
+                fields[layerID] = field
+                let adds = own.filter { changes[$0.index].kind == .add }
+                let held = try await client.heldGlobalIDs(adds.map { changes[$0.index].globalID }, layer: layerURL, field: field)
+                for item in own {
+                    let change = changes[item.index]
+                    if change.kind == .add, held.contains(change.globalID.uppercased()) {
+                        outcomes[item.index] = .alreadyThere
+                    } else if let refusal = info.refusal(of: change.kind.rawValue) {
+                        outcomes[item.index] = .refused(refusal)
+                    } else if change.globalID.isEmpty {
+                        outcomes[item.index] = .waiting("The area's copy of this feature has no GlobalID; download the area again to sync it.")
+                    } else {
+                        toSend.append((item.index, layerID))
+                    }
+                }
+            } catch {
+                for item in own { outcomes[item.index] = .waiting(error.userSentence) }
+            }
+        }
+        if dryRun {
+            for item in toSend { outcomes[item.index] = .wouldBeSent }
+            return outcomes
+        }
+        for start in stride(from: 0, to: toSend.count, by: Self.changesPerRequest) {
+            let batch = Array(toSend[start..<min(start + Self.changesPerRequest, toSend.count)])
+            let sent = batch.map { (layerID: $0.layerID, change: changes[$0.index]) }
+            do {
+                let answer = try await client.applyEdits(service: serviceURL, edits: EditSync.editsParameter(sent, globalIDFields: fields))
+                var results = EditSync.outcomes(of: answer, for: sent)
+                try await settleRefusals(&results, sent, serviceURL: serviceURL, fields: fields)
+                for (item, outcome) in zip(batch, results) { outcomes[item.index] = outcome }
+            } catch {
+                // Not known to have landed: it waits, and the next sync finds any add that did.
+                for item in batch { outcomes[item.index] = .waiting(error.userSentence) }
+            }
+        }
+        return outcomes
+    }
+
+    /// Refused adds and deletions looked for on the server: an add already there (sent before,
+    /// its answer lost, or sent by another process at once) is done, as is deleting a feature gone.
+    private func settleRefusals(_ results: inout [EditSync.Outcome], _ sent: [(layerID: Int, change: PendingChange)], serviceURL: URL,
+                                fields: [Int: String]) async throws {
+        let doubtful = sent.indices.filter { index in
+            guard case .refused = results[index] else { return false }
+            return sent[index].change.kind != .update
+        }
+        for layerID in Set(doubtful.map { sent[$0].layerID }) {
+            let own = doubtful.filter { sent[$0].layerID == layerID }
+            let held = try await client.heldGlobalIDs(own.map { sent[$0].change.globalID }, layer: serviceURL.appendingPathComponent(String(layerID)),
+                                                      field: fields[layerID] ?? "GlobalID")
+            for index in own {
+                results[index] = EditSync.settle(results[index], of: sent[index].change, heldByServer: held.contains(sent[index].change.globalID.uppercased()))
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Geometry
+import MapbookCore
+import Synchronization
+
+/// The FeatureServer's features as they stand after edits: what `query` reads and `applyEdits`
+/// changes. Features are found by object id or, with `useGlobalIds`, by GlobalID; an add whose
+/// GlobalID the layer already holds is refused, so an edit sent twice lands once.
+final class SampleFeatureStore: Sendable {
+    struct Feature: Sendable {
+        var attributes: [String: JSONValue]
+        var geometry: JSONValue
+        var extent: GeoExtent
+    }
+
+    /// One layer's part of an `edits` parameter.
+    struct LayerEdits {
+        var layer: Int
+        var adds: [JSONValue]
+        var updates: [JSONValue]
+        var deletes: [JSONValue]
+    }
+
+    private struct State {
+        var layers: [[Feature]]
+        var nextObjectID: [Int64]
+    }
+    private let state: Mutex<State>
+
+    init(_ seed: [[Feature]]) {
+        let next = seed.map { features in (features.compactMap { $0.attributes["OBJECTID"]?.int64 }.max() ?? 0) + 1 }
+        state = Mutex(State(layers: seed, nextObjectID: next))
+    }
+
+    var layerCount: Int { state.withLock { $0.layers.count } }
+
+    func features(of layer: Int) -> [Feature] { state.withLock { $0.layers[layer] } }
+
+    /// A layer's GlobalID for a seed feature: fixed, so every start serves the same ones.
+    static func seedGlobalID(layer: Int, objectID: Int) -> String {
+        String(format: "{5A3E0000-0000-4000-8000-%04X%08X}", layer, objectID)
+    }
+
+    /// The edits applied as one request: per layer, results in ArcGIS's shape
+    /// (`addResults`/`updateResults`/`deleteResults`, each `{objectId, globalId, success[, error]}`).
+    /// With `rollbackOnFailure`, one failure leaves every layer as it was and every result failed.
+    func apply(_ edits: [LayerEdits], useGlobalIds: Bool, rollbackOnFailure: Bool) -> JSONValue {
+        state.withLock { state in
+            let before = state
+            var results: [JSONValue] = []
+            var failed = false
+            for layerEdits in edits {
+                var adds: [JSONValue] = [], updates: [JSONValue] = [], deletes: [JSONValue] = []
+                for add in layerEdits.adds {
+                    let outcome = Self.add(add, to: layerEdits.layer, useGlobalIds: useGlobalIds, state: &state)
+                    failed = failed || outcome["success"]?.bool != true
+                    adds.append(outcome)
+                }
+                for update in layerEdits.updates {
+                    let outcome = Self.update(update, in: layerEdits.layer, useGlobalIds: useGlobalIds, state: &state)
+                    failed = failed || outcome["success"]?.bool != true
+                    updates.append(outcome)
+                }
+                for delete in layerEdits.deletes {
+                    let outcome = Self.delete(delete, from: layerEdits.layer, useGlobalIds: useGlobalIds, state: &state)
+                    failed = failed || outcome["success"]?.bool != true
+                    deletes.append(outcome)
+                }
+                results.append(.object(["id": .number(Double(layerEdits.layer)), "addResults": .array(adds),
+                                        "updateResults": .array(updates), "deleteResults": .array(deletes)]))
+            }
+            guard failed, rollbackOnFailure else { return .array(results) }
+            state = before
+            return .array(results.map { Self.rolledBack($0) })
+        }
+    }
+
+    /// A change "by someone else": the first place of layer 0 renamed and a new one added near it,
+    /// as an office colleague editing the service while the field worker is offline.
+    func changeBySomeoneElse(stamp: Int) {
+        state.withLock { state in
+            guard var first = state.layers.first?.first else { return }
+            first.attributes["name"] = .string("Renamed at the office \(stamp)")
+            state.layers[0][0] = first
+            let objectID = state.nextObjectID[0]
+            state.nextObjectID[0] += 1
+            var attributes = first.attributes
+            attributes["OBJECTID"] = .number(Double(objectID))
+            attributes["GlobalID"] = .string(FeatureEditID.make())
+            attributes["name"] = .string("Added at the office \(stamp)")
+            state.layers[0].append(Feature(attributes: attributes, geometry: first.geometry, extent: first.extent))
+        }
+    }
+
+    // MARK: One edit
+
+    private static func success(_ objectID: Int64?, _ globalID: String?) -> JSONValue {
+        .object(["objectId": objectID.map { .number(Double($0)) } ?? .null, "globalId": globalID.map(JSONValue.string) ?? .null, "success": .bool(true)])
+    }
+
+    private static func failure(_ objectID: Int64?, _ globalID: String?, code: Int, _ description: String) -> JSONValue {
+        .object(["objectId": objectID.map { .number(Double($0)) } ?? .null, "globalId": globalID.map(JSONValue.string) ?? .null, "success": .bool(false),
+                 "error": .object(["code": .number(Double(code)), "description": .string(description)])])
+    }
+
+    private static func rolledBack(_ layerResult: JSONValue) -> JSONValue {
+        guard case .object(var members) = layerResult else { return layerResult }
+        for key in ["addResults", "updateResults", "deleteResults"] {
+            members[key] = .array((members[key]?.array ?? []).map { result in
+                guard result["success"]?.bool == true else { return result }
+                return failure(result["objectId"]?.int64, result["globalId"]?.string, code: 1003, "Operation rolled back.")
+            })
+        }
+        return .object(members)
+    }
+
+    private static func index(in layer: [Feature], objectID: Int64?, globalID: String?, useGlobalIds: Bool) -> Int? {
+        if useGlobalIds {
+            guard let globalID else { return nil }
+            return layer.firstIndex { $0.attributes["GlobalID"]?.string?.caseInsensitiveCompare(globalID) == .orderedSame }
+        }
+        guard let objectID else { return nil }
+        return layer.firstIndex { $0.attributes["OBJECTID"]?.int64 == objectID }
+    }
+
+    private static func add(_ feature: JSONValue, to layer: Int, useGlobalIds: Bool, state: inout State) -> JSONValue {
+        var attributes = feature["attributes"]?.object ?? [:]
+        let globalID = useGlobalIds ? attributes["GlobalID"]?.string : FeatureEditID.make()
+        guard let globalID, FeatureEditID.isWellFormed(globalID) else {
+            return failure(nil, nil, code: 1000, "A GlobalID is required when useGlobalIds is true.")
+        }
+        if index(in: state.layers[layer], objectID: nil, globalID: globalID, useGlobalIds: true) != nil {
+            return failure(nil, globalID, code: 1000, "A feature with GlobalID \(globalID) already exists.")
+        }
+        guard let geometry = feature["geometry"], let extent = extent(of: geometry) else {
+            return failure(nil, globalID, code: 1000, "The feature has no geometry the layer can hold.")
+        }
+        let objectID = state.nextObjectID[layer]
+        state.nextObjectID[layer] += 1
+        attributes["OBJECTID"] = .number(Double(objectID))
+        attributes["GlobalID"] = .string(globalID)
+        state.layers[layer].append(Feature(attributes: attributes, geometry: geometry, extent: extent))
+        return success(objectID, globalID)
+    }
+
+    private static func update(_ feature: JSONValue, in layer: Int, useGlobalIds: Bool, state: inout State) -> JSONValue {
+        let attributes = feature["attributes"]?.object ?? [:]
+        let objectID = attributes["OBJECTID"]?.int64, globalID = attributes["GlobalID"]?.string
+        guard let at = index(in: state.layers[layer], objectID: objectID, globalID: globalID, useGlobalIds: useGlobalIds) else {
+            return failure(objectID, globalID, code: 1019, "Unable to find feature.")
+        }
+        var stored = state.layers[layer][at]
+        for (name, value) in attributes where name != "OBJECTID" && name != "GlobalID" { stored.attributes[name] = value }
+        if let geometry = feature["geometry"], geometry != .null {
+            guard let extent = extent(of: geometry) else { return failure(objectID, globalID, code: 1000, "The geometry is not valid.") }
+            stored.geometry = geometry
+            stored.extent = extent
+        }
+        state.layers[layer][at] = stored
+        return success(stored.attributes["OBJECTID"]?.int64, stored.attributes["GlobalID"]?.string)
+    }
+
+    private static func delete(_ id: JSONValue, from layer: Int, useGlobalIds: Bool, state: inout State) -> JSONValue {
+        let globalID = id.string, objectID = id.int64
+        guard let at = index(in: state.layers[layer], objectID: objectID, globalID: globalID, useGlobalIds: useGlobalIds) else {
+            return failure(objectID, globalID, code: 1019, "Unable to find feature.")
+        }
+        let removed = state.layers[layer].remove(at: at)
+        return success(removed.attributes["OBJECTID"]?.int64, removed.attributes["GlobalID"]?.string)
+    }
+
+    /// The extent of an ArcGIS JSON geometry in degrees: a point, a multipoint, paths or rings.
+    static func extent(of geometry: JSONValue) -> GeoExtent? {
+        var xs: [Double] = [], ys: [Double] = []
+        func take(_ pair: JSONValue) {
+            let xy = pair.array
+            guard xy.count >= 2, let x = xy[0].double, let y = xy[1].double, x.isFinite, y.isFinite else { return }
+            xs.append(x); ys.append(y)
+        }
+        if let x = geometry["x"]?.double, let y = geometry["y"]?.double, x.isFinite, y.isFinite { xs.append(x); ys.append(y) }
+        for key in ["points"] { (geometry[key]?.array ?? []).forEach(take) }
+        for key in ["paths", "rings"] { (geometry[key]?.array ?? []).forEach { ($0.array).forEach(take) } }
+        guard let xmin = xs.min(), let xmax = xs.max(), let ymin = ys.min(), let ymax = ys.max() else { return nil }
+        return GeoExtent(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
+    }
+}
+
+/// GlobalIDs as the sample service makes and checks them: a UUID in braces.
+enum FeatureEditID {
+    static func make() -> String { "{\(UUID().uuidString)}" }
+
+    static func isWellFormed(_ text: String) -> Bool {
+        text.count == 38 && text.first == "{" && text.last == "}" && UUID(uuidString: String(text.dropFirst().dropLast())) != nil
+    }
+}

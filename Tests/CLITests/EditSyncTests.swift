@@ -1,0 +1,154 @@
+import Editing
+import Foundation
+import MapbookCore
+import PortalFixtures
+import SamplePortal
+import Testing
+
+/// `mapbook edits sync` against the sample portal's FeatureServer: every saved edit reaches the
+/// server exactly once, whatever the server does with the connection, and a refusal stays in the
+/// journal with the server's reason. The server's holdings are read over plain HTTP.
+@Suite("mapbook edits sync", .serialized)
+final class EditSyncTests {
+    let server: SamplePortal
+    let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-cli-sync-\(UUID())").path
+    var common: [String] { ["--portal", server.baseURL.absoluteString, "--data-dir", dataDir] }
+    let area = ["--area", "Greater Portland"]
+
+    init() throws { server = try SampleFixture.start() }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(atPath: dataDir)
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    func downloaded() async throws {
+        let download = try await CLI.runAsync(["download", "Greater Portland"] + common)
+        try #require(download.status == 0, "\(download.stderr)")
+    }
+
+    /// Adds a place offline and returns its GlobalID.
+    func addPlace(_ name: String) async throws -> String {
+        let added = try await CLI.runAsync(["feature", "add", "--json"] + area + ["--layer", "Places", "--at=-70.2,43.7", "--set", "name=\(name)"] + common)
+        try #require(added.status == 0, "\(added.stderr)")
+        return try #require(try json(added.stdout)["globalId"] as? String)
+    }
+
+    func sync(_ extra: [String] = []) async throws -> (status: Int32, json: [String: Any], stderr: String) {
+        let run = try await CLI.runAsync(["edits", "sync", "--json"] + extra + common)
+        return (run.status, try json(run.stdout), run.stderr)
+    }
+
+    func outcomes(_ report: [String: Any]) -> [String] {
+        ((report["areas"] as? [[String: Any]]) ?? []).flatMap { ($0["changes"] as? [[String: Any]]) ?? [] }.compactMap { $0["outcome"] as? String }
+    }
+
+    @Test func eachChangeReachesTheServerOnceAndTheAreaStillShowsIt() async throws {
+        try await downloaded()
+        let globalID = try await addPlace("Heron cove")
+        let renamed = try await CLI.runAsync(["feature", "update"] + area + ["--layer", "Counties", "--id", "3", "--set", "NAME=Cumbria"] + common)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+
+        let dry = try await sync(["--dry-run"])
+        #expect(dry.status == 5)
+        #expect(outcomes(dry.json) == ["wouldBeSent", "wouldBeSent"])
+        #expect(try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(globalID)')").isEmpty, "a dry run sent nothing")
+
+        let synced = try await sync()
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(outcomes(synced.json) == ["added", "updated"])
+        let held = try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(globalID)')")
+        #expect(held.count == 1)
+        #expect(held.first?["name"]?.string == "Heron cove")
+        #expect(try await SampleFixture.held(by: server, layer: 1, where: "OBJECTID = 3").first?["NAME"]?.string == "Cumbria")
+
+        // Nothing waits; a second sync sends nothing.
+        let again = try await sync()
+        #expect(again.status == 0)
+        #expect(outcomes(again.json).isEmpty)
+        #expect(try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(globalID)')").count == 1)
+
+        // The area's files are as downloaded, yet the synced place is still on its map, offline.
+        server.stop()
+        let identify = try await CLI.runAsync(["edits", "list", "--all", "--json"] + common)
+        #expect(identify.status == 0)
+        let verify = try await CLI.runAsync(["verify"] + common)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        let shown = try await CLI.runAsync(["feature", "update"] + area + ["--layer", "Places", "--id", "-1", "--set", "name=Heron point"] + common)
+        #expect(shown.status == 0, "the synced place is found in the area: \(shown.stderr)")
+    }
+
+    @Test func anAnswerCutAfterTheServerAppliedTheEditsAddsNothingTwice() async throws {
+        try await downloaded()
+        let globalID = try await addPlace("Heron cove")
+        try await SampleFixture.admin(server, "editsCut=3")
+
+        let cut = try await sync()
+        #expect(cut.status == 5, "the answer never came: the change waits")
+        #expect(outcomes(cut.json) == ["waiting"])
+        #expect(try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(globalID)')").count == 1, "the server applied it")
+
+        // Answers still cut: the add is found on the server and not sent again.
+        let found = try await sync()
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(outcomes(found.json) == ["alreadyThere"])
+        #expect(try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(globalID)')").count == 1)
+    }
+
+    @Test func aChangeTheServerRefusesStaysMarkedWithItsReason() async throws {
+        try await downloaded()
+        // A place of the area deleted at the office meanwhile; the field worker renames it.
+        let places = try await SampleFixture.held(by: server, layer: 0, where: "name = 'Portland'")
+        let objectID = try #require(places.first?["OBJECTID"]?.int64)
+        let renamed = try await CLI.runAsync(["feature", "update"] + area + ["--layer", "Places", "--id", String(objectID), "--set", "name=Renamed"] + common)
+        try #require(renamed.status == 0, "\(renamed.stderr)")
+        let added = try await addPlace("Heron cove")
+        try await SampleFixture.admin(server, "officeDelete=\(objectID)")
+
+        let refused = try await sync()
+        #expect(refused.status == 6)
+        #expect(outcomes(refused.json) == ["refused", "added"])
+        let reasons = ((refused.json["areas"] as? [[String: Any]]) ?? []).flatMap { ($0["changes"] as? [[String: Any]]) ?? [] }.compactMap { $0["reason"] as? String }
+        #expect(reasons == ["Unable to find feature."])
+        #expect(try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(added)')").count == 1, "the good change landed beside the refused one")
+
+        // Kept, marked, with the reason, until the user discards it.
+        let list = try await CLI.runAsync(["edits", "list"] + common)
+        #expect(list.stdout.contains("refused: Unable to find feature."))
+        let diff = try await CLI.runAsync(["edits", "diff"] + common)
+        #expect(diff.status == 6)
+        let discard = try await CLI.runAsync(["edits", "discard"] + area + ["1"] + common)
+        #expect(discard.status == 0, "\(discard.stderr)")
+        #expect(try await sync().status == 0)
+    }
+
+    @Test func aServerErrorOrAnHTMLAnswerLeavesEveryChangeWaiting() async throws {
+        try await downloaded()
+        let globalID = try await addPlace("Heron cove")
+        for fault in ["status=500&count=0", "hangup"] {
+            try await SampleFixture.admin(server, "reset&" + fault)
+            let failed = try await sync()
+            #expect(failed.status == 5, "\(fault)")
+            #expect(outcomes(failed.json) == ["waiting"], "\(fault)")
+        }
+        try await SampleFixture.admin(server, "reset")
+        #expect(try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(globalID)')").isEmpty)
+        let synced = try await sync()
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(globalID)')").count == 1)
+    }
+
+    @Test func theTextReportNamesEachChange() async throws {
+        try await downloaded()
+        _ = try await addPlace("Heron cove")
+        let run = try await CLI.runAsync(["edits", "sync"] + common)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Greater Portland: 1 change"))
+        #expect(run.stdout.contains("added:   add Places {"))
+        #expect(run.stdout.contains("Synced 1 of 1 change."))
+    }
+}
