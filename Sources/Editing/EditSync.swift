@@ -14,6 +14,8 @@ public enum EditSync {
         public var serviceURL: String
         public var layerID: Int
         public var layerURL: String { serviceURL + "/" + String(layerID) }
+
+        public init(serviceURL: String, layerID: Int) { self.serviceURL = serviceURL; self.layerID = layerID }
     }
 
     /// The feature service layer a change's layer names (`…/FeatureServer/3`), when it names one.

@@ -22,6 +22,12 @@ public struct PendingChange: Equatable, Sendable {
     /// Why the server refused one of them, when it did.
     public var refused: String?
 
+    public init(kind: Kind, layer: EditLayer, globalID: String, objectID: Int64?, geometry: JSONValue?, attributes: [String: JSONValue],
+                sequences: [Int64], refused: String?) {
+        self.kind = kind; self.layer = layer; self.globalID = globalID; self.objectID = objectID; self.geometry = geometry
+        self.attributes = attributes; self.sequences = sequences; self.refused = refused
+    }
+
     /// The changes `edits` amount to, layer by layer in the order first edited, features in the
     /// order first edited within a layer.
     public static func of(_ edits: [FeatureEdit]) -> [PendingChange] {

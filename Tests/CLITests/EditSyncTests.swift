@@ -142,6 +142,48 @@ final class EditSyncTests {
         #expect(try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(globalID)')").count == 1)
     }
 
+    /// kill -9 at twenty moments during saves and twenty during syncs, then one sync to the end:
+    /// the server holds every edit the journal holds exactly once, every save reported among them.
+    /// The moments are spread over the time a save and a sync take on this machine now.
+    @Test func killedMidSaveOrMidSyncTheServerHoldsEveryEditExactlyOnce() async throws {
+        try await downloaded()
+        func timed(_ arguments: [String]) async throws -> Int {
+            let started = ContinuousClock.now
+            let run = try await CLI.runAsync(arguments + common)
+            try #require(run.status == 0, "\(run.stderr)")
+            return max(Int((ContinuousClock.now - started) / .milliseconds(1)), 50)
+        }
+        let save = try await timed(["feature", "add"] + area + ["--layer", "Places", "--at=-70.2,43.7", "--set", "name=measured"])
+        let syncing = try await timed(["edits", "sync"])
+        var reported: Set<String> = ["measured"]
+        func killed(_ arguments: [String], within milliseconds: Int, output: String) async throws -> String {
+            let pid = try CleanSpawn.start(CLI.executable.path, arguments + common, output: output)
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...(milliseconds * 6 / 5))))
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, WNOHANG) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        }
+        for run in 0..<20 {
+            let said = try await killed(["feature", "add"] + area + ["--layer", "Places", "--at=-70.2,43.7", "--set", "name=run \(run)"],
+                                        within: save, output: dataDir + "/save-\(run).out")
+            if said.hasPrefix("Saved edit") { reported.insert("run \(run)") }
+            _ = try await killed(["edits", "sync"], within: syncing, output: dataDir + "/sync-\(run).out")
+        }
+        let last = try await sync()
+        #expect(last.status == 0, "\(last.stderr)")
+        let list = try await CLI.runAsync(["edits", "list", "--all", "--json"] + common)
+        let edits = ((try json(list.stdout)["areas"] as? [[String: Any]]) ?? []).flatMap { ($0["edits"] as? [[String: Any]]) ?? [] }
+        let saved = Set(edits.compactMap { ($0["attributes"] as? [String: Any])?["name"] as? String })
+        #expect(reported.isSubset(of: saved), "a reported save is missing from the journal")
+        #expect(edits.allSatisfy { $0["status"] as? String == "synced" })
+        let names = (["measured"] + (0..<20).map { "run \($0)" }).map { "'\($0)'" }.joined(separator: ", ")
+        let held = try await SampleFixture.held(by: server, layer: 0, where: "name IN (\(names))").compactMap { $0["name"]?.string }
+        for name in saved {
+            #expect(held.filter { $0 == name }.count == 1, "\(name) is on the server \(held.filter { $0 == name }.count) times")
+        }
+    }
+
     @Test func theTextReportNamesEachChange() async throws {
         try await downloaded()
         _ = try await addPlace("Heron cove")

@@ -50,6 +50,7 @@ struct JSONContractTests {
                                                    "--portal", "PORTAL", "--data-dir", "DATA"], status: 1),
         Run(command: "edits list", arguments: ["edits", "list", "--portal", "PORTAL", "--data-dir", "DATA"]),
         Run(command: "edits diff", arguments: ["edits", "diff", "--portal", "PORTAL", "--data-dir", "DATA"], status: 5, statusIsAnAnswer: true),
+        Run(command: "edits sync", arguments: ["edits", "sync", "--portal", "PORTAL", "--data-dir", "DATA"]),
         Run(command: "auth status", arguments: ["auth", "status", "--portal", "PORTAL"], status: 4, statusIsAnAnswer: true),
         Run(command: "maps", arguments: ["maps", "--query", "Maine", "--portal", "PORTAL", "--data-dir", "DATA"]),
         Run(command: "package inspect", arguments: ["package", "inspect", "PACKAGE"]),
