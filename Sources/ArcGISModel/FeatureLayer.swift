@@ -355,6 +355,30 @@ public struct FeatureLabeling: Sendable, Equatable {
     }
 }
 
+/// What a layer's `capabilities` allow of editing: features added (`Create`), changed (`Update`),
+/// deleted (`Delete`). A description that does not say allows them (the server decides at sync).
+public struct EditCapabilities: Sendable, Equatable {
+    public enum Edit: String, Sendable { case add, update, delete }
+
+    /// The capabilities listed, lower-cased; nil when the description lists none.
+    public var listed: Set<String>?
+
+    public init(listed: Set<String>? = nil) { self.listed = listed }
+
+    public init(json: JSONValue) {
+        listed = json["capabilities"]?.string.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) }
+    }
+
+    /// Why `layer` takes no edit of this kind, or nil when it does.
+    public func refusal(of edit: Edit, layer: String) -> String? {
+        let needed = switch edit { case .add: "create"; case .update: "update"; case .delete: "delete" }
+        guard let listed, !listed.contains(needed) else { return nil }
+        let done = switch edit { case .add: "added"; case .update: "changed"; case .delete: "deleted" }
+        let allowed = listed.isEmpty ? "nothing" : listed.sorted().joined(separator: ", ")
+        return "\(TerminalText.sanitizedLine(layer, maxLength: 60)) is read-only on its service: features cannot be \(done) (it allows \(TerminalText.sanitizedLine(allowed, maxLength: 120)))."
+    }
+}
+
 /// A feature layer's description (`{layer url}?f=json`), with the web map's overrides applied:
 /// what mapbook needs to query, draw, label and identify it.
 public struct FeatureLayerInfo: Sendable, Equatable {
@@ -372,6 +396,7 @@ public struct FeatureLayerInfo: Sendable, Equatable {
     public var supportsPagination: Bool
     public var definitionExpression: String?
     public var popup: PopupInfo?
+    public var editCapabilities = EditCapabilities()
 
     public init(name: String, geometryType: FeatureGeometryType, fields: [FeatureField] = [], objectIDField: String? = nil,
                 displayField: String? = nil, renderer: FeatureRenderer, labeling: FeatureLabeling? = nil, minScale: Double = 0,
@@ -406,6 +431,7 @@ public struct FeatureLayerInfo: Sendable, Equatable {
                   maxRecordCount: json["maxRecordCount"]?.int64.map { Int(clamping: $0) }.flatMap { $0 > 0 ? $0 : nil } ?? 1000,
                   supportsPagination: pagination, definitionExpression: expression,
                   popup: popupInfo.flatMap(PopupInfo.init(json:)))
+        editCapabilities = EditCapabilities(json: json)
         if json["type"]?.string == "Annotation Layer", let annotation = asAnnotation() { self = annotation }
     }
 

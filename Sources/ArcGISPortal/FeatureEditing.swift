@@ -1,3 +1,4 @@
+import ArcGISModel
 import Foundation
 import MapbookCore
 
@@ -5,21 +6,14 @@ import MapbookCore
 /// field that holds GlobalIDs.
 public struct EditableLayerInfo: Sendable, Equatable {
     public var name: String
-    public var capabilities: Set<String>
+    public var capabilities: EditCapabilities
     public var globalIDField: String?
 
     public init(json: JSONValue) {
         name = TerminalText.sanitizedLine(json["name"]?.string ?? "The layer", maxLength: 80)
-        capabilities = Set((json["capabilities"]?.string ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        capabilities = EditCapabilities(json: json)
         globalIDField = json["globalIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
             ?? (json["fields"]?.array ?? []).first { $0["type"]?.string == "esriFieldTypeGlobalID" }?["name"]?.string
-    }
-
-    /// Why the layer takes no edit of `kind` ("add", "update", "delete"), or nil when it does.
-    public func refusal(of kind: String) -> String? {
-        let needed = switch kind { case "add": "create"; case "update": "update"; default: "delete" }
-        guard !capabilities.contains(needed) else { return nil }
-        return "\(name) on its service does not allow features to be \(kind == "add" ? "added" : kind == "update" ? "changed" : "deleted") (its capabilities: \(capabilities.sorted().joined(separator: ", ")))."
     }
 }
 

@@ -89,7 +89,7 @@ public struct AreaEditor {
     /// the text): checked against the layer's fields, required ones included, then saved.
     @discardableResult
     public func add(to layerName: String, geometry: GeoGeometry, values: [(field: String, typed: String)]) throws -> FeatureEdit {
-        let layer = try layer(named: layerName)
+        let layer = try layer(named: layerName, for: .add)
         try check(geometry, for: layer)
         var attributes = try Self.attributes(values, of: layer)
         for field in layer.editableFields where attributes[field.name] == nil {
@@ -105,7 +105,7 @@ public struct AreaEditor {
     /// A feature of `layer` changed: its shape moved, or the values typed set.
     @discardableResult
     public func update(_ objectID: Int64, of layerName: String, geometry: GeoGeometry?, values: [(field: String, typed: String)]) throws -> FeatureEdit {
-        let layer = try layer(named: layerName)
+        let layer = try layer(named: layerName, for: .update)
         let feature = try existing(objectID, of: layer)
         if let geometry { try check(geometry, for: layer) }
         let attributes = try Self.attributes(values, of: layer)
@@ -117,13 +117,21 @@ public struct AreaEditor {
     /// A feature of `layer` deleted.
     @discardableResult
     public func delete(_ objectID: Int64, of layerName: String) throws -> FeatureEdit {
-        let layer = try layer(named: layerName)
+        let layer = try layer(named: layerName, for: .delete)
         let feature = try existing(objectID, of: layer)
         return try journal.save(FeatureEdit(kind: .delete, layer: layer.editLayer, globalID: try globalID(of: feature, objectID: objectID, in: layer),
                                             objectID: objectID))
     }
 
     // MARK: Rules
+
+    /// The layer named, when it takes this kind of edit: a layer its service keeps read-only
+    /// (`capabilities` without Create, Update or Delete) says so before anything is typed in vain.
+    private func layer(named name: String, for edit: EditCapabilities.Edit) throws -> Layer {
+        let layer = try layer(named: name)
+        if let refusal = layer.info.editCapabilities.refusal(of: edit, layer: layer.title) { throw EditRefused(refusal) }
+        return layer
+    }
 
     private func existing(_ objectID: Int64, of layer: Layer) throws -> LayerFeature {
         guard let feature = layer.feature(objectID: objectID) else {

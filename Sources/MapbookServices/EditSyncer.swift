@@ -1,3 +1,4 @@
+import ArcGISModel
 import ArcGISPortal
 import Editing
 import Foundation
@@ -91,7 +92,7 @@ public struct EditSyncer {
                     let change = changes[item.index]
                     if change.kind == .add, held.contains(change.globalID.uppercased()) {
                         outcomes[item.index] = .alreadyThere
-                    } else if let refusal = info.refusal(of: change.kind.rawValue) {
+                    } else if let refusal = info.capabilities.refusal(of: change.kind.capability, layer: info.name) {
                         outcomes[item.index] = .refused(refusal)
                     } else if change.globalID.isEmpty {
                         outcomes[item.index] = .waiting("The area's copy of this feature has no GlobalID; download the area again to sync it.")
@@ -138,6 +139,17 @@ public struct EditSyncer {
             for index in own {
                 results[index] = EditSync.settle(results[index], of: sent[index].change, heldByServer: held.contains(sent[index].change.globalID.uppercased()))
             }
+        }
+    }
+}
+
+extension PendingChange.Kind {
+    /// The capability a service layer needs to take this change.
+    var capability: EditCapabilities.Edit {
+        switch self {
+        case .add: .add
+        case .update: .update
+        case .delete: .delete
         }
     }
 }

@@ -40,6 +40,8 @@ public struct SampleFaults: Sendable, Equatable {
     /// The next this many `applyEdits` are applied, then their answers cut off after a few bytes:
     /// a server that took the edits and dropped the connection (`editsCut=N`).
     public var cutEditAnswers = 0
+    /// The FeatureServer's layers become read-only ("Query,Sync"): `applyEdits` is refused (`readOnly`).
+    public var readOnlyFeatures = false
     /// Offline export jobs (`jobs=…`): `fail` (they end failed), `stuck` (they never finish), `lost`
     /// (their file is gone: 404); nil: they succeed.
     public var exportJobs: String?
@@ -113,6 +115,7 @@ public struct SampleFaults: Sendable, Equatable {
             case "geocodeDown": geocodeDown = flag()
             case "featuresDown": featuresDown = flag()
             case "editsCut": cutEditAnswers = try number()
+            case "readOnly": readOnlyFeatures = flag()
             case "routeDown": routeDown = flag()
             case "noRoute": noRoute = flag()
             case "routeNeedsSignIn": routeNeedsSignIn = flag()

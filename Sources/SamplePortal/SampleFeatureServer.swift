@@ -92,7 +92,8 @@ struct SampleFeatureServer: Sendable {
 
     /// `cutAnswer`: an `applyEdits` is applied, then its answer is cut off after a few bytes (a
     /// server that applied the edits and dropped the connection).
-    func respond(_ request: LoopbackRequest, store: SampleFeatureStore, down: Bool, cutAnswer: Bool = false) -> LoopbackResponse {
+    /// `readOnly`: the layers allow only "Query,Sync", and `applyEdits` is refused as ArcGIS refuses it.
+    func respond(_ request: LoopbackRequest, store: SampleFeatureStore, down: Bool, cutAnswer: Bool = false, readOnly: Bool = false) -> LoopbackResponse {
         if down {
             return LoopbackResponse(status: 503, headers: [("Content-Type", "text/html")], body: Data("<html><body>Service Unavailable</body></html>".utf8))
         }
@@ -101,12 +102,18 @@ struct SampleFeatureServer: Sendable {
         let rest = request.path.dropFirst(Self.path.count).split(separator: "/").map(String.init)
         let pretty = parameters["f"] == "pjson"
         guard let first = rest.first else { return SampleREST.json(serviceJSON, pretty: pretty) }
+        if readOnly, rest.last == "applyEdits" {
+            return SampleREST.json(SampleREST.error(400, "Unable to complete operation.", details: ["This operation is not supported."]))
+        }
         if first == "applyEdits" { return cut(applyEdits(request, parameters, layer: nil, store: store), cutAnswer) }
         guard let index = Int(first), layers.indices.contains(index) else {
             return SampleREST.json(SampleREST.error(400, "Invalid or missing input parameters.", details: ["Invalid layer id."]))
         }
         switch rest.dropFirst().first {
-        case nil: return SampleREST.json(layers[index].json, pretty: pretty)
+        case nil:
+            guard readOnly, case .object(var members) = layers[index].json else { return SampleREST.json(layers[index].json, pretty: pretty) }
+            members["capabilities"] = .string("Query,Sync")
+            return SampleREST.json(.object(members), pretty: pretty)
         case "query": return SampleREST.json(query(index, parameters, store: store), pretty: pretty)
         case "applyEdits": return cut(applyEdits(request, parameters, layer: index, store: store), cutAnswer)
         default: return .text("Not Found", status: 404)

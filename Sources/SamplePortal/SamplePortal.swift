@@ -167,7 +167,7 @@ final class SampleRouter: Sendable {
                 $0.cutEditAnswers += 1
                 return true
             }
-            return content.featureServer.respond(request, store: features, down: faults.featuresDown, cutAnswer: cut)
+            return content.featureServer.respond(request, store: features, down: faults.featuresDown, cutAnswer: cut, readOnly: faults.readOnlyFeatures)
         }
         if request.path.hasPrefix(SampleMapService.path) {
             return SampleMapService(content.featureServer).respond(request)
@@ -254,7 +254,7 @@ extension SampleFaults {
             "drop": number(dropAfterBytes), "status": number(errorStatus), "retryAfter": number(retryAfterSeconds),
             "count": .number(Double(errorCount)), "stall": number(stallAfterBytes), "stallSeconds": .number(Double(stallSeconds)), "hold": number(holdAfterBytes),
             "times": .number(Double(disruptedDownloads)), "hangup": .bool(hangUp),
-            "geocodeDown": .bool(geocodeDown), "featuresDown": .bool(featuresDown), "editsCut": .number(Double(cutEditAnswers)),
+            "geocodeDown": .bool(geocodeDown), "featuresDown": .bool(featuresDown), "editsCut": .number(Double(cutEditAnswers)), "readOnly": .bool(readOnlyFeatures),
             "tokenExpiry": number(tokenExpirySeconds), "revoked": .bool(revoked),
             "ignoreRange": .bool(ignoreRange), "jobs": exportJobs.map(JSONValue.string) ?? .null, "wrongLength": .bool(wrongLength), "corrupt": .bool(corrupt),
             "areaStatus": .object(areaStatus.mapValues { .string($0) }),

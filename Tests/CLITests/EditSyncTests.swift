@@ -184,6 +184,18 @@ final class EditSyncTests {
         }
     }
 
+    /// A layer the service makes read-only after the area was downloaded: the sync says so per
+    /// change, from the layer's own capabilities, and keeps the edit.
+    @Test func aLayerMadeReadOnlyOnTheServiceRefusesItsChangesInOneSentence() async throws {
+        try await downloaded()
+        _ = try await addPlace("Heron cove")
+        try await SampleFixture.admin(server, "readOnly")
+        let refused = try await sync()
+        #expect(refused.status == 6)
+        let reasons = ((refused.json["areas"] as? [[String: Any]]) ?? []).flatMap { ($0["changes"] as? [[String: Any]]) ?? [] }.compactMap { $0["reason"] as? String }
+        #expect(reasons == ["Places is read-only on its service: features cannot be added (it allows query, sync)."])
+    }
+
     @Test func theTextReportNamesEachChange() async throws {
         try await downloaded()
         _ = try await addPlace("Heron cove")

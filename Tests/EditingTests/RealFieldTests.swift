@@ -32,4 +32,25 @@ struct RealFieldTests {
         #expect(try field("INSPDATE").value(typed: "2026-11-27").get() == .number(1_795_737_600_000))
         #expect(try field("STRLOSS").value(typed: "125000.50").get() == .number(125_000.5))
     }
+
+    /// Capabilities as the real files list them: Collector's replica takes every edit; the
+    /// Canyonlands preplanned area's roads and trails are read-only on their service ("Query,Sync"),
+    /// so an edit is refused before anything is typed, in one sentence.
+    @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
+    func aReadOnlyLayerOfARealAreaRefusesEdits() throws {
+        let collector = try Geodatabase(path: SharedData.url("real/appstudio_offlineSample.geodatabase").path)
+        let buildings = try #require(collector.layer(serviceLayerID: 1))
+        for edit in [EditCapabilities.Edit.add, .update, .delete] {
+            #expect(buildings.info.editCapabilities.refusal(of: edit, layer: buildings.info.name) == nil)
+        }
+        let folder = SharedData.url("real/canyonlands_preplanned_area/p13").path
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".geodatabase") })
+        let canyonlands = try Geodatabase(path: folder + "/" + file)
+        let layers = canyonlands.layers
+        #expect(!layers.isEmpty)
+        for layer in layers {
+            let refusal = layer.info.editCapabilities.refusal(of: .add, layer: layer.info.name)
+            #expect(refusal == "\(layer.info.name) is read-only on its service: features cannot be added (it allows query, sync).")
+        }
+    }
 }
