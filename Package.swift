@@ -79,7 +79,7 @@ let package = Package(
                                                      "MapRender", "MapSources", "MobilePackages", "Geodatabase", "TileFormats", "Editing"]),
         // Performs the model's effects with the services, and feeds the results back as events.
         .target(name: "AppRuntime", dependencies: ["LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "Geodatabase", "MapbookCore", "HTTP", "ArcGISPortal",
-                                                "TileFormats", "MapRender", "MapSources", "MobilePackages", "OfflineLibrary", "MapbookAssets", "MapbookServices"]),
+                                                "TileFormats", "MapRender", "MapSources", "MobilePackages", "OfflineLibrary", "MapbookAssets", "MapbookServices", "Editing"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
         .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender"]),
         // The renderer: the model's state to a frame, pure; it reaches neither the network nor the library.

@@ -124,6 +124,10 @@ public struct LibraryState: Equatable, Sendable {
     public var partialBytes: [ItemID: Int64] = [:]
     /// Edits saved offline and not yet synced, by area id: never silent, every row that has some says so.
     public var unsyncedEdits: [ItemID: Int] = [:]
+    /// Areas whose edits are being synced now.
+    public var syncing: Set<ItemID> = []
+    /// What each area's last sync this session did, kept until the next (the details show it).
+    public var lastSync: [ItemID: SyncSummary] = [:]
     /// Downloads asked for in this session and not finished, by area id.
     public var transfers: [ItemID: Transfer] = [:]
     /// Areas of your own the servers are preparing, with how far they are ("Preparing on the server 40 %").
@@ -187,6 +191,8 @@ public struct Preferences: Equatable, Sendable {
     public var units: DistanceUnits = .forLocale()
     /// How maps are drawn when they open (the `graphics` setting; `c` changes an open map's).
     public var mapMode: MapMode = .braille
+    /// Edits sync by themselves once the portal answers (`sync = auto`, the default).
+    public var syncsEditsByItself = true
 
     public init() {}
 }
@@ -323,7 +329,7 @@ public struct AppState: Equatable, Sendable {
     /// Nothing asked for is still on its way that a next command could depend on: the web map is
     /// in (or failed, or none is named), the portal connected or found unreachable (a web map kept
     /// in the library shows before that), no map is opening, no page of the Maps card is being
-    /// asked for, no removal is under way, no request is pending (`requests`). A question waiting
+    /// asked for, no removal or sync is under way, no request is pending (`requests`). A question waiting
     /// for its answer is settled. Front ends that take commands from a script (the plain mode) run
     /// the next one only then.
     public var isSettled: Bool {
@@ -340,7 +346,7 @@ public struct AppState: Equatable, Sendable {
         let mapsSettled = if case .maps(let maps)? = overlay { maps.pending.isEmpty } else { true }
         // A map opened is settled once its first picture is in, and its operational layers are open.
         let mapSettled = map.map { !$0.isOpening && !$0.isOpeningLayers && ($0.image != nil || !$0.isOpen) } ?? true
-        return webMapSettled && portalSettled && mapsSettled && mapSettled && requests.isEmpty && library.removing.isEmpty && handoff.nextWebMap == nil
+        return webMapSettled && portalSettled && mapsSettled && mapSettled && requests.isEmpty && library.removing.isEmpty && library.syncing.isEmpty && handoff.nextWebMap == nil
             && handoff.nextPackage == nil
     }
 

@@ -161,7 +161,10 @@ public enum DetailsDocument {
         doc.field("Size on disk", Format.bytes(record.size))
         doc.field("Downloaded", Format.timestamp(record.downloadedAt))
         if let edits = state.library.editsWaiting(in: id) {
-            doc.field("Edits", edits + ": saved on this device; `mapbook edits list` shows them.", role: .warning)
+            doc.field("Edits", edits + ": saved on this device; \(state.key(.area(.syncEdits))) syncs them, `mapbook edits list` shows them.", role: .warning)
+        }
+        if let sync = state.library.lastSync[id] {
+            doc.field("Last sync", Format.date(sync.at, time: true) + ": " + sync.sentence, role: sync.refused > 0 ? .error : sync.waiting > 0 ? .warning : .plain)
         }
         doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))
         if record.source != .portal { doc.field("From", TerminalText.sanitizedLine(record.source.label, maxLength: 200)) }

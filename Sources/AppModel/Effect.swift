@@ -28,6 +28,7 @@ public enum Effect: Equatable, Sendable {
     case search(SearchFeature.Effect)
     case directions(DirectionsFeature.Effect)
     case newArea(NewAreaFeature.Effect)
+    case edits(EditsFeature.Effect)
 }
 
 /// Where a map's tiles come from.

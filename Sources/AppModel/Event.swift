@@ -31,6 +31,7 @@ public enum Event: Sendable {
     case search(SearchFeature.Action)
     case directions(DirectionsFeature.Action)
     case newArea(NewAreaFeature.Action)
+    case edits(EditsFeature.Action)
 }
 
 /// What the terminal reports.

@@ -58,7 +58,7 @@ extension Intent {
     /// What cannot work without the portal: starting a download or an update, signing in.
     public var needsPortal: Bool {
         switch self {
-        case .area(.download), .area(.downloadAll), .area(.update), .signIn: true
+        case .area(.download), .area(.downloadAll), .area(.update), .area(.syncEdits), .signIn: true
         default: false
         }
     }
@@ -66,6 +66,8 @@ extension Intent {
 
 public enum AreaIntent: Hashable, Sendable {
     case download, downloadAll, cancel, remove, update
+    /// The selected area's edits sent back (every area's on the web map's row).
+    case syncEdits
 }
 
 /// Editing a form's fields.

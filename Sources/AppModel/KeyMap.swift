@@ -74,6 +74,8 @@ public enum KeyMap {
                    context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("u")], intent: .area(.update), action: .update, label: "u", summary: "Update a downloaded area the portal has changed",
                    context: .everywhere, hint: nil),
+        KeyBinding(keys: [.character("y")], intent: .area(.syncEdits), action: .syncEdits, label: "y",
+                   summary: "Sync the selected area's edits (on the web map's row, every area's)", context: .list, hint: nil),
         KeyBinding(keys: [.character("x")], intent: .area(.remove), action: .remove, label: "x", summary: "Remove the selected area from this device (asks first)",
                    context: .everywhere, hint: nil),
         KeyBinding(keys: [.character("M")], intent: .maps(.show), action: .maps, label: "M",

@@ -63,6 +63,7 @@ public enum Notice: Equatable, Sendable {
     case pins(PinsFeature.Notice)
     case directions(DirectionsFeature.Notice)
     case newArea(NewAreaFeature.Notice)
+    case edits(EditsFeature.Notice)
 
     /// The sentence, naming the default keys.
     public var sentence: String { sentence(keys: KeyMap.bindings) }
@@ -114,6 +115,7 @@ public enum Notice: Equatable, Sendable {
         case .pins(let notice): notice.sentence(keys: keys)
         case .directions(let notice): notice.sentence(keys: keys)
         case .newArea(let notice): notice.sentence
+        case .edits(let notice): notice.sentence
         }
     }
 }
@@ -141,6 +143,8 @@ extension Notice {
              .problem, .basemapNotDrawable, .basemapProjection:
             false
         case .map(let notice):
+            notice.fades
+        case .edits(let notice):
             notice.fades
         default:
             true

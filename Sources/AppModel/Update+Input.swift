@@ -86,6 +86,7 @@ extension App {
         case .cancel: return cancelDownload(&state)
         case .remove: askToRemove(&state); return []
         case .update: return updateSelectedArea(&state)
+        case .syncEdits: return syncEdits(&state)
         }
     }
 

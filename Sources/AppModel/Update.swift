@@ -50,6 +50,7 @@ public enum App {
         case .search(let action): return reduce(&state, action)
         case .directions(let action): return reduce(&state, action)
         case .newArea(let action): return reduce(&state, action)
+        case .edits(let action): return reduce(&state, action)
         }
     }
 
@@ -100,6 +101,7 @@ public enum App {
         effects += apply(&state, item: loaded.catalog.webMapItem, webMap: loaded.catalog.webMap,
                          areas: LibraryCatalog.adding(loaded.library.downloads, to: loaded.catalog.areas))
         effects += resumeInterrupted(&state)
+        effects += syncEditsByItself(&state)
         return [.catalog(.reportNetwork(.online))] + effects
     }
 

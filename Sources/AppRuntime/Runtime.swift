@@ -41,6 +41,7 @@ public final class Runtime {
     private let packages: PackagesHandler
     private let directions: DirectionsHandler
     private let areas: AreaMakerHandler
+    private let edits: EditsHandler
 
     /// `clock`: what the runtime's waits (a notice's fading) and the network monitor's are timed by.
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
@@ -61,6 +62,7 @@ public final class Runtime {
         directory = WebMapDirectoryHandler(connection: connection, recent: recent, library: library, send: send, tasks: tasks)
         packages = PackagesHandler(connection: connection, root: library.root, mirror: library.mirror, send: send, tasks: tasks)
         areas = AreaMakerHandler(library: library, connection: connection, send: send, tasks: tasks)
+        edits = EditsHandler(library: library, connection: connection, send: send, tasks: tasks)
     }
 
     /// Where events go: the program that owns this runtime.
@@ -85,6 +87,7 @@ public final class Runtime {
         case .search(let effect): places.perform(effect)
         case .directions(let effect): directions.perform(effect)
         case .newArea(let effect): areas.perform(effect)
+        case .edits(let effect): edits.perform(effect)
         }
     }
 

@@ -167,6 +167,8 @@ public final class PlainApp {
         case .downloadAll: program.send(.intent(.area(.downloadAll)))
         case .cancel(let number): if select(number) { program.send(.intent(.area(.cancel))) }
         case .update(let number): if select(number) { program.send(.intent(.area(.update))) }
+        // Row 1 is the web map's: every area's edits.
+        case .syncEdits(let number): if select(number ?? 1) { program.send(.intent(.area(.syncEdits))) }
         case .remove(let number): if select(number) { program.send(.intent(.area(.remove))) }
         case .open(let number): if select(number) { program.send(.intent(.list(.openMap))) }
         case .back: program.send(.intent(.back))

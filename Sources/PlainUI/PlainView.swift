@@ -126,6 +126,8 @@ public enum PlainCommand: Equatable, Sendable {
     case cancel(Int)
     case remove(Int)
     case update(Int)
+    /// `sync N`: area N's edits sent back; `sync`: every area's.
+    case syncEdits(Int?)
     case open(Int)
     case back
     case reload
@@ -176,6 +178,8 @@ public enum PlainCommand: Equatable, Sendable {
         case "cancel", "c": return numbered(PlainCommand.cancel)
         case "remove", "x": return numbered(PlainCommand.remove)
         case "update", "u": return numbered(PlainCommand.update)
+        case "sync" where words.count == 1: return .success(.syncEdits(nil))
+        case "sync": return numbered { PlainCommand.syncEdits($0) }
         case "open", "map", "m": return numbered(PlainCommand.open)
         case "maps":
             switch words.dropFirst().first {
@@ -211,6 +215,7 @@ public enum PlainCommand: Equatable, Sendable {
         "  cancel N      stop area N's download",
         "  update N      download the portal's newer packages for area N",
         "  remove N      remove area N from this device (asks; answer yes or no)",
+        "  sync [N]      send area N's edits saved offline back to their services (sync: every area's)",
         "  open N        open row N's map (told in words); back leaves it",
         "  reload        ask the portal again",
         "  maps [recent|mine|groups]   web maps to open: opened here (and with areas here), yours, your groups'",

@@ -26,9 +26,11 @@ public struct Settings: Equatable, Sendable {
     public var keys: [KeyAction: Character] = [:]
     /// How distances are said (the ruler, "what's here"); by default what the locale measures in.
     public var units: DistanceUnits = .forLocale()
+    /// Whether the browser syncs edits by itself once the portal answers (`sync = auto|manual`).
+    public var syncsEditsByItself = true
 
     /// Every key, in the order `mapbook config list` shows them.
-    public static let keys = ["portal", "webmap", "mirror", "client-id", "resume-downloads", "theme", "graphics", "units"]
+    public static let keys = ["portal", "webmap", "mirror", "client-id", "resume-downloads", "sync", "theme", "graphics", "units"]
 
     /// A key the file can hold: one of `keys`, or `key.` and an action.
     public static func isKnown(_ key: String) -> Bool {
@@ -49,6 +51,7 @@ public struct Settings: Equatable, Sendable {
         case "mirror": mirror
         case "client-id": clientID
         case "resume-downloads": resumeDownloads ? "true" : "false"
+        case "sync": syncsEditsByItself ? "auto" : "manual"
         case "theme": theme.rawValue
         case "graphics": graphics.rawValue
         case "units": units.rawValue
@@ -135,6 +138,12 @@ public struct Settings: Equatable, Sendable {
                     continue
                 }
                 resumeDownloads = value
+            case "sync":
+                guard ["auto", "manual"].contains(pair[1].lowercased()) else {
+                    problems.append("\(place): sync is auto or manual, not “\(TerminalText.sanitizedLine(pair[1], maxLength: 40))”.")
+                    continue
+                }
+                syncsEditsByItself = pair[1].lowercased() == "auto"
             case "portal":
                 guard Self.isWebAddress(pair[1]) else {
                     problems.append("\(place): portal is an http or https address, not “\(TerminalText.sanitizedLine(pair[1], maxLength: 80))”.")
@@ -250,7 +259,7 @@ public enum GraphicsMode: String, CaseIterable, Sendable {
 /// What a key can be set to do in the config (`key.download = D`): the browser's one-key actions.
 /// Moving (the arrows and hjkl), Enter and Esc stay as they are.
 public enum KeyAction: String, CaseIterable, Sendable {
-    case download, downloadAll = "download-all", cancel, remove, update, refresh
+    case download, downloadAll = "download-all", cancel, remove, update, refresh, syncEdits = "sync-edits"
     case map, details, filter, search, order, downloadedFirst = "downloaded-first"
     case maps, signIn = "sign-in", help, quit
     case zoomIn = "zoom-in", zoomOut = "zoom-out", home, bookmarks, layers, basemaps

@@ -89,6 +89,7 @@ enum Browser {
             let runtime = Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
             var state = AppState(portalHost: host, webMapID: webMap, phase: phase)
             state.library.resumesInterrupted = settings.resumeDownloads
+            state.preferences.syncsEditsByItself = settings.syncsEditsByItself
             state.preferences.mapMode = MapMode(rawValue: settings.graphics.rawValue) ?? .braille
             state.preferences.keyBindings = KeyMap.bindings(overriding: settings.keys)
             state.preferences.units = settings.units

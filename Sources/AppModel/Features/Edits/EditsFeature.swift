@@ -1,0 +1,117 @@
+import ArcGISModel
+import Foundation
+import MapbookCore
+
+/// The edits saved offline, sent back: `y` syncs the selected area's (on the web map's row, every
+/// area's), and with `sync = auto` they go by themselves once the portal answers. Each sync ends
+/// in a report kept on the area until the next one: never silent.
+public enum EditsFeature {
+    /// What comes back from this feature's work (`Event.edits`).
+    public enum Action: Sendable {
+        /// A sync of the area ended: what became of its changes, and how many edits still wait.
+        case synced(area: ItemID, SyncSummary, unsynced: Int)
+        /// It could not run at all (the journal unreadable, no client): one sentence.
+        case syncFailed(area: ItemID, sentence: String)
+    }
+
+    /// The work this feature asks for (`Effect.edits`), performed by its handler in the runtime.
+    public enum Effect: Equatable, Sendable {
+        /// Send the area's unsynced edits to their services and record the outcome (→ `synced`).
+        case sync(area: ItemID)
+    }
+
+    /// What the edits say in the status bar (`Notice.edits`).
+    public enum Notice: Equatable, Sendable {
+        case syncing(count: Int)
+        case synced(title: String, SyncSummary)
+        case syncFailed(title: String, sentence: String)
+        case nothingToSync
+        case offline
+
+        var sentence: String {
+            switch self {
+            case .syncing(let count): "Syncing the edits of \(count) area\(count == 1 ? "" : "s")…"
+            case .synced(let title, let summary): "\(title): " + summary.sentence
+            case .syncFailed(let title, let sentence): "\(title): the edits were not synced: \(sentence)"
+            case .nothingToSync: "No edits wait to be synced."
+            case .offline: "Offline: the edits are synced when the network is back."
+            }
+        }
+
+        /// A refusal or a failure stays until something replaces it; a clean sync is news.
+        var fades: Bool {
+            switch self {
+            case .synced(_, let summary): summary.refused == 0 && summary.waiting == 0
+            case .syncFailed, .offline: false
+            case .syncing, .nothingToSync: true
+            }
+        }
+    }
+}
+
+/// What one sync of an area did, as the browser shows it (the area's details keep it): counts,
+/// and the first reason the server refused a change or a change still waits, sanitized.
+public struct SyncSummary: Equatable, Sendable {
+    public var synced: Int
+    public var refused: Int
+    public var waiting: Int
+    public var firstRefusal: String?
+    public var firstWait: String?
+    public var at: Date
+
+    public init(synced: Int, refused: Int, waiting: Int, firstRefusal: String? = nil, firstWait: String? = nil, at: Date) {
+        self.synced = synced; self.refused = refused; self.waiting = waiting
+        self.firstRefusal = firstRefusal.map { TerminalText.sanitizedLine($0, maxLength: 300) }
+        self.firstWait = firstWait.map { TerminalText.sanitizedLine($0, maxLength: 300) }
+        self.at = at
+    }
+
+    /// "3 edits synced; 1 refused: Unable to find feature."
+    public var sentence: String {
+        var parts = ["\(synced) change\(synced == 1 ? "" : "s") synced"]
+        if refused > 0 { parts.append("\(refused) refused" + (firstRefusal.map { ": \($0)" } ?? "")) }
+        if waiting > 0 { parts.append("\(waiting) still wait" + (waiting == 1 ? "s" : "") + (firstWait.map { ": \($0)" } ?? "")) }
+        return parts.joined(separator: "; ") + (parts.last?.hasSuffix(".") == true ? "" : ".")
+    }
+}
+
+extension App {
+    /// `EditsFeature`'s part of `update`.
+    static func reduce(_ state: inout AppState, _ action: EditsFeature.Action) -> [Effect] {
+        switch action {
+        case .synced(let area, let summary, let unsynced):
+            state.library.syncing.remove(area)
+            state.library.lastSync[area] = summary
+            state.library.unsyncedEdits[area] = unsynced > 0 ? unsynced : nil
+            state.notice = .edits(.synced(title: state.title(of: area), summary))
+        case .syncFailed(let area, let sentence):
+            state.library.syncing.remove(area)
+            state.notice = .edits(.syncFailed(title: state.title(of: area), sentence: TerminalText.sanitizedLine(sentence, maxLength: 300)))
+        }
+        return []
+    }
+
+    /// `y`: the selected area's edits, or on the web map's row every area's.
+    static func syncEdits(_ state: inout AppState) -> [Effect] {
+        let areas = state.selectedAreaIndex.map { [state.catalog.areas[$0].item.id] } ?? Array(state.library.unsyncedEdits.keys)
+        return startSyncing(&state, areas.filter { (state.library.unsyncedEdits[$0] ?? 0) > 0 }, asked: true)
+    }
+
+    /// With `sync = auto`, once the portal answered: every area whose edits wait.
+    static func syncEditsByItself(_ state: inout AppState) -> [Effect] {
+        guard state.preferences.syncsEditsByItself, !state.portal.network.isCutOff else { return [] }
+        return startSyncing(&state, state.library.unsyncedEdits.filter { $0.value > 0 }.map(\.key), asked: false)
+    }
+
+    private static func startSyncing(_ state: inout AppState, _ areas: [ItemID], asked: Bool) -> [Effect] {
+        let fresh = areas.filter { !state.library.syncing.contains($0) }.sorted { $0.rawValue < $1.rawValue }
+        if asked {
+            guard !fresh.isEmpty || !state.library.syncing.isEmpty else { state.notice = .edits(.nothingToSync); return [] }
+            guard !state.portal.network.isCutOff else { state.notice = .edits(.offline); return [] }
+        }
+        guard !fresh.isEmpty else { return [] }
+        state.library.syncing.formUnion(fresh)
+        state.notice = .edits(.syncing(count: state.library.syncing.count))
+        return fresh.map { .edits(.sync(area: $0)) }
+    }
+}

@@ -1,0 +1,50 @@
+import AppModel
+import ArcGISModel
+import Editing
+import EventLoop
+import Foundation
+import MapbookCore
+import MapbookServices
+import OfflineLibrary
+
+/// Sends an area's edits back (`EditSyncer`, the one sync `mapbook edits sync` runs too) with the
+/// portal's client, and says what became of them.
+@UIActor
+final class EditsHandler {
+    private let library: OfflineLibrary
+    private let connection: PortalConnection
+    private let send: EventSink
+    private let tasks: TaskTracker
+
+    init(library: OfflineLibrary, connection: PortalConnection, send: EventSink, tasks: TaskTracker) {
+        self.library = library; self.connection = connection; self.send = send; self.tasks = tasks
+    }
+
+    func perform(_ effect: EditsFeature.Effect) {
+        switch effect {
+        case .sync(let area): sync(area)
+        }
+    }
+
+    private func sync(_ area: ItemID) {
+        let folder = library.areaDirectory(area)
+        tasks.track { [send, connection] in
+            guard let client = await connection.client else {
+                send(.edits(.syncFailed(area: area, sentence: "Not connected to the portal yet.")))
+                return
+            }
+            do {
+                let journal = try EditJournal(areaFolder: folder)
+                let report = try await EditSyncer(client: client).sync(journal, areaTitle: area.rawValue)
+                let unsynced = try journal.unsynced().count
+                func first(_ pick: (EditSync.Outcome) -> String?) -> String? { report.entries.compactMap { pick($0.outcome) }.first }
+                let summary = SyncSummary(synced: report.done, refused: report.refused, waiting: report.waiting,
+                                          firstRefusal: first { if case .refused(let why) = $0 { why } else { nil } },
+                                          firstWait: first { if case .waiting(let why) = $0 { why } else { nil } }, at: Date())
+                send(.edits(.synced(area: area, summary, unsynced: unsynced)))
+            } catch {
+                send(.edits(.syncFailed(area: area, sentence: error.userSentence)))
+            }
+        }
+    }
+}
