@@ -173,8 +173,13 @@ public final class EditJournal {
             if step == SQLITE_DONE { break }
             guard step == SQLITE_ROW else { throw failure("could not be read") }
             func text(_ column: Int32) -> String? { sqlite3_column_text(statement, column).map { String(cString: $0) } }
+            // JSON parsed straight from the column's bytes: no string made on the way.
+            func json(_ column: Int32) -> JSONValue? {
+                guard let bytes = sqlite3_column_blob(statement, column) else { return nil }
+                return try? JSONValue(parsing: Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, column))))
+            }
             guard let kind = text(1).flatMap(FeatureEdit.Kind.init(rawValue:)), let title = text(2), let globalID = text(4),
-                  let attributes = text(7).flatMap({ try? JSONValue(parsing: Data($0.utf8)) })?.object else {
+                  let attributes = json(7)?.object else {
                 throw EditJournalError("Edit \(sqlite3_column_int64(statement, 0)) in \(path) cannot be read: it was written by something else.")
             }
             let status: FeatureEdit.Status = switch text(9) {
@@ -186,7 +191,7 @@ public final class EditJournal {
             found.append(FeatureEdit(sequence: sqlite3_column_int64(statement, 0), kind: kind,
                                      layer: EditLayer(title: title, serviceLayerURL: text(3)), globalID: globalID,
                                      objectID: sqlite3_column_type(statement, 5) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 5),
-                                     geometry: text(6).flatMap { try? JSONValue(parsing: Data($0.utf8)) }, attributes: attributes,
+                                     geometry: json(6), attributes: attributes,
                                      savedAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 8)), status: status))
         }
         return found

@@ -6,28 +6,44 @@ import MapbookCore
 /// ones too, since the area's files stay as downloaded: a feature added appears (its object id
 /// `-N` for edit N, so it can be changed or deleted again), a change takes its new values and
 /// shape, a deletion removes the feature. An add whose GlobalID the data already holds (an area
-/// downloaded again after a sync) changes that feature instead of drawing it twice.
+/// downloaded again after a sync) changes that feature instead of drawing it twice. Features are
+/// found through indexes by object id and GlobalID, so ten thousand edits over a hundred thousand
+/// features take one pass over each.
 public enum EditOverlay {
-    public static func apply(_ edits: [FeatureEdit], to features: [LayerFeature], info: FeatureLayerInfo) -> [LayerFeature] {
-        guard !edits.isEmpty else { return features }
-        var features = features
+    public static func apply(_ edits: [FeatureEdit], to stored: [LayerFeature], info: FeatureLayerInfo) -> [LayerFeature] {
+        guard !edits.isEmpty else { return stored }
+        var features = stored
+        var removed = Set<Int>()
         let objectIDField = info.objectIDField
         let globalIDField = info.fields.first { $0.type == "esriFieldTypeGlobalID" }?.name
-        // Each feature's GlobalID, its own or (added here) its edit's: a feature added here is found
-        // by it, whatever number this device gave it.
-        var globalIDs: [String?] = features.map { feature in globalIDField.flatMap { feature.attributes[$0]?.string } }
-        func index(of edit: FeatureEdit) -> Int? {
-            if let objectID = edit.objectID, objectID >= 0 {
-                guard let objectIDField else { return nil }
-                return features.firstIndex { $0.attributes[objectIDField]?.int64 == objectID }
+        // The features of the data the edits name, found in one pass: only those are indexed. An
+        // add not yet synced cannot be in the data (only the server could have put it there), so
+        // only synced adds are looked for, and changes that name no object id.
+        let namedObjectIDs = Set(edits.compactMap { edit in edit.objectID.flatMap { $0 >= 0 ? $0 : nil } })
+        let namedGlobalIDs = Set(edits.compactMap { edit -> String? in
+            guard !edit.globalID.isEmpty, edit.kind == .add ? edit.status == .synced : edit.objectID == nil else { return nil }
+            return Self.key(edit.globalID)
+        })
+        var byObjectID: [Int64: Int] = [:], byGlobalID: [String: Int] = [:]
+        for (index, feature) in features.enumerated() {
+            if !namedObjectIDs.isEmpty, let field = objectIDField, let id = feature.attributes[field]?.int64, namedObjectIDs.contains(id),
+               byObjectID[id] == nil { byObjectID[id] = index }
+            if !namedGlobalIDs.isEmpty, let field = globalIDField, case .string(let raw)? = feature.attributes[field] {
+                let id = Self.key(raw)
+                if namedGlobalIDs.contains(id), byGlobalID[id] == nil { byGlobalID[id] = index }
             }
-            return edit.globalID.isEmpty ? nil : globalIDs.firstIndex { $0?.caseInsensitiveCompare(edit.globalID) == .orderedSame }
+        }
+        /// The feature an edit changes: by its object id in the area's data, else (added here) by GlobalID.
+        func index(of edit: FeatureEdit) -> Int? {
+            let found: Int? = if let objectID = edit.objectID, objectID >= 0 { byObjectID[objectID] }
+                else if !edit.globalID.isEmpty { byGlobalID[Self.key(edit.globalID)] } else { nil }
+            return found.flatMap { removed.contains($0) ? nil : $0 }
         }
         for edit in edits where edit.status != .undone {
             let shape = edit.geometry.flatMap(GeoJSON.geometry)
             switch edit.kind {
             case .add:
-                if let at = globalIDs.firstIndex(where: { $0?.caseInsensitiveCompare(edit.globalID) == .orderedSame }) {
+                if let at = byGlobalID[Self.key(edit.globalID)], !removed.contains(at) {
                     features[at].attributes.merge(edit.attributes) { _, new in new }
                     if let shape { features[at].geometry = shape }
                     continue
@@ -36,15 +52,20 @@ public enum EditOverlay {
                 if let objectIDField { attributes[objectIDField] = .number(Double(-edit.sequence)) }
                 if let globalIDField { attributes[globalIDField] = .string(edit.globalID) }
                 features.append(LayerFeature(geometry: shape, attributes: attributes))
-                globalIDs.append(edit.globalID)
+                if !edit.globalID.isEmpty { byGlobalID[Self.key(edit.globalID)] = features.count - 1 }
             case .update:
                 guard let at = index(of: edit) else { continue }
                 features[at].attributes.merge(edit.attributes) { _, new in new }
                 if let shape { features[at].geometry = shape; features[at].z = nil; features[at].m = nil }
             case .delete:
-                if let at = index(of: edit) { features.remove(at: at); globalIDs.remove(at: at) }
+                if let at = index(of: edit) { removed.insert(at) }
             }
         }
-        return features
+        return removed.isEmpty ? features : features.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+    }
+
+    /// A GlobalID as compared: upper case (ArcGIS writes them so; only another writer's are changed).
+    private static func key(_ globalID: String) -> String {
+        globalID.utf8.contains { $0 >= 0x61 && $0 <= 0x7A } ? globalID.uppercased() : globalID
     }
 }

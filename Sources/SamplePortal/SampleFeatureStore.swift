@@ -24,12 +24,15 @@ final class SampleFeatureStore: Sendable {
     private struct State {
         var layers: [[Feature]]
         var nextObjectID: [Int64]
+        /// Each layer's GlobalIDs, upper-cased: a duplicate add is refused without a scan.
+        var globalIDs: [Set<String>]
     }
     private let state: Mutex<State>
 
     init(_ seed: [[Feature]]) {
         let next = seed.map { features in (features.compactMap { $0.attributes["OBJECTID"]?.int64 }.max() ?? 0) + 1 }
-        state = Mutex(State(layers: seed, nextObjectID: next))
+        let ids = seed.map { Set($0.compactMap { $0.attributes["GlobalID"]?.string?.uppercased() }) }
+        state = Mutex(State(layers: seed, nextObjectID: next, globalIDs: ids))
     }
 
     var layerCount: Int { state.withLock { $0.layers.count } }
@@ -86,7 +89,9 @@ final class SampleFeatureStore: Sendable {
             state.nextObjectID[0] += 1
             var attributes = first.attributes
             attributes["OBJECTID"] = .number(Double(objectID))
-            attributes["GlobalID"] = .string(FeatureEditID.make())
+            let globalID = FeatureEditID.make()
+            attributes["GlobalID"] = .string(globalID)
+            state.globalIDs[0].insert(globalID.uppercased())
             attributes["name"] = .string("Added at the office \(stamp)")
             state.layers[0].append(Feature(attributes: attributes, geometry: first.geometry, extent: first.extent))
         }
@@ -129,7 +134,7 @@ final class SampleFeatureStore: Sendable {
         guard let globalID, FeatureEditID.isWellFormed(globalID) else {
             return failure(nil, nil, code: 1000, "A GlobalID is required when useGlobalIds is true.")
         }
-        if index(in: state.layers[layer], objectID: nil, globalID: globalID, useGlobalIds: true) != nil {
+        if state.globalIDs[layer].contains(globalID.uppercased()) {
             return failure(nil, globalID, code: 1000, "A feature with GlobalID \(globalID) already exists.")
         }
         guard let geometry = feature["geometry"], let extent = extent(of: geometry) else {
@@ -140,6 +145,7 @@ final class SampleFeatureStore: Sendable {
         attributes["OBJECTID"] = .number(Double(objectID))
         attributes["GlobalID"] = .string(globalID)
         state.layers[layer].append(Feature(attributes: attributes, geometry: geometry, extent: extent))
+        state.globalIDs[layer].insert(globalID.uppercased())
         return success(objectID, globalID)
     }
 
@@ -166,6 +172,7 @@ final class SampleFeatureStore: Sendable {
             return failure(objectID, globalID, code: 1019, "Unable to find feature.")
         }
         let removed = state.layers[layer].remove(at: at)
+        if let id = removed.attributes["GlobalID"]?.string { state.globalIDs[layer].remove(id.uppercased()) }
         return success(removed.attributes["OBJECTID"]?.int64, removed.attributes["GlobalID"]?.string)
     }
 

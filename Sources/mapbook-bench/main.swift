@@ -577,6 +577,134 @@ func benchJournal(folder: String) {
     }
 }
 
+/// `edits sync` of 1,000 new places (and 96 changes to 16 counties) against the sample portal on this machine:
+/// the journal read, the service asked which adds it holds, the edits sent by `applyEdits` in
+/// requests of 250, the outcomes recorded. Five rounds, each with fresh edits on a fresh portal.
+func benchSync(folder: String) async {
+    do {
+        let content = try SampleContent.build()
+        var rounds: [Double] = []
+        for round in 0..<5 {
+            let portal = try SamplePortal(content: content)
+            defer { portal.stop() }
+            let area = folder + "/mapbook-bench-sync-\(getpid())-\(round)"
+            defer { try? FileManager.default.removeItem(atPath: area) }
+            try FileManager.default.createDirectory(atPath: area, withIntermediateDirectories: true)
+            let journal = try EditJournal(areaFolder: area)
+            let service = portal.baseURL.absoluteString + "/arcgis/rest/services/Explore_Maine_Places/FeatureServer"
+            let places = EditLayer(title: "Places", serviceLayerURL: service + "/0"), counties = EditLayer(title: "Counties", serviceLayerURL: service + "/1")
+            for index in 0..<1_000 {
+                let point = JSONValue.object(["type": .string("Point"), "coordinates": .array([.number(-70.2 + Double(index) / 10_000), .number(43.7)])])
+                try journal.save(FeatureEdit(kind: .add, layer: places, geometry: point, attributes: ["name": .string("Site \(index)"), "population": .number(10)]))
+            }
+            for county in 1...16 {
+                for step in 0..<6 {
+                    try journal.save(FeatureEdit(kind: .update, layer: counties, globalID: String(format: "{5A3E0000-0000-4000-8000-%04X%08X}", 1, county),
+                                                 objectID: Int64(county), attributes: ["NAME": .string("County \(county) \(step)")]))
+                }
+            }
+            let start = ContinuousClock.now
+            let report = try await EditSyncer(client: PortalClient(portal: portal.baseURL)).sync(journal, areaTitle: "bench")
+            rounds.append(seconds(ContinuousClock.now - start))
+            guard report.done == report.entries.count, try journal.unsynced().isEmpty else {
+                fail("the sync left \(report.entries.count - report.done) changes unsynced", status: 1)
+            }
+        }
+        print("sync_1000_adds_16_updates \(summary(rounds))")
+    } catch {
+        fail(error.userSentence, status: 1)
+    }
+}
+
+/// An area's layer drawn as it opens — the geodatabase read, the features prepared, the map
+/// composed at 200×50 — three ways: 100,000 points in the geodatabase; 110,000 in it; 100,000
+/// in it and 10,000 added in the area's journal (read, laid over, then prepared), not yet synced
+/// and synced. 20 rounds each.
+func benchJournalOverlay(folder: String) {
+    let area = folder + "/mapbook-bench-overlay-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: area) }
+    let box = GeoExtent(xmin: -71.1, ymin: 43.0, xmax: -66.9, ymax: 47.5)
+    var generator = SystemRandomNumberGenerator()
+    func point() -> GeoPoint {
+        GeoPoint(longitude: Double.random(in: box.xmin...box.xmax, using: &generator), latitude: Double.random(in: box.ymin...box.ymax, using: &generator))
+    }
+    let info = JSONValue.object([
+        "name": .string("Sites"), "geometryType": .string("esriGeometryPoint"), "objectIdField": .string("OBJECTID"),
+        "fields": .array([.object(["name": .string("OBJECTID"), "type": .string("esriFieldTypeOID")]),
+                          .object(["name": .string("GlobalID"), "type": .string("esriFieldTypeGlobalID")]),
+                          .object(["name": .string("NAME"), "type": .string("esriFieldTypeString")])]),
+        "drawingInfo": .object(["renderer": .object(["type": .string("simple"), "symbol": .object([
+            "type": .string("esriSMS"), "style": .string("esriSMSCircle"), "color": .array([200, 30, 40, 255].map { .number($0) }), "size": .number(6)])])]),
+    ])
+    let base = (0..<100_000).map { _ in point() }, added = (0..<10_000).map { _ in point() }
+    func write(_ points: [GeoPoint], to path: String) throws {
+        let writer = try GeodatabaseWriter(path: path)
+        try writer.addLayer(id: 0, table: "Sites", info: info)
+        for (index, p) in points.enumerated() {
+            let m = WebMercator.projected(longitude: p.longitude, latitude: p.latitude)
+            try writer.insert(into: "Sites", attributes: ["NAME": .string("Site \(index)"), "GlobalID": .string(FeatureEdit.newGlobalID())],
+                              shape: .point(x: m.x, y: m.y))
+        }
+        try writer.finish()
+    }
+    do {
+        try FileManager.default.createDirectory(atPath: area, withIntermediateDirectories: true)
+        try write(base, to: area + "/base.geodatabase")
+        try write(base + added, to: area + "/all.geodatabase")
+        let journal = try EditJournal(areaFolder: area)
+        for (index, p) in added.enumerated() {
+            try journal.save(FeatureEdit(kind: .add, layer: EditLayer(title: "Sites"), geometry: GeoJSON.json(.points([p])),
+                                         attributes: ["NAME": .string("Added \(index)")]))
+        }
+        let viewport = MapViewport(fitting: box, columns: 200, rows: 50)
+        let scene = MapScene(viewport: viewport, tiles: [], tileSize: 512)
+        func draw(_ path: String, overlay: Bool) throws -> Double {
+            let start = ContinuousClock.now
+            let gdb = try Geodatabase(path: path)
+            guard let layer = gdb.layers.first else { throw GeodatabaseError("no layer") }
+            var features = try gdb.features(of: layer).features
+            if overlay { features = EditOverlay.apply(try journal.all(), to: features, info: layer.info) }
+            let prepared = PreparedFeatureLayer(info: layer.info, features: features)
+            var frame = Frame(width: 200, height: 50)
+            MapComposer.draw([scene], features: [FeatureLayerScene(layer: prepared)], into: &frame, rect: frame.bounds)
+            return seconds(ContinuousClock.now - start)
+        }
+        var plain: [Double] = [], stored: [Double] = [], journalled: [Double] = [], synced: [Double] = []
+        for _ in 0..<20 {
+            plain.append(try draw(area + "/base.geodatabase", overlay: false))
+            stored.append(try draw(area + "/all.geodatabase", overlay: false))
+            journalled.append(try draw(area + "/base.geodatabase", overlay: true))
+        }
+        // Synced, the adds are looked for in the data too (an area downloaded again holds them).
+        try journal.markSynced(try journal.all().map(\.sequence))
+        for _ in 0..<20 { synced.append(try draw(area + "/base.geodatabase", overlay: true)) }
+        print("area_draw_100000_points \(summary(plain))")
+        print("area_draw_110000_points_stored \(summary(stored))")
+        print("area_draw_100000_points_and_10000_journal \(summary(journalled))")
+        print("area_draw_100000_points_and_10000_journal_synced \(summary(synced))")
+        // Where the journal's share goes: reading it, and laying it over.
+        let gdb = try Geodatabase(path: area + "/base.geodatabase")
+        guard let layer = gdb.layers.first else { throw GeodatabaseError("no layer") }
+        let features = try gdb.features(of: layer).features
+        var reads: [Double] = [], overlays: [Double] = []
+        for _ in 0..<20 {
+            var start = ContinuousClock.now
+            let edits = try journal.all()
+            reads.append(seconds(ContinuousClock.now - start))
+            start = ContinuousClock.now
+            _ = EditOverlay.apply(edits, to: features, info: layer.info)
+            overlays.append(seconds(ContinuousClock.now - start))
+        }
+        print("journal_read_10000 \(summary(reads))")
+        print("overlay_10000_over_100000 \(summary(overlays))")
+        let median = { (times: [Double]) in times.sorted()[times.count / 2] }
+        print(String(format: "journal_over_without=%.2f journal_over_stored=%.2f synced_over_without=%.2f synced_over_stored=%.2f",
+                     median(journalled) / median(plain), median(journalled) / median(stored), median(synced) / median(plain), median(synced) / median(stored)))
+    } catch {
+        fail(error.userSentence, status: 1)
+    }
+}
+
 /// A box query of 1 % of a geodatabase's extent (a tenth of each side) through its RTREE, on
 /// `points` random points over the conterminous United States written here; 20 boxes.
 func benchGeodatabaseQuery(points: Int) async {
@@ -646,7 +774,11 @@ case "features" where arguments.count == 3:
     await benchFeatures(width: size[0], height: size[1])
 case "journal" where arguments.count == 3:
     benchJournal(folder: arguments[2])
+case "overlay" where arguments.count == 3:
+    benchJournalOverlay(folder: arguments[2])
+case "sync" where arguments.count == 3:
+    await benchSync(folder: arguments[2])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | journal DIR",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | journal DIR | overlay DIR | sync DIR",
          status: 64)
 }
