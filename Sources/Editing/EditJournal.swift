@@ -127,6 +127,16 @@ public final class EditJournal {
         }
     }
 
+    /// Synced edits whose features the area's data now holds (its copies fetched again after the
+    /// sync): they are neither waiting nor needed to draw the area, and laid over fresher data they
+    /// would hide the server's later changes. Only synced edits are removed.
+    public func fold(_ sequences: [Int64]) throws {
+        guard !sequences.isEmpty else { return }
+        try transaction {
+            for sequence in sequences { try run("DELETE FROM edits WHERE sequence = ? AND status = 'synced'", [.integer(sequence)]) }
+        }
+    }
+
     /// Removes an edit not yet synced, by the user's choice; false when there is no such edit.
     @discardableResult
     public func discard(_ sequence: Int64) throws -> Bool {

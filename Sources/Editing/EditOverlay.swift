@@ -18,10 +18,10 @@ public enum EditOverlay {
         let globalIDField = info.fields.first { $0.type == "esriFieldTypeGlobalID" }?.name
         // The features of the data the edits name, found in one pass: only those are indexed. An
         // add not yet synced cannot be in the data (only the server could have put it there), so
-        // only synced adds are looked for, and changes that name no object id.
+        // only synced adds are looked for, and changes that name no object id of the data.
         let namedObjectIDs = Set(edits.compactMap { edit in edit.objectID.flatMap { $0 >= 0 ? $0 : nil } })
         let namedGlobalIDs = Set(edits.compactMap { edit -> String? in
-            guard !edit.globalID.isEmpty, edit.kind == .add ? edit.status == .synced : edit.objectID == nil else { return nil }
+            guard !edit.globalID.isEmpty, edit.kind == .add ? edit.status == .synced : (edit.objectID ?? -1) < 0 else { return nil }
             return Self.key(edit.globalID)
         })
         var byObjectID: [Int64: Int] = [:], byGlobalID: [String: Int] = [:]

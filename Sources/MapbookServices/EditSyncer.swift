@@ -3,6 +3,7 @@ import ArcGISPortal
 import Editing
 import Foundation
 import MapbookCore
+import OfflineLibrary
 
 /// What one area's sync did with each change: kept for the report that `edits sync` prints (and
 /// the browser shows), every change named, none left out.
@@ -18,6 +19,8 @@ public struct SyncReport: Sendable {
     public var entries: [Entry]
     /// Nothing was sent: a dry run says what would be.
     public var dryRun: Bool
+    /// What came down from the server into the area afterwards, or why nothing did; nil when not tried.
+    public var serverChanges: String?
 
     public var done: Int { entries.filter(\.outcome.isDone).count }
     public var refused: Int { entries.filter(\.isRefused).count }
@@ -66,6 +69,22 @@ public struct EditSyncer {
             try journal.record(synced: synced, refused: refused)
         }
         return SyncReport(areaTitle: areaTitle, entries: entries, dryRun: dryRun)
+    }
+
+    /// A downloaded area's sync as the browser and `edits sync` run it: its journal's edits sent,
+    /// then — when every change reached the server — the server's changes brought into the area's
+    /// copies of its layers (`AreaCopiesRefresh`). An area removed from the device keeps its
+    /// journal: its edits are sent all the same.
+    public func sync(area id: ItemID, title: String, library: OfflineLibrary, dryRun: Bool = false) async throws -> SyncReport {
+        let journal = try EditJournal(areaFolder: library.areaDirectory(id))
+        var report = try await sync(journal, areaTitle: title, dryRun: dryRun)
+        let records = library.downloadRecords()
+        guard !dryRun, report.waiting == 0, report.done > 0, let area = records[id]?.area, let extent = area.extent,
+              library.hasFeatureCopies(id) else { return report }
+        let layers = ((try? library.loadCatalog(records: records)) ?? nil)?.webMap.flatOperationalLayers ?? []
+        report.serverChanges = await AreaCopiesRefresh.refresh(area: id, extent: extent, webMapLayers: layers, library: library,
+                                                               client: client, journal: journal)
+        return report
     }
 
     /// One service's changes: each layer asked about editing and about the adds it already holds,

@@ -195,7 +195,7 @@ extension OfflineLibrary {
 
     /// Replaces the area's copies with `files` as a whole: written into a new folder, synced, then
     /// swapped in, so a crash leaves the old copies or the new, never a mix.
-    func saveFeatureCopies(_ files: [Data], for area: ItemID) throws(LibraryError) {
+    public func saveFeatureCopies(_ files: [Data], for area: ItemID) throws(LibraryError) {
         let folder = featuresDirectory(area), fresh = folder + ".new", old = folder + ".old"
         try? FileManager.default.removeItem(atPath: fresh)
         do throws(LibraryError) {

@@ -78,13 +78,16 @@ final class SampleFeatureStore: Sendable {
         }
     }
 
-    /// A change "by someone else": the first place of layer 0 renamed and a new one added near it,
-    /// as an office colleague editing the service while the field worker is offline.
-    func changeBySomeoneElse(stamp: Int) {
+    /// A change "by someone else": a place of layer 0 (by object id, else the first) renamed and a
+    /// new one added beside it, as an office colleague editing the service while the field worker
+    /// is offline.
+    func changeBySomeoneElse(objectID: Int64?, stamp: Int) {
         state.withLock { state in
-            guard var first = state.layers.first?.first else { return }
+            let at = objectID.flatMap { id in state.layers[0].firstIndex { $0.attributes["OBJECTID"]?.int64 == id } } ?? 0
+            guard state.layers[0].indices.contains(at) else { return }
+            var first = state.layers[0][at]
             first.attributes["name"] = .string("Renamed at the office \(stamp)")
-            state.layers[0][0] = first
+            state.layers[0][at] = first
             let objectID = state.nextObjectID[0]
             state.nextObjectID[0] += 1
             var attributes = first.attributes

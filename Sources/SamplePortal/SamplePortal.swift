@@ -213,9 +213,9 @@ final class SampleRouter: Sendable {
     }
 
     /// `GET /admin/faults?key=value&…`: changes faults (same keys as `--faults`) and shows them.
-    /// `outage=SECONDS` refuses every connection for that long, then recovers. `officeEdit` changes
-    /// the FeatureServer's features as a colleague at the office would (a place renamed, one added);
-    /// `officeDelete=OBJECTID` deletes a place.
+    /// `outage=SECONDS` refuses every connection for that long, then recovers. `officeEdit[=OBJECTID]`
+    /// changes the FeatureServer's features as a colleague at the office would (that place, else the
+    /// first, renamed, and one added beside it); `officeDelete=OBJECTID` deletes a place.
     private func admin(_ request: LoopbackRequest) -> LoopbackResponse {
         // `reset` first, whatever its place in the query: `?reset&corrupt` means a clean slate, then corrupt.
         let settings = request.query.filter { $0.key != "f" }.sorted { ($0.key == "reset" ? 0 : 1, $0.key) < ($1.key == "reset" ? 0 : 1, $1.key) }
@@ -235,8 +235,8 @@ final class SampleRouter: Sendable {
                 try? server.resume()
             }
         }
-        if settings.contains(where: { $0.0 == "officeEdit" }) {
-            features.changeBySomeoneElse(stamp: state.withLock { $0.officeEdits += 1; return $0.officeEdits })
+        if let edit = settings.first(where: { $0.0 == "officeEdit" }) {
+            features.changeBySomeoneElse(objectID: Int64(edit.1), stamp: state.withLock { $0.officeEdits += 1; return $0.officeEdits })
         }
         if let objectID = settings.first(where: { $0.0 == "officeDelete" }).flatMap({ Int64($0.1) }) {
             _ = features.apply([.init(layer: 0, adds: [], updates: [], deletes: [.number(Double(objectID))])],

@@ -270,9 +270,8 @@ struct EditsCommand: ParsableCommand {
             do {
                 let syncer = EditSyncer(client: library.selection.client())
                 for (title, id) in try EditsCommand.journals(library, area: area) {
-                    let journal = try EditJournal(areaFolder: library.library.areaDirectory(id))
-                    guard try !journal.unsynced().isEmpty else { continue }
-                    reports.append((id, try await syncer.sync(journal, areaTitle: title, dryRun: dryRun)))
+                    guard try !EditJournal(areaFolder: library.library.areaDirectory(id)).unsynced().isEmpty else { continue }
+                    reports.append((id, try await syncer.sync(area: id, title: title, library: library.library, dryRun: dryRun)))
                 }
             } catch {
                 throw Output.fail(error, json: json)
@@ -285,7 +284,7 @@ struct EditsCommand: ParsableCommand {
                     "waiting": .number(Double(waiting)),
                     "areas": .array(reports.map { entry in
                         .object(["area": .string(entry.id.rawValue), "title": .text(entry.report.areaTitle),
-                                 "changes": .array(entry.report.entries.map(Self.json))])
+                                 "changes": .array(entry.report.entries.map(Self.json)), "serverChanges": .text(entry.report.serverChanges)])
                     }),
                 ]))
             } else if entries.isEmpty {
@@ -294,6 +293,7 @@ struct EditsCommand: ParsableCommand {
                 for (_, report) in reports {
                     Output.line("\(Output.cell(report.areaTitle)): \(report.entries.count) change\(report.entries.count == 1 ? "" : "s")")
                     report.entries.forEach { Output.line("  " + Self.line($0)) }
+                    if let changes = report.serverChanges { Output.line("  " + Output.cell(changes, width: 300)) }
                 }
                 let done = entries.count - refused - waiting
                 Output.line(dryRun ? "Dry run: nothing was sent; \(waiting) change\(waiting == 1 ? "" : "s") would be."

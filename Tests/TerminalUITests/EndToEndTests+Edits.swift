@@ -6,9 +6,10 @@ import Testing
 
 extension EndToEndTests {
     /// A field worker's day: the area downloaded, then edited offline with the portal gone (a place
-    /// added, a county renamed, and a second mapbook killed mid-save); back in coverage, the
-    /// browser syncs the edits by itself, the status bar and the area's details say what went, and
-    /// the sample portal's own REST query holds each edit exactly once.
+    /// added, a county renamed, and a second mapbook killed mid-save); meanwhile a colleague edits
+    /// the service; back in coverage, the browser syncs the edits by itself, the row and the area's
+    /// details say what went, the sample portal's own REST query holds each edit exactly once, and
+    /// the colleague's change is in the area's files.
     @Test(.enabled(if: tmuxAvailable, "needs tmux (scripts/setup installs it)"), .timeLimit(.minutes(3)))
     func editsSavedOfflineSyncByThemselvesWhenThePortalIsBack() async throws {
         let portal = try SampleFixture.start()
@@ -31,6 +32,9 @@ extension EndToEndTests {
         #expect(screen.contains("Greater Portland: ") && screen.contains("Heron cove") && screen.contains("Cumbria"), "\(screen)")
 
         try portal.setOutage(false)
+        // Meanwhile, at the office: Portland renamed, a place added beside it.
+        let portland = try #require(try await SampleFixture.held(by: portal, layer: 0, where: "name = 'Portland'").first?["OBJECTID"]?.int64)
+        try await SampleFixture.admin(portal, "officeEdit=\(portland)")
         tmux.respawn("mapbook \(at)")
         // The news fades after a few seconds; what lasts is the row, which stops saying edits wait.
         screen = try await tmux.waitUntil("the edits synced by themselves", timeout: 60) {
@@ -43,9 +47,14 @@ extension EndToEndTests {
         _ = try await tmux.waitFor("5/7")
         tmux.send("Enter")
         screen = try await tmux.waitFor("Last sync")
-        #expect(screen.contains("changes synced."), "\(screen)")
+        #expect(screen.contains("changes synced.") && screen.contains("The server's changes came down"), "\(screen)")
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
+
+        // The office's change is in the area now, read from its own files.
+        tmux.respawn("mapbook identify \(at) --area 'Greater Portland' --at=-70.2589,43.6574 --zoom 14", fullScreen: false)
+        screen = try await tmux.waitFor("[exit 0]", timeout: 60)
+        #expect(screen.contains("Renamed at the office 1") && screen.contains("Added at the office 1"), "\(screen)")
 
         // The server holds each edit exactly once.
         #expect(try await SampleFixture.held(by: portal, layer: 0, where: "name = 'Heron cove'").count == 1)

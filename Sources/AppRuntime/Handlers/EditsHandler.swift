@@ -27,20 +27,20 @@ final class EditsHandler {
     }
 
     private func sync(_ area: ItemID) {
-        let folder = library.areaDirectory(area)
+        let library = library
         tasks.track { [send, connection] in
             guard let client = await connection.client else {
                 send(.edits(.syncFailed(area: area, sentence: "Not connected to the portal yet.")))
                 return
             }
             do {
-                let journal = try EditJournal(areaFolder: folder)
-                let report = try await EditSyncer(client: client).sync(journal, areaTitle: area.rawValue)
-                let unsynced = try journal.unsynced().count
+                let report = try await EditSyncer(client: client).sync(area: area, title: area.rawValue, library: library)
+                let unsynced = try EditJournal(areaFolder: library.areaDirectory(area)).unsynced().count
                 func first(_ pick: (EditSync.Outcome) -> String?) -> String? { report.entries.compactMap { pick($0.outcome) }.first }
                 let summary = SyncSummary(synced: report.done, refused: report.refused, waiting: report.waiting,
                                           firstRefusal: first { if case .refused(let why) = $0 { why } else { nil } },
-                                          firstWait: first { if case .waiting(let why) = $0 { why } else { nil } }, at: Date())
+                                          firstWait: first { if case .waiting(let why) = $0 { why } else { nil } },
+                                          serverChanges: report.serverChanges, at: Date())
                 send(.edits(.synced(area: area, summary, unsynced: unsynced)))
             } catch {
                 send(.edits(.syncFailed(area: area, sentence: error.userSentence)))

@@ -57,12 +57,15 @@ public struct SyncSummary: Equatable, Sendable {
     public var waiting: Int
     public var firstRefusal: String?
     public var firstWait: String?
+    /// What came down from the server into the area afterwards, or why nothing did.
+    public var serverChanges: String?
     public var at: Date
 
-    public init(synced: Int, refused: Int, waiting: Int, firstRefusal: String? = nil, firstWait: String? = nil, at: Date) {
+    public init(synced: Int, refused: Int, waiting: Int, firstRefusal: String? = nil, firstWait: String? = nil, serverChanges: String? = nil, at: Date) {
         self.synced = synced; self.refused = refused; self.waiting = waiting
         self.firstRefusal = firstRefusal.map { TerminalText.sanitizedLine($0, maxLength: 300) }
         self.firstWait = firstWait.map { TerminalText.sanitizedLine($0, maxLength: 300) }
+        self.serverChanges = serverChanges.map { TerminalText.sanitizedLine($0, maxLength: 300) }
         self.at = at
     }
 
