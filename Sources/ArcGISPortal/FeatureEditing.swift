@@ -29,21 +29,27 @@ extension PortalClient {
         return EditableLayerInfo(json: try await getJSON(url, [], query: []))
     }
 
-    /// Which of `ids` the layer at `url` holds (upper-cased), asked in batches.
-    public func heldGlobalIDs(_ ids: [String], layer url: URL, field: String) async throws -> Set<String> {
-        var held: Set<String> = []
+    /// The features of the layer at `url` with these GlobalIDs, by GlobalID (upper-cased): their
+    /// values, asked in batches. Features not asked about are ignored.
+    public func heldFeatures(_ ids: [String], layer url: URL, field: String) async throws -> [String: [String: JSONValue]] {
+        var held: [String: [String: JSONValue]] = [:]
         for start in stride(from: 0, to: ids.count, by: Self.globalIDsPerQuery) {
             let batch = Array(ids[start..<min(start + Self.globalIDsPerQuery, ids.count)])
             guard let clause = Self.globalIDClause(batch, field: field) else { continue }
-            let json = try await getJSON(url, ["query"], query: [("where", clause), ("outFields", field), ("returnGeometry", "false")])
+            let json = try await getJSON(url, ["query"], query: [("where", clause), ("outFields", "*"), ("returnGeometry", "false")])
             guard let features = json["features"] else { throw FeatureServiceError("\(url.host ?? "The service") did not answer which features it holds.") }
             let asked = Set(batch.map { $0.uppercased() })
             for feature in features.array {
-                // Only what was asked about counts: a server answering with other features changes nothing.
-                if let id = feature["attributes"]?[field]?.string?.uppercased(), asked.contains(id) { held.insert(id) }
+                guard let attributes = feature["attributes"]?.object, let id = attributes[field]?.string?.uppercased(), asked.contains(id) else { continue }
+                held[id] = attributes
             }
         }
         return held
+    }
+
+    /// Which of `ids` the layer at `url` holds (upper-cased).
+    public func heldGlobalIDs(_ ids: [String], layer url: URL, field: String) async throws -> Set<String> {
+        Set(try await heldFeatures(ids, layer: url, field: field).keys)
     }
 
     /// `GlobalID IN ('{…}', …)`, with only GlobalIDs' characters let through, so nothing typed

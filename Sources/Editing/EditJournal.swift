@@ -16,8 +16,9 @@ public struct EditJournalError: UserFacingError, Equatable, Sendable {
 /// and a new journal started: `keptAside` says where the old one is.
 public final class EditJournal {
     public static let fileName = "edits.sqlite"
-    /// The journal's layout; a newer one is refused rather than misread.
-    static let formatVersion: Int32 = 1
+    /// The journal's layout; a newer one is refused rather than misread. 2 added each change's
+    /// values before it (`original`), what a sync compares the server's with.
+    static let formatVersion: Int32 = 2
 
     public let path: String
     /// Where a damaged journal found at `path` was moved, when one was.
@@ -102,11 +103,12 @@ public final class EditJournal {
     /// Writes `edit` as pending (inside a transaction); returns its sequence number.
     private func insert(_ edit: FeatureEdit) throws -> Int64 {
         try run("""
-            INSERT INTO edits (kind, layer_title, layer_url, global_id, object_id, geometry, attributes, saved_at, status, reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL)
+            INSERT INTO edits (kind, layer_title, layer_url, global_id, object_id, geometry, attributes, saved_at, status, reason, original)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, ?)
             """, [.text(edit.kind.rawValue), .text(edit.layer.title), edit.layer.serviceLayerURL.map(Value.text) ?? .null,
                   .text(edit.globalID), edit.objectID.map(Value.integer) ?? .null, edit.geometry.map { .text($0.compactText) } ?? .null,
-                  .text(JSONValue.object(edit.attributes).compactText), .real(edit.savedAt.timeIntervalSince1970)])
+                  .text(JSONValue.object(edit.attributes).compactText), .real(edit.savedAt.timeIntervalSince1970),
+                  edit.original.map { .text(JSONValue.object($0).compactText) } ?? .null])
         return sqlite3_last_insert_rowid(db)
     }
 
@@ -173,7 +175,7 @@ public final class EditJournal {
 
     private func edits(where clause: String) throws -> [FeatureEdit] {
         let statement = try prepare("""
-            SELECT sequence, kind, layer_title, layer_url, global_id, object_id, geometry, attributes, saved_at, status, reason
+            SELECT sequence, kind, layer_title, layer_url, global_id, object_id, geometry, attributes, saved_at, status, reason, original
             FROM edits WHERE \(clause)
             """)
         defer { sqlite3_finalize(statement) }
@@ -202,7 +204,8 @@ public final class EditJournal {
                                      layer: EditLayer(title: title, serviceLayerURL: text(3)), globalID: globalID,
                                      objectID: sqlite3_column_type(statement, 5) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 5),
                                      geometry: json(6), attributes: attributes,
-                                     savedAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 8)), status: status))
+                                     savedAt: Date(timeIntervalSince1970: sqlite3_column_double(statement, 8)), status: status,
+                                     original: json(11)?.object))
         }
         return found
     }
@@ -225,6 +228,12 @@ public final class EditJournal {
         // Opening a journal already laid out writes nothing (a reader takes no write lock).
         guard version < Int64(Self.formatVersion) else { return }
         try transaction {
+            guard version == 0 else {
+                // Layout 1 to 2: the values before each change, unknown for the edits already saved.
+                try run("ALTER TABLE edits ADD COLUMN original TEXT")
+                try run("PRAGMA user_version = \(Self.formatVersion)")
+                return
+            }
             try run("""
                 CREATE TABLE IF NOT EXISTS edits (
                   sequence INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -233,7 +242,8 @@ public final class EditJournal {
                   global_id TEXT NOT NULL, object_id INTEGER,
                   geometry TEXT, attributes TEXT NOT NULL,
                   saved_at REAL NOT NULL,
-                  status TEXT NOT NULL CHECK (status IN ('pending', 'synced', 'refused', 'undone')), reason TEXT)
+                  status TEXT NOT NULL CHECK (status IN ('pending', 'synced', 'refused', 'undone')), reason TEXT,
+                  original TEXT)
                 """)
             try run("PRAGMA user_version = \(Self.formatVersion)")
         }

@@ -44,13 +44,62 @@ public enum EditSync {
         case waiting(String)
         /// A dry run: it would be sent.
         case wouldBeSent
+        /// Not sent: the server changed these fields too since the area was downloaded. It waits,
+        /// marked, for the user to keep theirs or take the server's (`--prefer mine|theirs`).
+        case conflict([FieldConflict])
+        /// The server's values kept (`--prefer theirs`): nothing of the change was left to send.
+        case tookTheirs
 
         public var isDone: Bool {
             switch self {
-            case .added, .updated, .deleted, .alreadyThere: true
-            case .refused, .waiting, .wouldBeSent: false
+            case .added, .updated, .deleted, .alreadyThere, .tookTheirs: true
+            case .refused, .waiting, .wouldBeSent, .conflict: false
             }
         }
+    }
+
+    /// A field changed here and on the server since the area was downloaded, to different values.
+    public struct FieldConflict: Equatable, Sendable {
+        public var field: String
+        public var mine: JSONValue
+        public var theirs: JSONValue
+        /// What both started from.
+        public var was: JSONValue
+
+        public init(field: String, mine: JSONValue, theirs: JSONValue, was: JSONValue) {
+            self.field = field; self.mine = mine; self.theirs = theirs; self.was = was
+        }
+    }
+
+    /// What to do with a conflict: hold the change for the user (the default), send it anyway, or
+    /// keep the server's values of the fields in conflict.
+    public enum ConflictPolicy: String, Sendable, CaseIterable { case ask, mine, theirs }
+
+    /// The fields of an update the server changed too, to something else: compared with the values
+    /// the area held before the change. A field whose value before is not known is not one.
+    public static func conflicts(of change: PendingChange, server: [String: JSONValue]) -> [FieldConflict] {
+        guard change.kind == .update else { return [] }
+        return change.attributes.keys.sorted().compactMap { field in
+            guard let was = change.original[field], let theirs = server[field], let mine = change.attributes[field],
+                  !same(theirs, was), !same(theirs, mine) else { return nil }
+            return FieldConflict(field: field, mine: mine, theirs: theirs, was: was)
+        }
+    }
+
+    /// The sentence a conflict is kept with in the journal (and shown): each field side by side.
+    public static func sentence(_ conflicts: [FieldConflict]) -> String {
+        func shown(_ value: JSONValue) -> String {
+            value == .null ? "(empty)" : "“" + TerminalText.sanitizedLine(value.string ?? value.compactText, maxLength: 80) + "”"
+        }
+        let fields = conflicts.map { "\(TerminalText.sanitizedLine($0.field, maxLength: 60)) is \(shown($0.mine)) here, \(shown($0.theirs)) on the server (it was \(shown($0.was)))" }
+        return "Changed on the server too: " + fields.joined(separator: "; ") + ". Sync with --prefer mine or --prefer theirs."
+    }
+
+    /// Equal as values: a number the server wrote as text is the same number.
+    static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        if a == b { return true }
+        guard let left = a.string, let right = b.string else { return false }
+        return left == right
     }
 
     /// The `edits` parameter of a service's `applyEdits` with `useGlobalIds=true`: per layer, adds

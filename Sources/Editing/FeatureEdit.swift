@@ -40,11 +40,16 @@ public struct FeatureEdit: Equatable, Sendable {
     public var attributes: [String: JSONValue]
     public var savedAt: Date
     public var status: Status
+    /// A change's fields as the area held them before it, by field name: what a sync compares the
+    /// server's values with to find a conflict. Nil when not known (an add; an edit saved before
+    /// mapbook kept them).
+    public var original: [String: JSONValue]?
 
     public init(sequence: Int64 = 0, kind: Kind, layer: EditLayer, globalID: String = FeatureEdit.newGlobalID(), objectID: Int64? = nil,
-                geometry: JSONValue? = nil, attributes: [String: JSONValue] = [:], savedAt: Date = Date(), status: Status = .pending) {
+                geometry: JSONValue? = nil, attributes: [String: JSONValue] = [:], savedAt: Date = Date(), status: Status = .pending,
+                original: [String: JSONValue]? = nil) {
         self.sequence = sequence; self.kind = kind; self.layer = layer; self.globalID = globalID; self.objectID = objectID
-        self.geometry = geometry; self.attributes = attributes; self.savedAt = savedAt; self.status = status
+        self.geometry = geometry; self.attributes = attributes; self.savedAt = savedAt; self.status = status; self.original = original
     }
 
     /// A GlobalID as ArcGIS writes one: a UUID in braces, upper case.
@@ -77,7 +82,8 @@ public enum EditExchange {
         .object(["kind": .string(edit.kind.rawValue), "layer": .string(edit.layer.title),
                  "serviceLayer": edit.layer.serviceLayerURL.map(JSONValue.string) ?? .null, "globalId": .string(edit.globalID),
                  "objectId": edit.objectID.map { .number(Double($0)) } ?? .null, "geometry": edit.geometry ?? .null,
-                 "attributes": .object(edit.attributes), "saved": .number(edit.savedAt.timeIntervalSince1970)])
+                 "attributes": .object(edit.attributes), "saved": .number(edit.savedAt.timeIntervalSince1970),
+                 "original": edit.original.map(JSONValue.object) ?? .null])
     }
 
     /// The areas and their edits a document holds; one sentence when it is not such a document.
@@ -112,6 +118,7 @@ public enum EditExchange {
         }
         let geometry = json["geometry"].flatMap { $0 == .null ? nil : $0 }
         return FeatureEdit(kind: kind, layer: EditLayer(title: layer, serviceLayerURL: json["serviceLayer"]?.string), globalID: globalID.string ?? "",
-                           objectID: objectID, geometry: geometry, attributes: attributes, savedAt: Date(timeIntervalSince1970: saved))
+                           objectID: objectID, geometry: geometry, attributes: attributes, savedAt: Date(timeIntervalSince1970: saved),
+                           original: json["original"]?.object)
     }
 }

@@ -21,11 +21,14 @@ public struct PendingChange: Equatable, Sendable {
     public var sequences: [Int64]
     /// Why the server refused one of them, when it did.
     public var refused: String?
+    /// The changed fields' values before the first of these edits, where known: what the server's
+    /// are compared with to find a conflict.
+    public var original: [String: JSONValue]
 
     public init(kind: Kind, layer: EditLayer, globalID: String, objectID: Int64?, geometry: JSONValue?, attributes: [String: JSONValue],
-                sequences: [Int64], refused: String?) {
+                sequences: [Int64], refused: String?, original: [String: JSONValue] = [:]) {
         self.kind = kind; self.layer = layer; self.globalID = globalID; self.objectID = objectID; self.geometry = geometry
-        self.attributes = attributes; self.sequences = sequences; self.refused = refused
+        self.attributes = attributes; self.sequences = sequences; self.refused = refused; self.original = original
     }
 
     /// The changes `edits` amount to, layer by layer in the order first edited, features in the
@@ -48,7 +51,8 @@ public struct PendingChange: Equatable, Sendable {
                 if edit.kind == .add { index[edit.layer.title + "\u{0}gid:" + edit.globalID] = changes.count }
                 changes.append(PendingChange(kind: kind, layer: edit.layer, globalID: edit.globalID,
                                              objectID: edit.kind == .add ? nil : edit.objectID, geometry: edit.geometry,
-                                             attributes: edit.attributes, sequences: [edit.sequence], refused: reason))
+                                             attributes: edit.attributes, sequences: [edit.sequence], refused: reason,
+                                             original: edit.kind == .update ? edit.original ?? [:] : [:]))
                 continue
             }
             changes[at].sequences.append(edit.sequence)
@@ -61,6 +65,8 @@ public struct PendingChange: Equatable, Sendable {
             case .update:
                 if let geometry = edit.geometry { changes[at].geometry = geometry }
                 changes[at].attributes.merge(edit.attributes) { _, new in new }
+                // A field's value before the first change to it, on a feature not added here.
+                if changes[at].kind == .update { changes[at].original.merge(edit.original ?? [:]) { first, _ in first } }
             case .delete:
                 if changes[at].kind == .add {
                     // Added and deleted before any sync: nothing to send.

@@ -110,8 +110,10 @@ public struct AreaEditor {
         if let geometry { try check(geometry, for: layer) }
         let attributes = try Self.attributes(values, of: layer)
         guard geometry != nil || !attributes.isEmpty else { throw EditRefused("Nothing to change: give --at, --geometry or --set.") }
+        // The values as the area held them: a sync compares the server's with these.
+        let original = Dictionary(uniqueKeysWithValues: attributes.keys.map { ($0, feature.attributes[$0] ?? .null) })
         return try journal.save(FeatureEdit(kind: .update, layer: layer.editLayer, globalID: try globalID(of: feature, objectID: objectID, in: layer),
-                                            objectID: objectID, geometry: geometry.map(GeoJSON.json), attributes: attributes))
+                                            objectID: objectID, geometry: geometry.map(GeoJSON.json), attributes: attributes, original: original))
     }
 
     /// A feature of `layer` deleted.

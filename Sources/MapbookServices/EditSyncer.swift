@@ -12,7 +12,22 @@ public struct SyncReport: Sendable {
         public var change: PendingChange
         public var outcome: EditSync.Outcome
 
-        public var isRefused: Bool { if case .refused = outcome { true } else { false } }
+        /// Refused by the server, or held for the user's decision (a conflict): it waits, marked.
+        public var isRefused: Bool {
+            switch outcome {
+            case .refused, .conflict: true
+            default: false
+            }
+        }
+
+        /// Why it was refused or held, when it was.
+        public var refusal: String? {
+            switch outcome {
+            case .refused(let why): why
+            case .conflict(let fields): EditSync.sentence(fields)
+            default: nil
+            }
+        }
     }
 
     public var areaTitle: String
@@ -35,10 +50,12 @@ public struct SyncReport: Sendable {
 /// GlobalID and not sent twice.
 public struct EditSyncer {
     public let client: PortalClient
+    /// What to do with a change the server made too (`--prefer`); held for the user by default.
+    public let conflicts: EditSync.ConflictPolicy
     /// Changes sent in one request at most: a thousand edits go in a few bounded requests.
     public static let changesPerRequest = 250
 
-    public init(client: PortalClient) { self.client = client }
+    public init(client: PortalClient, conflicts: EditSync.ConflictPolicy = .ask) { self.client = client; self.conflicts = conflicts }
 
     public func sync(_ journal: EditJournal, areaTitle: String, dryRun: Bool = false) async throws -> SyncReport {
         let changes = PendingChange.of(try journal.unsynced())
@@ -61,8 +78,9 @@ public struct EditSyncer {
             var synced: [Int64] = [], refused: [(sequence: Int64, reason: String)] = []
             for entry in entries {
                 switch entry.outcome {
-                case .added, .updated, .deleted, .alreadyThere: synced += entry.change.sequences
+                case .added, .updated, .deleted, .alreadyThere, .tookTheirs: synced += entry.change.sequences
                 case .refused(let reason): refused += entry.change.sequences.map { ($0, reason) }
+                case .conflict(let fields): refused += entry.change.sequences.map { ($0, EditSync.sentence(fields)) }
                 case .waiting, .wouldBeSent: break
                 }
             }
@@ -95,6 +113,7 @@ public struct EditSyncer {
         guard let serviceURL = URL(string: service) else { return outcomes }
         var fields: [Int: String] = [:]
         var toSend: [(index: Int, layerID: Int)] = []
+        var sending = changes
         for layerID in Set(items.map(\.target.layerID)).sorted() {
             let own = items.filter { $0.target.layerID == layerID }
             let layerURL = serviceURL.appendingPathComponent(String(layerID))
@@ -105,12 +124,23 @@ public struct EditSyncer {
                     continue
                 }
                 fields[layerID] = field
-                let adds = own.filter { changes[$0.index].kind == .add }
-                let held = try await client.heldGlobalIDs(adds.map { changes[$0.index].globalID }, layer: layerURL, field: field)
+                // The adds the layer holds already, and the server's values of the features changed here.
+                let asked = own.filter { changes[$0.index].kind == .add || !changes[$0.index].original.isEmpty }
+                let server = try await client.heldFeatures(asked.map { changes[$0.index].globalID }, layer: layerURL, field: field)
                 for item in own {
                     let change = changes[item.index]
-                    if change.kind == .add, held.contains(change.globalID.uppercased()) {
+                    let clashes = server[change.globalID.uppercased()].map { EditSync.conflicts(of: change, server: $0) } ?? []
+                    if change.kind == .add, server[change.globalID.uppercased()] != nil {
                         outcomes[item.index] = .alreadyThere
+                    } else if !clashes.isEmpty, conflicts != .mine {
+                        guard conflicts == .theirs else { outcomes[item.index] = .conflict(clashes); continue }
+                        // The server's values kept: only the fields not in conflict go.
+                        for clash in clashes { sending[item.index].attributes[clash.field] = nil }
+                        if sending[item.index].attributes.isEmpty, sending[item.index].geometry == nil {
+                            outcomes[item.index] = .tookTheirs
+                        } else {
+                            toSend.append((item.index, layerID))
+                        }
                     } else if let refusal = info.capabilities.refusal(of: change.kind.capability, layer: info.name) {
                         outcomes[item.index] = .refused(refusal)
                     } else if change.globalID.isEmpty {
@@ -129,7 +159,7 @@ public struct EditSyncer {
         }
         for start in stride(from: 0, to: toSend.count, by: Self.changesPerRequest) {
             let batch = Array(toSend[start..<min(start + Self.changesPerRequest, toSend.count)])
-            let sent = batch.map { (layerID: $0.layerID, change: changes[$0.index]) }
+            let sent = batch.map { (layerID: $0.layerID, change: sending[$0.index]) }
             do {
                 let answer = try await client.applyEdits(service: serviceURL, edits: EditSync.editsParameter(sent, globalIDFields: fields))
                 var results = EditSync.outcomes(of: answer, for: sent)

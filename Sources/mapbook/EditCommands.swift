@@ -263,12 +263,15 @@ struct EditsCommand: ParsableCommand {
         @OptionGroup var library: LibraryOptions
         @Option(help: ArgumentHelp("Only this area (item id or title).", valueName: "AREA")) var area: String?
         @Flag(help: "Ask the services, send nothing: say what would be sent and what they hold already.") var dryRun = false
+        @Option(help: ArgumentHelp("A change the server made too: keep it for a decision (ask, the default), send yours (mine), or keep the server's values (theirs).",
+                                   valueName: "ask|mine|theirs"))
+        var prefer: EditSync.ConflictPolicy = .ask
         @Flag(help: "Print JSON (described in docs/cli.md).") var json = false
 
         func run() async throws {
             var reports: [(id: ItemID, report: SyncReport)] = []
             do {
-                let syncer = EditSyncer(client: library.selection.client())
+                let syncer = EditSyncer(client: library.selection.client(), conflicts: prefer)
                 for (title, id) in try EditsCommand.journals(library, area: area) {
                     guard try !EditJournal(areaFolder: library.library.areaDirectory(id)).unsynced().isEmpty else { continue }
                     reports.append((id, try await syncer.sync(area: id, title: title, library: library.library, dryRun: dryRun)))
@@ -319,6 +322,8 @@ struct EditsCommand: ParsableCommand {
             case .refused(let reason): return "REFUSED: \(head): \(Output.cell(reason, width: 300))"
             case .waiting(let reason): return "waiting: \(head): \(Output.cell(reason, width: 300))"
             case .wouldBeSent: return "to send: \(head)"
+            case .conflict(let fields): return "CONFLICT: \(head): \(EditSync.sentence(fields))"
+            case .tookTheirs: return "kept the server's: \(head)"
             }
         }
 
@@ -332,6 +337,13 @@ struct EditsCommand: ParsableCommand {
             case .refused(let why): ("refused", why, nil)
             case .waiting(let why): ("waiting", why, nil)
             case .wouldBeSent: ("wouldBeSent", nil, nil)
+            case .conflict(let fields): ("conflict", EditSync.sentence(fields), nil)
+            case .tookTheirs: ("tookTheirs", nil, nil)
+            }
+            if case .conflict(let fields) = entry.outcome {
+                members["conflicts"] = .array(fields.map { clash in
+                    .object(["field": .text(clash.field), "mine": clash.mine, "theirs": clash.theirs, "was": clash.was])
+                })
             }
             members["outcome"] = .string(outcome)
             members["reason"] = .text(reason)
@@ -509,3 +521,5 @@ struct EditsCommand: ParsableCommand {
         ])
     }
 }
+
+extension EditSync.ConflictPolicy: ExpressibleByArgument {}

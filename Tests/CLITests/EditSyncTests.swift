@@ -223,6 +223,38 @@ final class EditSyncTests {
         #expect(left.isEmpty, "the synced edits are in the fresh copies now")
     }
 
+    /// A place renamed here and at the office since the download: held, side by side, until the user
+    /// keeps theirs (`--prefer mine`) or takes the server's (`--prefer theirs`); a field changed only
+    /// here goes either way.
+    @Test(arguments: [EditSync.ConflictPolicy.mine, .theirs])
+    func aChangeTheServerMadeTooIsHeldUntilTheUserChooses(_ prefer: EditSync.ConflictPolicy) async throws {
+        try await downloaded()
+        let portland = try #require(try await SampleFixture.held(by: server, layer: 0, where: "name = 'Portland'").first?["OBJECTID"]?.int64)
+        let renamed = try await CLI.runAsync(["feature", "update"] + area + ["--layer", "Places", "--id", String(portland), "--set", "name=Portland Harbor",
+                                             "--set", "population=70000"] + common)
+        try #require(renamed.status == 0, "\(renamed.stderr)")
+        try await SampleFixture.admin(server, "officeEdit=\(portland)")
+
+        let held = try await sync()
+        #expect(held.status == 6)
+        #expect(outcomes(held.json) == ["conflict"])
+        let change = try #require(((held.json["areas"] as? [[String: Any]]) ?? []).first.flatMap { ($0["changes"] as? [[String: Any]])?.first })
+        let conflicts = try #require(change["conflicts"] as? [[String: Any]])
+        #expect(conflicts.count == 1 && conflicts.first?["field"] as? String == "name")
+        #expect(conflicts.first?["mine"] as? String == "Portland Harbor" && conflicts.first?["theirs"] as? String == "Renamed at the office 1"
+                && conflicts.first?["was"] as? String == "Portland")
+        #expect(try await SampleFixture.held(by: server, layer: 0, where: "OBJECTID = \(portland)").first?["population"] != .number(70000), "nothing sent")
+        let list = try await CLI.runAsync(["edits", "list"] + common)
+        #expect(list.stdout.contains("refused: Changed on the server too: name is “Portland Harbor” here"), "\(list.stdout)")
+
+        let chosen = try await sync(["--prefer", prefer.rawValue])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(outcomes(chosen.json) == ["updated"])
+        let now = try #require(try await SampleFixture.held(by: server, layer: 0, where: "OBJECTID = \(portland)").first)
+        #expect(now["name"]?.string == (prefer == .mine ? "Portland Harbor" : "Renamed at the office 1"))
+        #expect(now["population"] == .number(70000), "the field not in conflict goes either way")
+    }
+
     @Test func theTextReportNamesEachChange() async throws {
         try await downloaded()
         _ = try await addPlace("Heron cove")

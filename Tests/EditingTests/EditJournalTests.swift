@@ -159,6 +159,30 @@ struct EditJournalTests {
         #expect(try journal.all().count == saved + 1)
     }
 
+    /// A journal of layout 1 (before the values before a change were kept) opens as it was, every
+    /// edit readable, and takes the new column once.
+    @Test func aJournalOfTheFirstLayoutIsBroughtForward() throws {
+        let path = folder + "/" + EditJournal.fileName
+        var db: OpaquePointer?
+        #expect(sqlite3_open(path, &db) == SQLITE_OK)
+        let layoutOne = """
+            CREATE TABLE edits (sequence INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL CHECK (kind IN ('add', 'update', 'delete')),
+              layer_title TEXT NOT NULL, layer_url TEXT, global_id TEXT NOT NULL, object_id INTEGER, geometry TEXT, attributes TEXT NOT NULL,
+              saved_at REAL NOT NULL, status TEXT NOT NULL CHECK (status IN ('pending', 'synced', 'refused', 'undone')), reason TEXT);
+            INSERT INTO edits (kind, layer_title, global_id, object_id, attributes, saved_at, status) VALUES ('update', 'Sites', '{A}', 7, '{"NAME":"Dock"}', 1800000000, 'pending');
+            PRAGMA user_version = 1;
+            """
+        #expect(sqlite3_exec(db, layoutOne, nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(db)
+        let journal = try EditJournal(areaFolder: folder)
+        let old = try #require(try journal.all().first)
+        #expect(old.attributes == ["NAME": .string("Dock")] && old.original == nil)
+        let saved = try journal.save(FeatureEdit(kind: .update, layer: Self.sites, globalID: "{A}", objectID: 7, attributes: ["NAME": .string("Pier")],
+                                                 original: ["NAME": .string("Dock")]))
+        #expect(try EditJournal(areaFolder: folder).all().last?.original == ["NAME": .string("Dock")])
+        #expect(saved.sequence == 2)
+    }
+
     @Test func aJournalFromANewerMapbookIsLeftAlone() throws {
         do { _ = try EditJournal(areaFolder: folder).save(FeatureEdit(kind: .add, layer: Self.sites)) }
         let path = folder + "/" + EditJournal.fileName

@@ -86,3 +86,36 @@ struct EditSyncRulesTests {
         #expect(EditSync.settle(.updated, of: update, heldByServer: true) == .updated)
     }
 }
+
+/// A conflict: a field changed here and on the server since the area was downloaded, to different values.
+struct ConflictRulesTests {
+    static func change(_ attributes: [String: JSONValue], original: [String: JSONValue]) -> PendingChange {
+        PendingChange(kind: .update, layer: EditLayer(title: "Sites"), globalID: "{A}", objectID: 7, geometry: nil, attributes: attributes,
+                      sequences: [1], refused: nil, original: original)
+    }
+
+    @Test func onlyAFieldBothSidesChangedDifferentlyIsAConflict() {
+        let change = Self.change(["NAME": .string("Heron point"), "KIND": .number(2), "NOTE": .string("x")],
+                                 original: ["NAME": .string("Heron cove"), "KIND": .number(1)])
+        let server: [String: JSONValue] = ["NAME": .string("Heron bay"), "KIND": .string("1"), "NOTE": .string("y")]
+        #expect(EditSync.conflicts(of: change, server: server) == [EditSync.FieldConflict(field: "NAME", mine: .string("Heron point"),
+                                                                                            theirs: .string("Heron bay"), was: .string("Heron cove"))],
+                "KIND unchanged on the server (a number written as text); NOTE's value before is not known")
+        #expect(EditSync.conflicts(of: change, server: ["NAME": .string("Heron point")]).isEmpty, "the same change on both sides")
+        #expect(EditSync.conflicts(of: change, server: [:]).isEmpty)
+        let sentence = EditSync.sentence(EditSync.conflicts(of: change, server: server))
+        #expect(sentence == "Changed on the server too: NAME is “Heron point” here, “Heron bay” on the server (it was “Heron cove”). Sync with --prefer mine or --prefer theirs.")
+    }
+
+    @Test func aFeaturesValuesBeforeAreThoseOfItsFirstChange() {
+        let layer = EditLayer(title: "Sites")
+        let edits = [
+            FeatureEdit(sequence: 1, kind: .update, layer: layer, globalID: "{A}", objectID: 7, attributes: ["NAME": .string("B")], original: ["NAME": .string("A")]),
+            FeatureEdit(sequence: 2, kind: .update, layer: layer, globalID: "{A}", objectID: 7, attributes: ["NAME": .string("C"), "KIND": .number(3)],
+                        original: ["NAME": .string("B"), "KIND": .number(1)]),
+        ]
+        let change = try? #require(PendingChange.of(edits).first)
+        #expect(change?.original == ["NAME": .string("A"), "KIND": .number(1)])
+        #expect(PendingChange.of([FeatureEdit(sequence: 1, kind: .add, layer: layer, globalID: "{B}", attributes: ["NAME": .string("X")])]).first?.original == [:])
+    }
+}

@@ -38,7 +38,7 @@ final class EditsHandler {
                 let unsynced = try EditJournal(areaFolder: library.areaDirectory(area)).unsynced().count
                 func first(_ pick: (EditSync.Outcome) -> String?) -> String? { report.entries.compactMap { pick($0.outcome) }.first }
                 let summary = SyncSummary(synced: report.done, refused: report.refused, waiting: report.waiting,
-                                          firstRefusal: first { if case .refused(let why) = $0 { why } else { nil } },
+                                          firstRefusal: report.entries.lazy.compactMap(\.refusal).first,
                                           firstWait: first { if case .waiting(let why) = $0 { why } else { nil } },
                                           serverChanges: report.serverChanges, at: Date())
                 send(.edits(.synced(area: area, summary, unsynced: unsynced)))
