@@ -87,14 +87,15 @@ extension PortalClient {
         }
     }
 
-    /// `createReplica` of the feature service's layers that meet `extent`: no sync, a mobile
-    /// geodatabase, no attachments, asynchronous. A POST, as the parameters can be long.
+    /// `createReplica` of the feature service's layers that meet `extent`: sync-enabled per layer
+    /// (so the area's edits can go back), a mobile geodatabase, no attachments, asynchronous. A POST,
+    /// as the parameters can be long.
     public func submitReplica(_ layer: OnDemandLayer, extent: GeoExtent, name: String) async throws -> ServiceJob {
         let service = try serviceURL(layer)
         let form: [(String, String)] = [
             ("replicaName", name), ("layers", layer.layerIDs.map(String.init).joined(separator: ",")),
             ("geometry", Self.envelope(extent)), ("geometryType", "esriGeometryEnvelope"), ("inSR", "4326"),
-            ("returnAttachments", "false"), ("syncModel", "none"), ("dataFormat", "sqlite"),
+            ("returnAttachments", "false"), ("syncModel", "perLayer"), ("dataFormat", "sqlite"),
             ("transportType", "esriTransportTypeUrl"), ("async", "true"),
         ]
         let json = try await getJSON(formPost(base: service, ["createReplica"], form: form), about: nil)

@@ -102,6 +102,19 @@ public struct AreaEditor {
         return try journal.save(FeatureEdit(kind: .add, layer: layer.editLayer, geometry: GeoJSON.json(geometry), attributes: attributes))
     }
 
+    /// A pin shared as a feature of `layer` (the POST of the app mapbook descends from): at the pin's
+    /// point, its title in the layer's display field when that field takes text and is not set.
+    @discardableResult
+    public func add(pinTitled title: String, at point: GeoPoint, to layerName: String, values: [(field: String, typed: String)]) throws -> FeatureEdit {
+        let layer = try layer(named: layerName, for: .add)
+        var values = values
+        if let display = layer.info.displayField.flatMap(layer.info.field), display.editable, display.type == "esriFieldTypeString",
+           !values.contains(where: { $0.field.caseInsensitiveCompare(display.name) == .orderedSame || $0.field.caseInsensitiveCompare(display.alias ?? "") == .orderedSame }) {
+            values.insert((display.name, title), at: 0)
+        }
+        return try add(to: layer.title, geometry: .points([point]), values: values)
+    }
+
     /// A feature of `layer` changed: its shape moved, or the values typed set.
     @discardableResult
     public func update(_ objectID: Int64, of layerName: String, geometry: GeoGeometry?, values: [(field: String, typed: String)]) throws -> FeatureEdit {

@@ -169,6 +169,9 @@ struct SampleExportRoutes {
                 return SampleREST.json(SampleREST.error(400, "Invalid or missing input parameters.",
                                                         details: ["async=true, dataFormat=sqlite and an envelope geometry are required."]))
             }
+            guard ["none", "perLayer", "perReplica"].contains(parameters["syncModel"] ?? "none") else {
+                return SampleREST.json(SampleREST.error(400, "Invalid or missing input parameters.", details: ["Invalid syncModel."]))
+            }
             let layers = (parameters["layers"] ?? "").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard !layers.isEmpty, layers.allSatisfy(SampleAreaGeodatabase.tables.indices.contains) else {
                 return SampleREST.json(SampleREST.error(400, "Invalid or missing input parameters.", details: ["Invalid layers."]))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapbookCore
+import MapbookServices
 import OfflineLibrary
 import Geometry
 import UserFiles
@@ -11,7 +12,7 @@ struct PinsCommand: ParsableCommand {
         commandName: "pins",
         abstract: "Your own pins: add, list, remove, export as GeoJSON and import GeoJSON points.",
         discussion: "Pins are kept in the offline library's folder (pins.json), whatever the portal.",
-        subcommands: [Add.self, List.self, Remove.self, Export.self, Import.self])
+        subcommands: [Add.self, List.self, Remove.self, Share.self, Export.self, Import.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a pin.")
@@ -70,6 +71,30 @@ struct PinsCommand: ParsableCommand {
                 Output.line("Removed the pin.")
             } catch {
                 throw Output.fail(error, json: false)
+            }
+        }
+    }
+
+    struct Share: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "share", abstract: "Make a pin a feature of a downloaded area's layer (its title in the layer's display field); a sync sends it.")
+        @OptionGroup var library: LibraryOptions
+        @Argument(help: "The pin's id (or the start of it).") var id: String
+        @Option(help: ArgumentHelp("The downloaded map area (item id or title).", valueName: "AREA")) var area: String
+        @Option(help: ArgumentHelp("The layer, by its title in the area.", valueName: "NAME")) var layer: String
+        @OptionGroup var values: FeatureCommand.Values
+        @Flag(help: "Print the saved edit as JSON (described in docs/cli.md).") var json = false
+
+        func run() async throws {
+            try await FeatureCommand.save(json: json) {
+                let matching = try PinStore(root: library.dataDirectory.root).load().filter { $0.id.hasPrefix(id) }
+                guard matching.count == 1, let pin = matching.first else {
+                    throw PinError(matching.isEmpty ? "No pin has the id “\(Output.cell(id, width: 40))”." : "Several pins' ids start with “\(Output.cell(id, width: 40))”; give more of it.")
+                }
+                let downloaded = try library.downloadedArea(named: area)
+                let editor = try await AreaEditor.open(area: downloaded.area.item.id, title: downloaded.area.item.title, library: library.library,
+                                                       webMapLayers: downloaded.webMapLayers)
+                return try editor.add(pinTitled: pin.title, at: GeoPoint(longitude: pin.longitude, latitude: pin.latitude), to: layer, values: values.pairs)
             }
         }
     }

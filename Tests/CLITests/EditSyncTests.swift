@@ -255,6 +255,21 @@ final class EditSyncTests {
         #expect(now["population"] == .number(70000), "the field not in conflict goes either way")
     }
 
+    /// A pin becomes a place of the area, its title in the layer's display field, and goes up with the sync.
+    @Test func aPinSharedAsAFeatureReachesTheServer() async throws {
+        try await downloaded()
+        let pinned = try await CLI.runAsync(["pins", "add", "--at=-70.21,43.69", "--title", "Osprey nest", "--json", "--data-dir", dataDir])
+        let id = try #require((try json(pinned.stdout)["properties"] as? [String: Any])?["id"] as? String)
+        let shared = try await CLI.runAsync(["pins", "share", String(id.prefix(8))] + area + ["--layer", "Places", "--set", "population=0", "--json"] + common)
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect((try json(shared.stdout)["attributes"] as? [String: Any])?["name"] as? String == "Osprey nest")
+        #expect(try await sync().status == 0)
+        let held = try await SampleFixture.held(by: server, layer: 0, where: "name = 'Osprey nest'")
+        #expect(held.count == 1 && held.first?["population"] == .number(0))
+        let missing = try await CLI.runAsync(["pins", "share", "nosuch"] + area + ["--layer", "Places"] + common)
+        #expect(missing.status == 1 && missing.stderr.contains("No pin has the id “nosuch”."))
+    }
+
     @Test func theTextReportNamesEachChange() async throws {
         try await downloaded()
         _ = try await addPlace("Heron cove")

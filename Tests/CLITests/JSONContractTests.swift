@@ -42,6 +42,8 @@ struct JSONContractTests {
         Run(command: "identify", arguments: ["identify", "--area", "Bangor", "--at", "-68.77,44.80", "--portal", "PORTAL", "--data-dir", "DATA"]),
         Run(command: "pins add", arguments: ["pins", "add", "--at", "-68.77,44.80", "--title", "Trailhead", "--data-dir", "DATA"]),
         Run(command: "pins list", arguments: ["pins", "list", "--data-dir", "DATA"]),
+        Run(command: "pins share", arguments: ["pins", "share", "nosuchpin", "--area", "Bangor", "--layer", "Places", "--portal", "PORTAL", "--data-dir", "DATA"],
+            status: 1),
         Run(command: "feature add", arguments: ["feature", "add", "--area", "Bangor", "--layer", "Places", "--at", "-68.77,44.80", "--set", "name=Kenduskeag",
                                                 "--portal", "PORTAL", "--data-dir", "DATA"]),
         Run(command: "feature update", arguments: ["feature", "update", "--area", "Bangor", "--layer", "Places", "--id", "999999", "--set", "name=x",

@@ -113,7 +113,7 @@ struct OnDemandExportTests {
         let replica = try #require(fixture.portal.requests.first { $0.path.hasSuffix("/FeatureServer/createReplica") })
         let form = String(decoding: replica.body, as: UTF8.self)
         #expect(replica.method == "POST")
-        for pair in ["layers=0%2C1", "geometryType=esriGeometryEnvelope", "inSR=4326", "syncModel=none", "dataFormat=sqlite",
+        for pair in ["layers=0%2C1", "geometryType=esriGeometryEnvelope", "inSR=4326", "syncModel=perLayer", "dataFormat=sqlite",
                      "async=true", "returnAttachments=false", "f=json"] {
             #expect(form.contains(pair), "createReplica sends \(pair): \(form)")
         }
