@@ -127,7 +127,7 @@ struct EditsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edits",
         abstract: "The edits saved offline: list them, sync them, undo or redo the last, discard one.",
-        subcommands: [List.self, Diff.self, Sync.self, Undo.self, Redo.self, Discard.self, Export.self, Import.self])
+        subcommands: [List.self, Show.self, Diff.self, Sync.self, Undo.self, Redo.self, Discard.self, Export.self, Import.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "The edits of every area (or one), in the order saved.")
@@ -164,6 +164,44 @@ struct EditsCommand: ParsableCommand {
                 }
                 for line in Output.table(["#", "EDIT", "LAYER", "SAVED", "STATUS", "VALUES"], rows) { Output.line("  " + line) }
             }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "One edit in full: its values beside those before it, its shape, and why the server refused it.")
+        @OptionGroup var journal: AreaJournal
+        @Argument(help: "The edit's number, as `mapbook edits list` shows it.") var number: Int64
+        @Flag(help: "Print JSON (described in docs/cli.md).") var json = false
+
+        func run() throws {
+            let edit: FeatureEdit
+            do {
+                guard let found = try journal.open().all().first(where: { $0.sequence == number }) else {
+                    throw EditRefused("No edit \(number) is kept for \(Output.cell(journal.area)): see `mapbook edits list --all`.")
+                }
+                edit = found
+            } catch {
+                throw Output.fail(error, json: json)
+            }
+            if json { return try Output.json(EditsCommand.json(edit)) }
+            Output.line("Edit \(edit.sequence): \(EditsCommand.summary(edit))")
+            Output.line("  Saved     \(Format.date(edit.savedAt, time: true))")
+            Output.line("  Status    \(EditsCommand.statusText(edit.status))")
+            Output.line("  GlobalID  \(Output.cell(edit.globalID, width: 40))")
+            if let service = edit.layer.serviceLayerURL { Output.line("  Service   \(Output.cell(service, width: 200))") }
+            if let shape = edit.geometry { Output.line("  Shape     \(Output.cell(shape.compactText, width: 200))") }
+            let rows = edit.attributes.keys.sorted().map { field in
+                [Output.cell(field, width: 40), Self.value(edit.attributes[field]), edit.original.map { Self.value($0[field]) } ?? "(not known)"]
+            }
+            if !rows.isEmpty {
+                for line in Output.table(["FIELD", edit.kind == .add ? "VALUE" : "NOW", "BEFORE"], rows) { Output.line("  " + line) }
+            }
+        }
+
+        static func value(_ value: JSONValue?) -> String {
+            guard let value, value != .null else { return "(empty)" }
+            return Output.cell(value.string ?? value.compactText, width: 60)
         }
     }
 
@@ -518,6 +556,7 @@ struct EditsCommand: ParsableCommand {
             "objectId": edit.objectID.map { .number(Double($0)) } ?? .null, "geometry": edit.geometry ?? .null,
             "attributes": .object(edit.attributes.mapValues { value in if case .string(let text) = value { .text(text, width: 65_536) } else { value } }),
             "saved": .string(Format.timestamp(edit.savedAt)), "status": .string(status), "reason": reason,
+            "original": edit.original.map { .object($0.mapValues { value in if case .string(let text) = value { .text(text, width: 65_536) } else { value } }) } ?? .null,
         ])
     }
 }

@@ -246,6 +246,9 @@ final class EditSyncTests {
         #expect(try await SampleFixture.held(by: server, layer: 0, where: "OBJECTID = \(portland)").first?["population"] != .number(70000), "nothing sent")
         let list = try await CLI.runAsync(["edits", "list"] + common)
         #expect(list.stdout.contains("refused: Changed on the server too: name is “Portland Harbor” here"), "\(list.stdout)")
+        let shown = try await CLI.runAsync(["edits", "show", "1"] + area + common)
+        #expect(shown.stdout.contains("Status    refused: Changed on the server too") && shown.stdout.contains("name        Portland Harbor  Portland"),
+                "the value beside the one it replaced: \(shown.stdout)")
 
         let chosen = try await sync(["--prefer", prefer.rawValue])
         #expect(chosen.status == 0, "\(chosen.stderr)")

@@ -51,6 +51,7 @@ struct JSONContractTests {
         Run(command: "feature delete", arguments: ["feature", "delete", "--area", "Bangor", "--layer", "Places", "--id", "999999",
                                                    "--portal", "PORTAL", "--data-dir", "DATA"], status: 1),
         Run(command: "edits list", arguments: ["edits", "list", "--portal", "PORTAL", "--data-dir", "DATA"]),
+        Run(command: "edits show", arguments: ["edits", "show", "1", "--area", "Bangor", "--portal", "PORTAL", "--data-dir", "DATA"]),
         Run(command: "edits diff", arguments: ["edits", "diff", "--portal", "PORTAL", "--data-dir", "DATA"], status: 5, statusIsAnAnswer: true),
         Run(command: "edits sync", arguments: ["edits", "sync", "--portal", "PORTAL", "--data-dir", "DATA"]),
         Run(command: "auth status", arguments: ["auth", "status", "--portal", "PORTAL"], status: 4, statusIsAnAnswer: true),
