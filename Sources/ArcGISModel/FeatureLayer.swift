@@ -397,6 +397,8 @@ public struct FeatureLayerInfo: Sendable, Equatable {
     public var definitionExpression: String?
     public var popup: PopupInfo?
     public var editCapabilities = EditCapabilities()
+    /// Whether the service keeps attachments for the layer's features; nil when its description does not say.
+    public var hasAttachments: Bool?
 
     public init(name: String, geometryType: FeatureGeometryType, fields: [FeatureField] = [], objectIDField: String? = nil,
                 displayField: String? = nil, renderer: FeatureRenderer, labeling: FeatureLabeling? = nil, minScale: Double = 0,
@@ -432,6 +434,7 @@ public struct FeatureLayerInfo: Sendable, Equatable {
                   supportsPagination: pagination, definitionExpression: expression,
                   popup: popupInfo.flatMap(PopupInfo.init(json:)))
         editCapabilities = EditCapabilities(json: json)
+        hasAttachments = json["hasAttachments"]?.bool
         if json["type"]?.string == "Annotation Layer", let annotation = asAnnotation() { self = annotation }
     }
 

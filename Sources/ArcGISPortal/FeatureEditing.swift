@@ -8,8 +8,11 @@ public struct EditableLayerInfo: Sendable, Equatable {
     public var name: String
     public var capabilities: EditCapabilities
     public var globalIDField: String?
+    public var objectIDField: String
 
     public init(json: JSONValue) {
+        objectIDField = json["objectIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+            ?? (json["fields"]?.array ?? []).first { $0["type"]?.string == "esriFieldTypeOID" }?["name"]?.string ?? "OBJECTID"
         name = TerminalText.sanitizedLine(json["name"]?.string ?? "The layer", maxLength: 80)
         capabilities = EditCapabilities(json: json)
         globalIDField = json["globalIdField"]?.string.flatMap { $0.isEmpty ? nil : $0 }
@@ -76,5 +79,52 @@ extension PortalClient {
             throw FeatureServiceError("\(serviceURL.host ?? "The service") answered the edits with something other than their results.")
         }
         return answer
+    }
+}
+
+/// A feature's attachment as its service lists it.
+public struct AttachmentInfo: Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    public var size: Int64
+}
+
+extension PortalClient {
+    /// `{layer}/{objectId}/attachments`: the files a feature has on the service.
+    public func attachmentInfos(layer url: URL, objectID: Int64) async throws -> [AttachmentInfo] {
+        let json = try await getJSON(url, [String(objectID), "attachments"], query: [])
+        guard let infos = json["attachmentInfos"] else { throw FeatureServiceError("\(url.host ?? "The service") did not list the feature's attachments.") }
+        return infos.array.prefix(10_000).compactMap { info in
+            guard let id = info["id"]?.int64 else { return nil }
+            return AttachmentInfo(id: id, name: TerminalText.sanitizedLine(info["name"]?.string ?? "", maxLength: 200), size: info["size"]?.int64 ?? -1)
+        }
+    }
+
+    /// `addAttachment` (a multipart POST of one file): the service's id for it, or its reason for
+    /// refusing it.
+    public func addAttachment(layer url: URL, objectID: Int64, name: String, contentType: String, data: Data) async throws -> Result<Int64?, FeatureServiceError> {
+        let boundary = "mapbook-" + UUID().uuidString
+        var request = request(base: url, [String(objectID), "addAttachment"], query: [])
+        request.method = "POST"
+        request.headers.append(("Content-Type", "multipart/form-data; boundary=\(boundary)"))
+        // The name goes in a quoted header: quotes, backslashes and line breaks are left out of it.
+        let safeName = name.filter { $0 != "\"" && $0 != "\\" && !$0.isNewline }
+        var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\njson\r\n".utf8)
+        body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"attachment\"; filename=\"\(safeName)\"\r\nContent-Type: \(contentType)\r\n\r\n".utf8)
+        body += data
+        body += Data("\r\n--\(boundary)--\r\n".utf8)
+        request.body = body
+        request.deadline = Self.applyEditsDeadline
+        // An attachment sent twice is kept twice: the sync looks on the server before sending again.
+        request.mayRetry = false
+        let json = try await getJSON(request, about: nil)
+        guard let result = json["addAttachmentResult"] else {
+            throw FeatureServiceError("\(url.host ?? "The service") answered the attachment with something other than its result.")
+        }
+        guard result["success"]?.bool == true else {
+            let reason = result["error"]?["description"]?.string ?? "The server refused it and did not say why."
+            return .failure(FeatureServiceError(TerminalText.sanitizedLine(reason, maxLength: 300)))
+        }
+        return .success(result["objectId"]?.int64)
     }
 }

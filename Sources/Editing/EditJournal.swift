@@ -17,13 +17,13 @@ public struct EditJournalError: UserFacingError, Equatable, Sendable {
 public final class EditJournal {
     public static let fileName = "edits.sqlite"
     /// The journal's layout; a newer one is refused rather than misread. 2 added each change's
-    /// values before it (`original`), what a sync compares the server's with.
+    /// values before it (`original`), what a sync compares the server's with, and attachments.
     static let formatVersion: Int32 = 2
 
     public let path: String
     /// Where a damaged journal found at `path` was moved, when one was.
     public private(set) var keptAside: String?
-    private var db: OpaquePointer?
+    var db: OpaquePointer?
 
     /// The journal of the area whose folder is `folder`, when it has one: viewing an area starts none.
     public static func existing(areaFolder folder: String) throws -> EditJournal? {
@@ -146,6 +146,8 @@ public final class EditJournal {
         try transaction {
             try run("DELETE FROM edits WHERE sequence = ? AND status IN ('pending', 'refused', 'undone')", [.integer(sequence)])
             removed = sqlite3_changes(db) > 0
+            // Its files go with it from the sync (the copies stay on disk until the area is removed).
+            if removed { try run("DELETE FROM attachments WHERE edit = ? AND status != 'synced'", [.integer(sequence)]) }
         }
         return removed
     }
@@ -231,9 +233,11 @@ public final class EditJournal {
             guard version == 0 else {
                 // Layout 1 to 2: the values before each change, unknown for the edits already saved.
                 try run("ALTER TABLE edits ADD COLUMN original TEXT")
+                try run(Self.attachmentsTable)
                 try run("PRAGMA user_version = \(Self.formatVersion)")
                 return
             }
+            try run(Self.attachmentsTable)
             try run("""
                 CREATE TABLE IF NOT EXISTS edits (
                   sequence INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -299,7 +303,7 @@ public final class EditJournal {
         case null, integer(Int64), real(Double), text(String)
     }
 
-    private func transaction(_ body: () throws -> Void) throws {
+    func transaction(_ body: () throws -> Void) throws {
         try run("BEGIN IMMEDIATE")
         do {
             try body()
@@ -310,13 +314,13 @@ public final class EditJournal {
         }
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer {
+    func prepare(_ sql: String) throws -> OpaquePointer {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure("could not be read or written") }
         return statement
     }
 
-    private func run(_ sql: String, _ values: [Value] = []) throws {
+    func run(_ sql: String, _ values: [Value] = []) throws {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
         bind(values, to: statement)
@@ -325,7 +329,7 @@ public final class EditJournal {
         guard step == SQLITE_DONE else { throw failure("could not be written") }
     }
 
-    private func bind(_ values: [Value], to statement: OpaquePointer) {
+    func bind(_ values: [Value], to statement: OpaquePointer) {
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (index, value) in values.enumerated() {
             let column = Int32(index + 1)
@@ -338,7 +342,7 @@ public final class EditJournal {
         }
     }
 
-    private func integer(_ sql: String, _ values: [Value] = []) throws -> Int64 {
+    func integer(_ sql: String, _ values: [Value] = []) throws -> Int64 {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
         bind(values, to: statement)
@@ -347,7 +351,7 @@ public final class EditJournal {
     }
 
     /// The sentence for a failed statement: a full disk says so, since that is what the user can fix.
-    private func failure(_ what: String) -> EditJournalError {
+    func failure(_ what: String) -> EditJournalError {
         let code = sqlite3_errcode(db) & 0xFF
         if code == SQLITE_FULL || (code == SQLITE_IOERR && errno == ENOSPC) {
             return EditJournalError("The disk is full: the edit was not saved (the edits saved before are kept in \(path)).")

@@ -17,7 +17,7 @@ public final class HTTPClient: Sendable {
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
         let limit = request.deadline ?? configuration.deadline
         let deadline = limit.map { ContinuousClock.now + $0 }
-        return try await withRetries(configuration.retry, deadline: deadline) { () throws(HTTPError) in
+        return try await withRetries(request.mayRetry ? configuration.retry : .none, deadline: deadline) { () throws(HTTPError) in
             let (outcome, host) = try await exchange(request) { hop throws(HTTPError) in
                 try CurlTransfer(request: hop, configuration: configuration,
                                  sink: .memory(limit: min(request.maxBodyBytes ?? .max, configuration.maxBodyBytes)), rangeStart: nil, onProgress: nil,

@@ -29,6 +29,10 @@ public struct HTTPRequest: Sendable {
     /// Given up (`HTTPError.tooSlow`) when fewer bytes than this arrive in any window of this length:
     /// for a source that has a faster one behind it (a fleet mirror, the portal).
     public var minimumRate: (bytesPerSecond: Int, window: Duration)?
+    /// False for a request the server must not get twice (a POST it cannot tell it has seen, such
+    /// as adding an attachment): no retry once it may have reached the server; the caller looks
+    /// before sending again.
+    public var mayRetry = true
 
     public init(url: URL, method: String = "GET", headers: [(String, String)] = [], body: Data? = nil) {
         self.url = url; self.method = method; self.headers = headers; self.body = body

@@ -88,7 +88,7 @@ public struct AreaEditor {
     /// A feature added to `layer` at `geometry`, with the values typed (field name or alias, then
     /// the text): checked against the layer's fields, required ones included, then saved.
     @discardableResult
-    public func add(to layerName: String, geometry: GeoGeometry, values: [(field: String, typed: String)]) throws -> FeatureEdit {
+    public func add(to layerName: String, geometry: GeoGeometry, values: [(field: String, typed: String)], attaching files: [String] = []) throws -> FeatureEdit {
         let layer = try layer(named: layerName, for: .add)
         try check(geometry, for: layer)
         var attributes = try Self.attributes(values, of: layer)
@@ -99,7 +99,18 @@ public struct AreaEditor {
                 throw EditRefused("\(field.shownName) is required: give it with --set \(field.name)=VALUE.")
             }
         }
-        return try journal.save(FeatureEdit(kind: .add, layer: layer.editLayer, geometry: GeoJSON.json(geometry), attributes: attributes))
+        let kept = try keep(files, for: layer)
+        return try journal.save(FeatureEdit(kind: .add, layer: layer.editLayer, geometry: GeoJSON.json(geometry), attributes: attributes), attaching: kept)
+    }
+
+    /// The files checked and copied into the area before the edit naming them is saved; a layer
+    /// whose service keeps no attachments refuses them.
+    private func keep(_ files: [String], for layer: Layer) throws -> [KeptFile] {
+        guard !files.isEmpty else { return [] }
+        if layer.info.hasAttachments == false {
+            throw EditRefused("\(TerminalText.sanitizedLine(layer.title, maxLength: 60)) keeps no attachments on its service.")
+        }
+        return try files.map { try KeptFile.keep($0, inArea: (journal.path as NSString).deletingLastPathComponent) }
     }
 
     /// A pin shared as a feature of `layer` (the POST of the app mapbook descends from): at the pin's
@@ -117,16 +128,18 @@ public struct AreaEditor {
 
     /// A feature of `layer` changed: its shape moved, or the values typed set.
     @discardableResult
-    public func update(_ objectID: Int64, of layerName: String, geometry: GeoGeometry?, values: [(field: String, typed: String)]) throws -> FeatureEdit {
+    public func update(_ objectID: Int64, of layerName: String, geometry: GeoGeometry?, values: [(field: String, typed: String)],
+                       attaching files: [String] = []) throws -> FeatureEdit {
         let layer = try layer(named: layerName, for: .update)
         let feature = try existing(objectID, of: layer)
         if let geometry { try check(geometry, for: layer) }
         let attributes = try Self.attributes(values, of: layer)
-        guard geometry != nil || !attributes.isEmpty else { throw EditRefused("Nothing to change: give --at, --geometry or --set.") }
+        guard geometry != nil || !attributes.isEmpty || !files.isEmpty else { throw EditRefused("Nothing to change: give --at, --geometry, --set or --attach.") }
         // The values as the area held them: a sync compares the server's with these.
         let original = Dictionary(uniqueKeysWithValues: attributes.keys.map { ($0, feature.attributes[$0] ?? .null) })
         return try journal.save(FeatureEdit(kind: .update, layer: layer.editLayer, globalID: try globalID(of: feature, objectID: objectID, in: layer),
-                                            objectID: objectID, geometry: geometry.map(GeoJSON.json), attributes: attributes, original: original))
+                                            objectID: objectID, geometry: geometry.map(GeoJSON.json), attributes: attributes, original: original),
+                                attaching: try keep(files, for: layer))
     }
 
     /// A feature of `layer` deleted.

@@ -30,17 +30,26 @@ public struct SyncReport: Sendable {
         }
     }
 
+    /// A file attached here, and what became of it.
+    public struct AttachmentEntry: Sendable {
+        public var attachment: FeatureAttachment
+        public var outcome: EditSync.Outcome
+    }
+
     public var areaTitle: String
     public var entries: [Entry]
+    public var attachments: [AttachmentEntry] = []
     /// Nothing was sent: a dry run says what would be.
     public var dryRun: Bool
     /// What came down from the server into the area afterwards, or why nothing did; nil when not tried.
     public var serverChanges: String?
 
-    public var done: Int { entries.filter(\.outcome.isDone).count }
-    public var refused: Int { entries.filter(\.isRefused).count }
+    /// Changes and attachments together.
+    public var total: Int { entries.count + attachments.count }
+    public var done: Int { entries.filter(\.outcome.isDone).count + attachments.filter(\.outcome.isDone).count }
+    public var refused: Int { entries.filter(\.isRefused).count + attachments.filter { if case .refused = $0.outcome { true } else { false } }.count }
     /// Still waiting: not sent, not answered, or (a dry run) to be sent.
-    public var waiting: Int { entries.filter { !$0.outcome.isDone && !$0.isRefused }.count }
+    public var waiting: Int { total - done - refused }
 }
 
 /// Sends an area's unsynced edits to their feature services (`applyEdits` with GlobalIDs) and
@@ -86,7 +95,70 @@ public struct EditSyncer {
             }
             try journal.record(synced: synced, refused: refused)
         }
-        return SyncReport(areaTitle: areaTitle, entries: entries, dryRun: dryRun)
+        var report = SyncReport(areaTitle: areaTitle, entries: entries, dryRun: dryRun)
+        report.attachments = try await syncAttachments(journal, dryRun: dryRun)
+        return report
+    }
+
+    /// The files attached here, once their features are on the server: each looked for among the
+    /// feature's attachments there (by name and size: one sent before whose answer was lost is not
+    /// sent again), else sent by `addAttachment`; the outcomes recorded in one transaction.
+    private func syncAttachments(_ journal: EditJournal, dryRun: Bool) async throws -> [SyncReport.AttachmentEntry] {
+        let waiting = try journal.unsyncedAttachments()
+        guard !waiting.isEmpty else { return [] }
+        let folder = (journal.path as NSString).deletingLastPathComponent + "/" + KeptFile.folder
+        var outcomes: [Int64: EditSync.Outcome] = [:]
+        var byLayer: [EditSync.Target: [FeatureAttachment]] = [:]
+        for attachment in waiting {
+            guard let target = EditSync.target(of: attachment.layer) else {
+                outcomes[attachment.id] = .waiting("Its layer names no feature service in the area's copy, so it cannot be synced.")
+                continue
+            }
+            byLayer[target, default: []].append(attachment)
+        }
+        for (target, attachments) in byLayer {
+            guard let layerURL = URL(string: target.layerURL) else { continue }
+            do {
+                let info = try await client.editableLayer(layerURL)
+                guard let field = info.globalIDField else {
+                    for attachment in attachments { outcomes[attachment.id] = .waiting("\(info.name) on its service has no GlobalIDs to find the feature by.") }
+                    continue
+                }
+                let held = try await client.heldFeatures(Array(Set(attachments.map(\.featureGlobalID))), layer: layerURL, field: field)
+                var listed: [Int64: [AttachmentInfo]] = [:]
+                for attachment in attachments {
+                    guard let objectID = held[attachment.featureGlobalID.uppercased()]?[info.objectIDField]?.int64 else {
+                        outcomes[attachment.id] = .waiting("Its feature is not on the server yet.")
+                        continue
+                    }
+                    if listed[objectID] == nil { listed[objectID] = try await client.attachmentInfos(layer: layerURL, objectID: objectID) }
+                    if listed[objectID]!.contains(where: { $0.name == attachment.name && $0.size == attachment.size }) {
+                        outcomes[attachment.id] = .alreadyThere
+                        continue
+                    }
+                    if dryRun { outcomes[attachment.id] = .wouldBeSent; continue }
+                    guard let data = FileManager.default.contents(atPath: folder + "/" + attachment.file), Int64(data.count) == attachment.size else {
+                        outcomes[attachment.id] = .refused("The copy kept on this device (\(attachment.file)) is missing or changed; attach the file again.")
+                        continue
+                    }
+                    switch try await client.addAttachment(layer: layerURL, objectID: objectID, name: attachment.name,
+                                                          contentType: attachment.contentType, data: data) {
+                    case .success(let id): outcomes[attachment.id] = .added(objectID: id)
+                    case .failure(let refusal): outcomes[attachment.id] = .refused(refusal.userMessage)
+                    }
+                }
+            } catch {
+                for attachment in attachments where outcomes[attachment.id] == nil { outcomes[attachment.id] = .waiting(error.userSentence) }
+            }
+        }
+        let entries = waiting.map { SyncReport.AttachmentEntry(attachment: $0, outcome: outcomes[$0.id] ?? .waiting("It was not sent.")) }
+        if !dryRun {
+            try journal.recordAttachments(synced: entries.filter(\.outcome.isDone).map(\.attachment.id),
+                                          refused: entries.compactMap { entry in
+                                              if case .refused(let why) = entry.outcome { (entry.attachment.id, why) } else { nil }
+                                          })
+        }
+        return entries
     }
 
     /// A downloaded area's sync as the browser and `edits sync` run it: its journal's edits sent,

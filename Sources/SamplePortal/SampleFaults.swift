@@ -37,8 +37,8 @@ public struct SampleFaults: Sendable, Equatable {
     public var routeNeedsSignIn = false
     /// The FeatureServer answers HTTP 503.
     public var featuresDown = false
-    /// The next this many `applyEdits` are applied, then their answers cut off after a few bytes:
-    /// a server that took the edits and dropped the connection (`editsCut=N`).
+    /// The next this many `applyEdits` and `addAttachment` are applied, then their answers cut off
+    /// after a few bytes: a server that took the edits and dropped the connection (`editsCut=N`).
     public var cutEditAnswers = 0
     /// The FeatureServer's layers become read-only ("Query,Sync"): `applyEdits` is refused (`readOnly`).
     public var readOnlyFeatures = false

@@ -97,9 +97,12 @@ struct SampleFeatureServer: Sendable {
         if down {
             return LoopbackResponse(status: 503, headers: [("Content-Type", "text/html")], body: Data("<html><body>Service Unavailable</body></html>".utf8))
         }
-        let parameters = SampleExportRoutes.parameters(request)
-        guard parameters["f"] == "json" || parameters["f"] == "pjson" else { return SampleREST.html }
         let rest = request.path.dropFirst(Self.path.count).split(separator: "/").map(String.init)
+        if rest.count >= 3, let index = Int(rest[0]), layers.indices.contains(index), let objectID = Int64(rest[1]) {
+            return attachment(rest.dropFirst(2), layer: index, objectID: objectID, request: request, store: store, cutAnswer: cutAnswer)
+        }
+        let parameters = request.headers["content-type"]?.hasPrefix("multipart/") == true ? request.query : SampleExportRoutes.parameters(request)
+        guard parameters["f"] == "json" || parameters["f"] == "pjson" else { return SampleREST.html }
         let pretty = parameters["f"] == "pjson"
         guard let first = rest.first else { return SampleREST.json(serviceJSON, pretty: pretty) }
         if readOnly, rest.last == "applyEdits" {
@@ -118,6 +121,52 @@ struct SampleFeatureServer: Sendable {
         case "applyEdits": return cut(applyEdits(request, parameters, layer: index, store: store), cutAnswer)
         default: return .text("Not Found", status: 404)
         }
+    }
+
+    /// `{layer}/{objectId}/addAttachment` (a multipart POST), `…/attachments` (their list) and
+    /// `…/attachments/{id}` (a file's bytes).
+    private func attachment(_ rest: ArraySlice<String>, layer: Int, objectID: Int64, request: LoopbackRequest, store: SampleFeatureStore,
+                            cutAnswer: Bool) -> LoopbackResponse {
+        switch (rest.first, rest.count) {
+        case ("addAttachment", 1):
+            guard request.method == "POST", let file = Self.multipartFile(request, field: "attachment") else {
+                return SampleREST.json(SampleREST.error(400, "Unable to complete operation.", details: ["An attachment file is required."]))
+            }
+            return cut(SampleREST.json(store.addAttachment(layer: layer, objectID: objectID, name: file.name, contentType: file.contentType, data: file.data)), cutAnswer)
+        case ("attachments", 1):
+            let infos = store.attachments(layer: layer, objectID: objectID).map { kept -> JSONValue in
+                .object(["id": .number(Double(kept.id)), "name": .string(kept.name), "size": .number(Double(kept.data.count)),
+                         "contentType": .string(kept.contentType), "parentObjectId": .number(Double(objectID))])
+            }
+            return SampleREST.json(.object(["attachmentInfos": .array(infos)]))
+        case ("attachments", 2):
+            guard let kept = store.attachments(layer: layer, objectID: objectID).first(where: { String($0.id) == rest.last }) else {
+                return SampleREST.json(SampleREST.error(404, "Attachment not found."))
+            }
+            return LoopbackResponse(status: 200, headers: [("Content-Type", kept.contentType)], body: kept.data)
+        default:
+            return .text("Not Found", status: 404)
+        }
+    }
+
+    /// The file part named `field` of a `multipart/form-data` body.
+    static func multipartFile(_ request: LoopbackRequest, field: String) -> (name: String, contentType: String, data: Data)? {
+        guard let type = request.headers["content-type"], let range = type.range(of: "boundary=") else { return nil }
+        let boundary = Data(("--" + type[range.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))).utf8)
+        let body = request.body, separator = Data("\r\n\r\n".utf8)
+        var start = body.startIndex
+        while let mark = body.range(of: boundary, in: start..<body.endIndex) {
+            guard let headEnd = body.range(of: separator, in: mark.upperBound..<body.endIndex) else { return nil }
+            let head = String(decoding: body[mark.upperBound..<headEnd.lowerBound], as: UTF8.self)
+            guard let next = body.range(of: Data("\r\n".utf8) + boundary, in: headEnd.upperBound..<body.endIndex) else { return nil }
+            if head.contains("name=\"\(field)\"") {
+                let name = head.firstMatch(of: /filename="([^"]*)"/).map { String($0.1) } ?? field
+                let contentType = head.firstMatch(of: /Content-Type: *([^\r\n]+)/).map { String($0.1) } ?? "application/octet-stream"
+                return (name, contentType, Data(body[headEnd.upperBound..<next.lowerBound]))
+            }
+            start = next.lowerBound + 2
+        }
+        return nil
     }
 
     private func cut(_ response: LoopbackResponse, _ cut: Bool) -> LoopbackResponse {
@@ -308,7 +357,8 @@ struct SampleFeatureServer: Sendable {
         if let labeling { drawing["labelingInfo"] = labeling }
         return .object([
             "currentVersion": .number(11.3), "id": .number(0), "name": .string(name), "type": .string("Feature Layer"),
-            "geometryType": .string(geometryType), "objectIdField": .string("OBJECTID"), "globalIdField": .string("GlobalID"), "displayField": .string(name == "Places" ? "name" : "NAME"),
+            "geometryType": .string(geometryType), "objectIdField": .string("OBJECTID"), "globalIdField": .string("GlobalID"),
+            "hasAttachments": .bool(true), "displayField": .string(name == "Places" ? "name" : "NAME"),
             "fields": .array(fields), "drawingInfo": .object(drawing), "minScale": .number(minScale), "maxScale": .number(0),
             "maxRecordCount": .number(Double(maxRecordCount)), "supportsPagination": .bool(true),
             "advancedQueryCapabilities": .object(["supportsPagination": .bool(true), "supportsQueryWithResultType": .bool(true)]),

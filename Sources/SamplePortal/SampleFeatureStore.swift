@@ -26,7 +26,33 @@ final class SampleFeatureStore: Sendable {
         var nextObjectID: [Int64]
         /// Each layer's GlobalIDs, upper-cased: a duplicate add is refused without a scan.
         var globalIDs: [Set<String>]
+        /// Files attached to features, by "layer/objectId".
+        var attachments: [String: [Attachment]] = [:]
+        var nextAttachmentID: Int64 = 1
     }
+
+    struct Attachment: Sendable {
+        var id: Int64
+        var name: String
+        var contentType: String
+        var data: Data
+    }
+
+    /// `addAttachment`: the file kept for the feature, or the ArcGIS error of a feature not there.
+    func addAttachment(layer: Int, objectID: Int64, name: String, contentType: String, data: Data) -> JSONValue {
+        state.withLock { state in
+            guard state.layers[layer].contains(where: { $0.attributes["OBJECTID"]?.int64 == objectID }) else {
+                return .object(["addAttachmentResult": .object(["objectId": .null, "success": .bool(false),
+                                                                "error": .object(["code": .number(1019), "description": .string("Unable to find feature.")])])])
+            }
+            let id = state.nextAttachmentID
+            state.nextAttachmentID += 1
+            state.attachments["\(layer)/\(objectID)", default: []].append(Attachment(id: id, name: name, contentType: contentType, data: data))
+            return .object(["addAttachmentResult": .object(["objectId": .number(Double(id)), "globalId": .null, "success": .bool(true)])])
+        }
+    }
+
+    func attachments(layer: Int, objectID: Int64) -> [Attachment] { state.withLock { $0.attachments["\(layer)/\(objectID)"] ?? [] } }
     private let state: Mutex<State>
 
     init(_ seed: [[Feature]]) {

@@ -162,7 +162,7 @@ final class SampleRouter: Sendable {
             return exportRoutes(faults).featureService(rest, request)
         }
         if request.path.hasPrefix(SampleFeatureServer.path) {
-            let cut = request.path.hasSuffix("/applyEdits") && state.withLock {
+            let cut = (request.path.hasSuffix("/applyEdits") || request.path.hasSuffix("/addAttachment")) && state.withLock {
                 guard $0.cutEditAnswers < faults.cutEditAnswers else { return false }
                 $0.cutEditAnswers += 1
                 return true

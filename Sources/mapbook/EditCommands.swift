@@ -72,11 +72,19 @@ struct FeatureCommand: ParsableCommand {
         }
     }
 
+    /// `--attach FILE`, as many as wanted: photos of the site, kept with the area until synced.
+    struct Files: ParsableArguments {
+        @Option(name: .customLong("attach"), help: ArgumentHelp("A file to attach (a regular file of at most 10 MiB), copied into the area at once.",
+                                                               valueName: "FILE"))
+        var paths: [String] = []
+    }
+
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a feature.")
         @OptionGroup var target: Target
         @OptionGroup var shape: Shape
         @OptionGroup var values: Values
+        @OptionGroup var files: Files
 
         func validate() throws {
             guard shape.at != nil || shape.geometry != nil else { throw ValidationError("Give where the feature is: --at LON,LAT or --geometry GEOJSON.") }
@@ -84,7 +92,7 @@ struct FeatureCommand: ParsableCommand {
 
         func run() async throws {
             try await FeatureCommand.save(json: target.json) {
-                try await target.editor().add(to: target.layer, geometry: try shape.parsed()!, values: values.pairs)
+                try await target.editor().add(to: target.layer, geometry: try shape.parsed()!, values: values.pairs, attaching: files.paths)
             }
         }
     }
@@ -95,10 +103,11 @@ struct FeatureCommand: ParsableCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("The feature's object id (a feature added here and not yet synced: -N for edit N).", valueName: "OBJECTID")) var id: Int64
         @OptionGroup var shape: Shape
         @OptionGroup var values: Values
+        @OptionGroup var files: Files
 
         func run() async throws {
             try await FeatureCommand.save(json: target.json) {
-                try await target.editor().update(id, of: target.layer, geometry: try shape.parsed(), values: values.pairs)
+                try await target.editor().update(id, of: target.layer, geometry: try shape.parsed(), values: values.pairs, attaching: files.paths)
             }
         }
     }
@@ -317,28 +326,29 @@ struct EditsCommand: ParsableCommand {
             } catch {
                 throw Output.fail(error, json: json)
             }
-            let entries = reports.flatMap(\.report.entries)
+            let total = reports.reduce(0) { $0 + $1.report.total }, done = reports.reduce(0) { $0 + $1.report.done }
             let refused = reports.reduce(0) { $0 + $1.report.refused }, waiting = reports.reduce(0) { $0 + $1.report.waiting }
             if json {
                 try Output.json(JSONValue.object([
-                    "dryRun": .bool(dryRun), "synced": .number(Double(entries.count - refused - waiting)), "refused": .number(Double(refused)),
+                    "dryRun": .bool(dryRun), "synced": .number(Double(done)), "refused": .number(Double(refused)),
                     "waiting": .number(Double(waiting)),
                     "areas": .array(reports.map { entry in
                         .object(["area": .string(entry.id.rawValue), "title": .text(entry.report.areaTitle),
-                                 "changes": .array(entry.report.entries.map(Self.json)), "serverChanges": .text(entry.report.serverChanges)])
+                                 "changes": .array(entry.report.entries.map(Self.json)), "serverChanges": .text(entry.report.serverChanges),
+                                 "attachments": .array(entry.report.attachments.map(Self.json))])
                     }),
                 ]))
-            } else if entries.isEmpty {
+            } else if total == 0 {
                 Output.line("Nothing waits to be synced.")
             } else {
                 for (_, report) in reports {
-                    Output.line("\(Output.cell(report.areaTitle)): \(report.entries.count) change\(report.entries.count == 1 ? "" : "s")")
+                    Output.line("\(Output.cell(report.areaTitle)): \(report.total) change\(report.total == 1 ? "" : "s")")
                     report.entries.forEach { Output.line("  " + Self.line($0)) }
+                    report.attachments.forEach { Output.line("  " + Self.line($0)) }
                     if let changes = report.serverChanges { Output.line("  " + Output.cell(changes, width: 300)) }
                 }
-                let done = entries.count - refused - waiting
                 Output.line(dryRun ? "Dry run: nothing was sent; \(waiting) change\(waiting == 1 ? "" : "s") would be."
-                            : "Synced \(done) of \(entries.count) change\(entries.count == 1 ? "" : "s")"
+                            : "Synced \(done) of \(total) change\(total == 1 ? "" : "s")"
                               + (refused > 0 ? "; \(refused) refused (they stay in the journal: fix or discard them)" : "")
                               + (waiting > 0 ? "; \(waiting) still wait\(waiting == 1 ? "s" : "")" : "") + ".")
             }
@@ -363,6 +373,37 @@ struct EditsCommand: ParsableCommand {
             case .conflict(let fields): return "CONFLICT: \(head): \(EditSync.sentence(fields))"
             case .tookTheirs: return "kept the server's: \(head)"
             }
+        }
+
+        /// `added:   photo.jpg (3.1 MiB) to {…} as attachment 4`.
+        static func line(_ entry: SyncReport.AttachmentEntry) -> String {
+            let file = entry.attachment
+            let head = "attachment \(Output.cell(file.name, width: 60)) (\(Format.bytes(file.size))) to \(Output.cell(file.layer.title, width: 40)) \(Output.cell(file.featureGlobalID, width: 40))"
+            switch entry.outcome {
+            case .added(let id): return "added:   \(head)" + (id.map { " as attachment \($0)" } ?? "")
+            case .alreadyThere, .updated, .deleted, .tookTheirs: return "synced:  \(head), already on the server"
+            case .refused(let reason): return "REFUSED: \(head): \(Output.cell(reason, width: 300))"
+            case .waiting(let reason): return "waiting: \(head): \(Output.cell(reason, width: 300))"
+            case .wouldBeSent: return "to send: \(head)"
+            case .conflict(let fields): return "CONFLICT: \(head): \(EditSync.sentence(fields))"
+            }
+        }
+
+        static func json(_ entry: SyncReport.AttachmentEntry) -> JSONValue {
+            let (outcome, reason): (String, String?) = switch entry.outcome {
+            case .added: ("added", nil)
+            case .alreadyThere, .updated, .deleted, .tookTheirs: ("alreadyThere", nil)
+            case .refused(let why): ("refused", why)
+            case .waiting(let why): ("waiting", why)
+            case .wouldBeSent: ("wouldBeSent", nil)
+            case .conflict(let fields): ("conflict", EditSync.sentence(fields))
+            }
+            var serverID: JSONValue = .null
+            if case .added(let id?) = entry.outcome { serverID = .number(Double(id)) }
+            return .object(["name": .text(entry.attachment.name), "size": .number(Double(entry.attachment.size)),
+                            "layer": .text(entry.attachment.layer.title), "globalId": .text(entry.attachment.featureGlobalID),
+                            "edit": .number(Double(entry.attachment.edit)), "outcome": .string(outcome), "reason": .text(reason),
+                            "serverAttachmentId": serverID])
         }
 
         static func json(_ entry: SyncReport.Entry) -> JSONValue {

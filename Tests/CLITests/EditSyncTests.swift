@@ -273,6 +273,46 @@ final class EditSyncTests {
         #expect(missing.status == 1 && missing.stderr.contains("No pin has the id “nosuch”."))
     }
 
+    /// A photo attached offline goes up after its feature, once, even when the server's answer to
+    /// both is cut off; what cannot be attached (a FIFO, a file over 10 MiB) is refused before
+    /// anything is saved.
+    @Test func anAttachmentReachesTheServerOnceAfterItsFeature() async throws {
+        try await downloaded()
+        let photo = dataDir + "/heron.jpg", big = dataDir + "/big.bin", fifo = dataDir + "/pipe"
+        let bytes = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: URL(fileURLWithPath: photo))
+        try Data(count: (10 << 20) + 1).write(to: URL(fileURLWithPath: big))
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (file, why) in [(fifo, "pipe cannot be attached: it is not a regular file."), (big, "an attachment may be.")] {
+            let refused = try await CLI.runAsync(["feature", "add"] + area + ["--layer", "Places", "--at=-70.2,43.7", "--set", "name=x", "--attach", file] + common)
+            #expect(refused.status == 1 && refused.stderr.contains(why), "\(refused.stderr)")
+        }
+        #expect(try await CLI.runAsync(["edits", "diff"] + common).status == 0, "nothing was saved")
+        let added = try await CLI.runAsync(["feature", "add", "--json"] + area + ["--layer", "Places", "--at=-70.2,43.7", "--set", "name=Heron cove",
+                                                                                 "--attach", photo] + common)
+        try #require(added.status == 0, "\(added.stderr)")
+        let globalID = try #require(try json(added.stdout)["globalId"] as? String)
+
+        // Every answer cut: applyEdits (retried, as a GlobalID makes it safe) and addAttachment (never
+        // retried: the server would keep it twice).
+        try await SampleFixture.admin(server, "editsCut=100")
+        let cut = try await sync()
+        #expect(cut.status == 5, "\(cut.json)")
+        try await SampleFixture.admin(server, "reset")
+        let again = try await sync()
+        #expect(again.status == 0, "\(again.stderr)")
+        let attachments = ((again.json["areas"] as? [[String: Any]]) ?? []).flatMap { ($0["attachments"] as? [[String: Any]]) ?? [] }
+        #expect(attachments.compactMap { $0["outcome"] as? String } == ["alreadyThere"], "\(attachments)")
+
+        let objectID = try #require(try await SampleFixture.held(by: server, layer: 0, where: "GlobalID IN ('\(globalID)')").first?["OBJECTID"]?.int64)
+        let base = server.baseURL.absoluteString + "/arcgis/rest/services/Explore_Maine_Places/FeatureServer/0/\(objectID)/attachments"
+        let list = try JSONValue(parsing: try await SampleFixture.fetch(base + "?f=json"))
+        let infos = list["attachmentInfos"]?.array ?? []
+        #expect(infos.count == 1 && infos.first?["name"]?.string == "heron.jpg" && infos.first?["contentType"]?.string == "image/jpeg")
+        let id = try #require(infos.first?["id"]?.int64)
+        #expect(try await SampleFixture.fetch(base + "/\(id)") == bytes, "the bytes as attached")
+    }
+
     @Test func theTextReportNamesEachChange() async throws {
         try await downloaded()
         _ = try await addPlace("Heron cove")

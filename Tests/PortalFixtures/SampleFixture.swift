@@ -56,6 +56,11 @@ extension SampleFixture {
         return json["features"]?.array.compactMap { $0["attributes"]?.object } ?? []
     }
 
+    /// The body of a GET of `address` (plain HTTP, not mapbook's client).
+    public static func fetch(_ address: String) async throws -> Data {
+        try await HTTPClient(configuration: HTTPConfiguration(retry: .none)).send(HTTPRequest(url: URL(string: address)!)).body
+    }
+
     /// `GET /admin/faults?…` on the portal: faults, or a colleague's edit (`officeEdit`, `officeDelete=OBJECTID`).
     public static func admin(_ portal: SamplePortal, _ query: String) async throws {
         _ = try await HTTPClient(configuration: HTTPConfiguration(retry: .none)).send(HTTPRequest(url: URL(string: portal.baseURL.absoluteString + "/admin/faults?" + query)!))
