@@ -118,6 +118,27 @@ struct PlainModeTests {
         #expect(!session.printed.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) || (0x2580...0x259F).contains($0.value) })
     }
 
+    /// `sync N` sends area N's edits, saved by another mapbook meanwhile, and says what went; `sync`
+    /// every area's.
+    @Test func syncInPlainMode() async throws {
+        let (server, dataDir, session) = try await Self.listed()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: dataDir); if session.process.isRunning { session.process.terminate() } }
+        session.send("download 7")
+        var at = try await session.waitFor("Bangor downloaded, 2.0 megabytes, verified")
+        let common = ["--portal", server.baseURL.absoluteString, "--data-dir", dataDir]
+        let added = try await CLI.runAsync(["feature", "add", "--area", "Bangor", "--layer", "Places", "--at=-68.77,44.80", "--set", "name=Stream gauge 7"] + common)
+        try #require(added.status == 0, "\(added.stderr)")
+        // Saved by another mapbook: the area is downloaded, so sync looks whatever the row said.
+        session.send("sync 7")
+        at = try await session.waitFor("Bangor: 1 change synced.", after: at)
+        session.send("sync")
+        at = try await session.waitFor("Bangor: no edits waited to be synced.", after: at)
+        #expect(try await SampleFixture.held(by: server, layer: 0, where: "name = 'Stream gauge 7'").count == 1)
+        session.send("quit")
+        await session.process.exited()
+        #expect(session.process.terminationStatus == 0)
+    }
+
     /// At the end of the input, the downloads under way finish, then mapbook quits.
     @Test func theEndOfTheInputWaitsForDownloads() async throws {
         let (server, dataDir, session) = try await Self.listed()

@@ -71,6 +71,7 @@ public struct SyncSummary: Equatable, Sendable {
 
     /// "3 edits synced; 1 refused: Unable to find feature."
     public var sentence: String {
+        guard synced + refused + waiting > 0 else { return "no edits waited to be synced." }
         var parts = ["\(synced) change\(synced == 1 ? "" : "s") synced"]
         if refused > 0 { parts.append("\(refused) refused" + (firstRefusal.map { ": \($0)" } ?? "")) }
         if waiting > 0 { parts.append("\(waiting) still wait" + (waiting == 1 ? "s" : "") + (firstWait.map { ": \($0)" } ?? "")) }
@@ -94,10 +95,12 @@ extension App {
         return []
     }
 
-    /// `y`: the selected area's edits, or on the web map's row every area's.
+    /// `y`: the selected area's edits, or on the web map's row every area's. A downloaded area is
+    /// synced even when no edit is known to wait: another mapbook may have saved some meanwhile.
     static func syncEdits(_ state: inout AppState) -> [Effect] {
-        let areas = state.selectedAreaIndex.map { [state.catalog.areas[$0].item.id] } ?? Array(state.library.unsyncedEdits.keys)
-        return startSyncing(&state, areas.filter { (state.library.unsyncedEdits[$0] ?? 0) > 0 }, asked: true)
+        let areas = state.selectedAreaIndex.map { [state.catalog.areas[$0].item.id] }
+            ?? Array(Set(state.library.unsyncedEdits.keys).union(state.library.downloads.keys))
+        return startSyncing(&state, areas.filter { (state.library.unsyncedEdits[$0] ?? 0) > 0 || state.library.downloads[$0] != nil }, asked: true)
     }
 
     /// With `sync = auto`, once the portal answered: every area whose edits wait.
