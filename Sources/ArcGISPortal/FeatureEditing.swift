@@ -128,3 +128,49 @@ extension PortalClient {
         return .success(result["objectId"]?.int64)
     }
 }
+
+/// What `synchronizeReplica` brought down: per service layer id, the features added, changed and
+/// deleted (by GlobalID) since the generation asked from, and the server's generation now.
+public struct ReplicaChanges: Sendable {
+    public struct Layer: Sendable {
+        public var adds: [JSONValue]
+        public var updates: [JSONValue]
+        public var deletedGlobalIDs: [String]
+    }
+
+    public var generation: Int64
+    public var layers: [Int: Layer]
+}
+
+extension PortalClient {
+    /// The most features one download may bring: a server that never stops sending is cut short.
+    public static let largestReplicaDownload = 200_000
+
+    /// `synchronizeReplica` with `syncDirection=download`, `async=false`, `dataFormat=json` and the
+    /// edits embedded: the changes to the replica's layers after `generation`.
+    public func synchronizeReplica(service serviceURL: URL, replicaID: String, generation: Int64) async throws -> ReplicaChanges {
+        await learnFederation(of: serviceURL)
+        var request = formPost(base: serviceURL, ["synchronizeReplica"], form: [
+            ("replicaID", replicaID), ("replicaServerGen", String(generation)), ("syncDirection", "download"),
+            ("transportType", "esriTransportTypeEmbedded"), ("async", "false"), ("dataFormat", "json"), ("rollbackOnFailure", "true"),
+        ])
+        request.deadline = Self.applyEditsDeadline
+        let json = try await getJSON(request, about: nil)
+        let host = serviceURL.host ?? "The service"
+        guard let now = json["replicaServerGen"]?.int64, now >= 0, case .array(let edits)? = json["edits"] ?? .array([]) else {
+            throw FeatureServiceError("\(host) answered the replica's sync without its changes and generation.")
+        }
+        var layers: [Int: ReplicaChanges.Layer] = [:], count = 0
+        for entry in edits {
+            guard let id = entry["id"]?.int64, let layer = Int(exactly: id), let features = entry["features"] else { continue }
+            let changes = ReplicaChanges.Layer(adds: features["adds"]?.array ?? [], updates: features["updates"]?.array ?? [],
+                                               deletedGlobalIDs: (features["deleteIds"]?.array ?? []).compactMap(\.string))
+            count += changes.adds.count + changes.updates.count + changes.deletedGlobalIDs.count
+            guard count <= Self.largestReplicaDownload else {
+                throw FeatureServiceError("\(host) sent more than \(Format.grouped(Self.largestReplicaDownload)) changes at once; download the area again.")
+            }
+            layers[layer] = changes
+        }
+        return ReplicaChanges(generation: now, layers: layers)
+    }
+}

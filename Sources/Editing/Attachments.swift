@@ -98,6 +98,8 @@ public struct KeptFile: Equatable, Sendable {
 }
 
 extension EditJournal {
+    static var layoutTwoTables: [String] { [attachmentsTable, serverChangesTable, replicasTable] }
+
     static let attachmentsTable = """
         CREATE TABLE IF NOT EXISTS attachments (
           id INTEGER PRIMARY KEY AUTOINCREMENT, edit INTEGER NOT NULL,

@@ -17,7 +17,8 @@ public struct EditJournalError: UserFacingError, Equatable, Sendable {
 public final class EditJournal {
     public static let fileName = "edits.sqlite"
     /// The journal's layout; a newer one is refused rather than misread. 2 added each change's
-    /// values before it (`original`), what a sync compares the server's with, and attachments.
+    /// values before it (`original`), what a sync compares the server's with, attachments, and the
+    /// server's changes a replica's sync brought down with the generation they reach.
     static let formatVersion: Int32 = 2
 
     public let path: String
@@ -233,11 +234,11 @@ public final class EditJournal {
             guard version == 0 else {
                 // Layout 1 to 2: the values before each change, unknown for the edits already saved.
                 try run("ALTER TABLE edits ADD COLUMN original TEXT")
-                try run(Self.attachmentsTable)
+                for table in Self.layoutTwoTables { try run(table) }
                 try run("PRAGMA user_version = \(Self.formatVersion)")
                 return
             }
-            try run(Self.attachmentsTable)
+            for table in Self.layoutTwoTables { try run(table) }
             try run("""
                 CREATE TABLE IF NOT EXISTS edits (
                   sequence INTEGER PRIMARY KEY AUTOINCREMENT,

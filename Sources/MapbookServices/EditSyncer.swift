@@ -162,18 +162,21 @@ public struct EditSyncer {
     }
 
     /// A downloaded area's sync as the browser and `edits sync` run it: its journal's edits sent,
-    /// then — when every change reached the server — the server's changes brought into the area's
-    /// copies of its layers (`AreaCopiesRefresh`). An area removed from the device keeps its
-    /// journal: its edits are sent all the same.
+    /// then — when nothing is left waiting — the server's changes brought down: through the area's
+    /// replica (`AreaReplicaRefresh`), else into its copies of its layers (`AreaCopiesRefresh`).
+    /// An area removed from the device keeps its journal: its edits are sent all the same.
     public func sync(area id: ItemID, title: String, library: OfflineLibrary, dryRun: Bool = false) async throws -> SyncReport {
         let journal = try EditJournal(areaFolder: library.areaDirectory(id))
         var report = try await sync(journal, areaTitle: title, dryRun: dryRun)
         let records = library.downloadRecords()
-        guard !dryRun, report.waiting == 0, report.done > 0, let area = records[id]?.area, let extent = area.extent,
-              library.hasFeatureCopies(id) else { return report }
+        guard !dryRun, report.waiting == 0, let area = records[id]?.area else { return report }
         let layers = ((try? library.loadCatalog(records: records)) ?? nil)?.webMap.flatOperationalLayers ?? []
-        report.serverChanges = await AreaCopiesRefresh.refresh(area: id, extent: extent, webMapLayers: layers, library: library,
-                                                               client: client, journal: journal)
+        if let sentence = await AreaReplicaRefresh.refresh(area: id, webMapLayers: layers, library: library, client: client, journal: journal) {
+            report.serverChanges = sentence
+        } else if library.hasFeatureCopies(id), let extent = area.extent {
+            report.serverChanges = await AreaCopiesRefresh.refresh(area: id, extent: extent, webMapLayers: layers, library: library,
+                                                                   client: client, journal: journal)
+        }
         return report
     }
 

@@ -47,19 +47,23 @@ private final class UnreachableHosts: Sendable {
 public enum OperationalLayerLoaders {
     /// The user's edits not yet synced, laid over the area's layers they were made in.
     private static func layEdits(of areaFolder: String, over opened: inout OpenedOperationalLayers) async {
-        let edits: [FeatureEdit]
+        let edits: [FeatureEdit], server: [ServerChange]
         do {
             guard let journal = try EditJournal.existing(areaFolder: areaFolder) else { return }
             if let kept = journal.keptAside { opened.problems.append("The area's edit journal was damaged; it is kept at \(kept), and a new one was started.") }
             // Synced edits too: the area's own files stay as they were downloaded.
             edits = try journal.all().filter { $0.status != .undone }
+            // The server's changes a replica's sync brought down go under them.
+            server = try journal.serverChanges()
         } catch {
             opened.problems.append("The area's edits could not be read: \(error.userSentence)")
             return
         }
         for (index, loader) in opened.features.enumerated() {
-            let own = edits.filter { $0.layer.title == loader.title }
-            guard !own.isEmpty, let edited = await loader.edited({ EditOverlay.apply(own, to: $0, info: loader.info) }) else { continue }
+            let own = edits.filter { $0.layer.title == loader.title }, theirs = server.filter { $0.layerTitle == loader.title }
+            guard !own.isEmpty || !theirs.isEmpty, let edited = await loader.edited({ stored in
+                EditOverlay.apply(own, to: EditOverlay.apply(server: theirs, to: stored, info: loader.info), info: loader.info)
+            }) else { continue }
             opened.features[index] = edited
         }
     }

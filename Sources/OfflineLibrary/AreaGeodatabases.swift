@@ -42,6 +42,9 @@ public struct AreaGeodatabases {
 
     public var isEmpty: Bool { files.isEmpty }
 
+    /// The replicas the files record (a preplanned or on-demand area's): what a sync asks the server about.
+    public var replicas: [GeodatabaseReplica] { files.compactMap(\.gdb.replica) }
+
     /// The table a web map layer is drawn from, when one of the files stands for it.
     public func table(for layer: WebMapLayer) -> (gdb: Geodatabase, layer: GeodatabaseLayer)? {
         layer.url.flatMap(table(forURL:))

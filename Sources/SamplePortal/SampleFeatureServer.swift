@@ -109,6 +109,7 @@ struct SampleFeatureServer: Sendable {
             return SampleREST.json(SampleREST.error(400, "Unable to complete operation.", details: ["This operation is not supported."]))
         }
         if first == "applyEdits" { return cut(applyEdits(request, parameters, layer: nil, store: store), cutAnswer) }
+        if first == "synchronizeReplica" { return synchronizeReplica(request, parameters, store: store) }
         guard let index = Int(first), layers.indices.contains(index) else {
             return SampleREST.json(SampleREST.error(400, "Invalid or missing input parameters.", details: ["Invalid layer id."]))
         }
@@ -174,6 +175,32 @@ struct SampleFeatureServer: Sendable {
         var dropped = response
         dropped.delivery.closeAfterBodyBytes = min(12, response.body.count / 2)
         return dropped
+    }
+
+    /// `synchronizeReplica` (a POST, `async=false`, `dataFormat=json`, the edits embedded): the
+    /// features of the replica's layers changed after `replicaServerGen`, and the generation now.
+    /// This service takes a replica's edits by `applyEdits`, so `syncDirection=upload` sends none
+    /// back and `edits` is refused.
+    private func synchronizeReplica(_ request: LoopbackRequest, _ parameters: [String: String], store: SampleFeatureStore) -> LoopbackResponse {
+        func invalid(_ detail: String) -> LoopbackResponse {
+            SampleREST.json(SampleREST.error(400, "Unable to synchronize replica.", details: [detail]))
+        }
+        guard request.method == "POST" else { return invalid("This operation is only supported via POST.") }
+        guard let replicaID = parameters["replicaID"], FeatureEditID.isWellFormed(replicaID) else { return invalid("Invalid replicaID.") }
+        guard let generation = parameters["replicaServerGen"].flatMap({ Int64($0) }), generation >= 0 else { return invalid("Invalid replicaServerGen.") }
+        guard parameters["edits"].map({ $0.isEmpty || $0 == "[]" }) ?? true else { return invalid("Edits are taken by applyEdits on this service.") }
+        let direction = parameters["syncDirection"] ?? "bidirectional"
+        guard ["download", "bidirectional", "upload"].contains(direction) else { return invalid("Invalid syncDirection.") }
+        let layers = (parameters["syncLayers"].flatMap { text in
+            (try? JSONValue(parsing: Data(text.utf8)))?.array.compactMap { $0["id"]?.int64.map(Int.init) }
+        }) ?? Array(layers.indices)
+        let (edits, now) = direction == "upload" ? (JSONValue.array([]), generation) : store.changes(since: generation, layers: layers)
+        return SampleREST.json(.object([
+            "replicaID": .string(replicaID), "replicaServerGen": .number(Double(now)),
+            "layerServerGens": .array(layers.map { .object(["id": .number(Double($0)), "serverGen": .number(Double(now))]) }),
+            "responseType": .string("esriReplicaResponseTypeEdits"), "transportType": .string("esriTransportTypeEmbedded"),
+            "edits": edits,
+        ]))
     }
 
     /// `applyEdits`, a POST: on the service, `edits` is `[{id, adds, updates, deletes}]` and the

@@ -11,7 +11,13 @@ final class SampleFeatureStore: Sendable {
         var attributes: [String: JSONValue]
         var geometry: JSONValue
         var extent: GeoExtent
+        /// The server generations it was added and last changed at (0: as first served).
+        var created: Int64 = 0
+        var changed: Int64 = 0
     }
+
+    /// The generation areas' replicas start below: every change after the start is newer than any.
+    static let firstGeneration: Int64 = 1_000_000
 
     /// One layer's part of an `edits` parameter.
     struct LayerEdits {
@@ -29,6 +35,32 @@ final class SampleFeatureStore: Sendable {
         /// Files attached to features, by "layer/objectId".
         var attachments: [String: [Attachment]] = [:]
         var nextAttachmentID: Int64 = 1
+        /// Raised by every change; a replica asks for the changes after the one it holds.
+        var generation = SampleFeatureStore.firstGeneration
+        /// Features deleted: layer, GlobalID, the generations they were added and deleted at.
+        var deleted: [(layer: Int, globalID: String, created: Int64, at: Int64)] = []
+    }
+
+    /// `synchronizeReplica`'s download: per layer of `layers`, the features added, changed and
+    /// deleted after `generation` (one added and changed since is an add), and the generation now.
+    func changes(since generation: Int64, layers: [Int]) -> (edits: JSONValue, generation: Int64) {
+        state.withLock { state in
+            let edits = layers.filter { state.layers.indices.contains($0) }.map { layer -> JSONValue in
+                let fresh = state.layers[layer].filter { $0.changed > generation }
+                func feature(_ stored: Feature) -> JSONValue {
+                    var geometry = stored.geometry
+                    if case .object(var members) = geometry { members["spatialReference"] = .object(["wkid": .number(4326)]); geometry = .object(members) }
+                    return .object(["attributes": .object(stored.attributes), "geometry": geometry])
+                }
+                let deletes = state.deleted.filter { $0.layer == layer && $0.at > generation && $0.created <= generation }.map { JSONValue.string($0.globalID) }
+                return .object(["id": .number(Double(layer)), "features": .object([
+                    "adds": .array(fresh.filter { $0.created > generation }.map(feature)),
+                    "updates": .array(fresh.filter { $0.created <= generation }.map(feature)),
+                    "deleteIds": .array(deletes),
+                ])])
+            }
+            return (.array(edits), state.generation)
+        }
     }
 
     struct Attachment: Sendable {
@@ -113,6 +145,8 @@ final class SampleFeatureStore: Sendable {
             guard state.layers[0].indices.contains(at) else { return }
             var first = state.layers[0][at]
             first.attributes["name"] = .string("Renamed at the office \(stamp)")
+            state.generation += 1
+            first.changed = state.generation
             state.layers[0][at] = first
             let objectID = state.nextObjectID[0]
             state.nextObjectID[0] += 1
@@ -122,7 +156,8 @@ final class SampleFeatureStore: Sendable {
             attributes["GlobalID"] = .string(globalID)
             state.globalIDs[0].insert(globalID.uppercased())
             attributes["name"] = .string("Added at the office \(stamp)")
-            state.layers[0].append(Feature(attributes: attributes, geometry: first.geometry, extent: first.extent))
+            state.generation += 1
+            state.layers[0].append(Feature(attributes: attributes, geometry: first.geometry, extent: first.extent, created: state.generation, changed: state.generation))
         }
     }
 
@@ -173,7 +208,8 @@ final class SampleFeatureStore: Sendable {
         state.nextObjectID[layer] += 1
         attributes["OBJECTID"] = .number(Double(objectID))
         attributes["GlobalID"] = .string(globalID)
-        state.layers[layer].append(Feature(attributes: attributes, geometry: geometry, extent: extent))
+        state.generation += 1
+        state.layers[layer].append(Feature(attributes: attributes, geometry: geometry, extent: extent, created: state.generation, changed: state.generation))
         state.globalIDs[layer].insert(globalID.uppercased())
         return success(objectID, globalID)
     }
@@ -191,6 +227,8 @@ final class SampleFeatureStore: Sendable {
             stored.geometry = geometry
             stored.extent = extent
         }
+        state.generation += 1
+        stored.changed = state.generation
         state.layers[layer][at] = stored
         return success(stored.attributes["OBJECTID"]?.int64, stored.attributes["GlobalID"]?.string)
     }
@@ -201,6 +239,8 @@ final class SampleFeatureStore: Sendable {
             return failure(objectID, globalID, code: 1019, "Unable to find feature.")
         }
         let removed = state.layers[layer].remove(at: at)
+        state.generation += 1
+        if let id = removed.attributes["GlobalID"]?.string { state.deleted.append((layer, id, removed.created, state.generation)) }
         if let id = removed.attributes["GlobalID"]?.string { state.globalIDs[layer].remove(id.uppercased()) }
         return success(removed.attributes["OBJECTID"]?.int64, removed.attributes["GlobalID"]?.string)
     }

@@ -313,6 +313,48 @@ final class EditSyncTests {
         #expect(try await SampleFixture.fetch(base + "/\(id)") == bytes, "the bytes as attached")
     }
 
+    /// An area drawn from its own geodatabase replica (Caribou): after the sync, `synchronizeReplica`
+    /// brings down what changed on the server since the replica's generation — a colleague's rename
+    /// and new place, and the place added here — laid over the file, which stays as downloaded; the
+    /// generation reached is kept, so the next sync brings nothing twice.
+    @Test func aReplicasSyncBringsTheServersChangesDownFromItsGeneration() async throws {
+        let download = try await CLI.runAsync(["download", "Caribou"] + common)
+        try #require(download.status == 0, "\(download.stderr)")
+        let caribou = ["--area", "Caribou"]
+        let town = try #require(try await SampleFixture.held(by: server, layer: 0, where: "name = 'Caribou'").first)
+        let objectID = try #require(town["OBJECTID"]?.int64)
+        let located = try JSONValue(parsing: try await SampleFixture.fetch(server.baseURL.absoluteString
+            + "/arcgis/rest/services/Explore_Maine_Places/FeatureServer/0/query?where=OBJECTID%3D\(objectID)&returnGeometry=true&f=json"))
+        let caribouPoint = located["features"]?[0]?["geometry"].flatMap { geometry in
+            geometry["x"]?.double.flatMap { x in geometry["y"]?.double.map { "\(x),\($0)" } }
+        }
+        let added = try await CLI.runAsync(["feature", "add"] + caribou + ["--layer", "Places", "--at=-68.0,46.85", "--set", "name=Aroostook gauge"] + common)
+        try #require(added.status == 0, "\(added.stderr)")
+        try await SampleFixture.admin(server, "officeEdit=\(objectID)")
+
+        let synced = try await sync(["--area", "Caribou"])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        let changes = ((synced.json["areas"] as? [[String: Any]]) ?? []).compactMap { $0["serverChanges"] as? String }
+        #expect(changes.count == 1 && changes[0].hasPrefix("The server's changes came down: 3 features (server generation "), "\(changes)")
+        // The generation reached is kept: the next sync brings only what changed after it.
+        let second = try await CLI.runAsync(["feature", "add"] + caribou + ["--layer", "Places", "--at=-68.01,46.86", "--set", "name=Second gauge"] + common)
+        try #require(second.status == 0, "\(second.stderr)")
+        let again = try await sync(["--area", "Caribou"])
+        let next = ((again.json["areas"] as? [[String: Any]]) ?? []).compactMap { $0["serverChanges"] as? String }
+        #expect(next.count == 1 && next[0].hasPrefix("The server's changes came down: 1 feature (server generation "), "\(next)")
+        server.stop()
+        let verify = try await CLI.runAsync(["verify"] + common)
+        #expect(verify.status == 0, "the replica's file is as downloaded: \(verify.stdout)\(verify.stderr)")
+        let point = try #require(caribouPoint)
+        let office = try await CLI.runAsync(["identify"] + caribou + ["--at=\(point)", "--zoom", "14"] + common)
+        #expect(office.stdout.contains("Renamed at the office 1") && office.stdout.contains("Added at the office 1"), "\(office.stdout)")
+        let mine = try await CLI.runAsync(["identify"] + caribou + ["--at=-68.0,46.85", "--zoom", "14", "--json"] + common)
+        let titles = ((try json(mine.stdout)["features"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }
+        #expect(titles.filter { $0.contains("Aroostook gauge") }.count == 1, "drawn once, from the server's changes: \(titles)")
+        let left = try await CLI.runAsync(["edits", "list", "--all", "--json"] + common)
+        #expect(((try json(left.stdout)["areas"] as? [[String: Any]]) ?? []).allSatisfy { (($0["edits"] as? [Any]) ?? []).isEmpty }, "\(left.stdout)")
+    }
+
     @Test func theTextReportNamesEachChange() async throws {
         try await downloaded()
         _ = try await addPlace("Heron cove")
