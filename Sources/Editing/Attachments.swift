@@ -108,42 +108,20 @@ extension EditJournal {
           status TEXT NOT NULL CHECK (status IN ('pending', 'synced', 'refused')), reason TEXT)
         """
 
-    /// Saves `edit` and the files kept for it in one transaction.
-    @discardableResult
-    public func save(_ edit: FeatureEdit, attaching files: [KeptFile]) throws -> FeatureEdit {
-        guard !files.isEmpty else { return try save(edit) }
-        var kept = edit
-        try transaction {
-            try run("DELETE FROM edits WHERE status = 'undone'")
-            kept = edit
+    /// The files kept for a saved edit, inside the transaction that saves it.
+    func insertAttachments(_ files: [KeptFile], for edit: FeatureEdit) throws {
+        for file in files {
             try run("""
-                INSERT INTO edits (kind, layer_title, layer_url, global_id, object_id, geometry, attributes, saved_at, status, reason, original)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, ?)
-                """, [.text(edit.kind.rawValue), .text(edit.layer.title), edit.layer.serviceLayerURL.map(Value.text) ?? .null,
-                      .text(edit.globalID), edit.objectID.map(Value.integer) ?? .null, edit.geometry.map { .text($0.compactText) } ?? .null,
-                      .text(JSONValue.object(edit.attributes).compactText), .real(edit.savedAt.timeIntervalSince1970),
-                      edit.original.map { .text(JSONValue.object($0).compactText) } ?? .null])
-            kept.sequence = sqlite3_last_insert_rowid(db)
-            kept.status = .pending
-            for file in files {
-                try run("""
-                    INSERT INTO attachments (edit, layer_title, layer_url, feature_global_id, name, content_type, size, file, status)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')
-                    """, [.integer(kept.sequence), .text(edit.layer.title), edit.layer.serviceLayerURL.map(Value.text) ?? .null,
-                          .text(edit.globalID), .text(file.name), .text(file.contentType), .integer(file.size), .text(file.file)])
-            }
+                INSERT INTO attachments (edit, layer_title, layer_url, feature_global_id, name, content_type, size, file, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')
+                """, [.integer(edit.sequence), .text(edit.layer.title), edit.layer.serviceLayerURL.map(Value.text) ?? .null,
+                      .text(edit.globalID), .text(file.name), .text(file.contentType), .integer(file.size), .text(file.file)])
         }
-        return kept
     }
 
     /// The attachments that wait for a sync: pending or refused, of edits not undone.
     public func unsyncedAttachments() throws -> [FeatureAttachment] {
         try attachments(where: "a.status IN ('pending', 'refused') AND (e.sequence IS NULL OR e.status != 'undone')")
-    }
-
-    /// Every attachment kept for a feature, by its GlobalID.
-    public func attachments(ofFeature globalID: String) throws -> [FeatureAttachment] {
-        try attachments(where: "a.feature_global_id = ? AND (e.sequence IS NULL OR e.status != 'undone')", [.text(globalID)])
     }
 
     /// A sync's outcome for attachments, in one transaction.

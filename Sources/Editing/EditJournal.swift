@@ -48,15 +48,16 @@ public final class EditJournal {
 
     // MARK: Writing
 
-    /// Saves `edit` and returns it as kept (its sequence number). An edit saved after an undo
-    /// ends what redo could bring back.
+    /// Saves `edit`, with the files kept for it, and returns it as kept (its sequence number). An
+    /// edit saved after an undo ends what redo could bring back.
     @discardableResult
-    public func save(_ edit: FeatureEdit) throws -> FeatureEdit {
+    public func save(_ edit: FeatureEdit, attaching files: [KeptFile] = []) throws -> FeatureEdit {
         var kept = edit
         try transaction {
             try run("DELETE FROM edits WHERE status = 'undone'")
             kept.sequence = try insert(edit)
             kept.status = .pending
+            try insertAttachments(files, for: kept)
         }
         return kept
     }
@@ -135,9 +136,12 @@ public final class EditJournal {
     /// would hide the server's later changes. Only synced edits are removed.
     public func fold(_ sequences: [Int64]) throws {
         guard !sequences.isEmpty else { return }
-        try transaction {
-            for sequence in sequences { try run("DELETE FROM edits WHERE sequence = ? AND status = 'synced'", [.integer(sequence)]) }
-        }
+        try transaction { try removeSynced(sequences) }
+    }
+
+    /// `fold`'s rows, inside a transaction already begun.
+    func removeSynced(_ sequences: [Int64]) throws {
+        for sequence in sequences { try run("DELETE FROM edits WHERE sequence = ? AND status = 'synced'", [.integer(sequence)]) }
     }
 
     /// Removes an edit not yet synced, by the user's choice; false when there is no such edit.

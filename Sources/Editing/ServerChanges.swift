@@ -36,10 +36,12 @@ extension EditJournal {
         return sqlite3_step(statement) == SQLITE_ROW ? sqlite3_column_int64(statement, 0) : nil
     }
 
-    /// Keeps what a replica's sync brought down and the generation it reaches, in one transaction:
-    /// a feature's latest state replaces the one kept before.
-    public func keep(_ changes: [ServerChange], replicaID: String, generation: Int64) throws {
+    /// Keeps what a replica's sync brought down and the generation it reaches, and folds the synced
+    /// edits it now holds (`fold`), in one transaction: a feature's latest state replaces the one
+    /// kept before.
+    public func keep(_ changes: [ServerChange], replicaID: String, generation: Int64, folding synced: [Int64] = []) throws {
         try transaction {
+            try removeSynced(synced)
             for change in changes {
                 try run("""
                     INSERT OR REPLACE INTO server_changes (layer_title, global_id, deleted, geometry, attributes) VALUES (?, ?, ?, ?, ?)

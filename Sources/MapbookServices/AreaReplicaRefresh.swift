@@ -40,8 +40,7 @@ public enum AreaReplicaRefresh {
                     }
                     kept += layer.deletedGlobalIDs.map { ServerChange(layerTitle: title, globalID: $0, deleted: true, geometry: nil, attributes: [:]) }
                 }
-                try journal.keep(kept, replicaID: replicaID, generation: changes.generation)
-                try journal.fold(foldable)
+                try journal.keep(kept, replicaID: replicaID, generation: changes.generation, folding: foldable)
                 brought += kept.count
                 reached = max(reached, changes.generation)
             } catch {

@@ -93,8 +93,6 @@ final class SampleFeatureStore: Sendable {
         state = Mutex(State(layers: seed, nextObjectID: next, globalIDs: ids))
     }
 
-    var layerCount: Int { state.withLock { $0.layers.count } }
-
     func features(of layer: Int) -> [Feature] { state.withLock { $0.layers[layer] } }
 
     /// A layer's GlobalID for a seed feature: fixed, so every start serves the same ones.

@@ -291,7 +291,7 @@ struct EditsCommand: ParsableCommand {
                 "change": .string(change.kind.rawValue), "layer": .text(change.layer.title), "serviceLayer": .text(change.layer.serviceLayerURL),
                 "globalId": .text(change.globalID.isEmpty ? nil : change.globalID), "objectId": change.objectID.map { .number(Double($0)) } ?? .null,
                 "geometry": change.geometry ?? .null,
-                "attributes": .object(change.attributes.mapValues { value in if case .string(let text) = value { .text(text, width: 65_536) } else { value } }),
+                "attributes": .object(change.attributes.mapValues(EditsCommand.shown)),
                 "edits": .array(change.sequences.map { .number(Double($0)) }), "refused": .text(change.refused),
             ])
         }
@@ -421,7 +421,7 @@ struct EditsCommand: ParsableCommand {
             }
             if case .conflict(let fields) = entry.outcome {
                 members["conflicts"] = .array(fields.map { clash in
-                    .object(["field": .text(clash.field), "mine": clash.mine, "theirs": clash.theirs, "was": clash.was])
+                    .object(["field": .text(clash.field), "mine": EditsCommand.shown(clash.mine), "theirs": EditsCommand.shown(clash.theirs), "was": EditsCommand.shown(clash.was)])
                 })
             }
             members["outcome"] = .string(outcome)
@@ -581,6 +581,11 @@ struct EditsCommand: ParsableCommand {
         }
     }
 
+    /// A value as printed: text — typed, or the server's — stripped of control characters.
+    static func shown(_ value: JSONValue) -> JSONValue {
+        if case .string(let text) = value { .text(text, width: 65_536) } else { value }
+    }
+
     /// An edit as the JSON of `feature` and `edits list` gives it (docs/cli.md).
     static func json(_ edit: FeatureEdit) -> JSONValue {
         var reason: JSONValue = .null
@@ -595,9 +600,9 @@ struct EditsCommand: ParsableCommand {
             "number": .number(Double(edit.sequence)), "edit": .string(edit.kind.rawValue), "layer": .text(edit.layer.title),
             "serviceLayer": .text(edit.layer.serviceLayerURL), "globalId": .text(edit.globalID.isEmpty ? nil : edit.globalID),
             "objectId": edit.objectID.map { .number(Double($0)) } ?? .null, "geometry": edit.geometry ?? .null,
-            "attributes": .object(edit.attributes.mapValues { value in if case .string(let text) = value { .text(text, width: 65_536) } else { value } }),
+            "attributes": .object(edit.attributes.mapValues(shown)),
             "saved": .string(Format.timestamp(edit.savedAt)), "status": .string(status), "reason": reason,
-            "original": edit.original.map { .object($0.mapValues { value in if case .string(let text) = value { .text(text, width: 65_536) } else { value } }) } ?? .null,
+            "original": edit.original.map { .object($0.mapValues(shown)) } ?? .null,
         ])
     }
 }
