@@ -48,7 +48,7 @@ public enum Screen: Equatable, Sendable {
 /// What has the keys: a card over the screen, or a list or card over the map; nil for the screen
 /// itself (`ListState.focus` says which part of it). A message from before it opened is not its to show.
 public enum CardFocus: Equatable, Sendable {
-    case help, confirm, filter, search, pinForm, signIn, newArea, maps
+    case help, confirm, filter, search, pinForm, signIn, newArea, maps, featureForm
     case mapPanel(MapPanel), identify, whatsHere, ruler, directions
 }
 
@@ -67,6 +67,8 @@ public enum Overlay: Equatable, Sendable {
     case signIn(SignInForm)
     /// A map area of your own: its name, level of detail and estimate.
     case newArea(AreaForm)
+    /// A feature's values being typed, for a new point or a feature identified.
+    case featureForm(FeatureEditor)
     /// Web maps to open: recent, your content, your groups'.
     case maps(WebMapsBrowser)
 }
@@ -126,6 +128,8 @@ public struct LibraryState: Equatable, Sendable {
     public var unsyncedEdits: [ItemID: Int] = [:]
     /// Areas whose edits are being synced now.
     public var syncing: Set<ItemID> = []
+    /// Edits being opened in the editor or saved, not yet answered.
+    public var editsUnderWay = 0
     /// What each area's last sync this session did, kept until the next (the details show it).
     public var lastSync: [ItemID: SyncSummary] = [:]
     /// Downloads asked for in this session and not finished, by area id.
@@ -346,7 +350,8 @@ public struct AppState: Equatable, Sendable {
         let mapsSettled = if case .maps(let maps)? = overlay { maps.pending.isEmpty } else { true }
         // A map opened is settled once its first picture is in, and its operational layers are open.
         let mapSettled = map.map { !$0.isOpening && !$0.isOpeningLayers && ($0.image != nil || !$0.isOpen) } ?? true
-        return webMapSettled && portalSettled && mapsSettled && mapSettled && requests.isEmpty && library.removing.isEmpty && library.syncing.isEmpty && handoff.nextWebMap == nil
+        return webMapSettled && portalSettled && mapsSettled && mapSettled && requests.isEmpty && library.removing.isEmpty && library.syncing.isEmpty
+            && library.editsUnderWay == 0 && handoff.nextWebMap == nil
             && handoff.nextPackage == nil
     }
 
@@ -465,6 +470,7 @@ public struct AppState: Equatable, Sendable {
         case .filter?: return .filter
         case .search?: return .search
         case .pinForm?: return .pinForm
+        case .featureForm?: return .featureForm
         case .signIn?: return .signIn
         case .newArea?: return .newArea
         case .maps?: return .maps

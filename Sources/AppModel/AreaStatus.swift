@@ -34,6 +34,8 @@ public struct Confirmation: Equatable, Sendable {
         case deletePin(id: String)
         /// Hand an http(s) link to the browser.
         case openLink(String)
+        /// Keep the deletion of a feature in its area's journal.
+        case deleteFeature(EditDraft)
     }
     public var question: String
     public var detail: String
@@ -48,7 +50,7 @@ public struct Confirmation: Equatable, Sendable {
         switch action {
         case .remove, .removePackage: "y yes, remove · n no, keep it"
         case .quit: "y yes, quit · n no, stay"
-        case .deletePin: "y yes, delete · n no, keep it"
+        case .deletePin, .deleteFeature: "y yes, delete · n no, keep it"
         case .openLink: "y yes, open it · n no"
         }
     }

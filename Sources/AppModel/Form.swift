@@ -121,6 +121,7 @@ public struct Form: Equatable, Sendable {
         switch edit {
         case .save: return .save
         case .cancel: return .cancel
+        case .set: return .unchanged
         case .nextField:
             focus = (focus + 1) % fields.count
             return .unchanged

@@ -78,6 +78,8 @@ public enum FormEdit: Hashable, Sendable {
     /// ← and →: a choice field's previous or next value (-1, 1).
     case adjust(Int)
     case save, cancel
+    /// A field named (by its name or label) given a value as typed: the plain mode's `set`.
+    case set(field: String, value: String)
 }
 
 /// Editing the filter line.

@@ -26,6 +26,9 @@ extension App {
         case .newArea?:
             if case .form(let edit) = intent { return editAreaForm(&state, edit) }
             return []
+        case .featureForm?:
+            if case .form(let edit) = intent { return editFeatureForm(&state, edit) }
+            return []
         case .maps?:
             return inMaps(&state, intent)
         case .help?:

@@ -226,7 +226,7 @@ extension AppState {
         case .confirm?: .confirm
         case .filter?: .filter
         case .search?: .search
-        case .pinForm?, .signIn?, .newArea?: .form
+        case .pinForm?, .signIn?, .newArea?, .featureForm?: .form
         case .maps(let maps)?: maps.isTypingQuery ? .search : .list
         case .help?: .help
         case nil:

@@ -241,25 +241,14 @@ public struct FeatureField: Sendable, Equatable {
     /// A field as a layer description gives it (`{name, alias, type, domain}`); nil without a name.
     public init?(json field: JSONValue) {
         guard let name = field["name"]?.string else { return nil }
-        var names: [String: String] = [:]
-        if field["domain"]?["type"]?.string == "codedValue" {
-            for coded in field["domain"]?["codedValues"]?.array ?? [] {
-                guard let code = coded["code"].flatMap(Self.codeText), let name = coded["name"]?.string else { continue }
-                names[code] = name
-            }
-        }
-        var range: ClosedRange<Double>?
-        if field["domain"]?["type"]?.string == "range", let bounds = field["domain"]?["range"]?.array, bounds.count == 2,
-           let low = bounds[0].double, let high = bounds[1].double, low <= high {
-            range = low...high
-        }
+        let domain = FieldDomain(json: field["domain"])
         let type = field["type"]?.string ?? "esriFieldTypeString"
         // Kept by the server, never by an editor: the object id, the GlobalID, shapes' own measures.
         let serverKept = ["esriFieldTypeOID", "esriFieldTypeGlobalID", "esriFieldTypeGeometry"].contains(type)
         let length = field["length"]?.double.flatMap { $0 >= 1 && $0 <= 1_073_741_824 ? Int($0) : nil }
-        self.init(name: name, alias: field["alias"]?.string, type: type, codedValues: names,
+        self.init(name: name, alias: field["alias"]?.string, type: type, codedValues: domain?.codedValues ?? [:],
                   editable: !serverKept && (field["editable"]?.bool ?? true), nullable: field["nullable"]?.bool ?? true,
-                  length: type == "esriFieldTypeString" ? length : nil, range: range,
+                  length: type == "esriFieldTypeString" ? length : nil, range: domain?.range,
                   defaultValue: field["defaultValue"].flatMap { $0 == .null ? nil : $0 })
     }
 
@@ -399,6 +388,8 @@ public struct FeatureLayerInfo: Sendable, Equatable {
     public var editCapabilities = EditCapabilities()
     /// Whether the service keeps attachments for the layer's features; nil when its description does not say.
     public var hasAttachments: Bool?
+    /// Its feature types (subtypes), each with its own domains and defaults.
+    public var types: FeatureTypes?
 
     public init(name: String, geometryType: FeatureGeometryType, fields: [FeatureField] = [], objectIDField: String? = nil,
                 displayField: String? = nil, renderer: FeatureRenderer, labeling: FeatureLabeling? = nil, minScale: Double = 0,
@@ -435,6 +426,7 @@ public struct FeatureLayerInfo: Sendable, Equatable {
                   popup: popupInfo.flatMap(PopupInfo.init(json:)))
         editCapabilities = EditCapabilities(json: json)
         hasAttachments = json["hasAttachments"]?.bool
+        types = FeatureTypes(json: json)
         if json["type"]?.string == "Annotation Layer", let annotation = asAnnotation() { self = annotation }
     }
 

@@ -100,7 +100,7 @@ package enum PortalDecoding {
             delimiter: json["columnDelimiter"]?.string.flatMap { $0.count == 1 ? $0.first : nil } ?? ",",
             latitudeField: json["locationInfo"]?["latitudeFieldName"]?.string,
             longitudeField: json["locationInfo"]?["longitudeFieldName"]?.string) : nil
-        return WebMapLayer(
+        var layer = WebMapLayer(
             id: json["id"]?.string,
             title: json["title"]?.string,
             layerType: json["layerType"]?.string ?? "Unknown",
@@ -119,5 +119,7 @@ package enum PortalDecoding {
             visibleLayers: json["visibleLayers"].map { $0.array.compactMap(\.int64).map { Int(clamping: $0) } },
             featureCollection: json["featureCollection"].flatMap { $0.object == nil ? nil : $0 },
             csv: csv)
+        layer.formInfo = json["formInfo"].flatMap { $0.object == nil ? nil : $0 }
+        return layer
     }
 }

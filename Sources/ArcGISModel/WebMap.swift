@@ -29,6 +29,8 @@ public struct WebMapLayer: Sendable, Equatable {
     /// that override the service's) and `popupInfo`, kept as JSON for `FeatureLayerInfo`.
     public var layerDefinition: JSONValue?
     public var popupInfo: JSONValue?
+    /// A Field Maps form (`formInfo`), kept as JSON for `FeatureFormDefinition`.
+    public var formInfo: JSONValue?
     /// A map service layer's `visibleLayers`: the sublayers it shows (nil: the service's defaults).
     public var visibleLayers: [Int]?
     /// Features carried inside the web map (`featureCollection`: layers, each a `layerDefinition`

@@ -48,8 +48,17 @@ public struct MapImage: Equatable, Sendable {
 
 /// One thing found under the pointer: its popup card and its geometry, to highlight it.
 public struct IdentifyHit: Sendable, Equatable {
+    /// Which feature it is, by its layer's title and object id: what an edit of it names.
+    public struct Feature: Sendable, Equatable {
+        public var layer: String
+        public var objectID: Int64
+        public init(layer: String, objectID: Int64) { self.layer = layer; self.objectID = objectID }
+    }
+
     public var card: PopupCard
     public var geometry: GeoGeometry?
+    /// A feature of an operational layer with an object id; nil for the basemap's and services'.
+    public var feature: Feature?
 
-    public init(card: PopupCard, geometry: GeoGeometry?) { self.card = card; self.geometry = geometry }
+    public init(card: PopupCard, geometry: GeoGeometry?, feature: Feature? = nil) { self.card = card; self.geometry = geometry; self.feature = feature }
 }

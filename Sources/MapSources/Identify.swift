@@ -26,7 +26,8 @@ extension MapStack {
                     var card = PopupCard.make(layer: loader.title, attributes: feature.attributes, fields: layer.info.fields,
                                               popup: layer.info.popup, displayField: layer.info.displayField)
                     card.rows += PopupCard.measureRows(z: feature.z, m: feature.m)
-                    hits.append(IdentifyHit(card: card, geometry: feature.geometry))
+                    let objectID = layer.info.objectIDField.flatMap { feature.attributes[$0]?.int64 }
+                    hits.append(IdentifyHit(card: card, geometry: feature.geometry, feature: objectID.map { .init(layer: loader.title, objectID: $0) }))
                 }
             }
         }

@@ -22,6 +22,8 @@ public struct AreaEditor {
         /// The feature service layer it stands for, which a sync sends its edits to.
         public let serviceLayerURL: String?
         public let features: [LayerFeature]
+        /// Its form: what the data and the web map say may be typed, in which order, what is required.
+        public let form: FeatureFormDefinition
 
         public var editLayer: EditLayer { EditLayer(title: title, serviceLayerURL: serviceLayerURL) }
 
@@ -58,7 +60,8 @@ public struct AreaEditor {
         var layers: [Layer] = []
         for loader in opened.features {
             let source = webMapLayers.first { ($0.title ?? $0.id) == loader.title }
-            layers.append(Layer(title: loader.title, info: loader.info, serviceLayerURL: source?.url, features: await loader.storedFeatures ?? []))
+            layers.append(Layer(title: loader.title, info: loader.info, serviceLayerURL: source?.url, features: await loader.storedFeatures ?? [],
+                                form: FeatureFormDefinition(layer: loader.info, popupInfo: source?.popupInfo, formInfo: source?.formInfo)))
         }
         let journal = try EditJournal(areaFolder: library.areaDirectory(area))
         return AreaEditor(areaTitle: TerminalText.sanitizedLine(title, maxLength: 120), journal: journal, layers: layers)
@@ -92,12 +95,11 @@ public struct AreaEditor {
         let layer = try layer(named: layerName, for: .add)
         try check(geometry, for: layer)
         var attributes = try Self.attributes(values, of: layer)
-        for field in layer.editableFields where attributes[field.name] == nil {
-            if let value = field.defaultValue {
-                attributes[field.name] = value
-            } else if !field.nullable {
-                throw EditRefused("\(field.shownName) is required: give it with --set \(field.name)=VALUE.")
-            }
+        // What the feature's type (or its fields) start with, then what its form requires.
+        let type = layer.info.types.flatMap { attributes[$0.field] }.flatMap(FeatureField.codeText)
+        for (field, value) in layer.form.defaults(ofType: type) where attributes[field] == nil { attributes[field] = value }
+        if let missing = layer.form.entries.first(where: { $0.required && (attributes[$0.field.name] ?? .null) == .null }) {
+            throw EditRefused("\(missing.label) is required: give it a value (--set \(missing.field.name)=VALUE).")
         }
         let kept = try keep(files, for: layer)
         return try journal.save(FeatureEdit(kind: .add, layer: layer.editLayer, geometry: GeoJSON.json(geometry), attributes: attributes), attaching: kept)
@@ -149,6 +151,71 @@ public struct AreaEditor {
         let feature = try existing(objectID, of: layer)
         return try journal.save(FeatureEdit(kind: .delete, layer: layer.editLayer, globalID: try globalID(of: feature, objectID: objectID, in: layer),
                                             objectID: objectID))
+    }
+
+    // MARK: The browser's editor
+
+    /// An edit the browser's form or keys ask for.
+    public enum Edit: Sendable, Equatable {
+        case add(GeoPoint)
+        case update(objectID: Int64)
+        case move(objectID: Int64, to: GeoPoint)
+        case delete(objectID: Int64)
+    }
+
+    /// Keeps `edit` of `layer` by the rules the commands keep, and says what was kept.
+    public func save(_ edit: Edit, layer layerName: String, values: [(field: String, typed: String)]) throws -> String {
+        let shown = TerminalText.sanitizedLine(layerName, maxLength: 60)
+        switch edit {
+        case .add(let point):
+            try add(to: layerName, geometry: .points([point]), values: values)
+            return "Saved a new feature in \(shown)."
+        case .update(let objectID):
+            try update(objectID, of: layerName, geometry: nil, values: values)
+            return "Saved the change of \(shown) \(objectID)."
+        case .move(let objectID, let point):
+            try update(objectID, of: layerName, geometry: .points([point]), values: [])
+            return "Moved \(shown) \(objectID) to \(point.degrees(places: 5))."
+        case .delete(let objectID):
+            try delete(objectID, of: layerName)
+            return "Deleted \(shown) \(objectID)."
+        }
+    }
+
+    /// The layers a point may be added to — point layers whose service takes new features; only
+    /// the one `named`, when one is — or why there are none.
+    public func layersTakingPoints(named name: String? = nil) throws -> [Layer] {
+        if let name {
+            let layer = try layer(named: name, for: .add)
+            guard layer.info.geometryType == .point else {
+                throw EditRefused("\(TerminalText.sanitizedLine(layer.title, maxLength: 60)) holds \(Self.kind(of: layer.info.geometryType)), not points: add one with mapbook feature add --geometry.")
+            }
+            return [layer]
+        }
+        guard !layers.isEmpty else { throw EditRefused("\(areaTitle)'s map has no feature layers to edit.") }
+        let points = layers.filter { $0.info.geometryType == .point }
+        let taking = points.filter { $0.info.editCapabilities.refusal(of: .add, layer: $0.title) == nil }
+        if !taking.isEmpty { return taking }
+        if let refused = points.first, let why = refused.info.editCapabilities.refusal(of: .add, layer: refused.title) { throw EditRefused(why) }
+        let kinds = Set(layers.map { Self.kind(of: $0.info.geometryType) }).sorted().joined(separator: " and ")
+        throw EditRefused("\(areaTitle)'s layers hold \(kinds), no points: a line or an area is added with mapbook feature add --geometry.")
+    }
+
+    /// A feature's values as its form shows them, by field name: text as stored, a code as its
+    /// code, a date as its day.
+    public func formValues(of objectID: Int64, in layerName: String) throws -> (Layer, [String: String]) {
+        let layer = try layer(named: layerName, for: .update)
+        let feature = try existing(objectID, of: layer)
+        var values: [String: String] = [:]
+        for entry in layer.form.entries {
+            guard let value = feature.attributes[entry.field.name], value != .null else { continue }
+            if entry.field.isDate, let milliseconds = value.double, milliseconds.isFinite, abs(milliseconds) < 253_402_300_800_000 {
+                values[entry.field.name] = String(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: milliseconds / 1000)).prefix(10))
+            } else {
+                values[entry.field.name] = value.string ?? FeatureField.codeText(value) ?? ""
+            }
+        }
+        return (layer, values)
     }
 
     // MARK: Rules

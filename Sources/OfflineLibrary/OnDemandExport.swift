@@ -94,7 +94,7 @@ public struct OnDemandExport: Sendable {
     static let averageVectorTileBytes: Int64 = 6_000
     static let averageRasterTileBytes: Int64 = 20_000
     static let bytesPerFeature: Int64 = 600
-    static let emptyGeodatabaseBytes: Int64 = 72_000
+    static let emptyGeodatabaseBytes: Int64 = 84_000
 
     // MARK: Plan
 

@@ -193,6 +193,15 @@ public final class PlainApp {
             ruler.points += points.dropFirst().dropLast()
             say("Ruler: " + ruler.sentence(to: points[points.count - 1], units: program.state.preferences.units))
         case .directions(let places): program.send(.intent(.directions(through: places)))
+        case .addPoint(let layer, let point):
+            guard program.state.map != nil else { say("Open a downloaded area's map first: open N."); return }
+            program.send(.intent(.map(.addFeature(at: point, layer: layer))))
+        case .setField(let name, let value):
+            guard case .featureForm? = program.state.overlay else { say("There is no form open: type add point first."); return }
+            program.send(.intent(.form(.set(field: name, value: value))))
+        case .saveForm, .leaveForm:
+            guard case .featureForm? = program.state.overlay else { say("There is no form open."); return }
+            program.send(.intent(.form(command == .saveForm ? .save : .cancel)))
         case .help: PlainCommand.commandHelp.forEach(say)
         case .quit: program.send(.intent(.quit))
         }

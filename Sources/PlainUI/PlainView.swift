@@ -33,6 +33,10 @@ public enum PlainView {
             add("confirm", "\(confirmation.question) \(confirmation.detail) Type yes or no.")
         }
         if let map = state.map { add("map", mapLine(map)) }
+        if case .featureForm(let editor)? = state.overlay {
+            add("form", formLine(editor))
+            add("form problem", editor.fields.problem.map { "Not saved: \($0)" })
+        }
         if let shown = state.directions.current {
             // Keyed by request: each new result is printed whole, even where its steps read the same.
             let lines = shown.lines()
@@ -105,6 +109,17 @@ public enum PlainView {
         }
     }
 
+    /// A feature's form as one sentence: what it is, each field and its value, what to type.
+    private static func formLine(_ editor: FeatureEditor) -> String {
+        let what = switch editor.target {
+        case .add(let point): "New feature in \(editor.chosenLayer.title) at \(point.degrees(places: 5))"
+        case .update(_, let objectID, _): "Edit \(editor.chosenLayer.title) \(objectID)"
+        }
+        let fields = editor.fields.fields.map { "\($0.label): \($0.shown.isEmpty ? "empty" : "“\($0.shown)”")" }
+        let notes = editor.chosenLayer.form.notes.map { " " + $0 }.joined()
+        return "\(what). \(fields.joined(separator: "; ")).\(notes) Type set FIELD VALUE, save or cancel (* must be given)."
+    }
+
     private static func mapLine(_ map: MapViewState) -> String {
         if let status = map.status { return "Map of \(map.title): \(status)" }
         guard map.image != nil else { return "" }
@@ -142,6 +157,11 @@ public enum PlainCommand: Equatable, Sendable {
     case ruler([GeoPoint])
     /// `directions A to B [to C …]`: each place `LON,LAT` or a name.
     case directions([String])
+    /// `add point [LAYER] [at LON,LAT]` in an area's map: its form, then `set FIELD VALUE`, `save`
+    /// or `cancel`.
+    case addPoint(layer: String?, at: GeoPoint?)
+    case setField(String, value: String)
+    case saveForm, leaveForm
     case help
     case quit
 
@@ -171,6 +191,30 @@ public enum PlainCommand: Equatable, Sendable {
                 return .failure(PlainCommandError("ruler needs two or more points, longitude first, as in ruler -68.2,44.39 -68.77,44.8."))
             }
             return .success(.ruler(points))
+        case "add":
+            // As typed: `add point Sites at -69.2,44.3` (the layer's words kept as written).
+            let typed = line.split(whereSeparator: \.isWhitespace).dropFirst().map(String.init)
+            guard typed.first?.lowercased() == "point" else {
+                return .failure(PlainCommandError("add takes point: add point LAYER at LON,LAT (lines and areas: mapbook feature add --geometry)."))
+            }
+            var rest = Array(typed.dropFirst())
+            var point: GeoPoint?
+            if rest.count >= 2, rest[rest.count - 2].lowercased() == "at" {
+                guard let parsed = GeoPoint(parsing: rest[rest.count - 1]) else {
+                    return .failure(PlainCommandError("add point needs a place as LON,LAT, such as at -69.2,44.3."))
+                }
+                point = parsed
+                rest.removeLast(2)
+            }
+            return .success(.addPoint(layer: rest.isEmpty ? nil : rest.joined(separator: " "), at: point))
+        case "set":
+            let typed: Substring = line.drop(while: \.isWhitespace).drop(while: { !$0.isWhitespace }).drop(while: \.isWhitespace)
+            guard let name = typed.split(whereSeparator: { $0.isWhitespace }).first else {
+                return .failure(PlainCommandError("set needs a field and a value, as in set name Heron cove (set name alone empties it)."))
+            }
+            return .success(.setField(String(name), value: String(typed.dropFirst(name.count).drop { $0 == " " })))
+        case "save": return .success(.saveForm)
+        case "cancel" where words.count == 1: return .success(.leaveForm)
         case "list", "ls": return .success(.list)
         case "details", "info": return numbered(PlainCommand.details)
         case "download" where words.count == 2 && words[1] == "all": return .success(.downloadAll)
@@ -223,6 +267,9 @@ public enum PlainCommand: Equatable, Sendable {
         "  webmap N      open web map N of the last maps list",
         "  ruler P P …   distance and bearing along points (P is LON,LAT, such as -68.2,44.39)",
         "  directions A to B [to C …]  a route and its steps from the portal's route service (a place is a name or LON,LAT)",
+        "  add point [LAYER] [at LON,LAT]  in a downloaded area's map (open N): a new point's form, at the centre unless given",
+        "  set FIELD VALUE  a value of the form (a coded value by its name); set FIELD empties it",
+        "  save / cancel    keep the form's edit in the area's journal, or leave it",
         "  help          this list",
         "  quit          stop; downloads keep their bytes and resume next time",
         "At the end of the input, mapbook waits for the downloads under way, then quits.",

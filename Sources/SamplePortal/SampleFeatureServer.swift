@@ -360,8 +360,8 @@ struct SampleFeatureServer: Sendable {
 
     // MARK: Layer descriptions
 
-    private static func field(_ name: String, _ type: String, alias: String? = nil) -> JSONValue {
-        .object(["name": .string(name), "type": .string("esriFieldType" + type), "alias": .string(alias ?? name)])
+    private static func field(_ name: String, _ type: String, alias: String? = nil, more: [String: JSONValue] = [:]) -> JSONValue {
+        .object(["name": .string(name), "type": .string("esriFieldType" + type), "alias": .string(alias ?? name)].merging(more) { _, new in new })
     }
 
     private static func color(_ r: Int, _ g: Int, _ b: Int, _ a: Int = 255) -> JSONValue {
@@ -398,8 +398,15 @@ struct SampleFeatureServer: Sendable {
 
     static let placesJSON: JSONValue = common(
         name: "Places", geometryType: "esriGeometryPoint",
-        fields: [field("OBJECTID", "OID"), field("GlobalID", "GlobalID"), field("name", "String", alias: "Name"), field("population", "Integer", alias: "Population"),
-                 field("county", "String", alias: "County"), field("size_class", "String", alias: "Size")],
+        fields: [field("OBJECTID", "OID"), field("GlobalID", "GlobalID"),
+                 field("name", "String", alias: "Name", more: ["nullable": .bool(false), "length": .number(120)]),
+                 field("population", "Integer", alias: "Population",
+                       more: ["domain": .object(["type": .string("range"), "name": .string("Population"), "range": .array([.number(0), .number(10_000_000)])])]),
+                 field("county", "String", alias: "County", more: ["length": .number(60)]),
+                 field("size_class", "String", alias: "Size", more: ["length": .number(16), "domain": .object([
+                     "type": .string("codedValue"), "name": .string("Size class"),
+                     "codedValues": .array(["City", "Town", "Village"].map { .object(["code": .string($0), "name": .string($0)]) }),
+                 ])])],
         renderer: .object([
             "type": .string("uniqueValue"), "field1": .string("size_class"), "fieldDelimiter": .string(","),
             "defaultSymbol": marker(color(150, 150, 150), size: 4), "defaultLabel": .string("Other"),

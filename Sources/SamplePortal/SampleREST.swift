@@ -251,7 +251,7 @@ struct SampleREST {
                          "url": .string(features + "/1"), "visibility": .bool(true), "opacity": .number(0.8)]),
                 .object(["id": .string("explore-maine-places"), "layerType": .string("ArcGISFeatureLayer"), "title": .string("Places"),
                          "url": .string(features + "/0"), "visibility": .bool(true), "opacity": .number(1),
-                         "popupInfo": Self.placesPopup]),
+                         "popupInfo": Self.placesPopup, "formInfo": Self.placesForm]),
             ]),
             "baseMap": .object([
                 "title": .string("Explore Maine Basemap"),
@@ -282,6 +282,23 @@ struct SampleREST {
             .object(["fieldName": .string("OBJECTID"), "label": .string("Object id"), "visible": .bool(false)]),
         ]),
         "description": .string("<p>{name} is a {size_class} in <b>{county} County</b>, Maine.</p>"),
+    ])
+
+    /// Places' Field Maps form: the name and size first, the census figures in a group, the county
+    /// shown by an Arcade expression (which mapbook says it does not evaluate).
+    static let placesForm: JSONValue = .object([
+        "title": .string("Place"),
+        "formElements": .array([
+            .object(["type": .string("field"), "fieldName": .string("name"), "label": .string("Place name"), "hint": .string("As the sign reads")]),
+            .object(["type": .string("field"), "fieldName": .string("size_class"), "label": .string("Size")]),
+            .object(["type": .string("group"), "label": .string("Census"), "formElements": .array([
+                .object(["type": .string("field"), "fieldName": .string("population"), "label": .string("Population")]),
+                .object(["type": .string("field"), "fieldName": .string("county"), "label": .string("County"),
+                         "visibilityExpression": .string("expr/not-a-village")]),
+            ])]),
+        ]),
+        "expressionInfos": .array([.object(["name": .string("expr/not-a-village"), "returnType": .string("boolean"),
+                                            "expression": .string("$feature.size_class != 'Village'")])]),
     ])
 
     /// The package as it is now: each update appends a zip comment, so the bytes and size change

@@ -18,6 +18,7 @@ enum FocusKeys {
         case .pinForm?: return pinForm
         case .signIn?: return signIn
         case .newArea?: return newArea
+        case .featureForm?: return featureForm
         case .maps?:
             guard case .maps(let maps)? = state.overlay else { return nil }
             return self.maps(maps, state: state)
@@ -34,6 +35,7 @@ enum FocusKeys {
     static let pinForm = ["Tab next", "Enter keep", "Esc leave"]
     static let signIn = ["Tab next", "Enter sign in", "Esc leave"]
     static let newArea = ["Tab next", "←→ detail", "Enter make", "Esc leave"]
+    static let featureForm = ["Tab next", "←→ choose", "Enter save", "Esc leave"]
 
     static func maps(_ maps: WebMapsBrowser, state: AppState) -> [String] {
         if maps.isTypingQuery { return ["Enter search", "Tab tabs", "Esc stop typing"] }

@@ -6,9 +6,10 @@ import MapbookCore
 import TerminalCanvas
 
 /// `i`'s card at the bottom left of the map: the feature's title, its layer, its fields and its
-/// text; with several hits, which one of how many.
+/// text; with several hits, which one of how many; in a downloaded area's map (`editable`), the
+/// keys that edit the feature shown, as far as the border has room.
 enum IdentifyCard {
-    static func draw(_ found: IdentifyState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+    static func draw(_ found: IdentifyState, editable: Bool = false, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
         let width = min(max(rect.width / 2, 36), max(rect.width - 4, 10))
         let inner = max(width - 4, 1)
@@ -44,7 +45,13 @@ enum IdentifyCard {
         for (offset, line) in lines.prefix(height - 2).enumerated() {
             frame.put(DisplayWidth.truncated(line.0, to: inner), x: card.x + 2, y: card.y + 1 + offset, style: line.1, limit: card.maxX - 2)
         }
-        let keys = (found.hits?.count ?? 0) > 1 ? " Tab next · Esc close " : " Esc close "
+        var parts = (found.hits?.count ?? 0) > 1 ? ["Tab next"] : []
+        if editable, found.shown?.feature != nil {
+            parts += ["e edit", "X delete"]
+            if case .points(let points)? = found.shown?.geometry, points.count == 1 { parts.append("v move") }
+        }
+        while DisplayWidth.of(" " + (parts + ["Esc close"]).joined(separator: " · ") + " ") > width - 4, !parts.isEmpty { parts.removeLast() }
+        let keys = " " + (parts + ["Esc close"]).joined(separator: " · ") + " "
         frame.put(keys, x: card.maxX - 2 - DisplayWidth.of(keys), y: card.maxY - 1, style: theme.card, limit: card.maxX - 1)
     }
 }
@@ -110,20 +117,31 @@ enum FormCard {
         }
     }
 
-    /// `notes` go under the fields, a line each (dim, or in the error colour).
-    static func draw(title: String, width: Int, fields: [Field], notes: [(text: String, isProblem: Bool)] = [], status: String,
-                     isProblem: Bool, keys: String, into frame: inout Frame, options: RenderOptions) {
+    /// `notes` go under the fields, a line each (dim, or in the error colour). Labels take
+    /// `labelWidth` columns. Fields that do not fit the screen scroll with the cursor, the title
+    /// saying which are shown.
+    static func draw(title: String, width: Int, fields all: [Field], notes: [(text: String, isProblem: Bool)] = [], status: String,
+                     isProblem: Bool, keys: String, labelWidth: Int = 10, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
         let width = min(max(frame.width - 8, 30), width)
-        let notes = Array(notes.prefix(max(frame.height - fields.count * 2 - 7, 0)))
+        let notes = Array(notes.prefix(max(frame.height - all.count * 2 - 7, 0)))
+        let room = max((frame.height - 7 - (notes.isEmpty ? 0 : notes.count + 1)) / 2, 1)
+        var fields = all[...]
+        var title = title
+        if all.count > room {
+            let focus = all.firstIndex { $0.focused } ?? 0
+            let start = min(max(focus - room / 2, 0), all.count - room)
+            fields = all[start..<(start + room)]
+            title += " · \(start + 1)–\(start + room) of \(all.count)"
+        }
         let height = fields.count * 2 + 5 + (notes.isEmpty ? 0 : notes.count + 1)
         let card = Rect(x: (frame.width - width) / 2, y: max((frame.height - height) / 2, 1), width: width, height: height)
         DocumentScreen.drawCard(card, title: title, into: &frame, options: options)
         for (offset, field) in fields.enumerated() {
             let y = card.y + 2 + offset * 2
-            frame.put(field.label, x: card.x + 2, y: y, style: theme.card.overlaid(by: CellStyle(bold: field.focused)))
+            frame.put(DisplayWidth.truncated(field.label, to: labelWidth), x: card.x + 2, y: y, style: theme.card.overlaid(by: CellStyle(bold: field.focused)))
             var shown = field.secret ? String(repeating: options.glyphs == .unicode ? "•" : "*", count: field.value.count) : field.value
-            let box = Rect(x: card.x + 12, y: y, width: card.width - 15, height: 1)
+            let box = Rect(x: card.x + 2 + labelWidth, y: y, width: card.width - 5 - labelWidth, height: 1)
             // The end of what is typed stays in view, with the cursor after it.
             while DisplayWidth.of(shown) > box.width - 1 { shown.removeFirst() }
             let style = field.focused ? theme.selectedRow : theme.card.overlaid(by: CellStyle(underline: true))
@@ -165,6 +183,27 @@ enum NewAreaCard {
         }
         FormCard.draw(title: "New map area", width: 76, fields: FormCard.fields(of: form.fields, options: options), notes: notes, status: form.problem ?? "The outlined part of the view; to change it, Esc, pan and N again.",
            isProblem: form.problem != nil, keys: FocusKeys.newArea.joined(separator: " · "), into: &frame, options: options)
+    }
+}
+
+/// `a` and `e`: a feature's form, its fields as its layer and web map give them, under them what
+/// the form leaves out (Arcade), and the focused field's group, hint and range, or why the edit
+/// was not kept.
+enum FeatureFormCard {
+    static func draw(_ editor: FeatureEditor, into frame: inout Frame, options: RenderOptions) {
+        let layer = TerminalText.sanitizedLine(editor.chosenLayer.title, maxLength: 60)
+        let title: String
+        let place: String
+        switch editor.target {
+        case .add(let point): (title, place) = ("New feature in \(layer)", "At \(point.degrees(places: 5)). * must be given.")
+        case .update(_, let objectID, _): (title, place) = ("Edit \(layer) \(objectID)", "* must be given.")
+        }
+        let fields = FormCard.fields(of: editor.fields, options: options)
+        let labelWidth = min(max(fields.map { DisplayWidth.of($0.label) }.max() ?? 10, 10), 24)
+        FormCard.draw(title: title, width: 80, fields: fields, notes: editor.chosenLayer.form.notes.prefix(2).map { ($0, false) },
+                      status: editor.isSaving ? "Saving…" : editor.fields.problem ?? editor.focusedHelp ?? place,
+                      isProblem: editor.fields.problem != nil, keys: FocusKeys.featureForm.joined(separator: " · "), labelWidth: labelWidth + 1,
+                      into: &frame, options: options)
     }
 }
 

@@ -22,7 +22,7 @@ enum MapScreen {
             }
         }
         if let ruler = map.ruler { drawRulerCard(ruler, map: map, state: state, in: rect, into: &frame, options: options) }
-        if let found = map.identify { IdentifyCard.draw(found, in: rect, into: &frame, options: options) }
+        if let found = map.identify { IdentifyCard.draw(found, editable: map.operational?.area != nil, in: rect, into: &frame, options: options) }
         if map.panel == .layers {
             LayerListPanel.draw(map, rows: state.mapPanelRows, in: rect, into: &frame, options: options)
         } else if map.panel == .pins {

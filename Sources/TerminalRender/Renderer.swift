@@ -32,6 +32,7 @@ public enum Renderer {
         case .pinForm(let form)?: PinFormCard.draw(form, into: &frame, options: options)
         case .signIn(let form)?: SignInCard.draw(form, host: state.portal.host, kept: state.portal.keepsSignIn, into: &frame, options: options)
         case .newArea(let form)?: NewAreaCard.draw(form, into: &frame, options: options)
+        case .featureForm(let editor)?: FeatureFormCard.draw(editor, into: &frame, options: options)
         case .maps(let maps)?: WebMapsCard.draw(maps, state: state, into: &frame, options: options)
         case .filter?, nil: break
         }

@@ -139,6 +139,40 @@ struct PlainModeTests {
         #expect(session.process.terminationStatus == 0)
     }
 
+    /// `add point`, `set`, `save` in a downloaded area's map: the form's fields said in a line,
+    /// each refusal said on its field, the edit saved, then synced by itself (online).
+    @Test func addAPointThroughItsFormInPlainMode() async throws {
+        let (server, dataDir, session) = try await Self.listed()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: dataDir); if session.process.isRunning { session.process.terminate() } }
+        session.send("download 7")
+        var at = try await session.waitFor("Bangor downloaded, 2.0 megabytes, verified")
+        session.send("add point Places")
+        at = try await session.waitFor("Open a downloaded area's map first: open N.", after: at)
+        session.send("open 7")
+        at = try await session.waitFor("Map of Bangor (", after: at)
+        session.send("add point Counties at -68.77,44.80")
+        at = try await session.waitFor("Counties holds polygons, not points", after: at)
+        session.send("add point Places at -68.77,44.80")
+        at = try await session.waitFor("New feature in Places at 44.80000 north 68.77000 west. Place name *: empty; Size: “—”", after: at)
+        #expect(session.printed.contains("Arcade expressions are not evaluated here; left out: County (when shown)."))
+        session.send("save")
+        at = try await session.waitFor("Not saved: Place name is required.", after: at)
+        session.send("set size Hamlet")
+        at = try await session.waitFor("Not saved: Size must be one of City, Town, Village.", after: at)
+        session.send("set name Stream gauge 9")
+        session.send("set size village")
+        session.send("save")
+        at = try await session.waitFor("Saved a new feature in Places. 1 edit not synced.", after: at)
+        at = try await session.waitFor("Bangor: 1 change synced.", after: at)
+        let held = try await SampleFixture.held(by: server, layer: 0, where: "name = 'Stream gauge 9'")
+        #expect(held.count == 1 && held.first?["size_class"]?.string == "Village", "\(held)")
+        session.send("save")
+        at = try await session.waitFor("There is no form open.", after: at)
+        session.send("quit")
+        await session.process.exited()
+        #expect(session.process.terminationStatus == 0)
+    }
+
     /// At the end of the input, the downloads under way finish, then mapbook quits.
     @Test func theEndOfTheInputWaitsForDownloads() async throws {
         let (server, dataDir, session) = try await Self.listed()

@@ -54,3 +54,23 @@ struct RealFieldTests {
         }
     }
 }
+
+/// The form of a layer in the replica Collector for ArcGIS wrote: its damage types first, each a
+/// name people know, every field the layer lets an editor set after it.
+struct RealFormTests {
+    @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
+    func aCollectorReplicasTypesLeadItsForm() throws {
+        let gdb = try Geodatabase(path: SharedData.url("real/appstudio_offlineSample.geodatabase").path)
+        let layer = try #require(gdb.layer(serviceLayerID: 1))
+        let form = FeatureFormDefinition(layer: layer.info)
+        let types = try #require(layer.info.types)
+        #expect(types.field == "TYPDAMAGE")
+        let first = try #require(form.entries.first)
+        #expect(first.field.name == "TYPDAMAGE" && first.required)
+        #expect(Set(first.field.codedValues.values).isSuperset(of: ["Destroyed", "Major", "Minor"]))
+        // Inherited domains leave the fields' own: HOMETYPE keeps its coded values under every type.
+        #expect(form.entries(ofType: "Major").first { $0.field.name == "HOMETYPE" }?.field.codedValues.isEmpty == false)
+        #expect(!form.entries.contains { ["OBJECTID", "GlobalID", "CreationDate", "EditDate"].contains($0.field.name) })
+        #expect(form.entries.count == layer.info.fields.filter(\.editable).count)
+    }
+}

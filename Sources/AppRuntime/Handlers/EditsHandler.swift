@@ -7,8 +7,9 @@ import MapbookCore
 import MapbookServices
 import OfflineLibrary
 
-/// Sends an area's edits back (`EditSyncer`, the one sync `mapbook edits sync` runs too) with the
-/// portal's client, and says what became of them.
+/// Opens an area's layers for the editor's form and keeps its edits (`AreaEditor`, the one rule
+/// `mapbook feature` keeps too); sends an area's edits back (`EditSyncer`, the one sync `mapbook
+/// edits sync` runs too) with the portal's client, and says what became of them.
 @UIActor
 final class EditsHandler {
     private let library: OfflineLibrary
@@ -23,6 +24,64 @@ final class EditsHandler {
     func perform(_ effect: EditsFeature.Effect) {
         switch effect {
         case .sync(let area): sync(area)
+        case .openEditor(let area, let layers, let request): openEditor(area, layers, request)
+        case .save(let draft): save(draft)
+        }
+    }
+
+    private func openEditor(_ area: ItemID, _ layers: [WebMapLayer], _ request: EditsFeature.EditorRequest) {
+        let library = library
+        tasks.track { [send] in
+            let result: Result<FeatureEditor, EditRefused> = await onWorkPool {
+                do {
+                    let editor = try await AreaEditor.open(area: area, title: "This area", library: library, webMapLayers: layers)
+                    switch request {
+                    case .add(let point, let named):
+                        let taking = try editor.layersTakingPoints(named: named)
+                        return .success(FeatureEditor(area: area, webMapLayers: layers, layers: taking.map { EditableLayer(title: $0.title, form: $0.form) },
+                                                      target: .add(point)))
+                    case .update(let title, let objectID):
+                        let (layer, values) = try editor.formValues(of: objectID, in: title)
+                        return .success(FeatureEditor(area: area, webMapLayers: layers, layers: [EditableLayer(title: layer.title, form: layer.form)],
+                                                      target: .update(layer: layer.title, objectID: objectID, values: values)))
+                    }
+                } catch {
+                    return .failure(EditRefused(error.userSentence))
+                }
+            }
+            switch result {
+            case .success(let editor): send(.edits(.editorOpened(editor)))
+            case .failure(let refusal): send(.edits(.editorRefused(refusal.userMessage)))
+            }
+        }
+    }
+
+    private nonisolated static func edit(_ kind: EditDraft.Kind) -> AreaEditor.Edit {
+        switch kind {
+        case .add(let point): .add(point)
+        case .update(let objectID): .update(objectID: objectID)
+        case .move(let objectID, let point): .move(objectID: objectID, to: point)
+        case .delete(let objectID): .delete(objectID: objectID)
+        }
+    }
+
+    private func save(_ draft: EditDraft) {
+        let library = library
+        tasks.track { [send] in
+            let result: Result<(String, Int), EditRefused> = await onWorkPool {
+                do {
+                    let editor = try await AreaEditor.open(area: draft.area, title: "This area", library: library, webMapLayers: draft.layers)
+                    let values = draft.values.sorted { $0.key < $1.key }.map { (field: $0.key, typed: $0.value) }
+                    let sentence = try editor.save(Self.edit(draft.kind), layer: draft.layer, values: values)
+                    return .success((sentence, try editor.journal.unsynced().count))
+                } catch {
+                    return .failure(EditRefused(error.userSentence))
+                }
+            }
+            switch result {
+            case .success(let (sentence, unsynced)): send(.edits(.saved(area: draft.area, sentence: sentence, unsynced: unsynced)))
+            case .failure(let refusal): send(.edits(.notSaved(refusal.userMessage)))
+            }
         }
     }
 

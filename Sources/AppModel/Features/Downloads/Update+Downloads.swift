@@ -183,6 +183,8 @@ extension App {
             return [.pins(.deletePin(id: id))]
         case .openLink(let link):
             return [.pins(.openLink(link))]
+        case .deleteFeature(let draft):
+            return saveEdit(&state, draft)
         case .removePackage(let path, let title):
             return [.packages(.removePackage(path: path, title: title))]
         }

@@ -1,5 +1,6 @@
 import ArcGISModel
 import Foundation
+import Geometry
 import MapbookCore
 
 /// The edits saved offline, sent back: `y` syncs the selected area's (on the web map's row, every
@@ -12,12 +13,31 @@ public enum EditsFeature {
         case synced(area: ItemID, SyncSummary, unsynced: Int)
         /// It could not run at all (the journal unreadable, no client): one sentence.
         case syncFailed(area: ItemID, sentence: String)
+        /// The area's layers were opened for an edit: the form to fill in.
+        case editorOpened(FeatureEditor)
+        /// Nothing here can take the edit asked for, or the area could not be opened: why.
+        case editorRefused(String)
+        /// An edit was kept in the area's journal (`sentence` says what); so many now wait.
+        case saved(area: ItemID, sentence: String, unsynced: Int)
+        /// It was not kept: why (a value refused names its field).
+        case notSaved(String)
     }
 
     /// The work this feature asks for (`Effect.edits`), performed by its handler in the runtime.
     public enum Effect: Equatable, Sendable {
         /// Send the area's unsynced edits to their services and record the outcome (→ `synced`).
         case sync(area: ItemID)
+        /// Open the area's layers from its files for an edit (→ `editorOpened`, or `editorRefused`).
+        case openEditor(area: ItemID, layers: [WebMapLayer], EditorRequest)
+        /// Check and keep an edit in the area's journal (→ `saved`, or `notSaved`).
+        case save(EditDraft)
+    }
+
+    /// What the editor is opened for: a new point here, or a feature's values.
+    public enum EditorRequest: Equatable, Sendable {
+        /// `layer`: the one named (the plain mode's `add point LAYER`), else every layer taking points.
+        case add(GeoPoint, layer: String?)
+        case update(layer: String, objectID: Int64)
     }
 
     /// What the edits say in the status bar (`Notice.edits`).
@@ -27,6 +47,9 @@ public enum EditsFeature {
         case syncFailed(title: String, sentence: String)
         case nothingToSync
         case offline
+        case opening
+        case saved(String)
+        case cannotEdit(String)
 
         var sentence: String {
             switch self {
@@ -35,6 +58,8 @@ public enum EditsFeature {
             case .syncFailed(let title, let sentence): "\(title): the edits were not synced: \(sentence)"
             case .nothingToSync: "No edits wait to be synced."
             case .offline: "Offline: the edits are synced when the network is back."
+            case .opening: "Opening the area's layers for editing…"
+            case .saved(let sentence), .cannotEdit(let sentence): sentence
             }
         }
 
@@ -42,8 +67,8 @@ public enum EditsFeature {
         var fades: Bool {
             switch self {
             case .synced(_, let summary): summary.refused == 0 && summary.waiting == 0
-            case .syncFailed, .offline: false
-            case .syncing, .nothingToSync: true
+            case .syncFailed, .offline, .cannotEdit: false
+            case .syncing, .nothingToSync, .opening, .saved: true
             }
         }
     }
@@ -88,9 +113,22 @@ extension App {
             state.library.lastSync[area] = summary
             state.library.unsyncedEdits[area] = unsynced > 0 ? unsynced : nil
             state.notice = .edits(.synced(title: state.title(of: area), summary))
+            return reopenLayers(&state, of: area)
         case .syncFailed(let area, let sentence):
             state.library.syncing.remove(area)
             state.notice = .edits(.syncFailed(title: state.title(of: area), sentence: TerminalText.sanitizedLine(sentence, maxLength: 300)))
+        case .editorOpened(let editor):
+            state.library.editsUnderWay = max(state.library.editsUnderWay - 1, 0)
+            return editorOpened(&state, editor)
+        case .editorRefused(let sentence):
+            state.library.editsUnderWay = max(state.library.editsUnderWay - 1, 0)
+            state.notice = .edits(.cannotEdit(TerminalText.sanitizedLine(sentence, maxLength: 400)))
+        case .saved(let area, let sentence, let unsynced):
+            state.library.editsUnderWay = max(state.library.editsUnderWay - 1, 0)
+            return saved(&state, area: area, sentence: sentence, unsynced: unsynced)
+        case .notSaved(let sentence):
+            state.library.editsUnderWay = max(state.library.editsUnderWay - 1, 0)
+            return notSaved(&state, sentence)
         }
         return []
     }

@@ -1,3 +1,4 @@
+import Geometry
 /// The map view and the cards over it.
 public enum MapIntent: Hashable, Sendable {
     case zoomIn, zoomOut, home
@@ -25,6 +26,10 @@ public enum MapIntent: Hashable, Sendable {
     case toggle
     /// `N`: a map area of your own from the view.
     case newArea
+    /// `a`: a point added to the area's layer at the centre; with a feature identified, `e` its
+    /// values, `v` it moved to the centre, `X` it deleted.
+    /// (The plain mode's `add point LAYER at LON,LAT` names the layer and the place.)
+    case addFeature(at: GeoPoint? = nil, layer: String? = nil), editFeature, moveFeature, deleteFeature
     /// `Y`: the centre's `LON,LAT` to the clipboard; `E`: the view's `W,S,E,N`.
     case copyPosition, copyExtent
 }
@@ -58,6 +63,14 @@ extension MapFeature {
         KeyBinding(keys: [.character("N")], intent: .map(.newArea), action: .newArea, label: "N",
                    summary: "New map area of your own: the outlined part of the view, a name and a level of detail, exported by the servers",
                    context: .map, hint: nil),
+        KeyBinding(keys: [.character("a")], intent: .map(.addFeature()), action: .addFeature, label: "a",
+                   summary: "A downloaded area's map: add a point at the centre, its values typed in its layer's form", context: .map, hint: nil),
+        KeyBinding(keys: [.character("e")], intent: .map(.editFeature), action: .editFeature, label: "e",
+                   summary: "A feature identified in a downloaded area: change its values in its form", context: .map, hint: nil),
+        KeyBinding(keys: [.character("v")], intent: .map(.moveFeature), action: .moveFeature, label: "v",
+                   summary: "A point identified in a downloaded area: move it to the centre", context: .map, hint: nil),
+        KeyBinding(keys: [.character("X")], intent: .map(.deleteFeature), action: .deleteFeature, label: "X",
+                   summary: "A feature identified in a downloaded area: delete it (asks first)", context: .map, hint: nil),
         KeyBinding(keys: [.character("Y")], intent: .map(.copyPosition), action: .copyPosition, label: "Y",
                    summary: "Copy the centre's position (LON,LAT, as commands take it) to the clipboard", context: .map, hint: nil),
         KeyBinding(keys: [.character("E")], intent: .map(.copyExtent), action: .copyExtent, label: "E",

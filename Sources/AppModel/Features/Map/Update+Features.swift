@@ -25,7 +25,10 @@ extension App {
             map.listedOnlyLayers = Set(summary.listedOnly.map(name))
             for title in summary.hidden { map.hiddenLayers.insert(name(title)) }
             for (title, entries) in summary.legend { map.legend[name(title)] = entries }
-            map.problems += summary.problems.map { TerminalText.sanitizedLine($0, maxLength: 300) }
+            // Layers opened again (an edit saved) say their problems once.
+            for problem in summary.problems.map({ TerminalText.sanitizedLine($0, maxLength: 300) }) where !map.problems.contains(problem) {
+                map.problems.append(problem)
+            }
         }
         return requestMapDraw(&state)
     }

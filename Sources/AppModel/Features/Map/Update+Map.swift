@@ -174,6 +174,10 @@ extension App {
         case .ruler: return layRuler(&state, at: nil)
         case .directions: return askDirections(&state)
         case .newArea: return startNewArea(&state)
+        case .addFeature(let point, let layer): return addFeature(&state, at: point, layer: layer)
+        case .editFeature: return editFeature(&state)
+        case .moveFeature: return moveFeature(&state)
+        case .deleteFeature: return deleteFeature(&state)
         case .previousDirections: return otherResult(&state, by: -1)
         case .nextDirections: return otherResult(&state, by: 1)
         case .cycleMode:

@@ -1,4 +1,3 @@
-import ArcGISModel
 import Foundation
 import MapbookCore
 
