@@ -165,6 +165,7 @@ public enum DetailsDocument {
         }
         if let sync = state.library.lastSync[id] {
             doc.field("Last sync", Format.date(sync.at, time: true) + ": " + sync.sentence, role: sync.refused > 0 ? .error : sync.waiting > 0 ? .warning : .plain)
+            for line in sync.lines { doc.field("", line, role: line.hasPrefix("REFUSED") || line.hasPrefix("CONFLICT") ? .error : .plain) }
             if let changes = sync.serverChanges { doc.field("", changes) }
         }
         doc.field("Verified", record.packages.map(\.verifiedBy).joined(separator: ", "))

@@ -36,6 +36,7 @@ public struct SyncReport: Sendable {
         public var outcome: EditSync.Outcome
     }
 
+
     public var areaTitle: String
     public var entries: [Entry]
     public var attachments: [AttachmentEntry] = []
@@ -274,6 +275,44 @@ extension PendingChange.Kind {
         case .add: .add
         case .update: .update
         case .delete: .delete
+        }
+    }
+}
+
+/// A sync's report as lines, one a change or file — what `mapbook edits sync` prints and the
+/// area's details keep — every string from the journal or the server sanitized.
+extension SyncReport.Entry {
+    /// `added:   add Places {…} (edit 3) as object id 12`.
+    public var line: String {
+        func cell(_ text: String, _ width: Int) -> String { TerminalText.sanitizedLine(text, maxLength: width) }
+        let which = change.objectID.map { String($0) } ?? cell(change.globalID, 40)
+        let edits = "(edit\(change.sequences.count == 1 ? "" : "s") \(change.sequences.map(String.init).joined(separator: ", ")))"
+        let head = "\(change.kind.rawValue) \(cell(change.layer.title, 40)) \(which) \(edits)"
+        switch outcome {
+        case .added(let objectID): return "added:   \(head)" + (objectID.map { " as object id \($0)" } ?? "")
+        case .updated, .deleted: return "synced:  \(head)"
+        case .alreadyThere: return "synced:  \(head), already on the server"
+        case .refused(let reason): return "REFUSED: \(head): \(cell(reason, 300))"
+        case .waiting(let reason): return "waiting: \(head): \(cell(reason, 300))"
+        case .wouldBeSent: return "to send: \(head)"
+        case .conflict(let fields): return "CONFLICT: \(head): \(EditSync.sentence(fields))"
+        case .tookTheirs: return "kept the server's: \(head)"
+        }
+    }
+}
+
+extension SyncReport.AttachmentEntry {
+    /// `added:   attachment photo.jpg (3.1 MiB) to Places {…} as attachment 4`.
+    public var line: String {
+        func cell(_ text: String, _ width: Int) -> String { TerminalText.sanitizedLine(text, maxLength: width) }
+        let head = "attachment \(cell(attachment.name, 60)) (\(Format.bytes(attachment.size))) to \(cell(attachment.layer.title, 40)) \(cell(attachment.featureGlobalID, 40))"
+        switch outcome {
+        case .added(let id): return "added:   \(head)" + (id.map { " as attachment \($0)" } ?? "")
+        case .alreadyThere, .updated, .deleted, .tookTheirs: return "synced:  \(head), already on the server"
+        case .refused(let reason): return "REFUSED: \(head): \(cell(reason, 300))"
+        case .waiting(let reason): return "waiting: \(head): \(cell(reason, 300))"
+        case .wouldBeSent: return "to send: \(head)"
+        case .conflict(let fields): return "CONFLICT: \(head): \(EditSync.sentence(fields))"
         }
     }
 }

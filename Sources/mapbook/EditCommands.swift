@@ -343,8 +343,8 @@ struct EditsCommand: ParsableCommand {
             } else {
                 for (_, report) in reports {
                     Output.line("\(Output.cell(report.areaTitle)): \(report.total) change\(report.total == 1 ? "" : "s")")
-                    report.entries.forEach { Output.line("  " + Self.line($0)) }
-                    report.attachments.forEach { Output.line("  " + Self.line($0)) }
+                    report.entries.forEach { Output.line("  " + $0.line) }
+                    report.attachments.forEach { Output.line("  " + $0.line) }
                     if let changes = report.serverChanges { Output.line("  " + Output.cell(changes, width: 300)) }
                 }
                 Output.line(dryRun ? "Dry run: nothing was sent; \(waiting) change\(waiting == 1 ? "" : "s") would be."
@@ -357,38 +357,6 @@ struct EditsCommand: ParsableCommand {
         }
 
         /// `added   Places {…} (edit 3) as object id 257`, `refused Places 40 (edit 5): reason`.
-        static func line(_ entry: SyncReport.Entry) -> String {
-            let change = entry.change
-            let which = change.objectID.map { String($0) } ?? Output.cell(change.globalID, width: 40)
-            let edits = "(edit\(change.sequences.count == 1 ? "" : "s") \(change.sequences.map(String.init).joined(separator: ", ")))"
-            let head = "\(change.kind.rawValue) \(Output.cell(change.layer.title, width: 40)) \(which) \(edits)"
-            switch entry.outcome {
-            case .added(let objectID): return "added:   \(head)" + (objectID.map { " as object id \($0)" } ?? "")
-            case .updated: return "synced:  \(head)"
-            case .deleted: return "synced:  \(head)"
-            case .alreadyThere: return "synced:  \(head), already on the server"
-            case .refused(let reason): return "REFUSED: \(head): \(Output.cell(reason, width: 300))"
-            case .waiting(let reason): return "waiting: \(head): \(Output.cell(reason, width: 300))"
-            case .wouldBeSent: return "to send: \(head)"
-            case .conflict(let fields): return "CONFLICT: \(head): \(EditSync.sentence(fields))"
-            case .tookTheirs: return "kept the server's: \(head)"
-            }
-        }
-
-        /// `added:   photo.jpg (3.1 MiB) to {…} as attachment 4`.
-        static func line(_ entry: SyncReport.AttachmentEntry) -> String {
-            let file = entry.attachment
-            let head = "attachment \(Output.cell(file.name, width: 60)) (\(Format.bytes(file.size))) to \(Output.cell(file.layer.title, width: 40)) \(Output.cell(file.featureGlobalID, width: 40))"
-            switch entry.outcome {
-            case .added(let id): return "added:   \(head)" + (id.map { " as attachment \($0)" } ?? "")
-            case .alreadyThere, .updated, .deleted, .tookTheirs: return "synced:  \(head), already on the server"
-            case .refused(let reason): return "REFUSED: \(head): \(Output.cell(reason, width: 300))"
-            case .waiting(let reason): return "waiting: \(head): \(Output.cell(reason, width: 300))"
-            case .wouldBeSent: return "to send: \(head)"
-            case .conflict(let fields): return "CONFLICT: \(head): \(EditSync.sentence(fields))"
-            }
-        }
-
         static func json(_ entry: SyncReport.AttachmentEntry) -> JSONValue {
             let (outcome, reason): (String, String?) = switch entry.outcome {
             case .added: ("added", nil)

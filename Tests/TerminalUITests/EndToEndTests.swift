@@ -1242,7 +1242,9 @@ final class Tmux {
         _ = run(["send-keys", "-l", "-t", session, text])
     }
 
-    func send(_ keys: String...) {
+    func send(_ keys: String...) { send(keys) }
+
+    func send(_ keys: [String]) {
         expectAnswer(toKeys: keys.reduce(0) { $0 + (Self.keyNames.contains($1) ? 1 : $1.count) })
         for key in keys { _ = run(["send-keys", "-t", session, key]) }
     }

@@ -99,7 +99,8 @@ final class EditsHandler {
                 let summary = SyncSummary(synced: report.done, refused: report.refused, waiting: report.waiting,
                                           firstRefusal: report.entries.lazy.compactMap(\.refusal).first,
                                           firstWait: first { if case .waiting(let why) = $0 { why } else { nil } },
-                                          serverChanges: report.serverChanges, at: Date())
+                                          serverChanges: report.serverChanges,
+                                          lines: report.entries.map(\.line) + report.attachments.map(\.line), at: Date())
                 send(.edits(.synced(area: area, summary, unsynced: unsynced)))
             } catch {
                 send(.edits(.syncFailed(area: area, sentence: error.userSentence)))

@@ -84,10 +84,18 @@ public struct SyncSummary: Equatable, Sendable {
     public var firstWait: String?
     /// What came down from the server into the area afterwards, or why nothing did.
     public var serverChanges: String?
+    /// What became of each change and file, a line each (as `mapbook edits sync` prints them).
+    public var lines: [String]
     public var at: Date
 
-    public init(synced: Int, refused: Int, waiting: Int, firstRefusal: String? = nil, firstWait: String? = nil, serverChanges: String? = nil, at: Date) {
+    /// The most lines kept; the rest are counted.
+    public static let mostLines = 200
+
+    public init(synced: Int, refused: Int, waiting: Int, firstRefusal: String? = nil, firstWait: String? = nil, serverChanges: String? = nil,
+                lines: [String] = [], at: Date) {
         self.synced = synced; self.refused = refused; self.waiting = waiting
+        self.lines = lines.prefix(Self.mostLines).map { TerminalText.sanitizedLine($0, maxLength: 400) }
+            + (lines.count > Self.mostLines ? ["… and \(lines.count - Self.mostLines) more: mapbook edits list shows what still waits."] : [])
         self.firstRefusal = firstRefusal.map { TerminalText.sanitizedLine($0, maxLength: 300) }
         self.firstWait = firstWait.map { TerminalText.sanitizedLine($0, maxLength: 300) }
         self.serverChanges = serverChanges.map { TerminalText.sanitizedLine($0, maxLength: 300) }
