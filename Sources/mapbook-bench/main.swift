@@ -616,6 +616,46 @@ func benchSync(folder: String) async {
     }
 }
 
+/// One edit saved from the browser's form and the map redrawn, on Greater Portland downloaded into
+/// DATA_DIR from PORTAL (scripts/bench-edit does both): the area's layers opened by `AreaEditor`
+/// and the point saved (what `EditsHandler` does on Enter), then the area's operational layers
+/// opened again with the journal laid over them and drawn at 200×50 (what the map does after a
+/// save; the basemap's tiles, kept drawn, are not counted). 50 rounds, the journal growing.
+func benchEdit(root: String, portal: String) async {
+    guard let url = URL(string: portal) else { fail("not a portal address", status: 64) }
+    let library = OfflineLibrary(root: root, portal: url, webMap: ItemID(SampleCatalog.webMapID)!)
+    do {
+        guard let catalog = try library.loadCatalog(records: library.downloadRecords()),
+              let area = catalog.areas.first(where: { $0.item.title == "Greater Portland" }) else {
+            fail("Greater Portland is not downloaded in \(root)", status: 1)
+        }
+        let layers = catalog.webMap.flatOperationalLayers
+        let viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: -70.26, latitude: 43.66)), zoom: 11)
+        let request = MapRequest(viewport: viewport, columns: 198, rows: 46)
+        var saves: [Double] = [], redraws: [Double] = [], both: [Double] = []
+        for round in 0..<50 {
+            let start = ContinuousClock.now
+            let editor = try await AreaEditor.open(area: area.item.id, title: area.item.title, library: library, webMapLayers: layers)
+            _ = try editor.save(.add(GeoPoint(longitude: -70.26 + Double(round) / 1_000, latitude: 43.66)), layer: "Places",
+                                values: [("name", "Bench \(round)"), ("size_class", "Village")])
+            let saved = ContinuousClock.now
+            var stack = MapStack(layers: [])
+            await OperationalLayerLoaders.open(OperationalLayers(area: area.item.id, layers: layers, online: false), library: library, client: nil)
+                .add(to: &stack)
+            let image = await stack.render(request)
+            _ = image.picture.finished()
+            let drawn = ContinuousClock.now
+            guard image.report.featuresDrawn > 0 else { fail("nothing was drawn", status: 1) }
+            saves.append(seconds(saved - start)); redraws.append(seconds(drawn - saved)); both.append(seconds(drawn - start))
+        }
+        print("edit_open_and_save \(summary(saves))")
+        print("edit_layers_reopened_and_drawn_198x46 \(summary(redraws))")
+        print("edit_save_and_redraw \(summary(both))")
+    } catch {
+        fail(error.userSentence, status: 1)
+    }
+}
+
 /// An area's layer drawn as it opens — the geodatabase read, the features prepared, the map
 /// composed at 200×50 — three ways: 100,000 points in the geodatabase; 110,000 in it; 100,000
 /// in it and 10,000 added in the area's journal (read, laid over, then prepared), not yet synced
@@ -778,7 +818,9 @@ case "overlay" where arguments.count == 3:
     benchJournalOverlay(folder: arguments[2])
 case "sync" where arguments.count == 3:
     await benchSync(folder: arguments[2])
+case "edit" where arguments.count == 4:
+    await benchEdit(root: arguments[2], portal: arguments[3])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | journal DIR | overlay DIR | sync DIR",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | journal DIR | overlay DIR | sync DIR | edit DATA_DIR PORTAL",
          status: 64)
 }
