@@ -36,6 +36,8 @@ public struct Confirmation: Equatable, Sendable {
         case openLink(String)
         /// Keep the deletion of a feature in its area's journal.
         case deleteFeature(EditDraft)
+        /// Sync the area's changes in conflict: as they are, or with the server's values there.
+        case settleConflicts(ItemID, keepMine: Bool)
     }
     public var question: String
     public var detail: String
@@ -51,6 +53,7 @@ public struct Confirmation: Equatable, Sendable {
         case .remove, .removePackage: "y yes, remove · n no, keep it"
         case .quit: "y yes, quit · n no, stay"
         case .deletePin, .deleteFeature: "y yes, delete · n no, keep it"
+        case .settleConflicts(_, let keepMine): keepMine ? "y yes, send mine · n not now" : "y yes, take the server's · n not now"
         case .openLink: "y yes, open it · n no"
         }
     }

@@ -165,6 +165,10 @@ public enum DetailsDocument {
         }
         if let sync = state.library.lastSync[id] {
             doc.field("Last sync", Format.date(sync.at, time: true) + ": " + sync.sentence, role: sync.refused > 0 ? .error : sync.waiting > 0 ? .warning : .plain)
+            if sync.conflicts > 0 {
+                doc.field("Conflicts", "\(sync.conflicts) change\(sync.conflicts == 1 ? "" : "s") the server made too: \(state.key(.area(.keepMine))) sends yours, "
+                          + "\(state.key(.area(.takeTheirs))) takes the server's (each asks first); `mapbook edits sync --prefer mine|theirs` alike.", role: .error)
+            }
             for line in sync.lines { doc.field("", line, role: line.hasPrefix("REFUSED") || line.hasPrefix("CONFLICT") ? .error : .plain) }
             if let changes = sync.serverChanges { doc.field("", changes) }
         }

@@ -58,7 +58,7 @@ extension Intent {
     /// What cannot work without the portal: starting a download or an update, signing in.
     public var needsPortal: Bool {
         switch self {
-        case .area(.download), .area(.downloadAll), .area(.update), .area(.syncEdits), .signIn: true
+        case .area(.download), .area(.downloadAll), .area(.update), .area(.syncEdits), .area(.keepMine), .area(.takeTheirs), .signIn: true
         default: false
         }
     }
@@ -68,6 +68,9 @@ public enum AreaIntent: Hashable, Sendable {
     case download, downloadAll, cancel, remove, update
     /// The selected area's edits sent back (every area's on the web map's row).
     case syncEdits
+    /// The changes its last sync held because the server changed the same fields: sent as they are
+    /// (`keepMine`), or with the server's values in those fields (`takeTheirs`), after asking.
+    case keepMine, takeTheirs
 }
 
 /// Editing a form's fields.

@@ -90,6 +90,8 @@ extension App {
         case .remove: askToRemove(&state); return []
         case .update: return updateSelectedArea(&state)
         case .syncEdits: return syncEdits(&state)
+        case .keepMine: return askToSettleConflicts(&state, keepMine: true)
+        case .takeTheirs: return askToSettleConflicts(&state, keepMine: false)
         }
     }
 

@@ -170,6 +170,7 @@ public final class PlainApp {
         // Row 1 is the web map's: every area's edits.
         case .syncEdits(let number): if select(number ?? 1) { program.send(.intent(.area(.syncEdits))) }
         case .remove(let number): if select(number) { program.send(.intent(.area(.remove))) }
+        case .settleConflicts(let number, let keepMine): if select(number) { program.send(.intent(.area(keepMine ? .keepMine : .takeTheirs))) }
         case .open(let number): if select(number) { program.send(.intent(.list(.openMap))) }
         case .back: program.send(.intent(.back))
         case .reload: program.send(.intent(.refresh))

@@ -141,8 +141,10 @@ public enum PlainCommand: Equatable, Sendable {
     case cancel(Int)
     case remove(Int)
     case update(Int)
-    /// `sync N`: area N's edits sent back; `sync`: every area's.
+    /// `sync N`: area N's edits sent back; `sync`: every area's; `sync N mine|theirs`: its changes
+    /// held in conflict sent with the user's values or the server's (asked first).
     case syncEdits(Int?)
+    case settleConflicts(Int, keepMine: Bool)
     case open(Int)
     case back
     case reload
@@ -223,6 +225,9 @@ public enum PlainCommand: Equatable, Sendable {
         case "remove", "x": return numbered(PlainCommand.remove)
         case "update", "u": return numbered(PlainCommand.update)
         case "sync" where words.count == 1: return .success(.syncEdits(nil))
+        case "sync" where words.count == 3 && ["mine", "theirs"].contains(words[2]):
+            guard let row = Int(words[1]), row > 0 else { return .failure(PlainCommandError("sync needs a row number, as in sync 3 mine.")) }
+            return .success(.settleConflicts(row, keepMine: words[2] == "mine"))
         case "sync": return numbered { PlainCommand.syncEdits($0) }
         case "open", "map", "m": return numbered(PlainCommand.open)
         case "maps":
@@ -260,6 +265,7 @@ public enum PlainCommand: Equatable, Sendable {
         "  update N      download the portal's newer packages for area N",
         "  remove N      remove area N from this device (asks; answer yes or no)",
         "  sync [N]      send area N's edits saved offline back to their services (sync: every area's)",
+        "  sync N mine|theirs  area N's changes held in conflict: sent with your values, or the server's (asks first)",
         "  open N        open row N's map (told in words); back leaves it",
         "  reload        ask the portal again",
         "  maps [recent|mine|groups]   web maps to open: opened here (and with areas here), yours, your groups'",

@@ -84,3 +84,31 @@ struct EditsSyncTests {
         #expect(state.library.syncing.isEmpty)
     }
 }
+
+/// Changes held because the server changed the same fields: `K` sends the user's values, `T` takes
+/// the server's, each only after asking; neither is offered where nothing is held.
+struct ConflictSettlingTests {
+    @Test func heldChangesAreSettledOnlyAfterAsking() throws {
+        var (state, _) = EditsSyncTests.loaded(edits: [Fixture.acadia: 1], byItself: false)
+        Fixture.select(&state, "Acadia")
+        #expect(Fixture.keys(&state, .character("K")).isEmpty && state.overlay == nil)
+        #expect(state.notice?.sentence == "No change of this area waits on a conflict with the server.")
+        let held = SyncSummary(synced: 0, refused: 1, waiting: 0, conflicts: 1,
+                               firstRefusal: "Changed on the server too: name is “Harbor” here, “Office” on the server (it was “Old”).",
+                               at: Date(timeIntervalSince1970: 1_800_000_000))
+        _ = App.update(&state, .edits(.synced(area: Fixture.acadia, held, unsynced: 1)))
+        state.screen = .details(scroll: 0)
+        let details = DetailsDocument.lines(state, width: 200).map(\.plainText).joined(separator: "\n")
+        #expect(details.contains("1 change the server made too: K sends yours, T takes the server's"), "\(details)")
+
+        #expect(Fixture.keys(&state, .character("T")).isEmpty)
+        guard case .confirm(let question)? = state.overlay else { Issue.record("not asked"); return }
+        #expect(question.question == "Take the server's values in the change the server changed too?")
+        #expect(question.answers == "y yes, take the server's · n not now")
+        // Esc (no) leaves the change held, as it was.
+        #expect(App.update(&state, .intent(.confirm(false))).isEmpty && state.library.lastSync[Fixture.acadia]?.conflicts == 1)
+        _ = Fixture.keys(&state, .character("K"))
+        #expect(App.update(&state, .intent(.confirm(true))) == [.edits(.settle(area: Fixture.acadia, keepMine: true))])
+        #expect(state.library.syncing.contains(Fixture.acadia) && !state.isSettled)
+    }
+}

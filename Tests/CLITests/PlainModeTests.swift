@@ -173,6 +173,34 @@ struct PlainModeTests {
         #expect(session.process.terminationStatus == 0)
     }
 
+    /// A change the office made too is held by the sync, named with both values; `sync N theirs`
+    /// asks, then takes the server's value there and still sends the rest.
+    @Test func aConflictIsSettledInPlainModeAfterAsking() async throws {
+        let (server, dataDir, session) = try await Self.listed()
+        defer { server.stop(); try? FileManager.default.removeItem(atPath: dataDir); if session.process.isRunning { session.process.terminate() } }
+        session.send("download 5")
+        var at = try await session.waitFor("Greater Portland downloaded")
+        let common = ["--portal", server.baseURL.absoluteString, "--data-dir", dataDir]
+        let portland = try #require(try await SampleFixture.held(by: server, layer: 0, where: "name = 'Portland'").first?["OBJECTID"]?.int64)
+        let renamed = try await CLI.runAsync(["feature", "update", "--area", "Greater Portland", "--layer", "Places", "--id", String(portland),
+                                              "--set", "name=Portland Harbor", "--set", "population=70000"] + common)
+        try #require(renamed.status == 0, "\(renamed.stderr)")
+        try await SampleFixture.admin(server, "officeEdit=\(portland)")
+        session.send("sync 5")
+        at = try await session.waitFor("Greater Portland: 0 changes synced; 1 refused: Changed on the server too: name is “Portland Harbor” here", after: at)
+        session.send("sync 5 theirs")
+        at = try await session.waitFor("Take the server's values in the change the server changed too?", after: at)
+        session.send("yes")
+        at = try await session.waitFor("Greater Portland: 1 change synced.", after: at)
+        let now = try #require(try await SampleFixture.held(by: server, layer: 0, where: "OBJECTID = \(portland)").first)
+        #expect(now["name"]?.string == "Renamed at the office 1" && now["population"] == .number(70000), "\(now)")
+        session.send("sync 5 mine")
+        at = try await session.waitFor("No change of this area waits on a conflict with the server.", after: at)
+        session.send("quit")
+        await session.process.exited()
+        #expect(session.process.terminationStatus == 0)
+    }
+
     /// At the end of the input, the downloads under way finish, then mapbook quits.
     @Test func theEndOfTheInputWaitsForDownloads() async throws {
         let (server, dataDir, session) = try await Self.listed()

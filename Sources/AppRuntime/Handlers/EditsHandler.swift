@@ -23,7 +23,8 @@ final class EditsHandler {
 
     func perform(_ effect: EditsFeature.Effect) {
         switch effect {
-        case .sync(let area): sync(area)
+        case .sync(let area): sync(area, conflicts: .ask)
+        case .settle(let area, let keepMine): sync(area, conflicts: keepMine ? .mine : .theirs)
         case .openEditor(let area, let layers, let request): openEditor(area, layers, request)
         case .save(let draft): save(draft)
         }
@@ -85,7 +86,7 @@ final class EditsHandler {
         }
     }
 
-    private func sync(_ area: ItemID) {
+    private func sync(_ area: ItemID, conflicts: EditSync.ConflictPolicy) {
         let library = library
         tasks.track { [send, connection] in
             guard let client = await connection.client else {
@@ -93,10 +94,11 @@ final class EditsHandler {
                 return
             }
             do {
-                let report = try await EditSyncer(client: client).sync(area: area, title: area.rawValue, library: library)
+                let report = try await EditSyncer(client: client, conflicts: conflicts).sync(area: area, title: area.rawValue, library: library)
                 let unsynced = try EditJournal(areaFolder: library.areaDirectory(area)).unsynced().count
                 func first(_ pick: (EditSync.Outcome) -> String?) -> String? { report.entries.compactMap { pick($0.outcome) }.first }
-                let summary = SyncSummary(synced: report.done, refused: report.refused, waiting: report.waiting,
+                let held = report.entries.filter { if case .conflict = $0.outcome { true } else { false } }.count
+                let summary = SyncSummary(synced: report.done, refused: report.refused, waiting: report.waiting, conflicts: held,
                                           firstRefusal: report.entries.lazy.compactMap(\.refusal).first,
                                           firstWait: first { if case .waiting(let why) = $0 { why } else { nil } },
                                           serverChanges: report.serverChanges,

@@ -185,6 +185,8 @@ extension App {
             return [.pins(.openLink(link))]
         case .deleteFeature(let draft):
             return saveEdit(&state, draft)
+        case .settleConflicts(let area, let keepMine):
+            return settleConflicts(&state, area, keepMine: keepMine)
         case .removePackage(let path, let title):
             return [.packages(.removePackage(path: path, title: title))]
         }

@@ -27,6 +27,9 @@ public enum EditsFeature {
     public enum Effect: Equatable, Sendable {
         /// Send the area's unsynced edits to their services and record the outcome (→ `synced`).
         case sync(area: ItemID)
+        /// Sync the area's edits, those the server changed too sent as they are (`keepMine`) or
+        /// with the server's values in the fields both changed (→ `synced`).
+        case settle(area: ItemID, keepMine: Bool)
         /// Open the area's layers from its files for an edit (→ `editorOpened`, or `editorRefused`).
         case openEditor(area: ItemID, layers: [WebMapLayer], EditorRequest)
         /// Check and keep an edit in the area's journal (→ `saved`, or `notSaved`).
@@ -49,7 +52,6 @@ public enum EditsFeature {
         case offline
         case opening
         case saved(String)
-        case cannotEdit(String)
 
         var sentence: String {
             switch self {
@@ -59,7 +61,7 @@ public enum EditsFeature {
             case .nothingToSync: "No edits wait to be synced."
             case .offline: "Offline: the edits are synced when the network is back."
             case .opening: "Opening the area's layers for editing…"
-            case .saved(let sentence), .cannotEdit(let sentence): sentence
+            case .saved(let sentence): sentence
             }
         }
 
@@ -67,7 +69,7 @@ public enum EditsFeature {
         var fades: Bool {
             switch self {
             case .synced(_, let summary): summary.refused == 0 && summary.waiting == 0
-            case .syncFailed, .offline, .cannotEdit: false
+            case .syncFailed, .offline: false
             case .syncing, .nothingToSync, .opening, .saved: true
             }
         }
@@ -80,6 +82,8 @@ public struct SyncSummary: Equatable, Sendable {
     public var synced: Int
     public var refused: Int
     public var waiting: Int
+    /// Of those refused, the changes held because the server changed the same fields.
+    public var conflicts: Int
     public var firstRefusal: String?
     public var firstWait: String?
     /// What came down from the server into the area afterwards, or why nothing did.
@@ -91,9 +95,9 @@ public struct SyncSummary: Equatable, Sendable {
     /// The most lines kept; the rest are counted.
     public static let mostLines = 200
 
-    public init(synced: Int, refused: Int, waiting: Int, firstRefusal: String? = nil, firstWait: String? = nil, serverChanges: String? = nil,
-                lines: [String] = [], at: Date) {
-        self.synced = synced; self.refused = refused; self.waiting = waiting
+    public init(synced: Int, refused: Int, waiting: Int, conflicts: Int = 0, firstRefusal: String? = nil, firstWait: String? = nil,
+                serverChanges: String? = nil, lines: [String] = [], at: Date) {
+        self.synced = synced; self.refused = refused; self.waiting = waiting; self.conflicts = min(conflicts, refused)
         self.lines = lines.prefix(Self.mostLines).map { TerminalText.sanitizedLine($0, maxLength: 400) }
             + (lines.count > Self.mostLines ? ["… and \(lines.count - Self.mostLines) more: mapbook edits list shows what still waits."] : [])
         self.firstRefusal = firstRefusal.map { TerminalText.sanitizedLine($0, maxLength: 300) }
@@ -130,7 +134,7 @@ extension App {
             return editorOpened(&state, editor)
         case .editorRefused(let sentence):
             state.library.editsUnderWay = max(state.library.editsUnderWay - 1, 0)
-            state.notice = .edits(.cannotEdit(TerminalText.sanitizedLine(sentence, maxLength: 400)))
+            state.notice = .problem(TerminalText.sanitizedLine(sentence, maxLength: 400))
         case .saved(let area, let sentence, let unsynced):
             state.library.editsUnderWay = max(state.library.editsUnderWay - 1, 0)
             return saved(&state, area: area, sentence: sentence, unsynced: unsynced)
@@ -147,6 +151,31 @@ extension App {
         let areas = state.selectedAreaIndex.map { [state.catalog.areas[$0].item.id] }
             ?? Array(Set(state.library.unsyncedEdits.keys).union(state.library.downloads.keys))
         return startSyncing(&state, areas.filter { (state.library.unsyncedEdits[$0] ?? 0) > 0 || state.library.downloads[$0] != nil }, asked: true)
+    }
+
+    /// `K` and `T` on an area whose last sync held changes in conflict: asked first, as neither
+    /// can be taken back once sent.
+    static func askToSettleConflicts(_ state: inout AppState, keepMine: Bool) -> [Effect] {
+        guard let index = state.selectedAreaIndex, let summary = state.library.lastSync[state.catalog.areas[index].item.id], summary.conflicts > 0 else {
+            state.notice = .problem("No change of this area waits on a conflict with the server.")
+            return []
+        }
+        let area = state.catalog.areas[index].item.id
+        let changes = summary.conflicts == 1 ? "the change" : "the \(summary.conflicts) changes"
+        state.overlay = .confirm(Confirmation(
+            question: keepMine ? "Send \(changes) the server changed too, with your values?" : "Take the server's values in \(changes) the server changed too?",
+            detail: (summary.firstRefusal.map { $0 + " " } ?? "")
+                + (keepMine ? "Yours replace the server's in those fields." : "Your values in those fields are dropped; your other changes still go."),
+            action: .settleConflicts(area, keepMine: keepMine)))
+        return []
+    }
+
+    static func settleConflicts(_ state: inout AppState, _ area: ItemID, keepMine: Bool) -> [Effect] {
+        guard !state.portal.network.isCutOff else { state.notice = .edits(.offline); return [] }
+        guard !state.library.syncing.contains(area) else { return [] }
+        state.library.syncing.insert(area)
+        state.notice = .edits(.syncing(count: state.library.syncing.count))
+        return [.edits(.settle(area: area, keepMine: keepMine))]
     }
 
     /// With `sync = auto`, once the portal answered: every area whose edits wait.

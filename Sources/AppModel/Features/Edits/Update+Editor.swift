@@ -24,7 +24,7 @@ extension App {
     static func moveFeature(_ state: inout AppState) -> [Effect] {
         guard let feature = identifiedFeature(&state), let (area, layers) = editableArea(&state), let map = state.map else { return [] }
         guard case .points(let points)? = map.identify?.shown?.geometry, points.count == 1 else {
-            state.notice = .edits(.cannotEdit("Only a point can be moved here; a line's or an area's shape is changed with mapbook feature update --geometry."))
+            state.notice = .problem("Only a point can be moved here; a line's or an area's shape is changed with mapbook feature update --geometry.")
             return []
         }
         let centre = map.viewport.center.geographic
@@ -54,7 +54,7 @@ extension App {
     /// The open map's area and its web map layers, when the map is a downloaded area's; else why not.
     private static func editableArea(_ state: inout AppState) -> (ItemID, [WebMapLayer])? {
         guard let operational = state.map?.operational, let area = operational.area, !operational.layers.isEmpty else {
-            state.notice = .edits(.cannotEdit("Edits are made in a downloaded area's map: open it with m on its row."))
+            state.notice = .problem("Edits are made in a downloaded area's map: open it with m on its row.")
             return nil
         }
         return (area, operational.layers)
@@ -63,11 +63,11 @@ extension App {
     /// The feature the identify card shows, when it is one of the area's own.
     private static func identifiedFeature(_ state: inout AppState) -> IdentifyHit.Feature? {
         guard let hit = state.map?.identify?.shown else {
-            state.notice = .edits(.cannotEdit("Identify a feature first: i at the centre, or a click."))
+            state.notice = .problem("Identify a feature first: i at the centre, or a click.")
             return nil
         }
         guard let feature = hit.feature else {
-            state.notice = .edits(.cannotEdit("\(hit.card.title) is not a feature of the area's layers; it cannot be edited."))
+            state.notice = .problem("\(hit.card.title) is not a feature of the area's layers; it cannot be edited.")
             return nil
         }
         return feature
@@ -134,7 +134,7 @@ extension App {
     static func notSaved(_ state: inout AppState, _ sentence: String) -> [Effect] {
         let clean = TerminalText.sanitizedLine(sentence, maxLength: 400)
         guard case .featureForm(var editor)? = state.overlay else {
-            state.notice = .edits(.cannotEdit(clean))
+            state.notice = .problem(clean)
             return []
         }
         editor.fields.isBusy = false
