@@ -158,6 +158,8 @@ public struct AreaEditor {
     /// An edit the browser's form or keys ask for.
     public enum Edit: Sendable, Equatable {
         case add(GeoPoint)
+        /// A line or an area through these points, as the layer holds them (an area's ring closed here).
+        case addShape([GeoPoint])
         case update(objectID: Int64)
         case move(objectID: Int64, to: GeoPoint)
         case delete(objectID: Int64)
@@ -170,6 +172,15 @@ public struct AreaEditor {
         case .add(let point):
             try add(to: layerName, geometry: .points([point]), values: values)
             return "Saved a new feature in \(shown)."
+        case .addShape(let points):
+            let layer = try layer(named: layerName)
+            let shape: GeoGeometry = switch layer.info.geometryType {
+            case .polygon: .polygons([[points + points.prefix(1)]])
+            case .polyline: .lines([points])
+            case .point, .multipoint: .points(points)
+            }
+            try add(to: layerName, geometry: shape, values: values)
+            return "Saved a new feature in \(shown) through \(points.count) points."
         case .update(let objectID):
             try update(objectID, of: layerName, geometry: nil, values: values)
             return "Saved the change of \(shown) \(objectID)."
@@ -199,6 +210,19 @@ public struct AreaEditor {
         if let refused = points.first, let why = refused.info.editCapabilities.refusal(of: .add, layer: refused.title) { throw EditRefused(why) }
         let kinds = Set(layers.map { Self.kind(of: $0.info.geometryType) }).sorted().joined(separator: " and ")
         throw EditRefused("\(areaTitle)'s layers hold \(kinds), no points: a line or an area is added with mapbook feature add --geometry.")
+    }
+
+    /// The layers a shape through `count` points may be added to — lines from two points, areas
+    /// from three, whose services take new features — or why there are none.
+    public func layersTakingShape(of count: Int) throws -> [Layer] {
+        let shaped = layers.filter { ($0.info.geometryType == .polyline && count >= 2) || ($0.info.geometryType == .polygon && count >= 3) }
+        let taking = shaped.filter { $0.info.editCapabilities.refusal(of: .add, layer: $0.title) == nil }
+        if !taking.isEmpty { return taking }
+        if let refused = shaped.first, let why = refused.info.editCapabilities.refusal(of: .add, layer: refused.title) { throw EditRefused(why) }
+        if count < 3, layers.contains(where: { $0.info.geometryType == .polygon }) {
+            throw EditRefused("An area needs three points or more: lay another with the ruler (R or Enter).")
+        }
+        throw EditRefused("\(areaTitle)'s layers hold no lines or areas to add this shape to.")
     }
 
     /// A feature's values as its form shows them, by field name: text as stored, a code as its

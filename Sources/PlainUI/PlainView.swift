@@ -113,6 +113,7 @@ public enum PlainView {
     private static func formLine(_ editor: FeatureEditor) -> String {
         let what = switch editor.target {
         case .add(let point): "New feature in \(editor.chosenLayer.title) at \(point.degrees(places: 5))"
+        case .addShape(let points): "New feature in \(editor.chosenLayer.title) through \(points.count) points"
         case .update(_, let objectID, _): "Edit \(editor.chosenLayer.title) \(objectID)"
         }
         let fields = editor.fields.fields.map { "\($0.label): \($0.shown.isEmpty ? "empty" : "“\($0.shown)”")" }

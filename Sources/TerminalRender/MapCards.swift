@@ -196,6 +196,7 @@ enum FeatureFormCard {
         let place: String
         switch editor.target {
         case .add(let point): (title, place) = ("New feature in \(layer)", "At \(point.degrees(places: 5)). * must be given.")
+        case .addShape(let points): (title, place) = ("New feature in \(layer)", "Through the ruler's \(points.count) points. * must be given.")
         case .update(_, let objectID, _): (title, place) = ("Edit \(layer) \(objectID)", "* must be given.")
         }
         let fields = FormCard.fields(of: editor.fields, options: options)

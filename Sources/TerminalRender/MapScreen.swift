@@ -97,9 +97,13 @@ enum MapScreen {
                                       options: RenderOptions) {
         let theme = options.theme
         let centre = map.viewport.center.geographic
-        drawCornerCard("Ruler", lines: [(ruler.sentence(to: centre, units: state.preferences.units), theme.card.overlaid(by: CellStyle(bold: true))),
-                                        ("Pan to measure · \(state.key(.map(.ruler))) or Enter adds a point", theme.card.overlaid(by: theme.dim))],
-                       closing: " Esc end ", in: rect, into: &frame, options: options)
+        var lines = [(ruler.sentence(to: centre, units: state.preferences.units), theme.card.overlaid(by: CellStyle(bold: true))),
+                     ("Pan to measure · \(state.key(.map(.ruler))) or Enter adds a point", theme.card.overlaid(by: theme.dim))]
+        // In a downloaded area's map the points are a new line's or area's vertices.
+        if map.operational?.area != nil {
+            lines.append(("Backspace takes one back · \(state.key(.map(.addFeature()))) adds a line or area through them", theme.card.overlaid(by: theme.dim)))
+        }
+        drawCornerCard("Ruler", lines: lines, closing: " Esc end ", in: rect, into: &frame, options: options)
     }
 
     /// `44.3512°N 68.2210°W  z11.0  1:288,895  braille`, and `…` while a newer view is drawing.

@@ -41,6 +41,10 @@ final class EditsHandler {
                         let taking = try editor.layersTakingPoints(named: named)
                         return .success(FeatureEditor(area: area, webMapLayers: layers, layers: taking.map { EditableLayer(title: $0.title, form: $0.form) },
                                                       target: .add(point)))
+                    case .addShape(let points):
+                        let taking = try editor.layersTakingShape(of: points.count)
+                        return .success(FeatureEditor(area: area, webMapLayers: layers, layers: taking.map { EditableLayer(title: $0.title, form: $0.form) },
+                                                      target: .addShape(points)))
                     case .update(let title, let objectID):
                         let (layer, values) = try editor.formValues(of: objectID, in: title)
                         return .success(FeatureEditor(area: area, webMapLayers: layers, layers: [EditableLayer(title: layer.title, form: layer.form)],
@@ -60,6 +64,7 @@ final class EditsHandler {
     private nonisolated static func edit(_ kind: EditDraft.Kind) -> AreaEditor.Edit {
         switch kind {
         case .add(let point): .add(point)
+        case .addShape(let points): .addShape(points)
         case .update(let objectID): .update(objectID: objectID)
         case .move(let objectID, let point): .move(objectID: objectID, to: point)
         case .delete(let objectID): .delete(objectID: objectID)

@@ -40,6 +40,8 @@ public enum EditsFeature {
     public enum EditorRequest: Equatable, Sendable {
         /// `layer`: the one named (the plain mode's `add point LAYER`), else every layer taking points.
         case add(GeoPoint, layer: String?)
+        /// A line or an area through these points (the ruler's).
+        case addShape([GeoPoint])
         case update(layer: String, objectID: Int64)
     }
 

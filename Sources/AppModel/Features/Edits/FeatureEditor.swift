@@ -14,6 +14,8 @@ public struct EditableLayer: Equatable, Sendable {
 /// What is being edited: a point to add, or a feature of a layer whose values are changed.
 public enum EditTarget: Equatable, Sendable {
     case add(GeoPoint)
+    /// A line or an area through these points: the layer chosen says which.
+    case addShape([GeoPoint])
     /// `values`: the feature's values as the form shows them, by field name.
     case update(layer: String, objectID: Int64, values: [String: String])
 }
@@ -22,6 +24,7 @@ public enum EditTarget: Equatable, Sendable {
 public struct EditDraft: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         case add(GeoPoint)
+        case addShape([GeoPoint])
         case update(objectID: Int64)
         case move(objectID: Int64, to: GeoPoint)
         case delete(objectID: Int64)
@@ -67,7 +70,12 @@ public struct FeatureEditor: Equatable, Sendable {
     }
 
     public var chosenLayer: EditableLayer { layers[layer] }
-    public var isNew: Bool { if case .add = target { true } else { false } }
+    public var isNew: Bool {
+        switch target {
+        case .add, .addShape: true
+        case .update: false
+        }
+    }
     public var isSaving: Bool { fields.isBusy }
     /// Whether the first field chooses the layer.
     var choosesLayer: Bool { isNew && layers.count > 1 }
@@ -173,6 +181,7 @@ public struct FeatureEditor: Equatable, Sendable {
         }
         let kind: EditDraft.Kind = switch target {
         case .add(let point): .add(point)
+        case .addShape(let points): .addShape(points)
         case .update(_, let objectID, _): .update(objectID: objectID)
         }
         if case .update = kind, sent.isEmpty { return .failure(Refusal(sentence: "Nothing changed: type a new value, or Esc.", field: fields.focus)) }

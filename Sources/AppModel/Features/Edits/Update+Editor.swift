@@ -12,6 +12,12 @@ extension App {
     static func addFeature(_ state: inout AppState, at point: GeoPoint?, layer: String?) -> [Effect] {
         guard let (area, layers) = editableArea(&state), let map = state.map else { return [] }
         state.notice = .edits(.opening)
+        // With the ruler out, its points (the centre the last) are the vertices of a line or an area.
+        if point == nil, let ruler = map.ruler {
+            var vertices: [GeoPoint] = []
+            for vertex in ruler.path(to: map.viewport.center.geographic) where vertex != vertices.last { vertices.append(vertex) }
+            if vertices.count >= 2 { return openEditor(&state, area, layers, .addShape(vertices)) }
+        }
         return openEditor(&state, area, layers, .add(point ?? map.viewport.center.geographic, layer: layer))
     }
 
@@ -115,7 +121,11 @@ extension App {
     }
 
     static func saved(_ state: inout AppState, area: ItemID, sentence: String, unsynced: Int) -> [Effect] {
-        if case .featureForm? = state.overlay { state.overlay = nil }
+        if case .featureForm(let editor)? = state.overlay {
+            state.overlay = nil
+            // The ruler whose points became the shape is put away with it.
+            if case .addShape = editor.target { state.withMap { $0.ruler = nil } }
+        }
         state.library.unsyncedEdits[area] = unsynced > 0 ? unsynced : nil
         let waiting = unsynced == 1 ? "1 edit not synced." : "\(Format.grouped(unsynced)) edits not synced."
         let effects = syncEditsByItself(&state)

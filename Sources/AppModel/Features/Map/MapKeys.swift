@@ -30,6 +30,9 @@ public enum MapIntent: Hashable, Sendable {
     /// values, `v` it moved to the centre, `X` it deleted.
     /// (The plain mode's `add point LAYER at LON,LAT` names the layer and the place.)
     case addFeature(at: GeoPoint? = nil, layer: String? = nil), editFeature, moveFeature, deleteFeature
+    /// Backspace with the ruler out: its last point taken back (the ruler's points are a new
+    /// line's or area's vertices for `a`).
+    case takeBackPoint
     /// `Y`: the centre's `LON,LAT` to the clipboard; `E`: the view's `W,S,E,N`.
     case copyPosition, copyExtent
 }
@@ -64,7 +67,10 @@ extension MapFeature {
                    summary: "New map area of your own: the outlined part of the view, a name and a level of detail, exported by the servers",
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("a")], intent: .map(.addFeature()), action: .addFeature, label: "a",
-                   summary: "A downloaded area's map: add a point at the centre, its values typed in its layer's form", context: .map, hint: nil),
+                   summary: "A downloaded area's map: add a point at the centre, its values typed in its layer's form (with the ruler out: a line or area through its points)",
+                   context: .map, hint: nil),
+        KeyBinding(keys: [.backspace], intent: .map(.takeBackPoint), label: "Backspace", summary: "With the ruler out: take back its last point",
+                   context: .map, hint: nil),
         KeyBinding(keys: [.character("e")], intent: .map(.editFeature), action: .editFeature, label: "e",
                    summary: "A feature identified in a downloaded area: change its values in its form", context: .map, hint: nil),
         KeyBinding(keys: [.character("v")], intent: .map(.moveFeature), action: .moveFeature, label: "v",

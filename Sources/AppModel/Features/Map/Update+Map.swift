@@ -178,6 +178,11 @@ extension App {
         case .editFeature: return editFeature(&state)
         case .moveFeature: return moveFeature(&state)
         case .deleteFeature: return deleteFeature(&state)
+        case .takeBackPoint:
+            state.withMap { map in
+                guard var ruler = map.ruler else { return }
+                if ruler.points.count > 1 { ruler.points.removeLast(); map.ruler = ruler } else { map.ruler = nil }
+            }
         case .previousDirections: return otherResult(&state, by: -1)
         case .nextDirections: return otherResult(&state, by: 1)
         case .cycleMode:
