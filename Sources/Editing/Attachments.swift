@@ -119,6 +119,11 @@ extension EditJournal {
         }
     }
 
+    /// The files kept on this device for the feature with this GlobalID, of edits not undone.
+    public func attachments(ofFeature globalID: String) throws -> [FeatureAttachment] {
+        try attachments(where: "a.feature_global_id = ? COLLATE NOCASE AND (e.sequence IS NULL OR e.status != 'undone')", [.text(globalID)])
+    }
+
     /// The attachments that wait for a sync: pending or refused, of edits not undone.
     public func unsyncedAttachments() throws -> [FeatureAttachment] {
         try attachments(where: "a.status IN ('pending', 'refused') AND (e.sequence IS NULL OR e.status != 'undone')")

@@ -165,12 +165,14 @@ public struct AreaEditor {
         case delete(objectID: Int64)
     }
 
-    /// Keeps `edit` of `layer` by the rules the commands keep, and says what was kept.
-    public func save(_ edit: Edit, layer layerName: String, values: [(field: String, typed: String)]) throws -> String {
+    /// Keeps `edit` of `layer` by the rules the commands keep, with the files `attaching`, and
+    /// says what was kept.
+    public func save(_ edit: Edit, layer layerName: String, values: [(field: String, typed: String)], attaching files: [String] = []) throws -> String {
         let shown = TerminalText.sanitizedLine(layerName, maxLength: 60)
+        let files = files.map { $0.hasPrefix("~/") ? NSHomeDirectory() + String($0.dropFirst(1)) : $0 }
         switch edit {
         case .add(let point):
-            try add(to: layerName, geometry: .points([point]), values: values)
+            try add(to: layerName, geometry: .points([point]), values: values, attaching: files)
             return "Saved a new feature in \(shown)."
         case .addShape(let points):
             let layer = try layer(named: layerName)
@@ -179,11 +181,11 @@ public struct AreaEditor {
             case .polyline: .lines([points])
             case .point, .multipoint: .points(points)
             }
-            try add(to: layerName, geometry: shape, values: values)
+            try add(to: layerName, geometry: shape, values: values, attaching: files)
             return "Saved a new feature in \(shown) through \(points.count) points."
         case .update(let objectID):
-            try update(objectID, of: layerName, geometry: nil, values: values)
-            return "Saved the change of \(shown) \(objectID)."
+            try update(objectID, of: layerName, geometry: nil, values: values, attaching: files)
+            return "Saved the change of \(shown) \(objectID)" + (files.isEmpty ? "." : " with \(files.count) file\(files.count == 1 ? "" : "s") attached.")
         case .move(let objectID, let point):
             try update(objectID, of: layerName, geometry: .points([point]), values: [])
             return "Moved \(shown) \(objectID) to \(point.degrees(places: 5))."
@@ -226,8 +228,8 @@ public struct AreaEditor {
     }
 
     /// A feature's values as its form shows them, by field name: text as stored, a code as its
-    /// code, a date as its day.
-    public func formValues(of objectID: Int64, in layerName: String) throws -> (Layer, [String: String]) {
+    /// code, a date as its day; and the files attached to it on this device, a line each.
+    public func formValues(of objectID: Int64, in layerName: String) throws -> (layer: Layer, values: [String: String], attached: [String]) {
         let layer = try layer(named: layerName, for: .update)
         let feature = try existing(objectID, of: layer)
         var values: [String: String] = [:]
@@ -239,7 +241,16 @@ public struct AreaEditor {
                 values[entry.field.name] = value.string ?? FeatureField.codeText(value) ?? ""
             }
         }
-        return (layer, values)
+        let globalID = try globalID(of: feature, objectID: objectID, in: layer)
+        let attached: [String] = globalID.isEmpty ? [] : try journal.attachments(ofFeature: globalID).map { file in
+            let state = switch file.status {
+            case .synced: "synced"
+            case .refused(let why): "refused: " + why
+            case .pending, .undone: "not synced"
+            }
+            return "\(TerminalText.sanitizedLine(file.name, maxLength: 80)) (\(Format.bytes(file.size)), \(TerminalText.sanitizedLine(state, maxLength: 120)))"
+        }
+        return (layer, values, attached)
     }
 
     // MARK: Rules

@@ -117,7 +117,7 @@ public enum PlainView {
         case .update(_, let objectID, _): "Edit \(editor.chosenLayer.title) \(objectID)"
         }
         let fields = editor.fields.fields.map { "\($0.label): \($0.shown.isEmpty ? "empty" : "“\($0.shown)”")" }
-        let notes = editor.chosenLayer.form.notes.map { " " + $0 }.joined()
+        let notes = (editor.chosenLayer.form.notes + editor.attached.map { "Attached: \($0)." }).map { " " + $0 }.joined()
         return "\(what). \(fields.joined(separator: "; ")).\(notes) Type set FIELD VALUE, save or cancel (* must be given)."
     }
 
@@ -275,7 +275,7 @@ public enum PlainCommand: Equatable, Sendable {
         "  ruler P P …   distance and bearing along points (P is LON,LAT, such as -68.2,44.39)",
         "  directions A to B [to C …]  a route and its steps from the portal's route service (a place is a name or LON,LAT)",
         "  add point [LAYER] [at LON,LAT]  in a downloaded area's map (open N): a new point's form, at the centre unless given",
-        "  set FIELD VALUE  a value of the form (a coded value by its name); set FIELD empties it",
+        "  set FIELD VALUE  a value of the form (a coded value by its name); set FIELD empties it; set attach PATH a file",
         "  save / cancel    keep the form's edit in the area's journal, or leave it",
         "  help          this list",
         "  quit          stop; downloads keep their bytes and resume next time",

@@ -201,7 +201,8 @@ enum FeatureFormCard {
         }
         let fields = FormCard.fields(of: editor.fields, options: options)
         let labelWidth = min(max(fields.map { DisplayWidth.of($0.label) }.max() ?? 10, 10), 24)
-        FormCard.draw(title: title, width: 80, fields: fields, notes: editor.chosenLayer.form.notes.prefix(2).map { ($0, false) },
+        let notes = editor.chosenLayer.form.notes.prefix(2).map { ($0, false) } + editor.attached.prefix(3).map { ("Attached: " + $0, false) }
+        FormCard.draw(title: title, width: 80, fields: fields, notes: notes,
                       status: editor.isSaving ? "Saving…" : editor.fields.problem ?? editor.focusedHelp ?? place,
                       isProblem: editor.fields.problem != nil, keys: FocusKeys.featureForm.joined(separator: " · "), labelWidth: labelWidth + 1,
                       into: &frame, options: options)

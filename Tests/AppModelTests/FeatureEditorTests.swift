@@ -105,6 +105,20 @@ struct FeatureEditorTests {
         #expect(Self.editor(state)?.fields.problem == "Depth: a whole number from 0 to 500.")
     }
 
+    @Test func aFileToAttachIsTheFormsLastFieldWhereTheLayerKeepsFiles() throws {
+        let withFiles = [EditableLayer(title: "Sites", form: FeatureFormDefinition(layer: Self.sites), takesFiles: true)]
+        var state = Self.withForm(.update(layer: "Sites", objectID: 7, values: ["SITE_NAME": "Old mill"]), layers: withFiles)
+        _ = App.update(&state, .intent(.form(.previousField)))
+        #expect(Self.editor(state)?.fields[3].label == "Attach file" && Self.editor(state)?.fields.focus == 3)
+        Self.type(&state, "~/photo.jpg")
+        // A file alone is a change worth saving.
+        #expect(Fixture.keys(&state, .enter) == [.edits(.save(EditDraft(area: Fixture.acadia, layers: [IdentifyTests.places], layer: "Sites",
+                                                                      kind: .update(objectID: 7), attaching: ["~/photo.jpg"])))])
+        var plain = Self.withForm(layers: withFiles)
+        _ = App.update(&plain, .intent(.form(.set(field: "attach", value: "/tmp/a b.jpg"))))
+        #expect(Self.editor(plain)?.attaching == "/tmp/a b.jpg" && Self.editor(plain)?.typed["SITE_NAME"] == "")
+    }
+
     @Test func anUpdateSendsOnlyWhatChanged() throws {
         var state = Self.withForm(.update(layer: "Sites", objectID: 7, values: ["SITE_NAME": "Old mill", "KIND": "W"]), layers: [Self.layers[0]])
         #expect(Self.editor(state)?.fields.fields.map(\.shown) == ["Old mill", "Well", ""])

@@ -161,11 +161,24 @@ struct PlainModeTests {
         at = try await session.waitFor("Not saved: Size must be one of City, Town, Village.", after: at)
         session.send("set name Stream gauge 9")
         session.send("set size village")
+        // A FIFO is no file to attach: refused on the form, nothing saved; a photo goes with the place.
+        let fifo = dataDir + "/gauge.fifo", photo = dataDir + "/gauge.jpg"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        try Data(repeating: 0xFF, count: 2_048).write(to: URL(fileURLWithPath: photo))
+        session.send("set attach \(fifo)")
+        session.send("save")
+        at = try await session.waitFor("Not saved: ", after: at)
+        #expect(session.printed.contains("gauge.fifo is not a regular file") || session.printed.contains("not a regular file"), "\(session.printed.suffix(600))")
+        session.send("set attach \(photo)")
         session.send("save")
         at = try await session.waitFor("Saved a new feature in Places. 1 edit not synced.", after: at)
-        at = try await session.waitFor("Bangor: 1 change synced.", after: at)
+        // The place and its file.
+        at = try await session.waitFor("Bangor: 2 changes synced.", after: at)
         let held = try await SampleFixture.held(by: server, layer: 0, where: "name = 'Stream gauge 9'")
         #expect(held.count == 1 && held.first?["size_class"]?.string == "Village", "\(held)")
+        let files = try await SampleFixture.fetch(server.baseURL.absoluteString
+            + "/arcgis/rest/services/Explore_Maine_Places/FeatureServer/0/\(held.first?["OBJECTID"]?.int64 ?? 0)/attachments?f=json")
+        #expect(String(decoding: files, as: UTF8.self).contains("gauge.jpg"), "the photo went with the place")
         session.send("save")
         at = try await session.waitFor("There is no form open.", after: at)
         session.send("quit")

@@ -36,19 +36,21 @@ final class EditsHandler {
             let result: Result<FeatureEditor, EditRefused> = await onWorkPool {
                 do {
                     let editor = try await AreaEditor.open(area: area, title: "This area", library: library, webMapLayers: layers)
+                    func editable(_ layer: AreaEditor.Layer) -> EditableLayer {
+                        EditableLayer(title: layer.title, form: layer.form, takesFiles: layer.info.hasAttachments == true)
+                    }
                     switch request {
                     case .add(let point, let named):
-                        let taking = try editor.layersTakingPoints(named: named)
-                        return .success(FeatureEditor(area: area, webMapLayers: layers, layers: taking.map { EditableLayer(title: $0.title, form: $0.form) },
+                        return .success(FeatureEditor(area: area, webMapLayers: layers, layers: try editor.layersTakingPoints(named: named).map(editable),
                                                       target: .add(point)))
                     case .addShape(let points):
-                        let taking = try editor.layersTakingShape(of: points.count)
-                        return .success(FeatureEditor(area: area, webMapLayers: layers, layers: taking.map { EditableLayer(title: $0.title, form: $0.form) },
+                        return .success(FeatureEditor(area: area, webMapLayers: layers, layers: try editor.layersTakingShape(of: points.count).map(editable),
                                                       target: .addShape(points)))
                     case .update(let title, let objectID):
-                        let (layer, values) = try editor.formValues(of: objectID, in: title)
-                        return .success(FeatureEditor(area: area, webMapLayers: layers, layers: [EditableLayer(title: layer.title, form: layer.form)],
-                                                      target: .update(layer: layer.title, objectID: objectID, values: values)))
+                        let feature = try editor.formValues(of: objectID, in: title)
+                        return .success(FeatureEditor(area: area, webMapLayers: layers, layers: [editable(feature.layer)],
+                                                      target: .update(layer: feature.layer.title, objectID: objectID, values: feature.values),
+                                                      attached: feature.attached))
                     }
                 } catch {
                     return .failure(EditRefused(error.userSentence))
@@ -78,7 +80,7 @@ final class EditsHandler {
                 do {
                     let editor = try await AreaEditor.open(area: draft.area, title: "This area", library: library, webMapLayers: draft.layers)
                     let values = draft.values.sorted { $0.key < $1.key }.map { (field: $0.key, typed: $0.value) }
-                    let sentence = try editor.save(Self.edit(draft.kind), layer: draft.layer, values: values)
+                    let sentence = try editor.save(Self.edit(draft.kind), layer: draft.layer, values: values, attaching: draft.attaching)
                     return .success((sentence, try editor.journal.unsynced().count))
                 } catch {
                     return .failure(EditRefused(error.userSentence))

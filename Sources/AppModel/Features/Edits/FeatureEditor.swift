@@ -7,8 +7,10 @@ import MapbookCore
 public struct EditableLayer: Equatable, Sendable {
     public var title: String
     public var form: FeatureFormDefinition
+    /// Whether its service keeps attachments: the form then offers a file to attach.
+    public var takesFiles: Bool
 
-    public init(title: String, form: FeatureFormDefinition) { self.title = title; self.form = form }
+    public init(title: String, form: FeatureFormDefinition, takesFiles: Bool = false) { self.title = title; self.form = form; self.takesFiles = takesFiles }
 }
 
 /// What is being edited: a point to add, or a feature of a layer whose values are changed.
@@ -36,9 +38,11 @@ public struct EditDraft: Equatable, Sendable {
     public var kind: Kind
     /// The values typed, by field name, as typed (the fields changed, for an update).
     public var values: [String: String]
+    /// Files to attach, by path as typed.
+    public var attaching: [String]
 
-    public init(area: ItemID, layers: [WebMapLayer], layer: String, kind: Kind, values: [String: String] = [:]) {
-        self.area = area; self.layers = layers; self.layer = layer; self.kind = kind; self.values = values
+    public init(area: ItemID, layers: [WebMapLayer], layer: String, kind: Kind, values: [String: String] = [:], attaching: [String] = []) {
+        self.area = area; self.layers = layers; self.layer = layer; self.kind = kind; self.values = values; self.attaching = attaching
     }
 }
 
@@ -56,13 +60,16 @@ public struct FeatureEditor: Equatable, Sendable {
     /// For each entry with coded values: the codes in the order the choice offers them ("" for none).
     public private(set) var codes: [[String]] = []
     public var fields: Form
+    /// The files attached to the feature on this device, a line each (shown under the form).
+    public var attached: [String]
 
     /// The name of the choice that leaves a coded field empty.
     static let none = "—"
 
-    public init(area: ItemID, webMapLayers: [WebMapLayer], layers: [EditableLayer], target: EditTarget) {
+    public init(area: ItemID, webMapLayers: [WebMapLayer], layers: [EditableLayer], target: EditTarget, attached: [String] = []) {
         precondition(!layers.isEmpty, "an editor has a layer")
         self.area = area; self.webMapLayers = webMapLayers; self.layers = layers; self.target = target
+        self.attached = attached.prefix(20).map { TerminalText.sanitizedLine($0, maxLength: 200) }
         layer = 0
         if case .update(let title, _, _) = target { layer = layers.firstIndex { $0.title == title } ?? 0 }
         fields = Form([Form.Field("Layer", .text(limit: 1))])
@@ -80,6 +87,14 @@ public struct FeatureEditor: Equatable, Sendable {
     /// Whether the first field chooses the layer.
     var choosesLayer: Bool { isNew && layers.count > 1 }
     private var offset: Int { choosesLayer ? 1 : 0 }
+
+    static let attachLabel = "Attach file"
+
+    /// The path typed in the form's last field, when the layer takes files.
+    public var attaching: String {
+        guard let last = fields.fields.last, last.label == Self.attachLabel, chosenLayer.takesFiles else { return "" }
+        return last.text.trimmingCharacters(in: .whitespaces)
+    }
 
     /// What is typed, by field name (a coded value as its code).
     public var typed: [String: String] {
@@ -103,7 +118,7 @@ public struct FeatureEditor: Equatable, Sendable {
             let kept = typed
             layer = fields[0].choice
             rebuild(keeping: kept)
-        } else if index >= offset, entries[index - offset].field.name == chosenLayer.form.types?.field {
+        } else if entries.indices.contains(index - offset), entries[index - offset].field.name == chosenLayer.form.types?.field {
             rebuild(keeping: typed)
         }
     }
@@ -140,6 +155,8 @@ public struct FeatureEditor: Equatable, Sendable {
                 built.append(Form.Field(label, Self.kind(of: entry.field), text: value))
             }
         }
+        // A file to attach, by its path, where the layer's service keeps attachments.
+        if chosenLayer.takesFiles { built.append(Form.Field(Self.attachLabel, .text(limit: 4_096), text: attaching)) }
         fields.fields = built.isEmpty ? [Form.Field("Layer", .choice([chosenLayer.title]))] : built
         fields.focus = min(focus, fields.fields.count - 1)
     }
@@ -184,8 +201,9 @@ public struct FeatureEditor: Equatable, Sendable {
         case .addShape(let points): .addShape(points)
         case .update(_, let objectID, _): .update(objectID: objectID)
         }
-        if case .update = kind, sent.isEmpty { return .failure(Refusal(sentence: "Nothing changed: type a new value, or Esc.", field: fields.focus)) }
-        return .success(EditDraft(area: area, layers: webMapLayers, layer: chosenLayer.title, kind: kind, values: sent))
+        let files = attaching.isEmpty ? [] : [attaching]
+        if case .update = kind, sent.isEmpty, files.isEmpty { return .failure(Refusal(sentence: "Nothing changed: type a new value, or Esc.", field: fields.focus)) }
+        return .success(EditDraft(area: area, layers: webMapLayers, layer: chosenLayer.title, kind: kind, values: sent, attaching: files))
     }
 
     /// The plain mode's `set FIELD VALUE`: the field by its name or label, the value as typed (a
@@ -198,6 +216,12 @@ public struct FeatureEditor: Equatable, Sendable {
             }
             fields[0].choice = chosen
             return .success(0)
+        }
+        if chosenLayer.takesFiles, ["attach", Self.attachLabel.lowercased()].contains(wanted.lowercased()) {
+            fields.focus = fields.fields.count - 1
+            fields.problem = nil
+            fields[fields.focus].text = String(value.prefix(4_096))
+            return .success(fields.focus)
         }
         guard let found = entries.firstIndex(where: { $0.field.name.caseInsensitiveCompare(wanted) == .orderedSame || $0.label.caseInsensitiveCompare(wanted) == .orderedSame }) else {
             let names = entries.prefix(30).map(\.field.name).joined(separator: ", ")
