@@ -116,7 +116,10 @@ public enum PlainView {
         case .addShape(let points): "New feature in \(editor.chosenLayer.title) through \(points.count) points"
         case .update(_, let objectID, _): "Edit \(editor.chosenLayer.title) \(objectID)"
         }
-        let fields = editor.fields.fields.map { "\($0.label): \($0.shown.isEmpty ? "empty" : "“\($0.shown)”")" }
+        let fields = editor.fields.fields.map { field in
+            let shown = TerminalText.sanitizedLine(field.shown, maxLength: 200)
+            return "\(field.label): \(shown.isEmpty ? "empty" : "“\(shown)”")"
+        }
         let notes = (editor.chosenLayer.form.notes + editor.attached.map { "Attached: \($0)." }).map { " " + $0 }.joined()
         return "\(what). \(fields.joined(separator: "; ")).\(notes) Type set FIELD VALUE, save or cancel (* must be given)."
     }

@@ -105,14 +105,16 @@ enum FormCard {
         var secret = false
     }
 
-    /// The form's fields as drawn: a choice between arrows, a secret as dots.
+    /// The form's fields as drawn: a choice between arrows, a secret as dots; a value that came
+    /// from a file or a script (a feature's, `set`'s) sanitized, as every string is on its way out.
     static func fields(of form: Form, options: RenderOptions) -> [Field] {
         let arrows = options.glyphs == .unicode ? ("◂ ", " ▸") : ("< ", " >")
         return form.fields.enumerated().map { index, field in
-            switch field.kind {
-            case .choice: Field(label: field.label, value: arrows.0 + field.shown + arrows.1, focused: index == form.focus)
+            let shown = TerminalText.sanitizedLine(field.shown, maxLength: 65_536)
+            return switch field.kind {
+            case .choice: Field(label: field.label, value: arrows.0 + shown + arrows.1, focused: index == form.focus)
             case .secret: Field(label: field.label, value: field.text, focused: index == form.focus, secret: true)
-            case .text, .integer, .decimal, .date: Field(label: field.label, value: field.text, focused: index == form.focus)
+            case .text, .integer, .decimal, .date: Field(label: field.label, value: shown, focused: index == form.focus)
             }
         }
     }

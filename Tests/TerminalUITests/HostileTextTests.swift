@@ -1,4 +1,5 @@
 import AppModel
+import ArcGISModel
 import AppRuntime
 import EventLoop
 import ArcGISPortal
@@ -68,6 +69,27 @@ import Testing
         #expect(frames[1].text.contains("Unavailable · status “weird”"))
         #expect(frames[3].text.contains("xy"))
         #expect(frames[3].text.contains("Mark"))
+    }
+
+    /// A feature's values from a hostile geodatabase, and a value a script typed with `set`, in the
+    /// form: kept as they are, drawn inert.
+    @Test @UIActor func aFeaturesValuesInItsFormRenderInert() async throws {
+        var state = await SnapshotState.loaded()
+        let info = FeatureLayerInfo(name: "Sites", geometryType: .point,
+                                    fields: [FeatureField(name: "NAME", alias: "Name\u{1B}[2J", type: "esriFieldTypeString"),
+                                             FeatureField(name: "NOTE", type: "esriFieldTypeString")],
+                                    renderer: FeatureRenderer(kind: .simple, classes: [], defaultSymbol: nil))
+        var editor = FeatureEditor(area: ItemID("a0000000000000000000000000000001")!, webMapLayers: [],
+                                   layers: [EditableLayer(title: "Sites\u{1B}]0;pwned\u{07}", form: FeatureFormDefinition(layer: info))],
+                                   target: .update(layer: "Sites\u{1B}]0;pwned\u{07}", objectID: 3, values: ["NAME": "Mill\u{1B}[2J\u{9B}31m\u{07}"]))
+        editor.fields[1].text = "typed\u{1B}]0;pwned\u{07} by a script"
+        #expect(editor.typed["NAME"] == "Mill\u{1B}[2J\u{9B}31m\u{07}", "kept as it is")
+        state.overlay = .featureForm(editor)
+        let frame = SnapshotState.render(state, width: 120, height: 40)
+        let scalars = frame.cells.flatMap { $0.character.unicodeScalars }
+        #expect(!scalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        #expect(!frame.text.contains("[2J") && !frame.text.contains("pwned"))
+        #expect(frame.text.contains("Mill") && frame.text.contains("by a script"), "\(frame.text)")
     }
 
     @Test @UIActor func anErrorMessageFromTheServerIsSanitizedToo() async throws {
