@@ -423,9 +423,17 @@ public struct AppState: Equatable, Sendable {
         item(of: row).map { $0.title.isEmpty ? "Untitled" : $0.title } ?? ""
     }
 
-    /// The title of an area by id, for sentences.
+    /// The title of an area by id, for sentences (the web map's own, for what is edited online).
     public func title(of id: ItemID) -> String {
-        catalog.areas.first { $0.item.id == id }.map { $0.item.title.isEmpty ? "Untitled" : $0.item.title } ?? id.rawValue
+        if id == catalog.webMapItem?.id, let item = catalog.webMapItem { return item.title.isEmpty ? "Untitled" : item.title }
+        return catalog.areas.first { $0.item.id == id }.map { $0.item.title.isEmpty ? "Untitled" : $0.item.title } ?? id.rawValue
+    }
+
+    /// Whose edits the open map shows and takes: its area's, or for the web map's own map (online)
+    /// the web map's, kept under its id.
+    public var editsOfOpenMap: ItemID? {
+        guard let map, !map.isStandalone else { return nil }
+        return map.operational?.area ?? map.area ?? catalog.webMapItem?.id
     }
 
     /// Offsets of the characters of the row's title that the filter matched, for highlighting.

@@ -240,7 +240,9 @@ public enum StatusText {
             let count = state.catalog.areas.count == 1 ? "1 map area" : "\(state.catalog.areas.count) map areas"
             let type = state.catalog.webMapItem?.type.isEmpty == false ? state.catalog.webMapItem!.type : "Web Map"
             let here = state.library.downloads.count
-            return [StyledText("\(type) · \(count)", .dim), StyledText(here > 0 ? " · \(here) on this device" : "", .good)]
+            // What was edited online and has not reached its services yet.
+            let online = state.catalog.webMapItem.flatMap { state.library.editsWaiting(in: $0.id) }.map { [StyledText(" · " + $0, .warning)] } ?? []
+            return [StyledText("\(type) · \(count)", .dim), StyledText(here > 0 ? " · \(here) on this device" : "", .good)] + online
         case .area(let index):
             guard state.catalog.areas.indices.contains(index) else { return [] }
             let area = state.catalog.areas[index]

@@ -50,6 +50,14 @@ extension PortalClient {
         return held
     }
 
+    /// The values of the feature with this object id in the layer at `url`, when it holds one.
+    public func feature(objectID: Int64, layer url: URL) async throws -> [String: JSONValue]? {
+        await learnFederation(of: url)
+        let json = try await getJSON(url, ["query"], query: [("objectIds", String(objectID)), ("outFields", "*"), ("returnGeometry", "false")])
+        guard let features = json["features"] else { throw FeatureServiceError("\(url.host ?? "The service") did not answer with the feature.") }
+        return features.array.first?["attributes"]?.object
+    }
+
     /// Which of `ids` the layer at `url` holds (upper-cased).
     public func heldGlobalIDs(_ ids: [String], layer url: URL, field: String) async throws -> Set<String> {
         Set(try await heldFeatures(ids, layer: url, field: field).keys)

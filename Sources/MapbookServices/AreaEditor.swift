@@ -1,4 +1,5 @@
 import ArcGISModel
+import ArcGISPortal
 import Editing
 import Foundation
 import Geometry
@@ -48,21 +49,27 @@ public struct AreaEditor {
 
     public let areaTitle: String
     public let journal: EditJournal
-    public let layers: [Layer]
+    public private(set) var layers: [Layer]
 
     /// The most vertices one edit's shape may have, and the most text a GeoJSON shape may take.
     public static let largestShape = 100_000
     public static let largestGeoJSON = 8 << 20
 
-    /// Opens the area's layers from its own files (no network) and its journal.
-    public static func open(area: ItemID, title: String, library: OfflineLibrary, webMapLayers: [WebMapLayer]) async throws -> AreaEditor {
-        let opened = await OperationalLayerLoaders.open(OperationalLayers(area: area, layers: webMapLayers, online: false), library: library, client: nil)
+    /// Opens the area's layers from its own files (no network) and its journal. With `online`, the
+    /// web map's own layers instead, from their services (`area` is then the web map's id, whose
+    /// journal keeps what is edited online until it is synced, at once).
+    public static func open(area: ItemID, title: String, library: OfflineLibrary, webMapLayers: [WebMapLayer],
+                            online client: PortalClient? = nil) async throws -> AreaEditor {
+        let layersToOpen = OperationalLayers(area: client == nil ? area : nil, layers: webMapLayers, online: client != nil)
+        let opened = await OperationalLayerLoaders.open(layersToOpen, library: library, client: client)
         var layers: [Layer] = []
         for loader in opened.features {
             let source = webMapLayers.first { ($0.title ?? $0.id) == loader.title }
             layers.append(Layer(title: loader.title, info: loader.info, serviceLayerURL: source?.url, features: await loader.storedFeatures ?? [],
                                 form: FeatureFormDefinition(layer: loader.info, popupInfo: source?.popupInfo, formInfo: source?.formInfo)))
         }
+        // The web map's own journal is made the first time it is edited online.
+        if client != nil { try FileManager.default.createDirectory(atPath: library.areaDirectory(area), withIntermediateDirectories: true) }
         let journal = try EditJournal(areaFolder: library.areaDirectory(area))
         return AreaEditor(areaTitle: TerminalText.sanitizedLine(title, maxLength: 120), journal: journal, layers: layers)
     }
@@ -78,6 +85,24 @@ public struct AreaEditor {
             counts[id] = count
         }
         return counts
+    }
+
+    /// The feature with this object id read from its layer's service (an online layer keeps none
+    /// here), so it can be changed or deleted as an area's is.
+    public func fetching(_ objectID: Int64, of layerName: String, client: PortalClient) async throws -> AreaEditor {
+        let found = try layer(named: layerName)
+        guard found.feature(objectID: objectID) == nil else { return self }
+        guard let address = found.serviceLayerURL, let url = URL(string: address),
+              let attributes = try await client.feature(objectID: objectID, layer: url) else {
+            throw EditRefused("\(TerminalText.sanitizedLine(found.title, maxLength: 60)) has no feature with object id \(objectID) on its service.")
+        }
+        var editor = self
+        editor.layers = layers.map { layer in
+            guard layer.title == found.title else { return layer }
+            return Layer(title: layer.title, info: layer.info, serviceLayerURL: layer.serviceLayerURL,
+                         features: layer.features + [LayerFeature(geometry: nil, attributes: attributes)], form: layer.form)
+        }
+        return editor
     }
 
     /// The layer named (its title, ignoring case).
@@ -206,7 +231,8 @@ public struct AreaEditor {
             return [layer]
         }
         guard !layers.isEmpty else { throw EditRefused("\(areaTitle)'s map has no feature layers to edit.") }
-        let points = layers.filter { $0.info.geometryType == .point }
+        // A layer with no feature service to send its edits to is not offered.
+        let points = layers.filter { $0.info.geometryType == .point && $0.serviceLayerURL != nil }
         let taking = points.filter { $0.info.editCapabilities.refusal(of: .add, layer: $0.title) == nil }
         if !taking.isEmpty { return taking }
         if let refused = points.first, let why = refused.info.editCapabilities.refusal(of: .add, layer: refused.title) { throw EditRefused(why) }
@@ -217,7 +243,7 @@ public struct AreaEditor {
     /// The layers a shape through `count` points may be added to — lines from two points, areas
     /// from three, whose services take new features — or why there are none.
     public func layersTakingShape(of count: Int) throws -> [Layer] {
-        let shaped = layers.filter { ($0.info.geometryType == .polyline && count >= 2) || ($0.info.geometryType == .polygon && count >= 3) }
+        let shaped = layers.filter { $0.serviceLayerURL != nil && (($0.info.geometryType == .polyline && count >= 2) || ($0.info.geometryType == .polygon && count >= 3)) }
         let taking = shaped.filter { $0.info.editCapabilities.refusal(of: .add, layer: $0.title) == nil }
         if !taking.isEmpty { return taking }
         if let refused = shaped.first, let why = refused.info.editCapabilities.refusal(of: .add, layer: refused.title) { throw EditRefused(why) }

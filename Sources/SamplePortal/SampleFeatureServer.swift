@@ -274,6 +274,13 @@ struct SampleFeatureServer: Sendable {
             return SampleREST.error(400, "Unable to complete operation.", details: ["Invalid query."])
         }
         matches = matches.filter { i in conditions.allSatisfy { $0(features[i].attributes) } }
+        // `objectIds=3,7`: only those (a list that is not numbers is the server's 400, as ArcGIS's).
+        if let text = query["objectIds"], !text.isEmpty {
+            let asked = text.split(separator: ",").map { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            guard asked.allSatisfy({ $0 != nil }) else { return SampleREST.error(400, "Unable to complete operation.", details: ["Invalid objectIds."]) }
+            let wanted = Set(asked.compactMap { $0 })
+            matches = matches.filter { i in features[i].attributes["OBJECTID"]?.int64.map(wanted.contains) ?? false }
+        }
         if query["returnCountOnly"] == "true" { return .object(["count": .number(Double(matches.count))]) }
         let offset = max(Int(query["resultOffset"] ?? "") ?? 0, 0)
         let count = min(max(Int(query["resultRecordCount"] ?? "") ?? layer.maxRecordCount, 1), layer.maxRecordCount)

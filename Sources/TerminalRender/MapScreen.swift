@@ -12,7 +12,7 @@ enum MapScreen {
     static func draw(_ map: MapViewState, state: AppState, into frame: inout Frame, options: RenderOptions) {
         let theme = options.theme
         // Edits waiting first: the header keeps a third of the width, and they must not be cut off.
-        let right = (state.library.editsWaiting(in: map.area).map { $0 + " · " } ?? "") + (map.isStandalone ? "file on this device" : map.sourceName)
+        let right = (state.library.editsWaiting(in: state.editsOfOpenMap).map { $0 + " · " } ?? "") + (map.isStandalone ? "file on this device" : map.sourceName)
         Renderer.drawHeader([map.title, "Map"], right: right, into: &frame, options: options)
         let rect = ScreenLayout.mapRect(width: frame.width, height: frame.height)
         drawMap(map, state: state, in: rect, into: &frame, options: options)
@@ -22,7 +22,7 @@ enum MapScreen {
             }
         }
         if let ruler = map.ruler { drawRulerCard(ruler, map: map, state: state, in: rect, into: &frame, options: options) }
-        if let found = map.identify { IdentifyCard.draw(found, editable: map.operational?.area != nil, in: rect, into: &frame, options: options) }
+        if let found = map.identify { IdentifyCard.draw(found, editable: state.editsOfOpenMap != nil, in: rect, into: &frame, options: options) }
         if map.panel == .layers {
             LayerListPanel.draw(map, rows: state.mapPanelRows, in: rect, into: &frame, options: options)
         } else if map.panel == .pins {

@@ -514,7 +514,10 @@ struct EditsCommand: ParsableCommand {
         }
         let library = options.library
         let records = library.downloadRecords()
-        let titles = Dictionary((try? library.loadCatalog(records: records))??.areas.map { ($0.item.id, $0.item.title) } ?? [], uniquingKeysWith: { a, _ in a })
+        let catalog = (try? library.loadCatalog(records: records)) ?? nil
+        var titles = Dictionary(catalog?.areas.map { ($0.item.id, $0.item.title) } ?? [], uniquingKeysWith: { a, _ in a })
+        // What the browser edited online is kept under the web map's own id.
+        if let webMap = catalog?.webMapItem { titles[webMap.id] = "\(webMap.title) (online)" }
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: library.directory + "/areas")) ?? []
         // A removed area's journal stays (its edits are not lost with its packages): listed by id.
         return folders.sorted().compactMap { name in

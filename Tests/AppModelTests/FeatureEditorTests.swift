@@ -41,12 +41,18 @@ struct FeatureEditorTests {
         #expect(state.notice == .edits(.opening) && !state.isSettled, "a script's next command waits for the form")
         _ = App.update(&state, .edits(.editorRefused("Acadia's layers hold polygons, no points.\u{1B}[2J")))
         #expect(state.notice?.sentence == "Acadia's layers hold polygons, no points." && state.overlay == nil)
-        // The web map's own map is not an area's: nothing to edit offline there.
+        // The web map's own map is edited online, under the web map's id; offline, only an area's.
         var webMap = Fixture.loaded(downloaded: [])
+        webMap.catalog.webMap?.operationalLayers = [IdentifyTests.places]
         _ = App.update(&webMap, .intent(.list(.selectRow(0))))
         _ = Fixture.keys(&webMap, .character("m"))
+        let id = try! #require(webMap.catalog.webMapItem?.id)
+        #expect(Fixture.keys(&webMap, .character("a")) == [.edits(.openEditor(area: id, layers: [IdentifyTests.places],
+                                                                               .add(webMap.map!.viewport.center.geographic, layer: nil)))])
+        _ = App.update(&webMap, .edits(.editorRefused("x")))
+        _ = App.update(&webMap, .catalog(.network(.offline)))
         #expect(Fixture.keys(&webMap, .character("a")).isEmpty)
-        #expect(webMap.notice?.sentence.hasPrefix("Edits are made in a downloaded area's map") == true)
+        #expect(webMap.notice?.sentence.hasPrefix("Offline, edits are made in a downloaded area's map") == true)
     }
 
     @Test func valuesAreRefusedOnTheirFieldBeforeAnythingIsSaved() throws {

@@ -1,5 +1,6 @@
 import AppModel
 import ArcGISModel
+import ArcGISPortal
 import Editing
 import EventLoop
 import Foundation
@@ -30,12 +31,22 @@ final class EditsHandler {
         }
     }
 
+    /// The web map's own layers are edited online (their edits kept under its id): they need the
+    /// portal's client; an area's are read from its files.
+    private func onlineClient(for area: ItemID) async throws -> PortalClient? {
+        guard area == library.webMapID else { return nil }
+        guard let client = await connection.client else { throw EditRefused("Not connected to the portal yet: the web map's layers are edited online.") }
+        return client
+    }
+
     private func openEditor(_ area: ItemID, _ layers: [WebMapLayer], _ request: EditsFeature.EditorRequest) {
         let library = library
         tasks.track { [send] in
+            let client: PortalClient?
+            do { client = try await self.onlineClient(for: area) } catch { send(.edits(.editorRefused(error.userSentence))); return }
             let result: Result<FeatureEditor, EditRefused> = await onWorkPool {
                 do {
-                    let editor = try await AreaEditor.open(area: area, title: "This area", library: library, webMapLayers: layers)
+                    var editor = try await AreaEditor.open(area: area, title: "This area", library: library, webMapLayers: layers, online: client)
                     func editable(_ layer: AreaEditor.Layer) -> EditableLayer {
                         EditableLayer(title: layer.title, form: layer.form, takesFiles: layer.info.hasAttachments == true)
                     }
@@ -47,6 +58,7 @@ final class EditsHandler {
                         return .success(FeatureEditor(area: area, webMapLayers: layers, layers: try editor.layersTakingShape(of: points.count).map(editable),
                                                       target: .addShape(points)))
                     case .update(let title, let objectID):
+                        if let client { editor = try await editor.fetching(objectID, of: title, client: client) }
                         let feature = try editor.formValues(of: objectID, in: title)
                         return .success(FeatureEditor(area: area, webMapLayers: layers, layers: [editable(feature.layer)],
                                                       target: .update(layer: feature.layer.title, objectID: objectID, values: feature.values),
@@ -76,9 +88,17 @@ final class EditsHandler {
     private func save(_ draft: EditDraft) {
         let library = library
         tasks.track { [send] in
+            let client: PortalClient?
+            do { client = try await self.onlineClient(for: draft.area) } catch { send(.edits(.notSaved(error.userSentence))); return }
             let result: Result<(String, Int), EditRefused> = await onWorkPool {
                 do {
-                    let editor = try await AreaEditor.open(area: draft.area, title: "This area", library: library, webMapLayers: draft.layers)
+                    var editor = try await AreaEditor.open(area: draft.area, title: "This area", library: library, webMapLayers: draft.layers, online: client)
+                    switch draft.kind {
+                    case .update(let objectID), .move(let objectID, _), .delete(let objectID):
+                        if let client { editor = try await editor.fetching(objectID, of: draft.layer, client: client) }
+                    case .add, .addShape:
+                        break
+                    }
                     let values = draft.values.sorted { $0.key < $1.key }.map { (field: $0.key, typed: $0.value) }
                     let sentence = try editor.save(Self.edit(draft.kind), layer: draft.layer, values: values, attaching: draft.attaching)
                     return .success((sentence, try editor.journal.unsynced().count))

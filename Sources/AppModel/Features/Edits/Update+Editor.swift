@@ -57,13 +57,18 @@ extension App {
         return [.edits(.save(draft))]
     }
 
-    /// The open map's area and its web map layers, when the map is a downloaded area's; else why not.
+    /// Whose edits the open map takes — a downloaded area's, or online the web map's own (kept
+    /// under its id, synced at once) — and its web map layers; else why not.
     private static func editableArea(_ state: inout AppState) -> (ItemID, [WebMapLayer])? {
-        guard let operational = state.map?.operational, let area = operational.area, !operational.layers.isEmpty else {
-            state.notice = .problem("Edits are made in a downloaded area's map: open it with m on its row.")
+        guard let operational = state.map?.operational, !operational.layers.isEmpty, let key = state.editsOfOpenMap else {
+            state.notice = .problem("This map has no feature layers to edit: open a downloaded area's map, or the web map's online.")
             return nil
         }
-        return (area, operational.layers)
+        if operational.area == nil, state.portal.network.isCutOff {
+            state.notice = .problem("Offline, edits are made in a downloaded area's map: open it with m on its row.")
+            return nil
+        }
+        return (key, operational.layers)
     }
 
     /// The feature the identify card shows, when it is one of the area's own.
@@ -80,7 +85,7 @@ extension App {
     }
 
     static func editorOpened(_ state: inout AppState, _ editor: FeatureEditor) -> [Effect] {
-        guard state.map?.operational?.area == editor.area else { return [] }
+        guard state.editsOfOpenMap == editor.area else { return [] }
         state.notice = nil
         state.overlay = .featureForm(editor)
         return []
@@ -136,7 +141,7 @@ extension App {
     /// The open map of `area` opens its layers again from the area's files, the edits laid over
     /// them: after an edit is saved, and after a sync (the server's changes in, synced edits folded).
     static func reopenLayers(_ state: inout AppState, of area: ItemID) -> [Effect] {
-        guard let map = state.map, let operational = map.operational, operational.area == area else { return [] }
+        guard let map = state.map, let operational = map.operational, state.editsOfOpenMap == area else { return [] }
         state.withMap { $0.identify = nil; $0.isOpeningLayers = true }
         return [.map(.openFeatureLayers(session: map.session, operational))]
     }
