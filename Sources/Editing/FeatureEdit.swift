@@ -1,4 +1,6 @@
 import Foundation
+import ArcGISModel
+import Geometry
 import MapbookCore
 
 /// The layer an edit belongs to: its title as the area lists it, and the feature service layer it
@@ -120,5 +122,20 @@ public enum EditExchange {
         return FeatureEdit(kind: kind, layer: EditLayer(title: layer, serviceLayerURL: json["serviceLayer"]?.string), globalID: globalID.string ?? "",
                            objectID: objectID, geometry: geometry, attributes: attributes, savedAt: Date(timeIntervalSince1970: saved),
                            original: json["original"]?.object)
+    }
+}
+
+extension FeatureEdit {
+    /// "add to Places at -70.20000,43.70000", "change 3 of Counties": what the edit did, in words,
+    /// as the command line and the browser say it.
+    public var summary: String {
+        let layer = TerminalText.sanitizedLine(self.layer.title, maxLength: 60)
+        switch kind {
+        case .add:
+            let point = geometry.flatMap(GeoJSON.geometry).flatMap { if case .points(let p) = $0, p.count == 1 { p[0] } else { nil } }
+            return "add to \(layer)" + (point.map { " at \($0.written())" } ?? "")
+        case .update: return "change \(objectID.map(String.init) ?? "a feature") of \(layer)"
+        case .delete: return "delete \(objectID.map(String.init) ?? "a feature") of \(layer)"
+        }
     }
 }

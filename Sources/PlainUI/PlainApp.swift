@@ -200,6 +200,9 @@ public final class PlainApp {
         case .setField(let name, let value):
             guard case .featureForm? = program.state.overlay else { say("There is no form open: type add point first."); return }
             program.send(.intent(.form(.set(field: name, value: value))))
+        case .undoEdit, .redoEdit:
+            guard program.state.map != nil else { say("Open a downloaded area's map first: open N."); return }
+            program.send(.intent(.map(command == .undoEdit ? .undoEdit : .redoEdit)))
         case .saveForm, .leaveForm:
             guard case .featureForm? = program.state.overlay else { say("There is no form open."); return }
             program.send(.intent(.form(command == .saveForm ? .save : .cancel)))

@@ -168,6 +168,9 @@ public enum PlainCommand: Equatable, Sendable {
     case addPoint(layer: String?, at: GeoPoint?)
     case setField(String, value: String)
     case saveForm, leaveForm
+    /// In an area's map (or the web map's, online): its last edit not yet synced undone, or the
+    /// edit undone last brought back.
+    case undoEdit, redoEdit
     case help
     case quit
 
@@ -220,6 +223,8 @@ public enum PlainCommand: Equatable, Sendable {
             }
             return .success(.setField(String(name), value: String(typed.dropFirst(name.count).drop { $0 == " " })))
         case "save": return .success(.saveForm)
+        case "undo": return .success(.undoEdit)
+        case "redo": return .success(.redoEdit)
         case "cancel" where words.count == 1: return .success(.leaveForm)
         case "list", "ls": return .success(.list)
         case "details", "info": return numbered(PlainCommand.details)
@@ -280,6 +285,7 @@ public enum PlainCommand: Equatable, Sendable {
         "  add point [LAYER] [at LON,LAT]  in a downloaded area's map (open N): a new point's form, at the centre unless given",
         "  set FIELD VALUE  a value of the form (a coded value by its name); set FIELD empties it; set attach PATH a file",
         "  save / cancel    keep the form's edit in the area's journal, or leave it",
+        "  undo / redo      the map's last edit not yet synced undone, or brought back",
         "  help          this list",
         "  quit          stop; downloads keep their bytes and resume next time",
         "At the end of the input, mapbook waits for the downloads under way, then quits.",

@@ -265,6 +265,6 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case zoomIn = "zoom-in", zoomOut = "zoom-out", home, bookmarks, layers, basemaps
     case whatsHere = "whats-here", identify, ruler, pin, pins, drawing, directions, newArea = "new-area"
     case copyPosition = "copy-position", copyExtent = "copy-extent"
-    case keepMine = "keep-mine", takeTheirs = "take-theirs"
+    case keepMine = "keep-mine", takeTheirs = "take-theirs", undoEdit = "undo-edit", redoEdit = "redo-edit"
     case addFeature = "add-feature", editFeature = "edit-feature", moveFeature = "move-feature", deleteFeature = "delete-feature"
 }

@@ -127,7 +127,7 @@ struct FeatureCommand: ParsableCommand {
         let edit: FeatureEdit
         do { edit = try await body() } catch { throw Output.fail(error, json: json) }
         if json { return try Output.json(EditsCommand.json(edit)) }
-        Output.line("Saved edit \(edit.sequence): \(EditsCommand.summary(edit)). It waits to be synced.")
+        Output.line("Saved edit \(edit.sequence): \(edit.summary). It waits to be synced.")
     }
 }
 
@@ -194,7 +194,7 @@ struct EditsCommand: ParsableCommand {
                 throw Output.fail(error, json: json)
             }
             if json { return try Output.json(EditsCommand.json(edit)) }
-            Output.line("Edit \(edit.sequence): \(EditsCommand.summary(edit))")
+            Output.line("Edit \(edit.sequence): \(edit.summary)")
             Output.line("  Saved     \(Format.date(edit.savedAt, time: true))")
             Output.line("  Status    \(EditsCommand.statusText(edit.status))")
             Output.line("  GlobalID  \(Output.cell(edit.globalID, width: 40))")
@@ -425,7 +425,7 @@ struct EditsCommand: ParsableCommand {
 
         func run() throws {
             try journal.step({ try $0.undo() }, none: "No edit to undo.") {
-                "Undid edit \($0.sequence): \(EditsCommand.summary($0)). `mapbook edits redo` brings it back."
+                "Undid edit \($0.sequence): \($0.summary). `mapbook edits redo` brings it back."
             }
         }
     }
@@ -435,7 +435,7 @@ struct EditsCommand: ParsableCommand {
         @OptionGroup var journal: AreaJournal
 
         func run() throws {
-            try journal.step({ try $0.redo() }, none: "No edit to redo.") { "Redid edit \($0.sequence): \(EditsCommand.summary($0))." }
+            try journal.step({ try $0.redo() }, none: "No edit to redo.") { "Redid edit \($0.sequence): \($0.summary)." }
         }
     }
 
@@ -541,17 +541,6 @@ struct EditsCommand: ParsableCommand {
     }
 
     /// "add to Sites at -69.20000,44.30000", "delete 42 of Roads".
-    static func summary(_ edit: FeatureEdit) -> String {
-        let layer = Output.cell(edit.layer.title, width: 60)
-        switch edit.kind {
-        case .add:
-            let point = edit.geometry.flatMap(GeoJSON.geometry).flatMap { if case .points(let p) = $0, p.count == 1 { p[0] } else { nil } }
-            return "add to \(layer)" + (point.map { " at \($0.written())" } ?? "")
-        case .update: return "change \(edit.objectID.map(String.init) ?? "a feature") of \(layer)"
-        case .delete: return "delete \(edit.objectID.map(String.init) ?? "a feature") of \(layer)"
-        }
-    }
-
     /// A value as printed: text — typed, or the server's — stripped of control characters.
     static func shown(_ value: JSONValue) -> JSONValue {
         if case .string(let text) = value { .text(text, width: 65_536) } else { value }

@@ -168,6 +168,18 @@ struct FeatureEditorTests {
         #expect(state.notice?.sentence == "Land is not a feature of the area's layers; it cannot be edited.")
     }
 
+    @Test func uUndoesTheLastEditAndZBringsItBack() {
+        var state = IdentifyTests.openMap(network: .offline)
+        #expect(Fixture.keys(&state, .character("U")) == [.edits(.step(area: Fixture.acadia, undo: true))])
+        #expect(!state.isSettled, "a script's next command waits for the answer")
+        let effects = App.update(&state, .edits(.saved(area: Fixture.acadia, sentence: "Undid edit 3: add to Places; Z (or redo) brings it back.", unsynced: 2)))
+        #expect(state.notice?.sentence == "Undid edit 3: add to Places; Z (or redo) brings it back. 2 edits not synced." && state.isSettled == false)
+        #expect(effects.contains { if case .map(.openFeatureLayers) = $0 { true } else { false } }, "the map shows it gone")
+        #expect(Fixture.keys(&state, .character("Z")) == [.edits(.step(area: Fixture.acadia, undo: false))])
+        _ = App.update(&state, .edits(.notSaved("No edit to redo.")))
+        #expect(state.notice?.sentence == "No edit to redo.")
+    }
+
     @Test func aSyncOfTheAreaShownOpensItsLayersAgain() {
         var state = IdentifyTests.openMap(network: .online)
         let summary = SyncSummary(synced: 1, refused: 0, waiting: 0, serverChanges: "2 came down.", at: Date(timeIntervalSince1970: 1_800_000_000))

@@ -28,6 +28,7 @@ final class EditsHandler {
         case .settle(let area, let keepMine): sync(area, conflicts: keepMine ? .mine : .theirs)
         case .openEditor(let area, let layers, let request): openEditor(area, layers, request)
         case .save(let draft): save(draft)
+        case .step(let area, let undo): step(area, undo: undo)
         }
     }
 
@@ -71,6 +72,31 @@ final class EditsHandler {
             switch result {
             case .success(let editor): send(.edits(.editorOpened(editor)))
             case .failure(let refusal): send(.edits(.editorRefused(refusal.userMessage)))
+            }
+        }
+    }
+
+    private func step(_ area: ItemID, undo: Bool) {
+        let folder = library.areaDirectory(area)
+        tasks.track { [send] in
+            let result: Result<(String, Int), EditRefused> = await onWorkPool {
+                do {
+                    guard FileManager.default.fileExists(atPath: folder + "/" + EditJournal.fileName) else {
+                        return .failure(EditRefused(undo ? "No edit to undo." : "No edit to redo."))
+                    }
+                    let journal = try EditJournal(areaFolder: folder)
+                    guard let edit = try undo ? journal.undo() : journal.redo() else {
+                        return .failure(EditRefused(undo ? "No edit to undo." : "No edit to redo."))
+                    }
+                    let said = undo ? "Undid edit \(edit.sequence): \(edit.summary); Z (or redo) brings it back." : "Redid edit \(edit.sequence): \(edit.summary)."
+                    return .success((said, try journal.unsynced().count))
+                } catch {
+                    return .failure(EditRefused(error.userSentence))
+                }
+            }
+            switch result {
+            case .success(let (sentence, unsynced)): send(.edits(.saved(area: area, sentence: sentence, unsynced: unsynced)))
+            case .failure(let refusal): send(.edits(.notSaved(refusal.userMessage)))
             }
         }
     }

@@ -34,6 +34,9 @@ public enum EditsFeature {
         case openEditor(area: ItemID, layers: [WebMapLayer], EditorRequest)
         /// Check and keep an edit in the area's journal (→ `saved`, or `notSaved`).
         case save(EditDraft)
+        /// Undo the area's last edit not yet synced, or redo the one undone last (→ `saved`, or
+        /// `notSaved` when there is none).
+        case step(area: ItemID, undo: Bool)
     }
 
     /// What the editor is opened for: a new point here, or a feature's values.

@@ -51,6 +51,13 @@ extension App {
         return [.edits(.openEditor(area: area, layers: layers, request))]
     }
 
+    /// `U` and `Z`: the map's area's last edit undone, or brought back (its answer as a save's).
+    static func stepEdits(_ state: inout AppState, undo: Bool) -> [Effect] {
+        guard let (area, _) = editableArea(&state) else { return [] }
+        state.library.editsUnderWay += 1
+        return [.edits(.step(area: area, undo: undo))]
+    }
+
     /// Asks for `draft` to be kept; the answer is awaited (`AppState.isSettled`).
     static func saveEdit(_ state: inout AppState, _ draft: EditDraft) -> [Effect] {
         state.library.editsUnderWay += 1

@@ -30,6 +30,9 @@ public enum MapIntent: Hashable, Sendable {
     /// values, `v` it moved to the centre, `X` it deleted.
     /// (The plain mode's `add point LAYER at LON,LAT` names the layer and the place.)
     case addFeature(at: GeoPoint? = nil, layer: String? = nil), editFeature, moveFeature, deleteFeature
+    /// `U`: the last edit of the map's area (or of the web map, online) not yet synced undone; `Z`:
+    /// the edit undone last brought back.
+    case undoEdit, redoEdit
     /// Backspace with the ruler out: its last point taken back (the ruler's points are a new
     /// line's or area's vertices for `a`).
     case takeBackPoint
@@ -68,6 +71,10 @@ extension MapFeature {
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("a")], intent: .map(.addFeature()), action: .addFeature, label: "a",
                    summary: "A downloaded area's map: add a point at the centre, its values typed in its layer's form (with the ruler out: a line or area through its points)",
+                   context: .map, hint: nil),
+        KeyBinding(keys: [.character("U")], intent: .map(.undoEdit), action: .undoEdit, label: "U",
+                   summary: "Undo the last edit of this map's area not yet synced", context: .map, hint: nil),
+        KeyBinding(keys: [.character("Z")], intent: .map(.redoEdit), action: .redoEdit, label: "Z", summary: "Bring back the edit undone last",
                    context: .map, hint: nil),
         KeyBinding(keys: [.backspace], intent: .map(.takeBackPoint), label: "Backspace", summary: "With the ruler out: take back its last point",
                    context: .map, hint: nil),

@@ -178,6 +178,8 @@ extension App {
         case .editFeature: return editFeature(&state)
         case .moveFeature: return moveFeature(&state)
         case .deleteFeature: return deleteFeature(&state)
+        case .undoEdit: return stepEdits(&state, undo: true)
+        case .redoEdit: return stepEdits(&state, undo: false)
         case .takeBackPoint:
             state.withMap { map in
                 guard var ruler = map.ruler else { return }
