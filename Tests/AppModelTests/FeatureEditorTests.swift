@@ -40,6 +40,12 @@ struct FeatureEditorTests {
         #expect(Fixture.keys(&state, .character("a")) == [.edits(.openEditor(area: Fixture.acadia, layers: [IdentifyTests.places], .add(centre, layer: nil)))])
         #expect(state.notice == .edits(.opening) && !state.isSettled, "a script's next command waits for the form")
         _ = App.update(&state, .edits(.editorRefused("Acadia's layers hold polygons, no points.\u{1B}[2J")))
+        // Where the pointer clicked, the point goes there.
+        _ = App.update(&state, .intent(.map(.identifyAt(column: 3, row: 2))))
+        let clicked = try! #require(state.map?.identify?.point)
+        #expect(clicked != centre)
+        #expect(Fixture.keys(&state, .character("a")) == [.edits(.openEditor(area: Fixture.acadia, layers: [IdentifyTests.places], .add(clicked, layer: nil)))])
+        _ = App.update(&state, .edits(.editorRefused("Acadia's layers hold polygons, no points.\u{1B}[2J")))
         #expect(state.notice?.sentence == "Acadia's layers hold polygons, no points." && state.overlay == nil)
         // The web map's own map is edited online, under the web map's id; offline, only an area's.
         var webMap = Fixture.loaded(downloaded: [])

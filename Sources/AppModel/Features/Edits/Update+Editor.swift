@@ -18,7 +18,8 @@ extension App {
             for vertex in ruler.path(to: map.viewport.center.geographic) where vertex != vertices.last { vertices.append(vertex) }
             if vertices.count >= 2 { return openEditor(&state, area, layers, .addShape(vertices)) }
         }
-        return openEditor(&state, area, layers, .add(point ?? map.viewport.center.geographic, layer: layer))
+        // Where the pointer clicked (the identify card's place), else the centre.
+        return openEditor(&state, area, layers, .add(point ?? map.identify?.point ?? map.viewport.center.geographic, layer: layer))
     }
 
     static func editFeature(_ state: inout AppState) -> [Effect] {

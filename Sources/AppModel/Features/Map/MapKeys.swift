@@ -70,7 +70,7 @@ extension MapFeature {
                    summary: "New map area of your own: the outlined part of the view, a name and a level of detail, exported by the servers",
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("a")], intent: .map(.addFeature()), action: .addFeature, label: "a",
-                   summary: "A downloaded area's map: add a point at the centre, its values typed in its layer's form (with the ruler out: a line or area through its points)",
+                   summary: "A downloaded area's map: add a point at the centre (or where you clicked), its values typed in its layer's form (with the ruler out: a line or area through its points)",
                    context: .map, hint: nil),
         KeyBinding(keys: [.character("U")], intent: .map(.undoEdit), action: .undoEdit, label: "U",
                    summary: "Undo the last edit of this map's area not yet synced", context: .map, hint: nil),
