@@ -172,7 +172,13 @@ final class InterruptHandler: Sendable {
             if state.received == nil { state.received = number }
             return state.stop
         }
-        guard let stop else { exit(128 + number) }
+        guard let stop else {
+            // Nothing to save yet: end now. Not `exit`, whose atexit handlers and destructors would
+            // run while the other threads (libcurl's, the tasks') still use what they tear down — a
+            // crash (SIGSEGV) instead of 128+N, seen once in a run of signals at start.
+            fflush(nil)
+            _exit(128 + number)
+        }
         Task { await stop() }
     }
 

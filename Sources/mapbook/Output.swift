@@ -55,7 +55,9 @@ enum Output {
             while done < bytes.count {
                 let n = Foundation.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
                 if n < 0, errno == EINTR { continue }
-                if n < 0, errno == EPIPE { exit(128 + SIGPIPE) }
+                // The reader is gone: end as a shell's SIGPIPE would, at once (not `exit`, whose
+                // teardown races the threads still running; the interrupt handler says why).
+                if n < 0, errno == EPIPE { _exit(128 + SIGPIPE) }
                 if n <= 0 { return }
                 done += n
             }
