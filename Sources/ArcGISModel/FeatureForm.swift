@@ -191,8 +191,9 @@ public struct FeatureFormDefinition: Sendable, Equatable {
     }
 
     /// The typed text as values, each checked by its field's rule, the form's required ones too: the
-    /// first refused with why. Only the fields typed in `typed` (by field name) are returned; a
-    /// required one empty or missing is refused unless `missing` may be left to the defaults.
+    /// first refused with why. Only the fields typed in `typed` (by field name) are returned. A
+    /// required field typed empty is refused; with `requireAll` (a new feature) one not typed at
+    /// all is too, unless the type or the field gives it a default.
     public func values(_ typed: [String: String], ofType type: String?, requireAll: Bool) -> Result<[String: JSONValue], FieldProblem> {
         var values: [String: JSONValue] = [:]
         let defaults = requireAll ? defaults(ofType: type) : [:]

@@ -180,19 +180,9 @@ public struct AreaEditor {
 
     // MARK: The browser's editor
 
-    /// An edit the browser's form or keys ask for.
-    public enum Edit: Sendable, Equatable {
-        case add(GeoPoint)
-        /// A line or an area through these points, as the layer holds them (an area's ring closed here).
-        case addShape([GeoPoint])
-        case update(objectID: Int64)
-        case move(objectID: Int64, to: GeoPoint)
-        case delete(objectID: Int64)
-    }
-
     /// Keeps `edit` of `layer` by the rules the commands keep, with the files `attaching`, and
-    /// says what was kept.
-    public func save(_ edit: Edit, layer layerName: String, values: [(field: String, typed: String)], attaching files: [String] = []) throws -> String {
+    /// says what was kept (a shape as the layer holds it: an area's ring closed here).
+    public func save(_ edit: FeatureEditAction, layer layerName: String, values: [(field: String, typed: String)], attaching files: [String] = []) throws -> String {
         let shown = TerminalText.sanitizedLine(layerName, maxLength: 60)
         let files = files.map { $0.hasPrefix("~/") ? NSHomeDirectory() + String($0.dropFirst(1)) : $0 }
         switch edit {

@@ -111,11 +111,7 @@ public enum PlainView {
 
     /// A feature's form as one sentence: what it is, each field and its value, what to type.
     private static func formLine(_ editor: FeatureEditor) -> String {
-        let what = switch editor.target {
-        case .add(let point): "New feature in \(editor.chosenLayer.title) at \(point.degrees(places: 5))"
-        case .addShape(let points): "New feature in \(editor.chosenLayer.title) through \(points.count) points"
-        case .update(_, let objectID, _): "Edit \(editor.chosenLayer.title) \(objectID)"
-        }
+        let what = editor.title + (editor.placement.map { " " + $0 } ?? "")
         let fields = editor.fields.fields.map { field in
             let shown = TerminalText.sanitizedLine(field.shown, maxLength: 200)
             return "\(field.label): \(shown.isEmpty ? "empty" : "“\(shown)”")"

@@ -193,18 +193,11 @@ enum NewAreaCard {
 /// was not kept.
 enum FeatureFormCard {
     static func draw(_ editor: FeatureEditor, into frame: inout Frame, options: RenderOptions) {
-        let layer = TerminalText.sanitizedLine(editor.chosenLayer.title, maxLength: 60)
-        let title: String
-        let place: String
-        switch editor.target {
-        case .add(let point): (title, place) = ("New feature in \(layer)", "At \(point.degrees(places: 5)). * must be given.")
-        case .addShape(let points): (title, place) = ("New feature in \(layer)", "Through the ruler's \(points.count) points. * must be given.")
-        case .update(_, let objectID, _): (title, place) = ("Edit \(layer) \(objectID)", "* must be given.")
-        }
+        let place = (editor.placement.map { $0.prefix(1).uppercased() + $0.dropFirst() + ". " } ?? "") + "* must be given."
         let fields = FormCard.fields(of: editor.fields, options: options)
         let labelWidth = min(max(fields.map { DisplayWidth.of($0.label) }.max() ?? 10, 10), 24)
         let notes = editor.chosenLayer.form.notes.prefix(2).map { ($0, false) } + editor.attached.prefix(3).map { ("Attached: " + $0, false) }
-        FormCard.draw(title: title, width: 80, fields: fields, notes: notes,
+        FormCard.draw(title: editor.title, width: 80, fields: fields, notes: notes,
                       status: editor.isSaving ? "Saving…" : editor.fields.problem ?? editor.focusedHelp ?? place,
                       isProblem: editor.fields.problem != nil, keys: FocusKeys.featureForm.joined(separator: " · "), labelWidth: labelWidth + 1,
                       into: &frame, options: options)

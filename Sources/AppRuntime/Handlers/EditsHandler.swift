@@ -101,16 +101,6 @@ final class EditsHandler {
         }
     }
 
-    private nonisolated static func edit(_ kind: EditDraft.Kind) -> AreaEditor.Edit {
-        switch kind {
-        case .add(let point): .add(point)
-        case .addShape(let points): .addShape(points)
-        case .update(let objectID): .update(objectID: objectID)
-        case .move(let objectID, let point): .move(objectID: objectID, to: point)
-        case .delete(let objectID): .delete(objectID: objectID)
-        }
-    }
-
     private func save(_ draft: EditDraft) {
         let library = library
         tasks.track { [send] in
@@ -119,14 +109,10 @@ final class EditsHandler {
             let result: Result<(String, Int), EditRefused> = await onWorkPool {
                 do {
                     var editor = try await AreaEditor.open(area: draft.area, title: "This area", library: library, webMapLayers: draft.layers, online: client)
-                    switch draft.kind {
-                    case .update(let objectID), .move(let objectID, _), .delete(let objectID):
-                        if let client { editor = try await editor.fetching(objectID, of: draft.layer, client: client) }
-                    case .add, .addShape:
-                        break
-                    }
+                    // Online, the feature it changes is read from its service first.
+                    if let client, let objectID = draft.kind.objectID { editor = try await editor.fetching(objectID, of: draft.layer, client: client) }
                     let values = draft.values.sorted { $0.key < $1.key }.map { (field: $0.key, typed: $0.value) }
-                    let sentence = try editor.save(Self.edit(draft.kind), layer: draft.layer, values: values, attaching: draft.attaching)
+                    let sentence = try editor.save(draft.kind, layer: draft.layer, values: values, attaching: draft.attaching)
                     return .success((sentence, try editor.journal.unsynced().count))
                 } catch {
                     return .failure(EditRefused(error.userSentence))

@@ -24,24 +24,16 @@ public enum EditTarget: Equatable, Sendable {
 
 /// One edit to save, as the editor's handler takes it (`AreaEditor` checks it again and saves it).
 public struct EditDraft: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
-        case add(GeoPoint)
-        case addShape([GeoPoint])
-        case update(objectID: Int64)
-        case move(objectID: Int64, to: GeoPoint)
-        case delete(objectID: Int64)
-    }
-
     public var area: ItemID
     public var layers: [WebMapLayer]
     public var layer: String
-    public var kind: Kind
+    public var kind: FeatureEditAction
     /// The values typed, by field name, as typed (the fields changed, for an update).
     public var values: [String: String]
     /// Files to attach, by path as typed.
     public var attaching: [String]
 
-    public init(area: ItemID, layers: [WebMapLayer], layer: String, kind: Kind, values: [String: String] = [:], attaching: [String] = []) {
+    public init(area: ItemID, layers: [WebMapLayer], layer: String, kind: FeatureEditAction, values: [String: String] = [:], attaching: [String] = []) {
         self.area = area; self.layers = layers; self.layer = layer; self.kind = kind; self.values = values; self.attaching = attaching
     }
 }
@@ -196,7 +188,7 @@ public struct FeatureEditor: Equatable, Sendable {
             let index = entries.firstIndex { $0.field.name == problem.field }.map { $0 + offset } ?? fields.focus
             return .failure(Refusal(sentence: problem.userMessage, field: index))
         }
-        let kind: EditDraft.Kind = switch target {
+        let kind: FeatureEditAction = switch target {
         case .add(let point): .add(point)
         case .addShape(let points): .addShape(points)
         case .update(_, let objectID, _): .update(objectID: objectID)
@@ -249,6 +241,23 @@ public struct FeatureEditor: Equatable, Sendable {
             fields[index].choice = choice
         }
         return .success(index)
+    }
+
+    /// What the form is for, sanitized: "New feature in Places", "Edit Counties 3".
+    public var title: String {
+        let layer = TerminalText.sanitizedLine(chosenLayer.title, maxLength: 60)
+        if case .update(_, let objectID, _) = target { return "Edit \(layer) \(objectID)" }
+        return "New feature in \(layer)"
+    }
+
+    /// Where a new feature goes ("at 43.70000°N 70.20000°W", "through the ruler's 4 points"); nil
+    /// for a feature changed.
+    public var placement: String? {
+        switch target {
+        case .add(let point): "at \(point.degrees(places: 5))"
+        case .addShape(let points): "through the ruler's \(points.count) points"
+        case .update: nil
+        }
     }
 
     /// Why the form's edit was not made, and the field to put the cursor on.

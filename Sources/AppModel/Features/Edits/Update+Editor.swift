@@ -4,10 +4,11 @@ import Geometry
 import MapRender
 import MapbookCore
 
-/// Editing a downloaded area's map: `a` adds a point at the centre through its layer's form; with a
-/// feature identified, `e` changes its values, `v` moves it (a point) to the centre and `X` deletes
-/// it (asked first). Each edit is kept in the area's journal at once, drawn over its data, and
-/// synced as the others are.
+/// Editing a downloaded area's map (or online, the web map's own): `a` adds a point at the centre
+/// (or where the pointer clicked; with the ruler out, a line or an area through its points)
+/// through its layer's form; with a feature identified, `e` changes its values, `v` moves it (a
+/// point) to the centre and `X` deletes it (asked first); `U` and `Z` undo and redo. Each edit is
+/// kept in the journal at once, drawn over the area's data, and synced as the others are.
 extension App {
     static func addFeature(_ state: inout AppState, at point: GeoPoint?, layer: String?) -> [Effect] {
         guard let (area, layers) = editableArea(&state), let map = state.map else { return [] }
@@ -42,7 +43,7 @@ extension App {
         guard let feature = identifiedFeature(&state), let (area, layers) = editableArea(&state), let hit = state.map?.identify?.shown else { return [] }
         let draft = EditDraft(area: area, layers: layers, layer: feature.layer, kind: .delete(objectID: feature.objectID))
         state.overlay = .confirm(Confirmation(question: "Delete \(hit.card.title) from \(TerminalText.sanitizedLine(feature.layer, maxLength: 60))?",
-                                              detail: "The deletion waits in the area's edits until it is synced; mapbook edits undo takes it back before then.",
+                                              detail: "The deletion waits in the area's edits until it is synced; U takes it back before then.",
                                               action: .deleteFeature(draft)))
         return []
     }
