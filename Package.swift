@@ -26,13 +26,16 @@ let package = Package(
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSecret", providers: [.apt(["libsecret-1-0"])]),
         .target(name: "CLibraryLoader"),
+        // PROJ: every coordinate system and datum transformation but Web Mercator's own.
+        .systemLibrary(name: "CProj", pkgConfig: "proj",
+                       providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
         // What everything shares: the JSON tree and parser, formatting, untrusted-text sanitizing, files on disk.
         .target(name: "MapbookCore"),
-        // Geometry and projection: extents, spatial references, Web Mercator, GeoJSON, great-circle distance.
-        .target(name: "Geometry", dependencies: ["MapbookCore"]),
+        // Geometry and projection: extents, spatial references, Web Mercator, PROJ's transformations, GeoJSON, great-circle distance.
+        .target(name: "Geometry", dependencies: ["MapbookCore", "CProj"]),
         // The ArcGIS model as values: items, web maps, map areas, feature layers, renderers, popups.
         .target(name: "ArcGISModel", dependencies: ["MapbookCore", "Geometry"]),
         // The user's files: settings, the web maps opened, the views remembered.

@@ -121,8 +121,8 @@ extension Geodatabase {
             default: "neither points, lines nor polygons"
             }
             problem = "its shapes are \(kind), which mapbook does not draw"
-        } else if reference.geographicPoint == nil {
-            problem = "it is in \(reference.summary), which mapbook cannot project"
+        } else if let unusable = reference.problem {
+            problem = "it is in a coordinate system mapbook cannot use: \(unusable.reason)"
         } else if grid == nil {
             problem = definition?.gridProblem ?? "its coordinate grid (spatial reference \(column.srid)) is missing"
         }
@@ -149,21 +149,24 @@ extension Geodatabase {
         return FeatureField(name: column.name, type: type)
     }
 
-    /// The spatial reference's EPSG code and coordinate grid, from `st_aux_spatial_reference_systems`.
+    /// The spatial reference's EPSG code (and WKT, for a custom system) and coordinate grid, from
+    /// `st_aux_spatial_reference_systems`.
     private static func spatialReference(_ srid: Int, file: SQLiteFile) throws -> (SpatialReference, CoordinateGrid?) {
         var found: (SpatialReference, CoordinateGrid?) = (SpatialReference(wkid: srid), nil)
         guard try file.has("st_aux_spatial_reference_systems", type: "table") else { return found }
         // Z and M columns are in every real file; a file without them is read on x and y alone.
         let hasZM = Set(["falsez", "zunits", "falsem", "munits"]).isSubset(of: try file.columns(of: "st_aux_spatial_reference_systems").map { $0.name.lowercased() })
         let zm = hasZM ? ", falsez, zunits, falsem, munits" : ""
-        try file.rows("SELECT auth_srid, falsex, falsey, xyunits\(zm) FROM st_aux_spatial_reference_systems WHERE srid = \(srid)") { row in
+        try file.rows("SELECT auth_srid, falsex, falsey, xyunits, srtext\(zm) FROM st_aux_spatial_reference_systems WHERE srid = \(srid)") { row in
             let code = row.int(0).map { Int(clamping: $0) } ?? srid
             var grid = zip3(row.double(1), row.double(2), row.double(3)).map { CoordinateGrid(originX: $0, originY: $1, scale: $2) }
             if hasZM {
-                grid?.originZ = row.double(4) ?? 0; grid?.scaleZ = row.double(5) ?? 1
-                grid?.originM = row.double(6) ?? 0; grid?.scaleM = row.double(7) ?? 1
+                grid?.originZ = row.double(5) ?? 0; grid?.scaleZ = row.double(6) ?? 1
+                grid?.originM = row.double(7) ?? 0; grid?.scaleM = row.double(8) ?? 1
             }
-            found = (SpatialReference(wkid: code), grid)
+            // A custom system's definition is its WKT ("UNKNOWN" when there is none).
+            let wkt = row.text(4).flatMap { $0.isEmpty || $0 == "UNKNOWN" ? nil : $0 }
+            found = (SpatialReference(wkid: code, wkt: wkt), grid)
             return false
         }
         return found

@@ -92,7 +92,10 @@ public struct ShapeBlobError: Error, Equatable, Sendable {
 ///     0x64, SRID (3 bytes LE), point count (uint32 LE), two unsigned varints (the shape's codes),
 ///     [bounding box: 4 signed varints, when not a point and more than 10 points],
 ///     [parts − 1 and each further part's start index as a signed delta, when several parts],
-///     coordinate stream length (signed varint), …, 01 00 00 00, the stream.
+///     coordinate stream length (signed varint), …, a 4-byte word whose low byte is 01, the stream.
+///
+/// The word is 01 00 00 00 in most files; ArcGIS Pro's polygons carry flags in its upper bytes
+/// (01 10 00 04 in a State Plane file), which change nothing the reader needs.
 ///
 /// The stream holds each point as x and y deltas from the previous one (signed varints); a dummy
 /// point stands between parts. Every blob is checked against itself: the stream ends at the
@@ -177,7 +180,7 @@ public enum ShapeBlob {
         let streamLength = try reader.signed()
         guard streamLength > 0, streamLength <= blob.count else { throw ShapeBlobError.damaged("its coordinate stream length is \(streamLength)") }
         var streamStart = blob.count - Int(streamLength), streamEnd = blob.count
-        if streamStart - 4 < reader.offset || blob[streamStart - 4 ..< streamStart] != [1, 0, 0, 0] {
+        if streamStart - 4 < reader.offset || !isStreamWord(blob, at: streamStart - 4) {
             // Heights or measures kept after the stream its length counts: the marker then comes
             // after the header's own bytes.
             guard layout.hasZ || layout.hasM, let marker = marker(in: blob, from: reader.offset),
@@ -206,7 +209,8 @@ public enum ShapeBlob {
 
         // Parts without the dummy point before each further part.
         let ends = starts.dropFirst().map { $0 - 1 } + [pointCount]
-        let ranges = zip(starts, ends).map { $0..<$1 }
+        var ranges = zip(starts, ends).map { $0..<$1 }
+        if header.shape == .polygon, !header.multipart { ranges = closedRings(raw) }
         let parts = ranges.map { raw[$0] }
         if let box {
             let real = parts.joined()
@@ -236,6 +240,25 @@ public enum ShapeBlob {
             decoded.m = kept(m, origin: grid.originM, scale: grid.scaleM)
         }
         return decoded
+    }
+
+    /// A polygon stored as one part that holds several rings (ArcGIS Pro writes holes and islands
+    /// so, with no part indexes): each ring ends where it comes back to its first point. Nothing
+    /// left over; a ring that does not close is caught by the check on rings.
+    private static func closedRings(_ points: [(x: Int64, y: Int64)]) -> [Range<Int>] {
+        var rings: [Range<Int>] = [], start = 0
+        while start < points.count {
+            let first = points[start]
+            guard let end = points[(start + 1)...].firstIndex(where: { $0 == first }) else { return rings + [start..<points.count] }
+            rings.append(start..<end + 1)
+            start = end + 1
+        }
+        return rings
+    }
+
+    /// Whether the 4 bytes at `index` are the word before the stream: 01, then flags.
+    private static func isStreamWord(_ blob: [UInt8], at index: Int) -> Bool {
+        index >= 0 && index + 4 <= blob.count && blob[index] == 1
     }
 
     /// The first stream marker (01 00 00 00) within 64 bytes of `offset`.

@@ -47,11 +47,15 @@ extension Sequence<GeoExtent> {
 }
 
 /// A spatial reference by well-known id. Web Mercator shows up as 102100 or 3857.
-public struct SpatialReference: Sendable, Equatable, Codable {
+public struct SpatialReference: Sendable, Hashable, Codable {
     public var wkid: Int?
     public var latestWkid: Int?
+    /// The system as well-known text, when the data gives it (custom systems have no code).
+    public var wkt: String?
 
-    public init(wkid: Int?, latestWkid: Int? = nil) { self.wkid = wkid; self.latestWkid = latestWkid }
+    public init(wkid: Int?, latestWkid: Int? = nil, wkt: String? = nil) {
+        self.wkid = wkid; self.latestWkid = latestWkid; self.wkt = wkt
+    }
 
     public static let wgs84 = SpatialReference(wkid: 4326)
     public static let webMercator = SpatialReference(wkid: 102100, latestWkid: 3857)
@@ -127,12 +131,13 @@ public enum WebMercator {
 }
 
 extension SpatialReference {
-    /// `{wkid, latestWkid}` as ArcGIS JSON carries it; nil when neither id is there.
+    /// `{wkid, latestWkid}` or `{wkt}`/`{wkt2}` as ArcGIS JSON carries it; nil when it names none.
     public init?(json: JSONValue?) {
         guard let json else { return nil }
-        let wkid = json["wkid"]?.int64.map(Int.init), latest = json["latestWkid"]?.int64.map(Int.init)
-        guard wkid != nil || latest != nil else { return nil }
-        self.init(wkid: wkid, latestWkid: latest)
+        let wkid = json["wkid"]?.int(in: 1...Int(Int32.max)), latest = json["latestWkid"]?.int(in: 1...Int(Int32.max))
+        let wkt = (json["wkt"]?.string ?? json["wkt2"]?.string).flatMap { $0.isEmpty ? nil : $0 }
+        guard wkid != nil || latest != nil || wkt != nil else { return nil }
+        self.init(wkid: wkid, latestWkid: latest, wkt: wkt)
     }
 }
 

@@ -14,6 +14,8 @@ struct FeatureExport {
     /// The properties written, in order (`--fields`, else every field of the layer).
     let fields: [FeatureField]
     let pretty: Bool
+    /// `--crs`: coordinates written in that system instead of longitude and latitude.
+    var output: (system: NamedCoordinateSystem, transform: CoordinateTransform)?
 
     /// The layer's fields named in `names` (any case), in that order; all of them without names.
     static func fields(of layer: GeodatabaseLayer, named names: [String]?) throws -> [FeatureField] {
@@ -43,6 +45,7 @@ struct FeatureExport {
                          ("type", .value(.string(field.type)))])
         }
         var out = "{\"type\":\"FeatureCollection\",\"name\":\(JSON.value(.string(layer.info.name)).text(pretty: false)),"
+        if let output { out += "\"crs\":{\"type\":\"name\",\"properties\":{\"name\":\"\(output.system.urn)\"}}," }
         out += "\"fields\":" + JSON.array(described).text(pretty: false) + ",\"features\":[\n"
         out += features.map { feature(of: $0, multi: multi).text(pretty: pretty) }.joined(separator: ",\n")
         return out + "\n]}\n"
@@ -61,7 +64,10 @@ struct FeatureExport {
         var heights = z?.makeIterator()
         func position(_ p: GeoPoint) -> JSON {
             let height = heights?.next().flatMap { $0.isFinite ? JSONValue.number($0) : nil }
-            return .value(.array([.number(p.longitude), .number(p.latitude)] + (height.map { [$0] } ?? [])))
+            let (x, y) = output.map { $0.transform(x: p.longitude, y: p.latitude) } ?? (p.longitude, p.latitude)
+            // Outside the system's area PROJ gives no point: null, never infinity, which JSON cannot hold.
+            let position: [JSONValue] = x.isFinite && y.isFinite ? [.number(x), .number(y)] : [.null, .null]
+            return .value(.array(position + (height.map { [$0] } ?? [])))
         }
         func line(_ points: [GeoPoint]) -> JSON { .array(points.map(position)) }
         func polygon(_ rings: [[GeoPoint]]) -> JSON { .array(rings.map(line)) }

@@ -159,7 +159,7 @@ enum Output {
             case .terminal, .chooseLayer: return "usage"
             case .noLayer, .noField: return "noSuchLayer"
             case .unreadable, .notAPackage: return "badPackage"
-            case .badBox, .badCondition: return "usage"
+            case .badBox, .badCondition, .badCRS: return "usage"
             }
         }
         return "internal"

@@ -139,6 +139,8 @@ struct PackageCommand: ParsableCommand {
         @Option(help: ArgumentHelp("Only features meeting this SQL condition on the layer's columns (\"STATUS = 'open'\").", valueName: "CONDITION"))
         var `where`: String?
         @Option(help: ArgumentHelp("The properties written, in this order.", valueName: "NAME,NAME…")) var fields: String?
+        @Option(help: ArgumentHelp("Write coordinates in this system instead of longitude and latitude (named in a \"crs\" member, "
+                                   + "as GDAL reads it).", valueName: "EPSG:CODE")) var crs: String?
         @Flag(help: "Indent the features for reading (one feature a line otherwise).") var pretty = false
 
         func run() throws {
@@ -146,11 +148,15 @@ struct PackageCommand: ParsableCommand {
             let export: FeatureExport
             do {
                 let extent = try bbox.map(Self.box)
+                let output = try crs.map { code throws(PackageCommandError) in
+                    do throws(CoordinateSystemError) { return try NamedCoordinateSystem.fromWGS84(code) } catch { throw PackageCommandError.badCRS("--crs names a coordinate system mapbook cannot use: \(error.reason).") }
+                }
                 let (gdb, chosen) = try Self.open(file, map: map, layer: layer)
                 if let reason = chosen.cannotBeDrawn {
                     throw PackageCommandError.unreadable(TerminalText.sanitizedLine(chosen.info.name, maxLength: 80), reason)
                 }
-                export = FeatureExport(layer: chosen, fields: try FeatureExport.fields(of: chosen, named: fields.map(Self.names)), pretty: pretty)
+                export = FeatureExport(layer: chosen, fields: try FeatureExport.fields(of: chosen, named: fields.map(Self.names)), pretty: pretty,
+                                       output: output)
                 do {
                     skipped = try gdb.scan(chosen, within: extent, filter: `where`) { feature in
                         if let extent, let box = feature.extent, !box.intersects(extent) { return true }
@@ -390,6 +396,7 @@ enum PackageCommandError: Error, UserFacingError {
     case badBox(String)
     case badCondition(String)
     case notAPackage
+    case badCRS(String)
 
     var userMessage: String {
         switch self {
@@ -403,6 +410,7 @@ enum PackageCommandError: Error, UserFacingError {
         case .badBox(let text): return "--bbox takes west,south,east,north in degrees, not “\(text)”."
         case .badCondition(let sentence): return "The --where condition cannot be used: \(sentence)"
         case .notAPackage: return "--map is for a mobile map package; this file is a geodatabase."
+        case .badCRS(let sentence): return sentence
         }
     }
 }
