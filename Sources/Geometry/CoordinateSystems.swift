@@ -25,6 +25,11 @@ public final class CoordinateTransform: @unchecked Sendable {
     private let operation: OpaquePointer
     /// The source system's name as PROJ has it ("NAD83(HARN) / Virginia North (ftUS)").
     public let sourceName: String
+    /// Where longitude and latitude from the source system may lie: its area of use, widened by
+    /// `reachMargin`. A projection's inverse gives some point for any x and y; one far outside
+    /// the system's area is a wrong picture, so it is no point.
+    private let reach: (west: Double, south: Double, east: Double, north: Double)?
+    static let reachMargin = 10.0
 
     private init(source: SpatialReference, target: SpatialReference) throws(CoordinateSystemError) {
         guard let context = proj_context_create() else { throw CoordinateSystemError("PROJ could not start") }
@@ -45,6 +50,7 @@ public final class CoordinateTransform: @unchecked Sendable {
             }
             operation = normalized
             sourceName = Self.name(from) ?? source.identified
+            reach = target.isWGS84 ? Self.area(of: from, context: context) : nil
         } catch {
             proj_context_destroy(context)
             throw error
@@ -87,6 +93,22 @@ public final class CoordinateTransform: @unchecked Sendable {
         throw CoordinateSystemError("\(reference.identified) is not a coordinate system PROJ knows")
     }
 
+    private static func area(of crs: OpaquePointer, context: OpaquePointer) -> (west: Double, south: Double, east: Double, north: Double)? {
+        var west = 0.0, south = 0.0, east = 0.0, north = 0.0
+        guard proj_get_area_of_use(context, crs, &west, &south, &east, &north, nil) != 0,
+              [west, south, east, north].allSatisfy({ $0.isFinite && $0 > -1000 }) else { return nil }
+        let m = reachMargin
+        return (west - m, south - m, east + m, north + m)
+    }
+
+    /// Longitude and latitude outside the source system's reach become infinity.
+    private func reached(_ x: Double, _ y: Double) -> Bool {
+        guard let reach else { return true }
+        // An area across the antimeridian (west > east) is checked on latitude alone.
+        let inLongitude = reach.west > reach.east || (x >= reach.west && x <= reach.east)
+        return inLongitude && y >= reach.south && y <= reach.north
+    }
+
     private static func name(_ crs: OpaquePointer) -> String? {
         guard let name = proj_get_name(crs) else { return nil }
         let line = TerminalText.sanitizedLine(String(cString: name), maxLength: 120)
@@ -114,12 +136,14 @@ public final class CoordinateTransform: @unchecked Sendable {
                 }
             }
         }
+        guard !inverse, reach != nil else { return }
+        for i in 0..<count where !reached(xs[i], ys[i]) { xs[i] = .infinity; ys[i] = .infinity }
     }
 
     private func transform(_ x: Double, _ y: Double, _ direction: PJ_DIRECTION) -> (x: Double, y: Double) {
         guard x.isFinite, y.isFinite else { return (.infinity, .infinity) }
         let out = lock.withLock { _ in proj_trans(operation, direction, PJ_COORD(v: (x, y, 0, .infinity))) }
-        guard out.v.0.isFinite, out.v.1.isFinite else { return (.infinity, .infinity) }
+        guard out.v.0.isFinite, out.v.1.isFinite, direction == PJ_INV || reached(out.v.0, out.v.1) else { return (.infinity, .infinity) }
         return (out.v.0, out.v.1)
     }
 

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
 import Geometry
+import MapbookCore
 
-/// Projected extents brought back to longitude and latitude, checked against PROJ (pyproj 3,
-/// `Transformer.from_crs(code, 4326, always_xy=True)`) to a metre or so.
-@Suite("Projected zones to longitude and latitude")
+/// Projected coordinates brought back to longitude and latitude by PROJ, checked against values
+/// from pyproj 3 (`Transformer.from_crs(code, 4326, always_xy=True)`) to a metre or so, and against
+/// `cs2cs` (proj-bin), run here, for the systems of the real files and the corpus.
+@Suite("Coordinate systems through PROJ")
 struct ProjectionTests {
     @Test(arguments: [
         (32187, 250_000.0, 5_180_000.0, -71.217_353_254, 46.757_315_297),  // NAD83 / MTM zone 7: Québec City
@@ -12,29 +14,66 @@ struct ProjectionTests {
         (2193, 1_748_735.0, 5_427_916.0, 174.776_193_515, -41.286_504_414), // NZTM: Wellington
         (25832, 500_000.0, 5_650_000.0, 9.0, 51.001_574_693),               // ETRS89 / UTM 32N
         (32619, 560_000.0, 4_910_000.0, -68.247_307_619, 44.340_787_936),   // WGS 84 / UTM 19N: Maine
+        (2154, 652_216.63, 6_861_681.5, 2.3488, 48.8534),                   // RGF93 / Lambert-93: Paris
+        (3347, 7_471_068.98, 1_190_424.21, -75.7, 45.42),                   // NAD83 / Statistics Canada Lambert: Ottawa
+        (102004, 2_044_053.62, 806_698.97, -70.26, 43.66),                  // USA Contiguous Lambert (an Esri code): Portland, Maine
+        (5070, -2_273_032.79, 1_958_176.39, -122.4, 37.8),                  // NAD83 / Conus Albers: San Francisco
+        (3577, 1_760_115.36, -3_828_753.56, 151.2, -33.87),                 // GDA94 / Australian Albers: Sydney
     ])
-    func agreesWithPROJ(code: Int, x: Double, y: Double, longitude: Double, latitude: Double) throws {
-        let zone = try #require(SpatialReference(wkid: code).transverseMercator)
-        let point = zone.geographic(x: x, y: y)
-        #expect(abs(point.longitude - longitude) < 1e-5 && abs(point.latitude - latitude) < 1e-5, "\(code): \(point)")
-    }
-
-    @Test(arguments: [
-        (2154, 652_216.63, 6_861_681.5, 2.3488, 48.8534),            // RGF93 / Lambert-93: Paris
-        (2154, 355_860.03, 6_689_884.84, -1.55, 47.22),
-        (3347, 7_471_068.98, 1_190_424.21, -75.7, 45.42),            // NAD83 / Statistics Canada Lambert: Ottawa
-        (3978, -1_307_487.08, 424_636.03, -114.07, 51.05),           // NAD83 / Canada Atlas Lambert: Calgary
-        (102004, 2_044_053.62, 806_698.97, -70.26, 43.66),           // USA Contiguous Lambert: Portland, Maine
-        (3034, 4_063_011.08, 2_695_103.43, 10.93, 51.02),            // ETRS89 / LCC Europe
-        (5070, -2_273_032.79, 1_958_176.39, -122.4, 37.8),           // NAD83 / Conus Albers: San Francisco
-        (3005, 1_382_469.61, 1_127_447.62, -120.0, 55.0),            // BC Albers
-        (3338, 298_872.77, 1_662_939.16, -147.7, 64.8),              // Alaska Albers: Fairbanks
-        (3577, 1_760_115.36, -3_828_753.56, 151.2, -33.87),          // GDA94 / Australian Albers: Sydney
-    ])
-    func conicZonesAgreeWithPROJ(code: Int, x: Double, y: Double, longitude: Double, latitude: Double) throws {
+    func agreesWithPyproj(code: Int, x: Double, y: Double, longitude: Double, latitude: Double) throws {
         let project = try #require(SpatialReference(wkid: code).geographicPoint)
         let point = project(x, y)
         #expect(abs(point.longitude - longitude) < 1e-5 && abs(point.latitude - latitude) < 1e-5, "\(code): \(point)")
+    }
+
+    /// The systems of the real files (State Plane in US feet, NAD27 UTM, a national grid with a
+    /// datum shift) and the corpus's web maps, against `cs2cs` to a centimetre.
+    @Test(.enabled(if: CS2CS.available, "needs cs2cs (scripts/setup installs proj-bin)"), arguments: [
+        (2924, 11_790_768.57, 7_056_614.63), (2286, 1_200_000.0, 300_000.0), (26711, 580_000.0, 3_760_000.0),
+        (27700, 530_000.0, 180_000.0), (32187, 250_000.0, 5_180_000.0), (2193, 1_748_735.0, 5_427_916.0), (25832, 500_000.0, 5_650_000.0),
+    ])
+    func agreesWithCS2CS(code: Int, x: Double, y: Double) throws {
+        // cs2cs takes the authority's axis order: NZTM's is northing first.
+        let theirs = try #require(try CS2CS.geographic(code: code, x: code == 2193 ? y : x, y: code == 2193 ? x : y))
+        let project = try #require(SpatialReference(wkid: code).geographicPoint)
+        let ours = project(x, y)
+        #expect(abs(ours.longitude - theirs.longitude) < 1e-7 && abs(ours.latitude - theirs.latitude) < 1e-7, "\(code): \(ours) against \(theirs)")
+    }
+
+    @Test func aTransformGoesBothWaysAndInBatches() throws {
+        let toPlane = try CoordinateTransform.between(.wgs84, SpatialReference(wkid: 2924))
+        let there = toPlane(x: -77.416_434_311_7, y: 39.020_775_180_7)
+        #expect(abs(there.x - 11_790_768.57) < 0.01 && abs(there.y - 7_056_614.63) < 0.01, "\(there)")
+        let back = toPlane.inverse(x: there.x, y: there.y)
+        #expect(abs(back.x + 77.416_434_311_7) < 1e-9 && abs(back.y - 39.020_775_180_7) < 1e-9)
+        var xs = [-77.416_434_311_7, -77.5], ys = [39.020_775_180_7, 39.1]
+        toPlane.transform(xs: &xs, ys: &ys)
+        #expect(abs(xs[0] - there.x) < 1e-6 && abs(ys[0] - there.y) < 1e-6 && xs[1] < xs[0] && ys[1] > ys[0])
+    }
+
+    /// Systems given as WKT (Esri's WKT 1, as services and custom geodatabase systems carry it).
+    @Test func aSystemGivenAsWKTIsUsed() throws {
+        let wkt = #"PROJCS["NAD_1983_UTM_Zone_19N",GEOGCS["GCS_North_American_1983",DATUM["D_North_American_1983",SPHEROID["GRS_1980",6378137.0,298.257222101]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],PARAMETER["False_Easting",500000.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",-69.0],PARAMETER["Scale_Factor",0.9996],PARAMETER["Latitude_Of_Origin",0.0],UNIT["Meter",1.0]]"#
+        let reference = try #require(SpatialReference(json: .object(["wkt": .string(wkt)])))
+        let project = try #require(reference.geographicPoint)
+        let point = project(500_000, 4_900_000)
+        #expect(abs(point.longitude + 69) < 1e-9 && abs(point.latitude - 44.25) < 0.01, "\(point)")
+        #expect(reference.summary.contains("UTM"))
+    }
+
+    /// Bad input: one reason each, never a crash, never a point in the wrong place.
+    @Test func unusableSystemsSayWhy() throws {
+        #expect(SpatialReference(wkid: 99999).problem?.reason == "wkid 99999 is not a coordinate system PROJ knows")
+        #expect(SpatialReference(wkid: 99999).geographicPoint == nil)
+        #expect(SpatialReference(wkid: nil, wkt: "PROJCS[nonsense").problem?.reason.hasPrefix("PROJ cannot read its WKT") == true)
+        let huge = "PROJCS[\"" + String(repeating: "x", count: 100_000) + "\"]"
+        #expect(SpatialReference(wkid: nil, wkt: huge).problem?.reason.contains("longer than any coordinate system's") == true)
+        // Outside the system's reach PROJ gives no point: infinity, which readers refuse.
+        let plane = try #require(SpatialReference(wkid: 2924).geographicPoint)
+        let far = plane(1e30, -1e30)
+        #expect(!far.longitude.isFinite || !far.latitude.isFinite)
+        #expect(NamedCoordinateSystem("EPSG:2924")?.urn == "urn:ogc:def:crs:EPSG::2924")
+        #expect(NamedCoordinateSystem("2924")?.code == 2924 && NamedCoordinateSystem("foo:1") == nil && NamedCoordinateSystem("EPSG:-3") == nil)
     }
 
     @Test func aWebMapsInitialExtentInAZoneBecomesGeographic() throws {
@@ -46,14 +85,38 @@ struct ProjectionTests {
         let paris = try #require(Envelope(xmin: 640_000, ymin: 6_850_000, xmax: 665_000, ymax: 6_875_000,
                                           spatialReference: SpatialReference(wkid: 2154)).geographic)
         #expect(paris.xmin < 2.35 && paris.xmax > 2.35 && paris.ymin < 48.85 && paris.ymax > 48.85)
-        // A system mapbook does not work out: nil, and the item's own extent is used.
-        #expect(Envelope(xmin: 0, ymin: 0, xmax: 1, ymax: 1, spatialReference: SpatialReference(wkid: 27700)).geographic == nil)
+        // A system PROJ does not know: nil, and the item's own extent is used.
+        #expect(Envelope(xmin: 0, ymin: 0, xmax: 1, ymax: 1, spatialReference: SpatialReference(wkid: 99999)).geographic == nil)
     }
 
     @Test func referencesAreNamedForPeople() {
         #expect(SpatialReference(wkid: 32187).summary == "NAD83 / MTM zone 7 (wkid 32187)")
         #expect(SpatialReference(wkid: 25832).summary == "ETRS89 / UTM zone 32N (wkid 25832)")
+        #expect(SpatialReference(wkid: 2924).summary == "NAD83(HARN) / Virginia North (ftUS) (wkid 2924)")
         #expect(SpatialReference(wkid: 102100, latestWkid: 3857).name == "Web Mercator")
         #expect(SpatialReference(wkid: 99999).summary == "wkid 99999")
+    }
+}
+
+/// PROJ's own command-line tool, a second opinion on every transformation.
+enum CS2CS {
+    static let path = "/usr/bin/cs2cs"
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    /// `cs2cs EPSG:code EPSG:4326` of one point (in the authority's axis order), as longitude and latitude.
+    static func geographic(code: Int, x: Double, y: Double) throws -> GeoPoint? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["EPSG:\(code)", "EPSG:4326", "-f", "%.10f"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input; process.standardOutput = output; process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data("\(x) \(y)\n".utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Double($0) }
+        // EPSG:4326's axes are latitude first.
+        return numbers.count >= 2 ? GeoPoint(longitude: numbers[1], latitude: numbers[0]) : nil
     }
 }

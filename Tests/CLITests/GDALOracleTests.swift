@@ -133,6 +133,48 @@ struct GDALOracleTests {
         }
     }
 
+    /// A State Plane file (NAD83(HARN) / Virginia North, US feet): every layer's WGS 84 positions
+    /// within a metre of `ogr2ogr -t_srs EPSG:4326` of the same features in the file's own system
+    /// (GDAL cannot read these shapes itself: `--crs EPSG:2924` writes them for it).
+    @Test func aStatePlaneFileLandsWhereOgr2ogrPutsIt() async throws {
+        let path = Self.real + "/ios_loudoun_anno.geodatabase"
+        let layers = ["Address_PointsAnno", "Address_Points", "ParcelLinesAnno", "ParcelLines", "Buildings", "Road_Casings", "Forest", "Subdivisions"]
+        for layer in layers {
+            let wgs84 = try await CLI.runAsync(["package", "features", path, "--layer", layer])
+            let plane = try await CLI.runAsync(["package", "features", path, "--layer", layer, "--crs", "EPSG:2924"])
+            #expect(wgs84.status == 0 && plane.status == 0, "\(layer): \(wgs84.stderr) \(plane.stderr)")
+            let input = FileManager.default.temporaryDirectory.appendingPathComponent("\(layer)-\(UUID()).geojson").path
+            let output = input + ".4326.geojson"
+            defer { try? FileManager.default.removeItem(atPath: input); try? FileManager.default.removeItem(atPath: output) }
+            try plane.output.write(to: URL(fileURLWithPath: input))
+            let ogr2ogr = Process()
+            ogr2ogr.executableURL = URL(fileURLWithPath: "/usr/bin/ogr2ogr")
+            ogr2ogr.arguments = ["-f", "GeoJSON", "-t_srs", "EPSG:4326", "-lco", "COORDINATE_PRECISION=12", output, input]
+            ogr2ogr.standardError = FileHandle.nullDevice
+            try ogr2ogr.run()
+            ogr2ogr.waitUntilExit()
+            let ours = try Self.positions(JSONValue(parsing: wgs84.output))
+            let theirs = try Self.positions(JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: output))))
+            #expect(!ours.isEmpty && ours.count == theirs.count, "\(layer): \(ours.count) positions, ogr2ogr \(theirs.count)")
+            let farthest = zip(ours, theirs).map { a, b in
+                hypot((a.longitude - b.longitude) * 111_320 * cos(a.latitude * .pi / 180), (a.latitude - b.latitude) * 110_574)
+            }.max() ?? .infinity
+            #expect(farthest < 1, "\(layer): \(farthest) m from ogr2ogr's")
+            // And in Loudoun County, Virginia.
+            #expect(ours.allSatisfy { $0.longitude > -78 && $0.longitude < -77.2 && $0.latitude > 38.8 && $0.latitude < 39.4 }, "\(layer)")
+        }
+    }
+
+    /// Every position of a GeoJSON collection, in order.
+    static func positions(_ collection: JSONValue) -> [GeoPoint] {
+        func walk(_ value: JSONValue) -> [GeoPoint] {
+            let items = value.array
+            if let x = items.first?.double, items.count >= 2, let y = items[1].double { return [GeoPoint(longitude: x, latitude: y)] }
+            return items.flatMap(walk)
+        }
+        return (collection["features"]?.array ?? []).flatMap { walk($0["geometry"]?["coordinates"] ?? .null) }
+    }
+
     /// A layer with heights: each feature's Z its third coordinate, which GDAL reads as a 3D layer.
     @Test func heightsAreTheThirdCoordinateGDALReads() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("wells-\(UUID().uuidString).geodatabase").path
