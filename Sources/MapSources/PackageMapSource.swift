@@ -15,9 +15,11 @@ public struct PackageMapSource: MapSource {
     public let attribution: String?
     /// Why the package's own style is not used, when it has one that does not parse.
     public let styleProblem: String?
+    /// A raster package tiled in another scheme (a State Plane or UTM cache), drawn as Web Mercator tiles.
+    public let reprojected: ReprojectedTiles?
 
     public var isVector: Bool { tiles.info.isVector }
-    public var tileSize: Int { tiles.info.tileSize }
+    public var tileSize: Int { reprojected == nil ? tiles.info.tileSize : ReprojectedTiles.tileSize }
 
     /// A package file, or a folder holding an ArcGIS cache (`conf.xml` beside `_alllayers`).
     public init(path: String) throws {
@@ -37,10 +39,18 @@ public struct PackageMapSource: MapSource {
         let package = tiles as? TilePackage
         // The levels that hold tiles: a view drawn at an empty level would show nothing.
         let webZooms = (tiles.levelsWithTiles.isEmpty ? tiles.info.levels : tiles.levelsWithTiles).compactMap(\.zoom)
-        guard let low = webZooms.min(), let high = webZooms.max() else {
-            throw MapSourceError("\(fileName) is not tiled on the Web Mercator grid, so it cannot be drawn.")
+        if let low = webZooms.min(), let high = webZooms.max() {
+            zooms = low...high
+            reprojected = nil
+        } else {
+            do {
+                let resampled = try ReprojectedTiles(tiles)
+                zooms = resampled.zooms
+                reprojected = resampled
+            } catch {
+                throw MapSourceError("\(fileName) cannot be drawn: \(error.description).")
+            }
         }
-        zooms = low...high
         extent = tiles.info.fullExtent?.geographic
         var style = MapStyle.plain
         var problem: String?
@@ -63,6 +73,7 @@ public struct PackageMapSource: MapSource {
     }
 
     public func tile(_ key: TileKey) async throws -> MapTile? {
+        if let reprojected { return try reprojected.tile(z: key.z, x: key.x, y: key.y).map { MapTile(key: key, raster: $0) } }
         guard let bytes = try tiles.tile(z: key.z, x: key.x, y: key.y) else { return nil }
         return try MapTile(key: key, bytes: bytes, vector: isVector)
     }

@@ -7,6 +7,8 @@ public enum TileFormatError: Error, Sendable, Equatable {
     case malformed(String)
     /// A tile's recorded size is beyond any real tile: refused rather than allocated.
     case tileTooLarge(Int64)
+    /// Read, but in a form mapbook does not draw (a tiling scheme it cannot place): why, as a clause.
+    case unsupported(String)
 }
 
 /// Details name entries and paths from the package itself: always said as clean lines.
@@ -17,6 +19,7 @@ extension TileFormatError: CustomStringConvertible, UserFacingError {
         case .truncated(let detail): return "truncated: \(Self.clean(detail))"
         case .malformed(let detail): return Self.clean(detail)
         case .tileTooLarge(let size): return "a tile or entry claims \(size) bytes, more than any real one"
+        case .unsupported(let reason): return Self.clean(reason)
         }
     }
 
@@ -25,6 +28,7 @@ extension TileFormatError: CustomStringConvertible, UserFacingError {
     public var userMessage: String {
         switch self {
         case .cannotOpen(let path, let reason): return "Cannot open \(Self.clean(path)): \(Self.clean(reason))."
+        case .unsupported(let reason): return "The package cannot be drawn: \(Self.clean(reason))."
         default: return "The package is damaged or not a tile package (\(description))."
         }
     }

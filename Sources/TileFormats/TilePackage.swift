@@ -135,6 +135,12 @@ public final class TilePackage: TileSource, Sendable {
         do { return try JSONValue(parsing: data) } catch { throw .malformed("\(name) is not valid JSON") }
     }
 
+    /// `tileInfo.origin` of root.json.
+    private static func origin(_ tileInfo: JSONValue?) -> TileOrigin? {
+        guard let x = tileInfo?["origin"]?["x"]?.double, let y = tileInfo?["origin"]?["y"]?.double else { return nil }
+        return TileOrigin(x: x, y: y)
+    }
+
     /// LODs as root.json's `tileInfo` lists them.
     private static func levels(_ tileInfo: JSONValue?, tileSize: Int, sr: SpatialReference?) -> [TileLevel] {
         let origin = tileInfo?["origin"].flatMap { o in o["x"]?.double.flatMap { x in o["y"]?.double.map { (x, $0) } } }
@@ -158,7 +164,7 @@ public final class TilePackage: TileSource, Sendable {
         let info = TileSetInfo(kind: .vectorTilePackage, bundleFormat: .compactV2, name: itemInfoTitle(archive) ?? root["name"]?.string ?? fallbackName,
                                tileFormat: "pbf", tileSize: tileSize, levels: levels,
                                fullExtent: Envelope(json: root["fullExtent"], default: sr ?? .webMercator),
-                               spatialReference: sr)
+                               spatialReference: sr, origin: origin(tileInfo))
         return PackageMetadata(info: info, tileRoot: "p12/tile/",
                                styleEntry: archive.entry(named: styleName) ?? archive.entry(named: "p12/resources/styles/root.json"))
     }
@@ -181,7 +187,7 @@ public final class TilePackage: TileSource, Sendable {
                                tileFormat: (root["tileImageInfo"]?["format"]?.string ?? "unknown").lowercased(),
                                tileSize: tileSize, levels: levels,
                                fullExtent: Envelope(json: root["fullExtent"], default: sr ?? .webMercator),
-                               spatialReference: sr)
+                               spatialReference: sr, origin: origin(tileInfo))
         return PackageMetadata(info: info, tileRoot: tileRoot, styleEntry: nil)
     }
 
@@ -219,7 +225,9 @@ enum CacheConfiguration {
     static func info(xml: String, cdi: String?, kind: TileSetInfo.Kind, name: String) -> TileSetInfo {
         let wkid = XMLText.elements("WKID", in: xml).first.flatMap { Int($0) }
         let latest = XMLText.elements("LatestWKID", in: xml).first.flatMap { Int($0) }
-        let sr = wkid == nil && latest == nil ? nil : SpatialReference(wkid: wkid, latestWkid: latest)
+        // A custom system has no code: its WKT says what it is.
+        let wkt = XMLText.elements("WKT", in: xml).first.flatMap { $0.isEmpty ? nil : $0 }
+        let sr = wkid == nil && latest == nil && wkt == nil ? nil : SpatialReference(wkid: wkid, latestWkid: latest, wkt: wkt)
         let tileSize = XMLText.elements("TileCols", in: xml).first.flatMap { Int($0) } ?? 256
         let originXML = XMLText.elements("TileOrigin", in: xml).first ?? ""
         let origin = XMLText.elements("X", in: originXML).first.flatMap(Double.init)
@@ -243,7 +251,8 @@ enum CacheConfiguration {
         }
         return TileSetInfo(kind: kind, bundleFormat: storageFormat(xml) == .compactV2 ? .compactV2 : .compactV1, name: name,
                            tileFormat: (XMLText.elements("CacheTileFormat", in: xml).first ?? "unknown").lowercased(),
-                           tileSize: tileSize, levels: levels, fullExtent: extent, spatialReference: sr)
+                           tileSize: tileSize, levels: levels, fullExtent: extent, spatialReference: sr,
+                           origin: origin.map { TileOrigin(x: $0.0, y: $0.1) })
     }
 
     enum Storage { case compactV1, compactV2, exploded }

@@ -27,6 +27,12 @@ public struct TileLevel: Sendable, Equatable {
     }
 }
 
+/// Where a tiling scheme's column 0 and row 0 begin: its top left corner.
+public struct TileOrigin: Sendable, Equatable {
+    public var x: Double, y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
 /// What a tile set holds, as its metadata declares it.
 public struct TileSetInfo: Sendable, Equatable {
     public enum Kind: String, Sendable {
@@ -49,6 +55,8 @@ public struct TileSetInfo: Sendable, Equatable {
     public var levels: [TileLevel]
     public var fullExtent: Envelope?
     public var spatialReference: SpatialReference?
+    /// The tiling scheme's origin (its top left corner), in `spatialReference`'s units.
+    public var origin: TileOrigin?
 
     public var isVector: Bool { kind == .vectorTilePackage }
 

@@ -1,0 +1,140 @@
+import Foundation
+import Geometry
+import MapbookCore
+import Synchronization
+
+/// A raster tile set in another tiling scheme (a State Plane or UTM cache, or Web Mercator from
+/// another origin) seen as Web Mercator tiles of 256 pixels, so the map view, its zooms, `snapshot`
+/// and everything drawn over it stay in one system. Each Web Mercator tile is resampled from the
+/// source's tiles through a coarse grid of PROJ transforms (`gridCells`² cells, bilinear between
+/// them), nearest pixel: a tile costs (gridCells + 1)² transforms, not one a pixel. Why this and
+/// not the map in the basemap's own system: docs/architecture.md.
+public final class ReprojectedTiles: Sendable {
+    public let source: any TileSource
+    public let levels: [TileLevel]
+    /// The Web Mercator zooms the source's levels come to, coarsest to finest.
+    public let zooms: ClosedRange<Int>
+    private let origin: TileOrigin
+    private let toSource: CoordinateTransform
+    private let sourceBox: (xmin: Double, ymin: Double, xmax: Double, ymax: Double)?
+    private let decoded = Mutex(DecodedTiles())
+
+    public static let tileSize = 256
+    /// 8 × 8 cells of 32 pixels: within a tile a projection's curvature is far under a pixel.
+    static let gridCells = 8
+    /// Decoded source tiles kept for the next Web Mercator tile (a view's tiles share them).
+    static let keptDecoded = 24
+
+    /// The tile set, when its scheme can be drawn; the sentence that says why not otherwise.
+    public init(_ source: any TileSource) throws(TileFormatError) {
+        let info = source.info
+        guard let reference = info.spatialReference else { throw .unsupported("its tiling scheme names no coordinate system") }
+        guard let origin = info.origin, origin.x.isFinite, origin.y.isFinite, abs(origin.x) < 1e12, abs(origin.y) < 1e12 else {
+            throw .unsupported("its tiling scheme has no usable origin")
+        }
+        guard !info.isVector else { throw .unsupported("its vector tiles are in \(reference.summary), and mapbook draws vector tiles in Web Mercator only") }
+        guard (16...4096).contains(info.tileSize) else { throw .unsupported("its tiles are \(info.tileSize) pixels wide") }
+        let levels = (source.levelsWithTiles.isEmpty ? info.levels : source.levelsWithTiles)
+            .filter { $0.resolution.isFinite && $0.resolution > 0 && $0.resolution < 1e9 }
+        guard !levels.isEmpty else { throw .unsupported("its tiling scheme has no level with a usable resolution") }
+        do {
+            toSource = try CoordinateTransform.between(.webMercator, reference)
+        } catch {
+            throw .unsupported("it is in a coordinate system mapbook cannot use: \(error.reason)")
+        }
+        self.source = source
+        self.origin = origin
+        self.levels = levels.sorted { $0.resolution > $1.resolution }
+        if let extent = info.fullExtent, extent.spatialReference == reference,
+           [extent.xmin, extent.ymin, extent.xmax, extent.ymax].allSatisfy(\.isFinite), extent.xmin < extent.xmax, extent.ymin < extent.ymax {
+            sourceBox = (extent.xmin, extent.ymin, extent.xmax, extent.ymax)
+        } else {
+            sourceBox = nil
+        }
+        // Web Mercator metres per source unit where the data is: the zooms its levels come to.
+        let centre = sourceBox.map { (x: ($0.xmin + $0.xmax) / 2, y: ($0.ymin + $0.ymax) / 2) }
+            ?? (x: origin.x + levels[0].resolution * Double(info.tileSize), y: origin.y - levels[0].resolution * Double(info.tileSize))
+        let a = toSource.inverse(x: centre.x, y: centre.y), b = toSource.inverse(x: centre.x + 100, y: centre.y)
+        let metresPerUnit = hypot(b.x - a.x, b.y - a.y) / 100
+        guard metresPerUnit.isFinite, metresPerUnit > 0 else { throw .unsupported("its tiles lie where \(reference.summary) gives no position") }
+        let webZooms = levels.map { log2(WebMercator.resolution(zoom: 0) / ($0.resolution * metresPerUnit)) }
+        guard let low = webZooms.min()?.rounded(.down).int(in: 0...22), let high = webZooms.max()?.rounded().int(in: 0...22) else {
+            throw .unsupported("its levels come to no zoom mapbook draws")
+        }
+        zooms = low...max(low, high)
+    }
+
+    /// The Web Mercator tile `z/x/y` drawn from the source's tiles; nil where the source has none.
+    public func tile(z: Int, x: Int, y: Int) throws(TileFormatError) -> RasterImage? {
+        guard (0...30).contains(z), x >= 0, y >= 0, x < 1 << z, y < 1 << z else { return nil }
+        let n = Self.gridCells, size = Self.tileSize
+        let span = 2 * WebMercator.originShift / Double(1 << z)
+        let left = -WebMercator.originShift + Double(x) * span, top = WebMercator.originShift - Double(y) * span
+        var xs: [Double] = [], ys: [Double] = []
+        for row in 0...n {
+            for column in 0...n {
+                xs.append(left + Double(column) * span / Double(n)); ys.append(top - Double(row) * span / Double(n))
+            }
+        }
+        toSource.transform(xs: &xs, ys: &ys)
+        guard xs.allSatisfy(\.isFinite), ys.allSatisfy(\.isFinite) else { return nil }
+        if let box = sourceBox, xs.max()! < box.xmin || xs.min()! > box.xmax || ys.max()! < box.ymin || ys.min()! > box.ymax { return nil }
+        // The level whose pixels are nearest the tile's, in source units.
+        let middle = (n / 2) * (n + 1)
+        let needed = hypot(xs[middle + n] - xs[middle], ys[middle + n] - ys[middle]) / Double(size)
+        guard needed > 0, let level = levels.min(by: { abs(log2($0.resolution / needed)) < abs(log2($1.resolution / needed)) }) else { return nil }
+
+        var rgba = [UInt8](repeating: 0, count: size * size * 4)
+        var drawn = false
+        var tiles: [Int64: RasterImage?] = [:]
+        let cell = size / n, tilePixels = source.info.tileSize
+        for py in 0..<size {
+            let gy = py / cell, fy = (Double(py % cell) + 0.5) / Double(cell)
+            for px in 0..<size {
+                let gx = px / cell, fx = (Double(px % cell) + 0.5) / Double(cell)
+                let i = gy * (n + 1) + gx
+                // Bilinear between the cell's four corners.
+                let sx = (xs[i] * (1 - fx) + xs[i + 1] * fx) * (1 - fy) + (xs[i + n + 1] * (1 - fx) + xs[i + n + 2] * fx) * fy
+                let sy = (ys[i] * (1 - fx) + ys[i + 1] * fx) * (1 - fy) + (ys[i + n + 1] * (1 - fx) + ys[i + n + 2] * fx) * fy
+                let columnPixel = (sx - origin.x) / level.resolution, rowPixel = (origin.y - sy) / level.resolution
+                guard let cx = columnPixel.rounded(.down).int(in: 0...Int(Int32.max)),
+                      let cy = rowPixel.rounded(.down).int(in: 0...Int(Int32.max)) else { continue }
+                let column = cx / tilePixels, row = cy / tilePixels
+                let key = Int64(column) << 32 | Int64(row)
+                let image: RasterImage?
+                if let known = tiles[key] { image = known } else {
+                    image = try sourceTile(level: level.level, column: column, row: row)
+                    tiles[key] = image
+                }
+                guard let image else { continue }
+                let ix = (cx - column * tilePixels) * image.width / tilePixels, iy = (cy - row * tilePixels) * image.height / tilePixels
+                let from = (iy * image.width + ix) * 4, to = (py * size + px) * 4
+                guard image.rgba[from + 3] > 0 else { continue }
+                rgba[to] = image.rgba[from]; rgba[to + 1] = image.rgba[from + 1]; rgba[to + 2] = image.rgba[from + 2]; rgba[to + 3] = image.rgba[from + 3]
+                drawn = true
+            }
+        }
+        return drawn ? RasterImage(width: size, height: size, rgba: rgba) : nil
+    }
+
+    /// A source tile decoded, from those kept when a neighbour needed it too.
+    private func sourceTile(level: Int, column: Int, row: Int) throws(TileFormatError) -> RasterImage? {
+        let key = DecodedTiles.Key(level: level, column: column, row: row)
+        if let kept = decoded.withLock({ $0.tiles[key] }) { return kept }
+        let image = try source.tile(z: level, x: column, y: row).map { data throws(TileFormatError) in try RasterImage(decoding: data) }
+        decoded.withLock { $0.keep(image, for: key, most: Self.keptDecoded) }
+        return image
+    }
+
+    private struct DecodedTiles {
+        struct Key: Hashable { var level: Int, column: Int, row: Int }
+        var tiles: [Key: RasterImage?] = [:]
+        var order: [Key] = []
+
+        mutating func keep(_ image: RasterImage?, for key: Key, most: Int) {
+            guard tiles.updateValue(image, forKey: key) == nil else { return }
+            order.append(key)
+            if order.count > most { tiles[order.removeFirst()] = nil }
+        }
+    }
+}
