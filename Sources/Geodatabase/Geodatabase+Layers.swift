@@ -155,9 +155,11 @@ extension Geodatabase {
         var found: (SpatialReference, CoordinateGrid?) = (SpatialReference(wkid: srid), nil)
         guard try file.has("st_aux_spatial_reference_systems", type: "table") else { return found }
         // Z and M columns are in every real file; a file without them is read on x and y alone.
-        let hasZM = Set(["falsez", "zunits", "falsem", "munits"]).isSubset(of: try file.columns(of: "st_aux_spatial_reference_systems").map { $0.name.lowercased() })
+        let columns = Set(try file.columns(of: "st_aux_spatial_reference_systems").map { $0.name.lowercased() })
+        let hasZM = Set(["falsez", "zunits", "falsem", "munits"]).isSubset(of: columns)
         let zm = hasZM ? ", falsez, zunits, falsem, munits" : ""
-        try file.rows("SELECT auth_srid, falsex, falsey, xyunits, srtext\(zm) FROM st_aux_spatial_reference_systems WHERE srid = \(srid)") { row in
+        let text = columns.contains("srtext") ? "srtext" : "NULL"
+        try file.rows("SELECT auth_srid, falsex, falsey, xyunits, \(text)\(zm) FROM st_aux_spatial_reference_systems WHERE srid = \(srid)") { row in
             let code = row.int(0).map { Int(clamping: $0) } ?? srid
             var grid = zip3(row.double(1), row.double(2), row.double(3)).map { CoordinateGrid(originX: $0, originY: $1, scale: $2) }
             if hasZM {

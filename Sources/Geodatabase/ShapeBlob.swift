@@ -92,10 +92,10 @@ public struct ShapeBlobError: Error, Equatable, Sendable {
 ///     0x64, SRID (3 bytes LE), point count (uint32 LE), two unsigned varints (the shape's codes),
 ///     [bounding box: 4 signed varints, when not a point and more than 10 points],
 ///     [parts − 1 and each further part's start index as a signed delta, when several parts],
-///     coordinate stream length (signed varint), …, a 4-byte word whose low byte is 01, the stream.
+///     coordinate stream length (signed varint), …, a 4-byte word 01 00 00 00, the stream.
 ///
-/// The word is 01 00 00 00 in most files; ArcGIS Pro's polygons carry flags in its upper bytes
-/// (01 10 00 04 in a State Plane file), which change nothing the reader needs.
+/// ArcGIS Pro's polygons set flags in that word (01 10 00 04 and 01 10 00 0C in a State Plane
+/// file), which change nothing the reader needs: those flags are allowed, no others.
 ///
 /// The stream holds each point as x and y deltas from the previous one (signed varints); a dummy
 /// point stands between parts. Every blob is checked against itself: the stream ends at the
@@ -256,10 +256,14 @@ public enum ShapeBlob {
         return rings
     }
 
-    /// Whether the 4 bytes at `index` are the word before the stream: 01, then flags.
+    /// Whether the 4 bytes at `index` are the word before the stream: 1, with no flags but those seen.
     private static func isStreamWord(_ blob: [UInt8], at index: Int) -> Bool {
-        index >= 0 && index + 4 <= blob.count && blob[index] == 1
+        guard index >= 0, index + 4 <= blob.count else { return false }
+        let word = UInt32(blob[index]) | UInt32(blob[index + 1]) << 8 | UInt32(blob[index + 2]) << 16 | UInt32(blob[index + 3]) << 24
+        return word & ~knownStreamFlags == 1
     }
+
+    private static let knownStreamFlags: UInt32 = 0x0C00_1000
 
     /// The first stream marker (01 00 00 00) within 64 bytes of `offset`.
     private static func marker(in blob: [UInt8], from offset: Int) -> Int? {

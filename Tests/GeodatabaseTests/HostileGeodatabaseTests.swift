@@ -214,12 +214,17 @@ import Testing
         #expect(try gdb.count(of: gdb.layers[0]) == 1)
     }
 
-    /// A layer in a projection mapbook does not know is listed with why, not drawn in the wrong place.
+    /// A layer in a coordinate system PROJ does not know is listed with why, not drawn in the wrong
+    /// place; one PROJ knows (the British National Grid) is drawn.
     @Test func anUnknownProjectionIsNamed() throws {
         let path = Self.scratch("grid.geodatabase")
-        try Self.write(path, shapes: ["NULL"], extra: "UPDATE st_aux_spatial_reference_systems SET auth_srid = 27700;")
+        try Self.write(path, shapes: ["NULL"], extra: "UPDATE st_aux_spatial_reference_systems SET auth_srid = 99999;")
         let gdb = try Geodatabase(path: path)
-        #expect(gdb.layers[0].cannotBeDrawn == "it is in OSGB36 / British National Grid (wkid 27700), which mapbook cannot project")
+        #expect(gdb.layers[0].cannotBeDrawn == "it is in a coordinate system mapbook cannot use: wkid 99999 is not a coordinate system PROJ knows")
+        let known = Self.scratch("bng.geodatabase")
+        try Self.write(known, shapes: ["NULL"], extra: "UPDATE st_aux_spatial_reference_systems SET auth_srid = 27700;")
+        let british = try Geodatabase(path: known)
+        #expect(british.layers[0].cannotBeDrawn == nil && british.layers[0].spatialReference.summary == "OSGB36 / British National Grid (wkid 27700)")
     }
 }
 
