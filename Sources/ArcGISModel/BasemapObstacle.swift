@@ -4,7 +4,7 @@ import MapbookCore
 /// Why mapbook cannot draw a web map's basemap (its layers are then drawn over the world outline):
 /// one rule for the browser and `snapshot`.
 public enum BasemapObstacle: Sendable, Equatable {
-    /// The web map is in another projection than Web Mercator, the only one mapbook draws tiles in.
+    /// The web map is in a coordinate system PROJ cannot use (its basemap's tiles could not be placed).
     case projection(SpatialReference)
     /// None of its layers is of a kind mapbook draws (the first such layer), or it has none.
     case notDrawable(WebMapLayer?)
@@ -14,7 +14,9 @@ public enum BasemapObstacle: Sendable, Equatable {
     public static func of(_ webMap: WebMap?, chosen: Basemap? = nil) -> BasemapObstacle? {
         if let chosen { return chosen.drawableLayers.isEmpty ? .notDrawable(chosen.undrawableLayers.first) : nil }
         guard let webMap else { return .notDrawable(nil) }
-        if let reference = webMap.spatialReference, reference.code != nil, !reference.isWebMercator { return .projection(reference) }
+        // A basemap in another system is drawn by its tiles' own scheme (resampled into Web
+        // Mercator); only a system PROJ cannot use stands in the way.
+        if let reference = webMap.spatialReference, !reference.isWebMercator, reference.problem != nil { return .projection(reference) }
         guard webMap.basemap.drawableLayers.isEmpty else { return nil }
         return .notDrawable(webMap.basemap.undrawableLayers.first ?? webMap.basemapLayers.first)
     }
@@ -30,7 +32,8 @@ public enum BasemapObstacle: Sendable, Equatable {
         case .notDrawable(nil): "This web map has no basemap: its layers are drawn over the world outline"
         case .projection(let reference):
             // Its layers are over the world outline, as the map's title bar says.
-            "This web map's basemap is in \(reference.summary); mapbook draws Web Mercator basemaps"
+            "This web map is in a coordinate system mapbook cannot use: \(reference.problem?.reason ?? reference.summary); "
+                + "its layers are drawn over the world outline"
         }
     }
 }

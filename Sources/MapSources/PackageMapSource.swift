@@ -73,7 +73,7 @@ public struct PackageMapSource: MapSource {
     }
 
     public func tile(_ key: TileKey) async throws -> MapTile? {
-        if let reprojected { return try reprojected.tile(z: key.z, x: key.x, y: key.y).map { MapTile(key: key, raster: $0) } }
+        if let reprojected { return try await reprojected.tile(z: key.z, x: key.x, y: key.y, from: tiles).map { MapTile(key: key, raster: $0) } }
         guard let bytes = try tiles.tile(z: key.z, x: key.x, y: key.y) else { return nil }
         return try MapTile(key: key, bytes: bytes, vector: isVector)
     }

@@ -23,6 +23,8 @@ public struct TileServiceSource: MapSource {
     public let legend: [LegendEntry]
     public var isRemote: Bool { true }
     let addressing: TileAddressing
+    /// A cache in a scheme of its own (State Plane, UTM, a national grid), drawn as Web Mercator tiles.
+    let reprojected: ReprojectedTiles?
     private let http: HTTPClient
     private let cache: TileDiskCache?
 
@@ -87,18 +89,35 @@ public struct TileServiceSource: MapSource {
 
     // MARK: Raster tile services
 
-    /// A cached MapServer or ImageServer: its tiling scheme must be Web Mercator's (the one every
-    /// ArcGIS Online basemap uses); its levels are matched to zooms by resolution, since a cache
-    /// may start at any level and number its levels as it likes.
+    /// A cached MapServer or ImageServer. On Web Mercator's grid (as every ArcGIS Online basemap
+    /// is) its levels are matched to zooms by resolution, since a cache may start at any level and
+    /// number its levels as it likes; in a scheme of its own its tiles are resampled into Web
+    /// Mercator ones (`ReprojectedTiles`).
     static func connectTiledService(_ layer: WebMapLayer, http: HTTPClient, cacheDirectory: String?) async throws -> TileServiceSource {
         guard let service = layer.url.flatMap(URL.init(string:)).flatMap(Self.webAddress) else {
             throw MapSourceError("\(layerName(layer)) names no service address.")
         }
         let json = try await describe(service, http: http, cacheDirectory: cacheDirectory)
-        guard json["tileInfo"]?.object != nil, json["singleFusedMapCache"]?.bool != false else {
+        guard let tileInfo = json["tileInfo"], tileInfo.object != nil, json["singleFusedMapCache"]?.bool != false else {
             throw MapSourceError("\(layerName(layer)) is not a tiled service.")
         }
-        let scheme = try RasterTiling(tileInfo: json["tileInfo"]!, layerName: layerName(layer))
+        if let format = tileInfo["format"]?.string?.uppercased(), format.hasPrefix("LERC") {
+            throw MapSourceError("\(layerName(layer)) holds elevation data (LERC), not pictures.")
+        }
+        let scheme: RasterTiling
+        do {
+            scheme = try RasterTiling(tileInfo: tileInfo, layerName: layerName(layer))
+        } catch {
+            let info = TileSetInfo(service: json, name: name(layer.title, json, service))
+            let resampled: ReprojectedTiles
+            do { resampled = try ReprojectedTiles(info: info, levels: info.levels) } catch {
+                throw MapSourceError("\(layerName(layer)) cannot be drawn: \(error.description).")
+            }
+            return TileServiceSource(name: info.name, zooms: resampled.zooms, extent: extent(json), style: .plain,
+                                     attribution: Attribution.clean(json["copyrightText"]?.string), isVector: false,
+                                     tileSize: ReprojectedTiles.tileSize, addressing: .ownScheme(service), reprojected: resampled, http: http,
+                                     cacheDirectory: cacheDirectory)
+        }
         // The legend is a nicety: a service without one (an ImageServer, an old MapServer) still draws.
         var legend: [LegendEntry] = []
         if service.path.hasSuffix("/MapServer"),
@@ -128,8 +147,9 @@ public struct TileServiceSource: MapSource {
     // MARK: Tiles
 
     init(name: String, zooms: ClosedRange<Int>, extent: GeoExtent?, style: MapStyle, attribution: String?, isVector: Bool,
-         tileSize: Int, legend: [LegendEntry] = [], addressing: TileAddressing, http: HTTPClient, cacheDirectory: String?) {
-        self.name = name; self.legend = legend
+         tileSize: Int, legend: [LegendEntry] = [], addressing: TileAddressing, reprojected: ReprojectedTiles? = nil, http: HTTPClient,
+         cacheDirectory: String?) {
+        self.name = name; self.legend = legend; self.reprojected = reprojected
         self.zooms = min(max(zooms.lowerBound, 0), 24)...min(max(zooms.upperBound, 0), 24)
         self.extent = extent; self.style = style; self.attribution = attribution; self.isVector = isVector
         self.tileSize = tileSize; self.addressing = addressing; self.http = http
@@ -139,7 +159,19 @@ public struct TileServiceSource: MapSource {
     }
 
     public func tile(_ key: TileKey) async throws -> MapTile? {
-        if let cached = cache?.read(key) { return try MapTile(key: key, bytes: cached, vector: isVector) }
+        if let reprojected {
+            let image = try await reprojected.tile(z: key.z, x: key.x, y: key.y) { level, column, row in
+                try await bytes(TileKey(z: level, x: column, y: row))
+            }
+            return image.map { MapTile(key: key, raster: $0) }
+        }
+        return try await bytes(key).map { bytes in try MapTile(key: key, bytes: bytes, vector: isVector) }
+    }
+
+    /// A tile's bytes, from the disk cache or the service (and then kept); nil where the service
+    /// has no tile.
+    private func bytes(_ key: TileKey) async throws -> Data? {
+        if let cached = cache?.read(key) { return cached }
         guard let url = addressing.url(for: key) else { return nil }
         let response: HTTPResponse
         do throws(HTTPError) {
@@ -157,9 +189,10 @@ public struct TileServiceSource: MapSource {
             throw MapSourceError("The basemap's tile service refused a tile: "
                                  + TerminalText.sanitizedLine(error["message"]?.string ?? "no reason given", maxLength: 200) + ".")
         }
-        let tile = try MapTile(key: key, bytes: bytes, vector: isVector)
+        // Checked before it is kept: a damaged tile is reported, never cached.
+        if reprojected == nil { _ = try MapTile(key: key, bytes: bytes, vector: isVector) } else { _ = try RasterImage(decoding: bytes) }
         cache?.write(key, bytes)
-        return tile
+        return bytes
     }
 
     // MARK: Helpers
@@ -234,6 +267,8 @@ enum TileAddressing: Sendable, Equatable {
     case tiledService(URL, levels: [Int: Int])
     /// A WebTiledLayer's `templateUrl`.
     case template(String, subDomains: [String])
+    /// `{service}/tile/{level}/{row}/{col}` of a scheme of the service's own: the key's `z` is the level id.
+    case ownScheme(URL)
 
     func url(for key: TileKey) -> URL? {
         switch self {
@@ -244,6 +279,8 @@ enum TileAddressing: Sendable, Equatable {
             return service.appendingPathComponent("tile/\(level)/\(key.y)/\(key.x)")
         case .template(let template, let subDomains):
             return URL(string: Self.fill(template, key: key, subDomains: subDomains))
+        case .ownScheme(let service):
+            return service.appendingPathComponent("tile/\(key.z)/\(key.y)/\(key.x)")
         }
     }
 
@@ -253,6 +290,7 @@ enum TileAddressing: Sendable, Equatable {
         case .vectorTileServer(let service): service.absoluteString
         case .tiledService(let service, _): service.absoluteString
         case .template(let template, _): template
+        case .ownScheme(let service): service.absoluteString + " (its own scheme)"
         }
     }
 
@@ -287,9 +325,6 @@ struct RasterTiling: Equatable {
               abs(x + WebMercator.originShift) < 1, abs(y - WebMercator.originShift) < 1,
               size == (tileInfo["rows"]?.int64.map(Int.init) ?? size), [128, 256, 512, 1024].contains(size) else {
             throw MapSourceError("\(layerName) is not tiled in Web Mercator's grid, which is all mapbook draws.")
-        }
-        if let format = tileInfo["format"]?.string?.uppercased(), format.hasPrefix("LERC") {
-            throw MapSourceError("\(layerName) holds elevation data (LERC), not pictures.")
         }
         var levels: [Int: Int] = [:]
         for lod in tileInfo["lods"]?.array ?? [] {

@@ -23,8 +23,9 @@ public final class SampleContent: Sendable {
     public let basemap: SampleBasemap
     public let packages: [String: Package]
     public let thumbnails: [String: Data]
-    /// The raster MapServer's tiles, drawn when first asked for.
+    /// The raster MapServers' tiles, drawn when first asked for: Web Mercator's and the UTM zone's.
     let rasterTiles: SampleRasterTiles
+    let surveyTiles: SampleRasterTiles
     /// The GeocodeServer's places, gathered once.
     let geocoder: SampleGeocoder
     /// The FeatureServer's places and counties, gathered once.
@@ -40,7 +41,8 @@ public final class SampleContent: Sendable {
 
     init(basemap: SampleBasemap, packages: [String: Package], thumbnails: [String: Data]) {
         self.basemap = basemap; self.packages = packages; self.thumbnails = thumbnails
-        rasterTiles = SampleRasterTiles(basemap)
+        rasterTiles = SampleRasterTiles(basemap, scheme: .webMercator)
+        surveyTiles = SampleRasterTiles(basemap, scheme: .utm19N)
         geocoder = SampleGeocoder(basemap: basemap)
         featureServer = SampleFeatureServer(basemap: basemap)
     }

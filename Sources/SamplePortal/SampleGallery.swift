@@ -124,25 +124,39 @@ enum SampleGallery {
     }
 }
 
-/// The raster MapServer `Maine_Topographic`: a cache of 256-pixel PNG tiles in the Web Mercator
-/// grid whose levels start at zoom 2 (level 0 is zoom 2), as caches built for a range of scales do.
+/// A tiled raster MapServer of the sample portal: `Maine_Topographic`, a cache of 256-pixel PNG
+/// tiles in the Web Mercator grid whose levels start at zoom 2 (level 0 is zoom 2), as caches built
+/// for a range of scales do; and `Maine_Survey_UTM`, the same geography cached in NAD83 / UTM
+/// zone 19N (wkid 26919) on Esri's UTM tiling origin, as a state agency's basemap is.
 struct SampleMapServer {
+    let path: String
+    let name: String
+    let scheme: SampleTilingScheme
     let tiles: SampleRasterTiles
 
     static let zooms = 2...12
+    static let surveyPath = "/arcgis/rest/services/Maine_Survey_UTM/MapServer"
+
+    static func topographic(_ tiles: SampleRasterTiles) -> SampleMapServer {
+        SampleMapServer(path: SampleGallery.rasterServicePath, name: "Maine Topographic", scheme: .webMercator, tiles: tiles)
+    }
+
+    static func survey(_ tiles: SampleRasterTiles) -> SampleMapServer {
+        SampleMapServer(path: surveyPath, name: "Maine Survey", scheme: .utm19N, tiles: tiles)
+    }
 
     func respond(_ request: LoopbackRequest) -> LoopbackResponse {
-        let rest = request.path.dropFirst(SampleGallery.rasterServicePath.count).split(separator: "/").map(String.init)
+        let rest = request.path.dropFirst(path.count).split(separator: "/").map(String.init)
         switch rest.first {
         case nil:
             guard request.query["f"] == "json" || request.query["f"] == "pjson" else { return SampleREST.html }
-            return SampleREST.json(Self.serviceJSON, pretty: request.query["f"] == "pjson")
+            return SampleREST.json(serviceJSON, pretty: request.query["f"] == "pjson")
         case "legend"? where rest.count == 1:
             guard request.query["f"] == "json" || request.query["f"] == "pjson" else { return SampleREST.html }
-            return SampleREST.json(Self.legendJSON, pretty: request.query["f"] == "pjson")
+            return SampleREST.json(Self.legendJSON(name), pretty: request.query["f"] == "pjson")
         case "tile"? where rest.count == 4:
             guard let level = Int(rest[1]), let row = Int(rest[2]), let column = Int(rest[3]),
-                  let png = tiles.png(TileKey(z: level + Self.zooms.lowerBound, x: column, y: row)) else {
+                  let png = tiles.png(level: level, row: row, column: column) else {
                 return LoopbackResponse(status: 404, headers: [("Content-Type", "application/json")],
                                         body: Data(#"{"error":{"code":404,"message":"Tile not found","details":[]}}"#.utf8))
             }
@@ -154,7 +168,7 @@ struct SampleMapServer {
 
     /// `legend?f=json` as a MapServer answers it: one layer, an entry per colour with a 20-pixel
     /// PNG swatch in base64.
-    static let legendJSON: JSONValue = {
+    static func legendJSON(_ name: String) -> JSONValue {
         let colors = SampleRasterTiles.colors
         func swatch(_ c: Thumbnail.Colors.RGB) -> JSONValue {
             let png = PNG.encode(width: 20, height: 20, rgba: Array(repeating: [c.0, c.1, c.2, 255], count: 400).flatMap { $0 })
@@ -162,43 +176,75 @@ struct SampleMapServer {
         }
         let entries: [(String, Thumbnail.Colors.RGB)] = [("Water", colors.water), ("Land", colors.land), ("Maine", colors.maine)]
         return .object(["layers": .array([.object([
-            "layerId": .number(0), "layerName": .string("Maine Topographic"), "layerType": .string("Raster Layer"),
+            "layerId": .number(0), "layerName": .string(name), "layerType": .string("Raster Layer"),
             "minScale": .number(0), "maxScale": .number(0),
             "legend": .array(entries.map { label, color in
                 .object(["label": .string(label), "url": .string(label.lowercased()), "imageData": swatch(color),
                          "contentType": .string("image/png"), "height": .number(20), "width": .number(20)])
             }),
         ])])])
-    }()
+    }
 
-    static let serviceJSON: JSONValue = {
-        let webMercator: JSONValue = .object(["wkid": .number(102100), "latestWkid": .number(3857)])
-        let lods: [JSONValue] = zooms.map { zoom in
-            .object(["level": .number(Double(zoom - zooms.lowerBound)),
-                     "resolution": .number(WebMercator.resolution(zoom: Double(zoom))),
-                     "scale": .number(591_657_527.591555 / Double(1 << zoom))])
+    var serviceJSON: JSONValue {
+        let lods: [JSONValue] = scheme.resolutions.enumerated().map { level, resolution in
+            .object(["level": .number(Double(level)), "resolution": .number(resolution),
+                     "scale": .number(resolution * 96 / 0.0254)])
         }
-        let sw = WebMercator.projected(longitude: SampleCatalog.extent.xmin, latitude: SampleCatalog.extent.ymin)
-        let ne = WebMercator.projected(longitude: SampleCatalog.extent.xmax, latitude: SampleCatalog.extent.ymax)
-        let extent: JSONValue = .object(["xmin": .number(sw.x), "ymin": .number(sw.y), "xmax": .number(ne.x), "ymax": .number(ne.y),
-                                         "spatialReference": webMercator])
+        let box = scheme.extent
+        let extent: JSONValue = .object(["xmin": .number(box.xmin), "ymin": .number(box.ymin), "xmax": .number(box.xmax), "ymax": .number(box.ymax),
+                                         "spatialReference": scheme.reference])
         return .object([
             "currentVersion": .number(11.3), "serviceDescription": .string("Maine's land and water, drawn from Natural Earth."),
-            "mapName": .string("Maine Topographic"), "copyrightText": .string(MapbookAssets.attribution),
+            "mapName": .string(name), "copyrightText": .string(MapbookAssets.attribution),
             "singleFusedMapCache": .bool(true), "capabilities": .string("Map,TilesOnly"), "units": .string("esriMeters"),
-            "spatialReference": webMercator, "initialExtent": extent, "fullExtent": extent,
-            "minScale": .number(591_657_527.591555 / 4), "maxScale": .number(591_657_527.591555 / 4096),
+            "spatialReference": scheme.reference, "initialExtent": extent, "fullExtent": extent,
+            "minScale": .number(scheme.resolutions.first! * 96 / 0.0254), "maxScale": .number(scheme.resolutions.last! * 96 / 0.0254),
             "tileInfo": .object([
                 "rows": .number(256), "cols": .number(256), "dpi": .number(96), "format": .string("PNG32"),
                 "compressionQuality": .number(0),
-                "origin": .object(["x": .number(-WebMercator.originShift), "y": .number(WebMercator.originShift)]),
-                "spatialReference": webMercator, "lods": .array(lods),
+                "origin": .object(["x": .number(scheme.origin.x), "y": .number(scheme.origin.y)]),
+                "spatialReference": scheme.reference, "lods": .array(lods),
             ]),
         ])
+    }
+}
+
+/// Where a sample cache's tiles lie: its system, origin, levels' resolutions and the box it covers.
+struct SampleTilingScheme: Sendable {
+    var reference: JSONValue
+    var origin: (x: Double, y: Double)
+    /// Units a pixel, level 0 first.
+    var resolutions: [Double]
+    var extent: (xmin: Double, ymin: Double, xmax: Double, ymax: Double)
+    /// A point of longitude and latitude in the scheme's system.
+    var project: @Sendable (GeoPoint) -> (x: Double, y: Double)
+
+    static let webMercator: SampleTilingScheme = {
+        let sw = WebMercator.projected(longitude: SampleCatalog.extent.xmin, latitude: SampleCatalog.extent.ymin)
+        let ne = WebMercator.projected(longitude: SampleCatalog.extent.xmax, latitude: SampleCatalog.extent.ymax)
+        return SampleTilingScheme(reference: .object(["wkid": .number(102100), "latestWkid": .number(3857)]),
+                                  origin: (-WebMercator.originShift, WebMercator.originShift),
+                                  resolutions: SampleMapServer.zooms.map { WebMercator.resolution(zoom: Double($0)) },
+                                  extent: (sw.x, sw.y, ne.x, ne.y),
+                                  project: { WebMercator.projected(longitude: $0.longitude, latitude: $0.latitude) })
+    }()
+
+    /// NAD83 / UTM zone 19N by PROJ, on the origin ArcGIS gives UTM caches.
+    static let utm19N: SampleTilingScheme = {
+        let toUTM = try! CoordinateTransform.between(.wgs84, SpatialReference(wkid: 26919))
+        let project: @Sendable (GeoPoint) -> (x: Double, y: Double) = { toUTM(x: $0.longitude, y: $0.latitude) }
+        let e = SampleCatalog.extent
+        let corners = [GeoPoint(longitude: e.xmin, latitude: e.ymin), GeoPoint(longitude: e.xmin, latitude: e.ymax),
+                       GeoPoint(longitude: e.xmax, latitude: e.ymin), GeoPoint(longitude: e.xmax, latitude: e.ymax)].map(project)
+        return SampleTilingScheme(reference: .object(["wkid": .number(26919), "latestWkid": .number(26919)]),
+                                  origin: (-5_120_900, 9_998_100), resolutions: [4_000, 2_000, 1_000, 500, 250, 125, 62.5],
+                                  extent: (corners.map(\.x).min()!, corners.map(\.y).min()!, corners.map(\.x).max()!, corners.map(\.y).max()!),
+                                  project: project)
     }()
 }
 
-/// The raster tiles, drawn from the geography on first request and kept.
+/// A cache's raster tiles, drawn from the geography (projected into the cache's system) on first
+/// request and kept.
 final class SampleRasterTiles: Sendable {
     typealias Ring = [(x: Double, y: Double)]
     private struct Shape { var rings: [Ring]; var box: (minX: Double, minY: Double, maxX: Double, maxY: Double) }
@@ -208,15 +254,17 @@ final class SampleRasterTiles: Sendable {
     private static let countyColor: Thumbnail.Colors.RGB = (140, 150, 120)
     private static let placeColor: Thumbnail.Colors.RGB = (60, 60, 60)
 
+    private let scheme: SampleTilingScheme
     private let layers: Layers
     private let drawn = Mutex<[TileKey: Data]>([:])
 
-    init(_ basemap: SampleBasemap) {
+    init(_ basemap: SampleBasemap, scheme: SampleTilingScheme) {
+        self.scheme = scheme
         func shapes(_ layer: String) -> [Shape] {
             basemap.features(of: layer).flatMap { feature -> [Shape] in
                 guard case .polygons(let polygons) = feature.geometry else { return [] }
                 return polygons.map { polygon in
-                    let rings = polygon.map { $0.map { WebMercator.projected(longitude: $0.longitude, latitude: $0.latitude) } }
+                    let rings = polygon.map { $0.map(scheme.project) }
                     let points = rings.flatMap { $0 }
                     return Shape(rings: rings, box: (points.map(\.x).min() ?? 0, points.map(\.y).min() ?? 0,
                                                      points.map(\.x).max() ?? 0, points.map(\.y).max() ?? 0))
@@ -226,23 +274,27 @@ final class SampleRasterTiles: Sendable {
         let places = basemap.features(of: "places").flatMap { feature -> [(x: Double, y: Double, big: Bool)] in
             guard case .points(let points) = feature.geometry else { return [] }
             let big = (feature.property("population")?.double ?? 0) >= 10_000
-            return points.map { let m = WebMercator.projected(longitude: $0.longitude, latitude: $0.latitude); return (m.x, m.y, big) }
+            return points.map { let m = scheme.project($0); return (m.x, m.y, big) }
         }
         layers = Layers(land: shapes("region"), maine: shapes("state"), counties: shapes("counties"), places: places)
     }
 
-    /// The tile's PNG; nil outside the service's zooms and the web map's extent.
-    func png(_ key: TileKey) -> Data? {
-        guard SampleMapServer.zooms.contains(key.z), SampleBasemap.tile(key, meets: SampleCatalog.extent) else { return nil }
+    /// The tile's PNG; nil outside the cache's levels and the web map's extent.
+    func png(level: Int, row: Int, column: Int) -> Data? {
+        guard scheme.resolutions.indices.contains(level), row >= 0, column >= 0 else { return nil }
+        let span = 256 * scheme.resolutions[level]
+        let left = scheme.origin.x + Double(column) * span, top = scheme.origin.y - Double(row) * span
+        let box = scheme.extent
+        guard left <= box.xmax, left + span >= box.xmin, top >= box.ymin, top - span <= box.ymax else { return nil }
+        let key = TileKey(z: level, x: column, y: row)
         if let kept = drawn.withLock({ $0[key] }) { return kept }
-        let png = draw(key)
+        let png = draw(left: left, top: top, span: span, resolution: scheme.resolutions[level])
         drawn.withLock { $0[key] = png }
         return png
     }
 
-    private func draw(_ key: TileKey) -> Data {
-        let span = 2 * WebMercator.originShift / Double(1 << key.z)
-        let left = -WebMercator.originShift + Double(key.x) * span, top = WebMercator.originShift - Double(key.y) * span
+    private func draw(left: Double, top: Double, span: Double, resolution: Double) -> Data {
+        // The canvas is planar: Web Mercator's metres or the UTM zone's alike.
         var canvas = Thumbnail.Canvas(width: 256, height: 256, left: left, top: top, scale: 256 / span)
         let margin = span / 64
         func meets(_ shape: Shape) -> Bool {
@@ -252,12 +304,13 @@ final class SampleRasterTiles: Sendable {
         canvas.fill(color: Self.colors.water)
         for shape in layers.land where meets(shape) { canvas.fill(mercatorRings: shape.rings, color: Self.colors.land) }
         for shape in layers.maine where meets(shape) { canvas.fill(mercatorRings: shape.rings, color: Self.colors.maine) }
-        if key.z >= 6 {
+        // County lines from zoom 6's detail, small places from zoom 9's.
+        if resolution <= WebMercator.resolution(zoom: 6) * 1.01 {
             for shape in layers.counties where meets(shape) {
                 for ring in shape.rings { for (a, b) in zip(ring, ring.dropFirst()) { canvas.line(a, b, color: Self.countyColor) } }
             }
         }
-        for place in layers.places where place.big || key.z >= 9 {
+        for place in layers.places where place.big || resolution <= WebMercator.resolution(zoom: 9) * 1.01 {
             let p = canvas.pixel(mercator: (place.x, place.y))
             for dx in -1...1 { for dy in -1...1 { canvas.set(Int(p.x) + dx, Int(p.y) + dy, Self.placeColor) } }
         }

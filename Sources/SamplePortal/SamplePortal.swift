@@ -173,7 +173,10 @@ final class SampleRouter: Sendable {
             return SampleMapService(content.featureServer).respond(request)
         }
         if request.path.hasPrefix(SampleGallery.rasterServicePath) {
-            return SampleMapServer(tiles: content.rasterTiles).respond(request)
+            return SampleMapServer.topographic(content.rasterTiles).respond(request)
+        }
+        if request.path.hasPrefix(SampleMapServer.surveyPath) {
+            return SampleMapServer.survey(content.surveyTiles).respond(request)
         }
         if request.path.hasPrefix(SampleCatalog.basemapServicePath) {
             let rest = request.path.dropFirst(SampleCatalog.basemapServicePath.count).split(separator: "/").map(String.init)

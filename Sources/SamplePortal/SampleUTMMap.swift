@@ -2,8 +2,8 @@ import Foundation
 import MapbookCore
 
 /// "Maine survey (UTM)": a web map in NAD83 / UTM zone 19N (wkid 26919), as a state agency's maps
-/// often are — its basemap a cached service in that projection, which mapbook does not draw, its
-/// initial view in UTM metres, and Explore Maine's two feature layers, which it does draw.
+/// often are — its basemap a cached service in that projection (`Maine_Survey_UTM`), its initial
+/// view in UTM metres, and Explore Maine's two feature layers.
 public enum SampleUTMMap {
     public static let id = "7f3e9a1b2c4d4e5f8a9b0c1d2e3f4a5b"
     public static let title = "Maine survey (UTM)"
@@ -17,7 +17,7 @@ public enum SampleUTMMap {
             "title": .string("Maine survey basemap"),
             "baseMapLayers": .array([.object([
                 "id": .string("maine-survey-basemap"), "layerType": .string("ArcGISTiledMapServiceLayer"),
-                "title": .string("Maine survey basemap"), "url": .string(baseURL + "/arcgis/rest/services/Maine_Survey_UTM/MapServer"),
+                "title": .string("Maine survey basemap"), "url": .string(baseURL + SampleMapServer.surveyPath),
                 "visibility": .bool(true), "opacity": .number(1),
             ])]),
         ])

@@ -135,14 +135,14 @@ public final class TilePackage: TileSource, Sendable {
         do { return try JSONValue(parsing: data) } catch { throw .malformed("\(name) is not valid JSON") }
     }
 
-    /// `tileInfo.origin` of root.json.
-    private static func origin(_ tileInfo: JSONValue?) -> TileOrigin? {
+    /// `tileInfo.origin` of root.json or a service's description.
+    static func origin(_ tileInfo: JSONValue?) -> TileOrigin? {
         guard let x = tileInfo?["origin"]?["x"]?.double, let y = tileInfo?["origin"]?["y"]?.double else { return nil }
         return TileOrigin(x: x, y: y)
     }
 
-    /// LODs as root.json's `tileInfo` lists them.
-    private static func levels(_ tileInfo: JSONValue?, tileSize: Int, sr: SpatialReference?) -> [TileLevel] {
+    /// LODs as root.json's (or a service's) `tileInfo` lists them.
+    static func levels(_ tileInfo: JSONValue?, tileSize: Int, sr: SpatialReference?) -> [TileLevel] {
         let origin = tileInfo?["origin"].flatMap { o in o["x"]?.double.flatMap { x in o["y"]?.double.map { (x, $0) } } }
         return (tileInfo?["lods"]?.array ?? []).compactMap { lod in
             guard let level = lod["level"]?.int64, let resolution = lod["resolution"]?.double else { return nil }
@@ -295,5 +295,18 @@ final class BundleCache: Sendable {
                 $0[key] = newValue
             }
         }
+    }
+}
+
+extension TileSetInfo {
+    /// A tiled MapServer's or ImageServer's description (`?f=json`): its `tileInfo` and `fullExtent`.
+    public init(service json: JSONValue, name: String) {
+        let tileInfo = json["tileInfo"]
+        let sr = SpatialReference(json: tileInfo?["spatialReference"]) ?? SpatialReference(json: json["spatialReference"])
+        let tileSize = tileInfo?["cols"]?.int(in: 1...4096) ?? 256
+        self.init(kind: .tileService, bundleFormat: .compactV2, name: name, tileFormat: (tileInfo?["format"]?.string ?? "unknown").lowercased(),
+                  tileSize: tileSize, levels: TilePackage.levels(tileInfo, tileSize: tileSize, sr: sr),
+                  fullExtent: Envelope(json: json["fullExtent"], default: sr ?? .webMercator), spatialReference: sr,
+                  origin: TilePackage.origin(tileInfo))
     }
 }

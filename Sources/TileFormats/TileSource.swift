@@ -39,6 +39,8 @@ public struct TileSetInfo: Sendable, Equatable {
         case vectorTilePackage = "vtpk", tilePackage = "tpkx", compactV1TilePackage = "tpk"
         /// An ArcGIS cache folder on disk: `conf.xml` beside `_alllayers`, bundled or exploded.
         case cacheFolder = "cache"
+        /// A tiled MapServer or ImageServer online, as its description (`tileInfo`) declares it.
+        case tileService = "service"
     }
 
     /// How bundles store tiles: V1 (`.bundle` + `.bundlx`) or V2 (index inside the bundle).

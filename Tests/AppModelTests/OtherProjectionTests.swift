@@ -33,8 +33,20 @@ struct OtherProjectionTests {
         return state
     }
 
-    @Test func itsLayersOpenOverTheWorldOutlineWithTheReason() throws {
+    /// PROJ knows the zone: the web map opens on its own basemap (its tiles placed by their scheme).
+    @Test func itOpensOnItsOwnBasemapAtItsInitialView() throws {
         var state = Self.quebec()
+        let effects = Fixture.keys(&state, .enter)
+        #expect(effects.contains { if case .map(.openMap(1, .basemap)) = $0 { true } else { false } })
+        #expect(state.basemapNotShown == nil && state.message == nil)
+        // Home is the initial view, projected from the zone: Québec City, not the item's wider box.
+        let home = try #require(state.map?.homeExtent)
+        #expect(home.xmin > -71.4 && home.xmax < -71.0 && home.ymin > 46.6 && home.ymax < 46.9)
+    }
+
+    /// A system PROJ does not know: the layers over the world outline, with the reason.
+    @Test func itsLayersOpenOverTheWorldOutlineWithTheReason() throws {
+        var state = Self.quebec(wkid: 99999)
         let effects = Fixture.keys(&state, .enter)
         #expect(effects.contains(.map(.openMap(session: 1, .outline))))
         let layers = try #require(effects.compactMap { effect -> OperationalLayers? in
@@ -42,11 +54,8 @@ struct OtherProjectionTests {
         }.first, "the operational layers open with the outline")
         #expect(layers.layers.map(\.title) == ["Parcs"], "the group's feature layer")
         #expect(state.map?.sourceName == "world outline")
-        #expect(state.message == "This web map's basemap is in NAD83 / MTM zone 7 (wkid 32187); mapbook draws Web Mercator basemaps; "
-                + "B offers the portal's basemaps.")
-        // Home is the initial view, projected from the zone: Québec City, not the item's wider box.
-        let home = try #require(state.map?.homeExtent)
-        #expect(home.xmin > -71.4 && home.xmax < -71.0 && home.ymin > 46.6 && home.ymax < 46.9)
+        #expect(state.message == "This web map is in a coordinate system mapbook cannot use: wkid 99999 is not a coordinate system PROJ knows; "
+                + "its layers are drawn over the world outline; B offers the portal's basemaps.")
         // L lists the operational layers and the outline once both are open.
         _ = App.update(&state, .map(.mapOpened(session: 1, MapSourceSummary(layerNames: ["World outline"], extent: nil))))
         _ = App.update(&state, .map(.featureLayersOpened(session: 1, FeatureLayersSummary(titles: ["Parcs"], hidden: [], legend: [:], problems: []))))

@@ -46,7 +46,6 @@ import Geometry
         #expect(throws: MapSourceError.self) {
             try RasterTiling(tileInfo: Self.tileInfo(firstZoom: 0, count: 5, originX: -5_000_000), layerName: "L")
         }
-        #expect(throws: MapSourceError.self) { try RasterTiling(tileInfo: Self.tileInfo(firstZoom: 0, count: 5, format: "LERC"), layerName: "L") }
         do {
             _ = try RasterTiling(tileInfo: Self.tileInfo(firstZoom: 0, count: 5, wkid: 4326), layerName: "Elevation")
             Issue.record("a geographic tiling scheme was accepted")

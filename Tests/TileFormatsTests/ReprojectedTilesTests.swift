@@ -26,7 +26,7 @@ struct ReprojectedTilesTests {
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cs2cs"), "needs cs2cs (scripts/setup installs proj-bin)"))
-    func aMarkLandsWhereCS2CSPutsIt() throws {
+    func aMarkLandsWhereCS2CSPutsIt() async throws {
         let tiles = try ReprojectedTiles(MarkedTiles())
         // 10 m pixels at 34° north: Web Mercator zoom 14 or so.
         #expect(tiles.zooms.contains(13) && tiles.zooms.contains(14), "\(tiles.zooms)")
@@ -36,7 +36,7 @@ struct ReprojectedTilesTests {
         let metres = WebMercator.projected(longitude: centre.longitude, latitude: centre.latitude)
         let span = 2 * WebMercator.originShift / Double(1 << z)
         let fx = (metres.x + WebMercator.originShift) / span, fy = (WebMercator.originShift - metres.y) / span
-        let image = try #require(try tiles.tile(z: z, x: Int(fx), y: Int(fy)))
+        let image = try #require(try await tiles.tile(z: z, x: Int(fx), y: Int(fy), from: MarkedTiles()))
         let px = Int((fx - fx.rounded(.down)) * 256), py = Int((fy - fy.rounded(.down)) * 256)
         let pixel = image.pixel(x: px, y: py)
         #expect(pixel.b == 255 && pixel.r == 0, "\(pixel) at \(px),\(py)")
@@ -45,7 +45,7 @@ struct ReprojectedTilesTests {
         #expect(inside.b == 255, "\(inside)")
         #expect(away.r == 128, "\(away)")
         // Nothing where the source has no tile.
-        #expect(try tiles.tile(z: z, x: Int(fx) + 40, y: Int(fy)) == nil)
+        #expect(try await tiles.tile(z: z, x: Int(fx) + 40, y: Int(fy), from: MarkedTiles()) == nil)
     }
 
     /// Schemes that cannot be placed are refused with a reason, never drawn wrong.
@@ -62,7 +62,7 @@ struct ReprojectedTilesTests {
     }
 
     @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
-    func theJoshuaTreePackageIsDrawnWhereItLies() throws {
+    func theJoshuaTreePackageIsDrawnWhereItLies() async throws {
         let package = try TilePackage(path: SharedData.url("real/ios_JoshuaTree.tpk").path)
         let tiles = try ReprojectedTiles(package)
         #expect(tiles.zooms == 7...12, "\(tiles.zooms)")
@@ -71,7 +71,9 @@ struct ReprojectedTilesTests {
         // The park's middle, at zoom 10, is drawn.
         let middle = WebMercator.projected(longitude: -115.9, latitude: 33.9)
         let span = 2 * WebMercator.originShift / 1024
-        #expect(try tiles.tile(z: 10, x: Int((middle.x + WebMercator.originShift) / span), y: Int((WebMercator.originShift - middle.y) / span)) != nil)
+        let drawn = try await tiles.tile(z: 10, x: Int((middle.x + WebMercator.originShift) / span), y: Int((WebMercator.originShift - middle.y) / span),
+                                         from: package)
+        #expect(drawn != nil)
     }
 
     private func cs2cs(x: Double, y: Double) throws -> GeoPoint {
