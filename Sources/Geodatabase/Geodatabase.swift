@@ -219,12 +219,24 @@ public final class Geodatabase {
                 [box.xmax, box.xmin, box.ymax, box.ymin])
     }
 
+    /// The extent in the layer's own coordinates, for its spatial index: in a projected system (by
+    /// PROJ) the box around a 5 × 5 grid of its points, widened by a tenth, since edges curve there.
     private static func box(_ extent: GeoExtent, in reference: SpatialReference) -> GeoExtent? {
         if reference.isWGS84 { return extent }
-        guard reference.isWebMercator else { return nil }
-        let sw = WebMercator.projected(longitude: extent.xmin, latitude: extent.ymin)
-        let ne = WebMercator.projected(longitude: extent.xmax, latitude: extent.ymax)
-        return GeoExtent(xmin: sw.x, ymin: sw.y, xmax: ne.x, ymax: ne.y)
+        if reference.isWebMercator {
+            let sw = WebMercator.projected(longitude: extent.xmin, latitude: extent.ymin)
+            let ne = WebMercator.projected(longitude: extent.xmax, latitude: extent.ymax)
+            return GeoExtent(xmin: sw.x, ymin: sw.y, xmax: ne.x, ymax: ne.y)
+        }
+        guard let transform = try? CoordinateTransform.between(.wgs84, reference) else { return nil }
+        let steps = (0...4).map { Double($0) / 4 }
+        var xs = steps.flatMap { _ in steps.map { extent.xmin + (extent.xmax - extent.xmin) * $0 } }
+        var ys = steps.flatMap { t in steps.map { _ in extent.ymin + (extent.ymax - extent.ymin) * t } }
+        transform.transform(xs: &xs, ys: &ys)
+        guard xs.allSatisfy(\.isFinite), ys.allSatisfy(\.isFinite), let xmin = xs.min(), let xmax = xs.max(),
+              let ymin = ys.min(), let ymax = ys.max() else { return nil }
+        let dx = (xmax - xmin) / 10, dy = (ymax - ymin) / 10
+        return GeoExtent(xmin: xmin - dx, ymin: ymin - dy, xmax: xmax + dx, ymax: ymax + dy)
     }
 
     /// A decoded shape as a feature: in longitude and latitude, rings nested into polygons, the

@@ -25,10 +25,12 @@ public final class CoordinateTransform: @unchecked Sendable {
     private let operation: OpaquePointer
     /// The source system's name as PROJ has it ("NAD83(HARN) / Virginia North (ftUS)").
     public let sourceName: String
-    /// Where longitude and latitude from the source system may lie: its area of use, widened by
-    /// `reachMargin`. A projection's inverse gives some point for any x and y; one far outside
-    /// the system's area is a wrong picture, so it is no point.
+    /// Where the longitude and latitude on the WGS 84 side (the target's, or the source's) may lie:
+    /// the other system's area of use, widened by `reachMargin`. A projection gives some point for
+    /// any x and y; one far outside the system's area is a wrong picture, so it is no point.
     private let reach: (west: Double, south: Double, east: Double, north: Double)?
+    /// Whether `reach` bounds the source's points (a transformation from WGS 84) or the target's.
+    private let reachBoundsSource: Bool
     static let reachMargin = 10.0
 
     private init(source: SpatialReference, target: SpatialReference) throws(CoordinateSystemError) {
@@ -50,7 +52,8 @@ public final class CoordinateTransform: @unchecked Sendable {
             }
             operation = normalized
             sourceName = Self.name(from) ?? source.identified
-            reach = target.isWGS84 ? Self.area(of: from, context: context) : nil
+            reach = target.isWGS84 ? Self.area(of: from, context: context) : source.isWGS84 ? Self.area(of: to, context: context) : nil
+            reachBoundsSource = source.isWGS84
         } catch {
             proj_context_destroy(context)
             throw error
@@ -125,6 +128,8 @@ public final class CoordinateTransform: @unchecked Sendable {
     public func transform(xs: inout [Double], ys: inout [Double], inverse: Bool = false) {
         let count = min(xs.count, ys.count)
         guard count > 0 else { return }
+        // Points from WGS 84 outside the target's reach are none, whatever PROJ makes of them.
+        let outside = !inverse && reachBoundsSource && reach != nil ? (0..<count).filter { !reached(xs[$0], ys[$0]) } : []
         var z = 0.0, t = Double.infinity
         lock.withLock { _ in
             xs.withUnsafeMutableBufferPointer { x in
@@ -136,14 +141,15 @@ public final class CoordinateTransform: @unchecked Sendable {
                 }
             }
         }
-        guard !inverse, reach != nil else { return }
+        for i in outside { xs[i] = .infinity; ys[i] = .infinity }
+        guard !inverse, reach != nil, !reachBoundsSource else { return }
         for i in 0..<count where !reached(xs[i], ys[i]) { xs[i] = .infinity; ys[i] = .infinity }
     }
 
     private func transform(_ x: Double, _ y: Double, _ direction: PJ_DIRECTION) -> (x: Double, y: Double) {
-        guard x.isFinite, y.isFinite else { return (.infinity, .infinity) }
+        guard x.isFinite, y.isFinite, direction == PJ_INV || !reachBoundsSource || reached(x, y) else { return (.infinity, .infinity) }
         let out = lock.withLock { _ in proj_trans(operation, direction, PJ_COORD(v: (x, y, 0, .infinity))) }
-        guard out.v.0.isFinite, out.v.1.isFinite, direction == PJ_INV || reached(out.v.0, out.v.1) else { return (.infinity, .infinity) }
+        guard out.v.0.isFinite, out.v.1.isFinite, direction == PJ_INV || reachBoundsSource || reached(out.v.0, out.v.1) else { return (.infinity, .infinity) }
         return (out.v.0, out.v.1)
     }
 

@@ -21,6 +21,8 @@ struct IdentifyCommand: AsyncParsableCommand {
     var at: String
     @Option(help: ArgumentHelp("Zoom level of the view (0–22); the tolerance is one cell at it.", valueName: "Z")) var zoom = 10.0
     @Flag(help: "Print JSON (described in docs/cli.md) instead of text.") var json = false
+    @Option(help: ArgumentHelp("With --json, the point also in this coordinate system (\"at\"'s x and y).", valueName: "EPSG:CODE"))
+    var crs: String?
 
     func validate() throws {
         guard GeoPoint(parsing: at) != nil else { throw ValidationError(GeoPoint.notAPoint(at, what: "--at")) }
@@ -30,7 +32,14 @@ struct IdentifyCommand: AsyncParsableCommand {
     func run() async throws {
         let point = GeoPoint(parsing: at)!
         let hits: [IdentifyHit], problems: [String]
+        var projected: (system: NamedCoordinateSystem, x: Double, y: Double)?
         do {
+            if let crs {
+                let output = try CRSOption.parse(crs)
+                let (x, y) = output.transform(x: point.longitude, y: point.latitude)
+                guard x.isFinite, y.isFinite else { throw CRSOption.Problem("--at lies outside what \(crs) can hold.") }
+                projected = (output.system, x, y)
+            }
             let (stack, _) = try await source.openStack()
             // The layers the map hides are not identified, as in the browser's first view.
             let request = MapRequest(viewport: MapViewport(center: MercatorPoint(point), zoom: zoom), columns: 120, rows: 40,
@@ -44,7 +53,9 @@ struct IdentifyCommand: AsyncParsableCommand {
         }
         if json {
             try Output.json(JSONValue.object([
-                "at": .object(["longitude": .number(point.longitude), "latitude": .number(point.latitude)]),
+                "at": .object(["longitude": .number(point.longitude), "latitude": .number(point.latitude)].merging(projected.map { p in
+                    ["crs": .string("\(p.system.authority):\(p.system.code)"), "x": .number(p.x), "y": .number(p.y)]
+                } ?? [:]) { a, _ in a }),
                 "zoom": .number(zoom),
                 "features": .array(hits.map { hit in
                     .object([

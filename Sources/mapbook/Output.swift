@@ -150,7 +150,7 @@ enum Output {
         if error is PinError { return "pin" }
         if error is EditRefused || error is FieldProblem { return "invalidEdit" }
         if error is EditJournalError { return "journal" }
-        if error is any UsageError { return "usage" }
+        if error is any UsageError || error is CRSOption.Problem { return "usage" }
         if error is SignInError || error is CredentialError { return "signIn" }
         if let command = error as? PackageCommandError {
             switch command {
@@ -159,7 +159,7 @@ enum Output {
             case .terminal, .chooseLayer: return "usage"
             case .noLayer, .noField: return "noSuchLayer"
             case .unreadable, .notAPackage: return "badPackage"
-            case .badBox, .badCondition, .badCRS: return "usage"
+            case .badBox, .badCondition: return "usage"
             }
         }
         return "internal"

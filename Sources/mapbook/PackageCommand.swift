@@ -148,9 +148,7 @@ struct PackageCommand: ParsableCommand {
             let export: FeatureExport
             do {
                 let extent = try bbox.map(Self.box)
-                let output = try crs.map { code throws(PackageCommandError) in
-                    do throws(CoordinateSystemError) { return try NamedCoordinateSystem.fromWGS84(code) } catch { throw PackageCommandError.badCRS("--crs names a coordinate system mapbook cannot use: \(error.reason).") }
-                }
+                let output = try crs.map(CRSOption.parse)
                 let (gdb, chosen) = try Self.open(file, map: map, layer: layer)
                 if let reason = chosen.cannotBeDrawn {
                     throw PackageCommandError.unreadable(TerminalText.sanitizedLine(chosen.info.name, maxLength: 80), reason)
@@ -396,7 +394,6 @@ enum PackageCommandError: Error, UserFacingError {
     case badBox(String)
     case badCondition(String)
     case notAPackage
-    case badCRS(String)
 
     var userMessage: String {
         switch self {
@@ -410,7 +407,20 @@ enum PackageCommandError: Error, UserFacingError {
         case .badBox(let text): return "--bbox takes west,south,east,north in degrees, not “\(text)”."
         case .badCondition(let sentence): return "The --where condition cannot be used: \(sentence)"
         case .notAPackage: return "--map is for a mobile map package; this file is a geodatabase."
-        case .badCRS(let sentence): return sentence
+        }
+    }
+}
+
+/// `--crs` of `package features` and `identify`: a code PROJ knows, and the transformation into it.
+enum CRSOption {
+    struct Problem: Error, UserFacingError {
+        let userMessage: String
+        init(_ sentence: String) { userMessage = sentence }
+    }
+
+    static func parse(_ text: String) throws -> (system: NamedCoordinateSystem, transform: CoordinateTransform) {
+        do throws(CoordinateSystemError) { return try NamedCoordinateSystem.fromWGS84(text) } catch {
+            throw Problem("--crs names a coordinate system mapbook cannot use: \(error.reason).")
         }
     }
 }

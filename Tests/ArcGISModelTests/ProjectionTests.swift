@@ -72,6 +72,12 @@ struct ProjectionTests {
         let plane = try #require(SpatialReference(wkid: 2924).geographicPoint)
         let far = plane(1e30, -1e30)
         #expect(!far.longitude.isFinite || !far.latitude.isFinite)
+        // And the other way: a point of China has no place in Virginia's State Plane.
+        let china = try CoordinateTransform.between(.wgs84, SpatialReference(wkid: 2924))(x: 100, y: 39)
+        #expect(!china.x.isFinite && !china.y.isFinite)
+        var xs = [100.0, -77.4], ys = [39.0, 39.0]
+        try CoordinateTransform.between(.wgs84, SpatialReference(wkid: 2924)).transform(xs: &xs, ys: &ys)
+        #expect(!xs[0].isFinite && xs[1].isFinite)
         #expect(NamedCoordinateSystem("EPSG:2924")?.urn == "urn:ogc:def:crs:EPSG::2924")
         #expect(NamedCoordinateSystem("2924")?.code == 2924 && NamedCoordinateSystem("foo:1") == nil && NamedCoordinateSystem("EPSG:-3") == nil)
     }

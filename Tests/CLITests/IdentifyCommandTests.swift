@@ -30,6 +30,28 @@ struct IdentifyCommandTests {
         #expect(sea.status == 0 && sea.stdout.hasPrefix("Nothing at -30.00000,40.00000"))
     }
 
+    /// A State Plane file: an address point identified where it lies, and the point given back in
+    /// the file's own system (US feet) as `cs2cs` has it; codes PROJ cannot use refused in a sentence.
+    @Test(.enabled(if: SharedData.available, SharedData.skipMessage))
+    func aStatePlanePointIsFoundAndGivenInItsSystem() async throws {
+        let file = SharedData.url("real/ios_loudoun_anno.geodatabase").path
+        let result = try await CLI.runAsync(["identify", "--file", file, "--at=-77.4164343117,39.0207751807", "--zoom", "19", "--json", "--crs", "EPSG:2924"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let body = try json(result.stdout)
+        let at = try #require(body["at"] as? [String: Any])
+        // cs2cs EPSG:4326 EPSG:2924 of the point: 11790768.57 7056614.63.
+        let x = try #require(at["x"] as? Double), y = try #require(at["y"] as? Double)
+        #expect(abs(x - 11_790_768.57) < 0.05 && abs(y - 7_056_614.63) < 0.05 && at["crs"] as? String == "EPSG:2924", "\(at)")
+        let features = try #require(body["features"] as? [[String: Any]])
+        #expect(features.contains { ($0["layer"] as? String)?.contains("Address_Points") == true }, "\(features.map { $0["layer"] ?? "" })")
+        for bad in ["EPSG:99999", "nonsense"] {
+            let refused = try await CLI.runAsync(["identify", "--file", file, "--at=-77.4164,39.0207", "--json", "--crs", bad])
+            #expect(refused.status == 64 && refused.stdout.contains("--crs names a coordinate system mapbook cannot use"), "\(refused.stdout)")
+        }
+        let outside = try await CLI.runAsync(["identify", "--file", file, "--at", "100,39", "--json", "--crs", "EPSG:2924"])
+        #expect(outside.status == 64 && outside.stdout.contains("--at lies outside what EPSG:2924 can hold"), "\(outside.stdout)")
+    }
+
     @Test func aDownloadedAreaShowsThePlacesPopupWithThePortalGone() async throws {
         let server = try SampleFixture.start()
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-cli-identify-\(UUID())").path

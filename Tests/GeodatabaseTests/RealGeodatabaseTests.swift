@@ -33,6 +33,25 @@ struct RealGeodatabaseTests {
         #expect(box.map { $0.xmin > -110.3 && $0.xmax < -109.5 && $0.ymin > 37.9 && $0.ymax < 38.6 } == true, "Canyonlands: \(String(describing: box))")
     }
 
+    /// A State Plane file made by ArcGIS Pro: every shape of every layer read (its polygons keep
+    /// several rings without part indexes), and a box asked for through the spatial index, in the
+    /// layer's own feet, finds exactly the features a full read finds in it.
+    @Test func aStatePlaneFileIsReadWholeAndThroughItsIndex() throws {
+        let gdb = try Geodatabase(path: SharedData.url("real/ios_loudoun_anno.geodatabase").path)
+        #expect(gdb.layers.count == 8 && gdb.layers.allSatisfy { $0.cannotBeDrawn == nil })
+        for layer in gdb.layers {
+            let all = try gdb.features(of: layer), count = try gdb.count(of: layer)
+            #expect(all.skipped == SkippedShapes() && all.features.count == count, "\(layer.info.name): \(all.skipped)")
+        }
+        let buildings = try #require(gdb.layers.first { $0.info.name == "Buildings" })
+        let box = GeoExtent(xmin: -77.42, ymin: 39.015, xmax: -77.415, ymax: 39.02)
+        var found: [JSONValue?] = []
+        _ = try gdb.scan(buildings, within: box) { found.append($0.attributes["OBJECTID"]); return true }
+        let expected = try gdb.features(of: buildings).features.filter { $0.extent.map(box.intersects) == true }.map { $0.attributes["OBJECTID"] }
+        #expect(!expected.isEmpty && expected.count < 77)
+        #expect(Set(found.compactMap { $0?.int64 }) == Set(expected.compactMap { $0?.int64 }))
+    }
+
     /// Definitions that are not XML, too large, or name a grid no shape can be read on: the layer
     /// says so in words, the others read as before.
     @Test func hostileDefinitionsFailCleanly() throws {
