@@ -8,6 +8,8 @@
 //   mapbook-bench geography           the bundled overview geography: median time to read it and build the overview's shapes
 //   mapbook-bench names [VTPK]        offline search: 100,000 names indexed, 3-letter prefix searches; reading a package's names
 //   mapbook-bench features WxH        10,000 operational points and 2,000 polygons over the sample basemap: prepare, compose, identify
+//   mapbook-bench projection [GDB]    1,000,000 Web Mercator points to WGS 84, hand-written and by PROJ; a projected geodatabase
+//                                     drawn at 200×50 against its twin written in Web Mercator
 import AppModel
 import AppRuntime
 import EventLoop
@@ -328,6 +330,63 @@ func benchArea(path: String, width: Int, height: Int, zoom: Double?) async {
         _ = await fresh.stack.render(MapRequest(viewport: view, columns: columns, rows: rows)).picture.finished()
     }
     print("open_and_first_draw \(summary(cold))")
+}
+
+/// Whether PROJ could take over Web Mercator ⇄ WGS 84 (a million points each way it could be
+/// asked), and what a projected geodatabase costs against the same features kept in Web Mercator.
+func benchProjection(twinOf path: String?) async {
+    let count = 1_000_000
+    var generator = SystemRandomNumberGenerator()
+    let xs = (0..<count).map { _ in Double.random(in: -8_000_000 ... -7_400_000, using: &generator) }
+    let ys = (0..<count).map { _ in Double.random(in: 5_300_000 ... 6_000_000, using: &generator) }
+    guard let proj = try? CoordinateTransform.between(.webMercator, .wgs84) else { fail("PROJ has no Web Mercator", status: 1) }
+    var checksum = 0.0
+    let hand = await timings(5) {
+        for i in 0..<count { let p = WebMercator.geographic(x: xs[i], y: ys[i]); checksum += p.longitude }
+    }
+    let batch = await timings(5) {
+        var bx = xs, by = ys
+        proj.transform(xs: &bx, ys: &by)
+        checksum += bx[0]
+    }
+    let single = await timings(5) {
+        for i in 0..<count { checksum += proj(x: xs[i], y: ys[i]).x }
+    }
+    print("web_mercator_to_wgs84_1M hand_written \(summary(hand))")
+    print("web_mercator_to_wgs84_1M proj_batch \(summary(batch))")
+    print("web_mercator_to_wgs84_1M proj_one_by_one \(summary(single)) (checksum \(checksum.isFinite))")
+    guard let path else { return }
+    let twin = NSTemporaryDirectory() + "mapbook-bench-twin-\(getpid()).geodatabase"
+    defer { try? FileManager.default.removeItem(atPath: twin) }
+    do {
+        let gdb = try Geodatabase(path: path)
+        let writer = try GeodatabaseWriter(path: twin)
+        for (index, layer) in gdb.layers.enumerated() {
+            let table = "Twin\(index)"
+            let info: JSONValue = layer.serviceItem ?? .object([
+                "name": .string(layer.info.name), "geometryType": .string(layer.info.geometryType.rawValue),
+                "objectIdField": layer.info.objectIDField.map(JSONValue.string) ?? .null, "fields": .array([]),
+            ])
+            try writer.addLayer(id: index, table: table, info: info)
+            for feature in try gdb.features(of: layer).features {
+                guard let geometry = feature.geometry else { continue }
+                func mercator(_ points: [GeoPoint]) -> [(x: Double, y: Double)] { points.map { WebMercator.projected(longitude: $0.longitude, latitude: $0.latitude) } }
+                let shape: StoredShape = switch geometry {
+                case .points(let points): points.count == 1 ? .point(x: mercator(points)[0].x, y: mercator(points)[0].y) : .multipoint(mercator(points))
+                case .lines(let lines): .polyline(lines.map(mercator))
+                case .polygons(let polygons): .polygon(polygons.joined().map(mercator))
+                }
+                try writer.insert(into: table, attributes: [:], shape: shape)
+            }
+        }
+        try writer.finish()
+    } catch {
+        fail("cannot write the Web Mercator twin: \(error)", status: 1)
+    }
+    print("== \((path as NSString).lastPathComponent), as the file keeps it")
+    await benchArea(path: path, width: 200, height: 52, zoom: nil)
+    print("== the same features, written in Web Mercator")
+    await benchArea(path: twin, width: 200, height: 52, zoom: nil)
 }
 
 /// Median of `runs` parses of each file into a document tree, by mapbook's parser and Foundation's two.
@@ -812,6 +871,8 @@ case "features" where arguments.count == 3:
     let size = arguments[2].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
     await benchFeatures(width: size[0], height: size[1])
+case "projection" where arguments.count <= 3:
+    await benchProjection(twinOf: arguments.count == 3 ? arguments[2] : nil)
 case "journal" where arguments.count == 3:
     benchJournal(folder: arguments[2])
 case "overlay" where arguments.count == 3:
@@ -821,6 +882,6 @@ case "sync" where arguments.count == 3:
 case "edit" where arguments.count == 4:
     await benchEdit(root: arguments[2], portal: arguments[3])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | journal DIR | overlay DIR | sync DIR | edit DATA_DIR PORTAL",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | projection [GDB] | journal DIR | overlay DIR | sync DIR | edit DATA_DIR PORTAL",
          status: 64)
 }
