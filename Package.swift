@@ -103,7 +103,7 @@ let package = Package(
                                                                "MapSources", "MapbookAssets", "Geodatabase", "MapbookServices", "Editing"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
-        .testTarget(name: "ArcGISModelTests", dependencies: ["ArcGISModel", "Geometry", "MapbookCore"]),
+        .testTarget(name: "ArcGISModelTests", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
         .testTarget(name: "UserFilesTests", dependencies: ["UserFiles", "ArcGISModel", "Geometry", "MapbookCore"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "EventLoop", "MapbookCore"]),

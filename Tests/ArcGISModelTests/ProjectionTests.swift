@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Geometry
 import MapbookCore
+import SharedTestData
 
 /// Projected coordinates brought back to longitude and latitude by PROJ, checked against values
 /// from pyproj 3 (`Transformer.from_crs(code, 4326, always_xy=True)`) to a metre or so, and against
@@ -28,13 +29,14 @@ struct ProjectionTests {
 
     /// The systems of the real files (State Plane in US feet, NAD27 UTM, a national grid with a
     /// datum shift) and the corpus's web maps, against `cs2cs` to a centimetre.
-    @Test(.enabled(if: CS2CS.available, "needs cs2cs (scripts/setup installs proj-bin)"), arguments: [
+    @Test(.enabled(if: CS2CS.available, CS2CS.skipMessage), arguments: [
         (2924, 11_790_768.57, 7_056_614.63), (2286, 1_200_000.0, 300_000.0), (26711, 580_000.0, 3_760_000.0),
         (27700, 530_000.0, 180_000.0), (32187, 250_000.0, 5_180_000.0), (2193, 1_748_735.0, 5_427_916.0), (25832, 500_000.0, 5_650_000.0),
     ])
     func agreesWithCS2CS(code: Int, x: Double, y: Double) throws {
         // cs2cs takes the authority's axis order: NZTM's is northing first.
-        let theirs = try #require(try CS2CS.geographic(code: code, x: code == 2193 ? y : x, y: code == 2193 ? x : y))
+        let (latitude, longitude) = try #require(try CS2CS.transform(code == 2193 ? y : x, code == 2193 ? x : y, from: "EPSG:\(code)", to: "EPSG:4326"))
+        let theirs = GeoPoint(longitude: longitude, latitude: latitude)
         let project = try #require(SpatialReference(wkid: code).geographicPoint)
         let ours = project(x, y)
         #expect(abs(ours.longitude - theirs.longitude) < 1e-7 && abs(ours.latitude - theirs.latitude) < 1e-7, "\(code): \(ours) against \(theirs)")
@@ -101,28 +103,5 @@ struct ProjectionTests {
         #expect(SpatialReference(wkid: 2924).summary == "NAD83(HARN) / Virginia North (ftUS) (wkid 2924)")
         #expect(SpatialReference(wkid: 102100, latestWkid: 3857).name == "Web Mercator")
         #expect(SpatialReference(wkid: 99999).summary == "wkid 99999")
-    }
-}
-
-/// PROJ's own command-line tool, a second opinion on every transformation.
-enum CS2CS {
-    static let path = "/usr/bin/cs2cs"
-    static var available: Bool { FileManager.default.isExecutableFile(atPath: path) }
-
-    /// `cs2cs EPSG:code EPSG:4326` of one point (in the authority's axis order), as longitude and latitude.
-    static func geographic(code: Int, x: Double, y: Double) throws -> GeoPoint? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["EPSG:\(code)", "EPSG:4326", "-f", "%.10f"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input; process.standardOutput = output; process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("\(x) \(y)\n".utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Double($0) }
-        // EPSG:4326's axes are latitude first.
-        return numbers.count >= 2 ? GeoPoint(longitude: numbers[1], latitude: numbers[0]) : nil
     }
 }

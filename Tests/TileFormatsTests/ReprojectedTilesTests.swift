@@ -25,13 +25,14 @@ struct ReprojectedTilesTests {
         }
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cs2cs"), "needs cs2cs (scripts/setup installs proj-bin)"))
+    @Test(.enabled(if: CS2CS.available, CS2CS.skipMessage))
     func aMarkLandsWhereCS2CSPutsIt() async throws {
         let tiles = try ReprojectedTiles(MarkedTiles())
         // 10 m pixels at 34° north: Web Mercator zoom 14 or so.
         #expect(tiles.zooms.contains(13) && tiles.zooms.contains(14), "\(tiles.zooms)")
         // The square's centre, 105 pixels in from the origin each way.
-        let centre = try cs2cs(x: 580_000 + 1_050, y: 3_760_000 - 1_050)
+        let (latitude, longitude) = try #require(try CS2CS.transform(580_000 + 1_050, 3_760_000 - 1_050, from: "EPSG:26711", to: "EPSG:4326"))
+        let centre = GeoPoint(longitude: longitude, latitude: latitude)
         let z = 15
         let metres = WebMercator.projected(longitude: centre.longitude, latitude: centre.latitude)
         let span = 2 * WebMercator.originShift / Double(1 << z)
@@ -74,20 +75,5 @@ struct ReprojectedTilesTests {
         let drawn = try await tiles.tile(z: 10, x: Int((middle.x + WebMercator.originShift) / span), y: Int((WebMercator.originShift - middle.y) / span),
                                          from: package)
         #expect(drawn != nil)
-    }
-
-    private func cs2cs(x: Double, y: Double) throws -> GeoPoint {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/cs2cs")
-        process.arguments = ["EPSG:26711", "EPSG:4326", "-f", "%.10f"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input; process.standardOutput = output; process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("\(x) \(y)\n".utf8))
-        try input.fileHandleForWriting.close()
-        let numbers = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(whereSeparator: { " \t\n".contains($0) }).compactMap { Double($0) }
-        process.waitUntilExit()
-        return GeoPoint(longitude: numbers[1], latitude: numbers[0])
     }
 }
