@@ -39,7 +39,7 @@ let package = Package(
         // The ArcGIS model as values: items, web maps, map areas, feature layers, renderers, popups.
         .target(name: "ArcGISModel", dependencies: ["MapbookCore", "Geometry"]),
         // The user's files: settings, the web maps opened, the views remembered.
-        .target(name: "UserFiles", dependencies: ["MapbookCore", "Geometry", "ArcGISModel"]),
+        .target(name: "UserFiles", dependencies: ["MapbookCore", "Geometry", "ArcGISModel", "Location"]),
         // What the offline library holds, as values: catalogues, download records, progress and events, its errors.
         .target(name: "LibraryModel", dependencies: ["MapbookCore", "ArcGISModel"]),
         // Places to search offline: one PlaceIndex (bundled and from downloaded packages) and the gazetteer.
@@ -69,6 +69,8 @@ let package = Package(
         // Mobile map packages (.mmpk, zipped or unpacked): their maps and the files their layers name.
         .target(name: "MobilePackages", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats"]),
         .target(name: "MapSources", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "TileFormats", "Geodatabase", "MobilePackages", "MapRender", "TerminalCanvas"]),
+        // Where the device is: gpsd's JSON reports watched on a thread of their own, or a position set in the config.
+        .target(name: "Location", dependencies: ["MapbookCore", "Geometry"]),
         // The UI actor and its one thread, which sleeps in poll() when nothing happens.
         .target(name: "EventLoop"),
         // Whether the portal can be reached: netlink routes (watched by the event loop) and probes.
@@ -92,7 +94,7 @@ let package = Package(
         .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "CLibraryLoader", "Geodatabase", "Places"]),
         .executableTarget(name: "mapbook", dependencies: ["LibraryModel", "MapbookAssets", "ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
-            "TerminalCanvas", "TerminalRender", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP", "MapbookServices", "Editing",
+            "TerminalCanvas", "TerminalRender", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP", "MapbookServices", "Editing", "Location",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -104,7 +106,7 @@ let package = Package(
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "ArcGISModelTests", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
-        .testTarget(name: "UserFilesTests", dependencies: ["UserFiles", "ArcGISModel", "Geometry", "MapbookCore"]),
+        .testTarget(name: "UserFilesTests", dependencies: ["UserFiles", "ArcGISModel", "Geometry", "MapbookCore", "Location"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "ConnectivityTests", dependencies: ["Connectivity", "EventLoop", "MapbookCore"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
@@ -117,6 +119,7 @@ let package = Package(
         .testTarget(name: "SignInTests", dependencies: ["ArcGISModel", "SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
         .testTarget(name: "EditingTests", dependencies: ["Editing", "ArcGISModel", "Geometry", "Geodatabase", "MapbookCore", "CSQLite", "SharedTestData"]),
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "CSQLite", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
+        .testTarget(name: "LocationTests", dependencies: ["Location", "Geometry", "MapbookCore"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["MapbookCore", "Geometry", "TileFormats", "SharedTestData"]),
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary", "HTTP", "LibraryModel",
                                                                "MapRender", "MapSources", "PortalFixtures", "SamplePortal", "LoopbackHTTP", "TileFormats", "MapbookServices"]),

@@ -2,6 +2,7 @@ import Foundation
 import MapbookCore
 import ArcGISModel
 import Geometry
+import Location
 
 /// What a person can set in `$XDG_CONFIG_HOME/mapbook/config` (else `~/.config/mapbook/config`):
 /// `key = value` lines, `#` comments. A file that cannot be read, a key mapbook does not know or
@@ -28,9 +29,13 @@ public struct Settings: Equatable, Sendable {
     public var units: DistanceUnits = .forLocale()
     /// Whether the browser syncs edits by itself once the portal answers (`sync = auto|manual`).
     public var syncsEditsByItself = true
+    /// Where gpsd listens (`gpsd = 127.0.0.1:2947`); the environment's GPSD_HOST comes first.
+    public var gpsd: GPSDAddress?
+    /// A position for a machine without a receiver (`location = LON,LAT`).
+    public var location: GeoPoint?
 
     /// Every key, in the order `mapbook config list` shows them.
-    public static let keys = ["portal", "webmap", "mirror", "client-id", "resume-downloads", "sync", "theme", "graphics", "units"]
+    public static let keys = ["portal", "webmap", "mirror", "client-id", "resume-downloads", "sync", "theme", "graphics", "units", "gpsd", "location"]
 
     /// A key the file can hold: one of `keys`, or `key.` and an action.
     public static func isKnown(_ key: String) -> Bool {
@@ -55,6 +60,8 @@ public struct Settings: Equatable, Sendable {
         case "theme": theme.rawValue
         case "graphics": graphics.rawValue
         case "units": units.rawValue
+        case "gpsd": gpsd?.description
+        case "location": location.map { "\($0.longitude),\($0.latitude)" }
         default: key.hasPrefix("key.") ? KeyAction(rawValue: String(key.dropFirst(4))).flatMap { keys[$0] }.map(String.init) : nil
         }
     }
@@ -180,6 +187,18 @@ public struct Settings: Equatable, Sendable {
                     continue
                 }
                 units = value
+            case "gpsd":
+                guard let address = GPSDAddress(pair[1]) else {
+                    problems.append("\(place): gpsd is host:port, such as 127.0.0.1:2947, not “\(TerminalText.sanitizedLine(pair[1], maxLength: 80))”.")
+                    continue
+                }
+                gpsd = address
+            case "location":
+                guard let point = GeoPoint(parsing: pair[1]) else {
+                    problems.append("\(place): location is longitude,latitude, such as -68.2,44.39, not “\(TerminalText.sanitizedLine(pair[1], maxLength: 80))”.")
+                    continue
+                }
+                location = point
             case "client-id":
                 let value = TerminalText.sanitizedLine(pair[1], maxLength: 100)
                 guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {

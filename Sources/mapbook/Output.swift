@@ -151,6 +151,7 @@ enum Output {
         if error is EditRefused || error is FieldProblem { return "invalidEdit" }
         if error is EditJournalError { return "journal" }
         if error is any UsageError || error is CRSOption.Problem { return "usage" }
+        if let problem = error as? WhereError { return problem.kind }
         if error is SignInError || error is CredentialError { return "signIn" }
         if let command = error as? PackageCommandError {
             switch command {

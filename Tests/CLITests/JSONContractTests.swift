@@ -62,6 +62,8 @@ struct JSONContractTests {
         Run(command: "packages available", arguments: ["packages", "available", "--portal", "PORTAL", "--data-dir", "DATA"]),
         Run(command: "import", arguments: ["import", "FILE", "--data-dir", "DATA"], status: 1),
         Run(command: "stage", arguments: ["stage", "--webmap", SampleFixture.webMapID, "Bangor", "--to", "DATA/mirror", "--portal", "PORTAL"], lines: true),
+        // No gpsd on the port GPSD_HOST names (below): no fix.
+        Run(command: "where", arguments: ["where", "--wait", "1"], status: 1),
     ]
 
     /// Every command whose usage offers `--json`, as its words after `mapbook`.
@@ -88,7 +90,7 @@ struct JSONContractTests {
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let notAPackage = data + "/notes.txt"
         try Data("not a package".utf8).write(to: URL(fileURLWithPath: notAPackage))
-        let environment = ["XDG_CACHE_HOME": data + "/cache"]
+        let environment = ["XDG_CACHE_HOME": data + "/cache", "GPSD_HOST": "127.0.0.1:1"]
         for run in Self.runs {
             let package = Self.firstFile(endingWith: ".vtpk", under: data) ?? "none"
             let arguments = run.arguments.map { word in

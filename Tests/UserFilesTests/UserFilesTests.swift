@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ArcGISModel
 import Geometry
+import Location
 import MapbookCore
 @testable import UserFiles
 import UserFiles
@@ -34,6 +35,24 @@ import UserFiles
         } catch {
             #expect(error.sentences == ["config line 1: mirror is an http or https address, not “/srv/mirror”."])
         }
+    }
+
+    /// Where the location comes from: gpsd's address, or a fixed position; GPSD_HOST first.
+    @Test func gpsdAndLocationAreAnAddressAndAPoint() throws {
+        let settings = try Settings(parsing: "gpsd = 192.168.1.20:2948\nlocation = -68.2,44.39\n")
+        #expect(settings.value("gpsd") == "192.168.1.20:2948" && settings.value("location") == "-68.2,44.39")
+        do {
+            _ = try Settings(parsing: "gpsd = not a host\nlocation = 44.39 north")
+            Issue.record("expected problems")
+        } catch {
+            #expect(error.sentences == ["config line 1: gpsd is host:port, such as 127.0.0.1:2947, not “not a host”.",
+                                        "config line 2: location is longitude,latitude, such as -68.2,44.39, not “44.39 north”."])
+        }
+        #expect(try LocationSource.chosen(environment: [:], gpsd: settings.gpsd, location: settings.location) == .gpsd(GPSDAddress("192.168.1.20:2948")!))
+        #expect(try LocationSource.chosen(environment: ["GPSD_HOST": "10.0.0.5"], gpsd: settings.gpsd, location: nil) == .gpsd(GPSDAddress("10.0.0.5")!))
+        #expect(try LocationSource.chosen(environment: [:], gpsd: nil, location: settings.location) == .fixed(GeoPoint(longitude: -68.2, latitude: 44.39)))
+        #expect(try LocationSource.chosen(environment: [:], gpsd: nil, location: nil) == .gpsd(GPSDAddress("127.0.0.1:2947")!))
+        #expect(throws: LocationSourceError(host: "x y")) { try LocationSource.chosen(environment: ["GPSD_HOST": "x y"], gpsd: nil, location: nil) }
     }
 
     @Test func themeAndGraphicsAreNamedValues() throws {
