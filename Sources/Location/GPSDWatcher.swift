@@ -190,7 +190,7 @@ struct SessionState {
     /// the status changed.
     mutating func tick(now: Date) -> Bool {
         guard let fix = lastFix, let last = lastReport else { return false }
-        let seconds = Int(now.timeIntervalSince(last))
+        let seconds = now.timeIntervalSince(last).clampedInt(in: 0...Int(Int32.max), rounding: .down)
         guard seconds >= staleAfter else { return false }
         let stale = LocationStatus.stale(fix, seconds: seconds)
         guard case .fix = status else {

@@ -73,6 +73,6 @@ public enum LocationStatus: Sendable, Equatable {
     }
 
     private static func metres(_ value: Double) -> String {
-        value < 10 ? String(format: "%.1f m", value) : "\(Int(value.rounded())) m"
+        value < 10 ? String(format: "%.1f m", value) : String(format: "%.0f m", value)
     }
 }
