@@ -12,8 +12,8 @@ let package = Package(
     ],
     targets: [
         // System libraries, each with a tiny shim header for what Swift cannot call directly.
-        // libcurl, libcrypto and libsecret are loaded on first use (CLibraryLoader, see their shims),
-        // so they are not linked: no pkg-config.
+        // libcurl, libcrypto, libsecret and PROJ are loaded on first use (CLibraryLoader, see their
+        // shims), so they are not linked: no pkg-config.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CCurses", pkgConfig: "ncursesw",
                        providers: [.apt(["libncurses-dev"])]),
@@ -27,15 +27,14 @@ let package = Package(
         .systemLibrary(name: "CSecret", providers: [.apt(["libsecret-1-0"])]),
         .target(name: "CLibraryLoader"),
         // PROJ: every coordinate system and datum transformation but Web Mercator's own.
-        .systemLibrary(name: "CProj", pkgConfig: "proj",
-                       providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(name: "CProj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
         // What everything shares: the JSON tree and parser, formatting, untrusted-text sanitizing, files on disk.
         .target(name: "MapbookCore"),
         // Geometry and projection: extents, spatial references, Web Mercator, PROJ's transformations, GeoJSON, great-circle distance.
-        .target(name: "Geometry", dependencies: ["MapbookCore", "CProj"]),
+        .target(name: "Geometry", dependencies: ["MapbookCore", "CProj", "CLibraryLoader"]),
         // The ArcGIS model as values: items, web maps, map areas, feature layers, renderers, popups.
         .target(name: "ArcGISModel", dependencies: ["MapbookCore", "Geometry"]),
         // The user's files: settings, the web maps opened, the views remembered.

@@ -34,20 +34,22 @@ public final class CoordinateTransform: @unchecked Sendable {
     static let reachMargin = 10.0
 
     private init(source: SpatialReference, target: SpatialReference) throws(CoordinateSystemError) {
-        guard let context = proj_context_create() else { throw CoordinateSystemError("PROJ could not start") }
+        guard let context = mb_proj_context_create() else {
+            throw CoordinateSystemError("PROJ is not on this machine (Debian's libproj25), or could not start")
+        }
         // PROJ would write its errors to standard error, over the screen; they are asked for instead.
-        proj_log_level(context, PJ_LOG_NONE)
-        proj_context_set_enable_network(context, 0)
+        mb_proj_log_level(context, PJ_LOG_NONE)
+        mb_proj_context_set_enable_network(context, 0)
         do throws(CoordinateSystemError) {
             let from = try Self.crs(source, context: context)
-            defer { proj_destroy(from) }
+            defer { mb_proj_destroy(from) }
             let to = try Self.crs(target, context: context)
-            defer { proj_destroy(to) }
-            guard let found = proj_create_crs_to_crs_from_pj(context, from, to, nil, nil) else {
+            defer { mb_proj_destroy(to) }
+            guard let found = mb_proj_create_crs_to_crs_from_pj(context, from, to) else {
                 throw CoordinateSystemError("PROJ has no way from \(source.identified) to \(target.identified)")
             }
-            defer { proj_destroy(found) }
-            guard let normalized = proj_normalize_for_visualization(context, found) else {
+            defer { mb_proj_destroy(found) }
+            guard let normalized = mb_proj_normalize_for_visualization(context, found) else {
                 throw CoordinateSystemError("PROJ cannot order the axes of \(source.identified)")
             }
             operation = normalized
@@ -55,15 +57,15 @@ public final class CoordinateTransform: @unchecked Sendable {
             reach = target.isWGS84 ? Self.area(of: from, context: context) : source.isWGS84 ? Self.area(of: to, context: context) : nil
             reachBoundsSource = source.isWGS84
         } catch {
-            proj_context_destroy(context)
+            mb_proj_context_destroy(context)
             throw error
         }
         self.context = context
     }
 
     deinit {
-        proj_destroy(operation)
-        proj_context_destroy(context)
+        mb_proj_destroy(operation)
+        mb_proj_context_destroy(context)
     }
 
     /// Longer than any real coordinate system's WKT (ArcGIS's own are under 2 KB).
@@ -85,12 +87,12 @@ public final class CoordinateTransform: @unchecked Sendable {
         }
         guard !definitions.isEmpty else { throw CoordinateSystemError("the data names no coordinate system") }
         for definition in definitions {
-            guard let object = proj_create(context, definition) else { continue }
-            if proj_is_crs(object) != 0 { return object }
-            proj_destroy(object)
+            guard let object = mb_proj_create(context, definition) else { continue }
+            if mb_proj_is_crs(object) != 0 { return object }
+            mb_proj_destroy(object)
         }
         if reference.wkid == nil, reference.latestWkid == nil {
-            let said = TerminalText.sanitizedLine(proj_context_errno_string(context, proj_context_errno(context)).map { String(cString: $0) } ?? "", maxLength: 120)
+            let said = TerminalText.sanitizedLine(mb_proj_error(context).map { String(cString: $0) } ?? "", maxLength: 120)
             throw CoordinateSystemError("PROJ cannot read its WKT\(said.isEmpty ? "" : " (\(said))")")
         }
         throw CoordinateSystemError("\(reference.identified) is not a coordinate system PROJ knows")
@@ -98,7 +100,7 @@ public final class CoordinateTransform: @unchecked Sendable {
 
     private static func area(of crs: OpaquePointer, context: OpaquePointer) -> (west: Double, south: Double, east: Double, north: Double)? {
         var west = 0.0, south = 0.0, east = 0.0, north = 0.0
-        guard proj_get_area_of_use(context, crs, &west, &south, &east, &north, nil) != 0,
+        guard mb_proj_get_area_of_use(context, crs, &west, &south, &east, &north) != 0,
               [west, south, east, north].allSatisfy({ $0.isFinite && $0 > -1000 }) else { return nil }
         let m = reachMargin
         return (west - m, south - m, east + m, north + m)
@@ -113,7 +115,7 @@ public final class CoordinateTransform: @unchecked Sendable {
     }
 
     private static func name(_ crs: OpaquePointer) -> String? {
-        guard let name = proj_get_name(crs) else { return nil }
+        guard let name = mb_proj_get_name(crs) else { return nil }
         let line = TerminalText.sanitizedLine(String(cString: name), maxLength: 120)
         return line.isEmpty || line == "unknown" || line == "unnamed" ? nil : line
     }
@@ -130,14 +132,10 @@ public final class CoordinateTransform: @unchecked Sendable {
         guard count > 0 else { return }
         // Points from WGS 84 outside the target's reach are none, whatever PROJ makes of them.
         let outside = !inverse && reachBoundsSource && reach != nil ? (0..<count).filter { !reached(xs[$0], ys[$0]) } : []
-        var z = 0.0, t = Double.infinity
         lock.withLock { _ in
             xs.withUnsafeMutableBufferPointer { x in
                 ys.withUnsafeMutableBufferPointer { y in
-                    let stride = MemoryLayout<Double>.stride
-                    // A count of 1 with a stride of 0: one z and one time for every point.
-                    _ = proj_trans_generic(operation, inverse ? PJ_INV : PJ_FWD, x.baseAddress, stride, count, y.baseAddress, stride, count,
-                                           &z, 0, 1, &t, 0, 1)
+                    mb_proj_trans_many(operation, inverse ? PJ_INV : PJ_FWD, x.baseAddress, y.baseAddress, count)
                 }
             }
         }
@@ -148,9 +146,10 @@ public final class CoordinateTransform: @unchecked Sendable {
 
     private func transform(_ x: Double, _ y: Double, _ direction: PJ_DIRECTION) -> (x: Double, y: Double) {
         guard x.isFinite, y.isFinite, direction == PJ_INV || !reachBoundsSource || reached(x, y) else { return (.infinity, .infinity) }
-        let out = lock.withLock { _ in proj_trans(operation, direction, PJ_COORD(v: (x, y, 0, .infinity))) }
-        guard out.v.0.isFinite, out.v.1.isFinite, direction == PJ_INV || reachBoundsSource || reached(out.v.0, out.v.1) else { return (.infinity, .infinity) }
-        return (out.v.0, out.v.1)
+        var outX = x, outY = y
+        lock.withLock { _ in mb_proj_trans(operation, direction, &outX, &outY) }
+        guard outX.isFinite, outY.isFinite, direction == PJ_INV || reachBoundsSource || reached(outX, outY) else { return (.infinity, .infinity) }
+        return (outX, outY)
     }
 
     private struct Pair: Hashable { var source: SpatialReference, target: SpatialReference }

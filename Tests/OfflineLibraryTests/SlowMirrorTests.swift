@@ -119,6 +119,8 @@ struct SlowMirrorTests {
         let first = try #require(records[0].packages.first?.mirrorProblem)
         #expect(first.contains("could not be asked (") && first.contains("sent less than 1.0 KiB/s"), "\(first)")
         #expect(records[1].packages.first?.mirrorProblem?.contains("was left for the portal earlier (") == true)
-        #expect(server.requests.filter { $0.path == "/mirror.json" }.count == 1)
+        // Asked at most once for both packages (under load the client may give up before the
+        // server has even read the request, so none is logged).
+        #expect(server.requests.filter { $0.path == "/mirror.json" }.count <= 1)
     }
 }
