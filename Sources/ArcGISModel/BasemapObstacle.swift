@@ -32,7 +32,7 @@ public enum BasemapObstacle: Sendable, Equatable {
         case .notDrawable(nil): "This web map has no basemap: its layers are drawn over the world outline"
         case .projection(let reference):
             // Its layers are over the world outline, as the map's title bar says.
-            "This web map is in a coordinate system mapbook cannot use: \(reference.problem?.reason ?? reference.summary); "
+            (reference.problem ?? CoordinateSystemError(reference.summary)).clause(about: "This web map") + "; "
                 + "its layers are drawn over the world outline"
         }
     }

@@ -122,7 +122,7 @@ extension Geodatabase {
             }
             problem = "its shapes are \(kind), which mapbook does not draw"
         } else if let unusable = reference.problem {
-            problem = "it is in a coordinate system mapbook cannot use: \(unusable.reason)"
+            problem = unusable.clause(about: "it")
         } else if grid == nil {
             problem = definition?.gridProblem ?? "its coordinate grid (spatial reference \(column.srid)) is missing"
         }

@@ -9,8 +9,9 @@ public struct CoordinateSystemError: Error, Sendable, Equatable, CustomStringCon
     public let reason: String
     public init(_ reason: String) { self.reason = reason }
     public var description: String { reason }
-    /// "… is in a coordinate system mapbook cannot use: <reason>", said of `what`.
-    public func sentence(about what: String) -> String { "\(what) is in a coordinate system mapbook cannot use: \(reason)." }
+    /// "<what> is in a coordinate system mapbook cannot use: <reason>", without its full stop: the
+    /// one wording for a layer, a package and a web map.
+    public func clause(about what: String) -> String { "\(what) is in a coordinate system mapbook cannot use: \(reason)" }
 }
 
 /// A transformation between two coordinate systems, performed by PROJ: the best operation PROJ

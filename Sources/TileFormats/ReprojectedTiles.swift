@@ -47,7 +47,7 @@ public final class ReprojectedTiles: Sendable {
         do {
             toSource = try CoordinateTransform.between(.webMercator, reference)
         } catch {
-            throw .unsupported("it is in a coordinate system mapbook cannot use: \(error.reason)")
+            throw .unsupported(error.clause(about: "it"))
         }
         tilePixels = info.tileSize
         self.origin = origin
