@@ -41,13 +41,9 @@ import UserFiles
     @Test func gpsdAndLocationAreAnAddressAndAPoint() throws {
         let settings = try Settings(parsing: "gpsd = 192.168.1.20:2948\nlocation = -68.2,44.39\n")
         #expect(settings.value("gpsd") == "192.168.1.20:2948" && settings.value("location") == "-68.2,44.39")
-        do {
-            _ = try Settings(parsing: "gpsd = not a host\nlocation = 44.39 north")
-            Issue.record("expected problems")
-        } catch {
-            #expect(error.sentences == ["config line 1: gpsd is host:port, such as 127.0.0.1:2947, not “not a host”.",
+        let problems = #expect(throws: Settings.Problems.self) { try Settings(parsing: "gpsd = not a host\nlocation = 44.39 north") }
+        #expect(problems?.sentences == ["config line 1: gpsd is host:port, such as 127.0.0.1:2947, not “not a host”.",
                                         "config line 2: location is longitude,latitude, such as -68.2,44.39, not “44.39 north”."])
-        }
         #expect(try LocationSource.chosen(environment: [:], gpsd: settings.gpsd, location: settings.location) == .gpsd(GPSDAddress("192.168.1.20:2948")!))
         #expect(try LocationSource.chosen(environment: ["GPSD_HOST": "10.0.0.5"], gpsd: settings.gpsd, location: nil) == .gpsd(GPSDAddress("10.0.0.5")!))
         #expect(try LocationSource.chosen(environment: [:], gpsd: nil, location: settings.location) == .fixed(GeoPoint(longitude: -68.2, latitude: 44.39)))
