@@ -47,6 +47,9 @@ public final class GPSDWatcher: Sendable {
     private let onChange: @Sendable (LocationStatus) -> Void
     private let running = Mutex(true)
     private let connection = Mutex<Int32>(-1)
+    /// What was said last: the same status is not said again (gpsd gone stays one report, however
+    /// many times connecting fails).
+    private let said = Mutex<LocationStatus?>(nil)
 
     public init(address: GPSDAddress, staleAfter: Int = 5, onChange: @escaping @Sendable (LocationStatus) -> Void) {
         self.address = address; self.staleAfter = max(staleAfter, 1); self.onChange = onChange
@@ -71,7 +74,7 @@ public final class GPSDWatcher: Sendable {
         while isRunning {
             let why = session()
             guard isRunning else { return }
-            onChange(.unavailable(why))
+            report(.unavailable(why))
             let until = Date().addingTimeInterval(wait)
             while isRunning, Date() < until { usleep(100_000) }
             wait = min(wait * 2, 10)
@@ -118,7 +121,10 @@ public final class GPSDWatcher: Sendable {
         return "stopped"
     }
 
-    private func report(_ status: LocationStatus) { if isRunning { onChange(status) } }
+    private func report(_ status: LocationStatus) {
+        guard isRunning, said.withLock({ last in defer { last = status }; return last != status }) else { return }
+        onChange(status)
+    }
 
     /// A TCP connection to gpsd within 3 s, IPv4 or IPv6, as the name resolves.
     private static func connect(_ address: GPSDAddress) -> Int32? {
@@ -229,9 +235,10 @@ public enum LocationSource: Sendable, Equatable {
 
     /// The first fix within `wait`, else the status at its end (searching, no fix, gpsd unreachable).
     public func firstFix(within wait: Duration) async -> LocationStatus {
-        guard case .gpsd(let address) = self else {
-            if case .fixed(let point) = self { return .fixed(point) }
-            return .searching
+        let address: GPSDAddress
+        switch self {
+        case .fixed(let point): return .fixed(point)
+        case .gpsd(let gpsd): address = gpsd
         }
         let (statuses, continuation) = AsyncStream.makeStream(of: LocationStatus.self, bufferingPolicy: .bufferingNewest(64))
         let watcher = GPSDWatcher(address: address) { continuation.yield($0) }

@@ -161,17 +161,17 @@ public struct TileServiceSource: MapSource {
     public func tile(_ key: TileKey) async throws -> MapTile? {
         if let reprojected {
             let image = try await reprojected.tile(z: key.z, x: key.x, y: key.y) { level, column, row in
-                try await bytes(TileKey(z: level, x: column, y: row))
+                try await fetched(TileKey(z: level, x: column, y: row)) { try RasterImage(decoding: $0) }
             }
             return image.map { MapTile(key: key, raster: $0) }
         }
-        return try await bytes(key).map { bytes in try MapTile(key: key, bytes: bytes, vector: isVector) }
+        return try await fetched(key) { try MapTile(key: key, bytes: $0, vector: isVector) }
     }
 
-    /// A tile's bytes, from the disk cache or the service (and then kept); nil where the service
-    /// has no tile.
-    private func bytes(_ key: TileKey) async throws -> Data? {
-        if let cached = cache?.read(key) { return cached }
+    /// A tile decoded, from the disk cache or the service (kept once it decodes: a damaged tile is
+    /// reported, never cached); nil where the service has no tile.
+    private func fetched<Tile>(_ key: TileKey, decode: (Data) throws -> Tile) async throws -> Tile? {
+        if let cached = cache?.read(key) { return try decode(cached) }
         guard let url = addressing.url(for: key) else { return nil }
         let response: HTTPResponse
         do throws(HTTPError) {
@@ -189,10 +189,9 @@ public struct TileServiceSource: MapSource {
             throw MapSourceError("The basemap's tile service refused a tile: "
                                  + TerminalText.sanitizedLine(error["message"]?.string ?? "no reason given", maxLength: 200) + ".")
         }
-        // Checked before it is kept: a damaged tile is reported, never cached.
-        if reprojected == nil { _ = try MapTile(key: key, bytes: bytes, vector: isVector) } else { _ = try RasterImage(decoding: bytes) }
+        let tile = try decode(bytes)
         cache?.write(key, bytes)
-        return bytes
+        return tile
     }
 
     // MARK: Helpers

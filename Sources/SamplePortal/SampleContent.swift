@@ -23,9 +23,10 @@ public final class SampleContent: Sendable {
     public let basemap: SampleBasemap
     public let packages: [String: Package]
     public let thumbnails: [String: Data]
-    /// The raster MapServers' tiles, drawn when first asked for: Web Mercator's and the UTM zone's.
+    /// The raster MapServer's tiles, drawn when first asked for.
     let rasterTiles: SampleRasterTiles
-    let surveyTiles: SampleRasterTiles
+    /// The UTM cache's geography, projected by PROJ when the cache is first asked for (not at every start).
+    private let surveyCache = Mutex<SampleRasterTiles?>(nil)
     /// The GeocodeServer's places, gathered once.
     let geocoder: SampleGeocoder
     /// The FeatureServer's places and counties, gathered once.
@@ -42,9 +43,17 @@ public final class SampleContent: Sendable {
     init(basemap: SampleBasemap, packages: [String: Package], thumbnails: [String: Data]) {
         self.basemap = basemap; self.packages = packages; self.thumbnails = thumbnails
         rasterTiles = SampleRasterTiles(basemap, scheme: .webMercator)
-        surveyTiles = SampleRasterTiles(basemap, scheme: .utm19N)
         geocoder = SampleGeocoder(basemap: basemap)
         featureServer = SampleFeatureServer(basemap: basemap)
+    }
+
+    /// The UTM cache's tiles; nil where PROJ is not on this machine.
+    var surveyTiles: SampleRasterTiles? {
+        surveyCache.withLock { built in
+            if let built { return built }
+            built = SampleTilingScheme.utm19N().map { SampleRasterTiles(basemap, scheme: $0) }
+            return built
+        }
     }
 
     var routes: SampleRouteService {

@@ -131,18 +131,18 @@ enum SampleGallery {
 struct SampleMapServer {
     let path: String
     let name: String
-    let scheme: SampleTilingScheme
     let tiles: SampleRasterTiles
+    var scheme: SampleTilingScheme { tiles.scheme }
 
     static let zooms = 2...12
     static let surveyPath = "/arcgis/rest/services/Maine_Survey_UTM/MapServer"
 
     static func topographic(_ tiles: SampleRasterTiles) -> SampleMapServer {
-        SampleMapServer(path: SampleGallery.rasterServicePath, name: "Maine Topographic", scheme: .webMercator, tiles: tiles)
+        SampleMapServer(path: SampleGallery.rasterServicePath, name: "Maine Topographic", tiles: tiles)
     }
 
     static func survey(_ tiles: SampleRasterTiles) -> SampleMapServer {
-        SampleMapServer(path: surveyPath, name: "Maine Survey", scheme: .utm19N, tiles: tiles)
+        SampleMapServer(path: surveyPath, name: "Maine Survey", tiles: tiles)
     }
 
     func respond(_ request: LoopbackRequest) -> LoopbackResponse {
@@ -229,9 +229,9 @@ struct SampleTilingScheme: Sendable {
                                   project: { WebMercator.projected(longitude: $0.longitude, latitude: $0.latitude) })
     }()
 
-    /// NAD83 / UTM zone 19N by PROJ, on the origin ArcGIS gives UTM caches.
-    static let utm19N: SampleTilingScheme = {
-        let toUTM = try! CoordinateTransform.between(.wgs84, SpatialReference(wkid: 26919))
+    /// NAD83 / UTM zone 19N by PROJ, on the origin ArcGIS gives UTM caches; nil without PROJ.
+    static func utm19N() -> SampleTilingScheme? {
+        guard let toUTM = try? CoordinateTransform.between(.wgs84, SpatialReference(wkid: 26919)) else { return nil }
         let project: @Sendable (GeoPoint) -> (x: Double, y: Double) = { toUTM(x: $0.longitude, y: $0.latitude) }
         let e = SampleCatalog.extent
         let corners = [GeoPoint(longitude: e.xmin, latitude: e.ymin), GeoPoint(longitude: e.xmin, latitude: e.ymax),
@@ -240,7 +240,7 @@ struct SampleTilingScheme: Sendable {
                                   origin: (-5_120_900, 9_998_100), resolutions: [4_000, 2_000, 1_000, 500, 250, 125, 62.5],
                                   extent: (corners.map(\.x).min()!, corners.map(\.y).min()!, corners.map(\.x).max()!, corners.map(\.y).max()!),
                                   project: project)
-    }()
+    }
 }
 
 /// A cache's raster tiles, drawn from the geography (projected into the cache's system) on first
@@ -254,7 +254,7 @@ final class SampleRasterTiles: Sendable {
     private static let countyColor: Thumbnail.Colors.RGB = (140, 150, 120)
     private static let placeColor: Thumbnail.Colors.RGB = (60, 60, 60)
 
-    private let scheme: SampleTilingScheme
+    let scheme: SampleTilingScheme
     private let layers: Layers
     private let drawn = Mutex<[TileKey: Data]>([:])
 

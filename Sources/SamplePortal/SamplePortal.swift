@@ -176,7 +176,8 @@ final class SampleRouter: Sendable {
             return SampleMapServer.topographic(content.rasterTiles).respond(request)
         }
         if request.path.hasPrefix(SampleMapServer.surveyPath) {
-            return SampleMapServer.survey(content.surveyTiles).respond(request)
+            guard let tiles = content.surveyTiles else { return .text("Not Found", status: 404) }
+            return SampleMapServer.survey(tiles).respond(request)
         }
         if request.path.hasPrefix(SampleCatalog.basemapServicePath) {
             let rest = request.path.dropFirst(SampleCatalog.basemapServicePath.count).split(separator: "/").map(String.init)

@@ -10,8 +10,8 @@ import Synchronization
 /// them), nearest pixel: a tile costs (gridCells + 1)² transforms, not one a pixel. Why this and
 /// not the map in the basemap's own system: docs/architecture.md.
 public final class ReprojectedTiles: Sendable {
-    /// The source's levels that hold tiles, coarsest first.
-    public let levels: [TileLevel]
+    /// The source's levels that hold tiles.
+    private let levels: [TileLevel]
     /// The Web Mercator zooms the source's levels come to, coarsest to finest.
     public let zooms: ClosedRange<Int>
     private let tilePixels: Int
@@ -51,7 +51,7 @@ public final class ReprojectedTiles: Sendable {
         }
         tilePixels = info.tileSize
         self.origin = origin
-        self.levels = levels.sorted { $0.resolution > $1.resolution }
+        self.levels = levels
         if let extent = info.fullExtent, extent.spatialReference == reference,
            [extent.xmin, extent.ymin, extent.xmax, extent.ymax].allSatisfy(\.isFinite), extent.xmin < extent.xmax, extent.ymin < extent.ymax {
             sourceBox = (extent.xmin, extent.ymin, extent.xmax, extent.ymax)
@@ -64,21 +64,22 @@ public final class ReprojectedTiles: Sendable {
         let a = toSource.inverse(x: centre.x, y: centre.y), b = toSource.inverse(x: centre.x + 100, y: centre.y)
         let metresPerUnit = hypot(b.x - a.x, b.y - a.y) / 100
         guard metresPerUnit.isFinite, metresPerUnit > 0 else { throw .unsupported("its tiles lie where \(reference.summary) gives no position") }
+        // Levels past the zooms mapbook draws are drawn at its nearest (levels is not empty).
         let webZooms = levels.map { log2(WebMercator.resolution(zoom: 0) / ($0.resolution * metresPerUnit)) }
-        guard let low = webZooms.min()?.rounded(.down).int(in: 0...22), let high = webZooms.max()?.rounded().int(in: 0...22) else {
-            throw .unsupported("its levels come to no zoom mapbook draws")
-        }
+        let low = webZooms.min()!.clampedInt(in: 0...22, rounding: .down), high = webZooms.max()!.clampedInt(in: 0...22)
         zooms = low...max(low, high)
     }
 
     /// A package's Web Mercator tile, read from its own tiles.
     public func tile(z: Int, x: Int, y: Int, from source: any TileSource) async throws -> RasterImage? {
-        try await tile(z: z, x: x, y: y) { level, column, row in try source.tile(z: level, x: column, y: row) }
+        try await tile(z: z, x: x, y: y) { level, column, row in
+            try source.tile(z: level, x: column, y: row).map { data throws(TileFormatError) in try RasterImage(decoding: data) }
+        }
     }
 
-    /// The Web Mercator tile `z/x/y` drawn from the source's tiles, each fetched (by its level id,
-    /// column and row) once; nil where the source has none.
-    public func tile(z: Int, x: Int, y: Int, fetch: (_ level: Int, _ column: Int, _ row: Int) async throws -> Data?) async throws -> RasterImage? {
+    /// The Web Mercator tile `z/x/y` drawn from the source's tiles, each fetched and decoded (by
+    /// its level id, column and row) once; nil where the source has none.
+    public func tile(z: Int, x: Int, y: Int, fetch: (_ level: Int, _ column: Int, _ row: Int) async throws -> RasterImage?) async throws -> RasterImage? {
         guard (0...30).contains(z), x >= 0, y >= 0, x < 1 << z, y < 1 << z else { return nil }
         let n = Self.gridCells, size = Self.tileSize
         let span = 2 * WebMercator.originShift / Double(1 << z)
@@ -138,9 +139,9 @@ public final class ReprojectedTiles: Sendable {
     }
 
     /// A source tile decoded, from those kept when a neighbour needed it too.
-    private func sourceTile(_ key: DecodedTiles.Key, fetch: (Int, Int, Int) async throws -> Data?) async throws -> RasterImage? {
+    private func sourceTile(_ key: DecodedTiles.Key, fetch: (Int, Int, Int) async throws -> RasterImage?) async throws -> RasterImage? {
         if let kept = decoded.withLock({ $0.tiles[key] }) { return kept }
-        let image = try await fetch(key.level, key.column, key.row).map { data throws(TileFormatError) in try RasterImage(decoding: data) }
+        let image = try await fetch(key.level, key.column, key.row)
         decoded.withLock { $0.keep(image, for: key, most: Self.keptDecoded) }
         return image
     }

@@ -34,9 +34,9 @@ struct RealGeodatabaseTests {
     }
 
     /// A State Plane file made by ArcGIS Pro: every shape of every layer read (its polygons keep
-    /// several rings without part indexes), and a box asked for through the spatial index, in the
-    /// layer's own feet, finds exactly the features a full read finds in it.
-    @Test func aStatePlaneFileIsReadWholeAndThroughItsIndex() throws {
+    /// several rings without part indexes), and a box asked for finds exactly the features a full
+    /// read finds in it (its rows come through its `_evw` views; ProjectedIndexTests asks an index).
+    @Test func aStatePlaneFileIsReadWholeAndByABox() throws {
         let gdb = try Geodatabase(path: SharedData.url("real/ios_loudoun_anno.geodatabase").path)
         #expect(gdb.layers.count == 8 && gdb.layers.allSatisfy { $0.cannotBeDrawn == nil })
         for layer in gdb.layers {
