@@ -77,7 +77,7 @@ public final class PlainApp {
         if isDone { finish() }
     }
 
-    /// Prints each fact whose sentence changed, and the list once, when it first loads.
+    /// Prints each fact whose sentence changed, and the list once, when it has loaded and settled.
     private func showFacts() {
         let state = program.state
         var seen = Set<String>()
@@ -89,7 +89,9 @@ public final class PlainApp {
             }
         }
         for key in printed.keys where !seen.contains(key) { printed[key] = nil }
-        if !listShown, state.catalog.phase == .loaded, state.catalog.webMapItem != nil {
+        // Once settled, so the list says each area's checked state, not "Checking its packages…"
+        // that no later line would correct.
+        if !listShown, state.catalog.phase == .loaded, state.catalog.webMapItem != nil, state.isSettled {
             listShown = true
             PlainView.list(state).forEach(say)
         }

@@ -245,11 +245,14 @@ struct PlainModeTests {
     @Test func aScriptPipedAtOnceSaysWhatTypingItSays() async throws {
         let script = ["list", "details 2", "open 2", "back", "maps search topographic", "maps", "details 3",
                       "ruler -68.7726,44.8012 -68.2039,44.3876", "remove 2", "download 3", "remove 3", "yes", "list"]
-        // Typed: each line once the output has been still for a while.
+        // Typed: each line once the output has been still for a while, and once the answer that
+        // comes late (a map drawn, a download done) is in: a loaded machine can be still for long.
+        let lateAnswers = ["open 2": "Type back to leave it.", "download 3": "Boston downloaded"]
         let (server, typedData, typed) = try await Self.listed()
         defer { server.stop(); try? FileManager.default.removeItem(atPath: typedData) }
         for line in script {
             typed.send(line)
+            if let answer = lateAnswers[line] { try await typed.waitFor(answer) }
             var last = typed.printed
             while true {
                 try await Task.sleep(for: .milliseconds(700))
