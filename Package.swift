@@ -76,18 +76,18 @@ let package = Package(
         .target(name: "Connectivity", dependencies: ["MapbookCore", "EventLoop", "CNetlink"]),
         // The app's logic as values: state, events, the pure update, effects, key map, layout.
         .target(name: "AppModel", dependencies: ["ArcGISModel", "Geometry", "UserFiles", "LibraryModel", "MapbookCore", "TileFormats", "MapRender",
-                                              "TerminalCanvas"]),
+                                              "TerminalCanvas", "Location"]),
         // What the browser and the command line both ask of the world: place finding, route planning, the
         // operational layers' loaders, side-loaded maps, the package shelf. No model, no runtime.
         .target(name: "MapbookServices", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "ArcGISPortal", "OfflineLibrary", "Places", "MapbookAssets",
                                                      "MapRender", "MapSources", "MobilePackages", "Geodatabase", "TileFormats", "Editing"]),
         // Performs the model's effects with the services, and feeds the results back as events.
-        .target(name: "AppRuntime", dependencies: ["LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "Geodatabase", "MapbookCore", "HTTP", "ArcGISPortal",
+        .target(name: "AppRuntime", dependencies: ["Location", "LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "Geodatabase", "MapbookCore", "HTTP", "ArcGISPortal",
                                                 "TileFormats", "MapRender", "MapSources", "MobilePackages", "OfflineLibrary", "MapbookAssets", "MapbookServices", "Editing"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
-        .target(name: "PlainUI", dependencies: ["Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender"]),
+        .target(name: "PlainUI", dependencies: ["Location", "Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender"]),
         // The renderer: the model's state to a frame, pure; it reaches neither the network nor the library.
-        .target(name: "TerminalRender", dependencies: ["Geometry", "UserFiles", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapbookAssets"]),
+        .target(name: "TerminalRender", dependencies: ["Location", "Geometry", "UserFiles", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapbookAssets"]),
         .target(name: "TerminalUI", dependencies: ["TerminalRender", "Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
                                                    "MapbookAssets", "CCurses", "CTerminal"]),
         .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "CLibraryLoader", "Geodatabase", "Places"]),
@@ -114,7 +114,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "SamplePortalTests", dependencies: ["MapbookCore", "ArcGISModel", "Geometry", "SamplePortal", "PortalFixtures", "ArcGISPortal", "HTTP", "TileFormats",
                                                                "MapbookAssets", "SharedTestData"]),
-        .testTarget(name: "CLITests", dependencies: ["MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "Geodatabase", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP", "Editing", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "CLITests", dependencies: ["GPSFixtures", "MapbookCore", "SamplePortal", "ArcGISModel", "Geometry", "Geodatabase", "mapbook", "PortalFixtures", "TileFormats", "SharedTestData", "LoopbackHTTP", "Editing", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "SignInTests", dependencies: ["ArcGISModel", "SignIn", "ArcGISPortal", "HTTP", "PortalFixtures", "SamplePortal", "MapbookCore", "LoopbackHTTP"]),
         .testTarget(name: "EditingTests", dependencies: ["Editing", "ArcGISModel", "Geometry", "Geodatabase", "MapbookCore", "CSQLite", "SharedTestData"]),
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "CSQLite", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
@@ -122,9 +122,9 @@ let package = Package(
         .testTarget(name: "TileFormatsTests", dependencies: ["MapbookCore", "Geometry", "TileFormats", "SharedTestData"]),
         .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary", "HTTP", "LibraryModel",
                                                                "MapRender", "MapSources", "PortalFixtures", "SamplePortal", "LoopbackHTTP", "TileFormats", "MapbookServices"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "OfflineLibrary", "TerminalCanvas", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
+        .testTarget(name: "AppModelTests", dependencies: ["Location", "AppRuntime", "EventLoop", "LibraryModel", "OfflineLibrary", "TerminalCanvas", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
                                                           "MapSources", "MapRender", "TileFormats", "MapbookAssets", "PlainUI"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalRender", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
+        .testTarget(name: "TerminalUITests", dependencies: ["GPSFixtures", "Location", "AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalRender", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
                                                             "SamplePortal", "SnapshotSupport", "HTTP", "SharedTestData"],
                     exclude: ["Snapshots"]),
@@ -138,6 +138,8 @@ let package = Package(
         .target(name: "SharedTestData", dependencies: ["TileFormats"], path: "Tests/SharedTestData"),
         // Test support: text snapshots compared with files, recorded with MAPBOOK_RECORD_SNAPSHOTS=1.
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
+        // Test support: gpsd fed by gpsfake on a private port, replaying NMEA written by the tests.
+        .target(name: "GPSFixtures", path: "Tests/GPSFixtures"),
         // Test support: the sample portal, its content built once per test process.
         .target(name: "PortalFixtures", dependencies: ["ArcGISModel", "SamplePortal", "OfflineLibrary", "MapbookCore", "AppModel", "AppRuntime",
                                                     "EventLoop", "ArcGISPortal", "MapSources", "HTTP", "LoopbackHTTP"], path: "Tests/PortalFixtures"),

@@ -7,6 +7,7 @@ import TileFormats
 import ArcGISModel
 import Geometry
 import UserFiles
+import Location
 
 /// How far loading the web map has come.
 public enum LoadPhase: Equatable, Sendable {
@@ -197,8 +198,27 @@ public struct Preferences: Equatable, Sendable {
     public var mapMode: MapMode = .braille
     /// Edits sync by themselves once the portal answers (`sync = auto`, the default).
     public var syncsEditsByItself = true
+    /// Where the position comes from (`LocationSource.chosen`), and whether it is watched from the
+    /// start (the config or GPSD_HOST named it) or from the first `f`.
+    public var location: LocationSource = .gpsd(GPSDAddress("127.0.0.1")!)
+    public var watchesLocationAtStart = false
 
     public init() {}
+}
+
+extension Preferences {
+    /// The location source from the config and the environment, by the rule `mapbook where` uses
+    /// (`LocationSource.chosen`); watched from the start when either names one. A GPSD_HOST that
+    /// is not an address is said (the sentence returned) and the default gpsd is used.
+    public mutating func takeLocation(from settings: Settings, environment: [String: String]) -> String? {
+        do throws(LocationSourceError) {
+            location = try LocationSource.chosen(environment: environment, gpsd: settings.gpsd, location: settings.location)
+            watchesLocationAtStart = settings.gpsd != nil || settings.location != nil || environment["GPSD_HOST"]?.isEmpty == false
+            return nil
+        } catch {
+            return error.sentence
+        }
+    }
 }
 
 /// The portal this browser talks to: its host, whether it is connected and reachable, and who
@@ -271,6 +291,18 @@ public struct Handoff: Equatable, Sendable {
     public init() {}
 }
 
+/// The places the browser measures from: those searched for, and where this device is.
+public struct Places: Equatable, Sendable {
+    /// The places searched for, the latest first (a few): what "nearest" measures from, and where
+    /// directions start when no other place is typed.
+    public var recent: [MapPin] = []
+    /// Where this device is (gpsd's fix, or the config's position); nil until it is watched (from
+    /// the start when the config or GPSD_HOST names a source, else from the first `f`).
+    public var here: LocationStatus?
+
+    public init() {}
+}
+
 /// The user's pins (any portal), as last read, and their places.
 public struct PinsState: Equatable, Sendable {
     public var all: [Pin] = []
@@ -294,9 +326,8 @@ public struct AppState: Equatable, Sendable {
     public var overview = OverviewState()
     /// The areas list: its order, filter, selection and scroll, and whether it has the keys.
     public var list = AreaListState()
-    /// The places searched for, the latest first (a few): what "nearest" measures from, and where
-    /// directions start when no other place is typed.
-    public var recentPlaces: [MapPin] = []
+    /// The places searched for, and where this device is.
+    public var places = Places()
     /// The directions asked for this session, and the one shown.
     public var directions = Directions()
     /// The requests under way (routes, estimates, searches, what's here, sign-in), by id.
@@ -496,7 +527,7 @@ public struct AppState: Equatable, Sendable {
 
     /// The key the user presses for `intent`, as text for a sentence ("r to retry").
     /// The place searched for last.
-    public var lastPlace: MapPin? { recentPlaces.first }
+    public var lastPlace: MapPin? { places.recent.first }
 
     public func key(_ intent: Intent) -> String { KeyMap.key(for: intent, preferences.keyBindings) ?? "its key" }
 }

@@ -27,15 +27,16 @@ public enum App {
             if serial == state.requests.noticeSerial, state.notice?.fades == true { state.notice = nil }
             return []
         case .started:
-            if let map = state.map, map.isStandalone { return [.map(.openMap(session: map.session, .given)), .pins(.loadPins)] }
+            let location = watchLocationAtStart(&state)
+            if let map = state.map, map.isStandalone { return [.map(.openMap(session: map.session, .given)), .pins(.loadPins)] + location }
             state.catalog.phase = state.catalog.webMapItem == nil ? state.portal.connectingPhase : state.catalog.phase
             let maps = state.catalog.startsOnMaps.map { showMaps(&state, on: $0) } ?? []
             state.catalog.startsOnMaps = nil
             guard state.catalog.hasWebMap else {
                 state.catalog.phase = .starting(Self.chooseAWebMap(state))
-                return [.catalog(.readLibrary), .catalog(.connectPortal), .pins(.loadPins)] + maps
+                return [.catalog(.readLibrary), .catalog(.connectPortal), .pins(.loadPins)] + maps + location
             }
-            return [.catalog(.readLibrary), .catalog(.loadWebMap), .pins(.loadPins)] + maps
+            return [.catalog(.readLibrary), .catalog(.loadWebMap), .pins(.loadPins)] + maps + location
         case .terminal(let terminal):
             return terminalEvent(&state, terminal)
         case .intent(let intent):

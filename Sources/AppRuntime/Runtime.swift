@@ -42,6 +42,7 @@ public final class Runtime {
     private let directions: DirectionsHandler
     private let areas: AreaMakerHandler
     private let edits: EditsHandler
+    private let location: LocationHandler
 
     /// `clock`: what the runtime's waits (a notice's fading) and the network monitor's are timed by.
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
@@ -63,6 +64,7 @@ public final class Runtime {
         packages = PackagesHandler(connection: connection, root: library.root, mirror: library.mirror, send: send, tasks: tasks)
         areas = AreaMakerHandler(library: library, connection: connection, send: send, tasks: tasks)
         edits = EditsHandler(library: library, connection: connection, send: send, tasks: tasks)
+        location = LocationHandler(send: send)
     }
 
     /// Where events go: the program that owns this runtime.
@@ -79,6 +81,7 @@ public final class Runtime {
         case .copy(let text): clipboard?(text)
         case .catalog(let effect): catalog.perform(effect)
         case .downloads(let effect): downloads.perform(effect)
+        case .map(.watchLocation(let source)): location.watch(source)
         case .map(let effect): maps.perform(effect)
         case .maps(let effect): directory.perform(effect)
         case .packages(let effect): packages.perform(effect)
@@ -103,6 +106,7 @@ public final class Runtime {
     /// monitor, and every task, and waits until they have stopped.
     public func shutdown() async {
         await catalog.stop()
+        location.stop()
         downloads.finish()
         await tasks.stopAll()
     }

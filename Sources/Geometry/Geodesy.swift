@@ -30,6 +30,17 @@ public enum Geodesy {
         return (atan2(y, x) / radians + 360).truncatingRemainder(dividingBy: 360)
     }
 
+    /// The point `meters` from `start` along the initial `bearing` (degrees from north): an
+    /// accuracy circle's edge, a "go to" distance checked.
+    public static func destination(from start: GeoPoint, bearing: Double, meters: Double) -> GeoPoint {
+        let radians = Double.pi / 180
+        let angle = meters / earthRadius, theta = bearing * radians, phi = start.latitude * radians
+        let latitude = asin(sin(phi) * cos(angle) + cos(phi) * sin(angle) * cos(theta))
+        let longitude = start.longitude * radians + atan2(sin(theta) * sin(angle) * cos(phi), cos(angle) - sin(phi) * sin(latitude))
+        let wrapped = (longitude / radians + 540).truncatingRemainder(dividingBy: 360) - 180
+        return GeoPoint(longitude: wrapped, latitude: latitude / radians)
+    }
+
     /// A bearing as one of eight compass points.
     public static func compassPoint(_ bearing: Double) -> String {
         ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][Int((bearing + 22.5) / 45) % 8]

@@ -72,6 +72,26 @@ public enum LocationStatus: Sendable, Equatable {
         }
     }
 
+    /// A few words for a crowded status bar: "3D ±17 m", "no fix", "fix 12 s old", "no gpsd".
+    public var brief: String {
+        switch self {
+        case .searching: "searching"
+        case .noFix: "no fix"
+        case .fix(let fix, _): (fix.dimension == .threeD ? "3D" : "2D") + (fix.accuracy.map { " ±" + Self.metres($0) } ?? " fix")
+        case .stale(_, let seconds): "fix \(seconds) s old"
+        case .unavailable: "no gpsd"
+        case .fixed: "set position"
+        }
+    }
+
+    /// A position now (a fix, or the one the config sets): not searching, lost or stale.
+    public var isCurrent: Bool {
+        switch self {
+        case .fix, .fixed: true
+        case .searching, .noFix, .stale, .unavailable: false
+        }
+    }
+
     private static func metres(_ value: Double) -> String {
         value < 10 ? String(format: "%.1f m", value) : String(format: "%.0f m", value)
     }

@@ -26,6 +26,42 @@ public struct MapOverlays: Sendable {
         public init(path: [GeoPoint], points: [GeoPoint], centre: GeoPoint) { self.path = path; self.points = points; self.centre = centre }
     }
 
+    /// Where this device is: a mark (an arrow when it moves), its accuracy as a circle.
+    public struct Here: Sendable, Equatable {
+        public var point: GeoPoint
+        /// The accuracy circle's radius, metres.
+        public var accuracy: Double?
+        /// Degrees from north it moves toward, when it moves.
+        public var heading: Double?
+        /// False for the last fix of a receiver gone quiet: drawn grey.
+        public var isCurrent: Bool
+
+        public init(point: GeoPoint, accuracy: Double? = nil, heading: Double? = nil, isCurrent: Bool = true) {
+            self.point = point; self.accuracy = accuracy; self.heading = heading; self.isCurrent = isCurrent
+        }
+
+        func glyph(ascii: Bool) -> Character {
+            guard let heading, heading.isFinite else { return ascii ? "*" : "◎" }
+            let octant = Int((heading.truncatingRemainder(dividingBy: 360) + 360 + 22.5) / 45) % 8
+            return ascii ? Array("^/>\\v/<\\")[octant] : Array("↑↗→↘↓↙←↖")[octant]
+        }
+
+        func color(_ theme: MapTheme) -> PaletteIndex { isCurrent ? theme.here : theme.neighbourBorder }
+
+        /// Marked among the names, above every other mark.
+        func mark(into names: inout LabelPass, ascii: Bool, theme: MapTheme, projection: MapProjection, size: (columns: Int, rows: Int)) {
+            names.mark(point, glyph: glyph(ascii: ascii), rank: .identified, color: color(theme), projection: projection, size: size)
+        }
+
+        /// The accuracy circle, when it is more than a few dots across.
+        func drawCircle(viewport: MapViewport, into frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool, theme: MapTheme) {
+            guard let accuracy, accuracy.isFinite, accuracy / viewport.resolution >= 3, accuracy < 1_000_000 else { return }
+            let ring = (0...48).map { Geodesy.destination(from: point, bearing: Double($0) * 7.5, meters: accuracy) }
+            FeatureHighlight.drawPath(.lines([ring]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
+                                      color: color(theme), dots: 1)
+        }
+    }
+
     public var identified: (geometry: GeoGeometry, title: String)?
     public var ruler: Ruler?
     public var route: RouteLine?
@@ -33,11 +69,13 @@ public struct MapOverlays: Sendable {
     public var searched: (label: String, point: GeoPoint)?
     /// The part of the view a new area of your own takes.
     public var outline: GeoExtent?
+    public var here: Here?
 
     public init(identified: (geometry: GeoGeometry, title: String)? = nil, ruler: Ruler? = nil, route: RouteLine? = nil,
-                pins: [(title: String, point: GeoPoint)] = [], searched: (label: String, point: GeoPoint)? = nil, outline: GeoExtent? = nil) {
+                pins: [(title: String, point: GeoPoint)] = [], searched: (label: String, point: GeoPoint)? = nil, outline: GeoExtent? = nil,
+                here: Here? = nil) {
         self.identified = identified; self.ruler = ruler; self.route = route; self.pins = pins; self.searched = searched
-        self.outline = outline
+        self.outline = outline; self.here = here
     }
 
     /// The picture (one drawn for another size shows as far as it fits), then the route, the
@@ -92,6 +130,10 @@ public struct MapOverlays: Sendable {
                 names.mark(point, glyph: ascii ? "o" : "●", rank: .selected, color: theme.ruler, projection: projection, size: size)
             }
             names.mark(ruler.centre, glyph: "+", rank: .selected, color: theme.ruler, projection: projection, size: size)
+        }
+        if let here {
+            here.drawCircle(viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors, theme: theme)
+            here.mark(into: &names, ascii: ascii, theme: theme, projection: projection, size: size)
         }
         // A pin on the searched place's cell stands for it (it was pinned there): the pin shows, first
         // among the names, not hidden under the search marker.

@@ -70,10 +70,13 @@ public struct OverviewMap: Sendable {
     public var selected: Int?
     /// The user's pins in view, each a glyph and its title.
     public var pins: [(title: String, point: GeoPoint)]
+    /// Where this device is, marked as on the map (no circle: the overview is far too coarse).
+    public var here: MapOverlays.Here?
 
     public init(geography: OverviewGeography, webMapExtent: GeoExtent?, areas: [OverviewArea], selected: Int?,
-                pins: [(title: String, point: GeoPoint)] = []) {
+                pins: [(title: String, point: GeoPoint)] = [], here: MapOverlays.Here? = nil) {
         self.geography = geography; self.webMapExtent = webMapExtent; self.areas = areas; self.selected = selected; self.pins = pins
+        self.here = here
     }
 
     /// What the view must show: the web map and its areas, else the land.
@@ -165,6 +168,7 @@ public struct OverviewMap: Sendable {
             names.mark(pin.point, glyph: glyphs == .unicode ? "⚑" : "P", label: pin.title, rank: .pin, color: theme.pin,
                        projection: projection, size: size)
         }
+        here?.mark(into: &names, ascii: glyphs != .unicode, theme: theme, projection: projection, size: size)
         if let selected = chosen {
             // Its mark at its centre, and its name beside its box (also in the caption bar).
             let corners = box(areas[selected].extent)

@@ -100,6 +100,8 @@ public struct MapTheme: Sendable, Equatable {
     public var routeStep: PaletteIndex = 226
     public var routeStart: PaletteIndex = 46
     public var routeEnd: PaletteIndex = 196
+    /// This device's position and its accuracy circle.
+    public var here: PaletteIndex = 45
 
     public init() {}
 
@@ -125,6 +127,7 @@ public struct MapTheme: Sendable, Equatable {
         theme.routeStep = 166
         theme.routeStart = 28
         theme.routeEnd = 160
+        theme.here = 26
         return theme
     }()
 }

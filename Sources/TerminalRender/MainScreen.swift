@@ -44,7 +44,8 @@ enum MainScreen {
         let map = OverviewMap(geography: options.geography,
                               webMapExtent: state.webMapExtent,
                               areas: shown, selected: selected,
-                              pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) })
+                              pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
+                              here: state.hereMark)
         // The basemap picture when one was drawn for this pane's size, else the bundled outline.
         let mapPart = (columns: rect.width, rows: rect.height - 1)
         let basemap = state.overview.basemap.flatMap { image -> (picture: MapPicture, projection: MapProjection)? in

@@ -1,4 +1,5 @@
 import AppModel
+import Location
 import Foundation
 import MapRender
 import MapbookCore
@@ -95,6 +96,12 @@ public enum Renderer {
             x = frame.put(" " + network.0, x: 0, y: y, style: network.1, limit: positionStart)
             x = frame.put(" \(glyphs.vertical) ", x: x, y: y, style: theme.statusBar, limit: positionStart)
         }
+        // Where this device is, once it is watched: how good the fix is, in a few words.
+        if let here = state.places.here {
+            let mark = options.glyphs == .unicode ? "◎ " : "* "
+            x = frame.put(mark + here.brief, x: x, y: y, style: here.isCurrent ? theme.online : theme.offline, limit: positionStart)
+            x = frame.put(" \(glyphs.vertical) ", x: x, y: y, style: theme.statusBar, limit: positionStart)
+        }
         let room = positionStart - x - 1
         // The network's state is the indicator's to say; the bar keeps the keys that still work.
         let message = state.notice?.isNetworkState == true ? nil : state.message
@@ -133,5 +140,20 @@ public enum Renderer {
         let c = Calendar.current.dateComponents([.day, .month, .hour, .minute], from: date)
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return String(format: "%d %@ %02d:%02d", c.day ?? 0, months[max(min((c.month ?? 1) - 1, 11), 0)], c.hour ?? 0, c.minute ?? 0)
+    }
+}
+
+extension AppState {
+    /// Where this device is, as the map and the overview mark it: its accuracy, and its heading
+    /// while it moves (faster than a slow walk: a receiver standing still points anywhere).
+    var hereMark: MapOverlays.Here? {
+        switch places.here {
+        case .fix(let fix, _)?:
+            let moving = (fix.speed ?? 0) > 0.5 ? fix.track : nil
+            return MapOverlays.Here(point: fix.position, accuracy: fix.accuracy, heading: moving)
+        case .stale(let fix, _)?: return MapOverlays.Here(point: fix.position, accuracy: fix.accuracy, isCurrent: false)
+        case .fixed(let point)?: return MapOverlays.Here(point: point)
+        case .searching?, .noFix?, .unavailable?, nil: return nil
+        }
     }
 }

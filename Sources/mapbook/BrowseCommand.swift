@@ -94,7 +94,8 @@ enum Browser {
             state.preferences.keyBindings = KeyMap.bindings(overriding: settings.keys)
             state.preferences.units = settings.units
             state.portal.keepsSignIn = keepsSignIn
-            if let problem = problems.first { state.notice = .problem(problem) }
+            let locationProblem = state.preferences.takeLocation(from: settings, environment: ProcessInfo.processInfo.environment)
+            if let problem = problems.first ?? locationProblem { state.notice = .problem(problem) }
             // The plain mode starts on the list, numbered as always: where the full screen was left
             // (its order, a map open) is the full screen's.
             if !display.runsPlain, let remembering, let view = remembering.views.view(portal: remembering.portal, webMap: webMap.rawValue) {

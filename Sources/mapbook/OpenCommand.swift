@@ -53,6 +53,9 @@ struct OpenCommand: AsyncParsableCommand {
             map.mode = mode
             state.screen = .map(map)
         }
+        if let problem = state.preferences.takeLocation(from: settings, environment: ProcessInfo.processInfo.environment) {
+            state.notice = .problem(problem)
+        }
         return Program(state: state, runtime: runtime)
     }
 }

@@ -272,7 +272,7 @@ struct AreaOrderTests {
 
     @Test func nearestFirstMeasuresFromThePlaceSearchedLast() {
         var state = Fixture.loaded()
-        state.recentPlaces = [MapPin(point: GeoPoint(longitude: -70.25, latitude: 43.66), label: "Portland, ME, USA")]
+        state.places.recent = [MapPin(point: GeoPoint(longitude: -70.25, latitude: 43.66), label: "Portland, ME, USA")]
         _ = Fixture.keys(&state, .character("o"))
         #expect(state.message == "Areas nearest to Portland, ME, USA first.")
         #expect(titles(state) == ["Greater Portland", "Acadia", "Bangor"])

@@ -112,7 +112,7 @@ extension App {
             state.overlay = .search(PlaceSearch(purpose: .routeStop(stops: shown.stops, first: false, fallback: fallback)))
             return []
         }
-        let earlier = state.recentPlaces.first { Geodesy.distance($0.point, here.point) > sameStop }
+        let earlier = state.places.recent.first { Geodesy.distance($0.point, here.point) > sameStop }
         state.overlay = .search(PlaceSearch(purpose: .routeStop(stops: [.place(here)], first: true,
                                                                 fallback: earlier.map { RouteStop(name: $0.label, point: $0.point) })))
         return []

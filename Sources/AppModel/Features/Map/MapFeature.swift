@@ -2,6 +2,7 @@ import MapRender
 import MapbookCore
 import ArcGISModel
 import Geometry
+import Location
 
 /// A map open full screen and the overview: its source, its pictures, its operational layers, identify, the basemap chosen.
 public enum MapFeature {
@@ -20,7 +21,8 @@ public enum MapFeature {
         /// The portal's basemap gallery, or why it could not be had.
         case basemapGallery(Result<[BasemapChoice], LoadFailure>)
         /// The basemap chosen for the web map could not be kept for the next start; one sentence.
-        case basemapNotKept(String)
+        case basemapNotKept(String)        /// Where this device is now, as the location source says (at most five times a second).
+        case location(LocationStatus)
     }
 
     /// The work this feature asks for (`Effect.map`), performed by its handler in the runtime.
@@ -41,7 +43,8 @@ public enum MapFeature {
         /// Ask the portal for its basemap gallery (→ `basemapGallery`).
         case loadBasemapGallery
         /// Keep the basemap chosen for this web map in the library; nil goes back to the web map's own.
-        case rememberBasemap(Basemap?)
+        case rememberBasemap(Basemap?)        /// Watch where this device is, from now until the program ends (→ `location`); asked once.
+        case watchLocation(LocationSource)
     }
 }
 
@@ -73,6 +76,8 @@ extension App {
         case .basemapNotKept(let sentence):
             state.notice = .problem(sentence)
             return []
+        case .location(let status):
+            return locationChanged(&state, status)
         }
     }
 }

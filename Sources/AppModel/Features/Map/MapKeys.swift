@@ -38,6 +38,8 @@ public enum MapIntent: Hashable, Sendable {
     case takeBackPoint
     /// `Y`: the centre's `LON,LAT` to the clipboard; `E`: the view's `W,S,E,N`.
     case copyPosition, copyExtent
+    /// `f`: the map centred on this device's position; again, following it.
+    case locate
 }
 
 extension MapFeature {
@@ -50,6 +52,9 @@ extension MapFeature {
                    context: .map, hint: "+- zoom"),
         KeyBinding(keys: [.character("-"), .character("_")], intent: .map(.zoomOut), action: .zoomOut, label: "-", summary: "Zoom out", context: .map, hint: nil),
         KeyBinding(keys: [.character("0")], intent: .map(.home), action: .home, label: "0", summary: "Back to the whole map or area", context: .map, hint: "0 home"),
+        KeyBinding(keys: [.character("f")], intent: .map(.locate), action: .locate, label: "f",
+                   summary: "Where am I: centre on this device's position (gpsd, or the config's location); again: follow it (a pan stops)",
+                   context: .map, hint: "f where"),
         KeyBinding(keys: [.character("b")], intent: .map(.showBookmarks), action: .bookmarks, label: "b", summary: "Bookmarks: go to a saved place",
                    context: .map, hint: "b bookmarks"),
         KeyBinding(keys: [.character("L")], intent: .map(.showLayers), action: .layers, label: "L",

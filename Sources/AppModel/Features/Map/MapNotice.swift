@@ -15,6 +15,12 @@ extension MapFeature {
         /// `Y`: the centre's position put on the clipboard; `E`: the view's extent.
         case copiedPosition(String)
         case copiedExtent(String)
+        /// `f`: watching starts, from `source` ("gpsd at 127.0.0.1:2947"); there is no position
+        /// yet (what the source says); centred on it (how good it is); following it, or not.
+        case locating(source: String)
+        case noPosition(String)
+        case centredOnPosition(String)
+        case followingPosition, stoppedFollowing
 
         /// The sentence, naming the keys of `keys` where it names one.
         func sentence(keys: [KeyBinding]) -> String {
@@ -28,6 +34,12 @@ extension MapFeature {
             case .bookmark(let name, let area?): "Bookmark: \(name), outside \(area): this map holds the area's layers and basemap only."
             case .copiedPosition(let position): "Copied \(position) (LON,LAT) to the clipboard."
             case .copiedExtent(let extent): "Copied \(extent) (W,S,E,N) to the clipboard."
+            case .locating(let source): "Looking for this device's position from \(source)…"
+            case .noPosition(let why): "No position yet: \(why)."
+            case .centredOnPosition(let how):
+                "Centred on this device's position (\(how)); \(KeyMap.key(for: .map(.locate), keys) ?? "its key") again follows it."
+            case .followingPosition: "Following this device's position; a pan stops following."
+            case .stoppedFollowing: "Stopped following this device's position."
             }
         }
 

@@ -64,6 +64,8 @@ public struct MapViewState: Equatable, Sendable {
     public var fitsHomeWhenOpened = true
     /// A place searched for, marked on the map with its name.
     public var pin: MapPin?
+    /// The view follows this device's position (`f`, twice; a pan by hand stops it).
+    public var followsLocation = false
     /// Where the operational layers come from, to open them again on another basemap.
     public var operational: OperationalLayers?
     /// The operational layers' names, top first: the layer list shows them above the basemap's.

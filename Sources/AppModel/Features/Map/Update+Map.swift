@@ -135,10 +135,10 @@ extension App {
     private static func pan(_ state: inout AppState, _ move: Move) -> [Effect] {
         let (columns, rows) = mapCells(state)
         switch move {
-        case .up: return self.move(&state) { $0.panned(dotsX: 0, dotsY: -rows) }
-        case .down: return self.move(&state) { $0.panned(dotsX: 0, dotsY: rows) }
-        case .left: return self.move(&state) { $0.panned(dotsX: -columns / 2, dotsY: 0) }
-        case .right: return self.move(&state) { $0.panned(dotsX: columns / 2, dotsY: 0) }
+        case .up: return self.move(&state, byHand: true) { $0.panned(dotsX: 0, dotsY: -rows) }
+        case .down: return self.move(&state, byHand: true) { $0.panned(dotsX: 0, dotsY: rows) }
+        case .left: return self.move(&state, byHand: true) { $0.panned(dotsX: -columns / 2, dotsY: 0) }
+        case .right: return self.move(&state, byHand: true) { $0.panned(dotsX: columns / 2, dotsY: 0) }
         case .scroll(let notches): return self.move(&state) { $0.zoomed(by: Double(-notches)) }
         case .pageUp, .pageDown, .top, .bottom: return []
         }
@@ -147,13 +147,13 @@ extension App {
     private static func onMap(_ state: inout AppState, _ asked: MapIntent) -> [Effect] {
         guard let map = state.map else { return [] }
         switch asked {
-        case .pan(let dx, let dy): return move(&state) { $0.panned(dotsX: Double(-dx * 2), dotsY: Double(-dy * 4)) }
+        case .pan(let dx, let dy): return move(&state, byHand: true) { $0.panned(dotsX: Double(-dx * 2), dotsY: Double(-dy * 4)) }
         case .zoomIn: return move(&state) { $0.zoomed(by: 1) }
         case .zoomOut: return move(&state) { $0.zoomed(by: -1) }
         case .zoomAt(let steps, let column, let row):
             let (columns, rows) = mapCells(state)
             let anchor = (x: Double(column * 2 + 1) - columns, y: Double(row * 4 + 2) - rows * 2)
-            return move(&state) { $0.zoomed(by: Double(steps), anchor: anchor) }
+            return move(&state, byHand: true) { $0.zoomed(by: Double(steps), anchor: anchor) }
         case .home: return goHome(&state)
         case .showBookmarks:
             guard !map.bookmarks.isEmpty else { state.notice = .map(.noBookmarks); return [] }
@@ -164,6 +164,7 @@ extension App {
         case .showBasemaps: return showBasemaps(&state)
         case .whatsHere: return whatsHere(&state)
         case .copyPosition: return copyPosition(&state)
+        case .locate: return locate(&state)
         case .copyExtent: return copyExtent(&state)
         case .identify: return identify(&state)
         case .identifyAt(let column, let row) where map.ruler != nil: return layRuler(&state, at: (column, row))
@@ -275,8 +276,13 @@ extension App {
         return []
     }
 
-    private static func move(_ state: inout AppState, _ change: (MapViewport) -> MapViewport) -> [Effect] {
-        state.withMap { $0.viewport = change($0.viewport) }
+    /// A new view; one moved `byHand` (a pan, a zoom toward the pointer) stops following the
+    /// position, a zoom about the centre keeps it.
+    private static func move(_ state: inout AppState, byHand: Bool = false, _ change: (MapViewport) -> MapViewport) -> [Effect] {
+        state.withMap { map in
+            map.viewport = change(map.viewport)
+            if byHand { map.followsLocation = false }
+        }
         return requestMapDraw(&state)
     }
 
@@ -285,9 +291,13 @@ extension App {
         return fit(&state, extent)
     }
 
+    /// The view fitted to `extent` (home, a bookmark, a place): it no longer follows the position.
     static func fit(_ state: inout AppState, _ extent: GeoExtent) -> [Effect] {
         let rect = state.layout?.mapRect
-        state.withMap { $0.viewport = MapViewport(fitting: extent, columns: max(rect?.width ?? 1, 1), rows: max(rect?.height ?? 1, 1)) }
+        state.withMap { map in
+            map.viewport = MapViewport(fitting: extent, columns: max(rect?.width ?? 1, 1), rows: max(rect?.height ?? 1, 1))
+            map.followsLocation = false
+        }
         return requestMapDraw(&state)
     }
 

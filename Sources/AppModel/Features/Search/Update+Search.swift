@@ -195,9 +195,9 @@ extension App {
 
     /// The places searched for, the latest first: the same place moves to the front.
     static func remember(_ state: inout AppState, _ place: MapPin) {
-        state.recentPlaces.removeAll { Geodesy.distance($0.point, place.point) < sameStop }
-        state.recentPlaces.insert(place, at: 0)
-        state.recentPlaces = Array(state.recentPlaces.prefix(5))
+        state.places.recent.removeAll { Geodesy.distance($0.point, place.point) < sameStop }
+        state.places.recent.insert(place, at: 0)
+        state.places.recent = Array(state.places.recent.prefix(5))
     }
 
     // MARK: What's here

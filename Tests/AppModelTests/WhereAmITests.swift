@@ -1,0 +1,101 @@
+import Foundation
+import MapRender
+import MapbookCore
+import Testing
+@testable import AppModel
+import Geometry
+import Location
+import UserFiles
+
+/// `f` on the map: watching where this device is starts, the view centres on the position, again
+/// follows it as it moves; a pan by hand stops following; the states the receiver is in are kept
+/// as themselves.
+@Suite("Where am I: the position on the map")
+struct WhereAmITests {
+    static let barHarbor = GeoPoint(longitude: -68.2039, latitude: 44.3876)
+
+    static func fix(_ point: GeoPoint, accuracy: Double = 6) -> LocationStatus {
+        .fix(GPSFix(dimension: .threeD, position: point, accuracy: accuracy), Satellites(used: 8, visible: 12))
+    }
+
+    static func centre(_ state: AppState) -> GeoPoint { state.map!.viewport.center.geographic }
+
+    static func near(_ a: GeoPoint, _ b: GeoPoint, within meters: Double = 30) -> Bool { Geodesy.distance(a, b) < meters }
+
+    @Test func theFirstKeyStartsWatchingAndTheViewFollowsTheFirstPosition() {
+        var state = IdentifyTests.openMap()
+        let effects = Fixture.keys(&state, .character("f"))
+        #expect(effects == [.map(.watchLocation(state.preferences.location))])
+        #expect(state.places.here == .searching && state.map?.followsLocation == true)
+        #expect(state.message?.contains("gpsd at 127.0.0.1:2947") == true, "\(state.message ?? "")")
+        // A second `f` while searching asks nothing more and says why there is no position.
+        _ = App.update(&state, .map(.location(.noFix(Satellites(used: 2, visible: 9)))))
+        #expect(Fixture.keys(&state, .character("f")).isEmpty)
+        #expect(state.message == "No position yet: no fix, 2 of 9 satellites.")
+        let draws = App.update(&state, .map(.location(Self.fix(Self.barHarbor))))
+        #expect(Self.near(Self.centre(state), Self.barHarbor) && draws.contains { if case .map(.drawMap) = $0 { true } else { false } })
+    }
+
+    @Test func fCentresThenFollowsAndAPanByHandStopsFollowing() {
+        var state = IdentifyTests.openMap()
+        state.places.here = Self.fix(Self.barHarbor)
+        #expect(!Self.near(Self.centre(state), Self.barHarbor, within: 1_000))
+        _ = Fixture.keys(&state, .character("f"))
+        #expect(Self.near(Self.centre(state), Self.barHarbor) && state.map?.followsLocation == false)
+        #expect(state.message?.hasPrefix("Centred on this device's position (3D fix ±6.0 m, 8 of 12 satellites)") == true, "\(state.message ?? "")")
+        _ = Fixture.keys(&state, .character("f"))
+        #expect(state.map?.followsLocation == true && state.message == "Following this device's position; a pan stops following.")
+        // The walk goes on: the view goes with it; jitter within a cell moves nothing.
+        let along = Geodesy.destination(from: Self.barHarbor, bearing: 45, meters: 2_000)
+        _ = App.update(&state, .map(.location(Self.fix(along))))
+        #expect(Self.near(Self.centre(state), along))
+        let before = state.map!.viewport
+        let jitter = Geodesy.destination(from: along, bearing: 90, meters: 0.2)
+        #expect(App.update(&state, .map(.location(Self.fix(jitter)))).isEmpty && state.map!.viewport == before)
+        // A zoom keeps following; a pan stops it, and the view then stays where it was panned.
+        _ = Fixture.keys(&state, .character("+"))
+        #expect(state.map?.followsLocation == true)
+        _ = Fixture.keys(&state, .left)
+        #expect(state.map?.followsLocation == false)
+        let panned = Self.centre(state)
+        _ = App.update(&state, .map(.location(Self.fix(Geodesy.destination(from: along, bearing: 0, meters: 3_000)))))
+        #expect(Self.centre(state) == panned)
+        // Home stops it too; `f` while following stops it.
+        _ = Fixture.keys(&state, .character("f"), .character("f"))
+        #expect(state.map?.followsLocation == true)
+        _ = Fixture.keys(&state, .character("f"))
+        #expect(state.map?.followsLocation == false && state.message == "Stopped following this device's position.")
+        _ = Fixture.keys(&state, .character("f"), .character("f"), .character("0"))
+        #expect(state.map?.followsLocation == false)
+    }
+
+    /// A stale fix is still shown (where the device was), gpsd's sentence is sanitized, and the
+    /// config's source is watched from the start.
+    @Test func statesAreKeptAsThemselvesAndWatchingStartsWhenTheConfigNamesASource() throws {
+        var state = IdentifyTests.openMap()
+        _ = App.update(&state, .map(.location(.unavailable("gpsd at \u{1B}[31mbad cannot be reached"))))
+        #expect(state.places.here?.summary.contains("\u{1B}") == false && state.places.here?.summary.contains("cannot be reached") == true)
+        let gpsFix = GPSFix(dimension: .twoD, position: Self.barHarbor, accuracy: 40)
+        _ = App.update(&state, .map(.location(.stale(gpsFix, seconds: 7))))
+        #expect(state.places.here?.position == Self.barHarbor && state.places.here?.isCurrent == false)
+
+        var fresh = AppState(portalHost: "example.com", webMapID: .exploreMaine, phase: .loading)
+        var settings = Settings()
+        settings.location = Self.barHarbor
+        #expect(fresh.preferences.takeLocation(from: settings, environment: [:]) == nil)
+        #expect(fresh.preferences.watchesLocationAtStart && fresh.preferences.location == .fixed(Self.barHarbor))
+        #expect(App.update(&fresh, .started).contains(.map(.watchLocation(.fixed(Self.barHarbor)))))
+        var quiet = AppState(portalHost: "example.com", webMapID: .exploreMaine, phase: .loading)
+        #expect(quiet.preferences.takeLocation(from: Settings(), environment: [:]) == nil && !quiet.preferences.watchesLocationAtStart)
+        #expect(!App.update(&quiet, .started).contains { if case .map(.watchLocation) = $0 { true } else { false } })
+        #expect(quiet.preferences.takeLocation(from: Settings(), environment: ["GPSD_HOST": "not an address:x"]) != nil)
+    }
+
+    @Test func destinationIsTheInverseOfDistanceAndBearing() {
+        for (bearing, meters) in [(0.0, 100.0), (45, 2_000), (200, 50_000), (359, 1)] {
+            let there = Geodesy.destination(from: Self.barHarbor, bearing: bearing, meters: meters)
+            #expect(abs(Geodesy.distance(Self.barHarbor, there) - meters) < meters * 1e-6 + 1e-6)
+            #expect(abs(((Geodesy.bearing(from: Self.barHarbor, to: there) - bearing + 540).truncatingRemainder(dividingBy: 360)) - 180) < 1e-3)
+        }
+    }
+}

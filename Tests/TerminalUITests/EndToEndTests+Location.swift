@@ -1,0 +1,74 @@
+import Foundation
+import GPSFixtures
+import PortalFixtures
+import Testing
+
+/// The browser on a real gpsd: `gpsfake` replays a walk north-east from Bar Harbor's village green
+/// that ends in a tunnel.
+extension EndToEndTests {
+    /// The centre's latitude in the map's footer ("44.3876°N 68.2039°W  z14.4 …").
+    static func footerLatitude(_ screen: String) -> Double? {
+        guard let range = screen.range(of: #"\d+\.\d{4}°N \d+\.\d{4}°W  z"#, options: .regularExpression) else { return nil }
+        return Double(screen[range].prefix { $0 != "°" })
+    }
+
+    /// Where the moving mark (its heading north-east) is on the screen: row and column.
+    static func mark(_ screen: String) -> (row: Int, column: Int)? {
+        for (row, line) in screen.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if let index = line.firstIndex(of: "↗") { return (row, line.distance(from: line.startIndex, to: index)) }
+        }
+        return nil
+    }
+
+    /// GPSD_HOST names gpsd, so it is watched from the start: the status bar says the fix. On the
+    /// map, `f` centres on the position and again follows it (the centre moves north-east with the
+    /// walk); a pan stops following (the centre stays, the mark walks on); in the tunnel the bar
+    /// says there is no fix.
+    @Test(.enabled(if: tmuxAvailable && GPSFake.available, "needs tmux, gpsd and gpsfake (scripts/setup installs them)"),
+          .timeLimit(.minutes(3)))
+    func theMarkFollowsAWalkInBarHarborAndTheTunnelLosesTheFix() async throws {
+        let portal = try SampleFixture.start()
+        defer { portal.stop() }
+        // 0.0002° a second (about 27 m) for 60 s with a fix, then 15 s in the tunnel; gpsfake
+        // plays a second of it each 0.6 s, from when mapbook connects.
+        let gps = try GPSFake(sentences: GPSFake.walk(seconds: 75, step: 0.0002, fixFor: 60))
+        defer { gps.stop() }
+        let tmux = try Tmux(width: 120, height: 40)
+        defer { tmux.close() }
+        try tmux.start("GPSD_HOST=127.0.0.1:\(gps.port) " + Self.browseCommand(portal))
+        _ = try await tmux.waitFor("6 map areas", timeout: 30)
+        try await tmux.waitUntil("the fix in the status bar", timeout: 30) { $0.contains("◎ 3D ±") || $0.contains("◎ 2D ±") }
+
+        // Acadia's map (online): `f` centres on the walker, near the green.
+        tmux.send("j")
+        _ = try await tmux.waitFor("2/7")
+        tmux.send("m")
+        _ = try await tmux.waitFor("Acadia › Map", timeout: 30)
+        tmux.send("+", "+", "+")
+        tmux.send("f")
+        var screen = try await tmux.waitFor("Centred on this device's position")
+        let centred = try #require(Self.footerLatitude(screen), "\(screen)")
+        #expect(abs(centred - 44.39) < 0.02, "\(screen)")
+
+        // Again: following; the centre goes north with the walk.
+        tmux.send("f")
+        _ = try await tmux.waitFor("Following this device's position")
+        screen = try await tmux.waitUntil("the centre to move north with the walk", timeout: 20) { screen in
+            (Self.footerLatitude(screen) ?? 0) > centred + 0.0005
+        }
+        // A pan stops following: the centre stays where it was panned, the mark walks on.
+        tmux.send("h")
+        screen = try await tmux.waitUntil("the pan drawn, the mark in view") { Self.mark($0) != nil && Self.footerLatitude($0) != nil }
+        let panned = try #require(Self.footerLatitude(screen)), before = try #require(Self.mark(screen))
+        let after = try await tmux.waitUntil("the mark to walk on", timeout: 20) { screen in
+            guard let mark = Self.mark(screen) else { return false }
+            return mark.row < before.row || mark.column > before.column
+        }
+        #expect(Self.footerLatitude(after) == panned, "the view stays where it was panned")
+
+        // The tunnel: no fix, said as such; the mark goes.
+        screen = try await tmux.waitFor("◎ no fix", timeout: 60)
+        tmux.send("q")
+        _ = try await tmux.waitFor("[exit 0]")
+    }
+}
