@@ -299,6 +299,22 @@ public struct Places: Equatable, Sendable {
     /// Where this device is (gpsd's fix, or the config's position); nil until it is watched (from
     /// the start when the config or GPSD_HOST names a source, else from the first `f`).
     public var here: LocationStatus?
+    /// The track being recorded (`T` on a map), if one is.
+    public var recording: TrackRecording?
+
+    public init() {}
+}
+
+/// A track being recorded in the browser: which fixes it keeps (`TrackRecorder`, the rule
+/// `mapbook tracks record` keeps too), its file's id once started, and the points to draw. The
+/// handler writes its file in the order asked (start, points, end), so the points need no id.
+public struct TrackRecording: Equatable, Sendable {
+    /// The file's id, for the sentence that ends it; nil until the handler has started it.
+    public var id: String?
+    public var recorder = TrackRecorder()
+    /// What the map draws: every point kept, thinned to every other one past `mostDrawn`.
+    public var drawn: [GeoPoint] = []
+    public static let mostDrawn = 20_000
 
     public init() {}
 }

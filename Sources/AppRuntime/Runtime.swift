@@ -64,7 +64,7 @@ public final class Runtime {
         packages = PackagesHandler(connection: connection, root: library.root, mirror: library.mirror, send: send, tasks: tasks)
         areas = AreaMakerHandler(library: library, connection: connection, send: send, tasks: tasks)
         edits = EditsHandler(library: library, connection: connection, send: send, tasks: tasks)
-        location = LocationHandler(send: send)
+        location = LocationHandler(tracks: TrackStore(root: library.root), send: send)
     }
 
     /// Where events go: the program that owns this runtime.
@@ -81,7 +81,7 @@ public final class Runtime {
         case .copy(let text): clipboard?(text)
         case .catalog(let effect): catalog.perform(effect)
         case .downloads(let effect): downloads.perform(effect)
-        case .map(.watchLocation(let source)): location.watch(source)
+        case .map(let effect) where effect.isLocation: location.perform(effect)
         case .map(let effect): maps.perform(effect)
         case .maps(let effect): directory.perform(effect)
         case .packages(let effect): packages.perform(effect)
@@ -106,7 +106,7 @@ public final class Runtime {
     /// monitor, and every task, and waits until they have stopped.
     public func shutdown() async {
         await catalog.stop()
-        location.stop()
+        await location.stop()
         downloads.finish()
         await tasks.stopAll()
     }

@@ -16,7 +16,7 @@ public struct GPSFix: Sendable, Equatable {
     public var track: Double?
     /// Metres a second over the ground.
     public var speed: Double?
-    /// The fix's time, as the receiver says.
+    /// The fix's time, as the receiver says (else when gpsd's report was heard).
     public var time: Date?
 
     public init(dimension: Dimension, position: GeoPoint, altitude: Double? = nil, accuracy: Double? = nil, track: Double? = nil,

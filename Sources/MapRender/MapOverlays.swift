@@ -70,12 +70,14 @@ public struct MapOverlays: Sendable {
     /// The part of the view a new area of your own takes.
     public var outline: GeoExtent?
     public var here: Here?
+    /// The track being recorded, drawn under the position's mark.
+    public var track: [GeoPoint]
 
     public init(identified: (geometry: GeoGeometry, title: String)? = nil, ruler: Ruler? = nil, route: RouteLine? = nil,
                 pins: [(title: String, point: GeoPoint)] = [], searched: (label: String, point: GeoPoint)? = nil, outline: GeoExtent? = nil,
-                here: Here? = nil) {
+                here: Here? = nil, track: [GeoPoint] = []) {
         self.identified = identified; self.ruler = ruler; self.route = route; self.pins = pins; self.searched = searched
-        self.outline = outline; self.here = here
+        self.outline = outline; self.here = here; self.track = track
     }
 
     /// The picture (one drawn for another size shows as far as it fits), then the route, the
@@ -130,6 +132,10 @@ public struct MapOverlays: Sendable {
                 names.mark(point, glyph: ascii ? "o" : "●", rank: .selected, color: theme.ruler, projection: projection, size: size)
             }
             names.mark(ruler.centre, glyph: "+", rank: .selected, color: theme.ruler, projection: projection, size: size)
+        }
+        if track.count > 1 {
+            FeatureHighlight.drawPath(.lines([track]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
+                                      color: theme.here, dots: 1)
         }
         if let here {
             here.drawCircle(viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors, theme: theme)

@@ -86,7 +86,7 @@ enum MapScreen {
             pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
             searched: route == nil ? map.pin.map { ($0.label, $0.point) } : nil,
             outline: { if case .newArea(let form)? = state.overlay { form.extent } else { nil } }(),
-            here: state.hereMark)
+            here: state.hereMark, track: state.places.recording?.drawn ?? [])
         // The directions panel covers the map's right: no name goes under it.
         let covered = route == nil && map.card != .directions ? 0 : ScreenLayout.directionsPanelWidth(mapWidth: rect.width) + 1
         overlays.draw(over: map.image?.picture, viewport: map.viewport, into: &frame, rect: rect, theme: options.theme.map,

@@ -100,6 +100,9 @@ public enum Renderer {
         if let here = state.places.here {
             let mark = options.glyphs == .unicode ? "◎ " : "* "
             x = frame.put(mark + here.brief, x: x, y: y, style: here.isCurrent ? theme.online : theme.offline, limit: positionStart)
+            if let recording = state.places.recording {
+                x = frame.put(" · track \(recording.recorder.count)", x: x, y: y, style: theme.statusBar, limit: positionStart)
+            }
             x = frame.put(" \(glyphs.vertical) ", x: x, y: y, style: theme.statusBar, limit: positionStart)
         }
         let room = positionStart - x - 1

@@ -40,7 +40,7 @@ struct Mapbook: AsyncParsableCommand {
         version: HTTPClient.version,
         subcommands: [BrowseCommand.self, AreasCommand.self, AreaCommand.self, InfoCommand.self, DownloadCommand.self, LibraryCommand.self,
                       RemoveCommand.self, VerifyCommand.self, CacheCommand.self, BasemapsCommand.self, SearchCommand.self, ReverseCommand.self, RouteCommand.self, PinsCommand.self, IdentifyCommand.self, AuthCommand.self, MapsCommand.self, ConfigCommand.self, SnapshotCommand.self, OpenCommand.self, PackageCommand.self, PackagesCommand.self, ImportCommand.self, StageCommand.self, SamplePortalCommand.self, FeatureCommand.self, EditsCommand.self,
-                      WhereCommand.self, DemoCommand.self],
+                      WhereCommand.self, TracksCommand.self, DemoCommand.self],
         defaultSubcommand: BrowseCommand.self)
 
     /// `mapbook --portal URL areas`: the browser's options given before a subcommand are the

@@ -91,6 +91,37 @@ struct WhereAmITests {
         #expect(quiet.preferences.takeLocation(from: Settings(), environment: ["GPSD_HOST": "not an address:x"]) != nil)
     }
 
+    /// `T`: a track starts (and watching with it), each fix the recorder keeps is drawn and
+    /// written, `T` again ends it with its figures; one with no point is not kept.
+    @Test func tRecordsATrackFromTheFixesAndEndsIt() {
+        var state = IdentifyTests.openMap()
+        state.preferences.units = .metric
+        #expect(Fixture.keys(&state, .character("T")) == [.map(.startTrack), .map(.watchLocation(state.preferences.location))])
+        #expect(state.places.recording != nil && state.message == "Recording a track; T again ends it.")
+        _ = App.update(&state, .map(.trackStarted(id: "20260601-140000")))
+        let t0 = Date(timeIntervalSince1970: 1_780_000_000)
+        var written: [Effect] = []
+        for second in 0..<5 {
+            let point = Geodesy.destination(from: Self.barHarbor, bearing: 45, meters: Double(second) * 20)
+            let fix = GPSFix(dimension: .threeD, position: point, accuracy: 4, time: t0.addingTimeInterval(Double(second)))
+            written += App.update(&state, .map(.location(.fix(fix, nil))))
+            // The same fix again (a second report of the same second) adds nothing.
+            written += App.update(&state, .map(.location(.fix(fix, Satellites(used: 7, visible: 9)))))
+        }
+        #expect(written.count == 5 && state.places.recording?.drawn.count == 5)
+        if case .map(.appendToTrack(let points))? = written.last { #expect(points.first?.accuracy == 4) } else { Issue.record("\(written)") }
+        #expect(Fixture.keys(&state, .character("T")) == [.map(.endTrack(keep: true))])
+        #expect(state.places.recording == nil && state.message == "Track kept: 5 points, 80 m (mapbook tracks export 20260601-140000).",
+                "\(state.message ?? "")")
+        // Nothing recorded: nothing kept.
+        _ = Fixture.keys(&state, .character("T"))
+        #expect(Fixture.keys(&state, .character("T")) == [.map(.endTrack(keep: false))] && state.message == "No point was recorded; no track was kept.")
+        // A track that cannot be written ends, saying why.
+        _ = Fixture.keys(&state, .character("T"))
+        _ = App.update(&state, .map(.trackNotKept("The track could not be written (No space left on device); the points before are kept.")))
+        #expect(state.places.recording == nil && state.message?.contains("No space left on device") == true)
+    }
+
     @Test func destinationIsTheInverseOfDistanceAndBearing() {
         for (bearing, meters) in [(0.0, 100.0), (45, 2_000), (200, 50_000), (359, 1)] {
             let there = Geodesy.destination(from: Self.barHarbor, bearing: bearing, meters: meters)

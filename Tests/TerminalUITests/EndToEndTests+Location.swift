@@ -45,6 +45,9 @@ extension EndToEndTests {
         tmux.send("m")
         _ = try await tmux.waitFor("Acadia › Map", timeout: 30)
         tmux.send("+", "+", "+")
+        // A track recorded from here on.
+        tmux.send("T")
+        _ = try await tmux.waitFor("Recording a track")
         tmux.send("f")
         var screen = try await tmux.waitFor("Centred on this device's position")
         let centred = try #require(Self.footerLatitude(screen), "\(screen)")
@@ -66,9 +69,30 @@ extension EndToEndTests {
         }
         #expect(Self.footerLatitude(after) == panned, "the view stays where it was panned")
 
+        // The track ends, kept; GDAL reads its GPX with as many points as the browser said.
+        tmux.send("T")
+        screen = try await tmux.waitUntil("the track kept") { $0.contains("Track kept: ") }
+        let kept = try #require(screen.firstMatch(of: /Track kept: (\d+) points?, .*\(mapbook tracks export ([0-9-]+)\)/), "\(screen)")
+
         // The tunnel: no fix, said as such; the mark goes.
         screen = try await tmux.waitFor("◎ no fix", timeout: 60)
         tmux.send("q")
         _ = try await tmux.waitFor("[exit 0]")
+
+        let gpx = tmux.library.appendingPathComponent("walk.gpx").path
+        tmux.respawn("mapbook tracks export \(kept.2) -o \(gpx)", fullScreen: false)
+        _ = try await tmux.waitFor("[exit 0]")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ogrinfo") else { return }
+        let ogrinfo = Process()
+        ogrinfo.executableURL = URL(fileURLWithPath: "/usr/bin/ogrinfo")
+        ogrinfo.arguments = ["-ro", "-so", gpx, "track_points"]
+        let out = Pipe()
+        ogrinfo.standardOutput = out
+        ogrinfo.standardError = FileHandle.nullDevice
+        try ogrinfo.run()
+        let summary = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ogrinfo.waitUntilExit()
+        #expect(summary.contains("Feature Count: \(kept.1)\n"), "\(summary)")
+        #expect(Int(kept.1) ?? 0 >= 3, "\(kept.1) points")
     }
 }

@@ -2,18 +2,54 @@ import AppModel
 import EventLoop
 import Foundation
 import Location
+import MapbookCore
+import OfflineLibrary
 import Synchronization
 
 /// Where this device is: gpsd watched on a thread of its own (`GPSDWatcher`), or the config's
 /// fixed position. Reports reach the model at most five times a second, the latest winning: a
-/// 10 Hz or 100 Hz receiver wakes the screen no more than that.
+/// 10 Hz or 100 Hz receiver wakes the screen no more than that. The track being recorded is
+/// written off the UI thread, in the order asked: started, appended (each point flushed to the
+/// disk), ended.
 @UIActor
 final class LocationHandler {
     private let send: EventSink
     private var watcher: GPSDWatcher?
     private let latest = LatestReport()
+    private let tracks: TrackWriter
+    private let writes = SerialQueue()
 
-    init(send: EventSink) { self.send = send }
+    init(tracks: TrackStore, send: EventSink) { self.tracks = TrackWriter(store: tracks); self.send = send }
+
+    func perform(_ effect: MapFeature.Effect) {
+        switch effect {
+        case .watchLocation(let source): watch(source)
+        case .startTrack: write { tracks, writing in
+            let track = try tracks.start(name: "")
+            writing = track.id
+            return .trackStarted(id: track.id)
+        }
+        case .appendToTrack(let points): write { tracks, writing in
+            if let id = writing { try tracks.append(points, to: id) }
+            return nil
+        }
+        case .endTrack(let keep): write { tracks, writing in
+            defer { writing = nil }
+            if !keep, let id = writing { try tracks.remove(id) }
+            return nil
+        }
+        default: return
+        }
+    }
+
+    /// Runs `work` after the writes asked before; a failure ends the track and is said.
+    private func write(_ work: @escaping @Sendable (TrackStore, inout String?) throws -> MapFeature.Action?) {
+        let tracks = tracks
+        writes.async { [weak self] in
+            guard let action = tracks.run(work) else { return }
+            Task { @UIActor in self?.send(.map(action)) }
+        }
+    }
 
     /// Starts watching (once: a second ask while watching changes nothing).
     func watch(_ source: LocationSource) {
@@ -35,10 +71,29 @@ final class LocationHandler {
         }
     }
 
-    /// Stops watching; its thread ends within a second.
-    func stop() {
+    /// Stops watching (its thread ends within a second) once the track's writes asked for are done.
+    func stop() async {
         watcher?.stop()
         watcher = nil
+        await writes.flush()
+    }
+}
+
+/// The track store and the id of the track being written, for the writes' queue.
+final class TrackWriter: Sendable {
+    private let store: TrackStore
+    private let current = Mutex<String?>(nil)
+
+    init(store: TrackStore) { self.store = store }
+
+    /// `work` on the store and the current track; a failure ends the track, as an action that says why.
+    func run(_ work: (TrackStore, inout String?) throws -> MapFeature.Action?) -> MapFeature.Action? {
+        current.withLock { current in
+            do { return try work(store, &current) } catch {
+                current = nil
+                return .trackNotKept(error.userSentence)
+            }
+        }
     }
 }
 

@@ -226,7 +226,7 @@ extension MapViewHandler {
         case .drawOverview(let request, let sources): drawOverview(request, sources: sources)
         case .loadBasemapGallery: loadBasemapGallery()
         case .rememberBasemap(let basemap): rememberBasemap(basemap)
-        case .watchLocation: return  // `Runtime.perform` hands it to its `LocationHandler`
+        case .watchLocation, .startTrack, .appendToTrack, .endTrack: return  // `Runtime.perform` hands them to its `LocationHandler`
         }
     }
 }

@@ -23,6 +23,9 @@ public enum MapFeature {
         /// The basemap chosen for the web map could not be kept for the next start; one sentence.
         case basemapNotKept(String)        /// Where this device is now, as the location source says (at most five times a second).
         case location(LocationStatus)
+        /// The track's file was started (→ its points are written), or a track could not be kept.
+        case trackStarted(id: String)
+        case trackNotKept(String)
     }
 
     /// The work this feature asks for (`Effect.map`), performed by its handler in the runtime.
@@ -45,6 +48,22 @@ public enum MapFeature {
         /// Keep the basemap chosen for this web map in the library; nil goes back to the web map's own.
         case rememberBasemap(Basemap?)        /// Watch where this device is, from now until the program ends (→ `location`); asked once.
         case watchLocation(LocationSource)
+        /// Start a track's file (→ `trackStarted` or `trackNotKept`); append points to it, flushed
+        /// to the disk (→ `trackNotKept` when they cannot be); end it, removed when nothing was
+        /// kept. Done in the order asked.
+        case startTrack
+        case appendToTrack([TrackPoint])
+        case endTrack(keep: Bool)
+    }
+}
+
+extension MapFeature.Effect {
+    /// Where this device is and the track recorded from it: the location handler's work.
+    public var isLocation: Bool {
+        switch self {
+        case .watchLocation, .startTrack, .appendToTrack, .endTrack: true
+        default: false
+        }
     }
 }
 
@@ -78,6 +97,12 @@ extension App {
             return []
         case .location(let status):
             return locationChanged(&state, status)
+        case .trackStarted(let id):
+            return trackStarted(&state, id: id)
+        case .trackNotKept(let sentence):
+            state.places.recording = nil
+            state.notice = .problem(TerminalText.sanitizedLine(sentence, maxLength: 300))
+            return []
         }
     }
 }

@@ -38,8 +38,9 @@ public enum MapIntent: Hashable, Sendable {
     case takeBackPoint
     /// `Y`: the centre's `LON,LAT` to the clipboard; `E`: the view's `W,S,E,N`.
     case copyPosition, copyExtent
-    /// `f`: the map centred on this device's position; again, following it.
-    case locate
+    /// `f`: the map centred on this device's position; again, following it. `T`: a track recorded
+    /// from the position, or (recording) ended and kept.
+    case locate, recordTrack
 }
 
 extension MapFeature {
@@ -55,6 +56,9 @@ extension MapFeature {
         KeyBinding(keys: [.character("f")], intent: .map(.locate), action: .locate, label: "f",
                    summary: "Where am I: centre on this device's position (gpsd, or the config's location); again: follow it (a pan stops)",
                    context: .map, hint: "f where"),
+        KeyBinding(keys: [.character("T")], intent: .map(.recordTrack), action: .recordTrack, label: "T",
+                   summary: "Record a track from this device's position (again: end it; mapbook tracks exports it as GPX or GeoJSON)",
+                   context: .map, hint: nil),
         KeyBinding(keys: [.character("b")], intent: .map(.showBookmarks), action: .bookmarks, label: "b", summary: "Bookmarks: go to a saved place",
                    context: .map, hint: "b bookmarks"),
         KeyBinding(keys: [.character("L")], intent: .map(.showLayers), action: .layers, label: "L",

@@ -21,6 +21,11 @@ extension MapFeature {
         case noPosition(String)
         case centredOnPosition(String)
         case followingPosition, stoppedFollowing
+        /// `T`: recording started; a track ended with its points and length (its id, for
+        /// `mapbook tracks export`), or with none (nothing kept).
+        case recordingTrack
+        case trackKept(id: String, points: Int, length: String)
+        case trackEmpty
 
         /// The sentence, naming the keys of `keys` where it names one.
         func sentence(keys: [KeyBinding]) -> String {
@@ -40,6 +45,10 @@ extension MapFeature {
                 "Centred on this device's position (\(how)); \(KeyMap.key(for: .map(.locate), keys) ?? "its key") again follows it."
             case .followingPosition: "Following this device's position; a pan stops following."
             case .stoppedFollowing: "Stopped following this device's position."
+            case .recordingTrack: "Recording a track; \(KeyMap.key(for: .map(.recordTrack), keys) ?? "its key") again ends it."
+            case .trackKept(let id, let points, let length):
+                "Track kept: \(points) point\(points == 1 ? "" : "s"), \(length) (mapbook tracks export \(id))."
+            case .trackEmpty: "No point was recorded; no track was kept."
             }
         }
 

@@ -17,8 +17,9 @@ extension App {
     static func locationChanged(_ state: inout AppState, _ status: LocationStatus) -> [Effect] {
         // gpsd's sentences name the address the config gave: text that reaches the terminal.
         state.places.here = if case .unavailable(let why) = status { .unavailable(TerminalText.sanitizedLine(why, maxLength: 200)) } else { status }
-        guard let map = state.map, map.followsLocation, let point = status.position, !isCentred(map, on: point) else { return [] }
-        return centre(&state, on: point)
+        let recorded = recordFix(&state, status)
+        guard let map = state.map, map.followsLocation, let point = status.position, !isCentred(map, on: point) else { return recorded }
+        return recorded + centre(&state, on: point)
     }
 
     /// `f`: watching started (the view then follows the first position), else centred on the
@@ -60,5 +61,44 @@ extension App {
     private static func centre(_ state: inout AppState, on point: GeoPoint) -> [Effect] {
         state.withMap { $0.viewport = MapViewport(center: MercatorPoint(point), zoom: $0.viewport.zoom) }
         return requestMapDraw(&state)
+    }
+}
+
+/// `T`: a track recorded from the position, drawn as it grows, kept crash-safe by the handler.
+extension App {
+    /// A track starts (watching too, when it was not), or the one being recorded ends.
+    static func recordTrack(_ state: inout AppState) -> [Effect] {
+        if let recording = state.places.recording {
+            state.places.recording = nil
+            let count = recording.recorder.count
+            state.notice = count == 0 ? .map(.trackEmpty)
+                : .map(.trackKept(id: recording.id ?? "", points: count, length: state.preferences.units.format(recording.recorder.length)))
+            return [.map(.endTrack(keep: count > 0))]
+        }
+        state.places.recording = TrackRecording()
+        state.notice = .map(.recordingTrack)
+        var effects: [Effect] = [.map(.startTrack)]
+        if state.places.here == nil {
+            state.places.here = .searching
+            effects.append(.map(.watchLocation(state.preferences.location)))
+        }
+        return effects
+    }
+
+    static func trackStarted(_ state: inout AppState, id: String) -> [Effect] {
+        state.places.recording?.id = id
+        return []
+    }
+
+    /// A fix offered to the track being recorded: the point kept is drawn and written.
+    static func recordFix(_ state: inout AppState, _ status: LocationStatus) -> [Effect] {
+        guard var recording = state.places.recording, case .fix(let fix, _) = status,
+              case .success(let point) = recording.recorder.take(fix, now: fix.time ?? .distantPast) else { return [] }
+        recording.drawn.append(point.position)
+        if recording.drawn.count > TrackRecording.mostDrawn {
+            recording.drawn = recording.drawn.enumerated().filter { $0.offset % 2 == 0 || $0.offset == recording.drawn.count - 1 }.map(\.element)
+        }
+        state.places.recording = recording
+        return [.map(.appendToTrack([point]))]
     }
 }

@@ -165,6 +165,7 @@ extension App {
         case .whatsHere: return whatsHere(&state)
         case .copyPosition: return copyPosition(&state)
         case .locate: return locate(&state)
+        case .recordTrack: return recordTrack(&state)
         case .copyExtent: return copyExtent(&state)
         case .identify: return identify(&state)
         case .identifyAt(let column, let row) where map.ruler != nil: return layRuler(&state, at: (column, row))
