@@ -50,7 +50,7 @@ public enum Screen: Equatable, Sendable {
 /// itself (`ListState.focus` says which part of it). A message from before it opened is not its to show.
 public enum CardFocus: Equatable, Sendable {
     case help, confirm, filter, search, pinForm, signIn, newArea, maps, featureForm
-    case mapPanel(MapPanel), identify, whatsHere, ruler, directions
+    case mapPanel(MapPanel), identify, whatsHere, ruler, directions, goTo
 }
 
 public enum Overlay: Equatable, Sendable {
@@ -537,6 +537,7 @@ public struct AppState: Equatable, Sendable {
         case .whatsHere?: return .whatsHere
         case .ruler?: return .ruler
         case .directions?: return .directions
+        case .goTo?: return .goTo
         case nil: return nil
         }
     }

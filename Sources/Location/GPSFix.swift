@@ -48,6 +48,14 @@ public enum LocationStatus: Sendable, Equatable {
     /// The position set in the config (`location = LON,LAT`), for a machine without a receiver.
     case fixed(GeoPoint)
 
+    /// How far off the position may be, metres (gpsd's `eph`), when it says.
+    public var accuracy: Double? {
+        switch self {
+        case .fix(let fix, _), .stale(let fix, _): fix.accuracy
+        case .searching, .noFix, .unavailable, .fixed: nil
+        }
+    }
+
     /// The position to show, when there is one (a stale one too).
     public var position: GeoPoint? {
         switch self {

@@ -24,7 +24,7 @@ enum FocusKeys {
             return self.maps(maps, state: state)
         case .mapPanel(let panel)?: return KeyMap.hints(in: .mapList, panel: panel, bindings: state.preferences.keyBindings)
         case .directions?: return KeyMap.hints(in: .directions, bindings: state.preferences.keyBindings)
-        case .identify?, .whatsHere?, .ruler?, nil: return nil
+        case .identify?, .whatsHere?, .ruler?, .goTo?, nil: return nil
         }
     }
 

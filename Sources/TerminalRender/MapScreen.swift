@@ -31,6 +31,11 @@ enum MapScreen {
             drawPanel(map, rows: state.mapPanelRows, in: rect, into: &frame, options: options)
         }
         if let here = map.whatsHere { drawWhatsHere(here, in: rect, into: &frame, options: options) }
+        if let place = map.goTo {
+            let lines = place.goToLines(from: state.places.here, units: state.preferences.units)
+            drawCornerCard("Go to \(place.label)", lines: lines.enumerated().map { ($0.element, $0.offset == 0 ? options.theme.card.overlaid(by: CellStyle(bold: true)) : options.theme.card.overlaid(by: options.theme.dim)) },
+                           closing: " \(state.key(.map(.goTo))) close ", in: rect, into: &frame, options: options)
+        }
         if map.card == .directions { DirectionsPanel.draw(state.directions, in: rect, into: &frame, options: options) }
         // A card's keys; else what the last drawing could not draw, else the map's keys.
         let hints = FocusKeys.of(state)?.joined(separator: "  ")
@@ -84,7 +89,7 @@ enum MapScreen {
                                       stops: route.stops.map { ($0.name, $0.point) })
             },
             pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
-            searched: route == nil ? map.pin.map { ($0.label, $0.point) } : nil,
+            searched: map.goTo.map { ($0.label, $0.point) } ?? (route == nil ? map.pin.map { ($0.label, $0.point) } : nil),
             outline: { if case .newArea(let form)? = state.overlay { form.extent } else { nil } }(),
             here: state.hereMark, track: state.places.recording?.drawn ?? [])
         // The directions panel covers the map's right: no name goes under it.

@@ -283,7 +283,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case maps, signIn = "sign-in", help, quit
     case zoomIn = "zoom-in", zoomOut = "zoom-out", home, bookmarks, layers, basemaps
     case whatsHere = "whats-here", identify, ruler, pin, pins, drawing, directions, newArea = "new-area"
-    case copyPosition = "copy-position", copyExtent = "copy-extent", locate, recordTrack = "record-track"
+    case copyPosition = "copy-position", copyExtent = "copy-extent", locate, recordTrack = "record-track", goTo = "go-to"
     case keepMine = "keep-mine", takeTheirs = "take-theirs", undoEdit = "undo-edit", redoEdit = "redo-edit"
     case addFeature = "add-feature", editFeature = "edit-feature", moveFeature = "move-feature", deleteFeature = "delete-feature"
 }

@@ -4,6 +4,7 @@ import MapbookCore
 import Testing
 @testable import AppModel
 import Geometry
+import ArcGISModel
 import Location
 import UserFiles
 
@@ -120,6 +121,70 @@ struct WhereAmITests {
         _ = Fixture.keys(&state, .character("T"))
         _ = App.update(&state, .map(.trackNotKept("The track could not be written (No space left on device); the points before are kept.")))
         #expect(state.places.recording == nil && state.message?.contains("No space left on device") == true)
+    }
+
+    /// The position stands in wherever a place is asked: directions start from it (Enter alone),
+    /// the ruler measures from it, a pin and what's here take it while the view follows it, the
+    /// areas can be ordered nearest to it first.
+    @Test func thePositionIsUsedWhereAPlaceIsAsked() {
+        var state = IdentifyTests.openMap()
+        let walker = Geodesy.destination(from: Self.barHarbor, bearing: 90, meters: 300)
+        _ = App.update(&state, .map(.location(Self.fix(walker))))
+        #expect(state.position == MapPin(point: walker, label: "your position"))
+        // Directions to the centre: Enter alone starts from the position.
+        _ = Fixture.keys(&state, .character("t"))
+        guard case .search(let search)? = state.overlay, case .routeStop(_, true, let from?) = search.purpose else { Issue.record("no search"); return }
+        #expect(from == RouteStop(name: "your position", point: walker) && search.purpose.fallbackLine == "Type a place, or Enter: from your position.")
+        _ = Fixture.keys(&state, .escape)
+        // The ruler starts at the position once it is in view (the centre is the live end).
+        _ = Fixture.keys(&state, .character("f"))
+        _ = Fixture.keys(&state, .left, .character("R"))
+        #expect(state.map?.ruler?.points == [walker])
+        _ = Fixture.keys(&state, .escape)
+        // Following: a pin goes at the position itself, not at the nearest cell's centre.
+        _ = Fixture.keys(&state, .character("f"), .character("f"))
+        #expect(state.map?.followsLocation == true)
+        let moved = Geodesy.destination(from: walker, bearing: 90, meters: 1)
+        _ = App.update(&state, .map(.location(Self.fix(moved))))
+        _ = Fixture.keys(&state, .character("p"))
+        guard case .pinForm(let form)? = state.overlay else { Issue.record("no pin form"); return }
+        #expect(form.point == moved)
+        _ = Fixture.keys(&state, .escape)
+        // Back on the list: `o` orders the areas nearest to the position first, then the place searched last.
+        _ = Fixture.keys(&state, .escape, .escape)
+        state.places.recent = [MapPin(point: GeoPoint(longitude: -70.25, latitude: 43.66), label: "Portland, ME, USA")]
+        _ = Fixture.keys(&state, .character("o"))
+        #expect(state.list.order == .nearest(MapPin(point: moved, label: "your position")) && state.message == "Areas nearest to your position first.")
+        _ = Fixture.keys(&state, .character("o"))
+        #expect(state.list.order == .nearest(state.places.recent[0]))
+        _ = Fixture.keys(&state, .character("o"))
+        #expect(state.list.order == .name)
+    }
+
+    /// `g`: a card that says how far and which way the place is from the position, worked out
+    /// again as the position moves; here once within the fix's accuracy; without a position, why.
+    @Test func theGoToCardFollowsThePosition() {
+        var state = IdentifyTests.openMap()
+        state.preferences.units = .metric
+        let target = state.map!.viewport.center.geographic
+        let effects = Fixture.keys(&state, .character("g"))
+        #expect(effects == [.map(.watchLocation(state.preferences.location))])
+        guard let place = state.map?.goTo else { Issue.record("no card"); return }
+        #expect(place.point == target && state.cardFocus == .goTo)
+        #expect(place.goToLines(from: state.places.here, units: .metric) == ["No position: looking for a receiver."])
+        let south = Geodesy.destination(from: target, bearing: 180, meters: 2_400)
+        #expect(place.goToLines(from: Self.fix(south), units: .metric) == ["2.4 km, bearing 0° N", "From your position: 3D fix ±6.0 m, 8 of 12 satellites."])
+        let west = Geodesy.destination(from: target, bearing: 270, meters: 800)
+        #expect(place.goToLines(from: Self.fix(west), units: .metric).first == "800 m, bearing 90° E")
+        #expect(place.goToLines(from: Self.fix(Geodesy.destination(from: target, bearing: 0, meters: 4)), units: .metric).first == "Here, within 10 m.")
+        if case .fix(let gps, _) = Self.fix(west) {
+            #expect(place.goToLines(from: .stale(gps, seconds: 9), units: .metric).last == "From your position: last fix 9 s ago, where it was.")
+        }
+        // `g` again closes it; Esc too.
+        _ = Fixture.keys(&state, .character("g"))
+        #expect(state.map?.card == nil)
+        _ = Fixture.keys(&state, .character("g"), .escape)
+        #expect(state.map?.card == nil)
     }
 
     @Test func destinationIsTheInverseOfDistanceAndBearing() {

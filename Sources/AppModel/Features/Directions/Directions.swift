@@ -112,14 +112,15 @@ extension App {
             state.overlay = .search(PlaceSearch(purpose: .routeStop(stops: shown.stops, first: false, fallback: fallback)))
             return []
         }
-        let earlier = state.places.recent.first { Geodesy.distance($0.point, here.point) > sameStop }
+        // Enter alone: from this device's position, else from the place searched before.
+        let earlier = ([state.position].compactMap { $0 } + state.places.recent).first { Geodesy.distance($0.point, here.point) > sameStop }
         state.overlay = .search(PlaceSearch(purpose: .routeStop(stops: [.place(here)], first: true,
                                                                 fallback: earlier.map { RouteStop(name: $0.label, point: $0.point) })))
         return []
     }
 
     /// Where "here" is: the pin chosen in the pins table, the searched place in view, the centre.
-    private static func directionsTarget(_ state: AppState, _ map: MapViewState, searched: Bool) -> RouteStop {
+    static func directionsTarget(_ state: AppState, _ map: MapViewState, searched: Bool) -> RouteStop {
         if map.panel == .pins, state.pins.all.indices.contains(map.panelSelection) {
             let pin = state.pins.all[map.panelSelection]
             return RouteStop(name: pin.title, point: GeoPoint(longitude: pin.longitude, latitude: pin.latitude))

@@ -20,7 +20,7 @@ extension App {
             if vertices.count >= 2 { return openEditor(&state, area, layers, .addShape(vertices)) }
         }
         // Where the pointer clicked (the identify card's place), else the centre.
-        return openEditor(&state, area, layers, .add(point ?? map.identify?.point ?? map.viewport.center.geographic, layer: layer))
+        return openEditor(&state, area, layers, .add(point ?? map.identify?.point ?? state.mapFocus ?? map.viewport.center.geographic, layer: layer))
     }
 
     static func editFeature(_ state: inout AppState) -> [Effect] {

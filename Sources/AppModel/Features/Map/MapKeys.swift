@@ -41,6 +41,9 @@ public enum MapIntent: Hashable, Sendable {
     /// `f`: the map centred on this device's position; again, following it. `T`: a track recorded
     /// from the position, or (recording) ended and kept.
     case locate, recordTrack
+    /// `g`: the go-to card for the pin chosen in the pins table, the place searched, the route's
+    /// step looked at, the feature identified, else the centre.
+    case goTo
 }
 
 extension MapFeature {
@@ -56,6 +59,9 @@ extension MapFeature {
         KeyBinding(keys: [.character("f")], intent: .map(.locate), action: .locate, label: "f",
                    summary: "Where am I: centre on this device's position (gpsd, or the config's location); again: follow it (a pan stops)",
                    context: .map, hint: "f where"),
+        KeyBinding(keys: [.character("g")], intent: .map(.goTo), action: .goTo, label: "g",
+                   summary: "Go to: distance and bearing from this device's position to the pin chosen, the place searched, the route's step, the feature identified, else the centre, as you move",
+                   context: .map, hint: nil, shadowsGlobalKeys: true),
         KeyBinding(keys: [.character("T")], intent: .map(.recordTrack), action: .recordTrack, label: "T",
                    summary: "Record a track from this device's position (again: end it; mapbook tracks exports it as GPX or GeoJSON)",
                    context: .map, hint: nil),

@@ -20,6 +20,8 @@ public enum MapCard: Equatable, Sendable {
     case whatsHere(WhatsHere)
     case ruler(Ruler)
     case directions
+    /// `g`: how far and which way a place is from this device's position, as it moves.
+    case goTo(MapPin)
 }
 
 /// The map view: what it shows, how, and the last picture drawn. The picture may be for an older
@@ -115,6 +117,14 @@ public struct MapViewState: Equatable, Sendable {
         get { if case .whatsHere(let here) = card { here } else { nil } }
         set {
             if let newValue { card = .whatsHere(newValue) } else if whatsHere != nil { card = nil }
+        }
+    }
+
+    /// `g`: the place the go-to card measures to.
+    public var goTo: MapPin? {
+        get { if case .goTo(let place) = card { place } else { nil } }
+        set {
+            if let newValue { card = .goTo(newValue) } else if goTo != nil { card = nil }
         }
     }
 

@@ -64,6 +64,30 @@ extension App {
     }
 }
 
+extension AppState {
+    /// This device's position now (a fix, or the config's), named as stops and orders say it;
+    /// nil when there is none (searching, no fix, stale, gpsd gone).
+    public var position: MapPin? {
+        guard let here = places.here, here.isCurrent, let point = here.position else { return nil }
+        return MapPin(point: point, label: "your position")
+    }
+
+    /// Where the map's "at the centre" keys act (a pin, what's here, a new feature): the position
+    /// itself while the view follows it (the centre is only the nearest cell), else the centre.
+    public var mapFocus: GeoPoint? {
+        guard let map else { return nil }
+        if map.followsLocation, let position { return position.point }
+        return map.viewport.center.geographic
+    }
+
+    /// The position when the open map shows it: where the ruler starts.
+    var positionInView: GeoPoint? {
+        guard let position, let request = App.mapRequest(self),
+              request.viewport.projection(columns: request.columns, rows: request.rows).cell(MercatorPoint(position.point)) != nil else { return nil }
+        return position.point
+    }
+}
+
 /// `T`: a track recorded from the position, drawn as it grows, kept crash-safe by the handler.
 extension App {
     /// A track starts (watching too, when it was not), or the one being recorded ends.
@@ -100,5 +124,50 @@ extension App {
         }
         state.places.recording = recording
         return [.map(.appendToTrack([point]))]
+    }
+}
+
+/// `g`: the go-to card, live: how far and which way a place is from this device's position.
+extension App {
+    /// Opens the card (watching too, when it was not) for the route's step looked at, the
+    /// feature identified, else what `t` would go to (the pin chosen, the place searched, the
+    /// centre); again, closes it.
+    static func goTo(_ state: inout AppState) -> [Effect] {
+        guard let map = state.map else { return [] }
+        guard map.goTo == nil else {
+            state.withMap { $0.goTo = nil }
+            return []
+        }
+        let place: MapPin
+        if map.card == .directions, let shown = state.directions.current, let route = shown.route, let step = shown.step,
+           route.maneuvers.indices.contains(step), let start = route.maneuvers[step].path.first {
+            place = MapPin(point: start, label: route.maneuvers[step].text)
+        } else if let found = map.identify, let hit = found.shown {
+            place = MapPin(point: found.point, label: hit.card.title)
+        } else {
+            let stop = directionsTarget(state, map, searched: true)
+            place = MapPin(point: stop.point, label: stop.name)
+        }
+        state.withMap { $0.goTo = place }
+        guard state.places.here == nil else { return [] }
+        state.places.here = .searching
+        return [.map(.watchLocation(state.preferences.location))]
+    }
+}
+
+extension MapPin {
+    /// What the go-to card says of this place from `status`: "1.2 km, bearing 45° NE" and how good
+    /// the fix is; "Here, within 8 m" once closer than the fix is good (or 10 m); without a
+    /// position, why not. Derived as the position moves, so the card follows it.
+    public func goToLines(from status: LocationStatus?, units: DistanceUnits) -> [String] {
+        guard let status, let from = status.position else {
+            return ["No position: \(status?.summary ?? "not watched")."]
+        }
+        let meters = Geodesy.distance(from, point), near = max(status.accuracy ?? 0, 10)
+        let how = status.isCurrent ? status.summary : "\(status.summary), where it was"
+        if meters <= near { return ["Here, within \(units.format(near)).", "From your position: \(how)."] }
+        let bearing = Geodesy.bearing(from: from, to: point)
+        return ["\(units.format(meters)), bearing \(bearing.clampedInt(in: 0...720) % 360)° \(Geodesy.compassPoint(bearing))",
+                "From your position: \(how)."]
     }
 }

@@ -166,6 +166,7 @@ extension App {
         case .copyPosition: return copyPosition(&state)
         case .locate: return locate(&state)
         case .recordTrack: return recordTrack(&state)
+        case .goTo: return goTo(&state)
         case .copyExtent: return copyExtent(&state)
         case .identify: return identify(&state)
         case .identifyAt(let column, let row) where map.ruler != nil: return layRuler(&state, at: (column, row))
@@ -206,12 +207,14 @@ extension App {
         guard let map = state.map else { return [] }
         var point = map.viewport.center.geographic
         if let cell, let request = mapRequest(state) { point = Self.point(at: cell, of: map, request) }
+        // A new ruler measures from this device's position when the map shows it.
+        let start = cell == nil ? state.positionInView ?? point : point
         state.withMap { map in
             if var ruler = map.ruler {
                 if ruler.points.last != point { ruler.points.append(point) }
                 map.ruler = ruler
             } else {
-                map.ruler = Ruler(start: point)
+                map.ruler = Ruler(start: start)
             }
         }
         return []

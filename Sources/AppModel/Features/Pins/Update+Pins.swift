@@ -49,8 +49,8 @@ public struct PinDraft: Equatable, Sendable {
 /// `x` deletes, `o` opens the link — each asked first where it cannot be undone or leaves mapbook).
 extension App {
     static func dropPin(_ state: inout AppState) -> [Effect] {
-        guard let map = state.map else { return [] }
-        state.overlay = .pinForm(PinForm(point: map.viewport.center.geographic))
+        guard let point = state.mapFocus else { return [] }
+        state.overlay = .pinForm(PinForm(point: point))
         return []
     }
 

@@ -108,8 +108,11 @@ extension App {
     }
 
     /// Where search results are ranked from: the map's centre, else the web map's.
+    /// What suggestions are ordered by nearness to: the map's focus (the position while the
+    /// view follows it), else this device's position, else the web map's middle.
     private static func searchCentre(_ state: AppState) -> GeoPoint? {
-        if let map = state.map { return map.viewport.center.geographic }
+        if let focus = state.mapFocus { return focus }
+        if let position = state.position { return position.point }
         return state.webMapExtent.map { GeoPoint(longitude: ($0.xmin + $0.xmax) / 2, latitude: ($0.ymin + $0.ymax) / 2) }
     }
 
@@ -204,8 +207,7 @@ extension App {
 
     /// `w`: what is at the map's centre; the card shows at once, the answer when it comes.
     static func whatsHere(_ state: inout AppState) -> [Effect] {
-        guard let map = state.map else { return [] }
-        let point = map.viewport.center.geographic
+        guard let map = state.map, let point = state.mapFocus else { return [] }
         let request = state.requests.mint()
         let areas = state.catalog.areas.filter { $0.extent?.contains(point) == true }.map { TerminalText.sanitizedLine($0.item.title, maxLength: 80) + (state.library.downloads[$0.item.id] != nil ? " · on this device" : "") }
         state.withMap { $0.whatsHere = WhatsHere(point: point, request: request, answer: nil, areas: areas) }
@@ -231,9 +233,11 @@ extension App {
     /// `o`: portal → nearest to the place searched last (when there is one) → name → size → portal.
     static func cycleOrder(_ state: inout AppState) {
         let previous = state.selectedRow
+        // Nearest to this device's position, then to the place searched last, when there are ones.
+        let nearest = [state.position, state.lastPlace].compactMap { $0 }.map(AreaOrder.nearest)
         state.list.order = switch state.list.order {
-        case .portal: state.lastPlace.map(AreaOrder.nearest) ?? .name
-        case .nearest: .name
+        case .portal: nearest.first ?? .name
+        case .nearest(let place): nearest.drop { $0 != .nearest(place) }.dropFirst().first ?? .name
         case .name: .size
         case .size: .portal
         }
