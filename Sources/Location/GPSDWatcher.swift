@@ -174,9 +174,9 @@ struct SessionState {
         case .position(let fix):
             // Time going backwards (a replay, a receiver's glitch): the older fix is not taken.
             if let previous = lastFix?.time, let time = fix.time, time < previous { return false }
-            // A fix without the receiver's time is timed when it was heard: a track needs one.
+            // When it was heard: what times a fix without the receiver's time (a track needs one).
             var fix = fix
-            if fix.time == nil { fix.time = now }
+            fix.heard = now
             lastFix = fix; lastReport = now
             status = .fix(fix, satellites)
         case .noFix:

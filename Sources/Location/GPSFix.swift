@@ -16,8 +16,10 @@ public struct GPSFix: Sendable, Equatable {
     public var track: Double?
     /// Metres a second over the ground.
     public var speed: Double?
-    /// The fix's time, as the receiver says (else when gpsd's report was heard).
+    /// The fix's time, as the receiver says.
     public var time: Date?
+    /// When gpsd's report of it was heard, by this machine's clock.
+    public var heard: Date?
 
     public init(dimension: Dimension, position: GeoPoint, altitude: Double? = nil, accuracy: Double? = nil, track: Double? = nil,
                 speed: Double? = nil, time: Date? = nil) {

@@ -28,6 +28,9 @@ public struct TrackRecorder: Sendable, Equatable {
     public static let mostPoints = 500_000
 
     public private(set) var last: TrackPoint?
+    /// The last point was timed by the receiver (else when it was heard): two times are compared
+    /// only when both come from the same clock.
+    private var lastTimedByReceiver = true
     public private(set) var count = 0
     /// Metres along the points kept.
     public private(set) var length = 0.0
@@ -47,13 +50,16 @@ public struct TrackRecorder: Sendable, Equatable {
         length = Geodesy.length(points.map(\.position))
     }
 
-    /// The point to keep for `fix` (timed by the receiver, else `now`), or why not.
+    /// The point to keep for `fix` (timed by the receiver, else when it was heard, else `now`),
+    /// or why not.
     public mutating func take(_ fix: GPSFix, now: Date) -> Result<TrackPoint, Refusal> {
         guard count < Self.mostPoints else { return .failure(.full) }
         if let accuracy = fix.accuracy, accuracy > worstAccuracy { return .failure(.tooInaccurate(accuracy)) }
-        let point = TrackPoint(position: fix.position, altitude: fix.altitude, accuracy: fix.accuracy, time: fix.time ?? now)
+        let point = TrackPoint(position: fix.position, altitude: fix.altitude, accuracy: fix.accuracy, time: fix.time ?? fix.heard ?? now)
+        let timedByReceiver = fix.time != nil
         if let last {
-            let seconds = point.time.timeIntervalSince(last.time)
+            // A receiver's clock and this machine's can be months apart: across them, no order.
+            let seconds = timedByReceiver == lastTimedByReceiver ? point.time.timeIntervalSince(last.time) : minimumInterval
             guard seconds >= 0 else { return .failure(.older) }
             let meters = Geodesy.distance(last.position, point.position)
             guard seconds >= minimumInterval, meters >= minimumDistance else { return .failure(.tooSoonOrTooNear) }
@@ -66,6 +72,7 @@ public struct TrackRecorder: Sendable, Equatable {
         }
         jumpsRunning = 0
         last = point
+        lastTimedByReceiver = timedByReceiver
         count += 1
         return .success(point)
     }

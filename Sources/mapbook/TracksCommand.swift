@@ -95,7 +95,7 @@ struct TracksCommand: ParsableCommand {
         func run() throws {
             let tracks: [TrackStore.Summary]
             do { tracks = try TrackStore(root: dataDirectory.root).list() } catch { throw Output.fail(error, json: json) }
-            if json { return try Output.json(JSONValue.array(tracks.map { TracksCommand.json($0.track, damagedLines: $0.damagedLines) })) }
+            if json { return try Output.json(JSONValue.object(["tracks": .array(tracks.map { TracksCommand.json($0.track, damagedLines: $0.damagedLines) })])) }
             guard !tracks.isEmpty else { return Output.line("No tracks yet: record one with `mapbook tracks record`, or T on a map.") }
             let units = DistanceUnits.forLocale()
             let rows = tracks.map { summary in

@@ -64,6 +64,8 @@ struct JSONContractTests {
         Run(command: "stage", arguments: ["stage", "--webmap", SampleFixture.webMapID, "Bangor", "--to", "DATA/mirror", "--portal", "PORTAL"], lines: true),
         // No gpsd on the port GPSD_HOST names (below): no fix.
         Run(command: "where", arguments: ["where", "--wait", "1"], status: 1),
+        Run(command: "tracks record", arguments: ["tracks", "record", "--seconds", "1", "--data-dir", "DATA"], status: 1),
+        Run(command: "tracks list", arguments: ["tracks", "list", "--data-dir", "DATA"]),
     ]
 
     /// Every command whose usage offers `--json`, as its words after `mapbook`.

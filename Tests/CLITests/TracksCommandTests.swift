@@ -26,7 +26,7 @@ struct TracksCommandTests {
         let id = try #require(summary["id"]?.string)
 
         let listed = try await CLI.runAsync(["tracks", "list", "--json", "--data-dir", data])
-        #expect(try JSONValue(parsing: Data(listed.stdout.utf8))[0]?["points"]?.double == Double(count))
+        #expect(try JSONValue(parsing: Data(listed.stdout.utf8))["tracks"]?[0]?["points"]?.double == Double(count))
 
         let gpx = data + "/walk.gpx", geojson = data + "/walk.geojson"
         #expect(try await CLI.runAsync(["tracks", "export", String(id.prefix(10)), "-o", gpx, "--data-dir", data]).status == 0)
@@ -37,10 +37,12 @@ struct TracksCommandTests {
             from osgeo import ogr
             gpx = ogr.Open(sys.argv[1]); points = gpx.GetLayerByName('track_points')
             first = points.GetNextFeature()
+            last = first
+            for feature in points: last = feature
             tracks = gpx.GetLayerByName('tracks'); track = tracks.GetNextFeature()
             geojson = ogr.Open(sys.argv[2]); feature = geojson.GetLayer(0).GetNextFeature(); line = feature.GetGeometryRef()
             print(json.dumps({'points': points.GetFeatureCount(), 'name': track.GetField('name'),
-                              'first': [first.GetGeometryRef().GetX(), first.GetGeometryRef().GetY()], 'time': first.GetField('time'),
+                              'first': [first.GetGeometryRef().GetX(), first.GetGeometryRef().GetY()], 'time': last.GetField('time'),
                               'vertices': line.GetPointCount()}))
             """, [gpx, geojson])
         #expect(read["points"]?.double == Double(count) && read["vertices"]?.double == Double(count), "\(read)")
@@ -48,6 +50,7 @@ struct TracksCommandTests {
         let first = read["first"]?.array.compactMap { $0.double } ?? []
         try #require(first.count == 2, "\(read)")
         #expect(abs(first[0] + 68.2039) < 0.02 && abs(first[1] - 44.3876) < 0.02, "\(first)")
+        // The receiver's time (gpsd's first report, before the date is known, is timed by this machine).
         #expect(read["time"]?.string?.hasPrefix("2026/06/01 14:") == true, "\(read)")
     }
 

@@ -59,8 +59,10 @@ struct GPSDReportTests {
         #expect(state.status == .searching)
         var changed = state.take(.noFix, now: start)
         #expect(changed && state.status == .noFix(nil))
-        let first = GPSFix(dimension: .threeD, position: GeoPoint(longitude: -68.2, latitude: 44.38), accuracy: 5, time: Date(timeIntervalSince1970: 100))
+        var first = GPSFix(dimension: .threeD, position: GeoPoint(longitude: -68.2, latitude: 44.38), accuracy: 5, time: Date(timeIntervalSince1970: 100))
         changed = state.take(.position(first), now: start)
+        // Kept with when it was heard, by this machine's clock.
+        first.heard = start
         #expect(changed && state.status == .fix(first, nil))
         changed = state.take(.satellites(Satellites(used: 8, visible: 12)), now: start)
         #expect(changed && state.status == .fix(first, Satellites(used: 8, visible: 12)))

@@ -28,6 +28,19 @@ import Testing
         #expect(recorder.take(Self.fix(Self.walked(30), at: 1), now: Self.t0) == .failure(.older))
     }
 
+    /// gpsd's first report may come before the receiver gave the date (no time): timed when it was
+    /// heard, by this machine's clock; the receiver's times after it are not "older" for that.
+    @Test func aFixWithoutTheReceiversTimeDoesNotStopTheTrack() {
+        var recorder = TrackRecorder()
+        var first = Self.fix(Self.start, at: 0)
+        first.time = nil
+        first.heard = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect((try? recorder.take(first, now: .distantPast).get())?.time == first.heard)
+        #expect((try? recorder.take(Self.fix(Self.walked(10), at: 1), now: .distantPast).get()) != nil)
+        #expect((try? recorder.take(Self.fix(Self.walked(20), at: 2), now: .distantPast).get()) != nil)
+        #expect(recorder.take(Self.fix(Self.walked(30), at: 1.5), now: .distantPast) == .failure(.older))
+    }
+
     /// 100 reports a second for a minute of walking at 1.4 m/s: a point every few metres, not 6,000.
     @Test func aReceiverAt100HzDoesNotFillTheTrack() {
         var recorder = TrackRecorder()

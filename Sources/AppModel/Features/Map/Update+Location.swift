@@ -117,7 +117,7 @@ extension App {
     /// A fix offered to the track being recorded: the point kept is drawn and written.
     static func recordFix(_ state: inout AppState, _ status: LocationStatus) -> [Effect] {
         guard var recording = state.places.recording, case .fix(let fix, _) = status,
-              case .success(let point) = recording.recorder.take(fix, now: fix.time ?? .distantPast) else { return [] }
+              case .success(let point) = recording.recorder.take(fix, now: fix.heard ?? .distantPast) else { return [] }
         recording.drawn.append(point.position)
         if recording.drawn.count > TrackRecording.mostDrawn {
             recording.drawn = recording.drawn.enumerated().filter { $0.offset % 2 == 0 || $0.offset == recording.drawn.count - 1 }.map(\.element)
