@@ -75,6 +75,9 @@ extension App {
         case .move, .open, .list:
             if case .details = state.screen { return inDetails(&state, intent) }
             return inMain(&state, intent)
+        // Where this device is, and its track, are the app's, not only the map's.
+        case .map(.locate): return locate(&state)
+        case .map(.recordTrack): return recordTrack(&state)
         case .map, .filter, .confirm, .search, .form:
             // The map's intents away from the map, and editing with nothing open to edit.
             break

@@ -12,6 +12,8 @@ import MapbookCore
 public final class PlainApp {
     private let program: Program
     private var printed: [String: String] = [:]
+    /// When each throttled fact (`PlainView.throttled`) was last said.
+    private var spoken: [String: Date] = [:]
     /// What standard input has given and not yet run, kept across the programs of one run (`webmap
     /// N` starts another program; the lines a script piped in after it are its).
     private struct Input {
@@ -83,6 +85,10 @@ public final class PlainApp {
         var seen = Set<String>()
         for fact in PlainView.facts(state) {
             seen.insert(fact.key)
+            if let every = PlainView.throttled[fact.key] {
+                guard spoken[fact.key].map({ Date().timeIntervalSince($0) >= every }) ?? true else { continue }
+                if printed[fact.key] != fact.line { spoken[fact.key] = Date() }
+            }
             if printed[fact.key] != fact.line {
                 printed[fact.key] = fact.line
                 say(fact.line)
@@ -208,6 +214,8 @@ public final class PlainApp {
         case .saveForm, .leaveForm:
             guard case .featureForm? = program.state.overlay else { say("There is no form open."); return }
             program.send(.intent(.form(command == .saveForm ? .save : .cancel)))
+        case .whereAmI: program.send(.intent(.map(.locate)))
+        case .track: program.send(.intent(.map(.recordTrack)))
         case .help: PlainCommand.commandHelp.forEach(say)
         case .quit: program.send(.intent(.quit))
         }

@@ -2,6 +2,7 @@ import AppModel
 import Foundation
 import MapbookCore
 import Geometry
+import Location
 
 /// The plain mode's view of the state: sentences, no art and no cursor movement. A pure function
 /// of the state, like the full screen's renderer; `PlainApp` prints what changed.
@@ -32,6 +33,14 @@ public enum PlainView {
         if case .confirm(let confirmation)? = state.overlay {
             add("confirm", "\(confirmation.question) \(confirmation.detail) Type yes or no.")
         }
+        if let here = state.places.here {
+            add("location", "Location: \(locationState(here)).")
+            // Said again only every `positionEvery` seconds (PlainApp): it changes with each report.
+            if here.isCurrent, let point = here.position {
+                add("position", "Your position: \(point.degrees())" + (here.accuracy.map { ", within \(Int($0.rounded())) m" } ?? "") + ".")
+            }
+        }
+        if let recording = state.places.recording { add("track", "Recording a track: \(recording.recorder.count) points.") }
         if let map = state.map { add("map", mapLine(map)) }
         if case .featureForm(let editor)? = state.overlay {
             add("form", formLine(editor))
@@ -120,6 +129,22 @@ public enum PlainView {
         return "\(what). \(fields.joined(separator: "; ")).\(notes) Type set FIELD VALUE, save or cancel (* must be given)."
     }
 
+    /// Facts said at most this often, in seconds, however often their sentence changes.
+    public static let throttled: [String: TimeInterval] = ["position": positionEvery, "track": positionEvery]
+    public static let positionEvery: TimeInterval = 30
+
+    /// The location's state in a few words, the same while the fix moves: said when it changes.
+    private static func locationState(_ here: LocationStatus) -> String {
+        switch here {
+        case .fix(let fix, _): fix.dimension == .threeD ? "3D fix" : "2D fix"
+        case .searching: "looking for a receiver"
+        case .noFix: "no fix"
+        case .stale: "no report from the receiver lately; the last fix is shown"
+        case .unavailable(let why): why
+        case .fixed: "the position set in the config"
+        }
+    }
+
     private static func mapLine(_ map: MapViewState) -> String {
         if let status = map.status { return "Map of \(map.title): \(status)" }
         guard map.image != nil else { return "" }
@@ -159,6 +184,9 @@ public enum PlainCommand: Equatable, Sendable {
     case ruler([GeoPoint])
     /// `directions A to B [to C …]`: each place `LON,LAT` or a name.
     case directions([String])
+    /// `where`: this device's position (watching starts if it had not); `track`: a track recorded,
+    /// or ended.
+    case whereAmI, track
     /// `add point [LAYER] [at LON,LAT]` in an area's map: its form, then `set FIELD VALUE`, `save`
     /// or `cancel`.
     case addPoint(layer: String?, at: GeoPoint?)
@@ -218,6 +246,8 @@ public enum PlainCommand: Equatable, Sendable {
                 return .failure(PlainCommandError("set needs a field and a value, as in set name Heron cove (set name alone empties it)."))
             }
             return .success(.setField(String(name), value: String(typed.dropFirst(name.count).drop { $0 == " " })))
+        case "where": return .success(.whereAmI)
+        case "track": return .success(.track)
         case "save": return .success(.saveForm)
         case "undo": return .success(.undoEdit)
         case "redo": return .success(.redoEdit)
@@ -282,6 +312,8 @@ public enum PlainCommand: Equatable, Sendable {
         "  set FIELD VALUE  a value of the form (a coded value by its name); set FIELD empties it; set attach PATH a file",
         "  save / cancel    keep the form's edit in the area's journal, or leave it",
         "  undo / redo      the map's last edit not yet synced undone, or brought back",
+        "  where         this device's position from gpsd (or the config's); said by itself at most every 30 s after",
+        "  track         record a track from the position; track again ends it (mapbook tracks exports it)",
         "  help          this list",
         "  quit          stop; downloads keep their bytes and resume next time",
         "At the end of the input, mapbook waits for the downloads under way, then quits.",

@@ -14,10 +14,10 @@ struct PlainModeTests {
         private let lock = NSLock()
         private var text = ""
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
             process.executableURL = CLI.executable
             process.arguments = arguments
-            var environment = ProcessInfo.processInfo.environment
+            var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
             environment.removeValue(forKey: "MAPBOOK_TOKEN")
             environment.removeValue(forKey: "MAPBOOK_API_KEY")
             // Settings, sign-ins and remembered views of this session only, never the user's.

@@ -19,6 +19,8 @@ extension MapFeature {
         /// yet (what the source says); centred on it (how good it is); following it, or not.
         case locating(source: String)
         case noPosition(String)
+        /// Where this device is, and how good the fix is.
+        case position(String, String)
         case centredOnPosition(String)
         case followingPosition, stoppedFollowing
         /// `T`: recording started; a track ended with its points and length (its id, for
@@ -41,6 +43,7 @@ extension MapFeature {
             case .copiedExtent(let extent): "Copied \(extent) (W,S,E,N) to the clipboard."
             case .locating(let source): "Looking for this device's position from \(source)…"
             case .noPosition(let why): "No position yet: \(why)."
+            case .position(let place, let how): "Your position: \(place), \(how)."
             case .centredOnPosition(let how):
                 "Centred on this device's position (\(how)); \(KeyMap.key(for: .map(.locate), keys) ?? "its key") again follows it."
             case .followingPosition: "Following this device's position; a pan stops following."

@@ -23,9 +23,9 @@ extension App {
     }
 
     /// `f`: watching started (the view then follows the first position), else centred on the
-    /// position, else (centred already) following it, else (following) not.
+    /// position, else (centred already) following it, else (following) not. Away from a map (the
+    /// plain mode's `where`): the position said.
     static func locate(_ state: inout AppState) -> [Effect] {
-        guard let map = state.map else { return [] }
         guard let here = state.places.here else {
             state.places.here = .searching
             state.withMap { $0.followsLocation = true }
@@ -35,6 +35,10 @@ extension App {
         guard let point = here.position else {
             state.withMap { $0.followsLocation = true }
             state.notice = .map(.noPosition(here.summary))
+            return []
+        }
+        guard let map = state.map else {
+            state.notice = .map(.position(point.degrees(), here.summary))
             return []
         }
         if map.followsLocation {
