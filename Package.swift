@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "GeodatabaseTests", dependencies: ["Geodatabase", "CSQLite", "ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
         .testTarget(name: "LocationTests", dependencies: ["Location", "Geometry", "MapbookCore"]),
         .testTarget(name: "TileFormatsTests", dependencies: ["MapbookCore", "Geometry", "TileFormats", "SharedTestData"]),
-        .testTarget(name: "AppRuntimeTests", dependencies: ["ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary", "HTTP", "LibraryModel",
+        .testTarget(name: "AppRuntimeTests", dependencies: ["Location", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary", "HTTP", "LibraryModel",
                                                                "MapRender", "MapSources", "PortalFixtures", "SamplePortal", "LoopbackHTTP", "TileFormats", "MapbookServices"]),
         .testTarget(name: "AppModelTests", dependencies: ["Location", "AppRuntime", "EventLoop", "LibraryModel", "OfflineLibrary", "TerminalCanvas", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
                                                           "MapSources", "MapRender", "TileFormats", "MapbookAssets", "PlainUI"]),

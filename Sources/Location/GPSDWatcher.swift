@@ -50,6 +50,9 @@ public final class GPSDWatcher: Sendable {
     /// What was said last: the same status is not said again (gpsd gone stays one report, however
     /// many times connecting fails).
     private let said = Mutex<LocationStatus?>(nil)
+    /// What the wait between connections sleeps on, so that `stop` ends it at once (no polling:
+    /// a gpsd that is not there costs a wake-up per attempt, not ten a second).
+    private let pause = NSCondition()
 
     public init(address: GPSDAddress, staleAfter: Int = 5, onChange: @escaping @Sendable (LocationStatus) -> Void) {
         self.address = address; self.staleAfter = max(staleAfter, 1); self.onChange = onChange
@@ -65,6 +68,9 @@ public final class GPSDWatcher: Sendable {
     public func stop() {
         running.withLock { $0 = false }
         connection.withLock { if $0 >= 0 { shutdown($0, Int32(SHUT_RDWR)) } }
+        pause.lock()
+        pause.broadcast()
+        pause.unlock()
     }
 
     private var isRunning: Bool { running.withLock { $0 } }
@@ -76,7 +82,9 @@ public final class GPSDWatcher: Sendable {
             guard isRunning else { return }
             report(.unavailable(why))
             let until = Date().addingTimeInterval(wait)
-            while isRunning, Date() < until { usleep(100_000) }
+            pause.lock()
+            while isRunning, Date() < until { _ = pause.wait(until: until) }
+            pause.unlock()
             wait = min(wait * 2, 10)
         }
     }

@@ -50,6 +50,21 @@ public enum LocationStatus: Sendable, Equatable {
     /// The position set in the config (`location = LON,LAT`), for a machine without a receiver.
     case fixed(GeoPoint)
 
+    /// The status with its fix's times left out: what the screen shows. A receiver standing
+    /// still reports the same thing each second, only later; that wakes nothing.
+    public var withoutTimes: LocationStatus {
+        func timeless(_ fix: GPSFix) -> GPSFix {
+            var fix = fix
+            fix.time = nil; fix.heard = nil
+            return fix
+        }
+        switch self {
+        case .fix(let fix, let satellites): return .fix(timeless(fix), satellites)
+        case .stale(let fix, let seconds): return .stale(timeless(fix), seconds: seconds)
+        case .searching, .noFix, .unavailable, .fixed: return self
+        }
+    }
+
     /// How far off the position may be, metres (gpsd's `eph`), when it says.
     public var accuracy: Double? {
         switch self {

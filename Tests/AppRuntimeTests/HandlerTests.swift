@@ -12,6 +12,7 @@ import Synchronization
 import Testing
 @testable import AppRuntime
 import Geometry
+import Location
 import Places
 import UserFiles
 import ArcGISModel
@@ -61,6 +62,42 @@ struct HandlerTests {
 
     /// A client for an address nothing listens on: the handlers under test never ask it anything.
     var unusedClient: PortalClient { PortalClient(portal: URL(string: "http://127.0.0.1:9")!) }
+
+    /// The track asked for is written in the order asked, each point on disk, and ended: a track
+    /// with no point is removed; the config's fixed position is said at once.
+    @Test func theLocationHandlerWritesTheTrackInOrder() async throws {
+        let handler = LocationHandler(tracks: TrackStore(root: root), send: sink)
+        handler.perform(.startTrack)
+        let id = try await recorder.first { event -> String? in if case .map(.trackStarted(let id)) = event { id } else { nil } }
+        let points = (0..<3).map { TrackPoint(position: GeoPoint(longitude: -68.2 + Double($0) * 0.001, latitude: 44.38), accuracy: 4,
+                                              time: Date(timeIntervalSince1970: 1_780_000_000 + Double($0))) }
+        for point in points { handler.perform(.appendToTrack([point])) }
+        handler.perform(.endTrack(keep: true))
+        handler.perform(.startTrack)
+        handler.perform(.endTrack(keep: false))
+        handler.perform(.watchLocation(.fixed(GeoPoint(longitude: -68.2, latitude: 44.38))))
+        await handler.stop()
+        let tracks = try TrackStore(root: root).list()
+        #expect(tracks.map(\.track.id) == [id] && tracks.first?.track.points == points)
+        #expect(recorder.events.contains { if case .map(.location(.fixed)) = $0 { true } else { false } })
+    }
+
+    /// Reports that show nothing new (the same place, only later) are not delivered: a receiver
+    /// standing still wakes nothing; one that moves is delivered, at most five times a second.
+    @Test func aReceiverStandingStillWakesNothing() {
+        let latest = LatestReport()
+        func fix(_ seconds: Double, longitude: Double = -68.2) -> LocationStatus {
+            var fix = GPSFix(dimension: .threeD, position: GeoPoint(longitude: longitude, latitude: 44.38), accuracy: 5,
+                             time: Date(timeIntervalSince1970: seconds))
+            fix.heard = Date(timeIntervalSince1970: seconds)
+            return .fix(fix, nil)
+        }
+        #expect(latest.offer(fix(1)) == .zero)
+        #expect(latest.offer(fix(2)) == nil, "scheduled already: the latest replaces it")
+        #expect(latest.take() == fix(2))
+        #expect(latest.offer(fix(3)) == nil, "the same place, later: nothing to show")
+        if let wait = latest.offer(fix(4, longitude: -68.21)) { #expect(wait > .zero && wait <= LatestReport.interval) } else { Issue.record("a move was not delivered") }
+    }
 
     @Test func theCatalogSaysWhyTheWebMapCouldNotLoad() async throws {
         let handler = CatalogHandler(library: library, http: .init(), connect: { throw PortalError(.tokenRequired, host: "p.example") },

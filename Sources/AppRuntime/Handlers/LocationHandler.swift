@@ -105,13 +105,17 @@ final class LatestReport: Sendable {
         var status: LocationStatus?
         var isScheduled = false
         var lastDelivered: ContinuousClock.Instant?
+        /// What was delivered last, its times left out.
+        var shown: LocationStatus?
     }
     private let pending = Mutex(Pending())
 
     /// Keeps `status` as the latest; returns how long to wait before delivering when no delivery
-    /// is scheduled yet (it is now), nil when one is.
+    /// is scheduled yet (it is now), nil when one is, or when it shows nothing new (the same
+    /// place and fix, only later: a receiver standing still wakes nothing).
     func offer(_ status: LocationStatus) -> Duration? {
         pending.withLock { pending in
+            if !pending.isScheduled, status.withoutTimes == pending.shown { return nil }
             pending.status = status
             guard !pending.isScheduled else { return nil }
             pending.isScheduled = true
@@ -126,6 +130,7 @@ final class LatestReport: Sendable {
             defer { pending.status = nil }
             pending.isScheduled = false
             pending.lastDelivered = .now
+            pending.shown = pending.status?.withoutTimes ?? pending.shown
             return pending.status
         }
     }
