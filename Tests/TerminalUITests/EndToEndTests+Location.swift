@@ -12,6 +12,12 @@ extension EndToEndTests {
         return Double(screen[range].prefix { $0 != "°" })
     }
 
+    /// The go-to card's distance ("1.2 km"), as its first line says it.
+    static func goToDistance(_ screen: String) -> String? {
+        guard let match = screen.firstMatch(of: /│ ([0-9.,]+ (m|km|ft|mi)), bearing/) else { return nil }
+        return String(match.1)
+    }
+
     /// Where the moving mark (its heading north-east) is on the screen: row and column.
     static func mark(_ screen: String) -> (row: Int, column: Int)? {
         for (row, line) in screen.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -23,15 +29,16 @@ extension EndToEndTests {
     /// GPSD_HOST names gpsd, so it is watched from the start: the status bar says the fix. On the
     /// map, `f` centres on the position and again follows it (the centre moves north-east with the
     /// walk); a pan stops following (the centre stays, the mark walks on); in the tunnel the bar
-    /// says there is no fix.
+    /// says there is no fix. On the way, `g`'s card follows the walker and directions start from
+    /// the position; a track recorded meanwhile is read back by GDAL.
     @Test(.enabled(if: tmuxAvailable && GPSFake.available, "needs tmux, gpsd and gpsfake (scripts/setup installs them)"),
           .timeLimit(.minutes(3)))
     func theMarkFollowsAWalkInBarHarborAndTheTunnelLosesTheFix() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
-        // 0.0002° a second (about 27 m) for 60 s with a fix, then 15 s in the tunnel; gpsfake
+        // 0.0002° a second (about 27 m) for 90 s with a fix, then 15 s in the tunnel; gpsfake
         // plays a second of it each 0.6 s, from when mapbook connects.
-        let gps = try GPSFake(sentences: GPSFake.walk(seconds: 75, step: 0.0002, fixFor: 60))
+        let gps = try GPSFake(sentences: GPSFake.walk(seconds: 105, step: 0.0002, fixFor: 90))
         defer { gps.stop() }
         let tmux = try Tmux(width: 120, height: 40)
         defer { tmux.close() }
@@ -68,6 +75,19 @@ extension EndToEndTests {
             return mark.row < before.row || mark.column > before.column
         }
         #expect(Self.footerLatitude(after) == panned, "the view stays where it was panned")
+
+        // `g`: the go-to card to the centre, its distance worked out again as the walker moves.
+        tmux.send("g")
+        screen = try await tmux.waitFor("Go to ")
+        let distance = try #require(Self.goToDistance(screen), "\(screen)")
+        try await tmux.waitUntil("the distance to change from \(distance)", timeout: 20) { Self.goToDistance($0).map { $0 != distance } ?? false }
+        // Directions to the centre from here: Enter alone starts them at the position.
+        tmux.send("Escape")
+        tmux.send("t")
+        _ = try await tmux.waitFor("Enter: from your position.")
+        tmux.send("Enter")
+        _ = try await tmux.waitFor("your position → ", timeout: 30)
+        tmux.send("Escape")
 
         // The track ends, kept; GDAL reads its GPX with as many points as the browser said.
         tmux.send("T")
