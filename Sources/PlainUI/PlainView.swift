@@ -37,7 +37,7 @@ public enum PlainView {
             add("location", "Location: \(locationState(here)).")
             // Said again only every `positionEvery` seconds (PlainApp): it changes with each report.
             if here.isCurrent, let point = here.position {
-                add("position", "Your position: \(point.degrees())" + (here.accuracy.map { ", within \(Int($0.rounded())) m" } ?? "") + ".")
+                add("position", "Your position: \(point.degrees())" + (here.accuracy.map { ", within \($0.clampedInt(in: 0...1_000_000)) m" } ?? "") + ".")
             }
         }
         if let recording = state.places.recording { add("track", "Recording a track: \(recording.recorder.count) points.") }
