@@ -54,6 +54,38 @@ struct TracksCommandTests {
         #expect(read["time"]?.string?.hasPrefix("2026/06/01 14:") == true, "\(read)")
     }
 
+    /// A receiver at 10 Hz on I-95-like speed (50 knots toward 35°), garbage after each report (a bad
+    /// checksum, a latitude of 91, NaN and 1e308, binary junk, a 10 KB line): `where` says its speed
+    /// and heading, and the track keeps a point a second of the receiver's time, every one on the road.
+    @Test func aTenHertzReceiverWithGarbageKeepsAPointASecond() async throws {
+        // Eight sentences a tenth of a second, one each 5 ms as gpsfake plays them.
+        let gps = try GPSFake(sentences: GPSFake.receiver(seconds: 100, hz: 10, step: (0.0002, 0.00015), knots: 50, course: 35, garbage: true),
+                              cycle: 0.005)
+        defer { gps.stop() }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-tracks-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let environment = ["GPSD_HOST": "127.0.0.1:\(gps.port)"]
+        let here = try await CLI.runAsync(["where", "--wait", "20", "--json"], environment: environment)
+        #expect(here.status == 0, "\(here.stderr)")
+        let fix = try JSONValue(parsing: Data(here.stdout.utf8))
+        #expect(abs((fix["speed"]?.double ?? 0) - 25.7) < 0.5 && abs((fix["track"]?.double ?? 0) - 35) < 0.5, "\(here.stdout)")
+        let recorded = try await CLI.runAsync(["tracks", "record", "--seconds", "5", "--json", "--data-dir", data], environment: environment)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let id = try #require(try JSONValue(parsing: Data(recorded.stdout.utf8))["id"]?.string)
+        let exported = try await CLI.runAsync(["tracks", "export", id, "--format", "geojson", "--data-dir", data])
+        let feature = try #require(try JSONValue(parsing: Data(exported.stdout.utf8))["features"]?[0])
+        let coordinates = feature["geometry"]?["coordinates"]?.array ?? []
+        let times = (feature["properties"]?["coordinateProperties"]?["times"]?.array ?? []).compactMap { $0.string }
+            .compactMap { try? Date($0, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+        #expect(coordinates.count >= 3 && times.count == coordinates.count, "\(exported.stdout.prefix(400))")
+        // Receiver-timed points a second apart or more (the first may be timed by this machine).
+        for (a, b) in zip(times.dropFirst(), times.dropFirst(2)) { #expect(b.timeIntervalSince(a) >= 1, "\(a) → \(b)") }
+        for coordinate in coordinates {
+            let latitude = coordinate[1]?.double ?? 0, longitude = coordinate[0]?.double ?? 0
+            #expect((44.38...44.41).contains(latitude) && (-68.21 ... -68.18).contains(longitude), "\(coordinate)")
+        }
+    }
+
     /// gpsd that cannot be reached: no point, no empty track left behind, kind noFix; an id that is
     /// no track's is said.
     @Test func nothingRecordedLeavesNoTrack() async throws {

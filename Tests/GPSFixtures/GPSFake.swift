@@ -10,7 +10,8 @@ public final class GPSFake: @unchecked Sendable {
     private let process = Process()
     private let folder: URL
 
-    public init(sentences: [String]) throws {
+    /// `cycle`: seconds between sentences as gpsfake plays them.
+    public init(sentences: [String], cycle: Double = 0.2) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-gpsfake-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = folder.appendingPathComponent("receiver.nmea")
@@ -18,7 +19,7 @@ public final class GPSFake: @unchecked Sendable {
         port = Int.random(in: 30_000...60_000)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
         // -q quiet, -P its port, -c 0.2 s between sentences: replayed until killed.
-        process.arguments = ["-q", "-P", String(port), "-c", "0.2", log.path]
+        process.arguments = ["-q", "-P", String(port), "-c", String(cycle), log.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -39,18 +40,35 @@ public final class GPSFake: @unchecked Sendable {
     /// a second (RMC, GGA and GSA each second, 2.5 knots toward 45°), with a fix for its first
     /// `fixFor` seconds and then, as in a tunnel, the same sentences saying there is none.
     public static func walk(seconds: Int = 30, step: Double = 0.00003, fixFor: Int? = nil) -> [String] {
+        receiver(seconds: seconds, step: (step, step), knots: 2.5, course: 45, fixFor: fixFor)
+    }
+
+    /// A receiver reporting `hz` times a second from Bar Harbor's green, moving `step` degrees
+    /// (latitude, longitude) a second at `knots` toward `course`; with `garbage`, each report is
+    /// followed by sentences gpsd and mapbook must shrug off (a bad checksum, a latitude of 91, a
+    /// field that is no number, binary junk, a 10 KB line).
+    public static func receiver(seconds: Int, hz: Int = 1, step: (Double, Double), knots: Double, course: Double, fixFor: Int? = nil,
+                                garbage: Bool = false, start: (Double, Double) = (44.3876, -68.2039)) -> [String] {
+        func sentence(_ body: String) -> String { "$\(body)*" + String(format: "%02X", body.utf8.reduce(0, ^)) }
         var sentences: [String] = []
-        var latitude = 44.3876, longitude = -68.2039
-        for second in 0..<seconds {
-            let time = String(format: "14%02d%02d.00", second / 60, second % 60)
+        for tick in 0..<(seconds * hz) {
+            let elapsed = Double(tick) / Double(hz)
+            let latitude = start.0 + step.0 * elapsed, longitude = start.1 + step.1 * elapsed
+            let whole = Int(elapsed)
+            let time = String(format: "14%02d%02d.%02d", whole / 60 % 60, whole % 60, Int((elapsed - Double(whole)) * 100))
             let lat = String(format: "%02d%07.4f", Int(latitude), (latitude - Double(Int(latitude))) * 60)
             let lon = String(format: "%03d%07.4f", Int(-longitude), (-longitude - Double(Int(-longitude))) * 60)
-            let body = second < (fixFor ?? seconds)
-                ? ["GPRMC,\(time),A,\(lat),N,\(lon),W,2.5,45.0,010626,,,A", "GPGGA,\(time),\(lat),N,\(lon),W,1,08,0.9,15.0,M,-30.0,M,,",
-                   "GPGSA,A,3,01,03,06,09,12,17,19,22,,,,,1.5,0.9,1.2"]
+            let body = Int(elapsed) < (fixFor ?? seconds)
+                ? ["GPRMC,\(time),A,\(lat),N,\(lon),W,\(String(format: "%.1f", knots)),\(String(format: "%.1f", course)),010626,,,A",
+                   "GPGGA,\(time),\(lat),N,\(lon),W,1,08,0.9,15.0,M,-30.0,M,,", "GPGSA,A,3,01,03,06,09,12,17,19,22,,,,,1.5,0.9,1.2"]
                 : ["GPRMC,\(time),V,,,,,,,010626,,,N", "GPGGA,\(time),,,,,0,00,99.9,,M,,M,,", "GPGSA,A,1,,,,,,,,,,,,,99.9,99.9,99.9"]
-            sentences += body.map { "$\($0)*" + String(format: "%02X", $0.utf8.reduce(0, ^)) }
-            latitude += step; longitude += step
+            sentences += body.map(sentence)
+            if garbage {
+                sentences += ["$GPRMC,\(time),A,\(lat),N,\(lon),W,2.5,45.0,010626,,,A*00",
+                              sentence("GPGGA,\(time),9100.0000,N,\(lon),W,1,08,0.9,15.0,M,-30.0,M,,"),
+                              sentence("GPRMC,\(time),A,nan,N,inf,W,1e308,45.0,010626,,,A"),
+                              "\u{01}\u{FF}\u{00}junk\u{7F}", "$GPGGA," + String(repeating: "A", count: 10_000)]
+            }
         }
         return sentences
     }
