@@ -75,6 +75,8 @@ struct HandlerTests {
         handler.perform(.endTrack(keep: true))
         handler.perform(.startTrack)
         handler.perform(.endTrack(keep: false))
+        // One left recording when the program ends, with no point: removed too.
+        handler.perform(.startTrack)
         handler.perform(.watchLocation(.fixed(GeoPoint(longitude: -68.2, latitude: 44.38))))
         await handler.stop()
         let tracks = try TrackStore(root: root).list()

@@ -10,7 +10,7 @@ import Synchronization
 /// fixed position. Reports reach the model at most five times a second, the latest winning: a
 /// 10 Hz or 100 Hz receiver wakes the screen no more than that. The track being recorded is
 /// written off the UI thread, in the order asked: started, appended (each point flushed to the
-/// disk), ended.
+/// disk), ended; one still open when the program ends is kept if it has points, else removed.
 @UIActor
 final class LocationHandler {
     private let send: EventSink
@@ -24,26 +24,15 @@ final class LocationHandler {
     func perform(_ effect: MapFeature.Effect) {
         switch effect {
         case .watchLocation(let source): watch(source)
-        case .startTrack: write { tracks, writing in
-            let track = try tracks.start(name: "")
-            writing = track.id
-            return .trackStarted(id: track.id)
-        }
-        case .appendToTrack(let points): write { tracks, writing in
-            if let id = writing { try tracks.append(points, to: id) }
-            return nil
-        }
-        case .endTrack(let keep): write { tracks, writing in
-            defer { writing = nil }
-            if !keep, let id = writing { try tracks.remove(id) }
-            return nil
-        }
+        case .startTrack: write { try $0.start() }
+        case .appendToTrack(let points): write { try $0.append(points) }
+        case .endTrack(let keep): write { try $0.end(keep: keep) }
         default: return
         }
     }
 
     /// Runs `work` after the writes asked before; a failure ends the track and is said.
-    private func write(_ work: @escaping @Sendable (TrackStore, inout String?) throws -> MapFeature.Action?) {
+    private func write(_ work: @escaping @Sendable (TrackWriter) throws -> MapFeature.Action?) {
         let tracks = tracks
         writes.async { [weak self] in
             guard let action = tracks.run(work) else { return }
@@ -75,24 +64,44 @@ final class LocationHandler {
     func stop() async {
         watcher?.stop()
         watcher = nil
+        write { try $0.end(keep: nil) }
         await writes.flush()
     }
 }
 
-/// The track store and the id of the track being written, for the writes' queue.
+/// The track being written and how many points it has, for the writes' queue (one piece of work
+/// at a time).
 final class TrackWriter: Sendable {
     private let store: TrackStore
-    private let current = Mutex<String?>(nil)
+    private let current = Mutex<(id: String, points: Int)?>(nil)
 
     init(store: TrackStore) { self.store = store }
 
-    /// `work` on the store and the current track; a failure ends the track, as an action that says why.
-    func run(_ work: (TrackStore, inout String?) throws -> MapFeature.Action?) -> MapFeature.Action? {
-        current.withLock { current in
-            do { return try work(store, &current) } catch {
-                current = nil
-                return .trackNotKept(error.userSentence)
-            }
+    func start() throws -> MapFeature.Action? {
+        let track = try store.start(name: "")
+        current.withLock { $0 = (track.id, 0) }
+        return .trackStarted(id: track.id)
+    }
+
+    func append(_ points: [TrackPoint]) throws -> MapFeature.Action? {
+        guard let id = current.withLock({ $0?.id }) else { return nil }
+        try store.append(points, to: id)
+        current.withLock { $0?.points += points.count }
+        return nil
+    }
+
+    /// Ends the track: kept or removed as asked; nil (the program ending) keeps it if it has points.
+    func end(keep: Bool?) throws -> MapFeature.Action? {
+        guard let track = current.withLock({ current in defer { current = nil }; return current }) else { return nil }
+        if !(keep ?? (track.points > 0)) { try store.remove(track.id) }
+        return nil
+    }
+
+    /// `work`, whose failure ends the track: an action that says why.
+    func run(_ work: (TrackWriter) throws -> MapFeature.Action?) -> MapFeature.Action? {
+        do { return try work(self) } catch {
+            current.withLock { $0 = nil }
+            return .trackNotKept(error.userSentence)
         }
     }
 }
