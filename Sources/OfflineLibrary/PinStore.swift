@@ -69,8 +69,9 @@ public struct PinStore: Sendable {
 
     /// Adds a pin: the title is needed, the point must be on the globe, a link must be http or https.
     @discardableResult
-    public func add(title: String, note: String?, link: String?, at point: GeoPoint, now: Date = Date()) throws -> Pin {
-        let pin = try Self.pin(id: Self.newID(), title: title, note: note, link: link, point: point, created: now)
+    public func add(title: String, note: String?, link: String?, at point: GeoPoint, accuracy: Double? = nil, now: Date = Date()) throws -> Pin {
+        var pin = try Self.pin(id: Self.newID(), title: title, note: note, link: link, point: point, created: now)
+        pin.accuracy = accuracy.flatMap { $0.isFinite && $0 >= 0 && $0 < 1_000_000 ? $0 : nil }
         try modify { $0.append(pin) }
         return pin
     }
@@ -111,7 +112,8 @@ public struct PinStore: Sendable {
         return GeoJSON.featureCollection(pins.map { pin in
             // Every key always there (docs/cli.md's rule), null for none.
             let properties: [String: JSONValue] = ["id": .string(pin.id), "title": .string(pin.title), "created": .string(dates.string(from: pin.created)),
-                                                   "note": pin.note.map(JSONValue.string) ?? .null, "link": pin.link.map(JSONValue.string) ?? .null]
+                                                   "note": pin.note.map(JSONValue.string) ?? .null, "link": pin.link.map(JSONValue.string) ?? .null,
+                                                   "accuracy": pin.accuracy.map(JSONValue.number) ?? .null]
             return (geometry: .points([GeoPoint(longitude: pin.longitude, latitude: pin.latitude)]), properties: properties)
         })
     }

@@ -12,10 +12,13 @@ public struct Pin: Codable, Equatable, Sendable {
     public var longitude: Double
     public var latitude: Double
     public var created: Date
+    /// Metres the place may be off: the fix's accuracy when pinned at this device's position.
+    public var accuracy: Double?
 
-    public init(id: String, title: String, note: String?, link: String?, longitude: Double, latitude: Double, created: Date) {
+    public init(id: String, title: String, note: String?, link: String?, longitude: Double, latitude: Double, created: Date,
+                accuracy: Double? = nil) {
         self.id = id; self.title = title; self.note = note; self.link = link
-        self.longitude = longitude; self.latitude = latitude; self.created = created
+        self.longitude = longitude; self.latitude = latitude; self.created = created; self.accuracy = accuracy
     }
 }
 

@@ -148,7 +148,7 @@ struct WhereAmITests {
         _ = App.update(&state, .map(.location(Self.fix(moved))))
         _ = Fixture.keys(&state, .character("p"))
         guard case .pinForm(let form)? = state.overlay else { Issue.record("no pin form"); return }
-        #expect(form.point == moved)
+        #expect(form.point == moved && form.accuracy == 6, "the fix's accuracy goes with the pin")
         _ = Fixture.keys(&state, .escape)
         // Back on the list: `o` orders the areas nearest to the position first, then the place searched last.
         _ = Fixture.keys(&state, .escape, .escape)

@@ -220,9 +220,10 @@ struct HandlerTests {
         let opened = OpenedLinks()
         let handler = PinsHandler(store: PinStore(root: root), finder: PlaceFinder(client: { nil }, library: library), send: sink,
                                   tasks: tasks, openLink: { opened.add($0); return nil })
-        handler.save(PinDraft(id: nil, title: "Ferry dock", note: nil, link: "https://example.com", point: GeoPoint(longitude: -70, latitude: 44)))
+        handler.save(PinDraft(id: nil, title: "Ferry dock", note: nil, link: "https://example.com", point: GeoPoint(longitude: -70, latitude: 44),
+                              accuracy: 4.5))
         let pins = try await recorder.first { if case .pins(.pinsLoaded(let pins, nil)) = $0, !pins.isEmpty { pins } else { nil } }
-        #expect(pins.map(\.title) == ["Ferry dock"])
+        #expect(pins.map(\.title) == ["Ferry dock"] && pins.first?.accuracy == 4.5)
         handler.open("https://example.com")
         _ = try await recorder.first { if case .pins(.linkOpened(nil)) = $0 { true } else { nil } }
         #expect(opened.links == ["https://example.com"])

@@ -45,7 +45,7 @@ final class PinsHandler {
                     if let id = draft.id {
                         try store.update(id, title: draft.title, note: draft.note, link: draft.link)
                     } else {
-                        try store.add(title: draft.title, note: draft.note, link: draft.link, at: draft.point)
+                        try store.add(title: draft.title, note: draft.note, link: draft.link, at: draft.point, accuracy: draft.accuracy)
                     }
                     return .success(try store.load())
                 } catch {

@@ -14,10 +14,13 @@ public struct PinForm: Equatable, Sendable {
     /// The pin being edited; nil for a new one.
     public var editing: String?
     public var point: GeoPoint
+    /// The fix's accuracy, metres, when the point is this device's position.
+    public var accuracy: Double?
     public var fields: Form
 
-    public init(point: GeoPoint, editing: Pin? = nil) {
+    public init(point: GeoPoint, accuracy: Double? = nil, editing: Pin? = nil) {
         self.point = point
+        self.accuracy = accuracy
         self.editing = editing?.id
         fields = Form([Form.Field("Title", .text(limit: 120), text: editing?.title ?? ""),
                        Form.Field("Note", .text(limit: 1000), text: editing?.note ?? ""),
@@ -39,9 +42,10 @@ public struct PinDraft: Equatable, Sendable {
     public var note: String?
     public var link: String?
     public var point: GeoPoint
+    public var accuracy: Double?
 
-    public init(id: String?, title: String, note: String?, link: String?, point: GeoPoint) {
-        self.id = id; self.title = title; self.note = note; self.link = link; self.point = point
+    public init(id: String?, title: String, note: String?, link: String?, point: GeoPoint, accuracy: Double? = nil) {
+        self.id = id; self.title = title; self.note = note; self.link = link; self.point = point; self.accuracy = accuracy
     }
 }
 
@@ -50,7 +54,9 @@ public struct PinDraft: Equatable, Sendable {
 extension App {
     static func dropPin(_ state: inout AppState) -> [Effect] {
         guard let point = state.mapFocus else { return [] }
-        state.overlay = .pinForm(PinForm(point: point))
+        // At this device's position (the view following it): the fix's accuracy goes with the pin.
+        let accuracy = point == state.position?.point ? state.places.here?.accuracy : nil
+        state.overlay = .pinForm(PinForm(point: point, accuracy: accuracy))
         return []
     }
 
@@ -110,7 +116,8 @@ extension App {
             form.fields.problem = nil
             state.overlay = .pinForm(form)
             func optional(_ text: String) -> String? { text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text }
-            return [.pins(.savePin(PinDraft(id: form.editing, title: form.title, note: optional(form.note), link: optional(form.link), point: form.point)))]
+            return [.pins(.savePin(PinDraft(id: form.editing, title: form.title, note: optional(form.note), link: optional(form.link), point: form.point,
+                                            accuracy: form.accuracy)))]
         }
     }
 
