@@ -137,10 +137,7 @@ public struct MapOverlays: Sendable {
             FeatureHighlight.drawPath(.lines([track]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
                                       color: theme.here, dots: 1)
         }
-        if let here {
-            here.drawCircle(viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors, theme: theme)
-            here.mark(into: &names, ascii: ascii, theme: theme, projection: projection, size: size)
-        }
+        here?.drawCircle(viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors, theme: theme)
         // A pin on the searched place's cell stands for it (it was pinned there): the pin shows, first
         // among the names, not hidden under the search marker.
         let searchedCell = searched.flatMap { projection.cell(MercatorPoint($0.point)) }
@@ -155,6 +152,8 @@ public struct MapOverlays: Sendable {
             names.mark(searched.point, glyph: ascii ? "@" : "◆", label: searched.label, rank: .selected, color: theme.selectedArea,
                        projection: projection, size: size)
         }
+        // This device's mark last: over a pin or the place searched in the same cell.
+        here?.mark(into: &names, ascii: ascii, theme: theme, projection: projection, size: size)
         let named = Rect(x: rect.x, y: rect.y, width: min(max(namesWidth ?? rect.width, 0), rect.width), height: rect.height)
         return names.draw(into: &frame, rect: named, colors: colors)
     }

@@ -168,7 +168,6 @@ public struct OverviewMap: Sendable {
             names.mark(pin.point, glyph: glyphs == .unicode ? "⚑" : "P", label: pin.title, rank: .pin, color: theme.pin,
                        projection: projection, size: size)
         }
-        here?.mark(into: &names, ascii: glyphs != .unicode, theme: theme, projection: projection, size: size)
         if let selected = chosen {
             // Its mark at its centre, and its name beside its box (also in the caption bar).
             let corners = box(areas[selected].extent)
@@ -178,6 +177,8 @@ public struct OverviewMap: Sendable {
             }
             if let label = label(areas[selected].title, besideBox: corners, color: theme.selectedArea) { names.labels.append(label) }
         }
+        // This device's mark last: over the selected area's mark in the same cell.
+        here?.mark(into: &names, ascii: glyphs != .unicode, theme: theme, projection: projection, size: size)
         names.draw(into: &frame, rect: rect, colors: colors)
     }
 

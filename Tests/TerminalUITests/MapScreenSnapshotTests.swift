@@ -47,6 +47,10 @@ import Testing
         let circle = (rect.y..<rect.maxY).flatMap { y in (rect.x..<rect.maxX).map { frame[$0, y] } }.filter { $0.style.foreground == here }
         #expect(circle.count > 20, "the accuracy circle: \(circle.count) cells")
         #expect(frame.row(at: 39).contains("◎ 3D ±3000 m"), "\(frame.row(at: 39))")
+        // A place searched in the same cell: this device's mark stays on top.
+        state.withMap { $0.pin = MapPin(point: point, label: "Bar Harbor") }
+        #expect(Renderer.render(state, width: 120, height: 40, options: SnapshotState.options)[rect.x + column, rect.y + row].character == "◎")
+        state.withMap { $0.pin = nil }
         // Moving east: an arrow; a small accuracy draws no circle at this scale.
         state.places.here = fix(speed: 3, accuracy: 5)
         frame = Renderer.render(state, width: 120, height: 40, options: SnapshotState.options)
