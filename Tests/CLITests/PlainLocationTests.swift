@@ -9,8 +9,8 @@ import Testing
        .timeLimit(.minutes(2)))
 struct PlainLocationTests {
     @Test func theStateIsSaidWhenItChangesAndThePositionNowAndThen() async throws {
-        // 20 s of walking with a fix (12 s as gpsfake plays it), then the tunnel.
-        let gps = try GPSFake(sentences: GPSFake.walk(seconds: 40, step: 0.0002, fixFor: 20))
+        // 40 s of walking with a fix (24 s as gpsfake plays it), then the tunnel.
+        let gps = try GPSFake(sentences: GPSFake.walk(seconds: 60, step: 0.0002, fixFor: 40))
         defer { gps.stop() }
         let server = try SampleFixture.start()
         defer { server.stop() }

@@ -6,34 +6,82 @@ public final class GPSFake: @unchecked Sendable {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake") && FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")
     }
 
-    public let port: Int
-    private let process = Process()
+    public private(set) var port = 0
+    private var process = Process()
     private let folder: URL
 
+    /// Starts gpsfake on a port the kernel has just given out, and returns once its gpsd listens
+    /// (the replay starts with that first connection); a gpsd that does not come up in 15 s (a
+    /// port taken meanwhile) is tried again on another port, twice.
     /// `cycle`: seconds between sentences as gpsfake plays them.
     public init(sentences: [String], cycle: Double = 0.2) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-gpsfake-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = folder.appendingPathComponent("receiver.nmea")
         try Data((sentences.joined(separator: "\r\n") + "\r\n").utf8).write(to: log)
-        port = Int.random(in: 30_000...60_000)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        // -q quiet, -P its port, -c 0.2 s between sentences: replayed until killed.
-        process.arguments = ["-q", "-P", String(port), "-c", String(cycle), log.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        for _ in 0..<3 {
+            port = Self.freePort()
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+            // -q quiet, -P its port, -c seconds between sentences: replayed until killed.
+            process.arguments = ["-q", "-P", String(port), "-c", String(cycle), log.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            if Self.listens(port, within: 15) { return }
+            stopProcess()
+        }
+        throw GPSFakeDidNotStart()
+    }
+
+    struct GPSFakeDidNotStart: Error, CustomStringConvertible {
+        var description: String { "gpsfake's gpsd did not come up on three ports in a row" }
+    }
+
+    /// A port nothing listens on now: the kernel's pick for a socket bound to port 0.
+    private static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func listens(_ port: Int, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(fd)
+            if connected == 0 { return true }
+            usleep(100_000)
+        }
+        return false
     }
 
 
     /// gpsfake and its gpsd (its process group) killed: they inherit this process's blocked
     /// signals, so a SIGTERM would wait forever.
     public func stop() {
+        stopProcess()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func stopProcess() {
         let pid = process.processIdentifier
         kill(-pid, SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: "/tmp/gpsfake-\(pid).sock")
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// A walk north-east from Bar Harbor's village green, `step` degrees of latitude and longitude

@@ -36,9 +36,9 @@ extension EndToEndTests {
     func theMarkFollowsAWalkInBarHarborAndTheTunnelLosesTheFix() async throws {
         let portal = try SampleFixture.start()
         defer { portal.stop() }
-        // 0.0002° a second (about 27 m) for 90 s with a fix, then 15 s in the tunnel; gpsfake
-        // plays a second of it each 0.6 s, from when mapbook connects.
-        let gps = try GPSFake(sentences: GPSFake.walk(seconds: 105, step: 0.0002, fixFor: 90))
+        // 0.0002° a second (about 27 m) for 100 s with a fix, then 15 s in the tunnel; gpsfake
+        // plays a second of it each 0.6 s, from when its gpsd first answers.
+        let gps = try GPSFake(sentences: GPSFake.walk(seconds: 115, step: 0.0002, fixFor: 100))
         defer { gps.stop() }
         let tmux = try Tmux(width: 120, height: 40)
         defer { tmux.close() }
