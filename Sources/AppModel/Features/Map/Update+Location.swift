@@ -9,7 +9,12 @@ import MapbookCore
 extension App {
     /// Watching starts with the program when the config or GPSD_HOST names a source; else at the first `f`.
     static func watchLocationAtStart(_ state: inout AppState) -> [Effect] {
-        guard state.preferences.watchesLocationAtStart, state.places.here == nil else { return [] }
+        state.preferences.watchesLocationAtStart ? startWatching(&state) : []
+    }
+
+    /// Watching asked for, unless it was already: the one place that starts it.
+    private static func startWatching(_ state: inout AppState) -> [Effect] {
+        guard state.places.here == nil else { return [] }
         state.places.here = .searching
         return [.map(.watchLocation(state.preferences.location))]
     }
@@ -27,10 +32,9 @@ extension App {
     /// plain mode's `where`): the position said.
     static func locate(_ state: inout AppState) -> [Effect] {
         guard let here = state.places.here else {
-            state.places.here = .searching
             state.withMap { $0.followsLocation = true }
             state.notice = .map(.locating(source: state.preferences.location.name))
-            return [.map(.watchLocation(state.preferences.location))]
+            return startWatching(&state)
         }
         guard let point = here.position else {
             state.withMap { $0.followsLocation = true }
@@ -105,12 +109,7 @@ extension App {
         }
         state.places.recording = TrackRecording()
         state.notice = .map(.recordingTrack)
-        var effects: [Effect] = [.map(.startTrack)]
-        if state.places.here == nil {
-            state.places.here = .searching
-            effects.append(.map(.watchLocation(state.preferences.location)))
-        }
-        return effects
+        return [.map(.startTrack)] + startWatching(&state)
     }
 
     static func trackStarted(_ state: inout AppState, id: String) -> [Effect] {
@@ -153,9 +152,7 @@ extension App {
             place = MapPin(point: stop.point, label: stop.name)
         }
         state.withMap { $0.goTo = place }
-        guard state.places.here == nil else { return [] }
-        state.places.here = .searching
-        return [.map(.watchLocation(state.preferences.location))]
+        return startWatching(&state)
     }
 }
 
