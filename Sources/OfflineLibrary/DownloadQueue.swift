@@ -174,7 +174,15 @@ public actor DownloadQueue {
             let record = try await onWorkPool { () async throws -> DownloadRecord in
                 try await job.run(started: { sink.yield(.started(id, resumedFrom: $0)) },
                                   report: { counters.set(id, bytes: $0, total: $1) },
-                                  copying: { counters.setCopying(id, $0) })
+                                  copying: { count in
+                                      counters.setCopying(id, count)
+                                      // The copies' start said at once, not left to the ticker: on a busy
+                                      // machine a short copy phase could pass between two ticks unseen.
+                                      if count.done == 0, let counted = counters.current[id] {
+                                          sink.yield(.progress(id, DownloadProgress(bytes: counted.bytes, total: counted.total, bytesPerSecond: nil,
+                                                                                    featureCopies: count)))
+                                      }
+                                  })
             }
             // The bar ends full before the area is said to be downloaded, however few ticks it saw.
             publish(id, DownloadProgress(bytes: record.size, total: record.size, bytesPerSecond: nil))
