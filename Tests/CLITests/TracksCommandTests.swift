@@ -58,9 +58,9 @@ struct TracksCommandTests {
     /// checksum, a latitude of 91, NaN and 1e308, binary junk, a 10 KB line): `where` says its speed
     /// and heading, and the track keeps a point a second of the receiver's time, every one on the road.
     @Test func aTenHertzReceiverWithGarbageKeepsAPointASecond() async throws {
-        // Eight sentences a tenth of a second, one each 5 ms as gpsfake plays them.
+        // Eight sentences a tenth of a second, one each 10 ms as gpsfake plays them.
         let gps = try GPSFake(sentences: GPSFake.receiver(seconds: 100, hz: 10, step: (0.0002, 0.00015), knots: 50, course: 35, garbage: true),
-                              cycle: 0.005)
+                              cycle: 0.01)
         defer { gps.stop() }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-tracks-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: data) }
