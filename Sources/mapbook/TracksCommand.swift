@@ -4,7 +4,6 @@ import Geometry
 import Location
 import MapbookCore
 import OfflineLibrary
-import UserFiles
 
 /// `mapbook tracks`: tracks recorded from gpsd (here, headless, or in the browser), listed and
 /// exported as GPX 1.1 or GeoJSON.
@@ -30,10 +29,9 @@ struct TracksCommand: ParsableCommand {
         }
 
         func run() async throws {
-            let settings = Settings.load().0
             let source: LocationSource
             do throws(LocationSourceError) {
-                source = try LocationSource.chosen(environment: ProcessInfo.processInfo.environment, gpsd: settings.gpsd, location: settings.location)
+                source = try .configured()
             } catch {
                 throw Output.fail(TrackError(error.sentence), json: json)
             }

@@ -24,10 +24,9 @@ struct WhereCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = Settings.load().0
         let source: LocationSource
         do throws(LocationSourceError) {
-            source = try LocationSource.chosen(environment: ProcessInfo.processInfo.environment, gpsd: settings.gpsd, location: settings.location)
+            source = try .configured()
         } catch {
             throw Output.fail(WhereError(sentence: error.sentence, kind: "usage"), json: json)
         }
@@ -51,6 +50,15 @@ struct WhereCommand: AsyncParsableCommand {
         }
         let time = fix?.time.map { "  at " + $0.formatted(.iso8601) } ?? ""
         Output.line(String(format: "%.6f,%.6f", position.longitude, position.latitude) + "  " + status.summary + time)
+    }
+}
+
+extension LocationSource {
+    /// The one rule (`chosen`) with this process's environment and the config file: what `where`
+    /// and `tracks record` watch.
+    static func configured() throws(LocationSourceError) -> LocationSource {
+        let settings = Settings.load().0
+        return try chosen(environment: ProcessInfo.processInfo.environment, gpsd: settings.gpsd, location: settings.location)
     }
 }
 
