@@ -28,6 +28,9 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         // PROJ: every coordinate system and datum transformation but Web Mercator's own.
         .systemLibrary(name: "CProj", providers: [.apt(["libproj-dev"])]),
+        // Cairo draws pixel maps; libsixel encodes them for sixel terminals. Both loaded on first use.
+        .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CSixel", providers: [.apt(["libsixel-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
@@ -65,6 +68,9 @@ let package = Package(
         // Signing in: the credentials kept per portal, and the sessions that renew their tokens.
         .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret", "CLibraryLoader"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
+        // Maps in true pixels for terminals that show pictures: the Cairo surface, the pixel view, kitty/sixel/iTerm2 encoding.
+        .target(name: "PixelRender", dependencies: ["MapRender", "MapSources", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CCairo", "CSixel",
+                                                    "CLibraryLoader"]),
         // Mobile map packages (.mmpk, zipped or unpacked): their maps and the files their layers name.
         .target(name: "MobilePackages", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats"]),
         .target(name: "MapSources", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "TileFormats", "Geodatabase", "MobilePackages", "MapRender", "TerminalCanvas"]),
@@ -82,18 +88,18 @@ let package = Package(
         .target(name: "MapbookServices", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "HTTP", "ArcGISPortal", "OfflineLibrary", "Places", "MapbookAssets",
                                                      "MapRender", "MapSources", "MobilePackages", "Geodatabase", "TileFormats", "Editing"]),
         // Performs the model's effects with the services, and feeds the results back as events.
-        .target(name: "AppRuntime", dependencies: ["Location", "LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "Geodatabase", "MapbookCore", "HTTP", "ArcGISPortal",
+        .target(name: "AppRuntime", dependencies: ["PixelRender", "TerminalCanvas", "Location", "LibraryModel", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "EventLoop", "Connectivity", "Geodatabase", "MapbookCore", "HTTP", "ArcGISPortal",
                                                 "TileFormats", "MapRender", "MapSources", "MobilePackages", "OfflineLibrary", "MapbookAssets", "MapbookServices", "Editing"]),
         // The line-oriented front end (`--plain`): the same program, for screen readers and logs.
         .target(name: "PlainUI", dependencies: ["Location", "Geometry", "AppModel", "AppRuntime", "EventLoop", "MapbookCore", "MapRender"]),
         // The renderer: the model's state to a frame, pure; it reaches neither the network nor the library.
         .target(name: "TerminalRender", dependencies: ["Location", "Geometry", "UserFiles", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapbookAssets"]),
-        .target(name: "TerminalUI", dependencies: ["TerminalRender", "Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
+        .target(name: "TerminalUI", dependencies: ["PixelRender", "TileFormats", "TerminalRender", "Geometry", "UserFiles", "AppModel", "AppRuntime", "EventLoop", "MapRender", "TerminalCanvas", "MapbookCore",
                                                    "MapbookAssets", "CCurses", "CTerminal"]),
         .target(name: "SamplePortal", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "LoopbackHTTP", "TileFormats", "MapbookAssets", "CCrypto", "CLibraryLoader", "Geodatabase", "Places"]),
         .executableTarget(name: "mapbook", dependencies: ["LibraryModel", "MapbookAssets", "ArcGISModel", "Geometry", "Places", "UserFiles", 
             "MapbookCore", "HTTP", "ArcGISPortal", "TileFormats", "SamplePortal", "AppModel", "AppRuntime", "EventLoop", "MapRender",
-            "TerminalCanvas", "TerminalRender", "TerminalUI", "PlainUI", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP", "MapbookServices", "Editing", "Location",
+            "TerminalCanvas", "TerminalRender", "TerminalUI", "PlainUI", "PixelRender", "OfflineLibrary", "MapSources", "Geodatabase", "MobilePackages", "CTerminal", "SignIn", "LoopbackHTTP", "MapbookServices", "Editing", "Location",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -101,7 +107,7 @@ let package = Package(
         .executableTarget(name: "mapbook-bench", dependencies: ["ArcGISModel", "Geometry", "Places", "HTTP", "TileFormats", "SamplePortal", "ArcGISPortal", "AppModel",
                                                                "AppRuntime", "EventLoop",
                                                                "MapRender", "TerminalCanvas", "MapbookCore", "TerminalRender", "TerminalUI", "OfflineLibrary",
-                                                               "MapSources", "MapbookAssets", "Geodatabase", "MapbookServices", "Editing"]),
+                                                               "MapSources", "MapbookAssets", "Geodatabase", "MapbookServices", "Editing", "PixelRender"]),
 
         .testTarget(name: "MapbookCoreTests", dependencies: ["MapbookCore"]),
         .testTarget(name: "ArcGISModelTests", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "SharedTestData"]),
@@ -126,13 +132,15 @@ let package = Package(
                                                           "MapSources", "MapRender", "TileFormats", "MapbookAssets", "PlainUI"]),
         .testTarget(name: "TerminalUITests", dependencies: ["GPSFixtures", "Location", "AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalRender", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
-                                                            "SamplePortal", "SnapshotSupport", "HTTP", "SharedTestData"],
+                                                            "SamplePortal", "SnapshotSupport", "HTTP", "SharedTestData", "TileFormats"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "OfflineLibraryTests", dependencies: ["Location", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "Places", "OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore", "LoopbackHTTP",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats", "SharedTestData", "MobilePackages"]),
         .testTarget(name: "MapRenderTests", dependencies: ["ArcGISPortal", "Geodatabase", "ArcGISModel", "Geometry", "MapRender", "TerminalCanvas", "MapbookCore", "TileFormats", "MapSources", "SharedTestData",
                                                            "PortalFixtures", "HTTP", "SnapshotSupport", "SamplePortal", "MobilePackages"],
                     exclude: ["Snapshots"]),
+        .testTarget(name: "PixelRenderTests", dependencies: ["PixelRender", "MapRender", "MapSources", "Geometry", "TileFormats", "TerminalCanvas",
+                                                           "SharedTestData"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CCurl", "CCurses", "CZlib", "CLibraryLoader"]),
         // Test support: where ../shared/data is, and the message for tests skipped without it.
         .target(name: "SharedTestData", dependencies: ["TileFormats"], path: "Tests/SharedTestData"),

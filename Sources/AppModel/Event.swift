@@ -42,6 +42,8 @@ public enum TerminalEvent: Sendable {
     case resized(Display)
     /// SIGINT, SIGTERM, SIGHUP, or the terminal went away.
     case interrupted
+    /// The terminal's pictures were asked for and cannot be used: the sentence why (maps are drawn in characters).
+    case picturesUnavailable(String)
 }
 
 /// The library as read from disk.

@@ -69,6 +69,9 @@ public enum App {
         case .interrupted:
             state.handoff.isQuitting = true
             return []
+        case .picturesUnavailable(let sentence):
+            state.notice = .problem(sentence)
+            return []
         }
     }
 

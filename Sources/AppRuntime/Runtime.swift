@@ -47,7 +47,7 @@ public final class Runtime {
     /// `clock`: what the runtime's waits (a notice's fading) and the network monitor's are timed by.
     public init(library: OfflineLibrary, http: HTTPClient = HTTPClient(), networkTimings: NetworkMonitor.Timings = .standard,
                 clock: AppClock = .system, map: MapStack? = nil, signIn: SignIn? = nil, recent: RecentWebMaps? = nil,
-                connect: @escaping Connect) {
+                pixels: PixelDrawing? = nil, connect: @escaping Connect) {
         self.clock = clock
         let connection = PortalConnection()
         catalog = CatalogHandler(library: library, http: http, connect: connect, recent: recent, networkTimings: networkTimings, clock: clock,
@@ -55,7 +55,7 @@ public final class Runtime {
         downloads = DownloadsHandler(library: library, connection: connection, send: send, tasks: tasks)
         let finder = PlaceFinder(client: { await connection.client }, library: library)
         maps = MapViewHandler(library: library, http: http, connection: connection, given: map, finder: finder, firstFrame: firstFrame,
-                              send: send, tasks: tasks)
+                              pixels: pixels, send: send, tasks: tasks)
         places = PlacesHandler(finder: finder, send: send, tasks: tasks)
         directions = DirectionsHandler(planner: RoutePlanner(client: { await connection.client }), finder: finder, send: send, tasks: tasks)
         pins = PinsHandler(store: PinStore(root: library.root), finder: finder, send: send, tasks: tasks)

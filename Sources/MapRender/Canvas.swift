@@ -21,6 +21,8 @@ public struct MapCanvas: Sendable {
     /// Lines and fills stay inside this box of dot coordinates when set: a vector tile's own square,
     /// so geometry a tile carries past its edge (its buffer, and the cut edges there) is not drawn.
     public var clipBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+    /// See-through fills' blends over each palette colour, worked out once per drawing (`MapSurface`).
+    var blends: [BlendKey: [Int16]] = [:]
 
     public init(columns: Int, rows: Int) {
         self.columns = max(columns, 0); self.rows = max(rows, 0)

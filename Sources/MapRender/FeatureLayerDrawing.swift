@@ -103,34 +103,43 @@ public final class PreparedFeatureLayer: Sendable {
     }
 }
 
-/// A symbol as the terminal draws it, worked out once per symbol: its palette colours, its glyph,
-/// its line style.
+/// A symbol as maps draw it, worked out once per symbol: its colours, its glyph, its line.
 struct SymbolPaint: Sendable {
     let kind: FeatureSymbol.Kind
-    /// A fill's colour (blended with what is below by its alpha).
-    let fill: SymbolColor?
-    /// A marker's colour, or a line's, or a fill's outline.
+    /// A fill's colour, and its alpha (0…1) with which what is below shows through.
+    let fill: (color: StyleColor, alpha: Double)?
+    /// A marker's palette colour (marks are cells).
     let color: PaletteIndex?
-    let line: LineStyle
+    /// A line's colour, or a fill's outline.
+    let stroke: StyleColor?
+    /// The line's width in pixels and its dashes (in widths).
+    let lineWidth: Double
+    let dasharray: [Double]
     /// A marker that shows nothing (a transparent picture or colour): not drawn at all.
     let isInvisible: Bool
 
     init(_ symbol: FeatureSymbol) {
         kind = symbol.kind
-        func palette(_ c: SymbolColor?) -> PaletteIndex? { c.map { XtermPalette.nearest(r: Int($0.r), g: Int($0.g), b: Int($0.b)) } }
+        func style(_ c: SymbolColor) -> StyleColor { StyleColor(r: Double(c.r), g: Double(c.g), b: Double(c.b)) }
+        // Lines and outlines show when more than a tenth there, opaque.
+        func visible(_ c: SymbolColor?) -> StyleColor? { c.flatMap { $0.a > 25 ? style($0) : nil } }
         switch symbol.kind {
         case .fill:
-            fill = symbol.color
-            color = symbol.outline.flatMap { $0.a > 25 ? palette($0) : nil }
+            fill = symbol.color.map { (style($0), Double($0.a) / 255) }
+            stroke = visible(symbol.outline)
+            color = stroke?.paletteIndex
         case .line:
             fill = nil
-            color = symbol.color.flatMap { $0.a > 25 ? palette($0) : nil }
+            stroke = visible(symbol.color)
+            color = stroke?.paletteIndex
         case .marker, .text:
             fill = nil
-            color = palette(symbol.color)
+            stroke = nil
+            color = symbol.color.map { style($0).paletteIndex }
         }
         isInvisible = symbol.color.map { $0.a <= 25 } ?? false
-        line = LineStyle(width: symbol.size * 96 / 72, dasharray: FeatureLayerPainter.dashes(symbol.kind))
+        lineWidth = symbol.size * 96 / 72
+        dasharray = FeatureLayerPainter.dashes(symbol.kind)
     }
 }
 
@@ -145,16 +154,14 @@ public struct FeatureLayerScene: Sendable {
 /// Operational layers over the basemap: fills blended by their colour's alpha and the layer's
 /// opacity, outlines and lines in braille, points as coloured glyphs, labels where the layer asks.
 enum FeatureLayerPainter {
-    /// Fills and lines, onto the canvas (under the basemap's reference layers and every label).
-    static func drawShapes(_ scenes: [FeatureLayerScene], projection: MapProjection, canvas: inout MapCanvas, colors: Bool) -> Int {
+    /// Fills and lines, onto the surface (under the basemap's reference layers and every label).
+    static func drawShapes<Surface: MapSurface>(_ scenes: [FeatureLayerScene], projection: MapProjection, surface: inout Surface,
+                                                colors: Bool) -> Int {
         var drawn = 0
-        let width = Double(canvas.dotWidth), height = Double(canvas.dotHeight)
+        let width = Double(surface.dotWidth), height = Double(surface.dotHeight)
         for scene in scenes {
             let layer = scene.layer
             guard layer.info.geometryType == .polygon || layer.info.geometryType == .polyline else { continue }
-            // Each symbol's fill blended over each colour below, worked out once per drawing: a
-            // flat table per symbol (256 colours, and "nothing below").
-            var blends = [[Int16]](repeating: [], count: layer.paints.count)
             for index in layer.features.indices {
                 let box = layer.boxes[index]
                 let x0 = (box.minX - projection.left) * projection.scale, x1 = (box.maxX - projection.left) * projection.scale
@@ -163,36 +170,18 @@ enum FeatureLayerPainter {
                 let symbol = layer.symbolIndex[index]
                 let paint = layer.paints[symbol]
                 let rings = layer.parts[index].map { part in part.map { ((($0.x - projection.left) * projection.scale), (projection.top - $0.y) * projection.scale) } }
-                if colors, let color = paint.fill {
-                    let alpha = Double(color.a) / 255 * scene.opacity
-                    if alpha >= 0.05 {
-                        if blends[symbol].isEmpty { blends[symbol] = [Int16](repeating: -1, count: 257) }
-                        canvas.fill(rings: rings) { below in
-                            let slot = below.map { Int($0) } ?? 256
-                            if blends[symbol][slot] >= 0 { return PaletteIndex(blends[symbol][slot]) }
-                            let blended = blend(color, alpha: alpha, over: below)
-                            blends[symbol][slot] = Int16(blended)
-                            return blended
-                        }
-                    }
+                if colors, let fill = paint.fill {
+                    surface.fill(rings: rings, color: fill.color, alpha: fill.alpha * scene.opacity)
                 }
-                if let line = paint.color {
+                if let line = paint.stroke {
                     for ring in rings where ring.count >= 2 {
-                        var phase = 0.0
-                        for (a, b) in zip(ring, ring.dropFirst()) { canvas.line(from: a, to: b, color: line, style: paint.line, phase: &phase) }
+                        surface.stroke(ring, color: line, width: paint.lineWidth, dasharray: paint.dasharray, closed: false)
                     }
                 }
                 drawn += 1
             }
         }
         return drawn
-    }
-
-    static func blend(_ color: SymbolColor, alpha: Double, over below: PaletteIndex?) -> PaletteIndex {
-        guard let below, alpha < 0.95 else { return XtermPalette.nearest(r: Int(color.r), g: Int(color.g), b: Int(color.b)) }
-        let under = XtermPalette.rgb(below)
-        func mix(_ a: UInt8, _ b: Int) -> Int { (Double(a) * alpha + Double(b) * (1 - alpha)).clampedInt(in: 0...255) }
-        return XtermPalette.nearest(r: mix(color.r, under.r), g: mix(color.g, under.g), b: mix(color.b, under.b))
     }
 
     static func dashes(_ kind: FeatureSymbol.Kind) -> [Double] {
@@ -221,8 +210,8 @@ enum FeatureLayerPainter {
     /// Points as marks in their colour (the last drawn wins a cell), and every layer's names:
     /// points' beside them (one name a cell: the others could not be placed anyway), lines' and
     /// areas' at their box's centre. Returns them with how many points were marked.
-    static func marks(_ scenes: [FeatureLayerScene], projection: MapProjection, columns: Int, rows: Int, ascii: Bool, scale: Double,
-                      order: Int) -> (marks: [MapMark], labels: [MapLabel], drawn: Int) {
+    static func marks(_ scenes: [FeatureLayerScene], projection: MapProjection, dotsPerCell: (x: Double, y: Double) = (2, 4),
+                      columns: Int, rows: Int, ascii: Bool, scale: Double, order: Int) -> (marks: [MapMark], labels: [MapLabel], drawn: Int) {
         var marks: [MapMark] = [], labels: [MapLabel] = []
         var labelled = [Bool](repeating: false, count: columns * rows)
         for (layerIndex, scene) in scenes.enumerated() {
@@ -236,16 +225,16 @@ enum FeatureLayerPainter {
                     let color = layer.paints[layer.symbolIndex[index]].color
                     for part in layer.parts[index] {
                         guard let p = part.first else { continue }
-                        let x = ((p.x - projection.left) * projection.scale / 2).rounded(.down)
-                        let y = ((projection.top - p.y) * projection.scale / 4).rounded(.down)
+                        let x = ((p.x - projection.left) * projection.scale / dotsPerCell.x).rounded(.down)
+                        let y = ((projection.top - p.y) * projection.scale / dotsPerCell.y).rounded(.down)
                         guard x >= 0, y >= 0, x < Double(columns), y < Double(rows) else { continue }
                         marks.append(MapMark(column: Int(x), row: Int(y), glyph: glyphs[layer.symbolIndex[index]], color: color))
                     }
                 }
                 guard labelsShown, let text = layer.labels[index] else { continue }
                 let box = layer.boxes[index]
-                let cx = ((box.minX + box.maxX) / 2 - projection.left) * projection.scale / 2
-                let cy = (projection.top - (box.minY + box.maxY) / 2) * projection.scale / 4
+                let cx = ((box.minX + box.maxX) / 2 - projection.left) * projection.scale / dotsPerCell.x
+                let cy = (projection.top - (box.minY + box.maxY) / 2) * projection.scale / dotsPerCell.y
                 guard cx >= -40, cy >= 0, cx < Double(columns + 40), cy < Double(rows) else { continue }
                 let column = cx.clampedInt(rounding: .down), row = cy.clampedInt(rounding: .down)
                 let rank = MapLabel.Rank.map(order + layerIndex)

@@ -67,16 +67,21 @@ struct LayerPainter {
         return color.over(base, opacity: opacity)
     }
 
-    /// `line-width` and `line-dasharray` as braille can show them.
-    func lineStyle(_ context: FeatureContext) -> LineStyle {
-        func value(_ key: String) -> JSONValue? {
-            if let fixed = fixedPaint[key] { return fixed }
-            return layer.paint[key].map { StyleExpression.evaluate($0, context) }
+    /// A paint value that is a number, at this zoom for this feature.
+    func number(_ key: String, _ context: FeatureContext) -> Double? {
+        if let fixed = fixedPaint[key] { return fixed.double }
+        return layer.paint[key].flatMap { StyleExpression.evaluate($0, context).double }
+    }
+
+    /// `line-width` (style pixels) and `line-dasharray` (in line widths).
+    func lineWidth(_ context: FeatureContext) -> (width: Double, dasharray: [Double]) {
+        let dashes: [Double]
+        if let fixed = fixedPaint["line-dasharray"] {
+            dashes = fixed.array.compactMap(\.double) ?? []
+        } else {
+            dashes = layer.paint["line-dasharray"].map { StyleExpression.evaluate($0, context) }?.array.compactMap(\.double) ?? []
         }
-        let width = value("line-width")?.double ?? 1
-        let dashes = value("line-dasharray")?.array.compactMap(\.double) ?? []
-        if width < 1.5, dashes.isEmpty { return .solid }
-        return LineStyle(width: width, dasharray: dashes)
+        return (number("line-width", context) ?? 1, dashes)
     }
 
     static let labelSourceLimit = 256

@@ -8,8 +8,9 @@ extension MapComposer {
     /// Where a line's name goes, in dots: the middle of its longest stretch that stays within a row
     /// and a half of text (six dots) and runs at least `cells` across, so the name lies along it;
     /// where none does, beside its middle vertex.
-    static func lineLabelAnchor(_ geometry: MVTGeometry, dot: (MVTPoint) -> (x: Double, y: Double), cells: Int) -> (x: Double, y: Double)? {
-        let needed = Double(cells) * 2
+    static func lineLabelAnchor(_ geometry: MVTGeometry, dot: (MVTPoint) -> (x: Double, y: Double), cells: Int,
+                                dotsPerCell: (x: Double, y: Double)) -> (x: Double, y: Double)? {
+        let needed = Double(cells) * dotsPerCell.x, level = dotsPerCell.y * 1.5
         var best: (length: Double, x: Double, y: Double)?
         var start = 0
         let ends = geometry.partEnds.isEmpty ? [geometry.points.count] : geometry.partEnds
@@ -22,7 +23,7 @@ extension MapComposer {
                 var j = i + 1
                 while j < part.count {
                     let p = part[j]
-                    guard max(maxY, p.y) - min(minY, p.y) <= 6 else { break }
+                    guard max(maxY, p.y) - min(minY, p.y) <= level else { break }
                     minY = min(minY, p.y); maxY = max(maxY, p.y); minX = min(minX, p.x); maxX = max(maxX, p.x)
                     j += 1
                 }

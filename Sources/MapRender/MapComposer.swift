@@ -95,37 +95,46 @@ public enum MapComposer {
 
     /// Several layers of one view (a basemap and its reference layers), drawn into `rect`, and the
     /// pass that will name them: the first scene sets the viewport, mode and colours for all.
-    /// Operational `images` and then `features` go over the basemap and under the scenes from
-    /// `referenceFrom` on (its reference layers); the features' names rank above its.
     public static func compose(_ scenes: [MapScene], images: [PlacedImage] = [], features: [FeatureLayerScene] = [],
                                referenceFrom: Int? = nil, into frame: inout Frame, rect: Rect) -> (names: LabelPass, report: MapDrawReport) {
-        var report = MapDrawReport()
-        guard !rect.isEmpty, let first = scenes.first else { return (LabelPass(), report) }
-        let (columns, rows) = (rect.width, rect.height)
-        let projection = first.viewport.projection(columns: columns, rows: rows)
-        var canvas = MapCanvas(columns: columns, rows: rows)
+        guard !rect.isEmpty, let first = scenes.first else { return (LabelPass(), MapDrawReport()) }
+        var canvas = MapCanvas(columns: rect.width, rows: rect.height)
         canvas.linesAsPixels = first.mode == .blocks
+        let drawn = compose(scenes, images: images, features: features, referenceFrom: referenceFrom, onto: &canvas,
+                            projection: first.viewport.projection(columns: rect.width, rows: rect.height))
+        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: first.mode == .ascii ? .ascii : .unicode, colors: first.colors,
+                    shadeWithoutColor: true)
+        return drawn
+    }
+
+    /// The drawing pass itself, onto any surface whose top left `projection` places: the basemap's
+    /// layers bottom first; operational `images` and then `features` over the basemap and under the
+    /// scenes from `referenceFrom` on (its reference layers); the names for the cells over it, the
+    /// features' ranked above the basemap's.
+    public static func compose<Surface: MapSurface>(_ scenes: [MapScene], images: [PlacedImage] = [], features: [FeatureLayerScene] = [],
+                                                    referenceFrom: Int? = nil, onto surface: inout Surface,
+                                                    projection: MapProjection) -> (names: LabelPass, report: MapDrawReport) {
+        var report = MapDrawReport()
+        guard let first = scenes.first, surface.dotWidth > 0, surface.dotHeight > 0 else { return (LabelPass(), report) }
         var names = LabelPass()
         let referenceStart = min(referenceFrom ?? scenes.count, scenes.count)
         for (index, scene) in scenes.enumerated() {
             // Where the basemap has nothing (no tile at any level, past its data, beyond the poles,
             // not reachable; a vector style without a background layer), a neutral grey shows, never
             // the terminal's own background. A vector style's background paints over it.
-            if index == 0, !scene.paintsBackground {
-                canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: noData(first))
-            }
+            if index == 0, !scene.paintsBackground { surface.paintAll(noData(first)) }
             if index == referenceStart {
-                drawOperational(images, features, projection: projection, canvas: &canvas, colors: first.colors, report: &report)
+                drawOperational(images, features, projection: projection, surface: &surface, colors: first.colors, report: &report)
             }
-            draw(scene, projection: projection, into: &canvas, labels: &names.labels, labelOrder: index * 100_000, report: &report)
+            draw(scene, projection: projection, onto: &surface, labels: &names.labels, labelOrder: index * 100_000, report: &report)
         }
         if referenceStart == scenes.count {
-            drawOperational(images, features, projection: projection, canvas: &canvas, colors: first.colors, report: &report)
+            drawOperational(images, features, projection: projection, surface: &surface, colors: first.colors, report: &report)
         }
-        canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: first.mode == .ascii ? .ascii : .unicode, colors: first.colors,
-                    shadeWithoutColor: true)
-        let points = FeatureLayerPainter.marks(features, projection: projection, columns: columns, rows: rows, ascii: first.mode == .ascii,
-                                               scale: first.viewport.scale, order: scenes.count * 100_000)
+        let columns = (Double(surface.dotWidth) / surface.dotsPerCell.x).clampedInt(rounding: .down)
+        let rows = (Double(surface.dotHeight) / surface.dotsPerCell.y).clampedInt(rounding: .down)
+        let points = FeatureLayerPainter.marks(features, projection: projection, dotsPerCell: surface.dotsPerCell, columns: columns, rows: rows,
+                                               ascii: first.mode == .ascii, scale: first.viewport.scale, order: scenes.count * 100_000)
         report.featuresDrawn += points.drawn
         names.marks = points.marks
         names.labels += points.labels
@@ -134,18 +143,17 @@ public enum MapComposer {
         return (names, report)
     }
 
-    private static func drawOperational(_ images: [PlacedImage], _ features: [FeatureLayerScene], projection: MapProjection,
-                                        canvas: inout MapCanvas, colors: Bool, report: inout MapDrawReport) {
-        var blender = PixelBlender()
+    private static func drawOperational<Surface: MapSurface>(_ images: [PlacedImage], _ features: [FeatureLayerScene], projection: MapProjection,
+                                                              surface: inout Surface, colors: Bool, report: inout MapDrawReport) {
         // Pictures and feature layers in their order: each picture over the feature layers under it.
         var pending = images.enumerated().sorted { ($0.element.featuresBelow, $0.offset) < ($1.element.featuresBelow, $1.offset) }.map(\.element)[...]
         for index in 0...features.count {
             while let image = pending.first, image.featuresBelow <= index || index == features.count {
                 pending.removeFirst()
-                if drawImage(image, projection: projection, into: &canvas, blender: &blender) { report.rasterTilesDrawn += 1 }
+                if surface.drawImage(image, projection: projection) { report.rasterTilesDrawn += 1 }
             }
             guard index < features.count else { break }
-            report.featuresDrawn += FeatureLayerPainter.drawShapes([features[index]], projection: projection, canvas: &canvas, colors: colors)
+            report.featuresDrawn += FeatureLayerPainter.drawShapes([features[index]], projection: projection, surface: &surface, colors: colors)
         }
     }
 
@@ -153,19 +161,26 @@ public enum MapComposer {
     /// a light terminal — apart from the terminal's own background either way, and from a map's
     /// colours. Without colour, the pale one, whose shade is a sparse dotted texture (`.`): "no data",
     /// never blank like light land.
-    static func noData(_ scene: MapScene) -> PaletteIndex {
-        scene.colors && !scene.lightTheme ? noDataOnDark : noDataOnLight
+    static func noData(_ scene: MapScene) -> StyleColor {
+        let rgb = XtermPalette.rgb(scene.colors && !scene.lightTheme ? noDataOnDark : noDataOnLight)
+        return StyleColor(r: Double(rgb.r), g: Double(rgb.g), b: Double(rgb.b))
     }
 
     static let noDataOnDark: PaletteIndex = 239
     static let noDataOnLight: PaletteIndex = 253
 
-    private static func draw(_ scene: MapScene, projection: MapProjection, into canvas: inout MapCanvas,
-                             labels: inout [MapLabel], labelOrder: Int, report: inout MapDrawReport) {
+    private static func draw<Surface: MapSurface>(_ scene: MapScene, projection: MapProjection, onto surface: inout Surface,
+                                                  labels: inout [MapLabel], labelOrder: Int, report: inout MapDrawReport) {
         let zoom = scene.styleZoom
         var base = StyleColor(r: 242, g: 239, b: 233)
-        report.rasterTilesDrawn += drawRasters(scene.tiles, projection: projection, into: &canvas, opacity: scene.opacity,
-                                               hidden: scene.hiddenLayers.contains(rasterLayerName))
+        var rasters: [TileKey: RasterImage] = [:]
+        for tile in scene.tiles {
+            if case .raster(let image) = tile.content { rasters[tile.key] = image }
+        }
+        if !rasters.isEmpty, !scene.hiddenLayers.contains(rasterLayerName) {
+            surface.drawTiles(rasters, projection: projection, opacity: scene.opacity)
+            report.rasterTilesDrawn += rasters.count
+        }
         let vectorTiles = scene.tiles.compactMap { tile -> (MapTile, [String: PreparedLayer])? in
             if case .vector(let layers) = tile.content { return (tile, layers) }
             return nil
@@ -180,7 +195,7 @@ public enum MapComposer {
             if layer.type == .background {
                 if let color = painter.color("background-color", opacity: "background-opacity") {
                     base = color
-                    canvas.fill(from: (0, 0), to: (Double(canvas.dotWidth), Double(canvas.dotHeight)), color: color.paletteIndex)
+                    surface.paintAll(color)
                 }
                 continue
             }
@@ -189,7 +204,7 @@ public enum MapComposer {
                 let sources = layer.sourceLayer.map { layers[$0].map { [$0] } ?? [] } ?? Array(layers.values)
                 for source in sources {
                     report.featuresDrawn += paint(source, of: tile.key, with: painter, filter: scene.style.filters[order],
-                                                  order: labelOrder + order, projection: projection, canvas: &canvas, labels: &labels)
+                                                  order: labelOrder + order, projection: projection, surface: &surface, labels: &labels)
                 }
             }
         }
@@ -198,69 +213,11 @@ public enum MapComposer {
     /// The layer list's name for raster tiles.
     public static let rasterLayerName = "Tiles"
 
-    // MARK: Raster tiles
-
-    /// Each half-cell pixel takes the colour of the tile pixel under its centre, blended by the
-    /// layer's opacity (and the pixel's alpha) with what is below.
-    /// Returns how many tiles it drew from.
-    private static func drawRasters(_ tiles: [MapTile], projection: MapProjection, into canvas: inout MapCanvas, opacity: Double,
-                                    hidden: Bool) -> Int {
-        var byKey: [TileKey: RasterImage] = [:]
-        var zooms = Set<Int>()
-        for tile in tiles {
-            if case .raster(let image) = tile.content { byKey[tile.key] = image; zooms.insert(tile.key.z) }
-        }
-        guard !byKey.isEmpty, !hidden else { return 0 }
-        var blender = PixelBlender()
-        for py in 0..<(canvas.rows * 2) {
-            let my = projection.top - (Double(py) * 2 + 1) / projection.scale
-            for px in 0..<canvas.columns {
-                let mx = projection.left + (Double(px) * 2 + 1) / projection.scale
-                // The deepest level that has a tile here wins.
-                for z in zooms.sorted(by: >) {
-                    let n = Double(1 << z), span = 2 * WebMercator.originShift / n
-                    let fx = (mx + WebMercator.originShift) / span, fy = (WebMercator.originShift - my) / span
-                    guard fx >= 0, fy >= 0, fx < n, fy < n,
-                          let image = byKey[TileKey(z: z, x: Int(fx), y: Int(fy))] else { continue }
-                    let ix = ((fx - fx.rounded(.down)) * Double(image.width)).clampedInt(in: 0...image.width - 1, rounding: .down)
-                    let iy = ((fy - fy.rounded(.down)) * Double(image.height)).clampedInt(in: 0...image.height - 1, rounding: .down)
-                    blender.blend(image.pixel(x: ix, y: iy), opacity: opacity, atX: px, y: py, into: &canvas)
-                    break
-                }
-            }
-        }
-        return byKey.count
-    }
-
-    /// A server's picture over what is drawn, each half-cell pixel from the image pixel under its
-    /// centre; whether any of it fell in the view.
-    private static func drawImage(_ placed: PlacedImage, projection: MapProjection, into canvas: inout MapCanvas,
-                                  blender: inout PixelBlender) -> Bool {
-        let image = placed.image
-        let spanX = placed.right - placed.left, spanY = placed.top - placed.bottom
-        guard spanX > 0, spanY > 0, image.width > 0, image.height > 0 else { return false }
-        var drawn = false
-        for py in 0..<(canvas.rows * 2) {
-            let my = projection.top - (Double(py) * 2 + 1) / projection.scale
-            let fy = (placed.top - my) / spanY
-            guard fy >= 0, fy < 1 else { continue }
-            let iy = (fy * Double(image.height)).clampedInt(in: 0...image.height - 1, rounding: .down)
-            for px in 0..<canvas.columns {
-                let mx = projection.left + (Double(px) * 2 + 1) / projection.scale
-                let fx = (mx - placed.left) / spanX
-                guard fx >= 0, fx < 1 else { continue }
-                blender.blend(image.pixel(x: (fx * Double(image.width)).clampedInt(in: 0...image.width - 1, rounding: .down), y: iy), opacity: placed.opacity,
-                              atX: px, y: py, into: &canvas)
-                drawn = true
-            }
-        }
-        return drawn
-    }
-
     // MARK: Vector layers
 
-    private static func paint(_ source: PreparedLayer, of key: TileKey, with painter: LayerPainter, filter: FeatureFilter,
-                              order: Int, projection: MapProjection, canvas: inout MapCanvas, labels: inout [MapLabel]) -> Int {
+    private static func paint<Surface: MapSurface>(_ source: PreparedLayer, of key: TileKey, with painter: LayerPainter, filter: FeatureFilter,
+                                                   order: Int, projection: MapProjection, surface canvas: inout Surface,
+                                                   labels: inout [MapLabel]) -> Int {
         let layer = source.layer
         let span = 2 * WebMercator.originShift / Double(1 << min(max(key.z, 0), 30))
         let extent = Double(max(layer.extent, 1))
@@ -308,38 +265,33 @@ public enum MapComposer {
                 guard feature.type == .polygon else { continue }
                 let fillKey = style.type == .fill ? "fill-color" : "fill-extrusion-color"
                 let opacityKey = style.type == .fill ? "fill-opacity" : "fill-extrusion-opacity"
-                // A fill shows only where it covers a fill pixel's centre (see `MapCanvas.fill`): a box
-                // between two rows of centres covers none.
-                if MapCanvas.fillCrossesRows(from: box.minY, to: box.maxY),
+                if canvas.fillShows(from: box.minY, to: box.maxY),
                    let color = painter.color(fillKey, opacity: opacityKey, context) {
                     var rings: [[(x: Double, y: Double)]] = []
                     parts { rings.append($0.map(dot)) }
-                    canvas.fill(rings: rings, color: color.paletteIndex)
+                    canvas.fill(rings: rings, color: color, alpha: 1)
                 }
                 if let outline = painter.color("fill-outline-color", opacity: opacityKey, context) {
-                    parts { ring in canvas.polyline(ring.map(dot), color: outline.paletteIndex, closed: true) }
+                    parts { ring in canvas.stroke(ring.map(dot), color: outline, width: 1, dasharray: [], closed: true) }
                 }
             case .line:
                 guard feature.type == .lineString || feature.type == .polygon,
                       let color = painter.color("line-color", opacity: "line-opacity", context) else { continue }
-                let style = painter.lineStyle(context)
+                let (width, dasharray) = painter.lineWidth(context)
                 parts { line in
-                    canvas.polyline(line.map(dot), color: color.paletteIndex, style: style, closed: feature.type == .polygon)
+                    canvas.stroke(line.map(dot), color: color, width: width, dasharray: dasharray, closed: feature.type == .polygon)
                 }
             case .circle:
                 guard feature.type == .point, let color = painter.color("circle-color", opacity: "circle-opacity", context) else { continue }
-                for p in geometry.points {
-                    let d = dot(p)
-                    guard d.x.isFinite, d.y.isFinite, abs(d.x) < 1e7, abs(d.y) < 1e7 else { continue }
-                    canvas.setDot(x: d.x.clampedInt(rounding: .down), y: d.y.clampedInt(rounding: .down), color: color.paletteIndex)
-                }
+                let radius = painter.number("circle-radius", context) ?? 5
+                for p in geometry.points { canvas.dot(at: dot(p), color: color, radius: radius) }
             case .symbol:
                 guard let text = painter.label(context) else { continue }
                 let d: (x: Double, y: Double)
                 if feature.type == .lineString {
                     // A road's or river's name lies along it where a stretch of it runs level for the
                     // name's length.
-                    guard let along = lineLabelAnchor(geometry, dot: dot, cells: DisplayWidth.of(text)) else { continue }
+                    guard let along = lineLabelAnchor(geometry, dot: dot, cells: DisplayWidth.of(text), dotsPerCell: canvas.dotsPerCell) else { continue }
                     d = along
                 } else {
                     guard let anchor = labelAnchor(geometry, type: feature.type) else { continue }
@@ -347,7 +299,7 @@ public enum MapComposer {
                 }
                 guard d.x >= 0, d.y >= 0, d.x < Double(canvas.dotWidth), d.y < Double(canvas.dotHeight) else { continue }
                 let color = painter.color("text-color", opacity: "text-opacity", context) ?? StyleColor(r: 0, g: 0, b: 0)
-                let (column, row) = (Int(d.x / 2), Int(d.y / 4))
+                let (column, row) = canvas.cell(d.x, d.y)
                 // A point's name starts just right of it; a line's or an area's is centred.
                 labels.append(feature.type == .point
                     ? MapLabel(text: text, spots: [MapLabel.Spot(column: column + 1, row: row)], rank: .map(order), color: color.paletteIndex, bold: true)
@@ -358,32 +310,5 @@ public enum MapComposer {
             drawn += 1
         }
         return drawn
-    }
-}
-
-/// Lays a picture's pixel over a canvas pixel: blended by the layer's opacity and the pixel's alpha
-/// with what is below, to the nearest palette colour (remembered: pictures repeat their colours).
-struct PixelBlender {
-    private var cache: [Int: PaletteIndex] = [:]
-
-    mutating func blend(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), opacity: Double, atX px: Int, y py: Int, into canvas: inout MapCanvas) {
-        let alpha = opacity * Double(p.a) / 255
-        let below = alpha < 0.85 ? canvas.pixel(x: px, y: py) : nil
-        // Over nothing, a pixel shows only when it is more there than not.
-        guard alpha >= (below == nil ? 0.5 : 0.15) else { return }
-        // The cache's key: the pixel, and what it is blended over.
-        let packed = Int(p.r) << 16 | Int(p.g) << 8 | Int(p.b) | (below.map { (Int($0) + 1) << 24 } ?? 0)
-        let index = cache[packed] ?? {
-            var (r, g, b) = (Double(p.r), Double(p.g), Double(p.b))
-            if let below {
-                let under = XtermPalette.rgb(below)
-                r = r * alpha + Double(under.r) * (1 - alpha)
-                g = g * alpha + Double(under.g) * (1 - alpha)
-                b = b * alpha + Double(under.b) * (1 - alpha)
-            }
-            return XtermPalette.nearest(r: r.clampedInt(in: 0...255), g: g.clampedInt(in: 0...255), b: b.clampedInt(in: 0...255))
-        }()
-        cache[packed] = index
-        canvas.setPixel(x: px, y: py, color: index)
     }
 }

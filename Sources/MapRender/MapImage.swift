@@ -1,4 +1,5 @@
 import TerminalCanvas
+import TileFormats
 import ArcGISModel
 import Geometry
 
@@ -31,6 +32,10 @@ public struct MapImage: Equatable, Sendable {
     /// Drawn at once from what was at hand while the rest of the view is on its way; the whole
     /// drawing follows.
     public var isAtHand = false
+    /// The map in true pixels, for a terminal that shows pictures: the picture's cells are then
+    /// blank (the terminal's own background, for the picture to show through) and its names are
+    /// the ones placed for the pixels, written as text over them.
+    public var pixels: RasterImage?
 
     public init(picture: MapPicture, request: MapRequest, report: MapDrawReport = MapDrawReport(), problems: [String] = []) {
         self.picture = picture; self.request = request; self.report = report; self.problems = problems

@@ -92,14 +92,17 @@ public struct MapStack: Sendable {
     /// Loads every layer's tiles (together) and draws them. The drawing happens on the caller's
     /// task, outside the loaders, so a long draw never holds up tile loading.
     public func render(_ request: MapRequest) async -> MapImage {
-        // Tiles, features and servers' pictures are waited for together: a drawing takes as long as the slowest.
-        async let tiles = layers.concurrentMap { await $0.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows) }
-        let shown = shownFeatures(request)
-        async let features = shown.concurrentMap { await $0.features(for: request.viewport, columns: request.columns, rows: request.rows) }
-        let shownImages = shownImages(request)
-        async let pictures = shownImages.concurrentMap { await $0.layer.image(for: request.viewport, columns: request.columns, rows: request.rows) }
-        let (loaded, featureResults, imageResults) = await (tiles, features, pictures)
+        let (loaded, featureResults, imageResults) = await load(request)
         return compose(request, loaded, featureResults, imageResults)
+    }
+
+    /// Tiles, features and servers' pictures, waited for together: a drawing takes as long as the slowest.
+    private func load(_ request: MapRequest) async
+        -> ([LoadedTiles], [(layer: PreparedFeatureLayer?, problem: String?)], [(image: PlacedImage?, problem: String?)]) {
+        async let tiles = layers.concurrentMap { await $0.loader.tiles(for: request.viewport, columns: request.columns, rows: request.rows) }
+        async let features = shownFeatures(request).concurrentMap { await $0.features(for: request.viewport, columns: request.columns, rows: request.rows) }
+        async let pictures = shownImages(request).concurrentMap { await $0.layer.image(for: request.viewport, columns: request.columns, rows: request.rows) }
+        return await (tiles, features, pictures)
     }
 
     /// The view drawn at once from what is at hand — tiles in memory (a coarser one where the view's
@@ -130,57 +133,93 @@ public struct MapStack: Sendable {
     /// One picture of the view from what was loaded for it, with the sentences for what was not.
     private func compose(_ request: MapRequest, _ loaded: [LoadedTiles], _ featureResults: [(layer: PreparedFeatureLayer?, problem: String?)],
                          _ imageResults: [(image: PlacedImage?, problem: String?)]) -> MapImage {
-        let shown = shownFeatures(request), shownImages = shownImages(request)
-        var featureScenes: [FeatureLayerScene] = []
-        var featureProblems: [String] = []
-        // How many scenes the first n shown layers gave (a layer with nothing loaded gives none).
-        var scenesOfFirst = [0]
-        for (loader, result) in zip(shown, featureResults) {
-            defer { scenesOfFirst.append(featureScenes.count) }
-            if let layer = result.layer {
-                featureScenes.append(FeatureLayerScene(layer: layer, opacity: loader.opacity))
-                if layer.withoutGeometry > 0 {
-                    featureProblems.append("\(TerminalText.sanitizedLine(loader.title, maxLength: 60)): \(layer.withoutGeometry) feature\(layer.withoutGeometry == 1 ? "" : "s") without a geometry left out.")
-                }
-            }
-            if let problem = result.problem { featureProblems.append(problem) }
-            if let problem = loader.info.rendererProblem { featureProblems.append(problem) }
-        }
-        let single = layers.count == 1
-        let scenes = zip(layers, loaded).map { layer, tiles in
-            let source = layer.loader.source
-            var hidden = request.hiddenLayers
-            // Several layers: a raster service is switched off by its own name.
-            if !single, !source.isVector, hidden.contains(source.name) { hidden.insert(MapComposer.rasterLayerName) }
-            return MapScene(viewport: request.viewport, mode: request.mode, style: source.style, tiles: tiles.tiles,
-                            tileSize: source.tileSize, hiddenLayers: hidden, attribution: source.attribution,
-                            colors: request.colors, lightTheme: request.lightTheme, opacity: layer.opacity)
-        }
-        // No tiles at all (the world outline alone): one empty scene sets the view for the features.
-        var drawn = scenes.isEmpty ? [MapScene(viewport: request.viewport, mode: request.mode, tiles: [], colors: request.colors,
-                                                          lightTheme: request.lightTheme)] : scenes
-        // A map service's credit joins the basemap's.
-        let credits = ([drawn[0].attribution] + shownImages.map(\.layer.attribution)).compactMap { $0 }
-            .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        drawn[0].attribution = credits.isEmpty ? nil : credits.joined(separator: " | ")
         var frame = Frame(width: request.columns, height: request.rows)
-        // A picture lies over the shown feature layers under it: the base ones, and the operational
-        // ones below it in the web map.
-        let shownBase = baseFeatures.filter { !request.hiddenLayers.contains($0.title) }.count
-        let placed = zip(shownImages, imageResults).compactMap { stacked, result -> PlacedImage? in
-            guard var image = result.image else { return nil }
-            let shownBelow = shownBase + self.features.prefix(stacked.featuresBelow).filter { !request.hiddenLayers.contains($0.title) }.count
-            image.featuresBelow = stacked.isBasemap ? 0 : scenesOfFirst[min(shownBelow, scenesOfFirst.count - 1)]
-            return image
+        let drawing = DrawList(self, request, loaded, featureResults, imageResults)
+        let (names, report) = MapComposer.compose(drawing.scenes, images: drawing.images, features: drawing.features,
+                                                  referenceFrom: drawing.referenceFrom, into: &frame, rect: frame.bounds)
+        return MapImage(picture: MapPicture(frame: frame, names: names, colors: request.colors), request: request, report: report,
+                        problems: drawing.problems(report))
+    }
+
+    /// Loads the view's tiles, features and pictures as `render` does and draws them onto
+    /// `surface`, whose top left `projection` places: the pixel map's drawing. `request` sizes the
+    /// loading in the surface's dots (one a pixel: half its width in columns, a quarter of its height in rows).
+    public func render<Surface: MapSurface>(_ request: MapRequest, onto surface: inout Surface,
+                                            projection: MapProjection) async -> (names: LabelPass, report: MapDrawReport, problems: [String]) {
+        let (loaded, featureResults, imageResults) = await load(request)
+        let drawing = DrawList(self, request, loaded, featureResults, imageResults)
+        let (names, report) = MapComposer.compose(drawing.scenes, images: drawing.images, features: drawing.features,
+                                                  referenceFrom: drawing.referenceFrom, onto: &surface, projection: projection)
+        return (names, report, drawing.problems(report))
+    }
+
+    /// What one drawing of the stack draws, from what was loaded for it, and the sentences for what was not.
+    private struct DrawList {
+        var scenes: [MapScene]
+        var images: [PlacedImage]
+        var features: [FeatureLayerScene]
+        var referenceFrom: Int?
+        private var loadProblems: [String]
+
+        func problems(_ report: MapDrawReport) -> [String] {
+            var problems = loadProblems
+            if report.damagedFeatures > 0 {
+                problems.append("\(report.damagedFeatures) feature\(report.damagedFeatures == 1 ? "" : "s") with broken geometry left out.")
+            }
+            return problems
         }
-        let (names, report) = MapComposer.compose(drawn, images: placed, features: featureScenes,
-                                                  referenceFrom: layers.firstIndex(where: \.isReference), into: &frame, rect: frame.bounds)
-        var problems = problems + imageResults.compactMap(\.problem) + featureProblems
-        for sentence in loaded.flatMap(\.problems) where !problems.contains(sentence) { problems.append(sentence) }
-        if report.damagedFeatures > 0 {
-            problems.append("\(report.damagedFeatures) feature\(report.damagedFeatures == 1 ? "" : "s") with broken geometry left out.")
+
+        init(_ stack: MapStack, _ request: MapRequest, _ loaded: [LoadedTiles], _ featureResults: [(layer: PreparedFeatureLayer?, problem: String?)],
+             _ imageResults: [(image: PlacedImage?, problem: String?)]) {
+            let (layers, baseFeatures) = (stack.layers, stack.baseFeatures)
+            let shown = stack.shownFeatures(request), shownImages = stack.shownImages(request)
+            var featureScenes: [FeatureLayerScene] = []
+            var featureProblems: [String] = []
+            // How many scenes the first n shown layers gave (a layer with nothing loaded gives none).
+            var scenesOfFirst = [0]
+            for (loader, result) in zip(shown, featureResults) {
+                defer { scenesOfFirst.append(featureScenes.count) }
+                if let layer = result.layer {
+                    featureScenes.append(FeatureLayerScene(layer: layer, opacity: loader.opacity))
+                    if layer.withoutGeometry > 0 {
+                        featureProblems.append("\(TerminalText.sanitizedLine(loader.title, maxLength: 60)): \(layer.withoutGeometry) feature\(layer.withoutGeometry == 1 ? "" : "s") without a geometry left out.")
+                    }
+                }
+                if let problem = result.problem { featureProblems.append(problem) }
+                if let problem = loader.info.rendererProblem { featureProblems.append(problem) }
+            }
+            let single = layers.count == 1
+            let layerScenes = zip(layers, loaded).map { layer, tiles in
+                let source = layer.loader.source
+                var hidden = request.hiddenLayers
+                // Several layers: a raster service is switched off by its own name.
+                if !single, !source.isVector, hidden.contains(source.name) { hidden.insert(MapComposer.rasterLayerName) }
+                return MapScene(viewport: request.viewport, mode: request.mode, style: source.style, tiles: tiles.tiles,
+                                tileSize: source.tileSize, hiddenLayers: hidden, attribution: source.attribution,
+                                colors: request.colors, lightTheme: request.lightTheme, opacity: layer.opacity)
+            }
+            // No tiles at all (the world outline alone): one empty scene sets the view for the features.
+            var drawn = layerScenes.isEmpty ? [MapScene(viewport: request.viewport, mode: request.mode, tiles: [], colors: request.colors,
+                                                              lightTheme: request.lightTheme)] : layerScenes
+            // A map service's credit joins the basemap's.
+            let credits = ([drawn[0].attribution] + shownImages.map(\.layer.attribution)).compactMap { $0 }
+                .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            drawn[0].attribution = credits.isEmpty ? nil : credits.joined(separator: " | ")
+            // A picture lies over the shown feature layers under it: the base ones, and the operational
+            // ones below it in the web map.
+            let shownBase = baseFeatures.filter { !request.hiddenLayers.contains($0.title) }.count
+            let placed = zip(shownImages, imageResults).compactMap { stacked, result -> PlacedImage? in
+                guard var image = result.image else { return nil }
+                let shownBelow = shownBase + stack.features.prefix(stacked.featuresBelow).filter { !request.hiddenLayers.contains($0.title) }.count
+                image.featuresBelow = stacked.isBasemap ? 0 : scenesOfFirst[min(shownBelow, scenesOfFirst.count - 1)]
+                return image
+            }
+            var problems = stack.problems + imageResults.compactMap(\.problem) + featureProblems
+            for sentence in loaded.flatMap(\.problems) where !problems.contains(sentence) { problems.append(sentence) }
+            scenes = drawn; images = placed; features = featureScenes
+            referenceFrom = layers.firstIndex(where: \.isReference)
+            loadProblems = problems
         }
-        return MapImage(picture: MapPicture(frame: frame, names: names, colors: request.colors), request: request, report: report, problems: problems)
     }
 }
 

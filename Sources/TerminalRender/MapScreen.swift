@@ -112,10 +112,11 @@ enum MapScreen {
         drawCornerCard("Ruler", lines: lines, closing: " Esc end ", in: rect, into: &frame, options: options)
     }
 
-    /// `44.3512°N 68.2210°W  z11.0  1:288,895  braille`, and `…` while a newer view is drawing.
+    /// `44.3512°N 68.2210°W  z11.0  1:288,895  braille` (`pixels` when the terminal shows the
+    /// picture), and `…` while a newer view is drawing.
     static func position(_ map: MapViewState, options: RenderOptions) -> String {
         let point = map.viewport.center.geographic
-        let mode = options.glyphs == .unicode ? map.mode.rawValue : "ascii"
+        let mode = map.image?.pixels != nil ? "pixels" : options.glyphs == .unicode ? map.mode.rawValue : "ascii"
         let busy = map.isDrawing ? (options.glyphs == .unicode ? " …" : " ...") : ""
         return "\(point.degrees())  z\(String(format: "%.1f", map.viewport.zoom))  \(Format.scale(map.viewport.scale))  \(mode)\(busy)"
     }

@@ -7,6 +7,7 @@ import Foundation
 import MapRender
 import MapbookCore
 import Observation
+import PixelRender
 import TerminalCanvas
 import TerminalRender
 import UserFiles
@@ -28,11 +29,17 @@ public final class TerminalApp {
         /// `MAPBOOK_READY_SIGNAL=1`: say in the terminal's title when the screen is idle
         /// (`CursesBackend.signalReady`), for end-to-end tests.
         public var readySignal: Bool
+        /// The `graphics` setting (or `--graphics`): pictures where the terminal shows them.
+        public var graphics: GraphicsMode
+        /// Told the cell size when the map is drawn in pixels (the programs' runtimes read it).
+        public var pixels: PixelDrawing?
 
         public init(ascii: Bool = false, noColor: Bool = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false,
                     geography: Task<OverviewGeography, Never> = Task { .empty }, theme: ColorTheme = .auto,
-                    readySignal: Bool = ProcessInfo.processInfo.environment["MAPBOOK_READY_SIGNAL"] == "1") {
+                    readySignal: Bool = ProcessInfo.processInfo.environment["MAPBOOK_READY_SIGNAL"] == "1", graphics: GraphicsMode = .off,
+                    pixels: PixelDrawing? = nil) {
             self.ascii = ascii; self.noColor = noColor; self.geography = geography; self.theme = theme; self.readySignal = readySignal
+            self.graphics = graphics; self.pixels = pixels
         }
     }
 
@@ -43,14 +50,21 @@ public final class TerminalApp {
     private var redrawPending = false
     private let readySignal: Bool
     private var finished: CheckedContinuation<Void, Never>?
+    /// The map's picture, when the terminal shows pictures.
+    private let pictures: PicturePresenter?
+    private let pixels: PixelDrawing?
+    /// Why the terminal's pictures are not used, told once the program runs.
+    private let picturesProblem: String?
     /// The user quit, perhaps before the first frame (while it waited for the library).
     private var hasFinished = false
 
     /// Resizes, and requests to stop.
     private static let terminalSignals = [SIGWINCH, SIGINT, SIGTERM, SIGHUP]
 
-    private init(program: Program, backend: CursesBackend, options: RenderOptions, geography: Task<OverviewGeography, Never>, readySignal: Bool) {
+    private init(program: Program, backend: CursesBackend, options: RenderOptions, geography: Task<OverviewGeography, Never>, readySignal: Bool,
+                 pictures: PicturePresenter?, pixels: PixelDrawing?, picturesProblem: String?) {
         self.program = program; self.backend = backend; self.options = options; self.geography = geography; self.readySignal = readySignal
+        self.pictures = pictures; self.pixels = pixels; self.picturesProblem = picturesProblem
     }
 
     /// Whether a terminal of type `term` can show the full screen: not one that says it cannot move
@@ -75,16 +89,32 @@ public final class TerminalApp {
         guard Signals.route(terminalSignals, to: { _ in }) else {
             throw TerminalUnavailable(userMessage: "Cannot set up signal handling for the terminal.")
         }
+        // Asked before curses reads the input, so the terminal's answers never reach it as keys.
+        let decision = decideGraphics(settings, ascii: glyphs == .ascii)
+        if let (_, cell) = decision.pictures { settings.pixels?.use(cellSize: cell) }
+        let pictures = decision.pictures.map { PicturePresenter(graphics: $0.0) }
         let backend = try CursesBackend(output: stdout, input: stdin)
         let theme = UITheme.chosen(settings.theme, noColor: settings.noColor, colorCount: backend.colorCount)
         let options = RenderOptions(glyphs: glyphs, theme: theme)
         var current: Program? = program
         while let program = current {
             await TerminalApp(program: program, backend: backend, options: options, geography: settings.geography,
-                              readySignal: settings.readySignal).runLoop()
+                              readySignal: settings.readySignal, pictures: pictures, pixels: settings.pixels,
+                              picturesProblem: decision.problem).runLoop()
             current = await next(program)
         }
+        if let bytes = pictures?.close(), !bytes.isEmpty { backend.write(bytes) }
         backend.close()
+    }
+
+    /// Pictures or characters for this terminal (see `GraphicsProbe`).
+    private static func decideGraphics(_ settings: Settings, ascii: Bool) -> (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?) {
+        let environment = ProcessInfo.processInfo.environment
+        guard settings.pixels != nil, ![.off, .braille, .blocks, .ascii].contains(settings.graphics), !ascii else { return (nil, nil) }
+        let windowCell = GraphicsProbe.windowCell(STDOUT_FILENO)
+        let mayAsk = environment["TMUX"] == nil && (settings.graphics == .auto || windowCell == nil)
+        let answers = mayAsk ? GraphicsProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO) : nil
+        return GraphicsProbe.decide(settings.graphics, environment: environment, ascii: ascii, answers: answers, windowCell: windowCell)
     }
 
     private func runLoop() async {
@@ -94,6 +124,7 @@ public final class TerminalApp {
         program.useClipboard { [backend] text in backend.copy(text) }
         program.holdBackgroundWorkUntilShown()
         program.send(.started)
+        if let picturesProblem { program.send(.terminal(.picturesUnavailable(picturesProblem))) }
         await libraryRead(within: .milliseconds(150))
         options.geography = await geography.value
         redraw()
@@ -138,7 +169,13 @@ public final class TerminalApp {
         let state = withObservationTracking { program.state } onChange: { [weak self] in
             Task { @UIActor in self?.scheduleRedraw() }
         }
-        backend.draw(Renderer.render(state, width: backend.width, height: backend.height, options: options))
+        let frame = Renderer.render(state, width: backend.width, height: backend.height, options: options)
+        backend.draw(frame)
+        if let pictures {
+            let (bytes, repaint) = pictures.update(for: state, frame: frame)
+            if repaint { backend.repaint(frame) }
+            if !bytes.isEmpty { backend.write(bytes) }
+        }
         signalReadyIfIdle()
     }
 
@@ -190,6 +227,8 @@ public final class TerminalApp {
         var rows: Int32 = 0, columns: Int32 = 0
         guard mb_terminal_size(STDOUT_FILENO, &rows, &columns) == 0 else { return }
         backend.resize(width: Int(columns), height: Int(rows))
+        // A font made larger or smaller changes the cell's pixels.
+        if pictures != nil, let cell = GraphicsProbe.windowCell(STDOUT_FILENO) { pixels?.use(cellSize: cell) }
         program.send(.terminal(.resized(display)))
         redraw()
     }

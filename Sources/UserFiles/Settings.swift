@@ -22,7 +22,7 @@ public struct Settings: Equatable, Sendable {
     /// The browser's colours.
     public var theme: ColorTheme = .auto
     /// How maps (and the screen) are drawn.
-    public var graphics: GraphicsMode = .braille
+    public var graphics: GraphicsMode = .auto
     /// Keys set to other actions (`key.download = D`): each replaces the action's own key.
     public var keys: [KeyAction: Character] = [:]
     /// How distances are said (the ruler, "what's here"); by default what the locale measures in.
@@ -269,10 +269,12 @@ public enum ColorTheme: String, CaseIterable, Sendable {
     case auto, dark, light, mono
 }
 
-/// How the browser draws: maps in `braille` dots (the sharpest), half `blocks` (for fonts whose
-/// braille is poor), or `ascii` for everything (as `--ascii`).
+/// How the browser draws maps: in pixels where the terminal shows pictures (`auto`: asked of the
+/// terminal; `kitty`, `sixel` or `iterm` by name), else — and with `off` — in characters: `braille`
+/// dots (the sharpest), half `blocks` (for fonts whose braille is poor), or `ascii` for everything
+/// (as `--ascii`).
 public enum GraphicsMode: String, CaseIterable, Sendable {
-    case braille, blocks, ascii
+    case auto, kitty, sixel, iterm, off, braille, blocks, ascii
 }
 
 /// What a key can be set to do in the config (`key.download = D`): the browser's one-key actions.

@@ -32,6 +32,7 @@ import Geometry
 import Places
 import MapbookServices
 import Editing
+import PixelRender
 
 func peakResidentKiB() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
@@ -241,6 +242,44 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     let shownZoom = program.state.map.map { String(format: "%.1f", $0.viewport.zoom) } ?? "?"
     print("key_to_frame_pan_\(width)x\(height) \(summary(keyToFrame)) zoom=\(shownZoom)")
     await program.shutdown()
+}
+
+/// The pixel map at `columns × rows` cells of 8×20 pixels: a pan (half the view to the right, as
+/// the arrow key moves it) drawn with Cairo from tiles in memory, then encoded for kitty (zlib
+/// RGBA) and for sixel (libsixel), each timed apart, and the bytes each sends.
+func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
+    let source: any MapSource
+    do { source = try MapSources.open(path: path) } catch { fail(error.userSentence, status: 1) }
+    let stack = MapStack(source)
+    let cell = (width: 8, height: 20)
+    let home = MapViewport(fitting: source.extent ?? GeoExtent(xmin: -180, ymin: -80, xmax: 180, ymax: 80), columns: columns, rows: rows)
+    var viewport = MapViewport(center: home.center, zoom: zoom)
+    // The tiles of every view the pans reach, loaded before anything is timed.
+    for step in 0..<4 {
+        _ = try? await PixelMap.render(stack, MapRequest(viewport: viewport.panned(dotsX: Double(step * columns), dotsY: 0), columns: columns, rows: rows), cell: cell)
+    }
+    var compose: [Double] = [], kitty: [Double] = [], sixel: [Double] = []
+    var kittyBytes = 0, sixelBytes = 0
+    var last: RasterImage?
+    for run in 0..<30 {
+        viewport = viewport.panned(dotsX: Double(run % 8 < 4 ? columns : -columns), dotsY: 0)
+        let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
+        var start = ContinuousClock.now
+        guard let map = try? await PixelMap.render(stack, request, cell: cell) else { fail("Cairo could not draw", status: 1) }
+        let image = map.canvas.image()
+        compose.append(seconds(ContinuousClock.now - start))
+        start = ContinuousClock.now
+        kittyBytes = TerminalGraphics.kitty(image, id: 1, columns: columns, rows: rows).count
+        kitty.append(seconds(ContinuousClock.now - start))
+        start = ContinuousClock.now
+        sixelBytes = (try? TerminalGraphics.sixel(image))?.count ?? 0
+        sixel.append(seconds(ContinuousClock.now - start))
+        last = image
+    }
+    print("pixels=\(last?.width ?? 0)x\(last?.height ?? 0) zoom=\(String(format: "%.1f", zoom))")
+    print("compose_pan \(summary(compose))")
+    print("kitty_encode \(summary(kitty)) bytes=\(kittyBytes)")
+    print("sixel_encode \(summary(sixel)) bytes=\(sixelBytes)")
 }
 
 /// The sample portal's raster basemap with its vector reference layer, online (the portal in this
@@ -859,6 +898,10 @@ case "map" where arguments.count == 4 || arguments.count == 5:
     let size = arguments[3].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
     await benchMap(path: arguments[2], width: size[0], height: size[1], zoom: arguments.count == 5 ? Double(arguments[4]) : nil)
+case "pixels" where arguments.count == 5:
+    let size = arguments[3].split(separator: "x").compactMap { Int($0) }
+    guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x50", status: 64) }
+    await benchPixels(path: arguments[2], columns: size[0], rows: size[1], zoom: Double(arguments[4]) ?? 7)
 case "geography":
     benchGeography()
 case "names" where arguments.count <= 3:
@@ -882,6 +925,6 @@ case "sync" where arguments.count == 3:
 case "edit" where arguments.count == 4:
     await benchEdit(root: arguments[2], portal: arguments[3])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | projection [GDB] | journal DIR | overlay DIR | sync DIR | edit DATA_DIR PORTAL",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | pixels PATH WxH ZOOM | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | projection [GDB] | journal DIR | overlay DIR | sync DIR | edit DATA_DIR PORTAL",
          status: 64)
 }

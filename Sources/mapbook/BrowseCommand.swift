@@ -56,11 +56,25 @@ struct DisplayOptions: ParsableArguments {
     @Flag(help: "Plain lines instead of the full screen, for screen readers and logs; commands are read from standard input (type help).")
     var plain = false
 
+    @Option(help: ArgumentHelp("Maps in pixels where the terminal shows pictures: auto (ask the terminal), kitty, sixel, iterm, or off; as the graphics setting.",
+                               valueName: "WAY"))
+    var graphics: GraphicsChoice?
+
+    /// The `graphics` setting, or `--graphics` over it.
+    func graphics(_ settings: Settings) -> GraphicsMode {
+        graphics.map { GraphicsMode(rawValue: $0.rawValue) ?? .auto } ?? settings.graphics
+    }
+
     /// The plain mode: asked for, or a terminal that cannot draw the full screen (`TERM=dumb`).
     /// Without a terminal at all nothing changes: scripts get what they always got.
     var runsPlain: Bool {
         plain || (isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && !TerminalApp.canDraw(term: ProcessInfo.processInfo.environment["TERM"]))
     }
+}
+
+/// `--graphics`: the ways to show maps in pixels, or off.
+enum GraphicsChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, kitty, sixel, iterm, off
 }
 
 /// Opens the browser on a program that connects with `connect`.
@@ -85,8 +99,9 @@ enum Browser {
         // terminal opened and the library read; the first frame waits for it.
         let geography = Task { display.runsPlain ? OverviewGeography.empty : await onWorkPool { OverviewGeography.bundled() } }
         let (settings, problems) = Settings.load()
+        let pixels = PixelDrawing()
         @UIActor func program(_ webMap: ItemID, phase: LoadPhase, card: WebMapsTab?, hasWebMap: Bool = true) async -> Program {
-            let runtime = Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, connect: connect)
+            let runtime = Runtime(library: library(webMap), signIn: signIn, recent: remembering?.recent, pixels: pixels, connect: connect)
             var state = AppState(portalHost: host, webMapID: webMap, phase: phase)
             state.library.resumesInterrupted = settings.resumeDownloads
             state.preferences.syncsEditsByItself = settings.syncsEditsByItself
@@ -108,7 +123,7 @@ enum Browser {
         let first = await program(webMap, phase: startingPhase, card: startsOnMaps, hasWebMap: hasWebMap)
         // The web map the browser showed when a package was opened from its card, to go back to.
         var browsed = (webMap: webMap, hasWebMap: hasWebMap)
-        try await present(first, display: display, settings: settings, geography: geography) { finished in
+        try await present(first, display: display, settings: settings, geography: geography, pixels: pixels) { finished in
             let final = finished.state
             // A package's map left with Esc: the browser again, on the Packages tab.
             if final.handoff.leftStandaloneMap {
@@ -124,7 +139,7 @@ enum Browser {
                 guard let opened = try? SideLoadedMap.open(path: path, map: nil) else {
                     return await program(final.catalog.webMapID, phase: .loading, card: .packages)
                 }
-                return OpenCommand.program(opened, settings: settings)
+                return OpenCommand.program(opened, settings: settings, pixels: pixels)
             }
             guard let chosen = final.handoff.nextWebMap else { return nil }
             return await program(chosen, phase: .loading, card: nil)
@@ -150,7 +165,7 @@ enum Browser {
     /// under way stop with their bytes and control files saved, to resume next time. `next`, given
     /// the program that ended (shut down), may give another to run in its place.
     static func present(_ program: Program, display: DisplayOptions, settings: Settings = Settings(), geography: Task<OverviewGeography, Never> = Task { .empty },
-                        next: @escaping @UIActor (Program) async -> Program? = { _ in nil }) async throws {
+                        pixels: PixelDrawing? = nil, next: @escaping @UIActor (Program) async -> Program? = { _ in nil }) async throws {
         let ended: @UIActor (Program) async -> Program? = { finished in
             await finished.shutdown()
             return await next(finished)
@@ -171,7 +186,8 @@ enum Browser {
         }
         do {
             try await TerminalApp.run(program, settings: TerminalApp.Settings(ascii: display.ascii || settings.graphics == .ascii,
-                                                                              geography: geography, theme: settings.theme), next: ended)
+                                                                              geography: geography, theme: settings.theme,
+                                                                              graphics: display.graphics(settings), pixels: pixels), next: ended)
         } catch {
             // The terminal could not be set up: no program ran.
             await program.shutdown()

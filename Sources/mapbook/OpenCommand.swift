@@ -28,7 +28,16 @@ struct OpenCommand: AsyncParsableCommand {
                                  valueName: "FILE")) var file: String
     @OptionGroup var dataDirectory: DataDirectoryOption
     @Option(help: ArgumentHelp("A mobile map package's map, by name or number (1 is the first).", valueName: "NAME")) var map: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Open at this centre (with --zoom) instead of the package's extent.", valueName: "LON,LAT"))
+    var center: String?
+    @Option(help: ArgumentHelp("Open at this zoom (0–22, as ArcGIS levels of detail), with --center.", valueName: "Z")) var zoom: Double?
     @OptionGroup var display: DisplayOptions
+
+    func validate() throws {
+        guard (center == nil) == (zoom == nil) else { throw ValidationError("Give --center and --zoom together.") }
+        if let center, GeoPoint(parsing: center) == nil { throw ValidationError(GeoPoint.notAPoint(center, what: "--center")) }
+        if let zoom, !MapViewport.zoomRange.contains(zoom) { throw ValidationError("--zoom must be between 0 and 22.") }
+    }
 
     func run() async throws {
         let opened: SideLoadedMap
@@ -40,17 +49,24 @@ struct OpenCommand: AsyncParsableCommand {
             throw Output.fail(error, json: false)
         }
         let settings = Settings.load().0
-        try await Browser.present(await Self.program(opened, settings: settings), display: display, settings: settings)
+        let pixels = PixelDrawing()
+        let view = center.flatMap(GeoPoint.init(parsing:)).flatMap { point in zoom.map { MapViewport(center: MercatorPoint(point), zoom: $0) } }
+        try await Browser.present(await Self.program(opened, settings: settings, pixels: pixels, view: view), display: display, settings: settings,
+                                  pixels: pixels)
     }
 
     /// The map view on a side-loaded map, with no portal: a standalone map never loads a web map.
     /// Also what the browser becomes when a package is opened from the Maps card.
-    @UIActor static func program(_ opened: SideLoadedMap, settings: Settings) -> Program {
+    @UIActor static func program(_ opened: SideLoadedMap, settings: Settings, pixels: PixelDrawing? = nil, view: MapViewport? = nil) -> Program {
         let runtime = Runtime(library: OfflineLibrary(root: LibraryLocation.root(dataDir: nil), portalKey: "none", webMap: ItemID.exploreMaine),
-                              map: opened.stack, connect: { throw MapSourceError("No portal is used by mapbook open.") })
+                              map: opened.stack, pixels: pixels, connect: { throw MapSourceError("No portal is used by mapbook open.") })
         var state = AppState.standaloneMap(title: opened.title, sourceName: opened.name, home: opened.home, bookmarks: opened.bookmarks)
-        if case .map(var map) = state.screen, let mode = MapMode(rawValue: settings.graphics.rawValue) {
-            map.mode = mode
+        if case .map(var map) = state.screen {
+            if let mode = MapMode(rawValue: settings.graphics.rawValue) { map.mode = mode }
+            if let view {
+                map.viewport = view
+                map.fitsHomeWhenOpened = false
+            }
             state.screen = .map(map)
         }
         if let problem = state.preferences.takeLocation(from: settings, environment: ProcessInfo.processInfo.environment) {

@@ -8,10 +8,12 @@ import MapSources
 import MapbookCore
 import OfflineLibrary
 import TerminalCanvas
+import TileFormats
 import UserFiles
 import ArcGISModel
 import Geometry
 import MapbookServices
+import PixelRender
 
 /// Where a map command's tiles come from: a downloaded area, a file, or (with neither) the web
 /// map's basemap online — the one chosen with `mapbook basemaps --use`, else its own.
@@ -76,16 +78,18 @@ struct MapSourceOptions: ParsableArguments {
     }
 }
 
-/// `mapbook snapshot`: draws a map view as text, for scripts and golden tests.
+/// `mapbook snapshot`: draws a map view as text, for scripts and golden tests, or in pixels (a PNG
+/// file, or kitty or sixel graphics on standard output) for reports and prints.
 struct SnapshotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
-        abstract: "Draw a map view as text: a downloaded area, a tile package, or the web map's basemap, at a centre and zoom.",
+        abstract: "Draw a map view as text or as a picture: a downloaded area, a tile package, or the web map's basemap, at a centre and zoom.",
         discussion: """
             Without --area or --file it draws the web map's basemap online (the one chosen with `mapbook basemaps --use`, \
             else its own). Without --center and --zoom the view fits the package's or web map's extent. Problems (damaged \
             tiles, broken features, layers that cannot be drawn) go to standard error; the picture goes to standard output. \
-            Areas and files need no network.
+            Areas and files need no network. With --png, --kitty or --sixel the same view is drawn in pixels — --size cells of \
+            --cell-size pixels each, its names written over it — as a terminal that shows pictures would.
             """)
 
     @OptionGroup var source: MapSourceOptions
@@ -94,11 +98,26 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Size in terminal cells.", valueName: "COLUMNSxROWS")) var size = "120x40"
     @Option(help: "braille, blocks or ascii.") var mode: MapMode = .braille
     @Flag(help: "Colour with ANSI escape sequences (256 colours).") var ansi = false
+    @Option(help: ArgumentHelp("Draw the view in pixels into a PNG file.", valueName: "FILE")) var png: String?
+    @Flag(help: "Draw the view in pixels as kitty graphics on standard output.") var kitty = false
+    @Flag(help: "Draw the view in pixels as sixel graphics on standard output.") var sixel = false
+    @Option(help: ArgumentHelp("With --png, --kitty or --sixel: a terminal cell's size in pixels (each 4 to 64).", valueName: "WIDTHxHEIGHT"))
+    var cellSize = "8x16"
 
     func validate() throws {
         guard parsedSize != nil else { throw ValidationError("--size must look like 120x40 (each 4 to 1000).") }
         if let center, parsedCenter(center) == nil { throw ValidationError(GeoPoint.notAPoint(center, what: "--center")) }
         if let zoom, !MapViewport.zoomRange.contains(zoom) { throw ValidationError("--zoom must be between 0 and 22.") }
+        guard [png != nil, kitty, sixel, ansi].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Give at most one of --png, --kitty, --sixel and --ansi.")
+        }
+        guard parsedCellSize != nil else { throw ValidationError("--cell-size must look like 8x16 (each 4 to 64).") }
+    }
+
+    private var parsedCellSize: (width: Int, height: Int)? {
+        let parts = cellSize.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ (4...64).contains($0) }) else { return nil }
+        return (parts[0], parts[1])
     }
 
     private var parsedSize: (columns: Int, rows: Int)? {
@@ -117,13 +136,31 @@ struct SnapshotCommand: AsyncParsableCommand {
                                        columns: columns, rows: rows)
             if let center, let point = parsedCenter(center) { viewport.center = MercatorPoint(point) }
             if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom) }
+            let pixels = png != nil || kitty || sixel
             // The theme the browser would use: the same picture of the same view.
-            let light = ansi && Settings.load().0.theme == .light
+            let light = (ansi || pixels) && Settings.load().0.theme == .light
             // The layers the map hides are not drawn, as in the browser's first view.
-            let image = await stack.render(MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode,
-                                                      hiddenLayers: Set(stack.initiallyHidden), colors: ansi, lightTheme: light))
-            Output.line(ansi ? ANSIText.render(image.frame) : image.frame.text)
-            image.problems.forEach(Output.problem)
+            let request = MapRequest(viewport: viewport, columns: columns, rows: rows, mode: mode,
+                                     hiddenLayers: Set(stack.initiallyHidden), colors: ansi || pixels, lightTheme: light)
+            guard pixels else {
+                let image = await stack.render(request)
+                Output.line(ansi ? ANSIText.render(image.frame) : image.frame.text)
+                image.problems.forEach(Output.problem)
+                return
+            }
+            let map = try await PixelMap.render(stack, request, cell: parsedCellSize!)
+            let picture = map.finished(columns: columns, rows: rows)
+            if let png {
+                let file = PNG.encode(width: picture.width, height: picture.height, rgba: picture.rgba)
+                do { try file.write(to: URL(fileURLWithPath: png), options: .atomic) } catch {
+                    throw PixelMapError("The picture could not be written to \(Output.cell(png)): \((error as NSError).localizedDescription)")
+                }
+            } else {
+                let bytes = kitty ? TerminalGraphics.kitty(picture, id: 1, columns: columns, rows: rows, zIndex: 0)
+                                  : try TerminalGraphics.sixel(picture)
+                FileHandle.standardOutput.write(Data(bytes + Array("\n".utf8)))
+            }
+            map.problems.forEach(Output.problem)
         } catch {
             throw Output.fail(error, json: false)
         }

@@ -54,13 +54,15 @@ import UserFiles
     @Test func themeAndGraphicsAreNamedValues() throws {
         let settings = try Settings(parsing: "theme = Light\ngraphics = blocks\n")
         #expect(settings.theme == .light && settings.graphics == .blocks && settings.value("theme") == "light")
-        #expect(Settings().theme == .auto && Settings().graphics == .braille)
+        // Pictures where the terminal shows them, unless told otherwise.
+        #expect(Settings().theme == .auto && Settings().graphics == .auto)
+        #expect(try Settings(parsing: "graphics = SIXEL\n").graphics == .sixel)
         do {
-            _ = try Settings(parsing: "theme = solarized\ngraphics = sixel")
+            _ = try Settings(parsing: "theme = solarized\ngraphics = png")
             Issue.record("expected problems")
         } catch {
             #expect(error.sentences == ["config line 1: theme is auto, dark, light, mono, not “solarized”.",
-                                        "config line 2: graphics is braille, blocks, ascii, not “sixel”."])
+                                        "config line 2: graphics is auto, kitty, sixel, iterm, off, braille, blocks, ascii, not “png”."])
         }
     }
 

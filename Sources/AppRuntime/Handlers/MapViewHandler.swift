@@ -11,6 +11,8 @@ import Places
 import ArcGISModel
 import Geometry
 import MapbookServices
+import PixelRender
+import TerminalCanvas
 
 /// The map view and the overview: opening a map's basemap and operational layers, drawing and
 /// identifying off the UI thread, the overview's first source that draws, the basemap gallery and
@@ -28,6 +30,8 @@ final class MapViewHandler {
     private let send: EventSink
     private let tasks: TaskTracker
     private let firstFrame: FirstFrameGate
+    /// Set while the terminal shows pictures: the map view is drawn in pixels.
+    private let pixels: PixelDrawing?
 
     /// The open map: its session, its layers once they are open, and its operational layers once
     /// those are.
@@ -36,9 +40,9 @@ final class MapViewHandler {
     private var overview: (sources: [MapSourceChoice], stack: MapStack)?
 
     init(library: OfflineLibrary, http: HTTPClient, connection: PortalConnection, given: MapStack?, finder: PlaceFinder,
-         firstFrame: FirstFrameGate = FirstFrameGate(), send: EventSink, tasks: TaskTracker) {
+         firstFrame: FirstFrameGate = FirstFrameGate(), pixels: PixelDrawing? = nil, send: EventSink, tasks: TaskTracker) {
         self.library = library; self.http = http; self.connection = connection; self.given = given; self.finder = finder
-        self.firstFrame = firstFrame; self.send = send; self.tasks = tasks
+        self.firstFrame = firstFrame; self.pixels = pixels; self.send = send; self.tasks = tasks
     }
 
     func open(session: Int, _ choice: MapSourceChoice) {
@@ -52,10 +56,33 @@ final class MapViewHandler {
 
     func draw(session: Int, _ request: MapRequest) {
         guard let stack = drawable(session) else { return }
+        if let cell = pixels?.cellSize, request.mode != .ascii {
+            tasks.track { [send] in
+                send(.map(.mapDrawn(session: session, await onWorkPool { await Self.inPixels(stack, request, cell: cell) })))
+            }
+            return
+        }
         tasks.track { [send] in
             // What is at hand shows at once; the whole view follows when the network has given the rest.
             if let first = await onWorkPool({ await stack.renderAtHand(request) }) { send(.map(.mapDrawn(session: session, first))) }
             send(.map(.mapDrawn(session: session, await onWorkPool { await stack.render(request) })))
+        }
+    }
+
+    /// The view in pixels, with the names placed for them over blank cells; in characters, with
+    /// the sentence why, when it cannot be drawn so (a window too large, Cairo missing).
+    private nonisolated static func inPixels(_ stack: MapStack, _ request: MapRequest, cell: (width: Int, height: Int)) async -> MapImage {
+        do {
+            let map = try await PixelMap.render(stack, request, cell: cell)
+            var image = MapImage(picture: MapPicture(frame: Frame(width: request.columns, height: request.rows), names: map.names,
+                                                     colors: request.colors),
+                                 request: request, report: map.report, problems: map.problems)
+            image.pixels = map.canvas.image()
+            return image
+        } catch {
+            var image = await stack.render(request)
+            image.problems.insert(error.userSentence, at: 0)
+            return image
         }
     }
 

@@ -108,6 +108,20 @@ final class CursesBackend {
         doupdate()
     }
 
+    /// Bytes straight to the terminal after the frame (pictures): curses has flushed its own by then.
+    func write(_ bytes: [UInt8]) {
+        fflush(stdout)
+        bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
+        fflush(stdout)
+    }
+
+    /// Draws `frame` whole again, every cell: what a sixel picture covered is written over.
+    func repaint(_ frame: Frame) {
+        previous = nil
+        clearok(curscr, true)
+        draw(frame)
+    }
+
     /// Puts `text` on the terminal's clipboard with OSC 52 (xterm, kitty, WezTerm, foot, iTerm2;
     /// tmux keeps it as a paste buffer with `set-clipboard on`). Terminals without it ignore it.
     func copy(_ text: String) {

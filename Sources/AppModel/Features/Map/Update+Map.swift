@@ -306,10 +306,10 @@ extension App {
     }
 
     /// The terminal's size or abilities changed: a new picture (and the home view, before any
-    /// move, refitted).
+    /// move, refitted — unless a view was given or remembered).
     static func mapLayoutChanged(_ state: inout AppState) -> [Effect] {
         guard let map = state.map else { return [] }
-        return map.image == nil ? goHome(&state) : requestMapDraw(&state)
+        return map.image == nil && map.fitsHomeWhenOpened ? goHome(&state) : requestMapDraw(&state)
     }
 
     /// What the map of the state would be drawn as now; nil before its size is known.

@@ -1,0 +1,322 @@
+import CCairo
+import Foundation
+import Geometry
+import MapRender
+import MapbookCore
+import TerminalCanvas
+import TileFormats
+
+/// Why a map could not be drawn in pixels: one sentence, and the caller falls back to cells.
+public struct PixelMapError: UserFacingError, Equatable {
+    public let userMessage: String
+    public init(_ sentence: String) { userMessage = sentence }
+}
+
+/// A map drawn in true pixels with Cairo: anti-aliased fills, lines at their style widths with
+/// their dashes, round points, raster tiles and servers' pictures scaled smoothly from their own
+/// pixels. One pixel is one of the surface's dots (`MapSurface`); a terminal cell is `cell` pixels.
+public struct PixelCanvas: MapSurface {
+    public let dotWidth: Int
+    public let dotHeight: Int
+    public let dotsPerCell: (x: Double, y: Double)
+    private let picture: CairoPicture
+
+    /// The largest picture drawn: 8,192 pixels a side and 32 million in all (128 MiB of RGBA) —
+    /// a 400-column terminal of 20-pixel cells fits; a window claiming more falls back to cells.
+    public static let maxSide = 8_192
+    public static let maxPixels = 32 * 1_048_576
+    /// Wider lines are drawn this wide: a style asking for a 1,000-pixel line gets a broad band, not a flood.
+    public static let maxLineWidth = 64.0
+
+    public var clipBox: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        didSet { picture.clip(to: clipBox) }
+    }
+
+    /// A picture of `width × height` pixels whose cells are `cell` pixels; throws when Cairo is not
+    /// on this machine or the size is not one to draw.
+    public init(width: Int, height: Int, cell: (width: Int, height: Int)) throws(PixelMapError) {
+        guard width >= 1, height >= 1, width <= Self.maxSide, height <= Self.maxSide, width * height <= Self.maxPixels else {
+            throw PixelMapError("A picture of \(width)×\(height) pixels is outside what mapbook draws (1 to \(Self.maxSide) a side).")
+        }
+        guard (1...256).contains(cell.width), (1...512).contains(cell.height) else {
+            throw PixelMapError("A terminal cell of \(cell.width)×\(cell.height) pixels is not one mapbook can draw for.")
+        }
+        guard mb_cairo_available() != 0 else {
+            throw PixelMapError("Cairo (libcairo2) is not installed, so the map is drawn in characters.")
+        }
+        picture = try CairoPicture(width: width, height: height)
+        dotWidth = width; dotHeight = height
+        dotsPerCell = (Double(cell.width), Double(cell.height))
+    }
+
+    public mutating func paintAll(_ color: StyleColor) {
+        picture.withContext { cr in
+            set(cr, color, alpha: 1)
+            mb_cairo_paint(cr)
+        }
+    }
+
+    /// Filled without anti-aliasing, so two areas that share an edge leave no faint line of what
+    /// is below between them; an opaque fill's edge is then smoothed by a hairline in its own colour
+    /// (as Mapbox GL's `fill-antialias` does).
+    public mutating func fill(rings: [[(x: Double, y: Double)]], color: StyleColor, alpha: Double) {
+        guard alpha >= 0.01 else { return }
+        picture.withContext { cr in
+            mb_cairo_new_path(cr)
+            for ring in rings where ring.count > 2 && ring.allSatisfy({ Self.drawable($0) }) {
+                path(cr, ring, closed: true)
+            }
+            mb_cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            set(cr, color, alpha: alpha)
+            mb_cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE)
+            mb_cairo_fill_preserve(cr)
+            mb_cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT)
+            if alpha * color.a >= 0.95 {
+                mb_cairo_set_line_width(cr, 1)
+                mb_cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+                mb_cairo_stroke(cr)
+            }
+            mb_cairo_new_path(cr)
+        }
+    }
+
+    public mutating func stroke(_ points: [(x: Double, y: Double)], color: StyleColor, width: Double, dasharray: [Double], closed: Bool) {
+        guard points.count > 1, points.allSatisfy({ Self.drawable($0) }) else { return }
+        let lineWidth = min(max(width.isFinite ? width : 1, 0.5), Self.maxLineWidth)
+        // Dashes are in line widths (as styles give them); a pattern without a gap draws solid.
+        let dashes = dasharray.map { $0.isFinite ? min(max($0, 0), 1_000) * max(lineWidth, 1) : 0 }
+        let dashed = dashes.count >= 2 && dashes.reduce(0, +) >= 1 && dashes.enumerated().contains { $0.offset % 2 == 1 && $0.element > 0 }
+        picture.withContext { cr in
+            mb_cairo_new_path(cr)
+            strokePath(cr, points, closed: closed)
+            mb_cairo_set_line_width(cr, lineWidth)
+            mb_cairo_set_line_cap(cr, dashed ? CAIRO_LINE_CAP_BUTT : CAIRO_LINE_CAP_ROUND)
+            mb_cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            if dashed { dashes.withUnsafeBufferPointer { mb_cairo_set_dash(cr, $0.baseAddress, Int32($0.count), 0) } }
+            set(cr, color, alpha: 1)
+            mb_cairo_stroke(cr)
+            mb_cairo_set_dash(cr, nil, 0, 0)
+        }
+    }
+
+    public mutating func dot(at point: (x: Double, y: Double), color: StyleColor, radius: Double) {
+        guard Self.drawable(point) else { return }
+        let r = min(max(radius.isFinite ? radius : 1, 1), 32)
+        picture.withContext { cr in
+            mb_cairo_new_path(cr)
+            mb_cairo_arc(cr, point.x, point.y, r, 0, 2 * Double.pi)
+            set(cr, color, alpha: 1)
+            mb_cairo_fill(cr)
+        }
+    }
+
+    /// The deepest level at hand shows wherever it has a tile, whatever its pixels' alpha (as on the
+    /// cells); a coarser one only where no deeper tile lies (yet). Scaled smoothly from the tile's pixels.
+    public mutating func drawTiles(_ tiles: [TileKey: RasterImage], projection: MapProjection, opacity: Double) {
+        /// Tiles' boxes in metres already drawn (a deeper tile lies inside a coarser one or apart).
+        var covered: [(left: Double, top: Double, right: Double, bottom: Double)] = []
+        for (key, image) in tiles.sorted(by: { $0.key.z > $1.key.z }) {
+            let n = Double(1 << min(max(key.z, 0), 30)), span = 2 * WebMercator.originShift / n
+            let left = -WebMercator.originShift + Double(key.x) * span, top = WebMercator.originShift - Double(key.y) * span
+            let box = (left: left, top: top, right: left + span, bottom: top - span)
+            let inside = covered.filter { $0.left >= box.left && $0.right <= box.right && $0.top <= box.top && $0.bottom >= box.bottom }
+            _ = place(image, left: box.left, top: box.top, right: box.right, bottom: box.bottom, opacity: opacity, projection: projection,
+                      holes: inside)
+            covered.removeAll { c in inside.contains { $0 == c } }
+            covered.append(box)
+        }
+    }
+
+    public mutating func drawImage(_ placed: PlacedImage, projection: MapProjection) -> Bool {
+        place(placed.image, left: placed.left, top: placed.top, right: placed.right, bottom: placed.bottom, opacity: placed.opacity,
+              projection: projection)
+    }
+
+    /// Anti-aliased, any sliver shows.
+    public func fillShows(from top: Double, to bottom: Double) -> Bool { bottom > top }
+
+    /// The picture's pixels, red, green, blue and alpha.
+    public func image() -> RasterImage { picture.rgba() }
+
+    /// Text in cells over the picture (names, marks): each cell's character in its colour, in the
+    /// terminal's monospace font, where a terminal would write it.
+    public mutating func write(_ frame: Frame, origin: (x: Int, y: Int) = (0, 0)) {
+        let (cw, ch) = dotsPerCell
+        picture.withContext { cr in
+            mb_cairo_select_font_face(cr, "monospace", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+            mb_cairo_set_font_size(cr, ch * 0.8)
+            for y in 0..<frame.height {
+                for x in 0..<frame.width {
+                    let cell = frame[x, y]
+                    guard !cell.isContinuation, cell.character != " " else { continue }
+                    let px = Double(origin.x + x) * cw, py = Double(origin.y + y) * ch
+                    if let background = cell.style.background {
+                        set(cr, Self.color(background), alpha: 1)
+                        mb_cairo_rectangle(cr, px, py, cw * Double(max(DisplayWidth.of(String(cell.character)), 1)), ch)
+                        mb_cairo_fill(cr)
+                    }
+                    set(cr, Self.color(cell.style.foreground ?? 255), alpha: 1)
+                    mb_cairo_move_to(cr, px, py + ch * 0.78)
+                    String(cell.character).withCString { mb_cairo_show_text(cr, $0) }
+                }
+            }
+        }
+    }
+
+    // MARK: Drawing helpers
+
+    /// A picture placed by its box in metres, scaled to the pixels it covers; whether any of it showed.
+    private mutating func place(_ image: RasterImage, left: Double, top: Double, right: Double, bottom: Double, opacity: Double,
+                                projection: MapProjection, holes: [(left: Double, top: Double, right: Double, bottom: Double)] = []) -> Bool {
+        let (x0, y0) = projection.dot(MercatorPoint(x: left, y: top))
+        let (x1, y1) = projection.dot(MercatorPoint(x: right, y: bottom))
+        guard image.width > 0, image.height > 0, x1 > x0, y1 > y0, x1 > 0, y1 > 0, x0 < Double(dotWidth), y0 < Double(dotHeight),
+              x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, opacity > 0 else { return false }
+        let sx = (x1 - x0) / Double(image.width), sy = (y1 - y0) / Double(image.height)
+        guard let source = try? CairoPicture(copying: image) else { return false }
+        picture.withContext { cr in
+            mb_cairo_save(cr)
+            mb_cairo_new_path(cr)
+            let edges = CairoPicture.pixelEdges((x0, y0, x1, y1))
+            mb_cairo_rectangle(cr, edges.0, edges.1, edges.2 - edges.0, edges.3 - edges.1)
+            // Where deeper tiles lie, this one does not show (the even-odd rule cuts them out).
+            for hole in holes {
+                let (a, b) = (projection.dot(MercatorPoint(x: hole.left, y: hole.top)), projection.dot(MercatorPoint(x: hole.right, y: hole.bottom)))
+                let cut = CairoPicture.pixelEdges((a.x, a.y, b.x, b.y))
+                mb_cairo_rectangle(cr, cut.0, cut.1, cut.2 - cut.0, cut.3 - cut.1)
+            }
+            mb_cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            mb_cairo_clip(cr)
+            mb_cairo_translate(cr, x0, y0)
+            mb_cairo_scale(cr, sx, sy)
+            mb_cairo_set_source_surface(cr, source.surface, 0, 0)
+            // Past a tile's edge its own last pixels, so neighbours meet without a seam.
+            mb_cairo_pattern_set_extend(mb_cairo_get_source(cr), CAIRO_EXTEND_PAD)
+            mb_cairo_pattern_set_filter(mb_cairo_get_source(cr), sx >= 2 || sy >= 2 ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_GOOD)
+            mb_cairo_paint_with_alpha(cr, min(opacity, 1))
+            mb_cairo_restore(cr)
+        }
+        return true
+    }
+
+    /// A line's path without the stretches that run along the clip box's edge: there a tile cut an
+    /// area's outline, and drawn they would show the tiles' squares as faint lines.
+    private func strokePath(_ cr: OpaquePointer, _ points: [(x: Double, y: Double)], closed: Bool) {
+        guard let box = clipBox else { return path(cr, points, closed: closed) }
+        func onEdge(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Bool {
+            func near(_ u: Double, _ v: Double) -> Bool { abs(u - v) < 0.01 }
+            return (near(a.x, box.minX) && near(b.x, box.minX)) || (near(a.x, box.maxX) && near(b.x, box.maxX))
+                || (near(a.y, box.minY) && near(b.y, box.minY)) || (near(a.y, box.maxY) && near(b.y, box.maxY))
+        }
+        let all = closed ? points + [points[0]] : points
+        mb_cairo_move_to(cr, all[0].x, all[0].y)
+        for (a, b) in zip(all, all.dropFirst()) {
+            if onEdge(a, b) { mb_cairo_move_to(cr, b.x, b.y) } else { mb_cairo_line_to(cr, b.x, b.y) }
+        }
+    }
+
+    private func path(_ cr: OpaquePointer, _ points: [(x: Double, y: Double)], closed: Bool) {
+        mb_cairo_move_to(cr, points[0].x, points[0].y)
+        for p in points.dropFirst() { mb_cairo_line_to(cr, p.x, p.y) }
+        if closed { mb_cairo_close_path(cr) }
+    }
+
+    private func set(_ cr: OpaquePointer, _ color: StyleColor, alpha: Double) {
+        mb_cairo_set_source_rgba(cr, color.r / 255, color.g / 255, color.b / 255, min(max(color.a * alpha, 0), 1))
+    }
+
+    /// Coordinates Cairo's 24.8 fixed point holds: far-away vertices (a hostile tile's) are left out.
+    private static func drawable(_ p: (x: Double, y: Double)) -> Bool {
+        p.x.isFinite && p.y.isFinite && abs(p.x) < 4_000_000 && abs(p.y) < 4_000_000
+    }
+
+    static func color(_ index: PaletteIndex) -> StyleColor {
+        let rgb = XtermPalette.rgb(index)
+        return StyleColor(r: Double(rgb.r), g: Double(rgb.g), b: Double(rgb.b))
+    }
+}
+
+/// One Cairo image surface and its drawing context, freed with it.
+final class CairoPicture {
+    let surface: OpaquePointer
+    private let context: OpaquePointer
+    let width: Int, height: Int
+
+    init(width: Int, height: Int) throws(PixelMapError) {
+        guard let surface = mb_cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
+            throw PixelMapError("Cairo could not make a picture of \(width)×\(height) pixels.")
+        }
+        guard mb_cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = mb_cairo_create(surface) else {
+            mb_cairo_surface_destroy(surface)
+            throw PixelMapError("Cairo could not make a picture of \(width)×\(height) pixels (out of memory?).")
+        }
+        self.surface = surface; self.context = context; self.width = width; self.height = height
+    }
+
+    /// A surface holding `image`'s pixels (premultiplied, as Cairo keeps them).
+    convenience init(copying image: RasterImage) throws(PixelMapError) {
+        try self.init(width: image.width, height: image.height)
+        mb_cairo_surface_flush(surface)
+        guard let data = mb_cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(mb_cairo_image_surface_get_stride(surface))
+        image.rgba.withUnsafeBufferPointer { rgba in
+            for y in 0..<height {
+                let row = data + y * stride
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    let a = UInt32(rgba[i + 3])
+                    // ARGB32 in the machine's byte order, colour premultiplied by alpha.
+                    let r = UInt32(rgba[i]) * a / 255, g = UInt32(rgba[i + 1]) * a / 255, b = UInt32(rgba[i + 2]) * a / 255
+                    UnsafeMutableRawPointer(row + x * 4).storeBytes(of: a << 24 | r << 16 | g << 8 | b, as: UInt32.self)
+                }
+            }
+        }
+        mb_cairo_surface_mark_dirty(surface)
+    }
+
+    deinit {
+        mb_cairo_destroy(context)
+        mb_cairo_surface_destroy(surface)
+    }
+
+    func withContext(_ body: (OpaquePointer) -> Void) { body(context) }
+
+    func clip(to box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) {
+        mb_cairo_reset_clip(context)
+        guard let box else { return }
+        mb_cairo_new_path(context)
+        let (x0, y0, x1, y1) = Self.pixelEdges(box)
+        mb_cairo_rectangle(context, x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
+        mb_cairo_clip(context)
+    }
+
+    /// A box's edges moved to whole pixels: two tiles that meet then share whole pixels, and no
+    /// half-covered seam shows between them.
+    static func pixelEdges(_ box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (Double, Double, Double, Double) {
+        (box.minX.rounded(), box.minY.rounded(), box.maxX.rounded(), box.maxY.rounded())
+    }
+
+    func rgba() -> RasterImage {
+        mb_cairo_surface_flush(surface)
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        guard let data = mb_cairo_image_surface_get_data(surface) else { return RasterImage(width: width, height: height, rgba: out) }
+        let stride = Int(mb_cairo_image_surface_get_stride(surface))
+        out.withUnsafeMutableBufferPointer { rgba in
+            for y in 0..<height {
+                let row = data + y * stride
+                for x in 0..<width {
+                    let pixel = UnsafeRawPointer(row + x * 4).load(as: UInt32.self)
+                    let a = pixel >> 24
+                    let i = (y * width + x) * 4
+                    // Un-premultiplied: the picture's own colours.
+                    func channel(_ shift: UInt32) -> UInt8 {
+                        let v = (pixel >> shift) & 0xFF
+                        return a == 0 ? 0 : UInt8(min(v * 255 / a, 255))
+                    }
+                    rgba[i] = channel(16); rgba[i + 1] = channel(8); rgba[i + 2] = channel(0); rgba[i + 3] = UInt8(a)
+                }
+            }
+        }
+        return RasterImage(width: width, height: height, rgba: out)
+    }
+}

@@ -1,0 +1,89 @@
+import CSixel
+import Foundation
+import TileFormats
+
+/// The ways a terminal shows pictures, and how mapbook writes one in each.
+public enum GraphicsProtocol: String, Sendable, CaseIterable {
+    /// The kitty graphics protocol (kitty, WezTerm, Ghostty, Konsole): zlib-compressed RGBA,
+    /// transmitted once under an id and placed by it.
+    case kitty
+    /// DEC sixel (xterm -ti vt340, foot, mlterm, WezTerm, Windows Terminal): a palette of up to
+    /// 256 colours chosen for the picture, dithered, six pixel rows a band.
+    case sixel
+    /// iTerm2's inline images: a PNG in an OSC 1337 sequence.
+    case iterm
+}
+
+/// Pictures as the escape sequences a terminal draws them from.
+public enum TerminalGraphics {
+    /// The kitty protocol's payload chunk: at most 4,096 base64 bytes a sequence.
+    static let kittyChunk = 4_096
+
+    /// `image` transmitted as image `id` and shown at the cursor, covering `columns × rows` cells,
+    /// at `zIndex` (below zero: under the text, whose cells stay text). The cursor does not move.
+    public static func kitty(_ image: RasterImage, id: UInt32, columns: Int, rows: Int, zIndex: Int = -1) -> [UInt8] {
+        let compressed = Deflate.deflate(Data(image.rgba), container: .zlib, level: 1).base64EncodedData()
+        var out: [UInt8] = []
+        out.reserveCapacity(compressed.count + compressed.count / kittyChunk * 12 + 128)
+        var offset = 0
+        repeat {
+            let end = min(offset + kittyChunk, compressed.count)
+            let more = end < compressed.count ? 1 : 0
+            let control = offset == 0
+                ? "a=T,f=32,o=z,s=\(image.width),v=\(image.height),i=\(id),c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2,m=\(more)"
+                : "m=\(more)"
+            out += Array("\u{1B}_G\(control);".utf8)
+            out += compressed[offset..<end]
+            out += Array("\u{1B}\\".utf8)
+            offset = end
+        } while offset < compressed.count
+        return out
+    }
+
+    /// Removes image `id` and its placements (when a map closes, or pixels give way to cells).
+    public static func kittyDelete(id: UInt32) -> [UInt8] { Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8) }
+
+    /// `image` as a sixel sequence (DCS … ST), its 256 colours chosen by libsixel for it.
+    public static func sixel(_ image: RasterImage) throws(PixelMapError) -> [UInt8] {
+        guard mb_sixel_available() != 0 else {
+            throw PixelMapError("libsixel (libsixel1) is not installed, so the map is drawn in characters.")
+        }
+        guard image.width > 0, image.height > 0 else { return [] }
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        let context = Unmanaged.passUnretained(sink).toOpaque()
+        var output: OpaquePointer?
+        var dither: OpaquePointer?
+        defer {
+            if let dither { mb_sixel_dither_destroy(dither) }
+            if let output { mb_sixel_output_destroy(output) }
+        }
+        let write: sixel_write_function = { data, size, context in
+            guard let data, let context, size > 0 else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            data.withMemoryRebound(to: UInt8.self, capacity: Int(size)) { sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(size))) }
+            return size
+        }
+        var pixels = image.rgba
+        let status: SIXELSTATUS = pixels.withUnsafeMutableBufferPointer { buffer in
+            var status = mb_sixel_output_new(&output, write, context, nil)
+            guard status == SIXEL_OK, let output else { return status }
+            status = mb_sixel_dither_new(&dither, 256, nil)
+            guard status == SIXEL_OK, let dither else { return status }
+            status = mb_sixel_dither_initialize(dither, buffer.baseAddress, Int32(image.width), Int32(image.height), SIXEL_PIXELFORMAT_RGBA8888,
+                                                SIXEL_LARGE_NORM, SIXEL_REP_CENTER_BOX, SIXEL_QUALITY_AUTO)
+            guard status == SIXEL_OK else { return status }
+            // Maps are flat colours and sharp edges: dithering adds noise and bytes, not detail.
+            mb_sixel_dither_set_diffusion_type(dither, SIXEL_DIFFUSE_NONE)
+            return mb_sixel_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 8, dither, output)
+        }
+        guard status == SIXEL_OK else { throw PixelMapError("libsixel could not encode the map (status \(status)).") }
+        return sink.bytes
+    }
+
+    /// `image` as an iTerm2 inline image of `columns × rows` cells, the cursor left where it was.
+    public static func iterm(_ image: RasterImage, columns: Int, rows: Int) -> [UInt8] {
+        let png = PNG.encode(width: image.width, height: image.height, rgba: image.rgba, level: 1).base64EncodedString()
+        return Array("\u{1B}]1337;File=inline=1;width=\(columns);height=\(rows);preserveAspectRatio=0;doNotMoveCursor=1:\(png)\u{07}".utf8)
+    }
+}

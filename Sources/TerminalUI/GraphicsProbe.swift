@@ -1,0 +1,129 @@
+import AppRuntime
+import CTerminal
+import Foundation
+import MapbookCore
+import PixelRender
+import UserFiles
+
+/// Whether the terminal shows pictures, and which way: asked of the terminal itself before the
+/// screen is set up — the kitty graphics query, then primary device attributes (every terminal
+/// answers those, so their answer ends the wait) — with `TERM_PROGRAM` and `TERM` as hints only,
+/// within a short limit. Under tmux, pictures pass through only when tmux is told to let them
+/// (`allow-passthrough`), which it cannot be asked: characters there, unless chosen by name.
+enum GraphicsProbe {
+    /// What the terminal answered.
+    struct Answers: Equatable {
+        var kitty = false
+        /// Primary device attributes list 4: sixel graphics.
+        var sixel = false
+        /// The device attributes came back: the terminal has said all it will.
+        var attributes = false
+        /// `CSI 16 t`: a cell's size in pixels.
+        var cell: (width: Int, height: Int)?
+
+        static func == (a: Answers, b: Answers) -> Bool {
+            a.kitty == b.kitty && a.sixel == b.sixel && a.attributes == b.attributes && a.cell?.width == b.cell?.width && a.cell?.height == b.cell?.height
+        }
+
+        /// Reads what the terminal sent back: `ESC _ G i=31;OK ESC \`, `CSI 6 ; h ; w t` and
+        /// `CSI ? … c`, in any order, among anything else (which is ignored).
+        init(parsing bytes: [UInt8]) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            kitty = text.contains("\u{1B}_Gi=31;OK")
+            var rest = Substring(text)
+            while let start = rest.range(of: "\u{1B}[") {
+                let body = rest[start.upperBound...]
+                guard let end = body.firstIndex(where: { $0.isLetter }) else { break }
+                let parameters = body[..<end]
+                switch body[end] {
+                case "c" where parameters.hasPrefix("?"):
+                    attributes = true
+                    sixel = parameters.dropFirst().split(separator: ";").contains("4")
+                case "t":
+                    let numbers = parameters.split(separator: ";").compactMap { Int($0) }
+                    if numbers.count == 3, numbers[0] == 6, (4...256).contains(numbers[1]), (2...128).contains(numbers[2]) {
+                        cell = (numbers[2], numbers[1])
+                    }
+                default: break
+                }
+                rest = body[body.index(after: end)...]
+            }
+        }
+
+        init() {}
+    }
+
+    /// What the terminal is asked: the kitty query (a 1×1 picture it is asked only to check), the
+    /// cell size, then the device attributes.
+    static let query = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[c".utf8)
+
+    /// The way to show pictures, and the cell size, for `choice` on this terminal; nil (with the
+    /// sentence why, when the user asked for pictures by name) when the map is drawn in characters.
+    static func decide(_ choice: GraphicsMode, environment: [String: String], ascii: Bool, answers: Answers?,
+                       windowCell: (width: Int, height: Int)?) -> (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?) {
+        let named: GraphicsProtocol? = switch choice {
+        case .kitty: .kitty
+        case .sixel: .sixel
+        case .iterm: .iterm
+        default: nil
+        }
+        guard choice == .auto || named != nil, !ascii else { return (nil, nil) }
+        if environment["TMUX"] != nil, named == nil { return (nil, nil) }
+        let chosen: GraphicsProtocol?
+        if let named {
+            chosen = named
+        } else if answers?.kitty == true {
+            chosen = .kitty
+        } else if answers?.sixel == true {
+            chosen = .sixel
+        } else if environment["TERM_PROGRAM"] == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" {
+            chosen = .iterm
+        } else {
+            chosen = nil
+        }
+        guard let chosen else { return (nil, nil) }
+        guard let cell = windowCell ?? answers?.cell else {
+            return (nil, "The terminal did not say how many pixels a cell is, so the map is drawn in characters.")
+        }
+        return ((chosen, cell), nil)
+    }
+
+    /// Asks the terminal on `input`/`output` (raw, echo off, restored after) and waits up to
+    /// `limit` for the device attributes: a terminal that answers slowly or never costs that, once.
+    static func ask(input: Int32, output: Int32, limit: Duration = .milliseconds(400)) -> Answers? {
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
+        defer { tcsetattr(input, TCSANOW, &saved) }
+        let written = query.withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+        guard written == query.count else { return nil }
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + limit
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while ContinuousClock.now < deadline, received.count < 4_096 {
+            let left = deadline - ContinuousClock.now
+            let milliseconds = Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000)
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, max(milliseconds, 1)) > 0 else { continue }
+            let count = read(input, &buffer, buffer.count)
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+            if Answers(parsing: received).attributes { break }
+        }
+        return Answers(parsing: received)
+    }
+
+    /// A cell's size from the kernel's window size in pixels (`TIOCGWINSZ`), when the terminal fills it in.
+    static func windowCell(_ descriptor: Int32) -> (width: Int, height: Int)? {
+        var rows: Int32 = 0, columns: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+        guard mb_terminal_pixels(descriptor, &rows, &columns, &width, &height) == 0, rows > 0, columns > 0, width > 0, height > 0 else { return nil }
+        let cell = (width: Int(width / columns), height: Int(height / rows))
+        return (4...256).contains(cell.width) && (4...512).contains(cell.height) ? cell : nil
+    }
+}

@@ -1,0 +1,109 @@
+import AppModel
+import EventLoop
+import Foundation
+import MapRender
+import PixelRender
+import TerminalCanvas
+import TileFormats
+
+/// Puts the map view's picture on the terminal after each frame, where the frame left the map's
+/// cells blank. kitty: transmitted once per picture and placed under every cell with a background
+/// of its own (cards and panels cover it; names and marks are text on it). sixel and iTerm2: the
+/// picture is written over the map's cells, then the text the frame puts there (names, marks,
+/// cards) is written again over it — both only when the picture or that text changed.
+@UIActor
+final class PicturePresenter {
+    let graphics: GraphicsProtocol
+    /// The picture on the terminal, where, and the text written over it; kept so its pixels stay
+    /// the same array (compared by address) and a frame that changed nothing sends nothing.
+    private var shown: (picture: RasterImage, rect: Rect, text: [Cell])?
+    /// The last picture's encoding (sixel, iTerm2): text changes redraw it without encoding again.
+    private var encoded: (picture: RasterImage, bytes: [UInt8])?
+    /// Bytes sent for pictures so far: the benchmark's and the tests' measure.
+    private(set) var bytesSent = 0
+
+    /// kitty's id for the map picture, and the z-index that puts it under cells with a background.
+    static let pictureID: UInt32 = 1
+    static let underBackgrounds = -1_073_741_825
+
+    init(graphics: GraphicsProtocol) { self.graphics = graphics }
+
+    /// The bytes that bring the terminal to show `state`'s picture (or none) for `frame`; empty when
+    /// it already does. `repaint` is set when the cells must all be drawn again (a sixel picture
+    /// taken away leaves its pixels until they are).
+    func update(for state: AppState, frame: Frame) -> (bytes: [UInt8], repaint: Bool) {
+        let rect = ScreenLayout.mapRect(width: frame.width, height: frame.height)
+        guard case .map(let map) = state.screen, let image = map.image, let picture = image.pixels,
+              image.request.columns == rect.width, image.request.rows == rect.height, !rect.isEmpty else {
+            return takeAway()
+        }
+        let text = Self.cells(of: frame, in: rect)
+        if let shown, Self.same(shown.picture, picture), shown.rect == rect, graphics == .kitty || shown.text == text { return ([], false) }
+        var out = Array("\u{1B}7\u{1B}[\(rect.y + 1);\(rect.x + 1)H".utf8)
+        switch graphics {
+        case .kitty:
+            out += TerminalGraphics.kittyDelete(id: Self.pictureID)
+            out += TerminalGraphics.kitty(picture, id: Self.pictureID, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+        case .sixel, .iterm:
+            guard let bytes = encoding(of: picture, columns: rect.width, rows: rect.height) else { return takeAway() }
+            out += bytes
+            out += Self.textOver(frame, in: rect)
+        }
+        out += Array("\u{1B}8".utf8)
+        shown = (picture, rect, text)
+        bytesSent += out.count
+        return (out, false)
+    }
+
+    /// Nothing to show: the last picture taken away.
+    private func takeAway() -> (bytes: [UInt8], repaint: Bool) {
+        guard shown != nil else { return ([], false) }
+        shown = nil
+        encoded = nil
+        return graphics == .kitty ? (TerminalGraphics.kittyDelete(id: Self.pictureID), false) : ([], true)
+    }
+
+    /// The bytes when leaving the screen for good.
+    func close() -> [UInt8] { graphics == .kitty && shown != nil ? TerminalGraphics.kittyDelete(id: Self.pictureID) : [] }
+
+    private func encoding(of picture: RasterImage, columns: Int, rows: Int) -> [UInt8]? {
+        if let encoded, Self.same(encoded.picture, picture) { return encoded.bytes }
+        let bytes: [UInt8]? = graphics == .sixel ? try? TerminalGraphics.sixel(picture) : TerminalGraphics.iterm(picture, columns: columns, rows: rows)
+        encoded = bytes.map { (picture, $0) }
+        return bytes
+    }
+
+    /// The same picture: the same pixels array (a new drawing is a new array).
+    private static func same(_ a: RasterImage, _ b: RasterImage) -> Bool {
+        a.width == b.width && a.height == b.height && a.rgba.withUnsafeBufferPointer { x in b.rgba.withUnsafeBufferPointer { $0.baseAddress == x.baseAddress } }
+    }
+
+    private static func cells(of frame: Frame, in rect: Rect) -> [Cell] {
+        var cells: [Cell] = []
+        cells.reserveCapacity(rect.width * rect.height)
+        for y in rect.y..<rect.maxY { for x in rect.x..<rect.maxX { cells.append(frame[x, y]) } }
+        return cells
+    }
+
+    /// The frame's text in `rect` — every cell that is not a blank on the terminal's background —
+    /// written again after a picture that covered it, in its colours.
+    static func textOver(_ frame: Frame, in rect: Rect) -> [UInt8] {
+        var out = ""
+        for y in rect.y..<rect.maxY {
+            var x = rect.x
+            while x < rect.maxX {
+                let cell = frame[x, y]
+                guard !cell.isContinuation, cell.character != " " || cell.style.background != nil else { x += 1; continue }
+                out += "\u{1B}[\(y + 1);\(x + 1)H\u{1B}[0"
+                if let fg = cell.style.foreground { out += ";38;5;\(fg)" }
+                if let bg = cell.style.background { out += ";48;5;\(bg)" }
+                if cell.style.bold { out += ";1" }
+                if cell.style.reverse { out += ";7" }
+                out += "m"
+                out.append(cell.character)
+                x += max(DisplayWidth.of(String(cell.character)), 1)
+            }
+        }
+        return Array((out + "\u{1B}[0m").utf8)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Geometry
+import MapRender
+import MapSources
+import PixelRender
+import SharedTestData
+import TerminalCanvas
+import Testing
+import TileFormats
+
+/// The pixel map is the cells' picture at finer grain: the same view, the same colours where the
+/// cells are flat, the names in the same cells.
+@Suite(.enabled(if: SharedData.available, SharedData.skipMessage))
+struct PixelMapTests {
+    /// The mean colour of each cell's block of pixels is within a few palette steps of the cell's
+    /// own colour wherever the cell is one flat colour.
+    @Test(arguments: [("raster/tpkx/Usa.tpkx", 5.0, GeoPoint(longitude: -95, latitude: 38)),
+                      ("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", 7.0, nil)])
+    func theCellsAndThePixelsShowTheSamePicture(path: String, zoom: Double, center: GeoPoint?) async throws {
+        let source = try PackageMapSource(path: SharedData.url(path).path)
+        let stack = MapStack(source)
+        let (columns, rows) = (60, 20)
+        var viewport = MapViewport(fitting: try #require(source.extent), columns: columns, rows: rows)
+        viewport = MapViewport(center: center.map(MercatorPoint.init) ?? viewport.center, zoom: zoom)
+        let request = MapRequest(viewport: viewport, columns: columns, rows: rows, mode: .blocks)
+        let cells = await stack.render(request).picture.frame
+        let pixels = try await PixelMap.render(stack, request, cell: (8, 16)).canvas.image()
+        #expect(pixels.width == 480 && pixels.height == 320)
+        var flat = 0, alike = 0
+        for row in 0..<rows {
+            for column in 0..<columns {
+                let cell = cells[column, row]
+                guard cell.character == " ", let background = cell.style.background else { continue }
+                flat += 1
+                var sum = (0, 0, 0)
+                for y in (row * 16)..<(row * 16 + 16) {
+                    for x in (column * 8)..<(column * 8 + 8) {
+                        let p = pixels.pixel(x: x, y: y)
+                        sum = (sum.0 + Int(p.r), sum.1 + Int(p.g), sum.2 + Int(p.b))
+                    }
+                }
+                let mean = (sum.0 / 128, sum.1 / 128, sum.2 / 128), expected = XtermPalette.rgb(background)
+                if max(abs(mean.0 - expected.r), abs(mean.1 - expected.g), abs(mean.2 - expected.b)) <= 48 { alike += 1 }
+            }
+        }
+        #expect(flat > columns * rows / 4, "most cells of a basemap are flat")
+        #expect(Double(alike) >= Double(flat) * 0.8, "\(alike) of \(flat) flat cells alike")
+    }
+
+    /// The pixel view covers the cells' ground, centred where they are, its corner on whole pixels.
+    @Test func thePixelViewCoversTheCellsGround() throws {
+        let viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: 10.5, latitude: 51)), zoom: 7.3)
+        let request = MapRequest(viewport: viewport, columns: 200, rows: 50)
+        let geometry = PixelMap.Geometry(request, cell: (8, 16))
+        #expect(geometry.width == 1_600 && geometry.height == 800)
+        let cells = viewport.projection(columns: 200, rows: 50)
+        #expect(abs(geometry.projection.scale / (cells.scale * 4) - 1) < 1e-12)
+        #expect(abs(geometry.projection.left - cells.left) < 1 / geometry.projection.scale)
+        #expect(abs(geometry.projection.top - cells.top) < 1 / geometry.projection.scale)
+        let corner = (geometry.projection.left + WebMercator.originShift) * geometry.projection.scale
+        #expect(abs(corner - corner.rounded()) < 1e-6)
+        // Loaded as a view of 800×200 "cells" of 2×4 pixels, two levels deeper.
+        #expect(geometry.request.columns == 800 && geometry.request.rows == 200)
+        #expect(abs(geometry.request.viewport.zoom - 9.3) < 1e-9)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import PixelRender
+import Testing
+import TileFormats
+
+/// The encoders, checked by decoding what they wrote: the kitty payload here, sixel with libsixel's
+/// own `sixel2png`.
+@Suite struct TerminalGraphicsTests {
+    /// Four flat quadrants and a diagonal line: what maps are made of.
+    static func sample(width: Int = 64, height: Int = 48) -> RasterImage {
+        var rgba: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                if x == y { rgba += [0, 0, 0, 255]; continue }
+                switch (x < width / 2, y < height / 2) {
+                case (true, true): rgba += [200, 30, 30, 255]
+                case (false, true): rgba += [30, 160, 60, 255]
+                case (true, false): rgba += [40, 70, 200, 255]
+                case (false, false): rgba += [240, 235, 220, 255]
+                }
+            }
+        }
+        return RasterImage(width: width, height: height, rgba: rgba)
+    }
+
+    /// The kitty sequences' control keys and payloads, in order.
+    static func kittyChunks(_ bytes: [UInt8]) -> [(control: [String: String], payload: [UInt8])] {
+        var chunks: [(control: [String: String], payload: [UInt8])] = []
+        var rest = bytes[...]
+        while let start = rest.firstIndex(of: 0x1B), rest.dropFirst(start - rest.startIndex).starts(with: Array("\u{1B}_G".utf8)) {
+            let body = rest[(start + 3)...]
+            guard let end = body.indices.first(where: { body[$0] == 0x1B && body.index(after: $0) < body.endIndex && body[body.index(after: $0)] == 0x5C })
+            else { break }
+            let sequence = body[..<end]
+            let semicolon = sequence.firstIndex(of: 0x3B) ?? end
+            let control = String(decoding: sequence[..<semicolon], as: UTF8.self).split(separator: ",").reduce(into: [String: String]()) {
+                let pair = $1.split(separator: "=", maxSplits: 1)
+                $0[String(pair[0])] = pair.count > 1 ? String(pair[1]) : ""
+            }
+            chunks.append((control, semicolon < end ? Array(sequence[(semicolon + 1)...]) : []))
+            rest = body[(end + 2)...]
+        }
+        return chunks
+    }
+
+    @Test func kittyPayloadInflatesToThePicture() throws {
+        // Noise does not compress: the payload takes many chunks.
+        var generator = SystemRandomNumberGenerator()
+        let noisy = RasterImage(width: 120, height: 90, rgba: (0..<(120 * 90 * 4)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        for image in [Self.sample(), noisy] {
+            let bytes = TerminalGraphics.kitty(image, id: 7, columns: 8, rows: 3)
+            let chunks = Self.kittyChunks(bytes)
+            #expect(chunks.count >= 1)
+            let first = try #require(chunks.first).control
+            #expect(first["a"] == "T" && first["f"] == "32" && first["o"] == "z" && first["i"] == "7")
+            #expect(first["s"] == "\(image.width)" && first["v"] == "\(image.height)" && first["c"] == "8" && first["r"] == "3")
+            #expect(chunks.dropLast().allSatisfy { $0.control["m"] == "1" && $0.payload.count == 4_096 })
+            #expect(chunks.last?.control["m"] == "0")
+            let base64 = chunks.flatMap(\.payload)
+            let compressed = try #require(Data(base64Encoded: Data(base64)))
+            let rgba = try Deflate.inflate(compressed, container: .zlib, limit: 64 << 20)
+            #expect([UInt8](rgba) == image.rgba)
+            // Everything written is the sequences: nothing else reaches the terminal.
+            #expect(chunks.reduce(0) { $0 + 3 + $1.payload.count + 2 } <= bytes.count)
+        }
+        #expect(Self.kittyChunks(TerminalGraphics.kitty(noisy, id: 1, columns: 1, rows: 1)).count > 1)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sixel2png"), "needs sixel2png (scripts/setup installs libsixel-bin)"))
+    func sixelDecodesToThePictureWithLibsixelsOwnDecoder() throws {
+        let image = Self.sample()
+        let sixel = try TerminalGraphics.sixel(image)
+        #expect(sixel.starts(with: [0x1B, 0x50]) || sixel.starts(with: [0x90]))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-sixel-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("map.six"), output = directory.appendingPathComponent("map.png")
+        try Data(sixel).write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sixel2png")
+        process.arguments = ["-i", input.path, "-o", output.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let decoded = try RasterImage(decoding: Data(contentsOf: output))
+        #expect(decoded.width == image.width && decoded.height == image.height)
+        // Flat colours and a line, under 256 colours: every pixel within a few levels of its own.
+        var worst = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let a = image.pixel(x: x, y: y), b = decoded.pixel(x: x, y: y)
+                worst = max(worst, abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+            }
+        }
+        #expect(worst <= 8)
+    }
+
+    @Test func itermWrapsAPNGOfThePicture() throws {
+        let image = Self.sample()
+        let text = String(decoding: TerminalGraphics.iterm(image, columns: 8, rows: 3), as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}]1337;File=inline=1;width=8;height=3;") && text.hasSuffix("\u{07}"))
+        let payload = try #require(text.split(separator: ":").last).dropLast()
+        let decoded = try RasterImage(decoding: try #require(Data(base64Encoded: String(payload))))
+        #expect(decoded == image)
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import PortalFixtures
+import SharedTestData
+import Testing
+import TileFormats
+
+/// A real terminal that shows sixel: xterm as a VT340 under Xvfb, running `mapbook open`. Its
+/// window is photographed (ImageMagick's `import`) and compared, cell by cell, with what
+/// `mapbook snapshot --png` draws of the same view: the picture the terminal shows is the map.
+@Suite(.serialized, .enabled(if: XServer.toolsInstalled && SharedData.available,
+                             "needs Xvfb, xterm, xwininfo and import (scripts/setup installs them) and ../shared/data"))
+struct XtermPictureTests {
+    @Test(arguments: [("raster/tpkx/Usa.tpkx", "-98,39", "3"), ("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", "10.5,51", "5")])
+    func xtermShowsTheMapAsSnapshotDrawsIt(package: String, center: String, zoom: String) throws {
+        let server = try XServer.start()
+        defer { server.stop() }
+        let file = SharedData.url(package).path
+        let (columns, rows) = (100, 30)
+        let view = ["--center=\(center)", "--zoom", zoom]
+        let terminal = try server.xterm(columns: columns, rows: rows, mapbook: ["open", file] + view)
+        defer { XServer.stop(terminal) }
+        let window = try server.window(columns: columns, rows: rows)
+        let reference = server.scratch.appendingPathComponent("reference.png")
+        let status = try server.mapbookCommand(["snapshot", "--file", file, "--size", "\(columns)x\(rows - 2)",
+                                                "--cell-size", "\(window.cell.width)x\(window.cell.height)", "--png", reference.path] + view)
+        #expect(status == 0)
+        let expected = try RasterImage(decoding: Data(contentsOf: reference))
+        // The picture comes after the first frame: photographed until it matches, for a minute at most.
+        var best = 0.0
+        for _ in 0..<60 {
+            let shot = try server.screenshot()
+            best = max(best, Self.alike(shot, expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
+            if best >= 0.8 { break }
+            usleep(500_000)
+        }
+        #expect(best >= 0.8, "\(Int(best * 100)) % of the map's pixels look as the snapshot's")
+    }
+
+    /// The same view drawn in characters (`--graphics off`) is not taken for the picture: the
+    /// comparison above tells them apart.
+    @Test func charactersAreNotThePicture() throws {
+        let server = try XServer.start()
+        defer { server.stop() }
+        let file = SharedData.url("raster/tpkx/Usa.tpkx").path
+        let (columns, rows) = (100, 30)
+        let view = ["--center=-98,39", "--zoom", "3"]
+        let terminal = try server.xterm(columns: columns, rows: rows, mapbook: ["open", file, "--graphics", "off"] + view)
+        defer { XServer.stop(terminal) }
+        let window = try server.window(columns: columns, rows: rows)
+        let reference = server.scratch.appendingPathComponent("reference.png")
+        _ = try server.mapbookCommand(["snapshot", "--file", file, "--size", "\(columns)x\(rows - 2)",
+                                       "--cell-size", "\(window.cell.width)x\(window.cell.height)", "--png", reference.path] + view)
+        let expected = try RasterImage(decoding: Data(contentsOf: reference))
+        // Drawn by now (characters come at once); its best look over a few seconds.
+        var best = 0.0
+        for _ in 0..<8 {
+            usleep(500_000)
+            best = max(best, Self.alike(try server.screenshot(), expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
+        }
+        #expect(best < 0.6, "characters looked \(Int(best * 100)) % like the picture")
+    }
+
+    /// The share of the map's pixels (below the header row) within 24 levels of the snapshot's in
+    /// every channel.
+    static func alike(_ shot: RasterImage, _ expected: RasterImage, origin: (x: Int, y: Int), cell: (width: Int, height: Int),
+                      columns: Int, rows: Int) -> Double {
+        guard shot.width >= origin.x + columns * cell.width, shot.height >= origin.y + (rows + 1) * cell.height,
+              expected.width == columns * cell.width, expected.height == rows * cell.height else { return 0 }
+        var alike = 0
+        for y in 0..<expected.height {
+            for x in 0..<expected.width {
+                let a = shot.pixel(x: origin.x + x, y: origin.y + cell.height + y), b = expected.pixel(x: x, y: y)
+                if max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b))) <= 24 { alike += 1 }
+            }
+        }
+        return Double(alike) / Double(expected.width * expected.height)
+    }
+}
+
+/// An X server of our own (Xvfb) on a free display, and the tools that drive it; every child is
+/// started by `CleanSpawn` and waited for by its pid (Foundation's `Process` waits hang on the
+/// test runner's few threads).
+final class XServer {
+    static let tools = ["/usr/bin/Xvfb", "/usr/bin/xterm", "/usr/bin/xwininfo", "/usr/bin/import", "/usr/bin/env"]
+    static var toolsInstalled: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    let display: String
+    let scratch: URL
+    private let server: pid_t
+    /// The test bundle sits beside the built executables.
+    let mapbook = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mapbook").path
+
+    private init(display: String, scratch: URL, server: pid_t) { self.display = display; self.scratch = scratch; self.server = server }
+
+    /// Starts Xvfb on the first free display from :90, and waits for its socket.
+    static func start() throws -> XServer {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-x-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        for number in 90..<140 where !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
+            let pid = try CleanSpawn.start("/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
+                                           output: scratch.appendingPathComponent("xvfb.log").path)
+            for _ in 0..<100 {
+                if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { return XServer(display: ":\(number)", scratch: scratch, server: pid) }
+                if waitpid(pid, nil, WNOHANG) == pid { break }
+                usleep(50_000)
+            }
+            Self.stop(pid)
+        }
+        throw Failure(description: "no display for Xvfb between :90 and :139")
+    }
+
+    static func stop(_ pid: pid_t) {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    func stop() {
+        Self.stop(server)
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// What mapbook sees in the terminal: its own config (the default settings: `graphics = auto`),
+    /// colour, no tmux.
+    private var settings: [String] {
+        ["env", "-u", "NO_COLOR", "-u", "TMUX", "-u", "MAPBOOK_TOKEN", "-u", "MAPBOOK_API_KEY", "TERM=xterm-256color",
+         "XDG_CONFIG_HOME=\(scratch.appendingPathComponent("config").path)", "XDG_STATE_HOME=\(scratch.appendingPathComponent("state").path)",
+         "XDG_CACHE_HOME=\(scratch.appendingPathComponent("cache").path)"]
+    }
+
+    /// xterm as a VT340 with 256 sixel colours, at the top left, running mapbook with `arguments`.
+    func xterm(columns: Int, rows: Int, mapbook arguments: [String]) throws -> pid_t {
+        try CleanSpawn.start("/usr/bin/xterm", ["-display", display, "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340",
+                                                "-xrm", "XTerm*numColorRegisters: 256", "-fa", "DejaVu Sans Mono", "-fs", "10", "-b", "0",
+                                                "-geometry", "\(columns)x\(rows)+0+0", "-title", "mapbook-under-test", "-e"]
+                             + settings + [mapbook] + arguments, output: scratch.appendingPathComponent("xterm.log").path)
+    }
+
+    /// mapbook with `arguments` run to its end, as the terminal's would run it; its exit status.
+    func mapbookCommand(_ arguments: [String]) throws -> Int32 {
+        let pid = try CleanSpawn.start("/usr/bin/env", Array(settings.dropFirst()) + [mapbook] + arguments,
+                                       output: scratch.appendingPathComponent("command.log").path)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+
+    /// The xterm window's inner top left on the screen and a cell's size (its inner size over its columns and rows).
+    func window(columns: Int, rows: Int) throws -> (origin: (x: Int, y: Int), cell: (width: Int, height: Int)) {
+        for _ in 0..<100 {
+            if let info = try? run("/usr/bin/xwininfo", ["-display", display, "-name", "mapbook-under-test"]) {
+                let numbers = info.split(separator: "\n").reduce(into: [String: Int]()) { found, line in
+                    let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    if parts.count == 2, let value = Int(parts[1]) { found[parts[0]] = value }
+                }
+                if let width = numbers["Width"], let height = numbers["Height"], width >= columns, height >= rows,
+                   let x = numbers["Absolute upper-left X"], let y = numbers["Absolute upper-left Y"] {
+                    let border = numbers["Border width"] ?? 0
+                    return ((x + border, y + border), (width / columns, height / rows))
+                }
+            }
+            usleep(100_000)
+        }
+        throw Failure(description: "the xterm window did not appear")
+    }
+
+    /// The whole screen, as a picture.
+    func screenshot() throws -> RasterImage {
+        let file = scratch.appendingPathComponent("screen.png")
+        _ = try run("/usr/bin/import", ["-display", display, "-window", "root", file.path])
+        return try RasterImage(decoding: Data(contentsOf: file))
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let output = scratch.appendingPathComponent("tool-output").path
+        let pid = try CleanSpawn.start(tool, arguments, output: output)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else { throw Failure(description: "\(tool) failed") }
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+}
