@@ -132,7 +132,7 @@ let package = Package(
                                                           "MapSources", "MapRender", "TileFormats", "MapbookAssets", "PlainUI"]),
         .testTarget(name: "TerminalUITests", dependencies: ["GPSFixtures", "Location", "AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalRender", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
-                                                            "SamplePortal", "SnapshotSupport", "HTTP", "SharedTestData", "TileFormats"],
+                                                            "SamplePortal", "SnapshotSupport", "HTTP", "SharedTestData", "TileFormats", "PixelRender"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "OfflineLibraryTests", dependencies: ["Location", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "Places", "OfflineLibrary", "ArcGISPortal", "HTTP", "MapbookCore", "LoopbackHTTP",
                                                                 "PortalFixtures", "SamplePortal", "TileFormats", "SharedTestData", "MobilePackages"]),

@@ -308,6 +308,12 @@ final class CairoPicture {
                     let pixel = UnsafeRawPointer(row + x * 4).load(as: UInt32.self)
                     let a = pixel >> 24
                     let i = (y * width + x) * 4
+                    if a == 255 {
+                        // Opaque (most of a map): the colours as they are.
+                        rgba[i] = UInt8(truncatingIfNeeded: pixel >> 16); rgba[i + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+                        rgba[i + 2] = UInt8(truncatingIfNeeded: pixel); rgba[i + 3] = 255
+                        continue
+                    }
                     // Un-premultiplied: the picture's own colours.
                     func channel(_ shift: UInt32) -> UInt8 {
                         let v = (pixel >> shift) & 0xFF

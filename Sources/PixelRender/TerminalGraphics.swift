@@ -21,8 +21,20 @@ public enum TerminalGraphics {
 
     /// `image` transmitted as image `id` and shown at the cursor, covering `columns × rows` cells,
     /// at `zIndex` (below zero: under the text, whose cells stay text). The cursor does not move.
+    /// An opaque picture (a map, always) goes as RGB: a quarter less to compress and send.
     public static func kitty(_ image: RasterImage, id: UInt32, columns: Int, rows: Int, zIndex: Int = -1) -> [UInt8] {
-        let compressed = Deflate.deflate(Data(image.rgba), container: .zlib, level: 1).base64EncodedData()
+        let opaque = stride(from: 3, to: image.rgba.count, by: 4).allSatisfy { image.rgba[$0] == 255 }
+        var pixels = Data(capacity: image.width * image.height * (opaque ? 3 : 4))
+        if opaque {
+            image.rgba.withUnsafeBufferPointer { rgba in
+                var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
+                for i in 0..<(image.width * image.height) { rgb[i * 3] = rgba[i * 4]; rgb[i * 3 + 1] = rgba[i * 4 + 1]; rgb[i * 3 + 2] = rgba[i * 4 + 2] }
+                pixels.append(contentsOf: rgb)
+            }
+        } else {
+            pixels.append(contentsOf: image.rgba)
+        }
+        let compressed = Deflate.deflate(pixels, container: .zlib, level: 1).base64EncodedData()
         var out: [UInt8] = []
         out.reserveCapacity(compressed.count + compressed.count / kittyChunk * 12 + 128)
         var offset = 0
@@ -30,7 +42,7 @@ public enum TerminalGraphics {
             let end = min(offset + kittyChunk, compressed.count)
             let more = end < compressed.count ? 1 : 0
             let control = offset == 0
-                ? "a=T,f=32,o=z,s=\(image.width),v=\(image.height),i=\(id),c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2,m=\(more)"
+                ? "a=T,f=\(opaque ? 24 : 32),o=z,s=\(image.width),v=\(image.height),i=\(id),c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2,m=\(more)"
                 : "m=\(more)"
             out += Array("\u{1B}_G\(control);".utf8)
             out += compressed[offset..<end]

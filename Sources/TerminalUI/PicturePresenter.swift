@@ -47,7 +47,7 @@ final class PicturePresenter {
         case .sixel, .iterm:
             guard let bytes = encoding(of: picture, columns: rect.width, rows: rect.height) else { return takeAway() }
             out += bytes
-            out += Self.textOver(frame, in: rect)
+            out += Self.textOver(frame, in: rect, picture: picture)
         }
         out += Array("\u{1B}8".utf8)
         shown = (picture, rect, text)
@@ -86,22 +86,38 @@ final class PicturePresenter {
     }
 
     /// The frame's text in `rect` — every cell that is not a blank on the terminal's background —
-    /// written again after a picture that covered it, in its colours.
-    static func textOver(_ frame: Frame, in rect: Rect) -> [UInt8] {
+    /// written again after a picture that covered it, in its colours. A sixel terminal paints a
+    /// written cell's background over the picture there: a name without a background of its own
+    /// gets the picture's colour under its cell, so it reads as written on the map.
+    static func textOver(_ frame: Frame, in rect: Rect, picture: RasterImage) -> [UInt8] {
+        let cell = (width: picture.width / max(rect.width, 1), height: picture.height / max(rect.height, 1))
+        func under(_ column: Int, _ row: Int) -> PaletteIndex {
+            var sum = (0, 0, 0), count = 0
+            for y in stride(from: row * cell.height, to: min((row + 1) * cell.height, picture.height), by: 2) {
+                for x in stride(from: column * cell.width, to: min((column + 1) * cell.width, picture.width), by: 2) {
+                    let p = picture.pixel(x: x, y: y)
+                    sum = (sum.0 + Int(p.r), sum.1 + Int(p.g), sum.2 + Int(p.b))
+                    count += 1
+                }
+            }
+            let n = max(count, 1)
+            return XtermPalette.nearest(r: sum.0 / n, g: sum.1 / n, b: sum.2 / n)
+        }
         var out = ""
         for y in rect.y..<rect.maxY {
             var x = rect.x
             while x < rect.maxX {
                 let cell = frame[x, y]
                 guard !cell.isContinuation, cell.character != " " || cell.style.background != nil else { x += 1; continue }
+                let width = max(DisplayWidth.of(String(cell.character)), 1)
                 out += "\u{1B}[\(y + 1);\(x + 1)H\u{1B}[0"
                 if let fg = cell.style.foreground { out += ";38;5;\(fg)" }
-                if let bg = cell.style.background { out += ";48;5;\(bg)" }
+                out += ";48;5;\(cell.style.background ?? under(x - rect.x, y - rect.y))"
                 if cell.style.bold { out += ";1" }
                 if cell.style.reverse { out += ";7" }
                 out += "m"
                 out.append(cell.character)
-                x += max(DisplayWidth.of(String(cell.character)), 1)
+                x += width
             }
         }
         return Array((out + "\u{1B}[0m").utf8)

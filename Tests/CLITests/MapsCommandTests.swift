@@ -78,9 +78,9 @@ struct MapsCommandTests {
         #expect(try await config(["set", "key.download", "D"]).status == 0)
         let clash = try await config(["set", "key.quit", "D"])
         #expect(clash.status == 1 && clash.stderr.contains("D is already the key for download"))
-        let graphics = try await config(["set", "graphics", "sixel"])
-        #expect(graphics.status == 1 && graphics.stderr.contains("graphics is braille, blocks, ascii"))
+        let graphics = try await config(["set", "graphics", "png"])
+        #expect(graphics.status == 1 && graphics.stderr.contains("graphics is auto, kitty, sixel, iterm, off, braille, blocks, ascii"))
         let listed = try await config(["list"]).stdout
-        #expect(listed.contains("theme = light\n") && listed.contains("graphics = braille\n") && listed.hasSuffix("key.download = D\n"))
+        #expect(listed.contains("theme = light\n") && listed.contains("graphics = auto") && listed.hasSuffix("key.download = D\n"))
     }
 }

@@ -32,7 +32,7 @@ struct SnapshotPixelsTests {
     @Test func kittyAndSixelGoToStandardOutput() async throws {
         let kitty = try await CLI.runAsync(["snapshot", "--file", Self.usa, "--zoom", "5", "--center=-95,38", "--size", "20x6", "--kitty"])
         #expect(kitty.status == 0, "\(kitty.stderr)")
-        #expect(kitty.output.starts(with: Array("\u{1B}_Ga=T,f=32,o=z,s=160,v=96,".utf8)))
+        #expect(kitty.output.starts(with: Array("\u{1B}_Ga=T,f=24,o=z,s=160,v=96,".utf8)))
         let sixel = try await CLI.runAsync(["snapshot", "--file", Self.usa, "--zoom", "5", "--center=-95,38", "--size", "20x6", "--sixel"])
         #expect(sixel.status == 0, "\(sixel.stderr)")
         #expect(sixel.output.starts(with: [0x1B, 0x50]))

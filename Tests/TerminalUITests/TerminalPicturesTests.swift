@@ -1,0 +1,98 @@
+import AppModel
+import EventLoop
+import Foundation
+import MapRender
+import PixelRender
+import TerminalCanvas
+import Testing
+import TileFormats
+import UserFiles
+@testable import TerminalUI
+
+/// Asking the terminal whether it shows pictures, and what is sent for the map's picture.
+@Suite struct TerminalPicturesTests {
+    @Test func theTerminalsAnswersAreReadAmongAnythingElse() {
+        let kitty = GraphicsProbe.Answers(parsing: Array("x\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;22c".utf8))
+        #expect(kitty.kitty && !kitty.sixel && kitty.attributes && kitty.cell?.width == 10 && kitty.cell?.height == 20)
+        let xterm = GraphicsProbe.Answers(parsing: Array("\u{1B}[?63;1;2;4;6;9;15;22c".utf8))
+        #expect(!xterm.kitty && xterm.sixel && xterm.attributes && xterm.cell == nil)
+        // Half an answer (the attributes not yet come), a hostile size, and noise.
+        let partial = GraphicsProbe.Answers(parsing: Array("\u{1B}[6;99999;0t\u{1B}[?6".utf8))
+        #expect(!partial.attributes && partial.cell == nil)
+        #expect(GraphicsProbe.Answers(parsing: Array(repeating: 0x1B, count: 5_000)) == GraphicsProbe.Answers())
+    }
+
+    @Test func theSettingTheAnswersAndTmuxDecide() {
+        let cell = (width: 9, height: 18)
+        let kitty = GraphicsProbe.Answers(parsing: Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;4c".utf8))
+        let sixel = GraphicsProbe.Answers(parsing: Array("\u{1B}[?62;4c".utf8))
+        let none = GraphicsProbe.Answers(parsing: Array("\u{1B}[?62c".utf8))
+        func way(_ choice: GraphicsMode, _ environment: [String: String] = [:], ascii: Bool = false, answers: GraphicsProbe.Answers?,
+                 cell: (width: Int, height: Int)? = cell) -> GraphicsProtocol? {
+            GraphicsProbe.decide(choice, environment: environment, ascii: ascii, answers: answers, windowCell: cell).pictures?.0
+        }
+        #expect(way(.auto, answers: kitty) == .kitty)
+        #expect(way(.auto, answers: sixel) == .sixel)
+        #expect(way(.auto, answers: none) == nil)
+        #expect(way(.auto, ["TERM_PROGRAM": "iTerm.app"], answers: none) == .iterm)
+        // A terminal that never answered: characters.
+        #expect(way(.auto, answers: nil) == nil)
+        #expect(way(.sixel, answers: nil) == .sixel)
+        #expect(way(.off, answers: kitty) == nil && way(.braille, answers: kitty) == nil)
+        #expect(way(.auto, ascii: true, answers: kitty) == nil)
+        #expect(way(.auto, ["TMUX": "/tmp/tmux-0/default,1,0"], answers: kitty) == nil)
+        #expect(way(.kitty, ["TMUX": "/tmp/tmux-0/default,1,0"], answers: nil) == .kitty)
+        // Pictures asked for, and no cell size from anywhere: one sentence.
+        let unknown = GraphicsProbe.decide(.sixel, environment: [:], ascii: false, answers: none, windowCell: nil)
+        #expect(unknown.pictures == nil && unknown.problem?.hasSuffix(".") == true)
+    }
+
+    /// A map state showing `picture` at 20×6 cells of 4×8 pixels, on a 20×8 screen.
+    static func mapState(_ picture: RasterImage?) -> AppState {
+        var state = AppState.standaloneMap(title: "t", sourceName: "s", home: nil)
+        let viewport = MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 3)
+        var image = MapImage(picture: MapPicture(frame: Frame(width: 20, height: 6)), request: MapRequest(viewport: viewport, columns: 20, rows: 6))
+        image.pixels = picture
+        if case .map(var map) = state.screen {
+            map.image = image
+            state.screen = .map(map)
+        }
+        return state
+    }
+
+    static let picture = RasterImage(width: 80, height: 48, rgba: Array([[UInt8]](repeating: [10, 120, 200, 255], count: 80 * 48).joined()))
+
+    @Test @UIActor func kittySendsAPictureOnceAndTakesItAway() {
+        let presenter = PicturePresenter(graphics: .kitty)
+        var frame = Frame(width: 20, height: 8)
+        let state = Self.mapState(Self.picture)
+        let first = presenter.update(for: state, frame: frame)
+        let text = String(decoding: first.bytes, as: UTF8.self)
+        #expect(text.contains("\u{1B}_Ga=T,f=24,") && text.contains("c=20,r=6,z=-1073741825") && text.hasPrefix("\u{1B}7\u{1B}[2;1H"))
+        // The same picture under other text: nothing to send.
+        _ = frame.put("Name", x: 3, y: 3)
+        #expect(presenter.update(for: state, frame: frame).bytes.isEmpty)
+        // No picture any more: it is deleted.
+        let gone = presenter.update(for: Self.mapState(nil), frame: frame)
+        #expect(String(decoding: gone.bytes, as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\" && !gone.repaint)
+    }
+
+    @Test @UIActor func sixelWritesTheTextAgainOverThePicture() throws {
+        let presenter = PicturePresenter(graphics: .sixel)
+        var frame = Frame(width: 20, height: 8)
+        _ = frame.put("Ab", x: 2, y: 3, style: CellStyle(foreground: 231))
+        let state = Self.mapState(Self.picture)
+        let first = String(decoding: presenter.update(for: state, frame: frame).bytes, as: UTF8.self)
+        #expect(first.contains("\u{1B}P"))
+        // The name, in its colour, on the picture's colour under it (the nearest of 10,120,200).
+        let under = XtermPalette.nearest(r: 10, g: 120, b: 200)
+        #expect(first.contains("\u{1B}[4;3H\u{1B}[0;38;5;231;48;5;\(under)mA") && first.contains("\u{1B}[4;4H\u{1B}[0;38;5;231;48;5;\(under)mb"))
+        #expect(presenter.update(for: state, frame: frame).bytes.isEmpty)
+        // The text changed: the picture again (as encoded before), and the new text.
+        _ = frame.put("C", x: 9, y: 5)
+        let again = String(decoding: presenter.update(for: state, frame: frame).bytes, as: UTF8.self)
+        #expect(again.contains("\u{1B}P") && again.contains("\u{1B}[6;10H"))
+        // Leaving the picture: every cell drawn again.
+        #expect(presenter.update(for: Self.mapState(nil), frame: frame).repaint)
+    }
+}
