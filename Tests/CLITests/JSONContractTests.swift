@@ -99,7 +99,9 @@ struct JSONContractTests {
                 word.replacingOccurrences(of: "PORTAL", with: portal.baseURL.absoluteString).replacingOccurrences(of: "DATA", with: data)
                     .replacingOccurrences(of: "PACKAGE", with: package).replacingOccurrences(of: "FILE", with: notAPackage)
             } + ["--json"]
-            let result = try await CLI.runAsync(arguments, environment: environment, killedAfter: .seconds(60))
+            // A bound for a hang, not a timing: a cold `demo` (the sample content built first) beside the
+            // whole suite on two cores took over a minute twice.
+            let result = try await CLI.runAsync(arguments, environment: environment, killedAfter: .seconds(180))
             #expect(result.status == run.status, "\(run): \(result.stderr)")
             let documents = Self.documents(result.stdout, lines: run.lines)
             #expect(!documents.isEmpty, "\(run) printed no JSON: \(result.stdout.prefix(300))")

@@ -47,6 +47,29 @@ import UserFiles
         #expect(unknown.pictures == nil && unknown.problem?.hasSuffix(".") == true)
     }
 
+    /// A terminal that never answers costs the limit, once; one that answers late is heard.
+    @Test func aSilentTerminalCostsTheLimitAndASlowOneIsHeard() throws {
+        var controller: Int32 = 0, terminal: Int32 = 0
+        try #require(openpty(&controller, &terminal, nil, nil, nil) == 0)
+        defer { close(controller); close(terminal) }
+        let start = ContinuousClock.now
+        let silent = GraphicsProbe.ask(input: terminal, output: terminal, limit: .milliseconds(300))
+        let waited = ContinuousClock.now - start
+        #expect(silent.map { !$0.attributes && !$0.kitty && !$0.sixel } ?? true)
+        #expect(waited >= .milliseconds(290) && waited < .seconds(5))
+        // The query reached the terminal's side; the answer comes 100 ms later.
+        var buffer = [UInt8](repeating: 0, count: 256)
+        #expect(read(controller, &buffer, buffer.count) >= GraphicsProbe.query.count)
+        let answering = controller
+        Thread.detachNewThread {
+            usleep(100_000)
+            let answer = Array("\u{1B}[?63;4c".utf8)
+            _ = answer.withUnsafeBytes { write(answering, $0.baseAddress, $0.count) }
+        }
+        let slow = GraphicsProbe.ask(input: terminal, output: terminal, limit: .seconds(3))
+        #expect(slow?.sixel == true && slow?.attributes == true)
+    }
+
     /// A map state showing `picture` at 20×6 cells of 4×8 pixels, on a 20×8 screen.
     static func mapState(_ picture: RasterImage?) -> AppState {
         var state = AppState.standaloneMap(title: "t", sourceName: "s", home: nil)
