@@ -32,8 +32,7 @@ final class PicturePresenter {
     /// it already does. `repaint` is set when the cells must all be drawn again (a sixel picture
     /// taken away leaves its pixels until they are).
     func update(for state: AppState, frame: Frame) -> (bytes: [UInt8], repaint: Bool) {
-        let rect = ScreenLayout.mapRect(width: frame.width, height: frame.height)
-        guard case .map(let map) = state.screen, let image = map.image, let picture = image.pixels,
+        guard let (image, rect) = Self.shown(state, frame: frame), let picture = image.pixels,
               image.request.columns == rect.width, image.request.rows == rect.height, !rect.isEmpty else {
             return takeAway()
         }
@@ -53,6 +52,19 @@ final class PicturePresenter {
         shown = (picture, rect, text)
         bytesSent += out.count
         return (out, false)
+    }
+
+    /// The drawing the screen shows and where: the map view's, or the overview's basemap under its caption row.
+    private static func shown(_ state: AppState, frame: Frame) -> (MapImage, Rect)? {
+        switch state.screen {
+        case .map(let map):
+            return map.image.map { ($0, ScreenLayout.mapRect(width: frame.width, height: frame.height)) }
+        case .main:
+            guard let overview = state.layout?.main.overview, let image = state.overview.basemap else { return nil }
+            return (image, Rect(x: overview.x, y: overview.y + 1, width: overview.width, height: overview.height - 1))
+        default:
+            return nil
+        }
     }
 
     /// Nothing to show: the last picture taken away.

@@ -100,6 +100,21 @@ import UserFiles
         #expect(String(decoding: gone.bytes, as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\" && !gone.repaint)
     }
 
+    /// On the main screen the overview's basemap is the picture, under the pane's caption row.
+    @Test @UIActor func theOverviewsPictureGoesUnderItsCaption() throws {
+        var state = AppState(portalHost: "h", webMapID: .exploreMaine, phase: .loaded)
+        _ = App.update(&state, .terminal(.resized(Display(width: 100, height: 30))))
+        let pane = try #require(state.layout?.main.overview)
+        let viewport = MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 3)
+        var image = MapImage(picture: MapPicture(frame: Frame(width: pane.width, height: pane.height - 1)),
+                             request: MapRequest(viewport: viewport, columns: pane.width, rows: pane.height - 1))
+        image.pixels = RasterImage(width: pane.width * 4, height: (pane.height - 1) * 8,
+                                   rgba: [UInt8](repeating: 255, count: pane.width * 4 * (pane.height - 1) * 8 * 4))
+        state.overview.basemap = image
+        let text = String(decoding: PicturePresenter(graphics: .kitty).update(for: state, frame: Frame(width: 100, height: 30)).bytes, as: UTF8.self)
+        #expect(text.hasPrefix("\u{1B}7\u{1B}[\(pane.y + 2);\(pane.x + 1)H") && text.contains("c=\(pane.width),r=\(pane.height - 1),"))
+    }
+
     @Test @UIActor func sixelWritesTheTextAgainOverThePicture() throws {
         let presenter = PicturePresenter(graphics: .sixel)
         var frame = Frame(width: 20, height: 8)

@@ -56,16 +56,23 @@ final class MapViewHandler {
 
     func draw(session: Int, _ request: MapRequest) {
         guard let stack = drawable(session) else { return }
-        if let cell = pixels?.cellSize, request.mode != .ascii {
-            tasks.track { [send] in
-                send(.map(.mapDrawn(session: session, await onWorkPool { await Self.inPixels(stack, request, cell: cell) })))
-            }
+        if pixels?.cellSize != nil, request.mode != .ascii {
+            let drawing = drawing
+            tasks.track { [send] in send(.map(.mapDrawn(session: session, await onWorkPool { await drawing(stack, request) }))) }
             return
         }
         tasks.track { [send] in
             // What is at hand shows at once; the whole view follows when the network has given the rest.
             if let first = await onWorkPool({ await stack.renderAtHand(request) }) { send(.map(.mapDrawn(session: session, first))) }
             send(.map(.mapDrawn(session: session, await onWorkPool { await stack.render(request) })))
+        }
+    }
+
+    /// How a view is drawn: in pixels while the terminal shows pictures, else in characters.
+    private nonisolated var drawing: @Sendable (MapStack, MapRequest) async -> MapImage {
+        { [pixels] stack, request in
+            guard let cell = pixels?.cellSize, request.mode != .ascii else { return await stack.render(request) }
+            return await Self.inPixels(stack, request, cell: cell)
         }
     }
 
@@ -200,8 +207,8 @@ final class MapViewHandler {
     private func overview(_ request: MapRequest, sources: [MapSourceChoice]) async {
         await firstFrame.wait()
         if let overview, overview.sources == sources {
-            let stack = overview.stack
-            send(.map(.overviewDrawn(await onWorkPool { await stack.render(request) })))
+            let (stack, drawing) = (overview.stack, drawing)
+            send(.map(.overviewDrawn(await onWorkPool { await drawing(stack, request) })))
             return
         }
         // The first source that opens and draws something; none: the pane keeps the outline.
@@ -212,7 +219,8 @@ final class MapViewHandler {
             }) else {
                 continue
             }
-            let image = await onWorkPool { await stack.render(request) }
+            let drawing = drawing
+            let image = await onWorkPool { await drawing(stack, request) }
             guard image.report.featuresDrawn + image.report.rasterTilesDrawn > 0 else { continue }
             overview = (sources, stack)
             send(.map(.overviewDrawn(image)))
