@@ -5,12 +5,11 @@ import Testing
 import TileFormats
 
 /// A real terminal that shows sixel: xterm as a VT340 under Xvfb, running `mapbook open`. Its
-/// window is photographed (ImageMagick's `import`) and compared, cell by cell, with what
+/// window is photographed (ImageMagick's `import`) and compared, pixel by pixel, with what
 /// `mapbook snapshot --png` draws of the same view: the picture the terminal shows is the map.
-@Suite(.serialized, .enabled(if: XServer.toolsInstalled && SharedData.available,
-                             "needs Xvfb, xterm, xwininfo and import (scripts/setup installs them) and ../shared/data"))
-struct XtermPictureTests {
-    @Test(arguments: [("raster/tpkx/Usa.tpkx", "-98,39", "3"), ("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", "10.5,51", "5")])
+/// Run one at a time with the other end-to-end tests: a terminal, a server and mapbook each.
+extension EndToEndTests {
+    @Test(.enabled(if: XServer.toolsInstalled && SharedData.available, XServer.skipMessage), arguments: [("raster/tpkx/Usa.tpkx", "-98,39", "3"), ("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", "10.5,51", "5")])
     func xtermShowsTheMapAsSnapshotDrawsIt(package: String, center: String, zoom: String) throws {
         let server = try XServer.start()
         defer { server.stop() }
@@ -29,7 +28,7 @@ struct XtermPictureTests {
         var best = 0.0
         for _ in 0..<60 {
             let shot = try server.screenshot()
-            best = max(best, Self.alike(shot, expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
+            best = max(best, XServer.alike(shot, expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
             if best >= 0.8 { break }
             usleep(500_000)
         }
@@ -38,7 +37,8 @@ struct XtermPictureTests {
 
     /// The same view drawn in characters (`--graphics off`) is not taken for the picture: the
     /// comparison above tells them apart.
-    @Test func charactersAreNotThePicture() throws {
+    @Test(.enabled(if: XServer.toolsInstalled && SharedData.available, XServer.skipMessage))
+    func charactersAreNotThePicture() throws {
         let server = try XServer.start()
         defer { server.stop() }
         let file = SharedData.url("raster/tpkx/Usa.tpkx").path
@@ -55,10 +55,19 @@ struct XtermPictureTests {
         var best = 0.0
         for _ in 0..<8 {
             usleep(500_000)
-            best = max(best, Self.alike(try server.screenshot(), expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
+            best = max(best, XServer.alike(try server.screenshot(), expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
         }
         #expect(best < 0.6, "characters looked \(Int(best * 100)) % like the picture")
     }
+}
+
+/// An X server of our own (Xvfb) on a free display, and the tools that drive it; every child is
+/// started by `CleanSpawn` and waited for by its pid (Foundation's `Process` waits hang on the
+/// test runner's few threads).
+final class XServer {
+    static let tools = ["/usr/bin/Xvfb", "/usr/bin/xterm", "/usr/bin/xwininfo", "/usr/bin/import", "/usr/bin/env"]
+    static var toolsInstalled: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+    static let skipMessage: Comment = "needs Xvfb, xterm, xwininfo and import (scripts/setup installs them) and ../shared/data"
 
     /// The share of the map's pixels (below the header row) within 24 levels of the snapshot's in
     /// every channel.
@@ -77,14 +86,6 @@ struct XtermPictureTests {
         }
         return Double(alike) / Double(max(compared, 1))
     }
-}
-
-/// An X server of our own (Xvfb) on a free display, and the tools that drive it; every child is
-/// started by `CleanSpawn` and waited for by its pid (Foundation's `Process` waits hang on the
-/// test runner's few threads).
-final class XServer {
-    static let tools = ["/usr/bin/Xvfb", "/usr/bin/xterm", "/usr/bin/xwininfo", "/usr/bin/import", "/usr/bin/env"]
-    static var toolsInstalled: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
@@ -154,7 +155,8 @@ final class XServer {
 
     /// The xterm window's inner top left on the screen and a cell's size (its inner size over its columns and rows).
     func window(columns: Int, rows: Int) throws -> (origin: (x: Int, y: Int), cell: (width: Int, height: Int)) {
-        for _ in 0..<100 {
+        // Up to a minute: xterm's first start on a fresh machine builds fontconfig's cache.
+        for _ in 0..<600 {
             if let info = try? run("/usr/bin/xwininfo", ["-display", display, "-name", "mapbook-under-test"]) {
                 let numbers = info.split(separator: "\n").reduce(into: [String: Int]()) { found, line in
                     let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
