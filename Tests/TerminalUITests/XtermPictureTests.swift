@@ -10,54 +10,59 @@ import TileFormats
 /// Run one at a time with the other end-to-end tests: a terminal, a server and mapbook each.
 extension EndToEndTests {
     @Test(.enabled(if: XServer.toolsInstalled && SharedData.available, XServer.skipMessage), arguments: [("raster/tpkx/Usa.tpkx", "-98,39", "3"), ("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", "10.5,51", "5")])
-    func xtermShowsTheMapAsSnapshotDrawsIt(package: String, center: String, zoom: String) throws {
-        let server = try XServer.start()
-        defer { server.stop() }
-        let file = SharedData.url(package).path
-        let (columns, rows) = (60, 20)
-        let view = ["--center=\(center)", "--zoom", zoom]
-        let terminal = try server.xterm(columns: columns, rows: rows, mapbook: ["open", file] + view)
-        defer { XServer.stop(terminal) }
-        let window = try server.window(columns: columns, rows: rows)
-        let reference = server.scratch.appendingPathComponent("reference.png")
-        let status = try server.mapbookCommand(["snapshot", "--file", file, "--size", "\(columns)x\(rows - 2)",
-                                                "--cell-size", "\(window.cell.width)x\(window.cell.height)", "--png", reference.path] + view)
-        #expect(status == 0)
-        let expected = try RasterImage(decoding: Data(contentsOf: reference))
-        // The picture comes after the first frame: photographed until it matches, for a minute at most.
-        var best = 0.0
-        for _ in 0..<60 {
-            let shot = try server.screenshot()
-            best = max(best, XServer.alike(shot, expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
-            if best >= 0.8 { break }
-            usleep(500_000)
+    func xtermShowsTheMapAsSnapshotDrawsIt(package: String, center: String, zoom: String) async throws {
+        // The picture comes after the first frame: photographed until it matches, for half a minute at most.
+        let (status, best) = try await XServer.offThePool {
+            try XServer.compare(package, view: ["--center=\(center)", "--zoom", zoom], photographs: 60) { $0 >= 0.8 }
         }
+        #expect(status == 0)
         #expect(best >= 0.8, "\(Int(best * 100)) % of the map's pixels look as the snapshot's")
     }
 
     /// The same view drawn in characters (`--graphics off`) is not taken for the picture: the
     /// comparison above tells them apart.
     @Test(.enabled(if: XServer.toolsInstalled && SharedData.available, XServer.skipMessage))
-    func charactersAreNotThePicture() throws {
+    func charactersAreNotThePicture() async throws {
+        // Drawn by now (characters come at once); its best look over a few seconds.
+        let (_, best) = try await XServer.offThePool {
+            try XServer.compare("raster/tpkx/Usa.tpkx", view: ["--center=-98,39", "--zoom", "3"], graphicsOff: true, photographs: 8) { _ in false }
+        }
+        #expect(best < 0.6, "characters looked \(Int(best * 100)) % like the picture")
+    }
+}
+
+extension XServer {
+    /// Blocking work (waiting for processes, sleeping between photographs) on a thread of its own,
+    /// not one of the test runner's few cooperative threads.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// `mapbook open PACKAGE` at `view` in a 60×20 xterm, photographed up to `photographs` times
+    /// half a second apart (until `enough` says so), each compared with `snapshot --png` of the
+    /// same view: the snapshot's exit status and the best share of pixels alike.
+    static func compare(_ package: String, view: [String], graphicsOff: Bool = false, photographs: Int,
+                        enough: (Double) -> Bool) throws -> (status: Int32, best: Double) {
         let server = try XServer.start()
         defer { server.stop() }
-        let file = SharedData.url("raster/tpkx/Usa.tpkx").path
+        let file = SharedData.url(package).path
         let (columns, rows) = (60, 20)
-        let view = ["--center=-98,39", "--zoom", "3"]
-        let terminal = try server.xterm(columns: columns, rows: rows, mapbook: ["open", file, "--graphics", "off"] + view)
+        let terminal = try server.xterm(columns: columns, rows: rows, mapbook: ["open", file] + (graphicsOff ? ["--graphics", "off"] : []) + view)
         defer { XServer.stop(terminal) }
         let window = try server.window(columns: columns, rows: rows)
         let reference = server.scratch.appendingPathComponent("reference.png")
-        _ = try server.mapbookCommand(["snapshot", "--file", file, "--size", "\(columns)x\(rows - 2)",
-                                       "--cell-size", "\(window.cell.width)x\(window.cell.height)", "--png", reference.path] + view)
+        let status = try server.mapbookCommand(["snapshot", "--file", file, "--size", "\(columns)x\(rows - 2)",
+                                                "--cell-size", "\(window.cell.width)x\(window.cell.height)", "--png", reference.path] + view)
         let expected = try RasterImage(decoding: Data(contentsOf: reference))
-        // Drawn by now (characters come at once); its best look over a few seconds.
         var best = 0.0
-        for _ in 0..<8 {
+        for _ in 0..<photographs {
             usleep(500_000)
-            best = max(best, XServer.alike(try server.screenshot(), expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
+            best = max(best, alike(try server.screenshot(), expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
+            if enough(best) { break }
         }
-        #expect(best < 0.6, "characters looked \(Int(best * 100)) % like the picture")
+        return (status, best)
     }
 }
 
