@@ -70,7 +70,7 @@ import TileFormats
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sixel2png"), "needs sixel2png (scripts/setup installs libsixel-bin)"))
-    func sixelDecodesToThePictureWithLibsixelsOwnDecoder() throws {
+    func sixelDecodesToThePictureWithLibsixelsOwnDecoder() async throws {
         let image = Self.sample()
         let sixel = try TerminalGraphics.sixel(image)
         #expect(sixel.starts(with: [0x1B, 0x50]) || sixel.starts(with: [0x90]))
@@ -79,12 +79,21 @@ import TileFormats
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("map.six"), output = directory.appendingPathComponent("map.png")
         try Data(sixel).write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sixel2png")
-        process.arguments = ["-i", input.path, "-o", output.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        // Spawned and waited for by its pid on a thread of its own: Foundation's `Process` wait blocks
+        // one of the test runner's two cooperative threads (beside busy loops, the whole suite stalled).
+        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            Thread.detachNewThread {
+                var pid: pid_t = 0
+                let words = ["sixel2png", "-i", input.path, "-o", output.path]
+                var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+                defer { argv.forEach { free($0) } }
+                guard posix_spawn(&pid, "/usr/bin/sixel2png", nil, nil, &argv, environ) == 0 else { return continuation.resume(returning: -1) }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                continuation.resume(returning: status)
+            }
+        }
+        #expect(status == 0)
         let decoded = try RasterImage(decoding: Data(contentsOf: output))
         #expect(decoded.width == image.width && decoded.height == image.height)
         // Flat colours and a line, under 256 colours: every pixel within a few levels of its own.
