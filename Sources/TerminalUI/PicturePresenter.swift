@@ -19,8 +19,6 @@ final class PicturePresenter {
     private var shown: (picture: RasterImage, rect: Rect, text: [Cell])?
     /// The last picture's encoding (sixel, iTerm2): text changes redraw it without encoding again.
     private var encoded: (picture: RasterImage, bytes: [UInt8])?
-    /// Bytes sent for pictures so far: the benchmark's and the tests' measure.
-    private(set) var bytesSent = 0
 
     /// kitty's id for the map picture, and the z-index that puts it under cells with a background.
     static let pictureID: UInt32 = 1
@@ -50,7 +48,6 @@ final class PicturePresenter {
         }
         out += Array("\u{1B}8".utf8)
         shown = (picture, rect, text)
-        bytesSent += out.count
         return (out, false)
     }
 
