@@ -28,9 +28,6 @@ static inline int mb_cairo_available(void) { return mb_cairo_symbol("cairo_creat
         MB_LIBRARY_LOOKUP(mb_cairo_symbol, mb_##name##_f, name) return found == NULL ? fallback : found args; }
 
 MB_CAIRO_RETURN(cairo_surface_t *, NULL, cairo_image_surface_create, (cairo_format_t format, int width, int height), (format, width, height))
-MB_CAIRO_RETURN(cairo_surface_t *, NULL, cairo_image_surface_create_for_data,
-                (unsigned char *data, cairo_format_t format, int width, int height, int stride), (data, format, width, height, stride))
-MB_CAIRO_RETURN(int, -1, cairo_format_stride_for_width, (cairo_format_t format, int width), (format, width))
 MB_CAIRO_RETURN(unsigned char *, NULL, cairo_image_surface_get_data, (cairo_surface_t *surface), (surface))
 MB_CAIRO_RETURN(int, 0, cairo_image_surface_get_stride, (cairo_surface_t *surface), (surface))
 MB_CAIRO_RETURN(cairo_status_t, CAIRO_STATUS_NULL_POINTER, cairo_surface_status, (cairo_surface_t *surface), (surface))
@@ -40,7 +37,6 @@ MB_CAIRO_VOID(cairo_surface_destroy, (cairo_surface_t *surface), (surface))
 
 MB_CAIRO_RETURN(cairo_t *, NULL, cairo_create, (cairo_surface_t *target), (target))
 MB_CAIRO_VOID(cairo_destroy, (cairo_t *cr), (cr))
-MB_CAIRO_RETURN(cairo_status_t, CAIRO_STATUS_NULL_POINTER, cairo_status, (cairo_t *cr), (cr))
 MB_CAIRO_VOID(cairo_save, (cairo_t *cr), (cr))
 MB_CAIRO_VOID(cairo_restore, (cairo_t *cr), (cr))
 MB_CAIRO_VOID(cairo_set_source_rgba, (cairo_t *cr, double r, double g, double b, double a), (cr, r, g, b, a))
@@ -48,7 +44,6 @@ MB_CAIRO_VOID(cairo_set_source_surface, (cairo_t *cr, cairo_surface_t *surface, 
 MB_CAIRO_RETURN(cairo_pattern_t *, NULL, cairo_get_source, (cairo_t *cr), (cr))
 MB_CAIRO_VOID(cairo_pattern_set_filter, (cairo_pattern_t *pattern, cairo_filter_t filter), (pattern, filter))
 MB_CAIRO_VOID(cairo_pattern_set_extend, (cairo_pattern_t *pattern, cairo_extend_t extend), (pattern, extend))
-MB_CAIRO_VOID(cairo_set_operator, (cairo_t *cr, cairo_operator_t op), (cr, op))
 MB_CAIRO_VOID(cairo_set_line_width, (cairo_t *cr, double width), (cr, width))
 MB_CAIRO_VOID(cairo_set_line_cap, (cairo_t *cr, cairo_line_cap_t cap), (cr, cap))
 MB_CAIRO_VOID(cairo_set_line_join, (cairo_t *cr, cairo_line_join_t join), (cr, join))
