@@ -226,7 +226,7 @@ public final class EditJournal {
         }
         // Another mapbook saving to the same area waits its turn rather than failing.
         sqlite3_busy_timeout(db, 10_000)
-        try run("PRAGMA journal_mode = WAL")
+        try useWriteAheadLog()
         try run("PRAGMA synchronous = FULL")
         let version = try integer("PRAGMA user_version")
         guard version <= Int64(Self.formatVersion) else {
@@ -255,6 +255,21 @@ public final class EditJournal {
                   original TEXT)
                 """)
             try run("PRAGMA user_version = \(Self.formatVersion)")
+        }
+    }
+
+    /// Turns the write-ahead log on (it stays on in the file). Another mapbook starting the same
+    /// journal at that moment makes SQLite answer busy at once, without its busy wait, so this
+    /// asks again until the other has finished, for as long as a save would wait.
+    private func useWriteAheadLog() throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                return try run("PRAGMA journal_mode = WAL")
+            } catch let error where sqlite3_errcode(db) & 0xFF == SQLITE_BUSY {
+                guard ContinuousClock.now < deadline else { throw error }
+                usleep(5_000)
+            }
         }
     }
 
