@@ -10,6 +10,7 @@ import PortalFixtures
 import SamplePortal
 import Synchronization
 import Testing
+import TestScheduling
 @testable import AppRuntime
 import Geometry
 import Location
@@ -22,7 +23,7 @@ import MapbookServices
 /// Each of the runtime's handlers alone, with fakes for what it depends on: no portal, no network.
 /// What a handler is tested by is the events it sends.
 @UIActor
-@Suite("The runtime's handlers")
+@Suite("The runtime's handlers", .aheadOfQueuedTests)
 struct HandlerTests {
     let tasks = TaskTracker()
     let sink = EventSink()
@@ -62,6 +63,12 @@ struct HandlerTests {
 
     /// A client for an address nothing listens on: the handlers under test never ask it anything.
     var unusedClient: PortalClient { PortalClient(portal: URL(string: "http://127.0.0.1:9")!) }
+
+    /// These tests wait for events with a deadline: the suite's trait runs them ahead of the tests
+    /// queued at the start of the run (see `AheadOfQueuedTests`).
+    @Test func theseTestsRunAheadOfTheQueuedOnes() {
+        #expect(Task.currentPriority == .high)
+    }
 
     /// The track asked for is written in the order asked, each point on disk, and ended: a track
     /// with no point is removed; the config's fixed position is said at once.

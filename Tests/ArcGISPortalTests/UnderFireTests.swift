@@ -3,13 +3,14 @@ import HTTP
 import LoopbackHTTP
 import MapbookCore
 import Testing
+import TestScheduling
 @testable import ArcGISPortal
 import ArcGISModel
 import Geometry
 
 /// Hostile and broken servers against the portal client: each case a small server on 127.0.0.1
 /// that misbehaves one way, and what mapbook must do about it.
-@Suite("The portal client under fire")
+@Suite("The portal client under fire", .aheadOfQueuedTests)
 struct PortalUnderFireTests {
     private let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-fire-cache-\(UUID())").path
     private let quick = HTTPClient(configuration: HTTPConfiguration(retry: .none))

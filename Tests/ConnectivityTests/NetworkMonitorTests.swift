@@ -4,10 +4,11 @@ import Foundation
 import MapbookCore
 import Synchronization
 import Testing
+import TestScheduling
 
 /// The network monitor's decisions, with its timings shrunk: what it publishes and in what order,
 /// not how fast a machine is.
-@Suite struct NetworkMonitorTests {
+@Suite(.aheadOfQueuedTests) struct NetworkMonitorTests {
     static let quick = NetworkMonitor.Timings(onlineInterval: .milliseconds(50), idleAfter: .seconds(60),
                                               offlineFirst: .milliseconds(50), offlineLongest: .milliseconds(400),
                                               debounce: .milliseconds(20))

@@ -2,8 +2,9 @@ import Foundation
 import HTTP
 import LoopbackHTTP
 import Testing
+import TestScheduling
 
-@Suite("Streaming downloads: progress, resume, faults")
+@Suite("Streaming downloads: progress, resume, faults", .aheadOfQueuedTests)
 struct DownloadTests {
     let payload = sampleBytes(300_000)
 

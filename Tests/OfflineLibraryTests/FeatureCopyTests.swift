@@ -5,6 +5,7 @@ import MapbookCore
 import PortalFixtures
 import SamplePortal
 import Testing
+import TestScheduling
 @testable import OfflineLibrary
 import ArcGISModel
 import LibraryModel
@@ -13,7 +14,7 @@ import SharedTestData
 
 /// A downloaded area keeps its web map's operational layers beside its packages, read back with
 /// the portal gone; a layer that cannot be copied is named, a damaged copy is named, a cap is kept.
-@Suite("Feature copies with downloaded areas")
+@Suite("Feature copies with downloaded areas", .aheadOfQueuedTests)
 struct FeatureCopyTests {
     /// Portland downloaded with the feature layers of a web map, then the portal stopped; whether it finished.
     static func downloadPortland(_ fixture: LibraryFixture, copying webMap: String) async throws -> Bool {

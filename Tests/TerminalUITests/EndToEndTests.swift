@@ -6,13 +6,14 @@ import SamplePortal
 import SharedTestData
 import TerminalCanvas
 import Testing
+import TestScheduling
 import ArcGISModel
 import Geometry
 import UserFiles
 
 /// `mapbook demo` in a real terminal (tmux): keys in, screen text out. Each step waits for the
 /// screen to show what it expects and settle, with a deadline, rather than sleeping.
-@Suite(.serialized, .tags(.endToEnd)) struct EndToEndTests {
+@Suite(.serialized, .tags(.endToEnd), .aheadOfQueuedTests) struct EndToEndTests {
     static var tmuxAvailable: Bool { Tmux.which("tmux") != nil }
 
     /// Against a sample portal with its bandwidth capped: `d` → the bar advances → Downloaded; an
