@@ -54,12 +54,19 @@ public struct MapOverlays: Sendable {
         }
 
         /// The accuracy circle, when it is more than a few dots across.
-        func drawCircle(viewport: MapViewport, into frame: inout Frame, rect: Rect, ascii: Bool, colors: Bool, theme: MapTheme) {
-            guard let accuracy, accuracy.isFinite, accuracy / viewport.resolution >= 3, accuracy < 1_000_000 else { return }
-            let ring = (0...48).map { Geodesy.destination(from: point, bearing: Double($0) * 7.5, meters: accuracy) }
-            FeatureHighlight.drawPath(.lines([ring]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
-                                      color: color(theme), dots: 1)
+        func circle(viewport: MapViewport) -> [GeoPoint]? {
+            guard let accuracy, accuracy.isFinite, accuracy / viewport.resolution >= 3, accuracy < 1_000_000 else { return nil }
+            return (0...48).map { Geodesy.destination(from: point, bearing: Double($0) * 7.5, meters: accuracy) }
         }
+    }
+
+    /// A line laid over the map: its paths, colour and weight in braille dots.
+    public struct Line: Sendable, Equatable {
+        public var paths: [[GeoPoint]]
+        public var color: PaletteIndex
+        public var dots: Int
+
+        public init(paths: [[GeoPoint]], color: PaletteIndex, dots: Int) { self.paths = paths; self.color = color; self.dots = dots }
     }
 
     public var identified: (geometry: GeoGeometry, title: String)?
@@ -80,14 +87,52 @@ public struct MapOverlays: Sendable {
         self.outline = outline; self.here = here; self.track = track
     }
 
-    /// The picture (one drawn for another size shows as far as it fits), then the route, the
-    /// identified feature's outline and the ruler's path, then every mark and name in one pass: the
-    /// identified feature's first, the route's stops, the searched place's, the pins', the map's
-    /// own — within the first `namesWidth` columns when a card covers the rest (nothing is named
-    /// under it). Returns where names went.
+    /// The lines, the lowest first: the route and the step looked at, a new area's outline, the
+    /// identified feature's outline, the ruler's path, the track, the position's accuracy circle.
+    public func lines(theme: MapTheme, viewport: MapViewport) -> [Line] {
+        var lines: [Line] = []
+        if let route {
+            lines.append(Line(paths: [route.path], color: theme.route, dots: 3))
+            if route.step.count > 1 { lines.append(Line(paths: [route.step], color: theme.routeStep, dots: 3)) }
+        }
+        if let outline {
+            let ring = [GeoPoint(longitude: outline.xmin, latitude: outline.ymin), GeoPoint(longitude: outline.xmax, latitude: outline.ymin),
+                        GeoPoint(longitude: outline.xmax, latitude: outline.ymax), GeoPoint(longitude: outline.xmin, latitude: outline.ymax),
+                        GeoPoint(longitude: outline.xmin, latitude: outline.ymin)]
+            lines.append(Line(paths: [ring], color: theme.ruler, dots: 2))
+        }
+        switch identified?.geometry {
+        case .lines(let paths)?: lines.append(Line(paths: paths, color: FeatureHighlight.color, dots: 2))
+        case .polygons(let polygons)?: lines.append(Line(paths: Array(polygons.joined()), color: FeatureHighlight.color, dots: 2))
+        case .points?, nil: break
+        }
+        if let ruler { lines.append(Line(paths: [ruler.path], color: theme.ruler, dots: 2)) }
+        if track.count > 1 { lines.append(Line(paths: [track], color: theme.here, dots: 1)) }
+        if let here, let circle = here.circle(viewport: viewport) { lines.append(Line(paths: [circle], color: here.color(theme), dots: 1)) }
+        return lines
+    }
+
+    /// `lines` drawn on `surface` (a picture of the map), placed by `projection`: a braille dot of
+    /// weight is a pixel and a half.
+    public static func stroke<Surface: MapSurface>(_ lines: [Line], onto surface: inout Surface, projection: MapProjection) {
+        for line in lines {
+            let rgb = XtermPalette.rgb(line.color)
+            let color = StyleColor(r: Double(rgb.r), g: Double(rgb.g), b: Double(rgb.b))
+            for path in line.paths where path.count > 1 {
+                surface.stroke(path.map { projection.dot(MercatorPoint($0)) }, color: color, width: Double(line.dots) * 1.5 + 0.5,
+                               dasharray: [], closed: false)
+            }
+        }
+    }
+
+    /// The picture (one drawn for another size shows as far as it fits), then the lines (unless
+    /// `linesInPicture`: a picture in pixels has them drawn into it), then every mark and name in
+    /// one pass: the identified feature's first, the route's stops, the searched place's, the
+    /// pins', the map's own — within the first `namesWidth` columns when a card covers the rest
+    /// (nothing is named under it). Returns where names went.
     @discardableResult
     public func draw(over picture: MapPicture?, viewport: MapViewport, into frame: inout Frame, rect: Rect, theme: MapTheme,
-                     glyphs: GlyphSet, colors: Bool, namesWidth: Int? = nil) -> [PlacedLabel] {
+                     glyphs: GlyphSet, colors: Bool, namesWidth: Int? = nil, linesInPicture: Bool = false) -> [PlacedLabel] {
         guard !rect.isEmpty else { return [] }
         let ascii = glyphs == .ascii
         let size = (columns: rect.width, rows: rect.height)
@@ -97,13 +142,13 @@ public struct MapOverlays: Sendable {
             frame.paste(picture.frame, at: (rect.x, rect.y), clip: rect)
             names = picture.names
         }
-        if let route {
-            FeatureHighlight.drawPath(.lines([route.path]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
-                                      color: theme.route, dots: 3)
-            if route.step.count > 1 {
-                FeatureHighlight.drawPath(.lines([route.step]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
-                                          color: theme.routeStep, dots: 3)
+        if !linesInPicture {
+            for line in lines(theme: theme, viewport: viewport) {
+                FeatureHighlight.drawPath(.lines(line.paths), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
+                                          color: line.color, dots: line.dots)
             }
+        }
+        if let route {
             // The start and the end as the directions list shows them (`ManeuverKind.glyph`).
             for (index, stop) in route.stops.enumerated() {
                 let (glyph, color): (Character, PaletteIndex) = switch index {
@@ -114,30 +159,15 @@ public struct MapOverlays: Sendable {
                 names.mark(stop.point, glyph: glyph, label: stop.name, rank: .selected, color: color, projection: projection, size: size)
             }
         }
-        if let outline {
-            let ring = [GeoPoint(longitude: outline.xmin, latitude: outline.ymin), GeoPoint(longitude: outline.xmax, latitude: outline.ymin),
-                        GeoPoint(longitude: outline.xmax, latitude: outline.ymax), GeoPoint(longitude: outline.xmin, latitude: outline.ymax),
-                        GeoPoint(longitude: outline.xmin, latitude: outline.ymin)]
-            FeatureHighlight.drawPath(.lines([ring]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
-                                      color: theme.ruler)
-        }
         if let identified {
-            FeatureHighlight.drawPath(identified.geometry, viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors)
             names = names + FeatureHighlight.names(identified.geometry, title: identified.title, viewport: viewport, size: size, ascii: ascii)
         }
         if let ruler {
-            FeatureHighlight.drawPath(.lines([ruler.path]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
-                                      color: theme.ruler)
             for point in ruler.points {
                 names.mark(point, glyph: ascii ? "o" : "●", rank: .selected, color: theme.ruler, projection: projection, size: size)
             }
             names.mark(ruler.centre, glyph: "+", rank: .selected, color: theme.ruler, projection: projection, size: size)
         }
-        if track.count > 1 {
-            FeatureHighlight.drawPath(.lines([track]), viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors,
-                                      color: theme.here, dots: 1)
-        }
-        here?.drawCircle(viewport: viewport, into: &frame, rect: rect, ascii: ascii, colors: colors, theme: theme)
         // A pin on the searched place's cell stands for it (it was pinned there): the pin shows, first
         // among the names, not hidden under the search marker.
         let searchedCell = searched.flatMap { projection.cell(MercatorPoint($0.point)) }

@@ -35,8 +35,23 @@ public struct PixelCanvas: MapSurface {
     /// A picture of `width × height` pixels whose cells are `cell` pixels; throws when Cairo is not
     /// on this machine or the size is not one to draw.
     public init(width: Int, height: Int, cell: (width: Int, height: Int)) throws(PixelMapError) {
-        guard width >= 1, height >= 1, width <= Self.maxSide, height <= Self.maxSide, width * height <= Self.maxPixels else {
-            throw PixelMapError("A picture of \(width)×\(height) pixels is outside what mapbook draws (1 to \(Self.maxSide) a side).")
+        try Self.check(width: width, height: height, cell: cell)
+        picture = try CairoPicture(width: width, height: height)
+        dotWidth = width; dotHeight = height
+        dotsPerCell = (Double(cell.width), Double(cell.height))
+    }
+
+    /// A picture holding `image`'s pixels, to draw more on.
+    public init(copying image: RasterImage, cell: (width: Int, height: Int)) throws(PixelMapError) {
+        try Self.check(width: image.width, height: image.height, cell: cell)
+        picture = try CairoPicture(copying: image)
+        dotWidth = image.width; dotHeight = image.height
+        dotsPerCell = (Double(cell.width), Double(cell.height))
+    }
+
+    private static func check(width: Int, height: Int, cell: (width: Int, height: Int)) throws(PixelMapError) {
+        guard width >= 1, height >= 1, width <= maxSide, height <= maxSide, width * height <= maxPixels else {
+            throw PixelMapError("A picture of \(width)×\(height) pixels is outside what mapbook draws (1 to \(maxSide) a side).")
         }
         guard (1...256).contains(cell.width), (1...512).contains(cell.height) else {
             throw PixelMapError("A terminal cell of \(cell.width)×\(cell.height) pixels is not one mapbook can draw for.")
@@ -44,9 +59,6 @@ public struct PixelCanvas: MapSurface {
         guard mb_cairo_available() != 0 else {
             throw PixelMapError("Cairo (libcairo2) is not installed, so the map is drawn in characters.")
         }
-        picture = try CairoPicture(width: width, height: height)
-        dotWidth = width; dotHeight = height
-        dotsPerCell = (Double(cell.width), Double(cell.height))
     }
 
     public mutating func paintAll(_ color: StyleColor) {

@@ -61,6 +61,18 @@ public struct PixelMap {
         return frame
     }
 
+    /// `picture`, drawn for the cells' view `cells`, with `lines` (a route, a ruler…) drawn into a
+    /// copy of it; nil when it cannot be (a picture not of that view, Cairo out of memory).
+    public static func overlaid(_ picture: RasterImage, view cells: MapRequest, lines: [MapOverlays.Line]) -> RasterImage? {
+        guard cells.columns > 0, cells.rows > 0, picture.width % cells.columns == 0, picture.height % cells.rows == 0 else { return nil }
+        let cell = (width: picture.width / cells.columns, height: picture.height / cells.rows)
+        let geometry = Geometry(cells, cell: cell)
+        guard geometry.width == picture.width, geometry.height == picture.height,
+              var canvas = try? PixelCanvas(copying: picture, cell: cell) else { return nil }
+        MapOverlays.stroke(lines, onto: &canvas, projection: geometry.projection)
+        return canvas.image()
+    }
+
     /// The picture with its names written on it: what `snapshot --png` saves.
     public func finished(columns: Int, rows: Int) -> RasterImage {
         var canvas = canvas

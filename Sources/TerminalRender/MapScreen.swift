@@ -78,10 +78,20 @@ enum MapScreen {
     /// With directions shown, their stops stand for the searched place; a new area's card outlines
     /// the part of the view it takes.
     private static func drawMap(_ map: MapViewState, state: AppState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
+        let route = map.card == .directions ? state.directions.current?.route : nil
+        // The directions panel covers the map's right: no name goes under it.
+        let covered = route == nil && map.card != .directions ? 0 : ScreenLayout.directionsPanelWidth(mapWidth: rect.width) + 1
+        overlays(map, state: state).draw(over: map.image?.picture, viewport: map.viewport, into: &frame, rect: rect, theme: options.theme.map,
+                                         glyphs: options.glyphs, colors: options.theme.colors, namesWidth: rect.width - covered,
+                                         linesInPicture: map.image?.pixels != nil)
+    }
+
+    /// What the map view lays over its map, as `state` has it.
+    static func overlays(_ map: MapViewState, state: AppState) -> MapOverlays {
         let centre = map.viewport.center.geographic
         let route = map.card == .directions ? state.directions.current?.route : nil
         let step = state.directions.current?.step
-        let overlays = MapOverlays(
+        return MapOverlays(
             identified: map.identify?.shown.flatMap { hit in hit.geometry.map { ($0, hit.card.title) } },
             ruler: map.ruler.map { MapOverlays.Ruler(path: $0.path(to: centre), points: $0.points, centre: centre) },
             route: route.map { route in
@@ -92,10 +102,6 @@ enum MapScreen {
             searched: map.goTo.map { ($0.label, $0.point) } ?? (route == nil ? map.pin.map { ($0.label, $0.point) } : nil),
             outline: { if case .newArea(let form)? = state.overlay { form.extent } else { nil } }(),
             here: state.hereMark, track: state.places.recording?.drawn ?? [])
-        // The directions panel covers the map's right: no name goes under it.
-        let covered = route == nil && map.card != .directions ? 0 : ScreenLayout.directionsPanelWidth(mapWidth: rect.width) + 1
-        overlays.draw(over: map.image?.picture, viewport: map.viewport, into: &frame, rect: rect, theme: options.theme.map,
-                      glyphs: options.glyphs, colors: options.theme.colors, namesWidth: rect.width - covered)
     }
 
     /// `R`'s card: the distance, bearing and total to the centre.

@@ -14,6 +14,10 @@ public enum Renderer {
         return options.glyphs == .ascii ? frame.asciiOnly() : frame
     }
 
+    /// What the map view lays over its map as `state` has it: the lines a picture in pixels has
+    /// drawn into it are these.
+    public static func mapOverlays(_ map: MapViewState, state: AppState) -> MapOverlays { MapScreen.overlays(map, state: state) }
+
     private static func compose(_ state: AppState, width: Int, height: Int, options: RenderOptions) -> Frame {
         var frame = Frame(width: width, height: height)
         let layout = ScreenLayout(display(width: width, height: height, options: options))

@@ -4,6 +4,7 @@ import Foundation
 import MapRender
 import PixelRender
 import TerminalCanvas
+import TerminalRender
 import TileFormats
 
 /// Puts the map view's picture on the terminal after each frame, where the frame left the map's
@@ -19,6 +20,8 @@ final class PicturePresenter {
     private var shown: (picture: RasterImage, rect: Rect, text: [Cell])?
     /// The last picture's encoding (sixel, iTerm2): text changes redraw it without encoding again.
     private var encoded: (picture: RasterImage, bytes: [UInt8])?
+    /// The map view's picture with its lines drawn in, and the picture and lines it was made from.
+    private var lined: (base: RasterImage, lines: [MapOverlays.Line], picture: RasterImage)?
 
     /// kitty's id for the map picture, and the z-index that puts it under cells with a background.
     static let pictureID: UInt32 = 1
@@ -29,11 +32,12 @@ final class PicturePresenter {
     /// The bytes that bring the terminal to show `state`'s picture (or none) for `frame`; empty when
     /// it already does. `repaint` is set when the cells must all be drawn again (a sixel picture
     /// taken away leaves its pixels until they are).
-    func update(for state: AppState, frame: Frame) -> (bytes: [UInt8], repaint: Bool) {
-        guard let (image, rect) = Self.shown(state, frame: frame), let picture = image.pixels,
+    func update(for state: AppState, frame: Frame, theme: MapTheme) -> (bytes: [UInt8], repaint: Bool) {
+        guard let (image, rect) = Self.shown(state, frame: frame), let drawn = image.pixels,
               image.request.columns == rect.width, image.request.rows == rect.height, !rect.isEmpty else {
             return takeAway()
         }
+        let picture = withLines(drawn, of: image, state: state, theme: theme)
         let text = Self.cells(of: frame, in: rect)
         if let shown, Self.same(shown.picture, picture), shown.rect == rect, graphics == .kitty || shown.text == text { return ([], false) }
         var out = Array("\u{1B}7\u{1B}[\(rect.y + 1);\(rect.x + 1)H".utf8)
@@ -64,11 +68,24 @@ final class PicturePresenter {
         }
     }
 
+    /// On the map view, `picture` with the view's lines (a route, the ruler, an outline, the track)
+    /// drawn into it: made again only when the picture or the lines change. The cells leave them out.
+    private func withLines(_ picture: RasterImage, of image: MapImage, state: AppState, theme: MapTheme) -> RasterImage {
+        guard case .map(let map) = state.screen else { return picture }
+        let lines = Renderer.mapOverlays(map, state: state).lines(theme: theme, viewport: image.request.viewport)
+        guard !lines.isEmpty else { return picture }
+        if let lined, Self.same(lined.base, picture), lined.lines == lines { return lined.picture }
+        let drawn = PixelMap.overlaid(picture, view: image.request, lines: lines) ?? picture
+        lined = (picture, lines, drawn)
+        return drawn
+    }
+
     /// Nothing to show: the last picture taken away.
     private func takeAway() -> (bytes: [UInt8], repaint: Bool) {
         guard shown != nil else { return ([], false) }
         shown = nil
         encoded = nil
+        lined = nil
         return graphics == .kitty ? (TerminalGraphics.kittyDelete(id: Self.pictureID), false) : ([], true)
     }
 

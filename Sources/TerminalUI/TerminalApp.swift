@@ -172,7 +172,7 @@ public final class TerminalApp {
         let frame = Renderer.render(state, width: backend.width, height: backend.height, options: options)
         backend.draw(frame)
         if let pictures {
-            let (bytes, repaint) = pictures.update(for: state, frame: frame)
+            let (bytes, repaint) = pictures.update(for: state, frame: frame, theme: options.theme.map)
             if repaint { backend.repaint(frame) }
             if !bytes.isEmpty { backend.write(bytes) }
         }

@@ -63,4 +63,23 @@ struct PixelMapTests {
         #expect(geometry.request.columns == 800 && geometry.request.rows == 200)
         #expect(abs(geometry.request.viewport.zoom - 9.3) < 1e-9)
     }
+
+    /// Lines the view lays over the map (a route, the ruler) are drawn into a copy of its picture,
+    /// where the picture's own view puts them; a picture not of that view is left alone.
+    @Test func linesAreDrawnIntoACopyOfThePicture() throws {
+        let white = RasterImage(width: 80, height: 48, rgba: [UInt8](repeating: 255, count: 80 * 48 * 4))
+        let view = MapRequest(viewport: MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 3), columns: 20, rows: 6)
+        let equator = MapOverlays.Line(paths: [[GeoPoint(longitude: -10, latitude: 0), GeoPoint(longitude: 10, latitude: 0)]], color: 196, dots: 2)
+        let drawn = try #require(PixelMap.overlaid(white, view: view, lines: [equator]))
+        let red = XtermPalette.rgb(196)
+        for y in [23, 24] {
+            let on = drawn.pixel(x: 40, y: y)
+            let colour: [Int] = [Int(on.r), Int(on.g), Int(on.b)]
+            #expect(colour == [red.r, red.g, red.b], "row \(y)")
+        }
+        #expect(drawn.pixel(x: 40, y: 4).g == 255 && drawn.pixel(x: 40, y: 44).g == 255, "the line is 3.5 pixels wide")
+        #expect(white.pixel(x: 40, y: 24).g == 255, "the picture itself is left as it was")
+        let odd = RasterImage(width: 81, height: 48, rgba: [UInt8](repeating: 255, count: 81 * 48 * 4))
+        #expect(PixelMap.overlaid(odd, view: view, lines: [equator]) == nil)
+    }
 }

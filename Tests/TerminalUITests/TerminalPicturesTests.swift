@@ -1,6 +1,7 @@
 import AppModel
 import EventLoop
 import Foundation
+import Geometry
 import MapRender
 import PixelRender
 import TerminalCanvas
@@ -93,14 +94,14 @@ import UserFiles
         let presenter = PicturePresenter(graphics: .kitty)
         var frame = Frame(width: 20, height: 8)
         let state = Self.mapState(Self.picture)
-        let first = presenter.update(for: state, frame: frame)
+        let first = presenter.update(for: state, frame: frame, theme: MapTheme())
         let text = String(decoding: first.bytes, as: UTF8.self)
         #expect(text.contains("\u{1B}_Ga=T,f=24,") && text.contains("c=20,r=6,z=-1073741825") && text.hasPrefix("\u{1B}7\u{1B}[2;1H"))
         // The same picture under other text: nothing to send.
         _ = frame.put("Name", x: 3, y: 3)
-        #expect(presenter.update(for: state, frame: frame).bytes.isEmpty)
+        #expect(presenter.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty)
         // No picture any more: it is deleted.
-        let gone = presenter.update(for: Self.mapState(nil), frame: frame)
+        let gone = presenter.update(for: Self.mapState(nil), frame: frame, theme: MapTheme())
         #expect(String(decoding: gone.bytes, as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\" && !gone.repaint)
     }
 
@@ -115,8 +116,27 @@ import UserFiles
         image.pixels = RasterImage(width: pane.width * 4, height: (pane.height - 1) * 8,
                                    rgba: [UInt8](repeating: 255, count: pane.width * 4 * (pane.height - 1) * 8 * 4))
         state.overview.basemap = image
-        let text = String(decoding: PicturePresenter(graphics: .kitty).update(for: state, frame: Frame(width: 100, height: 30)).bytes, as: UTF8.self)
+        let text = String(decoding: PicturePresenter(graphics: .kitty).update(for: state, frame: Frame(width: 100, height: 30), theme: MapTheme()).bytes, as: UTF8.self)
         #expect(text.hasPrefix("\u{1B}7\u{1B}[\(pane.y + 2);\(pane.x + 1)H") && text.contains("c=\(pane.width),r=\(pane.height - 1),"))
+    }
+
+    /// The map view's lines (here the ruler's) are drawn into the picture, not written over it in
+    /// characters: a ruler moved sends the picture again, one unchanged nothing.
+    @Test @UIActor func theRulerIsDrawnIntoThePicture() throws {
+        let presenter = PicturePresenter(graphics: .kitty)
+        let frame = Frame(width: 20, height: 8)
+        let plain = presenter.update(for: Self.mapState(Self.picture), frame: frame, theme: MapTheme())
+        var state = Self.mapState(Self.picture)
+        guard case .map(var map) = state.screen else { Issue.record("not a map"); return }
+        map.viewport = MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 3)
+        map.ruler = Ruler(start: GeoPoint(longitude: -3, latitude: 0))
+        state.screen = .map(map)
+        let ruled = presenter.update(for: state, frame: frame, theme: MapTheme())
+        #expect(!plain.bytes.isEmpty && !ruled.bytes.isEmpty && ruled.bytes != plain.bytes)
+        #expect(presenter.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty)
+        map.ruler = Ruler(start: GeoPoint(longitude: 3, latitude: 0))
+        state.screen = .map(map)
+        #expect(!presenter.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty)
     }
 
     @Test @UIActor func sixelWritesTheTextAgainOverThePicture() throws {
@@ -124,17 +144,17 @@ import UserFiles
         var frame = Frame(width: 20, height: 8)
         _ = frame.put("Ab", x: 2, y: 3, style: CellStyle(foreground: 231))
         let state = Self.mapState(Self.picture)
-        let first = String(decoding: presenter.update(for: state, frame: frame).bytes, as: UTF8.self)
+        let first = String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
         #expect(first.contains("\u{1B}P"))
         // The name, in its colour, on the picture's colour under it (the nearest of 10,120,200).
         let under = XtermPalette.nearest(r: 10, g: 120, b: 200)
         #expect(first.contains("\u{1B}[4;3H\u{1B}[0;38;5;231;48;5;\(under)mA") && first.contains("\u{1B}[4;4H\u{1B}[0;38;5;231;48;5;\(under)mb"))
-        #expect(presenter.update(for: state, frame: frame).bytes.isEmpty)
+        #expect(presenter.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty)
         // The text changed: the picture again (as encoded before), and the new text.
         _ = frame.put("C", x: 9, y: 5)
-        let again = String(decoding: presenter.update(for: state, frame: frame).bytes, as: UTF8.self)
+        let again = String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
         #expect(again.contains("\u{1B}P") && again.contains("\u{1B}[6;10H"))
         // Leaving the picture: every cell drawn again.
-        #expect(presenter.update(for: Self.mapState(nil), frame: frame).repaint)
+        #expect(presenter.update(for: Self.mapState(nil), frame: frame, theme: MapTheme()).repaint)
     }
 }
