@@ -85,12 +85,36 @@ public struct OverviewMap: Sendable {
         return parts.union ?? geography.landExtent
     }
 
+    /// The extents outlined, the lowest first: the web map's, the areas' (dimmed while one is
+    /// selected), the selected one's in the accent colour over the others.
+    func boxes(theme: MapTheme) -> [(extent: GeoExtent, color: PaletteIndex)] {
+        let chosen = selected.flatMap { areas.indices.contains($0) ? $0 : nil }
+        var boxes = webMapExtent.map { [($0, theme.webMapExtent)] } ?? []
+        for (index, area) in areas.enumerated() where index != chosen {
+            boxes.append((area.extent, chosen == nil ? theme.area : theme.otherArea))
+        }
+        if let chosen { boxes.append((areas[chosen].extent, theme.selectedArea)) }
+        return boxes
+    }
+
+    /// The extents' outlines as lines, for a basemap in pixels that has them drawn into it.
+    public func lines(theme: MapTheme) -> [MapOverlays.Line] {
+        boxes(theme: theme).map { box in
+            let e = box.extent
+            let ring = [GeoPoint(longitude: e.xmin, latitude: e.ymax), GeoPoint(longitude: e.xmax, latitude: e.ymax),
+                        GeoPoint(longitude: e.xmax, latitude: e.ymin), GeoPoint(longitude: e.xmin, latitude: e.ymin),
+                        GeoPoint(longitude: e.xmin, latitude: e.ymax)]
+            return MapOverlays.Line(paths: [ring], color: box.color, dots: 1)
+        }
+    }
+
     /// Draws a caption bar in `rect`'s top row (the selected area's name, else `title`) and the map
     /// below it.
     /// `basemap` is a picture of the map under this pane's map part, with the projection it was
-    /// drawn with: the extents then go over it instead of over the outline.
+    /// drawn with: the extents then go over it instead of over the outline (or, with
+    /// `linesInPicture`, are drawn into a picture in pixels: `lines`).
     public func draw(into frame: inout Frame, rect: Rect, title: String, theme: MapTheme = MapTheme(), glyphs: GlyphSet, colors: Bool,
-                     basemap: (picture: MapPicture, projection: MapProjection)? = nil) {
+                     basemap: (picture: MapPicture, projection: MapProjection)? = nil, linesInPicture: Bool = false) {
         guard !rect.isEmpty else { return }
         let marker = glyphs == .unicode ? "◆" : "@"
         let bar = colors ? CellStyle(foreground: theme.captionText, background: theme.captionBar) : CellStyle(reverse: true)
@@ -103,11 +127,12 @@ public struct OverviewMap: Sendable {
             frame.put(DisplayWidth.truncated(" \(title)", to: rect.width), x: rect.x, y: rect.y, style: bar, limit: rect.maxX)
         }
         drawMap(into: &frame, rect: Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1),
-                theme: theme, marker: Character(marker), colors: colors, glyphs: glyphs, basemap: basemap)
+                theme: theme, marker: Character(marker), colors: colors, glyphs: glyphs, basemap: basemap,
+                linesInPicture: linesInPicture && basemap != nil)
     }
 
     private func drawMap(into frame: inout Frame, rect: Rect, theme: MapTheme, marker: Character, colors: Bool, glyphs: GlyphSet,
-                         basemap: (picture: MapPicture, projection: MapProjection)?) {
+                         basemap: (picture: MapPicture, projection: MapProjection)?, linesInPicture: Bool) {
         guard !rect.isEmpty else { return }
         var canvas = MapCanvas(columns: rect.width, rows: rect.height)
         let projection: MapProjection
@@ -151,13 +176,10 @@ public struct OverviewMap: Sendable {
                 outline(geography.world, color: theme.coast)
             }
         }
-        if let webMapExtent { outline(box: box(webMapExtent), color: theme.webMapExtent) }
-        // The selected area in the accent colour, over the others, which are dimmed while it is.
-        let chosen = selected.flatMap { areas.indices.contains($0) ? $0 : nil }
-        for (index, area) in areas.enumerated() where index != chosen {
-            outline(box: box(area.extent), color: chosen == nil ? theme.area : theme.otherArea)
+        if !linesInPicture {
+            for (extent, color) in boxes(theme: theme) { outline(box: box(extent), color: color) }
         }
-        if let chosen { outline(box: box(areas[chosen].extent), color: theme.selectedArea) }
+        let chosen = selected.flatMap { areas.indices.contains($0) ? $0 : nil }
         canvas.draw(into: &frame, at: (rect.x, rect.y), glyphs: glyphs, colors: colors, overlay: basemap != nil)
 
         // Then every name in one pass: the selected area's first, the pins', the basemap's or the cities'.

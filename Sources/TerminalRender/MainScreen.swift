@@ -34,18 +34,7 @@ enum MainScreen {
     // MARK: Overview
 
     private static func drawOverview(_ state: AppState, in rect: Rect, into frame: inout Frame, options: RenderOptions) {
-        var shown: [OverviewArea] = []
-        var selected: Int?
-        for (index, area) in state.catalog.areas.enumerated() {
-            guard let extent = area.extent else { continue }
-            if index == state.selectedAreaIndex { selected = shown.count }
-            shown.append(OverviewArea(title: area.item.title, extent: extent))
-        }
-        let map = OverviewMap(geography: options.geography,
-                              webMapExtent: state.webMapExtent,
-                              areas: shown, selected: selected,
-                              pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
-                              here: state.hereMark)
+        let map = overview(state, geography: options.geography)
         // The basemap picture when one was drawn for this pane's size, else the bundled outline.
         let mapPart = (columns: rect.width, rows: rect.height - 1)
         let basemap = state.overview.basemap.flatMap { image -> (picture: MapPicture, projection: MapProjection)? in
@@ -53,7 +42,21 @@ enum MainScreen {
             return (image.picture, image.request.viewport.projection(columns: mapPart.columns, rows: mapPart.rows))
         }
         map.draw(into: &frame, rect: rect, title: state.catalog.webMapItem?.title ?? "", theme: options.theme.map, glyphs: options.glyphs,
-                 colors: options.theme.colors, basemap: basemap)
+                 colors: options.theme.colors, basemap: basemap, linesInPicture: state.overview.basemap?.pixels != nil)
+    }
+
+    /// The overview of `state`'s web map and areas over `geography`.
+    static func overview(_ state: AppState, geography: OverviewGeography) -> OverviewMap {
+        var shown: [OverviewArea] = []
+        var selected: Int?
+        for (index, area) in state.catalog.areas.enumerated() {
+            guard let extent = area.extent else { continue }
+            if index == state.selectedAreaIndex { selected = shown.count }
+            shown.append(OverviewArea(title: area.item.title, extent: extent))
+        }
+        return OverviewMap(geography: geography, webMapExtent: state.webMapExtent, areas: shown, selected: selected,
+                           pins: state.pins.all.map { ($0.title, GeoPoint(longitude: $0.longitude, latitude: $0.latitude)) },
+                           here: state.hereMark)
     }
 
     // MARK: List
@@ -180,7 +183,11 @@ enum MainScreen {
         }
         if selected {
             let band = state.list.focus == .list ? theme.selectedRow : theme.selectedRowUnfocused
-            frame.restyle(Rect(x: thumbnail.maxX, y: rect.y, width: rect.maxX - thumbnail.maxX, height: rect.height)) { $0.overlaid(by: band) }
+            frame.restyle(Rect(x: thumbnail.maxX, y: rect.y, width: rect.maxX - thumbnail.maxX, height: rect.height)) { style in
+                var banded = style.overlaid(by: band)
+                if style.foreground == nil { banded.foreground = theme.selectedRowText }
+                return banded
+            }
         }
     }
 

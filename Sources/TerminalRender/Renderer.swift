@@ -18,6 +18,12 @@ public enum Renderer {
     /// drawn into it are these.
     public static func mapOverlays(_ map: MapViewState, state: AppState) -> MapOverlays { MapScreen.overlays(map, state: state) }
 
+    /// The lines the overview lays over its basemap (the web map's and the areas' extents): a
+    /// basemap in pixels has these drawn into it.
+    public static func overviewLines(_ state: AppState, theme: MapTheme) -> [MapOverlays.Line] {
+        MainScreen.overview(state, geography: .empty).lines(theme: theme)
+    }
+
     private static func compose(_ state: AppState, width: Int, height: Int, options: RenderOptions) -> Frame {
         var frame = Frame(width: width, height: height)
         let layout = ScreenLayout(display(width: width, height: height, options: options))

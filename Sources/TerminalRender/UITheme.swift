@@ -23,6 +23,9 @@ public struct UITheme: Sendable {
     /// Laid over the selected row, across its width: while the list has focus, and while the map does.
     public var selectedRow: CellStyle
     public var selectedRowUnfocused: CellStyle
+    /// The colour the selected row's text in the terminal's own colour takes on the band: the
+    /// terminal's own may be dark on a dark band (a light terminal with this dark theme).
+    public var selectedRowText: PaletteIndex?
     public var marker: CellStyle
     public var match: CellStyle
     public var good: CellStyle
@@ -45,6 +48,7 @@ public struct UITheme: Sendable {
         selectedTitle: CellStyle(),
         selectedRow: CellStyle(background: 237),
         selectedRowUnfocused: CellStyle(background: 235),
+        selectedRowText: 255,
         marker: CellStyle(foreground: 220, bold: true),
         match: CellStyle(foreground: 220, bold: true, underline: true),
         good: CellStyle(foreground: 114),
@@ -68,6 +72,7 @@ public struct UITheme: Sendable {
         selectedTitle: CellStyle(),
         selectedRow: CellStyle(background: 253),
         selectedRowUnfocused: CellStyle(background: 255),
+        selectedRowText: 235,
         marker: CellStyle(foreground: 166, bold: true),
         match: CellStyle(foreground: 166, bold: true, underline: true),
         good: CellStyle(foreground: 28),
@@ -90,6 +95,7 @@ public struct UITheme: Sendable {
         selectedTitle: CellStyle(),
         selectedRow: CellStyle(reverse: true),
         selectedRowUnfocused: CellStyle(underline: true),
+        selectedRowText: nil,
         marker: CellStyle(bold: true),
         match: CellStyle(bold: true, underline: true),
         good: CellStyle(),

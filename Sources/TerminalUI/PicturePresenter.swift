@@ -68,11 +68,15 @@ final class PicturePresenter {
         }
     }
 
-    /// On the map view, `picture` with the view's lines (a route, the ruler, an outline, the track)
-    /// drawn into it: made again only when the picture or the lines change. The cells leave them out.
+    /// `picture` with the lines laid over it drawn into it — the map view's route, ruler, outlines
+    /// and track, the overview's extents: made again only when the picture or the lines change.
+    /// The cells leave them out.
     private func withLines(_ picture: RasterImage, of image: MapImage, state: AppState, theme: MapTheme) -> RasterImage {
-        guard case .map(let map) = state.screen else { return picture }
-        let lines = Renderer.mapOverlays(map, state: state).lines(theme: theme, viewport: image.request.viewport)
+        let lines: [MapOverlays.Line] = switch state.screen {
+        case .map(let map): Renderer.mapOverlays(map, state: state).lines(theme: theme, viewport: image.request.viewport)
+        case .main: Renderer.overviewLines(state, theme: theme)
+        default: []
+        }
         guard !lines.isEmpty else { return picture }
         if let lined, Self.same(lined.base, picture), lined.lines == lines { return lined.picture }
         let drawn = PixelMap.overlaid(picture, view: image.request, lines: lines) ?? picture

@@ -197,6 +197,13 @@ import UserFiles
             }
             let unselected = frame[list.maxX - 2, y + MainLayout.entryHeight]
             #expect(unselected.style.background == nil && !unselected.style.reverse)
+            // Its title, in the terminal's own colour elsewhere, is in the band's text colour: black
+            // on the dark band on a light terminal otherwise. Dim text keeps its own colour.
+            let row = (0..<120).map { frame[$0, y] }
+            let title = row.filter { $0.character != " " && $0.style.background == (theme.colors ? 237 : nil) && $0.style.bold }
+            #expect(!title.isEmpty && title.allSatisfy { $0.style.foreground == theme.selectedRowText }, "\(title.map(\.style))")
+            let dim = (0..<120).map { frame[$0, y + 2] }.filter { $0.character != " " && $0.style.background == (theme.colors ? 237 : nil) }
+            #expect(!theme.colors || dim.contains { $0.style.foreground == theme.dim.foreground })
         }
     }
 
