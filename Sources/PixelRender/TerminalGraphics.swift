@@ -23,18 +23,20 @@ public enum TerminalGraphics {
     /// at `zIndex` (below zero: under the text, whose cells stay text). The cursor does not move.
     /// An opaque picture (a map, always) goes as RGB: a quarter less to compress and send.
     public static func kitty(_ image: RasterImage, id: UInt32, columns: Int, rows: Int, zIndex: Int = -1) -> [UInt8] {
-        let opaque = stride(from: 3, to: image.rgba.count, by: 4).allSatisfy { image.rgba[$0] == 255 }
-        var pixels = Data(capacity: image.width * image.height * (opaque ? 3 : 4))
+        let count = image.width * image.height
+        let opaque = image.rgba.withUnsafeBufferPointer { rgba in stride(from: 3, to: min(rgba.count, count * 4), by: 4).allSatisfy { rgba[$0] == 255 } }
+        let compressed: Data
         if opaque {
+            var rgb = [UInt8](repeating: 0, count: count * 3)
             image.rgba.withUnsafeBufferPointer { rgba in
-                var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
-                for i in 0..<(image.width * image.height) { rgb[i * 3] = rgba[i * 4]; rgb[i * 3 + 1] = rgba[i * 4 + 1]; rgb[i * 3 + 2] = rgba[i * 4 + 2] }
-                pixels.append(contentsOf: rgb)
+                rgb.withUnsafeMutableBufferPointer { rgb in
+                    for i in 0..<count { rgb[i * 3] = rgba[i * 4]; rgb[i * 3 + 1] = rgba[i * 4 + 1]; rgb[i * 3 + 2] = rgba[i * 4 + 2] }
+                }
             }
+            compressed = rgb.withUnsafeBytes { Deflate.zlibInParallel($0) }.base64EncodedData()
         } else {
-            pixels.append(contentsOf: image.rgba)
+            compressed = image.rgba.withUnsafeBytes { Deflate.zlibInParallel($0) }.base64EncodedData()
         }
-        let compressed = Deflate.deflate(pixels, container: .zlib, level: 1).base64EncodedData()
         var out: [UInt8] = []
         out.reserveCapacity(compressed.count + compressed.count / kittyChunk * 12 + 128)
         var offset = 0

@@ -54,6 +54,29 @@ import Testing
 }
 
 @Suite struct DeflateTests {
+    /// A stream deflated in parts at once inflates (zlib checking its Adler-32) to the input, in
+    /// one part or several, and is about as small as one deflated whole.
+    @Test(arguments: [1, 2, 3, 8])
+    func aStreamDeflatedInPartsIsOneStream(pieces: Int) throws {
+        // Rows of flat colour with some noise, as a map picture has: 1.2 MB.
+        var random = SplitMix64(state: 7)
+        var bytes = [UInt8](repeating: 0, count: 1_200 * 1_000)
+        for index in bytes.indices {
+            let noise = index % 977 < 3
+            bytes[index] = noise ? UInt8(truncatingIfNeeded: random.next()) : UInt8(index / 40_000)
+        }
+        let input = Data(bytes)
+        let deflated = input.withUnsafeBytes { Deflate.zlibInParallel($0, pieces: pieces) }
+        #expect(try Deflate.inflate(deflated, container: .zlib, limit: 2 << 20) == input)
+        let whole = Deflate.deflate(input, container: .zlib, level: 1)
+        let allowed = Double(whole.count) * 1.1 + 64
+        #expect(Double(deflated.count) < allowed, "\(deflated.count) bytes against \(whole.count)")
+        // Damage is caught by the checksum of the whole.
+        var damaged = deflated
+        damaged[damaged.count - 1] ^= 1
+        #expect(throws: TileFormatError.self) { try Deflate.inflate(damaged, container: .zlib, limit: 2 << 20) }
+    }
+
     @Test func gzipRoundTripsAndIsDeterministic() throws {
         let data = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 * 7 / 3) })
         let gz = Deflate.deflate(data)
