@@ -2,16 +2,20 @@ import Foundation
 import HTTP
 import LoopbackHTTP
 import Testing
+import TestScheduling
 
 /// A client that fails fast in tests: short stall detection, quick retries.
-func testClient(retries: Int = 3, lowSpeed: Duration = .seconds(2), maxBody: Int = 64 << 20) -> HTTPClient {
+/// A client that retries quickly. Its stall limit is long unless a test of stalls sets one: on a
+/// machine too busy to run the loopback server's thread for two seconds, a test of something else
+/// would otherwise end in a stall.
+func testClient(retries: Int = 3, lowSpeed: Duration = .seconds(30), maxBody: Int = 64 << 20) -> HTTPClient {
     HTTPClient(configuration: HTTPConfiguration(
         connectTimeout: .seconds(5), stallTimeout: lowSpeed, maxBodyBytes: maxBody,
         retry: RetryPolicy(maxRetries: retries, initialDelay: .milliseconds(20), maxDelay: .milliseconds(200),
                            totalTimeLimit: .seconds(120))))
 }
 
-@Suite("HTTP requests against a loopback server")
+@Suite("HTTP requests against a loopback server", .aheadOfQueuedTests)
 struct HTTPRequestTests {
     @Test func getReturnsBodyAndSendsUserAgent() async throws {
         let server = try LoopbackServer { _ in .text("hello", status: 200) }

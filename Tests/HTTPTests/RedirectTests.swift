@@ -2,9 +2,10 @@ import Foundation
 import HTTP
 import LoopbackHTTP
 import Testing
+import TestScheduling
 
 /// Redirects are followed by mapbook, not libcurl, so that a token never leaves its origin.
-@Suite("Redirects and credentials")
+@Suite("Redirects and credentials", .aheadOfQueuedTests)
 struct RedirectTests {
     let token = ("X-Esri-Authorization", "Bearer secret-token")
 
@@ -97,7 +98,7 @@ struct RedirectTests {
 /// A link that keeps dropping but keeps delivering: every response is cut after 300 kB, five times
 /// more often than the retry policy allows failures in a row; each attempt moves the file on, so
 /// the download goes to the end.
-@Suite("Downloads through a link that keeps dropping")
+@Suite("Downloads through a link that keeps dropping", .aheadOfQueuedTests)
 struct ProgressingRetryTests {
     @Test func everyResponseCutAfter300kBStillCompletes() async throws {
         let body = sampleBytes(3_400_000)

@@ -5,12 +5,13 @@ import MapbookCore
 @testable import OfflineLibrary
 import PortalFixtures
 import Testing
+import TestScheduling
 import LibraryModel
 import SharedTestData
 
 /// Downloads into the library, clean and against every fault the sample portal injects. The rule
 /// under test throughout: an area is recorded as downloaded only when its files verified.
-@Suite struct DownloadQueueTests {
+@Suite(.aheadOfQueuedTests) struct DownloadQueueTests {
     /// The record is there, the file is the portal's bytes, and nothing partial is left.
     func expectDownloaded(_ fixture: LibraryFixture, _ events: [DownloadEvent]) throws {
         let record = try #require(events.record, "finished: \(events.failure?.sentence ?? "no event")")
