@@ -160,8 +160,10 @@ final class XServer {
 
     /// The xterm window's inner top left on the screen and a cell's size (its inner size over its columns and rows).
     func window(columns: Int, rows: Int) throws -> (origin: (x: Int, y: Int), cell: (width: Int, height: Int)) {
-        // Up to a minute: xterm's first start on a fresh machine builds fontconfig's cache.
-        for _ in 0..<600 {
+        // Up to three minutes: xterm's first start after fonts were installed builds fontconfig's
+        // cache, slowly beside busy processors.
+        let deadline = ContinuousClock.now + .seconds(180)
+        while ContinuousClock.now < deadline {
             if let info = try? run("/usr/bin/xwininfo", ["-display", display, "-name", "mapbook-under-test"]) {
                 let numbers = info.split(separator: "\n").reduce(into: [String: Int]()) { found, line in
                     let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
