@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "AppRuntimeTests", dependencies: ["Location", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppRuntime", "AppModel", "ArcGISPortal", "EventLoop", "MapbookCore", "OfflineLibrary", "HTTP", "LibraryModel",
                                                                "MapRender", "MapSources", "PortalFixtures", "SamplePortal", "LoopbackHTTP", "TileFormats", "MapbookServices", "TestScheduling"]),
         .testTarget(name: "AppModelTests", dependencies: ["Location", "AppRuntime", "EventLoop", "LibraryModel", "OfflineLibrary", "TerminalCanvas", "ArcGISModel", "Geometry", "Places", "UserFiles", "AppModel", "ArcGISPortal", "MapbookCore", "PortalFixtures", "SamplePortal", "HTTP",
-                                                          "MapSources", "MapRender", "TileFormats", "MapbookAssets", "PlainUI"]),
+                                                          "MapSources", "MapRender", "TileFormats", "MapbookAssets", "PlainUI", "TestScheduling"]),
         .testTarget(name: "TerminalUITests", dependencies: ["GPSFixtures", "Location", "AppRuntime", "EventLoop", "LibraryModel", "UserFiles", "ArcGISModel", "Geometry", "TerminalRender", "TerminalUI", "AppModel", "MapRender", "TerminalCanvas", "MapbookCore", "MapSources",
                                                             "ArcGISPortal", "PortalFixtures", "LoopbackHTTP", "CCurses", "OfflineLibrary",
                                                             "SamplePortal", "SnapshotSupport", "HTTP", "SharedTestData", "TileFormats", "PixelRender", "TestScheduling"],

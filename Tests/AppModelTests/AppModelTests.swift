@@ -8,10 +8,11 @@ import MapbookCore
 import PortalFixtures
 import SamplePortal
 import Testing
+import TestScheduling
 
 /// The whole program — update and runtime — against the sample portal on 127.0.0.1: loading, its
 /// failure states, the overview's basemap.
-@Suite @UIActor struct ProgramTests {
+@Suite(.aheadOfQueuedTests) @UIActor struct ProgramTests {
     /// The full screen's first frame waits for the library's read, and a map opened from a file,
     /// which has none, waits for nothing.
     @Test func theFirstFrameIsReadyOnceTheLibraryIsRead() {

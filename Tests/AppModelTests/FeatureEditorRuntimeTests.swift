@@ -7,11 +7,12 @@ import MapRender
 import PortalFixtures
 import SamplePortal
 import Testing
+import TestScheduling
 
 /// The editor through the runtime, on an area downloaded from the sample portal: the ruler's
 /// points become an area of the Counties layer (the one layer that holds areas), its form filled
 /// and the edit kept in the area's journal.
-@Suite("the feature editor through the runtime")
+@Suite("the feature editor through the runtime", .aheadOfQueuedTests)
 @UIActor
 struct FeatureEditorRuntimeTests {
     @Test func theRulersPointsBecomeANewAreaThroughItsForm() async throws {

@@ -8,9 +8,10 @@ import MapbookCore
 import PortalFixtures
 import TileFormats
 import Testing
+import TestScheduling
 
 /// The map view through the whole program: a real package opened and drawn off the UI thread.
-@Suite @UIActor struct MapViewProgramTests {
+@Suite(.aheadOfQueuedTests) @UIActor struct MapViewProgramTests {
     func opened() async throws -> Program {
         await ProgramFixture.map(try PackageMapSource(path: SampleFixture.acadiaPackagePath), title: "Acadia",
                                  display: Display(width: 100, height: 32))

@@ -9,12 +9,13 @@ import MapbookCore
 import PortalFixtures
 import SamplePortal
 import Testing
+import TestScheduling
 
 /// What the browser shows for each way a portal can fail, and how often the portal client asks
 /// before giving up: counted at the server, not timed (a loaded machine stretches any time). The
 /// waits between attempts are `RetryPolicyTests`'; the times on a quiet machine, measured with the
 /// release build, are in docs/benchmarks.md.
-@Suite @UIActor struct NetworkCaseTests {
+@Suite(.aheadOfQueuedTests) @UIActor struct NetworkCaseTests {
     /// How `request` failed.
     private func failure(_ request: () async throws -> Void) async -> (any Error)? {
         do { try await request(); return nil } catch { return error }

@@ -8,10 +8,11 @@ import PortalFixtures
 import SamplePortal
 import Synchronization
 import Testing
+import TestScheduling
 
 /// `mapbook stage`'s service against the sample portal: what lands in the folder, what a second run
 /// fetches and removes, and what it refuses.
-@Suite("Staging a fleet mirror")
+@Suite("Staging a fleet mirror", .aheadOfQueuedTests)
 struct MirrorStageTests {
     let folder = LibraryFixture.temporaryFolder() + "/mirror"
 

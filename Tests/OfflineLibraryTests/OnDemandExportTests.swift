@@ -9,11 +9,12 @@ import OfflineLibrary
 import PortalFixtures
 import SamplePortal
 import Testing
+import TestScheduling
 import TileFormats
 
 /// Areas of the user's own against the sample portal: the plan, the estimate, each job type with its
 /// request parameters, jobs resumed after a restart, the tile cap, and the jobs' faults.
-@Suite("On-demand areas")
+@Suite("On-demand areas", .aheadOfQueuedTests)
 struct OnDemandExportTests {
     static let camden = GeoExtent(xmin: -69.075, ymin: 44.195, xmax: -69.035, ymax: 44.225)
 

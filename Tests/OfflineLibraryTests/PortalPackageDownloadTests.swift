@@ -7,13 +7,14 @@ import OfflineLibrary
 import PortalFixtures
 import SamplePortal
 import Testing
+import TestScheduling
 import ArcGISModel
 import LibraryModel
 
 /// A portal's "Mobile Map Package" item taken onto the device: found by the Offline Mapbook's
 /// keyword, downloaded with resume and checks, kept beside the imported packages, and known to be
 /// out of date when the portal's item changes.
-@Suite struct PortalPackageDownloadTests {
+@Suite(.aheadOfQueuedTests) struct PortalPackageDownloadTests {
     static let packageID = ItemID(SampleMobilePackage.id)!
 
     func item(_ fixture: LibraryFixture) async throws -> PortalItem { try await fixture.client.item(Self.packageID) }

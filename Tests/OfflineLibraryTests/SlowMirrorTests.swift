@@ -9,11 +9,12 @@ import PortalFixtures
 import SamplePortal
 import TileFormats
 import Testing
+import TestScheduling
 
 /// A mirror slower than it should be — package bytes or `mirror.json` trickling in a byte at a time —
 /// is left for the portal once it shows itself slow, and not asked again in the same run; a mirror
 /// that substitutes a package is caught by the portal's own bytes.
-@Suite("A misbehaving fleet mirror")
+@Suite("A misbehaving fleet mirror", .aheadOfQueuedTests)
 struct SlowMirrorTests {
     /// The folder staged from the fixture's portal with two areas, served by a server that drips
     /// what `drip` says a byte a second.

@@ -6,13 +6,14 @@ import MapbookCore
 import PortalFixtures
 import SamplePortal
 import Testing
+import TestScheduling
 import ArcGISModel
 import LibraryModel
 import SharedTestData
 
 /// The library's answers to what a hostile run found: files gone behind its back, two writers, a
 /// crash or a full disk at the worst moment, a portal that describes one area badly.
-@Suite struct UnderFireTests {
+@Suite(.aheadOfQueuedTests) struct UnderFireTests {
     var manifestPath: (LibraryFixture) -> String = { $0.library.areaDirectory($0.portlandID) + "/manifest.json" }
 
     @Test func aMissingOrTruncatedPackageIsNotDownloadedAndADownloadRepairsIt() async throws {

@@ -4,12 +4,13 @@ import Foundation
 import HTTP
 import PortalFixtures
 import Testing
+import TestScheduling
 @testable import TerminalRender
 @testable import TerminalUI
 
 /// With the portal's answers kept, a reload asks about them (If-None-Match), the portal answers 304,
 /// and the screen does not change by a cell.
-@Suite struct RevalidatedScreenTests {
+@Suite(.aheadOfQueuedTests) struct RevalidatedScreenTests {
     @Test @UIActor func aReloadAnsweredWith304ChangesNothingOnScreen() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-304-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
