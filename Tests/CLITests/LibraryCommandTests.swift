@@ -284,8 +284,9 @@ struct DownloadInterruptionTests {
         #expect(FileManager.default.contents(atPath: areaFolder + "/packages/" + packages[0]) == packageBytes)
     }
 
-    /// SIGKILL at 20 random moments (five in the first half second), each followed by the same
-    /// command: every resume asks for exactly the bytes not yet on disk, and the file ends
+    /// SIGKILL at 20 random moments (five in the first half second; the rest within 0.8 s of the
+    /// run's first new bytes, however long a busy machine takes to start it), each followed by the
+    /// same command: every resume asks for exactly the bytes not yet on disk, and the file ends
     /// byte-identical. A kill in the moment between the first bytes and the response's validator
     /// reaching the disk (wider on a loaded machine) leaves bytes no one can vouch for: the next run
     /// starts over, as it must, and is not counted as a resume.
@@ -294,8 +295,13 @@ struct DownloadInterruptionTests {
         try server.updateFaults { $0.bytesPerSecond = 60_000 }
         var kept: [Int] = []
         for run in 0..<20 {
+            let before = partSize()
             let process = try start(["download", "Bangor", "--json"])
-            try await Task.sleep(for: .milliseconds(Int.random(in: 50...(run < 5 ? 500 : 1500))))
+            if run >= 5 {
+                let deadline = ContinuousClock.now + .seconds(60)
+                while partSize() <= before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: run < 5 ? 50...500 : 0...800)))
             kill(process.processIdentifier, SIGKILL)
             await process.exited()
             if hasSavedValidator() { kept.append(partSize()) }
