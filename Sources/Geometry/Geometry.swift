@@ -3,6 +3,12 @@ import MapbookCore
 
 /// A rectangle in WGS84 longitude/latitude degrees, as item `extent`s carry them.
 public struct GeoExtent: Sendable, Equatable, Codable {
+    /// Its outline as a closed path, from the top left, clockwise.
+    public var ring: [GeoPoint] {
+        [GeoPoint(longitude: xmin, latitude: ymax), GeoPoint(longitude: xmax, latitude: ymax), GeoPoint(longitude: xmax, latitude: ymin),
+         GeoPoint(longitude: xmin, latitude: ymin), GeoPoint(longitude: xmin, latitude: ymax)]
+    }
+
     public var xmin: Double, ymin: Double, xmax: Double, ymax: Double
 
     public init(xmin: Double, ymin: Double, xmax: Double, ymax: Double) {

@@ -95,12 +95,7 @@ public struct MapOverlays: Sendable {
             lines.append(Line(paths: [route.path], color: theme.route, dots: 3))
             if route.step.count > 1 { lines.append(Line(paths: [route.step], color: theme.routeStep, dots: 3)) }
         }
-        if let outline {
-            let ring = [GeoPoint(longitude: outline.xmin, latitude: outline.ymin), GeoPoint(longitude: outline.xmax, latitude: outline.ymin),
-                        GeoPoint(longitude: outline.xmax, latitude: outline.ymax), GeoPoint(longitude: outline.xmin, latitude: outline.ymax),
-                        GeoPoint(longitude: outline.xmin, latitude: outline.ymin)]
-            lines.append(Line(paths: [ring], color: theme.ruler, dots: 2))
-        }
+        if let outline { lines.append(Line(paths: [outline.ring], color: theme.ruler, dots: 2)) }
         switch identified?.geometry {
         case .lines(let paths)?: lines.append(Line(paths: paths, color: FeatureHighlight.color, dots: 2))
         case .polygons(let polygons)?: lines.append(Line(paths: Array(polygons.joined()), color: FeatureHighlight.color, dots: 2))

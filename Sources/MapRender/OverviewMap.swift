@@ -99,13 +99,7 @@ public struct OverviewMap: Sendable {
 
     /// The extents' outlines as lines, for a basemap in pixels that has them drawn into it.
     public func lines(theme: MapTheme) -> [MapOverlays.Line] {
-        boxes(theme: theme).map { box in
-            let e = box.extent
-            let ring = [GeoPoint(longitude: e.xmin, latitude: e.ymax), GeoPoint(longitude: e.xmax, latitude: e.ymax),
-                        GeoPoint(longitude: e.xmax, latitude: e.ymin), GeoPoint(longitude: e.xmin, latitude: e.ymin),
-                        GeoPoint(longitude: e.xmin, latitude: e.ymax)]
-            return MapOverlays.Line(paths: [ring], color: box.color, dots: 1)
-        }
+        boxes(theme: theme).map { MapOverlays.Line(paths: [$0.extent.ring], color: $0.color, dots: 1) }
     }
 
     /// Draws a caption bar in `rect`'s top row (the selected area's name, else `title`) and the map
