@@ -11,7 +11,8 @@ import TileFormats
 /// cells blank. kitty: transmitted once per picture and placed under every cell with a background
 /// of its own (cards and panels cover it; names and marks are text on it). sixel and iTerm2: the
 /// picture is written over the map's cells, then the text the frame puts there (names, marks,
-/// cards) is written again over it — both only when the picture or that text changed.
+/// cards) is written again over it — only the band of cell rows from the first to the last where
+/// the picture's pixels or that text changed (a card closed sends the picture under its rows).
 @UIActor
 final class PicturePresenter {
     let graphics: GraphicsProtocol
@@ -40,19 +41,42 @@ final class PicturePresenter {
         let picture = withLines(drawn, of: image, state: state, theme: theme)
         let text = Self.cells(of: frame, in: rect)
         if let shown, Self.same(shown.picture, picture), shown.rect == rect, graphics == .kitty || shown.text == text { return ([], false) }
-        var out = Array("\u{1B}7\u{1B}[\(rect.y + 1);\(rect.x + 1)H".utf8)
+        var out = Array("\u{1B}7".utf8)
         switch graphics {
         case .kitty:
+            out += Array("\u{1B}[\(rect.y + 1);\(rect.x + 1)H".utf8)
             out += TerminalGraphics.kittyDelete(id: Self.pictureID)
             out += TerminalGraphics.kitty(picture, id: Self.pictureID, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
         case .sixel, .iterm:
-            guard let bytes = encoding(of: picture, columns: rect.width, rows: rect.height) else { return takeAway() }
+            let rows = Self.changedRows(from: shown, to: picture, text: text, in: rect)
+            let band = Rect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
+            let cellHeight = picture.height / rect.height
+            let pixels = rows.count == rect.height ? picture : picture.band(rows.lowerBound * cellHeight..<rows.upperBound * cellHeight)
+            guard let bytes = encoding(of: pixels, columns: band.width, rows: band.height, shownRows: rect.height) else { return takeAway() }
+            out += Array("\u{1B}[\(band.y + 1);\(band.x + 1)H".utf8)
             out += bytes
-            out += Self.textOver(frame, in: rect, picture: picture)
+            out += Self.textOver(frame, in: band, picture: pixels)
         }
         out += Array("\u{1B}8".utf8)
         shown = (picture, rect, text)
         return (out, false)
+    }
+
+    /// The cell rows of `rect` (from its top) to write again for sixel and iTerm2: from the first
+    /// to the last whose pixels or text differ from what the terminal shows; all of them when it
+    /// shows another place or size.
+    private static func changedRows(from shown: (picture: RasterImage, rect: Rect, text: [Cell])?, to picture: RasterImage,
+                                    text: [Cell], in rect: Rect) -> Range<Int> {
+        let all = 0..<rect.height
+        guard let shown, shown.rect == rect, shown.picture.width == picture.width, shown.picture.height == picture.height,
+              shown.text.count == text.count, picture.height % rect.height == 0 else { return all }
+        let cellHeight = picture.height / rect.height
+        let changed = all.filter { row in
+            shown.text[row * rect.width..<(row + 1) * rect.width] != text[row * rect.width..<(row + 1) * rect.width]
+                || picture.differs(from: shown.picture, in: row * cellHeight..<(row + 1) * cellHeight)
+        }
+        guard let first = changed.first, let last = changed.last else { return all }
+        return first..<(last + 1)
     }
 
     /// The drawing the screen shows and where: the map view's, or the overview's basemap under its caption row.
@@ -96,10 +120,12 @@ final class PicturePresenter {
     /// The bytes when leaving the screen for good.
     func close() -> [UInt8] { graphics == .kitty && shown != nil ? TerminalGraphics.kittyDelete(id: Self.pictureID) : [] }
 
-    private func encoding(of picture: RasterImage, columns: Int, rows: Int) -> [UInt8]? {
+    /// The encoding of `picture` (a whole picture's is kept: text changes over all its rows send
+    /// it again without encoding; a band is encoded each time, far smaller than sending it all).
+    private func encoding(of picture: RasterImage, columns: Int, rows: Int, shownRows: Int) -> [UInt8]? {
         if let encoded, Self.same(encoded.picture, picture) { return encoded.bytes }
         let bytes: [UInt8]? = graphics == .sixel ? try? TerminalGraphics.sixel(picture) : TerminalGraphics.iterm(picture, columns: columns, rows: rows)
-        encoded = bytes.map { (picture, $0) }
+        if rows == shownRows { encoded = bytes.map { (picture, $0) } }
         return bytes
     }
 

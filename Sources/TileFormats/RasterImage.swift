@@ -39,6 +39,25 @@ public struct RasterImage: Sendable, Equatable {
         self.init(width: pixels.width, height: pixels.height, rgba: pixels.rgba)
     }
 
+    /// The pixel rows `rows` (clamped to the image) as an image of their own.
+    public func band(_ rows: Range<Int>) -> RasterImage {
+        let rows = rows.clamped(to: 0..<height)
+        return RasterImage(width: width, height: rows.count, rgba: Array(rgba[rows.lowerBound * width * 4..<rows.upperBound * width * 4]))
+    }
+
+    /// Whether the pixel rows `rows` of this image and `other` (of the same size) differ.
+    public func differs(from other: RasterImage, in rows: Range<Int>) -> Bool {
+        guard width == other.width, height == other.height else { return true }
+        let rows = rows.clamped(to: 0..<height)
+        let bytes = rows.lowerBound * width * 4..<rows.upperBound * width * 4
+        return rgba.withUnsafeBufferPointer { a in
+            other.rgba.withUnsafeBufferPointer { b in
+                a.baseAddress == b.baseAddress ? false
+                    : memcmp(a.baseAddress! + bytes.lowerBound, b.baseAddress! + bytes.lowerBound, bytes.count) != 0
+            }
+        }
+    }
+
     /// The pixel at (x, y) as (r, g, b, a).
     public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let i = (y * width + x) * 4

@@ -258,8 +258,8 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     for step in 0..<4 {
         _ = try? await PixelMap.render(stack, MapRequest(viewport: viewport.panned(dotsX: Double(step * columns), dotsY: 0), columns: columns, rows: rows), cell: cell)
     }
-    var compose: [Double] = [], kitty: [Double] = [], sixel: [Double] = []
-    var kittyBytes = 0, sixelBytes = 0
+    var compose: [Double] = [], kitty: [Double] = [], sixel: [Double] = [], band: [Double] = []
+    var kittyBytes = 0, sixelBytes = 0, bandBytes = 0
     var last: RasterImage?
     for run in 0..<30 {
         viewport = viewport.panned(dotsX: Double(run % 8 < 4 ? columns : -columns), dotsY: 0)
@@ -274,12 +274,17 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
         start = ContinuousClock.now
         sixelBytes = (try? TerminalGraphics.sixel(image))?.count ?? 0
         sixel.append(seconds(ContinuousClock.now - start))
+        // A three-row card closed: the band of cell rows under it, as sixel.
+        start = ContinuousClock.now
+        bandBytes = (try? TerminalGraphics.sixel(image.band(cell.height * 2..<cell.height * 5)))?.count ?? 0
+        band.append(seconds(ContinuousClock.now - start))
         last = image
     }
     print("pixels=\(last?.width ?? 0)x\(last?.height ?? 0) zoom=\(String(format: "%.1f", zoom))")
     print("compose_pan \(summary(compose))")
     print("kitty_encode \(summary(kitty)) bytes=\(kittyBytes)")
     print("sixel_encode \(summary(sixel)) bytes=\(sixelBytes)")
+    print("sixel_band_3_rows \(summary(band)) bytes=\(bandBytes)")
 }
 
 /// The sample portal's raster basemap with its vector reference layer, online (the portal in this

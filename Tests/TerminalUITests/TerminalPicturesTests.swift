@@ -139,6 +139,33 @@ import UserFiles
         #expect(!presenter.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty)
     }
 
+    /// A new picture that differs from the one shown in some pixel rows (a line drawn into it)
+    /// sends the cell rows holding them, in iTerm2's way too; one of another size sends it all.
+    @Test @UIActor func onlyTheChangedBandOfAPictureIsSent() throws {
+        for graphics in [GraphicsProtocol.sixel, .iterm] {
+            let presenter = PicturePresenter(graphics: graphics)
+            let frame = Frame(width: 20, height: 8)
+            let whole = String(decoding: presenter.update(for: Self.mapState(Self.picture), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+            #expect(whole.hasPrefix("\u{1B}7\u{1B}[2;1H"))
+            var pixels = Self.picture.rgba
+            for y in 17..<30 { for x in 0..<80 { pixels[(y * 80 + x) * 4] = 250 } }
+            let lined = presenter.update(for: Self.mapState(RasterImage(width: 80, height: 48, rgba: pixels)), frame: frame, theme: MapTheme())
+            let text = String(decoding: lined.bytes, as: UTF8.self)
+            // Pixel rows 17–29 lie in cell rows 2 and 3 (8 pixels each): drawn from screen row 4.
+            #expect(text.hasPrefix("\u{1B}7\u{1B}[4;1H"), "\(graphics)")
+            if graphics == .sixel {
+                #expect(text.contains("\"1;1;80;16"))
+            } else {
+                // The band's pixels: the rows from pixel row 16, the changed ones red.
+                #expect(text.contains("height=2;"))
+                let base64 = try #require(text.split(separator: ":", maxSplits: 1).last?.prefix { $0 != "\u{07}" })
+                let band = try RasterImage(decoding: try #require(Data(base64Encoded: String(base64))))
+                #expect(band.width == 80 && band.height == 16 && band.pixel(x: 5, y: 0).r == 10 && band.pixel(x: 5, y: 1).r == 250
+                        && band.pixel(x: 5, y: 13).r == 250 && band.pixel(x: 5, y: 14).r == 10)
+            }
+        }
+    }
+
     @Test @UIActor func sixelWritesTheTextAgainOverThePicture() throws {
         let presenter = PicturePresenter(graphics: .sixel)
         var frame = Frame(width: 20, height: 8)
@@ -150,10 +177,19 @@ import UserFiles
         let under = XtermPalette.nearest(r: 10, g: 120, b: 200)
         #expect(first.contains("\u{1B}[4;3H\u{1B}[0;38;5;231;48;5;\(under)mA") && first.contains("\u{1B}[4;4H\u{1B}[0;38;5;231;48;5;\(under)mb"))
         #expect(presenter.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty)
-        // The text changed: the picture again (as encoded before), and the new text.
+        // The text changed in one row: the picture under that row of cells (80×8 pixels) from its
+        // top, and the new text.
         _ = frame.put("C", x: 9, y: 5)
         let again = String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(again.contains("\u{1B}P") && again.contains("\u{1B}[6;10H"))
+        #expect(again.hasPrefix("\u{1B}7\u{1B}[6;1H\u{1B}P") && again.contains("\"1;1;80;8") && again.contains("\u{1B}[6;10H"))
+        #expect(!again.contains("mA") && again.count < first.count)
+        // Text in rows 1 and 4 changed: the band from the one to the other; the same text and
+        // picture again: nothing.
+        _ = frame.put("D", x: 0, y: 2)
+        _ = frame.put("E", x: 0, y: 5)
+        let band = String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        #expect(band.hasPrefix("\u{1B}7\u{1B}[3;1H\u{1B}P") && band.contains("\"1;1;80;32") && band.contains("mA"))
+        #expect(presenter.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty)
         // Leaving the picture: every cell drawn again.
         #expect(presenter.update(for: Self.mapState(nil), frame: frame, theme: MapTheme()).repaint)
     }

@@ -245,8 +245,8 @@ extension App {
         case .move(.up), .move(.down), .move(.top), .move(.bottom):
             guard case .move(let move) = intent else { return [] }
             state.withMap { $0.panelSelection = ListCursor.moved(map.panelSelection, by: move, count: count, page: 1) }
-        case .back, .map(.showBookmarks) where panel == .bookmarks, .map(.showLayers) where panel == .layers,
-             .map(.showBasemaps) where panel == .basemaps, .map(.showPins) where panel == .pins:
+        case .map(.showBookmarks) where panel == .bookmarks, .map(.showLayers) where panel == .layers,
+             .map(.showBasemaps) where panel == .basemaps, .map(.showPins) where panel == .pins, .back:
             state.withMap { $0.panel = nil }
         case .open where panel == .basemaps:
             let options = state.basemapOptions
