@@ -32,6 +32,21 @@ import TileFormats
         #expect(canvas.dotsPerCell == (8, 16))
     }
 
+    /// Two areas that share an edge between pixel centres leave nothing of what is below between
+    /// them; an edge across pixels over the background is smoothed.
+    @Test func sharedEdgesLeaveNoSeamAndOthersAreSmooth() throws {
+        var canvas = try PixelCanvas(width: 40, height: 40, cell: (8, 16))
+        canvas.paintAll(Self.white)
+        canvas.fill(rings: [[(0, 0), (20.25, 0), (20.25, 20), (0, 20)]], color: Self.red, alpha: 1)
+        canvas.fill(rings: [[(20.25, 0), (40, 0), (40, 20), (20.25, 20)]], color: Self.blue, alpha: 1)
+        canvas.fill(rings: [[(0, 21), (40, 39), (0, 39)]], color: Self.blue, alpha: 1)
+        let image = canvas.image()
+        #expect((0..<40).allSatisfy { image.pixel(x: $0, y: 10).g == 0 }, "\((0..<40).map { Self.rgb(image, $0, 10) })")
+        #expect(Self.rgb(image, 19, 10) == [255, 0, 0, 255] && Self.rgb(image, 21, 10) == [0, 0, 255, 255])
+        let slope = (0..<40).map { image.pixel(x: $0, y: 30).r }
+        #expect(slope.contains { $0 > 20 && $0 < 235 }, "\(slope)")
+    }
+
     @Test func aSeeThroughFillMixesWithWhatIsBelow() throws {
         var canvas = try PixelCanvas(width: 20, height: 20, cell: (8, 16))
         canvas.paintAll(Self.white)
