@@ -7,9 +7,10 @@ import UserFiles
 
 /// Whether the terminal shows pictures, and which way: asked of the terminal itself before the
 /// screen is set up — the kitty graphics query, then primary device attributes (every terminal
-/// answers those, so their answer ends the wait) — with `TERM_PROGRAM` and `TERM` as hints only,
-/// within a short limit. Under tmux, pictures pass through only when tmux is told to let them
-/// (`allow-passthrough`), which it cannot be asked: characters there, unless chosen by name.
+/// answers those, so their answer ends the wait), and of one that says it shows sixel, whether it
+/// draws one — with `TERM_PROGRAM` and `TERM` as hints only, within a short limit. Under tmux,
+/// pictures pass through only when tmux is told to let them (`allow-passthrough`), which it cannot
+/// be asked: characters there, unless chosen by name.
 enum GraphicsProbe {
     /// What the terminal answered.
     struct Answers: Equatable {
@@ -20,13 +21,17 @@ enum GraphicsProbe {
         var attributes = false
         /// `CSI 16 t`: a cell's size in pixels.
         var cell: (width: Int, height: Int)?
+        /// The test sixel moved the cursor down (`CSI row ; column R` past the first row): it was
+        /// drawn. Nil until the cursor's place came back.
+        var sixelDrawn: Bool?
 
         static func == (a: Answers, b: Answers) -> Bool {
             a.kitty == b.kitty && a.sixel == b.sixel && a.attributes == b.attributes && a.cell?.width == b.cell?.width && a.cell?.height == b.cell?.height
+                && a.sixelDrawn == b.sixelDrawn
         }
 
-        /// Reads what the terminal sent back: `ESC _ G i=31;OK ESC \`, `CSI 6 ; h ; w t` and
-        /// `CSI ? … c`, in any order, among anything else (which is ignored).
+        /// Reads what the terminal sent back: `ESC _ G i=31;OK ESC \`, `CSI 6 ; h ; w t`,
+        /// `CSI ? … c` and `CSI row ; column R`, in any order, among anything else (which is ignored).
         init(parsing bytes: [UInt8]) {
             let text = String(decoding: bytes, as: UTF8.self)
             kitty = text.contains("\u{1B}_Gi=31;OK")
@@ -44,6 +49,9 @@ enum GraphicsProbe {
                     if numbers.count == 3, numbers[0] == 6, (4...256).contains(numbers[1]), (2...128).contains(numbers[2]) {
                         cell = (numbers[2], numbers[1])
                     }
+                case "R":
+                    let numbers = parameters.split(separator: ";").compactMap { Int($0) }
+                    if numbers.count == 2, numbers[0] >= 1 { sixelDrawn = numbers[0] > 1 }
                 default: break
                 }
                 rest = body[body.index(after: end)...]
@@ -56,6 +64,13 @@ enum GraphicsProbe {
     /// What the terminal is asked: the kitty query (a 1×1 picture it is asked only to check), the
     /// cell size, then the device attributes.
     static let query = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[c".utf8)
+
+    /// Asked of a terminal that says it shows sixel (some say so and draw nothing): on the
+    /// alternate screen, from its first row, a sixel picture 600 pixels tall with no pixel set
+    /// (nothing shows), then where the cursor is. A terminal that drew it moved the cursor down
+    /// past the picture; one that did not left it on the first row.
+    static let sixelCheck = Array(("\u{1B}[?1049h\u{1B}[1;1H\u{1B}P0;1;0q\"1;1;1;600" + String(repeating: "?-", count: 100)
+                                   + "\u{1B}\\\u{1B}[6n\u{1B}[?1049l").utf8)
 
     /// The way to show pictures, and the cell size, for `choice` on this terminal; nil (with the
     /// sentence why, when the user asked for pictures by name) when the map is drawn in characters.
@@ -75,6 +90,9 @@ enum GraphicsProbe {
         } else if answers?.kitty == true {
             chosen = .kitty
         } else if answers?.sixel == true {
+            guard answers?.sixelDrawn == true else {
+                return (nil, "The terminal says it shows sixel pictures but did not draw one, so the map is drawn in characters.")
+            }
             chosen = .sixel
         } else if environment["TERM_PROGRAM"] == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" {
             chosen = .iterm
@@ -90,6 +108,8 @@ enum GraphicsProbe {
 
     /// Asks the terminal on `input`/`output` (raw, echo off, restored after) and waits up to
     /// `limit` for the device attributes: a terminal that answers slowly or never costs that, once.
+    /// One that says it shows sixel (and not kitty's way) is then asked to draw one, and waited
+    /// for up to `limit` again for where the cursor went.
     static func ask(input: Int32, output: Int32, limit: Duration = .milliseconds(400)) -> Answers? {
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return nil }
@@ -101,8 +121,18 @@ enum GraphicsProbe {
         }
         guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
         defer { tcsetattr(input, TCSANOW, &saved) }
-        let written = query.withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-        guard written == query.count else { return nil }
+        guard var received = exchange(query, input: input, output: output, limit: limit, until: { $0.attributes }) else { return nil }
+        let first = Answers(parsing: received)
+        if first.sixel, !first.kitty {
+            received += exchange(sixelCheck, input: input, output: output, limit: limit, until: { $0.sixelDrawn != nil }) ?? []
+        }
+        return Answers(parsing: received)
+    }
+
+    /// Writes `question` and reads the answer until `until` holds of it, `limit` passes or 4 KiB came.
+    private static func exchange(_ question: [UInt8], input: Int32, output: Int32, limit: Duration, until: (Answers) -> Bool) -> [UInt8]? {
+        let written = question.withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+        guard written == question.count else { return nil }
         var received: [UInt8] = []
         let deadline = ContinuousClock.now + limit
         var buffer = [UInt8](repeating: 0, count: 512)
@@ -114,9 +144,9 @@ enum GraphicsProbe {
             let count = read(input, &buffer, buffer.count)
             guard count > 0 else { break }
             received += buffer[0..<count]
-            if Answers(parsing: received).attributes { break }
+            if until(Answers(parsing: received)) { break }
         }
-        return Answers(parsing: received)
+        return received
     }
 
     /// A cell's size from the kernel's window size in pixels (`TIOCGWINSZ`), when the terminal fills it in.

@@ -26,7 +26,9 @@ import UserFiles
     @Test func theSettingTheAnswersAndTmuxDecide() {
         let cell = (width: 9, height: 18)
         let kitty = GraphicsProbe.Answers(parsing: Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;4c".utf8))
-        let sixel = GraphicsProbe.Answers(parsing: Array("\u{1B}[?62;4c".utf8))
+        let sixel = GraphicsProbe.Answers(parsing: Array("\u{1B}[?62;4c\u{1B}[23;1R".utf8))
+        let sixelNotDrawn = GraphicsProbe.Answers(parsing: Array("\u{1B}[?62;4c\u{1B}[1;1R".utf8))
+        let sixelUnchecked = GraphicsProbe.Answers(parsing: Array("\u{1B}[?62;4c".utf8))
         let none = GraphicsProbe.Answers(parsing: Array("\u{1B}[?62c".utf8))
         func way(_ choice: GraphicsMode, _ environment: [String: String] = [:], ascii: Bool = false, answers: GraphicsProbe.Answers?,
                  cell: (width: Int, height: Int)? = cell) -> GraphicsProtocol? {
@@ -34,6 +36,13 @@ import UserFiles
         }
         #expect(way(.auto, answers: kitty) == .kitty)
         #expect(way(.auto, answers: sixel) == .sixel)
+        // Said sixel and drew nothing (or never said where the cursor went): characters, with why;
+        // unless sixel was chosen by name.
+        for answers in [sixelNotDrawn, sixelUnchecked] {
+            let decided = GraphicsProbe.decide(.auto, environment: [:], ascii: false, answers: answers, windowCell: cell)
+            #expect(decided.pictures == nil && decided.problem == "The terminal says it shows sixel pictures but did not draw one, so the map is drawn in characters.")
+            #expect(way(.sixel, answers: answers) == .sixel)
+        }
         #expect(way(.auto, answers: none) == nil)
         #expect(way(.auto, ["TERM_PROGRAM": "iTerm.app"], answers: none) == .iterm)
         // A terminal that never answered: characters.
@@ -61,18 +70,42 @@ import UserFiles
             // The query reached the terminal's side; the answer comes 100 ms later.
             var buffer = [UInt8](repeating: 0, count: 256)
             let queried = read(controller, &buffer, buffer.count)
-            let answering = controller
-            Thread.detachNewThread {
-                usleep(100_000)
-                let answer = Array("\u{1B}[?63;4c".utf8)
-                _ = answer.withUnsafeBytes { write(answering, $0.baseAddress, $0.count) }
-            }
-            return (silent, waited, queried, GraphicsProbe.ask(input: terminal, output: terminal, limit: .seconds(3)))
+            return (silent, waited, queried, Self.answered(on: terminal, by: controller, after: 100_000, cursorRow: 23))
         }
         #expect(silent.map { !$0.attributes && !$0.kitty && !$0.sixel } ?? true)
         #expect(waited >= .milliseconds(290) && waited < .seconds(5))
         #expect(queried >= GraphicsProbe.query.count)
-        #expect(slow?.sixel == true && slow?.attributes == true)
+        #expect(slow?.sixel == true && slow?.attributes == true && slow?.sixelDrawn == true)
+    }
+
+    /// A terminal that says it shows sixel is asked to draw one: one whose cursor stayed on the
+    /// first row did not.
+    @Test func aSixelTerminalThatDrawsNothingIsFoundOut() async throws {
+        let answers = try await XServer.offThePool { () throws -> GraphicsProbe.Answers? in
+            var controller: Int32 = 0, terminal: Int32 = 0
+            guard openpty(&controller, &terminal, nil, nil, nil) == 0 else { throw XServer.Failure(description: "no pty") }
+            defer { close(controller); close(terminal) }
+            return Self.answered(on: terminal, by: controller, after: 0, cursorRow: 1)
+        }
+        #expect(answers?.sixel == true && answers?.sixelDrawn == false)
+    }
+
+    /// Asks on `terminal` while a thread plays a sixel terminal on `controller`: the device
+    /// attributes after `delay` µs, then, once the test picture came, the cursor on `cursorRow`.
+    private static func answered(on terminal: Int32, by controller: Int32, after delay: UInt32, cursorRow: Int) -> GraphicsProbe.Answers? {
+        Thread.detachNewThread {
+            usleep(delay)
+            func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(controller, $0.baseAddress, $0.count) } }
+            send("\u{1B}[?63;4c")
+            var seen: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 512)
+            while !String(decoding: seen, as: UTF8.self).contains("\u{1B}[6n") {
+                let count = read(controller, &buffer, buffer.count)
+                guard count > 0 else { return }
+                seen += buffer[0..<count]
+            }
+            send("\u{1B}[\(cursorRow);1R")
+        }
+        return GraphicsProbe.ask(input: terminal, output: terminal, limit: .seconds(3))
     }
 
     /// A map state showing `picture` at 20×6 cells of 4×8 pixels, on a 20×8 screen.
