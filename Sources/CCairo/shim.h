@@ -30,6 +30,8 @@ static inline int mb_cairo_available(void) { return mb_cairo_symbol("cairo_creat
 MB_CAIRO_RETURN(cairo_surface_t *, NULL, cairo_image_surface_create, (cairo_format_t format, int width, int height), (format, width, height))
 MB_CAIRO_RETURN(unsigned char *, NULL, cairo_image_surface_get_data, (cairo_surface_t *surface), (surface))
 MB_CAIRO_RETURN(int, 0, cairo_image_surface_get_stride, (cairo_surface_t *surface), (surface))
+MB_CAIRO_RETURN(int, 0, cairo_image_surface_get_height, (cairo_surface_t *surface), (surface))
+MB_CAIRO_RETURN(int, -1, cairo_format_stride_for_width, (cairo_format_t format, int width), (format, width))
 MB_CAIRO_RETURN(cairo_status_t, CAIRO_STATUS_NULL_POINTER, cairo_surface_status, (cairo_surface_t *surface), (surface))
 MB_CAIRO_VOID(cairo_surface_flush, (cairo_surface_t *surface), (surface))
 MB_CAIRO_VOID(cairo_surface_mark_dirty, (cairo_surface_t *surface), (surface))

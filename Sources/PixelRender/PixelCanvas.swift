@@ -63,7 +63,7 @@ public struct PixelCanvas: MapSurface {
 
     public mutating func paintAll(_ color: StyleColor) {
         picture.withContext { cr in
-            set(cr, color, alpha: 1)
+            Self.set(cr, color, alpha: 1)
             mb_cairo_paint(cr)
         }
     }
@@ -74,13 +74,13 @@ public struct PixelCanvas: MapSurface {
     /// stroke, as Mapbox GL's `fill-antialias` does: docs/benchmarks.md).
     public mutating func fill(rings: [[(x: Double, y: Double)]], color: StyleColor, alpha: Double) {
         guard alpha >= 0.01 else { return }
-        picture.withContext { cr in
+        picture.withContext(rows: Self.rows(of: rings.joined(), margin: 1)) { cr in
             mb_cairo_new_path(cr)
             for ring in rings where ring.count > 2 && ring.allSatisfy({ Self.drawable($0) }) {
-                path(cr, ring, closed: true)
+                Self.path(cr, ring, closed: true)
             }
             mb_cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-            set(cr, color, alpha: alpha)
+            Self.set(cr, color, alpha: alpha)
             mb_cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE)
             mb_cairo_fill_preserve(cr)
             mb_cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT)
@@ -97,14 +97,15 @@ public struct PixelCanvas: MapSurface {
         // Dashes are in line widths (as styles give them); a pattern without a gap draws solid.
         let dashes = dasharray.map { $0.isFinite ? min(max($0, 0), 1_000) * max(lineWidth, 1) : 0 }
         let dashed = dashes.count >= 2 && dashes.reduce(0, +) >= 1 && dashes.enumerated().contains { $0.offset % 2 == 1 && $0.element > 0 }
-        picture.withContext { cr in
+        let box = clipBox
+        picture.withContext(rows: Self.rows(of: points, margin: lineWidth)) { cr in
             mb_cairo_new_path(cr)
-            strokePath(cr, points, closed: closed)
+            Self.strokePath(cr, points, closed: closed, clipBox: box)
             mb_cairo_set_line_width(cr, lineWidth)
             mb_cairo_set_line_cap(cr, dashed ? CAIRO_LINE_CAP_BUTT : CAIRO_LINE_CAP_ROUND)
             mb_cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
             if dashed { dashes.withUnsafeBufferPointer { mb_cairo_set_dash(cr, $0.baseAddress, Int32($0.count), 0) } }
-            set(cr, color, alpha: 1)
+            Self.set(cr, color, alpha: 1)
             mb_cairo_stroke(cr)
             mb_cairo_set_dash(cr, nil, 0, 0)
         }
@@ -113,10 +114,10 @@ public struct PixelCanvas: MapSurface {
     public mutating func dot(at point: (x: Double, y: Double), color: StyleColor, radius: Double) {
         guard Self.drawable(point) else { return }
         let r = min(max(radius.isFinite ? radius : 1, 1), 32)
-        picture.withContext { cr in
+        picture.withContext(rows: (point.y - r - 1, point.y + r + 1)) { cr in
             mb_cairo_new_path(cr)
             mb_cairo_arc(cr, point.x, point.y, r, 0, 2 * Double.pi)
-            set(cr, color, alpha: 1)
+            Self.set(cr, color, alpha: 1)
             mb_cairo_fill(cr)
         }
     }
@@ -149,6 +150,9 @@ public struct PixelCanvas: MapSurface {
     /// The picture's pixels, red, green, blue and alpha.
     public func image() -> RasterImage { picture.rgba() }
 
+    /// The pixels drawn on `bands` bands of rows (tests: any number of bands draws the same).
+    func image(bands: Int) -> RasterImage { picture.rgba(bands: bands) }
+
     /// Text in cells over the picture (names, marks): each cell's character in its colour, in the
     /// terminal's monospace font, where a terminal would write it.
     public mutating func write(_ frame: Frame, origin: (x: Int, y: Int) = (0, 0)) {
@@ -162,11 +166,11 @@ public struct PixelCanvas: MapSurface {
                     guard !cell.isContinuation, cell.character != " " else { continue }
                     let px = Double(origin.x + x) * cw, py = Double(origin.y + y) * ch
                     if let background = cell.style.background {
-                        set(cr, Self.color(background), alpha: 1)
+                        Self.set(cr, Self.color(background), alpha: 1)
                         mb_cairo_rectangle(cr, px, py, cw * Double(max(DisplayWidth.of(String(cell.character)), 1)), ch)
                         mb_cairo_fill(cr)
                     }
-                    set(cr, Self.color(cell.style.foreground ?? 255), alpha: 1)
+                    Self.set(cr, Self.color(cell.style.foreground ?? 255), alpha: 1)
                     mb_cairo_move_to(cr, px, py + ch * 0.78)
                     String(cell.character).withCString { mb_cairo_show_text(cr, $0) }
                 }
@@ -184,8 +188,8 @@ public struct PixelCanvas: MapSurface {
         guard image.width > 0, image.height > 0, x1 > x0, y1 > y0, x1 > 0, y1 > 0, x0 < Double(dotWidth), y0 < Double(dotHeight),
               x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, opacity > 0 else { return false }
         let sx = (x1 - x0) / Double(image.width), sy = (y1 - y0) / Double(image.height)
-        guard let source = try? CairoPicture(copying: image) else { return false }
-        picture.withContext { cr in
+        guard let source = try? CairoImage(image) else { return false }
+        picture.withContext(rows: (y0 - 1, y1 + 1)) { cr in
             mb_cairo_save(cr)
             mb_cairo_new_path(cr)
             let edges = CairoPicture.pixelEdges((x0, y0, x1, y1))
@@ -212,8 +216,9 @@ public struct PixelCanvas: MapSurface {
 
     /// A line's path without the stretches that run along the clip box's edge: there a tile cut an
     /// area's outline, and drawn they would show the tiles' squares as faint lines.
-    private func strokePath(_ cr: OpaquePointer, _ points: [(x: Double, y: Double)], closed: Bool) {
-        guard let box = clipBox else { return path(cr, points, closed: closed) }
+    private static func strokePath(_ cr: OpaquePointer, _ points: [(x: Double, y: Double)], closed: Bool,
+                                   clipBox box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) {
+        guard let box else { return path(cr, points, closed: closed) }
         func onEdge(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Bool {
             func near(_ u: Double, _ v: Double) -> Bool { abs(u - v) < 0.01 }
             return (near(a.x, box.minX) && near(b.x, box.minX)) || (near(a.x, box.maxX) && near(b.x, box.maxX))
@@ -226,17 +231,25 @@ public struct PixelCanvas: MapSurface {
         }
     }
 
-    private func path(_ cr: OpaquePointer, _ points: [(x: Double, y: Double)], closed: Bool) {
+    private static func path(_ cr: OpaquePointer, _ points: [(x: Double, y: Double)], closed: Bool) {
         mb_cairo_move_to(cr, points[0].x, points[0].y)
         for p in points.dropFirst() { mb_cairo_line_to(cr, p.x, p.y) }
         if closed { mb_cairo_close_path(cr) }
     }
 
-    private func set(_ cr: OpaquePointer, _ color: StyleColor, alpha: Double) {
+    private static func set(_ cr: OpaquePointer, _ color: StyleColor, alpha: Double) {
         mb_cairo_set_source_rgba(cr, color.r / 255, color.g / 255, color.b / 255, min(max(color.a * alpha, 0), 1))
     }
 
     /// Coordinates Cairo's 24.8 fixed point holds: far-away vertices (a hostile tile's) are left out.
+    /// The rows of pixels `points` reach, `margin` beyond (a band elsewhere skips their drawing).
+    private static func rows<Points: Sequence>(of points: Points, margin: Double) -> (top: Double, bottom: Double)
+        where Points.Element == (x: Double, y: Double) {
+        var top = Double.infinity, bottom = -Double.infinity
+        for point in points { top = min(top, point.y); bottom = max(bottom, point.y) }
+        return (top - margin, bottom + margin)
+    }
+
     private static func drawable(_ p: (x: Double, y: Double)) -> Bool {
         p.x.isFinite && p.y.isFinite && abs(p.x) < 4_000_000 && abs(p.y) < 4_000_000
     }
@@ -247,58 +260,47 @@ public struct PixelCanvas: MapSurface {
     }
 }
 
-/// One Cairo image surface and its drawing context, freed with it.
-final class CairoPicture {
-    let surface: OpaquePointer
-    private let context: OpaquePointer
+/// The picture's drawing, recorded in order and run when its pixels are asked for: on bands of
+/// rows at once, one a processor, each its own Cairo surface (Cairo's filling and stroking is most
+/// of a vector map's time, and two processors halve it: docs/benchmarks.md). Every step draws in
+/// the whole picture's pixels; a band's context is moved so that its rows are the ones drawn.
+final class CairoPicture: @unchecked Sendable {
+    typealias Step = (OpaquePointer) -> Void
     let width: Int, height: Int
+    /// Pixels the picture starts from (a drawing to add lines to), else transparent.
+    private let base: RasterImage?
+    /// Each step, and the rows of pixels it draws on (nil: any, as a clip or a paint).
+    private var steps: [(step: Step, rows: (top: Double, bottom: Double)?)] = []
+    /// The last pixels made, and how many steps they hold.
+    private var made: (steps: Int, image: RasterImage)?
 
     init(width: Int, height: Int) throws(PixelMapError) {
-        guard let surface = mb_cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
+        // Cairo's own limit: a surface it would refuse is refused here, before anything is drawn.
+        guard mb_cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)) > 0 else {
             throw PixelMapError("Cairo could not make a picture of \(width)×\(height) pixels.")
         }
-        guard mb_cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = mb_cairo_create(surface) else {
-            mb_cairo_surface_destroy(surface)
-            throw PixelMapError("Cairo could not make a picture of \(width)×\(height) pixels (out of memory?).")
-        }
-        self.surface = surface; self.context = context; self.width = width; self.height = height
+        self.width = width; self.height = height; base = nil
     }
 
-    /// A surface holding `image`'s pixels (premultiplied, as Cairo keeps them).
-    convenience init(copying image: RasterImage) throws(PixelMapError) {
-        try self.init(width: image.width, height: image.height)
-        mb_cairo_surface_flush(surface)
-        guard let data = mb_cairo_image_surface_get_data(surface) else { return }
-        let stride = Int(mb_cairo_image_surface_get_stride(surface))
-        image.rgba.withUnsafeBufferPointer { rgba in
-            for y in 0..<height {
-                let row = data + y * stride
-                for x in 0..<width {
-                    let i = (y * width + x) * 4
-                    let a = UInt32(rgba[i + 3])
-                    // ARGB32 in the machine's byte order, colour premultiplied by alpha.
-                    let r = UInt32(rgba[i]) * a / 255, g = UInt32(rgba[i + 1]) * a / 255, b = UInt32(rgba[i + 2]) * a / 255
-                    UnsafeMutableRawPointer(row + x * 4).storeBytes(of: a << 24 | r << 16 | g << 8 | b, as: UInt32.self)
-                }
-            }
-        }
-        mb_cairo_surface_mark_dirty(surface)
+    /// A picture that starts as `image`'s pixels.
+    init(copying image: RasterImage) throws(PixelMapError) {
+        width = image.width; height = image.height; base = image
     }
 
-    deinit {
-        mb_cairo_destroy(context)
-        mb_cairo_surface_destroy(surface)
+    /// Records a drawing step, run on each band of rows it draws on when the pixels are asked for.
+    func withContext(rows: (top: Double, bottom: Double)? = nil, _ body: @escaping Step) {
+        steps.append((body, rows))
     }
-
-    func withContext(_ body: (OpaquePointer) -> Void) { body(context) }
 
     func clip(to box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) {
-        mb_cairo_reset_clip(context)
-        guard let box else { return }
-        mb_cairo_new_path(context)
-        let (x0, y0, x1, y1) = Self.pixelEdges(box)
-        mb_cairo_rectangle(context, x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
-        mb_cairo_clip(context)
+        withContext { context in
+            mb_cairo_reset_clip(context)
+            guard let box else { return }
+            mb_cairo_new_path(context)
+            let (x0, y0, x1, y1) = Self.pixelEdges(box)
+            mb_cairo_rectangle(context, x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
+            mb_cairo_clip(context)
+        }
     }
 
     /// A box's edges moved to whole pixels: two tiles that meet then share whole pixels, and no
@@ -307,33 +309,94 @@ final class CairoPicture {
         (box.minX.rounded(), box.minY.rounded(), box.maxX.rounded(), box.maxY.rounded())
     }
 
-    func rgba() -> RasterImage {
-        mb_cairo_surface_flush(surface)
+    /// The picture's pixels: every step run on `bands` bands of rows at once (one a processor,
+    /// bands of at least 64 rows), red, green, blue and alpha, not premultiplied. A band Cairo
+    /// cannot make (out of memory) stays transparent.
+    func rgba(bands: Int? = nil) -> RasterImage {
+        if bands == nil, let made, made.steps == steps.count { return made.image }
+        let count = max(1, min(bands ?? ProcessInfo.processInfo.activeProcessorCount, height / 64, 8))
         var out = [UInt8](repeating: 0, count: width * height * 4)
-        guard let data = mb_cairo_image_surface_get_data(surface) else { return RasterImage(width: width, height: height, rgba: out) }
-        let stride = Int(mb_cairo_image_surface_get_stride(surface))
-        out.withUnsafeMutableBufferPointer { rgba in
-            for y in 0..<height {
-                let row = data + y * stride
+        out.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let rgba = buffer
+            nonisolated(unsafe) let steps = steps
+            let (width, height, base) = (width, height, base)
+            DispatchQueue.concurrentPerform(iterations: count) { band in
+                let top = height * band / count, bottom = height * (band + 1) / count
+                guard let surface = mb_cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(bottom - top)) else { return }
+                defer { mb_cairo_surface_destroy(surface) }
+                guard mb_cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = mb_cairo_create(surface) else { return }
+                defer { mb_cairo_destroy(context) }
+                if let base { Self.copy(base, rows: top..<bottom, into: surface) }
+                mb_cairo_translate(context, 0, -Double(top))
+                let (first, last) = (Double(top), Double(bottom))
+                for (step, rows) in steps where rows.map({ $0.bottom >= first && $0.top <= last }) ?? true { step(context) }
+                Self.copy(surface, into: rgba, width: width, firstRow: top)
+            }
+        }
+        let image = RasterImage(width: width, height: height, rgba: out)
+        made = (steps.count, image)
+        return image
+    }
+
+    /// `image`'s rows `rows` into `surface` (premultiplied ARGB32 in the machine's byte order, as Cairo keeps them).
+    static func copy(_ image: RasterImage, rows: Range<Int>, into surface: OpaquePointer) {
+        mb_cairo_surface_flush(surface)
+        guard let data = mb_cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(mb_cairo_image_surface_get_stride(surface)), width = image.width
+        image.rgba.withUnsafeBufferPointer { rgba in
+            for y in rows {
+                let row = data + (y - rows.lowerBound) * stride
                 for x in 0..<width {
-                    let pixel = UnsafeRawPointer(row + x * 4).load(as: UInt32.self)
-                    let a = pixel >> 24
                     let i = (y * width + x) * 4
-                    if a == 255 {
-                        // Opaque (most of a map): the colours as they are.
-                        rgba[i] = UInt8(truncatingIfNeeded: pixel >> 16); rgba[i + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
-                        rgba[i + 2] = UInt8(truncatingIfNeeded: pixel); rgba[i + 3] = 255
-                        continue
-                    }
-                    // Un-premultiplied: the picture's own colours.
-                    func channel(_ shift: UInt32) -> UInt8 {
-                        let v = (pixel >> shift) & 0xFF
-                        return a == 0 ? 0 : UInt8(min(v * 255 / a, 255))
-                    }
-                    rgba[i] = channel(16); rgba[i + 1] = channel(8); rgba[i + 2] = channel(0); rgba[i + 3] = UInt8(a)
+                    let a = UInt32(rgba[i + 3])
+                    let r = UInt32(rgba[i]) * a / 255, g = UInt32(rgba[i + 1]) * a / 255, b = UInt32(rgba[i + 2]) * a / 255
+                    UnsafeMutableRawPointer(row + x * 4).storeBytes(of: a << 24 | r << 16 | g << 8 | b, as: UInt32.self)
                 }
             }
         }
-        return RasterImage(width: width, height: height, rgba: out)
+        mb_cairo_surface_mark_dirty(surface)
     }
+
+    /// `surface`'s pixels into `rgba` from row `firstRow`, not premultiplied: the picture's own colours.
+    private static func copy(_ surface: OpaquePointer, into rgba: UnsafeMutableBufferPointer<UInt8>, width: Int, firstRow: Int) {
+        mb_cairo_surface_flush(surface)
+        guard let data = mb_cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(mb_cairo_image_surface_get_stride(surface)), rows = Int(mb_cairo_image_surface_get_height(surface))
+        for y in 0..<rows {
+            let row = data + y * stride
+            for x in 0..<width {
+                let pixel = UnsafeRawPointer(row + x * 4).load(as: UInt32.self)
+                let a = pixel >> 24
+                let i = ((firstRow + y) * width + x) * 4
+                if a == 255 {
+                    // Opaque (most of a map): the colours as they are.
+                    rgba[i] = UInt8(truncatingIfNeeded: pixel >> 16); rgba[i + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+                    rgba[i + 2] = UInt8(truncatingIfNeeded: pixel); rgba[i + 3] = 255
+                    continue
+                }
+                func channel(_ shift: UInt32) -> UInt8 {
+                    let v = (pixel >> shift) & 0xFF
+                    return a == 0 ? 0 : UInt8(min(v * 255 / a, 255))
+                }
+                rgba[i] = channel(16); rgba[i + 1] = channel(8); rgba[i + 2] = channel(0); rgba[i + 3] = UInt8(a)
+            }
+        }
+    }
+}
+
+/// A picture's pixels as a Cairo surface to draw from (a tile, a server's picture); only read
+/// once made, so the bands may draw from it at once.
+final class CairoImage: @unchecked Sendable {
+    let surface: OpaquePointer
+
+    init(_ image: RasterImage) throws(PixelMapError) {
+        guard let surface = mb_cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)),
+              mb_cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw PixelMapError("Cairo could not make a picture of \(image.width)×\(image.height) pixels (out of memory?).")
+        }
+        self.surface = surface
+        CairoPicture.copy(image, rows: 0..<image.height, into: surface)
+    }
+
+    deinit { mb_cairo_surface_destroy(surface) }
 }

@@ -258,7 +258,7 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     for step in 0..<4 {
         _ = try? await PixelMap.render(stack, MapRequest(viewport: viewport.panned(dotsX: Double(step * columns), dotsY: 0), columns: columns, rows: rows), cell: cell)
     }
-    var compose: [Double] = [], kitty: [Double] = [], sixel: [Double] = [], band: [Double] = []
+    var compose: [Double] = [], rasterize: [Double] = [], kitty: [Double] = [], sixel: [Double] = [], band: [Double] = []
     var kittyBytes = 0, sixelBytes = 0, bandBytes = 0
     var last: RasterImage?
     for run in 0..<30 {
@@ -266,8 +266,10 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
         let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
         var start = ContinuousClock.now
         guard let map = try? await PixelMap.render(stack, request, cell: cell) else { fail("Cairo could not draw", status: 1) }
+        let drawn = ContinuousClock.now
         let image = map.canvas.image()
         compose.append(seconds(ContinuousClock.now - start))
+        rasterize.append(seconds(ContinuousClock.now - drawn))
         start = ContinuousClock.now
         kittyBytes = TerminalGraphics.kitty(image, id: 1, columns: columns, rows: rows).count
         kitty.append(seconds(ContinuousClock.now - start))
@@ -282,6 +284,7 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     }
     print("pixels=\(last?.width ?? 0)x\(last?.height ?? 0) zoom=\(String(format: "%.1f", zoom))")
     print("compose_pan \(summary(compose))")
+    print("  of_which_cairo_on_bands \(summary(rasterize))")
     print("kitty_encode \(summary(kitty)) bytes=\(kittyBytes)")
     print("sixel_encode \(summary(sixel)) bytes=\(sixelBytes)")
     print("sixel_band_3_rows \(summary(band)) bytes=\(bandBytes)")

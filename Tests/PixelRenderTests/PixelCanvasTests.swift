@@ -1,7 +1,8 @@
 import Foundation
 import Geometry
 import MapRender
-import PixelRender
+@testable import PixelRender
+import TerminalCanvas
 import Testing
 import TileFormats
 
@@ -91,6 +92,35 @@ import TileFormats
         #expect(Self.rgb(image, 200, 100) == [0, 0, 255, 255])
         #expect(Self.rgb(image, 300, 100) == [255, 255, 255, 255])
         #expect(Self.rgb(image, 100, 300) == [255, 255, 255, 255])
+    }
+
+    /// The picture is drawn on bands of rows at once: however many, the same pixels — a tile
+    /// scaled across their edges, a clip, fills, dashed and round lines, dots and text.
+    @Test func anyNumberOfBandsDrawsTheSamePicture() throws {
+        var rgba: [UInt8] = []
+        for y in 0..<256 { for x in 0..<256 { rgba += [UInt8(x), UInt8(y), UInt8((x + y) / 2), 255] } }
+        let projection = MapProjection(center: MercatorPoint(x: 0, y: 0), resolution: WebMercator.resolution(zoom: 1) * 1.37, dotWidth: 300, dotHeight: 400)
+        var canvas = try PixelCanvas(width: 300, height: 400, cell: (8, 16))
+        canvas.paintAll(Self.white)
+        canvas.drawTiles([TileKey(z: 1, x: 0, y: 0): RasterImage(width: 256, height: 256, rgba: rgba)], projection: projection, opacity: 0.8)
+        canvas.clipBox = (minX: 10, minY: 30, maxX: 290, maxY: 380)
+        canvas.fill(rings: [[(0, 0), (300, 133.3), (120, 400)], [(50, 100), (90, 100), (90, 250)]], color: Self.red, alpha: 1)
+        canvas.fill(rings: [[(100, 50), (250, 60), (260, 300)]], color: Self.blue, alpha: 0.4)
+        canvas.stroke([(0, 0), (150, 390), (299, 10)], color: Self.blue, width: 5.5, dasharray: [2, 1], closed: false)
+        canvas.clipBox = nil
+        canvas.dot(at: (150, 127.5), color: Self.red, radius: 9)
+        var frame = Frame(width: 10, height: 4)
+        _ = frame.put("Mapbook", x: 1, y: 1, style: CellStyle(foreground: 231, background: 18))
+        canvas.write(frame, origin: (2, 7))
+        let one = canvas.image(bands: 1)
+        for bands in [2, 3, 5] {
+            let many = canvas.image(bands: bands)
+            // A scaled tile may round one step apart (pixman's filter works by the surface's size).
+            let differing: [Int] = (0..<one.rgba.count).filter { (i: Int) -> Bool in abs(Int(one.rgba[i]) - Int(many.rgba[i])) > 1 }.map { $0 / 4 }
+            let first: String = differing.first.map { "(\($0 % one.width), \($0 / one.width))" } ?? "-"
+            #expect(differing.isEmpty, "\(bands) bands: \(differing.count) channels differ, the first at \(first)")
+        }
+        #expect(Set(stride(from: 0, to: one.rgba.count, by: 4).map { one.rgba[$0] }).count > 50)
     }
 
     /// As on the cells, the deepest level at hand wins where it has a tile, even where its pixels
