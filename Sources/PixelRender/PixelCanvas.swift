@@ -261,9 +261,10 @@ public struct PixelCanvas: MapSurface {
 }
 
 /// The picture's drawing, recorded in order and run when its pixels are asked for: on bands of
-/// rows at once, one a processor, each its own Cairo surface (Cairo's filling and stroking is most
-/// of a vector map's time, and two processors halve it: docs/benchmarks.md). Every step draws in
-/// the whole picture's pixels; a band's context is moved so that its rows are the ones drawn.
+/// rows at once, one a processor, each its own Cairo surface running only the steps that reach its
+/// rows (Cairo is most of a vector map's time; two bands take about a third off it:
+/// docs/benchmarks.md). Every step draws in the whole picture's pixels; a band's context is moved
+/// so that its rows are the ones drawn.
 final class CairoPicture: @unchecked Sendable {
     typealias Step = (OpaquePointer) -> Void
     let width: Int, height: Int
