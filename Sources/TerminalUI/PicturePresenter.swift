@@ -19,8 +19,11 @@ final class PicturePresenter {
     /// The picture on the terminal, where, and the text written over it; kept so its pixels stay
     /// the same array (compared by address) and a frame that changed nothing sends nothing.
     private var shown: (picture: RasterImage, rect: Rect, text: [Cell])?
-    /// The last picture's encoding (sixel, iTerm2): text changes redraw it without encoding again.
-    private var encoded: (picture: RasterImage, bytes: [UInt8])?
+    /// The last picture's encodings (sixel, iTerm2), by the band of cell rows encoded (all of them,
+    /// or those under a card): text changing again over a band sends it without encoding again.
+    private var encoded: (picture: RasterImage, bands: [Range<Int>: [UInt8]])?
+    /// How many encodings were made (tests: text changes do not encode a band twice).
+    private(set) var encodingsMade = 0
     /// The map view's picture with its lines drawn in, and the picture and lines it was made from.
     private var lined: (base: RasterImage, lines: [MapOverlays.Line], picture: RasterImage)?
 
@@ -52,7 +55,7 @@ final class PicturePresenter {
             let band = Rect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
             let cellHeight = picture.height / rect.height
             let pixels = rows.count == rect.height ? picture : picture.band(rows.lowerBound * cellHeight..<rows.upperBound * cellHeight)
-            guard let bytes = encoding(of: pixels, columns: band.width, rows: band.height, shownRows: rect.height) else { return takeAway() }
+            guard let bytes = encoding(of: pixels, rows: rows, of: picture, in: rect) else { return takeAway() }
             out += Array("\u{1B}[\(band.y + 1);\(band.x + 1)H".utf8)
             out += bytes
             out += Self.textOver(frame, in: band, picture: pixels)
@@ -120,12 +123,17 @@ final class PicturePresenter {
     /// The bytes when leaving the screen for good.
     func close() -> [UInt8] { graphics == .kitty && shown != nil ? TerminalGraphics.kittyDelete(id: Self.pictureID) : [] }
 
-    /// The encoding of `picture` (a whole picture's is kept: text changes over all its rows send
-    /// it again without encoding; a band is encoded each time, far smaller than sending it all).
-    private func encoding(of picture: RasterImage, columns: Int, rows: Int, shownRows: Int) -> [UInt8]? {
-        if let encoded, Self.same(encoded.picture, picture) { return encoded.bytes }
-        let bytes: [UInt8]? = graphics == .sixel ? try? TerminalGraphics.sixel(picture) : TerminalGraphics.iterm(picture, columns: columns, rows: rows)
-        if rows == shownRows { encoded = bytes.map { (picture, $0) } }
+    /// The encoding of `pixels`, cell rows `rows` of `whole` shown in `rect`: kept while `whole`
+    /// is shown (the whole and seven bands at most).
+    private func encoding(of pixels: RasterImage, rows: Range<Int>, of whole: RasterImage, in rect: Rect) -> [UInt8]? {
+        if let encoded, Self.same(encoded.picture, whole), let bytes = encoded.bands[rows] { return bytes }
+        let bytes: [UInt8]? = graphics == .sixel ? try? TerminalGraphics.sixel(pixels) : TerminalGraphics.iterm(pixels, columns: rect.width, rows: rows.count)
+        guard let bytes else { return nil }
+        encodingsMade += 1
+        var bands = encoded.flatMap { Self.same($0.picture, whole) ? $0.bands : nil } ?? [:]
+        if bands.count >= 8, let dropped = bands.keys.first(where: { $0.count != rect.height }) { bands[dropped] = nil }
+        bands[rows] = bytes
+        encoded = (whole, bands)
         return bytes
     }
 

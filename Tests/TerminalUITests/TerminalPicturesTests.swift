@@ -216,6 +216,11 @@ import UserFiles
         let again = String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
         #expect(again.hasPrefix("\u{1B}7\u{1B}[6;1H\u{1B}P") && again.contains("\"1;1;80;8") && again.contains("\u{1B}[6;10H"))
         #expect(!again.contains("mA") && again.count < first.count)
+        // The name taken away again: the same band, not encoded again.
+        let made = presenter.encodingsMade
+        _ = frame.put(" ", x: 9, y: 5)
+        let back = String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        #expect(back.hasPrefix("\u{1B}7\u{1B}[6;1H\u{1B}P") && presenter.encodingsMade == made)
         // Text in rows 1 and 4 changed: the band from the one to the other; the same text and
         // picture again: nothing.
         _ = frame.put("D", x: 0, y: 2)
