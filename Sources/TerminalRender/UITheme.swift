@@ -109,11 +109,12 @@ public struct UITheme: Sendable {
 
 extension UITheme {
     /// The theme chosen in the settings, on a terminal with `colorCount` colours: no colour at all
-    /// with `NO_COLOR` or fewer than 8.
-    public static func chosen(_ choice: ColorTheme, noColor: Bool, colorCount: Int) -> UITheme {
+    /// with `NO_COLOR` or fewer than 8; `auto` is the light theme on a light background.
+    public static func chosen(_ choice: ColorTheme, noColor: Bool, colorCount: Int, lightBackground: Bool? = nil) -> UITheme {
         if noColor || colorCount < 8 { return .monochrome }
         switch choice {
-        case .auto, .dark: return .color
+        case .auto: return lightBackground == true ? .light : .color
+        case .dark: return .color
         case .light: return .light
         case .mono: return .monochrome
         }

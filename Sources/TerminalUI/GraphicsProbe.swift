@@ -8,7 +8,8 @@ import UserFiles
 /// Whether the terminal shows pictures, and which way: asked of the terminal itself before the
 /// screen is set up — the kitty graphics query, then primary device attributes (every terminal
 /// answers those, so their answer ends the wait), and of one that says it shows sixel, whether it
-/// draws one — with `TERM_PROGRAM` and `TERM` as hints only, within a short limit. Under tmux,
+/// draws one — with `TERM_PROGRAM` and `TERM` as hints only, within a short limit; and its
+/// background's colour, for the `auto` theme. Under tmux,
 /// pictures pass through only when tmux is told to let them (`allow-passthrough`), which it cannot
 /// be asked: characters there, unless chosen by name.
 enum GraphicsProbe {
@@ -24,10 +25,17 @@ enum GraphicsProbe {
         /// The test sixel moved the cursor down (`CSI row ; column R` past the first row): it was
         /// drawn. Nil until the cursor's place came back.
         var sixelDrawn: Bool?
+        /// `OSC 11`: the terminal's background colour, each channel 0…1.
+        var background: (red: Double, green: Double, blue: Double)?
+
+        /// Whether the background is light (its luminance past half), when the terminal said.
+        var lightBackground: Bool? {
+            background.map { 0.2126 * $0.red + 0.7152 * $0.green + 0.0722 * $0.blue > 0.5 }
+        }
 
         static func == (a: Answers, b: Answers) -> Bool {
             a.kitty == b.kitty && a.sixel == b.sixel && a.attributes == b.attributes && a.cell?.width == b.cell?.width && a.cell?.height == b.cell?.height
-                && a.sixelDrawn == b.sixelDrawn
+                && a.sixelDrawn == b.sixelDrawn && a.lightBackground == b.lightBackground
         }
 
         /// Reads what the terminal sent back: `ESC _ G i=31;OK ESC \`, `CSI 6 ; h ; w t`,
@@ -35,6 +43,7 @@ enum GraphicsProbe {
         init(parsing bytes: [UInt8]) {
             let text = String(decoding: bytes, as: UTF8.self)
             kitty = text.contains("\u{1B}_Gi=31;OK")
+            background = Self.background(in: text)
             var rest = Substring(text)
             while let start = rest.range(of: "\u{1B}[") {
                 let body = rest[start.upperBound...]
@@ -59,11 +68,29 @@ enum GraphicsProbe {
         }
 
         init() {}
+
+        /// `ESC ] 11 ; rgb:R/G/B` (each channel one to four hex digits) ended by ST or BEL.
+        private static func background(in text: String) -> (red: Double, green: Double, blue: Double)? {
+            guard let start = text.range(of: "\u{1B}]11;rgb:") else { return nil }
+            let body = text[start.upperBound...].prefix { $0.isHexDigit || $0 == "/" }
+            let channels = body.split(separator: "/", omittingEmptySubsequences: false)
+            guard channels.count == 3, channels.allSatisfy({ (1...4).contains($0.count) }) else { return nil }
+            let values = channels.compactMap { channel in UInt32(channel, radix: 16).map { Double($0) / Double((1 << (4 * channel.count)) - 1) } }
+            return values.count == 3 ? (values[0], values[1], values[2]) : nil
+        }
     }
 
-    /// What the terminal is asked: the kitty query (a 1×1 picture it is asked only to check), the
-    /// cell size, then the device attributes.
-    static let query = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[c".utf8)
+    /// Whether the terminal's background is light: its answer, else `COLORFGBG` (`fg;bg`, set by
+    /// rxvt and Konsole: a background of 7 or 15 is light); nil when nothing says.
+    static func lightBackground(_ answers: Answers?, environment: [String: String]) -> Bool? {
+        if let light = answers?.lightBackground { return light }
+        guard let last = environment["COLORFGBG"]?.split(separator: ";").last, let background = Int(last) else { return nil }
+        return background == 7 || background == 15
+    }
+
+    /// What the terminal is asked: its background colour, the kitty query (a 1×1 picture it is
+    /// asked only to check), the cell size, then the device attributes.
+    static let query = Array("\u{1B}]11;?\u{1B}\\\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[16t\u{1B}[c".utf8)
 
     /// Asked of a terminal that says it shows sixel (some say so and draw nothing): on the
     /// alternate screen, from its first row, a sixel picture 600 pixels tall with no pixel set
@@ -108,9 +135,9 @@ enum GraphicsProbe {
 
     /// Asks the terminal on `input`/`output` (raw, echo off, restored after) and waits up to
     /// `limit` for the device attributes: a terminal that answers slowly or never costs that, once.
-    /// One that says it shows sixel (and not kitty's way) is then asked to draw one, and waited
-    /// for up to `limit` again for where the cursor went.
-    static func ask(input: Int32, output: Int32, limit: Duration = .milliseconds(400)) -> Answers? {
+    /// One that says it shows sixel (and not kitty's way) is then asked to draw one, when it may
+    /// show `pictures`, and waited for up to `limit` again for where the cursor went.
+    static func ask(input: Int32, output: Int32, limit: Duration = .milliseconds(400), pictures: Bool = true) -> Answers? {
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return nil }
         var raw = saved
@@ -123,7 +150,7 @@ enum GraphicsProbe {
         defer { tcsetattr(input, TCSANOW, &saved) }
         guard var received = exchange(query, input: input, output: output, limit: limit, until: { $0.attributes }) else { return nil }
         let first = Answers(parsing: received)
-        if first.sixel, !first.kitty {
+        if pictures, first.sixel, !first.kitty {
             received += exchange(sixelCheck, input: input, output: output, limit: limit, until: { $0.sixelDrawn != nil }) ?? []
         }
         return Answers(parsing: received)

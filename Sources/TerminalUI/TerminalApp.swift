@@ -90,11 +90,13 @@ public final class TerminalApp {
             throw TerminalUnavailable(userMessage: "Cannot set up signal handling for the terminal.")
         }
         // Asked before curses reads the input, so the terminal's answers never reach it as keys.
-        let decision = decideGraphics(settings, ascii: glyphs == .ascii)
+        let environment = ProcessInfo.processInfo.environment
+        let (decision, answers) = decideGraphics(settings, ascii: glyphs == .ascii, environment: environment)
         if let (_, cell) = decision.pictures { settings.pixels?.use(cellSize: cell) }
         let pictures = decision.pictures.map { PicturePresenter(graphics: $0.0) }
         let backend = try CursesBackend(output: stdout, input: stdin)
-        let theme = UITheme.chosen(settings.theme, noColor: settings.noColor, colorCount: backend.colorCount)
+        let theme = UITheme.chosen(settings.theme, noColor: settings.noColor, colorCount: backend.colorCount,
+                                   lightBackground: GraphicsProbe.lightBackground(answers, environment: environment))
         let options = RenderOptions(glyphs: glyphs, theme: theme)
         var current: Program? = program
         while let program = current {
@@ -107,14 +109,19 @@ public final class TerminalApp {
         backend.close()
     }
 
-    /// Pictures or characters for this terminal (see `GraphicsProbe`).
-    private static func decideGraphics(_ settings: Settings, ascii: Bool) -> (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?) {
-        let environment = ProcessInfo.processInfo.environment
-        guard settings.pixels != nil, ![.off, .braille, .blocks, .ascii].contains(settings.graphics), !ascii else { return (nil, nil) }
+    /// Pictures or characters for this terminal, and what it answered when asked (see
+    /// `GraphicsProbe`): it is asked for pictures, or for its background under the `auto` theme
+    /// (not under tmux, which answers for itself).
+    private static func decideGraphics(_ settings: Settings, ascii: Bool, environment: [String: String])
+        -> (decision: (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?), answers: GraphicsProbe.Answers?) {
+        let picturesWanted = settings.pixels != nil && ![.off, .braille, .blocks, .ascii].contains(settings.graphics) && !ascii
         let windowCell = GraphicsProbe.windowCell(STDOUT_FILENO)
-        let mayAsk = environment["TMUX"] == nil && (settings.graphics == .auto || windowCell == nil)
-        let answers = mayAsk ? GraphicsProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO) : nil
-        return GraphicsProbe.decide(settings.graphics, environment: environment, ascii: ascii, answers: answers, windowCell: windowCell)
+        let forPictures = picturesWanted && (settings.graphics == .auto || windowCell == nil)
+        let forTheme = settings.theme == .auto && !settings.noColor
+        let mayAsk = environment["TMUX"] == nil && (forPictures || forTheme)
+        let answers = mayAsk ? GraphicsProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, pictures: forPictures) : nil
+        guard picturesWanted else { return ((nil, nil), answers) }
+        return (GraphicsProbe.decide(settings.graphics, environment: environment, ascii: ascii, answers: answers, windowCell: windowCell), answers)
     }
 
     private func runLoop() async {

@@ -5,6 +5,7 @@ import Geometry
 import MapRender
 import PixelRender
 import TerminalCanvas
+import TerminalRender
 import Testing
 import TileFormats
 import UserFiles
@@ -21,6 +22,29 @@ import UserFiles
         let partial = GraphicsProbe.Answers(parsing: Array("\u{1B}[6;99999;0t\u{1B}[?6".utf8))
         #expect(!partial.attributes && partial.cell == nil)
         #expect(GraphicsProbe.Answers(parsing: Array(repeating: 0x1B, count: 5_000)) == GraphicsProbe.Answers())
+    }
+
+    /// The background's colour (`OSC 11`, in any of its digit counts, ended by ST or BEL), and
+    /// `COLORFGBG` when the terminal did not say.
+    @Test func aLightBackgroundIsHeardOrHinted() {
+        func light(_ answer: String, _ environment: [String: String] = [:]) -> Bool? {
+            GraphicsProbe.lightBackground(GraphicsProbe.Answers(parsing: Array(answer.utf8)), environment: environment)
+        }
+        #expect(light("\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?62c") == true)
+        #expect(light("\u{1B}]11;rgb:fff/fff/eee\u{07}") == true)
+        #expect(light("\u{1B}]11;rgb:00/2b/36\u{1B}\\") == false)
+        // Bright blue is dark to read on, however bright its channel.
+        #expect(light("\u{1B}]11;rgb:0000/0000/ffff\u{1B}\\") == false)
+        // Hostile or broken answers say nothing.
+        for broken in ["\u{1B}]11;rgb:fffff/ffff/ffff\u{07}", "\u{1B}]11;rgb:ff/ff\u{07}", "\u{1B}]11;rgb:zz/ff/ff\u{07}", "\u{1B}]11;"] {
+            #expect(light(broken) == nil, "\(broken.debugDescription)")
+        }
+        #expect(light("", ["COLORFGBG": "0;15"]) == true && light("", ["COLORFGBG": "15;default;0"]) == false && light("", ["COLORFGBG": "x"]) == nil)
+        // The terminal's own answer outranks the hint.
+        #expect(light("\u{1B}]11;rgb:0/0/0\u{07}", ["COLORFGBG": "0;15"]) == false)
+        #expect(UITheme.chosen(.auto, noColor: false, colorCount: 256, lightBackground: true).map == .light)
+        #expect(UITheme.chosen(.dark, noColor: false, colorCount: 256, lightBackground: true).map != .light)
+        #expect(UITheme.chosen(.auto, noColor: false, colorCount: 256, lightBackground: nil).map != .light)
     }
 
     @Test func theSettingTheAnswersAndTmuxDecide() {
