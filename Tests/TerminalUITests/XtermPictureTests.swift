@@ -102,7 +102,9 @@ final class XServer {
 
     private init(display: String, scratch: URL, server: pid_t) { self.display = display; self.scratch = scratch; self.server = server }
 
-    /// Starts Xvfb on the first free display from :90, and waits for its socket.
+    /// Starts Xvfb on the first free display from :90, and waits for its socket — its own: two
+    /// tests (or two test runs) starting at once may both find a display free, and the one whose
+    /// server lost the race (its lock file names the other's process) goes on to the next.
     static func start() throws -> XServer {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-x-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -110,16 +112,33 @@ final class XServer {
         // would be taken for this server's before it listens.
         for number in 90..<140 where !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
             && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            let pid = try CleanSpawn.start("/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
+            // `-noreset`: by default the server starts over when its last client leaves (a probe,
+            // a photograph), and a client connecting meanwhile is refused.
+            let pid = try CleanSpawn.start("/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x900x24", "-nolisten", "tcp", "-noreset"],
                                            output: scratch.appendingPathComponent("xvfb.log").path)
             for _ in 0..<100 {
-                if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { return XServer(display: ":\(number)", scratch: scratch, server: pid) }
+                if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)"), lockHolder(number) == pid {
+                    // The socket is made before the server listens on it (a client then is refused:
+                    // "Can't open display"); it is ready once it answers.
+                    let server = XServer(display: ":\(number)", scratch: scratch, server: pid)
+                    for _ in 0..<200 {
+                        if (try? server.run("/usr/bin/xwininfo", ["-display", server.display, "-root"])) != nil { return server }
+                        usleep(50_000)
+                    }
+                    break
+                }
                 if waitpid(pid, nil, WNOHANG) == pid { break }
                 usleep(50_000)
             }
             Self.stop(pid)
         }
         throw Failure(description: "no display for Xvfb between :90 and :139")
+    }
+
+    /// The process that holds display `number`'s lock (Xvfb writes its pid there).
+    private static func lockHolder(_ number: Int) -> pid_t? {
+        (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .ascii))
+            .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     static func stop(_ pid: pid_t) {
@@ -177,7 +196,14 @@ final class XServer {
             }
             usleep(100_000)
         }
-        throw Failure(description: "the xterm window did not appear")
+        // What xterm and the server said, and who holds the display: for a failure to explain itself.
+        let said = ["xterm.log", "xvfb.log"].map { name in
+            let text = (try? String(contentsOf: scratch.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            return "\(name): \(text.suffix(400).trimmingCharacters(in: .whitespacesAndNewlines))"
+        }
+        let number = Int(display.dropFirst()) ?? -1
+        throw Failure(description: "the xterm window did not appear on \(display) (server \(server), lock held by \(Self.lockHolder(number).map(String.init) ?? "none")); "
+                      + said.joined(separator: "; "))
     }
 
     /// The whole screen, as a picture.
