@@ -44,7 +44,7 @@ public enum TerminalGraphics {
             let end = min(offset + kittyChunk, compressed.count)
             let more = end < compressed.count ? 1 : 0
             let control = offset == 0
-                ? "a=T,f=\(opaque ? 24 : 32),o=z,s=\(image.width),v=\(image.height),i=\(id),c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2,m=\(more)"
+                ? "a=T,f=\(opaque ? 24 : 32),o=z,s=\(image.width),v=\(image.height),i=\(id),p=1,c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2,m=\(more)"
                 : "m=\(more)"
             out += Array("\u{1B}_G\(control);".utf8)
             out += compressed[offset..<end]
@@ -56,6 +56,15 @@ public enum TerminalGraphics {
 
     /// Removes image `id` and its placements (when a map closes, or pixels give way to cells).
     public static func kittyDelete(id: UInt32) -> [UInt8] { Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8) }
+
+    /// Takes image `id`'s placement away; the terminal keeps its pixels, to be placed again.
+    public static func kittyHide(id: UInt32) -> [UInt8] { Array("\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\".utf8) }
+
+    /// Image `id`, already transmitted, shown again at the cursor as `kitty` shows it (its one
+    /// placement replaced), the cursor not moved: a few dozen bytes instead of the picture.
+    public static func kittyPlace(id: UInt32, columns: Int, rows: Int, zIndex: Int = -1) -> [UInt8] {
+        Array("\u{1B}_Ga=p,i=\(id),p=1,c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2\u{1B}\\".utf8)
+    }
 
     /// `image` as a sixel sequence (DCS … ST), its 256 colours chosen by libsixel for it.
     public static func sixel(_ image: RasterImage) throws(PixelMapError) -> [UInt8] {

@@ -9,7 +9,9 @@ import TileFormats
 
 /// Puts the map view's picture on the terminal after each frame, where the frame left the map's
 /// cells blank. kitty: transmitted once per picture and placed under every cell with a background
-/// of its own (cards and panels cover it; names and marks are text on it). sixel and iTerm2: the
+/// of its own (cards and panels cover it; names and marks are text on it); the map view's picture
+/// and the overview's each under an id of their own, kept by the terminal while the other shows,
+/// so going back to one places it again without sending it. sixel and iTerm2: the
 /// picture is written over the map's cells, then the text the frame puts there (names, marks,
 /// cards) is written again over it — only the band of cell rows from the first to the last where
 /// the picture's pixels or that text changed (a card closed sends the picture under its rows).
@@ -18,17 +20,21 @@ final class PicturePresenter {
     let graphics: GraphicsProtocol
     /// The picture on the terminal, where, and the text written over it; kept so its pixels stay
     /// the same array (compared by address) and a frame that changed nothing sends nothing.
-    private var shown: (picture: RasterImage, rect: Rect, text: [Cell])?
+    private var shown: (picture: RasterImage, rect: Rect, text: [Cell], id: UInt32)?
+    /// The pictures kitty holds, by id (the map view's and the overview's).
+    private var held: [UInt32: RasterImage] = [:]
     /// The last picture's encodings (sixel, iTerm2), by the band of cell rows encoded (all of them,
     /// or those under a card): text changing again over a band sends it without encoding again.
     private var encoded: (picture: RasterImage, bands: [Range<Int>: [UInt8]])?
     /// How many encodings were made (tests: text changes do not encode a band twice).
     private(set) var encodingsMade = 0
-    /// The map view's picture with its lines drawn in, and the picture and lines it was made from.
-    private var lined: (base: RasterImage, lines: [MapOverlays.Line], picture: RasterImage)?
+    /// Each id's picture with its lines drawn in, and the picture and lines it was made from.
+    private var lined: [UInt32: (base: RasterImage, lines: [MapOverlays.Line], picture: RasterImage)] = [:]
 
-    /// kitty's id for the map picture, and the z-index that puts it under cells with a background.
-    static let pictureID: UInt32 = 1
+    /// kitty's ids for the map view's picture and the overview's, and the z-index that puts them
+    /// under cells with a background.
+    static let mapPictureID: UInt32 = 1
+    static let overviewPictureID: UInt32 = 2
     static let underBackgrounds = -1_073_741_825
 
     init(graphics: GraphicsProtocol) { self.graphics = graphics }
@@ -37,21 +43,29 @@ final class PicturePresenter {
     /// it already does. `repaint` is set when the cells must all be drawn again (a sixel picture
     /// taken away leaves its pixels until they are).
     func update(for state: AppState, frame: Frame, theme: MapTheme) -> (bytes: [UInt8], repaint: Bool) {
-        guard let (image, rect) = Self.shown(state, frame: frame), let drawn = image.pixels,
+        guard let (image, rect, id) = Self.shown(state, frame: frame), let drawn = image.pixels,
               image.request.columns == rect.width, image.request.rows == rect.height, !rect.isEmpty else {
             return takeAway()
         }
-        let picture = withLines(drawn, of: image, state: state, theme: theme)
+        let picture = withLines(drawn, of: image, id: id, state: state, theme: theme)
         let text = Self.cells(of: frame, in: rect)
-        if let shown, Self.same(shown.picture, picture), shown.rect == rect, graphics == .kitty || shown.text == text { return ([], false) }
+        if let shown, Self.same(shown.picture, picture), shown.rect == rect, shown.id == id, graphics == .kitty || shown.text == text {
+            return ([], false)
+        }
         var out = Array("\u{1B}7".utf8)
         switch graphics {
         case .kitty:
+            if let shown, shown.id != id { out += TerminalGraphics.kittyHide(id: shown.id) }
             out += Array("\u{1B}[\(rect.y + 1);\(rect.x + 1)H".utf8)
-            out += TerminalGraphics.kittyDelete(id: Self.pictureID)
-            out += TerminalGraphics.kitty(picture, id: Self.pictureID, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+            if let kept = held[id], Self.same(kept, picture) {
+                out += TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+            } else {
+                if held[id] != nil { out += TerminalGraphics.kittyDelete(id: id) }
+                out += TerminalGraphics.kitty(picture, id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+                held[id] = picture
+            }
         case .sixel, .iterm:
-            let rows = Self.changedRows(from: shown, to: picture, text: text, in: rect)
+            let rows = Self.changedRows(from: shown.flatMap { $0.id == id ? ($0.picture, $0.rect, $0.text) : nil }, to: picture, text: text, in: rect)
             let band = Rect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
             let cellHeight = picture.height / rect.height
             let pixels = rows.count == rect.height ? picture : picture.band(rows.lowerBound * cellHeight..<rows.upperBound * cellHeight)
@@ -61,7 +75,7 @@ final class PicturePresenter {
             out += Self.textOver(frame, in: band, picture: pixels)
         }
         out += Array("\u{1B}8".utf8)
-        shown = (picture, rect, text)
+        shown = (picture, rect, text, id)
         return (out, false)
     }
 
@@ -82,14 +96,15 @@ final class PicturePresenter {
         return first..<(last + 1)
     }
 
-    /// The drawing the screen shows and where: the map view's, or the overview's basemap under its caption row.
-    private static func shown(_ state: AppState, frame: Frame) -> (MapImage, Rect)? {
+    /// The drawing the screen shows, where, and its id: the map view's, or the overview's basemap
+    /// under its caption row.
+    private static func shown(_ state: AppState, frame: Frame) -> (MapImage, Rect, UInt32)? {
         switch state.screen {
         case .map(let map):
-            return map.image.map { ($0, ScreenLayout.mapRect(width: frame.width, height: frame.height)) }
+            return map.image.map { ($0, ScreenLayout.mapRect(width: frame.width, height: frame.height), mapPictureID) }
         case .main:
             guard let overview = state.layout?.main.overview, let image = state.overview.basemap else { return nil }
-            return (image, Rect(x: overview.x, y: overview.y + 1, width: overview.width, height: overview.height - 1))
+            return (image, Rect(x: overview.x, y: overview.y + 1, width: overview.width, height: overview.height - 1), overviewPictureID)
         default:
             return nil
         }
@@ -98,30 +113,31 @@ final class PicturePresenter {
     /// `picture` with the lines laid over it drawn into it — the map view's route, ruler, outlines
     /// and track, the overview's extents: made again only when the picture or the lines change.
     /// The cells leave them out.
-    private func withLines(_ picture: RasterImage, of image: MapImage, state: AppState, theme: MapTheme) -> RasterImage {
+    private func withLines(_ picture: RasterImage, of image: MapImage, id: UInt32, state: AppState, theme: MapTheme) -> RasterImage {
         let lines: [MapOverlays.Line] = switch state.screen {
         case .map(let map): Renderer.mapOverlays(map, state: state).lines(theme: theme, viewport: image.request.viewport)
         case .main: Renderer.overviewLines(state, theme: theme)
         default: []
         }
         guard !lines.isEmpty else { return picture }
-        if let lined, Self.same(lined.base, picture), lined.lines == lines { return lined.picture }
+        if let lined = lined[id], Self.same(lined.base, picture), lined.lines == lines { return lined.picture }
         let drawn = PixelMap.overlaid(picture, view: image.request, lines: lines) ?? picture
-        lined = (picture, lines, drawn)
+        lined[id] = (picture, lines, drawn)
         return drawn
     }
 
-    /// Nothing to show: the last picture taken away.
+    /// Nothing to show: the last picture taken away (kitty keeps it, to be placed again).
     private func takeAway() -> (bytes: [UInt8], repaint: Bool) {
-        guard shown != nil else { return ([], false) }
+        guard let taken = shown else { return ([], false) }
         shown = nil
         encoded = nil
-        lined = nil
-        return graphics == .kitty ? (TerminalGraphics.kittyDelete(id: Self.pictureID), false) : ([], true)
+        return graphics == .kitty ? (TerminalGraphics.kittyHide(id: taken.id), false) : ([], true)
     }
 
-    /// The bytes when leaving the screen for good.
-    func close() -> [UInt8] { graphics == .kitty && shown != nil ? TerminalGraphics.kittyDelete(id: Self.pictureID) : [] }
+    /// The bytes when leaving the screen for good: every picture kitty holds deleted.
+    func close() -> [UInt8] {
+        graphics == .kitty ? held.keys.sorted().flatMap { TerminalGraphics.kittyDelete(id: $0) } : []
+    }
 
     /// The encoding of `pixels`, cell rows `rows` of `whole` shown in `rect`: kept while `whole`
     /// is shown (the whole and seven bands at most).

@@ -157,9 +157,45 @@ import UserFiles
         // The same picture under other text: nothing to send.
         _ = frame.put("Name", x: 3, y: 3)
         #expect(presenter.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty)
-        // No picture any more: it is deleted.
+        // No picture any more: its placement taken away, its pixels kept by the terminal…
         let gone = presenter.update(for: Self.mapState(nil), frame: frame, theme: MapTheme())
-        #expect(String(decoding: gone.bytes, as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\" && !gone.repaint)
+        #expect(String(decoding: gone.bytes, as: UTF8.self) == "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\" && !gone.repaint)
+        // … so the same picture back is placed again, not sent; leaving for good deletes it.
+        let back = String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        #expect(back == "\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1,p=1,c=20,r=6,z=-1073741825,C=1,q=2\u{1B}\\\u{1B}8")
+        #expect(String(decoding: presenter.close(), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\")
+    }
+
+    /// The overview's picture and the map view's have ids of their own: going from one screen to
+    /// the other and back sends neither again; a new drawing is sent in place of the old.
+    @Test @UIActor func theOverviewAndTheMapAreEachSentOnce() throws {
+        let presenter = PicturePresenter(graphics: .kitty)
+        var main = AppState(portalHost: "h", webMapID: .exploreMaine, phase: .loaded)
+        _ = App.update(&main, .terminal(.resized(Display(width: 100, height: 30))))
+        let pane = try #require(main.layout?.main.overview)
+        let viewport = MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 3)
+        var image = MapImage(picture: MapPicture(frame: Frame(width: pane.width, height: pane.height - 1)),
+                             request: MapRequest(viewport: viewport, columns: pane.width, rows: pane.height - 1))
+        image.pixels = RasterImage(width: pane.width * 4, height: (pane.height - 1) * 8,
+                                   rgba: [UInt8](repeating: 255, count: pane.width * 4 * (pane.height - 1) * 8 * 4))
+        main.overview.basemap = image
+        var map = Self.mapState(Self.picture)
+        _ = App.update(&map, .terminal(.resized(Display(width: 20, height: 8))))
+        let screen = Frame(width: 100, height: 30), small = Frame(width: 20, height: 8)
+        func sent(_ state: AppState, _ frame: Frame) -> String {
+            String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        }
+        #expect(sent(main, screen).contains("a=T,f=24,o=z,s=\(pane.width * 4),v=\((pane.height - 1) * 8),i=2,"))
+        let toMap = sent(map, small)
+        #expect(toMap.hasPrefix("\u{1B}7\u{1B}_Ga=d,d=i,i=2,q=2\u{1B}\\") && toMap.contains("a=T,f=24,o=z,s=80,v=48,i=1,"))
+        let toMain = sent(main, screen)
+        #expect(toMain.contains("a=d,d=i,i=1,") && toMain.contains("a=p,i=2,p=1,") && !toMain.contains("a=T"))
+        let again = sent(map, small)
+        #expect(again.contains("a=p,i=1,p=1,") && !again.contains("a=T"))
+        // A new drawing of the map view: the old one's pixels freed, the new one sent.
+        let redrawn = sent(Self.mapState(RasterImage(width: 80, height: 48, rgba: [UInt8](repeating: 9, count: 80 * 48 * 4))), small)
+        #expect(redrawn.contains("a=d,d=I,i=1,") && redrawn.contains("a=T,f=32,") && redrawn.contains("i=1,"))
+        #expect(String(decoding: presenter.close(), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\\u{1B}_Ga=d,d=I,i=2,q=2\u{1B}\\")
     }
 
     /// On the main screen the overview's basemap is the picture, under the pane's caption row.
