@@ -111,14 +111,15 @@ public final class TerminalApp {
 
     /// Pictures or characters for this terminal, and what it answered when asked (see
     /// `GraphicsProbe`): it is asked for pictures, or for its background under the `auto` theme
-    /// (not under tmux, which answers for itself).
+    /// (not under tmux, which answers for itself, nor on the Linux console, which shows no
+    /// pictures and would print the questions it does not know).
     private static func decideGraphics(_ settings: Settings, ascii: Bool, environment: [String: String])
         -> (decision: (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?), answers: GraphicsProbe.Answers?) {
         let picturesWanted = settings.pixels != nil && ![.off, .braille, .blocks, .ascii].contains(settings.graphics) && !ascii
         let windowCell = GraphicsProbe.windowCell(STDOUT_FILENO)
         let forPictures = picturesWanted && (settings.graphics == .auto || windowCell == nil)
         let forTheme = settings.theme == .auto && !settings.noColor
-        let mayAsk = environment["TMUX"] == nil && (forPictures || forTheme)
+        let mayAsk = environment["TMUX"] == nil && environment["TERM"] != "linux" && (forPictures || forTheme)
         let answers = mayAsk ? GraphicsProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, pictures: forPictures) : nil
         guard picturesWanted else { return ((nil, nil), answers) }
         return (GraphicsProbe.decide(settings.graphics, environment: environment, ascii: ascii, answers: answers, windowCell: windowCell), answers)
