@@ -9,9 +9,9 @@ import UserFiles
 /// screen is set up — the kitty graphics query, then primary device attributes (every terminal
 /// answers those, so their answer ends the wait), and of one that says it shows sixel, whether it
 /// draws one — with `TERM_PROGRAM` and `TERM` as hints only, within a short limit; and its
-/// background's colour, for the `auto` theme. Under tmux,
-/// pictures pass through only when tmux is told to let them (`allow-passthrough`), which it cannot
-/// be asked: characters there, unless chosen by name.
+/// background's colour, for the `auto` theme. Under tmux, pictures pass through only when tmux is
+/// told to let them (`allow-passthrough`), which it cannot be asked: characters there, unless
+/// chosen by name.
 enum GraphicsProbe {
     /// What the terminal answered.
     struct Answers: Equatable {

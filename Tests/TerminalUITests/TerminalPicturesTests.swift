@@ -145,6 +145,20 @@ import UserFiles
         return state
     }
 
+    /// The main screen at 100×30 with an overview basemap in pixels (4×8-pixel cells), and its pane.
+    static func mainState() throws -> (AppState, Rect) {
+        var state = AppState(portalHost: "h", webMapID: .exploreMaine, phase: .loaded)
+        _ = App.update(&state, .terminal(.resized(Display(width: 100, height: 30))))
+        let pane = try #require(state.layout?.main.overview)
+        let viewport = MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 3)
+        var image = MapImage(picture: MapPicture(frame: Frame(width: pane.width, height: pane.height - 1)),
+                             request: MapRequest(viewport: viewport, columns: pane.width, rows: pane.height - 1))
+        image.pixels = RasterImage(width: pane.width * 4, height: (pane.height - 1) * 8,
+                                   rgba: [UInt8](repeating: 255, count: pane.width * 4 * (pane.height - 1) * 8 * 4))
+        state.overview.basemap = image
+        return (state, pane)
+    }
+
     static let picture = RasterImage(width: 80, height: 48, rgba: Array([[UInt8]](repeating: [10, 120, 200, 255], count: 80 * 48).joined()))
 
     @Test @UIActor func kittySendsAPictureOnceAndTakesItAway() {
@@ -170,15 +184,7 @@ import UserFiles
     /// the other and back sends neither again; a new drawing is sent in place of the old.
     @Test @UIActor func theOverviewAndTheMapAreEachSentOnce() throws {
         let presenter = PicturePresenter(graphics: .kitty)
-        var main = AppState(portalHost: "h", webMapID: .exploreMaine, phase: .loaded)
-        _ = App.update(&main, .terminal(.resized(Display(width: 100, height: 30))))
-        let pane = try #require(main.layout?.main.overview)
-        let viewport = MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 3)
-        var image = MapImage(picture: MapPicture(frame: Frame(width: pane.width, height: pane.height - 1)),
-                             request: MapRequest(viewport: viewport, columns: pane.width, rows: pane.height - 1))
-        image.pixels = RasterImage(width: pane.width * 4, height: (pane.height - 1) * 8,
-                                   rgba: [UInt8](repeating: 255, count: pane.width * 4 * (pane.height - 1) * 8 * 4))
-        main.overview.basemap = image
+        let (main, pane) = try Self.mainState()
         var map = Self.mapState(Self.picture)
         _ = App.update(&map, .terminal(.resized(Display(width: 20, height: 8))))
         let screen = Frame(width: 100, height: 30), small = Frame(width: 20, height: 8)
@@ -200,15 +206,7 @@ import UserFiles
 
     /// On the main screen the overview's basemap is the picture, under the pane's caption row.
     @Test @UIActor func theOverviewsPictureGoesUnderItsCaption() throws {
-        var state = AppState(portalHost: "h", webMapID: .exploreMaine, phase: .loaded)
-        _ = App.update(&state, .terminal(.resized(Display(width: 100, height: 30))))
-        let pane = try #require(state.layout?.main.overview)
-        let viewport = MapViewport(center: MercatorPoint(x: 0, y: 0), zoom: 3)
-        var image = MapImage(picture: MapPicture(frame: Frame(width: pane.width, height: pane.height - 1)),
-                             request: MapRequest(viewport: viewport, columns: pane.width, rows: pane.height - 1))
-        image.pixels = RasterImage(width: pane.width * 4, height: (pane.height - 1) * 8,
-                                   rgba: [UInt8](repeating: 255, count: pane.width * 4 * (pane.height - 1) * 8 * 4))
-        state.overview.basemap = image
+        let (state, pane) = try Self.mainState()
         let text = String(decoding: PicturePresenter(graphics: .kitty).update(for: state, frame: Frame(width: 100, height: 30), theme: MapTheme()).bytes, as: UTF8.self)
         #expect(text.hasPrefix("\u{1B}7\u{1B}[\(pane.y + 2);\(pane.x + 1)H") && text.contains("c=\(pane.width),r=\(pane.height - 1),"))
     }
