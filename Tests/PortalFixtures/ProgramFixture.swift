@@ -15,14 +15,17 @@ public enum ProgramFixture {
     public static let display = Display(width: 120, height: 40)
 
     /// A program on the web map `webMap` of the portal at `portal`, told the display's size and
-    /// started; returns once `until` holds (by default: loaded, or failed to load), or after three
+    /// started with the preferences `preferences` makes of the defaults; returns once `until` holds (by default: loaded, or failed to load), or after three
     /// minutes: a machine busy with the rest of the suite can take more than one.
     public static func started(portal: URL, webMap: String = SampleFixture.webMapID, display: Display = display,
                                http: HTTPClient = HTTPClient(), cache: HTTPCache? = nil,
-                               until done: @escaping (AppState) -> Bool = ProgramFixture.settledLoad) async -> Program {
+                               until done: @escaping (AppState) -> Bool = ProgramFixture.settledLoad,
+                               preferences: (inout Preferences) -> Void = { _ in }) async -> Program {
         let library = OfflineLibrary(root: SampleFixture.scratchLibrary().root, portalKey: "tests", webMap: ItemID(webMap)!)
         let runtime = Runtime(library: library, http: http) { PortalClient(portal: portal, http: http, cache: cache) }
-        let program = Program(state: AppState(portalHost: "start", webMapID: ItemID(webMap)!), runtime: runtime)
+        var state = AppState(portalHost: "start", webMapID: ItemID(webMap)!)
+        preferences(&state.preferences)
+        let program = Program(state: state, runtime: runtime)
         program.send(.terminal(.resized(display)))
         program.send(.started)
         await settle(program, timeout: .seconds(180), until: done)
