@@ -5,10 +5,18 @@ import Synchronization
 /// read by the map view's drawing. Nil: the map is drawn in characters.
 public final class PixelDrawing: Sendable {
     private let cell = Mutex<(width: Int, height: Int)?>(nil)
+    private let pansAtOnce = Mutex(false)
 
     public init() {}
 
     public var cellSize: (width: Int, height: Int)? { cell.withLock { $0 } }
 
     public func use(cellSize: (width: Int, height: Int)?) { cell.withLock { $0 = cellSize } }
+
+    /// Whether a pan first shows the last picture moved, while its own is drawn: worth it where
+    /// sending a picture costs less than drawing one (kitty's), not where encoding it costs more (sixel's).
+    public var showsPansAtOnce: Bool {
+        get { pansAtOnce.withLock { $0 } }
+        set { pansAtOnce.withLock { $0 = newValue } }
+    }
 }

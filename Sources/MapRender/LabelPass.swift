@@ -103,6 +103,17 @@ public struct LabelPass: Sendable {
         self.marks = marks; self.labels = labels; self.attribution = attribution
     }
 
+    /// The same marks and names `columns` cells right and `rows` down (a view moved the other
+    /// way): what a pan shows at once, before the view's own pass is made.
+    public func moved(columns: Int, rows: Int) -> LabelPass {
+        var moved = self
+        for index in moved.marks.indices { moved.marks[index].column += columns; moved.marks[index].row += rows }
+        for index in moved.labels.indices {
+            moved.labels[index].spots = moved.labels[index].spots.map { MapLabel.Spot(column: $0.column + columns, row: $0.row + rows) }
+        }
+        return moved
+    }
+
     /// Draws into `rect`: marks (the last of a cell wins), then names by rank (ties in the order
     /// given), each at its first spot whose cells and a cell either side (a padded name's padding)
     /// are free of marks, names and the attribution, and not within a few rows of a map name of the

@@ -77,7 +77,7 @@ struct LayerPainter {
     func lineWidth(_ context: FeatureContext) -> (width: Double, dasharray: [Double]) {
         let dashes: [Double]
         if let fixed = fixedPaint["line-dasharray"] {
-            dashes = fixed.array.compactMap(\.double) ?? []
+            dashes = fixed.array.compactMap(\.double)
         } else {
             dashes = layer.paint["line-dasharray"].map { StyleExpression.evaluate($0, context) }?.array.compactMap(\.double) ?? []
         }

@@ -53,6 +53,41 @@ public struct PixelMap {
         return PixelMap(canvas: canvas, names: names, report: report, problems: problems)
     }
 
+    /// The drawing as the map view keeps it: blank cells (the picture shows through them) holding
+    /// the names placed for the pixels, and the pixels.
+    public func image(for cells: MapRequest) -> MapImage {
+        var image = MapImage(picture: MapPicture(frame: Frame(width: cells.columns, height: cells.rows), names: names, colors: cells.colors),
+                             request: cells, report: report, problems: problems)
+        image.pixels = canvas.image()
+        return image
+    }
+
+    /// A pan's picture at once, while its own is drawn: `drawn`'s pixels moved by the whole pixels
+    /// between the two views (both corners are on the world's pixel grid, so what shows in both is
+    /// exactly where the new drawing puts it), the strip that comes into view in the picture's mean
+    /// colour, and its names moved by the nearest whole cells. Nil unless `cells` is `drawn`'s view
+    /// moved by less than its size, at the same scale and size, drawn the same way.
+    public static func atHand(from drawn: MapImage, for cells: MapRequest) -> MapImage? {
+        let before = drawn.request
+        guard let picture = drawn.pixels, !drawn.isAtHand, cells.columns == before.columns, cells.rows == before.rows,
+              cells.columns > 0, cells.rows > 0, cells.viewport.zoom == before.viewport.zoom, cells.mode == before.mode,
+              cells.hiddenLayers == before.hiddenLayers, cells.colors == before.colors, cells.lightTheme == before.lightTheme,
+              picture.width % cells.columns == 0, picture.height % cells.rows == 0 else { return nil }
+        let cell = (width: picture.width / cells.columns, height: picture.height / cells.rows)
+        let old = Geometry(before, cell: cell).projection, new = Geometry(cells, cell: cell).projection
+        let dx = ((new.left - old.left) * new.scale).rounded(), dy = ((old.top - new.top) * new.scale).rounded()
+        guard dx.isFinite, dy.isFinite, abs(dx) < Double(picture.width), abs(dy) < Double(picture.height), dx != 0 || dy != 0 else { return nil }
+        let (shiftX, shiftY) = (dx.clampedInt(), dy.clampedInt())
+        var image = MapImage(picture: MapPicture(frame: Frame(width: cells.columns, height: cells.rows),
+                                                 names: drawn.picture.names.moved(columns: (-dx / Double(cell.width)).clampedInt(),
+                                                                                  rows: (-dy / Double(cell.height)).clampedInt()),
+                                                 colors: cells.colors),
+                             request: cells, report: drawn.report, problems: drawn.problems)
+        image.pixels = picture.moved(x: -shiftX, y: -shiftY, filling: picture.meanColor())
+        image.isAtHand = true
+        return image
+    }
+
     /// The names placed in `columns × rows` cells, as a terminal would write them over the picture
     /// (cells without a name are blank).
     public func text(columns: Int, rows: Int, colors: Bool = true) -> Frame {

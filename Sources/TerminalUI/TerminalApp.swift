@@ -92,7 +92,10 @@ public final class TerminalApp {
         // Asked before curses reads the input, so the terminal's answers never reach it as keys.
         let environment = ProcessInfo.processInfo.environment
         let (decision, answers) = decideGraphics(settings, ascii: glyphs == .ascii, environment: environment)
-        if let (_, cell) = decision.pictures { settings.pixels?.use(cellSize: cell) }
+        if let (graphics, cell) = decision.pictures {
+            settings.pixels?.use(cellSize: cell)
+            settings.pixels?.showsPansAtOnce = graphics == .kitty
+        }
         let pictures = decision.pictures.map { PicturePresenter(graphics: $0.0) }
         let backend = try CursesBackend(output: stdout, input: stdin)
         let theme = UITheme.chosen(settings.theme, noColor: settings.noColor, colorCount: backend.colorCount,

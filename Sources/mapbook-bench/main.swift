@@ -244,9 +244,10 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     await program.shutdown()
 }
 
-/// The pixel map at `columns × rows` cells of 8×20 pixels: a pan (half the view to the right, as
-/// the arrow key moves it) drawn with Cairo from tiles in memory, then encoded for kitty (zlib
-/// RGBA) and for sixel (libsixel), each timed apart, and the bytes each sends.
+/// The pixel map at `columns × rows` cells of 8×20 pixels: a pan (half the view to the right)
+/// drawn with Cairo from tiles in memory, then encoded for kitty (zlib RGBA) and for sixel
+/// (libsixel), each timed apart, and the bytes each sends; and what kitty shows at once, the last
+/// picture moved and sent.
 func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     let source: any MapSource
     do { source = try MapSources.open(path: path) } catch { fail(error.userSentence, status: 1) }
@@ -258,13 +259,21 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     for step in 0..<4 {
         _ = try? await PixelMap.render(stack, MapRequest(viewport: viewport.panned(dotsX: Double(step * columns), dotsY: 0), columns: columns, rows: rows), cell: cell)
     }
-    var compose: [Double] = [], rasterize: [Double] = [], kitty: [Double] = [], sixel: [Double] = [], band: [Double] = []
+    var compose: [Double] = [], rasterize: [Double] = [], kitty: [Double] = [], sixel: [Double] = [], band: [Double] = [], atHand: [Double] = []
     var kittyBytes = 0, sixelBytes = 0, bandBytes = 0
     var last: RasterImage?
+    var previous = try? await PixelMap.render(stack, MapRequest(viewport: viewport, columns: columns, rows: rows), cell: cell)
+        .image(for: MapRequest(viewport: viewport, columns: columns, rows: rows))
     for run in 0..<30 {
         viewport = viewport.panned(dotsX: Double(run % 8 < 4 ? columns : -columns), dotsY: 0)
         let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
+        // What kitty shows at once: the last picture moved, sent.
         var start = ContinuousClock.now
+        if let previous, let moved = PixelMap.atHand(from: previous, for: request)?.pixels {
+            _ = TerminalGraphics.kitty(moved, id: 1, columns: columns, rows: rows)
+            atHand.append(seconds(ContinuousClock.now - start))
+        }
+        start = ContinuousClock.now
         guard let map = try? await PixelMap.render(stack, request, cell: cell) else { fail("Cairo could not draw", status: 1) }
         let drawn = ContinuousClock.now
         let image = map.canvas.image()
@@ -281,6 +290,7 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
         bandBytes = (try? TerminalGraphics.sixel(image.band(cell.height * 2..<cell.height * 5)))?.count ?? 0
         band.append(seconds(ContinuousClock.now - start))
         last = image
+        previous = map.image(for: request)
     }
     print("pixels=\(last?.width ?? 0)x\(last?.height ?? 0) zoom=\(String(format: "%.1f", zoom))")
     print("compose_pan \(summary(compose))")
@@ -288,6 +298,7 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     print("kitty_encode \(summary(kitty)) bytes=\(kittyBytes)")
     print("sixel_encode \(summary(sixel)) bytes=\(sixelBytes)")
     print("sixel_band_3_rows \(summary(band)) bytes=\(bandBytes)")
+    print("kitty_pan_at_hand_moved_and_sent \(summary(atHand))")
 }
 
 /// The sample portal's raster basemap with its vector reference layer, online (the portal in this

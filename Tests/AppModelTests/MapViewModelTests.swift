@@ -42,6 +42,33 @@ import TestScheduling
         #expect(sentence.hasSuffix("Maine, United States"), "\(sentence)")
     }
 
+    /// In pixels on a terminal whose pictures cost less to send than to draw (kitty), a pan first
+    /// shows the last picture moved, then the view's own; where they cost more (sixel), only its own.
+    @Test(arguments: [true, false])
+    func aPanInPixelsShowsTheLastPictureMovedFirst(atOnce: Bool) async throws {
+        let pixels = PixelDrawing()
+        pixels.use(cellSize: (8, 16))
+        pixels.showsPansAtOnce = atOnce
+        let program = await ProgramFixture.map(try PackageMapSource(path: SampleFixture.acadiaPackagePath), title: "Acadia",
+                                               display: Display(width: 100, height: 32), pixels: pixels)
+        defer { Task { await program.shutdown() } }
+        let before = try #require(program.state.map?.image)
+        try #require(before.pixels?.width == 800, "not drawn in pixels (is Cairo installed?)")
+        program.transcript = []
+        program.send(.terminal(.key(.right)))
+        let latest = try #require(program.state.map?.viewport)
+        let whole = await ProgramFixture.received(program, timeout: .seconds(60)) { event -> MapImage? in
+            if case .map(.mapDrawn(_, let image)) = event, !image.isAtHand, image.request.viewport == latest { image } else { nil }
+        }
+        #expect(whole?.pixels != nil)
+        let drawn = (program.transcript ?? []).compactMap { event -> MapImage? in if case .map(.mapDrawn(_, let image)) = event { image } else { nil } }
+        #expect(drawn.map(\.isAtHand) == (atOnce ? [true, false] : [false]))
+        if atOnce, let moved = drawn.first?.pixels, let old = before.pixels {
+            // A quarter of the view to the right: the old picture's right three quarters, on the left.
+            #expect(moved.pixel(x: 0, y: 200) == old.pixel(x: 200, y: 200) && moved.pixel(x: 599, y: 400) == old.pixel(x: 799, y: 400))
+        }
+    }
+
     @Test func aBurstOfKeysEndsWithThePictureOfTheLatestView() async throws {
         let program = try await opened()
         defer { Task { await program.shutdown() } }

@@ -191,6 +191,21 @@ import TerminalCanvas
         #expect(frame.row(at: 4).hasSuffix("…"))
     }
 
+    /// Moved, the marks and names are placed where they were, moved; those moved out are not placed.
+    @Test func movedMarksAndNamesArePlacedMoved() {
+        let pass = LabelPass(marks: [MapMark(column: 3, row: 2, glyph: "◆", color: 196), MapMark(column: 38, row: 1, glyph: "●", color: 21)],
+                             labels: [MapLabel.beside(column: 3, row: 2, text: "Dock", rank: .pin, color: 196),
+                                      .centred(column: 30, row: 6, text: "Route 1", rank: .map(0), color: 240)])
+        var frame = Frame(width: 40, height: 10), moved = Frame(width: 40, height: 10)
+        let placed = pass.draw(into: &frame, rect: frame.bounds, colors: true)
+        let placedMoved = pass.moved(columns: 5, rows: 2).draw(into: &moved, rect: moved.bounds, colors: true)
+        #expect(placedMoved.map { [$0.column, $0.row] } == placed.map { [$0.column + 5, $0.row + 2] })
+        #expect(moved[8, 4].character == "◆" && frame[3, 2].character == "◆")
+        #expect(!(0..<40).contains { moved[$0, 3].character == "●" }, "the mark at the edge moved out")
+        let out = LabelPass(labels: pass.labels).moved(columns: -20, rows: 0).draw(into: &moved, rect: moved.bounds, colors: true)
+        #expect(out.map(\.text) == ["Route 1"], "a name moved past the left edge is not placed")
+    }
+
     @Test func theOverviewsAttributionIsReadableOverItsOutlines() {
         // An area whose box runs through the bottom right corner, over a basemap with a credit.
         let areas = [OverviewArea(title: "Corner", extent: GeoExtent(xmin: -69, ymin: 43, xmax: -67, ymax: 45))]

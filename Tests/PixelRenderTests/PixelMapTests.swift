@@ -47,6 +47,45 @@ struct PixelMapTests {
         #expect(Double(alike) >= Double(flat) * 0.8, "\(alike) of \(flat) flat cells alike")
     }
 
+    /// A pan's picture at hand is the last one moved: where both show the ground, exactly the
+    /// pixels the view's own drawing has there (both corners lie on the world's pixel grid); the
+    /// names moved with it. Nothing at hand for another scale, the same view, or a jump past it.
+    @Test(arguments: [("raster/tpkx/Usa.tpkx", 5.0), ("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", 7.0)])
+    func aPansPictureAtHandIsTheLastOneMoved(path: String, zoom: Double) async throws {
+        let source = try PackageMapSource(path: SharedData.url(path).path)
+        let stack = MapStack(source)
+        let (columns, rows) = (60, 20)
+        let home = MapViewport(fitting: try #require(source.extent), columns: columns, rows: rows)
+        let first = MapRequest(viewport: MapViewport(center: home.center, zoom: zoom), columns: columns, rows: rows)
+        let drawn = try await PixelMap.render(stack, first, cell: (8, 16)).image(for: first)
+        for (dotsX, dotsY) in [(30.0, 0.0), (-30.0, 20.0), (7.0, -3.0)] {
+            var panned = first
+            panned.viewport = first.viewport.panned(dotsX: dotsX, dotsY: dotsY)
+            let moved = try #require(PixelMap.atHand(from: drawn, for: panned))
+            let own = try await PixelMap.render(stack, panned, cell: (8, 16)).image(for: panned)
+            let (a, b) = (try #require(moved.pixels), try #require(own.pixels))
+            let (dx, dy) = (Int(dotsX * 4), Int(dotsY * 4))
+            #expect(moved.isAtHand && moved.request == panned)
+            var same = 0, compared = 0
+            for y in stride(from: max(0, -dy), to: min(320, 320 - dy), by: 3) {
+                for x in stride(from: max(0, -dx), to: min(480, 480 - dx), by: 3) {
+                    compared += 1
+                    if a.pixel(x: x, y: y) == b.pixel(x: x, y: y) { same += 1 }
+                }
+            }
+            #expect(Double(same) >= Double(compared) * 0.98, "\(same) of \(compared) pixels alike after a pan of \(dotsX),\(dotsY) dots")
+            let names = drawn.picture.names.labels.first.map { $0.spots[0] }, movedNames = moved.picture.names.labels.first.map { $0.spots[0] }
+            #expect(names.map { [$0.column - Int((Double(dx) / 8).rounded()), $0.row - Int((Double(dy) / 16).rounded())] }
+                    == movedNames.map { [$0.column, $0.row] })
+        }
+        var deeper = first
+        deeper.viewport = MapViewport(center: first.viewport.center, zoom: zoom + 1)
+        var far = first
+        far.viewport = first.viewport.panned(dotsX: 120, dotsY: 0)
+        #expect(PixelMap.atHand(from: drawn, for: deeper) == nil && PixelMap.atHand(from: drawn, for: first) == nil
+                && PixelMap.atHand(from: drawn, for: far) == nil)
+    }
+
     /// The pixel view covers the cells' ground, centred where they are, its corner on whole pixels.
     @Test func thePixelViewCoversTheCellsGround() throws {
         let viewport = MapViewport(center: MercatorPoint(GeoPoint(longitude: 10.5, latitude: 51)), zoom: 7.3)

@@ -32,10 +32,11 @@ public enum ProgramFixture {
         return program
     }
 
-    /// A program whose whole app is the map of `source`, drawn at the display's size; waits for the
+    /// A program whose whole app is the map of `source`, drawn at the display's size (in pixels,
+    /// given `pixels` with a cell size); waits for the
     /// picture up to three minutes, as `started` does (a minute was once too short beside the suite).
-    public static func map(_ source: any MapSource, title: String, display: Display) async -> Program {
-        let runtime = Runtime(library: SampleFixture.scratchLibrary(), map: MapStack(source)) { throw CancellationError() }
+    public static func map(_ source: any MapSource, title: String, display: Display, pixels: PixelDrawing? = nil) async -> Program {
+        let runtime = Runtime(library: SampleFixture.scratchLibrary(), map: MapStack(source), pixels: pixels) { throw CancellationError() }
         let program = Program(state: .standaloneMap(title: title, sourceName: source.name, home: source.extent), runtime: runtime)
         program.send(.terminal(.resized(display)))
         program.send(.started)

@@ -35,7 +35,7 @@ public enum SampleFixture {
     public static let acadiaPackagePath: String = {
         let package = content.packages.values.first { $0.name.contains("Acadia") }!
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mapbook-tests-acadia-\(UUID()).vtpk").path
-        FileManager.default.createFile(atPath: path, contents: package.data)
+        _ = FileManager.default.createFile(atPath: path, contents: package.data)
         return path
     }()
 

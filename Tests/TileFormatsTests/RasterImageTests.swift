@@ -14,6 +14,26 @@ import TileFormats
         #expect(jpeg.pixel(x: 0, y: 0).a == 255)
     }
 
+    /// Moved, each pixel lands where it should, what comes into view is the filling, and moving
+    /// by the whole size or more leaves only the filling.
+    @Test func movedPixelsLandWhereTheyShould() {
+        var rgba: [UInt8] = []
+        for y in 0..<5 { for x in 0..<7 { rgba += [UInt8(x), UInt8(y), 9, 255] } }
+        let image = RasterImage(width: 7, height: 5, rgba: rgba)
+        let fill: (r: UInt8, g: UInt8, b: UInt8, a: UInt8) = (200, 100, 50, 255)
+        for (dx, dy) in [(2, 1), (-3, 0), (0, -4), (-1, 2), (7, 0), (0, -5), (9, 9)] {
+            let moved = image.moved(x: dx, y: dy, filling: fill)
+            for y in 0..<5 {
+                for x in 0..<7 {
+                    let (sx, sy) = (x - dx, y - dy)
+                    let expected = (0..<7).contains(sx) && (0..<5).contains(sy) ? image.pixel(x: sx, y: sy) : fill
+                    #expect(moved.pixel(x: x, y: y) == expected, "moved \(dx),\(dy) at \(x),\(y)")
+                }
+            }
+        }
+        #expect(image.meanColor() == (0, 0, 9, 255), "one pixel in 8 each way looked at: the first column and row")
+    }
+
     @Test func refusesGarbageTruncationAndHugeClaims() throws {
         #expect(throws: TileFormatError.self) { try RasterImage(decoding: Data("not an image at all".utf8)) }
         #expect(throws: TileFormatError.self) { try RasterImage(decoding: Data()) }

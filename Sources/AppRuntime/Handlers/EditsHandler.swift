@@ -36,7 +36,7 @@ final class EditsHandler {
     /// portal's client; an area's are read from its files.
     private func onlineClient(for area: ItemID) async throws -> PortalClient? {
         guard area == library.webMapID else { return nil }
-        guard let client = await connection.client else { throw EditRefused("Not connected to the portal yet: the web map's layers are edited online.") }
+        guard let client = connection.client else { throw EditRefused("Not connected to the portal yet: the web map's layers are edited online.") }
         return client
     }
 
@@ -128,7 +128,7 @@ final class EditsHandler {
     private func sync(_ area: ItemID, conflicts: EditSync.ConflictPolicy) {
         let library = library
         tasks.track { [send, connection] in
-            guard let client = await connection.client else {
+            guard let client = connection.client else {
                 send(.edits(.syncFailed(area: area, sentence: "Not connected to the portal yet.")))
                 return
             }

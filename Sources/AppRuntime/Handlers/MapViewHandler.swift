@@ -36,6 +36,8 @@ final class MapViewHandler {
     /// The open map: its session, its layers once they are open, and its operational layers once
     /// those are.
     private var map: (session: Int, stack: MapStack?, operational: OpenedOperationalLayers)?
+    /// The open map's last view drawn whole in pixels: a pan's picture at hand is made from it.
+    private var lastInPixels: (session: Int, image: MapImage)?
     /// The overview's sources and the layers of the one that drew (new sources get new loaders).
     private var overview: (sources: [MapSourceChoice], stack: MapStack)?
 
@@ -58,7 +60,16 @@ final class MapViewHandler {
         guard let stack = drawable(session) else { return }
         if pixels?.cellSize != nil, request.mode != .ascii {
             let drawing = drawing
-            tasks.track { [send] in send(.map(.mapDrawn(session: session, await onWorkPool { await drawing(stack, request) }))) }
+            let before = pixels?.showsPansAtOnce == true ? lastInPixels.flatMap { $0.session == session ? $0.image : nil } : nil
+            tasks.track { [weak self, send] in
+                // A pan shows the last picture moved at once; the view's own follows.
+                if let before, let moved = await onWorkPool({ PixelMap.atHand(from: before, for: request) }) {
+                    send(.map(.mapDrawn(session: session, moved)))
+                }
+                let image = await onWorkPool { await drawing(stack, request) }
+                self?.keep(image, session: session)
+                send(.map(.mapDrawn(session: session, image)))
+            }
             return
         }
         tasks.track { [send] in
@@ -66,6 +77,10 @@ final class MapViewHandler {
             if let first = await onWorkPool({ await stack.renderAtHand(request) }) { send(.map(.mapDrawn(session: session, first))) }
             send(.map(.mapDrawn(session: session, await onWorkPool { await stack.render(request) })))
         }
+    }
+
+    private func keep(_ image: MapImage, session: Int) {
+        lastInPixels = image.pixels == nil || map?.session != session ? nil : (session, image)
     }
 
     /// How a view is drawn: in pixels while the terminal shows pictures, else in characters.
@@ -80,12 +95,7 @@ final class MapViewHandler {
     /// the sentence why, when it cannot be drawn so (a window too large, Cairo missing).
     private nonisolated static func inPixels(_ stack: MapStack, _ request: MapRequest, cell: (width: Int, height: Int)) async -> MapImage {
         do {
-            let map = try await PixelMap.render(stack, request, cell: cell)
-            var image = MapImage(picture: MapPicture(frame: Frame(width: request.columns, height: request.rows), names: map.names,
-                                                     colors: request.colors),
-                                 request: request, report: map.report, problems: map.problems)
-            image.pixels = map.canvas.image()
-            return image
+            return try await PixelMap.render(stack, request, cell: cell).image(for: request)
         } catch {
             var image = await stack.render(request)
             image.problems.insert(error.userSentence, at: 0)
@@ -102,6 +112,7 @@ final class MapViewHandler {
 
     func close(session: Int) {
         if map?.session == session { map = nil }
+        if lastInPixels?.session == session { lastInPixels = nil }
         let finder = finder
         tasks.track { await finder.mapClosed(session: session) }
     }
