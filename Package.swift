@@ -28,9 +28,8 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         // PROJ: every coordinate system and datum transformation but Web Mercator's own.
         .systemLibrary(name: "CProj", providers: [.apt(["libproj-dev"])]),
-        // Cairo draws pixel maps; libsixel encodes them for sixel terminals. Both loaded on first use.
+        // Cairo draws pixel maps, loaded on first use.
         .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CSixel", providers: [.apt(["libsixel-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
@@ -69,7 +68,7 @@ let package = Package(
         .target(name: "SignIn", dependencies: ["ArcGISModel", "MapbookCore", "HTTP", "ArcGISPortal", "CSecret", "CLibraryLoader"]),
         .target(name: "MapRender", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CChafa"]),
         // Maps in true pixels for terminals that show pictures: the Cairo surface, the pixel view, kitty/sixel/iTerm2 encoding.
-        .target(name: "PixelRender", dependencies: ["MapRender", "MapSources", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CCairo", "CSixel",
+        .target(name: "PixelRender", dependencies: ["MapRender", "MapSources", "Geometry", "MapbookCore", "TileFormats", "TerminalCanvas", "CCairo",
                                                     "CLibraryLoader"]),
         // Mobile map packages (.mmpk, zipped or unpacked): their maps and the files their layers name.
         .target(name: "MobilePackages", dependencies: ["ArcGISModel", "Geometry", "MapbookCore", "TileFormats"]),

@@ -1,4 +1,3 @@
-import CSixel
 import Foundation
 import TileFormats
 
@@ -8,7 +7,7 @@ public enum GraphicsProtocol: String, Sendable, CaseIterable {
     /// transmitted once under an id and placed by it.
     case kitty
     /// DEC sixel (xterm -ti vt340, foot, mlterm, WezTerm, Windows Terminal): a palette of up to
-    /// 256 colours chosen for the picture, dithered, six pixel rows a band.
+    /// 256 colours chosen for the picture, six pixel rows a band.
     case sixel
     /// iTerm2's inline images: a PNG in an OSC 1337 sequence.
     case iterm
@@ -66,43 +65,9 @@ public enum TerminalGraphics {
         Array("\u{1B}_Ga=p,i=\(id),p=1,c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2\u{1B}\\".utf8)
     }
 
-    /// `image` as a sixel sequence (DCS … ST), its 256 colours chosen by libsixel for it.
-    public static func sixel(_ image: RasterImage) throws(PixelMapError) -> [UInt8] {
-        guard mb_sixel_available() != 0 else {
-            throw PixelMapError("libsixel (libsixel1) is not installed, so the map is drawn in characters.")
-        }
-        guard image.width > 0, image.height > 0 else { return [] }
-        final class Sink { var bytes: [UInt8] = [] }
-        let sink = Sink()
-        let context = Unmanaged.passUnretained(sink).toOpaque()
-        var output: OpaquePointer?
-        var dither: OpaquePointer?
-        defer {
-            if let dither { mb_sixel_dither_destroy(dither) }
-            if let output { mb_sixel_output_destroy(output) }
-        }
-        let write: sixel_write_function = { data, size, context in
-            guard let data, let context, size > 0 else { return 0 }
-            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-            data.withMemoryRebound(to: UInt8.self, capacity: Int(size)) { sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(size))) }
-            return size
-        }
-        var pixels = image.rgba
-        let status: SIXELSTATUS = pixels.withUnsafeMutableBufferPointer { buffer in
-            var status = mb_sixel_output_new(&output, write, context, nil)
-            guard status == SIXEL_OK, let output else { return status }
-            status = mb_sixel_dither_new(&dither, 256, nil)
-            guard status == SIXEL_OK, let dither else { return status }
-            status = mb_sixel_dither_initialize(dither, buffer.baseAddress, Int32(image.width), Int32(image.height), SIXEL_PIXELFORMAT_RGBA8888,
-                                                SIXEL_LARGE_NORM, SIXEL_REP_CENTER_BOX, SIXEL_QUALITY_AUTO)
-            guard status == SIXEL_OK else { return status }
-            // Maps are flat colours and sharp edges: dithering adds noise and bytes, not detail.
-            mb_sixel_dither_set_diffusion_type(dither, SIXEL_DIFFUSE_NONE)
-            return mb_sixel_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 8, dither, output)
-        }
-        guard status == SIXEL_OK else { throw PixelMapError("libsixel could not encode the map (status \(status)).") }
-        return sink.bytes
-    }
+    /// `image` as a sixel sequence (DCS … ST): at most 256 colours chosen for it, not dithered (maps
+    /// are flat colours and sharp edges: dithering adds noise and bytes, not detail).
+    public static func sixel(_ image: RasterImage) -> [UInt8] { SixelEncoder.encode(image) }
 
     /// `image` as an iTerm2 inline image of `columns × rows` cells, the cursor left where it was.
     public static func iterm(_ image: RasterImage, columns: Int, rows: Int) -> [UInt8] {

@@ -69,7 +69,7 @@ final class PicturePresenter {
             let band = Rect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
             let cellHeight = picture.height / rect.height
             let pixels = rows.count == rect.height ? picture : picture.band(rows.lowerBound * cellHeight..<rows.upperBound * cellHeight)
-            guard let bytes = encoding(of: pixels, rows: rows, of: picture, in: rect) else { return takeAway() }
+            let bytes = encoding(of: pixels, rows: rows, of: picture, in: rect)
             out += Array("\u{1B}[\(band.y + 1);\(band.x + 1)H".utf8)
             out += bytes
             out += Self.textOver(frame, in: band, picture: pixels)
@@ -141,10 +141,9 @@ final class PicturePresenter {
 
     /// The encoding of `pixels`, cell rows `rows` of `whole` shown in `rect`: kept while `whole`
     /// is shown (the whole and seven bands at most).
-    private func encoding(of pixels: RasterImage, rows: Range<Int>, of whole: RasterImage, in rect: Rect) -> [UInt8]? {
+    private func encoding(of pixels: RasterImage, rows: Range<Int>, of whole: RasterImage, in rect: Rect) -> [UInt8] {
         if let encoded, Self.same(encoded.picture, whole), let bytes = encoded.bands[rows] { return bytes }
-        let bytes: [UInt8]? = graphics == .sixel ? try? TerminalGraphics.sixel(pixels) : TerminalGraphics.iterm(pixels, columns: rect.width, rows: rows.count)
-        guard let bytes else { return nil }
+        let bytes = graphics == .sixel ? TerminalGraphics.sixel(pixels) : TerminalGraphics.iterm(pixels, columns: rect.width, rows: rows.count)
         encodingsMade += 1
         var bands = encoded.flatMap { Self.same($0.picture, whole) ? $0.bands : nil } ?? [:]
         if bands.count >= 8, let dropped = bands.keys.first(where: { $0.count != rect.height }) { bands[dropped] = nil }

@@ -245,8 +245,8 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
 }
 
 /// The pixel map at `columns × rows` cells of 8×20 pixels: a pan (half the view to the right)
-/// drawn with Cairo from tiles in memory, then encoded for kitty (zlib RGBA) and for sixel
-/// (libsixel), each timed apart, and the bytes each sends; and what kitty shows at once, the last
+/// drawn with Cairo from tiles in memory, then encoded for kitty (zlib RGBA) and for sixel,
+/// each timed apart, and the bytes each sends; and what kitty shows at once, the last
 /// picture moved and sent.
 func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     let source: any MapSource
@@ -283,11 +283,11 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
         kittyBytes = TerminalGraphics.kitty(image, id: 1, columns: columns, rows: rows).count
         kitty.append(seconds(ContinuousClock.now - start))
         start = ContinuousClock.now
-        sixelBytes = (try? TerminalGraphics.sixel(image))?.count ?? 0
+        sixelBytes = TerminalGraphics.sixel(image).count
         sixel.append(seconds(ContinuousClock.now - start))
         // A three-row card closed: the band of cell rows under it, as sixel.
         start = ContinuousClock.now
-        bandBytes = (try? TerminalGraphics.sixel(image.band(cell.height * 2..<cell.height * 5)))?.count ?? 0
+        bandBytes = TerminalGraphics.sixel(image.band(cell.height * 2..<cell.height * 5)).count
         band.append(seconds(ContinuousClock.now - start))
         last = image
         previous = map.image(for: request)

@@ -157,7 +157,7 @@ struct SnapshotCommand: AsyncParsableCommand {
                 }
             } else {
                 let bytes = kitty ? TerminalGraphics.kitty(picture, id: 1, columns: columns, rows: rows, zIndex: 0)
-                                  : try TerminalGraphics.sixel(picture)
+                                  : TerminalGraphics.sixel(picture)
                 FileHandle.standardOutput.write(Data(bytes + Array("\n".utf8)))
             }
             map.problems.forEach(Output.problem)
