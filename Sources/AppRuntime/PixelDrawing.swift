@@ -14,7 +14,8 @@ public final class PixelDrawing: Sendable {
     public func use(cellSize: (width: Int, height: Int)?) { cell.withLock { $0 = cellSize } }
 
     /// Whether a pan first shows the last picture moved, while its own is drawn: worth it where
-    /// sending a picture costs less than drawing one (kitty's), not where encoding it costs more (sixel's).
+    /// encoding a picture costs less than drawing one (kitty's, sixel's), not where it is not
+    /// measured (iTerm2's PNG).
     public var showsPansAtOnce: Bool {
         get { pansAtOnce.withLock { $0 } }
         set { pansAtOnce.withLock { $0 = newValue } }

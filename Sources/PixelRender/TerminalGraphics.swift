@@ -69,6 +69,25 @@ public enum TerminalGraphics {
     /// are flat colours and sharp edges: dithering adds noise and bytes, not detail).
     public static func sixel(_ image: RasterImage) -> [UInt8] { SixelEncoder.encode(image) }
 
+    /// The most pixels a side of one sixel picture: xterm's default `maxGraphicSize`, past which it
+    /// drops a picture whole (and does not say its own when asked).
+    public static let sixelPieceSide = 1_000
+
+    /// `image`, over cells of `cell` pixels, as sixel pictures of at most `sixelPieceSide` pixels a
+    /// side, each with the cell it starts at from the image's top left.
+    public static func sixelPieces(_ image: RasterImage, cell: (width: Int, height: Int)) -> [(column: Int, row: Int, bytes: [UInt8])] {
+        let across = max(1, sixelPieceSide / max(cell.width, 1)) * max(cell.width, 1)
+        let down = max(1, sixelPieceSide / max(cell.height, 1)) * max(cell.height, 1)
+        var pieces: [(column: Int, row: Int, bytes: [UInt8])] = []
+        for top in stride(from: 0, to: image.height, by: down) {
+            for left in stride(from: 0, to: image.width, by: across) {
+                let piece = image.region(x: left..<min(left + across, image.width), y: top..<min(top + down, image.height))
+                pieces.append((left / max(cell.width, 1), top / max(cell.height, 1), sixel(piece)))
+            }
+        }
+        return pieces
+    }
+
     /// `image` as an iTerm2 inline image of `columns × rows` cells, the cursor left where it was.
     public static func iterm(_ image: RasterImage, columns: Int, rows: Int) -> [UInt8] {
         let png = PNG.encode(width: image.width, height: image.height, rgba: image.rgba, level: 1).base64EncodedString()

@@ -25,7 +25,7 @@ final class PicturePresenter {
     private var held: [UInt32: RasterImage] = [:]
     /// The last picture's encodings (sixel, iTerm2), by the band of cell rows encoded (all of them,
     /// or those under a card): text changing again over a band sends it without encoding again.
-    private var encoded: (picture: RasterImage, bands: [Range<Int>: [UInt8]])?
+    private var encoded: (picture: RasterImage, bands: [Range<Int>: [Piece]])?
     /// How many encodings were made (tests: text changes do not encode a band twice).
     private(set) var encodingsMade = 0
     /// Each id's picture with its lines drawn in, and the picture and lines it was made from.
@@ -69,9 +69,10 @@ final class PicturePresenter {
             let band = Rect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
             let cellHeight = picture.height / rect.height
             let pixels = rows.count == rect.height ? picture : picture.band(rows.lowerBound * cellHeight..<rows.upperBound * cellHeight)
-            let bytes = encoding(of: pixels, rows: rows, of: picture, in: rect)
-            out += Array("\u{1B}[\(band.y + 1);\(band.x + 1)H".utf8)
-            out += bytes
+            for piece in encoding(of: pixels, rows: rows, of: picture, in: rect) {
+                out += Array("\u{1B}[\(band.y + piece.row + 1);\(band.x + piece.column + 1)H".utf8)
+                out += piece.bytes
+            }
             out += Self.textOver(frame, in: band, picture: pixels)
         }
         out += Array("\u{1B}8".utf8)
@@ -139,17 +140,22 @@ final class PicturePresenter {
         graphics == .kitty ? held.keys.sorted().flatMap { TerminalGraphics.kittyDelete(id: $0) } : []
     }
 
-    /// The encoding of `pixels`, cell rows `rows` of `whole` shown in `rect`: kept while `whole`
-    /// is shown (the whole and seven bands at most).
-    private func encoding(of pixels: RasterImage, rows: Range<Int>, of whole: RasterImage, in rect: Rect) -> [UInt8] {
-        if let encoded, Self.same(encoded.picture, whole), let bytes = encoded.bands[rows] { return bytes }
-        let bytes = graphics == .sixel ? TerminalGraphics.sixel(pixels) : TerminalGraphics.iterm(pixels, columns: rect.width, rows: rows.count)
+    /// A picture's encoding in pieces, each with the cell it starts at from the picture's top left.
+    typealias Piece = (column: Int, row: Int, bytes: [UInt8])
+
+    /// The encoding of `pixels`, cell rows `rows` of `whole` shown in `rect` (sixel: in pieces a
+    /// terminal takes): kept while `whole` is shown (the whole and seven bands at most).
+    private func encoding(of pixels: RasterImage, rows: Range<Int>, of whole: RasterImage, in rect: Rect) -> [Piece] {
+        if let encoded, Self.same(encoded.picture, whole), let pieces = encoded.bands[rows] { return pieces }
+        let cell = (width: whole.width / max(rect.width, 1), height: whole.height / max(rect.height, 1))
+        let pieces = graphics == .sixel ? TerminalGraphics.sixelPieces(pixels, cell: cell)
+            : [(0, 0, TerminalGraphics.iterm(pixels, columns: rect.width, rows: rows.count))]
         encodingsMade += 1
         var bands = encoded.flatMap { Self.same($0.picture, whole) ? $0.bands : nil } ?? [:]
         if bands.count >= 8, let dropped = bands.keys.first(where: { $0.count != rect.height }) { bands[dropped] = nil }
-        bands[rows] = bytes
+        bands[rows] = pieces
         encoded = (whole, bands)
-        return bytes
+        return pieces
     }
 
     /// The same picture: the same pixels array (a new drawing is a new array).

@@ -45,6 +45,16 @@ public struct RasterImage: Sendable, Equatable {
         return RasterImage(width: width, height: rows.count, rgba: Array(rgba[rows.lowerBound * width * 4..<rows.upperBound * width * 4]))
     }
 
+    /// The pixels in columns `x` and rows `y` (clamped to the image) as an image of their own.
+    public func region(x: Range<Int>, y: Range<Int>) -> RasterImage {
+        let (columns, rows) = (x.clamped(to: 0..<width), y.clamped(to: 0..<height))
+        guard columns != 0..<width else { return band(rows) }
+        var out: [UInt8] = []
+        out.reserveCapacity(columns.count * rows.count * 4)
+        for row in rows { out += rgba[(row * width + columns.lowerBound) * 4..<(row * width + columns.upperBound) * 4] }
+        return RasterImage(width: columns.count, height: rows.count, rgba: out)
+    }
+
     /// Whether the pixel rows `rows` of this image and `other` (of the same size) differ.
     public func differs(from other: RasterImage, in rows: Range<Int>) -> Bool {
         guard width == other.width, height == other.height else { return true }

@@ -283,11 +283,11 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
         kittyBytes = TerminalGraphics.kitty(image, id: 1, columns: columns, rows: rows).count
         kitty.append(seconds(ContinuousClock.now - start))
         start = ContinuousClock.now
-        sixelBytes = TerminalGraphics.sixel(image).count
+        sixelBytes = TerminalGraphics.sixelPieces(image, cell: cell).reduce(0) { $0 + $1.bytes.count }
         sixel.append(seconds(ContinuousClock.now - start))
         // A three-row card closed: the band of cell rows under it, as sixel.
         start = ContinuousClock.now
-        bandBytes = TerminalGraphics.sixel(image.band(cell.height * 2..<cell.height * 5)).count
+        bandBytes = TerminalGraphics.sixelPieces(image.band(cell.height * 2..<cell.height * 5), cell: cell).reduce(0) { $0 + $1.bytes.count }
         band.append(seconds(ContinuousClock.now - start))
         last = image
         previous = map.image(for: request)

@@ -139,6 +139,20 @@ import TileFormats
         #expect(gradient.mean <= 4, "mean difference \(gradient.mean)")
     }
 
+    /// A picture wider or taller than xterm takes (1,000 pixels a side by default: it drops a
+    /// larger one whole) goes in pieces on whole cells, each the part of the picture it covers.
+    @Test func sixelGoesInPiecesXtermTakes() {
+        let image = Self.sample(width: 1_604, height: 1_020)
+        let pieces = TerminalGraphics.sixelPieces(image, cell: (7, 17))
+        // 142 cells of 7 pixels (994) across, 58 of 17 (986) down.
+        #expect(pieces.map { [$0.column, $0.row] } == [[0, 0], [142, 0], [0, 58], [142, 58]])
+        let sizes = pieces.map { piece in String(decoding: piece.bytes.prefix(30), as: UTF8.self).split(separator: "\"").dropFirst().first?.split(separator: "#").first }
+        #expect(sizes == ["1;1;994;986", "1;1;610;986", "1;1;994;34", "1;1;610;34"])
+        #expect(pieces[3].bytes == TerminalGraphics.sixel(image.region(x: 994..<1_604, y: 986..<1_020)))
+        #expect(image.region(x: 994..<1_604, y: 986..<1_020).pixel(x: 30, y: 30) == image.pixel(x: 1_024, y: 1_016))
+        #expect(TerminalGraphics.sixelPieces(Self.sample(), cell: (8, 16)).count == 1)
+    }
+
     @Test func itermWrapsAPNGOfThePicture() throws {
         let image = Self.sample()
         let text = String(decoding: TerminalGraphics.iterm(image, columns: 8, rows: 3), as: UTF8.self)
