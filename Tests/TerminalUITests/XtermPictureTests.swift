@@ -19,6 +19,17 @@ extension EndToEndTests {
         #expect(best >= 0.8, "\(Int(best * 100)) % of the map's pixels look as the snapshot's")
     }
 
+    /// A window wider than xterm takes in one sixel picture (1,120 pixels: it drops one past 1,000
+    /// whole, and showed no map) gets the map in pieces.
+    @Test(.enabled(if: XServer.toolsInstalled && SharedData.available, XServer.skipMessage))
+    func aWideXtermShowsTheWholeMap() async throws {
+        let (status, best) = try await XServer.offThePool {
+            try XServer.compare("raster/tpkx/Usa.tpkx", view: ["--center=-98,39", "--zoom", "4"], columns: 140, rows: 24, photographs: 60) { $0 >= 0.8 }
+        }
+        #expect(status == 0)
+        #expect(best >= 0.8, "\(Int(best * 100)) % of the map's pixels look as the snapshot's")
+    }
+
     /// The same view drawn in characters (`--graphics off`) is not taken for the picture: the
     /// comparison above tells them apart.
     @Test(.enabled(if: XServer.toolsInstalled && SharedData.available, XServer.skipMessage))
@@ -40,15 +51,14 @@ extension XServer {
         }
     }
 
-    /// `mapbook open PACKAGE` at `view` in a 60×20 xterm, photographed up to `photographs` times
+    /// `mapbook open PACKAGE` at `view` in a `columns × rows` xterm, photographed up to `photographs` times
     /// half a second apart (until `enough` says so), each compared with `snapshot --png` of the
     /// same view: the snapshot's exit status and the best share of pixels alike.
-    static func compare(_ package: String, view: [String], graphicsOff: Bool = false, photographs: Int,
+    static func compare(_ package: String, view: [String], graphicsOff: Bool = false, columns: Int = 60, rows: Int = 20, photographs: Int,
                         enough: (Double) -> Bool) throws -> (status: Int32, best: Double) {
         let server = try XServer.start()
         defer { server.stop() }
         let file = SharedData.url(package).path
-        let (columns, rows) = (60, 20)
         let terminal = try server.xterm(columns: columns, rows: rows, mapbook: ["open", file] + (graphicsOff ? ["--graphics", "off"] : []) + view)
         defer { XServer.stop(terminal) }
         let window = try server.window(columns: columns, rows: rows)
