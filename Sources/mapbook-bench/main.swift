@@ -188,7 +188,7 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
         guard let content = try? SampleContent.build(),
               let acadia = content.packages.values.first(where: { $0.name.contains("Acadia") }) else { fail("no sample content", status: 1) }
         file = NSTemporaryDirectory() + "mapbook-bench-acadia-\(getpid()).vtpk"
-        FileManager.default.createFile(atPath: file, contents: acadia.data)
+        _ = FileManager.default.createFile(atPath: file, contents: acadia.data)
     }
     let source: any MapSource
     do { source = try MapSources.open(path: file) } catch { fail(error.userSentence, status: 1) }
@@ -537,7 +537,7 @@ func benchFeatures(width: Int, height: Int) async {
     guard let content = try? SampleContent.build(),
           let acadia = content.packages.values.first(where: { $0.name.contains("Acadia") }) else { fail("no sample content", status: 1) }
     let file = NSTemporaryDirectory() + "mapbook-bench-features-\(getpid()).vtpk"
-    FileManager.default.createFile(atPath: file, contents: acadia.data)
+    _ = FileManager.default.createFile(atPath: file, contents: acadia.data)
     defer { unlink(file) }
     guard let source = try? MapSources.open(path: file) else { fail("cannot open the sample package", status: 1) }
     let mapRect = ScreenLayout.mapRect(width: width, height: height)

@@ -108,14 +108,14 @@ struct SignInTests {
     }
 
     @Test func anExpiredTokenIsRenewedOnceAndKept() async throws {
-        try server.updateFaults { $0.tokenExpirySeconds = 1 }
+        server.updateFaults { $0.tokenExpirySeconds = 1 }
         let pkce = PKCE()
         let answer = try await approve(client.authorizeURL(clientID: Self.clientID, redirectURI: redirect, state: "s", pkce: pkce))
         let tokens = try await client.exchangeCode(answer.queryItems!.first { $0.name == "code" }!.value!, clientID: Self.clientID,
                                                    redirectURI: redirect, pkce: pkce)
         try store.save(StoredCredential(portal: server.baseURL.absoluteString, username: "demo", method: .oauth, clientID: Self.clientID, tokens: tokens))
         try await Task.sleep(for: .seconds(1.5))
-        try server.updateFaults { $0.tokenExpirySeconds = nil }
+        server.updateFaults { $0.tokenExpirySeconds = nil }
         let session = try #require(try store.session(for: server.baseURL))
         let signedIn = PortalClient(portal: server.baseURL, session: session)
         #expect(try await signedIn.item(ItemID(SampleCatalog.protectedID)!).title == "Explore Maine (staff)")
@@ -141,7 +141,7 @@ struct SignInTests {
         }
         // The `revoked` fault: every token refused.
         let fresh = try await client.generateToken(username: "demo", password: "mapbook-demo")
-        try server.updateFaults { $0.revoked = true }
+        server.updateFaults { $0.revoked = true }
         await #expect(throws: PortalError.self) { _ = try await PortalClient(portal: server.baseURL, token: fresh.accessToken).signedInUser() }
     }
 
@@ -157,7 +157,7 @@ struct SignInTests {
             _ = try store.load()
         }
         chmod(store.path, 0o600)
-        FileManager.default.createFile(atPath: store.path, contents: Data("{not json".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: store.path, contents: Data("{not json".utf8), attributes: [.posixPermissions: 0o600])
         #expect(throws: CredentialError("\(store.path) is damaged. Sign in again: mapbook auth login")) { _ = try store.load() }
         // Signing in again replaces a damaged file.
         try store.save(StoredCredential(portal: "https://portal.example.com", username: "u", method: .password, clientID: nil, tokens: tokens))
