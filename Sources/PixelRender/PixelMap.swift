@@ -68,24 +68,32 @@ public struct PixelMap {
     /// colour, and its names moved by the nearest whole cells. Nil unless `cells` is `drawn`'s view
     /// moved by less than its size, at the same scale and size, drawn the same way.
     public static func atHand(from drawn: MapImage, for cells: MapRequest) -> MapImage? {
-        let before = drawn.request
-        guard let picture = drawn.pixels, !drawn.isAtHand, cells.columns == before.columns, cells.rows == before.rows,
-              cells.columns > 0, cells.rows > 0, cells.viewport.zoom == before.viewport.zoom, cells.mode == before.mode,
-              cells.hiddenLayers == before.hiddenLayers, cells.colors == before.colors, cells.lightTheme == before.lightTheme,
+        guard let picture = drawn.pixels, !drawn.isAtHand,
+              let moved = movement(from: drawn.request, to: cells, picture: (picture.width, picture.height)) else { return nil }
+        let cell = (width: picture.width / cells.columns, height: picture.height / cells.rows)
+        var image = MapImage(picture: MapPicture(frame: Frame(width: cells.columns, height: cells.rows),
+                                                 names: drawn.picture.names.moved(columns: (Double(moved.x) / Double(cell.width)).clampedInt(),
+                                                                                  rows: (Double(moved.y) / Double(cell.height)).clampedInt()),
+                                                 colors: cells.colors),
+                             request: cells, report: drawn.report, problems: drawn.problems)
+        image.pixels = picture.moved(x: moved.x, y: moved.y, filling: picture.meanColor())
+        image.isAtHand = true
+        return image
+    }
+
+    /// How far a picture of `picture` pixels drawn for the view `before` moves (right and down, in
+    /// whole pixels) to show the view `cells`: nil unless `cells` is `before` moved by less than
+    /// its size, at the same scale and size, drawn the same way.
+    public static func movement(from before: MapRequest, to cells: MapRequest, picture: (width: Int, height: Int)) -> (x: Int, y: Int)? {
+        guard cells.columns == before.columns, cells.rows == before.rows, cells.columns > 0, cells.rows > 0,
+              cells.viewport.zoom == before.viewport.zoom, cells.mode == before.mode, cells.hiddenLayers == before.hiddenLayers,
+              cells.colors == before.colors, cells.lightTheme == before.lightTheme,
               picture.width % cells.columns == 0, picture.height % cells.rows == 0 else { return nil }
         let cell = (width: picture.width / cells.columns, height: picture.height / cells.rows)
         let old = Geometry(before, cell: cell).projection, new = Geometry(cells, cell: cell).projection
         let dx = ((new.left - old.left) * new.scale).rounded(), dy = ((old.top - new.top) * new.scale).rounded()
         guard dx.isFinite, dy.isFinite, abs(dx) < Double(picture.width), abs(dy) < Double(picture.height), dx != 0 || dy != 0 else { return nil }
-        let (shiftX, shiftY) = (dx.clampedInt(), dy.clampedInt())
-        var image = MapImage(picture: MapPicture(frame: Frame(width: cells.columns, height: cells.rows),
-                                                 names: drawn.picture.names.moved(columns: (-dx / Double(cell.width)).clampedInt(),
-                                                                                  rows: (-dy / Double(cell.height)).clampedInt()),
-                                                 colors: cells.colors),
-                             request: cells, report: drawn.report, problems: drawn.problems)
-        image.pixels = picture.moved(x: -shiftX, y: -shiftY, filling: picture.meanColor())
-        image.isAtHand = true
-        return image
+        return (-dx.clampedInt(), -dy.clampedInt())
     }
 
     /// The names placed in `columns × rows` cells, as a terminal would write them over the picture

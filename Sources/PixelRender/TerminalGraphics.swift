@@ -65,6 +65,20 @@ public enum TerminalGraphics {
         Array("\u{1B}_Ga=p,i=\(id),p=1,c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2\u{1B}\\".utf8)
     }
 
+    /// Image `id`, already transmitted (`width × height` pixels), shown at the cursor moved `moved`
+    /// pixels right and down over cells of `cell` pixels: the part still in view, at its own size,
+    /// from the cell (and the pixel in it) where it now starts; its one placement replaced. The
+    /// cursor position to write first is returned with it, in cells from the picture's top left.
+    public static func kittyPlaceMoved(id: UInt32, width: Int, height: Int, moved: (x: Int, y: Int), cell: (width: Int, height: Int),
+                                       zIndex: Int = -1) -> (column: Int, row: Int, bytes: [UInt8])? {
+        let (cw, ch) = (max(cell.width, 1), max(cell.height, 1))
+        let (w, h) = (width - abs(moved.x), height - abs(moved.y))
+        guard w > 0, h > 0 else { return nil }
+        let (left, top) = (max(0, moved.x), max(0, moved.y))
+        let control = "a=p,i=\(id),p=1,x=\(max(0, -moved.x)),y=\(max(0, -moved.y)),w=\(w),h=\(h),X=\(left % cw),Y=\(top % ch),z=\(zIndex),C=1,q=2"
+        return (left / cw, top / ch, Array("\u{1B}_G\(control)\u{1B}\\".utf8))
+    }
+
     /// `image` as a sixel sequence (DCS … ST): at most 256 colours chosen for it, not dithered (maps
     /// are flat colours and sharp edges: dithering adds noise and bytes, not detail).
     public static func sixel(_ image: RasterImage) -> [UInt8] { SixelEncoder.encode(image) }

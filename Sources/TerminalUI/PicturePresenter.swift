@@ -21,8 +21,13 @@ final class PicturePresenter {
     /// The picture on the terminal, where, and the text written over it; kept so its pixels stay
     /// the same array (compared by address) and a frame that changed nothing sends nothing.
     private var shown: (picture: RasterImage, rect: Rect, text: [Cell], id: UInt32)?
-    /// The pictures kitty holds, by id (the map view's and the overview's).
-    private var held: [UInt32: RasterImage] = [:]
+    /// The pictures kitty holds, by id (the map view's and the overview's), each with the view it
+    /// shows when it is a drawing as it came (no lines drawn in): a pan's picture at hand places it moved.
+    private var held: [UInt32: Held] = [:]
+    private struct Held {
+        let image: RasterImage
+        let view: MapRequest?
+    }
     /// The last picture's encodings (sixel, iTerm2), by the band of cell rows encoded (all of them,
     /// or those under a card): text changing again over a band sends it without encoding again.
     private var encoded: (picture: RasterImage, bands: [Range<Int>: [Piece]])?
@@ -56,13 +61,21 @@ final class PicturePresenter {
         switch graphics {
         case .kitty:
             if let shown, shown.id != id { out += TerminalGraphics.kittyHide(id: shown.id) }
-            out += Array("\u{1B}[\(rect.y + 1);\(rect.x + 1)H".utf8)
-            if let kept = held[id], Self.same(kept, picture) {
-                out += TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+            let corner = Array("\u{1B}[\(rect.y + 1);\(rect.x + 1)H".utf8)
+            if let kept = held[id], Self.same(kept.image, picture) {
+                out += corner + TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+            } else if image.isAtHand, Self.same(picture, drawn), let kept = held[id], let view = kept.view, picture.width == kept.image.width,
+                      let moved = PixelMap.movement(from: view, to: image.request, picture: (kept.image.width, kept.image.height)),
+                      let placed = TerminalGraphics.kittyPlaceMoved(id: id, width: kept.image.width, height: kept.image.height, moved: moved,
+                                                                    cell: (kept.image.width / rect.width, kept.image.height / rect.height),
+                                                                    zIndex: Self.underBackgrounds) {
+                // A pan's picture at hand is the held one moved: placed so, not sent (the strip
+                // coming into view shows the terminal's background until the view's own comes).
+                out += Array("\u{1B}[\(rect.y + placed.row + 1);\(rect.x + placed.column + 1)H".utf8) + placed.bytes
             } else {
                 if held[id] != nil { out += TerminalGraphics.kittyDelete(id: id) }
-                out += TerminalGraphics.kitty(picture, id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
-                held[id] = picture
+                out += corner + TerminalGraphics.kitty(picture, id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+                held[id] = Held(image: picture, view: Self.same(picture, drawn) ? image.request : nil)
             }
         case .sixel, .iterm:
             let rows = Self.changedRows(from: shown.flatMap { $0.id == id ? ($0.picture, $0.rect, $0.text) : nil }, to: picture, text: text, in: rect)

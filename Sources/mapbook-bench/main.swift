@@ -246,8 +246,8 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
 
 /// The pixel map at `columns × rows` cells of 8×20 pixels: a pan (half the view to the right)
 /// drawn with Cairo from tiles in memory, then encoded for kitty (zlib RGBA) and for sixel,
-/// each timed apart, and the bytes each sends; and what kitty shows at once, the last
-/// picture moved and sent.
+/// each timed apart, and the bytes each sends; and what shows at once: the last picture moved
+/// (kitty places the one it holds moved, sixel is sent it).
 func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     let source: any MapSource
     do { source = try MapSources.open(path: path) } catch { fail(error.userSentence, status: 1) }
@@ -259,19 +259,24 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     for step in 0..<4 {
         _ = try? await PixelMap.render(stack, MapRequest(viewport: viewport.panned(dotsX: Double(step * columns), dotsY: 0), columns: columns, rows: rows), cell: cell)
     }
-    var compose: [Double] = [], rasterize: [Double] = [], kitty: [Double] = [], sixel: [Double] = [], band: [Double] = [], atHand: [Double] = []
-    var kittyBytes = 0, sixelBytes = 0, bandBytes = 0
+    var compose: [Double] = [], rasterize: [Double] = [], kitty: [Double] = [], sixel: [Double] = [], band: [Double] = []
+    var atHand: [Double] = [], movedAtHand: [Double] = []
+    var kittyBytes = 0, sixelBytes = 0, bandBytes = 0, placedBytes = 0
     var last: RasterImage?
     var previous = try? await PixelMap.render(stack, MapRequest(viewport: viewport, columns: columns, rows: rows), cell: cell)
         .image(for: MapRequest(viewport: viewport, columns: columns, rows: rows))
     for run in 0..<30 {
         viewport = viewport.panned(dotsX: Double(run % 8 < 4 ? columns : -columns), dotsY: 0)
         let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
-        // What kitty shows at once: the last picture moved, sent.
+        // What shows at once: kitty places the picture it holds moved; sixel is sent the last picture moved.
         var start = ContinuousClock.now
         if let previous, let moved = PixelMap.atHand(from: previous, for: request)?.pixels {
-            _ = TerminalGraphics.kitty(moved, id: 1, columns: columns, rows: rows)
+            movedAtHand.append(seconds(ContinuousClock.now - start))
+            _ = TerminalGraphics.sixelPieces(moved, cell: cell)
             atHand.append(seconds(ContinuousClock.now - start))
+            if let last = previous.pixels, let by = PixelMap.movement(from: previous.request, to: request, picture: (last.width, last.height)) {
+                placedBytes = TerminalGraphics.kittyPlaceMoved(id: 1, width: last.width, height: last.height, moved: by, cell: cell)?.bytes.count ?? 0
+            }
         }
         start = ContinuousClock.now
         guard let map = try? await PixelMap.render(stack, request, cell: cell) else { fail("Cairo could not draw", status: 1) }
@@ -298,7 +303,9 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     print("kitty_encode \(summary(kitty)) bytes=\(kittyBytes)")
     print("sixel_encode \(summary(sixel)) bytes=\(sixelBytes)")
     print("sixel_band_3_rows \(summary(band)) bytes=\(bandBytes)")
-    print("kitty_pan_at_hand_moved_and_sent \(summary(atHand))")
+    print("pan_at_hand_moved \(summary(movedAtHand))")
+    print("kitty_pan_at_hand_placed bytes=\(placedBytes)")
+    print("sixel_pan_at_hand_moved_and_sent \(summary(atHand))")
 }
 
 /// The sample portal's raster basemap with its vector reference layer, online (the portal in this

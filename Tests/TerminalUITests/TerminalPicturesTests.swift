@@ -180,6 +180,30 @@ import UserFiles
         #expect(String(decoding: presenter.close(), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\")
     }
 
+    /// A pan's picture at hand is the picture kitty holds placed moved (its part still in view,
+    /// from the cell and pixel where it now starts), not sent; the view's own picture after it is sent.
+    @Test @UIActor func kittyPlacesTheHeldPictureMovedForAPan() {
+        let presenter = PicturePresenter(graphics: .kitty)
+        let frame = Frame(width: 20, height: 8)
+        let first = Self.mapState(Self.picture)
+        _ = presenter.update(for: first, frame: frame, theme: MapTheme())
+        // Panned by dots (two a cell across, four down; a cell is 4×8 pixels), at hand or drawn.
+        func panned(_ dotsX: Double, _ dotsY: Double, atHand: Bool) -> AppState {
+            var state = Self.mapState(Self.picture.moved(x: 0, y: 0, filling: (0, 0, 0, 255)))
+            state.withMap { map in
+                map.image?.request.viewport = first.map!.image!.request.viewport.panned(dotsX: dotsX, dotsY: dotsY)
+                map.image?.isAtHand = atHand
+            }
+            return state
+        }
+        let right = String(decoding: presenter.update(for: panned(5, 0, atHand: true), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        #expect(right == "\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1,p=1,x=10,y=0,w=70,h=48,X=0,Y=0,z=-1073741825,C=1,q=2\u{1B}\\\u{1B}8")
+        let upLeft = String(decoding: presenter.update(for: panned(-3, -4.5, atHand: true), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        #expect(upLeft.contains("\u{1B}[3;2H\u{1B}_Ga=p,i=1,p=1,x=0,y=0,w=74,h=39,X=2,Y=1,"), "\(upLeft)")
+        let own = String(decoding: presenter.update(for: panned(-3, -4.5, atHand: false), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        #expect(own.contains("a=T,") && own.contains("a=d,d=I,i=1"))
+    }
+
     /// The overview's picture and the map view's have ids of their own: going from one screen to
     /// the other and back sends neither again; a new drawing is sent in place of the old.
     @Test @UIActor func theOverviewAndTheMapAreEachSentOnce() throws {
