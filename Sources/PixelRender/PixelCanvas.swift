@@ -119,6 +119,8 @@ public struct PixelCanvas: MapSurface {
         picture.withContext(rows: (point.y - r - 1, point.y + r + 1)) { cr in
             mb_cairo_new_path(cr)
             mb_cairo_arc(cr, point.x, point.y, r, 0, 2 * Double.pi)
+            // Set here, not left from the step before: a band runs only the steps that reach it.
+            mb_cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
             Self.set(cr, color, alpha: 1)
             mb_cairo_fill(cr)
         }
@@ -243,7 +245,6 @@ public struct PixelCanvas: MapSurface {
         mb_cairo_set_source_rgba(cr, color.r / 255, color.g / 255, color.b / 255, min(max(color.a * alpha, 0), 1))
     }
 
-    /// Coordinates Cairo's 24.8 fixed point holds: far-away vertices (a hostile tile's) are left out.
     /// The rows of pixels `points` reach, `margin` beyond (a band elsewhere skips their drawing).
     private static func rows<Points: Sequence>(of points: Points, margin: Double) -> (top: Double, bottom: Double)
         where Points.Element == (x: Double, y: Double) {
@@ -252,6 +253,7 @@ public struct PixelCanvas: MapSurface {
         return (top - margin, bottom + margin)
     }
 
+    /// Coordinates Cairo's 24.8 fixed point holds: far-away vertices (a hostile tile's) are left out.
     private static func drawable(_ p: (x: Double, y: Double)) -> Bool {
         p.x.isFinite && p.y.isFinite && abs(p.x) < 4_000_000 && abs(p.y) < 4_000_000
     }

@@ -1,11 +1,11 @@
 import TileFormats
 
 /// A picture as sixel, written here rather than by libsixel: a map is mostly flat colours, and
-/// knowing that makes it three to four times faster, and truer (docs/benchmarks.md). The colours are binned at
-/// five bits a channel; at most 256 bins become the palette as they are (a flat fill keeps its
-/// exact colour), more are cut into 256 boxes by median cut, the box with the most pixels times
-/// its widest channel cut first (the fills stay exact, the anti-aliased edges share). Alpha is
-/// not looked at: map pictures are opaque.
+/// knowing that makes it three to four times faster, and truer (docs/benchmarks.md). The colours
+/// are binned at five bits a channel; at most 256 bins become the palette as they are (a flat fill
+/// keeps its exact colour), more are cut into 256 boxes by median cut, the box with the most
+/// pixels times its widest channel cut first (the fills stay exact, the anti-aliased edges
+/// share). Alpha is not looked at: map pictures are opaque.
 enum SixelEncoder {
     static func encode(_ image: RasterImage) -> [UInt8] {
         let (width, height) = (image.width, image.height)

@@ -90,13 +90,13 @@ public enum TerminalGraphics {
     /// `image`, over cells of `cell` pixels, as sixel pictures of at most `sixelPieceSide` pixels a
     /// side, each with the cell it starts at from the image's top left.
     public static func sixelPieces(_ image: RasterImage, cell: (width: Int, height: Int)) -> [(column: Int, row: Int, bytes: [UInt8])] {
-        let across = max(1, sixelPieceSide / max(cell.width, 1)) * max(cell.width, 1)
-        let down = max(1, sixelPieceSide / max(cell.height, 1)) * max(cell.height, 1)
+        let (cw, ch) = (max(cell.width, 1), max(cell.height, 1))
+        let (across, down) = (max(1, sixelPieceSide / cw) * cw, max(1, sixelPieceSide / ch) * ch)
         var pieces: [(column: Int, row: Int, bytes: [UInt8])] = []
         for top in stride(from: 0, to: image.height, by: down) {
             for left in stride(from: 0, to: image.width, by: across) {
                 let piece = image.region(x: left..<min(left + across, image.width), y: top..<min(top + down, image.height))
-                pieces.append((left / max(cell.width, 1), top / max(cell.height, 1), sixel(piece)))
+                pieces.append((left / cw, top / ch, sixel(piece)))
             }
         }
         return pieces

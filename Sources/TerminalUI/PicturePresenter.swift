@@ -61,20 +61,15 @@ final class PicturePresenter {
         switch graphics {
         case .kitty:
             if let shown, shown.id != id { out += TerminalGraphics.kittyHide(id: shown.id) }
-            let corner = Array("\u{1B}[\(rect.y + 1);\(rect.x + 1)H".utf8)
             if let kept = held[id], Self.same(kept.image, picture) {
-                out += corner + TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
-            } else if image.isAtHand, Self.same(picture, drawn), let kept = held[id], let view = kept.view, picture.width == kept.image.width,
-                      let moved = PixelMap.movement(from: view, to: image.request, picture: (kept.image.width, kept.image.height)),
-                      let placed = TerminalGraphics.kittyPlaceMoved(id: id, width: kept.image.width, height: kept.image.height, moved: moved,
-                                                                    cell: (kept.image.width / rect.width, kept.image.height / rect.height),
-                                                                    zIndex: Self.underBackgrounds) {
-                // A pan's picture at hand is the held one moved: placed so, not sent (the strip
-                // coming into view shows the terminal's background until the view's own comes).
-                out += Array("\u{1B}[\(rect.y + placed.row + 1);\(rect.x + placed.column + 1)H".utf8) + placed.bytes
+                out += Self.cursor(rect.x, rect.y)
+                    + TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+            } else if image.isAtHand, Self.same(picture, drawn), let moved = heldMoved(id, as: picture, of: image.request, in: rect) {
+                out += moved
             } else {
                 if held[id] != nil { out += TerminalGraphics.kittyDelete(id: id) }
-                out += corner + TerminalGraphics.kitty(picture, id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+                out += Self.cursor(rect.x, rect.y)
+                    + TerminalGraphics.kitty(picture, id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
                 held[id] = Held(image: picture, view: Self.same(picture, drawn) ? image.request : nil)
             }
         case .sixel, .iterm:
@@ -83,8 +78,7 @@ final class PicturePresenter {
             let cellHeight = picture.height / rect.height
             let pixels = rows.count == rect.height ? picture : picture.band(rows.lowerBound * cellHeight..<rows.upperBound * cellHeight)
             for piece in encoding(of: pixels, rows: rows, of: picture, in: rect) {
-                out += Array("\u{1B}[\(band.y + piece.row + 1);\(band.x + piece.column + 1)H".utf8)
-                out += piece.bytes
+                out += Self.cursor(band.x + piece.column, band.y + piece.row) + piece.bytes
             }
             out += Self.textOver(frame, in: band, picture: pixels)
         }
@@ -92,6 +86,22 @@ final class PicturePresenter {
         shown = (picture, rect, text, id)
         return (out, false)
     }
+
+    /// kitty's bytes for `picture`, a pan's picture at hand of the view `view`: the picture kitty
+    /// holds for `id` (a drawing of the same size, of a view `view` moved from) placed moved — the
+    /// strip coming into view shows the terminal's background until the view's own picture comes;
+    /// nil when it holds none to move so.
+    private func heldMoved(_ id: UInt32, as picture: RasterImage, of view: MapRequest, in rect: Rect) -> [UInt8]? {
+        guard let kept = held[id], let from = kept.view, kept.image.width == picture.width, kept.image.height == picture.height,
+              let moved = PixelMap.movement(from: from, to: view, picture: (kept.image.width, kept.image.height)),
+              let placed = TerminalGraphics.kittyPlaceMoved(id: id, width: kept.image.width, height: kept.image.height, moved: moved,
+                                                            cell: (kept.image.width / rect.width, kept.image.height / rect.height),
+                                                            zIndex: Self.underBackgrounds) else { return nil }
+        return Self.cursor(rect.x + placed.column, rect.y + placed.row) + placed.bytes
+    }
+
+    /// Moves the cursor to the cell at `column`, `row` (from 0).
+    private static func cursor(_ column: Int, _ row: Int) -> [UInt8] { Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) }
 
     /// The cell rows of `rect` (from its top) to write again for sixel and iTerm2: from the first
     /// to the last whose pixels or text differ from what the terminal shows; all of them when it
