@@ -5,7 +5,7 @@ import Synchronization
 /// read by the map view's drawing. Nil: the map is drawn in characters.
 public final class PixelDrawing: Sendable {
     private let cell = Mutex<(width: Int, height: Int)?>(nil)
-    private let pansAtOnce = Mutex(false)
+    private let movesAtOnce = Mutex(false)
 
     public init() {}
 
@@ -13,11 +13,11 @@ public final class PixelDrawing: Sendable {
 
     public func use(cellSize: (width: Int, height: Int)?) { cell.withLock { $0 = cellSize } }
 
-    /// Whether a pan first shows the last picture moved, while its own is drawn: worth it where
-    /// encoding a picture costs less than drawing one (kitty's, sixel's), not where it is not
-    /// measured (iTerm2's PNG).
-    public var showsPansAtOnce: Bool {
-        get { pansAtOnce.withLock { $0 } }
-        set { pansAtOnce.withLock { $0 = newValue } }
+    /// Whether a pan or a zoom first shows the last picture moved or scaled, while its own is drawn:
+    /// worth it where showing a picture costs less than drawing one (kitty's, sixel's), not where
+    /// it is not measured (iTerm2's PNG).
+    public var showsMovesAtOnce: Bool {
+        get { movesAtOnce.withLock { $0 } }
+        set { movesAtOnce.withLock { $0 = newValue } }
     }
 }

@@ -269,7 +269,7 @@ public struct OnDemandExport: Sendable {
                 "none of the web map's layers can be taken offline" + (plan.refused.first.map { " (\($0.title): \($0.reason))" } ?? ""))
         }
         let id = Self.newID()
-        var export = PendingExport(areaID: id, spec: spec, jobs: plan.layers.map { PendingExport.Job(layer: $0, packageID: Self.newID()) },
+        let export = PendingExport(areaID: id, spec: spec, jobs: plan.layers.map { PendingExport.Job(layer: $0, packageID: Self.newID()) },
                                    submittedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         try library.savePendingExport(export)
         return try await submitMissing(export)

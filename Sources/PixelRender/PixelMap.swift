@@ -62,38 +62,64 @@ public struct PixelMap {
         return image
     }
 
-    /// A pan's picture at once, while its own is drawn: `drawn`'s pixels moved by the whole pixels
-    /// between the two views (both corners are on the world's pixel grid, so what shows in both is
-    /// exactly where the new drawing puts it), the strip that comes into view in the picture's mean
-    /// colour, and its names moved by the nearest whole cells. Nil unless `cells` is `drawn`'s view
-    /// moved by less than its size, at the same scale and size, drawn the same way.
+    /// A pan's or a zoom's picture at once, while its own is drawn: `drawn`'s pixels where the new
+    /// view puts them, what comes into view in the picture's mean colour. A pan moves them by whole
+    /// pixels (both corners are on the world's pixel grid, so what shows in both is exactly where
+    /// the new drawing puts it) and its names by the nearest whole cells; a zoom scales them and
+    /// leaves the names out (they are placed for the new scale). Nil unless `cells` is `drawn`'s
+    /// view moved or zoomed (within sixteen times) so that some of it still shows, at the same
+    /// size, drawn the same way.
     public static func atHand(from drawn: MapImage, for cells: MapRequest) -> MapImage? {
         guard let picture = drawn.pixels, !drawn.isAtHand,
-              let moved = movement(from: drawn.request, to: cells, picture: (picture.width, picture.height)) else { return nil }
-        let cell = (width: picture.width / cells.columns, height: picture.height / cells.rows)
-        var image = MapImage(picture: MapPicture(frame: Frame(width: cells.columns, height: cells.rows),
-                                                 names: drawn.picture.names.moved(columns: (Double(moved.x) / Double(cell.width)).clampedInt(),
-                                                                                  rows: (Double(moved.y) / Double(cell.height)).clampedInt()),
-                                                 colors: cells.colors),
+              let placed = placement(from: drawn.request, to: cells, picture: (picture.width, picture.height)) else { return nil }
+        let names: LabelPass
+        let pixels: RasterImage
+        if let moved = placed.movement {
+            let cell = (width: picture.width / cells.columns, height: picture.height / cells.rows)
+            names = drawn.picture.names.moved(columns: (Double(moved.x) / Double(cell.width)).clampedInt(),
+                                              rows: (Double(moved.y) / Double(cell.height)).clampedInt())
+            pixels = picture.moved(x: moved.x, y: moved.y, filling: picture.meanColor())
+        } else {
+            names = LabelPass(attribution: drawn.picture.names.attribution)
+            pixels = picture.scaled(placed.scale, to: (placed.x, placed.y), width: picture.width, height: picture.height, filling: picture.meanColor())
+        }
+        var image = MapImage(picture: MapPicture(frame: Frame(width: cells.columns, height: cells.rows), names: names, colors: cells.colors),
                              request: cells, report: drawn.report, problems: drawn.problems)
-        image.pixels = picture.moved(x: moved.x, y: moved.y, filling: picture.meanColor())
+        image.pixels = pixels
         image.isAtHand = true
         return image
     }
 
-    /// How far a picture of `picture` pixels drawn for the view `before` moves (right and down, in
-    /// whole pixels) to show the view `cells`: nil unless `cells` is `before` moved by less than
-    /// its size, at the same scale and size, drawn the same way.
-    public static func movement(from before: MapRequest, to cells: MapRequest, picture: (width: Int, height: Int)) -> (x: Int, y: Int)? {
+    /// Where a picture drawn for one view lies in another's: scaled `scale` times, its top left
+    /// corner at (`x`, `y`) pixels of the other's picture.
+    public struct Placement: Sendable, Equatable {
+        public let scale: Double, x: Double, y: Double
+
+        /// The whole pixels it moves right and down, when it is not scaled.
+        public var movement: (x: Int, y: Int)? {
+            scale == 1 ? (x.rounded().clampedInt(), y.rounded().clampedInt()) : nil
+        }
+    }
+
+    /// Where a picture of `picture` pixels drawn for the view `before` lies in the view `cells`:
+    /// nil unless `cells` is `before` moved or zoomed (within sixteen times) so that some of it
+    /// still shows, at the same size, drawn the same way.
+    public static func placement(from before: MapRequest, to cells: MapRequest, picture: (width: Int, height: Int)) -> Placement? {
         guard cells.columns == before.columns, cells.rows == before.rows, cells.columns > 0, cells.rows > 0,
-              cells.viewport.zoom == before.viewport.zoom, cells.mode == before.mode, cells.hiddenLayers == before.hiddenLayers,
+              cells.mode == before.mode, cells.hiddenLayers == before.hiddenLayers,
               cells.colors == before.colors, cells.lightTheme == before.lightTheme,
               picture.width % cells.columns == 0, picture.height % cells.rows == 0 else { return nil }
         let cell = (width: picture.width / cells.columns, height: picture.height / cells.rows)
         let old = Geometry(before, cell: cell).projection, new = Geometry(cells, cell: cell).projection
-        let dx = ((new.left - old.left) * new.scale).rounded(), dy = ((old.top - new.top) * new.scale).rounded()
-        guard dx.isFinite, dy.isFinite, abs(dx) < Double(picture.width), abs(dy) < Double(picture.height), dx != 0 || dy != 0 else { return nil }
-        return (-dx.clampedInt(), -dy.clampedInt())
+        var scale = new.scale / old.scale
+        // The same level gives the same resolution to the last bits; a zoom changes it far more.
+        if abs(scale - 1) < 1e-9 { scale = 1 }
+        var x = (old.left - new.left) * new.scale, y = (new.top - old.top) * new.scale
+        if scale == 1 { (x, y) = (x.rounded(), y.rounded()) }
+        let (width, height) = (Double(picture.width), Double(picture.height))
+        guard scale.isFinite, x.isFinite, y.isFinite, scale >= 1.0 / 16, scale <= 16, x != 0 || y != 0 || scale != 1,
+              x < width, y < height, x + width * scale > 0, y + height * scale > 0 else { return nil }
+        return Placement(scale: scale, x: x, y: y)
     }
 
     /// The names placed in `columns × rows` cells, as a terminal would write them over the picture

@@ -1,4 +1,5 @@
 import Foundation
+import MapbookCore
 import TileFormats
 
 /// The ways a terminal shows pictures, and how mapbook writes one in each.
@@ -77,6 +78,36 @@ public enum TerminalGraphics {
         let (left, top) = (max(0, moved.x), max(0, moved.y))
         let control = "a=p,i=\(id),p=1,x=\(max(0, -moved.x)),y=\(max(0, -moved.y)),w=\(w),h=\(h),X=\(left % cw),Y=\(top % ch),z=\(zIndex),C=1,q=2"
         return (left / cw, top / ch, Array("\u{1B}_G\(control)\u{1B}\\".utf8))
+    }
+
+    /// Image `id`, already transmitted (`width × height` pixels), shown at the cursor as it lies in a
+    /// view that zoomed from its own (`placed`, scale not 1) over cells of `cell` pixels, the view
+    /// `columns × rows` cells: its part over the whole cells it covers, scaled to them (kitty
+    /// scales a placement to its cells; a cell it covers only in part is left to what is under
+    /// it), its one placement replaced. The cursor position to write first is returned with it, in
+    /// cells from the view's top left.
+    public static func kittyPlaceZoomed(id: UInt32, width: Int, height: Int, placed: PixelMap.Placement, cell: (width: Int, height: Int),
+                                        columns: Int, rows: Int, zIndex: Int = -1) -> (column: Int, row: Int, bytes: [UInt8])? {
+        let (cw, ch) = (Double(max(cell.width, 1)), Double(max(cell.height, 1)))
+        /// The cells the picture's part in view covers along one side, and that part in its pixels.
+        func side(origin: Double, size: Int, cells: Int, cellSize: Double) -> (first: Int, count: Int, from: Int, length: Int)? {
+            let first = (max(origin, 0) / cellSize - 1e-9).rounded(.up).clampedInt(in: 0...cells)
+            let end = (min(origin + Double(size) * placed.scale, Double(cells) * cellSize) / cellSize + 1e-9).rounded(.down).clampedInt(in: 0...cells)
+            let from = ((Double(first) * cellSize - origin) / placed.scale).rounded().clampedInt(in: 0...size)
+            let to = ((Double(end) * cellSize - origin) / placed.scale).rounded().clampedInt(in: 0...size)
+            return end > first && to > from ? (first, end - first, from, to - from) : nil
+        }
+        guard placed.scale > 0, placed.scale != 1, let across = side(origin: placed.x, size: width, cells: columns, cellSize: cw),
+              let down = side(origin: placed.y, size: height, cells: rows, cellSize: ch) else { return nil }
+        let control = "a=p,i=\(id),p=1,x=\(across.from),y=\(down.from),w=\(across.length),h=\(down.length),c=\(across.count),r=\(down.count),z=\(zIndex),C=1,q=2"
+        return (across.first, down.first, Array("\u{1B}_G\(control)\u{1B}\\".utf8))
+    }
+
+    /// One pixel of `color` transmitted as image `id` and shown at the cursor stretched over
+    /// `columns × rows` cells at `zIndex`: a wash under a picture that does not cover them all.
+    public static func kittyWash(_ color: (r: UInt8, g: UInt8, b: UInt8), id: UInt32, columns: Int, rows: Int, zIndex: Int) -> [UInt8] {
+        let pixel = Data([color.r, color.g, color.b]).base64EncodedString()
+        return Array("\u{1B}_Ga=T,f=24,s=1,v=1,i=\(id),p=1,c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2;\(pixel)\u{1B}\\".utf8)
     }
 
     /// `image` as a sixel sequence (DCS … ST): at most 256 colours chosen for it, not dithered (maps

@@ -35,11 +35,15 @@ final class PicturePresenter {
     private(set) var encodingsMade = 0
     /// Each id's picture with its lines drawn in, and the picture and lines it was made from.
     private var lined: [UInt32: (base: RasterImage, lines: [MapOverlays.Line], picture: RasterImage)] = [:]
+    /// Whether kitty shows the wash under a picture placed moved (what comes into view, until the
+    /// view's own picture comes).
+    private var washed = false
 
     /// kitty's ids for the map view's picture and the overview's, and the z-index that puts them
     /// under cells with a background.
     static let mapPictureID: UInt32 = 1
     static let overviewPictureID: UInt32 = 2
+    static let washID: UInt32 = 3
     static let underBackgrounds = -1_073_741_825
 
     init(graphics: GraphicsProtocol) { self.graphics = graphics }
@@ -61,11 +65,14 @@ final class PicturePresenter {
         switch graphics {
         case .kitty:
             if let shown, shown.id != id { out += TerminalGraphics.kittyHide(id: shown.id) }
+            if washed { out += TerminalGraphics.kittyDelete(id: Self.washID); washed = false }
             if let kept = held[id], Self.same(kept.image, picture) {
                 out += Self.cursor(rect.x, rect.y)
                     + TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
             } else if image.isAtHand, Self.same(picture, drawn), let moved = heldMoved(id, as: picture, of: image.request, in: rect) {
-                out += moved
+                out += moved + Self.cursor(rect.x, rect.y)
+                    + TerminalGraphics.kittyWash(washColor(of: id), id: Self.washID, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds - 1)
+                washed = true
             } else {
                 if held[id] != nil { out += TerminalGraphics.kittyDelete(id: id) }
                 out += Self.cursor(rect.x, rect.y)
@@ -87,17 +94,28 @@ final class PicturePresenter {
         return (out, false)
     }
 
-    /// kitty's bytes for `picture`, a pan's picture at hand of the view `view`: the picture kitty
-    /// holds for `id` (a drawing of the same size, of a view `view` moved from) placed moved — the
-    /// strip coming into view shows the terminal's background until the view's own picture comes;
-    /// nil when it holds none to move so.
+    /// kitty's bytes for `picture`, a pan's or zoom's picture at hand of the view `view`: the
+    /// picture kitty holds for `id` (a drawing of the same size, of a view `view` moved or zoomed
+    /// from) placed moved, or scaled, instead of `picture` sent; nil when it holds none to place so.
     private func heldMoved(_ id: UInt32, as picture: RasterImage, of view: MapRequest, in rect: Rect) -> [UInt8]? {
         guard let kept = held[id], let from = kept.view, kept.image.width == picture.width, kept.image.height == picture.height,
-              let moved = PixelMap.movement(from: from, to: view, picture: (kept.image.width, kept.image.height)),
-              let placed = TerminalGraphics.kittyPlaceMoved(id: id, width: kept.image.width, height: kept.image.height, moved: moved,
-                                                            cell: (kept.image.width / rect.width, kept.image.height / rect.height),
-                                                            zIndex: Self.underBackgrounds) else { return nil }
-        return Self.cursor(rect.x + placed.column, rect.y + placed.row) + placed.bytes
+              let placement = PixelMap.placement(from: from, to: view, picture: (kept.image.width, kept.image.height)) else { return nil }
+        let cell = (width: kept.image.width / rect.width, height: kept.image.height / rect.height)
+        let placed = if let moved = placement.movement {
+            TerminalGraphics.kittyPlaceMoved(id: id, width: kept.image.width, height: kept.image.height, moved: moved, cell: cell,
+                                             zIndex: Self.underBackgrounds)
+        } else {
+            TerminalGraphics.kittyPlaceZoomed(id: id, width: kept.image.width, height: kept.image.height, placed: placement, cell: cell,
+                                              columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+        }
+        return placed.map { Self.cursor(rect.x + $0.column, rect.y + $0.row) + $0.bytes }
+    }
+
+    /// The colour of the wash under picture `id` placed moved: its mean colour, as sixel's picture
+    /// at hand fills what comes into view.
+    private func washColor(of id: UInt32) -> (r: UInt8, g: UInt8, b: UInt8) {
+        guard let mean = held[id]?.image.meanColor() else { return (0, 0, 0) }
+        return (mean.r, mean.g, mean.b)
     }
 
     /// Moves the cursor to the cell at `column`, `row` (from 0).
@@ -155,12 +173,14 @@ final class PicturePresenter {
         guard let taken = shown else { return ([], false) }
         shown = nil
         encoded = nil
-        return graphics == .kitty ? (TerminalGraphics.kittyHide(id: taken.id), false) : ([], true)
+        guard graphics == .kitty else { return ([], true) }
+        defer { washed = false }
+        return (TerminalGraphics.kittyHide(id: taken.id) + (washed ? TerminalGraphics.kittyDelete(id: Self.washID) : []), false)
     }
 
     /// The bytes when leaving the screen for good: every picture kitty holds deleted.
     func close() -> [UInt8] {
-        graphics == .kitty ? held.keys.sorted().flatMap { TerminalGraphics.kittyDelete(id: $0) } : []
+        graphics == .kitty ? (held.keys.sorted() + (washed ? [Self.washID] : [])).flatMap { TerminalGraphics.kittyDelete(id: $0) } : []
     }
 
     /// A picture's encoding in pieces, each with the cell it starts at from the picture's top left.

@@ -94,7 +94,7 @@ public final class TerminalApp {
         let (decision, answers) = decideGraphics(settings, ascii: glyphs == .ascii, environment: environment)
         if let (graphics, cell) = decision.pictures {
             settings.pixels?.use(cellSize: cell)
-            settings.pixels?.showsPansAtOnce = graphics != .iterm
+            settings.pixels?.showsMovesAtOnce = graphics != .iterm
         }
         let pictures = decision.pictures.map { PicturePresenter(graphics: $0.0) }
         let backend = try CursesBackend(output: stdout, input: stdin)

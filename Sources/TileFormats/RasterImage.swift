@@ -1,5 +1,6 @@
 import CStb
 import Foundation
+import MapbookCore
 
 /// Decoded pixels of a PNG or JPEG (raster tiles, item thumbnails): 8-bit RGBA, row by row.
 public struct RasterImage: Sendable, Equatable {
@@ -84,6 +85,62 @@ public struct RasterImage: Sendable, Equatable {
                 for row in rows {
                     let from = ((row - y) * width + columns.lowerBound - x) * 4, to = (row * width + columns.lowerBound) * 4
                     (target.baseAddress! + to).copyMemory(from: source.baseAddress! + from, byteCount: columns.count * 4)
+                }
+            }
+        }
+        return RasterImage(width: width, height: height, rgba: out)
+    }
+
+    /// The image scaled `scale` times (bilinear: a halving averages each two by two pixels) into a
+    /// picture of `width × height` pixels, its top left corner landing at `origin` (in the picture's
+    /// pixels, may be outside it); what it does not cover `filling`.
+    public func scaled(_ scale: Double, to origin: (x: Double, y: Double), width: Int, height: Int,
+                       filling: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> RasterImage {
+        let (width, height) = (max(width, 0), max(height, 0))
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        /// For each pixel along a side of the picture: the two source pixels it lies between and the
+        /// second's weight in 256ths; the first -1 where the image does not reach.
+        func samples(_ count: Int, origin: Double, size: Int) -> (first: [Int], second: [Int], weight: [UInt32]) {
+            var first = [Int](repeating: -1, count: count), second = [Int](repeating: 0, count: count)
+            var weight = [UInt32](repeating: 0, count: count)
+            for target in 0..<count {
+                let source = (Double(target) + 0.5 - origin) / scale - 0.5
+                guard scale > 0, size > 0, source.isFinite, source >= -0.5, source <= Double(size) - 0.5 else { continue }
+                let index = min(max(source.rounded(.down), 0), Double(size - 1))
+                first[target] = index.clampedInt()
+                second[target] = min(first[target] + 1, size - 1)
+                weight[target] = UInt32((min(max(source - index, 0), 1) * 256).rounded().clampedInt(in: 0...256))
+            }
+            return (first, second, weight)
+        }
+        let columns = samples(width, origin: origin.x, size: self.width), rows = samples(height, origin: origin.y, size: self.height)
+        let fill = (UInt32(filling.r) | UInt32(filling.g) << 8 | UInt32(filling.b) << 16 | UInt32(filling.a) << 24).littleEndian
+        /// `a` and `b` (four bytes each) mixed, `b` weighing `w` 256ths: two channels a multiply.
+        @inline(__always) func mix(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+            let odd = ((a & 0x00FF_00FF) &* (256 - w) &+ (b & 0x00FF_00FF) &* w) >> 8 & 0x00FF_00FF
+            let even = ((a >> 8 & 0x00FF_00FF) &* (256 - w) &+ (b >> 8 & 0x00FF_00FF) &* w) & 0xFF00_FF00
+            return odd | even
+        }
+        let sourceWidth = self.width
+        rgba.withUnsafeBytes { raw in
+            out.withUnsafeMutableBytes { target in
+                let source = raw.bindMemory(to: UInt32.self), pixels = target.bindMemory(to: UInt32.self)
+                for y in 0..<height {
+                    let row = y * width
+                    guard rows.first[y] >= 0 else {
+                        for x in 0..<width { pixels[row + x] = fill }
+                        continue
+                    }
+                    let (top, bottom, down) = (rows.first[y] * sourceWidth, rows.second[y] * sourceWidth, rows.weight[y])
+                    for x in 0..<width {
+                        let left = columns.first[x]
+                        guard left >= 0 else { pixels[row + x] = fill; continue }
+                        let (right, across) = (columns.second[x], columns.weight[x])
+                        // Each byte mixed on its own: the bytes' order in memory does not matter.
+                        let upper = mix(source[top + left], source[top + right], across)
+                        let lower = mix(source[bottom + left], source[bottom + right], across)
+                        pixels[row + x] = mix(upper, lower, down)
+                    }
                 }
             }
         }

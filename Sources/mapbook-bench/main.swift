@@ -274,7 +274,8 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
             movedAtHand.append(seconds(ContinuousClock.now - start))
             _ = TerminalGraphics.sixelPieces(moved, cell: cell)
             atHand.append(seconds(ContinuousClock.now - start))
-            if let last = previous.pixels, let by = PixelMap.movement(from: previous.request, to: request, picture: (last.width, last.height)) {
+            if let last = previous.pixels,
+               let by = PixelMap.placement(from: previous.request, to: request, picture: (last.width, last.height))?.movement {
                 placedBytes = TerminalGraphics.kittyPlaceMoved(id: 1, width: last.width, height: last.height, moved: by, cell: cell)?.bytes.count ?? 0
             }
         }
@@ -297,6 +298,22 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
         last = image
         previous = map.image(for: request)
     }
+    // A zoom in and out by a level about the centre: the last picture scaled, and kitty's placement of it.
+    var zoomedAtHand: [Double] = [], zoomedBytes: [Int] = []
+    if let previous, let picture = previous.pixels {
+        for run in 0..<20 {
+            var request = previous.request
+            request.viewport = previous.request.viewport.zoomed(by: run % 2 == 0 ? 1 : -1)
+            let start = ContinuousClock.now
+            guard PixelMap.atHand(from: previous, for: request) != nil else { continue }
+            zoomedAtHand.append(seconds(ContinuousClock.now - start))
+            if let placed = PixelMap.placement(from: previous.request, to: request, picture: (picture.width, picture.height)),
+               let bytes = TerminalGraphics.kittyPlaceZoomed(id: 1, width: picture.width, height: picture.height, placed: placed, cell: cell,
+                                                             columns: columns, rows: rows)?.bytes.count, run < 2 {
+                zoomedBytes.append(bytes)
+            }
+        }
+    }
     print("pixels=\(last?.width ?? 0)x\(last?.height ?? 0) zoom=\(String(format: "%.1f", zoom))")
     print("compose_pan \(summary(compose))")
     print("  of_which_cairo_on_bands \(summary(rasterize))")
@@ -306,6 +323,8 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     print("pan_at_hand_moved \(summary(movedAtHand))")
     print("kitty_pan_at_hand_placed bytes=\(placedBytes)")
     print("sixel_pan_at_hand_moved_and_sent \(summary(atHand))")
+    print("zoom_at_hand_scaled \(summary(zoomedAtHand))")
+    print("kitty_zoom_at_hand_placed bytes=\(zoomedBytes.map(String.init).joined(separator: ","))")
 }
 
 /// The sample portal's raster basemap with its vector reference layer, online (the portal in this

@@ -42,30 +42,48 @@ import TestScheduling
         #expect(sentence.hasSuffix("Maine, United States"), "\(sentence)")
     }
 
-    /// In pixels on a terminal whose pictures cost less to send than to draw (kitty), a pan first
-    /// shows the last picture moved, then the view's own; where they cost more (sixel), only its own.
+    /// In pixels on a terminal whose pictures cost less to show than to draw (kitty, sixel), a pan
+    /// first shows the last picture moved and a zoom the last picture scaled, then the view's own;
+    /// elsewhere (iTerm2), only its own.
     @Test(arguments: [true, false])
-    func aPanInPixelsShowsTheLastPictureMovedFirst(atOnce: Bool) async throws {
+    func aPanOrZoomInPixelsShowsTheLastPictureFirst(atOnce: Bool) async throws {
         let pixels = PixelDrawing()
         pixels.use(cellSize: (8, 16))
-        pixels.showsPansAtOnce = atOnce
+        pixels.showsMovesAtOnce = atOnce
         let program = await ProgramFixture.map(try PackageMapSource(path: SampleFixture.acadiaPackagePath), title: "Acadia",
                                                display: Display(width: 100, height: 32), pixels: pixels)
         defer { Task { await program.shutdown() } }
-        let before = try #require(program.state.map?.image)
+        var before = try #require(program.state.map?.image)
         try #require(before.pixels?.width == 800, "not drawn in pixels (is Cairo installed?)")
-        program.transcript = []
-        program.send(.terminal(.key(.right)))
-        let latest = try #require(program.state.map?.viewport)
-        let whole = await ProgramFixture.received(program, timeout: .seconds(60)) { event -> MapImage? in
-            if case .map(.mapDrawn(_, let image)) = event, !image.isAtHand, image.request.viewport == latest { image } else { nil }
-        }
-        #expect(whole?.pixels != nil)
-        let drawn = (program.transcript ?? []).compactMap { event -> MapImage? in if case .map(.mapDrawn(_, let image)) = event { image } else { nil } }
-        #expect(drawn.map(\.isAtHand) == (atOnce ? [true, false] : [false]))
-        if atOnce, let moved = drawn.first?.pixels, let old = before.pixels {
-            // A quarter of the view to the right: the old picture's right three quarters, on the left.
-            #expect(moved.pixel(x: 0, y: 200) == old.pixel(x: 200, y: 200) && moved.pixel(x: 599, y: 400) == old.pixel(x: 799, y: 400))
+        for key in [Key.right, .character("+")] {
+            program.transcript = []
+            program.send(.terminal(.key(key)))
+            let latest = try #require(program.state.map?.viewport)
+            let whole = await ProgramFixture.received(program, timeout: .seconds(60)) { event -> MapImage? in
+                if case .map(.mapDrawn(_, let image)) = event, !image.isAtHand, image.request.viewport == latest { image } else { nil }
+            }
+            #expect(whole?.pixels != nil)
+            let drawn = (program.transcript ?? []).compactMap { event -> MapImage? in if case .map(.mapDrawn(_, let image)) = event { image } else { nil } }
+            #expect(drawn.map(\.isAtHand) == (atOnce ? [true, false] : [false]), "after \(key)")
+            if atOnce, let shown = drawn.first?.pixels, let old = before.pixels {
+                if key == .right {
+                    // A quarter of the view to the right: the old picture's right three quarters, on the left.
+                    #expect(shown.pixel(x: 0, y: 200) == old.pixel(x: 200, y: 200) && shown.pixel(x: 599, y: 400) == old.pixel(x: 799, y: 400))
+                } else {
+                    // Twice as near about the middle: a pixel half as far from the middle in the old picture.
+                    let (cx, cy) = (old.width / 2, old.height / 2)
+                    var alike = 0, compared = 0
+                    for y in stride(from: 8, to: old.height - 8, by: 12) {
+                        for x in stride(from: 8, to: old.width - 8, by: 12) {
+                            let (p, q) = (shown.pixel(x: x, y: y), old.pixel(x: cx + (x - cx) / 2, y: cy + (y - cy) / 2))
+                            compared += 1
+                            if max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b))) <= 16 { alike += 1 }
+                        }
+                    }
+                    #expect(Double(alike) >= Double(compared) * 0.9 && drawn.first?.picture.names.labels.isEmpty == true, "\(alike) of \(compared)")
+                }
+            }
+            before = try #require(whole)
         }
     }
 

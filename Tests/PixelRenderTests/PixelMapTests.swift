@@ -78,12 +78,46 @@ struct PixelMapTests {
             #expect(names.map { [$0.column - Int((Double(dx) / 8).rounded()), $0.row - Int((Double(dy) / 16).rounded())] }
                     == movedNames.map { [$0.column, $0.row] })
         }
-        var deeper = first
-        deeper.viewport = MapViewport(center: first.viewport.center, zoom: zoom + 1)
-        var far = first
+        var far = first, tooDeep = first
         far.viewport = first.viewport.panned(dotsX: 120, dotsY: 0)
-        #expect(PixelMap.atHand(from: drawn, for: deeper) == nil && PixelMap.atHand(from: drawn, for: first) == nil
-                && PixelMap.atHand(from: drawn, for: far) == nil)
+        tooDeep.viewport = first.viewport.zoomed(by: 5)
+        #expect(PixelMap.atHand(from: drawn, for: first) == nil && PixelMap.atHand(from: drawn, for: far) == nil
+                && PixelMap.atHand(from: drawn, for: tooDeep) == nil)
+    }
+
+    /// A zoom's picture at hand is the last one scaled about the point the zoom keeps: alike to the
+    /// view's own drawing where it reaches (a level's tiles and the next one's show the same ground,
+    /// a vector style's lines a little wider or narrower: at least 40 % of pixels within 6 of 255 a
+    /// channel; scaled about the wrong point, 0–26 %), the rest the mean colour; its names left to
+    /// the view's own drawing.
+    @Test(arguments: [("raster/tpkx/Usa.tpkx", 3.0), ("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", 6.0)])
+    func aZoomsPictureAtHandIsTheLastOneScaled(path: String, zoom: Double) async throws {
+        let source = try PackageMapSource(path: SharedData.url(path).path)
+        let stack = MapStack(source)
+        let (columns, rows) = (60, 20)
+        let home = MapViewport(fitting: try #require(source.extent), columns: columns, rows: rows)
+        let first = MapRequest(viewport: MapViewport(center: home.center, zoom: zoom), columns: columns, rows: rows)
+        let drawn = try await PixelMap.render(stack, first, cell: (8, 16)).image(for: first)
+        for steps in [1.0, -1.0] {
+            var zoomed = first
+            zoomed.viewport = first.viewport.zoomed(by: steps, anchor: (25, -12))
+            let scaled = try #require(PixelMap.atHand(from: drawn, for: zoomed))
+            let own = try await PixelMap.render(stack, zoomed, cell: (8, 16)).image(for: zoomed)
+            #expect(scaled.isAtHand && scaled.request == zoomed && scaled.picture.names.labels.isEmpty && scaled.picture.names.marks.isEmpty)
+            let (a, b) = (try #require(scaled.pixels), try #require(own.pixels))
+            // Where the last picture reaches: all of the view zoomed in, its middle quarter zoomed out.
+            let placed = try #require(PixelMap.placement(from: first, to: zoomed, picture: (480, 320)))
+            #expect(placed.scale == pow(2, steps))
+            var alike = 0, compared = 0
+            for y in stride(from: max(0, Int(placed.y) + 2), to: min(320, Int(placed.y + 320 * placed.scale) - 2), by: 3) {
+                for x in stride(from: max(0, Int(placed.x) + 2), to: min(480, Int(placed.x + 480 * placed.scale) - 2), by: 3) {
+                    compared += 1
+                    let (p, q) = (a.pixel(x: x, y: y), b.pixel(x: x, y: y))
+                    if max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b))) <= 6 { alike += 1 }
+                }
+            }
+            #expect(compared > 1_000 && Double(alike) >= Double(compared) * 0.4, "\(alike) of \(compared) pixels alike after a zoom by \(steps)")
+        }
     }
 
     /// The pixel view covers the cells' ground, centred where they are, its corner on whole pixels.

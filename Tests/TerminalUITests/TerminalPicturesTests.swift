@@ -181,7 +181,8 @@ import UserFiles
     }
 
     /// A pan's picture at hand is the picture kitty holds placed moved (its part still in view,
-    /// from the cell and pixel where it now starts), not sent; the view's own picture after it is sent.
+    /// from the cell and pixel where it now starts), not sent, over a wash of its mean colour (one
+    /// pixel stretched under it); the view's own picture after it is sent, the wash taken away.
     @Test @UIActor func kittyPlacesTheHeldPictureMovedForAPan() {
         let presenter = PicturePresenter(graphics: .kitty)
         let frame = Frame(width: 20, height: 8)
@@ -197,11 +198,39 @@ import UserFiles
             return state
         }
         let right = String(decoding: presenter.update(for: panned(5, 0, atHand: true), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(right == "\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1,p=1,x=10,y=0,w=70,h=48,X=0,Y=0,z=-1073741825,C=1,q=2\u{1B}\\\u{1B}8")
+        let wash = "\u{1B}[2;1H\u{1B}_Ga=T,f=24,s=1,v=1,i=3,p=1,c=20,r=6,z=-1073741826,C=1,q=2;CnjI\u{1B}\\"
+        #expect(right == "\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1,p=1,x=10,y=0,w=70,h=48,X=0,Y=0,z=-1073741825,C=1,q=2\u{1B}\\" + wash + "\u{1B}8")
         let upLeft = String(decoding: presenter.update(for: panned(-3, -4.5, atHand: true), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(upLeft.contains("\u{1B}[3;2H\u{1B}_Ga=p,i=1,p=1,x=0,y=0,w=74,h=39,X=2,Y=1,"), "\(upLeft)")
+        #expect(upLeft.hasPrefix("\u{1B}7\u{1B}_Ga=d,d=I,i=3,q=2\u{1B}\\\u{1B}[3;2H\u{1B}_Ga=p,i=1,p=1,x=0,y=0,w=74,h=39,X=2,Y=1,") && upLeft.contains(wash),
+                "\(upLeft)")
         let own = String(decoding: presenter.update(for: panned(-3, -4.5, atHand: false), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(own.contains("a=T,") && own.contains("a=d,d=I,i=1"))
+        #expect(own.contains("a=T,") && own.contains("a=d,d=I,i=1") && own.contains("a=d,d=I,i=3") && !own.contains("i=3,p=1"))
+        #expect(String(decoding: presenter.close(), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\", "the wash is gone already")
+    }
+
+    /// A zoom's picture at hand is the picture kitty holds placed scaled: zoomed in, its middle
+    /// over the whole view; zoomed out, the whole of it over the whole cells it covers in the
+    /// middle, the wash around it. Not sent.
+    @Test @UIActor func kittyPlacesTheHeldPictureScaledForAZoom() {
+        let presenter = PicturePresenter(graphics: .kitty)
+        let frame = Frame(width: 20, height: 8)
+        let first = Self.mapState(Self.picture)
+        _ = presenter.update(for: first, frame: frame, theme: MapTheme())
+        func zoomed(_ steps: Double) -> AppState {
+            var state = Self.mapState(Self.picture.moved(x: 0, y: 0, filling: (0, 0, 0, 255)))
+            state.withMap { map in
+                map.image?.request.viewport = first.map!.image!.request.viewport.zoomed(by: steps)
+                map.image?.isAtHand = true
+            }
+            return state
+        }
+        let zoomedIn = String(decoding: presenter.update(for: zoomed(1), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        #expect(zoomedIn.hasPrefix("\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1,p=1,x=20,y=12,w=40,h=24,c=20,r=6,z=-1073741825,C=1,q=2\u{1B}\\"), "\(zoomedIn)")
+        // 80×48 pixels halved about the middle: pixels 20…60 across (cells 5…15), 12…36 down (cell rows 2…4 whole).
+        let zoomedOut = String(decoding: presenter.update(for: zoomed(-1), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        #expect(zoomedOut.contains("\u{1B}[4;6H\u{1B}_Ga=p,i=1,p=1,x=0,y=8,w=80,h=32,c=10,r=2,z=-1073741825,") && zoomedOut.contains("i=3,p=1,c=20,r=6"),
+                "\(zoomedOut)")
+        #expect(!zoomedIn.contains("a=T,f=24,o=z") && !zoomedOut.contains("a=T,f=24,o=z"), "the picture is not sent again")
     }
 
     /// The overview's picture and the map view's have ids of their own: going from one screen to

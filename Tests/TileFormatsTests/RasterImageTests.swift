@@ -34,6 +34,29 @@ import TileFormats
         #expect(image.meanColor() == (0, 0, 9, 255), "one pixel in 8 each way looked at: the first column and row")
     }
 
+    /// Scaled, a doubling puts each pixel on two by two (blended with its neighbour between them), a
+    /// halving averages each two by two, the corner lands at the origin given, and what the image
+    /// does not reach is the filling.
+    @Test func scaledPixelsLandWhereTheyShould() {
+        var rgba: [UInt8] = []
+        for y in 0..<4 { for x in 0..<6 { rgba += [UInt8(x * 40), UInt8(y * 60), 9, 255] } }
+        let image = RasterImage(width: 6, height: 4, rgba: rgba)
+        let fill: (r: UInt8, g: UInt8, b: UInt8, a: UInt8) = (200, 100, 50, 255)
+        // Halved into the middle of a picture of the same size: (x, y) averages source (2x…2x+1, 2y…2y+1).
+        let halved = image.scaled(0.5, to: (1.5, 1), width: 6, height: 4, filling: fill)
+        #expect(halved.pixel(x: 0, y: 0) == fill && halved.pixel(x: 5, y: 3) == fill && halved.pixel(x: 1, y: 0) == fill)
+        // Pixel 2 of the picture lies at source 0.5…1.5 after the 1.5-pixel shift: between source 1 and 2.
+        #expect(halved.pixel(x: 2, y: 1) == (60, 30, 9, 255), "\(halved.pixel(x: 2, y: 1))")
+        #expect(halved.pixel(x: 3, y: 2) == (140, 150, 9, 255), "\(halved.pixel(x: 3, y: 2))")
+        // Doubled from its top left: pixels 2x and 2x+1 blend source x with its neighbours a quarter each way.
+        let doubled = image.scaled(2, to: (0, 0), width: 12, height: 8, filling: fill)
+        #expect(doubled.pixel(x: 0, y: 0) == (0, 0, 9, 255))
+        #expect(doubled.pixel(x: 3, y: 0) == (50, 0, 9, 255), "\(doubled.pixel(x: 3, y: 0))")
+        #expect(doubled.pixel(x: 11, y: 7) == (200, 180, 9, 255))
+        // Shifted left by a whole image: nothing of it shows.
+        #expect(image.scaled(1, to: (-6, 0), width: 6, height: 4, filling: fill).rgba == RasterImage(width: 6, height: 4, rgba: Array([[UInt8]](repeating: [200, 100, 50, 255], count: 24).joined())).rgba)
+    }
+
     @Test func refusesGarbageTruncationAndHugeClaims() throws {
         #expect(throws: TileFormatError.self) { try RasterImage(decoding: Data("not an image at all".utf8)) }
         #expect(throws: TileFormatError.self) { try RasterImage(decoding: Data()) }

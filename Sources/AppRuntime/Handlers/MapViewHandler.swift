@@ -60,7 +60,7 @@ final class MapViewHandler {
         guard let stack = drawable(session) else { return }
         if pixels?.cellSize != nil, request.mode != .ascii {
             let drawing = drawing
-            let before = pixels?.showsPansAtOnce == true ? lastInPixels.flatMap { $0.session == session ? $0.image : nil } : nil
+            let before = pixels?.showsMovesAtOnce == true ? lastInPixels.flatMap { $0.session == session ? $0.image : nil } : nil
             tasks.track { [weak self, send] in
                 // A pan shows the last picture moved at once; the view's own follows.
                 if let before, let moved = await onWorkPool({ PixelMap.atHand(from: before, for: request) }) {
