@@ -115,36 +115,47 @@ public struct RasterImage: Sendable, Equatable {
         }
         let columns = samples(width, origin: origin.x, size: self.width), rows = samples(height, origin: origin.y, size: self.height)
         let fill = (UInt32(filling.r) | UInt32(filling.g) << 8 | UInt32(filling.b) << 16 | UInt32(filling.a) << 24).littleEndian
-        /// `a` and `b` (four bytes each) mixed, `b` weighing `w` 256ths: two channels a multiply.
-        @inline(__always) func mix(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
-            let odd = ((a & 0x00FF_00FF) &* (256 - w) &+ (b & 0x00FF_00FF) &* w) >> 8 & 0x00FF_00FF
-            let even = ((a >> 8 & 0x00FF_00FF) &* (256 - w) &+ (b >> 8 & 0x00FF_00FF) &* w) & 0xFF00_FF00
-            return odd | even
-        }
         let sourceWidth = self.width
         rgba.withUnsafeBytes { raw in
             out.withUnsafeMutableBytes { target in
-                let source = raw.bindMemory(to: UInt32.self), pixels = target.bindMemory(to: UInt32.self)
-                for y in 0..<height {
-                    let row = y * width
-                    guard rows.first[y] >= 0 else {
-                        for x in 0..<width { pixels[row + x] = fill }
-                        continue
-                    }
-                    let (top, bottom, down) = (rows.first[y] * sourceWidth, rows.second[y] * sourceWidth, rows.weight[y])
-                    for x in 0..<width {
-                        let left = columns.first[x]
-                        guard left >= 0 else { pixels[row + x] = fill; continue }
-                        let (right, across) = (columns.second[x], columns.weight[x])
-                        // Each byte mixed on its own: the bytes' order in memory does not matter.
-                        let upper = mix(source[top + left], source[top + right], across)
-                        let lower = mix(source[bottom + left], source[bottom + right], across)
-                        pixels[row + x] = mix(upper, lower, down)
+                nonisolated(unsafe) let source = raw.bindMemory(to: UInt32.self), pixels = target.bindMemory(to: UInt32.self)
+                columns.first.withUnsafeBufferPointer { first in
+                    columns.second.withUnsafeBufferPointer { second in
+                        columns.weight.withUnsafeBufferPointer { weight in
+                            nonisolated(unsafe) let (lefts, rights, acrossWeights) = (first, second, weight)
+                            // Rows in two halves at once (the machines this runs on have two cores or more).
+                            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                                for y in (half == 0 ? 0..<height / 2 : height / 2..<height) {
+                                    let row = y * width
+                                    guard rows.first[y] >= 0 else {
+                                        for x in 0..<width { pixels[row + x] = fill }
+                                        continue
+                                    }
+                                    let (top, bottom, down) = (rows.first[y] * sourceWidth, rows.second[y] * sourceWidth, rows.weight[y])
+                                    for x in 0..<width {
+                                        let left = lefts[x]
+                                        guard left >= 0 else { pixels[row + x] = fill; continue }
+                                        let (right, across) = (rights[x], acrossWeights[x])
+                                        // Each byte mixed on its own: the bytes' order in memory does not matter.
+                                        let upper = Self.mix(source[top + left], source[top + right], across)
+                                        let lower = Self.mix(source[bottom + left], source[bottom + right], across)
+                                        pixels[row + x] = Self.mix(upper, lower, down)
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
         return RasterImage(width: width, height: height, rgba: out)
+    }
+
+    /// `a` and `b` (four bytes each) mixed byte by byte, `b` weighing `w` 256ths: two bytes a multiply.
+    @inline(__always) private static func mix(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+        let odd = ((a & 0x00FF_00FF) &* (256 - w) &+ (b & 0x00FF_00FF) &* w) >> 8 & 0x00FF_00FF
+        let even = ((a >> 8 & 0x00FF_00FF) &* (256 - w) &+ (b >> 8 & 0x00FF_00FF) &* w) & 0xFF00_FF00
+        return odd | even
     }
 
     /// The mean colour of an opaque image (one pixel in 64 looked at: enough for a wash).
