@@ -69,8 +69,8 @@ final class PicturePresenter {
             if let kept = held[id], Self.same(kept.image, picture) {
                 out += Self.cursor(rect.x, rect.y)
                     + TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
-            } else if image.isAtHand, Self.same(picture, drawn), let moved = heldMoved(id, as: picture, of: image.request, in: rect) {
-                out += moved + Self.cursor(rect.x, rect.y)
+            } else if image.isAtHand, Self.same(picture, drawn), let placed = heldPlaced(id, as: picture, of: image.request, in: rect) {
+                out += placed + Self.cursor(rect.x, rect.y)
                     + TerminalGraphics.kittyWash(washColor(of: id), id: Self.washID, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds - 1)
                 washed = true
             } else {
@@ -97,7 +97,7 @@ final class PicturePresenter {
     /// kitty's bytes for `picture`, a pan's or zoom's picture at hand of the view `view`: the
     /// picture kitty holds for `id` (a drawing of the same size, of a view `view` moved or zoomed
     /// from) placed moved, or scaled, instead of `picture` sent; nil when it holds none to place so.
-    private func heldMoved(_ id: UInt32, as picture: RasterImage, of view: MapRequest, in rect: Rect) -> [UInt8]? {
+    private func heldPlaced(_ id: UInt32, as picture: RasterImage, of view: MapRequest, in rect: Rect) -> [UInt8]? {
         guard let kept = held[id], let from = kept.view, kept.image.width == picture.width, kept.image.height == picture.height,
               let placement = PixelMap.placement(from: from, to: view, picture: (kept.image.width, kept.image.height)) else { return nil }
         let cell = (width: kept.image.width / rect.width, height: kept.image.height / rect.height)

@@ -62,7 +62,7 @@ final class MapViewHandler {
             let drawing = drawing
             let before = pixels?.showsMovesAtOnce == true ? lastInPixels.flatMap { $0.session == session ? $0.image : nil } : nil
             tasks.track { [weak self, send] in
-                // A pan shows the last picture moved at once; the view's own follows.
+                // A pan or a zoom shows the last picture moved or scaled at once; the view's own follows.
                 if let before, let moved = await onWorkPool({ PixelMap.atHand(from: before, for: request) }) {
                     send(.map(.mapDrawn(session: session, moved)))
                 }
