@@ -85,17 +85,18 @@ final class XServer {
     static let skipMessage: Comment = "needs Xvfb, xterm, xwininfo and import (scripts/setup installs them) and ../shared/data"
 
     /// The share of the map's pixels (below the header row) within 24 levels of the snapshot's in
-    /// every channel.
+    /// every channel; with `shift`, the map is the snapshot's moved that many columns left (a pan
+    /// to the right), and the columns that came into view are left out.
     static func alike(_ shot: RasterImage, _ expected: RasterImage, origin: (x: Int, y: Int), cell: (width: Int, height: Int),
-                      columns: Int, rows: Int) -> Double {
+                      columns: Int, rows: Int, shift: Int = 0) -> Double {
         guard shot.width >= origin.x + columns * cell.width, shot.height >= origin.y + (rows + 1) * cell.height,
-              expected.width == columns * cell.width, expected.height == rows * cell.height else { return 0 }
+              expected.width == columns * cell.width, expected.height == rows * cell.height, (0..<columns).contains(shift) else { return 0 }
         // Every other pixel of every other row: the same answer, a quarter of the work beside the suite.
         var alike = 0, compared = 0
         for y in stride(from: 0, to: expected.height, by: 2) {
-            for x in stride(from: 0, to: expected.width, by: 2) {
+            for x in stride(from: 0, to: expected.width - shift * cell.width, by: 2) {
                 compared += 1
-                let a = shot.pixel(x: origin.x + x, y: origin.y + cell.height + y), b = expected.pixel(x: x, y: y)
+                let a = shot.pixel(x: origin.x + x, y: origin.y + cell.height + y), b = expected.pixel(x: x + shift * cell.width, y: y)
                 if max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b))) <= 24 { alike += 1 }
             }
         }
@@ -164,8 +165,10 @@ final class XServer {
 
     /// What mapbook sees in the terminal: its own config (the default settings: `graphics = auto`),
     /// colour, no tmux.
-    private var settings: [String] {
-        ["env", "-u", "NO_COLOR", "-u", "TMUX", "-u", "MAPBOOK_TOKEN", "-u", "MAPBOOK_API_KEY", "TERM=xterm-256color",
+    private var settings: [String] { settings(term: "xterm-256color") }
+
+    private func settings(term: String) -> [String] {
+        ["env", "-u", "NO_COLOR", "-u", "TMUX", "-u", "MAPBOOK_TOKEN", "-u", "MAPBOOK_API_KEY", "TERM=\(term)",
          "XDG_CONFIG_HOME=\(scratch.appendingPathComponent("config").path)", "XDG_STATE_HOME=\(scratch.appendingPathComponent("state").path)",
          "XDG_CACHE_HOME=\(scratch.appendingPathComponent("cache").path)"]
     }
@@ -178,6 +181,26 @@ final class XServer {
                              + settings + [mapbook] + arguments, output: scratch.appendingPathComponent("xterm.log").path)
     }
 
+    /// kitty (its own settings only) at the top left, `columns × rows` cells, running mapbook with
+    /// `arguments`; told what to type through its remote control (`type`).
+    func kitty(columns: Int, rows: Int, mapbook arguments: [String]) throws -> pid_t {
+        let home = scratch.appendingPathComponent("kitty").path
+        return try CleanSpawn.start("/usr/bin/env", ["-u", "WAYLAND_DISPLAY", "DISPLAY=\(display)", "XDG_CONFIG_HOME=\(home)", "XDG_CACHE_HOME=\(home)",
+                                                     "/usr/bin/kitty", "--config", "NONE", "-o", "font_family=DejaVu Sans Mono", "-o", "font_size=10",
+                                                     "-o", "remember_window_size=no", "-o", "initial_window_width=\(columns)c",
+                                                     "-o", "initial_window_height=\(rows)c", "-o", "window_padding_width=0",
+                                                     "-o", "placement_strategy=top-left", "-o", "allow_remote_control=yes",
+                                                     "--listen-on", "unix:\(kittySocket)", "--title", "mapbook-under-test"]
+                                    + settings(term: "xterm-kitty") + [mapbook] + arguments, output: scratch.appendingPathComponent("kitty.log").path)
+    }
+
+    private var kittySocket: String { scratch.appendingPathComponent("kitty.sock").path }
+
+    /// `text` typed into the kitty started by `kitty(columns:rows:mapbook:)`.
+    func type(_ text: String) throws {
+        _ = try run("/usr/bin/kitty", ["@", "--to", "unix:\(kittySocket)", "send-text", text])
+    }
+
     /// mapbook with `arguments` run to its end, as the terminal's would run it; its exit status.
     func mapbookCommand(_ arguments: [String]) throws -> Int32 {
         let pid = try CleanSpawn.start("/usr/bin/env", Array(settings.dropFirst()) + [mapbook] + arguments,
@@ -187,7 +210,7 @@ final class XServer {
         return status
     }
 
-    /// The xterm window's inner top left on the screen and a cell's size (its inner size over its columns and rows).
+    /// The terminal window's inner top left on the screen and a cell's size (its inner size over its columns and rows).
     func window(columns: Int, rows: Int) throws -> (origin: (x: Int, y: Int), cell: (width: Int, height: Int)) {
         // Up to three minutes: xterm's first start after fonts were installed builds fontconfig's
         // cache, slowly beside busy processors.
@@ -206,13 +229,13 @@ final class XServer {
             }
             usleep(100_000)
         }
-        // What xterm and the server said, and who holds the display: for a failure to explain itself.
-        let said = ["xterm.log", "xvfb.log"].map { name in
+        // What the terminal and the server said, and who holds the display: for a failure to explain itself.
+        let said = ["xterm.log", "kitty.log", "xvfb.log"].map { name in
             let text = (try? String(contentsOf: scratch.appendingPathComponent(name), encoding: .utf8)) ?? ""
             return "\(name): \(text.suffix(400).trimmingCharacters(in: .whitespacesAndNewlines))"
         }
         let number = Int(display.dropFirst()) ?? -1
-        throw Failure(description: "the xterm window did not appear on \(display) (server \(server), lock held by \(Self.lockHolder(number).map(String.init) ?? "none")); "
+        throw Failure(description: "the terminal's window did not appear on \(display) (server \(server), lock held by \(Self.lockHolder(number).map(String.init) ?? "none")); "
                       + said.joined(separator: "; "))
     }
 
