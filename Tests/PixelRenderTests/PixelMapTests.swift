@@ -47,17 +47,22 @@ struct PixelMapTests {
         #expect(Double(alike) >= Double(flat) * 0.8, "\(alike) of \(flat) flat cells alike")
     }
 
+    /// The package at `path` drawn at `zoom` about its middle, 60×20 cells of 8×16 pixels.
+    static func drawnAtItsMiddle(_ path: String, zoom: Double) async throws -> (stack: MapStack, view: MapRequest, drawn: MapImage) {
+        let source = try PackageMapSource(path: SharedData.url(path).path)
+        let stack = MapStack(source)
+        let (columns, rows) = (60, 20)
+        let home = MapViewport(fitting: try #require(source.extent), columns: columns, rows: rows)
+        let view = MapRequest(viewport: MapViewport(center: home.center, zoom: zoom), columns: columns, rows: rows)
+        return (stack, view, try await PixelMap.render(stack, view, cell: (8, 16)).image(for: view))
+    }
+
     /// A pan's picture at hand is the last one moved: where both show the ground, exactly the
     /// pixels the view's own drawing has there (both corners lie on the world's pixel grid); the
     /// names moved with it. Nothing at hand for another scale, the same view, or a jump past it.
     @Test(arguments: [("raster/tpkx/Usa.tpkx", 5.0), ("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", 7.0)])
     func aPansPictureAtHandIsTheLastOneMoved(path: String, zoom: Double) async throws {
-        let source = try PackageMapSource(path: SharedData.url(path).path)
-        let stack = MapStack(source)
-        let (columns, rows) = (60, 20)
-        let home = MapViewport(fitting: try #require(source.extent), columns: columns, rows: rows)
-        let first = MapRequest(viewport: MapViewport(center: home.center, zoom: zoom), columns: columns, rows: rows)
-        let drawn = try await PixelMap.render(stack, first, cell: (8, 16)).image(for: first)
+        let (stack, first, drawn) = try await Self.drawnAtItsMiddle(path, zoom: zoom)
         for (dotsX, dotsY) in [(30.0, 0.0), (-30.0, 20.0), (7.0, -3.0)] {
             var panned = first
             panned.viewport = first.viewport.panned(dotsX: dotsX, dotsY: dotsY)
@@ -92,12 +97,7 @@ struct PixelMapTests {
     /// the view's own drawing.
     @Test(arguments: [("raster/tpkx/Usa.tpkx", 3.0), ("vector/vtpk/basemapde_sample_L00-L07_nofonts.vtpk", 6.0)])
     func aZoomsPictureAtHandIsTheLastOneScaled(path: String, zoom: Double) async throws {
-        let source = try PackageMapSource(path: SharedData.url(path).path)
-        let stack = MapStack(source)
-        let (columns, rows) = (60, 20)
-        let home = MapViewport(fitting: try #require(source.extent), columns: columns, rows: rows)
-        let first = MapRequest(viewport: MapViewport(center: home.center, zoom: zoom), columns: columns, rows: rows)
-        let drawn = try await PixelMap.render(stack, first, cell: (8, 16)).image(for: first)
+        let (stack, first, drawn) = try await Self.drawnAtItsMiddle(path, zoom: zoom)
         for steps in [1.0, -1.0] {
             var zoomed = first
             zoomed.viewport = first.viewport.zoomed(by: steps, anchor: (25, -12))

@@ -23,6 +23,32 @@ import Testing
     }
 }
 
+/// What follows an ESC the keypad did not match: a terminal's late answer, read to its end and
+/// dropped; anything else, the Escape key (and what was typed after it).
+struct TerminalRepliesTests {
+    static func after(_ text: String) -> (TerminalReplies.AfterEscape, rest: String) {
+        var scalars = Array(text.unicodeScalars)[...]
+        let found = TerminalReplies.afterEscape { scalars.popFirst()?.value }
+        return (found, String(String.UnicodeScalarView(scalars)))
+    }
+
+    @Test func answersAreReadToTheirEndAndKeysAreKeys() {
+        // kitty's answer, a background colour (ST or BEL), device attributes, a size, a cursor place.
+        #expect(Self.after("_Gi=31;OK\u{1B}\\q") == (.sequence, "q"))
+        #expect(Self.after("]11;rgb:ffff/ffff/dddd\u{1B}\\j") == (.sequence, "j"))
+        #expect(Self.after("]11;rgb:0000/0000/0000\u{07}k") == (.sequence, "k"))
+        #expect(Self.after("[?62;4;22cl") == (.sequence, "l"))
+        #expect(Self.after("[6;17;8th") == (.sequence, "h"))
+        #expect(Self.after("[12;1Rx") == (.sequence, "x"))
+        // The Escape key alone, and with a key typed after it.
+        #expect(Self.after("") == (.escape(then: nil), ""))
+        #expect(Self.after("q") == (.escape(then: 0x71), ""))
+        // A reply that never ends is read no further than the longest one.
+        let endless = "_" + String(repeating: "A", count: 10_000)
+        #expect(Self.after(endless).rest.count == 10_000 - TerminalReplies.longest)
+    }
+}
+
 /// SGR mouse reports, decoded where ncurses does not: the wheel, a press, a drag and a release,
 /// one-based cells made zero-based; what mapbook has no use for, or what is not a report, is nil.
 struct SGRMouseReportTests {

@@ -62,16 +62,8 @@ extension XServer {
         let terminal = try server.xterm(columns: columns, rows: rows, mapbook: ["open", file] + (graphicsOff ? ["--graphics", "off"] : []) + view)
         defer { XServer.stop(terminal) }
         let window = try server.window(columns: columns, rows: rows)
-        let reference = server.scratch.appendingPathComponent("reference.png")
-        let status = try server.mapbookCommand(["snapshot", "--file", file, "--size", "\(columns)x\(rows - 2)",
-                                                "--cell-size", "\(window.cell.width)x\(window.cell.height)", "--png", reference.path] + view)
-        let expected = try RasterImage(decoding: Data(contentsOf: reference))
-        var best = 0.0
-        for _ in 0..<photographs {
-            usleep(500_000)
-            best = max(best, alike(try server.screenshot(), expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2))
-            if enough(best) { break }
-        }
+        let (status, expected) = try server.snapshot(file, view: view, columns: columns, rows: rows, cell: window.cell)
+        let best = try server.bestLook(expected, window: window, columns: columns, rows: rows, photographs: photographs, enough: enough)
         return (status, best)
     }
 }
@@ -201,6 +193,30 @@ final class XServer {
         _ = try run("/usr/bin/kitty", ["@", "--to", "unix:\(kittySocket)", "send-text", text])
     }
 
+    /// What `snapshot --png` draws of `file` at `view` for the map of a `columns × rows` terminal
+    /// of `cell`-pixel cells (all its rows but the header and the status bar): its exit status and
+    /// the picture.
+    func snapshot(_ file: String, view: [String], columns: Int, rows: Int, cell: (width: Int, height: Int)) throws -> (status: Int32, picture: RasterImage) {
+        let reference = scratch.appendingPathComponent("reference.png")
+        let status = try mapbookCommand(["snapshot", "--file", file, "--size", "\(columns)x\(rows - 2)",
+                                         "--cell-size", "\(cell.width)x\(cell.height)", "--png", reference.path] + view)
+        return (status, try RasterImage(decoding: Data(contentsOf: reference)))
+    }
+
+    /// The best share of the terminal's map alike to `expected` (moved `shift` columns left: see
+    /// `alike`) in up to `photographs` photographs half a second apart, until `enough` says so.
+    func bestLook(_ expected: RasterImage, window: (origin: (x: Int, y: Int), cell: (width: Int, height: Int)), columns: Int, rows: Int,
+                  shift: Int = 0, photographs: Int, enough: (Double) -> Bool) throws -> Double {
+        var best = 0.0
+        for _ in 0..<photographs {
+            usleep(500_000)
+            best = max(best, Self.alike(try screenshot(), expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 2,
+                                        shift: shift))
+            if enough(best) { break }
+        }
+        return best
+    }
+
     /// mapbook with `arguments` run to its end, as the terminal's would run it; its exit status.
     func mapbookCommand(_ arguments: [String]) throws -> Int32 {
         let pid = try CleanSpawn.start("/usr/bin/env", Array(settings.dropFirst()) + [mapbook] + arguments,
@@ -251,7 +267,10 @@ final class XServer {
         let pid = try CleanSpawn.start(tool, arguments, output: output)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { throw Failure(description: "\(tool) failed") }
+        guard status == 0 else {
+            let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            throw Failure(description: "\(tool) \(arguments.first ?? "") failed: \(said.suffix(300).trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 }

@@ -185,6 +185,7 @@ final class CursesBackend {
     func readEvents() -> [InputEvent] {
         var events: [InputEvent] = []
         var character: wint_t = 0
+        let before = keysRead
         while true {
             let result = wget_wch(stdscr, &character)
             if result == ERR { break }
@@ -193,11 +194,19 @@ final class CursesBackend {
                 if let event = sgrMouseReport() { events.append(.mouse(event)) }
             } else if result == KEY_CODE_YES {
                 if let event = functionKey(Int32(character)) { events.append(event) }
+            } else if character == 27 {
+                switch TerminalReplies.afterEscape({ nextCharacter() }) {
+                case .sequence: continue
+                case .escape(let then):
+                    events.append(.key(.escape))
+                    if let then, let event = plainKey(then) { events.append(event) }
+                }
             } else if let event = plainKey(UInt32(character)) {
                 events.append(event)
             }
         }
-        guard events.isEmpty else {
+        // A terminal's late answer read and dropped is input too, though no event.
+        guard events.isEmpty, keysRead == before else {
             emptyReads = 0
             return events
         }
@@ -205,6 +214,19 @@ final class CursesBackend {
         var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         let hungUp = poll(&input, 1, 0) > 0 && input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
         return hungUp || emptyReads >= 3 ? [.hangUp] : []
+    }
+
+    /// The character after an ESC, when one comes within 50 ms (the rest of a reply is on its way;
+    /// the Escape key alone waits that long); a key ncurses decoded there is left to be read again.
+    private func nextCharacter() -> UInt32? {
+        var character: wint_t = 0
+        wtimeout(stdscr, 50)
+        defer { nodelay(stdscr, true) }
+        let result = wget_wch(stdscr, &character)
+        if result == KEY_CODE_YES { ungetch(Int32(character)) }
+        guard result == OK else { return nil }
+        keysRead += 1
+        return UInt32(character)
     }
 
     /// The rest of an SGR mouse report whose start ncurses matched: its numbers up to `M` or `m`.
