@@ -74,8 +74,7 @@ public struct RasterImage: Sendable, Equatable {
     public func moved(x: Int, y: Int, filling: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> RasterImage {
         var out = [UInt8](repeating: 0, count: rgba.count)
         out.withUnsafeMutableBytes { raw in
-            let fill = UInt32(filling.r) | UInt32(filling.g) << 8 | UInt32(filling.b) << 16 | UInt32(filling.a) << 24
-            raw.bindMemory(to: UInt32.self).update(repeating: fill.littleEndian)
+            raw.bindMemory(to: UInt32.self).update(repeating: Self.word(filling))
         }
         let (left, right, top, bottom) = (max(0, x), min(width, width + x), max(0, y), min(height, height + y))
         guard left < right, top < bottom else { return RasterImage(width: width, height: height, rgba: out) }
@@ -98,50 +97,29 @@ public struct RasterImage: Sendable, Equatable {
                        filling: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> RasterImage {
         let (width, height) = (max(width, 0), max(height, 0))
         var out = [UInt8](repeating: 0, count: width * height * 4)
-        /// For each pixel along a side of the picture: the two source pixels it lies between and the
-        /// second's weight in 256ths; the first -1 where the image does not reach.
-        func samples(_ count: Int, origin: Double, size: Int) -> (first: [Int], second: [Int], weight: [UInt32]) {
-            var first = [Int](repeating: -1, count: count), second = [Int](repeating: 0, count: count)
-            var weight = [UInt32](repeating: 0, count: count)
-            for target in 0..<count {
-                let source = (Double(target) + 0.5 - origin) / scale - 0.5
-                guard scale > 0, size > 0, source.isFinite, source >= -0.5, source <= Double(size) - 0.5 else { continue }
-                let index = min(max(source.rounded(.down), 0), Double(size - 1))
-                first[target] = index.clampedInt()
-                second[target] = min(first[target] + 1, size - 1)
-                weight[target] = UInt32((min(max(source - index, 0), 1) * 256).rounded().clampedInt(in: 0...256))
-            }
-            return (first, second, weight)
-        }
-        let columns = samples(width, origin: origin.x, size: self.width), rows = samples(height, origin: origin.y, size: self.height)
-        let fill = (UInt32(filling.r) | UInt32(filling.g) << 8 | UInt32(filling.b) << 16 | UInt32(filling.a) << 24).littleEndian
-        let sourceWidth = self.width
+        let columns = Self.samples(width, origin: origin.x, scale: scale, size: self.width)
+        let rows = Self.samples(height, origin: origin.y, scale: scale, size: self.height)
+        let (fill, sourceWidth) = (Self.word(filling), self.width)
         rgba.withUnsafeBytes { raw in
             out.withUnsafeMutableBytes { target in
-                nonisolated(unsafe) let source = raw.bindMemory(to: UInt32.self), pixels = target.bindMemory(to: UInt32.self)
-                columns.first.withUnsafeBufferPointer { first in
-                    columns.second.withUnsafeBufferPointer { second in
-                        columns.weight.withUnsafeBufferPointer { weight in
-                            nonisolated(unsafe) let (lefts, rights, acrossWeights) = (first, second, weight)
-                            // Rows in two halves at once (the machines this runs on have two cores or more).
-                            DispatchQueue.concurrentPerform(iterations: 2) { half in
-                                for y in (half == 0 ? 0..<height / 2 : height / 2..<height) {
-                                    let row = y * width
-                                    guard rows.first[y] >= 0 else {
-                                        for x in 0..<width { pixels[row + x] = fill }
-                                        continue
-                                    }
-                                    let (top, bottom, down) = (rows.first[y] * sourceWidth, rows.second[y] * sourceWidth, rows.weight[y])
-                                    for x in 0..<width {
-                                        let left = lefts[x]
-                                        guard left >= 0 else { pixels[row + x] = fill; continue }
-                                        let (right, across) = (rights[x], acrossWeights[x])
-                                        // Each byte mixed on its own: the bytes' order in memory does not matter.
-                                        let upper = Self.mix(source[top + left], source[top + right], across)
-                                        let lower = Self.mix(source[bottom + left], source[bottom + right], across)
-                                        pixels[row + x] = Self.mix(upper, lower, down)
-                                    }
-                                }
+                columns.withUnsafeBufferPointer { across in
+                    nonisolated(unsafe) let (source, pixels, columns) = (raw.bindMemory(to: UInt32.self), target.bindMemory(to: UInt32.self), across)
+                    // Rows in two halves at once (the machines this runs on have two cores or more).
+                    DispatchQueue.concurrentPerform(iterations: 2) { half in
+                        for y in (half == 0 ? 0..<height / 2 : height / 2..<height) {
+                            let (row, down) = (y * width, rows[y])
+                            guard down.first >= 0 else {
+                                for x in 0..<width { pixels[row + x] = fill }
+                                continue
+                            }
+                            let (top, bottom) = (down.first * sourceWidth, down.second * sourceWidth)
+                            for x in 0..<width {
+                                let sample = columns[x]
+                                guard sample.first >= 0 else { pixels[row + x] = fill; continue }
+                                // Each byte mixed on its own: the bytes' order in memory does not matter.
+                                let upper = Self.mix(source[top + sample.first], source[top + sample.second], sample.weight)
+                                let lower = Self.mix(source[bottom + sample.first], source[bottom + sample.second], sample.weight)
+                                pixels[row + x] = Self.mix(upper, lower, down.weight)
                             }
                         }
                     }
@@ -149,6 +127,32 @@ public struct RasterImage: Sendable, Equatable {
             }
         }
         return RasterImage(width: width, height: height, rgba: out)
+    }
+
+    /// Where a pixel of a scaled picture takes its colour from along one side: between source
+    /// pixels `first` and `second`, the second weighing `weight` 256ths; `first` -1 where the
+    /// image does not reach.
+    private struct Sample: Sendable {
+        var first = -1, second = 0
+        var weight: UInt32 = 0
+    }
+
+    /// The samples of `count` pixels along a side of a picture the image's `size` pixels land on
+    /// from `origin`, scaled `scale` times.
+    private static func samples(_ count: Int, origin: Double, scale: Double, size: Int) -> [Sample] {
+        (0..<count).map { target in
+            let source = (Double(target) + 0.5 - origin) / scale - 0.5
+            guard scale > 0, size > 0, source.isFinite, source >= -0.5, source <= Double(size) - 0.5 else { return Sample() }
+            let index = min(max(source.rounded(.down), 0), Double(size - 1))
+            let first = index.clampedInt()
+            return Sample(first: first, second: min(first + 1, size - 1),
+                          weight: UInt32((min(max(source - index, 0), 1) * 256).rounded().clampedInt(in: 0...256)))
+        }
+    }
+
+    /// A colour as the four bytes of a pixel in memory.
+    private static func word(_ color: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> UInt32 {
+        (UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | UInt32(color.a) << 24).littleEndian
     }
 
     /// `a` and `b` (four bytes each) mixed byte by byte, `b` weighing `w` 256ths: two bytes a multiply.
