@@ -70,6 +70,24 @@ struct WhereAmITests {
         #expect(state.map?.followsLocation == false)
     }
 
+    /// The walker goes on between the two presses: the second still follows (and centres on
+    /// where the walker is now); after a pan it centres again first.
+    @Test func theSecondKeyFollowsThoughThePositionMovedBetweenThePresses() {
+        var state = IdentifyTests.openMap()
+        state.places.here = Self.fix(Self.barHarbor)
+        _ = Fixture.keys(&state, .character("f"), .character("+"), .character("+"), .character("+"))
+        let onward = Geodesy.destination(from: Self.barHarbor, bearing: 45, meters: 500)
+        state.places.here = Self.fix(onward)
+        _ = Fixture.keys(&state, .character("f"))
+        #expect(state.map?.followsLocation == true && state.message == "Following this device's position; a pan stops following.")
+        #expect(Self.near(Self.centre(state), onward))
+        _ = Fixture.keys(&state, .left, .character("f"))
+        #expect(state.map?.followsLocation == false && state.message?.hasPrefix("Centred on") == true, "\(state.message ?? "")")
+        state.places.here = Self.fix(Self.barHarbor)
+        _ = Fixture.keys(&state, .left, .character("f"))
+        #expect(state.map?.followsLocation == false && state.message?.hasPrefix("Centred on") == true, "\(state.message ?? "")")
+    }
+
     /// A stale fix is still shown (where the device was), gpsd's sentence is sanitized, and the
     /// config's source is watched from the start.
     @Test func statesAreKeptAsThemselvesAndWatchingStartsWhenTheConfigNamesASource() throws {

@@ -68,6 +68,9 @@ public struct MapViewState: Equatable, Sendable {
     public var pin: MapPin?
     /// The view follows this device's position (`f`, twice; a pan by hand stops it).
     public var followsLocation = false
+    /// Where `f` last centred the view: while the view stays there, `f` again follows, though the
+    /// position has walked on meanwhile.
+    public var centredOnPosition: MercatorPoint?
     /// Where the operational layers come from, to open them again on another basemap.
     public var operational: OperationalLayers?
     /// The operational layers' names, top first: the layer list shows them above the basemap's.

@@ -50,13 +50,18 @@ extension App {
             state.notice = .map(.stoppedFollowing)
             return []
         }
-        if isCentred(map, on: point) {
+        // Centred: on the position, or where the last `f` put the view (the walker may have gone a
+        // cell on between the two presses).
+        let centred = isCentred(map, on: point)
+        if centred || map.centredOnPosition == map.viewport.center {
             state.withMap { $0.followsLocation = true }
             state.notice = .map(.followingPosition)
-            return []
+            return centred ? [] : centre(&state, on: point)
         }
         state.notice = .map(.centredOnPosition(here.summary))
-        return centre(&state, on: point)
+        let effects = centre(&state, on: point)
+        state.withMap { $0.centredOnPosition = $0.viewport.center }
+        return effects
     }
 
     /// Within a braille cell of the centre (two dots across, four down): near enough not to move
