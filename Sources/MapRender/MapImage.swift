@@ -13,11 +13,15 @@ public struct MapRequest: Sendable, Equatable {
     public var colors: Bool
     /// The terminal's background is light (the light theme): what no map covers is a light grey, not a dark one.
     public var lightTheme: Bool
+    /// What the view shows besides where it looks: the map's own count of changes to it (layers
+    /// opened, shown or hidden, an edit saved, a route). Two requests with the same count draw the
+    /// same in what they share, so a pan may keep the last picture's pixels.
+    public var content: Int
 
     public init(viewport: MapViewport, columns: Int, rows: Int, mode: MapMode = .braille, hiddenLayers: Set<String> = [],
-                colors: Bool = true, lightTheme: Bool = false) {
+                colors: Bool = true, lightTheme: Bool = false, content: Int = 0) {
         self.viewport = viewport; self.columns = columns; self.rows = rows; self.mode = mode
-        self.hiddenLayers = hiddenLayers; self.colors = colors; self.lightTheme = lightTheme
+        self.hiddenLayers = hiddenLayers; self.colors = colors; self.lightTheme = lightTheme; self.content = content
     }
 }
 

@@ -48,6 +48,10 @@ public struct MapStack: Sendable {
 
     public init(layers: [Layer], problems: [String] = []) { self.layers = layers; self.problems = problems }
 
+    /// A view moved draws what it shares with the last one exactly as the last one drew it: not
+    /// so with a server's pictures, which are made for one view (their names placed for it).
+    public var drawsAlikeWhenMoved: Bool { images.isEmpty }
+
     /// The layers the map says to hide at first (`visibility: false`): the one rule for the
     /// browser's first view, `snapshot` and `identify`.
     public var initiallyHidden: [String] {

@@ -75,7 +75,7 @@ public struct PixelCanvas: MapSurface {
     /// anti-aliased Cairo's fast way: a quarter off a vector map's drawing, edges alike to the eye.
     public mutating func fill(rings: [[(x: Double, y: Double)]], color: StyleColor, alpha: Double) {
         guard alpha >= 0.01 else { return }
-        picture.withContext(rows: Self.rows(of: rings.joined(), margin: 1)) { cr in
+        picture.withContext(box: Self.box(of: rings.joined(), margin: 1)) { cr in
             mb_cairo_new_path(cr)
             for ring in rings where ring.count > 2 && ring.allSatisfy({ Self.drawable($0) }) {
                 Self.path(cr, ring, closed: true)
@@ -99,7 +99,7 @@ public struct PixelCanvas: MapSurface {
         let dashes = dasharray.map { $0.isFinite ? min(max($0, 0), 1_000) * max(lineWidth, 1) : 0 }
         let dashed = dashes.count >= 2 && dashes.reduce(0, +) >= 1 && dashes.enumerated().contains { $0.offset % 2 == 1 && $0.element > 0 }
         let box = clipBox
-        picture.withContext(rows: Self.rows(of: points, margin: lineWidth)) { cr in
+        picture.withContext(box: Self.box(of: points, margin: lineWidth)) { cr in
             mb_cairo_new_path(cr)
             Self.strokePath(cr, points, closed: closed, clipBox: box)
             mb_cairo_set_line_width(cr, lineWidth)
@@ -116,7 +116,7 @@ public struct PixelCanvas: MapSurface {
     public mutating func dot(at point: (x: Double, y: Double), color: StyleColor, radius: Double) {
         guard Self.drawable(point) else { return }
         let r = min(max(radius.isFinite ? radius : 1, 1), 32)
-        picture.withContext(rows: (point.y - r - 1, point.y + r + 1)) { cr in
+        picture.withContext(box: PixelBox(left: point.x - r - 1, top: point.y - r - 1, right: point.x + r + 1, bottom: point.y + r + 1)) { cr in
             mb_cairo_new_path(cr)
             mb_cairo_arc(cr, point.x, point.y, r, 0, 2 * Double.pi)
             // Set here, not left from the step before: a band runs only the steps that reach it.
@@ -153,6 +153,14 @@ public struct PixelCanvas: MapSurface {
 
     /// The picture's pixels, red, green, blue and alpha.
     public func image() -> RasterImage { picture.rgba() }
+
+    /// The picture is `kept`'s pixels moved but in its regions, where it is drawn: a pan's picture
+    /// keeps what the last one drew of what both show and draws only what came into view. The
+    /// kept pixels must be the picture's size.
+    public mutating func keep(_ kept: KeptPixels) {
+        guard kept.pixels.width == dotWidth, kept.pixels.height == dotHeight else { return }
+        picture.keep(kept)
+    }
 
     /// The pixels drawn on `bands` bands of rows (tests: any number of bands draws the same).
     func image(bands: Int) -> RasterImage { picture.rgba(bands: bands) }
@@ -193,7 +201,7 @@ public struct PixelCanvas: MapSurface {
               x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, opacity > 0 else { return false }
         let sx = (x1 - x0) / Double(image.width), sy = (y1 - y0) / Double(image.height)
         guard let source = try? CairoImage(image) else { return false }
-        picture.withContext(rows: (y0 - 1, y1 + 1)) { cr in
+        picture.withContext(box: PixelBox(left: x0 - 1, top: y0 - 1, right: x1 + 1, bottom: y1 + 1)) { cr in
             mb_cairo_save(cr)
             mb_cairo_new_path(cr)
             let edges = CairoPicture.pixelEdges((x0, y0, x1, y1))
@@ -245,12 +253,15 @@ public struct PixelCanvas: MapSurface {
         mb_cairo_set_source_rgba(cr, color.r / 255, color.g / 255, color.b / 255, min(max(color.a * alpha, 0), 1))
     }
 
-    /// The rows of pixels `points` reach, `margin` beyond (a band elsewhere skips their drawing).
-    private static func rows<Points: Sequence>(of points: Points, margin: Double) -> (top: Double, bottom: Double)
+    /// The pixels `points` reach, `margin` beyond (a part drawn elsewhere skips their drawing).
+    private static func box<Points: Sequence>(of points: Points, margin: Double) -> PixelBox
         where Points.Element == (x: Double, y: Double) {
-        var top = Double.infinity, bottom = -Double.infinity
-        for point in points { top = min(top, point.y); bottom = max(bottom, point.y) }
-        return (top - margin, bottom + margin)
+        var box = PixelBox(left: .infinity, top: .infinity, right: -.infinity, bottom: -.infinity)
+        for point in points {
+            box.left = min(box.left, point.x); box.right = max(box.right, point.x)
+            box.top = min(box.top, point.y); box.bottom = max(box.bottom, point.y)
+        }
+        return PixelBox(left: box.left - margin, top: box.top - margin, right: box.right + margin, bottom: box.bottom + margin)
     }
 
     /// Coordinates Cairo's 24.8 fixed point holds: far-away vertices (a hostile tile's) are left out.
@@ -264,18 +275,20 @@ public struct PixelCanvas: MapSurface {
     }
 }
 
-/// The picture's drawing, recorded in order and run when its pixels are asked for: on bands of
-/// rows at once, one a processor, each its own Cairo surface running only the steps that reach its
-/// rows (Cairo is most of a vector map's time; two bands take about a third off it:
-/// docs/benchmarks.md). Every step draws in the whole picture's pixels; a band's context is moved
-/// so that its rows are the ones drawn.
+/// The picture's drawing, recorded in order and run when its pixels are asked for: on parts of it
+/// at once, one a processor, each its own Cairo surface running only the steps that reach it
+/// (Cairo is most of a vector map's time; two parts take about a third off it:
+/// docs/benchmarks.md) — and, after a pan, only on what came into view. Every step draws in the
+/// whole picture's pixels; a part's context is moved so that its pixels are the ones drawn.
 final class CairoPicture: @unchecked Sendable {
     typealias Step = (OpaquePointer) -> Void
     let width: Int, height: Int
     /// Pixels the picture starts from (a drawing to add lines to), else transparent.
     private let base: RasterImage?
-    /// Each step, and the rows of pixels it draws on (nil: any, as a clip or a paint).
-    private var steps: [(step: Step, rows: (top: Double, bottom: Double)?)] = []
+    /// Pixels kept but in the regions named (a pan's picture: the last one's, moved).
+    private var kept: KeptPixels?
+    /// Each step, and the pixels it draws on (nil: any, as a clip or a paint).
+    private var steps: [(step: Step, box: PixelBox?)] = []
     /// The last pixels made, and how many steps they hold.
     private var made: (steps: Int, image: RasterImage)?
 
@@ -292,9 +305,14 @@ final class CairoPicture: @unchecked Sendable {
         width = image.width; height = image.height; base = image
     }
 
-    /// Records a drawing step, run on each band of rows it draws on when the pixels are asked for.
-    func withContext(rows: (top: Double, bottom: Double)? = nil, _ body: @escaping Step) {
-        steps.append((body, rows))
+    /// Records a drawing step, run on each part of the picture it draws on when the pixels are asked for.
+    func withContext(box: PixelBox? = nil, _ body: @escaping Step) {
+        steps.append((body, box))
+    }
+
+    func keep(_ pixels: KeptPixels) {
+        kept = pixels
+        made = nil
     }
 
     func clip(to box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) {
@@ -314,28 +332,30 @@ final class CairoPicture: @unchecked Sendable {
         (box.minX.rounded(), box.minY.rounded(), box.maxX.rounded(), box.maxY.rounded())
     }
 
-    /// The picture's pixels: every step run on `bands` bands of rows at once (one a processor,
-    /// bands of at least 64 rows), red, green, blue and alpha, not premultiplied. A band Cairo
-    /// cannot make (out of memory) stays transparent.
+    /// The picture's pixels: every step run on `bands` parts at once (one a processor, bands of
+    /// rows of at least 64; only the kept picture's regions, when it has one), red, green, blue
+    /// and alpha, not premultiplied. A part Cairo cannot make (out of memory) stays transparent.
     func rgba(bands: Int? = nil) -> RasterImage {
         if bands == nil, let made, made.steps == steps.count { return made.image }
-        let count = max(1, min(bands ?? ProcessInfo.processInfo.activeProcessorCount, height / 64, 8))
+        let count = max(1, bands ?? ProcessInfo.processInfo.activeProcessorCount)
+        let whole = PixelRect(x: 0, y: 0, width: width, height: height)
+        let parts = (kept?.regions ?? [whole]).flatMap { $0.clamped(to: whole).split(into: count) }
         var out = [UInt8](repeating: 0, count: width * height * 4)
+        if let kept { kept.copyMoved(into: &out) }
         out.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let rgba = buffer
             nonisolated(unsafe) let steps = steps
-            let (width, height, base) = (width, height, base)
-            DispatchQueue.concurrentPerform(iterations: count) { band in
-                let top = height * band / count, bottom = height * (band + 1) / count
-                guard let surface = mb_cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(bottom - top)) else { return }
+            let (width, base) = (width, base)
+            DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+                let part = parts[index]
+                guard let surface = mb_cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(part.width), Int32(part.height)) else { return }
                 defer { mb_cairo_surface_destroy(surface) }
                 guard mb_cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = mb_cairo_create(surface) else { return }
                 defer { mb_cairo_destroy(context) }
-                if let base { Self.copy(base, rows: top..<bottom, into: surface) }
-                mb_cairo_translate(context, 0, -Double(top))
-                let (first, last) = (Double(top), Double(bottom))
-                for (step, rows) in steps where rows.map({ $0.bottom >= first && $0.top <= last }) ?? true { step(context) }
-                Self.copy(surface, into: rgba, width: width, firstRow: top)
+                if let base { Self.copy(base, part, into: surface) }
+                mb_cairo_translate(context, -Double(part.x), -Double(part.y))
+                for (step, box) in steps where box.map({ $0.meets(part) }) ?? true { step(context) }
+                Self.copy(surface, into: rgba, width: width, at: part)
             }
         }
         let image = RasterImage(width: width, height: height, rgba: out)
@@ -343,36 +363,37 @@ final class CairoPicture: @unchecked Sendable {
         return image
     }
 
-    /// `image`'s rows `rows` into `surface` (premultiplied ARGB32 in the machine's byte order, as Cairo keeps them).
-    static func copy(_ image: RasterImage, rows: Range<Int>, into surface: OpaquePointer) {
+    /// `image`'s pixels in `part` into `surface`, the part's size (premultiplied ARGB32 in the
+    /// machine's byte order, as Cairo keeps them).
+    static func copy(_ image: RasterImage, _ part: PixelRect, into surface: OpaquePointer) {
         mb_cairo_surface_flush(surface)
         guard let data = mb_cairo_image_surface_get_data(surface) else { return }
         let stride = Int(mb_cairo_image_surface_get_stride(surface)), width = image.width
         image.rgba.withUnsafeBufferPointer { rgba in
-            for y in rows {
-                let row = data + (y - rows.lowerBound) * stride
-                for x in 0..<width {
+            for y in part.y..<part.y + part.height {
+                let row = data + (y - part.y) * stride
+                for x in part.x..<part.x + part.width {
                     let i = (y * width + x) * 4
                     let a = UInt32(rgba[i + 3])
                     let r = UInt32(rgba[i]) * a / 255, g = UInt32(rgba[i + 1]) * a / 255, b = UInt32(rgba[i + 2]) * a / 255
-                    UnsafeMutableRawPointer(row + x * 4).storeBytes(of: a << 24 | r << 16 | g << 8 | b, as: UInt32.self)
+                    UnsafeMutableRawPointer(row + (x - part.x) * 4).storeBytes(of: a << 24 | r << 16 | g << 8 | b, as: UInt32.self)
                 }
             }
         }
         mb_cairo_surface_mark_dirty(surface)
     }
 
-    /// `surface`'s pixels into `rgba` from row `firstRow`, not premultiplied: the picture's own colours.
-    private static func copy(_ surface: OpaquePointer, into rgba: UnsafeMutableBufferPointer<UInt8>, width: Int, firstRow: Int) {
+    /// `surface`'s pixels into `rgba` (`width` pixels a row) at `part`, not premultiplied: the picture's own colours.
+    private static func copy(_ surface: OpaquePointer, into rgba: UnsafeMutableBufferPointer<UInt8>, width: Int, at part: PixelRect) {
         mb_cairo_surface_flush(surface)
         guard let data = mb_cairo_image_surface_get_data(surface) else { return }
-        let stride = Int(mb_cairo_image_surface_get_stride(surface)), rows = Int(mb_cairo_image_surface_get_height(surface))
-        for y in 0..<rows {
+        let stride = Int(mb_cairo_image_surface_get_stride(surface))
+        for y in 0..<part.height {
             let row = data + y * stride
-            for x in 0..<width {
+            for x in 0..<part.width {
                 let pixel = UnsafeRawPointer(row + x * 4).load(as: UInt32.self)
                 let a = pixel >> 24
-                let i = ((firstRow + y) * width + x) * 4
+                let i = ((part.y + y) * width + part.x + x) * 4
                 if a == 255 {
                     // Opaque (most of a map): the colours as they are.
                     rgba[i] = UInt8(truncatingIfNeeded: pixel >> 16); rgba[i + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
@@ -400,8 +421,68 @@ final class CairoImage: @unchecked Sendable {
             throw PixelMapError("Cairo could not make a picture of \(image.width)×\(image.height) pixels (out of memory?).")
         }
         self.surface = surface
-        CairoPicture.copy(image, rows: 0..<image.height, into: surface)
+        CairoPicture.copy(image, PixelRect(x: 0, y: 0, width: image.width, height: image.height), into: surface)
     }
 
     deinit { mb_cairo_surface_destroy(surface) }
+}
+
+/// A rectangle of whole pixels of a picture.
+public struct PixelRect: Sendable, Equatable {
+    public var x: Int, y: Int, width: Int, height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    func clamped(to bounds: PixelRect) -> PixelRect {
+        let left = min(max(x, bounds.x), bounds.x + bounds.width), top = min(max(y, bounds.y), bounds.y + bounds.height)
+        let right = min(max(x + width, left), bounds.x + bounds.width), bottom = min(max(y + height, top), bounds.y + bounds.height)
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
+    /// Up to `count` parts across its longer side, each at least 64 pixels on it (none when empty).
+    func split(into count: Int) -> [PixelRect] {
+        guard width > 0, height > 0 else { return [] }
+        let across = width > height
+        let side = across ? width : height
+        let parts = max(1, min(count, side / 64, 8))
+        return (0..<parts).map { part in
+            let start = side * part / parts, end = side * (part + 1) / parts
+            return across ? PixelRect(x: x + start, y: y, width: end - start, height: height)
+                : PixelRect(x: x, y: y + start, width: width, height: end - start)
+        }
+    }
+}
+
+/// The pixels a drawing step reaches, in the picture's pixels (not whole).
+struct PixelBox {
+    var left: Double, top: Double, right: Double, bottom: Double
+
+    func meets(_ rect: PixelRect) -> Bool {
+        right >= Double(rect.x) && left <= Double(rect.x + rect.width) && bottom >= Double(rect.y) && top <= Double(rect.y + rect.height)
+    }
+}
+
+/// What a pan's picture keeps of the last one (`PixelMap.kept`): its pixels, moved by whole
+/// pixels, and the regions that came into view, which are drawn.
+public struct KeptPixels: Sendable {
+    public let pixels: RasterImage
+    public let moved: (x: Int, y: Int)
+    public let regions: [PixelRect]
+
+    /// The pixels moved into `out`, a picture of their size (row by row; what moves out is left out).
+    func copyMoved(into out: inout [UInt8]) {
+        let (width, height) = (pixels.width, pixels.height)
+        let span = width - abs(moved.x)
+        guard span > 0, abs(moved.y) < height, out.count == pixels.rgba.count else { return }
+        out.withUnsafeMutableBytes { target in
+            pixels.rgba.withUnsafeBytes { source in
+                for y in max(moved.y, 0)..<min(height + moved.y, height) {
+                    let from = ((y - moved.y) * width + max(-moved.x, 0)) * 4, to = (y * width + max(moved.x, 0)) * 4
+                    (target.baseAddress! + to).copyMemory(from: source.baseAddress! + from, byteCount: span * 4)
+                }
+            }
+        }
+    }
 }

@@ -45,12 +45,34 @@ public struct PixelMap {
     }
 
     /// Draws `stack`'s view `cells` in pixels: throws (one sentence) when it cannot be drawn so,
-    /// and the caller draws cells.
-    public static func render(_ stack: MapStack, _ cells: MapRequest, cell: (width: Int, height: Int)) async throws(PixelMapError) -> PixelMap {
+    /// and the caller draws cells. `after`: the last picture drawn of the stack; a pan keeps what
+    /// it shares with it (`kept`) and Cairo draws only what came into view.
+    public static func render(_ stack: MapStack, _ cells: MapRequest, cell: (width: Int, height: Int),
+                              after last: MapImage? = nil) async throws(PixelMapError) -> PixelMap {
         let geometry = Geometry(cells, cell: cell)
         var canvas = try PixelCanvas(width: geometry.width, height: geometry.height, cell: cell)
         let (names, report, problems) = await stack.render(geometry.request, onto: &canvas, projection: geometry.projection)
+        if let last, stack.drawsAlikeWhenMoved, let kept = kept(from: last, for: cells) { canvas.keep(kept) }
         return PixelMap(canvas: canvas, names: names, report: report, problems: problems)
+    }
+
+    /// What a pan's picture keeps of `drawn`: its pixels moved by whole pixels to where the view
+    /// `cells` puts them (both corners lie on the world's pixel grid, so they are the pixels a
+    /// drawing of `cells` makes there), and the regions that came into view, to be drawn. Nil
+    /// unless `drawn` is a whole drawing with nothing missing (no sentence said), of the same
+    /// content, and `cells` its view moved.
+    public static func kept(from drawn: MapImage, for cells: MapRequest) -> KeptPixels? {
+        guard let picture = drawn.pixels, !drawn.isAtHand, drawn.problems.isEmpty, drawn.request.content == cells.content,
+              let moved = placement(from: drawn.request, to: cells, picture: (picture.width, picture.height))?.movement else { return nil }
+        let (width, height) = (picture.width, picture.height)
+        // The columns that came into view, all their rows; then the rows that did, across the other columns.
+        var regions: [PixelRect] = []
+        if moved.x > 0 { regions.append(PixelRect(x: 0, y: 0, width: moved.x, height: height)) }
+        if moved.x < 0 { regions.append(PixelRect(x: width + moved.x, y: 0, width: -moved.x, height: height)) }
+        let left = max(moved.x, 0), right = width + min(moved.x, 0)
+        if moved.y > 0 { regions.append(PixelRect(x: left, y: 0, width: right - left, height: moved.y)) }
+        if moved.y < 0 { regions.append(PixelRect(x: left, y: height + moved.y, width: right - left, height: -moved.y)) }
+        return KeptPixels(pixels: picture, moved: moved, regions: regions)
     }
 
     /// The drawing as the map view keeps it: blank cells (the picture shows through them) holding

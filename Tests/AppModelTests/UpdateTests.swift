@@ -589,6 +589,21 @@ struct UpdateMapTests {
         #expect(hidden.hiddenLayers == ["roads\u{1B}[31m"])
     }
 
+    /// A pan, a zoom or home asks for the view with the same content (its pixels may be kept);
+    /// a layer hidden, while a drawing is under way too, with other content.
+    @Test func onlyMovesOfTheViewKeepTheContent() {
+        var (state, request) = Self.openMap()
+        _ = App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: request))))
+        let moved = Fixture.keys(&state, .right)
+        guard case .map(.drawMap(_, let panned))? = moved.first else { Issue.record("\(moved)"); return }
+        #expect(panned.content == request.content && panned.viewport != request.viewport)
+        // A layer hidden while the pan is drawn: the drawing that follows it has other content.
+        #expect(Fixture.keys(&state, .character("L"), .down, .character(" "), .escape).isEmpty)
+        let redrawn = App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: panned))))
+        guard case .map(.drawMap(_, let afterHiding))? = redrawn.first else { Issue.record("\(redrawn)"); return }
+        #expect(afterHiding.content != panned.content && afterHiding.viewport == panned.viewport)
+    }
+
     @Test func cCyclesTheDrawingModeInTheMapButCancelsInTheList() {
         var (state, request) = Self.openMap()
         _ = App.update(&state, .map(.mapDrawn(session: 1, Self.image(for: request))))

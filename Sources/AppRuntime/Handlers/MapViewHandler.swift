@@ -60,13 +60,14 @@ final class MapViewHandler {
         guard let stack = drawable(session) else { return }
         if pixels?.cellSize != nil, request.mode != .ascii {
             let drawing = drawing
-            let before = pixels?.showsMovesAtOnce == true ? lastInPixels.flatMap { $0.session == session ? $0.image : nil } : nil
+            let last = lastInPixels.flatMap { $0.session == session ? $0.image : nil }
+            let before = pixels?.showsMovesAtOnce == true ? last : nil
             tasks.track { [weak self, send] in
                 // A pan or a zoom shows the last picture moved or scaled at once; the view's own follows.
                 if let before, let moved = await onWorkPool({ PixelMap.atHand(from: before, for: request) }) {
                     send(.map(.mapDrawn(session: session, moved)))
                 }
-                let image = await onWorkPool { await drawing(stack, request) }
+                let image = await onWorkPool { await drawing(stack, request, last) }
                 self?.keep(image, session: session)
                 send(.map(.mapDrawn(session: session, image)))
             }
@@ -84,18 +85,20 @@ final class MapViewHandler {
     }
 
     /// How a view is drawn: in pixels while the terminal shows pictures, else in characters.
-    private nonisolated var drawing: @Sendable (MapStack, MapRequest) async -> MapImage {
-        { [pixels] stack, request in
+    /// `last`: the last picture in pixels, whose pixels a pan keeps where it can.
+    private nonisolated var drawing: @Sendable (MapStack, MapRequest, MapImage?) async -> MapImage {
+        { [pixels] stack, request, last in
             guard let cell = pixels?.cellSize, request.mode != .ascii else { return await stack.render(request) }
-            return await Self.inPixels(stack, request, cell: cell)
+            return await Self.inPixels(stack, request, cell: cell, after: last)
         }
     }
 
     /// The view in pixels, with the names placed for them over blank cells; in characters, with
     /// the sentence why, when it cannot be drawn so (a window too large, Cairo missing).
-    private nonisolated static func inPixels(_ stack: MapStack, _ request: MapRequest, cell: (width: Int, height: Int)) async -> MapImage {
+    private nonisolated static func inPixels(_ stack: MapStack, _ request: MapRequest, cell: (width: Int, height: Int),
+                                             after last: MapImage?) async -> MapImage {
         do {
-            return try await PixelMap.render(stack, request, cell: cell).image(for: request)
+            return try await PixelMap.render(stack, request, cell: cell, after: last).image(for: request)
         } catch {
             var image = await stack.render(request)
             image.problems.insert(error.userSentence, at: 0)
@@ -219,7 +222,7 @@ final class MapViewHandler {
         await firstFrame.wait()
         if let overview, overview.sources == sources {
             let (stack, drawing) = (overview.stack, drawing)
-            send(.map(.overviewDrawn(await onWorkPool { await drawing(stack, request) })))
+            send(.map(.overviewDrawn(await onWorkPool { await drawing(stack, request, nil) })))
             return
         }
         // The first source that opens and draws something; none: the pane keeps the outline.
@@ -231,7 +234,7 @@ final class MapViewHandler {
                 continue
             }
             let drawing = drawing
-            let image = await onWorkPool { await drawing(stack, request) }
+            let image = await onWorkPool { await drawing(stack, request, nil) }
             guard image.report.featuresDrawn + image.report.rasterTilesDrawn > 0 else { continue }
             overview = (sources, stack)
             send(.map(.overviewDrawn(image)))

@@ -71,6 +71,8 @@ public struct MapViewState: Equatable, Sendable {
     /// Where `f` last centred the view: while the view stays there, `f` again follows, though the
     /// position has walked on meanwhile.
     public var centredOnPosition: MercatorPoint?
+    /// Changes to what the map shows other than where it looks (`MapRequest.content`).
+    public var contentChanges = 0
     /// Where the operational layers come from, to open them again on another basemap.
     public var operational: OperationalLayers?
     /// The operational layers' names, top first: the layer list shows them above the basemap's.

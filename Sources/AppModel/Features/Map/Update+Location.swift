@@ -73,7 +73,7 @@ extension App {
 
     private static func centre(_ state: inout AppState, on point: GeoPoint) -> [Effect] {
         state.withMap { $0.viewport = MapViewport(center: MercatorPoint(point), zoom: $0.viewport.zoom) }
-        return requestMapDraw(&state)
+        return requestMapDraw(&state, contentChanged: false)
     }
 }
 

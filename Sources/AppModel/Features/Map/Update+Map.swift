@@ -287,7 +287,7 @@ extension App {
             map.viewport = change(map.viewport)
             if byHand { map.followsLocation = false }
         }
-        return requestMapDraw(&state)
+        return requestMapDraw(&state, contentChanged: false)
     }
 
     private static func goHome(_ state: inout AppState) -> [Effect] {
@@ -302,7 +302,7 @@ extension App {
             map.viewport = MapViewport(fitting: extent, columns: max(rect?.width ?? 1, 1), rows: max(rect?.height ?? 1, 1))
             map.followsLocation = false
         }
-        return requestMapDraw(&state)
+        return requestMapDraw(&state, contentChanged: false)
     }
 
     /// The terminal's size or abilities changed: a new picture (and the home view, before any
@@ -324,11 +324,14 @@ extension App {
         })
         return MapRequest(viewport: map.viewport, columns: layout.mapRect.width, rows: layout.mapRect.height,
                           mode: layout.display.unicode ? map.mode : .ascii, hiddenLayers: hidden, colors: layout.display.colors,
-                          lightTheme: layout.display.lightTheme)
+                          lightTheme: layout.display.lightTheme, content: map.contentChanges)
     }
 
     /// One drawing at a time: a change while drawing is remembered and drawn when that one ends.
-    static func requestMapDraw(_ state: inout AppState) -> [Effect] {
+    /// Anything but a move of the view (`contentChanged: false`) counts as a change to what the
+    /// map shows, so the next drawing does not keep the last one's pixels.
+    static func requestMapDraw(_ state: inout AppState, contentChanged: Bool = true) -> [Effect] {
+        if contentChanged { state.withMap { $0.contentChanges &+= 1 } }
         guard let map = state.map, map.isOpen, let request = mapRequest(state) else { return [] }
         if map.isDrawing {
             state.withMap { $0.redrawWanted = true }
@@ -355,7 +358,7 @@ extension App {
             map.isDrawing = false
             map.redrawWanted = false
         }
-        return stale ? requestMapDraw(&state) : []
+        return stale ? requestMapDraw(&state, contentChanged: false) : []
     }
 
     // MARK: The overview's basemap
