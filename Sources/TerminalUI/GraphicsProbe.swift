@@ -9,9 +9,9 @@ import UserFiles
 /// screen is set up — the kitty graphics query, then primary device attributes (every terminal
 /// answers those, so their answer ends the wait), and of one that says it shows sixel, whether it
 /// draws one — with `TERM_PROGRAM` and `TERM` as hints only, within a short limit; and its
-/// background's colour, for the `auto` theme. Under tmux, pictures pass through only when tmux is
-/// told to let them (`allow-passthrough`), which it cannot be asked: characters there, unless
-/// chosen by name.
+/// background's colour, for the `auto` theme. Under tmux (which answers for itself), characters
+/// unless a way is chosen by name; then pictures pass through it when it says it lets them
+/// (`TmuxPassthrough`), else characters with one sentence.
 enum GraphicsProbe {
     /// What the terminal answered.
     struct Answers: Equatable {
@@ -101,8 +101,10 @@ enum GraphicsProbe {
 
     /// The way to show pictures, and the cell size, for `choice` on this terminal; nil (with the
     /// sentence why, when the user asked for pictures by name) when the map is drawn in characters.
+    /// `tmux`: what tmux said of the pane, under tmux.
     static func decide(_ choice: GraphicsMode, environment: [String: String], ascii: Bool, answers: Answers?,
-                       windowCell: (width: Int, height: Int)?) -> (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?) {
+                       windowCell: (width: Int, height: Int)?, tmux: TmuxPassthrough.Answer? = nil)
+        -> (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?) {
         let named: GraphicsProtocol? = switch choice {
         case .kitty: .kitty
         case .sixel: .sixel
@@ -110,7 +112,12 @@ enum GraphicsProbe {
         default: nil
         }
         guard choice == .auto || named != nil, !ascii else { return (nil, nil) }
-        if environment["TMUX"] != nil, named == nil { return (nil, nil) }
+        if environment["TMUX"] != nil {
+            guard named != nil else { return (nil, nil) }
+            guard tmux?.allowed == true else {
+                return (nil, "tmux does not let pictures through (set -g allow-passthrough on in tmux.conf), so the map is drawn in characters.")
+            }
+        }
         let chosen: GraphicsProtocol?
         if let named {
             chosen = named

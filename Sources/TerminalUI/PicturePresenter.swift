@@ -15,9 +15,12 @@ import TileFormats
 /// picture is written over the map's cells, then the text the frame puts there (names, marks,
 /// cards) is written again over it — only the band of cell rows from the first to the last where
 /// the picture's pixels or that text changed (a card closed sends the picture under its rows).
+/// Under tmux, every picture and placement passes through it (`TmuxPassthrough`).
 @UIActor
 final class PicturePresenter {
     let graphics: GraphicsProtocol
+    /// Set when mapbook runs in tmux (which lets pictures through): where the pane lies.
+    var passthrough: TmuxPassthrough?
     /// The picture on the terminal, where, and the text written over it; kept so its pixels stay
     /// the same array (compared by address) and a frame that changed nothing sends nothing.
     private var shown: (picture: RasterImage, rect: Rect, text: [Cell], id: UInt32)?
@@ -46,7 +49,7 @@ final class PicturePresenter {
     static let washID: UInt32 = 3
     static let underBackgrounds = -1_073_741_825
 
-    init(graphics: GraphicsProtocol) { self.graphics = graphics }
+    init(graphics: GraphicsProtocol, passthrough: TmuxPassthrough? = nil) { self.graphics = graphics; self.passthrough = passthrough }
 
     /// The bytes that bring the terminal to show `state`'s picture (or none) for `frame`; empty when
     /// it already does. `repaint` is set when the cells must all be drawn again (a sixel picture
@@ -64,19 +67,17 @@ final class PicturePresenter {
         var out = Array("\u{1B}7".utf8)
         switch graphics {
         case .kitty:
-            if let shown, shown.id != id { out += TerminalGraphics.kittyHide(id: shown.id) }
-            if washed { out += TerminalGraphics.kittyDelete(id: Self.washID); washed = false }
+            if let shown, shown.id != id { out += plain(TerminalGraphics.kittyHide(id: shown.id)) }
+            if washed { out += plain(TerminalGraphics.kittyDelete(id: Self.washID)); washed = false }
             if let kept = held[id], Self.same(kept.image, picture) {
-                out += Self.cursor(rect.x, rect.y)
-                    + TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+                out += at(rect.x, rect.y, TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds))
             } else if image.isAtHand, Self.same(picture, drawn), let placed = heldPlaced(id, as: picture, of: image.request, in: rect) {
-                out += placed + Self.cursor(rect.x, rect.y)
-                    + TerminalGraphics.kittyWash(washColor(of: id), id: Self.washID, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds - 1)
+                out += placed + at(rect.x, rect.y, TerminalGraphics.kittyWash(washColor(of: id), id: Self.washID, columns: rect.width, rows: rect.height,
+                                                                             zIndex: Self.underBackgrounds - 1))
                 washed = true
             } else {
-                if held[id] != nil { out += TerminalGraphics.kittyDelete(id: id) }
-                out += Self.cursor(rect.x, rect.y)
-                    + TerminalGraphics.kitty(picture, id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
+                if held[id] != nil { out += plain(TerminalGraphics.kittyDelete(id: id)) }
+                out += at(rect.x, rect.y, TerminalGraphics.kitty(picture, id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds))
                 held[id] = Held(image: picture, view: Self.same(picture, drawn) ? image.request : nil)
             }
         case .sixel, .iterm:
@@ -85,7 +86,7 @@ final class PicturePresenter {
             let cellHeight = picture.height / rect.height
             let pixels = rows.count == rect.height ? picture : picture.band(rows.lowerBound * cellHeight..<rows.upperBound * cellHeight)
             for piece in encoding(of: pixels, rows: rows, of: picture, in: rect) {
-                out += Self.cursor(band.x + piece.column, band.y + piece.row) + piece.bytes
+                out += at(band.x + piece.column, band.y + piece.row, piece.bytes)
             }
             out += Self.textOver(frame, in: band, picture: pixels)
         }
@@ -108,7 +109,7 @@ final class PicturePresenter {
             TerminalGraphics.kittyPlaceZoomed(id: id, width: kept.image.width, height: kept.image.height, placed: placement, cell: cell,
                                               columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
         }
-        return placed.map { Self.cursor(rect.x + $0.column, rect.y + $0.row) + $0.bytes }
+        return placed.map { at(rect.x + $0.column, rect.y + $0.row, $0.bytes) }
     }
 
     /// The colour of the wash under picture `id` placed moved: its mean colour, as sixel's picture
@@ -118,8 +119,13 @@ final class PicturePresenter {
         return (mean.r, mean.g, mean.b)
     }
 
-    /// Moves the cursor to the cell at `column`, `row` (from 0).
-    private static func cursor(_ column: Int, _ row: Int) -> [UInt8] { Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) }
+    /// `bytes` (a picture, a placement) written at the cell at `column`, `row` (from 0); through tmux, passed through it.
+    private func at(_ column: Int, _ row: Int, _ bytes: [UInt8]) -> [UInt8] {
+        passthrough?.at(column, row, bytes) ?? Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) + bytes
+    }
+
+    /// `bytes` that place nothing (a picture taken away); through tmux, passed through it.
+    private func plain(_ bytes: [UInt8]) -> [UInt8] { bytes.isEmpty ? [] : passthrough?.wrap(bytes) ?? bytes }
 
     /// The cell rows of `rect` (from its top) to write again for sixel and iTerm2: from the first
     /// to the last whose pixels or text differ from what the terminal shows; all of them when it
@@ -175,12 +181,12 @@ final class PicturePresenter {
         encoded = nil
         guard graphics == .kitty else { return ([], true) }
         defer { washed = false }
-        return (TerminalGraphics.kittyHide(id: taken.id) + (washed ? TerminalGraphics.kittyDelete(id: Self.washID) : []), false)
+        return (plain(TerminalGraphics.kittyHide(id: taken.id) + (washed ? TerminalGraphics.kittyDelete(id: Self.washID) : [])), false)
     }
 
     /// The bytes when leaving the screen for good: every picture kitty holds deleted.
     func close() -> [UInt8] {
-        graphics == .kitty ? (held.keys.sorted() + (washed ? [Self.washID] : [])).flatMap { TerminalGraphics.kittyDelete(id: $0) } : []
+        graphics == .kitty ? plain((held.keys.sorted() + (washed ? [Self.washID] : [])).flatMap { TerminalGraphics.kittyDelete(id: $0) }) : []
     }
 
     /// A picture's encoding in pieces, each with the cell it starts at from the picture's top left.

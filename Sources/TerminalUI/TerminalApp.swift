@@ -91,12 +91,12 @@ public final class TerminalApp {
         }
         // Asked before curses reads the input, so the terminal's answers never reach it as keys.
         let environment = ProcessInfo.processInfo.environment
-        let (decision, answers) = decideGraphics(settings, ascii: glyphs == .ascii, environment: environment)
+        let (decision, answers, tmux) = decideGraphics(settings, ascii: glyphs == .ascii, environment: environment)
         if let (graphics, cell) = decision.pictures {
             settings.pixels?.use(cellSize: cell)
             settings.pixels?.showsMovesAtOnce = graphics != .iterm
         }
-        let pictures = decision.pictures.map { PicturePresenter(graphics: $0.0) }
+        let pictures = decision.pictures.map { PicturePresenter(graphics: $0.0, passthrough: tmux?.passthrough) }
         let backend = try CursesBackend(output: stdout, input: stdin)
         let theme = UITheme.chosen(settings.theme, noColor: settings.noColor, colorCount: backend.colorCount,
                                    lightBackground: GraphicsProbe.lightBackground(answers, environment: environment))
@@ -115,17 +115,21 @@ public final class TerminalApp {
     /// Pictures or characters for this terminal, and what it answered when asked (see
     /// `GraphicsProbe`): it is asked for pictures, or for its background under the `auto` theme
     /// (not under tmux, which answers for itself, nor on the Linux console, which shows no
-    /// pictures and would print the questions it does not know).
+    /// pictures and would print the questions it does not know). Under tmux, with a way named,
+    /// tmux is asked whether it lets pictures through, and where the pane lies.
     private static func decideGraphics(_ settings: Settings, ascii: Bool, environment: [String: String])
-        -> (decision: (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?), answers: GraphicsProbe.Answers?) {
+        -> (decision: (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?), answers: GraphicsProbe.Answers?,
+            tmux: TmuxPassthrough.Answer?) {
         let picturesWanted = settings.pixels != nil && ![.off, .braille, .blocks, .ascii].contains(settings.graphics) && !ascii
         let windowCell = GraphicsProbe.windowCell(STDOUT_FILENO)
         let forPictures = picturesWanted && (settings.graphics == .auto || windowCell == nil)
         let forTheme = settings.theme == .auto && !settings.noColor
         let mayAsk = environment["TMUX"] == nil && environment["TERM"] != "linux" && (forPictures || forTheme)
         let answers = mayAsk ? GraphicsProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, pictures: forPictures) : nil
-        guard picturesWanted else { return ((nil, nil), answers) }
-        return (GraphicsProbe.decide(settings.graphics, environment: environment, ascii: ascii, answers: answers, windowCell: windowCell), answers)
+        guard picturesWanted else { return ((nil, nil), answers, nil) }
+        let tmux = environment["TMUX"] != nil && [.kitty, .sixel, .iterm].contains(settings.graphics) ? TmuxPassthrough.ask(environment: environment) : nil
+        return (GraphicsProbe.decide(settings.graphics, environment: environment, ascii: ascii, answers: answers, windowCell: windowCell, tmux: tmux),
+                answers, tmux)
     }
 
     private func runLoop() async {
@@ -240,6 +244,10 @@ public final class TerminalApp {
         backend.resize(width: Int(columns), height: Int(rows))
         // A font made larger or smaller changes the cell's pixels.
         if pictures != nil, let cell = GraphicsProbe.windowCell(STDOUT_FILENO) { pixels?.use(cellSize: cell) }
+        // Under tmux the pane may have moved (a split, a status line turned on).
+        if let pictures, pictures.passthrough != nil, let moved = TmuxPassthrough.ask(environment: ProcessInfo.processInfo.environment) {
+            pictures.passthrough = moved.passthrough
+        }
         program.send(.terminal(.resized(display)))
         redraw()
     }

@@ -75,7 +75,14 @@ import UserFiles
         #expect(way(.off, answers: kitty) == nil && way(.braille, answers: kitty) == nil)
         #expect(way(.auto, ascii: true, answers: kitty) == nil)
         #expect(way(.auto, ["TMUX": "/tmp/tmux-0/default,1,0"], answers: kitty) == nil)
-        #expect(way(.kitty, ["TMUX": "/tmp/tmux-0/default,1,0"], answers: nil) == .kitty)
+        // Under tmux, a way named: pictures when tmux lets them through, else characters and why.
+        let inTmux = ["TMUX": "/tmp/tmux-0/default,1,0"]
+        let lets = TmuxPassthrough.parse("1|0|0|on|bottom"), refuses = TmuxPassthrough.parse("0|0|0|on|bottom")
+        #expect(GraphicsProbe.decide(.kitty, environment: inTmux, ascii: false, answers: nil, windowCell: cell, tmux: lets).pictures?.0 == .kitty)
+        for answer in [refuses, nil] {
+            let decided = GraphicsProbe.decide(.sixel, environment: inTmux, ascii: false, answers: nil, windowCell: cell, tmux: answer)
+            #expect(decided.pictures == nil && decided.problem?.contains("allow-passthrough on") == true)
+        }
         // Pictures asked for, and no cell size from anywhere: one sentence.
         let unknown = GraphicsProbe.decide(.sixel, environment: [:], ascii: false, answers: none, windowCell: nil)
         #expect(unknown.pictures == nil && unknown.problem?.hasSuffix(".") == true)

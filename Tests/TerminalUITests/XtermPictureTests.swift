@@ -30,6 +30,31 @@ extension EndToEndTests {
         #expect(best >= 0.8, "\(Int(best * 100)) % of the map's pixels look as the snapshot's")
     }
 
+    /// Through tmux (told to let pictures through, its status line at the top): `--graphics sixel`
+    /// shows the map where the pane's map lies on xterm's screen, one row lower than without tmux —
+    /// a picture placed where mapbook's own cursor would be, not the pane's, is not alike.
+    @Test(.enabled(if: XServer.toolsInstalled && SharedData.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+                   XServer.skipMessage))
+    func throughTmuxXtermShowsTheMapWhereThePaneIs() async throws {
+        let (status, best) = try await XServer.offThePool {
+            let server = try XServer.start()
+            defer { server.stop() }
+            let file = SharedData.url("raster/tpkx/Usa.tpkx").path, view = ["--center=-98,39", "--zoom", "3"]
+            let (columns, rows) = (60, 21)
+            let terminal = try server.xterm(columns: columns, rows: rows, mapbook: ["open", file, "--graphics", "sixel"] + view,
+                                            tmux: ["set -g allow-passthrough on", "set -g status-position top"])
+            defer { XServer.stop(terminal); server.stopTmux() }
+            var window = try server.window(columns: columns, rows: rows)
+            // The pane, and so mapbook's screen, starts below tmux's status line.
+            window.origin.y += window.cell.height
+            let (status, expected) = try server.snapshot(file, view: view, columns: columns, rows: rows - 1, cell: window.cell)
+            let best = try server.bestLook(expected, window: window, columns: columns, rows: rows - 1, photographs: 60) { $0 >= 0.8 }
+            return (status, best)
+        }
+        #expect(status == 0)
+        #expect(best >= 0.8, "\(Int(best * 100)) % of the map's pixels look as the snapshot's")
+    }
+
     /// The same view drawn in characters (`--graphics off`) is not taken for the picture: the
     /// comparison above tells them apart.
     @Test(.enabled(if: XServer.toolsInstalled && SharedData.available, XServer.skipMessage))
@@ -165,12 +190,24 @@ final class XServer {
          "XDG_CACHE_HOME=\(scratch.appendingPathComponent("cache").path)"]
     }
 
-    /// xterm as a VT340 with 256 sixel colours, at the top left, running mapbook with `arguments`.
-    func xterm(columns: Int, rows: Int, mapbook arguments: [String]) throws -> pid_t {
-        try CleanSpawn.start("/usr/bin/xterm", ["-display", display, "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340",
-                                                "-xrm", "XTerm*numColorRegisters: 256", "-fa", "DejaVu Sans Mono", "-fs", "10", "-b", "0",
-                                                "-geometry", "\(columns)x\(rows)+0+0", "-title", "mapbook-under-test", "-e"]
-                             + settings + [mapbook] + arguments, output: scratch.appendingPathComponent("xterm.log").path)
+    /// xterm as a VT340 with 256 sixel colours, at the top left, running mapbook with `arguments`;
+    /// with `tmux` (its configuration's lines), in a tmux of its own (`stopTmux` ends it).
+    func xterm(columns: Int, rows: Int, mapbook arguments: [String], tmux: [String]? = nil) throws -> pid_t {
+        var command = settings + [mapbook] + arguments
+        if let tmux {
+            let configuration = scratch.appendingPathComponent("tmux.conf")
+            try (["set -g default-terminal tmux-256color"] + tmux).joined(separator: "\n").write(to: configuration, atomically: true, encoding: .utf8)
+            command = settings + ["TMUX_TMPDIR=\(scratch.path)", "/usr/bin/tmux", "-L", "under-test", "-f", configuration.path, "new-session", mapbook] + arguments
+        }
+        return try CleanSpawn.start("/usr/bin/xterm", ["-display", display, "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340",
+                                                       "-xrm", "XTerm*numColorRegisters: 256", "-fa", "DejaVu Sans Mono", "-fs", "10", "-b", "0",
+                                                       "-geometry", "\(columns)x\(rows)+0+0", "-title", "mapbook-under-test", "-e"]
+                                    + command, output: scratch.appendingPathComponent("xterm.log").path)
+    }
+
+    /// Ends the tmux `xterm(columns:rows:mapbook:tmux:)` started, and mapbook in it.
+    func stopTmux() {
+        _ = try? run("/usr/bin/env", ["TMUX_TMPDIR=\(scratch.path)", "/usr/bin/tmux", "-L", "under-test", "kill-server"])
     }
 
     /// kitty (its own settings only) at the top left, `columns × rows` cells, running mapbook with
