@@ -37,11 +37,14 @@ import Testing
         return .json(#"{"error":{"code":400,"message":"not here"}}"#)
     }
 
-    /// The program after loading `webMap` from this hostile portal.
+    /// The program after loading `webMap` from this hostile portal (whose items have no
+    /// thumbnails: waiting for them would wait out the fixture's three minutes).
     @UIActor private func load(_ webMap: String) async throws -> Program {
         let server = try LoopbackServer(handler: Self.respond)
         defer { server.stop() }
-        let program = await ProgramFixture.started(portal: server.baseURL, webMap: webMap)
+        let program = await ProgramFixture.started(portal: server.baseURL, webMap: webMap) {
+            $0.catalog.phase == .loaded || ProgramFixture.settledLoad($0)
+        }
         await program.shutdown()
         return program
     }
