@@ -244,20 +244,25 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
     await program.shutdown()
 }
 
-/// The pixel map at `columns × rows` cells of 8×20 pixels: a pan (half the view to the right)
-/// drawn with Cairo from tiles in memory (whole, and keeping the last picture's pixels), then encoded for kitty (zlib RGBA) and for sixel,
+/// The pixel map at `columns × rows` cells of 8×20 pixels about `center`: pans of a quarter of the
+/// view as the arrow keys make them (twice right, down, left, up: back where they started, 32 in
+/// all), each drawn with Cairo from tiles in memory (whole, and keeping the last picture's pixels), then encoded for kitty (zlib RGBA) and for sixel,
 /// each timed apart, and the bytes each sends; and what shows at once: the last picture moved
 /// (kitty places the one it holds moved, sixel is sent it).
-func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
+func benchPixels(path: String, columns: Int, rows: Int, zoom: Double, center: GeoPoint) async {
     let source: any MapSource
     do { source = try MapSources.open(path: path) } catch { fail(error.userSentence, status: 1) }
     let stack = MapStack(source)
     let cell = (width: 8, height: 20)
-    let home = MapViewport(fitting: source.extent ?? GeoExtent(xmin: -180, ymin: -80, xmax: 180, ymax: 80), columns: columns, rows: rows)
-    var viewport = MapViewport(center: home.center, zoom: zoom)
+    var viewport = MapViewport(center: MercatorPoint(center), zoom: zoom)
+    // The arrow keys' pans: a quarter of the view across (half the columns in dots) or down (the rows in dots).
+    let (across, down) = (Double(columns / 2), Double(rows))
+    let pans = [(across, 0.0), (across, 0), (0, down), (0, down), (-across, 0), (-across, 0), (0, -down), (0, -down)]
     // The tiles of every view the pans reach, loaded before anything is timed.
-    for step in 0..<4 {
-        _ = try? await PixelMap.render(stack, MapRequest(viewport: viewport.panned(dotsX: Double(step * columns), dotsY: 0), columns: columns, rows: rows), cell: cell)
+    var reached = viewport
+    for pan in pans {
+        reached = reached.panned(dotsX: pan.0, dotsY: pan.1)
+        _ = try? await PixelMap.render(stack, MapRequest(viewport: reached, columns: columns, rows: rows), cell: cell)
     }
     var composeWhole: [Double] = [], compose: [Double] = [], rasterize: [Double] = [], kitty: [Double] = [], sixel: [Double] = [], band: [Double] = []
     var atHand: [Double] = [], movedAtHand: [Double] = []
@@ -265,8 +270,8 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double) async {
     var last: RasterImage?
     var previous = try? await PixelMap.render(stack, MapRequest(viewport: viewport, columns: columns, rows: rows), cell: cell)
         .image(for: MapRequest(viewport: viewport, columns: columns, rows: rows))
-    for run in 0..<30 {
-        viewport = viewport.panned(dotsX: Double(run % 8 < 4 ? columns : -columns), dotsY: 0)
+    for run in 0..<32 {
+        viewport = viewport.panned(dotsX: pans[run % pans.count].0, dotsY: pans[run % pans.count].1)
         let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
         // What shows at once: kitty places the picture it holds moved; sixel is sent the last picture moved.
         var start = ContinuousClock.now
@@ -950,10 +955,13 @@ case "map" where arguments.count == 4 || arguments.count == 5:
     let size = arguments[3].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x52", status: 64) }
     await benchMap(path: arguments[2], width: size[0], height: size[1], zoom: arguments.count == 5 ? Double(arguments[4]) : nil)
-case "pixels" where arguments.count == 5:
+case "pixels" where arguments.count == 6:
     let size = arguments[3].split(separator: "x").compactMap { Int($0) }
     guard size.count == 2, size.allSatisfy({ $0 > 2 && $0 < 1000 }) else { fail("size must be WxH, like 200x50", status: 64) }
-    await benchPixels(path: arguments[2], columns: size[0], rows: size[1], zoom: Double(arguments[4]) ?? 7)
+    let center = arguments[5].split(separator: ",").compactMap { Double($0) }
+    guard center.count == 2, abs(center[0]) <= 180, abs(center[1]) <= 85 else { fail("the centre must be LON,LAT, like 10.5,51", status: 64) }
+    await benchPixels(path: arguments[2], columns: size[0], rows: size[1], zoom: Double(arguments[4]) ?? 7,
+                      center: GeoPoint(longitude: center[0], latitude: center[1]))
 case "geography":
     benchGeography()
 case "names" where arguments.count <= 3:
@@ -977,6 +985,6 @@ case "sync" where arguments.count == 3:
 case "edit" where arguments.count == 4:
     await benchEdit(root: arguments[2], portal: arguments[3])
 default:
-    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | pixels PATH WxH ZOOM | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | projection [GDB] | journal DIR | overlay DIR | sync DIR | edit DATA_DIR PORTAL",
+    fail("usage: mapbook-bench download URL FILE | mvt-decode FILE… | sample-build DIR | frame WxH | map PATH WxH [ZOOM] | pixels PATH WxH ZOOM LON,LAT | json FILE… | geography | names [VTPK] | features WxH | geodatabase FILE | projection [GDB] | journal DIR | overlay DIR | sync DIR | edit DATA_DIR PORTAL",
          status: 64)
 }
