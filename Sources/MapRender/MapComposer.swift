@@ -234,17 +234,21 @@ public enum MapComposer {
 
         var drawn = 0
         let style = painter.layer
+        // How far past its box a feature's drawing reaches: half the widest line, a point's largest radius.
+        let reach = 34.0
         let filter = filter.bound(to: source)
         if case .constant(false) = filter { return 0 }
         // By index, and the feature copied out only once it passes: copying each of the features a
         // dense style's hundreds of filters look at was a fifth of a drawing (retains of its arrays).
         for index in layer.features.indices {
             // The feature's box in dots: wholly off the canvas, it draws nothing (no line, fill,
-            // circle or label), so its filter is not even asked.
+            // circle or label), so its filter is not even asked; nor where the canvas keeps its pixels.
             let bounds = source.bounds[index]
             let box = (minX: ox + Double(bounds.minX) * k, minY: oy + Double(bounds.minY) * k,
                        maxX: ox + Double(bounds.maxX) * k, maxY: oy + Double(bounds.maxY) * k)
             guard box.maxX >= -2, box.maxY >= -2, box.minX <= Double(canvas.dotWidth) + 2, box.minY <= Double(canvas.dotHeight) + 2,
+                  // Where the surface keeps what it has, only names are looked for (all of them are placed anew).
+                  style.type == .symbol || canvas.draws(in: (box.minX - reach, box.minY - reach, box.maxX + reach, box.maxY + reach)),
                   layer.features[index].geometryError == nil,
                   filter.passes(FeatureFilter.Feature(type: layer.features[index].type, id: layer.features[index].id,
                                                       tags: layer.features[index].tags),

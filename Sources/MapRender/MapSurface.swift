@@ -34,6 +34,9 @@ public protocol MapSurface {
     /// Whether a fill spanning `top...bottom` can show at all: one too thin for the surface's
     /// pixels is passed over before its rings are even built.
     func fillShows(from top: Double, to bottom: Double) -> Bool
+    /// Whether what lies in `box` (in dots) is drawn at all: a pan's picture draws only what came
+    /// into view (the rest is the last picture's), so lines and fills elsewhere are passed over.
+    func draws(in box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool
 }
 
 extension MapSurface {
@@ -47,6 +50,9 @@ extension MapSurface {
 
 extension MapCanvas: MapSurface {
     public var dotsPerCell: (x: Double, y: Double) { (2, 4) }
+
+    /// The cells are drawn whole, every time.
+    public func draws(in box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool { true }
 
     public mutating func paintAll(_ color: StyleColor) {
         fill(from: (0, 0), to: (Double(dotWidth), Double(dotHeight)), color: color.paletteIndex)

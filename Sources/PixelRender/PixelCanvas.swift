@@ -151,6 +151,11 @@ public struct PixelCanvas: MapSurface {
     /// Anti-aliased, any sliver shows.
     public func fillShows(from top: Double, to bottom: Double) -> Bool { bottom > top }
 
+    /// Everywhere, but in the regions alone when the picture keeps the last one's pixels.
+    public func draws(in box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool {
+        picture.draws(in: PixelBox(left: box.minX, top: box.minY, right: box.maxX, bottom: box.maxY))
+    }
+
     /// The picture's pixels, red, green, blue and alpha.
     public func image() -> RasterImage { picture.rgba() }
 
@@ -200,6 +205,8 @@ public struct PixelCanvas: MapSurface {
         guard image.width > 0, image.height > 0, x1 > x0, y1 > y0, x1 > 0, y1 > 0, x0 < Double(dotWidth), y0 < Double(dotHeight),
               x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, opacity > 0 else { return false }
         let sx = (x1 - x0) / Double(image.width), sy = (y1 - y0) / Double(image.height)
+        // Outside what the picture draws (it keeps the last one's pixels there): shown, not copied for Cairo.
+        guard picture.draws(in: PixelBox(left: x0 - 1, top: y0 - 1, right: x1 + 1, bottom: y1 + 1)) else { return true }
         guard let source = try? CairoImage(image) else { return false }
         picture.withContext(box: PixelBox(left: x0 - 1, top: y0 - 1, right: x1 + 1, bottom: y1 + 1)) { cr in
             mb_cairo_save(cr)
@@ -313,6 +320,11 @@ final class CairoPicture: @unchecked Sendable {
     func keep(_ pixels: KeptPixels) {
         kept = pixels
         made = nil
+    }
+
+    func draws(in box: PixelBox) -> Bool {
+        guard let kept else { return true }
+        return kept.regions.contains { box.meets($0) }
     }
 
     func clip(to box: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) {

@@ -51,8 +51,9 @@ public struct PixelMap {
                               after last: MapImage? = nil) async throws(PixelMapError) -> PixelMap {
         let geometry = Geometry(cells, cell: cell)
         var canvas = try PixelCanvas(width: geometry.width, height: geometry.height, cell: cell)
-        let (names, report, problems) = await stack.render(geometry.request, onto: &canvas, projection: geometry.projection)
+        // Kept before the drawing, so that the style's pass leaves out the lines and fills it keeps.
         if let last, stack.drawsAlikeWhenMoved, let kept = kept(from: last, for: cells) { canvas.keep(kept) }
+        let (names, report, problems) = await stack.render(geometry.request, onto: &canvas, projection: geometry.projection)
         return PixelMap(canvas: canvas, names: names, report: report, problems: problems)
     }
 
