@@ -9,13 +9,16 @@ import TileFormats
 /// then a pan typed into it (`l`, a quarter of the view to the right): its picture at hand (the
 /// picture kitty holds, placed moved) and then its own, sent, show the first picture's right three
 /// quarters on the left. Only the map is compared: kitty 0.26.5 under Xvfb draws some text over a
-/// picture wrongly (letters of the row before left under the new ones).
+/// picture wrongly (letters of the row before left under the new ones). Again through tmux, told to
+/// let pictures through, its status line at the top: the map where the pane's map lies.
 extension EndToEndTests {
     static var kittyInstalled: Bool { XServer.toolsInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/kitty") }
 
-    @Test(.enabled(if: kittyInstalled && SharedData.available, "needs kitty, Xvfb, xwininfo and import (scripts/setup installs them) and ../shared/data"))
-    func kittyShowsTheMapAndAPanMovesIt() async throws {
-        let (columns, rows) = (60, 20), quarter = 15
+    @Test(.enabled(if: kittyInstalled && SharedData.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+                   "needs kitty, tmux, Xvfb, xwininfo and import (scripts/setup installs them) and ../shared/data"),
+          arguments: [false, true])
+    func kittyShowsTheMapAndAPanMovesIt(throughTmux: Bool) async throws {
+        let (columns, terminalRows) = (60, 20), quarter = 15
         let (status, first, movedBefore, moved) = try await XServer.offThePool {
             let server = try XServer.start()
             defer { server.stop() }
@@ -23,9 +26,13 @@ extension EndToEndTests {
             let view = ["--center=-98,39", "--zoom", "3"]
             // kitty named: under load (software GL beside the suite) it answers the start's questions
             // after mapbook's 0.4 s, and the map would be drawn in characters (as it should then).
-            let terminal = try server.kitty(columns: columns, rows: rows, mapbook: ["open", file, "--graphics", "kitty"] + view)
-            defer { XServer.stop(terminal) }
-            let window = try server.window(columns: columns, rows: rows)
+            let terminal = try server.kitty(columns: columns, rows: terminalRows, mapbook: ["open", file, "--graphics", "kitty"] + view,
+                                            tmux: throughTmux ? ["set -g allow-passthrough on", "set -g status-position top"] : nil)
+            defer { XServer.stop(terminal); if throughTmux { server.stopTmux() } }
+            var window = try server.window(columns: columns, rows: terminalRows)
+            // Through tmux mapbook's screen starts below tmux's status line, a row shorter.
+            let rows = throughTmux ? terminalRows - 1 : terminalRows
+            if throughTmux { window.origin.y += window.cell.height }
             let (status, expected) = try server.snapshot(file, view: view, columns: columns, rows: rows, cell: window.cell)
             let first = try server.bestLook(expected, window: window, columns: columns, rows: rows, photographs: 60) { $0 >= 0.8 }
             // The test tells a panned picture from the first: before the pan, the first is not it.

@@ -193,16 +193,19 @@ final class XServer {
     /// xterm as a VT340 with 256 sixel colours, at the top left, running mapbook with `arguments`;
     /// with `tmux` (its configuration's lines), in a tmux of its own (`stopTmux` ends it).
     func xterm(columns: Int, rows: Int, mapbook arguments: [String], tmux: [String]? = nil) throws -> pid_t {
-        var command = settings + [mapbook] + arguments
-        if let tmux {
-            let configuration = scratch.appendingPathComponent("tmux.conf")
-            try (["set -g default-terminal tmux-256color"] + tmux).joined(separator: "\n").write(to: configuration, atomically: true, encoding: .utf8)
-            command = settings + ["TMUX_TMPDIR=\(scratch.path)", "/usr/bin/tmux", "-L", "under-test", "-f", configuration.path, "new-session", mapbook] + arguments
-        }
-        return try CleanSpawn.start("/usr/bin/xterm", ["-display", display, "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340",
-                                                       "-xrm", "XTerm*numColorRegisters: 256", "-fa", "DejaVu Sans Mono", "-fs", "10", "-b", "0",
-                                                       "-geometry", "\(columns)x\(rows)+0+0", "-title", "mapbook-under-test", "-e"]
-                                    + command, output: scratch.appendingPathComponent("xterm.log").path)
+        try CleanSpawn.start("/usr/bin/xterm", ["-display", display, "-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340",
+                                                "-xrm", "XTerm*numColorRegisters: 256", "-fa", "DejaVu Sans Mono", "-fs", "10", "-b", "0",
+                                                "-geometry", "\(columns)x\(rows)+0+0", "-title", "mapbook-under-test", "-e"]
+                             + (try command(settings, arguments, tmux: tmux)), output: scratch.appendingPathComponent("xterm.log").path)
+    }
+
+    /// What the terminal runs: mapbook with `arguments` in the environment `settings` gives; with
+    /// `tmux` (its configuration's lines), in a tmux of its own (`stopTmux` ends it).
+    private func command(_ settings: [String], _ arguments: [String], tmux: [String]?) throws -> [String] {
+        guard let tmux else { return settings + [mapbook] + arguments }
+        let configuration = scratch.appendingPathComponent("tmux.conf")
+        try (["set -g default-terminal tmux-256color"] + tmux).joined(separator: "\n").write(to: configuration, atomically: true, encoding: .utf8)
+        return settings + ["TMUX_TMPDIR=\(scratch.path)", "/usr/bin/tmux", "-L", "under-test", "-f", configuration.path, "new-session", mapbook] + arguments
     }
 
     /// Ends the tmux `xterm(columns:rows:mapbook:tmux:)` started, and mapbook in it.
@@ -211,8 +214,9 @@ final class XServer {
     }
 
     /// kitty (its own settings only) at the top left, `columns × rows` cells, running mapbook with
-    /// `arguments`; told what to type through its remote control (`type`).
-    func kitty(columns: Int, rows: Int, mapbook arguments: [String]) throws -> pid_t {
+    /// `arguments` (in a tmux of its own with `tmux`, as `xterm` does); told what to type through its
+    /// remote control (`type`).
+    func kitty(columns: Int, rows: Int, mapbook arguments: [String], tmux: [String]? = nil) throws -> pid_t {
         let home = scratch.appendingPathComponent("kitty").path
         return try CleanSpawn.start("/usr/bin/env", ["-u", "WAYLAND_DISPLAY", "DISPLAY=\(display)", "XDG_CONFIG_HOME=\(home)", "XDG_CACHE_HOME=\(home)",
                                                      "/usr/bin/kitty", "--config", "NONE", "-o", "font_family=DejaVu Sans Mono", "-o", "font_size=10",
@@ -220,7 +224,7 @@ final class XServer {
                                                      "-o", "initial_window_height=\(rows)c", "-o", "window_padding_width=0",
                                                      "-o", "placement_strategy=top-left", "-o", "allow_remote_control=yes",
                                                      "--listen-on", "unix:\(kittySocket)", "--title", "mapbook-under-test"]
-                                    + settings(term: "xterm-kitty") + [mapbook] + arguments, output: scratch.appendingPathComponent("kitty.log").path)
+                                    + (try command(settings(term: "xterm-kitty"), arguments, tmux: tmux)), output: scratch.appendingPathComponent("kitty.log").path)
     }
 
     private var kittySocket: String { scratch.appendingPathComponent("kitty.sock").path }
