@@ -114,7 +114,10 @@ enum GraphicsProbe {
         guard choice == .auto || named != nil, !ascii else { return (nil, nil) }
         if environment["TMUX"] != nil {
             guard named != nil else { return (nil, nil) }
-            guard tmux?.allowed == true else {
+            guard let tmux else {
+                return (nil, "tmux could not be asked whether it lets pictures through, so the map is drawn in characters.")
+            }
+            guard tmux.allowed else {
                 return (nil, "tmux does not let pictures through (set -g allow-passthrough on in tmux.conf), so the map is drawn in characters.")
             }
         }

@@ -202,6 +202,20 @@ import UserFiles
         _ = try await tmux.waitFor("[exit 0]")
     }
 
+    /// `--graphics sixel` in a tmux that does not let pictures through (its default): the map in
+    /// characters, and the status bar says how to let them through — not a blank map (tmux drops a
+    /// picture sent raw).
+    @Test(.enabled(if: tmuxAvailable && SharedData.available, "needs tmux and ../shared/data"), .timeLimit(.minutes(3)))
+    func aPictureTmuxWouldDropIsCharactersAndOneSentence() async throws {
+        let tmux = try Tmux(width: 160, height: 30)
+        defer { tmux.close() }
+        try tmux.start("mapbook open '\(SharedData.url("raster/tpkx/Usa.tpkx").path)' --graphics sixel --center=-98,39 --zoom 3")
+        let screen = try await tmux.waitFor("allow-passthrough on")
+        #expect(screen.contains("tmux does not let pictures through"), "\(screen)")
+        #expect(!screen.contains(" pixels"), "\(screen)")
+        #expect(screen.contains("braille") || screen.contains("blocks"), "\(screen)")
+    }
+
     /// A mobile map package side-loaded with `mapbook open`: its title, its map drawn from the package
     /// alone, the layer it cannot draw named, its bookmarks, its layers and identify.
     @Test(.enabled(if: tmuxAvailable && TestMobilePackage.available, "needs tmux and ../shared/data"), .timeLimit(.minutes(3)))
