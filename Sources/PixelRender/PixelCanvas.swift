@@ -119,7 +119,7 @@ public struct PixelCanvas: MapSurface {
         picture.withContext(box: PixelBox(left: point.x - r - 1, top: point.y - r - 1, right: point.x + r + 1, bottom: point.y + r + 1)) { cr in
             mb_cairo_new_path(cr)
             mb_cairo_arc(cr, point.x, point.y, r, 0, 2 * Double.pi)
-            // Set here, not left from the step before: a band runs only the steps that reach it.
+            // Set here, not left from the step before: a part runs only the steps that reach it.
             mb_cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST)
             Self.set(cr, color, alpha: 1)
             mb_cairo_fill(cr)
@@ -167,7 +167,7 @@ public struct PixelCanvas: MapSurface {
         picture.keep(kept)
     }
 
-    /// The pixels drawn on `bands` bands of rows (tests: any number of bands draws the same).
+    /// The pixels drawn on up to `bands` parts (tests: any number of parts draws the same).
     func image(bands: Int) -> RasterImage { picture.rgba(bands: bands) }
 
     /// Text in cells over the picture (names, marks): each cell's character in its colour, in the
@@ -344,9 +344,10 @@ final class CairoPicture: @unchecked Sendable {
         (box.minX.rounded(), box.minY.rounded(), box.maxX.rounded(), box.maxY.rounded())
     }
 
-    /// The picture's pixels: every step run on `bands` parts at once (one a processor, bands of
-    /// rows of at least 64; only the kept picture's regions, when it has one), red, green, blue
-    /// and alpha, not premultiplied. A part Cairo cannot make (out of memory) stays transparent.
+    /// The picture's pixels: every step run on up to `bands` parts at once (one a processor, cut
+    /// across the longer side, at least 64 pixels each; only the kept picture's regions, when it
+    /// has one), red, green, blue and alpha, not premultiplied. A part Cairo cannot make (out of
+    /// memory) stays transparent.
     func rgba(bands: Int? = nil) -> RasterImage {
         if bands == nil, let made, made.steps == steps.count { return made.image }
         let count = max(1, bands ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -423,7 +424,7 @@ final class CairoPicture: @unchecked Sendable {
 }
 
 /// A picture's pixels as a Cairo surface to draw from (a tile, a server's picture); only read
-/// once made, so the bands may draw from it at once.
+/// once made, so the parts may draw from it at once.
 final class CairoImage: @unchecked Sendable {
     let surface: OpaquePointer
 
