@@ -32,11 +32,12 @@ extension EndToEndTests {
 
     /// Through tmux (told to let pictures through, its status line at the top): `--graphics sixel`
     /// shows the map where the pane's map lies on xterm's screen, one row lower than without tmux —
-    /// a picture placed where mapbook's own cursor would be, not the pane's, is not alike.
+    /// a picture placed where mapbook's own cursor would be, not the pane's, is not alike. Then a
+    /// pane split off above moves mapbook's pane down: asked again, the map follows it.
     @Test(.enabled(if: XServer.toolsInstalled && SharedData.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
                    XServer.skipMessage))
     func throughTmuxXtermShowsTheMapWhereThePaneIs() async throws {
-        let (status, best) = try await XServer.offThePool {
+        let (status, best, split) = try await XServer.offThePool {
             let server = try XServer.start()
             defer { server.stop() }
             let file = SharedData.url("raster/tpkx/Usa.tpkx").path, view = ["--center=-98,39", "--zoom", "3"]
@@ -49,10 +50,16 @@ extension EndToEndTests {
             window.origin.y += window.cell.height
             let (status, expected) = try server.snapshot(file, view: view, columns: columns, rows: rows - 1, cell: window.cell)
             let best = try server.bestLook(expected, window: window, columns: columns, rows: rows - 1, photographs: 60) { $0 >= 0.8 }
-            return (status, best)
+            // Five rows and a border line above it now: mapbook's pane is 14 rows from the 8th.
+            try server.tmux(["split-window", "-v", "-b", "-l", "5", "sleep 600"])
+            window.origin.y += 6 * window.cell.height
+            let (_, smaller) = try server.snapshot(file, view: view, columns: columns, rows: 14, cell: window.cell)
+            let split = try server.bestLook(smaller, window: window, columns: columns, rows: 14, photographs: 60) { $0 >= 0.8 }
+            return (status, best, split)
         }
         #expect(status == 0)
         #expect(best >= 0.8, "\(Int(best * 100)) % of the map's pixels look as the snapshot's")
+        #expect(split >= 0.8, "after the split, \(Int(split * 100)) % of the map's pixels look as the snapshot's")
     }
 
     /// The same view drawn in characters (`--graphics off`) is not taken for the picture: the
@@ -209,8 +216,11 @@ final class XServer {
     }
 
     /// Ends the tmux `xterm(columns:rows:mapbook:tmux:)` started, and mapbook in it.
-    func stopTmux() {
-        _ = try? run("/usr/bin/env", ["TMUX_TMPDIR=\(scratch.path)", "/usr/bin/tmux", "-L", "under-test", "kill-server"])
+    func stopTmux() { _ = try? tmux(["kill-server"]) }
+
+    /// A tmux command to the tmux `xterm(columns:rows:mapbook:tmux:)` started.
+    func tmux(_ arguments: [String]) throws {
+        _ = try run("/usr/bin/env", ["TMUX_TMPDIR=\(scratch.path)", "/usr/bin/tmux", "-L", "under-test"] + arguments)
     }
 
     /// kitty (its own settings only) at the top left, `columns × rows` cells, running mapbook with
