@@ -354,7 +354,7 @@ final class CairoPicture: @unchecked Sendable {
         let whole = PixelRect(x: 0, y: 0, width: width, height: height)
         let parts = (kept?.regions ?? [whole]).flatMap { $0.clamped(to: whole).split(into: count) }
         var out = [UInt8](repeating: 0, count: width * height * 4)
-        if let kept { kept.copyMoved(into: &out) }
+        if let kept { kept.pixels.copyMoved(x: kept.moved.x, y: kept.moved.y, into: &out) }
         out.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let rgba = buffer
             nonisolated(unsafe) let steps = steps
@@ -483,19 +483,4 @@ public struct KeptPixels: Sendable {
     public let pixels: RasterImage
     public let moved: (x: Int, y: Int)
     public let regions: [PixelRect]
-
-    /// The pixels moved into `out`, a picture of their size (row by row; what moves out is left out).
-    func copyMoved(into out: inout [UInt8]) {
-        let (width, height) = (pixels.width, pixels.height)
-        let span = width - abs(moved.x)
-        guard span > 0, abs(moved.y) < height, out.count == pixels.rgba.count else { return }
-        out.withUnsafeMutableBytes { target in
-            pixels.rgba.withUnsafeBytes { source in
-                for y in max(moved.y, 0)..<min(height + moved.y, height) {
-                    let from = ((y - moved.y) * width + max(-moved.x, 0)) * 4, to = (y * width + max(moved.x, 0)) * 4
-                    (target.baseAddress! + to).copyMemory(from: source.baseAddress! + from, byteCount: span * 4)
-                }
-            }
-        }
-    }
 }

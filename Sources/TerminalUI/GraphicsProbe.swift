@@ -99,18 +99,23 @@ enum GraphicsProbe {
     static let sixelCheck = Array(("\u{1B}[?1049h\u{1B}[1;1H\u{1B}P0;1;0q\"1;1;1;600" + String(repeating: "?-", count: 100)
                                    + "\u{1B}\\\u{1B}[6n\u{1B}[?1049l").utf8)
 
+    /// The way `choice` names, when it names one (not `auto`, nor a way in characters).
+    static func named(_ choice: GraphicsMode) -> GraphicsProtocol? {
+        switch choice {
+        case .kitty: .kitty
+        case .sixel: .sixel
+        case .iterm: .iterm
+        default: nil
+        }
+    }
+
     /// The way to show pictures, and the cell size, for `choice` on this terminal; nil (with the
     /// sentence why, when the user asked for pictures by name) when the map is drawn in characters.
     /// `tmux`: what tmux said of the pane, under tmux.
     static func decide(_ choice: GraphicsMode, environment: [String: String], ascii: Bool, answers: Answers?,
                        windowCell: (width: Int, height: Int)?, tmux: TmuxPassthrough.Answer? = nil)
         -> (pictures: (GraphicsProtocol, cell: (width: Int, height: Int))?, problem: String?) {
-        let named: GraphicsProtocol? = switch choice {
-        case .kitty: .kitty
-        case .sixel: .sixel
-        case .iterm: .iterm
-        default: nil
-        }
+        let named = named(choice)
         guard choice == .auto || named != nil, !ascii else { return (nil, nil) }
         if environment["TMUX"] != nil {
             guard named != nil else { return (nil, nil) }

@@ -127,7 +127,7 @@ public final class TerminalApp {
         let mayAsk = environment["TMUX"] == nil && environment["TERM"] != "linux" && (forPictures || forTheme)
         let answers = mayAsk ? GraphicsProbe.ask(input: STDIN_FILENO, output: STDOUT_FILENO, pictures: forPictures) : nil
         guard picturesWanted else { return ((nil, nil), answers, nil) }
-        let tmux = environment["TMUX"] != nil && [.kitty, .sixel, .iterm].contains(settings.graphics) ? TmuxPassthrough.ask(environment: environment) : nil
+        let tmux = environment["TMUX"] != nil && GraphicsProbe.named(settings.graphics) != nil ? TmuxPassthrough.ask(environment: environment) : nil
         return (GraphicsProbe.decide(settings.graphics, environment: environment, ascii: ascii, answers: answers, windowCell: windowCell, tmux: tmux),
                 answers, tmux)
     }

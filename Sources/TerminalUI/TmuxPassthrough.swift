@@ -46,10 +46,13 @@ struct TmuxPassthrough: Equatable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["tmux", "display-message", "-p"]
-        if let pane = environment["TMUX_PANE"], pane.hasPrefix("%"), pane.dropFirst().allSatisfy(\.isNumber) { arguments += ["-t", pane] }
+        var childEnvironment = ["TMUX": socket, "PATH": environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"]
+        if let pane = environment["TMUX_PANE"], pane.hasPrefix("%"), pane.dropFirst().allSatisfy(\.isNumber) {
+            arguments += ["-t", pane]
+            childEnvironment["TMUX_PANE"] = pane
+        }
         process.arguments = arguments + [format]
-        process.environment = ["TMUX": socket, "PATH": environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"]
-            .merging(environment["TMUX_PANE"].map { ["TMUX_PANE": $0] } ?? [:]) { $1 }
+        process.environment = childEnvironment
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -76,8 +76,15 @@ public struct RasterImage: Sendable, Equatable {
         out.withUnsafeMutableBytes { raw in
             raw.bindMemory(to: UInt32.self).update(repeating: Self.word(filling))
         }
+        copyMoved(x: x, y: y, into: &out)
+        return RasterImage(width: width, height: height, rgba: out)
+    }
+
+    /// The image's pixels moved `x` right and `y` down into `out`, pixels of its size, row by row;
+    /// what moves out is left out, and what comes into view is left as `out` has it.
+    public func copyMoved(x: Int, y: Int, into out: inout [UInt8]) {
         let (left, right, top, bottom) = (max(0, x), min(width, width + x), max(0, y), min(height, height + y))
-        guard left < right, top < bottom else { return RasterImage(width: width, height: height, rgba: out) }
+        guard left < right, top < bottom, out.count == rgba.count else { return }
         let columns = left..<right, rows = top..<bottom
         rgba.withUnsafeBytes { source in
             out.withUnsafeMutableBytes { target in
@@ -87,7 +94,6 @@ public struct RasterImage: Sendable, Equatable {
                 }
             }
         }
-        return RasterImage(width: width, height: height, rgba: out)
     }
 
     /// The image scaled `scale` times (bilinear: a halving averages each two by two pixels) into a
