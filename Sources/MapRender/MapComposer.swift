@@ -203,8 +203,15 @@ public enum MapComposer {
             for (tile, layers) in vectorTiles {
                 let sources = layer.sourceLayer.map { layers[$0].map { [$0] } ?? [] } ?? Array(layers.values)
                 for source in sources {
-                    report.featuresDrawn += paint(source, of: tile.key, with: painter, filter: scene.style.filters[order],
-                                                  order: labelOrder + order, projection: projection, surface: &surface, labels: &labels)
+                    let place = TilePlace(tile.key, extent: source.layer.extent, projection: projection)
+                    // A tile wholly off the canvas (with its buffer) draws nothing.
+                    guard place.reaches(width: surface.dotWidth, height: surface.dotHeight) else { continue }
+                    if layer.type == .symbol {
+                        report.featuresDrawn += placeNames(source, at: place, style: scene.style, layer: order, with: painter,
+                                                           order: labelOrder + order, surface: surface, labels: &labels)
+                    } else {
+                        report.featuresDrawn += paint(source, at: place, with: painter, filter: scene.style.filters[order], surface: &surface)
+                    }
                 }
             }
         }
@@ -215,21 +222,13 @@ public enum MapComposer {
 
     // MARK: Vector layers
 
-    private static func paint<Surface: MapSurface>(_ source: PreparedLayer, of key: TileKey, with painter: LayerPainter, filter: FeatureFilter,
-                                                   order: Int, projection: MapProjection, surface canvas: inout Surface,
-                                                   labels: inout [MapLabel]) -> Int {
+    /// Lines, fills and circles of one tile's layer: those that show and are drawn at all (what a
+    /// pan keeps is not drawn again).
+    private static func paint<Surface: MapSurface>(_ source: PreparedLayer, at place: TilePlace, with painter: LayerPainter, filter: FeatureFilter,
+                                                   surface canvas: inout Surface) -> Int {
         let layer = source.layer
-        let span = 2 * WebMercator.originShift / Double(1 << min(max(key.z, 0), 30))
-        let extent = Double(max(layer.extent, 1))
-        let k = span * projection.scale / extent
-        let ox = (-WebMercator.originShift + Double(key.x) * span - projection.left) * projection.scale
-        let oy = (projection.top - (WebMercator.originShift - Double(key.y) * span)) * projection.scale
-        // A tile wholly off the canvas (with its buffer) draws nothing.
-        let tileDots = span * projection.scale
-        if ox > Double(canvas.dotWidth) + tileDots || oy > Double(canvas.dotHeight) + tileDots
-            || ox + 2 * tileDots < 0 || oy + 2 * tileDots < 0 { return 0 }
-        func dot(_ p: MVTPoint) -> (x: Double, y: Double) { (ox + Double(p.x) * k, oy + Double(p.y) * k) }
-        canvas.clipBox = (ox, oy, ox + tileDots, oy + tileDots)
+        func dot(_ p: MVTPoint) -> (x: Double, y: Double) { place.dot(p) }
+        canvas.clipBox = (place.x, place.y, place.x + place.side, place.y + place.side)
         defer { canvas.clipBox = nil }
 
         var drawn = 0
@@ -241,14 +240,12 @@ public enum MapComposer {
         // By index, and the feature copied out only once it passes: copying each of the features a
         // dense style's hundreds of filters look at was a fifth of a drawing (retains of its arrays).
         for index in layer.features.indices {
-            // The feature's box in dots: wholly off the canvas, it draws nothing (no line, fill,
-            // circle or label), so its filter is not even asked; nor where the canvas keeps its pixels.
-            let bounds = source.bounds[index]
-            let box = (minX: ox + Double(bounds.minX) * k, minY: oy + Double(bounds.minY) * k,
-                       maxX: ox + Double(bounds.maxX) * k, maxY: oy + Double(bounds.maxY) * k)
-            guard box.maxX >= -2, box.maxY >= -2, box.minX <= Double(canvas.dotWidth) + 2, box.minY <= Double(canvas.dotHeight) + 2,
-                  // Where the surface keeps what it has, only names are looked for (all of them are placed anew).
-                  style.type == .symbol || canvas.draws(in: (box.minX - reach, box.minY - reach, box.maxX + reach, box.maxY + reach)),
+            // The feature's box in dots: wholly off the canvas, it draws nothing, so its filter is
+            // not even asked; nor where the canvas keeps its pixels.
+            let box = place.box(source.bounds[index])
+            guard place.shows(box, on: canvas),
+                  // Where the surface keeps what it has, nothing is drawn again.
+                  canvas.draws(in: (box.minX - reach, box.minY - reach, box.maxX + reach, box.maxY + reach)),
                   layer.features[index].geometryError == nil,
                   filter.passes(FeatureFilter.Feature(type: layer.features[index].type, id: layer.features[index].id,
                                                       tags: layer.features[index].tags),
@@ -289,30 +286,43 @@ public enum MapComposer {
                 guard feature.type == .point, let color = painter.color("circle-color", opacity: "circle-opacity", context) else { continue }
                 let radius = painter.number("circle-radius", context) ?? 5
                 for p in geometry.points { canvas.dot(at: dot(p), color: color, radius: radius) }
-            case .symbol:
-                guard let text = painter.label(context) else { continue }
-                let d: (x: Double, y: Double)
-                if feature.type == .lineString {
-                    // A road's or river's name lies along it where a stretch of it runs level for the
-                    // name's length.
-                    guard let along = lineLabelAnchor(geometry, dot: dot, cells: DisplayWidth.of(text), dotsPerCell: canvas.dotsPerCell) else { continue }
-                    d = along
-                } else {
-                    guard let anchor = labelAnchor(geometry, type: feature.type) else { continue }
-                    d = dot(anchor)
-                }
-                guard d.x >= 0, d.y >= 0, d.x < Double(canvas.dotWidth), d.y < Double(canvas.dotHeight) else { continue }
-                let color = painter.color("text-color", opacity: "text-opacity", context) ?? StyleColor(r: 0, g: 0, b: 0)
-                let (column, row) = canvas.cell(d.x, d.y)
-                // A point's name starts just right of it; a line's or an area's is centred.
-                labels.append(feature.type == .point
-                    ? MapLabel(text: text, spots: [MapLabel.Spot(column: column + 1, row: row)], rank: .map(order), color: color.paletteIndex, bold: true)
-                    : .centred(column: column, row: row, text: text, rank: .map(order), color: color.paletteIndex))
             default:
                 continue
             }
             drawn += 1
         }
         return drawn
+    }
+}
+
+/// Where a vector tile lies on a surface: its units `k` dots each, its top left corner at (`x`, `y`) dots.
+struct TilePlace {
+    let x: Double, y: Double, k: Double
+    /// The tile's side in dots.
+    let side: Double
+
+    init(_ key: TileKey, extent: Int, projection: MapProjection) {
+        let span = 2 * WebMercator.originShift / Double(1 << min(max(key.z, 0), 30))
+        side = span * projection.scale
+        k = side / Double(max(extent, 1))
+        x = (-WebMercator.originShift + Double(key.x) * span - projection.left) * projection.scale
+        y = (projection.top - (WebMercator.originShift - Double(key.y) * span)) * projection.scale
+    }
+
+    func dot(_ p: MVTPoint) -> (x: Double, y: Double) { (x + Double(p.x) * k, y + Double(p.y) * k) }
+
+    /// A feature's box in dots.
+    func box(_ bounds: FeatureBounds) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        (x + Double(bounds.minX) * k, y + Double(bounds.minY) * k, x + Double(bounds.maxX) * k, y + Double(bounds.maxY) * k)
+    }
+
+    /// Whether any of the tile, with a buffer as wide as the tile, reaches a surface of `width × height` dots.
+    func reaches(width: Int, height: Int) -> Bool {
+        x <= Double(width) + side && y <= Double(height) + side && x + 2 * side >= 0 && y + 2 * side >= 0
+    }
+
+    /// Whether a feature's box touches the surface (within two dots).
+    func shows(_ box: (minX: Double, minY: Double, maxX: Double, maxY: Double), on surface: some MapSurface) -> Bool {
+        box.maxX >= -2 && box.maxY >= -2 && box.minX <= Double(surface.dotWidth) + 2 && box.minY <= Double(surface.dotHeight) + 2
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import Synchronization
 import TileFormats
 
 /// The style a map view draws with: a package's Mapbox GL style, or a plain one for packages
@@ -10,6 +11,10 @@ public struct MapStyle: Sendable {
     let filters: [FeatureFilter]
     /// Whether this is the stand-in for a package without a style.
     public let isDefault: Bool
+    /// Which style this is, for what a tile keeps of its drawing by it (`PreparedLayer.names`).
+    let id: UInt64
+
+    private static let made = Atomic<UInt64>(0)
 
     public init(_ style: VectorStyle) {
         self.init(layers: style.layers, isDefault: false)
@@ -23,6 +28,7 @@ public struct MapStyle: Sendable {
         self.layers = layers
         filters = layers.map { FeatureFilter($0.filter) }
         self.isDefault = isDefault
+        id = Self.made.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// Source layers in the order the style first draws them: what the layer list toggles.

@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import Synchronization
 import TileFormats
 
 /// A decoded tile ready to draw: vector layers indexed by name (and each layer's keys by name, so a
@@ -50,6 +51,8 @@ public final class PreparedLayer: Sendable {
     /// Each feature's bounding box in tile units, so a drawing can pass over features that cannot
     /// show (off the canvas, or too small to cover a fill pixel's centre) without their geometry.
     let bounds: [FeatureBounds]
+    /// The names symbol layers find in this layer, by scale, then by style layer (`TileName`).
+    private let names = Mutex<[TileName.Scale: [Int: [TileName]]]>([:])
 
     init(_ layer: MVTLayer) {
         self.layer = layer
@@ -57,6 +60,18 @@ public final class PreparedLayer: Sendable {
         for (i, key) in layer.keys.enumerated() where index[key] == nil { index[key] = UInt32(i) }
         keyIndex = index
         bounds = layer.features.map { FeatureBounds($0.geometry.points) }
+    }
+
+    /// The names style layer `layer` finds here at `scale`, worked out by `make` the first time
+    /// they are asked for. A few scales' worth are kept: a tile shows at one or two at a time.
+    func names(_ scale: TileName.Scale, layer: Int, _ make: () -> [TileName]) -> [TileName] {
+        if let kept = names.withLock({ $0[scale]?[layer] }) { return kept }
+        let made = make()
+        names.withLock { kept in
+            if kept[scale] == nil, kept.count >= 4 { kept.removeAll() }
+            kept[scale, default: [:]][layer] = made
+        }
+        return made
     }
 
     func value(_ name: String, tags: [UInt32]) -> MVTValue? {
