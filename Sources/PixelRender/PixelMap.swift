@@ -22,6 +22,10 @@ public struct PixelMap {
         /// What the loaders are asked for: the view at the pixel level, sized in its dots (one a pixel).
         public let request: MapRequest
         public let projection: MapProjection
+        /// Where the picture lies on the world's pixel grid at its resolution (metres a pixel):
+        /// its top left pixel, counted from the world's top left. Pictures of one resolution share
+        /// the grid: a pixel of one is a pixel of the other (kitty's tiles are cut along it).
+        public let grid: PixelGrid
 
         /// The cells' view `cells` at `cell` pixels a cell.
         public init(_ cells: MapRequest, cell: (width: Int, height: Int)) {
@@ -37,8 +41,10 @@ public struct PixelMap {
             // The picture's corner on the world's pixel grid: at whole levels every tile's edge then
             // falls between two pixels, and neighbouring tiles' anti-aliased edges leave no seam.
             let exact = MapProjection(center: cells.viewport.center, resolution: resolution, dotWidth: width, dotHeight: height)
-            let left = ((exact.left + WebMercator.originShift) / resolution).rounded() * resolution - WebMercator.originShift
-            let top = WebMercator.originShift - ((WebMercator.originShift - exact.top) / resolution).rounded() * resolution
+            let column = ((exact.left + WebMercator.originShift) / resolution).rounded(), row = ((WebMercator.originShift - exact.top) / resolution).rounded()
+            grid = PixelGrid(resolution: resolution, x: column.clampedInt(), y: row.clampedInt())
+            let left = column * resolution - WebMercator.originShift
+            let top = WebMercator.originShift - row * resolution
             projection = MapProjection(center: MercatorPoint(x: left + Double(width) / 2 * resolution, y: top - Double(height) / 2 * resolution),
                                        resolution: resolution, dotWidth: width, dotHeight: height)
         }

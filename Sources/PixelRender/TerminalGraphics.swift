@@ -23,6 +23,17 @@ public enum TerminalGraphics {
     /// at `zIndex` (below zero: under the text, whose cells stay text). The cursor does not move.
     /// An opaque picture (a map, always) goes as RGB: a quarter less to compress and send.
     public static func kitty(_ image: RasterImage, id: UInt32, columns: Int, rows: Int, zIndex: Int = -1) -> [UInt8] {
+        kittyChunks(image) { format in "a=T,f=\(format),o=z,s=\(image.width),v=\(image.height),i=\(id),p=1,c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2" }
+    }
+
+    /// `image` transmitted as image `id`, not placed (`kittyPlacePart` places it).
+    public static func kittyTransmit(_ image: RasterImage, id: UInt32) -> [UInt8] {
+        kittyChunks(image) { format in "a=t,f=\(format),o=z,s=\(image.width),v=\(image.height),i=\(id),q=2" }
+    }
+
+    /// `image` compressed, in chunks of the protocol's size, the first with the keys `control`
+    /// gives for its format (24: RGB, 32: RGBA).
+    private static func kittyChunks(_ image: RasterImage, control: (Int) -> String) -> [UInt8] {
         let count = image.width * image.height
         let opaque = image.rgba.withUnsafeBufferPointer { rgba in stride(from: 3, to: min(rgba.count, count * 4), by: 4).allSatisfy { rgba[$0] == 255 } }
         let compressed: Data
@@ -43,9 +54,7 @@ public enum TerminalGraphics {
         repeat {
             let end = min(offset + kittyChunk, compressed.count)
             let more = end < compressed.count ? 1 : 0
-            let control = offset == 0
-                ? "a=T,f=\(opaque ? 24 : 32),o=z,s=\(image.width),v=\(image.height),i=\(id),p=1,c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2,m=\(more)"
-                : "m=\(more)"
+            let control = offset == 0 ? control(opaque ? 24 : 32) + ",m=\(more)" : "m=\(more)"
             out += Array("\u{1B}_G\(control);".utf8)
             out += compressed[offset..<end]
             out += Array("\u{1B}\\".utf8)
@@ -60,39 +69,29 @@ public enum TerminalGraphics {
     /// Takes image `id`'s placement away; the terminal keeps its pixels, to be placed again.
     public static func kittyHide(id: UInt32) -> [UInt8] { Array("\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\".utf8) }
 
-    /// Image `id`, already transmitted, shown again at the cursor as `kitty` shows it (its one
-    /// placement replaced), the cursor not moved: a few dozen bytes instead of the picture.
-    public static func kittyPlace(id: UInt32, columns: Int, rows: Int, zIndex: Int = -1) -> [UInt8] {
-        Array("\u{1B}_Ga=p,i=\(id),p=1,c=\(columns),r=\(rows),z=\(zIndex),C=1,q=2\u{1B}\\".utf8)
-    }
-
-    /// Image `id`, already transmitted (`width × height` pixels), shown at the cursor moved `moved`
-    /// pixels right and down over cells of `cell` pixels: the part still in view, at its own size,
-    /// from the cell (and the pixel in it) where it now starts; its one placement replaced. The
-    /// cursor position to write first is returned with it, in cells from the picture's top left.
-    public static func kittyPlaceMoved(id: UInt32, width: Int, height: Int, moved: (x: Int, y: Int), cell: (width: Int, height: Int),
-                                       zIndex: Int = -1) -> (column: Int, row: Int, bytes: [UInt8])? {
+    /// The part `part` of image `id`, already transmitted, shown at its own size with its top left
+    /// at pixel `at` of the view (over cells of `cell` pixels), its one placement replaced. The
+    /// cursor position to write first is returned with it, in cells from the view's top left.
+    public static func kittyPlacePart(id: UInt32, _ part: PixelRect, at: (x: Int, y: Int), cell: (width: Int, height: Int),
+                                      zIndex: Int = -1) -> (column: Int, row: Int, bytes: [UInt8]) {
         let (cw, ch) = (max(cell.width, 1), max(cell.height, 1))
-        let (w, h) = (width - abs(moved.x), height - abs(moved.y))
-        guard w > 0, h > 0 else { return nil }
-        let (left, top) = (max(0, moved.x), max(0, moved.y))
-        let control = "a=p,i=\(id),p=1,x=\(max(0, -moved.x)),y=\(max(0, -moved.y)),w=\(w),h=\(h),X=\(left % cw),Y=\(top % ch),z=\(zIndex),C=1,q=2"
-        return (left / cw, top / ch, Array("\u{1B}_G\(control)\u{1B}\\".utf8))
+        let control = "a=p,i=\(id),p=1,x=\(part.x),y=\(part.y),w=\(part.width),h=\(part.height),X=\(at.x % cw),Y=\(at.y % ch),z=\(zIndex),C=1,q=2"
+        return (at.x / cw, at.y / ch, Array("\u{1B}_G\(control)\u{1B}\\".utf8))
     }
 
     /// Image `id`, already transmitted (`width × height` pixels), shown at the cursor as it lies in a
     /// view that zoomed from its own (`placed`, scale not 1) over cells of `cell` pixels, the view
-    /// `columns × rows` cells: its part over the whole cells it covers, scaled to them (kitty
-    /// scales a placement to its cells; a cell it covers only in part is left to what is under
-    /// it), its one placement replaced. The cursor position to write first is returned with it, in
-    /// cells from the view's top left.
+    /// `columns × rows` cells: its part in view over the cells nearest its edges, scaled to them
+    /// (kitty scales a placement to whole cells; pictures side by side, kitty's tiles, then cover
+    /// the same cells edge to edge), its one placement replaced. The cursor position to write first
+    /// is returned with it, in cells from the view's top left.
     public static func kittyPlaceZoomed(id: UInt32, width: Int, height: Int, placed: PixelMap.Placement, cell: (width: Int, height: Int),
                                         columns: Int, rows: Int, zIndex: Int = -1) -> (column: Int, row: Int, bytes: [UInt8])? {
         let (cw, ch) = (Double(max(cell.width, 1)), Double(max(cell.height, 1)))
         /// The cells the picture's part in view covers along one side, and that part in its pixels.
         func side(origin: Double, size: Int, cells: Int, cellSize: Double) -> (first: Int, count: Int, from: Int, length: Int)? {
-            let first = (max(origin, 0) / cellSize - 1e-9).rounded(.up).clampedInt(in: 0...cells)
-            let end = (min(origin + Double(size) * placed.scale, Double(cells) * cellSize) / cellSize + 1e-9).rounded(.down).clampedInt(in: 0...cells)
+            let first = (max(origin, 0) / cellSize).rounded().clampedInt(in: 0...cells)
+            let end = (min(origin + Double(size) * placed.scale, Double(cells) * cellSize) / cellSize).rounded().clampedInt(in: 0...cells)
             let from = ((Double(first) * cellSize - origin) / placed.scale).rounded().clampedInt(in: 0...size)
             let to = ((Double(end) * cellSize - origin) / placed.scale).rounded().clampedInt(in: 0...size)
             return end > first && to > from ? (first, end - first, from, to - from) : nil

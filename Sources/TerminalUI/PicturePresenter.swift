@@ -8,10 +8,11 @@ import TerminalRender
 import TileFormats
 
 /// Puts the map view's picture on the terminal after each frame, where the frame left the map's
-/// cells blank. kitty: transmitted once per picture and placed under every cell with a background
-/// of its own (cards and panels cover it; names and marks are text on it); the map view's picture
-/// and the overview's each under an id of their own, kept by the terminal while the other shows,
-/// so going back to one places it again without sending it. sixel and iTerm2: the
+/// cells blank. kitty: as tiles of the world's pixel grid (`KittyTiles`), each transmitted once and
+/// placed under every cell with a background of its own (cards and panels cover it; names and
+/// marks are text on it) — a pan sends the tiles that came into view and places the rest; the
+/// map view's tiles and the overview's each in a range of ids of their own, kept by the terminal
+/// while the other shows, so going back to one places it again without sending it. sixel and iTerm2: the
 /// picture is written over the map's cells, then the text the frame puts there (names, marks,
 /// cards) is written again over it — only the band of cell rows from the first to the last where
 /// the picture's pixels or that text changed (a card closed sends the picture under its rows).
@@ -24,13 +25,10 @@ final class PicturePresenter {
     /// The picture on the terminal, where, and the text written over it; kept so its pixels stay
     /// the same array (compared by address) and a frame that changed nothing sends nothing.
     private var shown: (picture: RasterImage, rect: Rect, text: [Cell], id: UInt32)?
-    /// The pictures kitty holds, by id (the map view's and the overview's), each with the view it
-    /// shows when it is a drawing as it came (no lines drawn in): a pan's picture at hand places it moved.
-    private var held: [UInt32: Held] = [:]
-    private struct Held {
-        let image: RasterImage
-        let view: MapRequest?
-    }
+    /// The tiles kitty holds, by picture id (the map view's and the overview's), and the mean
+    /// colour of the last picture each showed: the wash under its tiles placed at hand.
+    private var tiles: [UInt32: KittyTiles] = [:]
+    private var washes: [UInt32: (r: UInt8, g: UInt8, b: UInt8)] = [:]
     /// The last picture's encodings (sixel, iTerm2), by the band of cell rows encoded (all of them,
     /// or those under a card): text changing again over a band sends it without encoding again.
     private var encoded: (picture: RasterImage, bands: [Range<Int>: [Piece]])?
@@ -42,12 +40,14 @@ final class PicturePresenter {
     /// view's own picture comes).
     private var washed = false
 
-    /// kitty's ids for the map view's picture and the overview's, and the z-index that puts them
-    /// under cells with a background.
+    /// kitty's ids for the map view's picture and the overview's (each's tiles take ids of a
+    /// million from a million times it), and the z-index that puts them under cells with a background.
     static let mapPictureID: UInt32 = 1
     static let overviewPictureID: UInt32 = 2
     static let washID: UInt32 = 3
     static let underBackgrounds = -1_073_741_825
+
+    static func tileIDs(of picture: UInt32) -> ClosedRange<UInt32> { picture * 1_000_000...picture * 1_000_000 + 999_999 }
 
     init(graphics: GraphicsProtocol, passthrough: TmuxPassthrough? = nil) { self.graphics = graphics; self.passthrough = passthrough }
 
@@ -67,19 +67,23 @@ final class PicturePresenter {
         var out = Array("\u{1B}7".utf8)
         switch graphics {
         case .kitty:
-            if let shown, shown.id != id { out += plain(TerminalGraphics.kittyHide(id: shown.id)) }
+            if let shown, shown.id != id { out += plain(tiles[shown.id]?.hide() ?? []) }
             if washed { out += plain(TerminalGraphics.kittyDelete(id: Self.washID)); washed = false }
-            if let kept = held[id], Self.same(kept.image, picture) {
-                out += at(rect.x, rect.y, TerminalGraphics.kittyPlace(id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds))
-            } else if image.isAtHand, Self.same(picture, drawn), let placed = heldPlaced(id, as: picture, of: image.request, in: rect) {
-                out += placed + at(rect.x, rect.y, TerminalGraphics.kittyWash(washColor(of: id), id: Self.washID, columns: rect.width, rows: rect.height,
-                                                                             zIndex: Self.underBackgrounds - 1))
+            let cell = (width: picture.width / rect.width, height: picture.height / rect.height)
+            let grid = PixelMap.Geometry(image.request, cell: cell).grid
+            var held = tiles[id] ?? KittyTiles(ids: Self.tileIDs(of: id))
+            if image.isAtHand, Self.same(picture, drawn), let wash = washes[id],
+               let placed = held.placeHeld(at: grid, columns: rect.width, rows: rect.height, cell: cell, zIndex: Self.underBackgrounds) {
+                // A pan's or zoom's picture at hand: the tiles held, moved or scaled, over a wash of the last picture's colour.
+                out += written(placed, in: rect) + at(rect.x, rect.y, TerminalGraphics.kittyWash(wash, id: Self.washID, columns: rect.width, rows: rect.height,
+                                                                                              zIndex: Self.underBackgrounds - 1))
                 washed = true
             } else {
-                if held[id] != nil { out += plain(TerminalGraphics.kittyDelete(id: id)) }
-                out += at(rect.x, rect.y, TerminalGraphics.kitty(picture, id: id, columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds))
-                held[id] = Held(image: picture, view: Self.same(picture, drawn) ? image.request : nil)
+                out += written(held.show(picture, at: grid, cell: cell, zIndex: Self.underBackgrounds), in: rect)
+                let mean = picture.meanColor()
+                washes[id] = (mean.r, mean.g, mean.b)
             }
+            tiles[id] = held
         case .sixel, .iterm:
             let rows = Self.changedRows(from: shown.flatMap { $0.id == id ? ($0.picture, $0.rect, $0.text) : nil }, to: picture, text: text, in: rect)
             let band = Rect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
@@ -95,28 +99,9 @@ final class PicturePresenter {
         return (out, false)
     }
 
-    /// kitty's bytes for `picture`, a pan's or zoom's picture at hand of the view `view`: the
-    /// picture kitty holds for `id` (a drawing of the same size, of a view `view` moved or zoomed
-    /// from) placed moved, or scaled, instead of `picture` sent; nil when it holds none to place so.
-    private func heldPlaced(_ id: UInt32, as picture: RasterImage, of view: MapRequest, in rect: Rect) -> [UInt8]? {
-        guard let kept = held[id], let from = kept.view, kept.image.width == picture.width, kept.image.height == picture.height,
-              let placement = PixelMap.placement(from: from, to: view, picture: (kept.image.width, kept.image.height)) else { return nil }
-        let cell = (width: kept.image.width / rect.width, height: kept.image.height / rect.height)
-        let placed = if let moved = placement.movement {
-            TerminalGraphics.kittyPlaceMoved(id: id, width: kept.image.width, height: kept.image.height, moved: moved, cell: cell,
-                                             zIndex: Self.underBackgrounds)
-        } else {
-            TerminalGraphics.kittyPlaceZoomed(id: id, width: kept.image.width, height: kept.image.height, placed: placement, cell: cell,
-                                              columns: rect.width, rows: rect.height, zIndex: Self.underBackgrounds)
-        }
-        return placed.map { at(rect.x + $0.column, rect.y + $0.row, $0.bytes) }
-    }
-
-    /// The colour of the wash under picture `id` placed moved: its mean colour, as sixel's picture
-    /// at hand fills what comes into view.
-    private func washColor(of id: UInt32) -> (r: UInt8, g: UInt8, b: UInt8) {
-        guard let mean = held[id]?.image.meanColor() else { return (0, 0, 0) }
-        return (mean.r, mean.g, mean.b)
+    /// kitty's tiles' bytes: transmissions and deletions, then each placement at its cell of `rect`.
+    private func written(_ update: KittyTiles.Update, in rect: Rect) -> [UInt8] {
+        plain(update.plain) + update.placed.flatMap { at(rect.x + $0.column, rect.y + $0.row, $0.bytes) }
     }
 
     /// `bytes` (a picture, a placement) written at the cell at `column`, `row` (from 0); through tmux, passed through it.
@@ -181,12 +166,16 @@ final class PicturePresenter {
         encoded = nil
         guard graphics == .kitty else { return ([], true) }
         defer { washed = false }
-        return (plain(TerminalGraphics.kittyHide(id: taken.id) + (washed ? TerminalGraphics.kittyDelete(id: Self.washID) : [])), false)
+        return (plain((tiles[taken.id]?.hide() ?? []) + (washed ? TerminalGraphics.kittyDelete(id: Self.washID) : [])), false)
     }
 
     /// The bytes when leaving the screen for good: every picture kitty holds deleted.
     func close() -> [UInt8] {
-        graphics == .kitty ? plain((held.keys.sorted() + (washed ? [Self.washID] : [])).flatMap { TerminalGraphics.kittyDelete(id: $0) }) : []
+        guard graphics == .kitty else { return [] }
+        var out: [UInt8] = []
+        for id in tiles.keys.sorted() { out += tiles[id]?.deleteAll() ?? [] }
+        tiles = [:]
+        return plain(out + (washed ? TerminalGraphics.kittyDelete(id: Self.washID) : []))
     }
 
     /// A picture's encoding in pieces, each with the cell it starts at from the picture's top left.

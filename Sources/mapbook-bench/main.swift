@@ -246,9 +246,10 @@ func benchMap(path: String, width: Int, height: Int, zoom: Double?) async {
 
 /// The pixel map at `columns × rows` cells of 8×20 pixels about `center`: pans of a quarter of the
 /// view as the arrow keys make them (twice right, down, left, up: back where they started, 32 in
-/// all), each drawn with Cairo from tiles in memory (whole, and keeping the last picture's pixels), then encoded for kitty (zlib RGBA) and for sixel,
-/// each timed apart, and the bytes each sends; and what shows at once: the last picture moved
-/// (kitty places the one it holds moved, sixel is sent it).
+/// all), each drawn with Cairo from tiles in memory (whole, and keeping the last picture's pixels),
+/// then encoded for kitty (its tiles: all of them, as for a first picture, and those a pan sends
+/// with the last picture's held) and for sixel, each timed apart, and the bytes each sends; and
+/// what shows at once: the last picture moved (kitty places the tiles it holds, sixel is sent it).
 func benchPixels(path: String, columns: Int, rows: Int, zoom: Double, center: GeoPoint) async {
     let source: any MapSource
     do { source = try MapSources.open(path: path) } catch { fail(error.userSentence, status: 1) }
@@ -266,10 +267,16 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double, center: Ge
     }
     var composeWhole: [Double] = [], compose: [Double] = [], rasterize: [Double] = [], kitty: [Double] = [], sixel: [Double] = [], band: [Double] = []
     var atHand: [Double] = [], movedAtHand: [Double] = []
-    var kittyBytes = 0, sixelBytes = 0, bandBytes = 0, placedBytes = 0
+    var kittyPan: [Double] = [], kittyBytes = 0, kittyPanBytes: [Int] = [], sixelBytes = 0, bandBytes = 0, placedBytes = 0
     var last: RasterImage?
     var previous = try? await PixelMap.render(stack, MapRequest(viewport: viewport, columns: columns, rows: rows), cell: cell)
         .image(for: MapRequest(viewport: viewport, columns: columns, rows: rows))
+    /// kitty's tiles as the terminal holds them after the last picture.
+    var held = KittyTiles(ids: 1_000...1_999_999)
+    if let previous, let pixels = previous.pixels {
+        _ = held.show(pixels, at: PixelMap.Geometry(previous.request, cell: cell).grid, cell: cell, zIndex: -1)
+    }
+    func size(_ update: KittyTiles.Update) -> Int { update.plain.count + update.placed.reduce(0) { $0 + $1.bytes.count + 8 } }
     for run in 0..<32 {
         viewport = viewport.panned(dotsX: pans[run % pans.count].0, dotsY: pans[run % pans.count].1)
         let request = MapRequest(viewport: viewport, columns: columns, rows: rows)
@@ -279,10 +286,9 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double, center: Ge
             movedAtHand.append(seconds(ContinuousClock.now - start))
             _ = TerminalGraphics.sixelPieces(moved, cell: cell)
             atHand.append(seconds(ContinuousClock.now - start))
-            if let last = previous.pixels,
-               let by = PixelMap.placement(from: previous.request, to: request, picture: (last.width, last.height))?.movement {
-                placedBytes = TerminalGraphics.kittyPlaceMoved(id: 1, width: last.width, height: last.height, moved: by, cell: cell)?.bytes.count ?? 0
-            }
+            var placing = held
+            placedBytes = placing.placeHeld(at: PixelMap.Geometry(request, cell: cell).grid, columns: columns, rows: rows, cell: cell, zIndex: -1)
+                .map(size) ?? 0
         }
         // The view drawn whole (a zoom's, a first one's), then as a pan draws it: the last picture's
         // pixels kept, what came into view drawn.
@@ -297,8 +303,12 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double, center: Ge
         compose.append(seconds(ContinuousClock.now - start))
         rasterize.append(seconds(ContinuousClock.now - drawn))
         start = ContinuousClock.now
-        kittyBytes = TerminalGraphics.kitty(image, id: 1, columns: columns, rows: rows).count
+        var fresh = KittyTiles(ids: 1_000...1_999_999)
+        kittyBytes = size(fresh.show(image, at: PixelMap.Geometry(request, cell: cell).grid, cell: cell, zIndex: -1))
         kitty.append(seconds(ContinuousClock.now - start))
+        start = ContinuousClock.now
+        kittyPanBytes.append(size(held.show(image, at: PixelMap.Geometry(request, cell: cell).grid, cell: cell, zIndex: -1)))
+        kittyPan.append(seconds(ContinuousClock.now - start))
         start = ContinuousClock.now
         sixelBytes = TerminalGraphics.sixelPieces(image, cell: cell).reduce(0) { $0 + $1.bytes.count }
         sixel.append(seconds(ContinuousClock.now - start))
@@ -309,19 +319,18 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double, center: Ge
         last = image
         previous = map.image(for: request)
     }
-    // A zoom in and out by a level about the centre: the last picture scaled, and kitty's placement of it.
+    // A zoom in and out by a level about the centre: the last picture scaled, and kitty's tiles placed scaled.
     var zoomedAtHand: [Double] = [], zoomedBytes: [Int] = []
-    if let previous, let picture = previous.pixels {
+    if let previous {
         for run in 0..<20 {
             var request = previous.request
             request.viewport = previous.request.viewport.zoomed(by: run % 2 == 0 ? 1 : -1)
             let start = ContinuousClock.now
             guard PixelMap.atHand(from: previous, for: request) != nil else { continue }
             zoomedAtHand.append(seconds(ContinuousClock.now - start))
-            if let placed = PixelMap.placement(from: previous.request, to: request, picture: (picture.width, picture.height)),
-               let bytes = TerminalGraphics.kittyPlaceZoomed(id: 1, width: picture.width, height: picture.height, placed: placed, cell: cell,
-                                                             columns: columns, rows: rows)?.bytes.count, run < 2 {
-                zoomedBytes.append(bytes)
+            var placing = held
+            if run < 2, let placed = placing.placeHeld(at: PixelMap.Geometry(request, cell: cell).grid, columns: columns, rows: rows, cell: cell, zIndex: -1) {
+                zoomedBytes.append(size(placed))
             }
         }
     }
@@ -329,7 +338,9 @@ func benchPixels(path: String, columns: Int, rows: Int, zoom: Double, center: Ge
     print("compose_whole \(summary(composeWhole))")
     print("compose_pan_keeping_the_last \(summary(compose))")
     print("  of_which_cairo_on_what_came_in \(summary(rasterize))")
-    print("kitty_encode \(summary(kitty)) bytes=\(kittyBytes)")
+    print("kitty_encode_all_tiles \(summary(kitty)) bytes=\(kittyBytes)")
+    let panBytes = kittyPanBytes.sorted()
+    print("kitty_encode_pan_tiles_held \(summary(kittyPan)) median_bytes=\(panBytes[panBytes.count / 2]) max_bytes=\(panBytes.last ?? 0)")
     print("sixel_encode \(summary(sixel)) bytes=\(sixelBytes)")
     print("sixel_band_3_rows \(summary(band)) bytes=\(bandBytes)")
     print("pan_at_hand_moved \(summary(movedAtHand))")

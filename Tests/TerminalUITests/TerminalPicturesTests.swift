@@ -168,28 +168,41 @@ import UserFiles
 
     static let picture = RasterImage(width: 80, height: 48, rgba: Array([[UInt8]](repeating: [10, 120, 200, 255], count: 80 * 48).joined()))
 
+    /// The test picture's four tiles: 80×48 pixels about the world's middle, where four of kitty's
+    /// tiles meet (each 40×24 of it), and their ids.
+    static let tileIDs: [UInt32] = [1_000_000, 1_000_001, 1_000_002, 1_000_003]
+
+    static func kittyCommands(_ bytes: [UInt8], _ action: String) -> [String] {
+        String(decoding: bytes, as: UTF8.self).split(separator: "\u{1B}_G").filter { $0.hasPrefix(action) }.map(String.init)
+    }
+
     @Test @UIActor func kittySendsAPictureOnceAndTakesItAway() {
         let presenter = PicturePresenter(graphics: .kitty)
         var frame = Frame(width: 20, height: 8)
         let state = Self.mapState(Self.picture)
         let first = presenter.update(for: state, frame: frame, theme: MapTheme())
         let text = String(decoding: first.bytes, as: UTF8.self)
-        #expect(text.contains("\u{1B}_Ga=T,f=24,") && text.contains("c=20,r=6,z=-1073741825") && text.hasPrefix("\u{1B}7\u{1B}[2;1H"))
+        // Its tiles transmitted, then each placed at its cell (the top left one at the map's corner) under the text.
+        #expect(text.hasPrefix("\u{1B}7\u{1B}_Ga=t,f=24,o=z,s=40,v=24,i=1000000,q=2,"))
+        #expect(Self.kittyCommands(first.bytes, "a=t,").count == 4)
+        #expect(text.contains("\u{1B}[2;1H\u{1B}_Ga=p,i=1000000,p=1,x=0,y=0,w=40,h=24,X=0,Y=0,z=-1073741825,C=1,q=2\u{1B}\\"))
+        #expect(text.contains("\u{1B}[5;11H\u{1B}_Ga=p,i=1000003,p=1,x=0,y=0,w=40,h=24,X=0,Y=0,z=-1073741825,C=1,q=2\u{1B}\\"))
         // The same picture under other text: nothing to send.
         _ = frame.put("Name", x: 3, y: 3)
         #expect(presenter.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty)
-        // No picture any more: its placement taken away, its pixels kept by the terminal…
+        // No picture any more: its placements taken away, its pixels kept by the terminal…
         let gone = presenter.update(for: Self.mapState(nil), frame: frame, theme: MapTheme())
-        #expect(String(decoding: gone.bytes, as: UTF8.self) == "\u{1B}_Ga=d,d=i,i=1,q=2\u{1B}\\" && !gone.repaint)
+        #expect(String(decoding: gone.bytes, as: UTF8.self) == Self.tileIDs.map { "\u{1B}_Ga=d,d=i,i=\($0),q=2\u{1B}\\" }.joined() && !gone.repaint)
         // … so the same picture back is placed again, not sent; leaving for good deletes it.
-        let back = String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(back == "\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1,p=1,c=20,r=6,z=-1073741825,C=1,q=2\u{1B}\\\u{1B}8")
-        #expect(String(decoding: presenter.close(), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\")
+        let back = presenter.update(for: state, frame: frame, theme: MapTheme()).bytes
+        #expect(Self.kittyCommands(back, "a=p,").count == 4 && Self.kittyCommands(back, "a=t").isEmpty)
+        #expect(String(decoding: presenter.close(), as: UTF8.self) == Self.tileIDs.map { "\u{1B}_Ga=d,d=I,i=\($0),q=2\u{1B}\\" }.joined())
     }
 
-    /// A pan's picture at hand is the picture kitty holds placed moved (its part still in view,
-    /// from the cell and pixel where it now starts), not sent, over a wash of its mean colour (one
-    /// pixel stretched under it); the view's own picture after it is sent, the wash taken away.
+    /// A pan's picture at hand is the tiles kitty holds placed moved (their parts still in view,
+    /// from the cell and pixel where each now starts), none sent, over a wash of the last picture's
+    /// mean colour (one pixel stretched under them); the view's own picture after it sends only the
+    /// tiles whose pixels the terminal does not hold, the wash taken away.
     @Test @UIActor func kittyPlacesTheHeldPictureMovedForAPan() {
         let presenter = PicturePresenter(graphics: .kitty)
         let frame = Frame(width: 20, height: 8)
@@ -204,20 +217,27 @@ import UserFiles
             }
             return state
         }
-        let right = String(decoding: presenter.update(for: panned(5, 0, atHand: true), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        let right = presenter.update(for: panned(5, 0, atHand: true), frame: frame, theme: MapTheme()).bytes
         let wash = "\u{1B}[2;1H\u{1B}_Ga=T,f=24,s=1,v=1,i=3,p=1,c=20,r=6,z=-1073741826,C=1,q=2;CnjI\u{1B}\\"
-        #expect(right == "\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1,p=1,x=10,y=0,w=70,h=48,X=0,Y=0,z=-1073741825,C=1,q=2\u{1B}\\" + wash + "\u{1B}8")
+        // Ten pixels right: the left tiles' last 30 columns from the corner, the right ones from pixel 30 (cell 7 and 2 pixels in).
+        let placed = "\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1000000,p=1,x=10,y=0,w=30,h=24,X=0,Y=0,z=-1073741825,C=1,q=2\u{1B}\\"
+            + "\u{1B}[2;8H\u{1B}_Ga=p,i=1000001,p=1,x=0,y=0,w=40,h=24,X=2,Y=0,z=-1073741825,C=1,q=2\u{1B}\\"
+        #expect(String(decoding: right, as: UTF8.self).hasPrefix(placed) && String(decoding: right, as: UTF8.self).hasSuffix(wash + "\u{1B}8"))
+        #expect(Self.kittyCommands(right, "a=p,").count == 4 && Self.kittyCommands(right, "a=t").isEmpty)
         let upLeft = String(decoding: presenter.update(for: panned(-3, -4.5, atHand: true), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(upLeft.hasPrefix("\u{1B}7\u{1B}_Ga=d,d=I,i=3,q=2\u{1B}\\\u{1B}[3;2H\u{1B}_Ga=p,i=1,p=1,x=0,y=0,w=74,h=39,X=2,Y=1,") && upLeft.contains(wash),
-                "\(upLeft)")
-        let own = String(decoding: presenter.update(for: panned(-3, -4.5, atHand: false), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(own.contains("a=T,") && own.contains("a=d,d=I,i=1") && own.contains("a=d,d=I,i=3") && !own.contains("i=3,p=1"))
-        #expect(String(decoding: presenter.close(), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\", "the wash is gone already")
+        #expect(upLeft.hasPrefix("\u{1B}7\u{1B}_Ga=d,d=I,i=3,q=2\u{1B}\\\u{1B}[3;2H\u{1B}_Ga=p,i=1000000,p=1,x=0,y=0,w=40,h=24,X=2,Y=1,")
+                && upLeft.contains(wash), "\(upLeft)")
+        // Its own picture: the tiles that now reach further into view are sent; the others placed.
+        let own = presenter.update(for: panned(-3, -4.5, atHand: false), frame: frame, theme: MapTheme()).bytes
+        let ownText = String(decoding: own, as: UTF8.self)
+        #expect(!Self.kittyCommands(own, "a=t,").isEmpty && Self.kittyCommands(own, "a=t,").count < 9)
+        #expect(ownText.contains("a=d,d=I,i=3") && !ownText.contains("i=3,p=1"))
+        #expect(!String(decoding: presenter.close(), as: UTF8.self).contains("i=3,"), "the wash is gone already")
     }
 
-    /// A zoom's picture at hand is the picture kitty holds placed scaled: zoomed in, its middle
-    /// over the whole view; zoomed out, the whole of it over the whole cells it covers in the
-    /// middle, the wash around it. Not sent.
+    /// A zoom's picture at hand is the tiles kitty holds placed scaled, each over the cells nearest
+    /// its edges (so that they meet): zoomed in, the middle of each over a quarter of the view;
+    /// zoomed out, each over the cells it covers about the middle, the wash around them. None sent.
     @Test @UIActor func kittyPlacesTheHeldPictureScaledForAZoom() {
         let presenter = PicturePresenter(graphics: .kitty)
         let frame = Frame(width: 20, height: 8)
@@ -231,44 +251,54 @@ import UserFiles
             }
             return state
         }
-        let zoomedIn = String(decoding: presenter.update(for: zoomed(1), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(zoomedIn.hasPrefix("\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1,p=1,x=20,y=12,w=40,h=24,c=20,r=6,z=-1073741825,C=1,q=2\u{1B}\\"), "\(zoomedIn)")
-        // 80×48 pixels halved about the middle: pixels 20…60 across (cells 5…15), 12…36 down (cell rows 2…4 whole).
-        let zoomedOut = String(decoding: presenter.update(for: zoomed(-1), frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(zoomedOut.contains("\u{1B}[4;6H\u{1B}_Ga=p,i=1,p=1,x=0,y=8,w=80,h=32,c=10,r=2,z=-1073741825,") && zoomedOut.contains("i=3,p=1,c=20,r=6"),
-                "\(zoomedOut)")
-        #expect(!zoomedIn.contains("a=T,f=24,o=z") && !zoomedOut.contains("a=T,f=24,o=z"), "the picture is not sent again")
+        let zoomedIn = presenter.update(for: zoomed(1), frame: frame, theme: MapTheme()).bytes
+        #expect(String(decoding: zoomedIn, as: UTF8.self)
+            .hasPrefix("\u{1B}7\u{1B}[2;1H\u{1B}_Ga=p,i=1000000,p=1,x=20,y=12,w=20,h=12,c=10,r=3,z=-1073741825,C=1,q=2\u{1B}\\"))
+        // 80×48 pixels halved about the middle: tiles of 20×12 pixels, five cells across and a cell
+        // and a half down; the top ones from pixel row 12 (a cell and a half: the nearest cell edge
+        // is row 2's end) over one row, their lower two thirds; the bottom ones over the next two.
+        let zoomedOut = presenter.update(for: zoomed(-1), frame: frame, theme: MapTheme()).bytes
+        let zoomedOutText = String(decoding: zoomedOut, as: UTF8.self)
+        #expect(zoomedOutText.contains("\u{1B}[4;6H\u{1B}_Ga=p,i=1000000,p=1,x=0,y=8,w=40,h=16,c=5,r=1,z=-1073741825,")
+                && zoomedOutText.contains("\u{1B}[5;11H\u{1B}_Ga=p,i=1000003,p=1,x=0,y=0,w=40,h=24,c=5,r=2,")
+                && zoomedOutText.contains("i=3,p=1,c=20,r=6"), "\(zoomedOutText)")
+        #expect(Self.kittyCommands(zoomedIn, "a=t").isEmpty && Self.kittyCommands(zoomedOut, "a=t").isEmpty, "no tile is sent again")
     }
 
     /// The overview's picture and the map view's have ids of their own: going from one screen to
     /// the other and back sends neither again; a new drawing is sent in place of the old.
     @Test @UIActor func theOverviewAndTheMapAreEachSentOnce() throws {
         let presenter = PicturePresenter(graphics: .kitty)
-        let (main, pane) = try Self.mainState()
+        let (main, _) = try Self.mainState()
         var map = Self.mapState(Self.picture)
         _ = App.update(&map, .terminal(.resized(Display(width: 20, height: 8))))
         let screen = Frame(width: 100, height: 30), small = Frame(width: 20, height: 8)
-        func sent(_ state: AppState, _ frame: Frame) -> String {
-            String(decoding: presenter.update(for: state, frame: frame, theme: MapTheme()).bytes, as: UTF8.self)
+        func sent(_ state: AppState, _ frame: Frame) -> [UInt8] { presenter.update(for: state, frame: frame, theme: MapTheme()).bytes }
+        func ids(_ bytes: [UInt8], _ action: String) -> Set<String> {
+            Set(Self.kittyCommands(bytes, action).compactMap { $0.firstMatch(of: /i=(\d+)/).map { String($0.1) } })
         }
-        #expect(sent(main, screen).contains("a=T,f=24,o=z,s=\(pane.width * 4),v=\((pane.height - 1) * 8),i=2,"))
+        let overview = sent(main, screen)
+        let overviewTiles = ids(overview, "a=t,f=24,o=z")
+        #expect(!overviewTiles.isEmpty && overviewTiles.allSatisfy { $0.hasPrefix("200000") })
         let toMap = sent(map, small)
-        #expect(toMap.hasPrefix("\u{1B}7\u{1B}_Ga=d,d=i,i=2,q=2\u{1B}\\") && toMap.contains("a=T,f=24,o=z,s=80,v=48,i=1,"))
+        #expect(ids(toMap, "a=d,d=i,") == overviewTiles && ids(toMap, "a=t,f=24,o=z") == Set(Self.tileIDs.map(String.init)))
         let toMain = sent(main, screen)
-        #expect(toMain.contains("a=d,d=i,i=1,") && toMain.contains("a=p,i=2,p=1,") && !toMain.contains("a=T"))
+        #expect(ids(toMain, "a=d,d=i,") == Set(Self.tileIDs.map(String.init)) && ids(toMain, "a=p,") == overviewTiles && ids(toMain, "a=t").isEmpty)
         let again = sent(map, small)
-        #expect(again.contains("a=p,i=1,p=1,") && !again.contains("a=T"))
-        // A new drawing of the map view: the old one's pixels freed, the new one sent.
+        #expect(ids(again, "a=p,") == Set(Self.tileIDs.map(String.init)) && ids(again, "a=t").isEmpty)
+        // A new drawing of the map view: the old tiles' pixels freed, the new ones sent.
         let redrawn = sent(Self.mapState(RasterImage(width: 80, height: 48, rgba: [UInt8](repeating: 9, count: 80 * 48 * 4))), small)
-        #expect(redrawn.contains("a=d,d=I,i=1,") && redrawn.contains("a=T,f=32,") && redrawn.contains("i=1,"))
-        #expect(String(decoding: presenter.close(), as: UTF8.self) == "\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\\u{1B}_Ga=d,d=I,i=2,q=2\u{1B}\\")
+        #expect(ids(redrawn, "a=d,d=I,") == Set(Self.tileIDs.map(String.init)) && Self.kittyCommands(redrawn, "a=t,f=32,").count == 4)
+        let closed = presenter.close()
+        #expect(ids(closed, "a=d,d=I,").count == 4 + overviewTiles.count && ids(closed, "a=d,d=I,").isSuperset(of: overviewTiles))
     }
 
     /// On the main screen the overview's basemap is the picture, under the pane's caption row.
     @Test @UIActor func theOverviewsPictureGoesUnderItsCaption() throws {
         let (state, pane) = try Self.mainState()
         let text = String(decoding: PicturePresenter(graphics: .kitty).update(for: state, frame: Frame(width: 100, height: 30), theme: MapTheme()).bytes, as: UTF8.self)
-        #expect(text.hasPrefix("\u{1B}7\u{1B}[\(pane.y + 2);\(pane.x + 1)H") && text.contains("c=\(pane.width),r=\(pane.height - 1),"))
+        #expect(text.contains("\u{1B}[\(pane.y + 2);\(pane.x + 1)H\u{1B}_Ga=p,i=2000000,p=1,x=0,y=0,"))
+        #expect(!text.contains("\u{1B}[\(pane.y + 1);"), "nothing is placed on the caption row")
     }
 
     /// The map view's lines (here the ruler's) are drawn into the picture, not written over it in
