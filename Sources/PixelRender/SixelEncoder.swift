@@ -48,14 +48,18 @@ enum SixelEncoder {
                         let row = color * width, (first, last) = span[color]
                         if first > 0 { run(63, count: first, into: &out) }
                         var x = first
+                        let words = UnsafeRawPointer(bits.baseAddress! + row)
                         while x <= last {
                             let sixel = bits[row + x]
                             var end = x + 1
+                            // A colour is absent from most of its span (a band holds many): its gaps
+                            // are passed over eight sixels at a time.
+                            if sixel == 0 { while end + 8 <= last, words.loadUnaligned(fromByteOffset: end, as: UInt64.self) == 0 { end += 8 } }
                             while end <= last, bits[row + end] == sixel { end += 1 }
                             run(63 + sixel, count: end - x, into: &out)
                             x = end
                         }
-                        for x in first...last { bits[row + x] = 0 }
+                        UnsafeMutableBufferPointer(rebasing: bits[row + first...row + last]).update(repeating: 0)
                         inBand[color] = false
                     }
                     if top + 6 < height { out.append(UInt8(ascii: "-")) }

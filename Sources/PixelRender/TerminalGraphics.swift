@@ -1,5 +1,6 @@
 import Foundation
 import MapbookCore
+import Synchronization
 import TileFormats
 
 /// The ways a terminal shows pictures, and how mapbook writes one in each.
@@ -118,18 +119,27 @@ public enum TerminalGraphics {
     public static let sixelPieceSide = 1_000
 
     /// `image`, over cells of `cell` pixels, as sixel pictures of at most `sixelPieceSide` pixels a
-    /// side, each with the cell it starts at from the image's top left.
-    public static func sixelPieces(_ image: RasterImage, cell: (width: Int, height: Int)) -> [(column: Int, row: Int, bytes: [UInt8])] {
+    /// side, each with the cell it starts at from the image's top left: pieces of about one size on
+    /// whole cells, at least one a processor across a picture 512 pixels wide or more, encoded at once.
+    public static func sixelPieces(_ image: RasterImage, cell: (width: Int, height: Int),
+                                   processors: Int = ProcessInfo.processInfo.activeProcessorCount) -> [(column: Int, row: Int, bytes: [UInt8])] {
         let (cw, ch) = (max(cell.width, 1), max(cell.height, 1))
-        let (across, down) = (max(1, sixelPieceSide / cw) * cw, max(1, sixelPieceSide / ch) * ch)
-        var pieces: [(column: Int, row: Int, bytes: [UInt8])] = []
-        for top in stride(from: 0, to: image.height, by: down) {
-            for left in stride(from: 0, to: image.width, by: across) {
-                let piece = image.region(x: left..<min(left + across, image.width), y: top..<min(top + down, image.height))
-                pieces.append((left / cw, top / ch, sixel(piece)))
-            }
+        /// The cells along one side cut into `parts` of about one size: each part's first cell and its cells.
+        func cut(_ cells: Int, into parts: Int) -> [(first: Int, count: Int)] {
+            (0..<parts).map { (cells * $0 / parts, cells * ($0 + 1) / parts - cells * $0 / parts) }.filter { $0.1 > 0 }
         }
-        return pieces
+        let (columns, rows) = ((image.width + cw - 1) / cw, (image.height + ch - 1) / ch)
+        let (mostAcross, mostDown) = (max(1, sixelPieceSide / cw), max(1, sixelPieceSide / ch))
+        let across = max((columns + mostAcross - 1) / mostAcross, image.width >= 512 ? min(processors, columns) : 1)
+        let parts = cut(rows, into: (rows + mostDown - 1) / mostDown).flatMap { down in cut(columns, into: across).map { (across: $0, down: down) } }
+        let encoded = Mutex([[UInt8]](repeating: [], count: parts.count))
+        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+            let (x, y) = (parts[index].across, parts[index].down)
+            let bytes = sixel(image.region(x: x.first * cw..<min((x.first + x.count) * cw, image.width),
+                                           y: y.first * ch..<min((y.first + y.count) * ch, image.height)))
+            encoded.withLock { $0[index] = bytes }
+        }
+        return zip(parts, encoded.withLock { $0 }).map { ($0.across.first, $0.down.first, $1) }
     }
 
     /// `image` as an iTerm2 inline image of `columns × rows` cells, the cursor left where it was.

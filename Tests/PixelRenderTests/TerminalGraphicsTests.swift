@@ -1,5 +1,6 @@
 import Foundation
 import PixelRender
+import SharedTestData
 import Testing
 import TileFormats
 
@@ -121,6 +122,25 @@ import TileFormats
         #expect(Self.difference(image, decoded).worst <= 2)
     }
 
+    /// Colours that show in a few pixels far apart across a wide band (a map's names' and points'
+    /// colours): the long gaps between them passed over, every pixel where it was.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sixel2png"), "needs sixel2png (scripts/setup installs libsixel-bin)"))
+    func sparseColoursAcrossAWideBandStayWhereTheyWere() async throws {
+        var random = SplitMix64(state: 60)
+        var rgba = [UInt8](repeating: 0, count: 997 * 13 * 4)
+        for pixel in 0..<997 * 13 { rgba[pixel * 4] = 242; rgba[pixel * 4 + 1] = 239; rgba[pixel * 4 + 2] = 233; rgba[pixel * 4 + 3] = 255 }
+        for dot in 0..<200 {
+            let pixel = Int(random.next() % UInt64(997 * 13))
+            rgba[pixel * 4] = UInt8(dot % 8 * 32); rgba[pixel * 4 + 1] = UInt8(dot / 8 * 10); rgba[pixel * 4 + 2] = UInt8(255 - dot)
+        }
+        // And runs at a band's ends: its first and last columns in a colour of their own.
+        for y in 0..<13 { for x in [0, 1, 995, 996] { rgba[(y * 997 + x) * 4] = 10; rgba[(y * 997 + x) * 4 + 1] = 200; rgba[(y * 997 + x) * 4 + 2] = 10 } }
+        let image = RasterImage(width: 997, height: 13, rgba: rgba)
+        let decoded = try await Self.throughSixel2png(image)
+        try #require(decoded.width == image.width && decoded.height == image.height)
+        #expect(Self.difference(image, decoded).worst <= 2)
+    }
+
     /// More than 256 colours (a gradient of 4,096 beside flat fills): the fills stay exact, the
     /// gradient close.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sixel2png"), "needs sixel2png (scripts/setup installs libsixel-bin)"))
@@ -140,17 +160,22 @@ import TileFormats
     }
 
     /// A picture wider or taller than xterm takes (1,000 pixels a side by default: it drops a
-    /// larger one whole) goes in pieces on whole cells, each the part of the picture it covers.
+    /// larger one whole) goes in pieces of about one size on whole cells, each the part of the
+    /// picture it covers; a wide one in one piece a processor at least.
     @Test func sixelGoesInPiecesXtermTakes() {
         let image = Self.sample(width: 1_604, height: 1_020)
-        let pieces = TerminalGraphics.sixelPieces(image, cell: (7, 17))
-        // 142 cells of 7 pixels (994) across, 58 of 17 (986) down.
-        #expect(pieces.map { [$0.column, $0.row] } == [[0, 0], [142, 0], [0, 58], [142, 58]])
+        let pieces = TerminalGraphics.sixelPieces(image, cell: (7, 17), processors: 1)
+        // 230 cells of 7 pixels across (at most 142 a piece: two of 115), 60 of 17 down (at most 58: two of 30).
+        #expect(pieces.map { [$0.column, $0.row] } == [[0, 0], [115, 0], [0, 30], [115, 30]])
         let sizes = pieces.map { piece in String(decoding: piece.bytes.prefix(30), as: UTF8.self).split(separator: "\"").dropFirst().first?.split(separator: "#").first }
-        #expect(sizes == ["1;1;994;986", "1;1;610;986", "1;1;994;34", "1;1;610;34"])
-        #expect(pieces[3].bytes == TerminalGraphics.sixel(image.region(x: 994..<1_604, y: 986..<1_020)))
-        #expect(image.region(x: 994..<1_604, y: 986..<1_020).pixel(x: 30, y: 30) == image.pixel(x: 1_024, y: 1_016))
+        #expect(sizes == ["1;1;805;510", "1;1;799;510", "1;1;805;510", "1;1;799;510"])
+        #expect(pieces[3].bytes == TerminalGraphics.sixel(image.region(x: 805..<1_604, y: 510..<1_020)))
+        #expect(image.region(x: 805..<1_604, y: 510..<1_020).pixel(x: 30, y: 30) == image.pixel(x: 835, y: 540))
         #expect(TerminalGraphics.sixelPieces(Self.sample(), cell: (8, 16)).count == 1)
+        // Four processors: four pieces across, each encoded on one.
+        let four = TerminalGraphics.sixelPieces(image, cell: (7, 17), processors: 4)
+        #expect(four.map(\.column) == [0, 57, 115, 172, 0, 57, 115, 172] && four.map(\.row) == [0, 0, 0, 0, 30, 30, 30, 30])
+        #expect(four[5].bytes == TerminalGraphics.sixel(image.region(x: 57 * 7..<115 * 7, y: 510..<1_020)))
     }
 
     @Test func itermWrapsAPNGOfThePicture() throws {
