@@ -22,6 +22,9 @@ final class PicturePresenter {
     let graphics: GraphicsProtocol
     /// Set when mapbook runs in tmux (which lets pictures through): where the pane lies.
     var passthrough: TmuxPassthrough?
+    /// Set while tmux shows another window (or no client shows the session): the pictures passed
+    /// through would stay on the terminal over it, so none is shown.
+    var hidden = false
     /// The picture on the terminal, where, and the text written over it; kept so its pixels stay
     /// the same array (compared by address) and a frame that changed nothing sends nothing.
     private var shown: (picture: RasterImage, rect: Rect, text: [Cell], id: UInt32)?
@@ -55,7 +58,7 @@ final class PicturePresenter {
     /// it already does. `repaint` is set when the cells must all be drawn again (a sixel picture
     /// taken away leaves its pixels until they are).
     func update(for state: AppState, frame: Frame, theme: MapTheme) -> (bytes: [UInt8], repaint: Bool) {
-        guard let (image, rect, id) = Self.shown(state, frame: frame), let drawn = image.pixels,
+        guard !hidden, let (image, rect, id) = Self.shown(state, frame: frame), let drawn = image.pixels,
               image.request.columns == rect.width, image.request.rows == rect.height, !rect.isEmpty else {
             return takeAway()
         }

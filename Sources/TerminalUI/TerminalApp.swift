@@ -98,6 +98,9 @@ public final class TerminalApp {
         }
         let pictures = decision.pictures.map { PicturePresenter(graphics: $0.0, passthrough: tmux?.passthrough) }
         let backend = try CursesBackend(output: stdout, input: stdin)
+        // Under tmux, the pane's focus is asked for: it says when tmux may have shown another window.
+        let reportsFocus = pictures?.passthrough != nil
+        if reportsFocus { backend.write(Array("\u{1B}[?1004h".utf8)) }
         let theme = UITheme.chosen(settings.theme, noColor: settings.noColor, colorCount: backend.colorCount,
                                    lightBackground: GraphicsProbe.lightBackground(answers, environment: environment))
         let options = RenderOptions(glyphs: glyphs, theme: theme)
@@ -109,6 +112,7 @@ public final class TerminalApp {
             current = await next(program)
         }
         if let bytes = pictures?.close(), !bytes.isEmpty { backend.write(bytes) }
+        if reportsFocus { backend.write(Array("\u{1B}[?1004l".utf8)) }
         backend.close()
     }
 
@@ -221,6 +225,7 @@ public final class TerminalApp {
             case .hangUp:
                 StopSignal.record(SIGHUP)
                 program.send(.terminal(.interrupted))
+            case .focus(let gained): focusChanged(gained)
             }
         }
         if program.state.handoff.isQuitting { return finish() }
@@ -236,6 +241,24 @@ public final class TerminalApp {
             program.send(.terminal(.interrupted))
         }
         if program.state.handoff.isQuitting { finish() }
+    }
+
+    /// Under tmux (told `set -g focus-events on`), the pane gained or lost the focus. Lost: when
+    /// tmux says its window is no longer shown (another window, the session detached) — not a pane
+    /// beside it taking the focus — no picture is shown (kitty's would stay on the terminal over
+    /// what tmux shows now: taken away where tmux lets a hidden pane's bytes through, with
+    /// `allow-passthrough all`, tmux 3.4); gained, shown again — a sixel picture, which tmux drew
+    /// over, sent whole.
+    private func focusChanged(_ gained: Bool) {
+        guard let pictures, pictures.passthrough != nil else { return }
+        if gained {
+            guard pictures.hidden else { return }
+            pictures.hidden = false
+        } else {
+            guard let answer = TmuxPassthrough.ask(environment: ProcessInfo.processInfo.environment), !answer.shown else { return }
+            pictures.hidden = true
+        }
+        redraw()
     }
 
     private func resizeToTerminal() {

@@ -16,16 +16,19 @@ struct TmuxPassthrough: Equatable {
     struct Answer: Equatable {
         var allowed: Bool
         var passthrough: TmuxPassthrough
+        /// Whether the pane is on the terminal's screen: its window the one shown, its session attached.
+        var shown = true
     }
 
-    /// What tmux is asked, in its format language: the option, where the pane lies, the status line's lines and side.
-    static let format = "#{allow-passthrough}|#{pane_left}|#{pane_top}|#{status}|#{status-position}"
+    /// What tmux is asked, in its format language: the option, where the pane lies, the status
+    /// line's lines and side, whether the pane's window is the one shown and its session attached.
+    static let format = "#{allow-passthrough}|#{pane_left}|#{pane_top}|#{status}|#{status-position}|#{window_active}|#{session_attached}"
 
-    /// tmux's answer to `format` ("1|0|0|on|top"); nil when it is not one (an older tmux, which
-    /// knows no such option, answers "|0|0|on|bottom": not allowed).
+    /// tmux's answer to `format` ("1|0|0|on|top|1|1"); nil when it is not one (an older tmux, which
+    /// knows no such option, answers "|0|0|on|bottom|1|1": not allowed).
     static func parse(_ text: String) -> Answer? {
         let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 5, let left = Int(fields[1]), let top = Int(fields[2]), (0...10_000).contains(left), (0...10_000).contains(top)
+        guard fields.count == 7, let left = Int(fields[1]), let top = Int(fields[2]), (0...10_000).contains(left), (0...10_000).contains(top)
         else { return nil }
         // A flag in tmux 3.3 ("1"), a choice from 3.4 ("on", "all").
         let allowed = ["1", "on", "all"].contains(fields[0])
@@ -35,7 +38,8 @@ struct TmuxPassthrough: Equatable {
         default: 0
         }
         let above = fields[4] == "top" ? statusLines : 0
-        return Answer(allowed: allowed, passthrough: TmuxPassthrough(origin: (left, top + above)))
+        return Answer(allowed: allowed, passthrough: TmuxPassthrough(origin: (left, top + above)),
+                      shown: fields[5] == "1" && (Int(fields[6]) ?? 0) > 0)
     }
 
     /// Asks the tmux that `environment` names (`TMUX`, `TMUX_PANE`) about this pane, within

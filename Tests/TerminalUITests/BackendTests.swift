@@ -40,6 +40,10 @@ struct TerminalRepliesTests {
         #expect(Self.after("[?62;4;22cl") == (.sequence, "l"))
         #expect(Self.after("[6;17;8th") == (.sequence, "h"))
         #expect(Self.after("[12;1Rx") == (.sequence, "x"))
+        // Focus reports: gained, lost; with a parameter, another sequence (a key ncurses does not know).
+        #expect(Self.after("[Ij") == (.focus(gained: true), "j"))
+        #expect(Self.after("[O") == (.focus(gained: false), ""))
+        #expect(Self.after("[1Ij") == (.sequence, "j"))
         // The Escape key alone, and with a key typed after it.
         #expect(Self.after("") == (.escape(then: nil), ""))
         #expect(Self.after("q") == (.escape(then: 0x71), ""))

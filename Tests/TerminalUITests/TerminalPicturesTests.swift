@@ -77,7 +77,7 @@ import UserFiles
         #expect(way(.auto, ["TMUX": "/tmp/tmux-0/default,1,0"], answers: kitty) == nil)
         // Under tmux, a way named: pictures when tmux lets them through, else characters and why.
         let inTmux = ["TMUX": "/tmp/tmux-0/default,1,0"]
-        let lets = TmuxPassthrough.parse("1|0|0|on|bottom"), refuses = TmuxPassthrough.parse("0|0|0|on|bottom")
+        let lets = TmuxPassthrough.parse("1|0|0|on|bottom|1|1"), refuses = TmuxPassthrough.parse("0|0|0|on|bottom|1|1")
         #expect(GraphicsProbe.decide(.kitty, environment: inTmux, ascii: false, answers: nil, windowCell: cell, tmux: lets).pictures?.0 == .kitty)
         let refused = GraphicsProbe.decide(.sixel, environment: inTmux, ascii: false, answers: nil, windowCell: cell, tmux: refuses)
         #expect(refused.pictures == nil && refused.problem?.contains("allow-passthrough on") == true)
@@ -197,6 +197,28 @@ import UserFiles
         let back = presenter.update(for: state, frame: frame, theme: MapTheme()).bytes
         #expect(Self.kittyCommands(back, "a=p,").count == 4 && Self.kittyCommands(back, "a=t").isEmpty)
         #expect(String(decoding: presenter.close(), as: UTF8.self) == Self.tileIDs.map { "\u{1B}_Ga=d,d=I,i=\($0),q=2\u{1B}\\" }.joined())
+    }
+
+    /// While tmux shows another window the pictures are taken away (kitty keeps the tiles; a sixel
+    /// picture's cells are drawn again), and shown again after: kitty's placed, sixel's sent whole.
+    @Test @UIActor func aHiddenPaneShowsNoPictureAndItComesBackAfter() {
+        let frame = Frame(width: 20, height: 8)
+        let state = Self.mapState(Self.picture)
+        let kitty = PicturePresenter(graphics: .kitty)
+        _ = kitty.update(for: state, frame: frame, theme: MapTheme())
+        kitty.hidden = true
+        let away = kitty.update(for: state, frame: frame, theme: MapTheme())
+        #expect(Self.kittyCommands(away.bytes, "a=d,d=i,").count == 4 && !away.repaint)
+        #expect(kitty.update(for: state, frame: frame, theme: MapTheme()).bytes.isEmpty, "nothing more while hidden")
+        kitty.hidden = false
+        let back = kitty.update(for: state, frame: frame, theme: MapTheme()).bytes
+        #expect(Self.kittyCommands(back, "a=p,").count == 4 && Self.kittyCommands(back, "a=t").isEmpty)
+        let sixel = PicturePresenter(graphics: .sixel)
+        let first = sixel.update(for: state, frame: frame, theme: MapTheme()).bytes
+        sixel.hidden = true
+        #expect(sixel.update(for: state, frame: frame, theme: MapTheme()).repaint)
+        sixel.hidden = false
+        #expect(sixel.update(for: state, frame: frame, theme: MapTheme()).bytes == first, "the whole picture again")
     }
 
     /// A pan's picture at hand is the tiles kitty holds placed moved (their parts still in view,

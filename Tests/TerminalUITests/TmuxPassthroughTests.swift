@@ -25,15 +25,18 @@ import Testing
 
     @Test func tmuxsAnswerSaysWhetherItLetsPicturesThroughAndWhereThePaneLies() {
         // tmux 3.3 (a flag), 3.4 (a choice), one told not to, one that knows no such option.
-        #expect(TmuxPassthrough.parse("1|0|0|on|bottom\n") == .init(allowed: true, passthrough: .init(origin: (0, 0))))
-        #expect(TmuxPassthrough.parse("on|81|0|on|bottom") == .init(allowed: true, passthrough: .init(origin: (81, 0))))
-        #expect(TmuxPassthrough.parse("all|0|12|off|top")?.passthrough == .init(origin: (0, 12)))
-        #expect(TmuxPassthrough.parse("0|0|0|on|bottom")?.allowed == false)
-        #expect(TmuxPassthrough.parse("|0|0|on|bottom")?.allowed == false)
+        #expect(TmuxPassthrough.parse("1|0|0|on|bottom|1|1\n") == .init(allowed: true, passthrough: .init(origin: (0, 0))))
+        #expect(TmuxPassthrough.parse("on|81|0|on|bottom|1|1") == .init(allowed: true, passthrough: .init(origin: (81, 0))))
+        #expect(TmuxPassthrough.parse("all|0|12|off|top|1|1")?.passthrough == .init(origin: (0, 12)))
+        #expect(TmuxPassthrough.parse("0|0|0|on|bottom|1|1")?.allowed == false)
+        #expect(TmuxPassthrough.parse("|0|0|on|bottom|1|1")?.allowed == false)
         // A status line at the top puts the pane below it, by as many lines as it has.
-        #expect(TmuxPassthrough.parse("1|0|0|on|top")?.passthrough == .init(origin: (0, 1)))
-        #expect(TmuxPassthrough.parse("1|40|5|3|top")?.passthrough == .init(origin: (40, 8)))
-        for broken in ["", "1|0|0", "1|x|0|on|top", "1|-1|0|on|top", "1|0|99999999999|on|top", "1|0|0|on|top|extra"] {
+        #expect(TmuxPassthrough.parse("1|0|0|on|top|1|1")?.passthrough == .init(origin: (0, 1)))
+        #expect(TmuxPassthrough.parse("1|40|5|3|top|1|1")?.passthrough == .init(origin: (40, 8)))
+        // Another window shown, or the session detached (no client): the pane is not on the screen.
+        #expect(TmuxPassthrough.parse("1|0|0|on|top|1|1")?.shown == true && TmuxPassthrough.parse("1|0|0|on|top|1|2")?.shown == true)
+        #expect(TmuxPassthrough.parse("1|0|0|on|top|0|1")?.shown == false && TmuxPassthrough.parse("1|0|0|on|top|1|0")?.shown == false)
+        for broken in ["", "1|0|0", "1|x|0|on|top|1|1", "1|-1|0|on|top|1|1", "1|0|99999999999|on|top|1|1", "1|0|0|on|top", "1|0|0|on|top|1|1|extra"] {
             #expect(TmuxPassthrough.parse(broken) == nil, "\(broken)")
         }
     }

@@ -62,6 +62,39 @@ extension EndToEndTests {
         #expect(split >= 0.8, "after the split, \(Int(split * 100)) % of the map's pixels look as the snapshot's")
     }
 
+    /// Through tmux told `focus-events on`: another window shown draws over the sixel map, and
+    /// back in mapbook's window the map is sent again, the pane's focus saying when — before, its
+    /// cells stayed blank until mapbook drew again for another reason.
+    @Test(.enabled(if: XServer.toolsInstalled && SharedData.available && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+                   XServer.skipMessage))
+    func throughTmuxTheMapComesBackWithItsWindow() async throws {
+        let (shown, away, back) = try await XServer.offThePool {
+            let server = try XServer.start()
+            defer { server.stop() }
+            let file = SharedData.url("raster/tpkx/Usa.tpkx").path, view = ["--center=-98,39", "--zoom", "3"]
+            let (columns, rows) = (60, 21)
+            let terminal = try server.xterm(columns: columns, rows: rows, mapbook: ["open", file, "--graphics", "sixel"] + view,
+                                            tmux: ["set -g allow-passthrough on", "set -g status-position top", "set -g focus-events on"])
+            defer { XServer.stop(terminal); server.stopTmux() }
+            var window = try server.window(columns: columns, rows: rows)
+            window.origin.y += window.cell.height
+            let (_, expected) = try server.snapshot(file, view: view, columns: columns, rows: rows - 1, cell: window.cell)
+            let shown = try server.bestLook(expected, window: window, columns: columns, rows: rows - 1, photographs: 60) { $0 >= 0.8 }
+            try server.tmux(["new-window", "sleep 600"])
+            var away = 1.0
+            for _ in 0..<40 {
+                usleep(250_000)
+                away = XServer.alike(try server.screenshot(), expected, origin: window.origin, cell: window.cell, columns: columns, rows: rows - 3)
+                if away < 0.2 { break }
+            }
+            try server.tmux(["last-window"])
+            return (shown, away, try server.bestLook(expected, window: window, columns: columns, rows: rows - 1, photographs: 20) { $0 >= 0.8 })
+        }
+        #expect(shown >= 0.8, "\(Int(shown * 100)) % of the map's pixels look as the snapshot's")
+        #expect(away < 0.2, "with another tmux window shown, \(Int(away * 100)) % of the map still showed")
+        #expect(back >= 0.8, "back in its window, \(Int(back * 100)) % of the map's pixels look as the snapshot's")
+    }
+
     /// The same view drawn in characters (`--graphics off`) is not taken for the picture: the
     /// comparison above tells them apart.
     @Test(.enabled(if: XServer.toolsInstalled && SharedData.available, XServer.skipMessage))

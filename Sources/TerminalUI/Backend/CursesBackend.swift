@@ -16,6 +16,8 @@ enum InputEvent: Equatable {
     case resize
     /// The terminal has gone: read failed or hung up.
     case hangUp
+    /// The terminal (under tmux: the pane) gained or lost the focus, when asked to say (`reportsFocus`).
+    case focus(gained: Bool)
 }
 
 /// Why the terminal could not be opened.
@@ -197,6 +199,7 @@ final class CursesBackend {
             } else if character == 27 {
                 switch TerminalReplies.afterEscape({ nextCharacter() }) {
                 case .sequence: continue
+                case .focus(let gained): events.append(.focus(gained: gained))
                 case .escape(let then):
                     events.append(.key(.escape))
                     if let then, let event = plainKey(then) { events.append(event) }

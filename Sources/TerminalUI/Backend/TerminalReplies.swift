@@ -10,6 +10,8 @@ enum TerminalReplies {
         case sequence
         /// The Escape key, and the character typed after it, if any.
         case escape(then: UInt32?)
+        /// A focus report (mode 1004, asked for under tmux): `CSI I` the focus gained, `CSI O` lost.
+        case focus(gained: Bool)
     }
 
     /// The most characters a reply is read for: a background colour's is about 30.
@@ -31,8 +33,12 @@ enum TerminalReplies {
             }
             return .sequence
         case 0x5B:  // [
-            for _ in 0..<longest {
-                guard let c = next(), (0x20...0x3F).contains(c) else { break }
+            for count in 0..<longest {
+                guard let c = next() else { break }
+                guard (0x20...0x3F).contains(c) else {
+                    if count == 0, c == 0x49 || c == 0x4F { return .focus(gained: c == 0x49) }  // I O
+                    break
+                }
             }
             return .sequence
         default:
