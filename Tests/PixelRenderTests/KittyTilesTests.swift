@@ -83,11 +83,20 @@ import TileFormats
         }
     }
 
-    @Test func aPanSendsOnlyTheTilesThatCameIntoViewAndShowsThePicture() throws {
+    /// Where the first view's picture lies.
+    static let grid = PixelGrid(resolution: 10, x: 5_000, y: 9_000)
+
+    /// Tiles, and a terminal they were sent to for the first view's picture.
+    static func firstView() throws -> (tiles: KittyTiles, terminal: Terminal) {
         var tiles = KittyTiles(ids: 100...199)
         var terminal = Terminal()
-        let first = PixelGrid(resolution: 10, x: 5_000, y: 9_000)
-        try terminal.apply(tiles.show(Self.world(first), at: first, cell: Self.cell, zIndex: -1))
+        try terminal.apply(tiles.show(Self.world(grid), at: grid, cell: Self.cell, zIndex: -1))
+        return (tiles, terminal)
+    }
+
+    @Test func aPanSendsOnlyTheTilesThatCameIntoViewAndShowsThePicture() throws {
+        var (tiles, terminal) = try Self.firstView()
+        let first = Self.grid
         #expect(terminal.view(width: 640, height: 400) == Self.world(first))
         let all = terminal.transmitted
         #expect(all == 640 * 400, "every pixel sent once")
@@ -106,12 +115,10 @@ import TileFormats
     }
 
     @Test func aTileWhosePixelsChangedIsSentAgainAndOnlyIt() throws {
-        var tiles = KittyTiles(ids: 100...199)
-        var terminal = Terminal()
-        let grid = PixelGrid(resolution: 10, x: 5_000, y: 9_000)
-        try terminal.apply(tiles.show(Self.world(grid), at: grid, cell: Self.cell, zIndex: -1))
+        var (tiles, terminal) = try Self.firstView()
+        let grid = Self.grid
         let before = terminal.transmitted
-        // A line drawn along world row 9_300: the tiles of row 36 (9_216…9_471), three across the view.
+        // A line drawn along world row 9_300: the tiles of row 36 (9_216…9_471), four across the view.
         let lined = Self.world(grid, line: 9_300)
         try terminal.apply(tiles.show(lined, at: grid, cell: Self.cell, zIndex: -1))
         #expect(terminal.view(width: 640, height: 400) == lined)
@@ -119,10 +126,8 @@ import TileFormats
     }
 
     @Test func thePictureAtHandPlacesTheHeldTilesMovedAndSendsNone() throws {
-        var tiles = KittyTiles(ids: 100...199)
-        var terminal = Terminal()
-        let grid = PixelGrid(resolution: 10, x: 5_000, y: 9_000)
-        try terminal.apply(tiles.show(Self.world(grid), at: grid, cell: Self.cell, zIndex: -1))
+        var (tiles, terminal) = try Self.firstView()
+        let grid = Self.grid
         let before = terminal.transmitted
         let moved = PixelGrid(resolution: 10, x: 4_900, y: 9_030)
         let placed = tiles.placeHeld(at: moved, columns: 80, rows: 25, cell: Self.cell, zIndex: -1)
@@ -142,9 +147,8 @@ import TileFormats
     /// side cover the same cells edge to edge, none twice, every cell they reach covered.
     @Test(arguments: [2.0, 0.5, 1.5])
     func zoomedTheHeldTilesMeetEdgeToEdge(scale: Double) throws {
-        var tiles = KittyTiles(ids: 100...199)
-        let grid = PixelGrid(resolution: 10, x: 5_000, y: 9_000)
-        _ = tiles.show(Self.world(grid), at: grid, cell: Self.cell, zIndex: -1)
+        var tiles = try Self.firstView().tiles
+        let grid = Self.grid
         // The view about the same middle at the new resolution.
         let middle = (x: Double(grid.x) + 320, y: Double(grid.y) + 200)
         let zoomed = PixelGrid(resolution: 10 / scale, x: Int((middle.x * scale - 320).rounded()), y: Int((middle.y * scale - 200).rounded()))
