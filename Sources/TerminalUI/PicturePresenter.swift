@@ -20,8 +20,11 @@ import TileFormats
 @UIActor
 final class PicturePresenter {
     let graphics: GraphicsProtocol
-    /// Set when mapbook runs in tmux (which lets pictures through): where the pane lies.
-    var passthrough: TmuxPassthrough?
+    /// Set when mapbook runs in tmux (which lets pictures through): where the pane lies. When it
+    /// moves, the picture is placed again (where it was is where the pane was).
+    var passthrough: TmuxPassthrough? {
+        didSet { if passthrough != oldValue { shown = nil } }
+    }
     /// Set while tmux shows another window (or no client shows the session): the pictures passed
     /// through would stay on the terminal over it, so none is shown.
     var hidden = false

@@ -57,6 +57,9 @@ public final class TerminalApp {
     private let picturesProblem: String?
     /// The user quit, perhaps before the first frame (while it waited for the library).
     private var hasFinished = false
+    /// Counts the questions put to tmux (a resize, a focus change): an answer to one that a later
+    /// one replaced is not used.
+    private var tmuxAsked = 0
 
     /// Resizes, and requests to stop.
     private static let terminalSignals = [SIGWINCH, SIGINT, SIGTERM, SIGHUP]
@@ -250,15 +253,29 @@ public final class TerminalApp {
     /// `allow-passthrough all`, tmux 3.4); gained, shown again — a sixel picture, which tmux drew
     /// over, sent whole.
     private func focusChanged(_ gained: Bool) {
-        guard let pictures, pictures.passthrough != nil else { return }
-        if gained {
-            guard pictures.hidden else { return }
-            pictures.hidden = false
-        } else {
-            guard let answer = TmuxPassthrough.ask(environment: ProcessInfo.processInfo.environment), !answer.shown else { return }
-            pictures.hidden = true
+        // Gained: always asked, so that an answer to the focus lost just before is not used.
+        guard let pictures, pictures.passthrough != nil, gained || !pictures.hidden else { return }
+        askTmux { answer in
+            guard pictures.hidden != !answer.shown else { return }
+            pictures.hidden = !answer.shown
+            self.redraw()
         }
-        redraw()
+    }
+
+    /// Asks tmux about the pane off the UI thread (a child process, a second at most), then hands
+    /// its answer to `then` on it, unless another question was put since.
+    private func askTmux(_ then: @escaping @Sendable @UIActor (TmuxPassthrough.Answer) -> Void) {
+        tmuxAsked += 1
+        let asked = tmuxAsked, environment = ProcessInfo.processInfo.environment
+        Task.detached {
+            guard let answer = TmuxPassthrough.ask(environment: environment) else { return }
+            await self.answered(answer, asked: asked, then: then)
+        }
+    }
+
+    private func answered(_ answer: TmuxPassthrough.Answer, asked: Int, then: @UIActor (TmuxPassthrough.Answer) -> Void) {
+        guard asked == tmuxAsked, !hasFinished else { return }
+        then(answer)
     }
 
     private func resizeToTerminal() {
@@ -267,11 +284,16 @@ public final class TerminalApp {
         backend.resize(width: Int(columns), height: Int(rows))
         // A font made larger or smaller changes the cell's pixels.
         if pictures != nil, let cell = GraphicsProbe.windowCell(STDOUT_FILENO) { pixels?.use(cellSize: cell) }
-        // Under tmux the pane may have moved (a split, a status line turned on).
-        if let pictures, pictures.passthrough != nil, let moved = TmuxPassthrough.ask(environment: ProcessInfo.processInfo.environment) {
-            pictures.passthrough = moved.passthrough
-        }
         program.send(.terminal(.resized(display)))
         redraw()
+        // Under tmux the pane may have moved (a split, a status line turned on): the picture is
+        // placed again where tmux says it now lies.
+        if let pictures, pictures.passthrough != nil {
+            askTmux { answer in
+                guard pictures.passthrough != answer.passthrough else { return }
+                pictures.passthrough = answer.passthrough
+                self.redraw()
+            }
+        }
     }
 }
