@@ -175,6 +175,17 @@ final class PicturePresenter {
         return (plain((tiles[taken.id]?.hide() ?? []) + (washed ? TerminalGraphics.kittyDelete(id: Self.washID) : [])), false)
     }
 
+    /// The terminal's screen was cleared (a resize: curses clears it, kitty takes the pictures on it
+    /// away — their pixels too, it may — and a sixel picture is wiped): nothing is taken as shown
+    /// or held any more, so the next frame sends its picture whole. The bytes that delete what
+    /// kitty may still hold.
+    func screenCleared() -> [UInt8] {
+        shown = nil
+        let deleted = close()
+        washed = false
+        return deleted
+    }
+
     /// The bytes when leaving the screen for good: every picture kitty holds deleted.
     func close() -> [UInt8] {
         guard graphics == .kitty else { return [] }

@@ -282,6 +282,7 @@ public final class TerminalApp {
         var rows: Int32 = 0, columns: Int32 = 0
         guard mb_terminal_size(STDOUT_FILENO, &rows, &columns) == 0 else { return }
         backend.resize(width: Int(columns), height: Int(rows))
+        if let bytes = pictures?.screenCleared(), !bytes.isEmpty { backend.write(bytes) }
         // A font made larger or smaller changes the cell's pixels.
         if pictures != nil, let cell = GraphicsProbe.windowCell(STDOUT_FILENO) { pixels?.use(cellSize: cell) }
         program.send(.terminal(.resized(display)))

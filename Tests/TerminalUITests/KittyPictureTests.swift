@@ -50,4 +50,29 @@ extension EndToEndTests {
         #expect(movedBefore < 0.6, "before the pan, \(Int(movedBefore * 100)) % looked panned already")
         #expect(moved >= 0.8, "after the pan, \(Int(moved * 100)) % of the map's pixels look as the snapshot's moved a quarter")
     }
+
+    /// A resize clears the screen (curses does), and kitty takes the pictures on it away: the map
+    /// is sent again even when its size did not change (here a SIGWINCH at the same size), where
+    /// before the screen stayed blank.
+    @Test(.enabled(if: kittyInstalled && SharedData.available, "needs kitty, Xvfb, xwininfo and import (scripts/setup installs them) and ../shared/data"))
+    func kittyShowsTheMapAgainAfterTheScreenIsCleared() async throws {
+        let (columns, rows) = (60, 20)
+        let (first, after) = try await XServer.offThePool {
+            let server = try XServer.start()
+            defer { server.stop() }
+            let file = SharedData.url("raster/tpkx/Usa.tpkx").path
+            let view = ["--center=-97,38", "--zoom", "4"]
+            let terminal = try server.kitty(columns: columns, rows: rows, mapbook: ["open", file, "--graphics", "kitty"] + view)
+            defer { XServer.stop(terminal) }
+            let window = try server.window(columns: columns, rows: rows)
+            let (_, expected) = try server.snapshot(file, view: view, columns: columns, rows: rows, cell: window.cell)
+            let first = try server.bestLook(expected, window: window, columns: columns, rows: rows, photographs: 60) { $0 >= 0.8 }
+            // mapbook itself (not kitty, whose command line holds the same words) told the window changed.
+            try server.windowChanged(mapbook: "^[^ ]*/mapbook open .*--center=-97,38")
+            usleep(1_500_000)
+            return (first, try server.bestLook(expected, window: window, columns: columns, rows: rows, photographs: 20) { $0 >= 0.8 })
+        }
+        #expect(first >= 0.8, "\(Int(first * 100)) % of the map's pixels look as the snapshot's")
+        #expect(after >= 0.8, "after the screen was cleared, \(Int(after * 100)) % of the map's pixels look as the snapshot's")
+    }
 }

@@ -221,6 +221,21 @@ import UserFiles
         #expect(sixel.update(for: state, frame: frame, theme: MapTheme()).bytes == first, "the whole picture again")
     }
 
+    /// A resize clears the screen (curses does), and kitty with it: the tiles it held are deleted,
+    /// and the same picture after it is sent again, not only placed; sixel's too.
+    @Test @UIActor func afterTheScreenIsClearedThePictureIsSentAgain() {
+        let frame = Frame(width: 20, height: 8)
+        let state = Self.mapState(Self.picture)
+        let kitty = PicturePresenter(graphics: .kitty)
+        _ = kitty.update(for: state, frame: frame, theme: MapTheme())
+        #expect(Self.kittyCommands(kitty.screenCleared(), "a=d,d=I,").count == 4)
+        #expect(Self.kittyCommands(kitty.update(for: state, frame: frame, theme: MapTheme()).bytes, "a=t,").count == 4)
+        let sixel = PicturePresenter(graphics: .sixel)
+        let first = sixel.update(for: state, frame: frame, theme: MapTheme()).bytes
+        #expect(sixel.screenCleared().isEmpty)
+        #expect(sixel.update(for: state, frame: frame, theme: MapTheme()).bytes == first)
+    }
+
     /// A pan's picture at hand is the tiles kitty holds placed moved (their parts still in view,
     /// from the cell and pixel where each now starts), none sent, over a wash of the last picture's
     /// mean colour (one pixel stretched under them); the view's own picture after it sends only the

@@ -301,6 +301,10 @@ final class XServer {
         return best
     }
 
+    /// The mapbook whose command line matches `pattern` told its window changed (SIGWINCH). A
+    /// terminal's command line holds the same words: `pattern` should start at mapbook's path.
+    func windowChanged(mapbook pattern: String) throws { _ = try run("/usr/bin/pkill", ["-WINCH", "-f", pattern]) }
+
     /// mapbook with `arguments` run to its end, as the terminal's would run it; its exit status.
     func mapbookCommand(_ arguments: [String]) throws -> Int32 {
         let pid = try CleanSpawn.start("/usr/bin/env", Array(settings.dropFirst()) + [mapbook] + arguments,
