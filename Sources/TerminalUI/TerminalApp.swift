@@ -246,36 +246,36 @@ public final class TerminalApp {
         if program.state.handoff.isQuitting { finish() }
     }
 
-    /// Under tmux (told `set -g focus-events on`), the pane gained or lost the focus. Lost: when
-    /// tmux says its window is no longer shown (another window, the session detached) — not a pane
-    /// beside it taking the focus — no picture is shown (kitty's would stay on the terminal over
-    /// what tmux shows now: taken away where tmux lets a hidden pane's bytes through, with
-    /// `allow-passthrough all`, tmux 3.4); gained, shown again — a sixel picture, which tmux drew
-    /// over, sent whole.
+    /// Under tmux (told `set -g focus-events on`), the pane gained or lost the focus: tmux is asked
+    /// whether its window is still shown (`askTmux`).
     private func focusChanged(_ gained: Bool) {
-        // Gained: always asked, so that an answer to the focus lost just before is not used.
         guard let pictures, pictures.passthrough != nil, gained || !pictures.hidden else { return }
-        askTmux { answer in
-            guard pictures.hidden != !answer.shown else { return }
-            pictures.hidden = !answer.shown
-            self.redraw()
-        }
+        askTmux()
     }
 
-    /// Asks tmux about the pane off the UI thread (a child process, a second at most), then hands
-    /// its answer to `then` on it, unless another question was put since.
-    private func askTmux(_ then: @escaping @Sendable @UIActor (TmuxPassthrough.Answer) -> Void) {
+    /// Asks tmux about the pane off the UI thread (a child process, a second at most), on a resize
+    /// and a focus change, and follows its answer unless another question was put since (whose
+    /// answer says it all again): where the pane lies, the picture placed again there; whether its
+    /// window is shown — not (another window, the session detached), no picture, as kitty's would
+    /// stay on the terminal over what tmux shows now (taken away where tmux lets a hidden pane's
+    /// bytes through, `allow-passthrough all`, tmux 3.4); shown again, the picture again, a sixel
+    /// one, which tmux drew over, sent whole.
+    private func askTmux() {
         tmuxAsked += 1
         let asked = tmuxAsked, environment = ProcessInfo.processInfo.environment
         Task.detached {
             guard let answer = TmuxPassthrough.ask(environment: environment) else { return }
-            await self.answered(answer, asked: asked, then: then)
+            await self.tmuxAnswered(answer, asked: asked)
         }
     }
 
-    private func answered(_ answer: TmuxPassthrough.Answer, asked: Int, then: @UIActor (TmuxPassthrough.Answer) -> Void) {
-        guard asked == tmuxAsked, !hasFinished else { return }
-        then(answer)
+    private func tmuxAnswered(_ answer: TmuxPassthrough.Answer, asked: Int) {
+        guard asked == tmuxAsked, !hasFinished, let pictures else { return }
+        let hidden = !answer.shown
+        guard pictures.passthrough != answer.passthrough || pictures.hidden != hidden else { return }
+        pictures.passthrough = answer.passthrough
+        pictures.hidden = hidden
+        redraw()
     }
 
     private func resizeToTerminal() {
@@ -287,14 +287,7 @@ public final class TerminalApp {
         if pictures != nil, let cell = GraphicsProbe.windowCell(STDOUT_FILENO) { pixels?.use(cellSize: cell) }
         program.send(.terminal(.resized(display)))
         redraw()
-        // Under tmux the pane may have moved (a split, a status line turned on): the picture is
-        // placed again where tmux says it now lies.
-        if let pictures, pictures.passthrough != nil {
-            askTmux { answer in
-                guard pictures.passthrough != answer.passthrough else { return }
-                pictures.passthrough = answer.passthrough
-                self.redraw()
-            }
-        }
+        // Under tmux the pane may have moved (a split, a status line turned on).
+        if pictures?.passthrough != nil { askTmux() }
     }
 }
