@@ -95,9 +95,8 @@ public struct KittyTiles: Sendable {
         held = kept
         placedIDs = []
         for tile in held.values.sorted(by: { $0.id < $1.id }) {
-            let part = tile.part.clamped(to: view)
-            let source = PixelRect(x: part.x - tile.part.x, y: part.y - tile.part.y, width: part.width, height: part.height)
-            update.placed.append(TerminalGraphics.kittyPlacePart(id: tile.id, source, at: (part.x - grid.x, part.y - grid.y), cell: cell, zIndex: zIndex))
+            guard let placement = Self.placedAtOwnSize(tile, in: view, cell: cell, zIndex: zIndex) else { continue }
+            update.placed.append(placement)
             placedIDs.append(tile.id)
         }
         return update
@@ -108,25 +107,22 @@ public struct KittyTiles: Sendable {
     /// their resolution, scaled over the cells nearest their edges when it zoomed; those out of
     /// view taken away. Nil when none of them shows there.
     public mutating func placeHeld(at grid: PixelGrid, columns: Int, rows: Int, cell: (width: Int, height: Int), zIndex: Int) -> Update? {
-        let view = PixelRect(x: 0, y: 0, width: columns * cell.width, height: rows * cell.height)
+        let view = PixelRect(x: grid.x, y: grid.y, width: columns * cell.width, height: rows * cell.height)
         var update = Update()
         var placed: [UInt32] = []
         for (key, tile) in held.sorted(by: { $0.value.id < $1.value.id }) {
             var scale = key.resolution / grid.resolution
             if abs(scale - 1) < 1e-9 { scale = 1 }
-            let x = Double(tile.part.x) * scale - Double(grid.x), y = Double(tile.part.y) * scale - Double(grid.y)
             var placement: Placed?
             if scale == 1 {
-                let at = PixelRect(x: tile.part.x - grid.x, y: tile.part.y - grid.y, width: tile.part.width, height: tile.part.height)
-                let part = at.clamped(to: view)
-                if part.width > 0, part.height > 0 {
-                    let source = PixelRect(x: part.x - at.x, y: part.y - at.y, width: part.width, height: part.height)
-                    placement = TerminalGraphics.kittyPlacePart(id: tile.id, source, at: (part.x, part.y), cell: cell, zIndex: zIndex)
+                placement = Self.placedAtOwnSize(tile, in: view, cell: cell, zIndex: zIndex)
+            } else {
+                let x = Double(tile.part.x) * scale - Double(grid.x), y = Double(tile.part.y) * scale - Double(grid.y)
+                if scale.isFinite, scale > 0, x.isFinite, y.isFinite {
+                    placement = TerminalGraphics.kittyPlaceZoomed(id: tile.id, width: tile.part.width, height: tile.part.height,
+                                                                  placed: PixelMap.Placement(scale: scale, x: x, y: y), cell: cell,
+                                                                  columns: columns, rows: rows, zIndex: zIndex)
                 }
-            } else if scale.isFinite, scale > 0, x.isFinite, y.isFinite {
-                placement = TerminalGraphics.kittyPlaceZoomed(id: tile.id, width: tile.part.width, height: tile.part.height,
-                                                              placed: PixelMap.Placement(scale: scale, x: x, y: y), cell: cell,
-                                                              columns: columns, rows: rows, zIndex: zIndex)
             }
             if let placement {
                 update.placed.append(placement)
@@ -150,6 +146,15 @@ public struct KittyTiles: Sendable {
     public mutating func deleteAll() -> [UInt8] {
         defer { held = [:]; placedIDs = [] }
         return held.values.map(\.id).sorted().flatMap { TerminalGraphics.kittyDelete(id: $0) }
+    }
+
+    /// `tile` at its own size where a view lying at `view` (world pixels at the tile's resolution)
+    /// shows it: its part in view, from the cell and pixel where that starts; nil when none is.
+    private static func placedAtOwnSize(_ tile: Tile, in view: PixelRect, cell: (width: Int, height: Int), zIndex: Int) -> Placed? {
+        let part = tile.part.clamped(to: view)
+        guard part.width > 0, part.height > 0 else { return nil }
+        let source = PixelRect(x: part.x - tile.part.x, y: part.y - tile.part.y, width: part.width, height: part.height)
+        return TerminalGraphics.kittyPlacePart(id: tile.id, source, at: (part.x - view.x, part.y - view.y), cell: cell, zIndex: zIndex)
     }
 
     /// The tiles (column, row) a rectangle of world pixels touches.
@@ -183,14 +188,5 @@ public struct KittyTiles: Sendable {
                 }
             }
         }
-    }
-}
-
-extension PixelRect {
-    var maxX: Int { x + width }
-    var maxY: Int { y + height }
-
-    func contains(_ other: PixelRect) -> Bool {
-        other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
     }
 }

@@ -448,6 +448,13 @@ public struct PixelRect: Sendable, Equatable {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+
+    func contains(_ other: PixelRect) -> Bool {
+        other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
+    }
+
     func clamped(to bounds: PixelRect) -> PixelRect {
         let left = min(max(x, bounds.x), bounds.x + bounds.width), top = min(max(y, bounds.y), bounds.y + bounds.height)
         let right = min(max(x + width, left), bounds.x + bounds.width), bottom = min(max(y + height, top), bounds.y + bounds.height)

@@ -253,7 +253,7 @@ public final class TerminalApp {
         askTmux()
     }
 
-    /// Asks tmux about the pane off the UI thread (a child process, a second at most), on a resize
+    /// Asks tmux about the pane on the work pool (a child process, a second at most), on a resize
     /// and a focus change, and follows its answer unless another question was put since (whose
     /// answer says it all again): where the pane lies, the picture placed again there; whether its
     /// window is shown — not (another window, the session detached), no picture, as kitty's would
@@ -263,9 +263,9 @@ public final class TerminalApp {
     private func askTmux() {
         tmuxAsked += 1
         let asked = tmuxAsked, environment = ProcessInfo.processInfo.environment
-        Task.detached {
-            guard let answer = TmuxPassthrough.ask(environment: environment) else { return }
-            await self.tmuxAnswered(answer, asked: asked)
+        Task { @UIActor in
+            guard let answer = await onWorkPool({ TmuxPassthrough.ask(environment: environment) }) else { return }
+            self.tmuxAnswered(answer, asked: asked)
         }
     }
 

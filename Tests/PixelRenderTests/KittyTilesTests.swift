@@ -127,7 +127,6 @@ import TileFormats
 
     @Test func thePictureAtHandPlacesTheHeldTilesMovedAndSendsNone() throws {
         var (tiles, terminal) = try Self.firstView()
-        let grid = Self.grid
         let before = terminal.transmitted
         let moved = PixelGrid(resolution: 10, x: 4_900, y: 9_030)
         let placed = tiles.placeHeld(at: moved, columns: 80, rows: 25, cell: Self.cell, zIndex: -1)
